@@ -1,0 +1,122 @@
+"""The `dealer-trainer` command: the app by default, and the engine's answer-key commands.
+
+    dealer-trainer                      open the app
+    dealer-trainer --screenshot F.png   render the main window to a PNG and exit
+    dealer-trainer settle [--jsonl]     settle rounds given as JSON (spec/settle-contract.md)
+    dealer-trainer odds --game G        exact house edges
+
+Engine commands import no Qt, so they start fast and run on machines with no display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from decimal import Decimal
+
+from trainer import __version__
+from trainer.errors import DataError, RequestError
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error in one line and exits 2, as every bad input does."""
+
+    def error(self, message: str):
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="dealer-trainer", description="Dealer Trainer: Pennsylvania dice games.")
+    p.add_argument("--version", action="version", version=f"dealer-trainer {__version__}")
+    p.add_argument("--screenshot", metavar="FILE", help="render a screen to a PNG and exit")
+    p.add_argument("--screen", metavar="NAME", help="the screen to render (with --screenshot)")
+    p.add_argument("--db", metavar="FILE", help="the progress database to use")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    s = sub.add_parser("settle", help="settle a round given as JSON on stdin")
+    s.add_argument("--jsonl", action="store_true", help="one request per line, one answer per line")
+
+    o = sub.add_parser("odds", help="exact house edge of every wager of a game")
+    o.add_argument("--game", help="the game (default: every game and every paytable)")
+    o.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a property option, such as sum_paytable=B")
+    o.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "settle":
+            return _settle(args)
+        if args.command == "odds":
+            return _odds(args)
+    except (RequestError, DataError) as e:
+        print(f"{e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    from ui.app import run
+
+    return run(screenshot=args.screenshot, screen=args.screen, db=args.db)
+
+
+def _loads(text: str):
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as e:
+        raise RequestError("request", f"not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise RequestError("request", "JSON nested too deeply") from None
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _settle(args) -> int:
+    from trainer.settle import settle
+
+    if not args.jsonl:
+        response = settle(_loads(sys.stdin.read()))
+        sys.stdout.write(json.dumps(response, ensure_ascii=False, indent=1) + "\n")
+        return 0
+    bad = 0
+    out = sys.stdout
+    for line in sys.stdin:
+        try:
+            if not line.strip():
+                raise RequestError("request", "empty line")
+            answer = _dump(settle(_loads(line)))
+        except RequestError as e:
+            bad += 1
+            answer = _dump({"error": str(e)})
+        out.write(answer + "\n")
+    out.flush()
+    return EXIT_BAD_INPUT if bad else 0
+
+
+def _odds(args) -> int:
+    from trainer import odds
+
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise RequestError(f"--option {item}", "expected KEY=VALUE, such as sum_paytable=B")
+        options[key] = value
+    if args.game is None:
+        if options:
+            raise RequestError("--option", "give --game with an option")
+        reports = odds.every_report()
+    else:
+        reports = [odds.report(args.game, options, where="--game")]
+    if args.json:
+        payload = reports[0] if len(reports) == 1 else reports
+        sys.stdout.write(json.dumps(payload, indent=1) + "\n")
+    else:
+        sys.stdout.write("\n\n".join(odds.render(r) for r in reports) + "\n")
+    return 0

@@ -1,0 +1,149 @@
+"""What every game shares: bets, throws, the table protocol, and one-roll settlement.
+
+A game module defines its bet catalogue (ids from the settle contract, names and citations from
+the regulation), how it reads a throw, and a `Table` that carries the state across throws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from trainer.cite import cite
+from trainer.errors import RequestError
+from trainer.money import winnings
+from trainer.paytables import PayEntry
+from trainer.settlement import Line, Refusal, ThrowReport, Wager
+
+
+class Kind(StrEnum):
+    """When a bet is decided."""
+
+    ONE_ROLL = "one roll"
+    CYCLE = "Six Eight Shake cycle"
+    FULL_GAME = "full game"
+    SINGLE_PLAY = "single play"
+    FIRST_ROLL = "first roll"
+    EXTRA_ROLL = "extra roll purchase"
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """One entry of a game's bet catalogue."""
+
+    id: str  # the settle contract's id
+    name: str  # as the regulation names it
+    cite: str  # the section that says when it wins
+    wins_when: str  # one plain sentence
+    pays: str  # the paytable entry that pays it
+    kind: Kind
+    reconstructed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """A throw as the dealer reads it: the dice, or the reason it is no roll."""
+
+    dice: tuple[int, ...] = ()
+    no_roll: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.no_roll is None
+
+
+class Table(Protocol):
+    """A game's table state across the throws of a round (or of a Props & Hops session)."""
+
+    over: bool
+
+    def parse_throw(self, raw: Mapping[str, object], where: str) -> Throw: ...
+    def offer(self, wager: Wager) -> Refusal | None: ...
+    def no_more_bets(self) -> list[Refusal]: ...
+    def take_down(self, seat: int, bet: str) -> bool: ...
+    def throw(self, throw: Throw) -> ThrowReport: ...
+    def open_wagers(self) -> list[Wager]: ...
+
+
+class Game(Protocol):
+    id: str
+    name: str
+    chapter: str
+    seats: int
+    dice: int  # dice on a normal throw
+    no_rolls: Mapping[str, str]  # reason -> section
+
+    def catalogue(self, options: Mapping[str, object]) -> Mapping[str, Bet]: ...
+    def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]: ...
+    def new_table(self, options: Mapping[str, object]) -> Table: ...
+
+
+# --- helpers the games share ----------------------------------------------------------------------
+
+
+def pay_or_collect(wager: Wager, key: str | None, rule_cite: str, entry: PayEntry) -> Line:
+    """Settle one wager: `key` names the paying result (a line of `entry`), None means it loses."""
+    if key is None:
+        return Line.lose(wager, rule_cite)
+    line = entry.line(key)
+    return Line.win(wager, winnings(wager.amount, line.odds), line.text, rule_cite, entry.cite)
+
+
+def settle_each(
+    wagers: Iterable[Wager],
+    catalogue: Mapping[str, Bet],
+    paytable: Mapping[str, PayEntry],
+    resolve: Callable[[str], str | None],
+) -> tuple[list[Line], list[Line]]:
+    """Settle wagers decided by one result; returns (losers, winners) in seat order."""
+    losers, winners = [], []
+    for w in sorted(wagers, key=lambda w: w.seat):
+        bet = catalogue[w.bet]
+        line = pay_or_collect(w, resolve(w.bet), bet.cite, paytable[bet.pays])
+        (losers if line.payout is None else winners).append(line)
+    return losers, winners
+
+
+def read_dice(raw: object, count: int, where: str) -> tuple[int, ...]:
+    """A list of `count` die faces, each 1–6, or a RequestError naming the field."""
+    if not isinstance(raw, list):
+        raise RequestError(where, f"expected a list of {count} dice, got {type(raw).__name__}")
+    if len(raw) != count:
+        raise RequestError(where, f"expected {count} dice, got {len(raw)}")
+    return tuple(read_die(v, f"{where}[{i}]") for i, v in enumerate(raw))
+
+
+def read_die(raw: object, where: str) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 6:
+        raise RequestError(where, f"{raw!r} is not a die face (1–6)")
+    return raw
+
+
+def read_no_roll(raw: Mapping[str, object], reasons: Mapping[str, str], where: str) -> Throw:
+    if set(raw) != {"no_roll"}:
+        extra = sorted(set(raw) - {"no_roll"})
+        raise RequestError(f"{where}.{extra[0]}", "a no roll carries no dice")
+    reason = raw["no_roll"]
+    if reason not in reasons:
+        raise RequestError(
+            f"{where}.no_roll", f"unknown no-roll reason {reason!r}; expected one of {', '.join(reasons)}"
+        )
+    return Throw(no_roll=str(reason))
+
+
+def check_keys(raw: Mapping[str, object], allowed: Iterable[str], where: str) -> None:
+    extra = sorted(set(raw) - set(allowed))
+    if extra:
+        raise RequestError(f"{where}.{extra[0]}" if where else extra[0], "unknown field")
+
+
+def refuse(wager: Wager, reason: str, section: str) -> Refusal:
+    return Refusal(wager, reason, cite(section))
+
+
+def no_options(raw: Mapping[str, object], game: str) -> Mapping[str, object]:
+    for key in raw:
+        raise RequestError(f"options.{key}", f"not an option of {game}")
+    return {}

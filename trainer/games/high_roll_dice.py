@@ -1,0 +1,317 @@
+"""High Roll Dice, 58 Pa. Code ch. 675a (10 dice), and its 6-dice variation (§ 675a.6).
+
+The dealer throws the dice; the face on the most dice (ties to the higher rank, ace high) wins
+Pip Street, and how many dice show it decides Like Kind Boulevard and Millionaire Row. In the
+10-dice game a player may buy an Extra Roll of the dice that did not match.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from trainer.cite import cite
+from trainer.errors import RequestError
+from trainer.games.base import (
+    Bet, Kind, Throw, check_keys, no_options, pay_or_collect, read_dice, read_no_roll, refuse,
+)
+from trainer.money import fmt_dollars
+from trainer.paytables import paytable
+from trainer.readings import HRD_RANK, MILLIONAIRE_MAX_CENTS, SEATS
+from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager
+
+NO_ROLLS = {
+    "die-off-table": "675a.4(b)",
+    "die-on-die": "675a.4(b)",
+    "cocked-multiple-sides": "675a.4(c)",
+}
+FACE_KEY = {1: "ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
+FACE_WORDS = {1: ("ace", "aces"), 2: ("two", "twos"), 3: ("three", "threes"),
+              4: ("four", "fours"), 5: ("five", "fives"), 6: ("six", "sixes")}
+COUNT_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
+               8: "Eight", 9: "Nine", 10: "Ten"}
+PIPS = tuple(f"pip-{FACE_KEY[f]}" for f in (2, 3, 4, 5, 6, 1))  # as laid out: two ... ace
+
+
+def winning_face(dice: tuple[int, ...]) -> tuple[int, int]:
+    """(face, count): the face on the most dice, a tie going to the higher rank (§ 675a.2(d))."""
+    counts = Counter(dice)
+    face = max(counts, key=lambda f: (counts[f], -HRD_RANK.index(f)))
+    return face, counts[face]
+
+
+def like_kind_key(bet: str) -> str:
+    return bet.removeprefix("like-kind-")
+
+
+def call(face: int, count: int) -> str:
+    if count == 1:
+        return "No match, ace high"
+    return f"{COUNT_WORDS[count]} {FACE_WORDS[face][1]}"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What differs between the 10-dice game and the 6-dice variation."""
+
+    id: str
+    name: str
+    dice: int
+    like_kind: tuple[str, ...]  # circle keys
+    extras: bool  # Millionaire Row and the Extra Roll
+    pip_section: str
+    like_kind_section: str
+    equal_value_section: str
+
+
+TEN = Variant("high-roll-dice", "High Roll Dice", 10, tuple(str(k) for k in range(2, 9)), True,
+              "675a.2(e)(1)", "675a.2(e)(2)", "675a.1(b)(2)(iv)")
+SIX = Variant("high-roll-dice-6", "High Roll Dice (6 dice)", 6,
+              (*(str(k) for k in range(2, 7)), "none"), False,
+              "675a.6(d)", "675a.6(d)", "675a.6(b)(3)")
+
+
+def _catalogue(v: Variant) -> dict[str, Bet]:
+    bets = {}
+    for f in (1, 6, 5, 4, 3, 2):
+        b = f"pip-{FACE_KEY[f]}"
+        one, many = FACE_WORDS[f]
+        bets[b] = Bet(b, f"Pip Street {one.title()}", cite(v.pip_section),
+                      f"Wins if {many} are the face on the most dice (ties go to the higher rank).",
+                      "pip-street", Kind.FIRST_ROLL)
+    for k in v.like_kind:
+        b = f"like-kind-{k}"
+        if k == "none":
+            name, when = "Like Kind No Match", "Wins if no two dice match."
+        else:
+            name, when = (f"Like Kind {k} of a Kind",
+                          f"Wins if exactly {k} dice show the winning face.")
+        bets[b] = Bet(b, name, cite(v.like_kind_section), when, "like-kind", Kind.FIRST_ROLL)
+    if v.extras:
+        for k in ("9", "10"):
+            bets[f"millionaire-{k}"] = Bet(
+                f"millionaire-{k}", f"Millionaire Row {k} of a Kind", cite("675a.2(e)(4)"),
+                f"Wins if {k} dice match on the first roll; at most $1.", "millionaire-row",
+                Kind.FIRST_ROLL)
+        bets["extra-roll"] = Bet(
+            "extra-roll", "Extra Roll", cite("675a.2(e)(3)"),
+            "A purchase, never returned: the dice that did not match are thrown again for the "
+            "player's Like Kind wagers above the first count.", "like-kind-extra-roll",
+            Kind.EXTRA_ROLL)
+    return bets
+
+
+def judge(wagers: list[Wager], v: Variant) -> tuple[list[Wager], list[Refusal]]:
+    """The wager rules at "no more bets" (reading "hrd-wager-rules"): (accepted, refused)."""
+    accepted: dict[tuple[int, str], Wager] = {}
+    refused: list[Refusal] = []
+    by_seat: dict[int, list[Wager]] = {}
+    for w in wagers:
+        by_seat.setdefault(w.seat, []).append(w)
+    for seat, mine in by_seat.items():
+        pips = [w for w in mine if w.bet.startswith("pip-")]
+        if not pips:
+            refused += [refuse(w, "the player has no Pip Street wager, which every player must "
+                                  "place to take part", v.pip_section) for w in mine]
+            continue
+        base = pips[0].amount
+        ordered = [w for w in mine if w.bet != "extra-roll"] + [w for w in mine if w.bet == "extra-roll"]
+        for w in ordered:
+            key = (seat, w.bet)
+            total = w.amount + (accepted[key].amount if key in accepted else 0)
+            if w.bet.startswith("millionaire-"):
+                if total > MILLIONAIRE_MAX_CENTS:
+                    refused.append(refuse(w, "a Millionaire Row wager may not be more than $1",
+                                          "675a.2(e)(4)"))
+                    continue
+            elif total != base:
+                why = (f"must equal the player's first Pip Street wager ({fmt_dollars(base)})"
+                       if key not in accepted else "an addition would make it unequal to the "
+                       f"player's first Pip Street wager ({fmt_dollars(base)})")
+                refused.append(refuse(w, why, v.equal_value_section))
+                continue
+            elif w.bet == "extra-roll" and not any(
+                    s == seat and b.startswith("like-kind-") for s, b in accepted):
+                refused.append(refuse(w, "an Extra Roll needs an accepted Like Kind wager",
+                                      "675a.2(e)(3)"))
+                continue
+            accepted[key] = Wager(seat, w.bet, total)
+    return list(accepted.values()), refused
+
+
+@dataclass
+class Table:
+    v: Variant
+    catalogue: Mapping[str, Bet]
+    offered: list[Wager] = field(default_factory=list)
+    wagers: dict[tuple[int, str], int] = field(default_factory=dict)
+    judged: bool = False
+    face: int = 0
+    count: int = 0
+    held: dict[tuple[int, str], int] = field(default_factory=dict)  # Like Kind awaiting the extra roll
+    extra_roll: bool = False  # the next valid throw is the extra roll
+    over: bool = False
+
+    @property
+    def dice(self) -> int:
+        return self.v.dice - self.count if self.extra_roll else self.v.dice
+
+    def parse_throw(self, raw: Mapping[str, object], where: str) -> Throw:
+        if "no_roll" in raw:
+            return read_no_roll(raw, NO_ROLLS, where)
+        check_keys(raw, ("dice",), where)
+        if "dice" not in raw:
+            raise RequestError(where, "a High Roll Dice throw is {\"dice\": [...]} or {\"no_roll\": reason}")
+        what = "on the extra roll, the dice that did not match" if self.extra_roll else "dice"
+        try:
+            return Throw(dice=read_dice(raw["dice"], self.dice, f"{where}.dice"))
+        except RequestError as e:
+            if self.extra_roll and e.field == f"{where}.dice":
+                raise RequestError(e.field, f"{e.message} ({what})") from None
+            raise
+
+    def offer(self, wager: Wager) -> Refusal | None:
+        if self.judged:
+            if wager.bet == "extra-roll":
+                return refuse(wager, "the Extra Roll sensor is locked out after \"no more bets\"",
+                              "675a.1(c)(2)")
+            return refuse(wager, "wagers are made before the dice are shaken", "675a.2(a)")
+        self.offered.append(wager)
+        return None
+
+    def no_more_bets(self) -> list[Refusal]:
+        if self.judged:
+            return []
+        self.judged = True
+        accepted, refused = judge(self.offered, self.v)
+        self.wagers = {(w.seat, w.bet): w.amount for w in accepted}
+        return refused
+
+    def take_down(self, seat: int, bet: str) -> bool:
+        return False
+
+    def open_wagers(self) -> list[Wager]:
+        book = self.held if self.extra_roll else self.wagers
+        if not self.judged:
+            book = {(w.seat, w.bet): w.amount for w in judge(self.offered, self.v)[0]}
+        return sorted((Wager(s, b, a) for (s, b), a in book.items()), key=lambda w: (w.seat, w.bet))
+
+    def throw(self, throw: Throw) -> ThrowReport:
+        if not throw.valid:
+            return ThrowReport(False, "No roll", no_roll=throw.no_roll,
+                               cite=cite(NO_ROLLS[throw.no_roll]))
+        if self.extra_roll:
+            return self._extra_roll(throw.dice)
+        self.face, self.count = winning_face(throw.dice)
+        result = {"dice": list(throw.dice), "face": FACE_KEY[self.face], "count": self.count}
+        steps = self._settle_ten() if self.v.extras else self._settle_six()
+        self.wagers.clear()
+        self.over = not self.extra_roll
+        return ThrowReport(True, call(self.face, self.count), result, tuple(steps),
+                           cite=cite("675a.4(d)"))
+
+    def _line(self, seat: int, bet: str, key: str | None, entry: str) -> Line:
+        return pay_or_collect(Wager(seat, bet, self.wagers[(seat, bet)]), key,
+                              self.catalogue[bet].cite, paytable(self.v.id)[entry])
+
+    def _first_roll_key(self, bet: str) -> str | None:
+        if bet.startswith("pip-"):
+            return FACE_KEY[self.face] if bet == f"pip-{FACE_KEY[self.face]}" else None
+        if bet.startswith("millionaire-"):
+            return bet[12:] if bet[12:] == str(self.count) else None
+        k = like_kind_key(bet)
+        return k if k == ("none" if self.count == 1 else str(self.count)) else None
+
+    def _settle_group(self, seat: int, prefix: str, entry: str, section: str,
+                      buyer: bool = False) -> list[Step]:
+        mine = [b for (s, b) in self.wagers if s == seat and b.startswith(prefix)]
+        if not mine:
+            return []
+        losers, winners = [], []
+        for bet in mine:
+            key = self._first_roll_key(bet)
+            if buyer and key is None and int(like_kind_key(bet)) > self.count:
+                self.held[(seat, bet)] = self.wagers[(seat, bet)]
+                continue
+            line = self._line(seat, bet, key, entry)
+            (winners if key else losers).append(line)
+        detail = {"seat": seat}
+        return [Step(Action.COLLECT, tuple(losers), cite(section), detail),
+                Step(Action.PAY, tuple(winners), cite(section), detail)]
+
+    def _settle_ten(self) -> list[Step]:
+        steps = []
+        buyers = sorted(s for (s, b) in self.wagers if b == "extra-roll")
+        if buyers:
+            purchases = [Line.lose(Wager(s, "extra-roll", self.wagers[(s, "extra-roll")]),
+                                   self.catalogue["extra-roll"].cite) for s in buyers]
+            steps.append(Step(Action.COLLECT, tuple(purchases), cite("675a.4(a)"),
+                              {"to": "table inventory"}))
+        for seat in sorted({s for s, _ in self.wagers}):
+            buyer = seat in buyers
+            steps += self._settle_group(seat, "pip-", "pip-street", "675a.4(f)(1)")
+            steps += self._settle_group(seat, "like-kind-", "like-kind",
+                                        "675a.4(f)(2)(ii)" if buyer else "675a.4(f)(2)(i)", buyer)
+            steps += self._settle_group(seat, "millionaire-", "millionaire-row", "675a.4(f)(3)")
+        if buyers and self.count < self.v.dice:
+            self.extra_roll = True
+            steps.append(Step(Action.EXTRA_ROLL, cite=cite("675a.4(g)"), detail={
+                "face": FACE_KEY[self.face], "held": self.count, "dice": self.v.dice - self.count}))
+        return steps
+
+    def _settle_six(self) -> list[Step]:
+        losers, winners = [], []
+        for seat, bet in sorted(self.wagers):
+            key = self._first_roll_key(bet)
+            entry = "pip-street" if bet.startswith("pip-") else "like-kind"
+            (winners if key else losers).append(self._line(seat, bet, key, entry))
+        return [Step(Action.COLLECT, tuple(losers), cite("675a.6(i)")),
+                Step(Action.PAY, tuple(winners), cite("675a.6(i)"))]
+
+    def _extra_roll(self, dice: tuple[int, ...]) -> ThrowReport:
+        matched = dice.count(self.face)
+        self.count += matched
+        entry = paytable(self.v.id)["like-kind-extra-roll"]
+        steps = []
+        for seat in sorted({s for s, _ in self.held}):
+            losers, winners = [], []
+            for (s, bet), amount in self.held.items():
+                if s != seat:
+                    continue
+                key = like_kind_key(bet)
+                line = pay_or_collect(Wager(s, bet, amount), key if key == str(self.count) else None,
+                                      cite("675a.4(h)"), entry)
+                (winners if line.payout is not None else losers).append(line)
+            steps += [Step(Action.COLLECT, tuple(losers), cite("675a.4(h)"), {"seat": seat}),
+                      Step(Action.PAY, tuple(winners), cite("675a.4(h)"), {"seat": seat})]
+        self.held.clear()
+        self.extra_roll, self.over = False, True
+        result = {"dice": list(dice), "face": FACE_KEY[self.face], "count": self.count,
+                  "extra_roll": True, "matched": matched}
+        text = f"{matched or 'No'} more {FACE_WORDS[self.face][1]}: {self.count} of a kind"
+        return ThrowReport(True, text, result, tuple(steps), cite=cite("675a.4(h)"))
+
+
+class HighRollDice:
+    seats = SEATS["high-roll-dice"]
+    no_rolls = NO_ROLLS
+    chapter = "675a"
+
+    def __init__(self, variant: Variant):
+        self.v = variant
+        self.id, self.name, self.dice = variant.id, variant.name, variant.dice
+        self._catalogue = _catalogue(variant)
+
+    def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
+        return self._catalogue
+
+    def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]:
+        return no_options(raw, self.id)
+
+    def new_table(self, options: Mapping[str, object]) -> Table:
+        return Table(self.v, self._catalogue)
+
+
+GAME = HighRollDice(TEN)
+GAME_6 = HighRollDice(SIX)

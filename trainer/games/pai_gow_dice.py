@@ -1,0 +1,173 @@
+"""The Pai Gow Poker dice wagers, 58 Pa. Code § 645c.2 — RECONSTRUCTED.
+
+Our copy of § 645c.2 lost subsections (e)–(g) but a flattened paytable; reading
+"pgd-reconstructed" rebuilds the Sum, Match and Beat It wagers from it. One red die and two blue
+dice; one throw settles the round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from trainer.cite import cite
+from trainer.errors import RequestError
+from trainer.games.base import (
+    Bet, Kind, Throw, check_keys, read_dice, read_die, read_no_roll, settle_each,
+)
+from trainer.paytables import paytable
+from trainer.readings import SEATS
+from trainer.settlement import Refusal, ThrowReport, Wager, collect_then_pay
+
+ID = "pai-gow-dice"
+NAME = "Pai Gow Poker dice wagers"
+CHAPTER = "645c"
+RECONSTRUCTED = " (reconstructed)"
+SUM_PAYTABLES = ("A", "B", "C", "D")
+BEAT_IT_PAYTABLES = ("A", "B", "C")
+NO_ROLLS = {
+    "die-off-table": "645c.2(g)",
+    "die-on-die": "645c.2(g)",
+    "cocked-multiple-sides": "645c.2(g)",
+}
+SUM_WHEN = {
+    "A": "Wins on a total of 17 (25 to 1), 16 (6 to 1) or 8 (3 to 1).",
+    "B": "Wins on a total of 3 (25 to 1), 8 (4 to 1) or 9 (2 to 1).",
+    "C": "Wins on three of a kind (3 to 1) or exactly a pair (1 to 1).",
+    "D": "Wins on three consecutive values, in any order (15 to 2).",
+}
+BEAT_IT_WHEN = {
+    "A": "Wins if the red die ties or beats the sum of the blue dice (by 4: 50 to 1; by 2–3: 10 to "
+         "1; tie or 1: 1 to 1).",
+    "B": "Wins if the red die ties or beats the sum of the blue dice (by 4: 60 to 1; by 2–3: 10 to "
+         "1; tie or 1: 1 to 1).",
+    "C": "Wins if any one die beats the sum of the other two by 1 or more (5 to 2).",
+}
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def catalogue(options: Mapping[str, object]) -> dict[str, Bet]:
+    s, b = options["sum_paytable"], options["beat_it_paytable"]
+    rc = cite("645c.2(e)") + RECONSTRUCTED
+    bets = {"sum": Bet("sum", f"Sum (paytable {s})", rc, SUM_WHEN[s], f"sum-{s}", Kind.ONE_ROLL, True)}
+    for n in range(1, 7):
+        bets[f"match-{n}"] = Bet(f"match-{n}", f"Match {n}", rc,
+                                 f"Wins if two dice (6 to 1) or all three (100 to 1) show {n}.",
+                                 "match", Kind.ONE_ROLL, True)
+    bets["beat-it"] = Bet("beat-it", f"Beat It (paytable {b})", rc, BEAT_IT_WHEN[b],
+                          f"beat-it-{b}", Kind.ONE_ROLL, True)
+    return bets
+
+
+def parse_options(raw: Mapping[str, object]) -> dict:
+    options = {"sum_paytable": "A", "beat_it_paytable": "A"}
+    for key, value in raw.items():
+        choices = {"sum_paytable": SUM_PAYTABLES, "beat_it_paytable": BEAT_IT_PAYTABLES}.get(key)
+        if choices is None:
+            raise RequestError(f"options.{key}", f"not an option of {ID}")
+        if value not in choices:
+            raise RequestError(f"options.{key}", f"{value!r} is not a paytable; expected one of "
+                                                 f"{', '.join(choices)}")
+        options[key] = value
+    return options
+
+
+def resolver(red: int, blue: tuple[int, int], options: Mapping[str, object]):
+    dice = (red, *blue)
+    total = sum(dice)
+    distinct = len(set(dice))
+
+    def resolve(bet: str) -> str | None:
+        if bet == "sum":
+            match options["sum_paytable"]:
+                case "A":
+                    return f"total {total}" if total in (17, 16, 8) else None
+                case "B":
+                    return f"total {total}" if total in (3, 8, 9) else None
+                case "C":
+                    return {1: "three of a kind", 2: "a pair"}.get(distinct)
+                case _:
+                    low = min(dice)
+                    return "a series of three" if sorted(dice) == [low, low + 1, low + 2] else None
+        if bet.startswith("match-"):
+            return {3: "triple match", 2: "double match"}.get(dice.count(int(bet[6:])))
+        if options["beat_it_paytable"] == "C":
+            return "a die beats the other two" if any(2 * d > total for d in dice) else None
+        ahead = red - blue[0] - blue[1]
+        if ahead >= 4:
+            return "by 4 points"
+        if ahead >= 2:
+            return "by 2 or 3 points"
+        return "tie or 1 point" if ahead >= 0 else None
+
+    return resolve
+
+
+def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
+    if "no_roll" in raw:
+        return read_no_roll(raw, NO_ROLLS, where)
+    check_keys(raw, ("red", "blue"), where)
+    if "red" not in raw or "blue" not in raw:
+        raise RequestError(where, "a Pai Gow dice throw is {\"red\": r, \"blue\": [a, b]} or "
+                                  "{\"no_roll\": reason}")
+    red = read_die(raw["red"], f"{where}.red")
+    return Throw(dice=(red, *read_dice(raw["blue"], 2, f"{where}.blue")))
+
+
+@dataclass
+class Table:
+    options: Mapping[str, object]
+    bets: Mapping[str, Bet]
+    wagers: dict[tuple[int, str], int] = field(default_factory=dict)
+    over: bool = False
+
+    parse_throw = staticmethod(parse_throw)
+
+    def offer(self, wager: Wager) -> Refusal | None:
+        key = (wager.seat, wager.bet)
+        self.wagers[key] = self.wagers.get(key, 0) + wager.amount
+        return None
+
+    def no_more_bets(self) -> list[Refusal]:
+        return []
+
+    def take_down(self, seat: int, bet: str) -> bool:
+        return False
+
+    def open_wagers(self) -> list[Wager]:
+        return sorted((Wager(s, b, a) for (s, b), a in self.wagers.items()),
+                      key=lambda w: (w.seat, w.bet))
+
+    def throw(self, throw: Throw) -> ThrowReport:
+        if not throw.valid:
+            return ThrowReport(False, "No roll", no_roll=throw.no_roll,
+                               cite=cite(NO_ROLLS[throw.no_roll]) + RECONSTRUCTED)
+        red, blue = throw.dice[0], (throw.dice[1], throw.dice[2])
+        wagers = [Wager(s, b, a) for (s, b), a in self.wagers.items()]
+        losers, winners = settle_each(wagers, self.bets, paytable(ID),
+                                      resolver(red, blue, self.options))
+        self.wagers.clear()
+        self.over = True
+        section = cite("645c.2(g)") + RECONSTRUCTED
+        steps = collect_then_pay(losers, winners, section)
+        text = f"Red {WORDS[red]}, blue {WORDS[blue[0]]} and {WORDS[blue[1]]}"
+        return ThrowReport(True, text, {"red": red, "blue": list(blue), "total": red + sum(blue)},
+                           tuple(steps), cite=section)
+
+
+class PaiGowDice:
+    id = ID
+    name = NAME
+    chapter = CHAPTER
+    seats = SEATS[ID]
+    dice = 3
+    no_rolls = NO_ROLLS
+
+    catalogue = staticmethod(catalogue)
+    parse_options = staticmethod(parse_options)
+
+    def new_table(self, options: Mapping[str, object]) -> Table:
+        return Table(options, catalogue(options))
+
+
+GAME = PaiGowDice()

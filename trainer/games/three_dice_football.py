@@ -1,0 +1,356 @@
+"""Three Dice Football, 58 Pa. Code ch. 577: a drive of up to six plays, read from two green
+(offense) dice and one red (defense) die, with full game and single play wagers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from trainer.cite import cite
+from trainer.errors import RequestError
+from trainer.games.base import (
+    Bet, Kind, Throw, check_keys, no_options, read_die, read_dice, read_no_roll, refuse,
+    settle_each,
+)
+from trainer.paytables import paytable
+from trainer.readings import GOAL_TO_GO_LINE, MAX_PLAYS, PENALTY_YARDS, SEATS, YARD_MARKER_START
+from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager
+
+ID = "three-dice-football"
+NAME = "Three Dice Football"
+CHAPTER = "577"
+
+NO_ROLLS = {
+    "die-off-table": "577.5(b)",
+    "die-on-die": "577.5(b)",
+    "not-simultaneous": "577.5(c)(1)",
+    "missed-far-end": "577.5(c)(2)",
+    "on-bank-chips": "577.5(c)(3)",
+    "in-dice-cup": "577.5(c)(4)",
+    "on-rail": "577.5(c)(4)",
+    "cheating-device": "577.5(c)(5)",
+    "improper": "577.5(c)(6)",
+    "cocked-multiple-sides": "577.5(f)",
+}
+DOWNS = ("1st Down", "2nd Down", "3rd Down")
+GOAL_DOWNS = ("1st & Goal", "2nd & Goal", "3rd & Goal")
+
+
+class PlayKind(StrEnum):
+    TRIPS = "trips"
+    TURNOVER = "turnover"
+    PENALTY = "penalty"
+    NO_GAIN = "no-gain"
+    GAIN = "gain"
+
+
+#: the section that decides each kind of play
+PLAY_CITES = {
+    PlayKind.GAIN: "577.6(c)(1)",
+    PlayKind.PENALTY: "577.6(c)(2)",
+    PlayKind.NO_GAIN: "577.6(c)(3)",
+    PlayKind.TURNOVER: "577.6(c)(4)",
+    PlayKind.TRIPS: "577.6(c)(5)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    kind: PlayKind
+    yards: int  # yards gained on the dice: green total - red when positive, else 0
+
+
+def read_play(green: tuple[int, int], red: int) -> Play:
+    """Read a throw in the order of reading "tdf-reading-order"."""
+    offense = green[0] + green[1]
+    yards = max(offense - red, 0)
+    if green[0] == green[1] == red:
+        kind = PlayKind.TRIPS
+    elif red == 6 and offense in (2, 3):
+        kind = PlayKind.TURNOVER
+    elif offense < red:
+        kind = PlayKind.PENALTY
+    elif offense == red:
+        kind = PlayKind.NO_GAIN
+    else:
+        kind = PlayKind.GAIN
+    return Play(kind, yards)
+
+
+def single_play_result(bet: str, play: Play) -> str | None:
+    """The paying result of a single play wager on this play (None: it loses), § 577.3(d)."""
+    k = play.kind
+    match bet:
+        case "trips-td":
+            return "win" if k is PlayKind.TRIPS else None
+        case "penalty":
+            return "win" if k in (PlayKind.PENALTY, PlayKind.TURNOVER) else None
+        case "turnover":
+            return "win" if k is PlayKind.TURNOVER else None
+        case "cover-three":
+            return "win" if k in (PlayKind.TRIPS, PlayKind.PENALTY, PlayKind.TURNOVER) else None
+        case "no-gain":
+            return "win" if k in (PlayKind.NO_GAIN, PlayKind.PENALTY, PlayKind.TURNOVER) else None
+        case "big-play":
+            return "win" if k is PlayKind.TRIPS or (k is PlayKind.GAIN and play.yards >= 7) else None
+        case "over-four-yards":
+            if k is PlayKind.TRIPS:
+                return "Trips TD"
+            return "5 or more yards" if k is PlayKind.GAIN and play.yards >= 5 else None
+        case "under-four-yards":
+            return "win" if k is not PlayKind.TRIPS and play.yards <= 3 else None
+    raise KeyError(bet)
+
+
+def extra_point_result(dice: tuple[int, int, int]) -> str | None:
+    """The paying result of the Extra Point wager on the extra point roll, § 577.3(b)(3)."""
+    ones = dice.count(1)
+    if dice[0] == dice[1] == dice[2]:
+        return "a triple of 1s" if ones == 3 else "any other triple"
+    return {2: "a 1 on two dice", 1: "a 1 on one die"}.get(ones)
+
+
+def _catalogue() -> dict[str, Bet]:
+    full = [
+        ("touchdown", "Touchdown", "577.3(b)(1)", "Wins if a touchdown or Trips TD is scored."),
+        ("defense", "Defense", "577.3(b)(2)", "Wins if no touchdown or Trips TD is scored."),
+        ("extra-point", "Extra Point", "577.3(b)(3)",
+         "Wins after a touchdown if the extra point roll shows a 1, or any triple."),
+        ("quick-strike", "Quick Strike TD", "577.3(b)(4)",
+         "Wins if a touchdown or Trips TD is scored in 4 plays or fewer; pays more the sooner."),
+        ("game-changer", "Game Changer", "577.3(b)(5)", "Wins if a Trips TD or a turnover occurs."),
+    ]
+    roman = ("i", "ii", "iii", "iv", "v", "vi")
+    full += [(f"game-length-{n}", f"Game Length {n}", f"577.3(b)(6)({roman[n - 1]})",
+              f"Wins if the game lasts exactly {n} play{'s' if n > 1 else ''}.")
+             for n in range(1, 7)]
+    single = [
+        ("trips-td", "Trips TD", "577.3(d)(1)", "Wins if all three dice show the same number."),
+        ("penalty", "Penalty", "577.3(d)(2)",
+         "Wins if the green total is below the red die, or on a turnover."),
+        ("turnover", "Turnover", "577.3(d)(3)", "Wins if the red die is 6 and the green dice total 2 or 3."),
+        ("cover-three", "Cover Three", "577.3(d)(4)", "Wins on a Trips TD, a penalty or a turnover."),
+        ("no-gain", "No Gain", "577.3(d)(5)",
+         "Wins if the green total equals the red die, or on a penalty or turnover."),
+        ("big-play", "Big Play", "577.3(d)(6)", "Wins on a gain of 7 yards or more, or a Trips TD."),
+        ("over-four-yards", "Over Four Yards", "577.3(d)(7)",
+         "Wins on a gain of 5 yards or more (1 to 1), or a Trips TD (7 to 1)."),
+        ("under-four-yards", "Under Four Yards", "577.3(d)(8)",
+         "Wins on a gain of 3 yards or less, a penalty or a turnover; not on a Trips TD."),
+    ]
+    bets = {b: Bet(b, n, cite(s), w, b, Kind.FULL_GAME) for b, n, s, w in full}
+    bets |= {b: Bet(b, n, cite(s), w, b, Kind.SINGLE_PLAY) for b, n, s, w in single}
+    return bets
+
+
+CATALOGUE = _catalogue()
+
+
+def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
+    if "no_roll" in raw:
+        return read_no_roll(raw, NO_ROLLS, where)
+    check_keys(raw, ("green", "red"), where)
+    if "green" not in raw or "red" not in raw:
+        raise RequestError(where, "a Three Dice Football throw is {\"green\": [a, b], \"red\": r} "
+                                  "or {\"no_roll\": reason}")
+    green = read_dice(raw["green"], 2, f"{where}.green")
+    return Throw(dice=(*green, read_die(raw["red"], f"{where}.red")))
+
+
+def call(green: tuple[int, int], red: int, play: Play) -> str:
+    head = f"Green {green[0]}-{green[1]}, red {red}"
+    text = {
+        PlayKind.TRIPS: "Trips TD!",
+        PlayKind.TURNOVER: "turnover",
+        PlayKind.PENALTY: "penalty, back 1 yard",
+        PlayKind.NO_GAIN: "no gain",
+        PlayKind.GAIN: f"gain of {play.yards}",
+    }[play.kind]
+    return f"{head}: {text}"
+
+
+@dataclass
+class Table:
+    """The drive: Yard Marker, Down Puck and Game Length Puck, and the wagers on the layout."""
+
+    yard_line: int = YARD_MARKER_START
+    goal: bool = False
+    down: int = 0  # index into DOWNS or GOAL_DOWNS
+    plays: int = 0
+    touchdown: bool = False
+    extra_point_roll: bool = False
+    over: bool = False
+    full_game: dict[tuple[int, str], int] = field(default_factory=dict)
+    single_play: dict[tuple[int, str], int] = field(default_factory=dict)
+
+    @property
+    def down_name(self) -> str:
+        return (GOAL_DOWNS if self.goal else DOWNS)[self.down]
+
+    def offer(self, wager: Wager) -> Refusal | None:
+        if self.extra_point_roll:
+            return refuse(wager, "no wager may be placed on the extra point roll", "577.6(f)(1)")
+        key = (wager.seat, wager.bet)
+        if CATALOGUE[wager.bet].kind is Kind.FULL_GAME:
+            if self.plays:
+                return refuse(wager, "full game wagers are placed before the first throw of the game",
+                              "577.3(c)")
+            self.full_game[key] = self.full_game.get(key, 0) + wager.amount
+        else:
+            self.single_play[key] = self.single_play.get(key, 0) + wager.amount
+        return None
+
+    def no_more_bets(self) -> list[Refusal]:
+        return []
+
+    parse_throw = staticmethod(parse_throw)
+
+    def take_down(self, seat: int, bet: str) -> bool:
+        return False  # § 577.3(c): full game wagers may not be withdrawn; single play ones settle at once
+
+    def open_wagers(self) -> list[Wager]:
+        standing = [*self.full_game.items(), *self.single_play.items()]
+        return sorted((Wager(s, b, a) for (s, b), a in standing), key=lambda w: (w.seat, w.bet))
+
+    def throw(self, throw: Throw) -> ThrowReport:
+        if not throw.valid:
+            return ThrowReport(False, "No roll", no_roll=throw.no_roll,
+                               cite=cite(NO_ROLLS[throw.no_roll]))
+        if self.extra_point_roll:
+            return self._extra_point(throw.dice)
+        green, red = (throw.dice[0], throw.dice[1]), throw.dice[2]
+        play = read_play(green, red)
+        self.plays += 1
+        ended = self._advance(play)
+        result = {"green": list(green), "red": red, "play": self.plays, "kind": str(play.kind),
+                  "yards": play.yards, "yard_line": self.yard_line,
+                  "next_down": None if ended else self.down_name}
+        steps = [Step(Action.MOVE_MARKERS, cite=cite(PLAY_CITES[play.kind]),
+                      detail={"yard_line": self.yard_line, "play": self.plays,
+                              "down": None if ended else self.down_name})]
+        single = self._settle_single(play)
+        if not ended:
+            steps += single
+        elif self.touchdown:
+            steps += self._end_with_touchdown(play, single)
+        else:
+            steps += self._end_with_defense(play, single)
+        return ThrowReport(True, call(green, red, play), result, tuple(steps),
+                           cite=cite(PLAY_CITES[play.kind]))
+
+    def _advance(self, play: Play) -> bool:
+        """Move the markers for one play (§ 577.6(c), (e)); True when the game is over."""
+        if play.kind is PlayKind.TURNOVER:
+            return True
+        if play.kind is PlayKind.TRIPS or self.yard_line - play.yards <= 0:
+            self.yard_line, self.touchdown = 0, True
+            return True
+        if play.kind is PlayKind.PENALTY:
+            self.yard_line += PENALTY_YARDS
+        elif play.kind is PlayKind.GAIN:
+            self.yard_line -= play.yards
+        if not self.goal and self.yard_line <= GOAL_TO_GO_LINE:
+            self.goal, self.down = True, 0
+        elif self.down == 2 or self.plays >= MAX_PLAYS:
+            return True
+        else:
+            self.down += 1
+        return False
+
+    def _take(self, book: dict, bets: tuple[str, ...] | None = None) -> list[Wager]:
+        keys = [k for k in book if bets is None or k[1] in bets]
+        return [Wager(s, b, book.pop((s, b))) for s, b in keys]
+
+    def _settle_single(self, play: Play) -> list[Step]:
+        losers, winners = settle_each(self._take(self.single_play), CATALOGUE, paytable(ID),
+                                      lambda bet: single_play_result(bet, play))
+        section = cite("577.6(d)")
+        return [Step(Action.COLLECT, tuple(losers), cite=section),
+                Step(Action.PAY, tuple(winners), cite=section)]
+
+    def _settle_full(self, wagers: list[Wager], play: Play) -> tuple[list[Line], list[Line]]:
+        game_changer = play.kind in (PlayKind.TRIPS, PlayKind.TURNOVER)
+
+        def resolve(bet: str) -> str | None:
+            if bet == "touchdown":
+                return "win" if self.touchdown else None
+            if bet == "defense":
+                return None if self.touchdown else "win"
+            if bet == "quick-strike":
+                return f"play {self.plays}" if self.touchdown and self.plays <= 4 else None
+            if bet == "game-changer":
+                return "win" if game_changer else None
+            if bet.startswith("game-length-"):
+                return "win" if int(bet.rsplit("-", 1)[1]) == self.plays else None
+            return None  # extra-point, when no touchdown was scored
+
+        return settle_each(wagers, CATALOGUE, paytable(ID), resolve)
+
+    def _end_with_touchdown(self, play: Play, single: list[Step]) -> list[Step]:
+        section = cite("577.6(f)(1)")
+        defense_lost, _ = self._settle_full(self._take(self.full_game, ("defense",)), play)
+        others = self._take(self.full_game, tuple(b for b in CATALOGUE if b.startswith(
+            ("quick-strike", "game-changer", "game-length-"))))
+        losers, winners = self._settle_full(others, play)
+        steps = [Step(Action.COLLECT, tuple(defense_lost), cite=section), *single,
+                 Step(Action.COLLECT, tuple(losers), cite=section),
+                 Step(Action.PAY, tuple(winners), cite=section)]
+        if any(b == "extra-point" for _, b in self.full_game):
+            self.extra_point_roll = True
+            steps.append(Step(Action.EXTRA_POINT_ROLL, cite=section))
+        else:
+            _, touchdown_won = self._settle_full(self._take(self.full_game), play)
+            steps.append(Step(Action.PAY, tuple(touchdown_won), cite=section))
+            self.over = True
+        return steps
+
+    def _end_with_defense(self, play: Play, single: list[Step]) -> list[Step]:
+        section = cite("577.6(f)(2)")
+        lost, _ = self._settle_full(self._take(self.full_game, ("touchdown", "extra-point")), play)
+        _, defense_won = self._settle_full(self._take(self.full_game, ("defense",)), play)
+        losers, winners = self._settle_full(self._take(self.full_game), play)
+        self.over = True
+        return [Step(Action.COLLECT, tuple(lost), cite=section),
+                Step(Action.PAY, tuple(defense_won), cite=section), *single,
+                Step(Action.COLLECT, tuple(losers), cite=section),
+                Step(Action.PAY, tuple(winners), cite=section)]
+
+    def _extra_point(self, dice: tuple[int, ...]) -> ThrowReport:
+        section = cite("577.6(f)(1)")
+        _, touchdown_won = settle_each(self._take(self.full_game, ("touchdown",)), CATALOGUE,
+                                       paytable(ID), lambda bet: "win")
+        key = extra_point_result(dice)  # type: ignore[arg-type]
+        losers, winners = settle_each(self._take(self.full_game), CATALOGUE, paytable(ID),
+                                      lambda bet: key)
+        self.extra_point_roll, self.over = False, True
+        result = {"green": list(dice[:2]), "red": dice[2], "extra_point": True,
+                  "ones": dice.count(1), "yard_line": 0, "next_down": None}
+        text = f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (key or "no good")
+        return ThrowReport(True, text, result, (
+            Step(Action.PAY, tuple(touchdown_won), cite=section),
+            Step(Action.COLLECT, tuple(losers), cite=section),
+            Step(Action.PAY, tuple(winners), cite=section),
+        ), cite=cite("577.3(b)(3)"))
+
+
+class ThreeDiceFootball:
+    id = ID
+    name = NAME
+    chapter = CHAPTER
+    seats = SEATS[ID]
+    dice = 3
+    no_rolls = NO_ROLLS
+
+    def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
+        return CATALOGUE
+
+    def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]:
+        return no_options(raw, ID)
+
+    def new_table(self, options: Mapping[str, object]) -> Table:
+        return Table()
+
+
+GAME = ThreeDiceFootball()

@@ -1,0 +1,70 @@
+"""Money in integer cents, odds as exact fractions (see readings: money-and-breakage).
+
+No float ever holds money or odds. A payout of "X to Y" on a wager of A cents is A·X/Y cents,
+rounded down to the cent.
+"""
+
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from trainer.errors import DataError, RequestError
+
+#: The largest single wager the trainer accepts: $1,000,000.00. Anything larger is a typo.
+MAX_WAGER_CENTS = 100_000_000
+
+
+def parse_amount(value: object, field: str) -> int:
+    """Read a wager amount (dollars, as a decimal string or number) into cents, or refuse it."""
+    if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
+        raise RequestError(field, f"expected an amount of dollars such as \"5\" or \"2.50\", got {_show(value)}")
+    text = str(value).strip()
+    try:
+        dollars = Decimal(text)
+    except InvalidOperation:
+        raise RequestError(field, f"{_show(value)} is not a number of dollars") from None
+    if not dollars.is_finite():
+        raise RequestError(field, f"{_show(value)} is not a number of dollars")
+    cents = dollars * 100
+    if cents != cents.to_integral_value():
+        raise RequestError(field, f"{text} is finer than a cent")
+    if cents <= 0:
+        raise RequestError(field, f"{text} is not a positive amount")
+    if cents > MAX_WAGER_CENTS:
+        raise RequestError(field, f"{text} is larger than the trainer's limit of $1,000,000.00")
+    return int(cents)
+
+
+def fmt(cents: int) -> str:
+    """Cents as a dollar string with two decimals: 1500 -> "15.00"."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
+def fmt_dollars(cents: int) -> str:
+    """Cents for people: 150000 -> "$1,500.00"."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}${whole:,}.{part:02d}"
+
+
+def winnings(amount_cents: int, odds: Fraction) -> int:
+    """The payout (not counting the wager) of a winning wager, rounded down to the cent."""
+    return (amount_cents * odds.numerator) // odds.denominator
+
+
+def parse_odds(text: str, where: str = "") -> Fraction:
+    """Read "X to Y" into Fraction(X, Y). Commas in X are allowed ("5,000 to 1")."""
+    parts = str(text).replace(",", "").split(" to ")
+    try:
+        x, y = (int(p) for p in parts)
+        if x <= 0 or y <= 0:
+            raise ValueError
+    except ValueError:
+        raise DataError(f"{where}: odds must read like \"3 to 2\", got {text!r}") from None
+    return Fraction(x, y)
+
+
+def _show(value: object) -> str:
+    text = repr(value) if not isinstance(value, str) else f'"{value}"'
+    return text if len(text) <= 40 else text[:37] + "..."

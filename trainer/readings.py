@@ -1,0 +1,197 @@
+"""How the engine reads what the regulations leave open: the one home of every reading.
+
+Each reading here is shown on the rules screen, cited in feedback, and is the only place the
+engine's code takes these choices from. A property whose Rules Submission differs changes it here
+(or, for paytables and hop regions, in the data files under resources/).
+
+The text follows ../shared/spec/interpretations.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    id: str
+    game: str  # "all" or a game id
+    title: str
+    text: str
+    sections: tuple[str, ...] = ()
+
+
+# --- Constants the engine takes from the readings (one place, named after the reading) ----------
+
+#: seats per game (reading "seats")
+SEATS = {
+    "props-and-hops": 6,
+    "three-dice-football": 16,
+    "high-roll-dice": 6,
+    "high-roll-dice-6": 6,
+    "pai-gow-dice": 6,
+}
+#: Three Dice Football (readings "tdf-yard-marker", "tdf-downs")
+YARD_MARKER_START = 20
+GOAL_TO_GO_LINE = 10
+PENALTY_YARDS = 1
+MAX_PLAYS = 6
+#: High Roll Dice rank, highest first (reading "hrd-winning-face")
+HRD_RANK = (1, 6, 5, 4, 3, 2)
+#: Millionaire Row's largest wager, in cents (reading "hrd-wager-rules")
+MILLIONAIRE_MAX_CENTS = 100
+
+
+READINGS: tuple[Reading, ...] = (
+    Reading("money-and-breakage", "all", "Money and breakage",
+            "Money is dollars and cents. A wager that pays \"X to Y\" wins amount × X / Y; the player "
+            "keeps the original wager and the payout does not include it. A payout that is not a "
+            "whole cent is rounded down to the cent."),
+    Reading("seats", "all", "Seat numbers",
+            "Seats are numbered from 1, the seat at the dealer's far left (\"first base\"), rising "
+            "toward the dealer's right. Props & Hops, High Roll Dice and the Pai Gow dice wagers "
+            "have seats 1–6; Three Dice Football has seats 1–16.",
+            ("668a.1(a)", "577.2(a)", "675a.1(a)")),
+    Reading("settlement-order", "all", "Order of settlement",
+            "Settle in the order the chapter gives. Where it gives none, collect all losing wagers "
+            "before paying any winning wager."),
+    Reading("refused-wagers", "all", "Refused wagers",
+            "A wager the rules forbid (wrong time, wrong amount, missing prerequisite) is refused: it "
+            "is not placed and not settled. A trainee who accepts it has made a procedure error."),
+    Reading("no-roll", "all", "No roll",
+            "A \"no roll\" (invalid throw) settles nothing. The same wagers stand for the next throw."),
+    Reading("one-wager-per-bet", "all", "One wager per bet",
+            "A seat has at most one wager on each bet. More chips on a bet that is already standing "
+            "add to it (they are one wager), subject to the same rules as a new wager. In High Roll "
+            "Dice that means an addition is refused, since the total would no longer equal the "
+            "player's first Pip Street wager."),
+    # Props & Hops
+    Reading("ph-combinations", "props-and-hops", "Combinations",
+            "A combination is written a-b with a ≤ b. Doubles are a-a; the Any Number wagers are a-b "
+            "with a < b.", ("668a.2(d)", "668a.2(e)")),
+    Reading("ph-under-over", "props-and-hops", "1-6 and Under, 3-4 and Over",
+            "1-6 and Under wins on 1-6, or on any total of 2–6. 3-4 and Over wins on 3-4, or on any "
+            "total of 8–12. Both pay 1 to 1.", ("668a.2(f)(6)", "668a.2(f)(7)")),
+    Reading("ph-hop-regions", "props-and-hops", "Hop regions",
+            "Which boxes make up Hop the Top, Left, Right and Center depends on the property's "
+            "approved layout. They are layout data (resources/layouts/props-and-hops.toml), not "
+            "code. The default example layout arranges the 21 boxes in three rows of seven: the top "
+            "row is Top (14 ways, 2.78% at 3 to 2), the two left and two right columns are Left and "
+            "Right (11 ways each, 8.33% at 2 to 1), and the three middle columns are Center (14 "
+            "ways, 2.78% at 3 to 2).", ("668a.1(b)", "668a.2(f)(2)-(5)")),
+    Reading("ph-six-eight-shake", "props-and-hops", "The Six Eight Shake cycle",
+            "One cycle for the whole table, with one set of six lammers. It starts when the first "
+            "Six Eight Shake wager is placed; the lammers go on 1-5, 2-4, 3-3, 2-6, 3-5 and 4-4. Each "
+            "valid throw of a combination that still holds a lammer moves it to the Six Eight Shake "
+            "circles. A 7 ends the cycle and every Six Eight Shake wager loses. When the sixth "
+            "lammer moves, every Six Eight Shake wager wins 150 to 1 and the cycle ends. A new Six "
+            "Eight Shake wager is accepted only while no lammer has moved in the current cycle. A "
+            "player may take the wager down before any throw until a 7 is rolled; when the last "
+            "wager is taken down, the cycle ends.", ("668a.2(f)(8)", "668a.3(e)", "668a.3(i)")),
+    Reading("ph-one-roll", "props-and-hops", "One-roll wagers",
+            "Every wager but the Six Eight Shake settles on the next valid throw.",
+            ("668a.2(d)", "668a.2(e)", "668a.2(f)")),
+    Reading("ph-order", "props-and-hops", "Order within a throw",
+            "Collect losing wagers (the Six Eight Shake included, on a 7), move lammers, then pay "
+            "winning wagers.", ("668a.3(i)",)),
+    # Three Dice Football
+    Reading("tdf-reading-order", "three-dice-football", "Reading a throw",
+            "Each throw is read in this order: Trips TD (all three dice equal); Turnover (red 6 and "
+            "the green dice total 2 or 3); Penalty (green total below red); No gain (green total "
+            "equal to red); Gain (green total above red, by green total − red yards).",
+            ("577.1", "577.6(c)")),
+    Reading("tdf-yard-marker", "three-dice-football", "The Yard Marker",
+            "The Yard Marker starts on the 20. A gain that reaches or passes the 0 yard line is a "
+            "touchdown (yards 1–23 are labelled, so 0 is the end zone). A penalty moves the marker "
+            "back 1 yard. A turnover leaves it where it is.", ("577.6(a)", "577.6(c)")),
+    Reading("tdf-downs", "three-dice-football", "Downs",
+            "1st, 2nd and 3rd Down. When a play ends on the 10 yard line or closer, the next play is "
+            "1st & Goal, then 2nd & Goal and 3rd & Goal; a penalty during the goal downs does not "
+            "undo them. The game ends with the defense winning after 3rd Down without a 1st & Goal, "
+            "or after 3rd & Goal without a touchdown. Every valid throw is one play; a game lasts at "
+            "most 6 plays. Why: the § 577.8 paytable decides it. Under any other reading the "
+            "Touchdown or Game Length 6 wager would favour the player; under this one every wager "
+            "has a positive house edge.", ("577.6(e)",)),
+    Reading("tdf-single-play", "three-dice-football", "Single play wagers",
+            "Settled after each play, on the dice, not on the field. \"Yards gained\" is green total − "
+            "red when that is positive, and 0 otherwise. Under Four Yards wins on 0–3 yards gained, "
+            "a penalty or a turnover, and loses on a Trips TD. Over Four Yards pays 7 to 1 on a "
+            "Trips TD and 1 to 1 on 5 or more yards. Single play wagers can be placed before any "
+            "play.", ("577.3(d)", "577.3(e)", "577.6(d)")),
+    Reading("tdf-full-game", "three-dice-football", "Full game wagers",
+            "Accepted only before the first valid throw; later ones (and additions) are refused. "
+            "Quick Strike pays by the play on which the touchdown came (plays 1–4). Game Length N "
+            "wins when the game had exactly N plays (the extra point roll is not a play). Game "
+            "Changer wins on a Trips TD or a turnover.", ("577.3(b)", "577.3(c)")),
+    Reading("tdf-extra-point", "three-dice-football", "The extra point roll",
+            "Thrown, with all three dice, only if at least one Extra Point wager stands after a "
+            "touchdown. Three 1s pay 50 to 1; any other triple 10 to 1; exactly two 1s 10 to 1; "
+            "exactly one 1 pays 1 to 1; anything else loses. Wagers offered on the extra point "
+            "throw are refused.", ("577.3(b)(3)", "577.6(f)(1)", "577.8(a)")),
+    Reading("tdf-end-order", "three-dice-football", "Order at the end of the game",
+            "After a touchdown: collect Defense; settle the last play's single play wagers; settle "
+            "Quick Strike, Game Changer and Game Length; the extra point roll, if needed; pay "
+            "Touchdown and settle Extra Point. Without a touchdown: collect Touchdown and Extra "
+            "Point; pay Defense (4 to 5); settle the last play's single play wagers; settle the "
+            "remaining full game wagers.", ("577.6(f)",)),
+    # High Roll Dice
+    Reading("hrd-winning-face", "high-roll-dice", "Winning face and count",
+            "Rank: ace (1) > 6 > 5 > 4 > 3 > 2. The winning face is the face on the most dice; a tie "
+            "goes to the higher rank. Its count is how many dice show it.",
+            ("675a.2(d)", "675a.2(e)(1)")),
+    Reading("hrd-like-kind", "high-roll-dice", "Like Kind circles",
+            "Pip Street on face F wins when F is the winning face. Like Kind on circle K wins when "
+            "the count is K. On 10 dice a count of 9 or 10 matches no Like Kind circle (Millionaire "
+            "Row settles those). On 6 dice the circle \"no match\" means a count of 1.",
+            ("675a.2(e)(2)", "675a.6(d)")),
+    Reading("hrd-wager-rules", "high-roll-dice", "Wager rules",
+            "Every player must have a Pip Street wager, or all of that player's wagers are refused. "
+            "All of a player's Pip Street and Like Kind wagers, and the Extra Roll, must equal the "
+            "player's first Pip Street wager; any that differs is refused. An Extra Roll needs an "
+            "accepted Like Kind wager. Millionaire Row must be $1 or less, and pays its fixed amount "
+            "in proportion to a $1 wager. The 6-dice game has no Extra Roll and no Millionaire Row. "
+            "Wagers are judged at \"no more bets\"; any wager after it is refused.",
+            ("675a.2(a)", "675a.2(e)", "675a.1(b)(2)(iv)", "675a.6(d)")),
+    Reading("hrd-extra-roll", "high-roll-dice", "The Extra Roll",
+            "The purchase is collected into the table inventory at \"no more bets\", before the "
+            "throw, and is never returned. After the first roll is settled, if anyone bought one and "
+            "fewer than 10 dice match, the dice that are not the winning face are thrown again. The "
+            "new count is the first count plus the rethrown dice that show the winning face. For a "
+            "buyer, after the first roll, a Like Kind wager below the count is collected, one on "
+            "the count is paid from the first roll table, and one above the count is held. After "
+            "the extra roll, a held wager on the new count is paid from the Extra Roll table; every "
+            "other held wager is collected. A count above 8 matches no circle.",
+            ("675a.4(a)", "675a.4(f)(2)(ii)", "675a.4(g)", "675a.4(h)", "675a.5(d)")),
+    Reading("hrd-order", "high-roll-dice", "Order, per player",
+            "Pip Street (collect, then pay); Like Kind (collect, then pay); Millionaire Row; then the "
+            "extra roll and its Like Kind settlement. In the 6-dice game, all losing wagers are "
+            "collected before any winner is paid.", ("675a.4(f)", "675a.6(i)")),
+    # Pai Gow dice
+    Reading("pgd-reconstructed", "pai-gow-dice", "Reconstructed — confirm against your Rules Submission",
+            "Our copy of § 645c.2 lost subsections (e)–(g) except a flattened paytable. The wagers "
+            "are rebuilt from that table; every paytable gives a house edge of 2.78%, 4.63%, 5.56% "
+            "or 7.41%, as a designed paytable would. Three dice: one red, two blue. Every paytable "
+            "is editable in resources/paytables/pai-gow-dice.toml.", ("645c.2",)),
+    Reading("pgd-sum", "pai-gow-dice", "Sum wager",
+            "By the property's paytable. A: total 17 pays 25 to 1, 16 pays 6 to 1, 8 pays 3 to 1. B: "
+            "total 3 pays 25 to 1, 8 pays 4 to 1, 9 pays 2 to 1. C: three of a kind pays 3 to 1, "
+            "exactly a pair 1 to 1. D: three consecutive values pay 15 to 2.", ("645c.2(g)",)),
+    Reading("pgd-match", "pai-gow-dice", "Match wager",
+            "On a number N chosen by the player: all three dice N pays 100 to 1; exactly two dice N "
+            "pays 6 to 1.", ("645c.2(g)",)),
+    Reading("pgd-beat-it", "pai-gow-dice", "Beat It wager",
+            "A and B compare the red die with the sum of the blue dice: red ahead by 4 or more pays "
+            "50 to 1 (A) or 60 to 1 (B); by 2 or 3, 10 to 1; a tie or red ahead by 1, 1 to 1. C: "
+            "any one die beats the sum of the other two by 1 or more, 5 to 2.", ("645c.2(g)",)),
+    Reading("pgd-procedure", "pai-gow-dice", "Procedure",
+            "Wagers before the shaker is used; \"no more bets\"; after the dice rest, announce each "
+            "die; collect losing wagers, then pay winning ones.", ("645c.2(f)", "645c.2(g)")),
+)
+
+BY_ID = {r.id: r for r in READINGS}
+
+
+def for_game(game: str) -> list[Reading]:
+    """The readings that apply to a game: the general ones, then the game's own."""
+    family = "high-roll-dice" if game.startswith("high-roll-dice") else game
+    return [r for r in READINGS if r.game in ("all", family)]

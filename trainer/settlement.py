@@ -1,0 +1,121 @@
+"""What a dealer does after a throw: ordered steps of collect and pay lines, each cited.
+
+A `Step` is one thing the dealer does; its lines may be done in any order, but the steps come in
+the order the chapter requires. Every line carries the citation that decides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from trainer.money import fmt
+
+
+class Action(StrEnum):
+    COLLECT = "collect"
+    PAY = "pay"
+    MOVE_LAMMER = "move-lammer"
+    MOVE_MARKERS = "move-markers"
+    EXTRA_POINT_ROLL = "extra-point-roll"
+    EXTRA_ROLL = "extra-roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Wager:
+    seat: int
+    bet: str
+    amount: int  # cents
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "bet": self.bet, "amount": fmt(self.amount)}
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One wager settled: collected (payout None) or paid (payout = winnings, wager kept)."""
+
+    seat: int
+    bet: str
+    amount: int
+    cite: str
+    payout: int | None = None
+    odds: str | None = None
+    odds_cite: str | None = None
+
+    @classmethod
+    def lose(cls, wager: Wager, cite: str) -> Line:
+        return cls(wager.seat, wager.bet, wager.amount, cite)
+
+    @classmethod
+    def win(cls, wager: Wager, payout: int, odds: str, cite: str, odds_cite: str) -> Line:
+        return cls(wager.seat, wager.bet, wager.amount, cite, payout, odds, odds_cite)
+
+    def to_json(self) -> dict:
+        out = {"seat": self.seat, "bet": self.bet, "amount": fmt(self.amount), "cite": self.cite}
+        if self.payout is not None:
+            out["payout"] = fmt(self.payout)
+            out["odds"] = self.odds
+            out["odds_cite"] = self.odds_cite
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    action: Action
+    lines: tuple[Line, ...] = ()
+    cite: str = ""
+    detail: Mapping[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        out: dict = {"action": str(self.action)}
+        if self.action in (Action.COLLECT, Action.PAY):
+            out["lines"] = [line.to_json() for line in self.lines]
+        out.update(self.detail)
+        if self.cite:
+            out["cite"] = self.cite
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    wager: Wager
+    reason: str
+    cite: str
+
+    def to_json(self) -> dict:
+        return {**self.wager.to_json(), "reason": self.reason, "cite": self.cite}
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowReport:
+    """The dealer's reading of one throw and the work that follows it."""
+
+    valid: bool
+    call: str
+    result: Mapping[str, object] = field(default_factory=dict)
+    steps: tuple[Step, ...] = ()
+    no_roll: str | None = None
+    cite: str = ""
+
+    def to_json(self) -> dict:
+        out: dict = {"valid": self.valid}
+        if self.valid:
+            out["result"] = dict(self.result)
+        else:
+            out["no_roll"] = self.no_roll
+        out["call"] = self.call
+        if self.cite:
+            out["cite"] = self.cite
+        out["steps"] = [s.to_json() for s in self.steps]
+        return out
+
+
+def collect_then_pay(losers: Iterable[Line], winners: Iterable[Line], cite: str,
+                     **detail) -> list[Step]:
+    """The default order: every losing wager collected before any winner is paid."""
+    return [
+        Step(Action.COLLECT, tuple(losers), cite, detail),
+        Step(Action.PAY, tuple(winners), cite, detail),
+    ]
