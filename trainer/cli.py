@@ -1,17 +1,17 @@
-"""The `dealer-trainer` command: the app by default, and the engine's answer-key commands.
+"""The engine's commands: `dealer-trainer settle|odds ...`, also run as `python -m trainer ...`.
 
-    dealer-trainer                      open the app
-    dealer-trainer --screenshot F.png   render the main window to a PNG and exit
-    dealer-trainer settle [--jsonl]     settle rounds given as JSON (spec/settle-contract.md)
-    dealer-trainer odds --game G        exact house edges
+    settle [--jsonl]     settle rounds given as JSON (../shared/spec/settle-contract.md)
+    odds [--game G]      exact house edges
 
-Engine commands import no Qt, so they start fast and run on machines with no display.
+`dealer-trainer` with no command opens the app (ui.main); these commands import no Qt, so they
+start fast and run on machines with no display.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from decimal import Decimal
 
@@ -29,12 +29,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="dealer-trainer", description="Dealer Trainer: Pennsylvania dice games.")
+    p = _Parser(prog="dealer-trainer", description="Dealer Trainer's engine commands.",
+                epilog="Run dealer-trainer with no command to open the app.")
     p.add_argument("--version", action="version", version=f"dealer-trainer {__version__}")
-    p.add_argument("--screenshot", metavar="FILE", help="render a screen to a PNG and exit")
-    p.add_argument("--screen", metavar="NAME", help="the screen to render (with --screenshot)")
-    p.add_argument("--db", metavar="FILE", help="the progress database to use")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, required=True)
 
     s = sub.add_parser("settle", help="settle a round given as JSON on stdin")
     s.add_argument("--jsonl", action="store_true", help="one request per line, one answer per line")
@@ -47,28 +45,32 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+COMMANDS = ("settle", "odds")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "settle":
-            return _settle(args)
-        if args.command == "odds":
-            return _odds(args)
+        return {"settle": _settle, "odds": _odds}[args.command](args)
     except (RequestError, DataError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
-    from ui.app import run
-
-    return run(screenshot=args.screenshot, screen=args.screen, db=args.db)
+    except Exception as e:  # a bug: say so in one line, never a traceback
+        if os.environ.get("DEALER_TRAINER_DEBUG"):
+            raise
+        print(f"dealer-trainer: internal error ({type(e).__name__}: {e}); "
+              "set DEALER_TRAINER_DEBUG=1 for details", file=sys.stderr)
+        return 1
 
 
 def _loads(text: str):
     try:
         return json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as e:
-        raise RequestError("request", f"not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+        where = f"line {e.lineno}, column {e.colno}"
+        raise RequestError("request", f"not valid JSON ({e.msg} at {where})") from None
     except RecursionError:
         raise RequestError("request", "JSON nested too deeply") from None
 

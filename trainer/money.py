@@ -16,7 +16,7 @@ MAX_WAGER_CENTS = 100_000_000
 def parse_amount(value: object, field: str) -> int:
     """Read a wager amount (dollars, as a decimal string or number) into cents, or refuse it."""
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
-        raise RequestError(field, f"expected an amount of dollars such as \"5\" or \"2.50\", got {_show(value)}")
+        raise RequestError(field, f"expected dollars such as \"5\" or \"2.50\", got {_show(value)}")
     text = str(value).strip()
     try:
         dollars = Decimal(text)

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from trainer.cite import cite
 from trainer.errors import RequestError
 from trainer.games.base import (
-    Bet, Kind, Throw, check_keys, no_options, pay_or_collect, read_dice, read_no_roll, refuse,
+    Bet,
+    Kind,
+    Throw,
+    check_keys,
+    no_options,
+    pay_or_collect,
+    read_dice,
+    read_no_roll,
+    refuse,
 )
 from trainer.money import fmt_dollars
 from trainer.paytables import paytable

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from trainer.cite import cite
 from trainer.errors import RequestError
 from trainer.games.base import (
-    Bet, Kind, Throw, check_keys, read_dice, read_die, read_no_roll, settle_each,
+    Bet,
+    Kind,
+    Throw,
+    check_keys,
+    read_dice,
+    read_die,
+    read_no_roll,
+    settle_each,
 )
 from trainer.paytables import paytable
 from trainer.readings import SEATS

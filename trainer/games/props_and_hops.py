@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from trainer.cite import cite
 from trainer.errors import DataError, RequestError
 from trainer.games.base import (
-    Bet, Kind, Throw, check_keys, read_dice, read_no_roll, refuse, settle_each,
+    Bet,
+    Kind,
+    Throw,
+    check_keys,
+    read_dice,
+    read_no_roll,
+    refuse,
+    settle_each,
 )
 from trainer.money import winnings
 from trainer.paytables import layout, paytable

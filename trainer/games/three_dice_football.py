@@ -11,7 +11,15 @@ from enum import StrEnum
 from trainer.cite import cite
 from trainer.errors import RequestError
 from trainer.games.base import (
-    Bet, Kind, Throw, check_keys, no_options, read_die, read_dice, read_no_roll, refuse,
+    Bet,
+    Kind,
+    Throw,
+    check_keys,
+    no_options,
+    read_dice,
+    read_die,
+    read_no_roll,
+    refuse,
     settle_each,
 )
 from trainer.paytables import paytable

@@ -1,0 +1,1 @@
+"""Dealer Trainer's desktop app (PySide6). It draws and collects input; the rules live in `trainer`."""
