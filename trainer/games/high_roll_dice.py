@@ -162,7 +162,7 @@ class Table:
     over: bool = False
 
     @property
-    def dice(self) -> int:
+    def dice_count(self) -> int:
         return self.v.dice - self.count if self.extra_roll else self.v.dice
 
     def parse_throw(self, raw: Mapping[str, object], where: str) -> Throw:
@@ -173,7 +173,7 @@ class Table:
             raise RequestError(where, "a High Roll Dice throw is {\"dice\": [...]} or {\"no_roll\": reason}")
         what = "on the extra roll, the dice that did not match" if self.extra_roll else "dice"
         try:
-            return Throw(dice=read_dice(raw["dice"], self.dice, f"{where}.dice"))
+            return Throw(dice=read_dice(raw["dice"], self.dice_count, f"{where}.dice"))
         except RequestError as e:
             if self.extra_roll and e.field == f"{where}.dice":
                 raise RequestError(e.field, f"{e.message} ({what})") from None

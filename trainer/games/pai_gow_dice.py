@@ -127,6 +127,7 @@ class Table:
     bets: Mapping[str, Bet]
     wagers: dict[tuple[int, str], int] = field(default_factory=dict)
     over: bool = False
+    dice_count = 3
 
     parse_throw = staticmethod(parse_throw)
 

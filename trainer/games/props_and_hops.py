@@ -174,6 +174,7 @@ class Table:
     shake: dict[int, int] = field(default_factory=dict)  # seat -> amount, placement order
     lammers: list[str] = field(default_factory=list)  # combinations still holding a lammer
     moved: list[str] = field(default_factory=list)  # lammers moved to the circles, in order
+    dice_count = 2
     over: bool = False  # Props & Hops never ends; a request may hold any number of rounds
 
     def offer(self, wager: Wager) -> Refusal | None:

@@ -190,6 +190,7 @@ class Table:
     touchdown: bool = False
     extra_point_roll: bool = False
     over: bool = False
+    dice_count = 3
     full_game: dict[tuple[int, str], int] = field(default_factory=dict)
     single_play: dict[tuple[int, str], int] = field(default_factory=dict)
 

@@ -1,0 +1,52 @@
+"""Shared test setup: the shared spec folder, the installed command, and a clean Qt per test."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+EXAMPLES = SHARED / "spec" / "examples"
+
+
+def run_command(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m ui.main ARGS` (the dealer-trainer program) the way a user would."""
+    return subprocess.run([sys.executable, "-m", "ui.main", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, env={**os.environ, **(env or {})}, timeout=120)
+
+
+@pytest.fixture
+def dealer_trainer() -> str:
+    """The installed `dealer-trainer` entry point."""
+    exe = shutil.which("dealer-trainer", path=str(Path(sys.executable).parent))
+    if exe is None:
+        pytest.skip("the dealer-trainer entry point is not installed in this environment")
+    return exe
+
+
+@pytest.fixture(autouse=True)
+def _no_qt_leftovers(request):
+    """Fail any Qt test that leaves windows open or timers running (napari's rule)."""
+    yield
+    if "qtbot" not in request.fixturenames:
+        return
+    from ui.qt import QApplication, QTimer
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    app.processEvents()
+    left = [w for w in app.topLevelWidgets() if w.isVisible()]
+    timers = [t for w in app.allWidgets() for t in w.findChildren(QTimer) if t.isActive()]
+    for w in left:
+        w.close()
+    assert not left, f"windows left open: {left}"
+    assert not timers, f"timers left running: {timers}"

@@ -1,0 +1,296 @@
+"""Requests the engine cannot read: `settle()` raises RequestError naming the field, and
+`dealer-trainer settle` exits 2 with one line on stderr that starts with that field, prints nothing
+on stdout and never a traceback (settle-contract.md, "Errors").
+
+A field is matched as a path prefix: an expected ``throws[0].dice`` is met by ``throws[0].dice`` or
+a deeper path such as ``throws[0].dice[2]``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from trainer.errors import RequestError
+from trainer.settle import settle
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTLE = [sys.executable, "-m", "trainer", "settle"]
+
+
+class Raw(str):
+    """Request text sent as is (not JSON-encoded); only the command can be given it."""
+
+
+def field_matches(got: str, want: str) -> bool:
+    return got == want or got.startswith((want + ".", want + "["))
+
+
+# --- valid requests, one per game, that the cases below break in one place -----------------------
+
+PH = {"game": "props-and-hops", "options": {},
+      "wagers": [{"seat": 1, "bet": "field", "amount": "5"}],
+      "throws": [{"dice": [3, 4]}]}
+TDF = {"game": "three-dice-football", "options": {},
+       "wagers": [{"seat": 1, "bet": "touchdown", "amount": "10"}],
+       "throws": [{"green": [2, 2], "red": 3}]}
+HRD = {"game": "high-roll-dice", "options": {},
+       "wagers": [{"seat": 1, "bet": "pip-6", "amount": "5"}],
+       "throws": [{"dice": [6, 4, 6, 2, 1, 4, 6, 2, 4, 1]}]}
+HRD6 = {"game": "high-roll-dice-6", "options": {},
+        "wagers": [{"seat": 1, "bet": "pip-ace", "amount": "5"}],
+        "throws": [{"dice": [4, 1, 6, 2, 5, 3]}]}
+PGD = {"game": "pai-gow-dice", "options": {},
+       "wagers": [{"seat": 1, "bet": "sum", "amount": "5"}],
+       "throws": [{"red": 2, "blue": [2, 4]}]}
+VALID = {"ph": PH, "tdf": TDF, "hrd": HRD, "hrd6": HRD6, "pgd": PGD}
+
+
+def with_(base: dict, **changes) -> dict:
+    out = copy.deepcopy(base)
+    out.update(copy.deepcopy(changes))
+    return out
+
+
+def wager(base: dict, **changes) -> dict:
+    """`base` with its first wager changed."""
+    out = copy.deepcopy(base)
+    out["wagers"][0].update(changes)
+    return out
+
+
+CASES = [
+    # the request as a whole
+    ("bad-json", Raw('{"game": "props-and-hops", "wagers": ['), "request"),
+    ("bad-json-trailing-comma", Raw('{"game": "pai-gow-dice",}'), "request"),
+    ("not-an-object-list", [PH], "request"),
+    ("not-an-object-string", "props-and-hops", "request"),
+    ("not-an-object-number", 5, "request"),
+    # game
+    ("unknown-game", with_(PH, game="craps"), "game"),
+    ("unknown-game-case", with_(PH, game="Props-And-Hops"), "game"),
+    ("game-not-a-string", with_(PH, game=5), "game"),
+    # bet ids
+    ("unknown-bet", wager(PH, bet="double-7-7"), "wagers[0].bet"),
+    ("unknown-bet-any-reversed", wager(PH, bet="any-5-1"), "wagers[0].bet"),
+    ("bet-of-another-game", wager(PH, bet="touchdown"), "wagers[0].bet"),
+    ("hrd6-has-no-millionaire-row", wager(HRD6, bet="millionaire-9", amount="1"), "wagers[0].bet"),
+    ("hrd6-has-no-extra-roll", with_(HRD6, wagers=[
+        {"seat": 1, "bet": "pip-ace", "amount": "5"},
+        {"seat": 1, "bet": "like-kind-2", "amount": "5"},
+        {"seat": 1, "bet": "extra-roll", "amount": "5"}]), "wagers[2].bet"),
+    ("hrd10-has-no-like-kind-none", wager(HRD, bet="like-kind-none"), "wagers[0].bet"),
+    ("hrd10-has-no-like-kind-9", wager(HRD, bet="like-kind-9"), "wagers[0].bet"),
+    ("unknown-bet-on-a-throw", with_(PH, throws=[
+        {"dice": [1, 1]}, {"dice": [3, 4], "wagers": [{"seat": 2, "bet": "hop-bottom", "amount": "1"}]},
+    ]), "throws[1].wagers[0].bet"),
+    # options
+    ("unknown-option", with_(PH, options={"foo": 1}), "options.foo"),
+    ("unknown-option-pgd", with_(PGD, options={"sum_table": "A"}), "options.sum_table"),
+    ("option-of-another-game-ph", with_(PH, options={"sum_paytable": "A"}), "options.sum_paytable"),
+    ("option-of-another-game-tdf", with_(TDF, options={"beat_it_paytable": "A"}),
+     "options.beat_it_paytable"),
+    ("option-of-another-game-pgd", with_(PGD, options={"hop_regions": {"top": ["1-2"]}}),
+     "options.hop_regions"),
+    ("bad-sum-paytable", with_(PGD, options={"sum_paytable": "E"}), "options.sum_paytable"),
+    ("bad-beat-it-paytable", with_(PGD, options={"beat_it_paytable": "D"}),
+     "options.beat_it_paytable"),
+    ("paytable-not-a-letter", with_(PGD, options={"sum_paytable": 1}), "options.sum_paytable"),
+    # seats
+    ("seat-0", wager(PH, seat=0), "wagers[0].seat"),
+    ("seat-7-props-and-hops", wager(PH, seat=7), "wagers[0].seat"),
+    ("seat-7-high-roll-dice", wager(HRD, seat=7), "wagers[0].seat"),
+    ("seat-7-pai-gow", wager(PGD, seat=7), "wagers[0].seat"),
+    ("seat-17-three-dice-football", wager(TDF, seat=17), "wagers[0].seat"),
+    ("seat-as-string", wager(PH, seat="1"), "wagers[0].seat"),
+    ("seat-negative", wager(TDF, seat=-1), "wagers[0].seat"),
+    ("seat-boolean", wager(PH, seat=True), "wagers[0].seat"),
+    ("seat-on-a-throw-wager", with_(PH, throws=[
+        {"dice": [3, 4], "wagers": [{"seat": 7, "bet": "field", "amount": "5"}]}]),
+     "throws[0].wagers[0].seat"),
+    # amounts
+    ("amount-negative", wager(PH, amount="-5"), "wagers[0].amount"),
+    ("amount-zero", wager(PH, amount="0"), "wagers[0].amount"),
+    ("amount-zero-cents", wager(TDF, amount="0.00"), "wagers[0].amount"),
+    ("amount-not-a-number", wager(PH, amount="five"), "wagers[0].amount"),
+    ("amount-nan", wager(PGD, amount="NaN"), "wagers[0].amount"),
+    ("amount-empty", wager(PH, amount=""), "wagers[0].amount"),
+    ("amount-finer-than-a-cent", wager(PH, amount="1.005"), "wagers[0].amount"),
+    ("amount-absurd", wager(PH, amount="1e12"), "wagers[0].amount"),
+    ("amount-boolean", wager(PH, amount=True), "wagers[0].amount"),
+    ("amount-list", wager(PH, amount=["5"]), "wagers[0].amount"),
+    ("amount-on-a-throw-wager", with_(TDF, throws=[
+        {"green": [2, 2], "red": 3, "wagers": [{"seat": 2, "bet": "penalty", "amount": "-1"}]}]),
+     "throws[0].wagers[0].amount"),
+    # dice
+    ("die-0", with_(PH, throws=[{"dice": [0, 4]}]), "throws[0].dice"),
+    ("die-7", with_(PH, throws=[{"dice": [3, 7]}]), "throws[0].dice"),
+    ("die-2.5", with_(PH, throws=[{"dice": [2.5, 4]}]), "throws[0].dice"),
+    ("die-string", with_(PH, throws=[{"dice": ["3", 4]}]), "throws[0].dice"),
+    ("die-7-later-throw", with_(PH, throws=[{"dice": [1, 1]}, {"no_roll": "die-on-die"},
+                                            {"dice": [1, 2]}, {"dice": [7, 2]}]), "throws[3].dice"),
+    ("tdf-red-7", with_(TDF, throws=[{"green": [2, 2], "red": 7}]), "throws[0].red"),
+    ("tdf-green-0", with_(TDF, throws=[{"green": [0, 2], "red": 3}]), "throws[0].green"),
+    ("tdf-green-string", with_(TDF, throws=[{"green": [2, "2"], "red": 3}]), "throws[0].green"),
+    ("pgd-blue-7", with_(PGD, throws=[{"red": 2, "blue": [7, 4]}]), "throws[0].blue"),
+    ("pgd-red-0", with_(PGD, throws=[{"red": 0, "blue": [1, 4]}]), "throws[0].red"),
+    ("hrd-die-7", with_(HRD, throws=[{"dice": [6, 4, 6, 2, 1, 4, 6, 2, 4, 7]}]), "throws[0].dice"),
+    ("hrd6-die-0", with_(HRD6, throws=[{"dice": [0, 1, 6, 2, 5, 3]}]), "throws[0].dice"),
+    # the wrong number of dice
+    ("ph-3-dice", with_(PH, throws=[{"dice": [3, 4, 5]}]), "throws[0].dice"),
+    ("ph-1-die", with_(PH, throws=[{"dice": [3]}]), "throws[0].dice"),
+    ("hrd-9-dice", with_(HRD, throws=[{"dice": [6, 4, 6, 2, 1, 4, 6, 2, 4]}]), "throws[0].dice"),
+    ("hrd-11-dice", with_(HRD, throws=[{"dice": [6, 4, 6, 2, 1, 4, 6, 2, 4, 1, 1]}]),
+     "throws[0].dice"),
+    ("hrd6-10-dice", with_(HRD6, throws=[{"dice": [4, 1, 6, 2, 5, 3, 1, 2, 3, 4]}]),
+     "throws[0].dice"),
+    ("hrd-extra-roll-10-dice", with_(HRD, wagers=[
+        {"seat": 1, "bet": "pip-6", "amount": "5"},
+        {"seat": 1, "bet": "like-kind-5", "amount": "5"},
+        {"seat": 1, "bet": "extra-roll", "amount": "5"}],
+        # three 6s win the first roll, so the extra roll throws 7 dice, not 10
+        throws=[{"dice": [6, 4, 6, 2, 1, 4, 6, 2, 4, 1]}, {"dice": [6, 3, 6, 5, 1, 2, 2, 4, 4, 4]}]),
+     "throws[1].dice"),
+    ("tdf-green-3-dice", with_(TDF, throws=[{"green": [1, 2, 3], "red": 3}]), "throws[0].green"),
+    ("pgd-blue-1-die", with_(PGD, throws=[{"red": 2, "blue": [4]}]), "throws[0].blue"),
+    # the wrong throw shape for the game
+    ("ph-green-red", with_(PH, throws=[{"green": [1, 2], "red": 3}]), "throws[0]"),
+    ("tdf-dice", with_(TDF, throws=[{"dice": [1, 2, 3]}]), "throws[0]"),
+    ("pgd-dice", with_(PGD, throws=[{"dice": [1, 2, 3]}]), "throws[0]"),
+    ("hrd-red-blue", with_(HRD, throws=[{"red": 1, "blue": [1, 2]}]), "throws[0]"),
+    ("throw-not-an-object", with_(PH, throws=[[3, 4]]), "throws[0]"),
+    # no-roll reasons
+    ("no-roll-unknown", with_(PH, throws=[{"no_roll": "sneezed"}, {"dice": [3, 4]}]),
+     "throws[0].no_roll"),
+    ("no-roll-of-another-game-ph", with_(PH, throws=[{"no_roll": "die-off-table"}, {"dice": [3, 4]}]),
+     "throws[0].no_roll"),
+    ("no-roll-of-another-game-tdf", with_(TDF, throws=[{"no_roll": "lid-removed"},
+                                                       {"green": [2, 2], "red": 3}]),
+     "throws[0].no_roll"),
+    ("no-roll-of-another-game-hrd", with_(HRD, throws=[{"no_roll": "not-flat"},
+                                                       HRD["throws"][0]]), "throws[0].no_roll"),
+    ("no-roll-of-another-game-pgd", with_(PGD, throws=[{"no_roll": "improper"},
+                                                       PGD["throws"][0]]), "throws[0].no_roll"),
+    # a throw after the round is over
+    ("pgd-second-throw", with_(PGD, throws=[{"red": 2, "blue": [2, 4]}, {"red": 5, "blue": [1, 1]}]),
+     "throws[1]"),
+    ("tdf-after-trips-td", with_(TDF, throws=[{"green": [2, 2], "red": 2},
+                                              {"green": [6, 5], "red": 1}]), "throws[1]"),
+    ("tdf-after-turnover", with_(TDF, throws=[{"green": [1, 2], "red": 6},
+                                              {"green": [6, 5], "red": 1}]), "throws[1]"),
+    # a touchdown with no Extra Point wager: no extra point roll, so a fourth throw is too many
+    ("tdf-after-touchdown-without-extra-point", with_(TDF, throws=[
+        {"green": [6, 6], "red": 1}, {"green": [6, 6], "red": 1}, {"green": [1, 1], "red": 4}]),
+     "throws[2]"),
+    ("tdf-after-defense-wins", with_(TDF, throws=[
+        {"green": [1, 1], "red": 2}, {"green": [1, 1], "red": 2}, {"green": [1, 1], "red": 2},
+        {"green": [6, 6], "red": 1}]), "throws[3]"),
+    ("tdf-after-extra-point-roll", with_(TDF, wagers=[{"seat": 1, "bet": "extra-point", "amount": "5"}],
+                                         throws=[{"green": [3, 3], "red": 3},
+                                                 {"green": [1, 1], "red": 4},
+                                                 {"green": [1, 2], "red": 4}]), "throws[2]"),
+    ("hrd-second-throw-without-extra-roll", with_(HRD, throws=[
+        HRD["throws"][0], {"dice": [6, 3, 6, 5, 1, 2, 2]}]), "throws[1]"),
+    ("hrd6-second-throw", with_(HRD6, throws=[HRD6["throws"][0], HRD6["throws"][0]]), "throws[1]"),
+    # take_down of a wager that is not on the layout
+    ("take-down-never-placed", with_(PH, throws=[
+        {"dice": [1, 1], "take_down": [{"seat": 3, "bet": "six-eight-shake"}]}]),
+     "throws[0].take_down"),
+    ("take-down-after-seven", with_(PH, wagers=[{"seat": 2, "bet": "six-eight-shake", "amount": "5"}],
+                                    throws=[{"dice": [3, 4]},
+                                            {"dice": [2, 2],
+                                             "take_down": [{"seat": 2, "bet": "six-eight-shake"}]}]),
+     "throws[1].take_down"),
+    ("take-down-twice", with_(PH, wagers=[{"seat": 2, "bet": "six-eight-shake", "amount": "5"},
+                                          {"seat": 3, "bet": "six-eight-shake", "amount": "5"}],
+                              throws=[{"dice": [1, 1],
+                                       "take_down": [{"seat": 2, "bet": "six-eight-shake"}]},
+                                      {"dice": [1, 2],
+                                       "take_down": [{"seat": 2, "bet": "six-eight-shake"}]}]),
+     "throws[1].take_down"),
+    ("take-down-in-three-dice-football", with_(TDF, throws=[
+        {"green": [2, 2], "red": 3, "take_down": [{"seat": 1, "bet": "touchdown"}]}]),
+     "throws[0].take_down"),
+]
+
+API_CASES = [pytest.param(req, field, id=name) for name, req, field in CASES
+             if not isinstance(req, Raw)]
+CLI_CASES = [pytest.param(req, field, id=name) for name, req, field in CASES]
+
+
+def test_the_base_requests_are_valid():
+    for name, req in VALID.items():
+        resp = settle(copy.deepcopy(req))
+        assert len(resp["throws"]) == len(req["throws"]), name
+
+
+@pytest.mark.parametrize("request_, field", API_CASES)
+def test_settle_raises_request_error(request_, field):
+    with pytest.raises(RequestError) as info:
+        settle(copy.deepcopy(request_))
+    err = info.value
+    assert field_matches(err.field, field), f"field {err.field!r}, expected {field!r}: {err}"
+    assert str(err).startswith(f"{err.field}: "), str(err)
+
+
+def run_settle(stdin: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*SETTLE, *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+
+
+def assert_rejected(p: subprocess.CompletedProcess, field: str | None) -> None:
+    assert "Traceback" not in p.stderr, p.stderr
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert p.stdout == "", p.stdout
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    if field is not None:
+        head = lines[0].split(": ", 1)[0]
+        assert field_matches(head, field), f"stderr {lines[0]!r}, expected field {field!r}"
+
+
+@pytest.mark.parametrize("request_, field", CLI_CASES)
+def test_command_rejects(request_, field):
+    stdin = request_ if isinstance(request_, Raw) else json.dumps(request_)
+    assert_rejected(run_settle(stdin), field)
+
+
+def test_command_rejects_empty_stdin():
+    assert_rejected(run_settle(""), None)
+
+
+# --- --jsonl ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad, field", [
+    (json.dumps(with_(PH, game="craps")), "game"),
+    (json.dumps(with_(PH, throws=[{"dice": [3, 7]}])), "throws[0].dice"),
+    (json.dumps(wager(TDF, seat=17)), "wagers[0].seat"),
+    ('{"game": "props-and-hops", "wagers": [', "request"),
+], ids=["unknown-game", "bad-die", "bad-seat", "bad-json"])
+def test_jsonl_answers_every_line(bad, field):
+    first, last = PH, with_(TDF, throws=[{"green": [2, 2], "red": 2}])
+    stdin = "\n".join([json.dumps(first), bad, json.dumps(last)]) + "\n"
+    p = run_settle(stdin, "--jsonl")
+    assert "Traceback" not in p.stderr, p.stderr
+    out = p.stdout.splitlines()
+    assert len(out) == 3, p.stdout
+    answers = [json.loads(line) for line in out]
+    assert answers[0] == settle(copy.deepcopy(first))
+    assert answers[2] == settle(copy.deepcopy(last))
+    assert set(answers[1]) == {"error"}, answers[1]
+    head = answers[1]["error"].split(": ", 1)[0]
+    assert field_matches(head, field), answers[1]
+    assert "\n" not in answers[1]["error"]
+
+
+def test_jsonl_empty_stdin():
+    p = run_settle("", "--jsonl")
+    assert "Traceback" not in p.stderr, p.stderr
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == ""

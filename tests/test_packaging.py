@@ -1,0 +1,43 @@
+"""A non-editable install carries the data: the wheel holds resources/ and scenarios/ inside
+the trainer package, and the engine finds them there."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    pytest.importorskip("hatchling")
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "--quiet", "-w", str(out), str(ROOT)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return next(out.glob("dealer_trainer-*.whl"))
+
+
+def test_the_wheel_carries_the_data(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for toml in (ROOT / "resources").rglob("*.toml"):
+        assert f"trainer/_data/resources/{toml.relative_to(ROOT / 'resources').as_posix()}" in names
+    assert any(n.startswith("trainer/_data/scenarios/") for n in names)
+    assert "ui/main.py" in names
+
+
+def test_an_unpacked_wheel_settles_with_its_own_data(wheel, tmp_path):
+    zipfile.ZipFile(wheel).extractall(tmp_path)
+    code = ("import json, trainer.paths as p, trainer.odds as o;"
+            "print(p.resources_dir());"
+            "print(json.dumps(o.report('props-and-hops')['bets'][0]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+    assert done.returncode == 0, done.stderr
+    where = done.stdout.splitlines()[0]
+    assert where == str(tmp_path / "trainer" / "_data" / "resources")
