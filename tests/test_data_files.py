@@ -19,11 +19,17 @@ def property_resources(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "resources", copy)
     monkeypatch.setattr(paths, "resources_dir", lambda: copy)
     monkeypatch.setattr(paytables, "resources_dir", lambda: copy)
-    paytables.paytable.cache_clear()
-    paytables.layout.cache_clear()
+    clear_caches()
     yield copy
+    clear_caches()
+
+
+def clear_caches():
+    from trainer.games import props_and_hops
+
     paytables.paytable.cache_clear()
     paytables.layout.cache_clear()
+    props_and_hops._default_regions.cache_clear()
 
 
 def field_round(dice):

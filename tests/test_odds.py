@@ -238,8 +238,12 @@ def test_touchdown_matches_contract_example():
     assert row["house_edge"].startswith("0.036173119")
     assert abs(Fraction(Decimal(row["house_edge"])) - he) < Fraction(1, 10 ** 10)
     assert_row(row, he, p_td)
-    assert row["cite"] == "58 Pa. Code § 577.8(a)"
     assert pct2(edge(row)) == "3.62"
+
+
+def test_touchdown_cite_as_in_contract_example():
+    # settle-contract.md's `odds --json` example: "cite": "58 Pa. Code § 577.8(a)"
+    assert rows("three-dice-football")["touchdown"]["cite"] == "58 Pa. Code § 577.8(a)"
 
 
 def test_defense_and_game_length_figures():

@@ -37,6 +37,12 @@ def cents(text: object) -> int:
     return int(whole) * 100 + int(frac)
 
 
+def request_cents(text: str) -> int:
+    """A request amount ("1", "0.50", "3.35") in cents."""
+    whole, _, frac = text.partition(".")
+    return int(whole) * 100 + int((frac + "00")[:2])
+
+
 def dollars(c: int) -> str:
     return f"{c // 100}.{c % 100:02d}"
 
@@ -621,7 +627,7 @@ def test_high_roll_dice_10_every_multiset(family):
         got = {k: v for k, v in settled(throw, problems, label).items() if k[1] in bets}
         expected = {}
         for seat, (amount, millionaire) in HRD10_SEATS.items():
-            a = cents(millionaire if family == "millionaire" else amount)
+            a = request_cents(millionaire if family == "millionaire" else amount)
             for bet in bets:
                 expected[(seat, bet)] = expect(a, hrd10_odds(bet, face, count))
         compare(label, got, expected, problems)

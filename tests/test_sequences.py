@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 import pytest
 
@@ -74,7 +75,7 @@ def keys(entries: list[dict]) -> set[tuple[int, str]]:
     return {(e["seat"], e["bet"]) for e in entries}
 
 
-def W(seat: int, bet: str, amount: str) -> dict:  # noqa: N802 - reads like the contract's rows
+def W(seat: int, bet: str, amount: str) -> dict:
     return {"seat": seat, "bet": bet, "amount": amount}
 
 
@@ -220,10 +221,8 @@ def test_no_roll_settles_nothing_and_wagers_stand():
     for i in (1, 2):
         assert r["throws"][i]["valid"] is False
         assert lines(r["throws"][i]) == {}
-    top = [c_ for c_ in ("1-2", "1-3", "1-4", "1-5", "1-6", "2-3", "2-4")]  # default layout: top
-    assert "3-3" not in top
     assert lines(r["throws"][3]) == {
-        (4, "hop-top"): col("2"),
+        (4, "hop-top"): col("2"),  # 3-3 is not in the default layout's top row
         (2, "field"): col("5"),
         (5, "field"): col("1"),
     }
@@ -306,7 +305,7 @@ def tdf(wagers: list[dict], throws: list[dict]) -> dict:
                    "throws": throws})
 
 
-def T(g1: int, g2: int, red: int, **extra) -> dict:  # noqa: N802
+def T(g1: int, g2: int, red: int, **extra) -> dict:
     return {"green": [g1, g2], "red": red, **extra}
 
 
@@ -451,9 +450,9 @@ QUICK_STRIKE_GAMES = {
     # play on which the TD comes: (throws, yard lines/next downs, Quick Strike odds, GL odds)
     1: ([T(3, 3, 3)], [(0, None)], (8, 1), (22, 1)),
     2: ([T(6, 6, 1), T(5, 5, 1)], [(9, "1st & Goal"), (0, None)], (5, 1), (22, 1)),
-    3: ([T(6, 6, 1), T(1, 1, 2), T(6, 5, 1)],
+    3: ([T(6, 6, 1), T(1, 1, 3), T(6, 5, 1)],
         [(9, "1st & Goal"), (10, "2nd & Goal"), (0, None)], (3, 1), (6, 5)),
-    4: ([T(1, 2, 1), T(1, 1, 2), T(6, 6, 1), T(5, 4, 1)],
+    4: ([T(1, 2, 1), T(1, 1, 3), T(6, 6, 1), T(5, 4, 1)],
         [(18, "2nd Down"), (19, "3rd Down"), (8, "1st & Goal"), (0, None)], (1, 1), (5, 1)),
 }
 
@@ -599,10 +598,9 @@ FULL_GAME_ODDS = {"quick-strike": {1: (8, 1), 2: (5, 1), 3: (3, 1), 4: (1, 1)},
 
 def oracle_game(throws: list[tuple[int, int, int]]):
     """Play a game (interpretations.md, Three Dice Football); returns per-play field and ending."""
-    yard, down, goal, plays, field = 20, 0, False, 0, []
+    yard, down, goal, field = 20, 0, False, []
     touchdown = changer = False
-    for g1, g2, red in throws:
-        plays += 1
+    for plays, (g1, g2, red) in enumerate(throws, start=1):
         green = g1 + g2
         over = False
         if g1 == g2 == red:
@@ -666,6 +664,14 @@ def test_random_games_against_the_oracle():
             gl = FULL_GAME_ODDS["game-length"][n]
             want[(4 + n, f"game-length-{n}")] = (("pay", 335, 335 * gl[0] // gl[1]) if n == plays
                                                 else ("collect", 335))
+        valid = [t for t in r["throws"] if t["valid"]]
+        for i, ((g1, g2, red), t) in enumerate(zip(throws, valid, strict=True)):
+            under = not (g1 == g2 == red) and g1 + g2 - red <= 3  # § 577.3(d)(8)
+            seat = 11 + i % 5
+            w = pay("5", "5") if under else col("5")
+            if lines(t).get((seat, "under-four-yards")) != w:
+                problems.append(f"game {game} play {i + 1} {throws[i]}: under-four-yards "
+                                f"{lines(t).get((seat, 'under-four-yards'))} expected {w}")
         got = {k: v for k, v in lines(r["throws"][-1]).items() if k[1] not in SINGLE_PLAY}
         if got != want:
             problems.append(f"game {game} {throws}: full game lines {got} expected {want}")
@@ -759,8 +765,6 @@ EXTRA_ROLL_CASES = {
 @pytest.mark.parametrize("case", sorted(EXTRA_ROLL_CASES))
 def test_extra_roll_cases(case):
     first, extra, circles, amount, want0, want1 = EXTRA_ROLL_CASES[case]
-    from collections import Counter
-
     counts = Counter(first)
     rank = {1: 6, 6: 5, 5: 4, 4: 3, 3: 2, 2: 1}
     face = max(counts, key=lambda f: (counts[f], rank[f]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 from trainer.cite import cite
 from trainer.errors import RequestError
@@ -54,7 +55,11 @@ WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def catalogue(options: Mapping[str, object]) -> dict[str, Bet]:
-    s, b = options["sum_paytable"], options["beat_it_paytable"]
+    return _catalogue(options["sum_paytable"], options["beat_it_paytable"])
+
+
+@cache
+def _catalogue(s: str, b: str) -> dict[str, Bet]:
     rc = cite("645c.2(e)") + RECONSTRUCTED
     bets = {"sum": Bet("sum", f"Sum (paytable {s})", rc, SUM_WHEN[s], f"sum-{s}", Kind.ONE_ROLL, True)}
     for n in range(1, 7):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 from trainer.cite import cite
 from trainer.errors import DataError, RequestError
@@ -85,12 +86,18 @@ def _catalogue() -> dict[str, Bet]:
 CATALOGUE = _catalogue()
 
 
-def default_regions() -> dict[str, frozenset[str]]:
+@cache
+def _default_regions() -> dict[str, frozenset[str]]:
     data = layout(ID).get("hop_regions")
     if not isinstance(data, dict):
         raise DataError("resources/layouts/props-and-hops.toml: [hop_regions] is missing")
     return {r: _region(data.get(r), f"layouts/props-and-hops.toml hop_regions.{r}", DataError)
             for r in REGIONS}
+
+
+def default_regions() -> dict[str, frozenset[str]]:
+    """The hop regions of the default layout (resources/layouts/props-and-hops.toml)."""
+    return dict(_default_regions())
 
 
 def _region(raw: object, where: str, error: type[Exception]) -> frozenset[str]:
