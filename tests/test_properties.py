@@ -208,6 +208,21 @@ PH_DICE = st.one_of(
 )
 
 
+@st.composite
+def ph_plan(draw) -> list[tuple[int, int]]:
+    """The dice of the valid throws, now and then with all six lammer combinations in a row."""
+    plan = draw(st.lists(PH_DICE, min_size=1, max_size=12))
+    if draw(st.booleans()):
+        run = draw(st.permutations([(1, 5), (2, 4), (3, 3), (2, 6), (3, 5), (4, 4)]))
+        at = draw(st.sampled_from([0, 0, 1, len(plan)]))
+        plan[at:at] = run
+    return plan
+
+
+# Six Eight Shake is drawn more often than the one-roll bets, so cycles and refusals come up.
+PH_WAGER_BETS = PH_BETS + [SES] * 6
+
+
 @SETTINGS
 @given(st.data())
 def test_props_and_hops_rounds(data):
@@ -215,32 +230,34 @@ def test_props_and_hops_rounds(data):
     cycle = ShakeCycle()
     taken: Counter = Counter()
     request = {"game": "props-and-hops", "options": draw(hop_regions()),
-               "wagers": draw(wagers(6, PH_BETS, 8)), "throws": []}
+               "wagers": draw(wagers(6, PH_WAGER_BETS, 8)), "throws": []}
     for w in request["wagers"]:
         cycle.offer(w)
-    for _ in range(draw(st.integers(1, 14))):
-        throw: dict = {}
-        if cycle.shake and draw(st.integers(0, 3)) == 0:
-            seats = draw(st.lists(st.sampled_from(sorted(cycle.shake)), min_size=1, max_size=2,
-                                  unique=True))
-            throw["take_down"] = [{"seat": s, "bet": SES} for s in seats]
-            for s in seats:
-                taken[(s, SES)] += cycle.take_down(s)
-        # A throw that takes down a Six Eight Shake wager carries no new one, so the order of the
-        # two within the throw cannot matter.
-        bets = PH_BETS if "take_down" not in throw else [b for b in PH_BETS if b != SES]
-        placed = draw(wagers(6, bets, 4))
-        for w in placed:
-            cycle.offer(w)
-        if placed:
-            throw["wagers"] = placed
-        if draw(st.integers(0, 6)) == 0:
-            throw["no_roll"] = draw(st.sampled_from(PH_NO_ROLLS))
-        else:
-            a, b = draw(PH_DICE)
-            throw["dice"] = [a, b]
-            cycle.throw(a, b)
-        request["throws"].append(throw)
+    for a, b in draw(ph_plan()):
+        for no_roll in (True, False):
+            if no_roll and draw(st.integers(0, 6)):
+                continue
+            throw: dict = {}
+            if cycle.shake and draw(st.integers(0, 4)) == 0:
+                seats = draw(st.lists(st.sampled_from(sorted(cycle.shake)), min_size=1, max_size=2,
+                                      unique=True))
+                throw["take_down"] = [{"seat": s, "bet": SES} for s in seats]
+                for s in seats:
+                    taken[(s, SES)] += cycle.take_down(s)
+            # A throw that takes down a Six Eight Shake wager carries no new one, so the order of
+            # the two within the throw cannot matter.
+            bets = PH_WAGER_BETS if "take_down" not in throw else [b for b in PH_BETS if b != SES]
+            placed = draw(wagers(6, bets, 3))
+            for w in placed:
+                cycle.offer(w)
+            if placed:
+                throw["wagers"] = placed
+            if no_roll:
+                throw["no_roll"] = draw(st.sampled_from(PH_NO_ROLLS))
+            else:
+                throw["dice"] = [a, b]
+                cycle.throw(a, b)
+            request["throws"].append(throw)
     response = settle(request)
     check(request, response, taken_down=taken, collect_before_pay=True)
 

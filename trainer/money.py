@@ -4,6 +4,7 @@ No float ever holds money or odds. A payout of "X to Y" on a wager of A cents is
 rounded down to the cent.
 """
 
+import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
@@ -11,10 +12,16 @@ from trainer.errors import DataError, RequestError
 
 #: The largest single wager the trainer accepts: $1,000,000.00. Anything larger is a typo.
 MAX_WAGER_CENTS = 100_000_000
+_PLAIN = re.compile(r"(\d{1,7})(?:\.(\d{1,2}))?")
 
 
 def parse_amount(value: object, field: str) -> int:
     """Read a wager amount (dollars, as a decimal string or number) into cents, or refuse it."""
+    if type(value) is str and (plain := _PLAIN.fullmatch(value)):  # the common "5", "2.50"
+        whole, part = plain.groups()
+        cents = int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
+        if 0 < cents <= MAX_WAGER_CENTS:
+            return cents
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
         raise RequestError(field, f"expected dollars such as \"5\" or \"2.50\", got {_show(value)}")
     text = str(value).strip()
@@ -36,9 +43,9 @@ def parse_amount(value: object, field: str) -> int:
 
 def fmt(cents: int) -> str:
     """Cents as a dollar string with two decimals: 1500 -> "15.00"."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{part:02d}"
+    if cents < 0:
+        return "-" + fmt(-cents)
+    return f"{cents // 100}.{cents % 100:02d}"
 
 
 def fmt_dollars(cents: int) -> str:

@@ -135,8 +135,8 @@ def read_no_roll(raw: Mapping[str, object], reasons: Mapping[str, str], where: s
 
 
 def check_keys(raw: Mapping[str, object], allowed: Iterable[str], where: str) -> None:
-    extra = sorted(set(raw) - set(allowed))
-    if extra:
+    if extra := raw.keys() - set(allowed):
+        extra = sorted(extra)
         raise RequestError(f"{where}.{extra[0]}" if where else extra[0], "unknown field")
 
 
