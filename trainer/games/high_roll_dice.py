@@ -27,7 +27,7 @@ from trainer.games.base import (
 from trainer.money import fmt_dollars
 from trainer.paytables import paytable
 from trainer.readings import HRD_RANK, MILLIONAIRE_MAX_CENTS, SEATS
-from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager
+from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
 
 NO_ROLLS = {
     "die-off-table": "675a.4(b)",
@@ -244,9 +244,7 @@ class Table:
                 continue
             line = self._line(seat, bet, key, entry)
             (winners if key else losers).append(line)
-        detail = {"seat": seat}
-        return [Step(Action.COLLECT, tuple(losers), cite(section), detail),
-                Step(Action.PAY, tuple(winners), cite(section), detail)]
+        return collect_then_pay(losers, winners, cite(section), seat=seat)
 
     def _settle_ten(self) -> list[Step]:
         steps = []
@@ -274,8 +272,7 @@ class Table:
             key = self._first_roll_key(bet)
             entry = "pip-street" if bet.startswith("pip-") else "like-kind"
             (winners if key else losers).append(self._line(seat, bet, key, entry))
-        return [Step(Action.COLLECT, tuple(losers), cite("675a.6(i)")),
-                Step(Action.PAY, tuple(winners), cite("675a.6(i)"))]
+        return collect_then_pay(losers, winners, cite("675a.6(i)"))
 
     def _extra_roll(self, dice: tuple[int, ...]) -> ThrowReport:
         matched = dice.count(self.face)
@@ -291,8 +288,7 @@ class Table:
                 line = pay_or_collect(Wager(s, bet, amount), key if key == str(self.count) else None,
                                       cite("675a.4(h)"), entry)
                 (winners if line.payout is not None else losers).append(line)
-            steps += [Step(Action.COLLECT, tuple(losers), cite("675a.4(h)"), {"seat": seat}),
-                      Step(Action.PAY, tuple(winners), cite("675a.4(h)"), {"seat": seat})]
+            steps += collect_then_pay(losers, winners, cite("675a.4(h)"), seat=seat)
         self.held.clear()
         self.extra_roll, self.over = False, True
         result = {"dice": list(dice), "face": FACE_KEY[self.face], "count": self.count,

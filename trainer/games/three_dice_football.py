@@ -24,7 +24,7 @@ from trainer.games.base import (
 )
 from trainer.paytables import paytable
 from trainer.readings import GOAL_TO_GO_LINE, MAX_PLAYS, PENALTY_YARDS, SEATS, YARD_MARKER_START
-from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager
+from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
 
 ID = "three-dice-football"
 NAME = "Three Dice Football"
@@ -276,8 +276,7 @@ class Table:
         losers, winners = settle_each(self._take(self.single_play), CATALOGUE, paytable(ID),
                                       lambda bet: single_play_result(bet, play))
         section = cite("577.6(d)")
-        return [Step(Action.COLLECT, tuple(losers), cite=section),
-                Step(Action.PAY, tuple(winners), cite=section)]
+        return collect_then_pay(losers, winners, section)
 
     def _settle_full(self, wagers: list[Wager], play: Play) -> tuple[list[Line], list[Line]]:
         game_changer = play.kind in (PlayKind.TRIPS, PlayKind.TURNOVER)
@@ -304,8 +303,7 @@ class Table:
             ("quick-strike", "game-changer", "game-length-"))))
         losers, winners = self._settle_full(others, play)
         steps = [Step(Action.COLLECT, tuple(defense_lost), cite=section), *single,
-                 Step(Action.COLLECT, tuple(losers), cite=section),
-                 Step(Action.PAY, tuple(winners), cite=section)]
+                 *collect_then_pay(losers, winners, section)]
         if any(b == "extra-point" for _, b in self.full_game):
             self.extra_point_roll = True
             steps.append(Step(Action.EXTRA_POINT_ROLL, cite=section))
@@ -321,10 +319,8 @@ class Table:
         _, defense_won = self._settle_full(self._take(self.full_game, ("defense",)), play)
         losers, winners = self._settle_full(self._take(self.full_game), play)
         self.over = True
-        return [Step(Action.COLLECT, tuple(lost), cite=section),
-                Step(Action.PAY, tuple(defense_won), cite=section), *single,
-                Step(Action.COLLECT, tuple(losers), cite=section),
-                Step(Action.PAY, tuple(winners), cite=section)]
+        return [*collect_then_pay(lost, defense_won, section), *single,
+                *collect_then_pay(losers, winners, section)]
 
     def _extra_point(self, dice: tuple[int, ...]) -> ThrowReport:
         section = cite("577.6(f)(1)")
@@ -339,8 +335,7 @@ class Table:
         text = f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (key or "no good")
         return ThrowReport(True, text, result, (
             Step(Action.PAY, tuple(touchdown_won), cite=section),
-            Step(Action.COLLECT, tuple(losers), cite=section),
-            Step(Action.PAY, tuple(winners), cite=section),
+            *collect_then_pay(losers, winners, section),
         ), cite=cite("577.3(b)(3)"))
 
 
