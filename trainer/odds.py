@@ -82,8 +82,8 @@ def one_roll_rows(outcomes: Iterable[tuple[object, int]], resolvers: Callable[[o
 
 
 def row(bet, table: Mapping[str, PayEntry], edge: Fraction, p: Fraction, with_=None) -> Row:
-    return Row(bet.id, bet.name, pays_text(table[bet.pays]), edge, p, bet.cite, with_,
-               bet.reconstructed)
+    entry = table[bet.pays]  # the paytable's section sets the edge (§ 577.8(a), § 668a.4, ...)
+    return Row(bet.id, bet.name, pays_text(entry), edge, p, entry.cite, with_, bet.reconstructed)
 
 
 # --- Props & Hops --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.benchmarks.rounds import mixed_rounds  # noqa: E402
+from tests.benchmarks.rounds import mixed_rounds
 
 ECHO = ("import json, sys\n"
         "for line in sys.stdin:\n"
