@@ -10,6 +10,7 @@ start fast and run on machines with no display.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -88,7 +89,12 @@ def _settle(args) -> int:
         return 0
     bad = 0
     out = sys.stdout
-    for line in sys.stdin:
+    # Answers make many small objects and no reference cycles; collecting cycles after every
+    # 700 allocations (the default) costs a fifth of the run. Collect every 1,000 lines instead.
+    gc.disable()
+    for n, line in enumerate(sys.stdin, start=1):
+        if n % 1000 == 0:
+            gc.collect()
         try:
             if not line.strip():
                 raise RequestError("request", "empty line")
@@ -98,6 +104,7 @@ def _settle(args) -> int:
             answer = _dump({"error": str(e)})
         out.write(answer + "\n")
     out.flush()
+    gc.enable()
     return EXIT_BAD_INPUT if bad else 0
 
 

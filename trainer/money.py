@@ -17,11 +17,8 @@ _PLAIN = re.compile(r"(\d{1,7})(?:\.(\d{1,2}))?")
 
 def parse_amount(value: object, field: str) -> int:
     """Read a wager amount (dollars, as a decimal string or number) into cents, or refuse it."""
-    if type(value) is str and (plain := _PLAIN.fullmatch(value)):  # the common "5", "2.50"
-        whole, part = plain.groups()
-        cents = int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
-        if 0 < cents <= MAX_WAGER_CENTS:
-            return cents
+    if (cents := plain_amount(value)) is not None:
+        return cents
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
         raise RequestError(field, f"expected dollars such as \"5\" or \"2.50\", got {_show(value)}")
     text = str(value).strip()
@@ -39,6 +36,16 @@ def parse_amount(value: object, field: str) -> int:
     if cents > MAX_WAGER_CENTS:
         raise RequestError(field, f"{text} is larger than the trainer's limit of $1,000,000.00")
     return int(cents)
+
+
+def plain_amount(value: object) -> int | None:
+    """The cents of a plain, valid amount string such as "5" or "2.50"; None for anything else."""
+    if type(value) is str and (plain := _PLAIN.fullmatch(value)):
+        whole, part = plain.groups()
+        cents = int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
+        if 0 < cents <= MAX_WAGER_CENTS:
+            return cents
+    return None
 
 
 def fmt(cents: int) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from trainer import games
 from trainer.errors import RequestError
 from trainer.games.base import Game, check_keys
-from trainer.money import parse_amount
+from trainer.money import parse_amount, plain_amount
 from trainer.settlement import Wager
 
 REQUEST_KEYS = ("game", "options", "wagers", "throws")
@@ -56,7 +56,9 @@ def settle(request: object) -> dict:
             if (refusal := table.offer(wager)) is not None:
                 refused.append(refusal)
         refused += table.no_more_bets()
-        throw = table.parse_throw({k: v for k, v in raw.items() if k not in THROW_EXTRAS}, where)
+        if "wagers" in raw or "take_down" in raw:
+            raw = {k: v for k, v in raw.items() if k not in THROW_EXTRAS}
+        throw = table.parse_throw(raw, where)
         reports.append(table.throw(throw).to_json())
 
     return {
@@ -93,9 +95,19 @@ def read_bet(raw: Mapping[str, object], where: str, game: Game, bets: Mapping) -
     return str(bet)
 
 
+WAGER_KEYS = frozenset(("seat", "bet", "amount"))
+
+
 def read_wagers(raw: object, where: str, game: Game, bets: Mapping) -> list[Wager]:
     wagers = []
     for i, item in enumerate(_list(raw, where)):
+        # the common, well-formed wager: checked without building any message
+        if type(item) is dict and item.keys() == WAGER_KEYS:
+            seat, bet = item["seat"], item["bet"]
+            if (type(seat) is int and 1 <= seat <= game.seats and bet in bets
+                    and (cents := plain_amount(item["amount"])) is not None):
+                wagers.append(Wager(seat, bet, cents))
+                continue
         at = f"{where}[{i}]"
         if not isinstance(item, dict):
             raise RequestError(at, "expected an object with seat, bet and amount")

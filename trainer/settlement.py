@@ -69,8 +69,8 @@ class Step:
     detail: Mapping[str, object] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        out: dict = {"action": str(self.action)}
-        if self.action in (Action.COLLECT, Action.PAY):
+        out: dict = {"action": self.action.value}
+        if self.action is Action.COLLECT or self.action is Action.PAY:
             out["lines"] = [line.to_json() for line in self.lines]
         out.update(self.detail)
         if self.cite:

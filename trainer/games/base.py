@@ -134,8 +134,8 @@ def read_no_roll(raw: Mapping[str, object], reasons: Mapping[str, str], where: s
     return Throw(no_roll=str(reason))
 
 
-def check_keys(raw: Mapping[str, object], allowed: Iterable[str], where: str) -> None:
-    if extra := raw.keys() - set(allowed):
+def check_keys(raw: Mapping[str, object], allowed: tuple[str, ...], where: str) -> None:
+    if extra := raw.keys() - allowed:
         extra = sorted(extra)
         raise RequestError(f"{where}.{extra[0]}" if where else extra[0], "unknown field")
 

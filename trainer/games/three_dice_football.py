@@ -154,6 +154,8 @@ def _catalogue() -> dict[str, Bet]:
 
 
 CATALOGUE = _catalogue()
+#: settled in § 577.6(f)(1)'s step with the single play wagers, before any extra point roll
+DECIDED_BY_THE_TOUCHDOWN = ("quick-strike", "game-changer", *(f"game-length-{n}" for n in range(1, 7)))
 
 
 def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
@@ -299,8 +301,7 @@ class Table:
     def _end_with_touchdown(self, play: Play, single: list[Step]) -> list[Step]:
         section = cite("577.6(f)(1)")
         defense_lost, _ = self._settle_full(self._take(self.full_game, ("defense",)), play)
-        others = self._take(self.full_game, tuple(b for b in CATALOGUE if b.startswith(
-            ("quick-strike", "game-changer", "game-length-"))))
+        others = self._take(self.full_game, DECIDED_BY_THE_TOUCHDOWN)
         losers, winners = self._settle_full(others, play)
         steps = [Step(Action.COLLECT, tuple(defense_lost), cite=section), *single,
                  *collect_then_pay(losers, winners, section)]
