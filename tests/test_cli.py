@@ -46,7 +46,7 @@ def test_odds_prints_a_readable_table():
     done = run_command("odds", "--game", "props-and-hops")
     assert done.returncode == 0, done.stderr
     assert "Field" in done.stdout and "5.56%" in done.stdout
-    assert "58 Pa. Code § 668a.4" in done.stdout
+    assert "§ 668a.2(f)(1); § 668a.4" in done.stdout
 
 
 def test_odds_without_a_game_covers_every_game_and_paytable():

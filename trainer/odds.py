@@ -342,10 +342,18 @@ def render(rep: dict) -> str:
                                         if k != "hop_regions"}))
     opts = ", ".join(f"{k}={v}" for k, v in rep["options"].items() if k != "hop_regions")
     lines = [f"{g.name} (58 Pa. Code ch. {g.chapter})" + (f" — {opts}" if opts else "")]
-    lines.append(f"  {'Wager':<34} {'House edge':>11} {'Wins':>9}  Cite")
+    lines.append(f"  {'Wager':<42} {'House edge':>11} {'Wins':>9}  Rule; odds")
     for b in rep["bets"]:
-        name = bets[b["bet"]].name + (f" + {b['with']}" if "with" in b else "")
+        bet = bets[b["bet"]]
+        name = bet.name + (f" with {bets[b['with']].name}" if "with" in b else "")
         edge = Fraction(b["house_edge_fraction"])
-        lines.append(f"  {name:<34} {decimal_text(edge * 100, 2):>10}% "
-                     f"{decimal_text(Fraction(b['win_probability']) * 100, 2):>8}%  {b['cite']}")
+        rule = bet.cite.replace("58 Pa. Code ", "")
+        lines.append(f"  {name:<42} {decimal_text(edge * 100, 2):>10}% "
+                     f"{decimal_text(Fraction(b['win_probability']) * 100, 2):>8}%  "
+                     f"{rule}; {b['cite'].replace('58 Pa. Code ', '')}")
+    if any(b.get("reconstructed") for b in rep["bets"]):
+        lines.append("  Reconstructed: confirm against your property's Rules Submission.")
+    lines.append("  Citations are to 58 Pa. Code. The Extra Roll rows figure the purchase and one "
+                 "Like Kind wager together." if g.id == "high-roll-dice" else
+                 "  Citations are to 58 Pa. Code.")
     return "\n".join(lines)
