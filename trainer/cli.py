@@ -18,6 +18,7 @@ from decimal import Decimal
 
 from trainer import __version__
 from trainer.errors import DataError, RequestError
+from trainer.scenario import ScenarioError
 
 EXIT_BAD_INPUT = 2
 
@@ -38,6 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("settle", help="settle a round given as JSON on stdin")
     s.add_argument("--jsonl", action="store_true", help="one request per line, one answer per line")
 
+    c = sub.add_parser("check", help="validate scenario files (file:line: message on a problem)")
+    c.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
+
+    k = sub.add_parser("key", help="print a scenario's answer key: the expected procedure, cited")
+    k.add_argument("scenario", metavar="SCENARIO", help="a scenario file, or a bundled scenario's id")
+    k.add_argument("--json", action="store_true", help="print JSON instead of text")
+
     o = sub.add_parser("odds", help="exact house edge of every wager of a game")
     o.add_argument("--game", help="the game (default: every game and every paytable)")
     o.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -46,14 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-COMMANDS = ("settle", "odds")
+COMMANDS = ("settle", "odds", "check", "key")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return {"settle": _settle, "odds": _odds}[args.command](args)
-    except (RequestError, DataError) as e:
+        return {"settle": _settle, "odds": _odds, "check": _check, "key": _key}[args.command](args)
+    except (RequestError, DataError, ScenarioError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
@@ -129,3 +137,65 @@ def _odds(args) -> int:
     else:
         sys.stdout.write("\n\n".join(odds.render(r) for r in reports) + "\n")
     return 0
+
+
+def _check(args) -> int:
+    from pathlib import Path
+
+    from trainer.procedure import build
+    from trainer.scenario import load
+
+    files: list[Path] = []
+    for raw in args.paths:
+        path = Path(raw)
+        if path.is_dir():
+            files += sorted(path.rglob("*.toml"))
+        elif path.exists():
+            files.append(path)
+        else:
+            print(f"{raw}:1: no such file or folder", file=sys.stderr)
+            files.append(None)
+    bad = 0
+    for path in files:
+        if path is None:
+            bad += 1
+            continue
+        try:
+            build(load(path))
+        except ScenarioError as e:
+            print(str(e), file=sys.stderr)
+            bad += 1
+    good = sum(1 for f in files if f is not None) - bad + sum(1 for f in files if f is None)
+    print(f"{good} of {len(files)} scenario files are good", file=sys.stdout)
+    return EXIT_BAD_INPUT if bad else 0
+
+
+def _key(args) -> int:
+    from pathlib import Path
+
+    from trainer.answer_key import key_json, key_text
+    from trainer.paths import scenarios_dir
+    from trainer.scenario import load
+
+    path = Path(args.scenario)
+    if not path.exists():
+        found = [p for p in scenarios_dir().rglob("*.toml") if p.stem == args.scenario
+                 or _scenario_id(p) == args.scenario]
+        if not found:
+            raise ScenarioError(args.scenario, 1, "no such file, and no bundled scenario has this id")
+        path = found[0]
+    scenario = load(path)
+    if args.json:
+        sys.stdout.write(json.dumps(key_json(scenario), indent=1, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(key_text(scenario) + "\n")
+    return 0
+
+
+def _scenario_id(path) -> str | None:
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8")).get("id")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None

@@ -65,7 +65,19 @@ READINGS: tuple[Reading, ...] = (
             "add to it (they are one wager), subject to the same rules as a new wager. In High Roll "
             "Dice that means an addition is refused, since the total would no longer equal the "
             "player's first Pip Street wager."),
+    Reading("improper-offers", "all", "Improper wagers are refused",
+            "A wager offered as cash with a verbal call, from a player who is not seated, or after "
+            "the shake has begun (after \"no more bets\") is refused, whatever the game. Props & "
+            "Hops § 668a.2(a)-(c); Three Dice Football § 577.3(a), (e); High Roll Dice "
+            "§ 675a.2(a)-(c); Pai Gow dice § 645c.2(f).",
+            ("668a.2(a)", "668a.2(b)", "668a.2(c)", "577.3(a)", "675a.2(b)", "675a.2(c)")),
     # Props & Hops
+    Reading("ph-shooter", "props-and-hops", "The shooter",
+            "The covered shaker is first offered to the player farthest to the dealer's left: the "
+            "lowest occupied seat. The shooter keeps it until the dice total 7; then it passes to "
+            "the next player to the left, the next higher occupied seat (wrapping to the lowest). "
+            "After a no roll the dice are shaken again by the same shooter, and the same wagers "
+            "stand.", ("668a.3(f)", "668a.3(g)", "668a.3(k)")),
     Reading("ph-combinations", "props-and-hops", "Combinations",
             "A combination is written a-b with a ≤ b. Doubles are a-a; the Any Number wagers are a-b "
             "with a < b.", ("668a.2(d)", "668a.2(e)")),
@@ -95,6 +107,13 @@ READINGS: tuple[Reading, ...] = (
             "Collect losing wagers (the Six Eight Shake included, on a 7), move lammers, then pay "
             "winning wagers.", ("668a.3(i)",)),
     # Three Dice Football
+    Reading("tdf-quarterback", "three-dice-football", "Offering the dice",
+            "Seat 1 is immediately to the stickperson's left and \"clockwise\" is rising seat "
+            "numbers. At the start the dice are offered to the lowest occupied seat, then to each "
+            "next seat until a player accepts and becomes the Quarterback. After a touchdown the "
+            "Quarterback keeps the dice; otherwise they are offered first to the player to the "
+            "Quarterback's left (the next occupied seat). A die off the table and lost means a new "
+            "set of dice.", ("577.4(b)", "577.4(c)", "577.4(d)", "577.7(a)")),
     Reading("tdf-reading-order", "three-dice-football", "Reading a throw",
             "Each throw is read in this order: Trips TD (all three dice equal); Turnover (red 6 and "
             "the green dice total 2 or 3); Penalty (green total below red); No gain (green total "

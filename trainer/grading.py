@@ -1,0 +1,258 @@
+"""Grading: the trainee's action log against the expected procedure, with the regulation behind
+every finding.
+
+Matching is per round (throw attempt): a logged action matches an unmatched expected action of
+the same round with the same key (action, seat, bet, value). An action done while an earlier
+stage still has work left is out of order. What matches nothing is classified (a payment on a
+losing wager, settling on a no roll, accepting a wager that must be refused, ...). Everything is
+deterministic: the same log always gets the same findings and score.
+
+The score has three parts, each 0–100: procedure (every non-payment step done right and in
+order), payouts (every payment right to the cent), and speed (against the scenario's target
+time). The total weighs them 50/35/15; a round passes at PASS_MARK with no critical error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from trainer import games
+from trainer.cite import cite
+from trainer.money import fmt_dollars
+from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure, Skill, describe
+
+PASS_MARK = 80
+WEIGHTS = (0.50, 0.35, 0.15)  # procedure, payouts, speed
+EXTRA_PENALTY = 5  # procedure points per extra action
+
+
+class Kind(StrEnum):
+    MISSING = "missing"
+    OUT_OF_ORDER = "out of order"
+    WRONG_CALL = "wrong call"
+    WRONG_AMOUNT = "wrong amount"
+    SHOULD_HAVE_REFUSED = "should have refused"
+    ACCEPTED_IMPROPER = "accepted an improper wager"
+    EXTRA = "extra action"
+
+
+class Severity(StrEnum):
+    CRITICAL = "critical"
+    MAJOR = "major"
+    MINOR = "minor"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    kind: Kind
+    severity: Severity
+    message: str
+    cite: str
+    skill: Skill
+    expected: Expected | None = None
+    actual: Performed | None = None
+
+    @property
+    def critical(self) -> bool:
+        return self.severity is Severity.CRITICAL
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind.value, "severity": self.severity.value, "message": self.message,
+                "cite": self.cite, "skill": self.skill.value,
+                "expected": self.expected.id if self.expected else None,
+                "actual": self.actual.to_json() if self.actual else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    procedure: int
+    payouts: int
+    speed: int
+    total: int
+    passed: bool
+    critical: bool
+
+    def to_json(self) -> dict:
+        return {"procedure": self.procedure, "payouts": self.payouts, "speed": self.speed,
+                "total": self.total, "passed": self.passed, "critical": self.critical}
+
+
+@dataclass
+class Result:
+    findings: list[Finding]
+    score: Score
+    matched: dict[int, int] = field(default_factory=dict)  # log index -> expected index
+    remaining: list[Expected] = field(default_factory=list)  # unmatched, in stage order
+
+    @property
+    def next_expected(self) -> Expected | None:
+        return self.remaining[0] if self.remaining else None
+
+
+def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
+          target_seconds: float, elapsed: float | None = None, final: bool = True) -> Result:
+    mine = procedure.for_trainee(automation)
+    expected = list(mine.actions())  # (stage, action)
+    open_ = [True] * len(expected)
+    settles = {a.round for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
+    no_rolls = {a.round: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
+    findings: list[Finding] = []
+    matched: dict[int, int] = {}
+    paid_wagers: set[tuple[int | None, str | None]] = set()
+    extras = 0
+
+    def find(p: Performed, test) -> int | None:
+        for k, (_, e) in enumerate(expected):
+            if open_[k] and e.round == p.round and test(e):
+                return k
+        return None
+
+    for n, p in enumerate(log):
+        if p.by_trainer:
+            continue
+        k = find(p, lambda e, p=p: e.key == p.key)
+        if k is not None:
+            stage, e = expected[k]
+            earlier = next((x for j, (s, x) in enumerate(expected) if open_[j] and s < stage), None)
+            if earlier is not None:
+                findings.append(Finding(Kind.OUT_OF_ORDER, Severity.MAJOR,
+                                        f"{e.label} came before “{earlier.label}”, which must come "
+                                        "first", e.order_cite or earlier.cite, e.skill, earlier, p))
+            if e.do is Do.PAY and p.amount != e.amount:
+                findings.append(Finding(
+                    Kind.WRONG_AMOUNT, Severity.CRITICAL,
+                    f"paid {fmt_dollars(p.amount or 0)} on seat {e.seat} {e.bet}; the payout is "
+                    f"{fmt_dollars(e.amount or 0)}: {e.note}", e.cite, e.skill, e, p))
+            if e.do is Do.PAY:
+                paid_wagers.add((e.seat, e.bet))
+            open_[k] = False
+            matched[n] = k
+            continue
+        finding, consumed = classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game)
+        if consumed is not None:
+            open_[consumed] = False
+        if finding.kind is Kind.EXTRA and not finding.critical:
+            extras += 1
+        findings.append(finding)
+
+    remaining = [e for k, (_, e) in enumerate(expected) if open_[k]]
+    if final:
+        for e in remaining:
+            if e.do is Do.REFUSE:
+                findings.append(Finding(Kind.SHOULD_HAVE_REFUSED, Severity.CRITICAL,
+                                        f"seat {e.seat} {e.bet} must be refused: {e.note}", e.cite,
+                                        e.skill, e))
+            else:
+                severity = (Severity.CRITICAL if e.do is Do.NO_ROLL else
+                            Severity.MAJOR if e.do in (Do.PAY, Do.COLLECT) else Severity.MINOR)
+                findings.append(Finding(Kind.MISSING, severity, f"{e.label} was not done ({e.note})",
+                                        e.cite, e.skill, e))
+    return Result(findings, score(expected, open_, findings, extras, target_seconds, elapsed),
+                  matched, remaining)
+
+
+def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game):
+    """What a logged action that matches no expected action is: (finding, expected consumed)."""
+    same_wager = lambda e: e.seat == p.seat and e.bet == p.bet  # noqa: E731
+    if p.do is Do.ACCEPT and (k := find(p, lambda e: e.do is Do.REFUSE and same_wager(e))) is not None:
+        e = expected[k][1]
+        return Finding(Kind.ACCEPTED_IMPROPER, Severity.CRITICAL,
+                       f"accepted seat {p.seat} {p.bet}, which must be refused: {e.note}", e.cite,
+                       e.skill, e, p), k
+    if p.do is Do.REFUSE and (k := find(p, lambda e: e.do is Do.ACCEPT and same_wager(e))) is not None:
+        e = expected[k][1]
+        return Finding(Kind.WRONG_CALL, Severity.MAJOR,
+                       f"refused seat {p.seat} {p.bet}, a proper wager", e.cite, e.skill, e, p), k
+    if p.do in (Do.PAY, Do.COLLECT):
+        if p.round in no_rolls and p.round not in settles:
+            nr = no_rolls[p.round]
+            return Finding(Kind.EXTRA, Severity.CRITICAL,
+                           f"{describe(p.do, p.seat, p.bet, p.amount, None)} after a no roll: a no "
+                           "roll settles nothing", nr.cite, Skill.NO_ROLL, nr, p), None
+        if p.do is Do.PAY:
+            k = find(p, lambda e: e.do is Do.COLLECT and same_wager(e))
+            if k is not None:
+                e = expected[k][1]
+                return Finding(Kind.EXTRA, Severity.CRITICAL,
+                               f"paid seat {p.seat} {p.bet}, a losing wager: collect it", e.cite,
+                               Skill.PAYOUTS, e, p), None
+            if (p.seat, p.bet) in paid_wagers:
+                section = cite("675a.4(h)") if game == "high-roll-dice" else bet_cite(game, p.bet)
+                return Finding(Kind.EXTRA, Severity.CRITICAL,
+                               f"paid seat {p.seat} {p.bet} a second time: a wager is paid once",
+                               section, Skill.PAYOUTS, None, p), None
+            return Finding(Kind.EXTRA, Severity.CRITICAL,
+                           f"paid seat {p.seat} {p.bet}, which has not won", bet_cite(game, p.bet),
+                           Skill.PAYOUTS, None, p), None
+        k = find(p, lambda e: e.do is Do.PAY and same_wager(e))
+        if k is not None:
+            e = expected[k][1]
+            return Finding(Kind.EXTRA, Severity.MAJOR,
+                           f"collected seat {p.seat} {p.bet}, a winning wager: pay it", e.cite,
+                           Skill.COLLECTING, e, p), None
+    if p.do is Do.ANNOUNCE and p.round in no_rolls:
+        nr = no_rolls[p.round]
+        k = find(p, lambda e: e.do is Do.NO_ROLL)
+        return Finding(Kind.WRONG_CALL, Severity.CRITICAL,
+                       f"announced {p.value!r}, but the throw is no roll ({nr.note})", nr.cite,
+                       Skill.NO_ROLL, nr, p), k
+    if p.do is Do.NO_ROLL and (k := find(p, lambda e: e.do is Do.ANNOUNCE)) is not None:
+        e = expected[k][1]
+        return Finding(Kind.WRONG_CALL, Severity.MAJOR,
+                       f"called a no roll on a valid throw; the call is “{e.value}”", e.cite,
+                       Skill.NO_ROLL, e, p), k
+    k = find(p, lambda e: (e.do, e.seat, e.bet) == (p.do, p.seat, p.bet))
+    if k is not None:
+        e = expected[k][1]
+        return Finding(Kind.WRONG_CALL, Severity.MAJOR,
+                       f"{describe(p.do, p.seat, p.bet, p.amount, p.value)}: expected “{e.label}”",
+                       e.cite, e.skill, e, p), k
+    return Finding(Kind.EXTRA, Severity.MINOR,
+                   f"{describe(p.do, p.seat, p.bet, p.amount, p.value)} was not called for here",
+                   cite_for(game), Skill.WAGERS if p.do in (Do.ACCEPT, Do.REFUSE) else Skill.CALLS,
+                   None, p), None
+
+
+def bet_cite(game: str, bet: str | None) -> str:
+    bets = games.get(game).catalogue(games.get(game).parse_options({}))
+    return bets[bet].cite if bet in bets else cite_for(game)
+
+
+def cite_for(game: str) -> str:
+    return cite({"props-and-hops": "668a.3", "three-dice-football": "577.6",
+                 "high-roll-dice": "675a.4", "high-roll-dice-6": "675a.6",
+                 "pai-gow-dice": "645c.2(g)"}[game])
+
+
+def score(expected, open_, findings, extras, target, elapsed) -> Score:
+    flagged = {id(f.actual) for f in findings if f.actual is not None}
+    pays = [k for k, (_, e) in enumerate(expected) if e.do is Do.PAY]
+    others = [k for k, (_, e) in enumerate(expected) if e.do is not Do.PAY]
+    wrong_pay = sum(1 for f in findings if f.kind is Kind.WRONG_AMOUNT)
+    bad_pay = sum(1 for f in findings if f.kind is Kind.EXTRA and f.actual is not None
+                  and f.actual.do is Do.PAY)
+    if pays:
+        right = sum(1 for k in pays if not open_[k]) - wrong_pay - bad_pay
+        payouts = max(0, round(100 * right / len(pays)))
+    else:
+        payouts = 0 if bad_pay else 100
+    out_of_order = sum(1 for f in findings if f.kind in (Kind.OUT_OF_ORDER, Kind.WRONG_CALL,
+                                                          Kind.ACCEPTED_IMPROPER))
+    if others:
+        done = sum(1 for k in others if not open_[k]) - out_of_order
+        procedure = max(0, round(100 * done / len(others)) - EXTRA_PENALTY * extras)
+    else:
+        procedure = max(0, 100 - EXTRA_PENALTY * extras)
+    del flagged
+    speed = 100 if elapsed is None or elapsed <= target else round(100 * target / elapsed)
+    total = round(WEIGHTS[0] * procedure + WEIGHTS[1] * payouts + WEIGHTS[2] * speed)
+    critical = any(f.critical for f in findings)
+    return Score(procedure, payouts, speed, total, not critical and total >= PASS_MARK, critical)
+
+
+def correct_log(procedure: Procedure, automation: Automation, seconds_each: float = 1.0) -> list[Performed]:
+    """The trainee's log of a perfect round: every expected action, in stage order."""
+    mine = procedure.for_trainee(automation)
+    return [Performed(e.do, e.round, e.seat, e.bet, e.amount, e.value, at=n * seconds_each)
+            for n, (_, e) in enumerate(mine.actions())]

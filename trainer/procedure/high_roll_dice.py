@@ -1,0 +1,57 @@
+"""The High Roll Dice round, § 675a.2–675a.4 (and § 675a.6 for 6 dice): no more bets and the
+Extra Roll lock-out, the throw, the winning face, per-player settlement, the extra roll."""
+
+from __future__ import annotations
+
+from trainer.procedure.build import Context, GameSteps, settlement
+from trainer.procedure.model import Do, Expected, Skill
+from trainer.scenario import Event
+from trainer.settlement import ThrowReport
+
+
+class HighRollDiceSteps(GameSteps):
+    def __init__(self, six: bool = False):
+        self.six = six
+
+    def before_throw(self, ctx: Context, event: Event) -> None:
+        table = ctx.table
+        if event.type == "extra-roll":
+            if not table.extra_roll:
+                ctx.fail(event, "an extra roll, but no player bought one (or the first roll has "
+                                "not been thrown)")
+            return
+        if table.extra_roll:
+            ctx.fail(event, "the next throw is the extra roll: write it as type = \"extra-roll\"")
+        if ctx.new_round:
+            nmb = "675a.6(g)" if self.six else "675a.4(a)"
+            ctx.add(Do.NO_MORE_BETS, nmb, Skill.NO_MORE_BETS, "after all players have wagered")
+            buyers = sorted((s, a) for (s, b), a in table.wagers.items() if b == "extra-roll")
+            if buyers:
+                ctx.add(Do.LOCK_OUT_EXTRA_ROLL, "675a.4(a)", Skill.EXTRA_ROLL,
+                        "no Extra Roll may be bought after \"no more bets\"")
+                ctx.proc.add(*(Expected(Do.COLLECT, table.catalogue["extra-roll"].cite,
+                                        Skill.EXTRA_ROLL, ctx.round, s, "extra-roll", a,
+                                        note="into the table inventory (§ 675a.4(a))")
+                               for s, a in buyers))
+        ctx.add(Do.SHAKE_AND_THROW, "675a.4(b)", Skill.SHAKER,
+                "cover, shake at least three times, and throw all the dice at once")
+
+    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
+        if not report.valid:
+            ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL, "a no roll settles nothing",
+                    value=report.no_roll)
+            return
+        if report.result.get("extra_roll"):
+            ctx.add(Do.ANNOUNCE, "675a.4(h)", Skill.CALLS,
+                    "the number of additional dice that match", value=report.call)
+            settlement(ctx, report)
+            return
+        note = "which face occurs the most, ties to the higher rank (ace high)"
+        if event.cocked is not None:
+            note += "; a die cocked on chips reads the face opposite the side on the chips"
+        ctx.add(Do.ANNOUNCE, "675a.6(h)" if self.six else "675a.4(d)", Skill.CALLS, note,
+                value=report.call)
+        face = report.result["face"]
+        ctx.add(Do.MOVE_DICE, "675a.6(h)" if self.six else "675a.4(e)", Skill.CALLS,
+                f"move the matching dice to the box labelled {face}", value=str(face))
+        settlement(ctx, report, skip_inventory=True)

@@ -1,0 +1,246 @@
+"""The dealer's procedure as data: what must be done, in what order, by whom.
+
+A round's expected procedure is a list of stages. Every action of a stage must be done before
+any action of a later stage; within a stage the actions may come in any order. That is the
+partial order the regulations give: "collect all losing wagers before paying out winning
+wagers" (§ 668a.3(i)) is two stages, and the collections inside the first are unordered.
+
+Each expected action has a stable id, a plain label, the citation behind it and the skill it
+trains. The trainee's actions are `Performed` records, appended to a log (PokerKit's operations,
+Anki's revlog); grading compares the two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from trainer.money import fmt_dollars
+
+
+class Do(StrEnum):
+    """Every dealer action the trainer knows; the values are the action bar's stable ids."""
+
+    ACCEPT = "accept"
+    REFUSE = "refuse"
+    NO_MORE_BETS = "no-more-bets"
+    PLACE_SIX_EIGHT = "place-six-eight-shake"
+    PLACE_LAMMERS = "place-lammers"
+    OFFER_SHAKER = "offer-shaker"
+    RECOVER_SHAKER = "re-cover-shaker"
+    UNCOVER = "uncover"
+    NO_ROLL = "no-roll"
+    ANNOUNCE = "announce"
+    PLACE_POINTER = "place-pointer"
+    COLLECT = "collect"
+    MOVE_LAMMER = "move-lammer"
+    PAY = "pay"
+    COVER_AND_SHAKE = "cover-and-shake"
+    PASS_SHAKER = "pass-shaker"
+    SET_MARKERS = "set-markers"
+    OFFER_DICE = "offer-dice"
+    NEW_DICE = "new-dice"
+    MOVE_MARKERS = "move-markers"
+    ANNOUNCE_DOWN = "announce-down"
+    EXTRA_POINT_ROLL = "extra-point-roll"
+    LOCK_OUT_EXTRA_ROLL = "lock-out-extra-roll"
+    SHAKE_AND_THROW = "shake-and-throw"
+    MOVE_DICE = "move-dice-to-throw-box"
+    EXTRA_ROLL = "extra-roll"
+
+
+LABELS = {
+    Do.ACCEPT: "Accept wager", Do.REFUSE: "Refuse wager", Do.NO_MORE_BETS: "No more bets",
+    Do.PLACE_SIX_EIGHT: "Place Six Eight Shake wager", Do.PLACE_LAMMERS: "Place lammers",
+    Do.OFFER_SHAKER: "Offer shaker", Do.RECOVER_SHAKER: "Re-cover shaker, shake again",
+    Do.UNCOVER: "Uncover shaker", Do.NO_ROLL: "No roll", Do.ANNOUNCE: "Announce",
+    Do.PLACE_POINTER: "Place pointer", Do.COLLECT: "Collect", Do.MOVE_LAMMER: "Move lammer",
+    Do.PAY: "Pay", Do.COVER_AND_SHAKE: "Cover and shake", Do.PASS_SHAKER: "Pass shaker",
+    Do.SET_MARKERS: "Set pucks and marker", Do.OFFER_DICE: "Offer dice", Do.NEW_DICE: "New dice",
+    Do.MOVE_MARKERS: "Move markers", Do.ANNOUNCE_DOWN: "Announce down and distance",
+    Do.EXTRA_POINT_ROLL: "Extra point roll", Do.LOCK_OUT_EXTRA_ROLL: "Lock out Extra Roll",
+    Do.SHAKE_AND_THROW: "Shake and throw", Do.MOVE_DICE: "Move dice to throw box",
+    Do.EXTRA_ROLL: "Extra roll",
+}
+
+
+class Skill(StrEnum):
+    """What an action trains; progress and drills are kept per skill. Values are the tags
+    scenario files use."""
+
+    WAGERS = "wagers"
+    NO_MORE_BETS = "no-more-bets"
+    SIX_EIGHT_SHAKE = "six-eight-shake"
+    SHAKER = "shaker"
+    NO_ROLL = "no-roll"
+    CALLS = "calls"
+    COLLECTING = "collecting"
+    PAYOUTS = "payouts"
+    MARKERS = "markers"
+    END_OF_GAME = "end-of-game"
+    EXTRA_ROLL = "extra-roll"
+
+    @property
+    def title(self) -> str:
+        return SKILL_TITLES[self]
+
+
+SKILL_TITLES = {
+    Skill.WAGERS: "Accepting and refusing wagers",
+    Skill.NO_MORE_BETS: "No more bets",
+    Skill.SIX_EIGHT_SHAKE: "Six Eight Shake lammers",
+    Skill.SHAKER: "Shaker and dice handling",
+    Skill.NO_ROLL: "No-roll calls",
+    Skill.CALLS: "Calling the dice",
+    Skill.COLLECTING: "Collecting losing wagers",
+    Skill.PAYOUTS: "Paying winning wagers",
+    Skill.MARKERS: "Down Puck, Yard Marker and Game Length Puck",
+    Skill.END_OF_GAME: "End-of-game settlement order",
+    Skill.EXTRA_ROLL: "Extra roll partial settlement",
+}
+
+
+class Automation(StrEnum):
+    """How much of a round the trainee works; the trainer does the rest (difficulty is data)."""
+
+    PAYOUTS = "payouts"  # the trainee pays; the trainer does everything else
+    SETTLEMENT = "settlement"  # + collecting, lammers and markers
+    CALLS = "calls"  # + calling the dice and no rolls
+    WHOLE_ROUND = "whole-round"  # every step, wagers and shaker included
+
+
+#: which actions the trainee does at each automation level
+TRAINEE_DOES: dict[Automation, frozenset[Do]] = {}
+_SETTLE = frozenset({Do.PAY, Do.COLLECT, Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.EXTRA_POINT_ROLL,
+                     Do.EXTRA_ROLL, Do.MOVE_DICE})
+_CALLS = _SETTLE | {Do.NO_ROLL, Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN, Do.NEW_DICE}
+TRAINEE_DOES[Automation.PAYOUTS] = frozenset({Do.PAY})
+TRAINEE_DOES[Automation.SETTLEMENT] = _SETTLE
+TRAINEE_DOES[Automation.CALLS] = _CALLS
+TRAINEE_DOES[Automation.WHOLE_ROUND] = frozenset(Do)
+#: the automation a difficulty starts with, when a scenario does not say
+BY_DIFFICULTY = {1: Automation.PAYOUTS, 2: Automation.SETTLEMENT, 3: Automation.CALLS,
+                 4: Automation.WHOLE_ROUND, 5: Automation.WHOLE_ROUND}
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """One action the procedure requires."""
+
+    do: Do
+    cite: str
+    skill: Skill
+    round: int  # the throw attempt it belongs to (0 before the first throw)
+    seat: int | None = None
+    bet: str | None = None
+    amount: int | None = None  # collect: the wager; pay: the payout
+    value: str | None = None  # announce: the call; no-roll: the reason; offer: the seat ...
+    note: str = ""  # why, in a sentence, for the answer key and feedback
+    order_cite: str = ""  # the section that puts this stage after the ones before it
+
+    @property
+    def key(self) -> tuple:
+        """What identifies the action within its round (the amount is graded, not matched)."""
+        return (self.do, self.seat, self.bet, self.value)
+
+    @property
+    def id(self) -> str:
+        parts = [f"r{self.round}", self.do.value]
+        if self.seat is not None:
+            parts.append(f"seat{self.seat}")
+        if self.bet:
+            parts.append(self.bet)
+        if self.value:
+            parts.append(str(self.value))
+        return ":".join(parts)
+
+    @property
+    def label(self) -> str:
+        return describe(self.do, self.seat, self.bet, self.amount, self.value)
+
+
+def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, value: str | None) -> str:
+    """A dealer action in words: "Pay seat 2 double-3-3 $150.00", "Offer shaker to seat 1"."""
+    money = fmt_dollars(amount) if amount is not None else ""
+    if do is Do.PAY:
+        return f"Pay seat {seat} {bet} {money}".rstrip()
+    if do is Do.COLLECT:
+        return f"Collect seat {seat} {bet}" + (f" ({money})" if money else "")
+    if do in (Do.ACCEPT, Do.REFUSE):
+        return f"{LABELS[do]}: seat {seat} {bet}" + (f" {money}" if money else "")
+    if do in (Do.OFFER_SHAKER, Do.PASS_SHAKER, Do.OFFER_DICE):
+        return f"{LABELS[do]} to seat {value}"
+    if do is Do.PLACE_SIX_EIGHT:
+        return f"{LABELS[do]} of seat {seat}"
+    if do in (Do.PLACE_POINTER, Do.MOVE_LAMMER):
+        return f"{LABELS[do]} on {value}" if do is Do.PLACE_POINTER else f"{LABELS[do]} from {value}"
+    if do is Do.MOVE_MARKERS:
+        return f"{LABELS[do]}: Yard Marker to the {value}"
+    if do is Do.EXTRA_ROLL:
+        return f"{LABELS[do]} of {value} dice"
+    if do is Do.MOVE_DICE:
+        return f"{LABELS[do]} {value}"
+    if value:
+        return f"{LABELS[do]}: {value}"
+    return LABELS[do]
+
+
+@dataclass(frozen=True, slots=True)
+class Performed:
+    """One action the trainee did (or the trainer did for them), as logged."""
+
+    do: Do
+    round: int
+    seat: int | None = None
+    bet: str | None = None
+    amount: int | None = None
+    value: str | None = None
+    at: float = 0.0  # seconds since the round started
+    by_trainer: bool = False
+
+    @property
+    def key(self) -> tuple:
+        return (self.do, self.seat, self.bet, self.value)
+
+    def to_json(self) -> dict:
+        out = {"do": self.do.value, "round": self.round, "at": round(self.at, 3)}
+        for name in ("seat", "bet", "amount", "value"):
+            if (v := getattr(self, name)) is not None:
+                out[name] = v
+        if self.by_trainer:
+            out["by_trainer"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> Performed:
+        return cls(Do(data["do"]), int(data["round"]), data.get("seat"), data.get("bet"),
+                   data.get("amount"), data.get("value"), float(data.get("at", 0.0)),
+                   bool(data.get("by_trainer", False)))
+
+
+@dataclass
+class Procedure:
+    """The expected actions of a scenario, stage by stage."""
+
+    stages: list[tuple[Expected, ...]] = field(default_factory=list)
+
+    def add(self, *actions: Expected) -> None:
+        if actions:
+            self.stages.append(tuple(actions))
+
+    def actions(self):
+        for i, stage in enumerate(self.stages):
+            for action in stage:
+                yield i, action
+
+    def for_trainee(self, automation: Automation) -> Procedure:
+        mine = TRAINEE_DOES[automation]
+        out = Procedure()
+        for stage in self.stages:
+            out.add(*(a for a in stage if a.do in mine))
+        return out
+
+    def performed_by_trainer(self, automation: Automation, round_: int) -> list[Expected]:
+        """The actions of a round the trainer does itself at this automation level."""
+        mine = TRAINEE_DOES[automation]
+        return [a for _, a in self.actions() if a.round == round_ and a.do not in mine]

@@ -1,0 +1,23 @@
+"""The Pai Gow Poker dice wagers, § 645c.2(f)–(g) (reconstructed)."""
+
+from __future__ import annotations
+
+from trainer.procedure.build import Context, GameSteps, settlement
+from trainer.procedure.model import Do, Skill
+from trainer.scenario import Event
+from trainer.settlement import ThrowReport
+
+
+class PaiGowDiceSteps(GameSteps):
+    def before_throw(self, ctx: Context, event: Event) -> None:
+        if ctx.new_round:
+            ctx.add(Do.NO_MORE_BETS, "645c.2(f)", Skill.NO_MORE_BETS,
+                    "after all wagers are placed, before the shaker is used")
+
+    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
+        if not report.valid:
+            ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL, "a no roll settles nothing",
+                    value=report.no_roll)
+            return
+        ctx.add(Do.ANNOUNCE, "645c.2(g)", Skill.CALLS, "the value of each die", value=report.call)
+        settlement(ctx, report)

@@ -1,0 +1,70 @@
+"""The Props & Hops round, § 668a.2–668a.3: the shake, the calls, the lammers."""
+
+from __future__ import annotations
+
+from trainer.procedure.build import Context, GameSteps, settlement
+from trainer.procedure.model import Do, Skill
+from trainer.scenario import Event
+from trainer.settlement import ThrowReport
+
+NO_ROLL_NOTES = {
+    "die-fell-out": "a die fell out when the shaker was uncovered",
+    "die-on-die": "one die rests on top of the other",
+    "not-flat": "a die is not flat on the bottom of the shaker",
+}
+
+
+class PropsAndHopsSteps(GameSteps):
+    def start(self, ctx: Context) -> None:
+        seats = sorted(ctx.scenario.players)
+        self.shooter = ctx.scenario.shooter or seats[0]
+        self.placed: set[int] = set()  # Six Eight Shake wagers already in the circles
+
+    def before_throw(self, ctx: Context, event: Event) -> None:
+        table = ctx.table
+        if ctx.new_round:
+            ctx.add(Do.NO_MORE_BETS, "668a.3(e)", Skill.NO_MORE_BETS,
+                    "after all players have placed their wagers")
+            if not table.shake:
+                self.placed = set()
+            # counter-clockwise from the dealer's right: the highest seat first (reading "seats")
+            for seat in sorted(set(table.shake) - self.placed, reverse=True):
+                ctx.add(Do.PLACE_SIX_EIGHT, "668a.3(e)", Skill.SIX_EIGHT_SHAKE,
+                        "in the next Six Eight Shake circle, from the dealer's right", seat=seat)
+            if table.shake and not self.placed:
+                ctx.add(Do.PLACE_LAMMERS, "668a.3(e)", Skill.SIX_EIGHT_SHAKE,
+                        "a red lammer on 1-5, 2-4, 3-3, 2-6, 3-5 and 4-4")
+            self.placed |= set(table.shake)
+        ctx.add(Do.OFFER_SHAKER, "668a.3(f)", Skill.SHAKER, "the shooter shakes at least three times",
+                value=str(self.shooter))
+
+    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
+        if not report.valid:
+            reason = report.no_roll
+            if reason == "lid-removed":
+                ctx.add(Do.RECOVER_SHAKER, "668a.3(f)", Skill.SHAKER,
+                        "the player removed the lid: re-cover the shaker and have it shaken again")
+                return
+            ctx.add(Do.UNCOVER, "668a.3(g)", Skill.SHAKER, "place the uncovered shaker in its circle")
+            ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL,
+                    f"{NO_ROLL_NOTES[reason]}; a no roll settles nothing", value=reason)
+            return
+        ctx.add(Do.UNCOVER, "668a.3(g)", Skill.SHAKER, "place the uncovered shaker in its circle")
+        ctx.proc.add(
+            ctx.expect(Do.ANNOUNCE, "668a.3(h)", Skill.CALLS, "the skyward faces", value=report.call),
+            ctx.expect(Do.PLACE_POINTER, "668a.3(h)", Skill.CALLS, "on the combination thrown",
+                       value=_combo(report)),
+        )
+        settlement(ctx, report)
+        ctx.add(Do.COVER_AND_SHAKE, "668a.3(j)", Skill.SHAKER, "after every wager is settled")
+        if report.result["total"] == 7:
+            seats = sorted(ctx.scenario.players)
+            later = [s for s in seats if s > self.shooter]
+            self.shooter = later[0] if later else seats[0]
+            ctx.add(Do.PASS_SHAKER, "668a.3(k)", Skill.SHAKER,
+                    "a 7: the shaker passes to the next player to the left", value=str(self.shooter))
+
+
+def _combo(report: ThrowReport) -> str:
+    a, b = sorted(report.result["dice"])
+    return f"{a}-{b}"

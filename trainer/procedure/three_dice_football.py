@@ -1,0 +1,71 @@
+"""The Three Dice Football game, § 577.4–577.7: pucks and marker, the Quarterback, the calls,
+single play settlement after each down, and the end-of-game order."""
+
+from __future__ import annotations
+
+from trainer.procedure.build import Context, GameSteps, settlement
+from trainer.procedure.model import Do, Skill
+from trainer.scenario import Event
+from trainer.settlement import ThrowReport
+
+
+class ThreeDiceFootballSteps(GameSteps):
+    def start(self, ctx: Context) -> None:
+        ctx.add(Do.SET_MARKERS, "577.6(a)", Skill.MARKERS,
+                "Down Puck on 1st Down, Yard Marker on the 20, Game Length Puck on play 1")
+        self.seats = sorted(ctx.scenario.players)
+        self.candidate = self.seats[0]
+        self.quarterback: int | None = None
+
+    def _next_seat(self, seat: int) -> int:
+        later = [s for s in self.seats if s > seat]
+        return later[0] if later else self.seats[0]
+
+    def reject(self, ctx: Context, event: Event) -> None:
+        if self.quarterback is not None:
+            ctx.fail(event, f"seat {self.quarterback} already has the dice")
+        if event.seat != self.candidate:
+            ctx.fail(event, f"the dice are being offered to seat {self.candidate}, not seat "
+                            f"{event.seat}", f"{event.where}.seat")
+        ctx.add(Do.OFFER_DICE, "577.4(b)", Skill.SHAKER, "the player rejects the dice",
+                value=str(self.candidate))
+        self.candidate = self._next_seat(self.candidate)
+
+    def before_throw(self, ctx: Context, event: Event) -> None:
+        if self.quarterback is None:
+            self.quarterback = self.candidate
+            ctx.add(Do.OFFER_DICE, "577.4(c)", Skill.SHAKER,
+                    "the first player to accept becomes the Quarterback and selects two green "
+                    "dice and one red", value=str(self.quarterback))
+
+    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
+        if not report.valid:
+            if event.type == "lost-die":
+                ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL, "a die went off the table",
+                        value=report.no_roll)
+                ctx.add(Do.NEW_DICE, "577.4(d)", Skill.SHAKER, "the die is lost: a new set of dice")
+            else:
+                ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL, "a no roll settles nothing",
+                        value=report.no_roll)
+            return
+        note = "the skyward faces"
+        if event.cocked is not None:
+            note = "a die cocked on chips reads the face opposite the side on the chips (§ 577.5(f))"
+        section = "577.3(b)(3)" if report.result.get("extra_point") else "577.5(e)"
+        ctx.add(Do.ANNOUNCE, section, Skill.CALLS, note, value=report.call)
+        settlement(ctx, report)
+        if report.result.get("next_down"):
+            ctx.add(Do.ANNOUNCE_DOWN, "577.6(d)", Skill.MARKERS, "the down and the distance",
+                    value=f"{report.result['next_down']} on the {report.result['yard_line']}")
+
+    def finish(self, ctx: Context) -> None:
+        table = ctx.table
+        if not table.over or self.quarterback is None:
+            return
+        if table.touchdown:
+            ctx.add(Do.OFFER_DICE, "577.7(a)", Skill.SHAKER,
+                    "after a touchdown the Quarterback keeps the dice", value=str(self.quarterback))
+        else:
+            ctx.add(Do.OFFER_DICE, "577.7(a)", Skill.SHAKER,
+                    "the defense won: offer the dice to the player at the Quarterback's left",
+                    value=str(self._next_seat(self.quarterback)))

@@ -1,0 +1,365 @@
+"""Scenario files: a scripted round in TOML (scenarios/<game>/*.toml), read strictly.
+
+Every problem is reported as `file:line: message`, with the line found in the file's text and
+a "did you mean" for a misspelt key. A scenario that reads well is then played through the
+rules engine (trainer.procedure.build), which refuses events that cannot happen under the rules.
+
+    schema_version = 1
+    id = "ph-first-round"            title, briefing, game, difficulty (1-5), skills,
+    target_seconds = 60              automation (optional), [options]
+    [[players]]  seat, name, shooter (optional)
+    [[wagers]]   seat, bet, amount, cash / seated (optional: improper wagers to refuse)
+    [[events]]   type = "throw" | "no-roll" | "wager" | "take-down" | "reject-dice" |
+                 "lost-die" | "extra-roll", with the fields of its type
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trainer import games
+from trainer.errors import RequestError
+from trainer.money import parse_amount
+from trainer.procedure.model import BY_DIFFICULTY, Automation, Skill
+
+SCHEMA_VERSION = 1
+TOP_KEYS = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
+            "target_seconds", "automation", "options", "players", "wagers", "events")
+REQUIRED = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
+            "target_seconds")
+PLAYER_KEYS = ("seat", "name", "shooter")
+WAGER_KEYS = ("seat", "bet", "amount", "cash", "seated")
+THROW_FIELDS = {
+    "props-and-hops": ("dice",),
+    "three-dice-football": ("green", "red"),
+    "high-roll-dice": ("dice",),
+    "high-roll-dice-6": ("dice",),
+    "pai-gow-dice": ("red", "blue"),
+}
+EVENT_TYPES = ("throw", "no-roll", "wager", "take-down", "reject-dice", "lost-die", "extra-roll")
+
+
+class ScenarioError(ValueError):
+    """A problem in a scenario file, at a line."""
+
+    def __init__(self, path: str, line: int, message: str):
+        super().__init__(f"{path}:{line}: {message}")
+        self.path, self.line, self.message = path, line, message
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A wager offered at the table; `cash`, `seated` and `late` mark improper ones."""
+
+    seat: int
+    bet: str
+    amount: int
+    cash: bool = False
+    seated: bool = True
+    late: bool = False
+    where: str = ""  # its field in the file, such as "events[3]"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: str
+    where: str  # e.g. "events[3]"
+    throw: dict = field(default_factory=dict)  # the throw in the settle contract's form
+    cocked: int | None = None  # index of a die resting cocked on chips, read by its top face
+    seat: int | None = None
+    bet: str | None = None
+    offer: Offer | None = None
+
+
+@dataclass
+class Scenario:
+    id: str
+    title: str
+    briefing: str
+    game: str
+    difficulty: int
+    skills: tuple[Skill, ...]
+    target_seconds: int
+    automation: Automation
+    options: dict
+    players: dict[int, str]  # seat -> name
+    shooter: int | None
+    wagers: list[Offer]
+    events: list[Event]
+    path: str = ""
+    text: str = ""
+
+    def line_of(self, where: str) -> int:
+        return Locator(self.text).line_of(where) if self.text else 1
+
+
+# --- locating a field in the file's text ---------------------------------------------------------
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.-]+)\s*\]\]?")
+_KEY = re.compile(r"^\s*\"?([A-Za-z0-9_-]+)\"?\s*=")
+
+
+class Locator:
+    """Finds the line of a field such as `events[3].dice[0]` in a TOML text written with
+    [[array]] tables (the form the bundled scenarios use)."""
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+        self.blocks: dict[tuple[str, int | None], tuple[int, int]] = {}
+        counts: dict[str, int] = {}
+        starts = []
+        for n, line in enumerate(self.lines, start=1):
+            if m := _HEADER.match(line):
+                name = m.group(2)
+                if m.group(1) == "[[":
+                    index = counts.get(name, 0)
+                    counts[name] = index + 1
+                    starts.append(((name, index), n))
+                else:
+                    starts.append(((name, None), n))
+        ends = [n for _, n in starts[1:]] + [len(self.lines) + 1]
+        top_end = starts[0][1] if starts else len(self.lines) + 1
+        self.blocks[("", None)] = (1, top_end)
+        for (key, start), end in zip(starts, ends, strict=True):
+            self.blocks[key] = (start, end)
+
+    def line_of(self, where: str) -> int:
+        parts = [p for p in re.split(r"[.\[\]]", where) if p]
+        block, rest = ("", None), parts
+        if parts and not parts[0].isdigit():
+            if len(parts) > 1 and parts[1].isdigit() and (parts[0], int(parts[1])) in self.blocks:
+                block, rest = (parts[0], int(parts[1])), parts[2:]
+            elif (parts[0], None) in self.blocks:
+                block, rest = (parts[0], None), parts[1:]
+        start, end = self.blocks.get(block, (1, len(self.lines) + 1))
+        if rest and not rest[0].isdigit():
+            for n in range(start, end):
+                if (m := _KEY.match(self.lines[n - 1])) and m.group(1) == rest[0]:
+                    return n
+        return start
+
+
+def syntax_line(error: tomllib.TOMLDecodeError) -> int:
+    m = re.search(r"at line (\d+)", str(error))
+    return int(m.group(1)) if m else 1
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def unknown_key(key: str, allowed: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    hint = f" — did you mean \"{close[0]}\"?" if close else f"; expected one of {', '.join(allowed)}"
+    return f"unknown key \"{key}\"{hint}"
+
+
+class _Reader:
+    def __init__(self, path: str, text: str):
+        self.path, self.text = path, text
+        self.locator = Locator(text)
+
+    def fail(self, where: str, message: str):
+        raise ScenarioError(self.path, self.locator.line_of(where), message)
+
+    def keys(self, table: dict, allowed: tuple[str, ...], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                self.fail(f"{where}.{key}" if where else key, unknown_key(key, allowed))
+
+    def need(self, table: dict, key: str, kind, where: str, what: str):
+        at = f"{where}.{key}" if where else key
+        if key not in table:
+            self.fail(where or key, f"missing \"{key}\" ({what})")
+        value = table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            self.fail(at, f"\"{key}\" must be a whole number ({what})")
+        if kind is not int and not isinstance(value, kind):
+            self.fail(at, f"\"{key}\" must be {what}")
+        return value
+
+    def flag(self, table: dict, key: str, where: str, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            self.fail(f"{where}.{key}", f"\"{key}\" must be true or false")
+        return value
+
+    def seat(self, table: dict, where: str, game) -> int:
+        seat = self.need(table, "seat", int, where, f"a seat number 1–{game.seats}")
+        if not 1 <= seat <= game.seats:
+            self.fail(f"{where}.seat", f"seat {seat} is out of range 1–{game.seats}")
+        return seat
+
+    def offer(self, table: dict, where: str, game, bets, *, late: bool = False) -> Offer:
+        seat = self.seat(table, where, game)
+        bet = self.need(table, "bet", str, where, "a bet id")
+        if bet not in bets:
+            close = difflib.get_close_matches(bet, list(bets), n=1)
+            hint = f" — did you mean \"{close[0]}\"?" if close else ""
+            self.fail(f"{where}.bet", f"unknown bet \"{bet}\" for {game.id}{hint}")
+        if "amount" not in table:
+            self.fail(where, "missing \"amount\" (dollars, such as \"5\" or \"2.50\")")
+        try:
+            amount = parse_amount(table["amount"], f"{where}.amount")
+        except RequestError as e:
+            self.fail(e.field, f"bad amount: {e.message}")
+        return Offer(seat, bet, amount, self.flag(table, "cash", where, False),
+                     self.flag(table, "seated", where, True), late, where)
+
+
+def load(path: Path | str) -> Scenario:
+    """Read and check one scenario file; raises ScenarioError at the first problem."""
+    path = Path(path)
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError(name, 1, f"cannot read the file ({e.__class__.__name__}: {e})") from None
+    return parse(text, name)
+
+
+def parse(text: str, name: str = "<scenario>") -> Scenario:
+    r = _Reader(name, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        raise ScenarioError(name, syntax_line(e), f"TOML syntax error: {message}") from None
+    r.keys(data, TOP_KEYS, "")
+    for key in REQUIRED:
+        if key not in data:
+            r.fail("", f"missing \"{key}\"")
+    version = r.need(data, "schema_version", int, "", "the scenario format version")
+    if version != SCHEMA_VERSION:
+        r.fail("schema_version", f"schema_version {version} is not supported (this trainer reads "
+                                 f"{SCHEMA_VERSION})")
+    try:
+        game = games.get(data["game"])
+    except RequestError as e:
+        r.fail("game", e.message)
+    try:
+        options = game.parse_options(r.need(data, "options", dict, "", "a table") if "options" in data
+                                 else {})
+    except RequestError as e:
+        r.fail(e.field, e.message)
+    bets = game.catalogue(options)
+    difficulty = r.need(data, "difficulty", int, "", "1 to 5")
+    if not 1 <= difficulty <= 5:
+        r.fail("difficulty", f"difficulty {difficulty} is not 1 to 5")
+    skills = r.need(data, "skills", list, "", "a list of skill tags")
+    for s in skills:
+        if s not in Skill._value2member_map_:
+            r.fail("skills", unknown_key(str(s), tuple(k.value for k in Skill)).replace("key", "skill"))
+    target = r.need(data, "target_seconds", int, "", "seconds")
+    if target <= 0:
+        r.fail("target_seconds", "target_seconds must be positive")
+    automation = BY_DIFFICULTY[difficulty]
+    if "automation" in data:
+        if data["automation"] not in Automation._value2member_map_:
+            r.fail("automation", unknown_key(str(data["automation"]),
+                                             tuple(a.value for a in Automation)))
+        automation = Automation(data["automation"])
+    for key in ("id", "title", "briefing"):
+        if not r.need(data, key, str, "", "text").strip():
+            r.fail(key, f"\"{key}\" is empty")
+
+    players: dict[int, str] = {}
+    shooter = None
+    listed = r.need(data, "players", list, "", "a list of [[players]] tables") if "players" in data else []
+    for i, p in enumerate(listed):
+        if not isinstance(p, dict):
+            r.fail("players", "each player is a [[players]] table")
+        where = f"players[{i}]"
+        r.keys(p, PLAYER_KEYS, where)
+        seat = r.seat(p, where, game)
+        if seat in players:
+            r.fail(f"{where}.seat", f"seat {seat} already has a player")
+        players[seat] = r.need(p, "name", str, where, "the player's name")
+        if r.flag(p, "shooter", where, False):
+            if shooter is not None:
+                r.fail(f"{where}.shooter", f"seat {shooter} is already the shooter")
+            shooter = seat
+    if not players:
+        r.fail("", "a scenario needs at least one [[players]] entry")
+
+    def checked(offer: Offer) -> Offer:
+        if offer.seated and offer.seat not in players:
+            r.fail(f"{offer.where}.seat", f"seat {offer.seat} has no player; add a [[players]] "
+                                          "entry or mark the wager seated = false")
+        return offer
+
+    wagers = []
+    for i, w in enumerate(data.get("wagers", [])):
+        where = f"wagers[{i}]"
+        if not isinstance(w, dict):
+            r.fail("wagers", "each wager is a [[wagers]] table")
+        r.keys(w, WAGER_KEYS, where)
+        wagers.append(checked(r.offer(w, where, game, bets)))
+
+    events = []
+    for i, e in enumerate(data.get("events", [])):
+        where = f"events[{i}]"
+        if not isinstance(e, dict):
+            r.fail("events", "each event is an [[events]] table")
+        kind = r.need(e, "type", str, where, f"one of {', '.join(EVENT_TYPES)}")
+        if kind not in EVENT_TYPES:
+            r.fail(f"{where}.type", unknown_key(kind, EVENT_TYPES).replace("key", "event type"))
+        events.append(_event(r, e, kind, where, game, bets, checked))
+    if not any(ev.type in ("throw", "no-roll", "lost-die", "extra-roll") for ev in events):
+        r.fail("events" if "events" in data else "", "a scenario needs at least one throw")
+    return Scenario(data["id"], data["title"].strip(), data["briefing"].strip(), game.id,
+                    difficulty, tuple(Skill(s) for s in skills), target, automation, options,
+                    players, shooter, wagers, events, name, text)
+
+
+def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> Event:
+    if kind in ("throw", "extra-roll"):
+        fields = THROW_FIELDS[game.id]
+        if kind == "extra-roll" and game.id != "high-roll-dice":
+            r.fail(f"{where}.type", "only High Roll Dice (10 dice) has an extra roll")
+        r.keys(e, ("type", *fields, "cocked"), where)
+        for f in fields:
+            if f not in e:
+                r.fail(where, f"a {game.name} throw needs \"{f}\"")
+        cocked = None
+        if "cocked" in e:
+            cocked = r.need(e, "cocked", int, where, "the index of the cocked die, from 0")
+            if game.id in ("props-and-hops", "pai-gow-dice"):
+                r.fail(f"{where}.cocked", f"a die cocked on chips is not part of {game.name}; "
+                                          "use a no-roll event")
+        return Event(kind, where, {f: e[f] for f in fields}, cocked=cocked)
+    if kind == "no-roll":
+        r.keys(e, ("type", "reason"), where)
+        reason = r.need(e, "reason", str, where, "a no-roll reason")
+        if reason not in game.no_rolls:
+            r.fail(f"{where}.reason", unknown_key(reason, tuple(game.no_rolls)).replace(
+                "key", "no-roll reason"))
+        return Event(kind, where, {"no_roll": reason})
+    if kind == "wager":
+        r.keys(e, ("type", *WAGER_KEYS, "late"), where)
+        offer = r.offer(e, where, game, bets, late=r.flag(e, "late", where, False))
+        return Event(kind, where, offer=checked(offer))
+    if kind == "take-down":
+        r.keys(e, ("type", "seat", "bet"), where)
+        if game.id != "props-and-hops":
+            r.fail(f"{where}.type", "only a Props & Hops Six Eight Shake wager is taken down")
+        seat = r.seat(e, where, game)
+        return Event(kind, where, seat=seat, bet=r.need(e, "bet", str, where, "a bet id"))
+    if kind == "reject-dice":
+        r.keys(e, ("type", "seat"), where)
+        if game.id != "three-dice-football":
+            r.fail(f"{where}.type", "players reject the dice only in Three Dice Football")
+        return Event(kind, where, seat=r.seat(e, where, game))
+    r.keys(e, ("type",), where)  # lost-die
+    if game.id != "three-dice-football":
+        r.fail(f"{where}.type", "a lost die (and a new set of dice) is a Three Dice Football event; "
+                                "use a no-roll event with reason die-off-table")
+    return Event(kind, where, {"no_roll": "die-off-table"})
+
+
+def bundled(root: Path) -> list[Path]:
+    """Every scenario file under a scenarios folder, game by game."""
+    return sorted(root.glob("*/*.toml"))
