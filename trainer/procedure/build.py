@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainer import games
-from trainer.cite import cite
+from trainer.cite import CODE, cite
 from trainer.errors import RequestError
 from trainer.procedure.model import Do, Expected, Procedure, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
@@ -45,7 +45,7 @@ class Context:
         self.proc.add(self.expect(do, section, skill, note, **fields))
 
     def expect(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> Expected:
-        where = cite(section) if section[0].isdigit() else section
+        where = section if section.startswith(CODE) else cite(section)
         return Expected(do, where, skill, self.round, note=note, order_cite=where, **fields)
 
     def fail(self, event: Event, message: str, field_: str | None = None):
