@@ -2,7 +2,7 @@
 
 Every problem is reported as `file:line: message`, with the line found in the file's text and
 a "did you mean" for a misspelt key. A scenario that reads well is then played through the
-rules engine (trainer.procedure.build), which refuses events that cannot happen under the rules.
+rules engine (trainer.procedure.builder), which refuses events that cannot happen under the rules.
 
     schema_version = 1
     id = "ph-first-round"            title, briefing, game, difficulty (1-5), skills,

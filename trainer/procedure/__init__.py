@@ -17,8 +17,8 @@ __all__ = ["Automation", "Do", "Expected", "Performed", "Procedure", "Skill", "b
 
 
 def build(scenario) -> Procedure:
-    """The expected procedure of a scenario (see trainer.procedure.build)."""
-    from trainer.procedure.build import build as _build
+    """The expected procedure of a scenario (see trainer.procedure.builder)."""
+    from trainer.procedure.builder import build as _build
 
     return _build(scenario)
 

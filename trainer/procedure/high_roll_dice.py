@@ -3,7 +3,7 @@ Extra Roll lock-out, the throw, the winning face, per-player settlement, the ext
 
 from __future__ import annotations
 
-from trainer.procedure.build import Context, GameSteps, settlement
+from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Expected, Skill
 from trainer.scenario import Event
 from trainer.settlement import ThrowReport

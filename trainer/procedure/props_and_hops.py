@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainer.procedure.build import Context, GameSteps, settlement
+from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Skill
 from trainer.scenario import Event
 from trainer.settlement import ThrowReport
