@@ -100,6 +100,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
     findings: list[Finding] = []
     matched: dict[int, int] = {}
     paid_wagers: set[tuple[int | None, str | None]] = set()
+    skipped: dict[int, int] = {}  # log index -> an earlier-stage action still open when it was done
     extras = 0
 
     def find(p: Performed, test) -> int | None:
@@ -114,11 +115,9 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         k = find(p, lambda e, p=p: e.key == p.key)
         if k is not None:
             stage, e = expected[k]
-            earlier = next((x for j, (s, x) in enumerate(expected) if open_[j] and s < stage), None)
+            earlier = next((j for j, (s, _) in enumerate(expected) if open_[j] and s < stage), None)
             if earlier is not None:
-                findings.append(Finding(Kind.OUT_OF_ORDER, Severity.MAJOR,
-                                        f"{e.label} came before “{earlier.label}”, which must come "
-                                        "first", e.order_cite or earlier.cite, e.skill, earlier, p))
+                skipped[n] = earlier
             if e.do is Do.PAY and p.amount != e.amount:
                 findings.append(Finding(
                     Kind.WRONG_AMOUNT, Severity.CRITICAL,
@@ -136,6 +135,15 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             extras += 1
         findings.append(finding)
 
+    # out of order: done while an earlier stage had work left that was done afterwards (work
+    # never done is "missing" instead, so one skipped step does not flag everything after it)
+    done_at = {k: n for n, k in matched.items()}
+    for n, j in skipped.items():
+        if done_at.get(j, -1) > n or (not final and n == len(log) - 1):
+            e, earlier = expected[matched[n]][1], expected[j][1]
+            findings.append(Finding(Kind.OUT_OF_ORDER, Severity.MAJOR,
+                                    f"{e.label} came before “{earlier.label}”, which must come "
+                                    "first", e.order_cite or earlier.cite, e.skill, earlier, log[n]))
     remaining = [e for k, (_, e) in enumerate(expected) if open_[k]]
     if final:
         for e in remaining:
@@ -171,7 +179,8 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game):
                            f"{describe(p.do, p.seat, p.bet, p.amount, None)} after a no roll: a no "
                            "roll settles nothing", nr.cite, Skill.NO_ROLL, nr, p), None
         if p.do is Do.PAY:
-            k = find(p, lambda e: e.do is Do.COLLECT and same_wager(e))
+            k = next((j for j, (_, e) in enumerate(expected) if e.round == p.round
+                      and e.do is Do.COLLECT and same_wager(e)), None)
             if k is not None:
                 e = expected[k][1]
                 return Finding(Kind.EXTRA, Severity.CRITICAL,

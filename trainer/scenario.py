@@ -121,7 +121,7 @@ class Locator:
                     starts.append(((name, index), n))
                 else:
                     starts.append(((name, None), n))
-        ends = [n for _, n in starts[1:]] + [len(self.lines) + 1]
+        ends = [n for _, n in starts[1:]] + ([len(self.lines) + 1] if starts else [])
         top_end = starts[0][1] if starts else len(self.lines) + 1
         self.blocks[("", None)] = (1, top_end)
         for (key, start), end in zip(starts, ends, strict=True):
@@ -135,6 +135,8 @@ class Locator:
                 block, rest = (parts[0], int(parts[1])), parts[2:]
             elif (parts[0], None) in self.blocks:
                 block, rest = (parts[0], None), parts[1:]
+            elif (parts[0], 0) in self.blocks:
+                block, rest = (parts[0], 0), parts[1:]
         start, end = self.blocks.get(block, (1, len(self.lines) + 1))
         if rest and not rest[0].isdigit():
             for n in range(start, end):

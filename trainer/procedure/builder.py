@@ -75,7 +75,8 @@ def build(scenario: Scenario) -> Procedure:
             steps.reject(ctx, event)
             continue
         if ctx.table.over:
-            ctx.fail(event, "the round is already over; this throw cannot happen")
+            ctx.fail(event, "an extra roll, but no player bought one" if event.type == "extra-roll"
+                     else "the round is already over; this throw cannot happen")
         ctx.round += 1
         decide(ctx, offers)
         offers = []

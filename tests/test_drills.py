@@ -1,0 +1,58 @@
+"""Seeded random rounds: reproducible, valid for every game and difficulty, and aimed at a skill."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.drills import random_round
+from trainer.games import GAME_IDS
+from trainer.grading import correct_log, grade
+from trainer.procedure import Do, Skill, build
+from trainer.procedure.model import BY_DIFFICULTY
+
+
+def test_the_same_seed_deals_the_same_round():
+    a, b = random_round("props-and-hops", 3, 42), random_round("props-and-hops", 3, 42)
+    assert (a.wagers, a.events, a.players) == (b.wagers, b.events, b.players)
+    c = random_round("props-and-hops", 3, 43)
+    assert (a.wagers, a.events) != (c.wagers, c.events)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("difficulty", [1, 2, 3, 4, 5])
+def test_every_game_and_difficulty_deals_playable_rounds(game, difficulty):
+    for seed in range(25):
+        s = random_round(game, difficulty, seed)
+        assert s.automation is BY_DIFFICULTY[difficulty]
+        proc = build(s)  # the rules engine accepts every event
+        result = grade(proc, correct_log(proc, s.automation), automation=s.automation, game=game,
+                       target_seconds=s.target_seconds, elapsed=s.target_seconds)
+        assert result.findings == [] and result.score.total == 100, (seed, result.findings[:3])
+
+
+def test_higher_difficulty_brings_odd_amounts_and_refusals():
+    amounts, refusals = set(), 0
+    for seed in range(40):
+        s = random_round("pai-gow-dice", 5, seed)
+        amounts |= {w.amount for w in s.wagers}
+        refusals += sum(1 for _, a in build(s).actions() if a.do is Do.REFUSE)
+    assert any(a % 100 for a in amounts), "difficulty 5 should use amounts where breakage matters"
+    assert refusals > 0
+    easy = {w.amount % 100 for seed in range(40) for w in random_round("pai-gow-dice", 1, seed).wagers}
+    assert easy == {0}
+
+
+@pytest.mark.parametrize(("skill", "game", "do"), [
+    (Skill.NO_ROLL, "props-and-hops", Do.NO_ROLL),
+    (Skill.SIX_EIGHT_SHAKE, "props-and-hops", Do.PLACE_LAMMERS),
+    (Skill.EXTRA_ROLL, "high-roll-dice", Do.EXTRA_ROLL),
+])
+def test_a_drill_aimed_at_a_skill_brings_it_up(skill, game, do):
+    rounds = [random_round(game, 3, seed, skill) for seed in range(20)]
+    hits = sum(any(a.do is do for _, a in build(s).actions()) for s in rounds)
+    assert hits >= 10, f"{skill} came up in only {hits} of 20 drills"
+
+
+def test_a_difficulty_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="not 1 to 5"):
+        random_round("props-and-hops", 6, 1)
