@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from trainer import games
 from trainer.cite import CODE, cite
 from trainer.errors import RequestError
-from trainer.procedure.model import Do, Expected, Procedure, Skill
+from trainer.procedure.model import Do, Expected, Procedure, RoundView, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
 from trainer.settlement import Action, Refusal, ThrowReport, Wager
 
@@ -78,15 +78,18 @@ def build(scenario: Scenario) -> Procedure:
             ctx.fail(event, "an extra roll, but no player bought one" if event.type == "extra-roll"
                      else "the round is already over; this throw cannot happen")
         ctx.round += 1
-        decide(ctx, offers)
+        decided = decide(ctx, offers)
         offers = []
         steps.before_throw(ctx, event)
+        layout = tuple(ctx.table.open_wagers())
         try:
             throw = ctx.table.parse_throw(event.throw, event.where)
         except RequestError as e:
             ctx.fail(event, e.message, e.field)
         report = ctx.table.throw(throw)
         steps.after_throw(ctx, event, report)
+        ctx.proc.rounds.append(RoundView(ctx.round, decided, layout, event, report.valid,
+                                         report.call, dict(report.result), steps.snapshot(ctx)))
         ctx.new_round = report.valid
     if offers:
         ctx.fail(Event("wager", offers[0].where), "a wager is offered after the last throw")
@@ -94,8 +97,9 @@ def build(scenario: Scenario) -> Procedure:
     return ctx.proc
 
 
-def decide(ctx: Context, offers: list[Offer]) -> None:
-    """One stage: accept or refuse each wager offered before this throw."""
+def decide(ctx: Context, offers: list[Offer]) -> tuple:
+    """One stage: accept or refuse each wager offered before this throw; returns the offers
+    with the reason each refused one is refused ("" when accepted)."""
     game_id = ctx.scenario.game
     cash, unseated, late = IMPROPER[game_id]
     decided: list[tuple[Offer, Wager | None, Refusal | None]] = []
@@ -113,9 +117,10 @@ def decide(ctx: Context, offers: list[Offer]) -> None:
             wager = Wager(o.seat, o.bet, o.amount)
             decided.append((o, wager, ctx.table.offer(wager)))
     later = {id(r.wager): r for r in ctx.table.no_more_bets()}
-    actions = []
+    actions, shown = [], []
     for o, wager, refusal in decided:
         refusal = refusal or (later.get(id(wager)) if wager is not None else None)
+        shown.append((o, refusal.reason if refusal else ""))
         if refusal is not None:
             actions.append(ctx.expect(Do.REFUSE, refusal.cite, Skill.WAGERS, refusal.reason,
                                       seat=o.seat, bet=o.bet, amount=o.amount))
@@ -124,6 +129,7 @@ def decide(ctx: Context, offers: list[Offer]) -> None:
                                       "a proper wager from a seated player", seat=o.seat, bet=o.bet,
                                       amount=o.amount))
     ctx.proc.add(*actions)
+    return tuple(shown)
 
 
 def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False) -> None:
@@ -178,3 +184,5 @@ class GameSteps:
     def before_throw(self, ctx: Context, event: Event) -> None: ...
     def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None: ...
     def finish(self, ctx: Context) -> None: ...
+    def snapshot(self, ctx: Context) -> dict:
+        return {}

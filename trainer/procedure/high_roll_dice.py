@@ -55,3 +55,8 @@ class HighRollDiceSteps(GameSteps):
         ctx.add(Do.MOVE_DICE, "675a.6(h)" if self.six else "675a.4(e)", Skill.CALLS,
                 f"move the matching dice to the box labelled {face}", value=str(face))
         settlement(ctx, report, skip_inventory=True)
+
+    def snapshot(self, ctx: Context) -> dict:
+        t = ctx.table
+        return {"face": t.face, "count": t.count, "held": sorted(t.held),
+                "extra_roll": t.extra_roll, "over": t.over}

@@ -218,11 +218,26 @@ class Performed:
                    bool(data.get("by_trainer", False)))
 
 
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """What the table shows in one round (throw attempt), for drawing it."""
+
+    round: int
+    offers: tuple  # (Offer, refusal reason or "") for each wager offered before the throw
+    layout: tuple  # the Wagers standing when the dice are thrown
+    event: object  # the scenario Event of the throw
+    valid: bool
+    call: str
+    result: dict
+    state: dict  # the table after the throw (lammers, markers, winning face, ...)
+
+
 @dataclass
 class Procedure:
-    """The expected actions of a scenario, stage by stage."""
+    """The expected actions of a scenario, stage by stage, and what each round shows."""
 
     stages: list[tuple[Expected, ...]] = field(default_factory=list)
+    rounds: list[RoundView] = field(default_factory=list)
 
     def add(self, *actions: Expected) -> None:
         if actions:
@@ -235,7 +250,7 @@ class Procedure:
 
     def for_trainee(self, automation: Automation) -> Procedure:
         mine = TRAINEE_DOES[automation]
-        out = Procedure()
+        out = Procedure(rounds=self.rounds)
         for stage in self.stages:
             out.add(*(a for a in stage if a.do in mine))
         return out

@@ -65,6 +65,12 @@ class PropsAndHopsSteps(GameSteps):
                     "a 7: the shaker passes to the next player to the left", value=str(self.shooter))
 
 
+    def snapshot(self, ctx: Context) -> dict:
+        t = ctx.table
+        return {"shooter": self.shooter, "lammers_left": list(t.lammers),
+                "lammers_moved": list(t.moved), "six_eight_shake": dict(t.shake)}
+
+
 def _combo(report: ThrowReport) -> str:
     a, b = sorted(report.result["dice"])
     return f"{a}-{b}"

@@ -58,6 +58,12 @@ class ThreeDiceFootballSteps(GameSteps):
             ctx.add(Do.ANNOUNCE_DOWN, "577.6(d)", Skill.MARKERS, "the down and the distance",
                     value=f"{report.result['next_down']} on the {report.result['yard_line']}")
 
+    def snapshot(self, ctx: Context) -> dict:
+        t = ctx.table
+        return {"yard_line": t.yard_line, "down": None if t.over else t.down_name,
+                "plays": t.plays, "quarterback": self.quarterback, "touchdown": t.touchdown,
+                "extra_point_roll": t.extra_point_roll, "over": t.over}
+
     def finish(self, ctx: Context) -> None:
         table = ctx.table
         if not table.over or self.quarterback is None:
