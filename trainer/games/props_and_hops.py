@@ -181,6 +181,7 @@ class Table:
     shake: dict[int, int] = field(default_factory=dict)  # seat -> amount, placement order
     lammers: list[str] = field(default_factory=list)  # combinations still holding a lammer
     moved: list[str] = field(default_factory=list)  # lammers moved to the circles, in order
+    cycles: int = 0  # Six Eight Shake cycles started, so a new one is told from the last
     dice_count = 2
     over: bool = False  # Props & Hops never ends; a request may hold any number of rounds
 
@@ -190,6 +191,7 @@ class Table:
                 return refuse(wager, "a lammer has already moved this cycle", "668a.3(e)")
             if not self.shake:
                 self.lammers = list(LAMMERS)
+                self.cycles += 1
             self.shake[wager.seat] = self.shake.get(wager.seat, 0) + wager.amount
             return None
         key = (wager.seat, wager.bet)

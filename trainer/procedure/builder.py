@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from trainer import games
 from trainer.cite import CODE, cite
 from trainer.errors import RequestError
+from trainer.games.pai_gow_dice import RECONSTRUCTED
 from trainer.procedure.model import Do, Expected, Procedure, RoundView, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
 from trainer.settlement import Action, Refusal, ThrowReport, Wager
@@ -44,8 +45,14 @@ class Context:
     def add(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> None:
         self.proc.add(self.expect(do, section, skill, note, **fields))
 
-    def expect(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> Expected:
+    def cite(self, section: str) -> str:
         where = section if section.startswith(CODE) else cite(section)
+        if "645c.2" in where and not where.endswith(RECONSTRUCTED):
+            where += RECONSTRUCTED  # § 645c.2(e)-(g) survive only as a paytable
+        return where
+
+    def expect(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> Expected:
+        where = self.cite(section)
         return Expected(do, where, skill, self.round, note=note, order_cite=where, **fields)
 
     def fail(self, event: Event, message: str, field_: str | None = None):
@@ -62,6 +69,7 @@ def build(scenario: Scenario) -> Procedure:
     steps = game_steps(scenario.game)
     steps.start(ctx)
     offers: list[Offer] = list(scenario.wagers)
+    take_downs: list[Event] = []
     for event in scenario.events:
         if event.type == "wager":
             offers.append(event.offer)
@@ -70,6 +78,7 @@ def build(scenario: Scenario) -> Procedure:
             if not ctx.table.take_down(event.seat, event.bet):
                 ctx.fail(event, f"no {event.bet} wager from seat {event.seat} is on the layout to "
                                 "take down")
+            take_downs.append(event)
             continue
         if event.type == "reject-dice":
             steps.reject(ctx, event)
@@ -78,6 +87,9 @@ def build(scenario: Scenario) -> Procedure:
             ctx.fail(event, "an extra roll, but no player bought one" if event.type == "extra-roll"
                      else "the round is already over; this throw cannot happen")
         ctx.round += 1
+        for td in take_downs:
+            steps.take_down(ctx, td)
+        take_downs = []
         decided = decide(ctx, offers)
         offers = []
         steps.before_throw(ctx, event)
@@ -106,13 +118,15 @@ def decide(ctx: Context, offers: list[Offer]) -> tuple:
     for o in offers:
         if o.cash:
             decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
-                                             "a verbal wager with cash may not be accepted", cite(cash))))
+                                             "a verbal wager with cash may not be accepted",
+                                             ctx.cite(cash))))
         elif not o.seated:
             decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
-                                             "only seated players may wager", cite(unseated))))
+                                             "only seated players may wager", ctx.cite(unseated))))
         elif o.late:
             decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
-                                             "wagers are made before the shake begins", cite(late))))
+                                             "wagers are made before the shake begins",
+                                             ctx.cite(late))))
         else:
             wager = Wager(o.seat, o.bet, o.amount)
             decided.append((o, wager, ctx.table.offer(wager)))
@@ -181,6 +195,7 @@ class GameSteps:
     def start(self, ctx: Context) -> None: ...
     def reject(self, ctx: Context, event: Event) -> None:
         ctx.fail(event, "this game has no such event")
+    def take_down(self, ctx: Context, event: Event) -> None: ...
     def before_throw(self, ctx: Context, event: Event) -> None: ...
     def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None: ...
     def finish(self, ctx: Context) -> None: ...

@@ -47,6 +47,7 @@ class Do(StrEnum):
     SHAKE_AND_THROW = "shake-and-throw"
     MOVE_DICE = "move-dice-to-throw-box"
     EXTRA_ROLL = "extra-roll"
+    TAKE_DOWN = "take-down"
 
 
 LABELS = {
@@ -60,7 +61,7 @@ LABELS = {
     Do.MOVE_MARKERS: "Move markers", Do.ANNOUNCE_DOWN: "Announce down and distance",
     Do.EXTRA_POINT_ROLL: "Extra point roll", Do.LOCK_OUT_EXTRA_ROLL: "Lock out Extra Roll",
     Do.SHAKE_AND_THROW: "Shake and throw", Do.MOVE_DICE: "Move dice to throw box",
-    Do.EXTRA_ROLL: "Extra roll",
+    Do.EXTRA_ROLL: "Extra roll", Do.TAKE_DOWN: "Return wager taken down",
 }
 
 
@@ -111,7 +112,7 @@ class Automation(StrEnum):
 
 #: which actions the trainee does at each automation level
 TRAINEE_DOES: dict[Automation, frozenset[Do]] = {}
-_SETTLE = frozenset({Do.PAY, Do.COLLECT, Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.EXTRA_POINT_ROLL,
+_SETTLE = frozenset({Do.PAY, Do.COLLECT, Do.MOVE_LAMMER, Do.TAKE_DOWN, Do.MOVE_MARKERS, Do.EXTRA_POINT_ROLL,
                      Do.EXTRA_ROLL, Do.MOVE_DICE})
 _CALLS = _SETTLE | {Do.NO_ROLL, Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN, Do.NEW_DICE}
 TRAINEE_DOES[Automation.PAYOUTS] = frozenset({Do.PAY})
@@ -166,7 +167,7 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
         return f"Pay seat {seat} {bet} {money}".rstrip()
     if do is Do.COLLECT:
         return f"Collect seat {seat} {bet}" + (f" ({money})" if money else "")
-    if do in (Do.ACCEPT, Do.REFUSE):
+    if do in (Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN):
         return f"{LABELS[do]}: seat {seat} {bet}" + (f" {money}" if money else "")
     if do in (Do.OFFER_SHAKER, Do.PASS_SHAKER, Do.OFFER_DICE):
         return f"{LABELS[do]} to seat {value}"

@@ -19,14 +19,21 @@ class PropsAndHopsSteps(GameSteps):
         seats = sorted(ctx.scenario.players)
         self.shooter = ctx.scenario.shooter or seats[0]
         self.placed: set[int] = set()  # Six Eight Shake wagers already in the circles
+        self.cycle = 0
+
+    def take_down(self, ctx: Context, event: Event) -> None:
+        ctx.add(Do.TAKE_DOWN, "668a.2(f)(8)", Skill.SIX_EIGHT_SHAKE,
+                "a player may remove the wager at any time before a 7: return it",
+                seat=event.seat, bet=event.bet)
+        self.placed.discard(event.seat)
 
     def before_throw(self, ctx: Context, event: Event) -> None:
         table = ctx.table
         if ctx.new_round:
             ctx.add(Do.NO_MORE_BETS, "668a.3(e)", Skill.NO_MORE_BETS,
                     "after all players have placed their wagers")
-            if not table.shake:
-                self.placed = set()
+            if table.cycles != self.cycle:  # a new cycle: its wagers and lammers go out afresh
+                self.cycle, self.placed = table.cycles, set()
             # counter-clockwise from the dealer's right: the highest seat first (reading "seats")
             for seat in sorted(set(table.shake) - self.placed, reverse=True):
                 ctx.add(Do.PLACE_SIX_EIGHT, "668a.3(e)", Skill.SIX_EIGHT_SHAKE,

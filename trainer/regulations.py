@@ -1,0 +1,158 @@
+"""The regulation texts (resources/regulations/) and the sentence behind a citation.
+
+Feedback quotes the regulation: `quote("58 Pa. Code § 668a.3(i)")` finds § 668a.3 in the
+bundled text and the paragraph (i) inside it. Paragraph labels nest as (a) › (1) › (i); a label
+is read as the next one expected at its level, which tells roman (i) from letter (i).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+from trainer.paths import resources_dir
+
+FILES = {
+    "props-and-hops": "668a-props-and-hops.txt",
+    "three-dice-football": "577-three-dice-football.txt",
+    "high-roll-dice": "675a-high-roll-dice.txt",
+    "high-roll-dice-6": "675a-high-roll-dice.txt",
+    "pai-gow-dice": "645c2-pai-gow-poker-dice-wagers.txt",
+}
+_SECTION = re.compile(r"^[#\s]*(?:§|Section)\s*(\d+[a-z]?\.\d+)(?:\.|\s+-)\s+([A-Z].*)$")
+_LABEL = re.compile(r"^[-*\s]*\((\d+|[a-z]+)\)\s+(.*)$")
+_CITE = re.compile(r"§\s*(\d+[a-z]?\.\d+)((?:\([0-9a-z]+\))*)")
+ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
+
+
+@dataclass
+class Paragraph:
+    label: str
+    text: str
+    children: list[Paragraph] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    number: str
+    title: str
+    lead: str  # text before the first labelled paragraph
+    paragraphs: list[Paragraph]
+
+
+def _clean(lines: list[str]) -> str:
+    text = ""
+    for raw in lines:
+        line = raw.strip().lstrip("#").strip()
+        if not line:
+            continue
+        if text.endswith("-") and line[:1].islower():
+            text = text[:-1] + line
+        else:
+            text = f"{text} {line}" if text else line
+    return text
+
+
+def _parse(text: str) -> dict[str, Section]:
+    sections: dict[str, Section] = {}
+    current: tuple[str, str] | None = None
+    body: list[str] = []
+
+    def close():
+        if current:
+            sections[current[0]] = _paragraphs(current[0], current[1], body)
+
+    for line in text.splitlines():
+        if m := _SECTION.match(line):
+            close()
+            current, body = (m.group(1), m.group(2).strip()), []
+        elif current:
+            body.append(line)
+    close()
+    return sections
+
+
+def _paragraphs(number: str, title: str, lines: list[str]) -> Section:
+    top: list[Paragraph] = []
+    lead: list[str] = []
+    level1 = level2 = level3 = None
+    pending: list[str] = []
+    target: Paragraph | None = None
+
+    def flush():
+        if target is not None:
+            target.text = _clean([target.text, *pending])
+        else:
+            lead.extend(pending)
+        pending.clear()
+
+    for line in lines:
+        m = _LABEL.match(line)
+        label = m.group(1) if m else None
+        if label is not None:
+            next_letter = chr(ord(level1.label) + 1) if level1 else "a"
+            next_number = str(int(level2.label) + 1) if level2 else "1"
+            next_roman = ROMAN[ROMAN.index(level3.label) + 1] if level3 else "i"
+            if level2 is not None and label == next_roman:
+                flush()
+                level3 = Paragraph(label, m.group(2))
+                level2.children.append(level3)
+                target = level3
+                continue
+            if level1 is not None and label == next_number:
+                flush()
+                level2, level3 = Paragraph(label, m.group(2)), None
+                level1.children.append(level2)
+                target = level2
+                continue
+            if label == next_letter:
+                flush()
+                level1, level2, level3 = Paragraph(label, m.group(2)), None, None
+                top.append(level1)
+                target = level1
+                continue
+        pending.append(line)
+    flush()
+    return Section(number, title, _clean(lead), top)
+
+
+@cache
+def chapter(game: str) -> dict[str, Section]:
+    return _parse(chapter_text(game))
+
+
+@cache
+def chapter_text(game: str) -> str:
+    return (resources_dir() / "regulations" / FILES[game]).read_text(encoding="utf-8")
+
+
+@cache
+def _all() -> dict[str, Section]:
+    out: dict[str, Section] = {}
+    for name in sorted(set(FILES.values())):
+        out |= _parse((resources_dir() / "regulations" / name).read_text(encoding="utf-8"))
+    return out
+
+
+def quote(citation: str) -> str | None:
+    """The text a citation points at, or None when the bundled text does not have it."""
+    m = _CITE.search(citation)
+    if not m:
+        return None
+    section = _all().get(m.group(1))
+    if section is None:
+        return None
+    labels = re.findall(r"\(([0-9a-z]+)\)", m.group(2))
+    if not labels:
+        return section.lead or section.title
+    nodes, found = section.paragraphs, None
+    for label in labels:
+        found = next((p for p in nodes if p.label == label), None)
+        if found is None:
+            return None
+        nodes = found.children
+    text = f"({found.label}) {found.text}"
+    if found.children and len(found.text) < 120:
+        text += " " + " ".join(f"({c.label}) {c.text}" for c in found.children)
+    return text
