@@ -281,6 +281,9 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
             r.fail(f"{where}.seat", f"seat {seat} already has a player")
         players[seat] = r.need(p, "name", str, where, "the player's name")
         if r.flag(p, "shooter", where, False):
+            if game.id != "props-and-hops":
+                r.fail(f"{where}.shooter", "only Props & Hops has a shooter; in Three Dice Football "
+                                           "the dice are offered from seat 1 (reject-dice events)")
             if shooter is not None:
                 r.fail(f"{where}.shooter", f"seat {shooter} is already the shooter")
             shooter = seat
@@ -332,6 +335,10 @@ def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> E
             if game.id in ("props-and-hops", "pai-gow-dice"):
                 r.fail(f"{where}.cocked", f"a die cocked on chips is not part of {game.name}; "
                                           "use a no-roll event")
+            count = 3 if "green" in fields else len(e["dice"]) if isinstance(e["dice"], list) else 0
+            if not 0 <= cocked < count:
+                r.fail(f"{where}.cocked", f"cocked = {cocked} names no die: the dice are numbered "
+                                          f"0 to {count - 1}")
         return Event(kind, where, {f: e[f] for f in fields}, cocked=cocked)
     if kind == "no-roll":
         r.keys(e, ("type", "reason"), where)

@@ -293,7 +293,8 @@ class Table:
         self.extra_roll, self.over = False, True
         result = {"dice": list(dice), "face": FACE_KEY[self.face], "count": self.count,
                   "extra_roll": True, "matched": matched}
-        text = f"{matched or 'No'} more {FACE_WORDS[self.face][1]}: {self.count} of a kind"
+        word = FACE_WORDS[self.face][0 if matched == 1 else 1]
+        text = f"{matched or 'No'} more {word}: {self.count} of a kind"
         return ThrowReport(True, text, result, tuple(steps), cite=cite("675a.4(h)"))
 
 

@@ -26,6 +26,14 @@ IMPROPER = {
     "high-roll-dice-6": ("675a.2(b)", "675a.2(c)", "675a.2(a)"),
     "pai-gow-dice": ("645c.2(f)", "645c.2(f)", "645c.2(f)"),
 }
+#: why a late offer is refused, in each game's words
+LATE = {
+    "props-and-hops": "wagers are made before the dice are shaken",
+    "three-dice-football": "wagers are placed before the Quarterback's throw",
+    "high-roll-dice": "wagers are made before the dice are shaken",
+    "high-roll-dice-6": "wagers are made before the dice are shaken",
+    "pai-gow-dice": "wagers are placed before the shaker is used",
+}
 #: the section that authorises taking a proper wager
 ACCEPT = {"props-and-hops": "668a.2(b)", "three-dice-football": "577.3(a)",
           "high-roll-dice": "675a.2(b)", "high-roll-dice-6": "675a.2(b)",
@@ -41,6 +49,7 @@ class Context:
     proc: Procedure = field(default_factory=Procedure)
     round: int = 0
     new_round: bool = True  # the next throw starts a new round (not a retry after a no roll)
+    last_event: Event | None = None
 
     def add(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> None:
         self.proc.add(self.expect(do, section, skill, note, **fields))
@@ -71,6 +80,7 @@ def build(scenario: Scenario) -> Procedure:
     offers: list[Offer] = list(scenario.wagers)
     take_downs: list[Event] = []
     for event in scenario.events:
+        ctx.last_event = event
         if event.type == "wager":
             offers.append(event.offer)
             continue
@@ -125,7 +135,7 @@ def decide(ctx: Context, offers: list[Offer]) -> tuple:
                                              "only seated players may wager", ctx.cite(unseated))))
         elif o.late:
             decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
-                                             "wagers are made before the shake begins",
+                                             LATE[game_id],
                                              ctx.cite(late))))
         else:
             wager = Wager(o.seat, o.bet, o.amount)
@@ -165,10 +175,12 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False) 
                                   note=f"lammer {step.detail['lammers_moved']} of 6"))
         elif step.action is Action.MOVE_MARKERS:
             down = step.detail["down"] or "game over"
+            puck = (f"Game Length Puck to play {step.detail['play'] + 1}" if step.detail["down"]
+                    else f"the game ended on play {step.detail['play']}")
             ctx.proc.add(Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
                                   value=str(step.detail["yard_line"]),
-                                  note=f"Yard Marker to the {step.detail['yard_line']}, Game Length "
-                                       f"Puck to play {step.detail['play']}, Down Puck: {down}"))
+                                  note=f"Yard Marker to the {step.detail['yard_line']}, {puck}, "
+                                       f"Down Puck: {down}"))
         elif step.action is Action.EXTRA_POINT_ROLL:
             ctx.proc.add(Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
                                   note="an Extra Point wager stands after the touchdown"))

@@ -21,6 +21,9 @@ class HighRollDiceSteps(GameSteps):
                                 "not been thrown)")
             return
         if table.extra_roll:
+            if event.type == "no-roll":  # the extra roll is thrown under § 675a.4(b)-(c) too
+                ctx.add(Do.SHAKE_AND_THROW, "675a.4(g)", Skill.SHAKER, "throw the extra roll")
+                return
             ctx.fail(event, "the next throw is the extra roll: write it as type = \"extra-roll\"")
         if ctx.new_round:
             nmb = "675a.6(g)" if self.six else "675a.4(a)"
@@ -60,3 +63,10 @@ class HighRollDiceSteps(GameSteps):
         t = ctx.table
         return {"face": t.face, "count": t.count, "held": sorted(t.held),
                 "extra_roll": t.extra_roll, "over": t.over}
+
+    def finish(self, ctx: Context) -> None:
+        if ctx.table.extra_roll:
+            ctx.fail(ctx.last_event, "a player bought an Extra Roll: the scenario must end with the "
+                                     "extra-roll event that settles the held Like Kind wagers")
+        if not ctx.proc.rounds or not any(r.valid for r in ctx.proc.rounds):
+            ctx.fail(ctx.last_event, "the round needs a valid throw")

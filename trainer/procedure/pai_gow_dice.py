@@ -21,3 +21,7 @@ class PaiGowDiceSteps(GameSteps):
             return
         ctx.add(Do.ANNOUNCE, "645c.2(g)", Skill.CALLS, "the value of each die", value=report.call)
         settlement(ctx, report)
+
+    def finish(self, ctx: Context) -> None:
+        if not ctx.table.over:
+            ctx.fail(ctx.last_event, "the round needs a valid throw to settle its wagers")

@@ -67,7 +67,8 @@ class ThreeDiceFootballSteps(GameSteps):
     def finish(self, ctx: Context) -> None:
         table = ctx.table
         if not table.over or self.quarterback is None:
-            return
+            ctx.fail(ctx.last_event, "the game is not over: add throws until it ends, so every "
+                                     "full game wager is settled")
         if table.touchdown:
             ctx.add(Do.OFFER_DICE, "577.7(a)", Skill.SHAKER,
                     "after a touchdown the Quarterback keeps the dice", value=str(self.quarterback))

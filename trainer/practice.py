@@ -1,0 +1,249 @@
+"""A round being worked: the trainee acts, the trainer does the steps the automation gives it,
+and every action gets feedback at once. No Qt: the practice screen wraps this.
+
+The trainer steps through the expected procedure stage by stage. In the lowest stage with work
+left it does its own actions at once; when the trainee's actions remain there, it waits. A
+trainee may act out of order (that is a finding), or skip the rest of a throw (what is skipped is
+missing at the end).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from trainer.grading import Finding, Result, grade
+from trainer.procedure import Automation, Do, Expected, Performed, build
+from trainer.procedure.model import TRAINEE_DOES, RoundView
+from trainer.regulations import quote
+from trainer.scenario import Scenario
+from trainer.settlement import Wager
+
+#: actions after which a round's table shows its new state (lammers, markers, dice in the box)
+STATE_CHANGES = (Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.MOVE_DICE, Do.EXTRA_ROLL)
+#: the actions that reveal the dice
+CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    ok: bool
+    action: Performed
+    message: str
+    cite: str
+    quote: str | None
+    expected: Expected | None  # what was due next when the trainee acted
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass
+class Marks:
+    """What the trainee and trainer have done to the wagers of the current round."""
+
+    marks: dict[tuple[int, str], str] = field(default_factory=dict)
+    payouts: dict[tuple[int, str], int] = field(default_factory=dict)
+
+
+class PracticeRound:
+    def __init__(self, scenario: Scenario, automation: Automation | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.scenario = scenario
+        self.procedure = build(scenario)
+        self.automation = automation or scenario.automation
+        self.clock = clock
+        self.started = clock()
+        self.ended: float | None = None
+        self.log: list[Performed] = []
+        self.mine = TRAINEE_DOES[self.automation]
+        self.full = list(self.procedure.actions())  # (stage, Expected)
+        self.done: set[int] = set()  # indexes into self.full that are closed
+        self.skipped: set[int] = set()
+        self.round = 0
+        self._result = self._grade()
+        self.advance()
+
+    # --- state -------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def rounds(self) -> int:
+        return len(self.procedure.rounds)
+
+    @property
+    def view(self) -> RoundView | None:
+        """The throw the table shows now (the first throw while the table is being set up)."""
+        if not self.procedure.rounds:
+            return None
+        return self.procedure.rounds[max(self.round, 1) - 1]
+
+    @property
+    def elapsed(self) -> float:
+        return (self.ended or self.clock()) - self.started
+
+    def next_expected(self) -> Expected | None:
+        """The trainee's next step, for hints (never shown in an exam)."""
+        for k, (_, e) in enumerate(self.full):
+            if k not in self.done and e.do in self.mine:
+                return e
+        return None
+
+    def _round_actions(self, r: int) -> list[tuple[int, int, Expected]]:
+        return [(k, s, e) for k, (s, e) in enumerate(self.full) if e.round == r]
+
+    def dice_visible(self) -> bool:
+        """The dice show once every stage before the round's call is done."""
+        if self.round == 0:
+            return False
+        acts = self._round_actions(self.round)
+        call_stage = next((s for _, s, e in acts if e.do in CALLS), None)
+        if call_stage is None:
+            return True
+        return all(k in self.done for k, s, _ in acts if s < call_stage)
+
+    def table_state(self) -> dict:
+        """The round's table, as ui.table.state.TableState's fields."""
+        view = self.view
+        if view is None:
+            return {"players": dict(self.scenario.players)}
+        marks = self.marks()
+        wagers = list(view.layout)
+        for offer, reason in view.offers:
+            key = (offer.seat, offer.bet)
+            if reason or not any((w.seat, w.bet) == key for w in wagers):
+                wagers.append(Wager(offer.seat, offer.bet, offer.amount))
+            marks.marks.setdefault(key, "refused" if reason else "offered")
+        event = view.event
+        irregular = None
+        if event.type == "no-roll":
+            irregular = event.throw["no_roll"]
+        elif event.type == "lost-die":
+            irregular = "lost-die"
+        elif getattr(event, "cocked", None) is not None:
+            irregular = f"cocked:{event.cocked}"
+        dice = _dice(self.scenario.game, event.throw) if event.type != "no-roll" else None
+        if irregular and dice is None:
+            dice = (3, 4, 2) if self.scenario.game in ("three-dice-football", "pai-gow-dice") \
+                else (3, 4)
+        acts = self._round_actions(self.round)
+        changes = [k for k, _, e in acts if e.do in STATE_CHANGES]
+        show_new = self.round > 0 and (all(k in self.done for k in changes) if changes
+                                        else self.dice_visible())
+        previous = self.procedure.rounds[self.round - 2].state if self.round >= 2 else {}
+        return {
+            "players": dict(self.scenario.players), "wagers": wagers, "marks": marks.marks,
+            "payouts": marks.payouts, "dice": dice, "dice_visible": self.dice_visible(),
+            "irregular": irregular if self.dice_visible() else None,
+            "shooter": (view.state.get("shooter") or view.state.get("quarterback")
+                        or self.scenario.shooter),
+            "state": view.state if show_new else previous,
+        }
+
+    def marks(self) -> Marks:
+        out = Marks()
+        for p in self.log:
+            if p.round != self.round or p.seat is None:
+                continue
+            key = (p.seat, p.bet)
+            if p.do is Do.COLLECT:
+                out.marks[key] = "collected"
+            elif p.do is Do.PAY:
+                out.marks[key] = "paid"
+                out.payouts[key] = p.amount or 0
+            elif p.do is Do.REFUSE:
+                out.marks[key] = "refused"
+            elif p.do is Do.ACCEPT:
+                out.marks[key] = "accepted"
+        view = self.view
+        if view is not None:
+            for seat, bet in view.state.get("held", []):
+                out.marks.setdefault((seat, bet), "held")
+        return out
+
+    # --- acting ------------------------------------------------------------------------------
+
+    def perform(self, do: Do, *, seat: int | None = None, bet: str | None = None,
+                amount: int | None = None, value: str | None = None) -> Feedback:
+        if self.finished:
+            raise RuntimeError("the round is over")
+        due = self.next_expected()
+        action = Performed(do, max(self.round, 0), seat, bet, amount, value, self.elapsed)
+        before = len(self._result.findings)
+        self.log.append(action)
+        self._result = self._grade()
+        new = tuple(f for f in self._result.findings[before:] if f.actual is action)
+        self._sync_done()
+        self.advance()
+        if new:
+            f = new[0]
+            return Feedback(False, action, f.message, f.cite, quote(f.cite), due, new)
+        matched = self._result.matched.get(len(self.log) - 1)
+        e = self._trainee_expected()[matched] if matched is not None else due
+        cite = e.cite if e else ""
+        return Feedback(True, action, f"Right: {e.label if e else action.do.value}", cite,
+                        quote(cite) if cite else None, due)
+
+    def skip_throw(self) -> None:
+        """Leave the rest of this throw undone (it is missing at the end) and go on."""
+        for k, _, e in self._round_actions(self.round):
+            if k not in self.done and e.do in self.mine:
+                self.skipped.add(k)
+                self.done.add(k)
+        self.advance()
+
+    def finish(self) -> Result:
+        """End the round (or give it up) and grade it."""
+        if self.ended is None:
+            self.ended = self.clock()
+        return grade(self.procedure, self.log, automation=self.automation, game=self.scenario.game,
+                     target_seconds=self.scenario.target_seconds, elapsed=self.elapsed)
+
+    # --- inside --------------------------------------------------------------------------------
+
+    def _grade(self) -> Result:
+        return grade(self.procedure, self.log, automation=self.automation, game=self.scenario.game,
+                     target_seconds=self.scenario.target_seconds, final=False)
+
+    def _trainee_expected(self) -> list[Expected]:
+        return [e for _, e in self.full if e.do in self.mine]
+
+    def _sync_done(self) -> None:
+        remaining = {id(e) for e in self._result.remaining}
+        for k, (_, e) in enumerate(self.full):
+            if e.do in self.mine and id(e) not in remaining:
+                self.done.add(k)
+
+    def advance(self) -> None:
+        """Do the trainer's steps up to the trainee's next one; note the current throw."""
+        while True:
+            stage = next((s for k, (s, _) in enumerate(self.full) if k not in self.done), None)
+            if stage is None:
+                if self.ended is None:
+                    self.ended = self.clock()
+                return
+            waiting = False
+            for k, (s, e) in enumerate(self.full):
+                if s != stage or k in self.done:
+                    continue
+                if e.do in self.mine:
+                    waiting = True
+                    continue
+                self.log.append(Performed(e.do, e.round, e.seat, e.bet, e.amount, e.value,
+                                          self.elapsed, by_trainer=True))
+                self.done.add(k)
+            self.round = self.full[next(k for k, (s, _) in enumerate(self.full) if s == stage)][1].round
+            if waiting:
+                return
+
+
+def _dice(game: str, throw: dict) -> tuple[int, ...] | None:
+    if "dice" in throw:
+        return tuple(throw["dice"])
+    if "green" in throw:
+        return (*throw["green"], throw["red"])
+    if "blue" in throw:
+        return (throw["red"], *throw["blue"])
+    return None
