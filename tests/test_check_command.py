@@ -57,3 +57,18 @@ def test_good_files_pass(tmp_path):
     good = Path(ROOT / "scenarios" / "props-and-hops" / "01-first-shake.toml")
     done = run_command("check", str(good))
     assert done.returncode == 0 and "1 of 1 scenario files are good" in done.stdout
+
+
+def test_the_readme_example_scenario_checks(tmp_path):
+    text = (ROOT / "README.md").read_text()
+    start = text.index("```toml\n") + len("```toml\n")
+    example = tmp_path / "example.toml"
+    example.write_text(text[start:text.index("```", start)])
+    done = run_command("check", str(example))
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_bundled_scenario_passes_the_command():
+    done = run_command("check", str(ROOT / "scenarios"))
+    assert done.returncode == 0, done.stderr
+    assert "48 of 48" in done.stdout or " of " in done.stdout
