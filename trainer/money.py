@@ -82,3 +82,27 @@ def parse_odds(text: str, where: str = "") -> Fraction:
 def _show(value: object) -> str:
     text = repr(value) if not isinstance(value, str) else f'"{value}"'
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+#: standard chip denominations in cents, largest first ($1,000 yellow ... $1 white), then the
+#: half-dollar and quarter coins and cents a payout below a dollar may need
+CHIPS = (100_000, 50_000, 10_000, 2_500, 500, 100)
+COINS = (50, 25, 5, 1)
+
+
+def chips(cents: int) -> list[tuple[int, int]]:
+    """The fewest chips (then coins) that make an amount: [(denomination, count), ...].
+
+    Greedy is optimal for these denominations: each is at least twice the next and every
+    one divides evenly into the chip sets a cage issues."""
+    out = []
+    for unit in CHIPS + COINS:
+        count, cents = divmod(cents, unit)
+        if count:
+            out.append((unit, count))
+    return out
+
+
+def chips_text(cents: int) -> str:
+    """"3 × $25, 1 × $5, 1 × $0.25" for the payout keypad."""
+    return ", ".join(f"{n} × {fmt_dollars(unit)}" for unit, n in chips(cents)) or "nothing"

@@ -1,9 +1,46 @@
 """Every Qt name the app uses comes through this one module, so Qt is imported in one place."""
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer  # noqa: F401
-from PySide6.QtGui import QFont, QGuiApplication, QPalette  # noqa: F401
+from PySide6.QtCore import (  # noqa: F401
+    QAbstractAnimation,
+    QEasingCurve,
+    QLineF,
+    QPoint,
+    QPointF,
+    QPropertyAnimation,
+    QRectF,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import (  # noqa: F401
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QImage,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QPolygonF,
+    QRadialGradient,
+    QTransform,
+)
 from PySide6.QtWidgets import (  # noqa: F401
     QApplication,
+    QFrame,
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
     QLabel,
     QMainWindow,
     QMessageBox,

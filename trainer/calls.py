@@ -1,0 +1,80 @@
+"""What a dealer may call: the right call of a throw and plausible wrong ones, for the announce
+choices of the practice screen. The right call is the engine's own (ThrowReport.call)."""
+
+from __future__ import annotations
+
+import random
+
+from trainer.procedure.model import RoundView
+
+
+def _variants(dice: tuple[int, ...], rng: random.Random) -> list[tuple[int, ...]]:
+    out = []
+    for i in range(len(dice)):
+        for delta in (-1, 1, 2, -2):
+            face = dice[i] + delta
+            if 1 <= face <= 6:
+                out.append((*dice[:i], face, *dice[i + 1:]))
+    rng.shuffle(out)
+    return out
+
+
+def call_of(game: str, dice: tuple[int, ...]) -> str:
+    """The call of a first throw with these dice (in the game's order)."""
+    if game == "props-and-hops":
+        from trainer.games.props_and_hops import call
+        return call((dice[0], dice[1]))
+    if game == "three-dice-football":
+        from trainer.games.three_dice_football import call, read_play
+        return call((dice[0], dice[1]), dice[2], read_play((dice[0], dice[1]), dice[2]))
+    if game.startswith("high-roll-dice"):
+        from trainer.games.high_roll_dice import call, winning_face
+        return call(*winning_face(dice))
+    from trainer.games.pai_gow_dice import WORDS
+    return f"Red {WORDS[dice[0]]}, blue {WORDS[dice[1]]} and {WORDS[dice[2]]}"
+
+
+def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
+    """The right call of a round's throw among n - 1 wrong ones, in a fixed order."""
+    rng = random.Random(f"{game}:{view.round}:{seed}")
+    right = view.call
+    result = view.result
+    pool: list[str] = []
+    if result.get("extra_point"):
+        from trainer.games.three_dice_football import extra_point_result
+        for d in _variants((*result["green"], result["red"]), rng):
+            pool.append(f"Extra point roll {d[0]}-{d[1]}-{d[2]}: "
+                        + (extra_point_result(d) or "no good"))
+    elif result.get("extra_roll"):
+        from trainer.games.high_roll_dice import FACE_WORDS
+        face = {"ace": 1}.get(result["face"]) or int(result["face"])
+        for m in range(0, 5):
+            total = result["count"] - result["matched"] + m
+            word = FACE_WORDS[face][0 if m == 1 else 1]
+            pool.append(f"{m or 'No'} more {word}: {total} of a kind")
+    else:
+        throw = view.event.throw
+        dice = (tuple(throw["dice"]) if "dice" in throw else
+                (*throw["green"], throw["red"]) if "green" in throw else
+                (throw["red"], *throw["blue"]))
+        pool = [call_of(game, d) for d in _variants(dice, rng)]
+    wrong = [c for c in dict.fromkeys(pool) if c != right][: n - 1]
+    out = [right, *wrong]
+    rng.shuffle(out)
+    return out
+
+
+def down_choices(view: RoundView, seed: int = 0) -> list[str]:
+    """The right down-and-distance call after a play, among plausible wrong ones."""
+    from trainer.games.three_dice_football import DOWNS, GOAL_DOWNS
+
+    right = f"{view.result['next_down']} on the {view.result['yard_line']}"
+    rng = random.Random(f"down:{view.round}:{seed}")
+    yard = view.result["yard_line"]
+    pool = [f"{d} on the {y}" for d in (*DOWNS, *GOAL_DOWNS) for y in (yard - 1, yard, yard + 1)
+            if y > 0]
+    wrong = [c for c in pool if c != right]
+    rng.shuffle(wrong)
+    out = [right, *wrong[:3]]
+    rng.shuffle(out)
+    return out

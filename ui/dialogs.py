@@ -1,0 +1,178 @@
+"""The small dialogs a dealer action may need: the payout keypad, a choice, a number."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from trainer.money import MAX_WAGER_CENTS, chips_text, fmt_dollars
+from ui.qt import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    Qt,
+    QVBoxLayout,
+)
+
+
+def read_payout(text: str) -> tuple[int | None, str]:
+    """(cents, "") for a valid payout, or (None, what is wrong) — the keypad's field check."""
+    text = text.strip().lstrip("$").replace(",", "")
+    if not text:
+        return None, "Enter the payout in dollars, like 12.50"
+    if text.startswith("-"):
+        return None, "A payout is never negative"
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None, f"“{text}” is not an amount: use digits and one decimal point"
+    if not value.is_finite() or any(c not in "0123456789." for c in text):
+        return None, f"“{text}” is not an amount: use digits and one decimal point"
+    cents = value * 100
+    if cents != cents.to_integral_value():
+        return None, "Payouts are in whole cents: at most two decimals"
+    if cents > 10 * MAX_WAGER_CENTS:
+        return None, "That is more than any payout at this table"
+    return int(cents), ""
+
+
+class PayoutKeypad(QDialog):
+    """Type a payout (keys or the on-screen pad); see its chips; Enter pays."""
+
+    def __init__(self, what: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Pay")
+        self.setObjectName("keypad")
+        self.cents: int | None = None
+        layout = QVBoxLayout(self)
+        heading = QLabel(what)
+        heading.setStyleSheet("font-size: 13pt; font-weight: 600;")
+        layout.addWidget(heading)
+        self.field = QLineEdit()
+        self.field.setPlaceholderText("0.00")
+        self.field.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.field.setStyleSheet("font-size: 20pt; padding: 6px;")
+        self.field.setAccessibleName("payout amount")
+        layout.addWidget(self.field)
+        self.error = QLabel("")
+        self.error.setObjectName("wrong")
+        self.chips = QLabel("")
+        self.chips.setWordWrap(True)
+        layout.addWidget(self.error)
+        layout.addWidget(self.chips)
+        grid = QGridLayout()
+        for i, key in enumerate(["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "00", "."]):
+            button = QPushButton(key)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setMinimumSize(64, 48)
+            button.clicked.connect(lambda _=False, k=key: self.field.insert(k))
+            grid.addWidget(button, i // 3, i % 3)
+        back, clear = QPushButton("⌫"), QPushButton("Clear")
+        for b in (back, clear):
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        back.clicked.connect(self.field.backspace)
+        clear.clicked.connect(self.field.clear)
+        grid.addWidget(back, 4, 0)
+        grid.addWidget(clear, 4, 1)
+        self.change = QPushButton("Make change")
+        self.change.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.change.setToolTip("Break the payout into the fewest standard chips")
+        self.change.clicked.connect(self._make_change)
+        grid.addWidget(self.change, 4, 2)
+        layout.addLayout(grid)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setText("Pay")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.field.textChanged.connect(self._check)
+        self._check("")
+
+    def _check(self, text: str) -> None:
+        cents, problem = read_payout(text)
+        self.error.setText(problem if text.strip() else "")
+        self.ok.setEnabled(cents is not None)
+        self.chips.setText(f"In chips: {chips_text(cents)}" if cents else "")
+        self.cents = cents
+
+    def _make_change(self) -> None:
+        if self.cents:
+            self.chips.setText(f"Fewest chips for {fmt_dollars(self.cents)}: {chips_text(self.cents)}")
+
+    def accept(self) -> None:
+        if self.cents is None:
+            self.error.setText(read_payout(self.field.text())[1])
+            return
+        super().accept()
+
+
+class ChoiceDialog(QDialog):
+    """Pick one of a few options; keys 1–9 pick and close."""
+
+    def __init__(self, title: str, prompt: str, options: list[str], parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.options = options
+        self.choice: str | None = None
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(prompt))
+        self.list = QListWidget()
+        for n, option in enumerate(options, start=1):
+            self.list.addItem(f"{n}. {option}" if n <= 9 else option)
+        self.list.setCurrentRow(0)
+        self.list.itemActivated.connect(lambda _item: self.accept())
+        layout.addWidget(self.list)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def keyPressEvent(self, event) -> None:
+        text = event.text()
+        if text.isdigit() and 1 <= int(text) <= min(9, len(self.options)):
+            self.list.setCurrentRow(int(text) - 1)
+            self.accept()
+            return
+        super().keyPressEvent(event)
+
+    def accept(self) -> None:
+        row = self.list.currentRow()
+        if row < 0:
+            return
+        self.choice = self.options[row]
+        super().accept()
+
+
+class NumberDialog(QDialog):
+    """Enter a whole number, such as the yard line the marker moves to."""
+
+    def __init__(self, title: str, prompt: str, low: int, high: int, start: int, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(prompt))
+        row = QHBoxLayout()
+        self.spin = QSpinBox()
+        self.spin.setRange(low, high)
+        self.spin.setValue(start)
+        self.spin.setStyleSheet("font-size: 18pt;")
+        row.addWidget(self.spin)
+        layout.addLayout(row)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.spin.selectAll()
+
+    @property
+    def value(self) -> int:
+        return self.spin.value()

@@ -1,0 +1,391 @@
+"""The practice screen: the table, the action bar, and feedback after every action.
+
+It draws and collects input; the round itself (what is expected, what the trainer does, the
+grading) is trainer.practice.PracticeRound. Dialogs open non-modally (`open()`), so the screen
+stays responsive and tests can type into them.
+"""
+
+from __future__ import annotations
+
+import html
+
+from trainer.calls import choices, down_choices
+from trainer.games import get
+from trainer.grading import Result
+from trainer.money import fmt_dollars
+from trainer.practice import Feedback, PracticeRound
+from trainer.procedure import Automation, Do
+from trainer.procedure.model import LABELS
+from trainer.scenario import Scenario
+from ui.actions import ActionBar
+from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
+from ui.qt import (
+    QHBoxLayout,
+    QKeySequence,
+    QLabel,
+    QPushButton,
+    QShortcut,
+    QSplitter,
+    Qt,
+    QTextBrowser,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+from ui.table.state import TableState
+
+NEEDS_WAGER = (Do.ACCEPT, Do.REFUSE, Do.COLLECT, Do.PAY, Do.PLACE_SIX_EIGHT, Do.TAKE_DOWN)
+FACES = ["ace", "6", "5", "4", "3", "2"]
+
+
+class FeedbackPanel(QTextBrowser):
+    """Right or wrong, what was expected, and the regulation sentence behind it."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("feedback")
+        self.setOpenExternalLinks(False)
+        self.entries: list[str] = []
+
+    def add(self, fb: Feedback) -> None:
+        mark = ('<span style="color:#146c2e;font-weight:700">✔ Right</span>' if fb.ok else
+                '<span style="color:#a11d1d;font-weight:700">✘ Not right</span>')
+        parts = [f"<p>{mark} — {html.escape(fb.message)}</p>"]
+        if not fb.ok and fb.expected is not None:
+            parts.append(f"<p><b>Expected:</b> {html.escape(fb.expected.label)}</p>")
+        if fb.cite:
+            parts.append(f"<p><b>{html.escape(fb.cite)}</b></p>")
+        if fb.quote:
+            parts.append(f"<blockquote style='color:#555'>{html.escape(_short(fb.quote))}</blockquote>")
+        self.entries.insert(0, "".join(parts))
+        self.setHtml("<hr>".join(self.entries[:12]))
+
+    def note(self, text: str) -> None:
+        self.entries.insert(0, f"<p><i>{html.escape(text)}</i></p>")
+        self.setHtml("<hr>".join(self.entries[:12]))
+
+    def summary(self, result: Result, round_: PracticeRound) -> None:
+        s = result.score
+        verdict = ("<span style='color:#146c2e;font-weight:700'>PASSED</span>" if s.passed else
+                   "<span style='color:#a11d1d;font-weight:700'>NOT PASSED</span>")
+        rows = [f"<h2>Round complete — {verdict}</h2>",
+                f"<p style='font-size:13pt'>Procedure <b>{s.procedure}</b> · Payouts "
+                f"<b>{s.payouts}</b> · Speed <b>{s.speed}</b> · Total <b>{s.total}</b>"
+                f" &nbsp; ({round_.elapsed:.0f} s of a {round_.scenario.target_seconds} s target)</p>"]
+        if s.critical:
+            rows.append("<p><b>A critical error means the round cannot pass.</b></p>")
+        if result.findings:
+            rows.append("<h3>Findings</h3><ol>")
+            for f in result.findings:
+                rows.append(f"<li><b>{html.escape(f.kind.value)}</b> ({f.severity.value}): "
+                            f"{html.escape(f.message)}<br><i>{html.escape(f.cite)}</i></li>")
+            rows.append("</ol>")
+        else:
+            rows.append("<p>No findings: every step right, in order, to the cent.</p>")
+        self.entries.insert(0, "".join(rows))
+        self.setHtml("<hr>".join(self.entries[:12]))
+
+
+def _short(text: str, limit: int = 420) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"
+
+
+class PracticeScreen(QWidget):
+    """Work a round. Modes: "practice" (feedback after every action), "drill" (payouts against
+    the clock), "exam" (no feedback or hints until the end)."""
+
+    finished = Signal(object, object)  # Result, PracticeRound
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.round: PracticeRound | None = None
+        self.mode = "practice"
+        self.view = None
+        self.selected: tuple[int, str] | None = None
+        self.dialog = None
+        self._view_game = ""
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        top = QHBoxLayout()
+        self.title = QLabel("Deal a round to begin")
+        self.title.setObjectName("pageTitle")
+        self.progress = QLabel("")
+        self.progress.setObjectName("subtitle")
+        self.timer_label = QLabel("")
+        self.timer_label.setObjectName("timer")
+        top.addWidget(self.title, 1)
+        top.addWidget(self.progress)
+        top.addSpacing(16)
+        top.addWidget(self.timer_label)
+        layout.addLayout(top)
+        self.briefing = QLabel("")
+        self.briefing.setWordWrap(True)
+        self.briefing.setObjectName("subtitle")
+        layout.addWidget(self.briefing)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.table_host = QWidget()
+        self.table_layout = QVBoxLayout(self.table_host)
+        self.table_layout.setContentsMargins(0, 0, 0, 0)
+        self.split.addWidget(self.table_host)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        self.hint = QLabel("")
+        self.hint.setWordWrap(True)
+        self.feedback = FeedbackPanel()
+        side_layout.addWidget(self.hint)
+        side_layout.addWidget(self.feedback, 1)
+        self.split.addWidget(side)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 1)
+        layout.addWidget(self.split, 1)
+        bottom = QHBoxLayout()
+        self.actions = ActionBar()
+        self.actions.triggered.connect(self.act)
+        bottom.addWidget(self.actions, 1)
+        self.skip = QPushButton("Next throw\nCtrl+→")
+        self.skip.setToolTip("Leave the rest of this throw (it counts as missing) — Ctrl+Right")
+        self.skip.clicked.connect(self.skip_throw)
+        self.end = QPushButton("Finish\nCtrl+Enter")
+        self.end.setToolTip("End the round and see the score — Ctrl+Enter")
+        self.end.clicked.connect(self.finish)
+        for b in (self.skip, self.end):
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            bottom.addWidget(b)
+        layout.addLayout(bottom)
+        self._keys = []
+        for key, slot in (("Right", lambda: self.cycle(1)), ("Left", lambda: self.cycle(-1)),
+                          ("Tab", lambda: self.cycle(1)), ("H", self.show_hint),
+                          ("Ctrl+Right", self.skip_throw), ("Ctrl+Return", self.finish),
+                          ("Ctrl+Enter", self.finish)):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+            self._keys.append(shortcut)
+        self.clock = QTimer(self)
+        self.clock.setInterval(200)
+        self.clock.timeout.connect(self._tick)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    # --- starting ------------------------------------------------------------------------------
+
+    def start(self, scenario: Scenario, mode: str = "practice",
+              automation: Automation | None = None) -> None:
+        self.stop()
+        self.mode = mode
+        if mode == "drill":
+            automation = Automation.PAYOUTS
+        self.round = PracticeRound(scenario, automation)
+        self.selected = None
+        self.feedback.entries.clear()
+        self.feedback.setHtml("")
+        self.title.setText(scenario.title)
+        label = {"practice": "Practice", "drill": "Payout drill", "exam": "Exam"}[mode]
+        self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · difficulty "
+                              f"{scenario.difficulty} · you do: {self.round.automation.value} — "
+                              f"{html.escape(scenario.briefing)}")
+        self._ensure_view(scenario)
+        self.actions.set_game(scenario.game, self)
+        self.skip.setEnabled(True)
+        self.end.setEnabled(True)
+        self.clock.start()
+        if mode == "drill":
+            self.feedback.note("Pay every winning wager, one after another: type the payout and "
+                               "press Enter. The clock is running.")
+        self.refresh()
+        self.setFocus()
+        if mode == "drill":
+            QTimer.singleShot(0, self._drill_next)
+
+    def _ensure_view(self, scenario: Scenario) -> None:
+        if self.view is not None and self._view_game == scenario.game:
+            return
+        from ui.table import table_view
+
+        if self.view is not None:
+            self.view.stop_animations()
+            self.view.setParent(None)
+            self.view.deleteLater()
+        self.view = table_view(scenario.game, scenario.options)
+        self.view.wager_clicked.connect(self.select)
+        self.table_layout.addWidget(self.view)
+        self._view_game = scenario.game
+
+    def stop(self) -> None:
+        """Stop the clock and animations (leaving the screen, closing the app)."""
+        self.clock.stop()
+        if self.view is not None:
+            self.view.stop_animations()
+        if self.dialog is not None:
+            self.dialog.close()
+            self.dialog = None
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        r = self.round
+        if r is None or self.view is None:
+            return
+        fields = r.table_state()
+        fields["selected"] = self.selected
+        self.view.set_state(TableState(**fields))
+        self.progress.setText(f"Throw {max(r.round, 1)} of {r.rounds}" if r.rounds else "")
+        self.hint.setText("")
+        self._tick()
+
+    def _tick(self) -> None:
+        r = self.round
+        if r is None:
+            return
+        target = r.scenario.target_seconds
+        self.timer_label.setText(f"{r.elapsed:5.1f} s / {target} s")
+        self.timer_label.setObjectName("timerLate" if r.elapsed > target else "timer")
+        self.timer_label.style().polish(self.timer_label)
+        if r.finished:
+            self.clock.stop()
+
+    def select(self, seat: int, bet: str) -> None:
+        self.selected = (seat, bet)
+        self.refresh()
+
+    def _wager_keys(self) -> list[tuple[int, str]]:
+        if self.round is None:
+            return []
+        state = self.round.table_state()
+        return sorted({(w.seat, w.bet) for w in state.get("wagers", [])})
+
+    def cycle(self, step: int) -> None:
+        keys = self._wager_keys()
+        if not keys:
+            return
+        i = keys.index(self.selected) + step if self.selected in keys else (0 if step > 0 else -1)
+        self.selected = keys[i % len(keys)]
+        self.refresh()
+
+    def show_hint(self) -> None:
+        if self.round is None or self.mode == "exam":
+            return
+        e = self.round.next_expected()
+        self.hint.setText(f"<b>Next:</b> {html.escape(e.label)} — {html.escape(e.cite)}" if e
+                          else "Nothing left to do: finish the round.")
+
+    # --- acting --------------------------------------------------------------------------------
+
+    def act(self, do: Do) -> None:
+        r = self.round
+        if r is None or r.finished or self.dialog is not None:
+            return
+        if do in NEEDS_WAGER and self.selected is None:
+            self.feedback.note(f"{LABELS[do]}: select a wager first — click it, or use ← →.")
+            return
+        seat, bet = self.selected if do in NEEDS_WAGER else (None, None)
+        view = r.view
+        game = r.scenario.game
+        if do is Do.PAY:
+            name = get(game).catalogue(r.scenario.options)[bet].name
+            amount = next((w.amount for w in r.table_state()["wagers"] if (w.seat, w.bet) == (seat, bet)), 0)
+            self._ask(PayoutKeypad(f"Pay seat {seat}: {name} ({fmt_dollars(amount)} wager)", self),
+                      lambda d: self._do(do, seat=seat, bet=bet, amount=d.cents))
+        elif do is Do.ANNOUNCE and view is not None:
+            self._ask(ChoiceDialog("Announce", "What do you call?", choices(game, view), self),
+                      lambda d: self._do(do, value=d.choice))
+        elif do is Do.NO_ROLL:
+            reasons = list(get(game).no_rolls)
+            self._ask(ChoiceDialog("No roll", "Why is it no roll?", reasons, self),
+                      lambda d: self._do(do, value=d.choice))
+        elif do in (Do.OFFER_SHAKER, Do.PASS_SHAKER, Do.OFFER_DICE):
+            players = r.scenario.players
+            options = [f"Seat {s} — {n}" for s, n in sorted(players.items())]
+            self._ask(ChoiceDialog(LABELS[do], "To which seat?", options, self),
+                      lambda d: self._do(do, value=d.choice.split()[1]))
+        elif do is Do.MOVE_MARKERS:
+            start = int((r.table_state()["state"] or {}).get("yard_line", 20))
+            self._ask(NumberDialog("Move markers", "Move the Yard Marker to the … yard line "
+                                   "(0 = touchdown)", 0, 30, start, self),
+                      lambda d: self._do(do, value=str(d.value)))
+        elif do is Do.ANNOUNCE_DOWN and view is not None and view.result.get("next_down"):
+            self._ask(ChoiceDialog("Down and distance", "Announce:", down_choices(view), self),
+                      lambda d: self._do(do, value=d.choice))
+        elif do is Do.MOVE_DICE:
+            self._ask(ChoiceDialog("Throw box", "Move the matching dice to the box:", FACES, self),
+                      lambda d: self._do(do, value=d.choice))
+        elif do is Do.EXTRA_ROLL:
+            self._ask(NumberDialog("Extra roll", "How many dice go back in the shaker?", 1, 10, 5,
+                                   self), lambda d: self._do(do, value=str(d.value)))
+        elif do in (Do.PLACE_POINTER, Do.MOVE_LAMMER) and view is not None and view.valid:
+            a, b = sorted(view.result["dice"])
+            self._do(do, value=f"{a}-{b}")
+        else:
+            self._do(do, seat=seat, bet=bet)
+
+    def _ask(self, dialog, then) -> None:
+        self.dialog = dialog
+
+        def done(code: int) -> None:
+            self.dialog = None
+            if code:
+                then(dialog)
+            dialog.deleteLater()
+            self.setFocus()
+
+        dialog.finished.connect(done)
+        dialog.open()
+
+    def _do(self, do: Do, **fields) -> None:
+        r = self.round
+        if r is None or r.finished:
+            return
+        fb = r.perform(do, **fields)
+        if self.mode != "exam":
+            self.feedback.add(fb)
+        if do in (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN):
+            self.selected = None
+        self.refresh()
+        if r.finished:
+            self._done()
+        elif self.mode == "drill":
+            QTimer.singleShot(0, self._drill_next)
+
+    def _drill_next(self) -> None:
+        r = self.round
+        if r is None or r.finished or self.dialog is not None:
+            return
+        e = r.next_expected()
+        if e is not None and e.do is Do.PAY:
+            self.selected = (e.seat, e.bet)
+            self.refresh()
+            self.act(Do.PAY)
+
+    def skip_throw(self) -> None:
+        r = self.round
+        if r is None or r.finished or self.dialog is not None:
+            return
+        r.skip_throw()
+        self.feedback.note("The rest of that throw was left undone.")
+        self.refresh()
+        if r.finished:
+            self._done()
+
+    def finish(self) -> None:
+        r = self.round
+        if r is None or self.dialog is not None:
+            return
+        for _ in range(10_000):  # each skip closes one throw
+            if r.finished:
+                break
+            r.skip_throw()
+        self._done()
+
+    def _done(self) -> None:
+        r = self.round
+        if r is None or getattr(r, "reported", False):
+            return
+        r.reported = True
+        self.clock.stop()
+        self._tick()
+        result = r.finish()
+        self.feedback.summary(result, r)
+        self.skip.setEnabled(False)
+        self.end.setEnabled(False)
+        self.finished.emit(result, r)
