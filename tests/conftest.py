@@ -33,6 +33,20 @@ def dealer_trainer() -> str:
 
 
 @pytest.fixture(autouse=True)
+def _own_settings(request, tmp_path_factory):
+    """Qt tests keep their QSettings (window size, theme, last screen) in a folder of their own."""
+    if "qtbot" not in request.fixturenames:
+        yield
+        return
+    from ui.qt import QSettings
+
+    folder = tmp_path_factory.mktemp("settings")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _no_qt_leftovers(request):
     """Fail any Qt test that leaves windows open or timers running (napari's rule)."""
     yield

@@ -1,40 +1,87 @@
-"""The placeholder main window: it opens, says what it is, and renders to a PNG."""
+"""The main window: navigation, title, theme, remembered screen, and the --screenshot switch."""
 
 from __future__ import annotations
+
+import pytest
 
 from tests.conftest import run_command
 
 
-def test_window_opens_and_says_the_table_is_coming(qtbot):
-    from ui.qt import QLabel
+class Trainee:
+    id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
+
+
+@pytest.fixture
+def window(qtbot):
+    from ui.services import Services
     from ui.window import MainWindow
 
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    texts = " ".join(label.text() for label in window.findChildren(QLabel))
-    assert "not built yet" in texts
-    assert "58 Pa. Code ch. 668a" in texts
-    image = window.grab().toImage()
-    assert (image.width(), image.height()) == (window.width(), window.height())
-    colours = {image.pixel(x, y) for x in range(0, image.width(), 17) for y in range(0, image.height(), 17)}
-    assert len(colours) > 3, "the window rendered blank"
-    window.close()
+    services = Services(None, Trainee())
+    w = MainWindow(services)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
 
 
-def test_screenshot_switch_writes_a_png(tmp_path):
-    out = tmp_path / "main.png"
-    done = run_command("--screenshot", str(out), env={"QT_QPA_PLATFORM": "offscreen"})
+def test_the_title_says_who_is_training(window):
+    assert window.windowTitle() == "Dealer Trainer — Rosa Diaz"
+
+
+def test_ctrl_digits_switch_screens(window, qtbot):
+    from ui.qt import Qt
+
+    for key, name in ((Qt.Key.Key_2, "scenarios"), (Qt.Key.Key_4, "rules"), (Qt.Key.Key_1, "practice")):
+        qtbot.keyClick(window, key, Qt.KeyboardModifier.ControlModifier)
+        assert window.stack.currentWidget() is window.pages[name]
+
+
+def test_the_last_screen_is_remembered(qtbot):
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    first = MainWindow(Services(None))
+    qtbot.addWidget(first)
+    first.show_screen("rules")
+    first.close()
+    second = MainWindow(Services(None))
+    qtbot.addWidget(second)
+    assert second.stack.currentWidget() is second.pages["rules"]
+    second.close()
+
+
+def test_the_dark_theme_applies_and_is_remembered(window):
+    from ui.qt import QApplication, QSettings
+
+    window.set_theme("dark")
+    assert QApplication.instance().property("theme") == "dark"
+    assert QSettings().value("view/theme") == "dark"
+    window.set_theme("light")
+
+
+def test_the_exam_screen_has_its_place(window):
+    window.show_screen("exam")
+    assert window.stack.currentWidget() is window.pages["exam"]
+
+
+@pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam"])
+def test_screenshot_switch_writes_a_png(tmp_path, screen):
+    out = tmp_path / f"{screen}.png"
+    done = run_command("--screenshot", str(out), "--screen", screen,
+                       env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr
     header = out.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
-    assert (width, height) == (900, 560)
+    assert (width, height) == (1440, 900)
 
 
-def test_screenshot_into_a_missing_folder_is_one_clear_line(tmp_path):
+def test_screenshot_problems_are_one_clear_line(tmp_path):
     done = run_command("--screenshot", str(tmp_path / "nope" / "x.png"),
                        env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 2
     assert "does not exist" in done.stderr and "Traceback" not in done.stderr
+    done = run_command("--screenshot", str(tmp_path / "x.png"), "--screen", "casino",
+                       env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and "unknown screen" in done.stderr

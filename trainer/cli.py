@@ -18,7 +18,6 @@ from decimal import Decimal
 
 from trainer import __version__
 from trainer.errors import DataError, RequestError
-from trainer.scenario import ScenarioError
 
 EXIT_BAD_INPUT = 2
 
@@ -59,6 +58,8 @@ COMMANDS = ("settle", "odds", "check", "key")
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from trainer.scenario import ScenarioError
+
     try:
         return {"settle": _settle, "odds": _odds, "check": _check, "key": _key}[args.command](args)
     except (RequestError, DataError, ScenarioError) as e:
@@ -143,7 +144,7 @@ def _check(args) -> int:
     from pathlib import Path
 
     from trainer.procedure import build
-    from trainer.scenario import load
+    from trainer.scenario import ScenarioError, load
 
     files: list[Path] = []
     for raw in args.paths:
@@ -175,7 +176,7 @@ def _key(args) -> int:
 
     from trainer.answer_key import key_json, key_text
     from trainer.paths import scenarios_dir
-    from trainer.scenario import load
+    from trainer.scenario import ScenarioError, load
 
     path = Path(args.scenario)
     if not path.exists():

@@ -64,6 +64,7 @@ class ActionBar(QWidget):
             s.setEnabled(False)
             s.deleteLater()
         self.buttons, self.shortcuts = {}, []
+        self.shortcuts_keys = [(do, QKeySequence(key)[0].key()) for do, key in GAME_ACTIONS[game]]
         for do, key in GAME_ACTIONS[game]:
             button = QPushButton(f"{SHORT.get(do, LABELS[do])}\n{key}")
             button.setToolTip(f"{LABELS[do]} — key {key}")

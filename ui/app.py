@@ -1,4 +1,5 @@
-"""Starting the app: the QApplication, the main window, and `--screenshot`."""
+"""Starting the app: the QApplication, the progress store, who is training, the main window;
+and `--screenshot FILE [--screen NAME]`, which renders a screen off screen and exits."""
 
 from __future__ import annotations
 
@@ -7,32 +8,148 @@ from pathlib import Path
 
 from trainer import __version__
 
+SCREENS = ("practice", "scenarios", "progress", "rules", "exam", "drill",
+           "table-props-and-hops", "table-three-dice-football", "table-high-roll-dice",
+           "table-high-roll-dice-6", "table-pai-gow-dice")
+#: the bundled scenario each practice screenshot deals, and how many actions it works first
+SHOWCASE = {"props-and-hops": ("ph-busy-six-seats", 6), "three-dice-football": ("tdf-full-house", 4),
+            "high-roll-dice": ("hrd-extra-roll-partial", 3),
+            "high-roll-dice-6": ("hrd6-full-table-four-twos", 2),
+            "pai-gow-dice": ("pgd-busy-six-seats", 2)}
 
-def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None) -> int:
-    from ui.qt import QApplication
-    from ui.window import MainWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+def application():
+    from ui import theme
+    from ui.qt import QApplication, QGuiApplication, QSettings, Qt
+
+    app = QApplication.instance()
+    if app is None:
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
+            Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication(sys.argv[:1])
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)
-    window = MainWindow()
+    theme.apply(app, str(QSettings().value("view/theme", "light")))
+    return app
+
+
+def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None) -> int:
+    app = application()
     if screenshot:
-        return save_screenshot(window, Path(screenshot))
+        return save_screenshot(Path(screenshot), screen or "practice")
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    store = open_store(db)
+    if store is False:
+        return 0
+    services = Services(store)
+    if not services.choose_trainee():
+        return 0
+    window = MainWindow(services)
+    services.window = window
+    services.status.connect(lambda text: window.statusBar().showMessage(text, 15000))
+    if store is not None and store.problem is not None:
+        window.statusBar().showMessage(f"{store.problem} Results are kept until they can be saved.")
     window.show()
     return app.exec()
 
 
-def save_screenshot(window, path: Path) -> int:
-    """Render the window off screen to a PNG; one line and exit 2 if it cannot be written."""
-    window.resize(window.sizeHint().expandedTo(window.minimumSize()))
-    window.show()
-    image = window.grab()
+def default_db() -> Path:
+    from ui.qt import QStandardPaths
+
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(folder) / "progress.db"
+
+
+def open_store(db: str | None):
+    """The progress store, asking what to do when the file is damaged or newer; None to go on
+    without saving, False to quit. A damaged or newer file is never touched."""
+    from trainer.progress import Store
+    from trainer.progress.errors import StoreError, StoreUnavailableError
+    from ui.qt import QFileDialog, QMessageBox
+
+    path = Path(db) if db else default_db()
+    while True:
+        try:
+            return Store.open(path, allow_unavailable=True)
+        except StoreUnavailableError as e:
+            problem = str(e)
+        except StoreError as e:
+            problem = str(e)
+        box = QMessageBox(QMessageBox.Icon.Critical, "Progress file",
+                          f"{problem}\n\nThe file is left exactly as it is.")
+        other = box.addButton("Open another…", QMessageBox.ButtonRole.ActionRole)
+        new = box.addButton("Create a new file…", QMessageBox.ButtonRole.ActionRole)
+        without = box.addButton("Continue without saving", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Quit", QMessageBox.ButtonRole.RejectRole)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is other:
+            name, _ = QFileDialog.getOpenFileName(None, "Open a progress file", str(path.parent),
+                                                  "Progress files (*.db);;All files (*)")
+        elif clicked is new:
+            name, _ = QFileDialog.getSaveFileName(None, "Create a progress file", str(path.parent),
+                                                  "Progress files (*.db)")
+        elif clicked is without:
+            return None
+        else:
+            return False
+        if name:
+            path = Path(name)
+
+
+def save_screenshot(path: Path, screen: str) -> int:
+    """Render one screen of the main window to a PNG; one line and exit 2 if it cannot."""
+    if screen not in SCREENS:
+        print(f"--screen: unknown screen {screen!r}; choose one of {', '.join(SCREENS)}",
+              file=sys.stderr)
+        return 2
     if not path.parent.is_dir():
         print(f"--screenshot: the folder {path.parent} does not exist", file=sys.stderr)
         return 2
+    window = showcase(screen)
+    image = window.grab()
+    window.close()
     if not image.save(str(path), "PNG"):
         print(f"--screenshot: could not write {path}", file=sys.stderr)
         return 2
-    window.close()
     return 0
+
+
+def showcase(screen: str):
+    """The main window on a screen, as a demonstration (no progress file is touched)."""
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    services = Services(None)
+    window = MainWindow(services)
+    window.resize(1440, 900)
+    if screen.startswith("table-") or screen == "drill":
+        game = screen.removeprefix("table-") if screen.startswith("table-") else "props-and-hops"
+        page = window.show_screen("practice")
+        if screen == "drill":
+            page.kind.setCurrentIndex(1)
+            page.deal(seed=7, game="props-and-hops")
+        else:
+            from trainer.library import load_library
+
+            scenario_id, steps = SHOWCASE[game]
+            scenario = load_library().by_id(scenario_id)
+            if scenario is not None:
+                page.start_scenario(scenario)
+                work(page.screen, steps)
+    else:
+        window.show_screen(screen)
+    window.show()
+    return window
+
+
+def work(screen, steps: int) -> None:
+    """Do the first few expected actions of a round, so a screenshot shows a round in play."""
+    for _ in range(steps):
+        e = screen.round.next_expected() if screen.round is not None else None
+        if e is None:
+            break
+        screen._do(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)

@@ -8,15 +8,10 @@ stays responsive and tests can type into them.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
-from trainer.calls import choices, down_choices
-from trainer.games import get
-from trainer.grading import Result
 from trainer.money import fmt_dollars
-from trainer.practice import Feedback, PracticeRound
-from trainer.procedure import Automation, Do
-from trainer.procedure.model import LABELS
-from trainer.scenario import Scenario
+from trainer.procedure.model import LABELS, Automation, Do
 from ui.actions import ActionBar
 from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
 from ui.qt import (
@@ -34,6 +29,11 @@ from ui.qt import (
     Signal,
 )
 from ui.table.state import TableState
+
+if TYPE_CHECKING:  # the engine's round machinery loads with the first round, not at start-up
+    from trainer.grading import Result
+    from trainer.practice import Feedback, PracticeRound
+    from trainer.scenario import Scenario
 
 NEEDS_WAGER = (Do.ACCEPT, Do.REFUSE, Do.COLLECT, Do.PAY, Do.PLACE_SIX_EIGHT, Do.TAKE_DOWN)
 FACES = ["ace", "6", "5", "4", "3", "2"]
@@ -108,7 +108,7 @@ class PracticeScreen(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
         top = QHBoxLayout()
-        self.title = QLabel("Deal a round to begin")
+        self.title = QLabel("")
         self.title.setObjectName("pageTitle")
         self.progress = QLabel("")
         self.progress.setObjectName("subtitle")
@@ -172,11 +172,15 @@ class PracticeScreen(QWidget):
 
     def start(self, scenario: Scenario, mode: str = "practice",
               automation: Automation | None = None) -> None:
+        from trainer.games import get
+        from trainer.practice import PracticeRound
+
         self.stop()
         self.mode = mode
         if mode == "drill":
             automation = Automation.PAYOUTS
         self.round = PracticeRound(scenario, automation)
+        self.round.mode = mode
         self.selected = None
         self.feedback.entries.clear()
         self.feedback.setHtml("")
@@ -273,6 +277,9 @@ class PracticeScreen(QWidget):
     # --- acting --------------------------------------------------------------------------------
 
     def act(self, do: Do) -> None:
+        from trainer.calls import choices, down_choices
+        from trainer.games import get
+
         r = self.round
         if r is None or r.finished or self.dialog is not None:
             return

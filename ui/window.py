@@ -1,53 +1,192 @@
-"""The main window. For now it says what the engine can already do; the practice table, scenarios,
-progress and rules screens replace this page as they are built."""
+"""The main window: navigation to Practice, Scenarios, Progress, Rules and Exam; menus; the
+trainee's name in the title; size, last screen and theme remembered between runs."""
 
 from __future__ import annotations
 
 from trainer import __version__
-from trainer.readings import READINGS
-from ui.qt import QLabel, QMainWindow, QSize, Qt, QVBoxLayout, QWidget
-
-GAMES = (
-    ("Props & Hops", "58 Pa. Code ch. 668a"),
-    ("Three Dice Football", "58 Pa. Code ch. 577"),
-    ("High Roll Dice, and its 6-dice variation", "58 Pa. Code ch. 675a"),
-    ("Pai Gow Poker dice wagers (reconstructed)", "58 Pa. Code § 645c.2"),
+from ui import theme
+from ui.qt import (
+    QAction,
+    QActionGroup,
+    QApplication,
+    QHBoxLayout,
+    QKeySequence,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QSettings,
+    QSize,
+    QStackedWidget,
+    QWidget,
 )
+
+SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "Progress"),
+           ("rules", "Rules"), ("exam", "Exam"))
+KEYS_HELP = """<h3>Keyboard</h3>
+<p><b>Ctrl+1 … Ctrl+5</b> switch screens · <b>Ctrl+N</b> deal a round · <b>F1</b> this help</p>
+<p>On the table: <b>← → Tab</b> select a wager · each action's key is on its button (A accept,
+R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H</b> hint ·
+<b>Ctrl+→</b> next throw · <b>Ctrl+Enter</b> finish the round.</p>
+<p>In dialogs: type the payout and press <b>Enter</b>; <b>1–9</b> pick a choice; <b>Esc</b> cancels.</p>"""
 
 
 class MainWindow(QMainWindow):
-    def __init__(self):
+    def __init__(self, services=None):
         super().__init__()
-        self.setWindowTitle("Dealer Trainer")
-        self.setMinimumSize(QSize(720, 480))
-        page = QWidget()
-        page.setObjectName("placeholder")
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(48, 40, 48, 40)
-        layout.setSpacing(14)
+        self.services = services
+        self.settings = QSettings()
+        self.pages: dict[str, QWidget] = {}
+        self.setMinimumSize(QSize(1024, 680))
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        self.sidebar = QListWidget()
+        self.sidebar.setObjectName("sidebar")
+        self.sidebar.setFixedWidth(190)
+        for _, title in SCREENS:
+            self.sidebar.addItem(title)
+        self.stack = QStackedWidget()
+        for _ in SCREENS:
+            self.stack.addWidget(QWidget())
+        row.addWidget(self.sidebar)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self.sidebar.currentRowChanged.connect(self._show_row)
+        self._menus()
+        self.update_title()
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        last = self.settings.value("window/screen", "practice")
+        self.show_screen(last if last in dict(SCREENS) else "practice")
 
-        title = QLabel("Dealer Trainer")
-        title.setStyleSheet("font-size: 30pt; font-weight: 600; color: #0b5d3b;")
-        subtitle = QLabel(f"Version {__version__} — the practice table is not built yet.")
-        subtitle.setStyleSheet("font-size: 14pt; color: #333;")
-        games = "".join(f"<li><b>{name}</b> — {cite}</li>" for name, cite in GAMES)
-        body = QLabel(
-            "<p>The rules engine is ready. It settles every wager of these games to the cent, "
-            "with the regulation behind every line:</p>"
-            f"<ul>{games}</ul>"
-            f"<p>It follows {len(READINGS)} written readings where the regulations are silent.</p>"
-            "<p>From a terminal:<br><tt>dealer-trainer settle &lt; round.json</tt> — the answer "
-            "key of a round<br><tt>dealer-trainer odds --game props-and-hops</tt> — exact house "
-            "edges</p>"
-        )
-        body.setWordWrap(True)
-        body.setTextFormat(Qt.TextFormat.RichText)
-        body.setStyleSheet("font-size: 12pt; color: #222;")
-        for w in (title, subtitle, body):
-            layout.addWidget(w)
-        layout.addStretch(1)
-        self.setCentralWidget(page)
-        page.setStyleSheet("#placeholder { background: #f7f5ef; }")
+    # --- screens -------------------------------------------------------------------------------
 
-    def sizeHint(self) -> QSize:
-        return QSize(900, 560)
+    def update_title(self) -> None:
+        who = getattr(self.services, "trainee_name", None) if self.services else None
+        self.setWindowTitle(f"Dealer Trainer — {who}" if who else "Dealer Trainer")
+
+    def show_screen(self, name: str) -> QWidget:
+        row = [n for n, _ in SCREENS].index(name)
+        self.sidebar.setCurrentRow(row)
+        return self.page(name)
+
+    def _show_row(self, row: int) -> None:
+        name = SCREENS[row][0]
+        self.page(name)
+        self.stack.setCurrentIndex(row)
+        self.settings.setValue("window/screen", name)
+
+    def page(self, name: str) -> QWidget:
+        """A screen, built the first time it is shown (heavy screens load lazily)."""
+        if name not in self.pages:
+            widget = self._build(name)
+            row = [n for n, _ in SCREENS].index(name)
+            old = self.stack.widget(row)
+            self.stack.removeWidget(old)
+            old.deleteLater()
+            self.stack.insertWidget(row, widget)
+            self.pages[name] = widget
+            self.stack.setCurrentIndex(self.sidebar.currentRow())
+        return self.pages[name]
+
+    def _build(self, name: str) -> QWidget:
+        if name == "practice":
+            from ui.practice_page import PracticePage
+
+            page = PracticePage()
+            if self.services is not None:
+                page.finished.connect(self.services.record)
+            return page
+        if name == "scenarios":
+            from trainer.library import load_library
+            from ui.scenarios_page import ScenariosPage
+
+            best = self.services.best_scores() if self.services is not None else {}
+            page = ScenariosPage(load_library(), best)
+            page.start.connect(self._start_scenario)
+            return page
+        if name == "rules":
+            from ui.rules_page import RulesPage
+
+            return RulesPage()
+        if name == "progress" and self.services is not None and hasattr(self.services, "progress_page"):
+            return self.services.progress_page(self)
+        from ui.placeholder import Placeholder
+
+        if name == "progress":
+            return Placeholder("Progress", "Your accuracy and speed by game and skill will be "
+                                           "charted here as you practise.")
+        return Placeholder("Exam", "Certification exams — fixed forms, timed, with signed results "
+                                   "— are taken here once an instructor sets one up.")
+
+    def _start_scenario(self, scenario) -> None:
+        page = self.show_screen("practice")
+        page.start_scenario(scenario)
+
+    # --- menus ---------------------------------------------------------------------------------
+
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        if self.services is not None:
+            switch = QAction("Switch trainee…", self)
+            switch.setShortcut(QKeySequence("Ctrl+Shift+T"))
+            switch.triggered.connect(self.services.switch_trainee)
+            file.addAction(switch)
+        deal = QAction("Deal a round", self)
+        deal.setShortcut(QKeySequence("Ctrl+N"))
+        deal.triggered.connect(lambda: self.show_screen("practice").deal())
+        file.addAction(deal)
+        file.addSeparator()
+        quit_ = QAction("Quit", self)
+        quit_.setShortcut(QKeySequence("Ctrl+Q"))
+        quit_.triggered.connect(self.close)
+        file.addAction(quit_)
+        go = bar.addMenu("&Go")
+        for n, (name, title) in enumerate(SCREENS, start=1):
+            action = QAction(title, self)
+            action.setShortcut(QKeySequence(f"Ctrl+{n}"))
+            action.triggered.connect(lambda _=False, s=name: self.show_screen(s))
+            go.addAction(action)
+            self.addAction(action)
+        view = bar.addMenu("&View")
+        group = QActionGroup(self)
+        current = self.settings.value("view/theme", "light")
+        for name in theme.THEMES:
+            action = QAction(f"{name.title()} theme", self, checkable=True)
+            action.setChecked(name == current)
+            action.triggered.connect(lambda _=False, n=name: self.set_theme(n))
+            group.addAction(action)
+            view.addAction(action)
+        full = QAction("Full screen", self)
+        full.setShortcut(QKeySequence("F11"))
+        full.triggered.connect(lambda: self.showNormal() if self.isFullScreen() else self.showFullScreen())
+        view.addAction(full)
+        help_ = bar.addMenu("&Help")
+        keys = QAction("Keyboard shortcuts", self)
+        keys.setShortcut(QKeySequence("F1"))
+        keys.triggered.connect(lambda: QMessageBox.information(self, "Keyboard", KEYS_HELP))
+        help_.addAction(keys)
+        about = QAction("About Dealer Trainer", self)
+        about.triggered.connect(self.about)
+        help_.addAction(about)
+
+    def set_theme(self, name: str) -> None:
+        self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name))
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About Dealer Trainer",
+                          f"<h3>Dealer Trainer {__version__}</h3><p>Training and certification for "
+                          "dealers of Pennsylvania's dice table games: Props &amp; Hops, Three Dice "
+                          "Football, High Roll Dice and the Pai Gow Poker dice wagers.</p><p>Every "
+                          "rule is cited to 58 Pa. Code. The Pai Gow dice wagers are reconstructed: "
+                          "confirm them against your Rules Submission.</p>")
+
+    def closeEvent(self, event) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        practice = self.pages.get("practice")
+        if practice is not None:
+            practice.stop()
+        super().closeEvent(event)

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from trainer.errors import RequestError
-from trainer.games.base import Game
+
+if TYPE_CHECKING:
+    from trainer.games.base import Game
 
 GAME_IDS = ("props-and-hops", "three-dice-football", "high-roll-dice", "high-roll-dice-6",
             "pai-gow-dice")
+#: the games' names, for menus that should not load the rules to show them
+GAME_NAMES = {"props-and-hops": "Props & Hops", "three-dice-football": "Three Dice Football",
+              "high-roll-dice": "High Roll Dice", "high-roll-dice-6": "High Roll Dice (6 dice)",
+              "pai-gow-dice": "Pai Gow Poker dice wagers"}
 
 
 def get(game_id: object, where: str = "game") -> Game:

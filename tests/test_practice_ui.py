@@ -1,0 +1,148 @@
+"""Working rounds in the real practice screen: clicking wagers and buttons, typing payouts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import ROOT
+from trainer.library import load_library
+from trainer.money import fmt
+from trainer.procedure import Automation, Do
+from ui.practice import NEEDS_WAGER
+
+LIBRARY = load_library(ROOT / "scenarios")
+#: one bundled scenario per game, worked to the end through the screen
+PLAYED = ["ph-six-eight-shake-pays", "tdf-opening-drive", "hrd-extra-roll-partial", "hrd6-three-pairs",
+          "pgd-beat-it-by-four"]
+
+
+@pytest.fixture
+def screen(qtbot):
+    from ui.practice import PracticeScreen
+
+    s = PracticeScreen()
+    qtbot.addWidget(s)
+    s.resize(1400, 860)
+    s.show()
+    qtbot.waitExposed(s)
+    yield s
+    s.stop()
+    s.close()
+
+
+def click_wager(qtbot, screen, seat, bet):
+    from ui.qt import Qt
+
+    view = screen.view
+    point = view.mapFromScene(view.area_pos(seat, bet))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert screen.selected == (seat, bet), f"clicking seat {seat} {bet} did not select it"
+
+
+def answer(qtbot, screen, expected, amount=None):
+    """Fill whatever dialog the action opened, as a trainee would."""
+    from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
+    from ui.qt import Qt
+
+    dialog = screen.dialog
+    if dialog is None:
+        return
+    if isinstance(dialog, PayoutKeypad):
+        qtbot.keyClicks(dialog.field, fmt(expected.amount if amount is None else amount))
+        qtbot.keyClick(dialog.field, Qt.Key.Key_Return)
+    elif isinstance(dialog, ChoiceDialog):
+        values = [o.split()[1] if o.startswith("Seat ") else o for o in dialog.options]
+        index = values.index(expected.value)
+        qtbot.keyClick(dialog, Qt.Key(Qt.Key.Key_1 + index))
+    elif isinstance(dialog, NumberDialog):
+        dialog.spin.selectAll()
+        qtbot.keyClicks(dialog.spin, expected.value)
+        qtbot.keyClick(dialog.spin, Qt.Key.Key_Return)
+    assert screen.dialog is None
+
+
+def work(qtbot, screen, *, keyboard=False, limit=400):
+    from ui.qt import Qt
+
+    for _ in range(limit):
+        r = screen.round
+        if r.finished:
+            return
+        e = r.next_expected()
+        if e.do in NEEDS_WAGER:
+            if keyboard:
+                for _ in range(60):
+                    if screen.selected == (e.seat, e.bet):
+                        break
+                    qtbot.keyClick(screen, Qt.Key.Key_Right)
+            else:
+                click_wager(qtbot, screen, e.seat, e.bet)
+        if keyboard:
+            key = dict((d, k) for d, k in screen.actions.shortcuts_keys)[e.do]
+            qtbot.keyClick(screen, key)
+        else:
+            qtbot.mouseClick(screen.actions.buttons[e.do], Qt.MouseButton.LeftButton)
+        answer(qtbot, screen, e)
+    raise AssertionError("the round did not end")
+
+
+@pytest.mark.parametrize("scenario_id", PLAYED)
+def test_a_bundled_scenario_worked_through_the_screen_scores_perfectly(qtbot, screen, scenario_id):
+    scenario = LIBRARY.by_id(scenario_id)
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    screen.start(scenario, automation=Automation.WHOLE_ROUND)
+    work(qtbot, screen)
+    [result] = results
+    assert result.findings == [], [f.message for f in result.findings]
+    assert result.score.procedure == 100 and result.score.payouts == 100
+    assert "Round complete" in screen.feedback.toPlainText()
+
+
+def test_a_wrong_payout_shows_the_finding_and_its_citation(qtbot, screen):
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("ph-first-shake"))
+    e = screen.round.next_expected()
+    assert e.do is Do.PAY and (e.seat, e.bet) == (2, "double-3-3")
+    click_wager(qtbot, screen, 2, "double-3-3")
+    qtbot.mouseClick(screen.actions.buttons[Do.PAY], Qt.MouseButton.LeftButton)
+    answer(qtbot, screen, e, amount=14500)
+    text = screen.feedback.toPlainText()
+    assert "Not right" in text and "$150.00" in text and "30 to 1" in text
+    assert "58 Pa. Code § 668a.2(d)(3)" in text
+    assert "Six the Hardway Bet" in text  # the regulation sentence, quoted
+
+
+def test_a_whole_round_from_the_keyboard_alone(qtbot, screen):
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    screen.start(LIBRARY.by_id("ph-no-roll-calls"), automation=Automation.WHOLE_ROUND)
+    work(qtbot, screen, keyboard=True)
+    [result] = results
+    assert result.findings == [] and result.score.total >= 85
+
+
+def test_an_action_without_a_selected_wager_asks_for_one(qtbot, screen):
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("ph-first-shake"))
+    qtbot.mouseClick(screen.actions.buttons[Do.PAY], Qt.MouseButton.LeftButton)
+    assert screen.dialog is None
+    assert "select a wager first" in screen.feedback.toPlainText()
+
+
+def test_the_payout_drill_opens_the_keypad_for_each_winner(qtbot, screen):
+    from trainer.drills import random_round
+    from ui.dialogs import PayoutKeypad
+
+    screen.start(random_round("props-and-hops", 4, 11), mode="drill")
+    qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
+    paid = 0
+    while not screen.round.finished:
+        assert isinstance(screen.dialog, PayoutKeypad)
+        answer(qtbot, screen, screen.round.next_expected())
+        paid += 1
+        qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
+    assert paid >= 1 and screen.round.finish().score.payouts == 100
+    assert screen.timer_label.text().endswith(f"/ {screen.round.scenario.target_seconds} s")

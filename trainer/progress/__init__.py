@@ -1,0 +1,65 @@
+"""Trainee progress, kept in one SQLite file: every attempt appended to a log (Anki's revlog), and
+every statistic computed from that log.
+
+- `store`: opening the file safely (damaged, newer and foreign files are refused and never
+  written), trainees and instructor passphrases, and recording attempts so that none is lost
+  (`Store.open`, `add_trainee`, `trainees`, `archive_trainee`, `restore_trainee`,
+  `verify_passphrase`, `record_attempt`, `flush_pending`, `pending`, `attempts`, `attempt`);
+- `schema`: the tables, as named migrations recorded in `_migrations`;
+- `records`: `AttemptRecord` (what the app records when a round ends; `from_result` builds it
+  from the grading `Result`), `Attempt`, `Trainee`, `Mode`;
+- `stats`: the Progress screen (`progress_report`, or `accuracy_by_game`, `accuracy_by_skill`,
+  `payout_times`, `attempts_per_day`, `skill_table`, `weakest_skills`, `next_drill_skill`: the
+  mastery and "keeps coming back" rule is in its docstring) and the Class screen
+  (`class_overview`);
+- `exchange`: CSV of attempts, and results files one workstation exports and another imports
+  (`export_csv`, `export_results`, `import_results`);
+- `errors`: `StoreError` and its kinds, each with a one-line message for the user.
+
+Typical use::
+
+    store = Store.open(path, allow_unavailable=True)   # the session goes on if it cannot write
+    ana = store.add_trainee("Ana")
+    try:
+        store.record_attempt(AttemptRecord.from_result(trainee_id=ana, ...))
+    except StoreUnavailableError as e:   # kept in store.pending; store.flush_pending() later
+        show(str(e))
+"""
+
+from trainer.progress.errors import (
+    DamagedDatabaseError,
+    ForeignDatabaseError,
+    NameTakenError,
+    NewerDatabaseError,
+    ResultsFileError,
+    StoreError,
+    StoreUnavailableError,
+    UnknownTraineeError,
+)
+from trainer.progress.exchange import ImportSummary, export_csv, export_results, import_results
+from trainer.progress.records import Attempt, AttemptRecord, Mode, Trainee, drill_item_id, skills_of
+from trainer.progress.stats import (
+    ClassOverview,
+    ProgressReport,
+    SkillRow,
+    accuracy_by_game,
+    accuracy_by_skill,
+    attempts_per_day,
+    class_overview,
+    next_drill_skill,
+    payout_times,
+    progress_report,
+    skill_table,
+    weakest_skills,
+)
+from trainer.progress.store import Store
+
+__all__ = [
+    "Attempt", "AttemptRecord", "ClassOverview", "DamagedDatabaseError", "ForeignDatabaseError",
+    "ImportSummary", "Mode", "NameTakenError", "NewerDatabaseError", "ProgressReport",
+    "ResultsFileError", "SkillRow", "Store", "StoreError", "StoreUnavailableError", "Trainee",
+    "UnknownTraineeError", "accuracy_by_game", "accuracy_by_skill", "attempts_per_day",
+    "class_overview", "drill_item_id", "export_csv", "export_results", "import_results",
+    "next_drill_skill", "payout_times", "progress_report", "skill_table", "skills_of",
+    "weakest_skills",
+]

@@ -1,0 +1,95 @@
+"""What can go wrong with the progress file, each as one line a trainee or instructor can act on.
+
+Every error derives from `StoreError`; its str() is that one line. The app shows it and offers to
+open or create another file (damaged, newer, foreign) or goes on with the attempts kept in memory
+(unavailable). The store never overwrites a file it refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+# SQLite's primary result codes (https://www.sqlite.org/rescode.html)
+_PERM, _BUSY, _LOCKED, READONLY, _IOERR, _CORRUPT, _FULL, CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
+_REASONS = {
+    _PERM: "permission denied",
+    _BUSY: "another program kept it locked for too long",
+    _LOCKED: "another program kept it locked for too long",
+    READONLY: "the file or its folder is read-only",
+    _IOERR: "the disk reported an error while writing",
+    _FULL: "the disk is full",
+    CANTOPEN: "it cannot be opened or created there (the folder may be read-only or missing)",
+}
+
+
+class StoreError(Exception):
+    """Base of the progress store's errors; str() is one user-facing line."""
+
+    def __init__(self, message: str, *, path: str = ""):
+        super().__init__(message)
+        self.path = path
+
+
+class DamagedDatabaseError(StoreError):
+    """The file is not a SQLite database, or fails `PRAGMA quick_check`. It is left untouched."""
+
+    def __init__(self, path: str, detail: str):
+        super().__init__(f"The progress file {path} is damaged ({detail}). It was left as it is; "
+                         "open or create another progress file.", path=path)
+        self.detail = detail
+
+
+class NewerDatabaseError(StoreError):
+    """The file was migrated by a newer version of the app. It is never written to."""
+
+    def __init__(self, path: str, unknown: list[str]):
+        super().__init__(f"The progress file {path} was written by a newer version of Dealer Trainer "
+                         f"(schema steps {', '.join(unknown)}). It was left as it is; update the app or "
+                         "open another progress file.", path=path)
+        self.unknown = unknown
+
+
+class ForeignDatabaseError(StoreError):
+    """A SQLite database of some other program (tables, but no `_migrations`). Left untouched."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path} is a database of another program, not a Dealer Trainer progress file. "
+                         "It was left as it is; open or create another progress file.", path=path)
+
+
+class StoreUnavailableError(StoreError):
+    """The file cannot be written now (read-only, disk full, locked). Attempts wait in memory."""
+
+    def __init__(self, path: str, reason: str, *, pending: int = 0):
+        kept = ""
+        if pending:
+            kept = (f"; {pending} attempt{'s are' if pending != 1 else ' is'} kept in memory and will "
+                    "be saved when it can be written")
+        super().__init__(f"Cannot save progress to {path}: {reason}{kept}.", path=path)
+        self.reason = reason
+        self.pending = pending
+
+
+class NameTakenError(StoreError):
+    """Another active trainee already has this name."""
+
+
+class UnknownTraineeError(StoreError):
+    """No trainee has this id."""
+
+
+class ResultsFileError(StoreError):
+    """A results file that cannot be imported; the message names the file, the field and the problem."""
+
+
+def is_damage(exc: sqlite3.Error) -> bool:
+    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (_CORRUPT, _NOTADB)
+
+
+def unavailable_reason(exc: BaseException) -> str | None:
+    """Why the file cannot be written, if `exc` says it cannot (else None: a bug, not the disk)."""
+    if isinstance(exc, sqlite3.Error):
+        return _REASONS.get(getattr(exc, "sqlite_errorcode", 0) & 0xFF)
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return None

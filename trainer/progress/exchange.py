@@ -1,0 +1,233 @@
+"""Moving attempts between workstations: a CSV for spreadsheets, and a results file to import.
+
+**CSV** (`export_csv`): a header row, then one row per attempt, oldest first. Times are ISO 8601
+in UTC; `skills` are joined with ";"; `findings` is the number of findings.
+
+**Results file** (`export_results`, `import_results`): JSON, for one trainee or the whole
+workstation (its active trainees with attempts)::
+
+    {"format": "dealer-trainer-results", "version": 1, "exported": <seconds since 1970>,
+     "source": <workstation>, "trainees": [{"key": 1, "name": "Ana", "created": <seconds>}],
+     "attempts": [{"uid": ..., "trainee": 1, "item_id": ..., "game": ..., "mode": ..., "seed": ...,
+                   "started": ..., "ended": ..., "duration": ..., "target": ..., "procedure": ...,
+                   "payouts": ..., "speed": ..., "total": ..., "passed": ..., "critical": ...,
+                   "abandoned": ..., "skills": [...], "findings": [Finding.to_json()...],
+                   "log": [Performed.to_json()...], "source": ...}]}
+
+Import checks the whole file first (a problem raises `ResultsFileError` naming the file, the
+field and the problem, and nothing is written), then adds everything in one transaction. A
+trainee is matched by name among the active trainees (case-insensitive) and created if missing;
+an attempt whose `uid` is already in the file is skipped, so importing the same file twice adds
+nothing. Passphrases never leave the workstation: an imported trainee is never an instructor.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+from trainer.progress.errors import ResultsFileError
+from trainer.progress.records import AttemptRecord, workstation
+from trainer.progress.store import Store, attempt_from_row, finding_from_row, insert_attempt
+
+FORMAT, VERSION = "dealer-trainer-results", 1
+CSV_COLUMNS = ("uid", "trainee", "item_id", "game", "mode", "seed", "started", "ended", "duration",
+               "target", "procedure", "payouts", "speed", "total", "passed", "critical", "abandoned",
+               "skills", "findings", "source")
+
+
+def iso(t: float | None) -> str:
+    return "" if t is None else datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")
+
+
+def _where(trainee_id: int | None) -> tuple[str, tuple]:
+    return ("WHERE a.trainee_id = ?", (trainee_id,)) if trainee_id is not None else ("", ())
+
+
+def export_csv(store: Store, dest: str | os.PathLike | IO[str], *, trainee_id: int | None = None) -> int:
+    """Write the attempts (of one trainee, or all) as CSV; the number of rows written."""
+    where, params = _where(trainee_id)
+    rows = store.db.execute(
+        "SELECT a.uid, t.name, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration, a.target, "
+        "a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical, a.abandoned, "
+        "(SELECT group_concat(skill, ';') FROM attempt_skills s WHERE s.attempt_id = a.id), "
+        "(SELECT count(*) FROM findings f WHERE f.attempt_id = a.id), a.source "
+        f"FROM attempts a JOIN trainees t ON t.id = a.trainee_id {where} ORDER BY a.started, a.id", params)
+    with _open_text(dest) as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        n = 0
+        for r in rows:
+            r = list(r)
+            r[6], r[7] = iso(r[6]), iso(r[7])
+            writer.writerow(["" if v is None else v for v in r])
+            n += 1
+    return n
+
+
+def export_results(store: Store, dest: str | os.PathLike | IO[str], *, trainee_id: int | None = None) -> int:
+    """Write a results file for one trainee (archived or not) or the whole workstation (its
+    active trainees that have attempts); the number of attempts written."""
+    if trainee_id is not None:
+        trainees = [store.trainee(trainee_id)]
+    else:
+        active = {r["trainee_id"] for r in store.query(
+            "SELECT DISTINCT trainee_id FROM attempts WHERE trainee_id IN "
+            "(SELECT id FROM trainees WHERE archived = 0)")}
+        trainees = [t for t in store.trainees() if t.id in active]
+    keys = {t.id: n for n, t in enumerate(trainees, 1)}
+    attempts = []
+    for tid in keys:
+        rows = store.query("SELECT * FROM attempts WHERE trainee_id = ? ORDER BY started, id", (tid,))
+        findings: dict[int, list[dict]] = {}
+        skills: dict[int, list[str]] = {}
+        for f in store.query("SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id "
+                             "WHERE a.trainee_id = ? ORDER BY f.id", (tid,)):
+            findings.setdefault(f["attempt_id"], []).append(finding_from_row(f))
+        for s in store.query("SELECT attempt_id, skill FROM attempt_skills WHERE trainee_id = ?", (tid,)):
+            skills.setdefault(s["attempt_id"], []).append(s["skill"])
+        for r in rows:
+            a = attempt_from_row(r, findings.get(r["id"], []), sorted(skills.get(r["id"], [])))
+            attempts.append({
+                "uid": a.uid, "trainee": keys[tid], "item_id": a.item_id, "game": a.game,
+                "mode": a.mode.value, "seed": a.seed, "started": a.started, "ended": a.ended,
+                "duration": a.duration, "target": a.target, "procedure": a.procedure,
+                "payouts": a.payouts, "speed": a.speed, "total": a.total, "passed": a.passed,
+                "critical": a.critical, "abandoned": a.abandoned, "skills": [s.value for s in a.skills],
+                "findings": list(a.findings), "log": list(a.log), "source": a.source})
+    doc = {"format": FORMAT, "version": VERSION, "exported": time.time(), "source": workstation(),
+           "trainees": [{"key": keys[t.id], "name": t.name, "created": t.created} for t in trainees],
+           "attempts": attempts}
+    with _open_text(dest) as out:
+        json.dump(doc, out, ensure_ascii=False, indent=1)
+    return len(attempts)
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    added: int
+    already_present: int
+    trainees_created: list[str] = field(default_factory=list)
+
+
+def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSummary:
+    """Add a results file's attempts to this store; see the module docstring."""
+    name, doc = _read(src)
+    trainees, records = _parse(name, doc)
+    created: list[str] = []
+    added = 0
+    with store.write() as db:
+        ids: dict[int, int] = {}
+        for key, (tname, tcreated) in trainees.items():
+            row = db.execute("SELECT id FROM trainees WHERE archived = 0 AND name = ? COLLATE NOCASE",
+                             (tname,)).fetchone()
+            if row is None:
+                cur = db.execute("INSERT INTO trainees (name, created) VALUES (?, ?)", (tname, tcreated))
+                row = (cur.lastrowid,)
+                created.append(tname)
+            ids[key] = row[0]
+        for key, record in records:
+            before = db.conn.total_changes
+            insert_attempt(db, record, ids[key])
+            added += db.conn.total_changes > before
+    return ImportSummary(added, len(records) - added, created)
+
+
+def _read(src) -> tuple[str, object]:
+    name = getattr(src, "name", None) or "the results file"
+    try:
+        if isinstance(src, str | os.PathLike):
+            name = os.fspath(src)
+            text = Path(src).read_text(encoding="utf-8")
+        else:
+            text = src.read()
+    except UnicodeDecodeError:
+        raise ResultsFileError(f"{name}: not a results file (it is not UTF-8 text)", path=str(name)) from None
+    except OSError as e:
+        raise ResultsFileError(f"{name}: cannot be read ({e.strerror or e})", path=str(name)) from None
+    try:
+        return str(name), json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ResultsFileError(f"{name}: not a results file (not JSON: {e.msg} at line {e.lineno}, "
+                               f"column {e.colno})", path=str(name)) from None
+
+
+def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float]], list[tuple[int, AttemptRecord]]]:
+    def fail(message: str):
+        raise ResultsFileError(f"{name}: {message}", path=name)
+
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        fail("not a Dealer Trainer results file (no \"format\": \"dealer-trainer-results\")")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        fail(f"version: must be a whole number, not {version!r}")
+    if version > VERSION:
+        fail(f"made by a newer version of Dealer Trainer (results version {version}; this one reads "
+             f"{VERSION}); update the app to import it")
+    for part in ("trainees", "attempts"):
+        if not isinstance(doc.get(part), list):
+            fail(f"{part}: must be a list")
+    trainees: dict[int, tuple[str, float]] = {}
+    for i, t in enumerate(doc["trainees"]):
+        where = f"trainees[{i}]"
+        if not isinstance(t, dict):
+            fail(f"{where}: must be an object")
+        key, tname, created = t.get("key"), t.get("name"), t.get("created", time.time())
+        if not isinstance(key, int) or isinstance(key, bool) or key in trainees:
+            fail(f"{where}.key: must be a whole number used once, not {key!r}")
+        if not isinstance(tname, str) or not tname.split():
+            fail(f"{where}.name: must be a name, not {tname!r}")
+        if isinstance(created, bool) or not isinstance(created, int | float):
+            fail(f"{where}.created: must be a number of seconds, not {created!r}")
+        trainees[key] = (" ".join(tname.split()), float(created))
+    records = []
+    fields = set(AttemptRecord.__dataclass_fields__) - {"trainee_id"}
+    for i, a in enumerate(doc["attempts"]):
+        where = f"attempts[{i}]"
+        if not isinstance(a, dict):
+            fail(f"{where}: must be an object")
+        if a.get("trainee") not in trainees:
+            fail(f"{where}.trainee: {a.get('trainee')!r} is not a key in trainees")
+        for list_field in ("skills", "findings", "log"):
+            if not isinstance(a.get(list_field, []), list):
+                fail(f"{where}.{list_field}: must be a list")
+        if not isinstance(a.get("uid"), str) or not a["uid"]:
+            fail(f"{where}.uid: must be the attempt's id text, not {a.get('uid')!r}")
+        unknown = sorted(set(a) - fields - {"trainee"})
+        if unknown:
+            fail(f"{where}: unknown field {unknown[0]!r}")
+        try:
+            record = AttemptRecord(trainee_id=0, **{k: tuple(v) if isinstance(v, list) else v
+                                                    for k, v in a.items() if k != "trainee"})
+        except TypeError as e:  # a required field is missing
+            missing = str(e).split("argument")[-1].strip(": ") if "argument" in str(e) else str(e)
+            fail(f"{where}: missing {missing}")
+        except ValueError as e:
+            fail(f"{where}.{e}")
+        records.append((a["trainee"], record))
+    return trainees, records
+
+
+@contextmanager
+def _open_text(dest) -> Iterator[IO[str]]:
+    """A stream as it is, or a path written atomically (a temporary file renamed over it)."""
+    if not isinstance(dest, str | os.PathLike):
+        yield dest
+        return
+    path = Path(dest)
+    tmp = path.with_name(path.name + ".part")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as out:
+            yield out
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -1,0 +1,229 @@
+"""The records the store keeps: a trainee, and one attempt with its findings, skills and log.
+
+`AttemptRecord` is what the app hands to `Store.record_attempt` when a round ends (built from the
+grading `Result` by `AttemptRecord.from_result`); `Attempt` is the same read back, with its id.
+Both are checked when built, so that a bad value fails here, loudly, and never reaches the file.
+
+- `item_id` names the item without its seed: a scenario id, or for a random round
+  `drill:<game>:<difficulty>` (`drill_item_id`), so that the class overview can rank items by
+  pass rate; the seed that deals the round again goes in `seed`.
+- Times are seconds since 1970 (UTC): `started`, `ended`; `duration` and `target` are seconds.
+- `skills` are the skills the round graded (the skills of the expected actions the trainee had to
+  do, `skills_of`); the skill of every finding is added. An abandoned attempt was not graded, so
+  it exercises no skill and counts in no accuracy.
+- `log` is the trainee's action log, `Performed.to_json()` dicts; `findings` are
+  `Finding.to_json()` dicts.
+"""
+
+from __future__ import annotations
+
+import platform
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from trainer.grading import Finding, Kind, Result, Severity
+from trainer.procedure.model import Automation, Performed, Procedure, Skill
+
+FINDING_KEYS = ("kind", "severity", "message", "cite", "skill", "expected", "actual")
+
+
+class Mode(StrEnum):
+    PRACTICE = "practice"  # a random round
+    SCENARIO = "scenario"  # a scripted round from scenarios/
+    DRILL = "drill"  # a procedure drill, or a round aimed at a skill
+    PAYOUT_DRILL = "payout-drill"  # timed payouts on a settled throw
+    EXAM = "exam"
+
+
+def workstation() -> str:
+    return platform.node() or "unknown"
+
+
+def drill_item_id(game: str, difficulty: int) -> str:
+    return f"drill:{game}:{difficulty}"
+
+
+def skills_of(procedure: Procedure, automation: Automation) -> tuple[Skill, ...]:
+    """The skills a round grades: those of the expected actions the trainee must do."""
+    seen = dict.fromkeys(e.skill for _, e in procedure.for_trainee(automation).actions())
+    return tuple(seen)
+
+
+@dataclass(frozen=True, slots=True)
+class Trainee:
+    id: int
+    name: str
+    created: float
+    archived: bool
+    archived_at: float | None
+    instructor: bool
+    has_passphrase: bool
+
+
+def _score(name: str, v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 100:
+        raise ValueError(f"{name}: must be a whole number from 0 to 100, not {v!r}")
+    return v
+
+
+def _number(name: str, v: Any, *, optional: bool = False) -> float | None:
+    if v is None and optional:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float) or v != v or v < 0:
+        raise ValueError(f"{name}: must be a number of seconds, not {v!r}")
+    return float(v)
+
+
+def _flag(name: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"{name}: must be true or false, not {v!r}")
+    return v
+
+
+def _text(name: str, v: Any, *, optional: bool = False) -> str | None:
+    if v is None and optional:
+        return None
+    if not isinstance(v, str) or not v:
+        raise ValueError(f"{name}: must be a non-empty text, not {v!r}")
+    return v
+
+
+def _enum(name: str, cls: type[StrEnum], v: Any):
+    try:
+        return cls(v)
+    except ValueError:
+        raise ValueError(f"{name}: {v!r} is not one of {', '.join(m.value for m in cls)}") from None
+
+
+def finding_json(f: Finding | dict, where: str = "finding") -> dict:
+    """A finding as stored: Finding.to_json()'s keys, each value checked."""
+    d = f.to_json() if isinstance(f, Finding) else f
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: must be an object, not {d!r}")
+    out = {"kind": _enum(f"{where}.kind", Kind, d.get("kind")).value,
+           "severity": _enum(f"{where}.severity", Severity, d.get("severity")).value,
+           "message": _text(f"{where}.message", d.get("message")),
+           "cite": d.get("cite") or "",
+           "skill": _enum(f"{where}.skill", Skill, d.get("skill")).value,
+           "expected": _text(f"{where}.expected", d.get("expected"), optional=True),
+           "actual": d.get("actual")}
+    if not isinstance(out["cite"], str):
+        raise ValueError(f"{where}.cite: must be text, not {out['cite']!r}")
+    if out["actual"] is not None:
+        out["actual"] = action_json(out["actual"], f"{where}.actual")
+    return out
+
+
+def action_json(p: Performed | dict, where: str = "log") -> dict:
+    """A logged action as stored: Performed.to_json(), checked by reading it back."""
+    if isinstance(p, Performed):
+        return p.to_json()
+    if not isinstance(p, dict):
+        raise ValueError(f"{where}: must be an object, not {p!r}")
+    try:
+        return Performed.from_json(p).to_json()
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{where}: not a logged action ({type(e).__name__}: {e})") from None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttemptRecord:
+    """One finished (or abandoned) attempt, as the app records it. `uid` makes import idempotent."""
+
+    trainee_id: int
+    item_id: str
+    game: str
+    mode: Mode
+    started: float
+    ended: float
+    procedure: int
+    payouts: int
+    speed: int
+    total: int
+    passed: bool
+    critical: bool
+    duration: float | None = None  # default: ended - started
+    target: float | None = None  # the target time in seconds, if the item has one
+    seed: str | None = None
+    abandoned: bool = False
+    skills: tuple[Skill, ...] = ()
+    findings: tuple[dict, ...] = ()
+    log: tuple[dict, ...] = ()
+    source: str = field(default_factory=workstation)
+    uid: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def __post_init__(self) -> None:
+        put = lambda name, v: object.__setattr__(self, name, v)  # noqa: E731
+        if isinstance(self.trainee_id, bool) or not isinstance(self.trainee_id, int):
+            raise ValueError(f"trainee_id: must be a trainee id, not {self.trainee_id!r}")
+        for name in ("item_id", "game", "uid"):
+            _text(name, getattr(self, name))
+        if not isinstance(self.source, str):
+            raise ValueError(f"source: must be text, not {self.source!r}")
+        put("mode", _enum("mode", Mode, self.mode))
+        if self.seed is not None:
+            if isinstance(self.seed, bool) or not isinstance(self.seed, int | str):
+                raise ValueError(f"seed: must be text or a whole number, not {self.seed!r}")
+            put("seed", str(self.seed))
+        put("started", _number("started", self.started))
+        put("ended", _number("ended", self.ended))
+        if self.ended < self.started:
+            raise ValueError(f"ended: {self.ended} is before started {self.started}")
+        put("duration", _number("duration", self.duration, optional=True))
+        if self.duration is None:
+            put("duration", self.ended - self.started)
+        put("target", _number("target", self.target, optional=True))
+        for name in ("procedure", "payouts", "speed", "total"):
+            _score(name, getattr(self, name))
+        for name in ("passed", "critical", "abandoned"):
+            _flag(name, getattr(self, name))
+        findings = tuple(finding_json(f, f"findings[{i}]") for i, f in enumerate(self.findings))
+        put("findings", findings)
+        put("log", tuple(action_json(p, f"log[{i}]") for i, p in enumerate(self.log)))
+        skills: dict[Skill, None] = {}
+        if not self.abandoned:
+            for i, s in enumerate(self.skills):
+                skills[_enum(f"skills[{i}]", Skill, s)] = None
+            for f in findings:
+                skills[Skill(f["skill"])] = None
+        put("skills", tuple(skills))
+
+    @classmethod
+    def from_result(cls, *, trainee_id: int, item_id: str, game: str, mode: Mode, result: Result,
+                    log: Sequence[Performed], skills: Iterable[Skill], started: float, ended: float,
+                    target: float | None = None, seed: str | int | None = None,
+                    abandoned: bool = False, **more: Any) -> AttemptRecord:
+        s = result.score
+        return cls(trainee_id=trainee_id, item_id=item_id, game=game, mode=mode, started=started,
+                   ended=ended, procedure=s.procedure, payouts=s.payouts, speed=s.speed, total=s.total,
+                   passed=s.passed, critical=s.critical, target=target, seed=seed, abandoned=abandoned,
+                   skills=tuple(skills), findings=tuple(result.findings), log=tuple(log), **more)
+
+    def performed(self) -> list[Performed]:
+        return [Performed.from_json(p) for p in self.log]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Attempt(AttemptRecord):
+    """An attempt read back from the store."""
+
+    id: int
+
+
+def answer_gaps(log: Iterable[dict]) -> list[float]:
+    """Seconds the trainee took for each of their actions: from the action before it (theirs or
+    the trainer's), or from the start of the round for the first."""
+    gaps, last = [], 0.0
+    for p in sorted(log, key=lambda p: p.get("at", 0.0)):
+        at = float(p.get("at", 0.0))
+        if not p.get("by_trainer"):
+            gaps.append(max(0.0, at - last))
+        last = at
+    return gaps
+
+
+__all__ = ["FINDING_KEYS", "Attempt", "AttemptRecord", "Mode", "Trainee", "answer_gaps",
+           "drill_item_id", "skills_of", "workstation"]

@@ -1,0 +1,153 @@
+"""The progress file's schema, as named migrations applied in order (simonw/llm `migrations.py`).
+
+Each migration is a function; its name is recorded in `_migrations` (name, applied_at) when it is
+applied. Never rename, reorder or edit a released migration: add a new one. A file whose
+`_migrations` holds a name this list does not know was made by a newer app and is refused
+(`NewerDatabaseError`) before anything is written.
+
+The tables are a log, as Anki's revlog is: `attempts` (append-only; triggers refuse UPDATE and
+DELETE), the `findings` of each attempt and `attempt_skills`, the skills each graded attempt
+exercised. Statistics are computed from them, never stored. `attempt_skills` carries copies of its
+attempt's `trainee_id` and `started` (which never change, attempts being append-only) so that "the
+last 20 attempts of this skill" is one index range scan.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from sqlite_utils import Database
+
+MODES = ("practice", "scenario", "drill", "payout-drill", "exam")
+MIGRATIONS: list[Callable[[Database], None]] = []
+
+
+def migration(fn: Callable[[Database], None]) -> Callable[[Database], None]:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+def known() -> list[str]:
+    return [fn.__name__ for fn in MIGRATIONS]
+
+
+def applied(db: Database) -> list[str]:
+    if not db["_migrations"].exists():
+        return []
+    return [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")]
+
+
+def user_tables(db: Database) -> list[str]:
+    return [t for t in db.table_names() if not t.startswith("sqlite_")]
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply the migrations not yet applied, in order; the caller holds the write transaction."""
+    if not db["_migrations"].exists():
+        db.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    done = set(applied(db))
+    new = []
+    for fn in MIGRATIONS:
+        if fn.__name__ not in done:
+            fn(db)
+            db.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (fn.__name__, time.time()))
+            new.append(fn.__name__)
+    return new
+
+
+def _script(db: Database, sql: str) -> None:
+    for statement in sql.split(";\n"):
+        if statement.strip():
+            db.execute(statement)
+
+
+@migration
+def m001_trainees(db: Database) -> None:
+    # passphrase: "scrypt$n$r$p$salt-hex$hash-hex" (trainer.progress.store.hash_passphrase)
+    _script(db, """
+CREATE TABLE trainees (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+    created REAL NOT NULL,
+    archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),
+    archived_at REAL,
+    instructor INTEGER NOT NULL DEFAULT 0 CHECK (instructor IN (0, 1)),
+    passphrase TEXT
+);
+CREATE UNIQUE INDEX trainees_active_name ON trainees (name COLLATE NOCASE) WHERE archived = 0
+""")
+
+
+@migration
+def m002_attempts(db: Database) -> None:
+    scores = "\n".join(f"    {c} INTEGER NOT NULL CHECK ({c} BETWEEN 0 AND 100),"
+                       for c in ("procedure", "payouts", "speed", "total"))
+    flags = "\n".join(f"    {c} INTEGER NOT NULL DEFAULT 0 CHECK ({c} IN (0, 1)),"
+                      for c in ("passed", "critical", "abandoned"))
+    modes = ", ".join(f"'{m}'" for m in MODES)
+    _script(db, f"""
+CREATE TABLE attempts (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    trainee_id INTEGER NOT NULL REFERENCES trainees (id),
+    item_id TEXT NOT NULL,
+    game TEXT NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ({modes})),
+    seed TEXT,
+    started REAL NOT NULL,
+    ended REAL NOT NULL,
+    duration REAL NOT NULL CHECK (duration >= 0),
+    target REAL,
+{scores}
+{flags}
+    log TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(log)),
+    source TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX attempts_trainee ON attempts (trainee_id, started);
+CREATE INDEX attempts_recent ON attempts (started, trainee_id, item_id, game, passed, critical, abandoned);
+CREATE TRIGGER attempts_no_update BEFORE UPDATE ON attempts
+BEGIN SELECT RAISE(ABORT, 'attempts are append-only'); END;
+CREATE TRIGGER attempts_no_delete BEFORE DELETE ON attempts
+BEGIN SELECT RAISE(ABORT, 'attempts are append-only'); END
+""")
+
+
+@migration
+def m003_findings(db: Database) -> None:
+    _script(db, """
+CREATE TABLE findings (
+    id INTEGER PRIMARY KEY,
+    attempt_id INTEGER NOT NULL REFERENCES attempts (id),
+    kind TEXT NOT NULL,
+    skill TEXT NOT NULL,
+    citation TEXT NOT NULL,
+    severity TEXT NOT NULL CHECK (severity IN ('critical', 'major', 'minor')),
+    message TEXT NOT NULL,
+    expected TEXT,
+    actual TEXT CHECK (actual IS NULL OR json_valid(actual))
+);
+CREATE INDEX findings_attempt ON findings (attempt_id, skill);
+CREATE TRIGGER findings_no_update BEFORE UPDATE ON findings
+BEGIN SELECT RAISE(ABORT, 'findings are append-only'); END;
+CREATE TRIGGER findings_no_delete BEFORE DELETE ON findings
+BEGIN SELECT RAISE(ABORT, 'findings are append-only'); END
+""")
+
+
+@migration
+def m004_attempt_skills(db: Database) -> None:
+    _script(db, """
+CREATE TABLE attempt_skills (
+    attempt_id INTEGER NOT NULL REFERENCES attempts (id),
+    skill TEXT NOT NULL,
+    trainee_id INTEGER NOT NULL,
+    started REAL NOT NULL,
+    PRIMARY KEY (attempt_id, skill)
+) WITHOUT ROWID;
+CREATE INDEX attempt_skills_recent ON attempt_skills (trainee_id, skill, started);
+CREATE TRIGGER attempt_skills_no_update BEFORE UPDATE ON attempt_skills
+BEGIN SELECT RAISE(ABORT, 'attempt skills are append-only'); END;
+CREATE TRIGGER attempt_skills_no_delete BEFORE DELETE ON attempt_skills
+BEGIN SELECT RAISE(ABORT, 'attempt skills are append-only'); END
+""")

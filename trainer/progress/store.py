@@ -1,0 +1,425 @@
+"""The progress file: opening it safely, trainees, and recording attempts so that none is lost.
+
+`Store.open(path)` checks before it writes anything:
+1. a file that is not a SQLite database, or fails `PRAGMA quick_check`: `DamagedDatabaseError`;
+2. a `_migrations` table naming a migration this version does not know: `NewerDatabaseError`;
+3. tables of another program and no `_migrations`: `ForeignDatabaseError`.
+None of these files is ever written to. Then it turns on WAL (readers never wait for the writer),
+`synchronous=FULL` (a committed attempt survives a crash of the program or of the machine),
+foreign keys, a busy timeout (two app processes share one file and wait for each other instead of
+failing with "database is locked"), and applies the missing migrations in one transaction.
+
+Every write is one `BEGIN IMMEDIATE` transaction: it takes the write lock up front, so a
+concurrent writer waits out the busy timeout instead of failing mid-transaction.
+
+A file that cannot be written (read-only file or folder, full disk, held locked too long) gives
+`StoreUnavailableError`. With `Store.open(path, allow_unavailable=True)` the store opens anyway
+(reading what it can; `store.problem` says what is wrong), and `record_attempt` keeps every
+attempt it cannot write in `store.pending`, in memory, raising `StoreUnavailableError` to say so;
+`flush_pending()` (and every later `record_attempt`) saves them, oldest first, once the file can
+be written. Attempts are identified by `uid`, so saving one twice adds it once.
+
+Passphrases (the instructor profile) are hashed with scrypt and a random 16-byte salt, stored as
+"scrypt$n$r$p$salt$hash" (hex), and checked in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import time
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from trainer.progress import schema
+from trainer.progress.errors import (
+    CANTOPEN,
+    READONLY,
+    DamagedDatabaseError,
+    ForeignDatabaseError,
+    NameTakenError,
+    NewerDatabaseError,
+    StoreUnavailableError,
+    UnknownTraineeError,
+    is_damage,
+    unavailable_reason,
+)
+from trainer.progress.records import Attempt, AttemptRecord, Trainee
+
+BUSY_TIMEOUT = 5.0  # seconds a writer waits for another process's transaction
+SQLITE_HEADER = b"SQLite format 3\x00"
+SCRYPT_N, SCRYPT_R, SCRYPT_P, SALT_BYTES, KEY_BYTES = 2**14, 8, 1, 16, 32
+ATTEMPT_COLUMNS = ("uid", "trainee_id", "item_id", "game", "mode", "seed", "started", "ended",
+                   "duration", "target", "procedure", "payouts", "speed", "total", "passed",
+                   "critical", "abandoned", "log", "source")
+
+
+def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int = SCRYPT_N, r: int = SCRYPT_R,
+                    p: int = SCRYPT_P) -> str:
+    salt = secrets.token_bytes(SALT_BYTES) if salt is None else salt
+    key = _scrypt(passphrase, salt, n, r, p)
+    return f"scrypt${n}${r}${p}${salt.hex()}${key.hex()}"
+
+
+def check_passphrase(stored: str | None, passphrase: str) -> bool:
+    if not stored:
+        return False
+    scheme, n, r, p, salt, key = stored.split("$")
+    if scheme != "scrypt":
+        raise ValueError(f"unknown passphrase scheme {scheme!r}")
+    return hmac.compare_digest(_scrypt(passphrase, bytes.fromhex(salt), int(n), int(r), int(p)),
+                               bytes.fromhex(key))
+
+
+def _scrypt(passphrase: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    data = unicodedata.normalize("NFC", passphrase).encode("utf-8")
+    return hashlib.scrypt(data, salt=salt, n=n, r=r, p=p, dklen=KEY_BYTES, maxmem=256 * n * r * p + 2**20)
+
+
+class Store:
+    """One progress file. Use `Store.open`; close it (or use `with`) when done."""
+
+    def __init__(self, path: str, busy_timeout: float):
+        self.path = path
+        self.busy_timeout = busy_timeout
+        self.problem: StoreUnavailableError | None = None
+        self._db: Database | None = None
+        self._reopen = False  # the connection can only read: open it again before writing
+        self._pending: list[AttemptRecord] = []
+
+    # ----------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, allow_unavailable: bool = False,
+             busy_timeout: float = BUSY_TIMEOUT) -> Store:
+        """Open (creating if need be) the progress file at `path`; see the module docstring."""
+        store = cls(os.fspath(path), busy_timeout)
+        store._connect()
+        if store.problem is not None:
+            if not allow_unavailable:
+                store.close()
+                raise store.problem
+            store._reopen = store._db is not None
+        return store
+
+    def _connect(self, *, quick_check: bool = True) -> None:
+        self.problem = None
+        memory = self.path == ":memory:"
+        try:
+            if not memory:
+                self._check_header()
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+        except (OSError, sqlite3.Error) as e:
+            self.problem = StoreUnavailableError(self.path, unavailable_reason(e) or str(e))
+            return
+        db = Database(conn, execute_plugins=False)
+        try:
+            self._check(db, quick_check=quick_check)
+            self._migrate(db, memory)
+        except (DamagedDatabaseError, NewerDatabaseError, ForeignDatabaseError):
+            conn.close()
+            raise
+        except (OSError, sqlite3.Error) as e:
+            reason = unavailable_reason(e)
+            if reason is None:
+                conn.close()
+                raise
+            self.problem = StoreUnavailableError(self.path, reason)
+            try:  # readable, and already up to date? then reading can go on
+                current = schema.applied(db) == schema.known()
+            except sqlite3.Error:
+                current = False
+            if not current:
+                conn.close()
+                return
+        self._db = db
+
+    def _check_header(self) -> None:
+        try:
+            with open(self.path, "rb") as f:
+                header = f.read(len(SQLITE_HEADER))
+        except FileNotFoundError:
+            return
+        except IsADirectoryError:
+            raise DamagedDatabaseError(self.path, "it is a folder, not a file") from None
+        if header and header != SQLITE_HEADER:
+            raise DamagedDatabaseError(self.path, "it is not a SQLite database")
+
+    def _check(self, db: Database, *, quick_check: bool = True) -> None:
+        """The read-only checks: damaged, newer, foreign. Nothing is written before they pass."""
+        db.execute("PRAGMA foreign_keys = ON")
+        try:
+            problems = [r[0] for r in db.execute("PRAGMA quick_check")] if quick_check else ["ok"]
+            names = schema.applied(db)
+            tables = schema.user_tables(db)
+        except sqlite3.DatabaseError as e:
+            if is_damage(e):
+                raise DamagedDatabaseError(self.path, str(e)) from None
+            raise
+        if problems != ["ok"]:
+            raise DamagedDatabaseError(self.path, "; ".join(problems[:3]))
+        unknown = [n for n in names if n not in schema.known()]
+        if unknown:
+            raise NewerDatabaseError(self.path, unknown)
+        if tables and "_migrations" not in tables:
+            raise ForeignDatabaseError(self.path)
+
+    def _migrate(self, db: Database, memory: bool) -> bool:
+        if not memory and db.journal_mode != "wal":
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        with self._transaction(db):
+            names = schema.applied(db)  # again, under the write lock: another process may have migrated
+            unknown = [n for n in names if n not in schema.known()]
+            if unknown:
+                raise NewerDatabaseError(self.path, unknown)
+            if names == schema.known():
+                db.execute("DELETE FROM _migrations WHERE 0")  # a write: is the file writable?
+            else:
+                schema.migrate(db)
+        return True
+
+    @contextmanager
+    def _transaction(self, db: Database) -> Iterator[Database]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        try:
+            db.execute("COMMIT")
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+
+    @contextmanager
+    def write(self) -> Iterator[Database]:
+        """One write transaction; a file that cannot be written gives StoreUnavailableError."""
+        if self._db is None or self._reopen:
+            # not open, or open read-only since the file was: open again (the full check ran when
+            # the store was opened; here the header, schema and foreign checks run again)
+            self.close()
+            self._reopen = False
+            self._connect(quick_check=False)
+            if self.problem is not None:
+                self._reopen = self._db is not None
+                raise self._unavailable(self.problem.reason)
+        try:
+            with self._transaction(self.db) as db:
+                yield db
+        except sqlite3.Error as e:
+            if is_damage(e):
+                raise DamagedDatabaseError(self.path, str(e)) from None
+            reason = unavailable_reason(e)
+            if reason is None:
+                raise
+            self.problem = StoreUnavailableError(self.path, reason)
+            self._reopen = (e.sqlite_errorcode & 0xFF) in (READONLY, CANTOPEN)
+            raise self._unavailable(reason) from None
+        self.problem = None
+
+    def _unavailable(self, reason: str) -> StoreUnavailableError:
+        return StoreUnavailableError(self.path, reason, pending=len(self._pending))
+
+    @property
+    def db(self) -> Database:
+        """The sqlite-utils Database, for reading; raises if the file could not be opened at all."""
+        if self._db is None:
+            raise self._unavailable(self.problem.reason if self.problem else "it is closed")
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def query(self, sql: str, params=()) -> list[dict]:
+        try:
+            return list(self.db.query(sql, params))
+        except sqlite3.DatabaseError as e:
+            if is_damage(e):
+                raise DamagedDatabaseError(self.path, str(e)) from None
+            raise
+
+    def integrity_check(self) -> list[str]:
+        return [r[0] for r in self.db.execute("PRAGMA integrity_check")]
+
+    # ---------------------------------------------------------------- trainees
+    def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None) -> int:
+        name = " ".join(name.split())
+        if not name:
+            raise ValueError("a trainee needs a name")
+        if instructor and not passphrase:
+            raise ValueError("the instructor profile needs a passphrase")
+        hashed = hash_passphrase(passphrase) if passphrase else None
+        try:
+            with self.write() as db:
+                cur = db.execute("INSERT INTO trainees (name, created, instructor, passphrase) "
+                                 "VALUES (?, ?, ?, ?)", (name, time.time(), int(instructor), hashed))
+                return cur.lastrowid
+        except sqlite3.IntegrityError:
+            taken = self.find_trainee(name)
+            raise NameTakenError(f"A trainee named {taken.name if taken else name} already exists.",
+                                 path=self.path) from None
+
+    def trainees(self, *, include_archived: bool = False) -> list[Trainee]:
+        where = "" if include_archived else "WHERE archived = 0"
+        rows = self.query(f"SELECT * FROM trainees {where} ORDER BY name COLLATE NOCASE, id")
+        return [_trainee(r) for r in rows]
+
+    def trainee(self, trainee_id: int) -> Trainee:
+        rows = self.query("SELECT * FROM trainees WHERE id = ?", (trainee_id,))
+        if not rows:
+            raise UnknownTraineeError(f"There is no trainee number {trainee_id}.", path=self.path)
+        return _trainee(rows[0])
+
+    def find_trainee(self, name: str) -> Trainee | None:
+        """The active trainee of this name (case-insensitive), if any."""
+        rows = self.query("SELECT * FROM trainees WHERE archived = 0 AND name = ? COLLATE NOCASE",
+                          (" ".join(name.split()),))
+        return _trainee(rows[0]) if rows else None
+
+    def archive_trainee(self, trainee_id: int) -> None:
+        """Hide a trainee from the lists; their attempts stay. Their name is free again."""
+        self.trainee(trainee_id)
+        with self.write() as db:
+            db.execute("UPDATE trainees SET archived = 1, archived_at = ? WHERE id = ? AND archived = 0",
+                       (time.time(), trainee_id))
+
+    def restore_trainee(self, trainee_id: int) -> None:
+        t = self.trainee(trainee_id)
+        try:
+            with self.write() as db:
+                db.execute("UPDATE trainees SET archived = 0, archived_at = NULL WHERE id = ?", (trainee_id,))
+        except sqlite3.IntegrityError:
+            raise NameTakenError(f"A trainee named {t.name} already exists.", path=self.path) from None
+
+    def set_passphrase(self, trainee_id: int, passphrase: str | None) -> None:
+        self.trainee(trainee_id)
+        hashed = hash_passphrase(passphrase) if passphrase else None
+        with self.write() as db:
+            db.execute("UPDATE trainees SET passphrase = ? WHERE id = ?", (hashed, trainee_id))
+
+    def verify_passphrase(self, trainee_id: int, passphrase: str) -> bool:
+        rows = self.query("SELECT passphrase FROM trainees WHERE id = ?", (trainee_id,))
+        return bool(rows) and check_passphrase(rows[0]["passphrase"], passphrase)
+
+    # ---------------------------------------------------------------- attempts
+    @property
+    def pending(self) -> list[AttemptRecord]:
+        """Attempts waiting in memory for the file to be writable again, oldest first."""
+        return list(self._pending)
+
+    def record_attempt(self, record: AttemptRecord) -> int:
+        """Append an attempt; its id. If the file cannot be written the attempt is kept in
+        `pending` and StoreUnavailableError says so (the session goes on)."""
+        if self._db is not None and self.problem is None:
+            self.trainee(record.trainee_id)  # an unknown trainee is a bug: fail before keeping it
+        self._pending.append(record)
+        ids = self._flush()
+        return ids[record.uid]
+
+    def flush_pending(self) -> int:
+        """Save the attempts kept in memory; how many were saved. Raises StoreUnavailableError
+        (and keeps the rest) if the file still cannot be written."""
+        return len(self._flush())
+
+    def _flush(self) -> dict[str, int]:
+        saved: dict[str, int] = {}
+        while self._pending:
+            record = self._pending[0]
+            with self.write() as db:
+                saved[record.uid] = insert_attempt(db, record)
+            self._pending.pop(0)
+        return saved
+
+    def attempts(self, trainee_id: int | None = None, *, game: str | None = None, mode: str | None = None,
+                 since: float | None = None, until: float | None = None, limit: int | None = None,
+                 newest_first: bool = False) -> list[Attempt]:
+        """Attempts with their findings, skills and log, oldest first (or newest first)."""
+        where, params = [], []
+        for column, op, value in (("trainee_id", "=", trainee_id), ("game", "=", game), ("mode", "=", mode),
+                                  ("started", ">=", since), ("started", "<", until)):
+            if value is not None:
+                where.append(f"{column} {op} ?")
+                params.append(value)
+        sql = "SELECT * FROM attempts" + (" WHERE " + " AND ".join(where) if where else "")
+        sql += f" ORDER BY started {'DESC' if newest_first else 'ASC'}, id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        rows = self.query(sql, params)
+        return [attempt_from_row(r, self._findings(r["id"]), self._skills(r["id"])) for r in rows]
+
+    def attempt(self, attempt_id: int) -> Attempt:
+        rows = self.query("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        if not rows:
+            raise KeyError(attempt_id)
+        return attempt_from_row(rows[0], self._findings(attempt_id), self._skills(attempt_id))
+
+    def _findings(self, attempt_id: int) -> list[dict]:
+        return [finding_from_row(r) for r in self.query(
+            "SELECT * FROM findings WHERE attempt_id = ? ORDER BY id", (attempt_id,))]
+
+    def _skills(self, attempt_id: int) -> list[str]:
+        return [r["skill"] for r in self.query(
+            "SELECT skill FROM attempt_skills WHERE attempt_id = ? ORDER BY skill", (attempt_id,))]
+
+
+def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None) -> int:
+    """Append one attempt (in the caller's transaction); an attempt already there (same uid) is
+    left as it is. Its id."""
+    tid = r.trainee_id if trainee_id is None else trainee_id
+    values = (r.uid, tid, r.item_id, r.game, r.mode.value, r.seed, r.started, r.ended, r.duration,
+              r.target, r.procedure, r.payouts, r.speed, r.total, int(r.passed), int(r.critical),
+              int(r.abandoned), json.dumps(list(r.log), separators=(",", ":")), r.source)
+    cur = db.execute(f"INSERT INTO attempts ({', '.join(ATTEMPT_COLUMNS)}) VALUES "
+                     f"({', '.join('?' * len(ATTEMPT_COLUMNS))}) ON CONFLICT (uid) DO NOTHING", values)
+    if cur.rowcount == 0:
+        return db.execute("SELECT id FROM attempts WHERE uid = ?", (r.uid,)).fetchone()[0]
+    attempt_id = cur.lastrowid
+    db.conn.executemany("INSERT INTO attempt_skills (attempt_id, skill, trainee_id, started) "
+                        "VALUES (?, ?, ?, ?)", [(attempt_id, s.value, tid, r.started) for s in r.skills])
+    db.conn.executemany(
+        "INSERT INTO findings (attempt_id, kind, skill, citation, severity, message, expected, actual) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(attempt_id, f["kind"], f["skill"], f["cite"], f["severity"], f["message"], f["expected"],
+          None if f["actual"] is None else json.dumps(f["actual"], separators=(",", ":")))
+         for f in r.findings])
+    return attempt_id
+
+
+def _trainee(r: dict) -> Trainee:
+    return Trainee(r["id"], r["name"], r["created"], bool(r["archived"]), r["archived_at"],
+                   bool(r["instructor"]), r["passphrase"] is not None)
+
+
+def finding_from_row(r: dict) -> dict:
+    return {"kind": r["kind"], "severity": r["severity"], "message": r["message"], "cite": r["citation"],
+            "skill": r["skill"], "expected": r["expected"],
+            "actual": None if r["actual"] is None else json.loads(r["actual"])}
+
+
+def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attempt:
+    return Attempt(id=r["id"], uid=r["uid"], trainee_id=r["trainee_id"], item_id=r["item_id"], game=r["game"],
+                   mode=r["mode"], seed=r["seed"], started=r["started"], ended=r["ended"],
+                   duration=r["duration"], target=r["target"], procedure=r["procedure"],
+                   payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
+                   critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
+                   findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"])

@@ -1,0 +1,88 @@
+"""The Practice screen: choose a game, a kind of drill and a difficulty, and deal."""
+
+from __future__ import annotations
+
+import random
+
+from trainer.games import GAME_IDS, GAME_NAMES
+from ui.qt import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, Qt, QVBoxLayout, QWidget, Signal
+
+WELCOME = ("<h2>Ready when you are</h2><p>Choose a game, a drill and a difficulty above and press "
+           "<b>Deal</b> (Ctrl+N) — or pick a scripted round on the <b>Scenarios</b> screen "
+           "(Ctrl+2).</p><p>Every action has a button and a key. After each one you see whether "
+           "it was right, and the regulation behind it.</p>")
+
+KINDS = (("Procedure drill", "practice"), ("Payout drill", "drill"))
+
+
+class PracticePage(QWidget):
+    """The deal bar, and the practice screen under it (built with the first round, so the app
+    opens fast)."""
+
+    finished = Signal(object, object)  # Result, PracticeRound
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(12, 8, 12, 0)
+        self.game = QComboBox()
+        for g in GAME_IDS:
+            self.game.addItem(GAME_NAMES[g], g)
+        self.kind = QComboBox()
+        for text, mode in KINDS:
+            self.kind.addItem(text, mode)
+        self.difficulty = QSpinBox()
+        self.difficulty.setRange(1, 5)
+        self.difficulty.setValue(2)
+        self.difficulty.setToolTip("1: you pay; 2: you settle; 3: you call the dice; 4–5: the whole round")
+        self.deal_button = QPushButton("Deal (Ctrl+N)")
+        self.deal_button.setObjectName("primary")
+        self.deal_button.clicked.connect(lambda: self.deal())
+        for label, w in (("Game", self.game), ("Drill", self.kind), ("Difficulty", self.difficulty)):
+            bar.addWidget(QLabel(label))
+            bar.addWidget(w)
+        bar.addStretch(1)
+        bar.addWidget(self.deal_button)
+        layout.addLayout(bar)
+        self.layout_ = layout
+        self.welcome = QLabel(WELCOME)
+        self.welcome.setWordWrap(True)
+        self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.welcome, 1)
+        self._screen = None
+        self.seed = random.SystemRandom().randrange(1 << 30)
+
+    @property
+    def screen(self):
+        """The practice screen, built the first time it is needed."""
+        if self._screen is None:
+            from ui.practice import PracticeScreen
+
+            self._screen = PracticeScreen()
+            self._screen.finished.connect(self.finished)
+            self.welcome.hide()
+            self.layout_.addWidget(self._screen, 1)
+        return self._screen
+
+    def stop(self) -> None:
+        if self._screen is not None:
+            self._screen.stop()
+
+    def deal(self, seed: int | None = None, skill=None, game: str | None = None) -> None:
+        from trainer.drills import random_round
+
+        game = game or self.game.currentData()
+        mode = self.kind.currentData()
+        difficulty = self.difficulty.value()
+        if mode == "drill":
+            difficulty = max(difficulty, 4)  # a busy layout
+        if seed is None:
+            self.seed += 1
+            seed = self.seed
+        self.screen.start(random_round(game, difficulty, seed, skill), mode)
+
+    def start_scenario(self, scenario) -> None:
+        self.game.setCurrentIndex(GAME_IDS.index(scenario.game))
+        self.screen.start(scenario, "practice")

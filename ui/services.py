@@ -1,0 +1,79 @@
+"""What the screens share: the progress store, who is training, and recording attempts.
+
+The store may be unavailable (read-only or full disk): then attempts are kept in memory and
+saved when it can write again, and the status bar says so. Nothing completed is lost."""
+
+from __future__ import annotations
+
+import time
+
+from ui.qt import QObject, Signal
+
+
+class Services(QObject):
+    recorded = Signal(object)  # the attempt id, or None when it is pending
+    status = Signal(str)
+
+    def __init__(self, store=None, trainee=None, parent=None):
+        super().__init__(parent)
+        self.store = store
+        self.trainee = trainee
+        self.window = None
+
+    @property
+    def trainee_name(self) -> str | None:
+        return self.trainee.name if self.trainee is not None else None
+
+    def choose_trainee(self, parent=None) -> bool:
+        if self.store is None:
+            return True
+        from ui.profiles import ProfileDialog
+
+        dialog = ProfileDialog(self.store, parent)
+        if dialog.exec() and dialog.chosen is not None:
+            self.trainee = dialog.chosen
+            return True
+        return False
+
+    def switch_trainee(self) -> None:
+        if self.choose_trainee(self.window) and self.window is not None:
+            self.window.update_title()
+
+    def record(self, result, round_) -> int | None:
+        """Keep a finished round in the progress store (or in memory until it can be saved)."""
+        if self.store is None or self.trainee is None:
+            return None
+        from trainer.progress import AttemptRecord, Mode, drill_item_id, skills_of
+        from trainer.progress.errors import StoreError
+
+        s = round_.scenario
+        screen_mode = getattr(round_, "mode", "practice")
+        if screen_mode == "drill":
+            mode, item = Mode.PAYOUT_DRILL, drill_item_id(s.game, s.difficulty)
+        elif s.id.startswith("drill-"):
+            mode, item = Mode.PRACTICE, drill_item_id(s.game, s.difficulty)
+        else:
+            mode, item = Mode.SCENARIO, s.id
+        ended = time.time()
+        record = AttemptRecord.from_result(
+            trainee_id=self.trainee.id, item_id=item, game=s.game, mode=mode, result=result,
+            log=round_.log, skills=skills_of(round_.procedure, round_.automation),
+            started=ended - round_.elapsed, ended=ended, target=s.target_seconds,
+            seed=s.id if s.id.startswith("drill-") else None)
+        try:
+            attempt = self.store.record_attempt(record)
+        except StoreError as e:
+            self.status.emit(f"{e} Your result is kept and will be saved when the disk is writable.")
+            self.recorded.emit(None)
+            return None
+        self.recorded.emit(attempt)
+        return attempt
+
+    def best_scores(self) -> dict[str, int]:
+        if self.store is None or self.trainee is None:
+            return {}
+        best: dict[str, int] = {}
+        for a in self.store.attempts(self.trainee.id):
+            if not a.abandoned:
+                best[a.item_id] = max(best.get(a.item_id, 0), a.total)
+        return best
