@@ -37,7 +37,8 @@ class PropsAndHopsSteps(GameSteps):
             # counter-clockwise from the dealer's right: the highest seat first (reading "seats")
             for seat in sorted(set(table.shake) - self.placed, reverse=True):
                 ctx.add(Do.PLACE_SIX_EIGHT, "668a.3(e)", Skill.SIX_EIGHT_SHAKE,
-                        "in the next Six Eight Shake circle, from the dealer's right", seat=seat)
+                        "in the next Six Eight Shake circle, from the dealer's right", seat=seat,
+                        bet="six-eight-shake")
             if table.shake and not self.placed:
                 ctx.add(Do.PLACE_LAMMERS, "668a.3(e)", Skill.SIX_EIGHT_SHAKE,
                         "a red lammer on 1-5, 2-4, 3-3, 2-6, 3-5 and 4-4")

@@ -1,0 +1,320 @@
+"""The table views: each game's layout renders a busy table, a click names the right (seat, bet),
+chips show their amount, every irregular throw is drawn with its caption, redrawing does not pile
+up items, and no animation outlives a view."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.games import get as get_game
+from trainer.readings import SEATS
+from trainer.settlement import Wager as W
+from ui.table.state import TableState
+
+GAMES = ("props-and-hops", "three-dice-football", "high-roll-dice", "high-roll-dice-6", "pai-gow-dice")
+NAMES = ("Ana", "Ben", "Carmen", "Dmitri", "Eve", "Farouk", "Gus", "Hana", "Ivan", "Jo", "Kai", "Lena",
+         "Mo", "Nia", "Oz", "Pia")
+DICE = {"props-and-hops": (3, 3), "three-dice-football": (4, 5, 2),
+        "high-roll-dice": (5, 5, 3, 5, 1, 6, 5, 2, 6, 4), "high-roll-dice-6": (5, 5, 3, 5, 1, 6),
+        "pai-gow-dice": (6, 3, 3)}
+GAME_STATE = {
+    "props-and-hops": {"lammers_left": ["1-5", "2-4", "2-6", "3-5", "4-4"], "lammers_moved": ["3-3"]},
+    "three-dice-football": {"yard_line": 13, "down": "2nd Down", "plays": 1, "touchdown": False,
+                            "extra_point_roll": False, "over": False},
+    "high-roll-dice": {"face": 5, "count": 4, "held": [(1, "like-kind-6")], "extra_roll": True},
+    "high-roll-dice-6": {"face": 5, "count": 4, "held": [], "extra_roll": False},
+    "pai-gow-dice": {},
+}
+AMOUNTS = (500, 2500, 100, 10000, 700, 123450, 300000, 1500)
+
+
+@pytest.fixture
+def make_view(qtbot):
+    """A table view, shown at 1600 x 900, closed after the test."""
+    from ui.table import table_view
+
+    views = []
+
+    def make(game: str, options: dict | None = None):
+        view = table_view(game, options)
+        qtbot.addWidget(view)
+        view.resize(1600, 900)
+        view.show()
+        qtbot.waitExposed(view)
+        views.append(view)
+        return view
+
+    yield make
+    for view in views:
+        view.close()
+
+
+def bets(game: str) -> list[str]:
+    g = get_game(game)
+    return list(g.catalogue(g.parse_options({})))
+
+
+def busy(game: str, **kw) -> TableState:
+    """Every seat taken, several wagers each, every kind of mark."""
+    seats = SEATS[game]
+    names = dict(zip(range(1, seats + 1), NAMES, strict=False))
+    catalogue = [b for b in bets(game) if not b.startswith("millionaire-")]
+    wagers = [W(s, catalogue[(s * 5 + k * 3) % len(catalogue)], AMOUNTS[(s + k) % len(AMOUNTS)])
+              for s in range(1, seats + 1) for k in range(3)]
+    keys = list(dict.fromkeys((w.seat, w.bet) for w in wagers))
+    marks = dict(zip(keys, ("paid", "collected", "held", "refused", "offered", "accepted"), strict=False))
+    fields = {"players": names, "wagers": wagers, "marks": marks, "payouts": {keys[0]: 250000},
+              "dice": DICE[game], "dice_visible": True, "shooter": 2, "state": GAME_STATE[game],
+              "selected": keys[-1]}
+    return TableState(**{**fields, **kw})
+
+
+def irregular_kinds(game: str) -> list[str]:
+    return [*get_game(game).no_rolls, "lost-die", "cocked:1"]
+
+
+def items_of(view, kind):
+    return [i for i in view.scene().items() if isinstance(i, kind)]
+
+
+# --- drawing ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_busy_table_renders_to_an_image(make_view, game):
+    view = make_view(game)
+    view.set_state(busy(game))
+    image = view.grab().toImage()
+    assert (image.width(), image.height()) == (1600, 900)
+    colours = {image.pixel(x, y) for x in range(0, 1600, 7) for y in range(0, 900, 7)}
+    assert len(colours) > 500, "the table rendered (nearly) blank"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_bet_has_an_area_at_every_seat(make_view, game):
+    view = make_view(game)
+    expected = {(s, b) for s in range(1, SEATS[game] + 1) for b in bets(game)}
+    assert set(view.spots) == expected
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_set_state_twice_does_not_duplicate_items(make_view, game):
+    view = make_view(game)
+    state = busy(game, irregular=irregular_kinds(game)[0])
+    view.set_state(state)
+    once = len(view.scene().items())
+    view.set_state(state)
+    assert len(view.scene().items()) == once
+    view.set_state(TableState(players={}))
+    assert len(view.scene().items()) < once
+
+
+# --- clicks -------------------------------------------------------------------------------------------
+
+CLICKS = [
+    ("props-and-hops", 3, "double-3-3"), ("props-and-hops", 1, "any-1-5"), ("props-and-hops", 2, "hop-top"),
+    ("props-and-hops", 6, "field"), ("props-and-hops", 5, "three-four-and-over"),
+    ("props-and-hops", 4, "six-eight-shake"),
+    ("three-dice-football", 16, "touchdown"), ("three-dice-football", 1, "game-length-3"),
+    ("three-dice-football", 9, "trips-td"), ("three-dice-football", 8, "under-four-yards"),
+    ("high-roll-dice", 1, "pip-ace"), ("high-roll-dice", 6, "pip-2"), ("high-roll-dice", 2, "like-kind-8"),
+    ("high-roll-dice", 6, "millionaire-9"), ("high-roll-dice", 3, "extra-roll"),
+    ("high-roll-dice-6", 4, "like-kind-none"), ("high-roll-dice-6", 5, "like-kind-2"),
+    ("pai-gow-dice", 2, "sum"), ("pai-gow-dice", 5, "match-4"), ("pai-gow-dice", 1, "beat-it"),
+]
+
+
+def click(qtbot, view, seat: int, bet: str) -> list:
+    from ui.qt import Qt
+
+    point = view.mapFromScene(view.area_pos(seat, bet))
+    with qtbot.waitSignal(view.wager_clicked, timeout=1000) as blocker:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    return blocker.args
+
+
+@pytest.mark.parametrize(("game", "seat", "bet"), CLICKS)
+def test_clicking_an_empty_area_names_its_seat_and_bet(qtbot, make_view, game, seat, bet):
+    view = make_view(game)
+    assert click(qtbot, view, seat, bet) == [seat, bet]
+
+
+@pytest.mark.parametrize(("game", "seat", "bet"), CLICKS)
+def test_clicking_the_chips_names_their_wager(qtbot, make_view, game, seat, bet):
+    view = make_view(game)
+    view.set_state(TableState(players={seat: "Ana"}, wagers=[W(seat, bet, 2500)]))
+    assert click(qtbot, view, seat, bet) == [seat, bet]
+
+
+def test_six_eight_shake_wagers_fill_the_circles_from_the_dealers_right(make_view):
+    view = make_view("props-and-hops")
+    view.set_state(TableState(players={2: "Ben", 5: "Eve"},
+                              wagers=[W(2, "six-eight-shake", 500), W(5, "six-eight-shake", 500)]))
+    first, second = view.shake_centres[:2]
+    assert view.spots[(5, "six-eight-shake")].anchor.x() == first.x()  # the player to the dealer's right
+    assert view.spots[(2, "six-eight-shake")].anchor.x() == second.x()
+
+
+# --- chips --------------------------------------------------------------------------------------------
+
+
+def test_a_chip_stack_tooltip_names_the_amount(make_view):
+    from ui.table.items import ChipStackItem
+
+    view = make_view("props-and-hops")
+    view.set_state(TableState(players={3: "Carmen"}, wagers=[W(3, "field", 123450)]))
+    stacks = [s for s in items_of(view, ChipStackItem) if getattr(s, "key", None) == (3, "field")]
+    assert len(stacks) == 1
+    tip = stacks[0].toolTip()
+    assert "$1,234.50" in tip and "Field" in tip and "1 × $1,000" in tip
+
+
+def test_chips_are_the_fewest_of_real_denominations():
+    from ui.table.items import chip_breakdown, chips_drawn
+
+    assert chip_breakdown(123450) == [100000, 10000, 10000, 2500, 500, 100, 100, 100, 100, 0]
+    assert chip_breakdown(2500) == [2500]
+    many = chip_breakdown(499900)  # 4 × 1000, 500, 4 × 100, 3 × 25, 4 × 5, 4 × 1 = 20 chips
+    shown = chips_drawn(many)
+    assert len(many) == 20 and len(shown) == 8
+    assert set(shown) == set(many), "every denomination still shows"
+
+
+def test_a_paid_wager_shows_its_payout_beside_it(make_view):
+    from ui.table.items import ChipStackItem
+
+    view = make_view("pai-gow-dice")
+    view.set_state(TableState(players={1: "Ana"}, wagers=[W(1, "sum", 1000)], marks={(1, "sum"): "paid"},
+                              payouts={(1, "sum"): 25000}))
+    amounts = sorted(s.cents for s in items_of(view, ChipStackItem) if getattr(s, "key", None) == (1, "sum"))
+    assert amounts == [1000, 25000]
+
+
+@pytest.mark.parametrize("mark", ["held", "refused", "offered", "paid", "collected"])
+def test_each_mark_is_labelled(make_view, mark):
+    from ui.table.items import TagItem
+
+    view = make_view("high-roll-dice")
+    view.set_state(TableState(players={4: "Dmitri"}, wagers=[W(4, "like-kind-5", 500)],
+                              marks={(4, "like-kind-5"): mark}, payouts={(4, "like-kind-5"): 2000}))
+    assert mark.upper() in {t.text for t in items_of(view, TagItem)}
+
+
+def test_held_like_kind_wagers_from_the_round_are_marked(make_view):
+    from ui.table.items import TagItem
+
+    view = make_view("high-roll-dice")
+    round_state = {"face": 1, "count": 4, "held": [(4, "like-kind-7")], "extra_roll": True}
+    view.set_state(TableState(players={4: "Dmitri"}, wagers=[W(4, "like-kind-7", 500)], state=round_state))
+    assert "HELD" in {t.text for t in items_of(view, TagItem)}
+
+
+def test_a_wager_with_no_area_or_an_unknown_mark_is_an_error(make_view):
+    view = make_view("pai-gow-dice")
+    with pytest.raises(ValueError, match="no 'field' area"):
+        view.set_state(TableState(players={}, wagers=[W(1, "field", 500)]))
+    with pytest.raises(ValueError, match="unknown mark"):
+        view.set_state(TableState(players={}, wagers=[W(1, "sum", 500)], marks={(1, "sum"): "lost"}))
+
+
+# --- markers and dice -----------------------------------------------------------------------------------
+
+
+def test_props_and_hops_shows_lammers_and_the_pointer(make_view):
+    from ui.table.items import PointerItem, PuckItem
+
+    view = make_view("props-and-hops")
+    view.set_state(busy("props-and-hops"))
+    lammers = [p for p in items_of(view, PuckItem) if p.toolTip() == "Lammer"]
+    assert len(lammers) == 6
+    pointers = items_of(view, PointerItem)
+    assert len(pointers) == 1
+    assert view.cells["3-3"].contains(pointers[0].pos())
+
+
+def test_football_pucks_and_marker_follow_the_state(make_view):
+    from ui.table.items import PuckItem, TagItem
+
+    view = make_view("three-dice-football")
+    view.set_state(busy("three-dice-football"))
+    tips = {p.toolTip() for p in items_of(view, PuckItem)}
+    assert {"Down Puck: 2nd Down", "Game Length Puck: 1 play"} <= tips
+    assert "Yard Marker: the 13" in {t.toolTip() for t in items_of(view, TagItem)}
+    view.set_state(busy("three-dice-football", state={"yard_line": 0, "down": None, "plays": 2,
+                                                      "touchdown": True, "extra_point_roll": True}))
+    tips = {p.toolTip() for p in items_of(view, PuckItem)}
+    assert {"Down Puck: Extra Point", "Game Length Puck: 2 plays"} <= tips
+
+
+def test_high_roll_moves_the_winning_dice_into_their_box(make_view):
+    from ui.table.items import DieItem
+
+    view = make_view("high-roll-dice")
+    view.set_state(busy("high-roll-dice"))
+    box = view.face_boxes[5]
+    moved = [d for d in items_of(view, DieItem) if box.contains(d.pos())]
+    assert len(moved) == 4 and all(d.face == 5 for d in moved)
+    assert view.face_boxes[1].left() > view.face_boxes[2].left(), "Ace at the dealer's left, Two at the right"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_dice_show_their_colours(make_view, game):
+    from ui.table.items import DieItem
+
+    view = make_view(game)
+    view.set_state(busy(game))
+    thrown = [d for d in items_of(view, DieItem) if d.zValue() >= 20]
+    colours = sorted(d.colour_name for d in thrown)
+    expected = {"three-dice-football": ["green", "green", "red"], "pai-gow-dice": ["blue", "blue", "red"]}
+    if game in expected:
+        assert colours == expected[game]
+    else:
+        assert set(colours) == {"white"}
+
+
+# --- irregular throws and animations ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "kind"), [(g, k) for g in GAMES for k in irregular_kinds(g)])
+def test_every_irregular_throw_is_drawn_with_its_caption(make_view, game, kind):
+    from ui.table.base import caption
+    from ui.table.items import CaptionItem
+
+    view = make_view(game)
+    view.set_state(busy(game, irregular=kind))
+    captions = [c.text for c in items_of(view, CaptionItem)]
+    assert captions == [view.caption_text(kind)]
+    if not kind.startswith("cocked:"):
+        assert captions == [caption(kind)]
+    assert view.animations_running(), "the irregular throw pulses so that it is noticed"
+    view.stop_animations()
+    assert not view.animations_running()
+
+
+def test_closing_a_view_leaves_no_timer_or_animation(make_view):
+    from ui.qt import QTimer
+
+    view = make_view("props-and-hops")
+    view.set_state(busy("props-and-hops", irregular="die-on-die"))
+    assert view.animations_running()
+    view.close()
+    assert not view.animations_running()
+    assert not [t for t in view.findChildren(QTimer) if t.isActive()]
+
+
+def test_the_hop_regions_follow_the_options(make_view):
+    default = make_view("props-and-hops")
+    assert not default.region_outlines["top"].contains(default.cells["6-6"].center())
+    top = ["6-6", "1-2", "1-3", "1-4", "1-5", "1-6", "2-3", "2-4"]
+    view = make_view("props-and-hops", {"hop_regions": {"top": top}})
+    assert view.region_outlines["top"].contains(view.cells["6-6"].center())
+    assert view.region_outlines["left"].contains(view.cells["1-1"].center())
+
+
+def test_pai_gow_prints_the_paytable_in_use_and_says_it_is_reconstructed(make_view):
+    from ui.table.items import TextItem
+
+    view = make_view("pai-gow-dice", {"sum_paytable": "B", "beat_it_paytable": "C"})
+    words = {t.text for t in items_of(view, TextItem)}
+    assert "SUM · PAYTABLE B" in words and "BEAT IT · PAYTABLE C" in words
+    assert any("Reconstructed" in w and "Rules Submission" in w for w in words)

@@ -1,0 +1,617 @@
+"""The pieces a table view draws: felt text, chips, dice, the shaker, pucks, markers and tags.
+
+Every item paints itself in scene units (the layout's fixed logical coordinates), so the table
+scales to any window and stays sharp on a projector or a high-DPI screen.
+"""
+
+from __future__ import annotations
+
+from trainer.money import fmt_dollars
+from ui.qt import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGraphicsItem,
+    QGraphicsObject,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPointF,
+    QPolygonF,
+    QRadialGradient,
+    QRectF,
+    Qt,
+    QTransform,
+)
+
+CREAM = QColor("#f3ead2")
+INK = QColor("#15120c")
+SHADOW = QColor(0, 0, 0, 95)
+
+#: chip denominations in cents, largest first: (cents, label, body, stripes, label colour)
+CHIPS = (
+    (100_000, "1000", "#f2c12e", "#1b1b1b", "#1b1b1b"),
+    (50_000, "500", "#6c2c93", "#f4f1ea", "#f4f1ea"),
+    (10_000, "100", "#1d1d1f", "#f4f1ea", "#f4f1ea"),
+    (2_500, "25", "#1d8a3c", "#f4f1ea", "#f4f1ea"),
+    (500, "5", "#c8232c", "#f4f1ea", "#f4f1ea"),
+    (100, "1", "#f4f1ea", "#2a5db0", "#1b1b1b"),
+)
+COIN = (0, "¢", "#b9bcc2", "#7d8188", "#1b1b1b")  # whatever is left under a dollar
+MAX_CHIPS_DRAWN = 8
+
+#: dice colours: body, edge, pips
+DICE = {
+    "white": ("#f7f5ee", "#bdb7a6", "#151515"),
+    "red": ("#c91f2b", "#7d0f17", "#fbf7ef"),
+    "green": ("#15843f", "#0a4d24", "#fbf7ef"),
+    "blue": ("#1d5fc2", "#0d3576", "#fbf7ef"),
+}
+PIPS = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+
+
+def colour(text: str) -> QColor:
+    """A colour from layout data; a name Qt does not know is an error in the data."""
+    c = QColor(text)
+    if not c.isValid():
+        raise ValueError(f"{text!r} is not a colour")
+    return c
+
+
+def pen(c, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
+    """A pen with round joins and caps, as every line of the layout is drawn."""
+    p = QPen(QColor(c), width, style, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    return p
+
+
+def font(px: float, *, bold: bool = True, condensed: bool = False, serif: bool = False,
+         italic: bool = False) -> QFont:
+    f = QFont("DejaVu Serif" if serif else "DejaVu Sans")
+    f.setPixelSize(max(1, round(px)))
+    f.setWeight(QFont.Weight.Bold if bold else QFont.Weight.Normal)
+    if condensed:
+        f.setStretch(QFont.Stretch.Condensed)
+    f.setItalic(italic)
+    return f
+
+
+def chip_breakdown(cents: int) -> list[int]:
+    """The fewest chips that make `cents`, largest first; a remainder under $1 is one coin (0)."""
+    out = []
+    for value, *_ in CHIPS:
+        n, cents = divmod(cents, value)
+        out += [value] * n
+    if cents:
+        out.append(0)
+    return out
+
+
+def chips_drawn(chips: list[int], limit: int = MAX_CHIPS_DRAWN) -> list[int]:
+    """At most `limit` chips that still show every denomination of the stack, largest first."""
+    if len(chips) <= limit:
+        return chips
+    counts: dict[int, int] = {}
+    for c in chips:
+        counts[c] = counts.get(c, 0) + 1
+    take = dict.fromkeys(counts, 1)
+    while sum(take.values()) < limit:
+        d = max((d for d in counts if take[d] < counts[d]), key=lambda d: counts[d] - take[d])
+        take[d] += 1
+    return [d for d in counts for _ in range(take[d])]
+
+
+def _chip_style(value: int) -> tuple[str, str, str, str]:
+    for v, label, body, stripes, ink in (*CHIPS, COIN):
+        if v == value:
+            return label, body, stripes, ink
+    raise ValueError(value)
+
+
+def breakdown_text(cents: int) -> str:
+    chips = chip_breakdown(cents)
+    parts = []
+    for value, *_ in CHIPS:
+        if n := chips.count(value):
+            parts.append(f"{n} × {fmt_dollars(value).removesuffix('.00')}")
+    if 0 in chips:
+        parts.append(f"{cents % 100}¢")
+    return ", ".join(parts)
+
+
+def stack_height(cents: int, radius: float) -> float:
+    """How tall a chip stack of `cents` stands above its footprint's centre."""
+    return radius * 0.27 * len(chips_drawn(chip_breakdown(cents))) + radius * 0.52
+
+
+class TextItem(QGraphicsItem):
+    """Text centred (or aligned) in a rectangle, shrunk to fit it; optionally with a soft shadow."""
+
+    def __init__(self, text: str, rect: QRectF, px: float, colour: QColor = CREAM, *,
+                 bold: bool = True, condensed: bool = False, serif: bool = False,
+                 italic: bool = False, align=Qt.AlignmentFlag.AlignCenter, shadow: bool = False,
+                 parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.text = text
+        self._rect = QRectF(0, 0, rect.width(), rect.height())
+        self._colour = QColor(colour)
+        self._align = align
+        self._shadow = shadow
+        self._font = font(px, bold=bold, condensed=condensed, serif=serif, italic=italic)
+        flags = align.value | Qt.TextFlag.TextWordWrap.value
+        self._flags = flags
+        while px > 6:
+            need = QFontMetricsF(self._font).boundingRect(self._rect, flags, text)
+            if need.width() <= self._rect.width() + 0.5 and need.height() <= self._rect.height() + 0.5:
+                break
+            px *= 0.93
+            self._font.setPixelSize(max(1, round(px)))
+        self.setPos(rect.topLeft())
+        self.setTransformOriginPoint(self._rect.center())
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-2, -2, 3, 3)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        p.setFont(self._font)
+        if self._shadow:
+            p.setPen(QColor(0, 0, 0, 130))
+            p.drawText(self._rect.translated(1.5, 2), self._flags, self.text)
+        p.setPen(self._colour)
+        p.drawText(self._rect, self._flags, self.text)
+
+
+class ChipStackItem(QGraphicsItem):
+    """A stack of real chips, largest at the bottom, at most eight drawn plus a count.
+
+    Its position is the centre of the bottom chip's footprint; the stack grows upward.
+    """
+
+    def __init__(self, cents: int, radius: float, *, seat_tag: int | None = None,
+                 faded: bool = False, title: str = "", parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.cents = cents
+        self.chips = chip_breakdown(cents)
+        self.drawn = chips_drawn(self.chips)  # largest at the bottom
+        self.r = radius
+        self.ry = radius * 0.52
+        self.t = radius * 0.27
+        self.seat_tag = seat_tag
+        self.faded = faded
+        tip = f"{fmt_dollars(cents)}  ({breakdown_text(cents)})"
+        self.setToolTip(f"{title}\n{tip}" if title else tip)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    @property
+    def height(self) -> float:
+        return self.t * len(self.drawn) + self.ry
+
+    def top_point(self) -> QPointF:
+        return QPointF(0, -self.t * len(self.drawn) - self.ry)
+
+    def boundingRect(self) -> QRectF:
+        r, top = self.r, self.t * len(self.drawn) + self.ry
+        bottom = self.ry + (self._tag_rect().bottom() if self.seat_tag is not None else 0)
+        return QRectF(-r - 2, -top - 2, 2 * r + 4 + (r * 1.3 if len(self.chips) > len(self.drawn) else 0),
+                      top + bottom + 4)
+
+    def _c(self, text: str) -> QColor:
+        c = QColor(text)
+        if self.faded:
+            g = round(c.red() * 0.3 + c.green() * 0.59 + c.blue() * 0.11)
+            c = QColor(g, g, g)
+        return c
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        r, ry, t = self.r, self.ry, self.t
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        # the shadow the stack throws on the felt
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(SHADOW)
+        p.drawEllipse(QRectF(-r * 0.95 + r * 0.12, -ry + r * 0.14, 2 * r, 2 * ry))
+        for k, value in enumerate(self.drawn):
+            _, body_t, stripe_t, _ = _chip_style(value)
+            body, stripe = self._c(body_t), self._c(stripe_t)
+            y = -k * t
+            side = QPainterPath()
+            side.addRect(QRectF(-r, y - t, 2 * r, t))
+            side.addEllipse(QRectF(-r, y - ry, 2 * r, 2 * ry))
+            grad = QLinearGradient(-r, 0, r, 0)
+            grad.setColorAt(0, body.darker(150))
+            grad.setColorAt(0.45, body.darker(105))
+            grad.setColorAt(1, body.darker(170))
+            p.setPen(QPen(body.darker(260), 0.7))
+            p.setBrush(QBrush(grad))
+            p.drawPath(side.simplified())
+            # edge spots
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(stripe)
+            for s in (-0.8, -0.3, 0.25, 0.75):
+                x = r * s
+                dy = ry * (1 - s * s) ** 0.5
+                w = r * 0.2 * (1 - s * s) ** 0.5 + 0.6
+                p.drawRect(QRectF(x - w / 2, y - t + dy - 0.2, w, t * 0.92))
+            top = QRectF(-r, y - t - ry, 2 * r, 2 * ry)
+            p.setPen(QPen(body.darker(200), 0.7))
+            p.setBrush(body)
+            p.drawEllipse(top)
+        if not self.drawn:
+            return
+        # the top face: inserts on the rim, an inlay and the value
+        value = self.drawn[-1]
+        label, body_t, stripe_t, ink_t = _chip_style(value)
+        body, stripe, ink = self._c(body_t), self._c(stripe_t), self._c(ink_t)
+        cy = -len(self.drawn) * t
+        rim = QPen(stripe, ry * 0.28)
+        rim.setCapStyle(Qt.PenCapStyle.FlatCap)
+        rim.setDashPattern([1.6, 2.1])
+        p.setPen(rim)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(0, cy), r * 0.83, ry * 0.83)
+        inlay = QRadialGradient(QPointF(-r * 0.15, cy - ry * 0.2), r * 0.7)
+        inlay.setColorAt(0, body.lighter(125))
+        inlay.setColorAt(1, body)
+        p.setPen(QPen(stripe, 0.9))
+        p.setBrush(QBrush(inlay))
+        p.drawEllipse(QPointF(0, cy), r * 0.6, ry * 0.6)
+        if r >= 12:
+            p.save()
+            p.translate(0, cy)
+            p.scale(1, ry / r * 1.25)
+            p.setPen(ink)
+            p.setFont(font(r * (0.62 if len(label) <= 2 else 0.5 if len(label) == 3 else 0.42),
+                           condensed=True))
+            p.drawText(QRectF(-r * 0.6, -r * 0.6, r * 1.2, r * 1.2), Qt.AlignmentFlag.AlignCenter, label)
+            p.restore()
+        if len(self.chips) > len(self.drawn):
+            badge = QRectF(r * 0.55, cy - ry - r * 0.55, r * 1.5, r * 0.85)
+            p.setPen(QPen(CREAM, 1))
+            p.setBrush(QColor(10, 20, 14, 225))
+            p.drawRoundedRect(badge, r * 0.4, r * 0.4)
+            p.setPen(CREAM)
+            p.setFont(font(r * 0.58, condensed=True))
+            p.drawText(badge, Qt.AlignmentFlag.AlignCenter, f"×{len(self.chips)}")
+        if self.seat_tag is not None:
+            tag = self._tag_rect()
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(5, 25, 15, 225))
+            p.drawRoundedRect(tag, tag.height() * 0.35, tag.height() * 0.35)
+            p.setPen(CREAM)
+            p.setFont(font(tag.height() * 0.8, condensed=True))
+            p.drawText(tag, Qt.AlignmentFlag.AlignCenter, str(self.seat_tag))
+
+    def _tag_rect(self) -> QRectF:
+        """The seat number under a stack in a box every seat shares."""
+        h = max(12.0, self.r * 0.8)
+        w = h * (1.25 if self.seat_tag is not None and self.seat_tag >= 10 else 0.95)
+        return QRectF(-w / 2, self.ry * 0.55, w, h)
+
+
+class DieItem(QGraphicsItem):
+    """One die seen from above, centred on its position; `cocked` leans it on an edge so that more
+    than one side shows; `face=None` is a die that is not there (lost), drawn as a dashed ghost."""
+
+    def __init__(self, face: int | None, colour_name: str = "white", size: float = 40, *,
+                 cocked: bool = False, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        if colour_name not in DICE:
+            raise ValueError(f"{colour_name!r} is not a dice colour ({', '.join(DICE)})")
+        if face is not None and face not in PIPS:
+            raise ValueError(f"{face!r} is not a die face")
+        self.face = face
+        self.colour_name = colour_name
+        self.s = size
+        self.cocked = cocked
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        s = self.s
+        return QRectF(-s * 0.75, -s * 0.75, s * 1.6, s * 1.7)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        s = self.s
+        rect = QRectF(-s / 2, -s / 2, s, s)
+        rad = s * 0.17
+        body_t, edge_t, pip_t = DICE[self.colour_name]
+        body, edge, pip = QColor(body_t), QColor(edge_t), QColor(pip_t)
+        if self.face is None:
+            pen = QPen(CREAM, s * 0.05, Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            p.setBrush(QColor(0, 0, 0, 60))
+            p.drawRoundedRect(rect, rad, rad)
+            p.setFont(font(s * 0.6))
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, "?")
+            return
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(SHADOW)
+        p.drawRoundedRect(rect.translated(s * 0.08, s * 0.11), rad, rad)
+        if self.cocked:
+            # the die leans on an edge: a squashed, sheared top face above a visible side face
+            top = QTransform().translate(0, -s * 0.12).shear(-0.28, 0).scale(1, 0.72)
+            face_poly = top.map(QPolygonF(rect))
+            side = QPolygonF([face_poly[3], face_poly[2], face_poly[2] + QPointF(s * 0.05, s * 0.42),
+                              face_poly[3] + QPointF(s * 0.05, s * 0.42)])
+            p.setPen(QPen(edge.darker(130), s * 0.03))
+            p.setBrush(body.darker(135))
+            p.drawPolygon(side)
+            p.save()
+            p.setTransform(top, True)
+        grad = QLinearGradient(rect.topLeft(), rect.bottomRight())
+        grad.setColorAt(0, body.lighter(118))
+        grad.setColorAt(0.6, body)
+        grad.setColorAt(1, body.darker(118))
+        p.setPen(QPen(edge, s * 0.035))
+        p.setBrush(QBrush(grad))
+        p.drawRoundedRect(rect, rad, rad)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(pip)
+        d, pr = s * 0.26, s * 0.095
+        for x, y in PIPS[self.face]:
+            p.drawEllipse(QPointF(x * d, y * d), pr, pr)
+        if self.cocked:
+            p.restore()
+
+
+class ShakerItem(QGraphicsItem):
+    """The dice shaker seen from above: a steel cup, covered by its lid or open."""
+
+    def __init__(self, radius: float, *, covered: bool, logo: str = "",
+                 parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.r = radius
+        self.covered = covered
+        self.logo = logo
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        r = self.r * 1.15
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        r = self.r
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(SHADOW)
+        p.drawEllipse(QPointF(r * 0.08, r * 0.1), r, r)
+        steel = QRadialGradient(QPointF(-r * 0.3, -r * 0.35), r * 1.3)
+        steel.setColorAt(0, QColor("#e8ecef"))
+        steel.setColorAt(0.55, QColor("#8f979d"))
+        steel.setColorAt(1, QColor("#3d4347"))
+        p.setPen(QPen(QColor("#202426"), 1.2))
+        p.setBrush(QBrush(steel))
+        p.drawEllipse(QPointF(0, 0), r, r)
+        if self.covered:
+            lid = QRadialGradient(QPointF(-r * 0.25, -r * 0.3), r)
+            lid.setColorAt(0, QColor("#3a3f44"))
+            lid.setColorAt(1, QColor("#111315"))
+            p.setBrush(QBrush(lid))
+            p.drawEllipse(QPointF(0, 0), r * 0.84, r * 0.84)
+            p.setPen(QPen(QColor("#c9a64a"), r * 0.04))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawEllipse(QPointF(0, 0), r * 0.68, r * 0.68)
+            p.setPen(QColor("#d9b95c"))
+            p.setFont(font(r * 0.24, serif=True))
+            p.drawText(QRectF(-r * 0.6, -r * 0.3, r * 1.2, r * 0.6), Qt.AlignmentFlag.AlignCenter,
+                       self.logo)
+        else:
+            well = QRadialGradient(QPointF(0, 0), r * 0.86)
+            well.setColorAt(0, QColor("#1d4d36"))
+            well.setColorAt(1, QColor("#0a2318"))
+            p.setBrush(QBrush(well))
+            p.drawEllipse(QPointF(0, 0), r * 0.86, r * 0.86)
+
+
+class LidItem(QGraphicsItem):
+    """The shaker's lid, lifted off: seen tilted, in a player's hand."""
+
+    def __init__(self, radius: float, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.r = radius
+
+    def boundingRect(self) -> QRectF:
+        r = self.r
+        return QRectF(-r * 1.1, -r, r * 2.2, r * 2)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        r = self.r
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(SHADOW)
+        p.drawEllipse(QRectF(-r + r * 0.1, -r * 0.45 + r * 0.25, 2 * r, r))
+        lid = QLinearGradient(-r, 0, r, 0)
+        lid.setColorAt(0, QColor("#111315"))
+        lid.setColorAt(0.4, QColor("#4a5056"))
+        lid.setColorAt(1, QColor("#111315"))
+        p.setPen(QPen(QColor("#c9a64a"), r * 0.06))
+        p.setBrush(QBrush(lid))
+        p.drawRect(QRectF(-r, -r * 0.15, 2 * r, r * 0.3))
+        p.drawEllipse(QRectF(-r, -r * 0.6, 2 * r, r * 0.9))
+
+
+class PuckItem(QGraphicsItem):
+    """A round marker puck (Down Puck, Game Length Puck, shooter's puck, a lammer)."""
+
+    def __init__(self, text: str, radius: float, fill: str = "#f4f1ea", ink: str = "#15120c", *,
+                 rim: str = "#15120c", parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.text, self.r = text, radius
+        self.fill, self.ink, self.rim = QColor(fill), QColor(ink), QColor(rim)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        r = self.r * 1.2
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        r = self.r
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(SHADOW)
+        p.drawEllipse(QPointF(r * 0.1, r * 0.14), r, r)
+        g = QRadialGradient(QPointF(-r * 0.3, -r * 0.35), r * 1.3)
+        g.setColorAt(0, self.fill.lighter(115))
+        g.setColorAt(1, self.fill.darker(125))
+        p.setPen(QPen(self.rim, r * 0.1))
+        p.setBrush(QBrush(g))
+        p.drawEllipse(QPointF(0, 0), r, r)
+        p.setPen(QPen(self.rim, r * 0.04))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(0, 0), r * 0.78, r * 0.78)
+        if self.text:
+            p.setPen(self.ink)
+            f = font(r * (0.8 if len(self.text) <= 2 else 0.5 if len(self.text) <= 4 else 0.34),
+                     condensed=True)
+            p.setFont(f)
+            p.drawText(QRectF(-r * 0.8, -r * 0.8, r * 1.6, r * 1.6), Qt.AlignmentFlag.AlignCenter,
+                       self.text)
+
+
+class PointerItem(QGraphicsItem):
+    """The pointer marker the dealer sets on the thrown combination: a white arrow, tip at (0, 0)."""
+
+    def __init__(self, size: float = 34, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.s = size
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        s = self.s
+        return QRectF(-s * 0.7, -s * 1.4, s * 1.5, s * 1.6)
+
+    def _shape(self) -> QPolygonF:
+        s = self.s
+        return QPolygonF([QPointF(0, 0), QPointF(-s * 0.55, -s * 0.6), QPointF(-s * 0.55, -s * 1.3),
+                          QPointF(s * 0.55, -s * 1.3), QPointF(s * 0.55, -s * 0.6)])
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        s = self.s
+        poly = self._shape()
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(SHADOW)
+        p.drawPolygon(poly.translated(s * 0.08, s * 0.1))
+        p.setPen(pen(INK, s * 0.07))
+        p.setBrush(QColor("#fbf8f0"))
+        p.drawPolygon(poly)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor("#c8232c"))
+        p.drawEllipse(QPointF(0, -s * 0.85), s * 0.2, s * 0.2)
+
+
+class TagItem(QGraphicsItem):
+    """A small pill of text (HELD, REFUSED, a seat's puck label), centred on its position."""
+
+    def __init__(self, text: str, px: float, fill: str, ink: str = "#15120c", *,
+                 outline: str | None = None, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.text = text
+        self._font = font(px, condensed=True)
+        w = QFontMetricsF(self._font).horizontalAdvance(text) + px * 0.9
+        h = px * 1.45
+        self._rect = QRectF(-w / 2, -h / 2, w, h)
+        self.fill, self.ink = QColor(fill), QColor(ink)
+        self.outline = QColor(outline) if outline else self.fill.darker(160)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-2, -2, 3, 3)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        p.setPen(QPen(self.outline, 1.2))
+        p.setBrush(self.fill)
+        h = self._rect.height()
+        p.drawRoundedRect(self._rect, h / 2, h / 2)
+        p.setPen(self.ink)
+        p.setFont(self._font)
+        p.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class CaptionItem(QGraphicsItem):
+    """The banner that names an irregular throw, so that the trainee cannot miss it."""
+
+    def __init__(self, text: str, px: float = 26, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.text = text
+        self._font = font(px)
+        w = QFontMetricsF(self._font).horizontalAdvance(text) + px * 2.6
+        h = px * 1.9
+        self._rect = QRectF(-w / 2, -h / 2, w, h)
+        self.px = px
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-4, -4, 8, 8)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        r, px = self._rect, self.px
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(0, 0, 0, 110))
+        p.drawRoundedRect(r.translated(3, 4), px * 0.45, px * 0.45)
+        p.setPen(QPen(QColor("#3a2600"), 2))
+        p.setBrush(QColor("#ffc21a"))
+        p.drawRoundedRect(r, px * 0.45, px * 0.45)
+        icon = QPointF(r.left() + px * 0.95, 0)
+        p.setBrush(QColor("#3a2600"))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.drawEllipse(icon, px * 0.55, px * 0.55)
+        p.setPen(QColor("#ffc21a"))
+        p.setFont(self._font)
+        p.drawText(QRectF(icon.x() - px * 0.5, -px * 0.6, px, px * 1.2), Qt.AlignmentFlag.AlignCenter, "!")
+        p.setPen(QColor("#241800"))
+        p.drawText(r.adjusted(px * 1.75, 0, -px * 0.5, 0), Qt.AlignmentFlag.AlignVCenter, self.text)
+
+
+class PulseItem(QGraphicsObject):
+    """A bright ring around something the trainee must notice; the view animates its opacity."""
+
+    def __init__(self, path: QPainterPath, colour: str = "#ffc21a", width: float = 5,
+                 parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self._path = path
+        self._colour = QColor(colour)
+        self._width = width
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        w = self._width * 3
+        return self._path.boundingRect().adjusted(-w, -w, w, w)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        glow = QColor(self._colour)
+        glow.setAlpha(80)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(pen(glow, self._width * 2.6))
+        p.drawPath(self._path)
+        p.setPen(pen(self._colour, self._width))
+        p.drawPath(self._path)
+
+
+class HitItem(QGraphicsItem):
+    """The clickable area of one (seat, bet): invisible, it carries the wager key and a tooltip."""
+
+    def __init__(self, path: QPainterPath, seat: int, bet: str, tooltip: str = "",
+                 parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self._path = path
+        self.key = (seat, bet)
+        if tooltip:
+            self.setToolTip(tooltip)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def set_path(self, path: QPainterPath) -> None:
+        self.prepareGeometryChange()
+        self._path = path
+
+    def boundingRect(self) -> QRectF:
+        return self._path.boundingRect()
+
+    def shape(self) -> QPainterPath:
+        return self._path
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        pass

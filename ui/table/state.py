@@ -1,0 +1,25 @@
+"""What a table view draws: a plain snapshot the practice screen hands to the view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from trainer.settlement import Wager
+
+
+@dataclass
+class TableState:
+    players: dict[int, str]  # seat -> name
+    wagers: list[Wager] = field(default_factory=list)  # chips standing on the layout
+    # (seat, bet) -> "collected" | "paid" | "held" | "refused" | "offered"; paid chips show `payouts`
+    marks: dict[tuple[int, str], str] = field(default_factory=dict)
+    payouts: dict[tuple[int, str], int] = field(default_factory=dict)  # cents paid beside the wager
+    dice: tuple[int, ...] | None = None  # TDF: (green, green, red); Pai Gow: (red, blue, blue)
+    dice_visible: bool = False  # the shaker is uncovered / the dice have come to rest
+    # an irregular throw to draw so the trainee must notice it: a no-roll reason of the game
+    # ("die-fell-out", "die-on-die", "not-flat", "lid-removed", "die-off-table",
+    # "cocked-multiple-sides", ...), "lost-die", or "cocked:<index>" for a readable cocked die
+    irregular: str | None = None
+    shooter: int | None = None  # Props & Hops shooter, Three Dice Football Quarterback
+    state: dict = field(default_factory=dict)  # trainer RoundView.state: lammers, markers, face ...
+    selected: tuple[int, str] | None = None  # the wager the trainee clicked
