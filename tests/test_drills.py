@@ -56,3 +56,16 @@ def test_a_drill_aimed_at_a_skill_brings_it_up(skill, game, do):
 def test_a_difficulty_out_of_range_is_refused():
     with pytest.raises(ValueError, match="not 1 to 5"):
         random_round("props-and-hops", 6, 1)
+
+
+@pytest.mark.parametrize("game", [g for g in GAME_IDS if g != "three-dice-football"])
+def test_a_payout_drill_is_one_busy_throw_with_winners(game):
+    from trainer.drills import payout_drill
+
+    s = payout_drill(game, 5)
+    assert s == payout_drill(game, 5) or s.wagers == payout_drill(game, 5).wagers
+    assert len(s.events) == 1 and len({w.seat for w in s.wagers}) == 6
+    proc = build(s)
+    pays = [a for _, a in proc.actions() if a.do is Do.PAY]
+    assert len(pays) >= 3
+    assert s.automation.value == "payouts"

@@ -74,7 +74,8 @@ def irregular_kinds(game: str) -> list[str]:
 
 
 def items_of(view, kind):
-    return [i for i in view.scene().items() if isinstance(i, kind)]
+    """Items of a kind, whether printed (the cached layout) or live on the scene."""
+    return [i for i in [*view.scene().items(), *view.layout_items()] if isinstance(i, kind)]
 
 
 # --- drawing ------------------------------------------------------------------------------------------

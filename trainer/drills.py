@@ -190,3 +190,52 @@ def _pai_gow(rng, dice, difficulty, seats, skill):
     r, a, b = dice.roll(3)
     events.append(Event("throw", f"events[{len(events)}]", {"red": r, "blue": [a, b]}))
     return options, wagers, events
+
+
+def payout_drill(game_id: str, seed: int | str) -> Scenario:
+    """A settled throw on a busy layout: every seat full, odd amounts, several winners to pay.
+
+    Three Dice Football has no one-throw round, so its drill is a whole drive with single play
+    wagers before every down."""
+    from trainer.procedure.model import Automation, Do
+
+    game = games.get(game_id)
+    if game_id == "three-dice-football":
+        s = random_round(game_id, 5, seed, Skill.PAYOUTS)
+    else:
+        rng = random.Random(f"payout-drill:{game_id}:{seed}")
+        dice = SeededDice(rng.random())
+        seats = list(range(1, game.seats + 1))
+        bets = [b for b in game.catalogue(game.parse_options({}))
+                if b not in ("six-eight-shake", "extra-roll") and not b.startswith("millionaire-")]
+        for _ in range(100):
+            wagers = _busy_wagers(rng, game_id, seats, bets)
+            throw = ({"red": dice.roll(1)[0], "blue": list(dice.roll(2))} if game_id == "pai-gow-dice"
+                     else {"dice": list(dice.roll(game.dice))})
+            s = Scenario(
+                id=f"payout-drill-{game_id}-{seed}", title=f"{game.name}: payout drill",
+                briefing="A settled throw on a busy layout. The losers are down; pay every winner, "
+                         "one after another, to the cent and against the clock.",
+                game=game_id, difficulty=4, skills=(Skill.PAYOUTS,), target_seconds=60,
+                automation=Automation.PAYOUTS, options=game.parse_options({}),
+                players={n: NAMES[n - 1] for n in seats}, shooter=None, wagers=wagers,
+                events=[Event("throw", "events[0]", throw)])
+            if sum(1 for _, a in build(s).actions() if a.do is Do.PAY) >= 3:
+                break
+    s.automation = Automation.PAYOUTS
+    pays = sum(1 for _, a in build(s).actions() if a.do is Do.PAY)
+    s.target_seconds = max(15, 6 * pays)
+    return s
+
+
+def _busy_wagers(rng: random.Random, game_id: str, seats: list[int], bets: list[str]) -> list[Offer]:
+    wagers = []
+    for seat in seats:
+        if game_id.startswith("high-roll-dice"):
+            amount = rng.choice(ODD_AMOUNTS)
+            pips = [b for b in bets if b.startswith("pip-")]
+            kinds = [b for b in bets if b.startswith("like-kind-")]
+            wagers += [Offer(seat, b, amount) for b in rng.sample(pips, 2) + rng.sample(kinds, 2)]
+        else:
+            wagers += [Offer(seat, b, rng.choice(ODD_AMOUNTS)) for b in rng.sample(bets, 3)]
+    return wagers

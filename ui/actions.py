@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trainer.procedure.model import LABELS, Do
-from ui.qt import QHBoxLayout, QKeySequence, QPushButton, QShortcut, Qt, QWidget, Signal
+from ui.qt import QGridLayout, QKeySequence, QPushButton, QShortcut, Qt, QWidget, Signal
 
 #: the actions of each game, in the order a round uses them, with their keys
 GAME_ACTIONS: dict[str, list[tuple[Do, str]]] = {
@@ -32,11 +32,19 @@ GAME_ACTIONS: dict[str, list[tuple[Do, str]]] = {
 GAME_ACTIONS["high-roll-dice-6"] = [(d, k) for d, k in GAME_ACTIONS["high-roll-dice"]
                                     if d not in (Do.LOCK_OUT_EXTRA_ROLL, Do.EXTRA_ROLL)]
 
-SHORT = {Do.PLACE_SIX_EIGHT: "Place 6-8 Shake", Do.RECOVER_SHAKER: "Re-cover",
-         Do.COVER_AND_SHAKE: "Cover & shake", Do.LOCK_OUT_EXTRA_ROLL: "Lock out",
-         Do.MOVE_DICE: "To throw box", Do.ANNOUNCE_DOWN: "Down & distance",
-         Do.EXTRA_POINT_ROLL: "Extra point", Do.SET_MARKERS: "Set markers",
-         Do.TAKE_DOWN: "Return wager", Do.SHAKE_AND_THROW: "Shake & throw"}
+#: the button captions: short, so a game's every action fits in two rows
+SHORT = {
+    Do.ACCEPT: "Accept", Do.REFUSE: "Refuse", Do.TAKE_DOWN: "Return", Do.NO_MORE_BETS: "No more bets",
+    Do.PLACE_SIX_EIGHT: "Place 6-8", Do.PLACE_LAMMERS: "Lammers", Do.OFFER_SHAKER: "Offer shaker",
+    Do.RECOVER_SHAKER: "Re-cover", Do.UNCOVER: "Uncover", Do.NO_ROLL: "No roll",
+    Do.ANNOUNCE: "Announce", Do.PLACE_POINTER: "Pointer", Do.COLLECT: "Collect",
+    Do.MOVE_LAMMER: "Move lammer", Do.PAY: "Pay", Do.COVER_AND_SHAKE: "Cover && shake",
+    Do.PASS_SHAKER: "Pass shaker", Do.SET_MARKERS: "Set markers", Do.OFFER_DICE: "Offer dice",
+    Do.NEW_DICE: "New dice", Do.MOVE_MARKERS: "Move markers", Do.ANNOUNCE_DOWN: "Down && distance",
+    Do.EXTRA_POINT_ROLL: "Extra point", Do.LOCK_OUT_EXTRA_ROLL: "Lock out",
+    Do.SHAKE_AND_THROW: "Shake && throw",
+    Do.MOVE_DICE: "To throw box", Do.EXTRA_ROLL: "Extra roll",
+}
 
 
 class ActionBar(QWidget):
@@ -47,9 +55,9 @@ class ActionBar(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("actionBar")
-        self.row = QHBoxLayout(self)
-        self.row.setContentsMargins(0, 0, 0, 0)
-        self.row.setSpacing(6)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setSpacing(6)
         self.buttons: dict[Do, QPushButton] = {}
         self.shortcuts: list[QShortcut] = []
         self.game = ""
@@ -65,13 +73,15 @@ class ActionBar(QWidget):
             s.deleteLater()
         self.buttons, self.shortcuts = {}, []
         self.shortcuts_keys = [(do, QKeySequence(key)[0].key()) for do, key in GAME_ACTIONS[game]]
-        for do, key in GAME_ACTIONS[game]:
-            button = QPushButton(f"{SHORT.get(do, LABELS[do])}\n{key}")
+        actions = GAME_ACTIONS[game]
+        per_row = len(actions) if len(actions) <= 9 else (len(actions) + 1) // 2
+        for n, (do, key) in enumerate(actions):
+            button = QPushButton(f"{SHORT[do]}\n{key}")
             button.setToolTip(f"{LABELS[do]} — key {key}")
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setAccessibleName(LABELS[do])
             button.clicked.connect(lambda _=False, d=do: self.triggered.emit(d))
-            self.row.addWidget(button)
+            self.grid.addWidget(button, n // per_row, n % per_row)
             self.buttons[do] = button
             shortcut = QShortcut(QKeySequence(key), scope)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)

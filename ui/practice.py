@@ -51,7 +51,7 @@ class FeedbackPanel(QTextBrowser):
     def add(self, fb: Feedback) -> None:
         mark = ('<span style="color:#146c2e;font-weight:700">✔ Right</span>' if fb.ok else
                 '<span style="color:#a11d1d;font-weight:700">✘ Not right</span>')
-        parts = [f"<p>{mark} — {html.escape(fb.message)}</p>"]
+        parts = [f"<p>{mark} — {html.escape(fb.message.removeprefix('Right: '))}</p>"]
         if not fb.ok and fb.expected is not None:
             parts.append(f"<p><b>Expected:</b> {html.escape(fb.expected.label)}</p>")
         if fb.cite:
@@ -59,6 +59,10 @@ class FeedbackPanel(QTextBrowser):
         if fb.quote:
             parts.append(f"<blockquote style='color:#555'>{html.escape(_short(fb.quote))}</blockquote>")
         self.entries.insert(0, "".join(parts))
+        self.setHtml("<hr>".join(self.entries[:12]))
+
+    def briefing(self, title: str, text: str) -> None:
+        self.entries.insert(0, f"<h3>Briefing</h3><p>{html.escape(text)}</p>")
         self.setHtml("<hr>".join(self.entries[:12]))
 
     def note(self, text: str) -> None:
@@ -122,6 +126,7 @@ class PracticeScreen(QWidget):
         self.briefing = QLabel("")
         self.briefing.setWordWrap(True)
         self.briefing.setObjectName("subtitle")
+        self.briefing.setMaximumHeight(46)
         layout.addWidget(self.briefing)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.table_host = QWidget()
@@ -129,6 +134,7 @@ class PracticeScreen(QWidget):
         self.table_layout.setContentsMargins(0, 0, 0, 0)
         self.split.addWidget(self.table_host)
         side = QWidget()
+        side.setMinimumWidth(330)
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         self.hint = QLabel("")
@@ -139,6 +145,7 @@ class PracticeScreen(QWidget):
         self.split.addWidget(side)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 1)
+        self.split.setSizes([1000, 360])
         layout.addWidget(self.split, 1)
         bottom = QHBoxLayout()
         self.actions = ActionBar()
@@ -187,13 +194,14 @@ class PracticeScreen(QWidget):
         self.title.setText(scenario.title)
         label = {"practice": "Practice", "drill": "Payout drill", "exam": "Exam"}[mode]
         self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · difficulty "
-                              f"{scenario.difficulty} · you do: {self.round.automation.value} — "
-                              f"{html.escape(scenario.briefing)}")
+                              f"{scenario.difficulty} · you do: {self.round.automation.value} · "
+                              "the briefing is on the right · H for a hint")
         self._ensure_view(scenario)
         self.actions.set_game(scenario.game, self)
         self.skip.setEnabled(True)
         self.end.setEnabled(True)
         self.clock.start()
+        self.feedback.briefing(scenario.title, scenario.briefing)
         if mode == "drill":
             self.feedback.note("Pay every winning wager, one after another: type the payout and "
                                "press Enter. The clock is running.")

@@ -71,17 +71,18 @@ class PracticePage(QWidget):
             self._screen.stop()
 
     def deal(self, seed: int | None = None, skill=None, game: str | None = None) -> None:
-        from trainer.drills import random_round
+        from trainer.drills import payout_drill, random_round
 
         game = game or self.game.currentData()
         mode = self.kind.currentData()
         difficulty = self.difficulty.value()
-        if mode == "drill":
-            difficulty = max(difficulty, 4)  # a busy layout
         if seed is None:
             self.seed += 1
             seed = self.seed
-        self.screen.start(random_round(game, difficulty, seed, skill), mode)
+        if mode == "drill":
+            self.screen.start(payout_drill(game, seed), mode)
+        else:
+            self.screen.start(random_round(game, difficulty, seed, skill), mode)
 
     def start_scenario(self, scenario) -> None:
         self.game.setCurrentIndex(GAME_IDS.index(scenario.game))

@@ -166,19 +166,22 @@ class TableView(QGraphicsView):
         self.chip_r = float(self.geo["chip_radius"])
         w, h = self.geo["size"]
         self._scene = QGraphicsScene(0, 0, w, h, self)
+        self._print = QGraphicsScene(0, 0, w, h, self)
         self.setScene(self._scene)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
                             | QPainter.RenderHint.SmoothPixmapTransform)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setBackgroundBrush(self.style["backdrop"])
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setMinimumSize(320, 180)
         self.spots: dict[tuple[int, str], Spot] = {}
         self.seat_plates: dict[int, QRectF] = {}
         self._dynamic: list[QGraphicsItem] = []
+        self._groups: dict[str, tuple[tuple, list[QGraphicsItem]]] = {}
         self._animations: list[QPropertyAnimation] = []
         self.state = TableState(players={})
         self.build()
@@ -229,6 +232,16 @@ class TableView(QGraphicsView):
         self.centerOn(r.center())
 
 
+    def drawBackground(self, painter, rect) -> None:
+        """The backdrop, then the printed layout. The view caches this (CacheBackground), so a
+        redraw after an action repaints the chips and dice only."""
+        super().drawBackground(painter, rect)
+        self._print.render(painter, rect, rect)
+
+    def layout_items(self) -> list:
+        """Every item of the printed layout (it is drawn as the view's background)."""
+        return self._print.items()
+
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             key = self.key_at(event.position().toPoint())
@@ -268,7 +281,10 @@ class TableView(QGraphicsView):
 
     def add(self, item: QGraphicsItem, z: float = Z.PRINT, *, dynamic: bool = False) -> QGraphicsItem:
         item.setZValue(z)
-        self._scene.addItem(item)
+        if dynamic or getattr(item, "key", None) is not None:
+            self._scene.addItem(item)  # what changes, and what a click finds
+        else:
+            self._print.addItem(item)  # the printed layout: painted as the cached background
         if dynamic:
             self._dynamic.append(item)
         return item
@@ -363,25 +379,51 @@ class TableView(QGraphicsView):
     # --- state ----------------------------------------------------------------------------------
 
     def set_state(self, state: TableState) -> None:
-        """Redraw everything that changes (chips, marks, dice, markers); the layout stays."""
-        self.state = state
-        self._clear_dynamic()
-        self._draw_seats(state)
-        self._draw_wagers(state)
-        self.draw_state(state)
-        if state.selected is not None and state.selected in self.spots:
-            self._draw_selected(self.spots[state.selected])
-        self.viewport().update()
+        """Redraw what changed (chips, marks, dice, markers); the layout stays.
 
-    def _clear_dynamic(self) -> None:
+        The dynamic items come in groups; a group whose part of the state is unchanged keeps its
+        items, so an action repaints only what it touched."""
+        self.state = state
+        groups = (
+            ("seats", (tuple(sorted(state.players.items())), state.shooter),
+             lambda: self._draw_seats(state)),
+            ("wagers", (tuple(state.wagers), tuple(sorted(state.marks.items())),
+                        tuple(sorted(state.payouts.items()))), lambda: self._draw_wagers(state)),
+            ("game", (state.dice, state.dice_visible, state.irregular, repr(sorted(state.state.items())),
+                      tuple(state.wagers), tuple(sorted(state.marks.items()))),
+             lambda: self.draw_state(state)),
+            ("selected", (state.selected,), lambda: self._draw_selected(self.spots[state.selected])
+             if state.selected is not None and state.selected in self.spots else None),
+        )
+        for name, signature, draw in groups:
+            old = self._groups.get(name)
+            if old is not None and old[0] == signature:
+                continue
+            if old is not None:
+                self._remove(old[1])
+            if name == "game":
+                self._clear_animations()
+            self._dynamic = []
+            draw()
+            self._groups[name] = (signature, self._dynamic)
+        self._dynamic = []
+
+    def _remove(self, items: list) -> None:
+        for item in items:
+            if item.scene() is self._scene:
+                self._scene.removeItem(item)
+
+    def _clear_animations(self) -> None:
         self.stop_animations()
         for a in self._animations:
             a.deleteLater()
         self._animations.clear()
-        for item in self._dynamic:
-            if item.scene() is self._scene:
-                self._scene.removeItem(item)
-        self._dynamic.clear()
+
+    def _clear_dynamic(self) -> None:
+        self._clear_animations()
+        for _, items in self._groups.values():
+            self._remove(items)
+        self._groups.clear()
 
     def _draw_seats(self, state: TableState) -> None:
         for seat, r in self.seat_plates.items():
