@@ -8,7 +8,7 @@ from pathlib import Path
 
 from trainer import __version__
 
-SCREENS = ("practice", "scenarios", "progress", "rules", "exam", "drill",
+SCREENS = ("practice", "scenarios", "progress", "class", "rules", "exam", "drill",
            "table-props-and-hops", "table-three-dice-football", "table-high-roll-dice",
            "table-high-roll-dice-6", "table-pai-gow-dice")
 #: the bundled scenario each practice screenshot deals, and how many actions it works first
@@ -124,6 +124,8 @@ def showcase(screen: str):
     from ui.window import MainWindow
 
     services = Services(None)
+    if screen in ("progress", "class"):
+        services = demo_services(instructor=screen == "class")
     window = MainWindow(services)
     window.resize(1440, 900)
     if screen.startswith("table-") or screen == "drill":
@@ -140,10 +142,27 @@ def showcase(screen: str):
             if scenario is not None:
                 page.start_scenario(scenario)
                 work(page.screen, steps)
+    elif screen == "class":
+        window.show_screen("progress").tabs.setCurrentIndex(1)
     else:
         window.show_screen(screen)
     window.show()
     return window
+
+
+def demo_services(*, instructor: bool = False):
+    """A demonstration class in memory (no file is touched): for screenshots of the progress
+    and class screens."""
+    from trainer.progress import Store
+    from trainer.progress.demo import seed_demo
+    from ui.services import Services
+
+    store = Store.open(":memory:")
+    ids = seed_demo(store)
+    if instructor:
+        tid = store.add_trainee("Instructor Lee", instructor=True, passphrase="demo passphrase")
+        return Services(store, store.trainee(tid))
+    return Services(store, store.trainee(ids["Dev Patel"]))
 
 
 def work(screen, steps: int) -> None:

@@ -111,15 +111,25 @@ class MainWindow(QMainWindow):
             from ui.rules_page import RulesPage
 
             return RulesPage()
-        if name == "progress" and self.services is not None and hasattr(self.services, "progress_page"):
-            return self.services.progress_page(self)
+        if name == "progress":
+            from ui.progress_page import ProgressPage
+
+            dark = QApplication.instance().property("theme") == "dark"
+            page = ProgressPage(self.services, dark)
+            page.drill.connect(self._drill)
+            if self.services is not None:
+                self.services.recorded.connect(lambda _id: page.refresh())
+            return page
         from ui.placeholder import Placeholder
 
-        if name == "progress":
-            return Placeholder("Progress", "Your accuracy and speed by game and skill will be "
-                                           "charted here as you practise.")
         return Placeholder("Exam", "Certification exams — fixed forms, timed, with signed results "
                                    "— are taken here once an instructor sets one up.")
+
+    def _drill(self, skill) -> None:
+        from trainer.drills import SKILL_GAMES
+
+        page = self.show_screen("practice")
+        page.deal(skill=skill, game=SKILL_GAMES.get(skill))
 
     def _start_scenario(self, scenario) -> None:
         page = self.show_screen("practice")
