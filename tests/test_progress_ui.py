@@ -1,0 +1,101 @@
+"""The Progress and Class screens on a real store, and attempts recorded from the real screens."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.progress import Store
+from trainer.progress.demo import seed_demo
+
+
+@pytest.fixture
+def demo(tmp_path):
+    store = Store.open(tmp_path / "progress.db")
+    ids = seed_demo(store, trainees=("Ana Ruiz", "Ben Cole", "Cara Diaz"), days=12, seed=3)
+    yield store, ids
+    store.close()
+
+
+def window_for(qtbot, store, trainee):
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    services = Services(store, trainee)
+    w = MainWindow(services)
+    services.window = w
+    qtbot.addWidget(w)
+    w.resize(1440, 900)
+    w.show()
+    return w, services
+
+
+def not_blank(widget) -> bool:
+    image = widget.grab().toImage()
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 23) for y in range(0, image.height(), 23)}
+    return len(colours) > 8
+
+
+def test_the_progress_screen_charts_a_trainees_attempts(qtbot, demo):
+    store, ids = demo
+    w, _ = window_for(qtbot, store, store.trainee(ids["Cara Diaz"]))
+    page = w.show_screen("progress")
+    assert page.title.text() == "Progress — Cara Diaz"
+    assert page.accuracy.plot.listDataItems(), "the accuracy chart is empty"
+    assert page.speed.plot.listDataItems(), "the payout time chart is empty"
+    assert page.skills.rowCount() >= 5
+    assert page.tabs.count() == 1, "a trainee sees no Class tab"
+    assert not_blank(page)
+    image = w.grab()
+    assert (image.width(), image.height()) == (1440, 900)
+    w.close()
+
+
+def test_drill_this_deals_a_round_aimed_at_the_skill(qtbot, demo):
+    from ui.qt import QPushButton, Qt
+
+    store, ids = demo
+    w, _ = window_for(qtbot, store, store.trainee(ids["Ben Cole"]))
+    page = w.show_screen("progress")
+    buttons = [b for b in page.findChildren(QPushButton) if b.text() == "Drill this"]
+    assert buttons
+    qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)
+    practice = w.pages["practice"]
+    assert w.stack.currentWidget() is practice
+    scenario = practice.screen.round.scenario
+    weakest = page.skills.item(0, 0).text()
+    assert scenario.skills and scenario.skills[0].title == weakest
+    w.close()
+
+
+def test_an_instructor_sees_the_class(qtbot, demo):
+    store, _ = demo
+    tid = store.add_trainee("Lee", instructor=True, passphrase="correct horse")
+    w, _ = window_for(qtbot, store, store.trainee(tid))
+    page = w.show_screen("progress")
+    assert page.tabs.count() == 2
+    page.tabs.setCurrentIndex(1)
+    table = page.klass.table
+    assert table.rowCount() == 3
+    assert {table.verticalHeaderItem(r).text() for r in range(3)} == {"Ana Ruiz", "Ben Cole", "Cara Diaz"}
+    assert "Who needs help" in page.klass.side.toPlainText()
+    assert not_blank(page.klass)
+    w.close()
+
+
+def test_a_finished_round_is_recorded_and_charted(qtbot, tmp_path):
+    from trainer.library import load_library
+    from ui.qt import Qt
+
+    store = Store.open(tmp_path / "p.db")
+    tid = store.add_trainee("Rosa")
+    w, services = window_for(qtbot, store, store.trainee(tid))
+    practice = w.show_screen("practice")
+    practice.start_scenario(load_library().by_id("ph-first-shake"))
+    with qtbot.waitSignal(services.recorded):
+        qtbot.mouseClick(practice.screen.end, Qt.MouseButton.LeftButton)
+    [attempt] = store.attempts(tid)
+    assert attempt.item_id == "ph-first-shake" and attempt.mode == "scenario"
+    assert not attempt.passed  # nothing was paid
+    assert w.show_screen("scenarios").best["ph-first-shake"] == attempt.total
+    w.close()
+    store.close()
