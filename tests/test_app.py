@@ -65,7 +65,10 @@ def test_the_exam_screen_has_its_place(window):
     assert window.stack.currentWidget() is window.pages["exam"]
 
 
-@pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam"])
+@pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam", "progress", "class", "drill",
+                                    "table-props-and-hops", "table-three-dice-football",
+                                    "table-high-roll-dice", "table-high-roll-dice-6",
+                                    "table-pai-gow-dice"])
 def test_screenshot_switch_writes_a_png(tmp_path, screen):
     out = tmp_path / f"{screen}.png"
     done = run_command("--screenshot", str(out), "--screen", screen,
