@@ -58,6 +58,9 @@ class MainWindow(QMainWindow):
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
+        size = self.settings.value("window/size")
+        if size is not None:
+            self.resize(size)
         last = self.settings.value("window/screen", "practice")
         self.show_screen(last if last in dict(SCREENS) else "practice")
 
@@ -196,6 +199,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/size", self.size())
         practice = self.pages.get("practice")
         if practice is not None:
             practice.stop()

@@ -1,0 +1,88 @@
+"""Smaller screen behaviours: a broken scenario is skipped with a visible warning, the trainee is
+picked at start, the window remembers its size, the rules screen switches paytables."""
+
+from __future__ import annotations
+
+import shutil
+
+from tests.conftest import ROOT
+
+
+def test_a_broken_scenario_is_skipped_with_a_visible_warning(qtbot, tmp_path):
+    from trainer.library import load_library
+    from ui.scenarios_page import ScenariosPage
+
+    shutil.copytree(ROOT / "scenarios" / "pai-gow-dice", tmp_path / "pai-gow-dice")
+    (tmp_path / "pai-gow-dice" / "99-broken.toml").write_text('schema_version = 1\nid = "x"\nwagr = 1\n')
+    library = load_library(tmp_path)
+    page = ScenariosPage(library)
+    qtbot.addWidget(page)
+    page.show()
+    assert page.warning.isVisible()
+    assert "pai-gow-dice/99-broken.toml:3: unknown key" in page.warning.text()
+    assert page.table.rowCount() == 12  # the good ones are all there
+
+
+def test_the_trainee_is_picked_at_start(qtbot, tmp_path):
+    from trainer.progress import Store
+    from ui.profiles import ProfileDialog
+    from ui.qt import Qt
+
+    store = Store.open(tmp_path / "p.db")
+    store.add_trainee("Ana")
+    ben = store.add_trainee("Ben")
+    dialog = ProfileDialog(store)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.list.setCurrentRow(1)
+    qtbot.keyClick(dialog.list, Qt.Key.Key_Return)
+    assert dialog.result() == dialog.DialogCode.Accepted
+    assert dialog.chosen.id == ben and dialog.chosen.name == "Ben"
+    store.close()
+
+
+def test_an_empty_list_asks_for_a_trainee_first(qtbot, tmp_path):
+    from trainer.progress import Store
+    from ui.profiles import ProfileDialog
+
+    store = Store.open(tmp_path / "p.db")
+    dialog = ProfileDialog(store)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.accept()
+    assert dialog.chosen is None and "Add a trainee first" in dialog.message.text()
+    dialog.close()
+    store.close()
+
+
+def test_the_window_remembers_its_size(qtbot):
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    first = MainWindow(Services(None))
+    qtbot.addWidget(first)
+    first.show()
+    first.resize(1234, 777)
+    first.close()
+    second = MainWindow(Services(None))
+    qtbot.addWidget(second)
+    assert (second.width(), second.height()) == (1234, 777)
+    second.close()
+
+
+def test_the_rules_screen_shows_the_chosen_pai_gow_paytable(qtbot):
+    from ui.rules_page import RulesPage
+
+    page = RulesPage()
+    qtbot.addWidget(page)
+    page.show()
+    page.show_game("pai-gow-dice")
+    assert page.banner.isVisible() and "Reconstructed" in page.banner.text()
+    page.sum_table.setCurrentText("B")
+    assert "sum-B" in page.pay_view.toPlainText() and "sum-A" not in page.pay_view.toPlainText()
+    assert "Sum (paytable B)" in page.edge_view.toPlainText()
+    assert "4.63%" in page.edge_view.toPlainText()
+    page.show_game("props-and-hops")
+    assert not page.banner.isVisible()
+    assert "5.56%" in page.edge_view.toPlainText()
+    assert "§ 668a.3" in page.text.toPlainText()
