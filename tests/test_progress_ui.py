@@ -99,3 +99,32 @@ def test_a_finished_round_is_recorded_and_charted(qtbot, tmp_path):
     assert w.show_screen("scenarios").best["ph-first-shake"] == attempt.total
     w.close()
     store.close()
+
+
+def test_results_exported_from_one_workstation_import_on_another(qtbot, tmp_path):
+    from trainer.progress import Store
+
+    first = Store.open(tmp_path / "a.db")
+    ana = first.add_trainee("Ana")
+    seed_demo(first, trainees=("Ben",), days=3, seed=9)
+    from ui.services import Services
+
+    services = Services(first, first.trainee(ana))
+    path = tmp_path / "results.json"
+    assert "attempts written" in services.export("results", str(path), everyone=True)
+    second = Store.open(tmp_path / "b.db")
+    other = Services(second, None)
+    first_time = other.import_results(str(path))
+    again = other.import_results(str(path))
+    n = len(first.attempts())
+    assert first_time.startswith(f"{n} attempts added")
+    assert again.startswith(f"0 attempts added, {n} already here")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    import pytest as _pytest
+
+    from trainer.progress.errors import StoreError
+    with _pytest.raises(StoreError):
+        other.import_results(str(bad))
+    first.close()
+    second.close()

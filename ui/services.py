@@ -77,3 +77,21 @@ class Services(QObject):
             if not a.abandoned:
                 best[a.item_id] = max(best.get(a.item_id, 0), a.total)
         return best
+
+    # --- export and import (File menu) ------------------------------------------------------------
+
+    def export(self, kind: str, path: str, *, everyone: bool = False) -> str:
+        """Write the attempts (CSV) or a results file; returns what to tell the user."""
+        from trainer.progress import export_csv, export_results
+
+        who = None if everyone or self.trainee is None else self.trainee.id
+        write = export_csv if kind == "csv" else export_results
+        count = write(self.store, path, trainee_id=who)
+        return f"{count} attempts written to {path}"
+
+    def import_results(self, path: str) -> str:
+        from trainer.progress import import_results
+
+        summary = import_results(self.store, path)
+        created = f"; new trainees: {', '.join(summary.trainees_created)}" if summary.trainees_created else ""
+        return (f"{summary.added} attempts added, {summary.already_present} already here{created}")

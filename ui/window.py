@@ -148,6 +148,15 @@ class MainWindow(QMainWindow):
             switch.setShortcut(QKeySequence("Ctrl+Shift+T"))
             switch.triggered.connect(self.services.switch_trainee)
             file.addAction(switch)
+        if self.services is not None and self.services.store is not None:
+            for text, kind in (("Export my attempts as CSV…", "csv"), ("Export results file…", "results")):
+                action = QAction(text, self)
+                action.triggered.connect(lambda _=False, k=kind: self.export(k))
+                file.addAction(action)
+            importing = QAction("Import results files…", self)
+            importing.triggered.connect(self.import_results)
+            file.addAction(importing)
+            file.addSeparator()
         deal = QAction("Deal a round", self)
         deal.setShortcut(QKeySequence("Ctrl+N"))
         deal.triggered.connect(lambda: self.show_screen("practice").deal())
@@ -185,6 +194,40 @@ class MainWindow(QMainWindow):
         about = QAction("About Dealer Trainer", self)
         about.triggered.connect(self.about)
         help_.addAction(about)
+
+    def export(self, kind: str) -> None:
+        from trainer.progress.errors import StoreError
+        from ui.qt import QFileDialog
+
+        suffix = "csv" if kind == "csv" else "json"
+        name, _ = QFileDialog.getSaveFileName(self, "Export", f"dealer-trainer-{kind}.{suffix}",
+                                              f"{suffix.upper()} files (*.{suffix})")
+        if not name:
+            return
+        instructor = getattr(self.services.trainee, "instructor", False)
+        try:
+            text = self.services.export(kind, name, everyone=instructor)
+        except (StoreError, OSError) as e:
+            QMessageBox.warning(self, "Export", str(e))
+            return
+        self.statusBar().showMessage(text, 10000)
+
+    def import_results(self) -> None:
+        from trainer.progress.errors import StoreError
+        from ui.qt import QFileDialog
+
+        names, _ = QFileDialog.getOpenFileNames(self, "Import results", "", "Results files (*.json)")
+        lines = []
+        for name in names:
+            try:
+                lines.append(f"{name}: {self.services.import_results(name)}")
+            except (StoreError, OSError) as e:
+                lines.append(f"{name}: not imported — {e}")
+        if lines:
+            QMessageBox.information(self, "Import results", "\n".join(lines))
+            progress = self.pages.get("progress")
+            if progress is not None:
+                progress.refresh()
 
     def set_theme(self, name: str) -> None:
         self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name))
