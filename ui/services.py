@@ -61,6 +61,7 @@ class Services(QObject):
             started=ended - round_.elapsed, ended=ended, target=s.target_seconds,
             seed=s.id if s.id.startswith("drill-") else None)
         try:
+            self.store.flush_pending()  # anything kept from an earlier failure goes first
             attempt = self.store.record_attempt(record)
         except StoreError as e:
             self.status.emit(f"{e} Your result is kept and will be saved when the disk is writable.")
@@ -95,3 +96,14 @@ class Services(QObject):
         summary = import_results(self.store, path)
         created = f"; new trainees: {', '.join(summary.trainees_created)}" if summary.trainees_created else ""
         return (f"{summary.added} attempts added, {summary.already_present} already here{created}")
+
+    def flush(self) -> int:
+        """Try again to save results kept in memory (at exit, and before each new one)."""
+        if self.store is None or not self.store.pending:
+            return 0
+        from trainer.progress.errors import StoreError
+
+        try:
+            return self.store.flush_pending()
+        except StoreError:
+            return 0

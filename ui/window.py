@@ -241,6 +241,16 @@ class MainWindow(QMainWindow):
                           "confirm them against your Rules Submission.</p>")
 
     def closeEvent(self, event) -> None:
+        if self.services is not None and self.services.store is not None:
+            self.services.flush()
+            kept = len(self.services.store.pending)
+            if kept and QMessageBox.question(
+                    self, "Unsaved results",
+                    f"{kept} results could not be saved to the progress file "
+                    f"({self.services.store.problem}). Quit anyway and lose them?") \
+                    != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/size", self.size())
         practice = self.pages.get("practice")

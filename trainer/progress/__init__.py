@@ -4,14 +4,16 @@ every statistic computed from that log.
 - `store`: opening the file safely (damaged, newer and foreign files are refused and never
   written), trainees and instructor passphrases, and recording attempts so that none is lost
   (`Store.open`, `add_trainee`, `trainees`, `archive_trainee`, `restore_trainee`,
-  `verify_passphrase`, `record_attempt`, `flush_pending`, `pending`, `attempts`, `attempt`);
+  `verify_passphrase`, `set_passphrase`, `record_attempt`, `flush_pending`, `pending`, `rejected`,
+  `attempts`, `attempt`, `best_totals`);
+- `passphrase`: scrypt hashes of instructor passphrases;
 - `schema`: the tables, as named migrations recorded in `_migrations`;
 - `records`: `AttemptRecord` (what the app records when a round ends; `from_result` builds it
   from the grading `Result`), `Attempt`, `Trainee`, `Mode`;
 - `stats`: the Progress screen (`progress_report`, or `accuracy_by_game`, `accuracy_by_skill`,
   `payout_times`, `attempts_per_day`, `skill_table`, `weakest_skills`, `next_drill_skill`: the
-  mastery and "keeps coming back" rule is in its docstring) and the Class screen
-  (`class_overview`);
+  mastery and "keeps coming back" rule is in its docstring);
+- `classroom`: the Class screen (`class_overview`);
 - `exchange`: CSV of attempts, and results files one workstation exports and another imports
   (`export_csv`, `export_results`, `import_results`);
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user.
@@ -26,6 +28,7 @@ Typical use::
         show(str(e))
 """
 
+from trainer.progress.classroom import ClassOverview, class_overview
 from trainer.progress.errors import (
     DamagedDatabaseError,
     ForeignDatabaseError,
@@ -39,13 +42,11 @@ from trainer.progress.errors import (
 from trainer.progress.exchange import ImportSummary, export_csv, export_results, import_results
 from trainer.progress.records import Attempt, AttemptRecord, Mode, Trainee, drill_item_id, skills_of
 from trainer.progress.stats import (
-    ClassOverview,
     ProgressReport,
     SkillRow,
     accuracy_by_game,
     accuracy_by_skill,
     attempts_per_day,
-    class_overview,
     next_drill_skill,
     payout_times,
     progress_report,

@@ -10,11 +10,11 @@ from __future__ import annotations
 import sqlite3
 
 # SQLite's primary result codes (https://www.sqlite.org/rescode.html)
-_PERM, _BUSY, _LOCKED, READONLY, _IOERR, _CORRUPT, _FULL, CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
+_PERM, BUSY, LOCKED, READONLY, _IOERR, _CORRUPT, _FULL, CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
 _REASONS = {
     _PERM: "permission denied",
-    _BUSY: "another program kept it locked for too long",
-    _LOCKED: "another program kept it locked for too long",
+    BUSY: "another program kept it locked for too long",
+    LOCKED: "another program kept it locked for too long",
     READONLY: "the file or its folder is read-only",
     _IOERR: "the disk reported an error while writing",
     _FULL: "the disk is full",

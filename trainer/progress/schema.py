@@ -9,7 +9,9 @@ The tables are a log, as Anki's revlog is: `attempts` (append-only; triggers ref
 DELETE), the `findings` of each attempt and `attempt_skills`, the skills each graded attempt
 exercised. Statistics are computed from them, never stored. `attempt_skills` carries copies of its
 attempt's `trainee_id` and `started` (which never change, attempts being append-only) so that "the
-last 20 attempts of this skill" is one index range scan.
+last 20 attempts of this skill" is one index range scan. The attempts' indexes cover the
+Progress screen's columns (by trainee) and the class's hardest items (by item), so that those
+queries read one contiguous range of an index each.
 """
 
 from __future__ import annotations
@@ -150,4 +152,16 @@ CREATE TRIGGER attempt_skills_no_update BEFORE UPDATE ON attempt_skills
 BEGIN SELECT RAISE(ABORT, 'attempt skills are append-only'); END;
 CREATE TRIGGER attempt_skills_no_delete BEFORE DELETE ON attempt_skills
 BEGIN SELECT RAISE(ABORT, 'attempt skills are append-only'); END
+""")
+
+
+@migration
+def m005_covering_indexes(db: Database) -> None:
+    """Indexes that cover the Progress screen (by trainee) and the hardest items (by item)."""
+    _script(db, """
+DROP INDEX attempts_recent;
+DROP INDEX attempts_trainee;
+CREATE INDEX attempts_trainee
+    ON attempts (trainee_id, started, game, mode, passed, critical, abandoned, duration, target);
+CREATE INDEX attempts_item ON attempts (item_id, started, passed, abandoned, game)
 """)

@@ -1,4 +1,4 @@
-"""Statistics for the Progress and Class screens, computed from the log tables on every call.
+"""Statistics for the Progress screen, computed from the log tables on every call.
 
 **Accuracy.** An attempt *exercises* a skill if the skill is among those it graded (an
 `attempt_skills` row: the skills of the trainee's expected actions, plus the skill of any finding).
@@ -19,34 +19,32 @@ Abandoned attempts are not graded and count in no accuracy.
   - never practised: 1.5;
   - else (no recent miss, but too few attempts or too slow): 1 + (1 − attempts in the window / 20) / 2.
 
-**The class overview** (`class_overview`) covers active trainees who are not instructors: a
-trainees × skills table of recent accuracy (each cell: the skill's last 20 attempts), who needs
-help (lowest recent accuracy over all skills, then most critical errors in the last `days` days),
-the hardest items (lowest pass rate in the last `days` days, at least `min_attempts` attempts), and
-each trainee's median time to answer (per action, over their last 20 attempts; see
-`records.answer_gaps`).
+**The Progress screen** (`progress_report`): accuracy per day by game and by skill, attempts
+per day (over the last `CHART_DAYS` = 90 days by default; `days=None` for all time), payout time
+against the target (the last 200 payout drills), the skill table, the weakest skills and the
+skill to drill next.
 
 Days are calendar days at a fixed UTC offset (default: this machine's current one).
 """
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import date
 
 from trainer.procedure.model import Skill
-from trainer.progress.records import Trainee, answer_gaps
-from trainer.progress.store import Store, _trainee
+from trainer.progress.store import Store
 
 WINDOW = 20
 MASTERY_ACCURACY = 0.9
 LEECH_WINDOW, LEECH_MISSES = 8, 3
 REVIEW_DAYS = 7
+CHART_DAYS = 90  # the Progress screen's charts show the last 90 days unless asked for more
 DAY = 86400.0
 
-_RIGHT = ("NOT EXISTS (SELECT 1 FROM findings f WHERE f.attempt_id = s.attempt_id "
+RIGHT_SQL = ("NOT EXISTS (SELECT 1 FROM findings f WHERE f.attempt_id = s.attempt_id "
           "AND f.skill = s.skill)")
 
 
@@ -121,31 +119,96 @@ class ProgressReport:
     next_skill: Skill | None
 
 
-def _accuracy(store: Store, trainee_id: int, key: str, per: str, utc_offset: float | None,
-              since: float | None, join: str = "") -> list[AccuracyPoint]:
+@dataclass(frozen=True, slots=True)
+class TraineeLog:
+    """One trainee's attempts since a time, read once (two index range scans and the findings of
+    those attempts), from which the Progress screen's charts are computed."""
+
+    attempts: list[tuple]  # (id, started, game, passed, abandoned), by start
+    skills: dict[int, list[str]]  # attempt id -> the skills it exercised
+    misses: dict[int, set[str]]  # attempt id -> the skills it has a finding on
+
+    @classmethod
+    def load(cls, store: Store, trainee_id: int, since: float | None = None) -> TraineeLog:
+        db, since = store.db, -1e300 if since is None else since
+        attempts = db.execute(
+            "SELECT id, started, game, passed, abandoned FROM attempts INDEXED BY attempts_trainee "
+            "WHERE trainee_id = ? AND started >= ? ORDER BY started", (trainee_id, since)).fetchall()
+        skills: dict[int, list[str]] = {}
+        for attempt_id, skill in db.execute(
+                "SELECT attempt_id, skill FROM attempt_skills WHERE trainee_id = ? AND started >= ?",
+                (trainee_id, since)):
+            skills.setdefault(attempt_id, []).append(skill)
+        misses: dict[int, set[str]] = {}
+        for attempt_id, skill in db.execute(
+                "SELECT f.attempt_id, f.skill FROM attempts a INDEXED BY attempts_trainee "
+                "JOIN findings f ON f.attempt_id = a.id WHERE a.trainee_id = ? AND a.started >= ?",
+                (trainee_id, since)):
+            misses.setdefault(attempt_id, set()).add(skill)
+        return cls(attempts, skills, misses)
+
+
+_EPOCH_ORDINAL = 719163  # date(1970, 1, 1).toordinal()
+
+
+def _day_namer(utc_offset: float | None):
+    off = local_offset() if utc_offset is None else utc_offset
+    names: dict[int, str] = {}
+
+    def name(t: float) -> str:
+        n = int((t + off) // DAY)
+        if n not in names:
+            names[n] = date.fromordinal(_EPOCH_ORDINAL + n).isoformat()
+        return names[n]
+    return name
+
+
+def _accuracy(log: TraineeLog, per: str, utc_offset: float | None) -> tuple[list, list]:
+    """(by game, by skill), in one pass over the log."""
     if per not in ("day", "attempt"):
         raise ValueError(f"per must be 'day' or 'attempt', not {per!r}")
-    off = local_offset() if utc_offset is None else utc_offset
-    period = "date(s.started + :off, 'unixepoch')" if per == "day" else "CAST(s.attempt_id AS TEXT)"
-    rows = store.db.execute(
-        f"SELECT {key}, {period} AS period, min(s.started) AS first, count(*), sum({_RIGHT}) "
-        f"FROM attempt_skills s {join} WHERE s.trainee_id = :t AND s.started >= :since "
-        f"GROUP BY period, {key} ORDER BY first, {key}",
-        {"t": trainee_id, "off": off, "since": -1e300 if since is None else since}).fetchall()
-    return [AccuracyPoint(*r) for r in rows]
+    day = _day_namer(utc_offset)
+    games: dict[tuple[str, str], list] = {}  # (game, period) -> [first started, exercises, right]
+    skills: dict[tuple[str, str], list] = {}  # (skill, period) -> the same
+    no_miss: frozenset[str] = frozenset()
+    for attempt_id, started, game, _, _ in log.attempts:
+        exercised = log.skills.get(attempt_id)
+        if not exercised:
+            continue
+        period = day(started) if per == "day" else str(attempt_id)
+        missed = log.misses.get(attempt_id, no_miss)
+        for skill in exercised:
+            g = skills.get((skill, period))
+            if g is None:
+                g = skills[skill, period] = [started, 0, 0]
+            g[1] += 1
+            g[2] += skill not in missed
+        n = len(exercised)
+        right = n - len(missed.intersection(exercised))
+        g = games.get((game, period))
+        if g is None:
+            games[game, period] = [started, n, right]
+        else:
+            g[1] += n
+            g[2] += right
+    out = []
+    for groups in (games, skills):
+        points = [AccuracyPoint(key, period, v[0], v[1], v[2]) for (key, period), v in groups.items()]
+        points.sort(key=lambda p: (p.started, p.key))
+        out.append(points)
+    return out[0], out[1]
 
 
 def accuracy_by_skill(store: Store, trainee_id: int, *, per: str = "day", utc_offset: float | None = None,
                       since: float | None = None) -> list[AccuracyPoint]:
     """Accuracy per skill, per day (or per attempt), for the trainee's chart."""
-    return _accuracy(store, trainee_id, "s.skill", per, utc_offset, since)
+    return _accuracy(TraineeLog.load(store, trainee_id, since), per, utc_offset)[1]
 
 
 def accuracy_by_game(store: Store, trainee_id: int, *, per: str = "day", utc_offset: float | None = None,
                      since: float | None = None) -> list[AccuracyPoint]:
     """Accuracy per game (all skills pooled), per day (or per attempt)."""
-    return _accuracy(store, trainee_id, "a.game", per, utc_offset, since,
-                     "JOIN attempts a ON a.id = s.attempt_id")
+    return _accuracy(TraineeLog.load(store, trainee_id, since), per, utc_offset)[0]
 
 
 def payout_times(store: Store, trainee_id: int, *, modes: tuple[str, ...] = ("payout-drill",),
@@ -159,17 +222,23 @@ def payout_times(store: Store, trainee_id: int, *, modes: tuple[str, ...] = ("pa
     return [TimePoint(*r) for r in reversed(rows)]
 
 
-def attempts_per_day(store: Store, trainee_id: int, *, utc_offset: float | None = None) -> list[DayCount]:
-    off = local_offset() if utc_offset is None else utc_offset
-    rows = store.db.execute(
-        "SELECT date(started + ?, 'unixepoch') AS day, count(*), sum(passed), sum(abandoned) "
-        "FROM attempts WHERE trainee_id = ? GROUP BY day ORDER BY day", (off, trainee_id)).fetchall()
-    return [DayCount(*r) for r in rows]
+def attempts_per_day(store: Store, trainee_id: int, *, utc_offset: float | None = None,
+                     since: float | None = None, log: TraineeLog | None = None) -> list[DayCount]:
+    log = log or TraineeLog.load(store, trainee_id, since)
+    day = _day_namer(utc_offset)
+    days: dict[str, list[int]] = {}
+    for _, started, _, passed, abandoned in log.attempts:
+        d = days.setdefault(day(started), [0, 0, 0])
+        d[0] += 1
+        d[1] += passed
+        d[2] += abandoned
+    return [DayCount(d, *counts) for d, counts in days.items()]
 
 
 def skill_table(store: Store, trainee_id: int, *, now: float | None = None,
                 skills: tuple[Skill, ...] = tuple(Skill)) -> list[SkillRow]:
-    """One row per skill (practised or not), with the scheduler's verdict; see the module docstring."""
+    """One row per skill (practised or not), with the scheduler's verdict; see the module docstring.
+    It reads each skill's last 20 attempts, whatever their age."""
     now = time.time() if now is None else now
     db = store.db
     totals = {k: (n, last) for k, n, last in db.execute(
@@ -179,7 +248,7 @@ def skill_table(store: Store, trainee_id: int, *, now: float | None = None,
     for skill in skills:
         n, last = totals.get(skill.value, (0, None))
         recent = db.execute(
-            f"SELECT {_RIGHT}, a.duration, a.target FROM attempt_skills s "
+            f"SELECT {RIGHT_SQL}, a.duration, a.target FROM attempt_skills s "
             f"JOIN attempts a ON a.id = s.attempt_id WHERE s.trainee_id = ? AND s.skill = ? "
             f"ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW}",
             (trainee_id, skill.value)).fetchall() if n else []
@@ -191,7 +260,7 @@ def _row(skill: Skill, n: int, last: float | None, recent: list, now: float) -> 
     right = sum(r[0] for r in recent)
     misses8 = [1 - r[0] for r in recent[:LEECH_WINDOW]]
     weighted = sum(m * 0.5**i for i, m in enumerate(misses8))
-    ratios = [d / t for _, d, t in recent if t]
+    ratios = [r[1] / r[2] for r in recent if r[2]]
     ratio = statistics.median(ratios) if ratios else None
     mastered = (len(recent) >= WINDOW and right >= MASTERY_ACCURACY * len(recent)
                 and (ratio is None or ratio <= 1))
@@ -227,99 +296,16 @@ def next_drill_skill(store: Store, trainee_id: int, *, now: float | None = None,
 
 
 def progress_report(store: Store, trainee_id: int, *, now: float | None = None,
-                    utc_offset: float | None = None, weakest: int = 3) -> ProgressReport:
+                    days: float | None = CHART_DAYS, utc_offset: float | None = None,
+                    weakest: int = 3) -> ProgressReport:
+    """The Progress screen: charts of the last `days` days (None: all time), the skill table (each
+    skill's last 20 attempts, whatever their age), the weakest skills and the skill to drill."""
+    now = time.time() if now is None else now
+    log = TraineeLog.load(store, trainee_id, None if days is None else now - days * DAY)
+    by_game, by_skill = _accuracy(log, "day", utc_offset)
     table = skill_table(store, trainee_id, now=now)
     return ProgressReport(
-        by_game=accuracy_by_game(store, trainee_id, utc_offset=utc_offset),
-        by_skill=accuracy_by_skill(store, trainee_id, utc_offset=utc_offset),
-        payout_times=payout_times(store, trainee_id), per_day=attempts_per_day(store, trainee_id,
-                                                                               utc_offset=utc_offset),
+        by_game=by_game, by_skill=by_skill, payout_times=payout_times(store, trainee_id),
+        per_day=attempts_per_day(store, trainee_id, utc_offset=utc_offset, log=log),
         skills=table, weakest=weakest_skills(store, trainee_id, weakest, table=table),
         next_skill=next_drill_skill(store, trainee_id, table=table))
-
-
-# ------------------------------------------------------------------ the class
-@dataclass(frozen=True, slots=True)
-class Cell:
-    exercises: int
-    right: int
-
-    @property
-    def accuracy(self) -> float | None:
-        return self.right / self.exercises if self.exercises else None
-
-
-@dataclass(frozen=True, slots=True)
-class HelpRow:
-    trainee: Trainee
-    recent_accuracy: float | None  # all skills' last-20 windows pooled
-    attempts: int  # in the last `days` days
-    critical: int  # attempts with a critical error in the last `days` days
-    passed: int
-
-
-@dataclass(frozen=True, slots=True)
-class ItemRow:
-    item_id: str
-    game: str
-    attempts: int
-    passed: int
-
-    @property
-    def pass_rate(self) -> float:
-        return self.passed / self.attempts
-
-
-@dataclass(frozen=True)
-class ClassOverview:
-    trainees: list[Trainee]
-    skills: list[Skill]
-    cells: dict[tuple[int, Skill], Cell] = field(default_factory=dict)
-    needs_help: list[HelpRow] = field(default_factory=list)  # most in need first
-    hardest: list[ItemRow] = field(default_factory=list)  # lowest pass rate first
-    answer_seconds: dict[int, float | None] = field(default_factory=dict)  # median per action
-
-
-def class_overview(store: Store, *, now: float | None = None, days: float = 30, min_attempts: int = 3,
-                   items: int = 10, answers: int = WINDOW) -> ClassOverview:
-    now = time.time() if now is None else now
-    since = now - days * DAY
-    db = store.db
-    trainees = [_trainee(r) for r in store.query(
-        "SELECT * FROM trainees WHERE archived = 0 AND instructor = 0 ORDER BY name COLLATE NOCASE, id")]
-    skills = list(Skill)
-    values = ", ".join(f"('{s.value}')" for s in skills)
-    cells: dict[tuple[int, Skill], Cell] = {}
-    for tid, skill, counts in db.execute(
-            f"WITH k (skill) AS (VALUES {values}) "
-            f"SELECT t.id, k.skill, (SELECT json_array(count(*), total(ok)) FROM ("
-            f"  SELECT {_RIGHT} AS ok FROM attempt_skills s WHERE s.trainee_id = t.id AND s.skill = k.skill "
-            f"  ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW})) "
-            f"FROM trainees t, k WHERE t.archived = 0 AND t.instructor = 0"):
-        n, right = json.loads(counts)
-        cells[tid, Skill(skill)] = Cell(n, int(right))
-    recent = {r[0]: r[1:] for r in db.execute(
-        "SELECT trainee_id, count(*), sum(critical), sum(passed) FROM attempts "
-        "WHERE started >= ? AND abandoned = 0 GROUP BY trainee_id", (since,))}
-    help_rows = []
-    for t in trainees:
-        n = sum(cells[t.id, s].exercises for s in skills)
-        right = sum(cells[t.id, s].right for s in skills)
-        attempts, critical, passed = recent.get(t.id, (0, 0, 0))
-        help_rows.append(HelpRow(t, right / n if n else None, attempts, critical, passed))
-    help_rows.sort(key=lambda h: (h.recent_accuracy is None, h.recent_accuracy or 0, -h.critical,
-                                  h.trainee.name.lower()))
-    hardest = [ItemRow(*r) for r in db.execute(
-        "SELECT item_id, game, count(*) AS n, sum(passed) AS p FROM attempts WHERE started >= ? "
-        "AND abandoned = 0 GROUP BY item_id, game HAVING n >= ? "
-        "ORDER BY 1.0 * p / n, n DESC, item_id LIMIT ?",
-        (since, min_attempts, items))]
-    gaps: dict[int, list[float]] = {t.id: [] for t in trainees}
-    for tid, log in db.execute(
-            "SELECT a.trainee_id, a.log FROM trainees t JOIN attempts a ON a.id IN ("
-            "  SELECT id FROM attempts WHERE trainee_id = t.id AND abandoned = 0 "
-            f"  ORDER BY started DESC LIMIT {int(answers)}) "
-            "WHERE t.archived = 0 AND t.instructor = 0"):
-        gaps[tid].extend(answer_gaps(json.loads(log)))
-    answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
-    return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)

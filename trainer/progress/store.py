@@ -17,22 +17,19 @@ A file that cannot be written (read-only file or folder, full disk, held locked 
 (reading what it can; `store.problem` says what is wrong), and `record_attempt` keeps every
 attempt it cannot write in `store.pending`, in memory, raising `StoreUnavailableError` to say so;
 `flush_pending()` (and every later `record_attempt`) saves them, oldest first, once the file can
-be written. Attempts are identified by `uid`, so saving one twice adds it once.
+be written. Attempts are identified by `uid`, so saving one twice adds it once. Recording for a
+trainee the file does not have raises `UnknownTraineeError` at once; an attempt found so only when
+saved later (the file was replaced meanwhile) moves to `store.rejected`, kept for export.
 
-Passphrases (the instructor profile) are hashed with scrypt and a random 16-byte salt, stored as
-"scrypt$n$r$p$salt$hash" (hex), and checked in constant time.
+Passphrases (the instructor profile): see trainer.progress.passphrase.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
-import secrets
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,7 +38,9 @@ from sqlite_utils import Database
 
 from trainer.progress import schema
 from trainer.progress.errors import (
+    BUSY,
     CANTOPEN,
+    LOCKED,
     READONLY,
     DamagedDatabaseError,
     ForeignDatabaseError,
@@ -52,36 +51,14 @@ from trainer.progress.errors import (
     is_damage,
     unavailable_reason,
 )
+from trainer.progress.passphrase import check_passphrase, hash_passphrase
 from trainer.progress.records import Attempt, AttemptRecord, Trainee
 
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another process's transaction
 SQLITE_HEADER = b"SQLite format 3\x00"
-SCRYPT_N, SCRYPT_R, SCRYPT_P, SALT_BYTES, KEY_BYTES = 2**14, 8, 1, 16, 32
 ATTEMPT_COLUMNS = ("uid", "trainee_id", "item_id", "game", "mode", "seed", "started", "ended",
                    "duration", "target", "procedure", "payouts", "speed", "total", "passed",
                    "critical", "abandoned", "log", "source")
-
-
-def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int = SCRYPT_N, r: int = SCRYPT_R,
-                    p: int = SCRYPT_P) -> str:
-    salt = secrets.token_bytes(SALT_BYTES) if salt is None else salt
-    key = _scrypt(passphrase, salt, n, r, p)
-    return f"scrypt${n}${r}${p}${salt.hex()}${key.hex()}"
-
-
-def check_passphrase(stored: str | None, passphrase: str) -> bool:
-    if not stored:
-        return False
-    scheme, n, r, p, salt, key = stored.split("$")
-    if scheme != "scrypt":
-        raise ValueError(f"unknown passphrase scheme {scheme!r}")
-    return hmac.compare_digest(_scrypt(passphrase, bytes.fromhex(salt), int(n), int(r), int(p)),
-                               bytes.fromhex(key))
-
-
-def _scrypt(passphrase: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    data = unicodedata.normalize("NFC", passphrase).encode("utf-8")
-    return hashlib.scrypt(data, salt=salt, n=n, r=r, p=p, dklen=KEY_BYTES, maxmem=256 * n * r * p + 2**20)
 
 
 class Store:
@@ -94,14 +71,16 @@ class Store:
         self._db: Database | None = None
         self._reopen = False  # the connection can only read: open it again before writing
         self._pending: list[AttemptRecord] = []
+        self._rejected: list[AttemptRecord] = []
 
     # ----------------------------------------------------------------- opening
     @classmethod
     def open(cls, path: str | os.PathLike, *, allow_unavailable: bool = False,
-             busy_timeout: float = BUSY_TIMEOUT) -> Store:
-        """Open (creating if need be) the progress file at `path`; see the module docstring."""
+             busy_timeout: float = BUSY_TIMEOUT, quick_check: bool = True) -> Store:
+        """Open (creating if need be) the progress file at `path`; see the module docstring.
+        `quick_check` reads the whole file (about 5 s for a 1 GB file); leave it on."""
         store = cls(os.fspath(path), busy_timeout)
-        store._connect()
+        store._connect(quick_check=quick_check)
         if store.problem is not None:
             if not allow_unavailable:
                 store.close()
@@ -173,8 +152,8 @@ class Store:
             raise ForeignDatabaseError(self.path)
 
     def _migrate(self, db: Database, memory: bool) -> bool:
-        if not memory and db.journal_mode != "wal":
-            db.execute("PRAGMA journal_mode = WAL")
+        if not memory:
+            self._enable_wal(db)
         db.execute("PRAGMA synchronous = FULL")
         with self._transaction(db):
             names = schema.applied(db)  # again, under the write lock: another process may have migrated
@@ -186,6 +165,19 @@ class Store:
             else:
                 schema.migrate(db)
         return True
+
+    def _enable_wal(self, db: Database) -> None:
+        """Switch to WAL. The switch does not wait for the busy timeout (another process opening
+        the file at the same moment gets "database is locked" at once), so wait for it here."""
+        deadline = time.monotonic() + self.busy_timeout
+        while db.journal_mode != "wal":
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+                return  # switched, or the file is read-only: the write probe will tell
+            except sqlite3.OperationalError as e:
+                if (e.sqlite_errorcode & 0xFF) not in (BUSY, LOCKED) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
 
     @contextmanager
     def _transaction(self, db: Database) -> Iterator[Database]:
@@ -282,19 +274,19 @@ class Store:
     def trainees(self, *, include_archived: bool = False) -> list[Trainee]:
         where = "" if include_archived else "WHERE archived = 0"
         rows = self.query(f"SELECT * FROM trainees {where} ORDER BY name COLLATE NOCASE, id")
-        return [_trainee(r) for r in rows]
+        return [trainee_from_row(r) for r in rows]
 
     def trainee(self, trainee_id: int) -> Trainee:
         rows = self.query("SELECT * FROM trainees WHERE id = ?", (trainee_id,))
         if not rows:
             raise UnknownTraineeError(f"There is no trainee number {trainee_id}.", path=self.path)
-        return _trainee(rows[0])
+        return trainee_from_row(rows[0])
 
     def find_trainee(self, name: str) -> Trainee | None:
         """The active trainee of this name (case-insensitive), if any."""
         rows = self.query("SELECT * FROM trainees WHERE archived = 0 AND name = ? COLLATE NOCASE",
                           (" ".join(name.split()),))
-        return _trainee(rows[0]) if rows else None
+        return trainee_from_row(rows[0]) if rows else None
 
     def archive_trainee(self, trainee_id: int) -> None:
         """Hide a trainee from the lists; their attempts stay. Their name is free again."""
@@ -331,7 +323,13 @@ class Store:
         """Append an attempt; its id. If the file cannot be written the attempt is kept in
         `pending` and StoreUnavailableError says so (the session goes on)."""
         if self._db is not None and self.problem is None:
-            self.trainee(record.trainee_id)  # an unknown trainee is a bug: fail before keeping it
+            try:
+                known = bool(self._db.execute("SELECT 1 FROM trainees WHERE id = ?",
+                                              (record.trainee_id,)).fetchone())
+            except sqlite3.Error:
+                known = True  # cannot tell now: keep the attempt, and find out when it is saved
+            if not known:  # a bug in the caller: fail before keeping it
+                raise UnknownTraineeError(f"There is no trainee number {record.trainee_id}.", path=self.path)
         self._pending.append(record)
         ids = self._flush()
         return ids[record.uid]
@@ -341,12 +339,21 @@ class Store:
         (and keeps the rest) if the file still cannot be written."""
         return len(self._flush())
 
+    @property
+    def rejected(self) -> list[AttemptRecord]:
+        """Attempts the file refused (their trainee is not in it): kept, for export, never saved."""
+        return list(self._rejected)
+
     def _flush(self) -> dict[str, int]:
         saved: dict[str, int] = {}
         while self._pending:
             record = self._pending[0]
-            with self.write() as db:
-                saved[record.uid] = insert_attempt(db, record)
+            try:
+                with self.write() as db:
+                    saved[record.uid] = insert_attempt(db, record)
+            except sqlite3.IntegrityError:  # the trainee is not in this file (it was opened afresh)
+                self._rejected.append(self._pending.pop(0))
+                continue
             self._pending.pop(0)
         return saved
 
@@ -364,22 +371,34 @@ class Store:
         sql += f" ORDER BY started {'DESC' if newest_first else 'ASC'}, id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        rows = self.query(sql, params)
-        return [attempt_from_row(r, self._findings(r["id"]), self._skills(r["id"])) for r in rows]
+        return self._load(self.query(sql, params))
 
     def attempt(self, attempt_id: int) -> Attempt:
-        rows = self.query("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if not rows:
+        attempts = self._load(self.query("SELECT * FROM attempts WHERE id = ?", (attempt_id,)))
+        if not attempts:
             raise KeyError(attempt_id)
-        return attempt_from_row(rows[0], self._findings(attempt_id), self._skills(attempt_id))
+        return attempts[0]
 
-    def _findings(self, attempt_id: int) -> list[dict]:
-        return [finding_from_row(r) for r in self.query(
-            "SELECT * FROM findings WHERE attempt_id = ? ORDER BY id", (attempt_id,))]
+    def best_totals(self, trainee_id: int) -> dict[str, int]:
+        """The best total score of each item the trainee finished (abandoned attempts not counted)."""
+        return {r["item_id"]: r["best"] for r in self.query(
+            "SELECT item_id, max(total) AS best FROM attempts INDEXED BY attempts_trainee "
+            "WHERE trainee_id = ? AND abandoned = 0 GROUP BY item_id", (trainee_id,))}
 
-    def _skills(self, attempt_id: int) -> list[str]:
-        return [r["skill"] for r in self.query(
-            "SELECT skill FROM attempt_skills WHERE attempt_id = ? ORDER BY skill", (attempt_id,))]
+    def _load(self, rows: list[dict]) -> list[Attempt]:
+        """Attempts from their rows, with their findings and skills (read in batches, not one by one)."""
+        findings: dict[int, list[dict]] = {}
+        skills: dict[int, list[str]] = {}
+        ids = [r["id"] for r in rows]
+        for k in range(0, len(ids), 500):
+            batch = ids[k:k + 500]
+            marks = ", ".join("?" * len(batch))
+            for f in self.query(f"SELECT * FROM findings WHERE attempt_id IN ({marks}) ORDER BY id", batch):
+                findings.setdefault(f["attempt_id"], []).append(finding_from_row(f))
+            for r in self.query(f"SELECT attempt_id, skill FROM attempt_skills WHERE attempt_id IN ({marks}) "
+                                "ORDER BY attempt_id, skill", batch):
+                skills.setdefault(r["attempt_id"], []).append(r["skill"])
+        return [attempt_from_row(r, findings.get(r["id"], []), skills.get(r["id"], [])) for r in rows]
 
 
 def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None) -> int:
@@ -405,7 +424,7 @@ def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None
     return attempt_id
 
 
-def _trainee(r: dict) -> Trainee:
+def trainee_from_row(r: dict) -> Trainee:
     return Trainee(r["id"], r["name"], r["created"], bool(r["archived"]), r["archived_at"],
                    bool(r["instructor"]), r["passphrase"] is not None)
 

@@ -1,0 +1,161 @@
+"""CSV of attempts, and results files exported on one workstation and imported on another."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from trainer.progress import (
+    AttemptRecord,
+    Mode,
+    ResultsFileError,
+    Store,
+    export_csv,
+    export_results,
+    import_results,
+)
+from trainer.progress.exchange import CSV_COLUMNS
+
+T0 = 1_700_000_000.123456
+
+
+def record(trainee: int, n: int, **more) -> AttemptRecord:
+    fields = dict(
+        trainee_id=trainee, item_id=f"s{n % 3}", game="props-and-hops", mode=Mode.SCENARIO, seed=n,
+        started=T0 + 97.3 * n, ended=T0 + 97.3 * n + 41.7, target=45.0, procedure=90, payouts=100 - n,
+        speed=100, total=93, passed=n % 2 == 0, critical=n % 2 == 1, skills=("payouts", "calls"),
+        findings=({"kind": "wrong amount", "severity": "critical",
+                   "message": "paid $5.00; the payout is $7.50", "cite": "§ 668a.9(b)", "skill": "payouts",
+                   "expected": "r1:pay:seat2:double-3-3",
+                   "actual": {"do": "pay", "round": 1, "at": 3.25, "seat": 2, "bet": "double-3-3",
+                              "amount": 500}},) if n % 2 else (),
+        log=({"do": "pay", "round": 1, "at": 3.25, "seat": 2, "bet": "double-3-3", "amount": 500},
+             {"do": "collect", "round": 1, "at": 1.0, "seat": 1, "bet": "field", "by_trainer": True}),
+        source="station-7")
+    return AttemptRecord(**{**fields, **more})
+
+
+@pytest.fixture
+def station(tmp_path):
+    """A workstation with two trainees (and an archived one) and their attempts."""
+    with Store.open(tmp_path / "station.db") as s:
+        ana, ben, old = s.add_trainee("Ana"), s.add_trainee("Ben"), s.add_trainee("Old")
+        for n in range(5):
+            s.record_attempt(record(ana, n))
+        for n in range(5, 8):
+            s.record_attempt(record(ben, n))
+        s.record_attempt(record(ben, 8, abandoned=True, mode=Mode.EXAM, target=None))
+        s.record_attempt(record(old, 9))
+        s.archive_trainee(old)
+        yield s
+
+
+def comparable(store: Store, name: str) -> list[dict]:
+    t = store.find_trainee(name)
+    out = []
+    for a in store.attempts(t.id):
+        d = {k: getattr(a, k) for k in AttemptRecord.__dataclass_fields__ if k != "trainee_id"}
+        d["skills"] = set(d["skills"])
+        out.append(d)
+    return out
+
+
+def test_export_then_import_reproduces_the_attempts_and_twice_adds_nothing(station, tmp_path):
+    path = tmp_path / "results.json"
+    assert export_results(station, path) == 9  # the archived trainee is not in the class
+    with Store.open(tmp_path / "instructor.db") as desk:
+        desk.add_trainee("ana")  # matched by name, whatever the case
+        summary = import_results(desk, path)
+        assert (summary.added, summary.already_present, summary.trainees_created) == (9, 0, ["Ben"])
+        for name in ("Ana", "Ben"):
+            assert comparable(desk, name) == comparable(station, name)
+        assert [t.name for t in desk.trainees()] == ["ana", "Ben"]
+        assert not any(t.instructor for t in desk.trainees())
+        again = import_results(desk, path)
+        assert (again.added, again.already_present, again.trainees_created) == (0, 9, [])
+        assert desk.query("SELECT count(*) AS n FROM attempts")[0]["n"] == 9
+        assert desk.query("SELECT count(*) AS n FROM findings")[0]["n"] == 4
+        assert desk.integrity_check() == ["ok"]
+
+
+def test_one_trainees_results_and_a_merge_of_two_stations(station, tmp_path):
+    ben = station.find_trainee("Ben").id
+    buf = io.StringIO()
+    assert export_results(station, buf, trainee_id=ben) == 4
+    doc = json.loads(buf.getvalue())
+    assert (doc["format"], doc["version"], [t["name"] for t in doc["trainees"]]) == (
+        "dealer-trainer-results", 1, ["Ben"])
+    with Store.open(tmp_path / "desk.db") as desk:
+        buf.seek(0)
+        assert import_results(desk, buf).added == 4
+        with Store.open(tmp_path / "other.db") as other:  # Ben also practised on another station
+            b = other.add_trainee("Ben")
+            other.record_attempt(record(b, 20))
+            out = io.StringIO()
+            export_results(other, out)
+        out.seek(0)
+        summary = import_results(desk, out)
+        assert (summary.added, summary.trainees_created) == (1, [])
+        assert len(desk.attempts(desk.find_trainee("Ben").id)) == 5
+
+
+def test_csv_has_a_header_and_one_row_per_attempt(station, tmp_path):
+    path = tmp_path / "attempts.csv"
+    assert export_csv(station, path) == 10
+    with open(path, newline="", encoding="utf-8") as f:
+        table = list(csv.reader(f))
+    assert tuple(table[0]) == CSV_COLUMNS
+    assert len(table) == 11
+    first = dict(zip(table[0], table[1], strict=True))
+    assert first["trainee"] == "Ana" and first["started"] == "2023-11-14T22:13:20.123+00:00"
+    assert (first["skills"], first["findings"], first["passed"], first["seed"]) == (
+        "calls;payouts", "0", "1", "0")
+    assert sorted(r[0] for r in table[1:]) == sorted(a.uid for a in station.attempts())
+    ana = station.find_trainee("Ana").id
+    buf = io.StringIO()
+    assert export_csv(station, buf, trainee_id=ana) == 5
+    assert len(buf.getvalue().splitlines()) == 6
+
+
+def good_file(station) -> dict:
+    buf = io.StringIO()
+    export_results(station, buf)
+    return json.loads(buf.getvalue())
+
+
+@pytest.mark.parametrize("spoil, message", [
+    (lambda d: "{not json", r"not JSON: .* line 1"),
+    (lambda d: [], "not a Dealer Trainer results file"),
+    (lambda d: {**d, "format": "anki"}, "not a Dealer Trainer results file"),
+    (lambda d: {**d, "version": 2}, "newer version"),
+    (lambda d: {**d, "attempts": {}}, "attempts: must be a list"),
+    (lambda d: d["attempts"][3].update(total=140), r"attempts\[3\]\.total: must be a whole number from 0"),
+    (lambda d: d["attempts"][0].update(mode="quiz"), r"attempts\[0\]\.mode: 'quiz' is not one of"),
+    (lambda d: d["attempts"][1].update(trainee=99), r"attempts\[1\]\.trainee: 99 is not a key"),
+    (lambda d: d["attempts"][1].pop("game") and None, r"attempts\[1\]: missing 'game'"),
+    (lambda d: d["attempts"][2].pop("uid") and None, r"attempts\[2\]\.uid"),
+    (lambda d: d["attempts"][2].update(colour="red"), r"attempts\[2\]: unknown field 'colour'"),
+    (lambda d: d["attempts"][1]["findings"][0].update(skill="x"), r"attempts\[1\]\.findings\[0\]\.skill"),
+    (lambda d: d["attempts"][0]["log"].append({"round": 1}), r"attempts\[0\]\.log\[2\]: not a logged action"),
+    (lambda d: d["trainees"][0].update(name=" "), r"trainees\[0\]\.name"),
+])
+def test_a_malformed_results_file_names_the_problem_and_adds_nothing(station, tmp_path, spoil, message):
+    doc = good_file(station)
+    spoiled = spoil(doc)
+    path = tmp_path / "bad.json"
+    path.write_text(spoiled if isinstance(spoiled, str) else json.dumps(doc if spoiled is None else spoiled))
+    with Store.open(tmp_path / "desk.db") as desk:
+        with pytest.raises(ResultsFileError, match=message) as e:
+            import_results(desk, path)
+        assert str(e.value).startswith(str(path)) and "\n" not in str(e.value)
+        assert desk.trainees() == [] and desk.attempts() == []
+
+
+def test_a_results_file_that_is_not_text(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with Store.open(tmp_path / "desk.db") as desk, pytest.raises(ResultsFileError, match="not UTF-8"):
+        import_results(desk, path)

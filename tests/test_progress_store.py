@@ -1,0 +1,457 @@
+"""The progress file: its schema, the files it refuses, passphrases, and attempts that are never
+lost (a killed process, two processes at once, a read-only or full disk), with real files and
+real processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from trainer.drills import random_round
+from trainer.grading import correct_log, grade
+from trainer.procedure import build
+from trainer.progress import (
+    AttemptRecord,
+    DamagedDatabaseError,
+    ForeignDatabaseError,
+    Mode,
+    NameTakenError,
+    NewerDatabaseError,
+    Store,
+    StoreError,
+    StoreUnavailableError,
+    UnknownTraineeError,
+    schema,
+    skills_of,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+T0 = 1_700_000_000.0
+
+EXPECTED_COLUMNS = {
+    "_migrations": [("name", "TEXT", 0, 1), ("applied_at", "REAL", 1, 0)],
+    "trainees": [("id", "INTEGER", 0, 1), ("name", "TEXT", 1, 0), ("created", "REAL", 1, 0),
+                 ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0),
+                 ("instructor", "INTEGER", 1, 0), ("passphrase", "TEXT", 0, 0)],
+    "attempts": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("trainee_id", "INTEGER", 1, 0),
+                 ("item_id", "TEXT", 1, 0), ("game", "TEXT", 1, 0), ("mode", "TEXT", 1, 0),
+                 ("seed", "TEXT", 0, 0), ("started", "REAL", 1, 0), ("ended", "REAL", 1, 0),
+                 ("duration", "REAL", 1, 0), ("target", "REAL", 0, 0), ("procedure", "INTEGER", 1, 0),
+                 ("payouts", "INTEGER", 1, 0), ("speed", "INTEGER", 1, 0), ("total", "INTEGER", 1, 0),
+                 ("passed", "INTEGER", 1, 0), ("critical", "INTEGER", 1, 0),
+                 ("abandoned", "INTEGER", 1, 0), ("log", "TEXT", 1, 0), ("source", "TEXT", 1, 0)],
+    "findings": [("id", "INTEGER", 0, 1), ("attempt_id", "INTEGER", 1, 0), ("kind", "TEXT", 1, 0),
+                 ("skill", "TEXT", 1, 0), ("citation", "TEXT", 1, 0), ("severity", "TEXT", 1, 0),
+                 ("message", "TEXT", 1, 0), ("expected", "TEXT", 0, 0), ("actual", "TEXT", 0, 0)],
+    "attempt_skills": [("attempt_id", "INTEGER", 1, 1), ("skill", "TEXT", 1, 2),
+                       ("trainee_id", "INTEGER", 1, 0), ("started", "REAL", 1, 0)],
+}
+
+
+def rec(trainee_id: int, n: int = 0, **more) -> AttemptRecord:
+    fields = dict(trainee_id=trainee_id, item_id="props-and-hops/01", game="props-and-hops",
+                  mode=Mode.SCENARIO, started=T0 + 60 * n, ended=T0 + 60 * n + 30, procedure=100,
+                  payouts=90, speed=100, total=96, passed=True, critical=False, target=45.0,
+                  skills=("payouts", "calls"), log=({"do": "pay", "round": 1, "at": 2.5, "amount": 500},))
+    return AttemptRecord(**{**fields, **more})
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    """The bytes of the database file and any companion files beside it."""
+    return {p.name: p.read_bytes() for p in path.parent.iterdir() if p.name.startswith(path.name)}
+
+
+# ------------------------------------------------------------------ the schema
+def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        db = store.db
+        tables = sorted(t for t in db.table_names() if not t.startswith("sqlite_"))
+        assert tables == sorted(EXPECTED_COLUMNS)
+        for table, expected in EXPECTED_COLUMNS.items():
+            info = [(r[1], r[2], r[3], r[5]) for r in db.execute(f"PRAGMA table_info({table})")]
+            assert info == expected, table
+        assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == schema.known()
+        assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
+                                  "m005_covering_indexes"]
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+        indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
+                                            "AND name NOT LIKE 'sqlite_%'")}
+        assert indexes == {"trainees_active_name", "attempts_trainee", "attempts_item",
+                           "findings_attempt", "attempt_skills_recent"}
+
+
+def test_opening_again_applies_nothing_and_keeps_the_data(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        ana = store.add_trainee("Ana")
+        store.record_attempt(rec(ana))
+        applied = store.db.execute("SELECT name, applied_at FROM _migrations").fetchall()
+    with Store.open(tmp_path / "p.db") as store:
+        assert store.db.execute("SELECT name, applied_at FROM _migrations").fetchall() == applied
+        assert len(store.attempts(ana)) == 1
+
+
+def test_an_older_file_is_migrated_forward(tmp_path):
+    path = tmp_path / "p.db"
+    older = schema.MIGRATIONS[:4]
+    db = Database(sqlite3.connect(path, isolation_level=None))
+    db.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    for fn in older:
+        fn(db)
+        db.execute("INSERT INTO _migrations VALUES (?, 0)", (fn.__name__,))
+    db.execute("INSERT INTO trainees (name, created) VALUES ('Ana', 0)")
+    db.close()
+    with Store.open(path) as store:
+        assert schema.applied(store.db) == schema.known()
+        assert {i.name for i in store.db["attempts"].indexes} >= {"attempts_item", "attempts_trainee"}
+        assert store.record_attempt(rec(store.find_trainee("Ana").id)) == 1
+
+
+def test_attempts_are_append_only(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        ana = store.add_trainee("Ana")
+        store.record_attempt(rec(ana, findings=({"kind": "missing", "severity": "minor", "message": "m",
+                                                 "cite": "§ 668a.3", "skill": "calls"},)))
+        for sql in ("UPDATE attempts SET total = 100", "DELETE FROM attempts", "DELETE FROM findings",
+                    "UPDATE attempt_skills SET skill = 'wagers'"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"), store.write() as db:
+                db.execute(sql)
+
+
+def test_a_graded_round_is_recorded_and_read_back(tmp_path):
+    scenario = random_round("props-and-hops", 2, 7)
+    proc = build(scenario)
+    log = correct_log(proc, scenario.automation, seconds_each=2.0)[:-1]  # forgot the last step
+    result = grade(proc, log, automation=scenario.automation, game=scenario.game,
+                   target_seconds=scenario.target_seconds, elapsed=20)
+    with Store.open(tmp_path / "p.db") as store:
+        ana = store.add_trainee("Ana")
+        record = AttemptRecord.from_result(
+            trainee_id=ana, item_id="drill:props-and-hops:2", game=scenario.game, mode=Mode.PRACTICE,
+            result=result, log=log, skills=skills_of(proc, scenario.automation), started=T0,
+            ended=T0 + 20, target=scenario.target_seconds, seed=7)
+        got = store.attempt(store.record_attempt(record))
+    assert got.performed() == log
+    assert got.findings == tuple(f.to_json() for f in result.findings) and got.findings
+    assert (got.total, got.passed, got.critical) == (result.score.total, result.score.passed,
+                                                     result.score.critical)
+    assert set(got.skills) == set(skills_of(proc, scenario.automation))
+    assert got.seed == "7" and got.duration == 20 and got.uid == record.uid
+
+
+def test_an_unknown_trainee_fails_at_once(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        with pytest.raises(UnknownTraineeError):
+            store.record_attempt(rec(42))
+        assert store.pending == [] and store.attempts() == []
+
+
+def test_a_bad_record_fails_loudly():
+    with pytest.raises(ValueError, match="total"):
+        rec(1, total=101)
+    with pytest.raises(ValueError, match="mode"):
+        rec(1, mode="quiz")
+    with pytest.raises(ValueError, match=r"findings\[0\].skill"):
+        rec(1, findings=({"kind": "missing", "severity": "minor", "message": "m", "skill": "juggling"},))
+    with pytest.raises(ValueError, match=r"log\[0\]"):
+        rec(1, log=({"do": "dance", "round": 1},))
+
+
+# ------------------------------------------------------------ trainees and passphrases
+def test_trainees_names_archive_and_passphrases(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        ana = store.add_trainee("Ana")
+        boss = store.add_trainee("Ms Boss", instructor=True, passphrase="correct horse")
+        with pytest.raises(NameTakenError, match="Ana"):
+            store.add_trainee(" ana ")
+        with pytest.raises(ValueError):
+            store.add_trainee("Ivo", instructor=True)
+        assert [t.name for t in store.trainees()] == ["Ana", "Ms Boss"]
+        assert store.verify_passphrase(boss, "correct horse")
+        assert not store.verify_passphrase(boss, "correct horse ")
+        assert not store.verify_passphrase(boss, "")
+        assert not store.verify_passphrase(ana, "anything")  # no passphrase set
+        stored = store.db.execute("SELECT passphrase FROM trainees WHERE id = ?", (boss,)).fetchone()[0]
+        scheme, n, r, p, salt, key = stored.split("$")
+        assert (scheme, int(n), int(r), int(p), len(salt), len(key)) == ("scrypt", 2**14, 8, 1, 32, 64)
+        assert "correct" not in stored
+        other = store.add_trainee("Other", instructor=True, passphrase="correct horse")
+        assert store.trainee(other).has_passphrase and stored != store.db.execute(
+            "SELECT passphrase FROM trainees WHERE id = ?", (other,)).fetchone()[0]  # salted
+        store.archive_trainee(ana)
+        assert [t.name for t in store.trainees()] == ["Ms Boss", "Other"]
+        assert store.trainee(ana).archived and store.trainee(ana).archived_at
+        again = store.add_trainee("Ana")  # the name is free once archived
+        assert again != ana
+        with pytest.raises(NameTakenError):
+            store.restore_trainee(ana)
+
+
+# -------------------------------------------------------------- refused files
+def test_random_bytes_are_a_damaged_file_left_untouched(tmp_path):
+    path = tmp_path / "p.db"
+    path.write_bytes(os.urandom(8192))
+    before = snapshot(path)
+    for allow in (False, True):
+        with pytest.raises(DamagedDatabaseError) as e:
+            Store.open(path, allow_unavailable=allow)
+        assert str(path) in str(e.value) and "\n" not in str(e.value)
+        assert isinstance(e.value, StoreError)
+    assert snapshot(path) == before
+
+
+def test_a_truncated_database_is_damaged_and_left_untouched(tmp_path):
+    path = tmp_path / "p.db"
+    with Store.open(path) as store:
+        ana = store.add_trainee("Ana")
+        for n in range(300):
+            store.record_attempt(rec(ana, n, log=tuple({"do": "pay", "round": 1, "at": float(k),
+                                                         "amount": 500} for k in range(20))))
+    data = path.read_bytes()
+    assert len(data) > 100_000 and not Path(f"{path}-wal").exists()
+    path.write_bytes(data[: len(data) // 2])
+    before = snapshot(path)
+    with pytest.raises(DamagedDatabaseError, match="damaged"):
+        Store.open(path)
+    assert snapshot(path) == before
+
+
+def test_a_newer_database_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "p.db"
+    Store.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO _migrations VALUES ('m999_from_a_newer_app', 0)")
+    conn.commit()
+    conn.close()
+    before = snapshot(path)
+    for allow in (False, True):
+        with pytest.raises(NewerDatabaseError, match="m999_from_a_newer_app") as e:
+            Store.open(path, allow_unavailable=allow)
+        assert "newer version" in str(e.value)
+    assert snapshot(path) == before
+
+
+def test_another_programs_database_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "notes.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.commit()
+    conn.close()
+    before = snapshot(path)
+    with pytest.raises(ForeignDatabaseError):
+        Store.open(path)
+    assert snapshot(path) == before
+
+
+# ------------------------------------------------------ read-only and full disks
+def _writable(path: Path) -> bool:
+    try:
+        if path.is_dir():
+            probe = path / ".probe"
+            probe.write_bytes(b"")
+            probe.unlink()
+        else:
+            with open(path, "r+b"):
+                pass
+        return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def read_only():
+    """Make a file or folder read-only for real: chmod, or (as root, whom chmod does not stop)
+    the immutable attribute. Undone at the end."""
+    undo = []
+
+    def make(path: Path):
+        mode = path.stat().st_mode
+        path.chmod(0o555 if path.is_dir() else 0o444)
+        undo.append(lambda: path.chmod(mode))
+        if _writable(path) and shutil.which("chattr") and subprocess.run(
+                ["chattr", "+i", str(path)], capture_output=True).returncode == 0:
+            undo.append(lambda: subprocess.run(["chattr", "-i", str(path)], check=True))
+        if _writable(path):
+            pytest.skip("cannot make a file read-only here")
+
+        def restore():
+            while undo:
+                undo.pop()()
+        return restore
+
+    yield make
+    while undo:
+        undo.pop()()
+
+
+def test_a_new_file_in_a_read_only_folder_is_unavailable(tmp_path, read_only):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    read_only(folder)
+    with pytest.raises(StoreUnavailableError, match="Cannot save progress") as e:
+        Store.open(folder / "p.db")
+    assert str(folder / "p.db") in str(e.value) and "\n" not in str(e.value)
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_read_only_keeps_attempts_in_memory_until_writable(tmp_path, read_only, what):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "p.db"
+    with Store.open(path) as store:
+        ana = store.add_trainee("Ana")
+        store.record_attempt(rec(ana, 0))
+    before = snapshot(path)
+    restore = read_only(path if what == "file" else folder)
+    with pytest.raises(StoreUnavailableError, match=r"read-only|cannot be opened"):
+        Store.open(path)
+    store = Store.open(path, allow_unavailable=True)
+    assert store.problem is not None
+    if what == "file":  # the file can still be read
+        assert [t.name for t in store.trainees()] == ["Ana"]
+    for n in (1, 2):
+        with pytest.raises(StoreUnavailableError, match=f"{n} attempts? (is|are) kept in memory"):
+            store.record_attempt(rec(ana, n))
+    assert [r.started for r in store.pending] == [T0 + 60, T0 + 120]
+    with pytest.raises(StoreUnavailableError):
+        store.flush_pending()
+    assert len(store.pending) == 2
+    assert path.read_bytes() == before[path.name]
+    restore()
+    assert store.flush_pending() == 2
+    assert store.pending == [] and store.problem is None
+    assert store.record_attempt(rec(ana, 3)) > 0
+    assert [a.started for a in store.attempts(ana)] == [T0, T0 + 60, T0 + 120, T0 + 180]
+    store.close()
+
+
+def test_a_full_database_keeps_the_attempt_until_there_is_room(tmp_path):
+    """SQLite's own limit on the file's size gives the same SQLITE_FULL as a full disk."""
+    with Store.open(tmp_path / "p.db") as store:
+        ana = store.add_trainee("Ana")
+        pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+        store.db.execute(f"PRAGMA max_page_count = {pages}")
+        big = tuple({"do": "pay", "round": 1, "at": float(k), "amount": 500} for k in range(500))
+        with pytest.raises(StoreUnavailableError, match="the disk is full; 1 attempt is kept"):
+            store.record_attempt(rec(ana, log=big))
+        assert len(store.pending) == 1
+        store.db.execute("PRAGMA max_page_count = 1000000")
+        assert store.flush_pending() == 1
+        assert store.attempts(ana)[0].log == big
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A real 1 MB file system (tmpfs); needs the right to mount, else the test is skipped."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small file system here")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_a_full_disk_keeps_the_attempt_until_there_is_room(tiny_disk):
+    path = tiny_disk / "p.db"
+    store = Store.open(path)
+    ana = store.add_trainee("Ana")
+    filler = tiny_disk / "filler"
+    with open(filler, "wb", buffering=0) as f:  # fill the disk to the last byte
+        for chunk in (65536, 512, 1):
+            try:
+                while True:
+                    f.write(b"\0" * chunk)
+            except OSError:
+                pass
+    big = tuple({"do": "pay", "round": 1, "at": float(k), "amount": 500} for k in range(300))
+    with pytest.raises(StoreUnavailableError, match=r"the disk is full|error while writing"):
+        store.record_attempt(rec(ana, log=big))
+    assert len(store.pending) == 1
+    filler.unlink()
+    assert store.flush_pending() == 1
+    assert store.attempts(ana)[0].log == big
+    assert store.integrity_check() == ["ok"]
+    store.close()
+
+
+# ------------------------------------------------------------- real processes
+WRITER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from trainer.progress import AttemptRecord, Store
+    path, name, count, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    while go != "-" and not Path(go).exists():
+        time.sleep(0.001)
+    store = Store.open(path)
+    me = store.add_trainee(name)
+    log = tuple({"do": "pay", "round": 1, "at": float(k), "amount": 500} for k in range(30))
+    n = 0
+    while count < 0 or n < count:
+        uid = f"{name}-{n}"
+        store.record_attempt(AttemptRecord(
+            trainee_id=me, item_id="props-and-hops/01", game="props-and-hops", mode="drill",
+            started=1.7e9 + n, ended=1.7e9 + n + 5, procedure=100, payouts=100, speed=100, total=100,
+            passed=True, critical=False, skills=("payouts",), log=log, uid=uid))
+        print(uid, flush=True)
+        if n % 10 == 0:
+            store.attempts(me, limit=5, newest_first=True)
+        n += 1
+""")
+
+
+def _writer(path, name, count, go="-"):
+    return subprocess.Popen([sys.executable, "-c", WRITER, str(path), name, str(count), str(go)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_sigkill_while_writing_loses_no_committed_attempt(tmp_path):
+    path = tmp_path / "p.db"
+    committed: list[str] = []
+    for round_ in range(3):
+        proc = _writer(path, f"w{round_}", -1)
+        for _ in range(40 + 17 * round_):
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read()
+            committed.append(line.strip())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        committed += [line.strip() for line in proc.stdout.read().splitlines()]  # printed before the kill
+        proc.stdout.close()
+        proc.stderr.close()
+    with Store.open(path) as store:
+        assert store.integrity_check() == ["ok"]
+        uids = {r["uid"] for r in store.query("SELECT uid FROM attempts")}
+        assert set(committed) <= uids
+        assert len(uids) - len(committed) <= 3  # at most one committed but not yet printed per kill
+        skills = store.query("SELECT count(*) AS n FROM attempt_skills")[0]["n"]
+        assert skills == len(uids)  # every attempt is whole: its skills were committed with it
+
+
+def test_two_processes_write_one_file_at_once(tmp_path):
+    path, go = tmp_path / "p.db", tmp_path / "go"
+    procs = [_writer(path, f"p{k}", 150, go) for k in range(2)]
+    time.sleep(0.5)
+    go.touch()
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert "locked" not in err and len(out.split()) == 150
+    with Store.open(path) as store:
+        counts = {r["name"]: r["n"] for r in store.query(
+            "SELECT t.name, count(*) AS n FROM attempts a JOIN trainees t ON t.id = a.trainee_id "
+            "GROUP BY t.name")}
+        assert counts == {"p0": 150, "p1": 150}
+        assert store.integrity_check() == ["ok"]
