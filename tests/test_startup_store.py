@@ -1,0 +1,68 @@
+"""At start-up, a damaged or newer progress file gets a clear message and a choice; it is never
+touched."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def answer_with(button_text: str):
+    """Click a button of the message box that will be open in a moment."""
+    from ui.qt import QApplication, QMessageBox, QTimer
+
+    seen = []
+
+    def click():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, click)
+            return
+        seen.append(box.text())
+        next(b for b in box.buttons() if b.text() == button_text).click()
+
+    QTimer.singleShot(20, click)
+    return seen
+
+
+@pytest.mark.parametrize("content", [b"\x00not a database at all" * 40, b"SQLite format 3\x00" + b"\xff" * 4000])
+def test_a_damaged_file_is_named_and_left_alone(qtbot, tmp_path, content):
+    from ui.app import open_store
+
+    path = tmp_path / "progress.db"
+    path.write_bytes(content)
+    seen = answer_with("Continue without saving")
+    assert open_store(str(path)) is None
+    assert seen and str(path) in seen[0] and "left exactly as it is" in seen[0]
+    assert path.read_bytes() == content
+
+
+def test_quitting_from_the_damaged_file_message(qtbot, tmp_path):
+    from ui.app import open_store
+
+    path = tmp_path / "progress.db"
+    path.write_bytes(b"garbage" * 100)
+    answer_with("Quit")
+    assert open_store(str(path)) is False
+
+
+def test_a_newer_file_is_refused_and_unchanged(qtbot, tmp_path):
+    from trainer.progress import Store
+    from ui.app import open_store
+
+    path = tmp_path / "progress.db"
+    store = Store.open(path)
+    store.db.execute("INSERT INTO _migrations (name, applied_at) VALUES ('m999_from_the_future', 0)")
+    store.close()
+    before = path.read_bytes()
+    seen = answer_with("Continue without saving")
+    assert open_store(str(path)) is None
+    assert "newer" in seen[0].lower()
+    assert path.read_bytes() == before
+
+
+def test_a_good_file_opens_without_a_question(qtbot, tmp_path):
+    from ui.app import open_store
+
+    store = open_store(str(tmp_path / "new" / "progress.db"))
+    assert store is not None and store is not False and store.problem is None
+    store.close()
