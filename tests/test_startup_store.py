@@ -24,7 +24,10 @@ def answer_with(button_text: str):
     return seen
 
 
-@pytest.mark.parametrize("content", [b"\x00not a database at all" * 40, b"SQLite format 3\x00" + b"\xff" * 4000])
+DAMAGED = [b"\x00not a database at all" * 40, b"SQLite format 3\x00" + b"\xff" * 4000]
+
+
+@pytest.mark.parametrize("content", DAMAGED)
 def test_a_damaged_file_is_named_and_left_alone(qtbot, tmp_path, content):
     from ui.app import open_store
 
