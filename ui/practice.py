@@ -202,6 +202,7 @@ class PracticeScreen(QWidget):
         self.end.setEnabled(True)
         self.clock.start()
         self.feedback.briefing(scenario.title, scenario.briefing)
+        self.hint.setVisible(mode != "exam")
         if mode == "drill":
             self.feedback.note("Pay every winning wager, one after another: type the payout and "
                                "press Enter. The clock is running.")
@@ -400,7 +401,10 @@ class PracticeScreen(QWidget):
         self.clock.stop()
         self._tick()
         result = r.finish()
-        self.feedback.summary(result, r)
+        if self.mode == "exam":  # no feedback until the whole exam is over
+            self.feedback.note("This part of the exam is done.")
+        else:
+            self.feedback.summary(result, r)
         self.skip.setEnabled(False)
         self.end.setEnabled(False)
         self.finished.emit(result, r)

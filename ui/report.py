@@ -1,0 +1,90 @@
+"""The printed report of an exam result: a PDF a casino can put in a personnel file.
+
+It is laid out as HTML in a QTextDocument and printed with QPdfWriter (US Letter, 20 mm margins):
+the trainee, the form, date and time taken, pass or fail with the score parts, every finding with
+its citation, and the sign-off."""
+
+from __future__ import annotations
+
+import html
+from datetime import datetime
+from pathlib import Path
+
+from trainer import __version__
+
+CSS = """
+body { font-family: 'DejaVu Serif', serif; font-size: 10.5pt; color: #111; }
+h1 { font-size: 17pt; margin-bottom: 0; color: #0b3d27; }
+.sub { color: #444; margin-top: 2px; }
+table.facts td { padding: 2px 12px 2px 0; }
+table.scores { border-collapse: collapse; margin-top: 6px; }
+table.scores th, table.scores td { border: 1px solid #999; padding: 4px 10px; }
+th { background: #ece7d8; }
+.pass { color: #146c2e; font-weight: bold; font-size: 15pt; }
+.fail { color: #a11d1d; font-weight: bold; font-size: 15pt; }
+.small { font-size: 8.5pt; color: #444; }
+"""
+
+
+def _when(t: float | None) -> str:
+    return datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M") if t else "—"
+
+
+def report_html(r: dict) -> str:
+    """The report as HTML. `r` holds: trainee, form, started, ended, duration, status, passed,
+    total, procedure, payouts, speed, pass_mark, items [{title, total, findings [{kind,
+    severity, message, cite}]}], signed_by, signed_at, result_id, verified (bool)."""
+    verdict = ("<span class='pass'>PASSED</span>" if r["passed"] else
+               f"<span class='fail'>NOT PASSED</span> ({html.escape(r['status'])})")
+    facts = [("Trainee", r["trainee"]), ("Exam form", r["form"]),
+             ("Taken", f"{_when(r['started'])} to {_when(r['ended'])} ({r['duration']:.0f} s)"),
+             ("Pass mark", f"{r['pass_mark']} with no critical error"),
+             ("Result record", f"#{r['result_id']}" + (" — signature verified" if r.get("verified")
+                                                       else " — NOT VERIFIED"))]
+    rows = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(str(v))}</td></tr>"
+                   for k, v in facts)
+    items = []
+    for n, item in enumerate(r["items"], start=1):
+        findings = "".join(
+            f"<li><b>{html.escape(f['kind'])}</b> ({html.escape(f['severity'])}): "
+            f"{html.escape(f['message'])} — <i>{html.escape(f['cite'])}</i></li>"
+            for f in item["findings"]) or "<li>No findings.</li>"
+        items.append(f"<h3>{n}. {html.escape(item['title'])} — {item['total']}</h3><ul>{findings}</ul>")
+    sign = (f"Signed off by <b>{html.escape(r['signed_by'])}</b> on {_when(r['signed_at'])}."
+            if r.get("signed_by") else "Not yet signed off.")
+    return f"""<html><head><style>{CSS}</style></head><body>
+<h1>Dealer Certification Exam — Result</h1>
+<p class='sub'>Pennsylvania dice table games · 58 Pa. Code · Dealer Trainer {__version__}</p>
+<table class='facts'>{rows}</table>
+<p>{verdict}</p>
+<table class='scores'><tr><th>Procedure</th><th>Payouts</th><th>Speed</th><th>Total</th></tr>
+<tr><td align=center>{r['procedure']}</td><td align=center>{r['payouts']}</td>
+<td align=center>{r['speed']}</td><td align=center><b>{r['total']}</b></td></tr></table>
+<h2>Findings, with the regulation behind each</h2>
+{''.join(items)}
+<h2>Sign-off</h2>
+<p>{sign}</p>
+<p><br>Supervisor: ______________________________ &nbsp;&nbsp; Date: ______________</p>
+<p class='small'>The result record is chained and authenticated (HMAC-SHA256); an edit made outside
+the trainer shows as not verified. The Pai Gow Poker dice wagers are reconstructed: confirm
+against the property's Rules Submission.</p>
+</body></html>"""
+
+
+def write_pdf(r: dict, path: Path) -> Path:
+    """Print the report to a PDF file."""
+    from ui.qt import QMarginsF, QPageLayout, QPageSize, QPdfWriter, QTextDocument
+
+    writer = QPdfWriter(str(path))
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.Letter),
+                                     QPageLayout.Orientation.Portrait, QMarginsF(20, 20, 20, 20),
+                                     QPageLayout.Unit.Millimeter))
+    writer.setResolution(300)
+    writer.setTitle(f"Exam result — {r['trainee']} — {r['form']}")
+    writer.setCreator(f"Dealer Trainer {__version__}")
+    doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(writer)  # lay out in the printer's resolution
+    doc.setHtml(report_html(r))
+    doc.setPageSize(writer.pageLayout().paintRectPixels(writer.resolution()).size().toSizeF())
+    doc.print_(writer)
+    return path
