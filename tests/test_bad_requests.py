@@ -294,3 +294,17 @@ def test_jsonl_empty_stdin():
     assert "Traceback" not in p.stderr, p.stderr
     assert p.returncode == 0, p.stderr
     assert p.stdout == ""
+
+
+@pytest.mark.parametrize("request_", [
+    {"game": ["x"]},
+    {"game": "props-and-hops", "wagers": [{"seat": 1, "bet": ["x"], "amount": "5"}]},
+    {"game": "props-and-hops", "throws": [{"no_roll": ["x"]}]},
+    {"game": "props-and-hops", "throws": [{"dice": [1, 2], "take_down": [{"seat": 1, "bet": {}}]}]},
+    {"game": "pai-gow-dice", "options": {"sum_paytable": ["A"]}},
+])
+def test_values_of_the_wrong_type_are_named_not_crashed_on(request_):
+    done = subprocess.run([sys.executable, "-m", "trainer", "settle"], input=json.dumps(request_),
+                          capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "internal error" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -55,6 +55,31 @@ EXPECTED_COLUMNS = {
                  ("message", "TEXT", 1, 0), ("expected", "TEXT", 0, 0), ("actual", "TEXT", 0, 0)],
     "attempt_skills": [("attempt_id", "INTEGER", 1, 1), ("skill", "TEXT", 1, 2),
                        ("trainee_id", "INTEGER", 1, 0), ("started", "REAL", 1, 0)],
+    "exam_forms": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("name", "TEXT", 1, 0),
+                   ("items", "TEXT", 1, 0), ("time_limit_seconds", "INTEGER", 1, 0),
+                   ("pass_mark", "INTEGER", 1, 0), ("attempts_allowed", "INTEGER", 1, 0),
+                   ("created", "REAL", 1, 0), ("created_by", "TEXT", 1, 0), ("digest", "TEXT", 1, 0),
+                   ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0)],
+    "exam_results": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("trainee_id", "INTEGER", 1, 0),
+                     ("trainee_name", "TEXT", 1, 0), ("form_uid", "TEXT", 1, 0), ("form_name", "TEXT", 1, 0),
+                     ("form_digest", "TEXT", 1, 0), ("pass_mark", "INTEGER", 1, 0),
+                     ("time_limit_seconds", "INTEGER", 1, 0), ("item_count", "INTEGER", 1, 0),
+                     ("started", "REAL", 1, 0), ("ended", "REAL", 0, 0), ("status", "TEXT", 1, 0),
+                     ("passed", "INTEGER", 1, 0), ("critical", "INTEGER", 1, 0),
+                     ("procedure", "INTEGER", 0, 0), ("payouts", "INTEGER", 0, 0), ("speed", "INTEGER", 0, 0),
+                     ("total", "INTEGER", 0, 0),
+                     ("source", "TEXT", 1, 0), ("imported", "REAL", 0, 0)],
+    "exam_answers": [("id", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("position", "INTEGER", 1, 0),
+                     ("item_id", "TEXT", 1, 0), ("title", "TEXT", 1, 0), ("game", "TEXT", 1, 0),
+                     ("answered", "REAL", 1, 0), ("procedure", "INTEGER", 1, 0), ("payouts", "INTEGER", 1, 0),
+                     ("speed", "INTEGER", 1, 0), ("total", "INTEGER", 1, 0), ("passed", "INTEGER", 1, 0),
+                     ("critical", "INTEGER", 1, 0), ("findings", "TEXT", 1, 0), ("log", "TEXT", 1, 0)],
+    "exam_signoffs": [("id", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("signer_id", "INTEGER", 0, 0),
+                      ("signer_name", "TEXT", 1, 0), ("signed", "REAL", 1, 0), ("kdf", "TEXT", 1, 0),
+                      ("countersignature", "TEXT", 1, 0)],
+    "exam_chain": [("seq", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("kind", "TEXT", 1, 0),
+                   ("ref_id", "INTEGER", 1, 0), ("at", "REAL", 1, 0), ("prev", "TEXT", 1, 0),
+                   ("hmac", "TEXT", 1, 0)],
 }
 
 
@@ -82,14 +107,15 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
             assert info == expected, table
         assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == schema.known()
         assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
-                                  "m005_covering_indexes"]
+                                  "m005_covering_indexes", "m006_exams"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
                                             "AND name NOT LIKE 'sqlite_%'")}
         assert indexes == {"trainees_active_name", "attempts_trainee", "attempts_item",
-                           "findings_attempt", "attempt_skills_recent"}
+                           "findings_attempt", "attempt_skills_recent", "exam_results_trainee",
+                           "exam_chain_result"}
 
 
 def test_opening_again_applies_nothing_and_keeps_the_data(tmp_path):

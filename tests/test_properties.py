@@ -367,35 +367,37 @@ def hrd_seat(draw, seat: int, ten: bool) -> tuple[list[dict], bool]:
     like_kinds = [f"like-kind-{n}" for n in range(2, 9 if ten else 7)]
     if not ten:
         like_kinds.append("like-kind-none")
-    text_a, a = draw(amounts(high=5_000))
+    text_a, _ = draw(amounts(high=5_000))
 
     def amount() -> str:
         # the player's standard amount, or now and then a different one (refused)
         return text_a if draw(st.integers(0, 5)) else draw(amounts(high=5_000))[0]
 
     out: list[dict] = []
+    totals: dict[str, int] = {}  # chips on one bet are one wager of their sum, judged whole
 
     def place(bet: str, text: str) -> None:
         out.append(wager(seat, bet, text))
+        totals[bet] = totals.get(bet, 0) + cents(text)
         if draw(st.integers(0, 7)) == 0:  # the same chips again: an addition
             out.append(wager(seat, bet, text))
+            totals[bet] += cents(text)
 
     has_pip = draw(st.integers(0, 7)) > 0
+    pips: list[str] = []
     if has_pip:
         pips = draw(st.lists(st.sampled_from(PIPS), min_size=1, max_size=3, unique=True))
         place(pips[0], text_a)
         for bet in pips[1:]:
             place(bet, amount())
-    standing_like_kind = False
     for bet in draw(st.lists(st.sampled_from(like_kinds), max_size=3, unique=True)):
-        text = amount()
-        standing_like_kind |= cents(text) == a
-        place(bet, text)
+        place(bet, amount())
     extra = False
     if ten and draw(st.booleans()):
-        text = amount()
-        extra = has_pip and standing_like_kind and cents(text) == a
-        place("extra-roll", text)
+        place("extra-roll", amount())
+        base = totals[pips[0]] if has_pip else None
+        standing_like_kind = any(totals[b] == base for b in totals if b.startswith("like-kind-"))
+        extra = has_pip and standing_like_kind and totals["extra-roll"] == base
     if ten:
         for bet in draw(st.lists(st.sampled_from(["millionaire-9", "millionaire-10"]), max_size=2,
                                  unique=True)):

@@ -19,6 +19,16 @@ def _variants(dice: tuple[int, ...], rng: random.Random) -> list[tuple[int, ...]
     return out
 
 
+def dice_of(throw: dict) -> tuple[int, ...]:
+    """The dice of a throw in the settle contract's form, in the game's order (Three Dice
+    Football: green, green, red; Pai Gow: red, blue, blue)."""
+    if "dice" in throw:
+        return tuple(throw["dice"])
+    if "green" in throw:
+        return (*throw["green"], throw["red"])
+    return (throw["red"], *throw["blue"])
+
+
 def call_of(game: str, dice: tuple[int, ...]) -> str:
     """The call of a first throw with these dice (in the game's order)."""
     if game == "props-and-hops":
@@ -48,18 +58,21 @@ def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
     elif result.get("extra_roll"):
         from trainer.games.high_roll_dice import FACE_WORDS
         face = {"ace": 1}.get(result["face"]) or int(result["face"])
-        for m in range(0, 5):
-            total = result["count"] - result["matched"] + m
+        held, rethrown = result["count"] - result["matched"], len(result["dice"])
+        for m in range(0, min(5, rethrown + 1)):
+            total = held + m
             word = FACE_WORDS[face][0 if m == 1 else 1]
             pool.append(f"{m or 'No'} more {word}: {total} of a kind")
+    elif not view.valid:  # a no roll: every call offered is wrong, as announcing it would be
+        from trainer.games import get
+
+        count = {"three-dice-football": 3, "pai-gow-dice": 3}.get(game, get(game).dice)
+        right = ""
+        pool = [call_of(game, tuple(rng.randint(1, 6) for _ in range(count))) for _ in range(12)]
     else:
-        throw = view.event.throw
-        dice = (tuple(throw["dice"]) if "dice" in throw else
-                (*throw["green"], throw["red"]) if "green" in throw else
-                (throw["red"], *throw["blue"]))
-        pool = [call_of(game, d) for d in _variants(dice, rng)]
-    wrong = [c for c in dict.fromkeys(pool) if c != right][: n - 1]
-    out = [right, *wrong]
+        pool = [call_of(game, d) for d in _variants(dice_of(view.event.throw), rng)]
+    wrong = [c for c in dict.fromkeys(pool) if c != right][: n - 1 if right else n]
+    out = [right, *wrong] if right else wrong
     rng.shuffle(out)
     return out
 

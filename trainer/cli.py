@@ -2,6 +2,8 @@
 
     settle [--jsonl]     settle rounds given as JSON (../shared/spec/settle-contract.md)
     odds [--game G]      exact house edges
+    verify-results --db PATH --secret PATH
+                         check the exam results' HMAC chain (trainer.exams.trust)
 
 `dealer-trainer` with no command opens the app (ui.main); these commands import no Qt, so they
 start fast and run on machines with no display.
@@ -50,10 +52,17 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a property option, such as sum_paytable=B")
     o.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    v = sub.add_parser("verify-results", help="check that no exam result was edited outside the app")
+    v.add_argument("--db", required=True, metavar="PATH", help="the progress file")
+    v.add_argument("--secret", required=True, metavar="PATH",
+                   help="the installation secret the results were written with")
+    v.add_argument("--passphrase-env", metavar="VAR",
+                   help="also check the sign-offs with the passphrase in this environment variable")
     return p
 
 
-COMMANDS = ("settle", "odds", "check", "key")
+COMMANDS = ("settle", "odds", "check", "key", "verify-results")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     from trainer.scenario import ScenarioError
 
     try:
-        return {"settle": _settle, "odds": _odds, "check": _check, "key": _key}[args.command](args)
+        return {"settle": _settle, "odds": _odds, "check": _check, "key": _key,
+                "verify-results": _verify_results}[args.command](args)
     except (RequestError, DataError, ScenarioError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -111,6 +121,11 @@ def _settle(args) -> int:
         except RequestError as e:
             bad += 1
             answer = _dump({"error": str(e)})
+        except Exception as e:  # a bug must not stop the other lines from being answered
+            if os.environ.get("DEALER_TRAINER_DEBUG"):
+                raise
+            bad += 1
+            answer = _dump({"error": f"request: internal error ({type(e).__name__}: {e})"})
         out.write(answer + "\n")
     out.flush()
     gc.enable()
@@ -166,6 +181,9 @@ def _check(args) -> int:
         except ScenarioError as e:
             print(str(e), file=sys.stderr)
             bad += 1
+        except Exception as e:  # one bad file must not stop the check of the others
+            print(f"{path}:1: cannot be checked ({type(e).__name__}: {e})", file=sys.stderr)
+            bad += 1
     good = sum(1 for f in files if f is not None) - bad + sum(1 for f in files if f is None)
     print(f"{good} of {len(files)} scenario files are good", file=sys.stdout)
     return EXIT_BAD_INPUT if bad else 0
@@ -200,3 +218,48 @@ def _scenario_id(path) -> str | None:
         return tomllib.loads(path.read_text(encoding="utf-8")).get("id")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
+
+
+def _verify_results(args) -> int:
+    """Exit 0 when every exam result verifies, 1 with one line per flagged result, 2 when the
+    database or the secret cannot be read. Neither file is created: a missing one is an error."""
+    from pathlib import Path
+
+    from trainer.exams.errors import KeyFileError
+    from trainer.exams.trust import read_installation_key, verify_results
+    from trainer.progress.errors import StoreError
+    from trainer.progress.store import Store
+
+    where = "dealer-trainer verify-results"
+    if not Path(args.db).is_file():
+        print(f"{where}: {args.db}: no such progress file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    passphrase = None
+    if args.passphrase_env:
+        passphrase = os.environ.get(args.passphrase_env)
+        if passphrase is None:
+            print(f"{where}: the environment variable {args.passphrase_env} is not set", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    try:
+        key = read_installation_key(args.secret)
+        with Store.open(args.db, allow_unavailable=True) as store:
+            problems = verify_results(store, key, passphrase=passphrase)
+            count = store.query("SELECT count(*) AS n FROM (SELECT id FROM exam_results "
+                                "UNION SELECT result_id FROM exam_chain)")[0]["n"]
+    except (KeyFileError, StoreError) as e:
+        print(f"{where}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not problems:
+        print(f"{count} exam result{'s' if count != 1 else ''} verified")
+        return 0
+    by_result: dict[int, list] = {}
+    for p in problems:
+        by_result.setdefault(p.result_id, []).append(p)
+    for rid, found in by_result.items():
+        label = f" ({found[0].label})" if found[0].label else ""
+        print(f"exam result {rid}{label}: {'; '.join(p.message for p in found)}")
+    print(f"{len(by_result)} of {count} exam results flagged", file=sys.stderr)
+    if len(by_result) == count and all("HMAC" in p.message for p in problems):
+        print(f"{where}: every record fails: is {args.secret} the installation secret this progress "
+              "file was written with?", file=sys.stderr)
+    return 1

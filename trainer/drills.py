@@ -27,8 +27,28 @@ SKILL_GAMES = {Skill.SIX_EIGHT_SHAKE: "props-and-hops", Skill.MARKERS: "three-di
                Skill.END_OF_GAME: "three-dice-football", Skill.EXTRA_ROLL: "high-roll-dice"}
 
 
+#: the least a trainee must work for a drilled skill's steps to be theirs
+SKILL_AUTOMATION = {
+    Skill.PAYOUTS: "payouts", Skill.COLLECTING: "settlement", Skill.SIX_EIGHT_SHAKE: "settlement",
+    Skill.MARKERS: "settlement", Skill.END_OF_GAME: "settlement", Skill.EXTRA_ROLL: "settlement",
+    Skill.CALLS: "calls", Skill.NO_ROLL: "calls", Skill.WAGERS: "whole-round",
+    Skill.NO_MORE_BETS: "whole-round", Skill.SHAKER: "whole-round",
+}
+LEVELS = ("payouts", "settlement", "calls", "whole-round")
+
+
 def random_round(game_id: str, difficulty: int, seed: int | str,
                  skill: Skill | None = None) -> Scenario:
+    """A playable round: re-dealt (deterministically) until the trainee has something to do."""
+    for attempt in range(50):
+        s = _deal(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}", skill)
+        mine = TRAINEE_DOES[s.automation]
+        if any(a.do in mine for _, a in build(s).actions()):
+            return s
+    return s
+
+
+def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None) -> Scenario:
     if not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty {difficulty} is not 1 to 5")
     game = games.get(game_id)
@@ -47,12 +67,24 @@ def random_round(game_id: str, difficulty: int, seed: int | str,
         id=f"drill-{game_id}-{difficulty}-{seed}", title=f"{game.name}: practice round",
         briefing=_briefing(game.name, difficulty, skill), game=game_id, difficulty=difficulty,
         skills=(skill,) if skill else (Skill.PAYOUTS,), target_seconds=60,
-        automation=BY_DIFFICULTY[difficulty], options=game.parse_options(options),
+        automation=_automation(difficulty, skill), options=game.parse_options(options),
         players=players, shooter=None, wagers=wagers, events=events)
     mine = TRAINEE_DOES[scenario.automation]
     actions = sum(1 for _, a in build(scenario).actions() if a.do in mine)
     scenario.target_seconds = max(20, SECONDS_PER_ACTION * actions)
     return scenario
+
+
+def _automation(difficulty: int, skill: Skill | None):
+    """The difficulty's automation, raised so that a drilled skill's steps are the trainee's."""
+    from trainer.procedure.model import Automation
+
+    level = BY_DIFFICULTY[difficulty]
+    if skill is not None:
+        need = SKILL_AUTOMATION[skill]
+        if LEVELS.index(need) > LEVELS.index(level.value):
+            level = Automation(need)
+    return level
 
 
 def _briefing(name: str, difficulty: int, skill: Skill | None) -> str:

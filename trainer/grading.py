@@ -91,7 +91,10 @@ class Result:
 
 
 def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
-          target_seconds: float, elapsed: float | None = None, final: bool = True) -> Result:
+          target_seconds: float, elapsed: float | None = None, final: bool = True,
+          skipped: set[int] = frozenset()) -> Result:
+    """Grade a log. `skipped` holds id()s of expected actions the trainee chose to leave: they
+    hold up no later step (no out-of-order finding), and are missing at the end."""
     mine = procedure.for_trainee(automation)
     expected = list(mine.actions())  # (stage, action)
     open_ = [True] * len(expected)
@@ -115,7 +118,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         k = find(p, lambda e, p=p: e.key == p.key)
         if k is not None:
             stage, e = expected[k]
-            earlier = next((j for j, (s, _) in enumerate(expected) if open_[j] and s < stage), None)
+            earlier = next((j for j, (s, x) in enumerate(expected)
+                            if open_[j] and s < stage and id(x) not in skipped), None)
             if earlier is not None:
                 skipped[n] = earlier
             if e.do is Do.PAY and p.amount != e.amount:
@@ -128,7 +132,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             open_[k] = False
             matched[n] = k
             continue
-        finding, consumed = classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game)
+        finding, consumed = classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game,
+                                     procedure)
         if consumed is not None:
             open_[consumed] = False
         if finding.kind is Kind.EXTRA and not finding.critical:
@@ -160,8 +165,31 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                   matched, remaining)
 
 
-def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game):
+def standing(p: Performed, procedure: Procedure) -> str | None:
+    """The section that keeps a wager on the layout, if it stands undecided in p's round."""
+    if p.do is not Do.COLLECT or not 1 <= p.round <= len(procedure.rounds):
+        return None
+    view = procedure.rounds[p.round - 1]
+    decided = {(a.seat, a.bet) for _, a in procedure.actions() if a.round == p.round
+               and a.do in (Do.PAY, Do.COLLECT)}
+    if (p.seat, p.bet) in decided or not any((w.seat, w.bet) == (p.seat, p.bet) for w in view.layout):
+        return None
+    if (p.seat, p.bet) in {tuple(h) for h in view.state.get("held", [])}:
+        return cite("675a.4(f)(2)(ii)")
+    return cite("668a.2(f)(8)") if p.bet == "six-eight-shake" else cite_for_round(procedure)
+
+
+def cite_for_round(procedure: Procedure) -> str:
+    first = next((a.cite for _, a in procedure.actions()), "")
+    return first or cite("668a.3")
+
+
+def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, procedure):
     """What a logged action that matches no expected action is: (finding, expected consumed)."""
+    if p.do is Do.COLLECT and (held := standing(p, procedure)) is not None:
+        return Finding(Kind.EXTRA, Severity.MAJOR,
+                       f"collected seat {p.seat} {p.bet}, which is still working: leave it on the "
+                       "layout until it is decided", held, Skill.COLLECTING, None, p), None
     same_wager = lambda e: e.seat == p.seat and e.bet == p.bet  # noqa: E731
     if p.do is Do.ACCEPT and (k := find(p, lambda e: e.do is Do.REFUSE and same_wager(e))) is not None:
         e = expected[k][1]
@@ -235,25 +263,29 @@ def cite_for(game: str) -> str:
 
 
 def score(expected, open_, findings, extras, target, elapsed) -> Score:
-    flagged = {id(f.actual) for f in findings if f.actual is not None}
+    """Payouts: the share of payments made right, on time and in order. Procedure: the share of
+    the other steps done right and in order, less EXTRA_PENALTY per extra action."""
     pays = [k for k, (_, e) in enumerate(expected) if e.do is Do.PAY]
     others = [k for k, (_, e) in enumerate(expected) if e.do is not Do.PAY]
+
+    def count(kinds, *, paying: bool) -> int:
+        return sum(1 for f in findings if f.kind in kinds and f.actual is not None
+                   and (f.actual.do is Do.PAY) == paying)
+
     wrong_pay = sum(1 for f in findings if f.kind is Kind.WRONG_AMOUNT)
-    bad_pay = sum(1 for f in findings if f.kind is Kind.EXTRA and f.actual is not None
-                  and f.actual.do is Do.PAY)
+    bad_pay = count((Kind.EXTRA,), paying=True)
+    late_pay = count((Kind.OUT_OF_ORDER,), paying=True)
     if pays:
-        right = sum(1 for k in pays if not open_[k]) - wrong_pay - bad_pay
+        right = sum(1 for k in pays if not open_[k]) - wrong_pay - bad_pay - late_pay
         payouts = max(0, round(100 * right / len(pays)))
     else:
         payouts = 0 if bad_pay else 100
-    out_of_order = sum(1 for f in findings if f.kind in (Kind.OUT_OF_ORDER, Kind.WRONG_CALL,
-                                                          Kind.ACCEPTED_IMPROPER))
+    out_of_order = count((Kind.OUT_OF_ORDER, Kind.WRONG_CALL, Kind.ACCEPTED_IMPROPER), paying=False)
     if others:
         done = sum(1 for k in others if not open_[k]) - out_of_order
         procedure = max(0, round(100 * done / len(others)) - EXTRA_PENALTY * extras)
     else:
         procedure = max(0, 100 - EXTRA_PENALTY * extras)
-    del flagged
     speed = 100 if elapsed is None or elapsed <= target else round(100 * target / elapsed)
     total = round(WEIGHTS[0] * procedure + WEIGHTS[1] * payouts + WEIGHTS[2] * speed)
     critical = any(f.critical for f in findings)

@@ -31,6 +31,10 @@ def load_library(root: Path | None = None) -> Library:
         except ScenarioError as e:
             lib.problems.append(str(e).replace(str(root) + "/", ""))
             continue
+        except Exception as e:  # whatever is wrong with one file, the others still load
+            lib.problems.append(f"{path.relative_to(root)}:1: cannot be read "
+                                f"({type(e).__name__}: {e})")
+            continue
         if scenario.id in seen:
             lib.problems.append(f"{path.relative_to(root)}:1: the id {scenario.id!r} is used twice")
             continue

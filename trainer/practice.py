@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from trainer.calls import dice_of
 from trainer.grading import Finding, Result, grade
 from trainer.procedure import Automation, Do, Expected, Performed, build
 from trainer.procedure.model import TRAINEE_DOES, RoundView
@@ -124,7 +125,7 @@ class PracticeRound:
             irregular = "lost-die"
         elif getattr(event, "cocked", None) is not None:
             irregular = f"cocked:{event.cocked}"
-        dice = _dice(self.scenario.game, event.throw) if event.type != "no-roll" else None
+        dice = dice_of(event.throw) if event.type != "no-roll" else None
         if irregular and dice is None:
             dice = (3, 4, 2) if self.scenario.game in ("three-dice-football", "pai-gow-dice") \
                 else (3, 4)
@@ -171,10 +172,9 @@ class PracticeRound:
             raise RuntimeError("the round is over")
         due = self.next_expected()
         action = Performed(do, max(self.round, 0), seat, bet, amount, value, self.elapsed)
-        before = len(self._result.findings)
         self.log.append(action)
         self._result = self._grade()
-        new = tuple(f for f in self._result.findings[before:] if f.actual is action)
+        new = tuple(f for f in self._result.findings if f.actual is action)
         self._sync_done()
         self.advance()
         if new:
@@ -199,13 +199,15 @@ class PracticeRound:
         if self.ended is None:
             self.ended = self.clock()
         return grade(self.procedure, self.log, automation=self.automation, game=self.scenario.game,
-                     target_seconds=self.scenario.target_seconds, elapsed=self.elapsed)
+                     target_seconds=self.scenario.target_seconds, elapsed=self.elapsed,
+                     skipped={id(self.full[k][1]) for k in self.skipped})
 
     # --- inside --------------------------------------------------------------------------------
 
     def _grade(self) -> Result:
         return grade(self.procedure, self.log, automation=self.automation, game=self.scenario.game,
-                     target_seconds=self.scenario.target_seconds, final=False)
+                     target_seconds=self.scenario.target_seconds, final=False,
+                     skipped={id(self.full[k][1]) for k in self.skipped})
 
     def _trainee_expected(self) -> list[Expected]:
         return [e for _, e in self.full if e.do in self.mine]
@@ -237,13 +239,3 @@ class PracticeRound:
             self.round = self.full[next(k for k, (s, _) in enumerate(self.full) if s == stage)][1].round
             if waiting:
                 return
-
-
-def _dice(game: str, throw: dict) -> tuple[int, ...] | None:
-    if "dice" in throw:
-        return tuple(throw["dice"])
-    if "green" in throw:
-        return (*throw["green"], throw["red"])
-    if "blue" in throw:
-        return (throw["red"], *throw["blue"])
-    return None

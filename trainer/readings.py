@@ -63,8 +63,7 @@ READINGS: tuple[Reading, ...] = (
     Reading("one-wager-per-bet", "all", "One wager per bet",
             "A seat has at most one wager on each bet. More chips on a bet that is already standing "
             "add to it (they are one wager), subject to the same rules as a new wager. In High Roll "
-            "Dice that means an addition is refused, since the total would no longer equal the "
-            "player's first Pip Street wager."),
+            "Dice the chips on one bet are added up first, then the wager is judged whole."),
     Reading("improper-offers", "all", "Improper wagers are refused",
             "A wager offered as cash with a verbal call, from a player who is not seated, or after "
             "the shake has begun (after \"no more bets\") is refused, whatever the game. Props & "

@@ -253,16 +253,16 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
         r.fail("difficulty", f"difficulty {difficulty} is not 1 to 5")
     skills = r.need(data, "skills", list, "", "a list of skill tags")
     for s in skills:
-        if s not in Skill._value2member_map_:
+        if not isinstance(s, str) or s not in Skill._value2member_map_:
             r.fail("skills", unknown_key(str(s), tuple(k.value for k in Skill)).replace("key", "skill"))
     target = r.need(data, "target_seconds", int, "", "seconds")
     if target <= 0:
         r.fail("target_seconds", "target_seconds must be positive")
     automation = BY_DIFFICULTY[difficulty]
     if "automation" in data:
-        if data["automation"] not in Automation._value2member_map_:
-            r.fail("automation", unknown_key(str(data["automation"]),
-                                             tuple(a.value for a in Automation)))
+        if not isinstance(data["automation"], str) or data["automation"] not in Automation._value2member_map_:
+            r.fail("automation", unknown_key(str(data["automation"]), tuple(a.value for a in Automation))
+                   .replace("key", "automation"))
         automation = Automation(data["automation"])
     for key in ("id", "title", "briefing"):
         if not r.need(data, key, str, "", "text").strip():
@@ -297,7 +297,8 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
         return offer
 
     wagers = []
-    for i, w in enumerate(data.get("wagers", [])):
+    listed = r.need(data, "wagers", list, "", "a list of [[wagers]] tables") if "wagers" in data else []
+    for i, w in enumerate(listed):
         where = f"wagers[{i}]"
         if not isinstance(w, dict):
             r.fail("wagers", "each wager is a [[wagers]] table")
@@ -305,7 +306,8 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
         wagers.append(checked(r.offer(w, where, game, bets)))
 
     events = []
-    for i, e in enumerate(data.get("events", [])):
+    listed = r.need(data, "events", list, "", "a list of [[events]] tables") if "events" in data else []
+    for i, e in enumerate(listed):
         where = f"events[{i}]"
         if not isinstance(e, dict):
             r.fail("events", "each event is an [[events]] table")

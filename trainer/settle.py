@@ -24,6 +24,8 @@ def settle(request: object) -> dict:
     check_keys(request, REQUEST_KEYS, "")
     if "game" not in request:
         raise RequestError("game", "missing")
+    if not isinstance(request["game"], str):
+        raise RequestError("game", f"expected a game id, got {request['game']!r}")
     game = games.get(request["game"])
     raw_options = request.get("options", {})
     if not isinstance(raw_options, dict):
@@ -90,7 +92,7 @@ def read_bet(raw: Mapping[str, object], where: str, game: Game, bets: Mapping) -
     if "bet" not in raw:
         raise RequestError(f"{where}.bet", "missing")
     bet = raw["bet"]
-    if bet not in bets:
+    if not isinstance(bet, str) or bet not in bets:
         raise RequestError(f"{where}.bet", f"unknown bet {bet!r} for {game.id}")
     return str(bet)
 
@@ -104,7 +106,7 @@ def read_wagers(raw: object, where: str, game: Game, bets: Mapping) -> list[Wage
         # the common, well-formed wager: checked without building any message
         if type(item) is dict and item.keys() == WAGER_KEYS:
             seat, bet = item["seat"], item["bet"]
-            if (type(seat) is int and 1 <= seat <= game.seats and bet in bets
+            if (type(seat) is int and 1 <= seat <= game.seats and type(bet) is str and bet in bets
                     and (cents := plain_amount(item["amount"])) is not None):
                 wagers.append(Wager(seat, bet, cents))
                 continue

@@ -113,6 +113,21 @@ class PayoutKeypad(QDialog):
         super().accept()
 
 
+class _Choices(QListWidget):
+    """A list in which keys 1–9 pick an entry (before the list's type-to-search sees them)."""
+
+    def __init__(self, pick):
+        super().__init__()
+        self.pick = pick
+
+    def keyPressEvent(self, event) -> None:
+        text = event.text()
+        if text.isdigit() and 1 <= int(text) <= min(9, self.count()):
+            self.pick(int(text) - 1)
+            return
+        super().keyPressEvent(event)
+
+
 class ChoiceDialog(QDialog):
     """Pick one of a few options; keys 1–9 pick and close."""
 
@@ -123,7 +138,7 @@ class ChoiceDialog(QDialog):
         self.choice: str | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(prompt))
-        self.list = QListWidget()
+        self.list = _Choices(self._pick)
         for n, option in enumerate(options, start=1):
             self.list.addItem(f"{n}. {option}" if n <= 9 else option)
         self.list.setCurrentRow(0)
@@ -138,10 +153,13 @@ class ChoiceDialog(QDialog):
     def keyPressEvent(self, event) -> None:
         text = event.text()
         if text.isdigit() and 1 <= int(text) <= min(9, len(self.options)):
-            self.list.setCurrentRow(int(text) - 1)
-            self.accept()
+            self._pick(int(text) - 1)
             return
         super().keyPressEvent(event)
+
+    def _pick(self, row: int) -> None:
+        self.list.setCurrentRow(row)
+        self.accept()
 
     def accept(self) -> None:
         row = self.list.currentRow()

@@ -208,7 +208,9 @@ class PracticeScreen(QWidget):
                                "press Enter. The clock is running.")
         self.refresh()
         self.setFocus()
-        if mode == "drill":
+        if self.round.finished:  # nothing for the trainee to do in this round
+            self._done()
+        elif mode == "drill":
             QTimer.singleShot(0, self._drill_next)
 
     def _ensure_view(self, scenario: Scenario) -> None:
@@ -224,6 +226,10 @@ class PracticeScreen(QWidget):
         self.view.wager_clicked.connect(self.select)
         self.table_layout.addWidget(self.view)
         self._view_game = scenario.game
+
+    def in_progress(self) -> bool:
+        return self.round is not None and not self.round.finished and bool(
+            [p for p in self.round.log if not p.by_trainer])
 
     def stop(self) -> None:
         """Stop the clock and animations (leaving the screen, closing the app)."""

@@ -70,20 +70,38 @@ class PracticePage(QWidget):
         if self._screen is not None:
             self._screen.stop()
 
-    def deal(self, seed: int | None = None, skill=None, game: str | None = None) -> None:
+    def confirm_replace(self) -> bool:
+        """Ask before a new round throws away one the trainee has started."""
+        if self._screen is None or not self._screen.in_progress():
+            return True
+        from ui.qt import QMessageBox
+
+        answer = QMessageBox.question(self, "Start a new round?", "The round in progress will be "
+                                      "given up and recorded as it stands. Start a new one?")
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self._screen.finish()
+        return True
+
+    def deal(self, seed: int | None = None, skill=None, game: str | None = None,
+             confirm: bool = True) -> None:
         from trainer.drills import payout_drill, random_round
 
+        if confirm and not self.confirm_replace():
+            return
         game = game or self.game.currentData()
         mode = self.kind.currentData()
         difficulty = self.difficulty.value()
         if seed is None:
             self.seed += 1
             seed = self.seed
-        if mode == "drill":
+        if mode == "drill" and skill is None:  # a skill is drilled in a procedure round
             self.screen.start(payout_drill(game, seed), mode)
         else:
-            self.screen.start(random_round(game, difficulty, seed, skill), mode)
+            self.screen.start(random_round(game, difficulty, seed, skill), "practice")
 
     def start_scenario(self, scenario) -> None:
+        if not self.confirm_replace():
+            return
         self.game.setCurrentIndex(GAME_IDS.index(scenario.game))
         self.screen.start(scenario, "practice")

@@ -127,7 +127,7 @@ def read_no_roll(raw: Mapping[str, object], reasons: Mapping[str, str], where: s
         extra = sorted(set(raw) - {"no_roll"})
         raise RequestError(f"{where}.{extra[0]}", "a no roll carries no dice")
     reason = raw["no_roll"]
-    if reason not in reasons:
+    if not isinstance(reason, str) or reason not in reasons:
         raise RequestError(
             f"{where}.no_roll", f"unknown no-roll reason {reason!r}; expected one of {', '.join(reasons)}"
         )

@@ -111,41 +111,44 @@ def _catalogue(v: Variant) -> dict[str, Bet]:
 
 
 def judge(wagers: list[Wager], v: Variant) -> tuple[list[Wager], list[Refusal]]:
-    """The wager rules at "no more bets" (reading "hrd-wager-rules"): (accepted, refused)."""
-    accepted: dict[tuple[int, str], Wager] = {}
+    """The wager rules at "no more bets" (reading "hrd-wager-rules"): (accepted, refused).
+
+    Chips a seat puts on the same bet are one wager of their sum (reading "one-wager-per-bet"),
+    so they are added up first; then every wager is judged whole."""
+    merged: dict[tuple[int, str], Wager] = {}
+    for w in wagers:
+        key = (w.seat, w.bet)
+        merged[key] = Wager(w.seat, w.bet, w.amount + (merged[key].amount if key in merged else 0))
+    accepted: list[Wager] = []
     refused: list[Refusal] = []
     by_seat: dict[int, list[Wager]] = {}
-    for w in wagers:
+    for w in merged.values():
         by_seat.setdefault(w.seat, []).append(w)
-    for seat, mine in by_seat.items():
+    for mine in by_seat.values():
         pips = [w for w in mine if w.bet.startswith("pip-")]
         if not pips:
             refused += [refuse(w, "the player has no Pip Street wager, which every player must "
                                   "place to take part", v.pip_section) for w in mine]
             continue
         base = pips[0].amount
-        ordered = [w for w in mine if w.bet != "extra-roll"] + [w for w in mine if w.bet == "extra-roll"]
-        for w in ordered:
-            key = (seat, w.bet)
-            total = w.amount + (accepted[key].amount if key in accepted else 0)
+        likes = False
+        for w in [w for w in mine if w.bet != "extra-roll"] + [w for w in mine if w.bet == "extra-roll"]:
             if w.bet.startswith("millionaire-"):
-                if total > MILLIONAIRE_MAX_CENTS:
+                if w.amount > MILLIONAIRE_MAX_CENTS:
                     refused.append(refuse(w, "a Millionaire Row wager may not be more than $1",
                                           "675a.2(e)(4)"))
                     continue
-            elif total != base:
-                why = (f"must equal the player's first Pip Street wager ({fmt_dollars(base)})"
-                       if key not in accepted else "an addition would make it unequal to the "
-                       f"player's first Pip Street wager ({fmt_dollars(base)})")
-                refused.append(refuse(w, why, v.equal_value_section))
+            elif w.amount != base:
+                refused.append(refuse(w, "must equal the player's first Pip Street wager "
+                                         f"({fmt_dollars(base)})", v.equal_value_section))
                 continue
-            elif w.bet == "extra-roll" and not any(
-                    s == seat and b.startswith("like-kind-") for s, b in accepted):
+            elif w.bet == "extra-roll" and not likes:
                 refused.append(refuse(w, "an Extra Roll needs an accepted Like Kind wager",
                                       "675a.2(e)(3)"))
                 continue
-            accepted[key] = Wager(seat, w.bet, total)
-    return list(accepted.values()), refused
+            likes = likes or w.bet.startswith("like-kind-")
+            accepted.append(w)
+    return accepted, refused
 
 
 @dataclass

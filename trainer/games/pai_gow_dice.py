@@ -77,7 +77,7 @@ def parse_options(raw: Mapping[str, object]) -> dict:
         choices = {"sum_paytable": SUM_PAYTABLES, "beat_it_paytable": BEAT_IT_PAYTABLES}.get(key)
         if choices is None:
             raise RequestError(f"options.{key}", f"not an option of {ID}")
-        if value not in choices:
+        if not isinstance(value, str) or value not in choices:
             raise RequestError(f"options.{key}", f"{value!r} is not a paytable; expected one of "
                                                  f"{', '.join(choices)}")
         options[key] = value

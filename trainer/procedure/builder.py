@@ -133,7 +133,7 @@ def decide(ctx: Context, offers: list[Offer]) -> tuple:
         elif not o.seated:
             decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
                                              "only seated players may wager", ctx.cite(unseated))))
-        elif o.late:
+        elif o.late or (not ctx.new_round and game_id in ("props-and-hops", "pai-gow-dice")):
             decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
                                              LATE[game_id],
                                              ctx.cite(late))))

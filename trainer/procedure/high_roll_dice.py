@@ -15,16 +15,17 @@ class HighRollDiceSteps(GameSteps):
 
     def before_throw(self, ctx: Context, event: Event) -> None:
         table = ctx.table
-        if event.type == "extra-roll":
-            if not table.extra_roll:
-                ctx.fail(event, "an extra roll, but no player bought one (or the first roll has "
-                                "not been thrown)")
-            return
+        if event.type == "extra-roll" and not table.extra_roll:
+            ctx.fail(event, "an extra roll, but no player bought one (or the first roll has not "
+                            "been thrown)")
         if table.extra_roll:
-            if event.type == "no-roll":  # the extra roll is thrown under § 675a.4(b)-(c) too
-                ctx.add(Do.SHAKE_AND_THROW, "675a.4(g)", Skill.SHAKER, "throw the extra roll")
-                return
-            ctx.fail(event, "the next throw is the extra roll: write it as type = \"extra-roll\"")
+            if event.type not in ("extra-roll", "no-roll"):
+                ctx.fail(event, "the next throw is the extra roll: write it as type = \"extra-roll\"")
+            # the first attempt is the settlement's "Extra roll" step; after a no roll (it is
+            # thrown under § 675a.4(b)-(c) too) the dealer shakes and throws those dice again
+            if not ctx.new_round:
+                ctx.add(Do.SHAKE_AND_THROW, "675a.4(g)", Skill.SHAKER, "throw the extra roll again")
+            return
         if ctx.new_round:
             nmb = "675a.6(g)" if self.six else "675a.4(a)"
             ctx.add(Do.NO_MORE_BETS, nmb, Skill.NO_MORE_BETS, "after all players have wagered")

@@ -165,3 +165,126 @@ CREATE INDEX attempts_trainee
     ON attempts (trainee_id, started, game, mode, passed, critical, abandoned, duration, target);
 CREATE INDEX attempts_item ON attempts (item_id, started, passed, abandoned, game)
 """)
+
+
+@migration
+def m006_exams(db: Database) -> None:
+    """Certification exams (trainer.exams): forms, results, the answers given, sign-offs, and the
+    HMAC chain that makes them tamper-evident (trainer.exams.trust).
+
+    - `exam_forms`: a form embeds its scenarios' TOML text (`items`, JSON), so it is portable; its
+      content never changes (triggers), only `archived` does. `digest` is the SHA-256 of its content.
+    - `exam_results`: one row per attempt, written when the attempt starts (`in-progress`) and
+      closed once (status, `ended`, the score parts); the trigger refuses any other update and
+      every delete. The form is copied in (uid, name, digest, pass mark, time limit, item count)
+      so that a result read on another machine, without the form, still says what it was.
+    - `exam_answers`: each scenario's graded answer, appended the moment it is given (a crash
+      loses none).
+    - `exam_signoffs`: an instructor's countersignature, at most one per result.
+    - `exam_chain`: append-only entries (start, answer, end, sign-off), each an HMAC of its row
+      and of the entry before it. No foreign key: an entry outlives a row deleted outside the app,
+      to tell of it.
+    """
+    statuses = ", ".join(f"'{s}'" for s in ("in-progress", "passed", "failed", "timed-out", "abandoned"))
+    parts = ("procedure", "payouts", "speed", "total")
+    open_scores = "\n".join(f"    {c} INTEGER CHECK ({c} IS NULL OR {c} BETWEEN 0 AND 100)," for c in parts)
+    scores = "\n".join(f"    {c} INTEGER NOT NULL CHECK ({c} BETWEEN 0 AND 100)," for c in parts)
+    fixed = ("uid", "trainee_id", "trainee_name", "form_uid", "form_name", "form_digest", "pass_mark",
+             "time_limit_seconds", "item_count", "started", "source", "imported")
+    changed = " OR ".join(f"NEW.{c} IS NOT OLD.{c}" for c in fixed)
+    form_fixed = ", ".join(("uid", "name", "items", "time_limit_seconds", "pass_mark", "attempts_allowed",
+                            "created", "created_by", "digest"))
+    _script(db, f"""
+CREATE TABLE exam_forms (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+    items TEXT NOT NULL CHECK (json_valid(items) AND json_array_length(items) > 0),
+    time_limit_seconds INTEGER NOT NULL CHECK (time_limit_seconds > 0),
+    pass_mark INTEGER NOT NULL CHECK (pass_mark BETWEEN 0 AND 100),
+    attempts_allowed INTEGER NOT NULL CHECK (attempts_allowed >= 1),
+    created REAL NOT NULL,
+    created_by TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),
+    archived_at REAL
+);
+CREATE TRIGGER exam_forms_fixed BEFORE UPDATE OF {form_fixed} ON exam_forms
+BEGIN SELECT RAISE(ABORT, 'an exam form never changes: add a new one'); END;
+CREATE TRIGGER exam_forms_no_delete BEFORE DELETE ON exam_forms
+BEGIN SELECT RAISE(ABORT, 'exam forms are archived, never deleted'); END;
+CREATE TABLE exam_results (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    trainee_id INTEGER NOT NULL REFERENCES trainees (id),
+    trainee_name TEXT NOT NULL,
+    form_uid TEXT NOT NULL,
+    form_name TEXT NOT NULL,
+    form_digest TEXT NOT NULL,
+    pass_mark INTEGER NOT NULL CHECK (pass_mark BETWEEN 0 AND 100),
+    time_limit_seconds INTEGER NOT NULL CHECK (time_limit_seconds > 0),
+    item_count INTEGER NOT NULL CHECK (item_count >= 1),
+    started REAL NOT NULL,
+    ended REAL,
+    status TEXT NOT NULL CHECK (status IN ({statuses})),
+    passed INTEGER NOT NULL DEFAULT 0 CHECK (passed IN (0, 1)),
+    critical INTEGER NOT NULL DEFAULT 0 CHECK (critical IN (0, 1)),
+{open_scores}
+    source TEXT NOT NULL,
+    imported REAL,
+    CHECK ((status = 'in-progress') = (ended IS NULL)),
+    CHECK ((status = 'in-progress') = (total IS NULL))
+);
+CREATE INDEX exam_results_trainee ON exam_results (trainee_id, form_uid, started);
+CREATE TRIGGER exam_results_close_once BEFORE UPDATE ON exam_results
+WHEN OLD.status IS NOT 'in-progress' OR {changed}
+BEGIN SELECT RAISE(ABORT, 'an exam result is closed once and never changed'); END;
+CREATE TRIGGER exam_results_no_delete BEFORE DELETE ON exam_results
+BEGIN SELECT RAISE(ABORT, 'exam results are append-only'); END;
+CREATE TABLE exam_answers (
+    id INTEGER PRIMARY KEY,
+    result_id INTEGER NOT NULL REFERENCES exam_results (id),
+    position INTEGER NOT NULL CHECK (position >= 0),
+    item_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    game TEXT NOT NULL,
+    answered REAL NOT NULL,
+{scores}
+    passed INTEGER NOT NULL CHECK (passed IN (0, 1)),
+    critical INTEGER NOT NULL CHECK (critical IN (0, 1)),
+    findings TEXT NOT NULL CHECK (json_valid(findings)),
+    log TEXT NOT NULL CHECK (json_valid(log)),
+    UNIQUE (result_id, position)
+);
+CREATE TRIGGER exam_answers_no_update BEFORE UPDATE ON exam_answers
+BEGIN SELECT RAISE(ABORT, 'exam answers are append-only'); END;
+CREATE TRIGGER exam_answers_no_delete BEFORE DELETE ON exam_answers
+BEGIN SELECT RAISE(ABORT, 'exam answers are append-only'); END;
+CREATE TABLE exam_signoffs (
+    id INTEGER PRIMARY KEY,
+    result_id INTEGER NOT NULL UNIQUE REFERENCES exam_results (id),
+    signer_id INTEGER REFERENCES trainees (id),
+    signer_name TEXT NOT NULL,
+    signed REAL NOT NULL,
+    kdf TEXT NOT NULL,
+    countersignature TEXT NOT NULL
+);
+CREATE TRIGGER exam_signoffs_no_update BEFORE UPDATE ON exam_signoffs
+BEGIN SELECT RAISE(ABORT, 'sign-offs are append-only'); END;
+CREATE TRIGGER exam_signoffs_no_delete BEFORE DELETE ON exam_signoffs
+BEGIN SELECT RAISE(ABORT, 'sign-offs are append-only'); END;
+CREATE TABLE exam_chain (
+    seq INTEGER PRIMARY KEY,
+    result_id INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('start', 'answer', 'end', 'sign-off')),
+    ref_id INTEGER NOT NULL,
+    at REAL NOT NULL,
+    prev TEXT NOT NULL,
+    hmac TEXT NOT NULL
+);
+CREATE INDEX exam_chain_result ON exam_chain (result_id, kind);
+CREATE TRIGGER exam_chain_no_update BEFORE UPDATE ON exam_chain
+BEGIN SELECT RAISE(ABORT, 'the exam chain is append-only'); END;
+CREATE TRIGGER exam_chain_no_delete BEFORE DELETE ON exam_chain
+BEGIN SELECT RAISE(ABORT, 'the exam chain is append-only'); END
+""")

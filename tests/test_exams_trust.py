@@ -1,0 +1,414 @@
+"""Trusting exam results: the installation secret, the HMAC chain against edits made with the
+sqlite3 command, the instructor's sign-off, results files between machines, and the
+`verify-results` command, with real files and real processes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_command
+from trainer.exams import (
+    KeyFileError,
+    LockedError,
+    SignOffError,
+    Status,
+    export_exam_results,
+    get_result,
+    import_exam_results,
+    installation_key,
+    new_form,
+    read_installation_key,
+    results,
+    sign_off,
+    start_exam,
+    verify_results,
+)
+from trainer.grading import correct_log, grade
+from trainer.library import load_library
+from trainer.procedure import Do, build
+from trainer.progress import ResultsFileError, Store
+
+ROOT = Path(__file__).resolve().parents[1]
+PASS = "correct horse battery"
+
+
+def sql(db: Path, statements: str) -> None:
+    """Edit the file as someone outside the app would: the sqlite3 command, or (if this machine
+    has none) Python's sqlite3 module in another process. Triggers are no obstacle to them."""
+    if shutil.which("sqlite3"):
+        done = subprocess.run(["sqlite3", str(db), statements], capture_output=True, text=True, timeout=30)
+    else:
+        code = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); "
+                "c.commit()")
+        done = subprocess.run([sys.executable, "-c", code, str(db), statements], capture_output=True,
+                              text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+
+
+def form(**more):
+    lib = load_library()
+    ids = ("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive")
+    return new_form("Floor supervisor exam", [lib.by_id(i) for i in ids], time_limit_seconds=900,
+                    created_by="Ivy", attempts_allowed=3, uid="floor-1", **more)
+
+
+def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None):
+    """Sit an exam; the ended result (or the session, still open, if `stop_after`)."""
+    session = start_exam(store, exam, trainee_id, key)
+    for p in range(len(exam.items)):
+        if stop_after is not None and p == stop_after:
+            return session
+        s = session.scenario(p)
+        proc = build(s)
+        log = correct_log(proc, s.automation)
+        if p == critical_at:  # one payout a dollar off: a critical error
+            k = next(i for i, a in enumerate(log) if a.do is Do.PAY)
+            log[k] = dataclasses.replace(log[k], amount=log[k].amount + 100)
+        session.record(p, grade(proc, log, automation=s.automation, game=s.game,
+                                target_seconds=s.target_seconds), log)
+    return session.result
+
+
+@pytest.fixture
+def paths(tmp_path):
+    return tmp_path / "p.db", tmp_path / "private" / "installation.key"
+
+
+@pytest.fixture
+def classroom(paths):
+    """A workstation: Ana and Ben sat the exam (3 results), the instructor Ivy."""
+    db, secret = paths
+    key = installation_key(secret)
+    with Store.open(db) as store:
+        ana, ben = store.add_trainee("Ana"), store.add_trainee("Ben")
+        ivy = store.add_trainee("Ivy", instructor=True, passphrase=PASS)
+        exam = form()
+        ids = [sit(store, key, ana, exam, critical_at=0).id, sit(store, key, ben, exam).id,
+               sit(store, key, ana, exam).id]
+    return {"db": db, "secret": secret, "key": key, "ana": ana, "ben": ben, "ivy": ivy, "ids": ids,
+            "form": exam}
+
+
+# ------------------------------------------------------------------ the installation secret
+def test_the_installation_secret_is_made_once_readable_by_its_owner_only(tmp_path):
+    path = tmp_path / "deep" / "installation.key"
+    key = installation_key(path)
+    assert len(key) == 32 and path.read_bytes() == key
+    if os.name == "posix":
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert installation_key(path) == key == read_installation_key(path)
+    assert [p.name for p in path.parent.iterdir()] == ["installation.key"]  # no temporary left
+
+
+def test_a_missing_or_wrong_secret_is_named(tmp_path):
+    with pytest.raises(KeyFileError, match="no installation secret at"):
+        read_installation_key(tmp_path / "none.key")
+    bad = tmp_path / "bad.key"
+    bad.write_bytes(b"short")
+    with pytest.raises(KeyFileError, match="should hold 32 bytes, not 5"):
+        installation_key(bad)  # never replaced: results made with it would all be flagged
+    assert bad.read_bytes() == b"short"
+
+
+# ------------------------------------------------------------------ the chain
+def test_results_written_by_the_app_verify(classroom):
+    with Store.open(classroom["db"]) as store:
+        assert verify_results(store, classroom["key"]) == []
+        assert len(results(store)) == 3
+        chain = store.query("SELECT kind FROM exam_chain ORDER BY seq")
+        assert [c["kind"] for c in chain[:5]] == ["start", "answer", "answer", "answer", "end"]
+
+
+def test_a_score_edited_with_the_sqlite3_command_is_flagged_and_only_that_result(classroom):
+    target = classroom["ids"][0]
+    if shutil.which("sqlite3"):  # the app's own triggers refuse the edit; a tamperer drops them first
+        refused = subprocess.run(["sqlite3", str(classroom["db"]), "UPDATE exam_results SET total = 100;"],
+                                 capture_output=True, text=True, timeout=30)
+        assert refused.returncode != 0 and "closed once and never changed" in refused.stderr
+    sql(classroom["db"], "DROP TRIGGER exam_results_close_once; UPDATE exam_results "
+                         f"SET total = 100, passed = 1, status = 'passed' WHERE id = {target};")
+    with Store.open(classroom["db"]) as store:
+        problems = verify_results(store, classroom["key"])
+    assert {p.result_id for p in problems} == {target}
+    assert "changed outside the app" in problems[0].message and "HMAC" in problems[0].message
+    assert str(problems[0]).startswith(f"exam result {target} (Ana, Floor supervisor exam, ")
+
+
+def test_an_edited_finding_or_log_is_flagged(classroom):
+    target = classroom["ids"][1]
+    sql(classroom["db"], "DROP TRIGGER exam_answers_no_update; "
+                         f"UPDATE exam_answers SET log = '[]' WHERE result_id = {target} AND position = 1;")
+    with Store.open(classroom["db"]) as store:
+        problems = verify_results(store, classroom["key"])
+    assert {p.result_id for p in problems} == {target}
+    assert any("its answer was changed" in p.message for p in problems)
+
+
+def test_a_deleted_result_breaks_the_chain(classroom):
+    _, second, third = classroom["ids"]
+    sql(classroom["db"], "PRAGMA foreign_keys = OFF; "
+                         "DROP TRIGGER exam_results_no_delete; DROP TRIGGER exam_answers_no_delete; "
+                         "DROP TRIGGER exam_chain_no_delete; "
+                         f"DELETE FROM exam_answers WHERE result_id = {second}; "
+                         f"DELETE FROM exam_results WHERE id = {second}; "
+                         f"DELETE FROM exam_chain WHERE result_id = {second};")
+    with Store.open(classroom["db"]) as store:
+        problems = verify_results(store, classroom["key"])
+    assert [p.result_id for p in problems] == [third]
+    assert "the chain is broken" in problems[0].message
+
+
+def test_a_result_deleted_but_not_its_chain_is_named(classroom):
+    second = classroom["ids"][1]
+    sql(classroom["db"], "PRAGMA foreign_keys = OFF; DROP TRIGGER exam_results_no_delete; "
+                         f"DELETE FROM exam_results WHERE id = {second};")
+    with Store.open(classroom["db"]) as store:
+        problems = verify_results(store, classroom["key"])
+    assert {p.result_id for p in problems} == {second}
+    assert any("was deleted outside the app" in p.message for p in problems)
+
+
+def test_a_result_added_outside_the_app_is_flagged(classroom):
+    sql(classroom["db"], "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, "
+                         "form_digest, pass_mark, time_limit_seconds, item_count, started, ended, status, "
+                         "passed, critical, procedure, payouts, speed, total, source) VALUES ('x', 2, 'Ben', "
+                         "'floor-1', 'Floor supervisor exam', 'd', 80, 900, 3, 1, 2, 'passed', 1, 0, "
+                         "100, 100, 100, 100, 'here');")
+    with Store.open(classroom["db"]) as store:
+        problems = verify_results(store, classroom["key"])
+    assert [(p.result_id, p.message) for p in problems] == [
+        (4, "it is not in the chain: added outside the app")]
+
+
+def test_another_secret_flags_everything(classroom, tmp_path):
+    with Store.open(classroom["db"]) as store:
+        flagged = {p.result_id for p in verify_results(store, installation_key(tmp_path / "other.key"))}
+    assert flagged == set(classroom["ids"])
+
+
+# ------------------------------------------------------------------ sign-off
+def test_sign_off_needs_the_instructor_passphrase(classroom):
+    key, rid = classroom["key"], classroom["ids"][1]
+    with Store.open(classroom["db"]) as store:
+        with pytest.raises(SignOffError, match="passphrase is not right"):
+            sign_off(store, rid, classroom["ivy"], "wrong", key)
+        with pytest.raises(SignOffError, match="Ana is not an instructor"):
+            sign_off(store, rid, classroom["ana"], PASS, key)
+        assert get_result(store, rid).signoff is None
+        signed = sign_off(store, rid, classroom["ivy"], PASS, key, now=1_700_000_500.0)
+        r = get_result(store, rid)
+        assert r.signoff == signed and signed.signer_name == "Ivy" and signed.signed == 1_700_000_500.0
+        assert signed.kdf.startswith("scrypt$") and len(signed.countersignature) == 64
+        with pytest.raises(SignOffError, match="already signed off by Ivy"):
+            sign_off(store, rid, classroom["ivy"], PASS, key)
+        assert verify_results(store, key) == []
+        assert verify_results(store, key, passphrase=PASS) == []
+        wrong = verify_results(store, key, passphrase="another")
+        assert [(p.result_id, "does not verify" in p.message) for p in wrong] == [(rid, True)]
+
+        unfinished = sit(store, key, classroom["ben"], classroom["form"], stop_after=1)
+        with pytest.raises(SignOffError, match="still in progress"):
+            sign_off(store, unfinished.result_id, classroom["ivy"], PASS, key)
+
+
+def test_an_edited_sign_off_is_flagged_and_a_tampered_result_is_never_signed(classroom):
+    key, (_, second, third) = classroom["key"], classroom["ids"]
+    with Store.open(classroom["db"]) as store:
+        sign_off(store, second, classroom["ivy"], PASS, key)
+    sql(classroom["db"], "DROP TRIGGER exam_signoffs_no_update; DROP TRIGGER exam_results_close_once; "
+                         "UPDATE exam_signoffs SET signer_name = 'Zed'; "
+                         f"UPDATE exam_results SET total = 99 WHERE id = {third};")
+    with Store.open(classroom["db"]) as store:
+        problems = verify_results(store, key)
+        assert {p.result_id for p in problems} == {second, third}
+        assert any("sign-off was changed" in p.message for p in problems)
+        with pytest.raises(SignOffError, match=f"Exam result {third} cannot be signed"):
+            sign_off(store, third, classroom["ivy"], PASS, key)
+
+
+# ------------------------------------------------------------------ classroom: export and import
+def signed_export(classroom, tmp_path) -> Path:
+    out = tmp_path / "workstation-3.json"
+    with Store.open(classroom["db"]) as store:
+        for rid in classroom["ids"][:2]:
+            sign_off(store, rid, classroom["ivy"], PASS, classroom["key"])
+        summary = export_exam_results(store, out, classroom["key"])
+    assert (summary.written, summary.unsigned, summary.in_progress) == (2, 1, 0)
+    return out
+
+
+@pytest.fixture
+def instructor_machine(tmp_path):
+    db = tmp_path / "instructor.db"
+    key = installation_key(tmp_path / "instructor.key")
+    with Store.open(db) as store:
+        ivy = store.add_trainee("Ivy", instructor=True, passphrase=PASS)
+        ana = store.add_trainee("ana")  # already here, in lower case
+    return {"db": db, "key": key, "ivy": ivy, "ana": ana}
+
+
+def test_results_move_to_the_instructors_machine_once(classroom, instructor_machine, tmp_path):
+    path = signed_export(classroom, tmp_path)
+    m = instructor_machine
+    with Store.open(m["db"]) as store:
+        summary = import_exam_results(store, path, m["ivy"], PASS, m["key"])
+        assert (summary.added, summary.already_present, summary.trainees_created) == (2, 0, ["Ben"])
+        again = import_exam_results(store, path, m["ivy"], PASS, m["key"])
+        assert (again.added, again.already_present) == (0, 2)
+        here = results(store)
+        assert [(r.trainee_name, r.status) for r in here] == [("Ana", Status.FAILED), ("Ben", Status.PASSED)]
+        assert here[0].trainee_id == m["ana"] and here[0].imported is not None
+        assert verify_results(store, m["key"]) == []  # chained again with this machine's secret
+        assert verify_results(store, m["key"], passphrase=PASS) == []
+        assert store.query("SELECT count(*) AS n FROM exam_chain")[0]["n"] == 2 * (1 + 3 + 1 + 1)
+    with Store.open(classroom["db"]) as ws:
+        original = get_result(ws, classroom["ids"][0])
+    assert here[0].signoff.countersignature == original.signoff.countersignature
+    assert here[0].signoff.signer_id is None and here[0].signoff.signer_name == "Ivy"
+    same = lambda r: [(a.position, a.item_id, a.answered, a.total, a.findings, a.log)  # noqa: E731
+                      for a in r.answers]
+    assert same(here[0]) == same(original) and here[0].total == original.total
+
+
+def test_importing_needs_an_instructors_passphrase(classroom, instructor_machine, tmp_path):
+    path = signed_export(classroom, tmp_path)
+    m = instructor_machine
+    with Store.open(m["db"]) as store:
+        with pytest.raises(LockedError):
+            import_exam_results(store, path, m["ivy"], "wrong", m["key"])
+        with pytest.raises(LockedError):
+            import_exam_results(store, path, m["ana"], PASS, m["key"])
+        store.set_passphrase(m["ivy"], "another passphrase")
+        with pytest.raises(ResultsFileError, match="signed with another passphrase"):
+            import_exam_results(store, path, m["ivy"], "another passphrase", m["key"])
+        assert results(store) == []
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    # the total raised by one: no longer the mean of its answers
+    (lambda r: r["record"].update(total=r["record"]["total"] + 1), "record.total: .* is not the mean"),
+    # a consistent edit (the time it started): only the countersignature tells
+    (lambda r: r["record"].update(started=r["record"]["started"] - 3600), "countersignature by Ivy"),
+    # the time of one action in the log
+    (lambda r: r["record"]["answers"][0]["log"][-1].update(at=99.5), "countersignature by Ivy does not"),
+    (lambda r: r["record"]["answers"][0].update(critical=False), "record.critical"),
+    (lambda r: r["record"].update(passed=True), "record.passed: true does not follow the pass rule"),
+    (lambda r: r["signoff"].update(signer="Zed"), "countersignature by Zed does not match"),
+    (lambda r: r["record"].pop("speed"), "record: missing 'speed'"),
+])
+def test_a_tampered_results_file_is_refused_and_named(classroom, instructor_machine, tmp_path, edit, message):
+    path = signed_export(classroom, tmp_path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    edit(doc["results"][0])
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    m = instructor_machine
+    with Store.open(m["db"]) as store:
+        with pytest.raises(ResultsFileError) as e:
+            import_exam_results(store, path, m["ivy"], PASS, m["key"])
+        assert results(store) == [] and len(store.trainees()) == 2  # nothing of the file was added
+    text = str(e.value)
+    assert text.startswith(f"{path}: results[0] (Ana, Floor supervisor exam)") and "refused" in text
+    assert re.search(message, text), text
+
+
+def test_a_number_edited_in_the_file_text_is_refused(classroom, instructor_machine, tmp_path):
+    """The issue's tamper test on a file: one digit changed with a text editor."""
+    path = signed_export(classroom, tmp_path)
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace('"payouts": 100', '"payouts": 10', 1)
+    assert edited != text
+    path.write_text(edited, encoding="utf-8")
+    m = instructor_machine
+    with Store.open(m["db"]) as store, pytest.raises(ResultsFileError, match=r"results\[\d\] \(Ana"):
+        import_exam_results(store, path, m["ivy"], PASS, m["key"])
+
+
+def test_export_refuses_a_tampered_workstation(classroom, tmp_path):
+    with Store.open(classroom["db"]) as store:
+        sign_off(store, classroom["ids"][1], classroom["ivy"], PASS, classroom["key"])
+    sql(classroom["db"], "DROP TRIGGER exam_answers_no_update; UPDATE exam_answers SET total = 0;")
+    with Store.open(classroom["db"]) as store, pytest.raises(Exception, match="Nothing was exported"):
+        export_exam_results(store, tmp_path / "out.json", classroom["key"])
+    assert not (tmp_path / "out.json").exists()
+
+
+# ------------------------------------------------------------------ dealer-trainer verify-results
+def verify_command(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "trainer", "verify-results", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60, env={**os.environ, **(env or {})})
+
+
+def test_verify_results_command(classroom, tmp_path):
+    db, secret = str(classroom["db"]), str(classroom["secret"])
+    done = verify_command("--db", db, "--secret", secret)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "3 exam results verified\n", "")
+
+    target = classroom["ids"][2]
+    sql(classroom["db"], f"DROP TRIGGER exam_results_close_once; UPDATE exam_results SET total = 42 "
+                         f"WHERE id = {target};")
+    done = run_command("verify-results", "--db", db, "--secret", secret)  # as `dealer-trainer` runs it
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"exam result {target} (Ana, Floor supervisor exam, ")
+    assert "changed outside the app" in lines[0]
+    assert "1 of 3 exam results flagged" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_verify_results_checks_sign_offs_with_a_passphrase(classroom):
+    with Store.open(classroom["db"]) as store:
+        sign_off(store, classroom["ids"][0], classroom["ivy"], PASS, classroom["key"])
+    args = ("--db", str(classroom["db"]), "--secret", str(classroom["secret"]),
+            "--passphrase-env", "PASSPHRASE")
+    assert verify_command(*args, env={"PASSPHRASE": PASS}).returncode == 0
+    wrong = verify_command(*args, env={"PASSPHRASE": "nope"})
+    assert wrong.returncode == 1 and "does not verify with this passphrase" in wrong.stdout
+
+
+def test_verify_results_bad_paths_exit_2_in_one_line(classroom, tmp_path):
+    db, secret = str(classroom["db"]), str(classroom["secret"])
+    cases = {
+        ("--db", str(tmp_path / "none.db"), "--secret", secret): "no such progress file",
+        ("--db", db, "--secret", str(tmp_path / "none.key")): "no installation secret at",
+        ("--db", str(tmp_path), "--secret", secret): "no such progress file",
+        ("--db", db): "the following arguments are required: --secret",
+        ("--secret", secret): "the following arguments are required: --db",
+    }
+    not_a_db = tmp_path / "notes.db"
+    not_a_db.write_text("hello", encoding="utf-8")
+    cases[("--db", str(not_a_db), "--secret", secret)] = "is damaged"
+    for args, message in cases.items():
+        done = verify_command(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert len(done.stderr.splitlines()) == 1 and message in done.stderr, (args, done.stderr)
+        assert done.stdout == ""
+    assert not (tmp_path / "none.db").exists() and not (tmp_path / "none.key").exists()
+    assert not_a_db.read_text(encoding="utf-8") == "hello"
+
+
+def test_verify_results_with_another_secret_says_so(classroom, tmp_path):
+    other = tmp_path / "other.key"
+    installation_key(other)
+    done = verify_command("--db", str(classroom["db"]), "--secret", str(other))
+    assert done.returncode == 1 and len(done.stdout.splitlines()) == 3
+    assert "is the installation secret this progress file was written with?" not in done.stdout
+    assert "installation secret this progress" in done.stderr
+
+
+def test_edits_by_python_sqlite3_in_another_process_are_flagged_too(classroom):
+    """The fallback the tamper helper uses on machines without the sqlite3 command."""
+    code = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "c.executescript('DROP TRIGGER exam_results_close_once; UPDATE exam_results SET speed = 1 "
+            "WHERE id = 1;'); c.commit()")
+    subprocess.run([sys.executable, "-c", code, str(classroom["db"])], check=True, timeout=30)
+    with Store.open(classroom["db"]) as store:
+        assert {p.result_id for p in verify_results(store, classroom["key"])} == {1}

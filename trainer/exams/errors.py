@@ -1,0 +1,56 @@
+"""What can go wrong with an exam, each as one line an instructor or trainee can act on.
+
+Every error derives from `ExamError` (str() is that line). A results file that cannot be imported
+raises the progress store's `ResultsFileError`, which the app already reports for practice
+results files.
+"""
+
+from __future__ import annotations
+
+
+class ExamError(Exception):
+    """Base of the exam errors; str() is one user-facing line."""
+
+
+class FormError(ExamError, ValueError):
+    """A form that cannot be built: the message names the field or the item and the problem."""
+
+
+class FormFileError(FormError):
+    """A form file that cannot be read; the message names the file, the field and the problem."""
+
+    def __init__(self, message: str, *, path: str = ""):
+        super().__init__(message)
+        self.path = path
+
+
+class NoAttemptsLeftError(ExamError):
+    """The trainee has used every attempt the form allows (abandoned attempts count)."""
+
+
+class ExamOverError(ExamError):
+    """The attempt is no longer in progress: nothing more can be recorded."""
+
+
+class TimeUpError(ExamOverError):
+    """An answer came after the time limit; the attempt was closed as timed-out. `result` is it."""
+
+    def __init__(self, message: str, result):
+        super().__init__(message)
+        self.result = result
+
+
+class SignOffError(ExamError):
+    """A sign-off refused: wrong passphrase, not an instructor, unfinished, flagged or signed."""
+
+
+class LockedError(ExamError, PermissionError):
+    """A trainee asked for what only an instructor (or an unlocked session) may see."""
+
+
+class KeyFileError(ExamError):
+    """The installation secret cannot be read or created."""
+
+    def __init__(self, message: str, *, path: str = ""):
+        super().__init__(message)
+        self.path = path

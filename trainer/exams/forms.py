@@ -1,0 +1,241 @@
+"""Exam forms: a fixed list of scenarios, a time limit, a pass mark and the attempts allowed.
+
+A form embeds each scenario's TOML text rather than naming a file, so that it is self-contained:
+exported to another workstation, or kept after the bundled library changes, it is still the same
+exam. A form is checked when it is built: every embedded scenario is read (trainer.scenario) and
+played through the rules engine (trainer.procedure.build), and a problem names the item
+(`items[2] (ph-first-shake):12: ...`). Its `digest` (SHA-256 of its content) is copied into every
+result taken on it, so a result says exactly which exam was sat.
+
+Form file (`write_form`, `read_form`), JSON::
+
+    {"format": "dealer-trainer-exam-form", "version": 1, "uid": ..., "name": ...,
+     "time_limit_seconds": 600, "pass_mark": 80, "attempts_allowed": 2, "created": <seconds>,
+     "created_by": ..., "items": [{"scenario": "ph-first-shake", "toml": "schema_version = 1 ..."}]}
+
+The example forms, one per game, are such files in resources/exams/ (`bundled_forms`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trainer.exams.canonical import digest as content_digest
+from trainer.exams.errors import FormError, FormFileError
+from trainer.paths import resources_dir
+from trainer.procedure import build
+from trainer.scenario import Scenario, ScenarioError, parse
+
+FORMAT, VERSION = "dealer-trainer-exam-form", 1
+MAX_TIME_LIMIT = 24 * 3600  # seconds: an exam is sat in one sitting
+
+
+@dataclass(frozen=True, slots=True)
+class FormItem:
+    """One scenario of a form: its id and its whole TOML text."""
+
+    scenario_id: str
+    text: str
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> FormItem:
+        """The item for a scenario read from the library or a file (its text is kept in it)."""
+        if not scenario.text:
+            raise FormError(f"scenario {scenario.id}: its text is not known; read it with "
+                            "trainer.scenario.load or parse")
+        return cls(scenario.id, scenario.text)
+
+    def scenario(self, position: int = 0) -> Scenario:
+        """The scenario, read again from the embedded text (the form was checked when built)."""
+        return parse(self.text, f"items[{position}] ({self.scenario_id})")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExamForm:
+    uid: str
+    name: str
+    items: tuple[FormItem, ...]
+    time_limit_seconds: int
+    pass_mark: int
+    attempts_allowed: int
+    created: float
+    created_by: str
+    archived: bool = False
+    _scenarios: tuple[Scenario, ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        put = lambda name, v: object.__setattr__(self, name, v)  # noqa: E731
+        for name in ("uid", "name"):
+            v = getattr(self, name)
+            if not isinstance(v, str) or not v.split():
+                raise FormError(f"{name}: must be a non-empty text, not {v!r}")
+        put("name", " ".join(self.name.split()))
+        if not isinstance(self.created_by, str):
+            raise FormError(f"created_by: must be text, not {self.created_by!r}")
+        _whole("time_limit_seconds", self.time_limit_seconds, 1, MAX_TIME_LIMIT)
+        _whole("pass_mark", self.pass_mark, 0, 100)
+        _whole("attempts_allowed", self.attempts_allowed, 1, None)
+        if isinstance(self.created, bool) or not isinstance(self.created, int | float) or self.created < 0:
+            raise FormError(f"created: must be a number of seconds, not {self.created!r}")
+        put("created", float(self.created))
+        items = tuple(self.items)
+        if not items:
+            raise FormError("items: a form needs at least one scenario")
+        scenarios, seen = [], set()
+        for i, item in enumerate(items):
+            if not isinstance(item, FormItem):
+                raise FormError(f"items[{i}]: must be a FormItem, not {item!r}")
+            if not isinstance(item.scenario_id, str) or not item.scenario_id:
+                raise FormError(f"items[{i}].scenario: must be a scenario id, not {item.scenario_id!r}")
+            if not isinstance(item.text, str) or not item.text.strip():
+                raise FormError(f"items[{i}] ({item.scenario_id}): the scenario text is empty")
+            if item.scenario_id in seen:
+                raise FormError(f"items[{i}] ({item.scenario_id}): this scenario is already in the form")
+            seen.add(item.scenario_id)
+            try:
+                s = item.scenario(i)
+                build(s)
+            except ScenarioError as e:
+                raise FormError(str(e)) from None
+            if s.id != item.scenario_id:
+                raise FormError(f"items[{i}] ({item.scenario_id}): the embedded scenario's id is {s.id!r}")
+            scenarios.append(s)
+        put("items", items)
+        put("_scenarios", tuple(scenarios))
+
+    @property
+    def scenarios(self) -> tuple[Scenario, ...]:
+        return self._scenarios
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s.game for s in self._scenarios))
+
+    def content(self) -> dict:
+        """What the form is (archiving changes nothing of it): the digest's input, and the file."""
+        return {"uid": self.uid, "name": self.name, "time_limit_seconds": self.time_limit_seconds,
+                "pass_mark": self.pass_mark, "attempts_allowed": self.attempts_allowed,
+                "created": self.created, "created_by": self.created_by,
+                "items": [{"scenario": it.scenario_id, "toml": it.text} for it in self.items]}
+
+    @property
+    def digest(self) -> str:
+        return content_digest(self.content())
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, **self.content()}
+
+
+def _whole(name: str, v, low: int, high: int | None) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
+        limits = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise FormError(f"{name}: must be a whole number {limits}, not {v!r}")
+
+
+def new_form(name: str, items: Iterable[FormItem | Scenario | tuple[str, str]], *,
+             time_limit_seconds: int, created_by: str, pass_mark: int = 80, attempts_allowed: int = 1,
+             uid: str | None = None, created: float | None = None) -> ExamForm:
+    """A new form from scenarios (bundled or read from files), FormItems or (id, TOML text) pairs."""
+    made = []
+    for it in items:
+        if isinstance(it, Scenario):
+            it = FormItem.of(it)
+        elif isinstance(it, tuple):
+            it = FormItem(*it)
+        made.append(it)
+    return ExamForm(uid=uid or uuid.uuid4().hex, name=name, items=tuple(made),
+                    time_limit_seconds=time_limit_seconds, pass_mark=pass_mark,
+                    attempts_allowed=attempts_allowed, created=time.time() if created is None else created,
+                    created_by=created_by)
+
+
+# --- files ------------------------------------------------------------------------------------
+
+FIELDS = ("format", "version", "uid", "name", "time_limit_seconds", "pass_mark", "attempts_allowed",
+          "created", "created_by", "items")
+
+
+def form_from_json(doc, name: str = "the form file") -> ExamForm:
+    """A form from a form file's JSON; FormFileError names the file, the field and the problem."""
+    def fail(message: str):
+        raise FormFileError(f"{name}: {message}", path=name)
+
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        fail(f"not a Dealer Trainer exam form (no \"format\": \"{FORMAT}\")")
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        fail(f"version: must be a whole number, not {version!r}")
+    if version > VERSION:
+        fail(f"made by a newer version of Dealer Trainer (form version {version}; this one reads "
+             f"{VERSION}); update the app to import it")
+    unknown = sorted(set(doc) - set(FIELDS))
+    if unknown:
+        fail(f"unknown field {unknown[0]!r}")
+    missing = [f for f in FIELDS if f not in doc]
+    if missing:
+        fail(f"missing {missing[0]!r}")
+    if not isinstance(doc["items"], list):
+        fail("items: must be a list of {\"scenario\": id, \"toml\": text}")
+    items = []
+    for i, it in enumerate(doc["items"]):
+        if not isinstance(it, dict) or set(it) != {"scenario", "toml"}:
+            fail(f"items[{i}]: must be an object with exactly \"scenario\" and \"toml\"")
+        for key in ("scenario", "toml"):
+            if not isinstance(it[key], str) or not it[key].strip():
+                fail(f"items[{i}].{key}: must be a non-empty text, not {it[key]!r}")
+        items.append(FormItem(it["scenario"], it["toml"]))
+    try:
+        return ExamForm(uid=doc["uid"], name=doc["name"], items=tuple(items),
+                        time_limit_seconds=doc["time_limit_seconds"], pass_mark=doc["pass_mark"],
+                        attempts_allowed=doc["attempts_allowed"], created=doc["created"],
+                        created_by=doc["created_by"])
+    except FormError as e:
+        fail(str(e))
+
+
+def read_form(path: str | os.PathLike) -> ExamForm:
+    name = os.fspath(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise FormFileError(f"{name}: not an exam form (it is not UTF-8 text)", path=name) from None
+    except OSError as e:
+        raise FormFileError(f"{name}: cannot be read ({e.strerror or e})", path=name) from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormFileError(f"{name}: not an exam form (not JSON: {e.msg} at line {e.lineno}, "
+                            f"column {e.colno})", path=name) from None
+    return form_from_json(doc, name)
+
+
+def write_form(form: ExamForm, path: str | os.PathLike) -> None:
+    """Write the form file atomically (a temporary file renamed over the destination)."""
+    write_atomically(path, json.dumps(form.to_json(), ensure_ascii=False, indent=1) + "\n")
+
+
+def write_atomically(path: str | os.PathLike, text: str) -> None:
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def bundled_forms(root: Path | None = None) -> list[ExamForm]:
+    """The example forms shipped in resources/exams/, one per game, in file-name order. A broken
+    one raises FormFileError naming it: they are ours, and a test reads every one."""
+    folder = root or resources_dir() / "exams"
+    return [read_form(p) for p in sorted(folder.glob("*.json"))] if folder.is_dir() else []

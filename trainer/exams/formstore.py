@@ -1,0 +1,115 @@
+"""Exam forms in the progress file: add (idempotent by uid), list, get, archive and restore,
+and import or export a form file.
+
+A form's content never changes once stored (a trigger refuses it): an instructor who wants a
+different exam builds a new form, so every result keeps pointing at the exam that was sat. A form
+is archived, never deleted, for the same reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+
+from trainer.exams.errors import FormError
+from trainer.exams.forms import ExamForm, FormItem, bundled_forms, read_form, write_form
+from trainer.progress.store import Store
+
+
+@dataclass(frozen=True)
+class FormSummary:
+    """What anyone may see of a form: no scenario, no answer key (see trainer.exams.access)."""
+
+    uid: str
+    name: str
+    games: tuple[str, ...]
+    item_count: int
+    time_limit_seconds: int
+    pass_mark: int
+    attempts_allowed: int
+    archived: bool
+
+
+def add_form(store: Store, form: ExamForm) -> bool:
+    """Store a form; True if added, False if the same form (same uid and content) is already
+    there. A different form under the same uid raises FormError."""
+    items = json.dumps([{"scenario": it.scenario_id, "toml": it.text} for it in form.items],
+                       ensure_ascii=False)
+    with store.write() as db:
+        row = db.execute("SELECT digest FROM exam_forms WHERE uid = ?", (form.uid,)).fetchone()
+        if row is not None:
+            if row[0] != form.digest:
+                raise FormError(f"another form with the id {form.uid} is already here ({form.name!r} "
+                                "differs from it); give the new form a new id")
+            return False
+        db.execute("INSERT INTO exam_forms (uid, name, items, time_limit_seconds, pass_mark, "
+                   "attempts_allowed, created, created_by, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (form.uid, form.name, items, form.time_limit_seconds, form.pass_mark,
+                    form.attempts_allowed, form.created, form.created_by, form.digest))
+    return True
+
+
+def _form(row: dict) -> ExamForm:
+    items = tuple(FormItem(it["scenario"], it["toml"]) for it in json.loads(row["items"]))
+    form = ExamForm(uid=row["uid"], name=row["name"], items=items,
+                    time_limit_seconds=row["time_limit_seconds"], pass_mark=row["pass_mark"],
+                    attempts_allowed=row["attempts_allowed"], created=row["created"],
+                    created_by=row["created_by"], archived=bool(row["archived"]))
+    if form.digest != row["digest"]:
+        raise FormError(f"the form {row['name']!r} ({row['uid']}) was changed outside the app "
+                        "(its content no longer matches its digest)")
+    return form
+
+
+def get_form(store: Store, uid: str) -> ExamForm:
+    rows = store.query("SELECT * FROM exam_forms WHERE uid = ?", (uid,))
+    if not rows:
+        raise KeyError(uid)
+    return _form(rows[0])
+
+
+def list_forms(store: Store, *, archived: bool = False) -> list[ExamForm]:
+    """The forms, oldest first; the archived ones too if `archived`."""
+    where = "" if archived else " WHERE archived = 0"
+    return [_form(r) for r in store.query(f"SELECT * FROM exam_forms{where} ORDER BY created, id")]
+
+
+def form_summaries(store: Store, *, archived: bool = False) -> list[FormSummary]:
+    return [FormSummary(f.uid, f.name, f.games, len(f.items), f.time_limit_seconds, f.pass_mark,
+                        f.attempts_allowed, f.archived) for f in list_forms(store, archived=archived)]
+
+
+def archive_form(store: Store, uid: str) -> None:
+    """Hide a form from the lists; its results stay, and no new attempt can start on it."""
+    get_form(store, uid)
+    with store.write() as db:
+        db.execute("UPDATE exam_forms SET archived = 1, archived_at = ? WHERE uid = ? AND archived = 0",
+                   (time.time(), uid))
+
+
+def restore_form(store: Store, uid: str) -> None:
+    get_form(store, uid)
+    with store.write() as db:
+        db.execute("UPDATE exam_forms SET archived = 0, archived_at = NULL WHERE uid = ?", (uid,))
+
+
+def export_form(store: Store, uid: str, path: str | os.PathLike) -> None:
+    write_form(get_form(store, uid), path)
+
+
+def import_form(store: Store, path: str | os.PathLike) -> tuple[ExamForm, bool]:
+    """Read a form file and store it: (the form, added?). Importing it twice adds it once; a
+    malformed file raises FormFileError naming the file and the field."""
+    form = read_form(path)
+    return form, add_form(store, form)
+
+
+def add_bundled_forms(store: Store) -> int:
+    """Store the example forms (one per game); how many were new."""
+    return sum(add_form(store, f) for f in bundled_forms())
+
+
+__all__ = ["FormSummary", "add_bundled_forms", "add_form", "archive_form", "export_form", "form_summaries",
+           "get_form", "import_form", "list_forms", "restore_form"]

@@ -1,0 +1,180 @@
+"""An exam result as the app reads it back: the attempt, each answer given, and the sign-off;
+and the *portable record*, the same result with no local row ids.
+
+The portable record is what travels and what an instructor countersigns: the trainee by name
+(ids differ between workstations), the form as it was sat, the times, the status and score
+parts, and every answer with its findings (each with its citation) and its action log. It is
+built the same way from the progress file's rows and from a results file, so that the
+countersignature computed on a workstation is computed again on the instructor's machine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+
+from trainer.progress.store import Store
+
+
+class Status(StrEnum):
+    IN_PROGRESS = "in-progress"
+    PASSED = "passed"
+    FAILED = "failed"
+    TIMED_OUT = "timed-out"  # time ran out: the items not answered count 0
+    ABANDONED = "abandoned"  # left, the app closed, or it crashed: the answers given are kept
+
+
+RESULT_COLUMNS = ("id", "uid", "trainee_id", "trainee_name", "form_uid", "form_name", "form_digest",
+                  "pass_mark", "time_limit_seconds", "item_count", "started", "ended", "status", "passed",
+                  "critical", "procedure", "payouts", "speed", "total", "source", "imported")
+ANSWER_COLUMNS = ("id", "result_id", "position", "item_id", "title", "game", "answered", "procedure",
+                  "payouts", "speed", "total", "passed", "critical", "findings", "log")
+SIGNOFF_COLUMNS = ("id", "result_id", "signer_id", "signer_name", "signed", "kdf", "countersignature")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One scenario's graded answer. `findings` are Finding.to_json() dicts (each with its
+    "cite"), `log` Performed.to_json() dicts."""
+
+    id: int
+    position: int
+    item_id: str
+    title: str
+    game: str
+    answered: float
+    procedure: int
+    payouts: int
+    speed: int
+    total: int
+    passed: bool
+    critical: bool
+    findings: tuple[dict, ...]
+    log: tuple[dict, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SignOff:
+    signer_id: int | None  # None when imported: the signer's profile is on the other machine
+    signer_name: str
+    signed: float
+    kdf: str  # "scrypt$n$r$p$salt-hex": how the countersignature's key came from the passphrase
+    countersignature: str  # hex HMAC-SHA256 (trainer.exams.trust.countersign)
+
+
+@dataclass(frozen=True, slots=True)
+class ExamResult:
+    id: int
+    uid: str
+    trainee_id: int
+    trainee_name: str
+    form_uid: str
+    form_name: str
+    form_digest: str
+    pass_mark: int
+    time_limit_seconds: int
+    item_count: int
+    started: float
+    ended: float | None
+    status: Status
+    passed: bool  # the verdict: the total at or above the pass mark and no critical finding
+    critical: bool
+    procedure: int | None  # the score parts: None while in progress
+    payouts: int | None
+    speed: int | None
+    total: int | None
+    source: str  # the workstation it was sat on
+    imported: float | None  # when it came in a results file, if it did
+    answers: tuple[Answer, ...]
+    signoff: SignOff | None
+
+    @property
+    def over(self) -> bool:
+        return self.status is not Status.IN_PROGRESS
+
+    @property
+    def unanswered(self) -> tuple[int, ...]:
+        done = {a.position for a in self.answers}
+        return tuple(p for p in range(self.item_count) if p not in done)
+
+    @property
+    def findings(self) -> list[tuple[Answer, dict]]:
+        """Every finding of every answer, in item order: the debrief."""
+        return [(a, f) for a in self.answers for f in a.findings]
+
+
+def answer_from_row(r: dict) -> Answer:
+    return Answer(r["id"], r["position"], r["item_id"], r["title"], r["game"], r["answered"], r["procedure"],
+                  r["payouts"], r["speed"], r["total"], bool(r["passed"]), bool(r["critical"]),
+                  tuple(json.loads(r["findings"])), tuple(json.loads(r["log"])))
+
+
+def result_from_rows(r: dict, answers: list[dict], signoff: dict | None) -> ExamResult:
+    so = None if signoff is None else SignOff(signoff["signer_id"], signoff["signer_name"], signoff["signed"],
+                                              signoff["kdf"], signoff["countersignature"])
+    return ExamResult(
+        id=r["id"], uid=r["uid"], trainee_id=r["trainee_id"], trainee_name=r["trainee_name"],
+        form_uid=r["form_uid"], form_name=r["form_name"], form_digest=r["form_digest"],
+        pass_mark=r["pass_mark"], time_limit_seconds=r["time_limit_seconds"], item_count=r["item_count"],
+        started=r["started"], ended=r["ended"], status=Status(r["status"]), passed=bool(r["passed"]),
+        critical=bool(r["critical"]), procedure=r["procedure"], payouts=r["payouts"], speed=r["speed"],
+        total=r["total"], source=r["source"], imported=r["imported"],
+        answers=tuple(answer_from_row(a) for a in sorted(answers, key=lambda a: a["position"])), signoff=so)
+
+
+def load_results(store: Store, where: str = "", params: tuple = ()) -> list[ExamResult]:
+    """Results (with answers and sign-offs), oldest first; `where` filters exam_results (as r)."""
+    rows = store.query(f"SELECT r.* FROM exam_results r {where} ORDER BY r.started, r.id", params)
+    ids = [r["id"] for r in rows]
+    answers: dict[int, list[dict]] = {}
+    signoffs: dict[int, dict] = {}
+    for k in range(0, len(ids), 500):
+        batch = ids[k:k + 500]
+        marks = ", ".join("?" * len(batch))
+        for a in store.query(f"SELECT * FROM exam_answers WHERE result_id IN ({marks})", batch):
+            answers.setdefault(a["result_id"], []).append(a)
+        for s in store.query(f"SELECT * FROM exam_signoffs WHERE result_id IN ({marks})", batch):
+            signoffs[s["result_id"]] = s
+    return [result_from_rows(r, answers.get(r["id"], []), signoffs.get(r["id"])) for r in rows]
+
+
+def get_result(store: Store, result_id: int) -> ExamResult:
+    found = load_results(store, "WHERE r.id = ?", (result_id,))
+    if not found:
+        raise KeyError(result_id)
+    return found[0]
+
+
+def results(store: Store, *, trainee_id: int | None = None, form_uid: str | None = None) -> list[ExamResult]:
+    where, params = [], []
+    for column, value in (("trainee_id", trainee_id), ("form_uid", form_uid)):
+        if value is not None:
+            where.append(f"r.{column} = ?")
+            params.append(value)
+    return load_results(store, ("WHERE " + " AND ".join(where)) if where else "", tuple(params))
+
+
+# --- the portable record -----------------------------------------------------------------------
+
+def portable_answer(a: dict) -> dict:
+    """An answer row (or a results file's answer) as it travels; flags as true/false."""
+    findings, log = a["findings"], a["log"]
+    return {"position": a["position"], "item_id": a["item_id"], "title": a["title"], "game": a["game"],
+            "answered": a["answered"], "procedure": a["procedure"], "payouts": a["payouts"],
+            "speed": a["speed"], "total": a["total"], "passed": bool(a["passed"]),
+            "critical": bool(a["critical"]),
+            "findings": json.loads(findings) if isinstance(findings, str) else findings,
+            "log": json.loads(log) if isinstance(log, str) else log}
+
+
+def portable(r: dict, answers: list[dict]) -> dict:
+    """A result row and its answer rows as the record that travels and is countersigned."""
+    return {"uid": r["uid"], "trainee": r["trainee_name"],
+            "form": {"uid": r["form_uid"], "name": r["form_name"], "digest": r["form_digest"],
+                     "pass_mark": r["pass_mark"], "time_limit_seconds": r["time_limit_seconds"],
+                     "items": r["item_count"]},
+            "started": r["started"], "ended": r["ended"], "status": r["status"], "passed": bool(r["passed"]),
+            "critical": bool(r["critical"]), "procedure": r["procedure"], "payouts": r["payouts"],
+            "speed": r["speed"], "total": r["total"], "source": r["source"],
+            "answers": [portable_answer(a) for a in sorted(answers, key=lambda a: a["position"])]}

@@ -1,0 +1,232 @@
+"""Sitting an exam, with no Qt: start an attempt, record each answer the moment it is graded,
+and end the attempt with a status (issue 6, "Taking an exam").
+
+Nothing given is ever lost: the attempt's row is written (status "in-progress") before the
+first scenario is shown, and every answer is its own transaction, chained at once
+(trainer.exams.trust). The answer to the last item closes the attempt in the same transaction, so
+a finished exam never depends on a later write. An attempt still "in-progress" when the app
+starts again (it crashed, or the machine went down) is closed as "abandoned" by
+`close_interrupted`, its answers kept; the app calls it after opening the progress file. Only
+attempts of sessions alive in this process are spared, so two app processes sharing one progress
+file would close each other's exam: a classroom gives each workstation its own file.
+
+Attempts allowed: every attempt started counts, abandoned ones included (leaving an exam that is
+going badly must not buy a fresh start), and so do results imported from other workstations.
+The count is taken under the write lock, so two processes cannot both start the last attempt.
+
+The clock is `time.time` (the times stored are seconds since 1970); tests pass their own.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable, Sequence
+
+from sqlite_utils import Database
+
+from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
+from trainer.exams.forms import ExamForm
+from trainer.exams.formstore import add_form, get_form
+from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result
+from trainer.exams.scoring import Ending, exam_score, verdict
+from trainer.exams.trust import chain
+from trainer.grading import Result
+from trainer.procedure.model import Performed
+from trainer.progress.records import action_json, finding_json, workstation
+from trainer.progress.store import Store
+from trainer.scenario import Scenario
+
+_LIVE: set[str] = set()  # uids of the attempts being sat in this process
+
+
+def attempts_used(store: Store, trainee_id: int, form_uid: str) -> int:
+    return store.query("SELECT count(*) AS n FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
+                       (trainee_id, form_uid))[0]["n"]
+
+
+def attempts_left(store: Store, trainee_id: int, form: ExamForm) -> int:
+    return max(0, form.attempts_allowed - attempts_used(store, trainee_id, form.uid))
+
+
+def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
+               clock: Callable[[], float] = time.time) -> ExamSession:
+    """Begin an attempt on a form (an ExamForm, stored now if it is not yet, or a stored form's
+    uid). Refused for an archived form (FormError) and when the trainee has no attempt left
+    (NoAttemptsLeftError)."""
+    if isinstance(form, str):
+        form = get_form(store, form)
+    else:
+        add_form(store, form)
+        form = get_form(store, form.uid)
+    if form.archived:
+        raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
+    trainee = store.trainee(trainee_id)
+    started = float(clock())
+    uid = uuid.uuid4().hex
+    with store.write() as db:
+        used = db.execute("SELECT count(*) FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
+                          (trainee_id, form.uid)).fetchone()[0]
+        if used >= form.attempts_allowed:
+            raise NoAttemptsLeftError(
+                f"{trainee.name} has used {used} of the {form.attempts_allowed} attempt"
+                f"{'s' if form.attempts_allowed != 1 else ''} allowed at {form.name!r}.")
+        cur = db.execute(
+            "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
+            "pass_mark, time_limit_seconds, item_count, started, status, source) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (uid, trainee_id, trainee.name, form.uid, form.name, form.digest, form.pass_mark,
+             form.time_limit_seconds, len(form.items), started, Status.IN_PROGRESS.value, workstation()))
+        result_id = cur.lastrowid
+        chain(db, key, "start", result_id)
+    _LIVE.add(uid)
+    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock)
+
+
+class ExamSession:
+    """One attempt being sat. The UI shows `scenario(p)` for each position in turn (no feedback),
+    grades it (PracticeRound.finish, or trainer.grading.grade) and hands the Result to `record`;
+    its timer calls `time_out`, leaving calls `abandon`, handing in early calls `finish`."""
+
+    def __init__(self, store: Store, key: bytes, form: ExamForm, result_id: int, uid: str,
+                 trainee_id: int, started: float, clock: Callable[[], float]):
+        self.store, self.key, self.form = store, key, form
+        self.result_id, self.uid, self.trainee_id = result_id, uid, trainee_id
+        self.started, self.clock = started, clock
+        self.answers: dict[int, Answer] = {}
+        self.result: ExamResult | None = None  # once the attempt has ended
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.form.time_limit_seconds
+
+    def remaining(self) -> float:
+        """Seconds left on the exam's clock (the timer the trainee sees)."""
+        return max(0.0, self.deadline - self.clock())
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def scenario(self, position: int) -> Scenario:
+        return self.form.scenarios[position]
+
+    def next_position(self) -> int | None:
+        return next((p for p in range(len(self.form.items)) if p not in self.answers), None)
+
+    def record(self, position: int, result: Result, log: Sequence[Performed | dict]) -> Answer:
+        """Save one item's graded answer at once (its own transaction, chained). The last answer
+        also ends the attempt ("passed" or "failed"; `self.result`). After the time limit the
+        answer is not counted: the attempt ends "timed-out" and TimeUpError carries the result."""
+        if self.result is not None:
+            raise ExamOverError(f"This exam attempt has ended ({self.result.status.value}).")
+        if self.clock() > self.deadline:
+            over = self._end(Ending.TIME_UP, self.deadline)
+            raise TimeUpError("Time ran out before this answer: the exam has ended.", over)
+        if isinstance(position, bool) or not isinstance(position, int) or \
+                not 0 <= position < len(self.form.items):
+            raise ExamError(f"There is no item {position!r} in {self.form.name!r}.")
+        if position in self.answers:
+            raise ExamError(f"Item {position + 1} of {self.form.name!r} is already answered.")
+        s = self.form.scenarios[position]
+        findings = json.dumps([finding_json(f, f"findings[{i}]") for i, f in enumerate(result.findings)],
+                              ensure_ascii=False)
+        actions = json.dumps([action_json(p, f"log[{i}]") for i, p in enumerate(log)], ensure_ascii=False)
+        score = result.score
+        last = len(self.answers) + 1 == len(self.form.items)
+        with self.store.write() as db:
+            self._still_open(db)
+            cur = db.execute(
+                "INSERT INTO exam_answers (result_id, position, item_id, title, game, answered, procedure, "
+                "payouts, speed, total, passed, critical, findings, log) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.result_id, position, s.id, s.title, s.game, float(self.clock()), score.procedure,
+                 score.payouts, score.speed, score.total, int(score.passed), int(score.critical), findings,
+                 actions))
+            chain(db, self.key, "answer", cur.lastrowid)
+            row = next(iter(db.query("SELECT * FROM exam_answers WHERE id = ?", (cur.lastrowid,))))
+            if last:
+                close(db, self.key, self.result_id, Ending.FINISHED, float(self.clock()))
+        answer = answer_from_row(row)
+        self.answers[position] = answer
+        if last:
+            self._closed()
+        return answer
+
+    def finish(self) -> ExamResult:
+        """Hand in: the items not answered count 0. After the time limit this is a time-out."""
+        if self.result is not None:
+            return self.result
+        now = float(self.clock())
+        if now > self.deadline:
+            return self._end(Ending.TIME_UP, self.deadline)
+        return self._end(Ending.FINISHED, now)
+
+    def time_out(self) -> ExamResult:
+        """The exam's timer ran out: end it "timed-out"; the rest is unanswered (0)."""
+        if self.result is not None:
+            return self.result
+        return self._end(Ending.TIME_UP, min(float(self.clock()), self.deadline))
+
+    def abandon(self) -> ExamResult:
+        """The trainee left the exam or closed the app: end it "abandoned", the answers kept."""
+        if self.result is not None:
+            return self.result
+        return self._end(Ending.LEFT, float(self.clock()))
+
+    def _still_open(self, db: Database) -> None:
+        status = db.execute("SELECT status FROM exam_results WHERE id = ?", (self.result_id,)).fetchone()[0]
+        if status != Status.IN_PROGRESS:
+            _LIVE.discard(self.uid)
+            raise ExamOverError(f"This exam attempt was closed ({status}), by another app on this file.")
+
+    def _end(self, ending: Ending, ended: float) -> ExamResult:
+        with self.store.write() as db:
+            self._still_open(db)
+            close(db, self.key, self.result_id, ending, ended)
+        return self._closed()
+
+    def _closed(self) -> ExamResult:
+        _LIVE.discard(self.uid)
+        self.result = get_result(self.store, self.result_id)
+        return self.result
+
+
+def close(db: Database, key: bytes, result_id: int, ending: Ending, ended: float) -> Status:
+    """Close an in-progress result (in the caller's transaction): score it, set its status, and
+    chain its end."""
+    r = next(iter(db.query("SELECT * FROM exam_results WHERE id = ?", (result_id,))))
+    answers = list(db.query("SELECT * FROM exam_answers WHERE result_id = ?", (result_id,)))
+    score = exam_score(answers, r["item_count"], r["pass_mark"])
+    status, passed = verdict(ending, score)
+    ended = max(float(ended), r["started"])
+    cur = db.execute("UPDATE exam_results SET ended = ?, status = ?, passed = ?, critical = ?, "
+                     "procedure = ?, payouts = ?, speed = ?, total = ? "
+                     "WHERE id = ? AND status = 'in-progress'",
+                     (ended, status.value, int(passed), int(score.critical), score.procedure, score.payouts,
+                      score.speed, score.total, result_id))
+    if cur.rowcount != 1:
+        raise ExamOverError(f"Exam result {result_id} has already ended.")
+    chain(db, key, "end", result_id)
+    return status
+
+
+def close_interrupted(store: Store, key: bytes) -> list[int]:
+    """Close as "abandoned" every attempt left "in-progress" by an app that stopped (a crash, a
+    power cut), keeping its answers; the ids closed. Its end time is its last answer's (or its
+    start): nothing is known of it after that."""
+    closed = []
+    for r in store.query("SELECT id, uid FROM exam_results WHERE status = 'in-progress' ORDER BY id"):
+        if r["uid"] in _LIVE:
+            continue
+        with store.write() as db:
+            row = db.execute("SELECT r.status, max(r.started, coalesce(max(a.answered), 0)) "
+                             "FROM exam_results r LEFT JOIN exam_answers a ON a.result_id = r.id "
+                             "WHERE r.id = ?",
+                             (r["id"],)).fetchone()
+            if row[0] != Status.IN_PROGRESS:
+                continue
+            close(db, key, r["id"], Ending.LEFT, row[1])
+        closed.append(r["id"])
+    return closed

@@ -1,0 +1,95 @@
+"""Taking an exam: the form's scenarios one after another in the practice screen's exam mode
+(no feedback, no hints), under one visible countdown. Time running out ends the exam; so does
+leaving it. The page that owns the runner records each part as soon as it is done."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ui.practice import PracticeScreen
+from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
+
+
+class ExamRunner(QWidget):
+    item_finished = Signal(int, object, object)  # index, Result, PracticeRound
+    over = Signal(str)  # "completed", "timed-out" or "abandoned"
+
+    def __init__(self, title: str, scenarios: list, time_limit: int,
+                 clock: Callable[[], float] = time.monotonic, parent=None):
+        super().__init__(parent)
+        self.scenarios = scenarios
+        self.time_limit = time_limit
+        self.clock = clock
+        self.index = -1
+        self.started = 0.0
+        self.ended: str | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(12, 8, 12, 0)
+        self.heading = QLabel(f"<b>Exam:</b> {title}")
+        self.part = QLabel("")
+        self.countdown = QLabel("")
+        self.countdown.setObjectName("timer")
+        self.leave = QPushButton("Leave exam")
+        self.leave.setToolTip("Ends the attempt; it is recorded as left")
+        self.leave.clicked.connect(self.ask_leave)
+        for w in (self.heading, self.part):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        bar.addWidget(self.countdown)
+        bar.addWidget(self.leave)
+        layout.addLayout(bar)
+        self.screen = PracticeScreen()
+        self.screen.finished.connect(self._item_done)
+        layout.addWidget(self.screen, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(250)
+        self.timer.timeout.connect(self.tick)
+
+    @property
+    def remaining(self) -> float:
+        return max(0.0, self.time_limit - (self.clock() - self.started))
+
+    def start(self) -> None:
+        self.started = self.clock()
+        self.timer.start()
+        self._next()
+
+    def tick(self) -> None:
+        left = self.remaining
+        self.countdown.setText(f"{int(left) // 60}:{int(left) % 60:02d} left")
+        self.countdown.setObjectName("timerLate" if left < 60 else "timer")
+        self.countdown.style().polish(self.countdown)
+        if left <= 0 and self.ended is None:
+            self.end("timed-out")
+
+    def _next(self) -> None:
+        self.index += 1
+        if self.index >= len(self.scenarios):
+            self.end("completed")
+            return
+        self.part.setText(f"Part {self.index + 1} of {len(self.scenarios)}")
+        self.screen.start(self.scenarios[self.index], mode="exam")
+        self.tick()
+
+    def _item_done(self, result, round_) -> None:
+        if self.ended is not None:
+            return
+        self.item_finished.emit(self.index, result, round_)
+        QTimer.singleShot(600, self._next)  # a moment to see that the part is done
+
+    def ask_leave(self) -> None:
+        answer = QMessageBox.question(self, "Leave the exam?", "Leaving ends this attempt: it is "
+                                      "recorded as left, with the parts you finished. Leave?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.end("abandoned")
+
+    def end(self, how: str) -> None:
+        if self.ended is not None:
+            return
+        self.ended = how
+        self.timer.stop()
+        self.screen.stop()
+        self.over.emit(how)
