@@ -63,4 +63,5 @@ def _no_qt_leftovers(request):
     for w in left:
         w.close()
     assert not left, f"windows left open: {left}"
-    assert not timers, f"timers left running: {timers}"
+    assert not timers, "timers left running: " + ", ".join(
+        f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)

@@ -44,7 +44,7 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     store = open_store(db)
     if store is False:
         return 0
-    services = Services(store)
+    services = Services(store, key=exam_setup(store, db))
     if not services.choose_trainee():
         return 0
     window = MainWindow(services)
@@ -54,6 +54,19 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
         window.statusBar().showMessage(f"{store.problem} Results are kept until they can be saved.")
     window.show()
     return app.exec()
+
+
+def exam_setup(store, db: str | None) -> bytes:
+    """The installation secret (beside the progress file, never inside it); exams a crash left
+    open are closed as left; the example exam forms are offered."""
+    from trainer.exams import add_bundled_forms, close_interrupted, installation_key
+
+    folder = Path(db).parent if db else default_db().parent
+    key = installation_key(folder / "installation.key")
+    if store is not None and store.problem is None:
+        close_interrupted(store, key)
+        add_bundled_forms(store)
+    return key
 
 
 def default_db() -> Path:

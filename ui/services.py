@@ -14,11 +14,12 @@ class Services(QObject):
     recorded = Signal(object)  # the attempt id, or None when it is pending
     status = Signal(str)
 
-    def __init__(self, store=None, trainee=None, parent=None):
+    def __init__(self, store=None, trainee=None, parent=None, key: bytes | None = None):
         super().__init__(parent)
         self.store = store
         self.trainee = trainee
         self.window = None
+        self.key = key  # the installation secret that authenticates exam results
 
     @property
     def trainee_name(self) -> str | None:

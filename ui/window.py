@@ -123,10 +123,24 @@ class MainWindow(QMainWindow):
             if self.services is not None:
                 self.services.recorded.connect(lambda _id: page.refresh())
             return page
+        if name == "exam" and self.services is not None and self.services.store is not None:
+            from ui.exam_page import ExamPage
+
+            page = ExamPage(self.services)
+            page.locked.connect(self.set_locked)
+            return page
         from ui.placeholder import Placeholder
 
         return Placeholder("Exam", "Certification exams — fixed forms, timed, with signed results "
                                    "— are taken here once an instructor sets one up.")
+
+    def set_locked(self, locked: bool) -> None:
+        """During an exam the window shows the exam only: no other screen, no rules."""
+        self.sidebar.setEnabled(not locked)
+        for action in self.findChildren(QAction):
+            if action.shortcut().toString() not in ("", "F11"):
+                action.setEnabled(not locked)
+        self.menuBar().setEnabled(not locked)
 
     def _drill(self, skill) -> None:
         from trainer.drills import SKILL_GAMES
@@ -241,6 +255,9 @@ class MainWindow(QMainWindow):
                           "confirm them against your Rules Submission.</p>")
 
     def closeEvent(self, event) -> None:
+        exam = self.pages.get("exam")
+        if getattr(exam, "runner", None) is not None:
+            exam.abandon()  # closing the app ends the attempt; its answers are already recorded
         if self.services is not None and self.services.store is not None:
             self.services.flush()
             kept = len(self.services.store.pending)
@@ -253,6 +270,7 @@ class MainWindow(QMainWindow):
                 return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/size", self.size())
+        self.statusBar().clearMessage()  # stops the message's timer
         practice = self.pages.get("practice")
         if practice is not None:
             practice.stop()

@@ -1,0 +1,402 @@
+"""The Exam screen: take a timed exam with no feedback, see the result with every finding cited,
+print it, have it signed off; instructors also build and move exam forms.
+
+While an exam runs the window is locked to it (no other screen, no rules). Closing the app ends
+the attempt as left; each part is recorded the moment it is done, so a crash loses no answer."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from trainer.games import GAME_NAMES
+from ui.qt import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QStackedWidget,
+    Qt,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+
+
+def report_data(result, verified: bool) -> dict:
+    """What the printed report and the result view show, from an ExamResult."""
+    items = []
+    answered = {a.position: a for a in result.answers}
+    for p in range(result.item_count):
+        a = answered.get(p)
+        items.append({"title": a.title if a else f"Part {p + 1} (not answered)",
+                      "total": a.total if a else 0, "findings": list(a.findings) if a else []})
+    return {"trainee": result.trainee_name, "form": result.form_name, "started": result.started,
+            "ended": result.ended, "duration": (result.ended or time.time()) - result.started,
+            "status": result.status.value, "passed": result.passed, "total": result.total or 0,
+            "procedure": result.procedure or 0, "payouts": result.payouts or 0,
+            "speed": result.speed or 0, "pass_mark": result.pass_mark, "items": items,
+            "signed_by": result.signoff.signer_name if result.signoff else None,
+            "signed_at": result.signoff.signed if result.signoff else None,
+            "result_id": result.id, "verified": verified}
+
+
+def table(headers: list[str]) -> QTableWidget:
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(headers)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.verticalHeader().setVisible(False)
+    t.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    return t
+
+
+def fill(t: QTableWidget, rows: list[tuple], keys: list) -> None:
+    t.setRowCount(len(rows))
+    for r, (cells, key) in enumerate(zip(rows, keys, strict=True)):
+        for c, text in enumerate(cells):
+            item = QTableWidgetItem(str(text))
+            item.setData(Qt.ItemDataRole.UserRole, key)
+            t.setItem(r, c, item)
+    if rows:
+        t.selectRow(0)
+
+
+def selected(t: QTableWidget):
+    items = t.selectedItems()
+    return items[0].data(Qt.ItemDataRole.UserRole) if items else None
+
+
+class ExamPage(QWidget):
+    locked = Signal(bool)  # an exam started (True) or ended (False)
+
+    def __init__(self, services, parent=None):
+        super().__init__(parent)
+        self.services = services
+        self.store = services.store
+        self.trainee = services.trainee
+        self.session = None
+        self.runner = None
+        self.shown_result = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 12)
+        self.stack = QStackedWidget()
+        layout.addWidget(self.stack)
+        home = QWidget()
+        h = QVBoxLayout(home)
+        h.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel("Exams")
+        self.title.setObjectName("pageTitle")
+        h.addWidget(self.title)
+        self.tabs = QTabWidget()
+        h.addWidget(self.tabs, 1)
+        self.stack.addWidget(home)
+        # take an exam
+        take = QWidget()
+        t = QVBoxLayout(take)
+        t.addWidget(QLabel("A certification exam: no feedback, hints or rules screen until it is "
+                           "over; the clock runs; leaving ends the attempt."))
+        self.available = table(["Exam", "Games", "Parts", "Time", "Pass mark", "Attempts left"])
+        t.addWidget(self.available, 1)
+        self.start_button = QPushButton("Start the exam")
+        self.start_button.setObjectName("primary")
+        self.start_button.clicked.connect(self.start)
+        t.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.tabs.addTab(take, "Take an exam")
+        # results
+        res = QWidget()
+        r = QVBoxLayout(res)
+        self.results = table(["Trainee", "Exam", "Taken", "Result", "Total", "Record", "Signed off"])
+        self.results.itemActivated.connect(lambda _i: self.open_result())
+        r.addWidget(self.results, 1)
+        row = QHBoxLayout()
+        for text, slot in (("Open", self.open_result), ("Print report…", self.print_selected),
+                           ("Sign off…", self.sign_selected)):
+            b = QPushButton(text)
+            b.clicked.connect(slot)
+            row.addWidget(b)
+        row.addStretch(1)
+        r.addLayout(row)
+        self.tabs.addTab(res, "Results")
+        if self.trainee is not None and self.trainee.instructor:
+            self.tabs.addTab(self._forms_tab(), "Forms")
+        # the result of the exam just taken, or one opened from the list
+        done = QWidget()
+        d = QVBoxLayout(done)
+        self.report = QTextBrowser()
+        d.addWidget(self.report, 1)
+        row = QHBoxLayout()
+        self.print_button = QPushButton("Print report…")
+        self.print_button.clicked.connect(lambda: self.print_result(self.shown_result))
+        self.sign_button = QPushButton("Sign off…")
+        self.sign_button.clicked.connect(lambda: self.sign(self.shown_result))
+        back = QPushButton("Back to exams")
+        back.clicked.connect(self.home)
+        for b in (self.print_button, self.sign_button):
+            row.addWidget(b)
+        row.addStretch(1)
+        row.addWidget(back)
+        d.addLayout(row)
+        self.stack.addWidget(done)
+        self.refresh()
+
+    def _forms_tab(self) -> QWidget:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts"])
+        v.addWidget(self.forms, 1)
+        row = QHBoxLayout()
+        for text, slot in (("New form…", self.new_form), ("Import form…", self.import_form),
+                           ("Export form…", self.export_form), ("Import results…", self.import_results),
+                           ("Export results…", self.export_results)):
+            b = QPushButton(text)
+            b.clicked.connect(slot)
+            row.addWidget(b)
+        row.addStretch(1)
+        v.addLayout(row)
+        return w
+
+    # --- lists ---------------------------------------------------------------------------------
+
+    def problems(self) -> dict[int, str]:
+        from trainer.exams import verify_results
+
+        return {p.result_id: p.message for p in verify_results(self.store, self.services.key)}
+
+    def refresh(self) -> None:
+        from trainer.exams import ExamAccess, list_forms, results_for
+
+        if self.store is None or self.trainee is None:
+            self.title.setText("Exams — choose a trainee profile with a progress file first")
+            self.start_button.setEnabled(False)
+            return
+        self.title.setText(f"Exams — {self.trainee.name}")
+        access = ExamAccess(self.store, self.trainee)
+        avail = access.available()
+        fill(self.available, [(a.name, ", ".join(GAME_NAMES.get(g, g) for g in a.games), a.item_count,
+                               f"{a.time_limit_seconds // 60} min", a.pass_mark,
+                               f"{a.attempts_left} of {a.attempts_allowed}") for a in avail],
+             [a.uid for a in avail])
+        flagged = self.problems()
+        shown = sorted(results_for(self.store, self.trainee), key=lambda x: -x.started)
+        fill(self.results, [(x.trainee_name, x.form_name, time.strftime("%Y-%m-%d %H:%M",
+                                                                          time.localtime(x.started)),
+                             x.status.value, x.total if x.total is not None else "—",
+                             f"⚠ {flagged[x.id]}" if x.id in flagged else "✓ verified",
+                             x.signoff.signer_name if x.signoff else "—") for x in shown],
+             [x.id for x in shown])
+        if hasattr(self, "forms"):
+            forms = list_forms(self.store)
+            fill(self.forms, [(f.name, ", ".join(GAME_NAMES.get(g, g) for g in f.games), len(f.items),
+                               f"{f.time_limit_seconds // 60} min", f.pass_mark, f.attempts_allowed)
+                              for f in forms], [f.uid for f in forms])
+
+    # --- sitting -------------------------------------------------------------------------------
+
+    def start(self, uid: str | None = None, confirm: bool = True) -> None:
+        from trainer.exams import ExamError, start_exam
+        from ui.exam_runner import ExamRunner
+
+        uid = uid or selected(self.available)
+        if uid is None:
+            return
+        if confirm and QMessageBox.question(
+                self, "Start the exam?", "The clock starts now. There is no feedback until the end, "
+                "and leaving ends the attempt. Start?") != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            self.session = start_exam(self.store, uid, self.trainee.id, self.services.key)
+        except ExamError as e:
+            QMessageBox.warning(self, "Exam", str(e))
+            return
+        form = self.session.form
+        scenarios = [self.session.scenario(p) for p in range(len(form.items))]
+        self.runner = ExamRunner(form.name, scenarios, int(self.session.remaining()))
+        self.runner.item_finished.connect(self._answer)
+        self.runner.over.connect(self._over)
+        self.stack.addWidget(self.runner)
+        self.stack.setCurrentWidget(self.runner)
+        self.locked.emit(True)
+        self.runner.start()
+
+    def _answer(self, position: int, result, round_) -> None:
+        from trainer.exams import ExamError
+
+        try:
+            self.session.record(position, result, round_.log)
+        except ExamError:  # time is up by the exam's own clock
+            self.runner.end("timed-out")
+
+    def _over(self, how: str) -> None:
+        session, runner = self.session, self.runner
+        if not session.over:
+            {"completed": session.finish, "timed-out": session.time_out,
+             "abandoned": session.abandon}[how]()
+        result = session.result
+        self.session = None
+        self.runner = None
+        self.stack.removeWidget(runner)
+        runner.deleteLater()
+        self.locked.emit(False)
+        self.refresh()
+        self.show_result(result)
+
+    def abandon(self) -> None:
+        """End a running exam as left (the app is closing)."""
+        if self.runner is not None:
+            self.runner.end("abandoned")
+
+    # --- results -------------------------------------------------------------------------------
+
+    def show_result(self, result) -> None:
+        from ui.report import report_html
+
+        self.shown_result = result
+        verified = result.id not in self.problems()
+        self.report.setHtml(report_html(report_data(result, verified)))
+        self.stack.setCurrentIndex(1)
+
+    def home(self) -> None:
+        self.stack.setCurrentIndex(0)
+        self.refresh()
+
+    def _result(self, result_id):
+        from trainer.exams import ExamAccess
+
+        return ExamAccess(self.store, self.trainee).result(result_id) if result_id is not None else None
+
+    def open_result(self) -> None:
+        result = self._result(selected(self.results))
+        if result is not None:
+            self.show_result(result)
+
+    def print_selected(self) -> None:
+        self.print_result(self._result(selected(self.results)))
+
+    def sign_selected(self) -> None:
+        self.sign(self._result(selected(self.results)))
+
+    def print_result(self, result, path: str | None = None) -> Path | None:
+        from ui.report import write_pdf
+
+        if result is None:
+            return None
+        if path is None:
+            name = f"exam-{result.trainee_name}-{result.id}.pdf".replace(" ", "-")
+            path, _ = QFileDialog.getSaveFileName(self, "Print the report to PDF", name, "PDF (*.pdf)")
+        if not path:
+            return None
+        out = write_pdf(report_data(result, result.id not in self.problems()), Path(path))
+        self.window().statusBar().showMessage(f"Report written to {out}", 10000)
+        return out
+
+    def sign(self, result, instructor_id: int | None = None, passphrase: str | None = None) -> bool:
+        from trainer.exams import ExamError, get_result, sign_off
+
+        if result is None:
+            return False
+        if instructor_id is None:
+            instructors = [t for t in self.store.trainees() if t.instructor]
+            if not instructors:
+                QMessageBox.information(self, "Sign off", "Add an instructor profile first.")
+                return False
+            names = [t.name for t in instructors]
+            name, ok = QInputDialog.getItem(self, "Sign off", "Supervisor:", names, 0, False)
+            if not ok:
+                return False
+            instructor_id = instructors[names.index(name)].id
+        if passphrase is None:
+            passphrase, ok = QInputDialog.getText(self, "Sign off", "Instructor passphrase:",
+                                                  QLineEdit.EchoMode.Password)
+            if not ok:
+                return False
+        try:
+            sign_off(self.store, result.id, instructor_id, passphrase, self.services.key)
+        except ExamError as e:
+            QMessageBox.warning(self, "Sign off", str(e))
+            return False
+        self.refresh()
+        if self.shown_result is not None and self.shown_result.id == result.id:
+            self.show_result(get_result(self.store, result.id))
+        return True
+
+    # --- forms and files (instructor) ----------------------------------------------------------
+
+    def new_form(self) -> None:
+        from trainer.exams import add_form
+        from trainer.library import load_library
+        from ui.exam_forms import FormBuilder
+
+        builder = FormBuilder(load_library(), self.trainee.name, self)
+        if builder.exec() and builder.form is not None:
+            add_form(self.store, builder.form)
+            self.refresh()
+
+    def import_form(self) -> None:
+        from trainer.exams import ExamError, import_form
+
+        path, _ = QFileDialog.getOpenFileName(self, "Import an exam form", "", "Exam forms (*.json)")
+        if path:
+            try:
+                form, added = import_form(self.store, path)
+            except ExamError as e:
+                QMessageBox.warning(self, "Import form", str(e))
+                return
+            QMessageBox.information(self, "Import form", f"{form.name}: "
+                                    + ("added." if added else "already here."))
+            self.refresh()
+
+    def export_form(self) -> None:
+        from trainer.exams import export_form
+
+        uid = selected(self.forms)
+        if uid is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export the exam form", "exam-form.json",
+                                              "Exam forms (*.json)")
+        if path:
+            export_form(self.store, uid, path)
+
+    def export_results(self) -> None:
+        from trainer.exams import ExamError, export_exam_results
+
+        path, _ = QFileDialog.getSaveFileName(self, "Export signed exam results", "exam-results.json",
+                                              "Results (*.json)")
+        if path:
+            try:
+                summary = export_exam_results(self.store, path, self.services.key)
+            except ExamError as e:
+                QMessageBox.warning(self, "Export results", str(e))
+                return
+            QMessageBox.information(self, "Export results",
+                                    f"{summary.written} signed-off results written to {path}. "
+                                    f"{summary.unsigned} not yet signed off were left out.")
+
+    def import_results(self) -> None:
+        from trainer.exams import ExamError, import_exam_results
+
+        path, _ = QFileDialog.getOpenFileName(self, "Import exam results", "", "Results (*.json)")
+        if not path:
+            return
+        passphrase, ok = QInputDialog.getText(self, "Import results", "Your instructor passphrase:",
+                                              QLineEdit.EchoMode.Password)
+        if not ok:
+            return
+        try:
+            summary = import_exam_results(self.store, path, self.trainee.id, passphrase, self.services.key)
+        except ExamError as e:
+            QMessageBox.warning(self, "Import results", f"{path} was refused: {e}")
+            return
+        QMessageBox.information(self, "Import results",
+                                f"{summary.added} results added, {summary.already_present} already here.")
+        self.refresh()
