@@ -34,7 +34,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/benchmarks/settle_throughput.py
 
 SHOTS := practice table-props-and-hops table-three-dice-football table-high-roll-dice \
-	table-pai-gow-dice drill scenarios rules progress class
+	table-pai-gow-dice drill scenarios rules progress class exam exam-result
 
 screenshots: $(STAMP)
 	for s in $(SHOTS); do \

@@ -65,7 +65,8 @@ def test_the_exam_screen_has_its_place(window):
     assert window.stack.currentWidget() is window.pages["exam"]
 
 
-@pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam", "progress", "class", "drill",
+@pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam", "exam-result", "progress",
+                                    "class", "drill",
                                     "table-props-and-hops", "table-three-dice-football",
                                     "table-high-roll-dice", "table-high-roll-dice-6",
                                     "table-pai-gow-dice"])

@@ -18,25 +18,52 @@ from trainer.progress import Store
 PASSPHRASE = "correct horse battery"
 
 
-def click_later(label: str, *, text: str | None = None, item: str | None = None):
-    """Answer the next modal dialog: a message box (click a button), or an input dialog (type
-    `text` or choose `item`, then OK)."""
-    from ui.qt import QApplication, QInputDialog, QMessageBox, QTimer
+def answer(*steps: dict, seen: list | None = None):
+    """Answer the modal dialogs that will open, in order. Each step is {"button": label} for a
+    message box, {"text": ...} for an input dialog, or {"file": path} for a file dialog. A
+    dialog nobody expected is cancelled after a few seconds, so a test fails instead of hanging."""
+    from ui.qt import QApplication, QDialog, QFileDialog, QInputDialog, QMessageBox, QTimer
+
+    todo = list(steps)
+    tries = {"n": 0}
 
     def act():
         box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox):
-            next(b for b in box.buttons() if b.text().replace("&", "") == label).click()
-        elif isinstance(box, QInputDialog):
-            if item is not None:
-                box.setTextValue(item)
-            if text is not None:
-                box.setTextValue(text)
+        if box is None:
+            if todo:
+                QTimer.singleShot(30, act)
+            return
+        if not todo or tries["n"] > 150:
+            if isinstance(box, QDialog):
+                box.reject()
+            return
+        tries["n"] += 1
+        step = todo[0]
+        if "file" in step and isinstance(box, QFileDialog):
+            box.selectFile(step["file"])
             box.accept()
+        elif "text" in step and isinstance(box, QInputDialog):
+            box.setTextValue(step["text"])
+            box.accept()
+        elif "button" in step and isinstance(box, QMessageBox):
+            if seen is not None:
+                seen.append(box.text())
+            next(b for b in box.buttons() if b.text().replace("&", "") == step["button"]).click()
         else:
-            QTimer.singleShot(20, act)
+            QTimer.singleShot(30, act)
+            return
+        todo.pop(0)
+        tries["n"] = 0
+        if todo:
+            QTimer.singleShot(30, act)
 
-    QTimer.singleShot(20, act)
+    QTimer.singleShot(30, act)
+
+
+def click_later(label: str, *, text: str | None = None, item: str | None = None):
+    """Answer the next dialog: click `label` in a message box, or type `text` / `item`."""
+    value = text if text is not None else item
+    answer({"text": value} if value is not None else {"button": label})
 
 
 @pytest.fixture
@@ -126,17 +153,30 @@ def test_an_exam_built_failed_retaken_passed_signed_printed_and_moved(qtbot, sch
     trainee.close()
 
     # another machine: the instructor imports the signed results
-    from trainer.exams import export_exam_results, import_exam_results
+    from trainer.exams import export_exam_results
 
     out = tmp_path / "results.json"
     assert export_exam_results(store, out, key).written == 1
     other = Store.open(tmp_path / "other.db")
     lee_there = other.add_trainee("Lee Park", instructor=True, passphrase=PASSPHRASE)
     other_key = installation_key(tmp_path / "other.key")
-    assert import_exam_results(other, out, lee_there, PASSPHRASE, other_key).added == 1
-    assert import_exam_results(other, out, lee_there, PASSPHRASE, other_key).added == 0
     there = window(qtbot, other, other_key, lee_there)
     exam = there.show_screen("exam")
+    for expected in ("1 results added, 0 already here", "0 results added, 1 already here"):
+        seen: list = []
+        answer({"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
+        exam.import_results(str(out))  # the file as the file picker would give it
+        assert seen and expected in seen[0]
+    tampered = tmp_path / "tampered.json"
+    import re
+
+    # a believable edit: one score lowered by a point, the file still well formed
+    tampered.write_text(re.sub(r'"total": (\d+)', lambda m: f'"total": {int(m.group(1)) - 1}',
+                               out.read_text(), count=1))
+    seen = []
+    answer({"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
+    exam.import_results(str(tampered))
+    assert seen and str(tampered) in seen[0] and "refused" in seen[0]
     rows = [[exam.results.item(r, c).text() for c in range(7)] for r in range(exam.results.rowCount())]
     assert any(r[0] == "Rosa Diaz" and r[5] == "✓ verified" and r[6] == "Lee Park" for r in rows)
     there.close()
@@ -186,6 +226,9 @@ def test_an_edit_outside_the_app_is_flagged(qtbot, school, tmp_path):
     exam = teacher.show_screen("exam")
     flags = [exam.results.item(r, 5).text() for r in range(exam.results.rowCount())]
     assert any(f.startswith("⚠") for f in flags)
+    klass = teacher.show_screen("progress").klass
+    assert "edited outside the app" in klass.side.toPlainText()
+    assert f"exam result {result.id}" in klass.side.toPlainText()
     teacher.close()
 
 

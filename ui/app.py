@@ -8,7 +8,7 @@ from pathlib import Path
 
 from trainer import __version__
 
-SCREENS = ("practice", "scenarios", "progress", "class", "rules", "exam", "drill",
+SCREENS = ("practice", "scenarios", "progress", "class", "rules", "exam", "exam-result", "drill",
            "table-props-and-hops", "table-three-dice-football", "table-high-roll-dice",
            "table-high-roll-dice-6", "table-pai-gow-dice")
 #: the bundled scenario each practice screenshot deals, and how many actions it works first
@@ -137,8 +137,8 @@ def showcase(screen: str):
     from ui.window import MainWindow
 
     services = Services(None)
-    if screen in ("progress", "class"):
-        services = demo_services(instructor=screen == "class")
+    if screen in ("progress", "class", "exam", "exam-result"):
+        services = demo_services(instructor=screen in ("class", "exam-result"))
     window = MainWindow(services)
     window.resize(1440, 900)
     if screen.startswith("table-") or screen == "drill":
@@ -157,6 +157,13 @@ def showcase(screen: str):
                 work(page.screen, steps)
     elif screen == "class":
         window.show_screen("progress").tabs.setCurrentIndex(1)
+    elif screen == "exam-result":
+        page = window.show_screen("exam")
+        from trainer.exams import results
+
+        done = [r for r in results(services.store) if r.over]
+        if done:
+            page.show_result(done[0])
     else:
         window.show_screen(screen)
     window.show()
@@ -166,16 +173,22 @@ def showcase(screen: str):
 def demo_services(*, instructor: bool = False):
     """A demonstration class in memory (no file is touched): for screenshots of the progress
     and class screens."""
+    import tempfile
+
+    from trainer.exams import add_bundled_forms, installation_key
+    from trainer.exams.demo import sit_demo_exams
     from trainer.progress import Store
     from trainer.progress.demo import seed_demo
     from ui.services import Services
 
     store = Store.open(":memory:")
     ids = seed_demo(store)
-    if instructor:
-        tid = store.add_trainee("Instructor Lee", instructor=True, passphrase="demo passphrase")
-        return Services(store, store.trainee(tid))
-    return Services(store, store.trainee(ids["Dev Patel"]))
+    key = installation_key(Path(tempfile.mkdtemp(prefix="dealer-trainer-demo-")) / "installation.key")
+    add_bundled_forms(store)
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="demo passphrase")
+    sit_demo_exams(store, key, ids, lee, "demo passphrase")
+    who = lee if instructor else ids["Dev Patel"]
+    return Services(store, store.trainee(who), key=key)
 
 
 def work(screen, steps: int) -> None:

@@ -50,14 +50,14 @@ def report_data(result, verified: bool) -> dict:
             "result_id": result.id, "verified": verified}
 
 
-def table(headers: list[str]) -> QTableWidget:
+def table(headers: list[str], stretch: int = 0) -> QTableWidget:
     t = QTableWidget(0, len(headers))
     t.setHorizontalHeaderLabels(headers)
     t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     t.verticalHeader().setVisible(False)
-    t.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    t.horizontalHeader().setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     return t
 
 
@@ -116,7 +116,7 @@ class ExamPage(QWidget):
         # results
         res = QWidget()
         r = QVBoxLayout(res)
-        self.results = table(["Trainee", "Exam", "Taken", "Result", "Total", "Record", "Signed off"])
+        self.results = table(["Trainee", "Exam", "Taken", "Result", "Total", "Record", "Signed off"], 1)
         self.results.itemActivated.connect(lambda _i: self.open_result())
         r.addWidget(self.results, 1)
         row = QHBoxLayout()
@@ -382,19 +382,22 @@ class ExamPage(QWidget):
                                     f"{summary.written} signed-off results written to {path}. "
                                     f"{summary.unsigned} not yet signed off were left out.")
 
-    def import_results(self) -> None:
+    def import_results(self, path: str | None = None) -> None:
         from trainer.exams import ExamError, import_exam_results
 
-        path, _ = QFileDialog.getOpenFileName(self, "Import exam results", "", "Results (*.json)")
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Import exam results", "", "Results (*.json)")
         if not path:
             return
         passphrase, ok = QInputDialog.getText(self, "Import results", "Your instructor passphrase:",
                                               QLineEdit.EchoMode.Password)
         if not ok:
             return
+        from trainer.progress.errors import StoreError
+
         try:
             summary = import_exam_results(self.store, path, self.trainee.id, passphrase, self.services.key)
-        except ExamError as e:
+        except (ExamError, StoreError) as e:
             QMessageBox.warning(self, "Import results", f"{path} was refused: {e}")
             return
         QMessageBox.information(self, "Import results",
