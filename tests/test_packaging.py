@@ -28,7 +28,7 @@ def test_the_wheel_carries_the_data(wheel):
     for toml in (ROOT / "resources").rglob("*.toml"):
         assert f"trainer/_data/resources/{toml.relative_to(ROOT / 'resources').as_posix()}" in names
     assert any(n.startswith("trainer/_data/scenarios/") for n in names)
-    for kind in ("regulations", "theme"):
+    for kind in ("regulations", "theme", "exams"):
         assert any(n.startswith(f"trainer/_data/resources/{kind}/") for n in names), kind
     assert not any("screenshots" in n for n in names), "the README's pictures stay out of the wheel"
     assert "ui/main.py" in names

@@ -56,13 +56,18 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     return app.exec()
 
 
-def exam_setup(store, db: str | None) -> bytes:
+def exam_setup(store, db: str | None) -> bytes | None:
     """The installation secret (beside the progress file, never inside it); exams a crash left
-    open are closed as left; the example exam forms are offered."""
-    from trainer.exams import add_bundled_forms, close_interrupted, installation_key
+    open are closed as left; the example exam forms are offered. None when the secret cannot be
+    read or made: the app runs, without exams."""
+    from trainer.exams import ExamError, add_bundled_forms, close_interrupted, installation_key
 
     folder = Path(db).parent if db else default_db().parent
-    key = installation_key(folder / "installation.key")
+    try:
+        key = installation_key(folder / "installation.key")
+    except (ExamError, OSError) as e:
+        print(f"exams are off: {e}", file=sys.stderr)
+        return None
     if store is not None and store.problem is None:
         close_interrupted(store, key)
         add_bundled_forms(store)

@@ -123,7 +123,8 @@ class MainWindow(QMainWindow):
             if self.services is not None:
                 self.services.recorded.connect(lambda _id: page.refresh())
             return page
-        if name == "exam" and self.services is not None and self.services.store is not None:
+        if (name == "exam" and self.services is not None and self.services.store is not None
+                and self.services.key is not None):
             from ui.exam_page import ExamPage
 
             page = ExamPage(self.services)
@@ -131,8 +132,9 @@ class MainWindow(QMainWindow):
             return page
         from ui.placeholder import Placeholder
 
-        return Placeholder("Exam", "Certification exams — fixed forms, timed, with signed results "
-                                   "— are taken here once an instructor sets one up.")
+        return Placeholder("Exam", "Certification exams need a progress file and the installation "
+                                   "key kept beside it; this session has neither, so exams are off. "
+                                   "Start the app with a writable progress file (--db FILE).")
 
     def set_locked(self, locked: bool) -> None:
         """During an exam the window shows the exam only: no other screen, no rules."""
