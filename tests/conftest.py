@@ -65,3 +65,18 @@ def _no_qt_leftovers(request):
     assert not left, f"windows left open: {left}"
     assert not timers, "timers left running: " + ", ".join(
         f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)
+
+
+@pytest.fixture
+def practice_screen(qtbot):
+    """A practice screen on its own, shown at a workstation's size."""
+    from ui.practice import PracticeScreen
+
+    s = PracticeScreen()
+    qtbot.addWidget(s)
+    s.resize(1400, 860)
+    s.show()
+    qtbot.waitExposed(s)
+    yield s
+    s.stop()
+    s.close()

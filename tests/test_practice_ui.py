@@ -17,17 +17,8 @@ PLAYED = ["ph-six-eight-shake-pays", "tdf-opening-drive", "hrd-extra-roll-partia
 
 
 @pytest.fixture
-def screen(qtbot):
-    from ui.practice import PracticeScreen
-
-    s = PracticeScreen()
-    qtbot.addWidget(s)
-    s.resize(1400, 860)
-    s.show()
-    qtbot.waitExposed(s)
-    yield s
-    s.stop()
-    s.close()
+def screen(practice_screen):
+    return practice_screen
 
 
 def click_wager(qtbot, screen, seat, bet):

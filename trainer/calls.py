@@ -40,8 +40,8 @@ def call_of(game: str, dice: tuple[int, ...]) -> str:
     if game.startswith("high-roll-dice"):
         from trainer.games.high_roll_dice import call, winning_face
         return call(*winning_face(dice))
-    from trainer.games.pai_gow_dice import WORDS
-    return f"Red {WORDS[dice[0]]}, blue {WORDS[dice[1]]} and {WORDS[dice[2]]}"
+    from trainer.games.pai_gow_dice import call
+    return call(dice[0], (dice[1], dice[2]))
 
 
 def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:

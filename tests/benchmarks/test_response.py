@@ -19,17 +19,8 @@ LIBRARY = load_library(ROOT / "scenarios")
 
 
 @pytest.fixture
-def screen(qtbot):
-    from ui.practice import PracticeScreen
-
-    s = PracticeScreen()
-    qtbot.addWidget(s)
-    s.resize(1400, 860)
-    s.show()
-    qtbot.waitExposed(s)
-    yield s
-    s.stop()
-    s.close()
+def screen(practice_screen):
+    return practice_screen
 
 
 def test_feedback_after_a_click(benchmark, qtbot, screen):

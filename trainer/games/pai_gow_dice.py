@@ -115,6 +115,11 @@ def resolver(red: int, blue: tuple[int, int], options: Mapping[str, object]):
     return resolve
 
 
+def call(red: int, blue: tuple[int, int]) -> str:
+    """The dealer's announcement of each die (§ 645c.2(g))."""
+    return f"Red {WORDS[red]}, blue {WORDS[blue[0]]} and {WORDS[blue[1]]}"
+
+
 def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
     if "no_roll" in raw:
         return read_no_roll(raw, NO_ROLLS, where)
@@ -163,8 +168,7 @@ class Table:
         self.over = True
         section = cite("645c.2(g)") + RECONSTRUCTED
         steps = collect_then_pay(losers, winners, section)
-        text = f"Red {WORDS[red]}, blue {WORDS[blue[0]]} and {WORDS[blue[1]]}"
-        return ThrowReport(True, text, {"red": red, "blue": list(blue), "total": red + sum(blue)},
+        return ThrowReport(True, call(red, blue), {"red": red, "blue": list(blue), "total": red + sum(blue)},
                            tuple(steps), cite=section)
 
 
