@@ -9,12 +9,12 @@ the trainee's screen shows one scenario at a time, never the list or the key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from trainer.answer_key import key_json
 from trainer.exams.errors import LockedError
 from trainer.exams.forms import ExamForm
-from trainer.exams.formstore import get_form, list_forms
+from trainer.exams.formstore import FormSummary, form_summaries, get_form, list_forms
 from trainer.exams.records import ExamResult, get_result, results
 from trainer.exams.session import attempts_used
 from trainer.progress.errors import UnknownTraineeError
@@ -23,14 +23,9 @@ from trainer.progress.store import Store
 
 
 @dataclass(frozen=True)
-class Available:
-    uid: str
-    name: str
-    games: tuple[str, ...]
-    item_count: int
-    time_limit_seconds: int
-    pass_mark: int
-    attempts_allowed: int
+class Available(FormSummary):
+    """A form summary, with the attempts the viewer has left on it."""
+
     attempts_left: int
 
 
@@ -70,10 +65,9 @@ class ExamAccess:
 
     def available(self) -> list[Available]:
         """The exams this viewer may sit, with no content."""
-        return [Available(f.uid, f.name, f.games, len(f.items), f.time_limit_seconds, f.pass_mark,
-                          f.attempts_allowed,
-                          max(0, f.attempts_allowed - attempts_used(self.store, self.viewer.id, f.uid)))
-                for f in list_forms(self.store)]
+        return [Available(**asdict(f), attempts_left=max(
+                    0, f.attempts_allowed - attempts_used(self.store, self.viewer.id, f.uid)))
+                for f in form_summaries(self.store)]
 
     def forms(self, *, archived: bool = False) -> list[ExamForm]:
         self._need_unlocked("Exam forms")

@@ -15,6 +15,19 @@ def canonical(obj) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
+def check_header(doc, fmt: str, newest: int, kind: str, fail) -> None:
+    """The head every exam file shares: its "format" and a "version" this app can read.
+    `fail(message)` raises the caller's error, which names the file."""
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        fail(f"not a Dealer Trainer {kind} (no \"format\": \"{fmt}\")")
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        fail(f"version: must be a whole number, not {version!r}")
+    if version > newest:
+        fail(f"made by a newer version of Dealer Trainer ({kind} version {version}; this one reads "
+             f"{newest}); update the app to import it")
+
+
 def digest(obj) -> str:
     """SHA-256 (hex) of the canonical bytes: names a content, with no key (anyone can recompute it)."""
     return hashlib.sha256(canonical(obj)).hexdigest()

@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trainer.exams.canonical import check_header
 from trainer.exams.errors import ExamError, LockedError
 from trainer.exams.forms import write_atomically
 from trainer.exams.records import Status, portable
@@ -187,14 +188,7 @@ def _parse(name: str, doc, passphrase: str) -> list[tuple[str, dict, dict]]:
     def fail(message: str):
         raise ResultsFileError(f"{name}: {message}; the file was refused", path=name)
 
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        fail(f"not a Dealer Trainer exam results file (no \"format\": \"{FORMAT}\")")
-    version = doc.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        fail(f"version: must be a whole number, not {version!r}")
-    if version > VERSION:
-        fail(f"made by a newer version of Dealer Trainer (exam results version {version}; this one reads "
-             f"{VERSION})")
+    check_header(doc, FORMAT, VERSION, "exam results file", fail)
     if not isinstance(doc.get("results"), list):
         fail("results: must be a list")
     entries, uids = [], set()

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trainer.exams.canonical import check_header
 from trainer.exams.canonical import digest as content_digest
 from trainer.exams.errors import FormError, FormFileError
 from trainer.paths import resources_dir
@@ -166,14 +167,7 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
     def fail(message: str):
         raise FormFileError(f"{name}: {message}", path=name)
 
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        fail(f"not a Dealer Trainer exam form (no \"format\": \"{FORMAT}\")")
-    version = doc.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        fail(f"version: must be a whole number, not {version!r}")
-    if version > VERSION:
-        fail(f"made by a newer version of Dealer Trainer (form version {version}; this one reads "
-             f"{VERSION}); update the app to import it")
+    check_header(doc, FORMAT, VERSION, "exam form", fail)
     unknown = sorted(set(doc) - set(FIELDS))
     if unknown:
         fail(f"unknown field {unknown[0]!r}")
