@@ -168,9 +168,10 @@ class ShakeCycle:
     def __init__(self) -> None:
         self.shake: dict[int, int] = {}
         self.moved: set[str] = set()
+        self.reshake = False  # after a no roll: wagers are late until a valid throw
 
     def offer(self, w: dict) -> None:
-        if w["bet"] == SES and not self.moved:
+        if w["bet"] == SES and not self.moved and not self.reshake:
             self.shake[w["seat"]] = self.shake.get(w["seat"], 0) + cents(w["amount"])
 
     def take_down(self, seat: int) -> int:
@@ -180,6 +181,7 @@ class ShakeCycle:
         return amount
 
     def throw(self, a: int, b: int) -> None:
+        self.reshake = False
         if not self.shake:
             return
         if a + b == 7:
@@ -229,6 +231,7 @@ def test_props_and_hops_rounds(data):
     draw = data.draw
     cycle = ShakeCycle()
     taken: Counter = Counter()
+    late: list[dict] = []
     request = {"game": "props-and-hops", "options": draw(hop_regions()),
                "wagers": draw(wagers(6, PH_WAGER_BETS, 8)), "throws": []}
     for w in request["wagers"]:
@@ -250,16 +253,23 @@ def test_props_and_hops_rounds(data):
             placed = draw(wagers(6, bets, 3))
             for w in placed:
                 cycle.offer(w)
+                if cycle.reshake:
+                    late.append(w)
             if placed:
                 throw["wagers"] = placed
             if no_roll:
                 throw["no_roll"] = draw(st.sampled_from(PH_NO_ROLLS))
+                cycle.reshake = True
             else:
                 throw["dice"] = [a, b]
                 cycle.throw(a, b)
             request["throws"].append(throw)
     response = settle(request)
     check(request, response, taken_down=taken, collect_before_pay=True)
+    # a wager carried by the throw after a no roll is late: refused, never settled
+    refused = Counter((r["seat"], r["bet"], cents(r["amount"])) for r in response["refused"])
+    for w in late:
+        assert refused[(w["seat"], w["bet"], cents(w["amount"]))] > 0, w
 
 
 # --- Three Dice Football -----------------------------------------------------------------------------
@@ -477,6 +487,13 @@ def test_pai_gow_dice_rounds(data):
                "throws": []}
     for _ in range(draw(st.integers(0, 2))):
         request["throws"].append({"no_roll": draw(st.sampled_from(HRD_NO_ROLLS))})
-    request["throws"].append({"red": draw(dice), "blue": [draw(dice), draw(dice)]})
+    last = {"red": draw(dice), "blue": [draw(dice), draw(dice)]}
+    if placed := draw(wagers(6, PGD_BETS, 2)):
+        last["wagers"] = placed
+    request["throws"].append(last)
     response = settle(request)
     check(request, response, collect_before_pay=True, one_round=True)
+    # after a no roll the shaker is used again while "no more bets" stands: late, refused
+    late = len(request["throws"]) > 1
+    refused = Counter((r["seat"], r["bet"], cents(r["amount"])) for r in response["refused"])
+    assert all((refused[(w["seat"], w["bet"], cents(w["amount"]))] > 0) is late for w in placed)

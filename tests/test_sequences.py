@@ -221,11 +221,13 @@ def test_no_roll_settles_nothing_and_wagers_stand():
     for i in (1, 2):
         assert r["throws"][i]["valid"] is False
         assert lines(r["throws"][i]) == {}
+    # the wagers carried by the throw after a no roll are late: the dice are shaken again while
+    # "no more bets" stands (§ 668a.3(g)-(h); settle-contract.md)
     assert lines(r["throws"][3]) == {
         (4, "hop-top"): col("2"),  # 3-3 is not in the default layout's top row
-        (2, "field"): col("5"),
-        (5, "field"): col("1"),
     }
+    assert {(x["seat"], x["bet"], x["cite"]) for x in r["refused"]} == {
+        (2, "field", "58 Pa. Code § 668a.3(h)"), (5, "field", "58 Pa. Code § 668a.3(h)")}
     assert keys(r["open"]) == {(1, "six-eight-shake")}
 
 

@@ -18,10 +18,19 @@ def key_json(s: Scenario) -> dict:
         "stages": [[{
             "id": a.id, "round": a.round, "do": a.do.value, "label": a.label, "cite": a.cite,
             "skill": a.skill.value, "note": a.note, "trainee": a.do in mine,
+            "after": sorted(s + 1 for s in proc.after[n]),
             **{k: v for k, v in (("seat", a.seat), ("bet", a.bet), ("amount", a.amount),
                                  ("value", a.value)) if v is not None},
-        } for a in stage] for stage in proc.stages],
+        } for a in stage] for n, stage in enumerate(proc.stages)],
     }
+
+
+def waits_for(proc, n: int) -> str:
+    """"" when stage n follows the stage before it; otherwise which stages it waits for."""
+    after = sorted(s + 1 for s in proc.after[n])
+    if after == ([n] if n else []):
+        return ""
+    return f"[after {', '.join(map(str, after))}] " if after else "[first] "
 
 
 def key_text(s: Scenario) -> str:
@@ -31,17 +40,20 @@ def key_text(s: Scenario) -> str:
     out = [f"Answer key: {s.title} ({s.id})",
            f"{game.name} · difficulty {s.difficulty} · the trainee does: {s.automation.value} · "
            f"target {s.target_seconds} s", "", s.briefing, ""]
+    out.append("Steps are done in their numbered order; a step marked [after …] waits only for "
+               "those steps, so it may come before the ones just above it.")
     current = None
     for n, stage in enumerate(proc.stages, start=1):
         if stage[0].round != current:
             current = stage[0].round
             out.append("Before the first throw" if current == 0 else f"Throw {current}")
         who = lambda a: "" if a.do in mine else "   [trainer]"  # noqa: E731
+        order = waits_for(proc, n - 1)
         if len(stage) == 1:
             a = stage[0]
-            out.append(f"{n:>3}. {a.label} — {a.note} ({a.cite}){who(a)}")
+            out.append(f"{n:>3}. {order}{a.label} — {a.note} ({a.cite}){who(a)}")
         else:
-            out.append(f"{n:>3}. In any order:")
+            out.append(f"{n:>3}. {order}In any order:")
             for letter, a in zip("abcdefghijklmnopqrstuvwxyz", stage, strict=False):
                 out.append(f"       {letter}. {a.label} — {a.note} ({a.cite}){who(a)}")
     return "\n".join(out)

@@ -8,6 +8,22 @@ def cite(section: str) -> str:
     return f"{CODE} § {section}"
 
 
+READING = "Dealer Trainer reading"
+
+
 def reading(reading_id: str) -> str:
     """A citation of one of the engine's readings (trainer.readings), for rules the text leaves open."""
-    return f"Dealer Trainer reading '{reading_id}'"
+    return f"{READING} '{reading_id}'"
+
+
+def is_citation(text: str) -> bool:
+    """True for "58 Pa. Code § ..." or a reading that exists, alone or joined by "; "."""
+    from trainer.readings import BY_ID
+
+    for part in text.split("; "):
+        if part.startswith(f"{CODE} § "):
+            continue
+        if not (part.startswith(f"{READING} '") and part.endswith("'")
+                and part[len(READING) + 2:-1] in BY_ID):
+            return False
+    return bool(text)

@@ -2,6 +2,8 @@
 
     settle [--jsonl]     settle rounds given as JSON (../shared/spec/settle-contract.md)
     odds [--game G]      exact house edges
+    grade SCENARIO --log LOG.json
+                         grade a recorded action log (trainer.regrade)
     verify-results --db PATH --secret PATH
                          check the exam results' HMAC chain (trainer.exams.trust)
 
@@ -20,6 +22,7 @@ from decimal import Decimal
 
 from trainer import __version__
 from trainer.errors import DataError, RequestError
+from trainer.procedure.model import Automation
 
 EXIT_BAD_INPUT = 2
 
@@ -47,6 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("scenario", metavar="SCENARIO", help="a scenario file, or a bundled scenario's id")
     k.add_argument("--json", action="store_true", help="print JSON instead of text")
 
+    g = sub.add_parser("grade", help="grade a recorded action log against a scenario's key")
+    g.add_argument("scenario", metavar="SCENARIO", help="a scenario file, or a bundled scenario's id")
+    g.add_argument("--log", required=True, metavar="LOG.json",
+                   help="the actions, as the app records them (a list, or an object with \"log\")")
+    g.add_argument("--automation", choices=[a.value for a in Automation],
+                   help="what the trainee did (default: the log's, else the scenario's)")
+    g.add_argument("--json", action="store_true", help="print JSON instead of text")
+
     o = sub.add_parser("odds", help="exact house edge of every wager of a game")
     o.add_argument("--game", help="the game (default: every game and every paytable)")
     o.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -62,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-COMMANDS = ("settle", "odds", "check", "key", "verify-results")
+COMMANDS = ("settle", "odds", "check", "key", "grade", "verify-results")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return {"settle": _settle, "odds": _odds, "check": _check, "key": _key,
-                "verify-results": _verify_results}[args.command](args)
+                "grade": _grade, "verify-results": _verify_results}[args.command](args)
     except (RequestError, DataError, ScenarioError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -190,25 +201,58 @@ def _check(args) -> int:
 
 
 def _key(args) -> int:
-    from pathlib import Path
-
     from trainer.answer_key import key_json, key_text
-    from trainer.paths import scenarios_dir
-    from trainer.scenario import ScenarioError, load
 
-    path = Path(args.scenario)
-    if not path.exists():
-        found = [p for p in scenarios_dir().rglob("*.toml") if p.stem == args.scenario
-                 or _scenario_id(p) == args.scenario]
-        if not found:
-            raise ScenarioError(args.scenario, 1, "no such file, and no bundled scenario has this id")
-        path = found[0]
-    scenario = load(path)
+    scenario = _find_scenario(args.scenario)
     if args.json:
         sys.stdout.write(json.dumps(key_json(scenario), indent=1, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(key_text(scenario) + "\n")
     return 0
+
+
+def _grade(args) -> int:
+    """Exit 0 when the log passes, 1 when it fails, 2 when a file cannot be read."""
+    from pathlib import Path
+
+    from trainer.procedure import Automation
+    from trainer.regrade import read_log, regrade, render, result_json
+
+    scenario = _find_scenario(args.scenario)
+    try:
+        text = Path(args.log).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RequestError(args.log, f"cannot be read ({e.strerror or e})") from None
+    try:
+        log, settings = read_log(_loads(text))
+    except RequestError as e:
+        raise RequestError(f"{args.log}: {e.field}", e.message) from None
+    automation = Automation(args.automation) if args.automation else settings.get("automation")
+    automation = automation or scenario.automation
+    result = regrade(scenario, log, automation, settings.get("elapsed"))
+    if args.json:
+        sys.stdout.write(json.dumps(result_json(scenario, result, automation), indent=1,
+                                    ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render(scenario, result, automation) + "\n")
+    return 0 if result.score.passed else 1
+
+
+def _find_scenario(arg: str):
+    """A scenario file, or a bundled scenario found by file stem or id."""
+    from pathlib import Path
+
+    from trainer.paths import scenarios_dir
+    from trainer.scenario import ScenarioError, load
+
+    path = Path(arg)
+    if not path.exists():
+        found = [p for p in scenarios_dir().rglob("*.toml") if p.stem == arg
+                 or _scenario_id(p) == arg]
+        if not found:
+            raise ScenarioError(arg, 1, "no such file, and no bundled scenario has this id")
+        path = found[0]
+    return load(path)
 
 
 def _scenario_id(path) -> str | None:

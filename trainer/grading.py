@@ -23,6 +23,11 @@ from trainer.money import fmt_dollars
 from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure, Skill, describe
 
 PASS_MARK = 80
+#: the calls: the dice read aloud and shown, "no more bets", the down and distance. Missing or
+#: getting one wrong is a major finding, and a round with one does not pass (reading "grading")
+CALLS = frozenset({Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN, Do.NO_MORE_BETS, Do.NO_ROLL})
+#: what is a major finding when it is never done
+MAJOR_IF_MISSED = CALLS | {Do.PAY, Do.COLLECT}
 WEIGHTS = (0.50, 0.35, 0.15)  # procedure, payouts, speed
 EXTRA_PENALTY = 5  # procedure points per extra action
 
@@ -118,15 +123,16 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         k = find(p, lambda e, p=p: e.key == p.key)
         if k is not None:
             stage, e = expected[k]
+            before = procedure.ancestors(stage)
             earlier = next((j for j, (s, x) in enumerate(expected)
-                            if open_[j] and s < stage and id(x) not in skipped), None)
+                            if open_[j] and s in before and id(x) not in skipped), None)
             if earlier is not None:
                 skipped[n] = earlier
             if e.do is Do.PAY and p.amount != e.amount:
                 findings.append(Finding(
                     Kind.WRONG_AMOUNT, Severity.CRITICAL,
                     f"paid {fmt_dollars(p.amount or 0)} on seat {e.seat} {e.bet}; the payout is "
-                    f"{fmt_dollars(e.amount or 0)}: {e.note}", e.cite, e.skill, e, p))
+                    f"{fmt_dollars(e.amount or 0)}: {e.note}", e.pays_cite or e.cite, e.skill, e, p))
             if e.do is Do.PAY:
                 paid_wagers.add((e.seat, e.bet))
             open_[k] = False
@@ -158,7 +164,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                                         e.skill, e))
             else:
                 severity = (Severity.CRITICAL if e.do is Do.NO_ROLL else
-                            Severity.MAJOR if e.do in (Do.PAY, Do.COLLECT) else Severity.MINOR)
+                            Severity.MAJOR if e.do in MAJOR_IF_MISSED else Severity.MINOR)
                 findings.append(Finding(Kind.MISSING, severity, f"{e.label} was not done ({e.note})",
                                         e.cite, e.skill, e))
     return Result(findings, score(expected, open_, findings, extras, target_seconds, elapsed),
@@ -176,12 +182,9 @@ def standing(p: Performed, procedure: Procedure) -> str | None:
         return None
     if (p.seat, p.bet) in {tuple(h) for h in view.state.get("held", [])}:
         return cite("675a.4(f)(2)(ii)")
-    return cite("668a.2(f)(8)") if p.bet == "six-eight-shake" else cite_for_round(procedure)
-
-
-def cite_for_round(procedure: Procedure) -> str:
-    first = next((a.cite for _, a in procedure.actions()), "")
-    return first or cite("668a.3")
+    if p.bet == "six-eight-shake":
+        return cite("668a.2(f)(8)")
+    return cite("577.6(f)")  # a Three Dice Football full game wager, settled when the game ends
 
 
 def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, procedure):
@@ -215,7 +218,9 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
                                f"paid seat {p.seat} {p.bet}, a losing wager: collect it", e.cite,
                                Skill.PAYOUTS, e, p), None
             if (p.seat, p.bet) in paid_wagers:
-                section = cite("675a.4(h)") if game == "high-roll-dice" else bet_cite(game, p.bet)
+                # § 675a.4(h): a Like Kind paid on the first roll is not paid again on the extra
+                section = (cite("675a.4(h)") if game == "high-roll-dice"
+                           and (p.bet or "").startswith("like-kind-") else bet_cite(game, p.bet))
                 return Finding(Kind.EXTRA, Severity.CRITICAL,
                                f"paid seat {p.seat} {p.bet} a second time: a wager is paid once",
                                section, Skill.PAYOUTS, None, p), None
@@ -289,7 +294,10 @@ def score(expected, open_, findings, extras, target, elapsed) -> Score:
     speed = 100 if elapsed is None or elapsed <= target else round(100 * target / elapsed)
     total = round(WEIGHTS[0] * procedure + WEIGHTS[1] * payouts + WEIGHTS[2] * speed)
     critical = any(f.critical for f in findings)
-    return Score(procedure, payouts, speed, total, not critical and total >= PASS_MARK, critical)
+    call_error = any(f.severity is not Severity.MINOR and f.kind in (Kind.MISSING, Kind.WRONG_CALL)
+                     and f.expected is not None and f.expected.do in CALLS for f in findings)
+    passed = not critical and not call_error and total >= PASS_MARK
+    return Score(procedure, payouts, speed, total, passed, critical)
 
 
 def correct_log(procedure: Procedure, automation: Automation, seconds_each: float = 1.0) -> list[Performed]:

@@ -103,7 +103,8 @@ class PracticeRound:
         call_stage = next((s for _, s, e in acts if e.do in CALLS), None)
         if call_stage is None:
             return True
-        return all(k in self.done for k, s, _ in acts if s < call_stage)
+        before = self.procedure.ancestors(call_stage)
+        return all(k in self.done for k, s, _ in acts if s in before)
 
     def table_state(self) -> dict:
         """The round's table, as ui.table.state.TableState's fields."""
@@ -219,23 +220,23 @@ class PracticeRound:
                 self.done.add(k)
 
     def advance(self) -> None:
-        """Do the trainer's steps up to the trainee's next one; note the current throw."""
+        """Do the trainer's steps that are due (every stage before them done), up to the
+        trainee's next one; note the current throw."""
         while True:
-            stage = next((s for k, (s, _) in enumerate(self.full) if k not in self.done), None)
-            if stage is None:
+            open_ = {s for k, (s, _) in enumerate(self.full) if k not in self.done}
+            if not open_:
                 if self.ended is None:
                     self.ended = self.clock()
                 return
-            waiting = False
+            due = {s for s in open_ if not self.procedure.ancestors(s) & open_}
+            did = False
             for k, (s, e) in enumerate(self.full):
-                if s != stage or k in self.done:
-                    continue
-                if e.do in self.mine:
-                    waiting = True
-                    continue
-                self.log.append(Performed(e.do, e.round, e.seat, e.bet, e.amount, e.value,
-                                          self.elapsed, by_trainer=True))
-                self.done.add(k)
-            self.round = self.full[next(k for k, (s, _) in enumerate(self.full) if s == stage)][1].round
-            if waiting:
+                if s in due and k not in self.done and e.do not in self.mine:
+                    self.log.append(Performed(e.do, e.round, e.seat, e.bet, e.amount, e.value,
+                                              self.elapsed, by_trainer=True))
+                    self.done.add(k)
+                    did = True
+            first = min(open_)
+            self.round = next(e.round for s, e in self.full if s == first)
+            if not did:
                 return

@@ -59,17 +59,49 @@ READINGS: tuple[Reading, ...] = (
             "A wager the rules forbid (wrong time, wrong amount, missing prerequisite) is refused: it "
             "is not placed and not settled. A trainee who accepts it has made a procedure error."),
     Reading("no-roll", "all", "No roll",
-            "A \"no roll\" (invalid throw) settles nothing. The same wagers stand for the next throw."),
+            "A \"no roll\" (invalid throw) settles nothing. The same wagers stand for the next "
+            "throw, and no new wager joins them: the dice are shaken again while \"no more bets\" "
+            "stands. In Props & Hops and the Pai Gow dice wagers a wager offered for the throw "
+            "after a no roll is refused as late, citing the no roll's section (§ 668a.3(f)-(h)) or "
+            "§ 645c.2(f); High Roll Dice refuses every wager after \"no more bets\" anyway.",
+            ("668a.3(g)", "668a.3(h)", "645c.2(f)")),
     Reading("one-wager-per-bet", "all", "One wager per bet",
             "A seat has at most one wager on each bet. More chips on a bet that is already standing "
             "add to it (they are one wager), subject to the same rules as a new wager. In High Roll "
             "Dice the chips on one bet are added up first, then the wager is judged whole."),
     Reading("improper-offers", "all", "Improper wagers are refused",
-            "A wager offered as cash with a verbal call, from a player who is not seated, or after "
-            "the shake has begun (after \"no more bets\") is refused, whatever the game. Props & "
-            "Hops § 668a.2(a)-(c); Three Dice Football § 577.3(a), (e); High Roll Dice "
-            "§ 675a.2(a)-(c); Pai Gow dice § 645c.2(f).",
-            ("668a.2(a)", "668a.2(b)", "668a.2(c)", "577.3(a)", "675a.2(b)", "675a.2(c)")),
+            "A wager offered as cash with a verbal call, from a player who is not seated, or too "
+            "late is refused, whatever the game. Where the chapter says so, its section is cited: "
+            "Props & Hops § 668a.2(a)-(c); High Roll Dice § 675a.2(a)-(c); Three Dice Football "
+            "§ 577.3(a) (cash) and § 577.3(e) (single play wagers before the Quarterback's throw); "
+            "Pai Gow dice § 645c.2(f) (before the shaker is used). Chapter 577 has no seating rule "
+            "and our copy of § 645c.2 says nothing of cash or seating: there this reading is the "
+            "rule, as in the games that do have one.",
+            ("668a.2(a)", "668a.2(b)", "668a.2(c)", "577.3(a)", "577.3(e)", "675a.2(a)",
+             "675a.2(b)", "675a.2(c)", "645c.2(f)")),
+    Reading("event-order", "all", "Events happen in the order of the scenario file",
+            "A scenario's wagers and take-downs take effect in the order the file lists them: a Six "
+            "Eight Shake wager offered while a lammer has moved is refused even when another "
+            "player's take-down comes after it. In a settle request a throw's take-downs come "
+            "before its wagers. A take-down after the last throw is an error in the file."),
+    Reading("settlement-orders", "all", "Orders that are all right",
+            "The answer key accepts every order the regulation allows, and marks only what breaks "
+            "one. High Roll Dice orders the wagers within one player, never between players: "
+            "settling seat 6 before seat 1 is right (§ 675a.4(f)). For an Extra Roll buyer, the "
+            "winning Like Kind may be paid before or after the hopeless ones are collected (§ "
+            "675a.4(f)(2)(ii), whose own example pays first). In Three Dice Football both the "
+            "order of § 577.6(f) and collecting every losing wager (single play and full game) "
+            "before paying any winner are right; collections keep their order among themselves, "
+            "and so do payments. A Props & Hops lammer may move before or after the collections, "
+            "always before the payments (§ 668a.3(i)). A turnover is announced and ends the game; "
+            "no marker moves (§ 577.6(c)(4)).",
+            ("675a.4(f)", "675a.4(f)(2)(ii)", "577.6(f)", "577.6(c)(4)", "668a.3(i)")),
+    Reading("grading", "all", "Grading the calls",
+            "A call is the dice read aloud (and the pointer, or the matching dice, that shows it), "
+            "\"no more bets\", a no roll, and Three Dice Football's down and distance. A missed or "
+            "wrong call is a major finding, and a round with one does not pass whatever its score. "
+            "A wrong payout, paying a loser, settling on a no roll, or accepting a wager that must "
+            "be refused is critical. A wrong payout cites the paytable that sets it."),
     # Props & Hops
     Reading("ph-shooter", "props-and-hops", "The shooter",
             "The covered shaker is first offered to the player farthest to the dealer's left: the "
@@ -144,8 +176,11 @@ READINGS: tuple[Reading, ...] = (
     Reading("tdf-extra-point", "three-dice-football", "The extra point roll",
             "Thrown, with all three dice, only if at least one Extra Point wager stands after a "
             "touchdown. Three 1s pay 50 to 1; any other triple 10 to 1; exactly two 1s 10 to 1; "
-            "exactly one 1 pays 1 to 1; anything else loses. Wagers offered on the extra point "
-            "throw are refused.", ("577.3(b)(3)", "577.6(f)(1)", "577.8(a)")),
+            "exactly one 1 pays 1 to 1; anything else loses. The roll is called like any throw "
+            "(§ 577.5(e)). Wagers offered on the extra point throw are refused: no section says "
+            "so, but the game has ended (§ 577.1), single play wagers belong to the game's downs "
+            "(§ 577.3(e), § 577.6(d)) and full game wagers to its start (§ 577.3(c)).",
+            ("577.3(b)(3)", "577.5(e)", "577.6(f)(1)", "577.8(a)")),
     Reading("tdf-end-order", "three-dice-football", "Order at the end of the game",
             "After a touchdown: collect Defense; settle the last play's single play wagers; settle "
             "Quick Strike, Game Changer and Game Length; the extra point roll, if needed; pay "
@@ -202,8 +237,17 @@ READINGS: tuple[Reading, ...] = (
             "50 to 1 (A) or 60 to 1 (B); by 2 or 3, 10 to 1; a tie or red ahead by 1, 1 to 1. C: "
             "any one die beats the sum of the other two by 1 or more, 5 to 2.", ("645c.2(g)",)),
     Reading("pgd-procedure", "pai-gow-dice", "Procedure",
-            "Wagers before the shaker is used; \"no more bets\"; after the dice rest, announce each "
-            "die; collect losing wagers, then pay winning ones.", ("645c.2(f)", "645c.2(g)")),
+            "Wagers before the shaker is used; \"no more bets\"; the shaker is activated (or the "
+            "manual shaker used) — § 645c.2(f) is cut off after \"and:\", so this step is the "
+            "reading; after the dice rest, announce each die; collect losing wagers, then pay "
+            "winning ones. After a no roll the shaker is used again while \"no more bets\" stands.",
+            ("645c.2(f)", "645c.2(g)")),
+    Reading("pgd-no-roll", "pai-gow-dice", "No roll",
+            "Our copy of § 645c.2 has no text on invalid throws. The dice are read inside the "
+            "shaker (§ 645c.2(e): \"the dice contained in the shaker\"), so a die cannot leave the "
+            "table; a die resting on another or cocked against the shaker's wall is a no roll, and "
+            "the shaker is used again. Confirm against ch. 645a and your Rules Submission.",
+            ("645c.2(e)",)),
 )
 
 BY_ID = {r.id: r for r in READINGS}

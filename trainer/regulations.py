@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from trainer.cite import READING
 from trainer.paths import resources_dir
+from trainer.readings import BY_ID
 
 FILES = {
     "props-and-hops": "668a-props-and-hops.txt",
@@ -23,6 +25,7 @@ FILES = {
 _SECTION = re.compile(r"^[#\s]*(?:§|Section)\s*(\d+[a-z]?\.\d+)(?:\.|\s+-)\s+([A-Z].*)$")
 _LABEL = re.compile(r"^[-*\s]*\((\d+|[a-z]+)\)\s+(.*)$")
 _CITE = re.compile(r"§\s*(\d+[a-z]?\.\d+)((?:\([0-9a-z]+\))*)")
+_READING = re.compile(re.escape(READING) + r" '([a-z0-9-]+)'")
 ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 
 
@@ -136,10 +139,13 @@ def _all() -> dict[str, Section]:
 
 
 def quote(citation: str) -> str | None:
-    """The text a citation points at, or None when the bundled text does not have it."""
+    """The text a citation points at (a section's paragraph, or a reading's text), or None when
+    the bundled text does not have it."""
     m = _CITE.search(citation)
     if not m:
-        return None
+        r = _READING.search(citation)
+        found = BY_ID.get(r.group(1)) if r else None
+        return f"{found.title}: {found.text}" if found else None
     section = _all().get(m.group(1))
     if section is None:
         return None

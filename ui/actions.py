@@ -25,8 +25,8 @@ GAME_ACTIONS: dict[str, list[tuple[Do, str]]] = {
         (Do.COLLECT, "C"), (Do.PAY, "P"), (Do.EXTRA_ROLL, "E"),
     ],
     "pai-gow-dice": [
-        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.NO_ROLL, "X"),
-        (Do.ANNOUNCE, "D"), (Do.COLLECT, "C"), (Do.PAY, "P"),
+        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.USE_SHAKER, "S"),
+        (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"), (Do.COLLECT, "C"), (Do.PAY, "P"),
     ],
 }
 GAME_ACTIONS["high-roll-dice-6"] = [(d, k) for d, k in GAME_ACTIONS["high-roll-dice"]
@@ -43,7 +43,7 @@ SHORT = {
     Do.NEW_DICE: "New dice", Do.MOVE_MARKERS: "Move markers", Do.ANNOUNCE_DOWN: "Down && distance",
     Do.EXTRA_POINT_ROLL: "Extra point", Do.LOCK_OUT_EXTRA_ROLL: "Lock out",
     Do.SHAKE_AND_THROW: "Shake && throw",
-    Do.MOVE_DICE: "To throw box", Do.EXTRA_ROLL: "Extra roll",
+    Do.MOVE_DICE: "To throw box", Do.EXTRA_ROLL: "Extra roll", Do.USE_SHAKER: "Use shaker",
 }
 
 

@@ -184,10 +184,13 @@ class Table:
 
     def offer(self, wager: Wager) -> Refusal | None:
         if self.judged:
-            if wager.bet == "extra-roll":
-                return refuse(wager, "the Extra Roll sensor is locked out after \"no more bets\"",
-                              "675a.1(c)(2)")
-            return refuse(wager, "wagers are made before the dice are shaken", "675a.2(a)")
+            if wager.bet != "extra-roll":
+                return refuse(wager, "wagers are made before the dice are shaken", "675a.2(a)")
+            if any(b == "extra-roll" for _, b in self.wagers):  # the dealer locked the sensor out
+                return Refusal(wager, "an Extra Roll is bought before the dice are shaken; the "
+                                      "sensor was locked out at \"no more bets\"",
+                               f"{cite('675a.2(a)')}, § 675a.4(a)")
+            return refuse(wager, "an Extra Roll is bought before the dice are shaken", "675a.2(a)")
         self.offered.append(wager)
         return None
 
@@ -220,7 +223,7 @@ class Table:
         self.wagers.clear()
         self.over = not self.extra_roll
         return ThrowReport(True, call(self.face, self.count), result, tuple(steps),
-                           cite=cite("675a.4(d)"))
+                           cite=cite("675a.4(d)" if self.v.extras else "675a.6(h)"))
 
     def _line(self, seat: int, bet: str, key: str | None, entry: str) -> Line:
         return pay_or_collect(Wager(seat, bet, self.wagers[(seat, bet)]), key,
@@ -254,7 +257,7 @@ class Table:
         buyers = sorted(s for (s, b) in self.wagers if b == "extra-roll")
         if buyers:
             purchases = [Line.lose(Wager(s, "extra-roll", self.wagers[(s, "extra-roll")]),
-                                   self.catalogue["extra-roll"].cite) for s in buyers]
+                                   cite("675a.4(a)")) for s in buyers]
             steps.append(Step(Action.COLLECT, tuple(purchases), cite("675a.4(a)"),
                               {"to": "table inventory"}))
         for seat in sorted({s for s, _ in self.wagers}):

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-from trainer.cite import cite
+from trainer.cite import cite, reading
 from trainer.errors import DataError, RequestError
 from trainer.games.base import (
     Bet,
@@ -42,6 +42,8 @@ REGIONS = ("top", "left", "right", "center")
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 TOTALS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
           9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}
+#: why a wager offered for the throw after a no roll is refused (reading "no-roll")
+LATE_AFTER_NO_ROLL = "after a no roll the dice are shaken again while \"no more bets\" stands"
 ALL_COMBINATIONS = tuple(f"{a}-{b}" for a in range(1, 7) for b in range(a, 7))
 
 
@@ -182,13 +184,19 @@ class Table:
     lammers: list[str] = field(default_factory=list)  # combinations still holding a lammer
     moved: list[str] = field(default_factory=list)  # lammers moved to the circles, in order
     cycles: int = 0  # Six Eight Shake cycles started, so a new one is told from the last
+    reshake: str | None = None  # after a no roll: its section, while "no more bets" stands
     dice_count = 2
     over: bool = False  # Props & Hops never ends; a request may hold any number of rounds
 
     def offer(self, wager: Wager) -> Refusal | None:
+        if self.reshake is not None:
+            return refuse(wager, LATE_AFTER_NO_ROLL, self.reshake)
         if wager.bet == "six-eight-shake":
             if self.moved:
-                return refuse(wager, "a lammer has already moved this cycle", "668a.3(e)")
+                # § 668a.3(e) sets the wagers out before the lammers; that none joins a cycle
+                # under way is the reading
+                return Refusal(wager, "a lammer has already moved this cycle",
+                               f"{cite('668a.3(e)')}; {reading('ph-six-eight-shake')}")
             if not self.shake:
                 self.lammers = list(LAMMERS)
                 self.cycles += 1
@@ -218,8 +226,9 @@ class Table:
 
     def throw(self, throw: Throw) -> ThrowReport:
         if not throw.valid:
-            section = NO_ROLLS[throw.no_roll]
-            return ThrowReport(False, "No roll", no_roll=throw.no_roll, cite=cite(section))
+            self.reshake = NO_ROLLS[throw.no_roll]
+            return ThrowReport(False, "No roll", no_roll=throw.no_roll, cite=cite(self.reshake))
+        self.reshake = None
         dice = throw.dice
         combo, total = combination(dice), sum(dice)
         pays = paytable(ID)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from trainer.cite import cite
+from trainer.cite import cite, reading
 from trainer.errors import RequestError
 from trainer.games.base import (
     Bet,
@@ -202,7 +202,8 @@ class Table:
 
     def offer(self, wager: Wager) -> Refusal | None:
         if self.extra_point_roll:
-            return refuse(wager, "no wager may be placed on the extra point roll", "577.6(f)(1)")
+            return Refusal(wager, "the game is over: no wager may be placed on the extra point "
+                                  "roll", reading("tdf-extra-point"))
         key = (wager.seat, wager.bet)
         if CATALOGUE[wager.bet].kind is Kind.FULL_GAME:
             if self.plays:
@@ -337,7 +338,7 @@ class Table:
         return ThrowReport(True, text, result, (
             Step(Action.PAY, tuple(touchdown_won), cite=section),
             *collect_then_pay(losers, winners, section),
-        ), cite=cite("577.3(b)(3)"))
+        ), cite=cite("577.5(e)"))
 
 
 class ThreeDiceFootball:

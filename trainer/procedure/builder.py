@@ -11,28 +11,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainer import games
-from trainer.cite import CODE, cite
+from trainer.cite import cite, reading
 from trainer.errors import RequestError
-from trainer.games.pai_gow_dice import RECONSTRUCTED
 from trainer.procedure.model import Do, Expected, Procedure, RoundView, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
-from trainer.settlement import Action, Refusal, ThrowReport, Wager
+from trainer.settlement import Action, Refusal, Step, ThrowReport, Wager
 
-#: the sections behind refusing an improper offer, per game: cash, not seated, late
+#: what refuses an improper offer, per game: cash, not seated, late (a section, or a reading
+#: where the chapter has no text: reading "improper-offers")
 IMPROPER = {
     "props-and-hops": ("668a.2(b)", "668a.2(c)", "668a.2(a)"),
-    "three-dice-football": ("577.3(a)", "577.3(a)", "577.3(e)"),
+    "three-dice-football": ("577.3(a)", reading("improper-offers"), "577.3(e)"),
     "high-roll-dice": ("675a.2(b)", "675a.2(c)", "675a.2(a)"),
     "high-roll-dice-6": ("675a.2(b)", "675a.2(c)", "675a.2(a)"),
-    "pai-gow-dice": ("645c.2(f)", "645c.2(f)", "645c.2(f)"),
+    "pai-gow-dice": (reading("improper-offers"), reading("improper-offers"), "645c.2(f)"),
 }
 #: why a late offer is refused, in each game's words
 LATE = {
     "props-and-hops": "wagers are made before the dice are shaken",
-    "three-dice-football": "wagers are placed before the Quarterback's throw",
+    "three-dice-football": "single play wagers are placed before the Quarterback's throw",
     "high-roll-dice": "wagers are made before the dice are shaken",
     "high-roll-dice-6": "wagers are made before the dice are shaken",
-    "pai-gow-dice": "wagers are placed before the shaker is used",
+    "pai-gow-dice": "a wager must be placed before the shaker is used",
 }
 #: the section that authorises taking a proper wager
 ACCEPT = {"props-and-hops": "668a.2(b)", "three-dice-football": "577.3(a)",
@@ -55,10 +55,8 @@ class Context:
         self.proc.add(self.expect(do, section, skill, note, **fields))
 
     def cite(self, section: str) -> str:
-        where = section if section.startswith(CODE) else cite(section)
-        if "645c.2" in where and not where.endswith(RECONSTRUCTED):
-            where += RECONSTRUCTED  # § 645c.2(e)-(g) survive only as a paytable
-        return where
+        """A section such as "668a.3(e)" cited in full; a full citation or a reading as it is."""
+        return section if " " in section else cite(section)
 
     def expect(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> Expected:
         where = self.cite(section)
@@ -70,25 +68,24 @@ class Context:
 
 
 def build(scenario: Scenario) -> Procedure:
-    """The expected procedure of a scenario; ScenarioError if an event cannot happen."""
+    """The expected procedure of a scenario; ScenarioError if an event cannot happen.
+
+    Events take effect in the order of the file: a wager offered before a take-down is judged
+    before the take-down (so it can still be refused because a lammer has moved)."""
     from trainer.procedure import game_steps
 
     game = games.get(scenario.game)
     ctx = Context(scenario, game.new_table(scenario.options))
     steps = game_steps(scenario.game)
     steps.start(ctx)
-    offers: list[Offer] = list(scenario.wagers)
-    take_downs: list[Event] = []
+    pending: list[Offer | Event] = list(scenario.wagers)  # offers and take-downs, in file order
     for event in scenario.events:
         ctx.last_event = event
         if event.type == "wager":
-            offers.append(event.offer)
+            pending.append(event.offer)
             continue
         if event.type == "take-down":
-            if not ctx.table.take_down(event.seat, event.bet):
-                ctx.fail(event, f"no {event.bet} wager from seat {event.seat} is on the layout to "
-                                "take down")
-            take_downs.append(event)
+            pending.append(event)
             continue
         if event.type == "reject-dice":
             steps.reject(ctx, event)
@@ -97,11 +94,8 @@ def build(scenario: Scenario) -> Procedure:
             ctx.fail(event, "an extra roll, but no player bought one" if event.type == "extra-roll"
                      else "the round is already over; this throw cannot happen")
         ctx.round += 1
-        for td in take_downs:
-            steps.take_down(ctx, td)
-        take_downs = []
-        decided = decide(ctx, offers)
-        offers = []
+        decided = decide(ctx, steps, pending)
+        pending = []
         steps.before_throw(ctx, event)
         layout = tuple(ctx.table.open_wagers())
         try:
@@ -113,37 +107,48 @@ def build(scenario: Scenario) -> Procedure:
         ctx.proc.rounds.append(RoundView(ctx.round, decided, layout, event, report.valid,
                                          report.call, dict(report.result), steps.snapshot(ctx)))
         ctx.new_round = report.valid
-    if offers:
-        ctx.fail(Event("wager", offers[0].where), "a wager is offered after the last throw")
+    for item in pending:
+        if isinstance(item, Event):
+            ctx.fail(item, "a take-down after the last throw: the wager was already settled or "
+                           "the round is over, so there is nothing to take down")
+        ctx.fail(Event("wager", item.where), "a wager is offered after the last throw")
     steps.finish(ctx)
     return ctx.proc
 
 
-def decide(ctx: Context, offers: list[Offer]) -> tuple:
-    """One stage: accept or refuse each wager offered before this throw; returns the offers
-    with the reason each refused one is refused ("" when accepted)."""
+def decide(ctx: Context, steps: GameSteps, pending: list) -> tuple:
+    """One stage: the take-downs, and accepting or refusing each wager offered before this
+    throw, applied to the table in the order they came. Returns the offers with the reason each
+    refused one is refused ("" when accepted)."""
     game_id = ctx.scenario.game
     cash, unseated, late = IMPROPER[game_id]
     decided: list[tuple[Offer, Wager | None, Refusal | None]] = []
-    for o in offers:
+    take_downs: list[Expected] = []
+    for item in pending:
+        if isinstance(item, Event):
+            if not ctx.table.take_down(item.seat, item.bet):
+                ctx.fail(item, f"no {item.bet} wager from seat {item.seat} is on the layout to "
+                               "take down")
+            take_downs += steps.take_down(ctx, item)
+            continue
+        o, wager = item, Wager(item.seat, item.bet, item.amount)
         if o.cash:
-            decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
-                                             "a verbal wager with cash may not be accepted",
+            decided.append((o, None, Refusal(wager, "a verbal wager with cash may not be accepted",
                                              ctx.cite(cash))))
         elif not o.seated:
-            decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
-                                             "only seated players may wager", ctx.cite(unseated))))
-        elif o.late or (not ctx.new_round and game_id in ("props-and-hops", "pai-gow-dice")):
-            decided.append((o, None, Refusal(Wager(o.seat, o.bet, o.amount),
-                                             LATE[game_id],
-                                             ctx.cite(late))))
+            decided.append((o, None, Refusal(wager, "only seated players may wager",
+                                             ctx.cite(unseated))))
+        elif o.late:
+            decided.append((o, None, Refusal(wager, LATE[game_id], ctx.cite(late))))
         else:
-            wager = Wager(o.seat, o.bet, o.amount)
             decided.append((o, wager, ctx.table.offer(wager)))
-    later = {id(r.wager): r for r in ctx.table.no_more_bets()}
-    actions, shown = [], []
+    # refusals at "no more bets" (High Roll Dice judges a seat's wagers whole): by seat and bet,
+    # since chips on one bet are one wager
+    later = {(r.wager.seat, r.wager.bet): r for r in ctx.table.no_more_bets()}
+    actions, shown = list(take_downs), []
     for o, wager, refusal in decided:
-        refusal = refusal or (later.get(id(wager)) if wager is not None else None)
+        if refusal is None and wager is not None:
+            refusal = later.get((o.seat, o.bet))
         shown.append((o, refusal.reason if refusal else ""))
         if refusal is not None:
             actions.append(ctx.expect(Do.REFUSE, refusal.cite, Skill.WAGERS, refusal.reason,
@@ -156,39 +161,121 @@ def decide(ctx: Context, offers: list[Offer]) -> tuple:
     return tuple(shown)
 
 
-def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False) -> None:
-    """The engine's settlement steps of a throw, as stages of expected actions."""
-    for step in report.steps:
-        if step.action is Action.COLLECT or step.action is Action.PAY:
-            if skip_inventory and step.detail.get("to") == "table inventory":
+def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
+               unordered: frozenset[str] = frozenset(), collect_first: bool = False,
+               skip_markers: bool = False) -> None:
+    """The engine's settlement steps of a throw, as stages of expected actions.
+
+    The stages keep the steps' order, loosened only where the regulation allows (reading
+    "settlement-orders"):
+    - steps that name a seat are that player's own chain, and players are independent of each
+      other (§ 675a.4(f) orders the wagers within one player);
+    - a collect step and the pay step after it are one stage, in any order, when their
+      citation is in `unordered` (§ 675a.4(f)(2)(ii));
+    - a lammer move may come before or after the collections, and before the payments;
+    - `collect_first`: collections keep their order and payments keep theirs, but a collection
+      may come before an earlier payment, so the chapter's order and "collect every loser
+      before paying any winner" are both right (§ 577.6(f)).
+    """
+    work = [s for s in report.steps
+            if not (skip_inventory and s.detail.get("to") == "table inventory")
+            and not (skip_markers and s.action is Action.MOVE_MARKERS)]
+    proc, n = ctx.proc, 0
+    while n < len(work):
+        seated = work[n].detail.get("seat") is not None
+        end = n
+        while end < len(work) and (work[end].detail.get("seat") is not None) == seated:
+            end += 1
+        if not seated:
+            _order(ctx, work[n:end], unordered, collect_first)
+        else:
+            lanes: dict[object, list[Step]] = {}
+            for step in work[n:end]:
+                lanes.setdefault(step.detail["seat"], []).append(step)
+            base, ends = proc.tail, set()
+            for chain in lanes.values():
+                proc.tail = base
+                _order(ctx, chain, unordered, collect_first)
+                ends |= proc.tail
+            proc.tail = frozenset(ends)
+        n = end
+
+
+def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_first: bool) -> None:
+    """Stages for a run of steps in one chain (see settlement)."""
+    proc = ctx.proc
+    collects = pays = proc.tail  # what the next collection / the next payment waits for
+    last_collect: tuple[int, frozenset[int]] | None = None  # (stage, what it waited for)
+    held: list[Expected] = []
+    for n, step in enumerate(steps):
+        if step.action in (Action.COLLECT, Action.PAY):
+            actions = held + [_line(ctx, step, line) for line in step.lines]
+            held = []
+            following = steps[n + 1] if n + 1 < len(steps) else None
+            if (step.action is Action.COLLECT and step.cite in unordered and following
+                    and following.action is Action.PAY and following.cite == step.cite):
+                held = actions  # one stage with the payments after it
                 continue
-            do = Do.COLLECT if step.action is Action.COLLECT else Do.PAY
-            ctx.proc.add(*(
-                Expected(do, line.cite, skill_of(do, line.bet, step.cite), ctx.round, line.seat,
-                         line.bet, line.amount if line.payout is None else line.payout,
-                         note=(f"{line.odds} under {line.odds_cite}" if line.payout is not None
-                               else "a losing wager"), order_cite=step.cite)
-                for line in step.lines))
-        elif step.action is Action.MOVE_LAMMER:
-            ctx.proc.add(Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.round,
-                                  value=str(step.detail["combination"]),
-                                  note=f"lammer {step.detail['lammers_moved']} of 6"))
-        elif step.action is Action.MOVE_MARKERS:
-            down = step.detail["down"] or "game over"
-            puck = (f"Game Length Puck to play {step.detail['play'] + 1}" if step.detail["down"]
-                    else f"the game ended on play {step.detail['play']}")
-            ctx.proc.add(Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
-                                  value=str(step.detail["yard_line"]),
-                                  note=f"Yard Marker to the {step.detail['yard_line']}, {puck}, "
-                                       f"Down Puck: {down}"))
-        elif step.action is Action.EXTRA_POINT_ROLL:
-            ctx.proc.add(Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
-                                  note="an Extra Point wager stands after the touchdown"))
-        elif step.action is Action.EXTRA_ROLL:
-            ctx.proc.add(Expected(Do.EXTRA_ROLL, step.cite, Skill.EXTRA_ROLL, ctx.round,
-                                  value=str(step.detail["dice"]),
-                                  note=f"gather the {step.detail['dice']} dice that are not "
-                                       f"{step.detail['face']}s, shake and throw them"))
+            if not actions:
+                continue
+            if step.action is Action.COLLECT and not any(a.do is Do.PAY for a in actions):
+                after = collects if collect_first else collects | pays
+                stage = proc.add(*actions, after=after)
+                last_collect = (stage, after)
+                collects = frozenset({stage})
+                pays = pays if collect_first else collects
+                continue
+            stage = proc.add(*actions, after=collects | pays)
+            pays = frozenset({stage})
+            collects = collects if collect_first else pays
+            last_collect = None
+            continue
+        expected = _other(ctx, step)
+        if expected is None:
+            continue
+        if step.action is Action.MOVE_LAMMER and last_collect is not None:
+            stage = proc.add(expected, after=last_collect[1])  # beside the collections
+            collects = pays = frozenset({last_collect[0], stage})
+        else:
+            stage = proc.add(expected, after=collects | pays)
+            collects = pays = frozenset({stage})
+        last_collect = None
+    proc.tail = collects | pays
+
+
+def _line(ctx: Context, step: Step, line) -> Expected:
+    do = Do.COLLECT if line.payout is None else Do.PAY
+    return Expected(do, line.cite, skill_of(do, line.bet, step.cite), ctx.round, line.seat,
+                    line.bet, line.amount if line.payout is None else line.payout,
+                    note=(f"{line.odds} under {line.odds_cite}" if line.payout is not None
+                          else "a losing wager"), order_cite=step.cite,
+                    pays_cite=line.odds_cite or "")
+
+
+def _other(ctx: Context, step: Step) -> Expected | None:
+    """The expected action of a step that is not a collection or a payment."""
+    if step.action is Action.MOVE_LAMMER:
+        return Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.round,
+                        value=str(step.detail["combination"]),
+                        note=f"lammer {step.detail['lammers_moved']} of 6")
+    if step.action is Action.MOVE_MARKERS:
+        down = step.detail["down"] or "game over"
+        puck = (f"Game Length Puck to play {step.detail['play'] + 1}" if step.detail["down"]
+                else f"the game ended on play {step.detail['play']}")
+        return Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
+                        value=str(step.detail["yard_line"]),
+                        note=f"Yard Marker to the {step.detail['yard_line']}, {puck}, "
+                             f"Down Puck: {down}")
+    if step.action is Action.EXTRA_POINT_ROLL:
+        return Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
+                        note="an Extra Point wager stands after the touchdown")
+    if step.action is Action.EXTRA_ROLL:
+        return Expected(Do.EXTRA_ROLL, step.cite, Skill.EXTRA_ROLL, ctx.round,
+                        value=str(step.detail["dice"]),
+                        note=f"gather the {step.detail['dice']} dice that are not "
+                             f"{step.detail['face']}s; cover, shake at least three times and "
+                             "throw them (§ 675a.4(b))")
+    return None
 
 
 def skill_of(do: Do, bet: str, step_cite: str) -> Skill:
@@ -207,7 +294,8 @@ class GameSteps:
     def start(self, ctx: Context) -> None: ...
     def reject(self, ctx: Context, event: Event) -> None:
         ctx.fail(event, "this game has no such event")
-    def take_down(self, ctx: Context, event: Event) -> None: ...
+    def take_down(self, ctx: Context, event: Event) -> list[Expected]:
+        return []  # the actions of a take-down, done with the wagers before the throw
     def before_throw(self, ctx: Context, event: Event) -> None: ...
     def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None: ...
     def finish(self, ctx: Context) -> None: ...

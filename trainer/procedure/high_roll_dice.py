@@ -3,10 +3,15 @@ Extra Roll lock-out, the throw, the winning face, per-player settlement, the ext
 
 from __future__ import annotations
 
+from trainer.cite import cite
 from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Expected, Skill
 from trainer.scenario import Event
 from trainer.settlement import ThrowReport
+
+#: § 675a.4(f)(2)(ii) "shall pay out any winning ... and collect ... that have no possibility of
+#: winning": its own example pays first, so either order is right (reading "settlement-orders")
+BUYER_LIKE_KIND = frozenset({cite("675a.4(f)(2)(ii)")})
 
 
 class HighRollDiceSteps(GameSteps):
@@ -24,7 +29,9 @@ class HighRollDiceSteps(GameSteps):
             # the first attempt is the settlement's "Extra roll" step; after a no roll (it is
             # thrown under § 675a.4(b)-(c) too) the dealer shakes and throws those dice again
             if not ctx.new_round:
-                ctx.add(Do.SHAKE_AND_THROW, "675a.4(g)", Skill.SHAKER, "throw the extra roll again")
+                ctx.add(Do.SHAKE_AND_THROW, "675a.4(g)", Skill.SHAKER,
+                        "cover, shake at least three times and throw the extra roll's dice again "
+                        "(§ 675a.4(b))")
             return
         if ctx.new_round:
             nmb = "675a.6(g)" if self.six else "675a.4(a)"
@@ -33,7 +40,7 @@ class HighRollDiceSteps(GameSteps):
             if buyers:
                 ctx.add(Do.LOCK_OUT_EXTRA_ROLL, "675a.4(a)", Skill.EXTRA_ROLL,
                         "no Extra Roll may be bought after \"no more bets\"")
-                ctx.proc.add(*(Expected(Do.COLLECT, table.catalogue["extra-roll"].cite,
+                ctx.proc.add(*(Expected(Do.COLLECT, ctx.cite("675a.4(a)"),
                                         Skill.EXTRA_ROLL, ctx.round, s, "extra-roll", a,
                                         note="into the table inventory (§ 675a.4(a))")
                                for s, a in buyers))
@@ -57,8 +64,10 @@ class HighRollDiceSteps(GameSteps):
                 value=report.call)
         face = report.result["face"]
         ctx.add(Do.MOVE_DICE, "675a.6(h)" if self.six else "675a.4(e)", Skill.CALLS,
-                f"move the matching dice to the box labelled {face}", value=str(face))
-        settlement(ctx, report, skip_inventory=True)
+                f"move the matching dice to the box labelled {face} and leave them exposed",
+                value=str(face))
+        # a buyer's winning Like Kind is paid and the hopeless ones collected, in either order
+        settlement(ctx, report, skip_inventory=True, unordered=BUYER_LIKE_KIND)
 
     def snapshot(self, ctx: Context) -> dict:
         t = ctx.table

@@ -12,6 +12,7 @@ Anki's revlog); grading compares the two.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -48,6 +49,7 @@ class Do(StrEnum):
     MOVE_DICE = "move-dice-to-throw-box"
     EXTRA_ROLL = "extra-roll"
     TAKE_DOWN = "take-down"
+    USE_SHAKER = "use-shaker"
 
 
 LABELS = {
@@ -62,6 +64,7 @@ LABELS = {
     Do.EXTRA_POINT_ROLL: "Extra point roll", Do.LOCK_OUT_EXTRA_ROLL: "Lock out Extra Roll",
     Do.SHAKE_AND_THROW: "Shake and throw", Do.MOVE_DICE: "Move dice to throw box",
     Do.EXTRA_ROLL: "Extra roll", Do.TAKE_DOWN: "Return wager taken down",
+    Do.USE_SHAKER: "Use the shaker",
 }
 
 
@@ -138,6 +141,7 @@ class Expected:
     value: str | None = None  # announce: the call; no-roll: the reason; offer: the seat ...
     note: str = ""  # why, in a sentence, for the answer key and feedback
     order_cite: str = ""  # the section that puts this stage after the ones before it
+    pays_cite: str = ""  # pay: the paytable that sets the payout (§ 668a.4, § 577.8, ...)
 
     @property
     def key(self) -> tuple:
@@ -235,14 +239,35 @@ class RoundView:
 
 @dataclass
 class Procedure:
-    """The expected actions of a scenario, stage by stage, and what each round shows."""
+    """The expected actions of a scenario, stage by stage, and what each round shows.
+
+    The stages form a partial order: `after[i]` holds the stages that must be finished before
+    stage i begins (by default the stage added just before it). Stages are kept in an order that
+    respects it, so walking them by index is always one allowed order. Where the regulation
+    allows more than one order (each player's wagers in High Roll Dice, the lammer beside the
+    collections), a stage names the stages it waits for instead (`add(..., after=...)`).
+    """
 
     stages: list[tuple[Expected, ...]] = field(default_factory=list)
     rounds: list[RoundView] = field(default_factory=list)
+    after: list[frozenset[int]] = field(default_factory=list)
+    tail: frozenset[int] = frozenset()  # the stages a new stage waits for by default
 
-    def add(self, *actions: Expected) -> None:
-        if actions:
-            self.stages.append(tuple(actions))
+    def add(self, *actions: Expected, after: Iterable[int] | None = None) -> int | None:
+        """Add a stage (nothing when `actions` is empty); returns its index."""
+        if not actions:
+            return None
+        self.stages.append(tuple(actions))
+        self.after.append(frozenset(self.tail if after is None else after))
+        self.tail = frozenset({len(self.stages) - 1})
+        return len(self.stages) - 1
+
+    def ancestors(self, stage: int) -> frozenset[int]:
+        """Every stage that must be finished before `stage` may begin."""
+        known: list[frozenset[int]] = self.__dict__.setdefault("_ancestors", [])
+        for i in range(len(known), len(self.stages)):  # a stage waits only for earlier ones
+            known.append(self.after[i].union(*(known[j] for j in self.after[i])))
+        return known[stage]
 
     def actions(self):
         for i, stage in enumerate(self.stages):
@@ -250,11 +275,10 @@ class Procedure:
                 yield i, action
 
     def for_trainee(self, automation: Automation) -> Procedure:
+        """The trainee's part: the same stages and order, holding only the trainee's actions."""
         mine = TRAINEE_DOES[automation]
-        out = Procedure(rounds=self.rounds)
-        for stage in self.stages:
-            out.add(*(a for a in stage if a.do in mine))
-        return out
+        return Procedure([tuple(a for a in stage if a.do in mine) for stage in self.stages],
+                         self.rounds, list(self.after), self.tail)
 
     def performed_by_trainer(self, automation: Automation, round_: int) -> list[Expected]:
         """The actions of a round the trainer does itself at this automation level."""

@@ -1,7 +1,9 @@
-"""The Pai Gow Poker dice wagers, § 645c.2(f)–(g) (reconstructed)."""
+"""The Pai Gow Poker dice wagers, § 645c.2(f)–(g): no more bets, the shaker, the announcement,
+collect then pay. The lists after (f)'s "and:" are lost; reading "pgd-procedure" fills them."""
 
 from __future__ import annotations
 
+from trainer.cite import reading
 from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Skill
 from trainer.scenario import Event
@@ -13,6 +15,11 @@ class PaiGowDiceSteps(GameSteps):
         if ctx.new_round:
             ctx.add(Do.NO_MORE_BETS, "645c.2(f)", Skill.NO_MORE_BETS,
                     "after all wagers are placed, before the shaker is used")
+        # § 645c.2(f) is cut off after "no more bets" and: the shaker is used (reading
+        # "pgd-procedure"), and used again after a no roll
+        ctx.add(Do.USE_SHAKER, reading("pgd-procedure"), Skill.SHAKER,
+                "activate the shaker, or shake the manual shaker" if ctx.new_round
+                else "a no roll: use the shaker again; \"no more bets\" still stands")
 
     def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
         if not report.valid:

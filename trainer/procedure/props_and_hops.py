@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trainer.procedure.builder import Context, GameSteps, settlement
-from trainer.procedure.model import Do, Skill
+from trainer.procedure.model import Do, Expected, Skill
 from trainer.scenario import Event
 from trainer.settlement import ThrowReport
 
@@ -20,12 +20,14 @@ class PropsAndHopsSteps(GameSteps):
         self.shooter = ctx.scenario.shooter or seats[0]
         self.placed: set[int] = set()  # Six Eight Shake wagers already in the circles
         self.cycle = 0
+        ctx.add(Do.COVER_AND_SHAKE, "668a.3(d)", Skill.SHAKER,
+                "prior to the commencement of play the dealer shakes the covered shaker")
 
-    def take_down(self, ctx: Context, event: Event) -> None:
-        ctx.add(Do.TAKE_DOWN, "668a.2(f)(8)", Skill.SIX_EIGHT_SHAKE,
-                "a player may remove the wager at any time before a 7: return it",
-                seat=event.seat, bet=event.bet)
+    def take_down(self, ctx: Context, event: Event) -> list[Expected]:
         self.placed.discard(event.seat)
+        return [ctx.expect(Do.TAKE_DOWN, "668a.2(f)(8)", Skill.SIX_EIGHT_SHAKE,
+                           "a player may remove the wager at any time before a 7: return it",
+                           seat=event.seat, bet=event.bet)]
 
     def before_throw(self, ctx: Context, event: Event) -> None:
         table = ctx.table
@@ -56,6 +58,8 @@ class PropsAndHopsSteps(GameSteps):
             ctx.add(Do.UNCOVER, "668a.3(g)", Skill.SHAKER, "place the uncovered shaker in its circle")
             ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL,
                     f"{NO_ROLL_NOTES[reason]}; a no roll settles nothing", value=reason)
+            ctx.add(Do.RECOVER_SHAKER, report.cite, Skill.SHAKER,
+                    "the dice are shaken again under § 668a.3(f): cover the shaker to offer it")
             return
         ctx.add(Do.UNCOVER, "668a.3(g)", Skill.SHAKER, "place the uncovered shaker in its circle")
         ctx.proc.add(

@@ -51,9 +51,10 @@ class ThreeDiceFootballSteps(GameSteps):
         note = "the skyward faces"
         if event.cocked is not None:
             note = "a die cocked on chips reads the face opposite the side on the chips (§ 577.5(f))"
-        section = "577.3(b)(3)" if report.result.get("extra_point") else "577.5(e)"
-        ctx.add(Do.ANNOUNCE, section, Skill.CALLS, note, value=report.call)
-        settlement(ctx, report)
+        ctx.add(Do.ANNOUNCE, "577.5(e)", Skill.CALLS, note, value=report.call)
+        # a turnover is announced and ends the game; no marker moves (§ 577.6(c)(4))
+        settlement(ctx, report, collect_first=True,
+                   skip_markers=report.result.get("kind") == "turnover")
         if report.result.get("next_down"):
             ctx.add(Do.ANNOUNCE_DOWN, "577.6(d)", Skill.MARKERS, "the down and the distance",
                     value=f"{report.result['next_down']} on the {report.result['yard_line']}")

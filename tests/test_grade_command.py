@@ -1,0 +1,84 @@
+"""`dealer-trainer grade SCENARIO --log LOG.json`: re-grading a recorded log with no app."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import ROOT, run_command
+from trainer.grading import correct_log
+from trainer.procedure import Automation, Do, build
+from trainer.scenario import load
+
+SCENARIO = ROOT / "scenarios" / "three-dice-football" / "02-trips-td-first-play.toml"
+
+
+def write(tmp_path, data, name="log.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def the_log(automation=Automation.WHOLE_ROUND):
+    return [p.to_json() for p in correct_log(build(load(SCENARIO)), automation)]
+
+
+def test_a_log_in_an_order_the_regulation_allows_passes(tmp_path):
+    # every losing wager collected before any winner is paid (§ 577.6(f) allows both orders)
+    log = the_log()
+    settle = [i for i, p in enumerate(log) if p["do"] in ("collect", "pay") and p["round"] == 1]
+    ordered = sorted((log[i] for i in settle), key=lambda p: p["do"] == "pay")
+    for i, p in zip(settle, ordered, strict=True):
+        log[i] = p
+    done = run_command("grade", str(SCENARIO), "--log", write(tmp_path, log),
+                       "--automation", "whole-round", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["findings"] == [] and out["score"]["total"] == 100 and out["score"]["passed"]
+
+
+def test_the_text_report_names_each_finding_with_its_section(tmp_path):
+    log = [p for p in the_log() if p["do"] != "announce"]
+    done = run_command("grade", "tdf-trips-td-first-play", "--log",
+                       write(tmp_path, {"log": log, "automation": "whole-round", "elapsed": 30}))
+    assert done.returncode == 1, done.stdout  # a missed call fails the round
+    assert "FAIL" in done.stdout
+    assert "[major] missing: Announce" in done.stdout and "§ 577.5(e)" in done.stdout
+
+
+def test_a_wrong_payout_cites_the_paytable(tmp_path):
+    log = the_log(Automation.PAYOUTS)
+    pay = next(p for p in log if p["do"] == Do.PAY.value)
+    pay["amount"] += 1
+    done = run_command("grade", str(SCENARIO), "--log", write(tmp_path, log), "--json",
+                       "--automation", "payouts")
+    assert done.returncode == 1
+    [finding] = json.loads(done.stdout)["findings"]
+    assert finding["kind"] == "wrong amount" and "§ 577.8" in finding["cite"]
+
+
+@pytest.mark.parametrize(("log", "field"), [
+    ([{"do": "dance", "round": 1}], "log[0].do"),
+    ([{"do": "pay", "round": -1}], "log[0].round"),
+    ([{"do": "pay", "round": 1, "amount": "5"}], "log[0].amount"),
+    ([{"do": "pay", "round": 1, "at": 1e308}], "log[0].at"),
+    ([{"do": "pay", "round": 1, "colour": "red"}], "log[0].colour"),
+    ({"actions": []}, "log"),
+    ({"log": [], "automation": "everything"}, "automation"),
+    ("[1, 2", "request"),
+    ([[]], "log[0]"),
+])
+def test_a_bad_log_is_named_by_file_and_field(tmp_path, log, field):
+    path = write(tmp_path, log)
+    done = run_command("grade", str(SCENARIO), "--log", path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"{path}: {field}:"), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_missing_log_or_scenario_is_named(tmp_path):
+    missing = run_command("grade", str(SCENARIO), "--log", str(tmp_path / "nope.json"))
+    assert missing.returncode == 2 and "nope.json" in missing.stderr
+    unknown = run_command("grade", "no-such-scenario", "--log", write(tmp_path, []))
+    assert unknown.returncode == 2 and "no-such-scenario" in unknown.stderr
