@@ -242,3 +242,11 @@ def test_the_extra_point_roll_is_called_under_577_5_e():
     s = bundled("three-dice-football/02-trips-td-first-play")
     announce = [a for _, a in build(s).actions() if a.do is Do.ANNOUNCE]
     assert all(a.cite.endswith("577.5(e)") for a in announce)
+
+
+def test_a_die_off_the_table_cannot_happen_in_the_pai_gow_shaker():
+    """The dice are read inside the shaker (§ 645c.2(e)): a scenario may not deal it, though
+    settle still reads the reason the contract lists."""
+    with pytest.raises(ScenarioError, match="closed shaker"):
+        scenario("pai-gow-dice", players(1) + wager(1, "sum", 5) + no_roll("die-off-table")
+                 + throw(red=1, blue=[2, 3]))

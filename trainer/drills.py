@@ -111,7 +111,8 @@ def _no_roll(rng, game_id: str, difficulty: int, skill, n: int) -> Event | None:
     chance = 0.5 if skill is Skill.NO_ROLL else 0.08 * (difficulty - 1)
     if rng.random() >= chance:
         return None
-    reason = rng.choice(list(games.get(game_id).no_rolls))
+    game = games.get(game_id)
+    reason = rng.choice([r for r in game.no_rolls if r not in game.cannot_happen])
     return Event("no-roll", f"events[{n}]", {"no_roll": reason})
 
 

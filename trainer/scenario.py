@@ -348,6 +348,8 @@ def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> E
         if reason not in game.no_rolls:
             r.fail(f"{where}.reason", unknown_key(reason, tuple(game.no_rolls)).replace(
                 "key", "no-roll reason"))
+        if reason in game.cannot_happen:
+            r.fail(f"{where}.reason", f"{reason}: {game.cannot_happen[reason]}")
         return Event(kind, where, {"no_roll": reason})
     if kind == "wager":
         r.keys(e, ("type", *WAGER_KEYS, "late"), where)

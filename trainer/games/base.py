@@ -75,6 +75,7 @@ class Game(Protocol):
     seats: int
     dice: int  # dice on a normal throw
     no_rolls: Mapping[str, str]  # reason -> section
+    cannot_happen: Mapping[str, str]  # reasons settle reads but a scenario may not deal -> why
 
     def catalogue(self, options: Mapping[str, object]) -> Mapping[str, Bet]: ...
     def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]: ...

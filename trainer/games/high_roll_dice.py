@@ -307,6 +307,7 @@ class Table:
 class HighRollDice:
     seats = SEATS["high-roll-dice"]
     no_rolls = NO_ROLLS
+    cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     chapter = "675a"
 
     def __init__(self, variant: Variant):

@@ -41,6 +41,9 @@ NO_ROLLS = {
     "cocked-multiple-sides": "645c.2",
 }
 NO_ROLL_CITE = reading("pgd-no-roll")
+#: no-roll reasons the settle contract keeps but a scenario may not deal, and why
+CANNOT_HAPPEN = {"die-off-table": "a die cannot leave the table: the dice are read inside the "
+                                  "closed shaker (reading 'pgd-no-roll')"}
 SUM_WHEN = {
     "A": "Wins on a total of 17 (25 to 1), 16 (6 to 1) or 8 (3 to 1).",
     "B": "Wins on a total of 3 (25 to 1), 8 (4 to 1) or 9 (2 to 1).",
@@ -187,6 +190,7 @@ class PaiGowDice:
     seats = SEATS[ID]
     dice = 3
     no_rolls = NO_ROLLS
+    cannot_happen = CANNOT_HAPPEN
 
     catalogue = staticmethod(catalogue)
     parse_options = staticmethod(parse_options)

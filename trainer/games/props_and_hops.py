@@ -273,6 +273,7 @@ class PropsAndHops:
     seats = SEATS[ID]
     dice = 2
     no_rolls = NO_ROLLS
+    cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
