@@ -80,6 +80,12 @@ EXPECTED_COLUMNS = {
     "exam_chain": [("seq", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("kind", "TEXT", 1, 0),
                    ("ref_id", "INTEGER", 1, 0), ("at", "REAL", 1, 0), ("prev", "TEXT", 1, 0),
                    ("hmac", "TEXT", 1, 0)],
+    "exam_sittings": [("nonce", "TEXT", 0, 1), ("trainee_name", "TEXT", 1, 0), ("form_uid", "TEXT", 1, 0),
+                      ("form_digest", "TEXT", 1, 0), ("attempt", "INTEGER", 1, 0), ("issued", "REAL", 1, 0),
+                      ("expires", "REAL", 1, 0), ("signer", "TEXT", 1, 0), ("token", "TEXT", 1, 0),
+                      ("result_uid", "TEXT", 0, 0), ("certified", "REAL", 0, 0)],
+    "exam_certificates": [("id", "INTEGER", 0, 1), ("result_uid", "TEXT", 1, 0), ("nonce", "TEXT", 1, 0),
+                          ("certificate", "TEXT", 1, 0), ("signed", "REAL", 1, 0)],
 }
 
 
@@ -107,7 +113,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
             assert info == expected, table
         assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == schema.known()
         assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
-                                  "m005_covering_indexes", "m006_exams"]
+                                  "m005_covering_indexes", "m006_exams", "m007_exam_ledger"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

@@ -64,9 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a property option, such as sum_paytable=B")
     o.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
-    v = sub.add_parser("verify-results", help="check that no exam result was edited outside the app")
-    v.add_argument("--db", required=True, metavar="PATH", help="the progress file")
-    v.add_argument("--secret", required=True, metavar="PATH",
+    v = sub.add_parser("verify-results", help="check exam certificates with an instructor's public "
+                       "key, or a progress file's results chain")
+    v.add_argument("file", nargs="?", metavar="FILE",
+                   help="a certificates file (a list of certificates), with --public-key")
+    v.add_argument("--public-key", action="append", default=[], metavar="KEY",
+                   help="an instructor's public key file (may be given more than once)")
+    v.add_argument("--db", metavar="PATH", help="the progress file (with --secret)")
+    v.add_argument("--secret", metavar="PATH",
                    help="the installation secret the results were written with")
     v.add_argument("--passphrase-env", metavar="VAR",
                    help="also check the sign-offs with the passphrase in this environment variable")
@@ -275,6 +280,12 @@ def _verify_results(args) -> int:
     from trainer.progress.store import Store
 
     where = "dealer-trainer verify-results"
+    if args.file is not None or args.public_key:
+        return _verify_certificates(args, where)
+    if not args.db or not args.secret:
+        print(f"{where}: give FILE --public-key KEY (certificates), or --db and --secret",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     if not Path(args.db).is_file():
         print(f"{where}: {args.db}: no such progress file", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -307,3 +318,50 @@ def _verify_results(args) -> int:
         print(f"{where}: every record fails: is {args.secret} the installation secret this progress "
               "file was written with?", file=sys.stderr)
     return 1
+
+
+def _verify_certificates(args, where: str) -> int:
+    """Exit 0 when every certificate verifies with one of the public keys, 1 with a line per
+    certificate that does not, 2 when a file cannot be read. No secret is needed."""
+    from pathlib import Path
+
+    from trainer.exams.certify import CertifyError, verify_certificate
+    from trainer.exams.errors import KeyFileError
+    from trainer.exams.keys import read_public_key
+
+    if args.file is None or not args.public_key:
+        print(f"{where}: give the certificates FILE and at least one --public-key", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        keys = [read_public_key(k) for k in args.public_key]
+    except KeyFileError as e:
+        print(f"{where}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:  # floats as written: a certificate is signed over its canonical JSON
+        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"{where}: {args.file}: cannot be read ({getattr(e, 'strerror', None) or e})",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (json.JSONDecodeError, RecursionError) as e:
+        print(f"{where}: {args.file}: not JSON ({getattr(e, 'msg', 'nested too deeply')})",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    found = doc if isinstance(doc, list) else [doc]
+    bad = 0
+    for n, certificate in enumerate(found):
+        try:
+            body = verify_certificate(certificate, keys)
+        except CertifyError as e:
+            bad += 1
+            print(f"certificate {n + 1}: {e}")
+            continue
+        verdict = "passed" if body.get("passed") else "did not pass"
+        print(f"certificate {n + 1}: {body.get('trainee')}, {body.get('form', {}).get('name')}: "
+              f"{verdict} ({body.get('total')}), signed by {body['signer']['name']} "
+              f"({body['signer']['fingerprint']})")
+    if bad:
+        print(f"{bad} of {len(found)} certificates do not verify", file=sys.stderr)
+        return 1
+    print(f"{len(found)} certificate{'s' if len(found) != 1 else ''} verified")
+    return 0

@@ -288,3 +288,50 @@ BEGIN SELECT RAISE(ABORT, 'the exam chain is append-only'); END;
 CREATE TRIGGER exam_chain_no_delete BEFORE DELETE ON exam_chain
 BEGIN SELECT RAISE(ABORT, 'the exam chain is append-only'); END
 """)
+
+
+@migration
+def m007_exam_ledger(db: Database) -> None:
+    """The instructor's exam ledger (trainer.exams.certify): the sittings issued and the results
+    certified. It lives on the instructor's machine (or the class server), never on a trainee's:
+
+    - `exam_sittings`: one signed sitting token per attempt issued (nonce, trainee, form digest,
+      attempt number, expiry); `result_uid` is set once, when that sitting's result is
+      certified, so a token is good for one result.
+    - `exam_certificates`: the record re-graded by the instructor's own engine from the logs, and
+      the instructor's Ed25519 signature over it (append-only).
+    """
+    _script(db, """
+CREATE TABLE exam_sittings (
+    nonce TEXT PRIMARY KEY,
+    trainee_name TEXT NOT NULL CHECK (length(trim(trainee_name)) > 0),
+    form_uid TEXT NOT NULL,
+    form_digest TEXT NOT NULL,
+    attempt INTEGER NOT NULL CHECK (attempt >= 1),
+    issued REAL NOT NULL,
+    expires REAL NOT NULL,
+    signer TEXT NOT NULL,
+    token TEXT NOT NULL CHECK (json_valid(token)),
+    result_uid TEXT UNIQUE,
+    certified REAL,
+    UNIQUE (trainee_name, form_uid, attempt)
+);
+CREATE TRIGGER exam_sittings_used_once BEFORE UPDATE ON exam_sittings
+WHEN OLD.result_uid IS NOT NULL OR NEW.nonce IS NOT OLD.nonce OR NEW.token IS NOT OLD.token
+    OR NEW.trainee_name IS NOT OLD.trainee_name OR NEW.form_digest IS NOT OLD.form_digest
+    OR NEW.attempt IS NOT OLD.attempt
+BEGIN SELECT RAISE(ABORT, 'a sitting is certified once and never changed'); END;
+CREATE TRIGGER exam_sittings_no_delete BEFORE DELETE ON exam_sittings
+BEGIN SELECT RAISE(ABORT, 'the exam ledger is append-only'); END;
+CREATE TABLE exam_certificates (
+    id INTEGER PRIMARY KEY,
+    result_uid TEXT NOT NULL UNIQUE,
+    nonce TEXT NOT NULL UNIQUE REFERENCES exam_sittings (nonce),
+    certificate TEXT NOT NULL CHECK (json_valid(certificate)),
+    signed REAL NOT NULL
+);
+CREATE TRIGGER exam_certificates_no_update BEFORE UPDATE ON exam_certificates
+BEGIN SELECT RAISE(ABORT, 'certificates are append-only'); END;
+CREATE TRIGGER exam_certificates_no_delete BEFORE DELETE ON exam_certificates
+BEGIN SELECT RAISE(ABORT, 'certificates are append-only'); END
+""")

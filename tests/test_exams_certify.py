@@ -1,0 +1,257 @@
+"""Certification nobody at the workstation can forge: instructor keys (Ed25519), signed forms,
+one-time sitting tokens with the attempts ledger kept by the instructor, results re-graded from
+their logs, and certificates anyone can check with the public key. Each attack the exam issue
+names is a test here that the old HMAC design let through."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import stat
+
+import pytest
+
+from tests.conftest import run_command
+from tests.test_exams_trust import PASS, form, sit
+from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key
+from trainer.exams.certify import (
+    CertifyError,
+    certificates,
+    certify,
+    clean_name,
+    issue_sitting,
+    open_signed_form,
+    read_sitting,
+    sign_form,
+    verify_certificate,
+)
+from trainer.exams.errors import FormFileError
+from trainer.exams.forms import new_form
+from trainer.exams.keys import (
+    InstructorKey,
+    passphrase_problem,
+    read_private_key,
+    read_public_key,
+    write_private_key,
+    write_public_key,
+)
+from trainer.exams.records import portable
+from trainer.progress import Store
+
+FAST = {"n": 2**14}  # scrypt for the tests that are not about scrypt; one test uses the default
+
+
+@pytest.fixture(scope="module")
+def ivy():
+    return InstructorKey.generate("Ivy Park")
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    with Store.open(tmp_path / "instructor.sqlite") as store:
+        yield store
+
+
+@pytest.fixture
+def workstation(tmp_path):
+    with Store.open(tmp_path / "workstation.sqlite") as store:
+        trainee = store.add_trainee("Sam Lee")
+        yield store, installation_key(tmp_path / "installation.key"), trainee
+
+
+def record_of(store, result_id: int) -> dict:
+    r = store.query("SELECT * FROM exam_results WHERE id = ?", (result_id,))[0]
+    return portable(r, store.query("SELECT * FROM exam_answers WHERE result_id = ?", (result_id,)))
+
+
+def sat(workstation, exam, **how) -> dict:
+    store, key, trainee = workstation
+    return record_of(store, sit(store, key, trainee, exam, **how).id)
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+
+def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_path, ivy):
+    path = tmp_path / "ivy.key"
+    write_private_key(path, ivy, PASS)  # the real parameters: n = 2**17, r = 8
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    doc = json.loads(path.read_text())
+    assert doc["kdf"]["n"] >= 2**17 and doc["kdf"]["r"] >= 8
+    assert ivy.private.private_bytes_raw().hex() not in path.read_text()
+    assert read_private_key(path, PASS).public == ivy.public
+    with pytest.raises(KeyFileError, match="passphrase is not right"):
+        read_private_key(path, PASS + "!")
+    with pytest.raises(KeyFileError, match="never overwritten"):
+        write_private_key(path, ivy, PASS)
+
+
+def test_a_swapped_public_key_in_the_key_file_is_refused(tmp_path, ivy):
+    path = tmp_path / "ivy.key"
+    write_private_key(path, ivy, PASS, **FAST)
+    doc = json.loads(path.read_text())
+    doc["public"] = InstructorKey.generate("Mallory").public.raw.hex()
+    path.write_text(json.dumps(doc))
+    with pytest.raises(KeyFileError):
+        read_private_key(path, PASS)
+
+
+@pytest.mark.parametrize("weak", ["short", "password1234", "123456789012", "aaaaaaaaaaaaaaaa",
+                                  "qwertyuiopas", "Ivy Park Ivy Park"])
+def test_a_weak_passphrase_is_refused(tmp_path, ivy, weak):
+    assert passphrase_problem(weak, name="Ivy Park")
+    with pytest.raises(KeyFileError, match="too weak"):
+        write_private_key(tmp_path / "k", ivy, weak, **FAST)
+    assert not (tmp_path / "k").exists()
+
+
+@pytest.mark.parametrize("content", ["", "{", "[]", '{"format": "dealer-trainer-public-key"}',
+                                     '{"format": "dealer-trainer-public-key", "version": 1, '
+                                     '"name": "x", "public": "zz"}', "x" * 100_000])
+def test_a_damaged_public_key_file_is_named(tmp_path, content):
+    path = tmp_path / "ivy.pub"
+    path.write_text(content)
+    with pytest.raises(KeyFileError, match=r"ivy\.pub"):
+        read_public_key(path)
+
+
+# --- forms -----------------------------------------------------------------------------------
+
+
+def test_an_edited_signed_form_no_longer_opens(ivy):
+    signed = sign_form(form(), ivy)
+    assert open_signed_form(signed, [ivy.public]).pass_mark == 80
+    for field, value in (("pass_mark", 0), ("attempts_allowed", 99)):
+        forged = copy.deepcopy(signed)
+        forged["form"][field] = value
+        forged["digest"] = new_form(**_args(forged["form"])).digest  # the digest recomputed too
+        with pytest.raises(FormFileError, match="signature does not verify"):
+            open_signed_form(forged, [ivy.public])
+    mallory = InstructorKey.generate("Mallory")
+    with pytest.raises(FormFileError, match="not signed by an instructor key this machine trusts"):
+        open_signed_form(sign_form(form(), mallory), [ivy.public])
+
+
+def _args(doc: dict) -> dict:
+    return {"name": doc["name"], "items": [(i["scenario"], i["toml"]) for i in doc["items"]],
+            "time_limit_seconds": doc["time_limit_seconds"], "created_by": doc["created_by"],
+            "pass_mark": doc["pass_mark"], "attempts_allowed": doc["attempts_allowed"],
+            "uid": doc["uid"], "created": doc["created"]}
+
+
+# --- sittings and the ledger -------------------------------------------------------------------
+
+
+def test_the_attempts_are_counted_in_the_instructors_ledger(ledger, ivy):
+    exam = form()  # three attempts
+    tokens = [issue_sitting(ledger, ivy, exam, "Sam Lee") for _ in range(3)]
+    assert [read_sitting(t, [ivy.public]).attempt for t in tokens] == [1, 2, 3]
+    # the workstation's files may be deleted or restored: the count is kept here
+    with pytest.raises(NoAttemptsLeftError):
+        issue_sitting(ledger, ivy, exam, "Sam Lee")
+    # an invisible character does not make a new trainee
+    with pytest.raises(NoAttemptsLeftError):
+        issue_sitting(ledger, ivy, exam, "Sam\u200b Lee")
+
+
+def test_names_are_compared_as_people_read_them():
+    assert clean_name("Ivy\u200b") == clean_name("Ivy") == clean_name(" Ｉｖｙ ")
+    assert clean_name("Ivy\u202eyvI") == "IvyyvI"
+
+
+# --- certification -----------------------------------------------------------------------------
+
+
+def test_a_result_is_regraded_and_its_scores_in_the_file_are_ignored(ledger, workstation, ivy):
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    record = sat(workstation, exam, critical_at=1)
+    assert record["passed"] is False
+    forged = copy.deepcopy(record)  # rewritten as 100% and passed, as the old chain allowed
+    forged.update(passed=True, status="passed", total=100, procedure=100, payouts=100, critical=False)
+    for a in forged["answers"]:
+        a.update(total=100, payouts=100, critical=False, passed=True, findings=[])
+    certificate = certify(ledger, ivy, forged, token)
+    assert certificate["passed"] is False and certificate["critical"] is True
+    assert certificate["answers"][1]["findings"][0]["kind"] == "wrong amount"
+    assert verify_certificate(certificate, [ivy.public])["total"] == certificate["total"]
+
+
+def test_a_clean_result_is_certified_and_verifies_with_the_public_key_alone(ledger, workstation,
+                                                                            ivy, tmp_path):
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    certificate = certify(ledger, ivy, sat(workstation, exam), token)
+    assert certificate["passed"] and certificate["total"] >= 80
+    assert certificates(ledger) == [certificate]
+    assert "kdf" not in json.dumps(certificate)  # nothing to guess a passphrase from
+    # an auditor's machine: only the public key file
+    write_public_key(tmp_path / "ivy.pub", ivy.public)
+    (tmp_path / "certs.json").write_text(json.dumps([certificate]))
+    done = run_command("verify-results", str(tmp_path / "certs.json"),
+                       "--public-key", str(tmp_path / "ivy.pub"))
+    assert done.returncode == 0, done.stderr
+    assert "1 certificate verified" in done.stdout and ivy.public.fingerprint in done.stdout
+    certificate["trainee"] = "Someone Else"  # a certificate passed on under another name
+    (tmp_path / "certs.json").write_text(json.dumps([certificate]))
+    done = run_command("verify-results", str(tmp_path / "certs.json"),
+                       "--public-key", str(tmp_path / "ivy.pub"))
+    assert done.returncode == 1 and "signature does not verify" in done.stdout
+
+
+def test_a_token_is_good_for_one_result(ledger, workstation, ivy):
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    certify(ledger, ivy, sat(workstation, exam), token)
+    with pytest.raises(CertifyError, match="already used"):
+        certify(ledger, ivy, sat(workstation, exam), token)
+
+
+def test_tokens_not_issued_here_or_for_someone_else_are_refused(ledger, workstation, ivy, tmp_path):
+    exam = form()
+    record = sat(workstation, exam)
+    mallory = InstructorKey.generate("Mallory")
+    with Store.open(tmp_path / "other.sqlite") as other:
+        foreign = issue_sitting(other, mallory, exam, "Sam Lee")
+        unrecorded = issue_sitting(other, ivy, exam, "Sam Lee")  # Ivy's key, another ledger
+    with pytest.raises(CertifyError, match="not signed by an instructor key"):
+        certify(ledger, ivy, record, foreign)
+    with pytest.raises(CertifyError, match="not issued by this instructor's ledger"):
+        certify(ledger, ivy, record, unrecorded)
+    someone_else = issue_sitting(ledger, ivy, exam, "Ana Ruiz")
+    with pytest.raises(CertifyError, match="issued to 'Ana Ruiz'"):
+        certify(ledger, ivy, record, someone_else)
+    edited = copy.deepcopy(issue_sitting(ledger, ivy, exam, "Sam Lee"))
+    edited["attempt"] = 1
+    edited["nonce"] = someone_else["nonce"]
+    with pytest.raises(CertifyError, match="signature does not verify"):
+        certify(ledger, ivy, record, edited)
+
+
+def test_a_result_on_an_edited_form_is_refused_by_name(ledger, workstation, ivy):
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    easy = form(pass_mark=0)  # the same uid, the trainee's own copy edited
+    record = sat(workstation, easy)
+    with pytest.raises(CertifyError, match="another form than the sitting's"):
+        certify(ledger, ivy, record, token)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda r: r.update(answers="all right"),
+    lambda r: r["answers"][0].update(position=7),
+    lambda r: r["answers"][0].update(log=[{"do": "pay", "round": 1, "amount": 10**400}]),
+    lambda r: r["answers"].append(dict(r["answers"][0])),
+    lambda r: r.update(status="certified"),
+    lambda r: r.update(uid=""),
+])
+def test_a_damaged_record_is_refused_with_a_message(ledger, workstation, ivy, damage):
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    record = sat(workstation, exam)
+    damage(record)
+    with pytest.raises(CertifyError):
+        certify(ledger, ivy, record, token)
+    # nothing was used up
+    assert ledger.query("SELECT result_uid FROM exam_sittings")[0]["result_uid"] is None

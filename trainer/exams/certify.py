@@ -1,0 +1,265 @@
+"""Certification on the instructor's side: signed forms, one-time sitting tokens, and results
+re-graded from their action logs and signed with the instructor's Ed25519 key.
+
+The trainee controls the workstation (its files, its clock, its copy of the engine), so nothing
+the workstation says is taken on trust:
+
+- **Forms** are signed by the instructor (`sign_form`); a workstation runs only a form whose
+  signature checks with a public key it was given (`open_signed_form`): a form edited to a pass
+  mark of 0 or 99 attempts no longer verifies, whatever digest is written beside it.
+- **Sittings**: the instructor issues one signed token per attempt (`issue_sitting`: trainee,
+  form digest, attempt number, nonce, expiry) and keeps the ledger of attempts in the
+  instructor's own file (progress schema m007). Deleting or restoring a workstation's files
+  gains nothing: the attempts used are counted here.
+- **Results** are re-graded (`certify`): every item's recorded action log is graded again by
+  the instructor's own engine against the instructor's own copy of the form; the scores in the
+  file are ignored. A result whose token was not issued here, was issued for someone else or
+  another form, or was already used, is refused by name. The certificate is the re-graded
+  record signed with the instructor's key, which anyone can check with the public key alone
+  (`verify_certificate`, `dealer-trainer verify-results FILE --public-key KEY`).
+
+What the workstation still decides: which actions were logged and when (its clock times the
+items), which is why exams belong on machines trainees do not administer (README, "Exams").
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trainer.errors import RequestError
+from trainer.exams.errors import ExamError, FormFileError, NoAttemptsLeftError
+from trainer.exams.forms import FORMAT as FORM_FORMAT
+from trainer.exams.forms import VERSION as FORM_VERSION
+from trainer.exams.forms import ExamForm, form_from_json
+from trainer.exams.formstore import add_form, get_form
+from trainer.exams.keys import InstructorKey, PublicKey
+from trainer.exams.scoring import Ending, exam_score, verdict
+from trainer.progress.store import Store
+from trainer.regrade import read_log, regrade
+
+SIGNED_FORM = "dealer-trainer-signed-form"
+SITTING = "dealer-trainer-sitting"
+CERTIFICATE = "dealer-trainer-certificate"
+VERSION = 1
+#: how long a sitting token may be used to start the exam, by default
+VALID_FOR = 4 * 3600
+ENDINGS = {"passed": Ending.FINISHED, "failed": Ending.FINISHED, "timed-out": Ending.TIME_UP,
+           "abandoned": Ending.LEFT}
+
+
+class CertifyError(ExamError):
+    """A form, token or result the instructor's side refuses; str() names what and why."""
+
+
+def clean_name(name: str) -> str:
+    """A display name as compared and shown: NFKC, no invisible (format) characters, single
+    spaces. "Ivy" and "Ivy" + a zero-width space are the same name."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cn"))
+    return " ".join(text.split())
+
+
+def _signer(key: PublicKey) -> dict:
+    return {"name": key.name, "public": key.raw.hex(), "fingerprint": key.fingerprint}
+
+
+def _signed(doc: object, fmt: str, trusted: Sequence[PublicKey], what: str) -> dict:
+    """The body of a signed document whose signature checks with one of the trusted keys."""
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise CertifyError(f"not a Dealer Trainer {what}")
+    if doc.get("version") != VERSION:
+        raise CertifyError(f"{what} version {doc.get('version')!r}; this app reads {VERSION}")
+    signer = doc.get("signer")
+    public = signer.get("public") if isinstance(signer, dict) else None
+    key = next((k for k in trusted if k.raw.hex() == public), None)
+    if key is None:
+        raise CertifyError(f"the {what} is not signed by an instructor key this machine trusts")
+    body = {k: v for k, v in doc.items() if k != "signature"}
+    if not key.verify(body, doc.get("signature")):
+        raise CertifyError(f"the {what}'s signature does not verify: it was changed after "
+                           f"{key.name} signed it")
+    return body
+
+
+# --- forms -----------------------------------------------------------------------------------
+
+
+def sign_form(form: ExamForm, key: InstructorKey) -> dict:
+    """The form as a signed form file."""
+    body = {"format": SIGNED_FORM, "version": VERSION,
+            "form": {"format": FORM_FORMAT, "version": FORM_VERSION, **form.content()},
+            "digest": form.digest, "signer": _signer(key.public)}
+    return {**body, "signature": key.sign(body)}
+
+
+def open_signed_form(doc: object, trusted: Sequence[PublicKey], name: str = "the form file") -> ExamForm:
+    """The form of a signed form file, if its signature checks with a trusted key."""
+    try:
+        body = _signed(doc, SIGNED_FORM, trusted, "signed form")
+    except CertifyError as e:
+        raise FormFileError(f"{name}: {e}", path=name) from None
+    form = form_from_json(body.get("form"), name)
+    if form.digest != body.get("digest"):
+        raise FormFileError(f"{name}: its digest does not match its content", path=name)
+    return form
+
+
+# --- sittings --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sitting:
+    nonce: str
+    trainee: str
+    form_uid: str
+    form_digest: str
+    attempt: int
+    issued: float
+    expires: float
+    signer: str  # fingerprint
+
+
+def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str, *,
+                  now: float | None = None, valid_for: float = VALID_FOR) -> dict:
+    """A signed, one-time token for the trainee's next attempt at the form, recorded in the
+    ledger. NoAttemptsLeftError when the ledger shows every attempt the form allows issued."""
+    name = clean_name(trainee)
+    if not name:
+        raise CertifyError("a sitting needs the trainee's name")
+    add_form(store, form)  # the instructor's own copy, for re-grading
+    now = time.time() if now is None else float(now)
+    nonce = secrets.token_hex(16)
+    with store.write() as db:
+        used = db.execute("SELECT count(*) FROM exam_sittings WHERE trainee_name = ? AND form_uid = ?",
+                          (name, form.uid)).fetchone()[0]
+        if used >= form.attempts_allowed:
+            raise NoAttemptsLeftError(
+                f"{name} has had every attempt at {form.name!r} ({form.attempts_allowed}): no "
+                "sitting was issued")
+        body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
+                "form": {"uid": form.uid, "name": form.name, "digest": form.digest},
+                "attempt": used + 1, "issued": now, "expires": now + valid_for,
+                "signer": _signer(key.public)}
+        token = {**body, "signature": key.sign(body)}
+        db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
+                   "issued, expires, signer, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (nonce, name, form.uid, form.digest, used + 1, now, now + valid_for,
+                    key.public.fingerprint, json.dumps(token, ensure_ascii=False)))
+    return token
+
+
+def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
+    """The sitting a token grants, if its signature checks (a workstation checks this before an
+    exam starts; the instructor checks it again, with the ledger, on import)."""
+    body = _signed(token, SITTING, trusted, "sitting token")
+    try:
+        form = body["form"]
+        return Sitting(str(body["nonce"]), clean_name(str(body["trainee"])), str(form["uid"]),
+                       str(form["digest"]), int(body["attempt"]), float(body["issued"]),
+                       float(body["expires"]), PublicKey("", bytes.fromhex(body["signer"]["public"]))
+                       .fingerprint)
+    except (KeyError, TypeError, ValueError) as e:
+        raise CertifyError(f"a damaged sitting token ({e})") from None
+
+
+# --- certification -----------------------------------------------------------------------------
+
+
+def certify(store: Store, key: InstructorKey, record: object, token: object, *,
+            now: float | None = None) -> dict:
+    """Re-grade a result sat under `token` and sign it; the certificate is stored and returned.
+    `record` is the result as the workstation exported it (trainer.exams.records.portable); its
+    scores, findings and verdict are ignored. CertifyError names anything refused."""
+    sitting = read_sitting(token, [key.public])
+    rows = store.query("SELECT * FROM exam_sittings WHERE nonce = ?", (sitting.nonce,))
+    if not rows:
+        raise CertifyError("this sitting token was not issued by this instructor's ledger")
+    ledger = rows[0]
+    if ledger["result_uid"] is not None:
+        raise CertifyError(f"this sitting was already used, for result {ledger['result_uid']}")
+    if not isinstance(record, dict):
+        raise CertifyError("the result is not a record")
+    trainee = clean_name(str(record.get("trainee", "")))
+    if trainee != ledger["trainee_name"]:
+        raise CertifyError(f"the result is {trainee!r}'s, but the sitting was issued to "
+                           f"{ledger['trainee_name']!r}")
+    declared = record.get("form")
+    if not isinstance(declared, dict) or declared.get("digest") != ledger["form_digest"]:
+        raise CertifyError("the result was sat on another form than the sitting's (the form "
+                           "digest does not match)")
+    form = get_form(store, ledger["form_uid"])
+    if form.digest != ledger["form_digest"]:
+        raise CertifyError("this machine's copy of the form is not the one the sitting names")
+    uid = record.get("uid")
+    if not isinstance(uid, str) or not uid:
+        raise CertifyError("uid: the result has no id")
+    ending = ENDINGS.get(record.get("status"))
+    if ending is None:
+        raise CertifyError(f"status: {record.get('status')!r} is not how an exam ends")
+    answers = regrade_answers(form, record.get("answers"))
+    score = exam_score(answers, len(form.items), form.pass_mark)
+    status, passed = verdict(ending, score)
+    now = time.time() if now is None else float(now)
+    body = {"format": CERTIFICATE, "version": VERSION, "result": uid, "sitting": sitting.nonce,
+            "attempt": ledger["attempt"], "trainee": trainee,
+            "form": {"uid": form.uid, "name": form.name, "digest": form.digest,
+                     "pass_mark": form.pass_mark, "items": len(form.items)},
+            "status": status.value, "passed": passed, "critical": score.critical,
+            "procedure": score.procedure, "payouts": score.payouts, "speed": score.speed,
+            "total": score.total, "answers": answers, "certified": now,
+            "signer": _signer(key.public)}
+    certificate = {**body, "signature": key.sign(body)}
+    with store.write() as db:
+        db.execute("UPDATE exam_sittings SET result_uid = ?, certified = ? WHERE nonce = ?",
+                   (uid, now, sitting.nonce))
+        db.execute("INSERT INTO exam_certificates (result_uid, nonce, certificate, signed) "
+                   "VALUES (?, ?, ?, ?)", (uid, sitting.nonce,
+                                           json.dumps(certificate, ensure_ascii=False), now))
+    return certificate
+
+
+def regrade_answers(form: ExamForm, raw: object) -> list[dict]:
+    """Every answered item graded again from its log against the form's own scenarios."""
+    if not isinstance(raw, list):
+        raise CertifyError("answers: must be a list")
+    out, seen = [], set()
+    for i, a in enumerate(raw):
+        where = f"answers[{i}]"
+        if not isinstance(a, dict):
+            raise CertifyError(f"{where}: must be an object")
+        position = a.get("position")
+        if isinstance(position, bool) or not isinstance(position, int) or \
+                not 0 <= position < len(form.items):
+            raise CertifyError(f"{where}.position: {position!r} is not an item of the form")
+        if position in seen:
+            raise CertifyError(f"{where}.position: item {position + 1} is answered twice")
+        seen.add(position)
+        try:
+            log, _ = read_log(a.get("log"))
+        except RequestError as e:
+            raise CertifyError(f"{where}.{e.field}: {e.message}") from None
+        scenario = form.scenarios[position]
+        result = regrade(scenario, log)
+        s = result.score
+        out.append({"position": position, "item_id": scenario.id, "title": scenario.title,
+                    "game": scenario.game, "procedure": s.procedure, "payouts": s.payouts,
+                    "speed": s.speed, "total": s.total, "passed": s.passed, "critical": s.critical,
+                    "findings": [f.to_json() for f in result.findings]})
+    return sorted(out, key=lambda a: a["position"])
+
+
+def verify_certificate(doc: object, trusted: Sequence[PublicKey]) -> dict:
+    """The certificate's body if its signature checks with a trusted key; CertifyError if not."""
+    return _signed(doc, CERTIFICATE, trusted, "certificate")
+
+
+def certificates(store: Store) -> list[dict]:
+    """Every certificate in the instructor's ledger, oldest first."""
+    return [json.loads(r["certificate"])
+            for r in store.query("SELECT certificate FROM exam_certificates ORDER BY id")]
+
