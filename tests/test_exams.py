@@ -44,7 +44,7 @@ from trainer.exams import (
     start_exam,
     verify_results,
 )
-from trainer.exams.examples import EXAMPLES, example_forms
+from trainer.exams.examples import EDITION, EXAMPLES, example_forms
 from trainer.grading import correct_log, grade
 from trainer.library import load_library
 from trainer.procedure import Do, build
@@ -207,9 +207,9 @@ def test_a_form_file_that_is_not_json_is_named(tmp_path):
 def test_the_example_forms_one_per_game_build_and_can_be_passed(store):
     forms = bundled_forms()
     assert len(forms) == 4
-    assert {f.uid for f in forms} == {f"example-{g}-1" for g in GAMES}
+    assert {f.uid for f in forms} == {f"example-{g}-{EDITION}" for g in GAMES}
     for f in forms:
-        game = f.uid.removeprefix("example-").removesuffix("-1")
+        game = f.uid.removeprefix("example-").removesuffix(f"-{EDITION}")
         assert 3 <= len(f.items) <= 4 and f.pass_mark == 80
         assert {g.removesuffix("-6") for g in f.games} == {game}
         assert 60 <= f.time_limit_seconds <= 3600
@@ -223,11 +223,12 @@ def test_the_example_forms_one_per_game_build_and_can_be_passed(store):
 
 
 def test_the_example_files_are_what_their_generator_writes():
-    """If this fails, a bundled scenario changed: run `python -m trainer.exams.examples`."""
+    """If this fails, an exam item changed: run `python -m trainer.exams.examples` (and raise
+    EDITION: a form never changes, so new content takes a new uid)."""
     made = example_forms()
     assert set(made) == set(EXAMPLES)
     for f in bundled_forms():
-        game = f.uid.removeprefix("example-").removesuffix("-1")
+        game = f.uid.removeprefix("example-").removesuffix(f"-{EDITION}")
         assert f.digest == made[game].digest, game
 
 

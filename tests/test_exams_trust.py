@@ -380,8 +380,8 @@ def test_verify_results_bad_paths_exit_2_in_one_line(classroom, tmp_path):
         ("--db", str(tmp_path / "none.db"), "--secret", secret): "no such progress file",
         ("--db", db, "--secret", str(tmp_path / "none.key")): "no installation secret at",
         ("--db", str(tmp_path), "--secret", secret): "no such progress file",
-        ("--db", db): "the following arguments are required: --secret",
-        ("--secret", secret): "the following arguments are required: --db",
+        ("--db", db): "give FILE --public-key KEY (certificates), or --db and --secret",
+        ("--secret", secret): "give FILE --public-key KEY (certificates), or --db and --secret",
     }
     not_a_db = tmp_path / "notes.db"
     not_a_db.write_text("hello", encoding="utf-8")

@@ -77,7 +77,8 @@ def test_a_wrong_payout_is_critical_and_names_the_odds():
     result = run(FIELD_AND_HARDWAY, [wrong], Automation.PAYOUTS)
     [finding] = result.findings
     assert finding.kind is Kind.WRONG_AMOUNT and finding.critical
-    assert finding.cite == "58 Pa. Code § 668a.4"  # the paytable sets the payout, not § 668a.2(d)(3)
+    # the paytable sets the payout; the wager's own section says when it wins
+    assert finding.cite == "58 Pa. Code § 668a.4; 58 Pa. Code § 668a.2(d)(3)"
     assert "30 to 1" in finding.message and "$150.00" in finding.message
     assert result.score.payouts == 0 and not result.score.passed
 

@@ -101,8 +101,9 @@ def test_a_wrong_payout_shows_the_finding_and_its_citation(qtbot, screen):
     answer(qtbot, screen, e, amount=14500)
     text = screen.feedback.toPlainText()
     assert "Not right" in text and "$150.00" in text and "30 to 1" in text
-    assert "58 Pa. Code § 668a.2(d)(3)" in text
-    assert "Six the Hardway Bet" in text  # the regulation sentence, quoted
+    assert "58 Pa. Code § 668a.4" in text and "58 Pa. Code § 668a.2(d)(3)" in text
+    assert "Double Wager" in text and "Payout Odds" in text  # the paytable, quoted
+    assert "Six the Hardway Bet" in text  # and the wager's own sentence
 
 
 def test_a_whole_round_from_the_keyboard_alone(qtbot, screen):

@@ -132,7 +132,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                 findings.append(Finding(
                     Kind.WRONG_AMOUNT, Severity.CRITICAL,
                     f"paid {fmt_dollars(p.amount or 0)} on seat {e.seat} {e.bet}; the payout is "
-                    f"{fmt_dollars(e.amount or 0)}: {e.note}", e.pays_cite or e.cite, e.skill, e, p))
+                    f"{fmt_dollars(e.amount or 0)}: {e.note}",
+                    f"{e.pays_cite}; {e.cite}" if e.pays_cite else e.cite, e.skill, e, p))
             if e.do is Do.PAY:
                 paid_wagers.add((e.seat, e.bet))
             open_[k] = False

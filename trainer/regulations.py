@@ -140,7 +140,24 @@ def _all() -> dict[str, Section]:
 
 def quote(citation: str) -> str | None:
     """The text a citation points at (a section's paragraph, or a reading's text), or None when
-    the bundled text does not have it."""
+    the bundled text does not have it. Citations joined by "; " are quoted one after another."""
+    if "; " in citation:
+        found = [q for part in citation.split("; ") if (q := _quote_one(part))]
+        return "\n\n".join(found) or None
+    return _quote_one(citation)
+
+
+#: what the printed Code puts between and after the rules: page furniture, cross references
+_FURNITURE = re.compile(r"\s*(\d+[a-z]?-\d+ \(\d+\) No\. \d+ \w+\.? \d+ Copyright © \d+ Commonwealth of "
+                        r"Pennsylvania|\[Next page is [^\]]*\.\])")
+_AFTER_RULES = re.compile(r"\s*(\*\*)?(Cross References|Authority|Source)(\*\*)?\s.*$", re.S)
+
+
+def _tidy(text: str) -> str:
+    return _AFTER_RULES.sub("", _FURNITURE.sub("", text)).strip()
+
+
+def _quote_one(citation: str) -> str | None:
     m = _CITE.search(citation)
     if not m:
         r = _READING.search(citation)
@@ -151,7 +168,7 @@ def quote(citation: str) -> str | None:
         return None
     labels = re.findall(r"\(([0-9a-z]+)\)", m.group(2))
     if not labels:
-        return section.lead or section.title
+        return _tidy(section.lead) or section.title
     nodes, found = section.paragraphs, None
     for label in labels:
         found = next((p for p in nodes if p.label == label), None)

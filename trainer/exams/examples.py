@@ -1,8 +1,8 @@
 """The example forms shipped in resources/exams/, one per game: what each holds, and how to
-write them again (`python -m trainer.exams.examples`) after their bundled scenarios change.
+write them again (`python -m trainer.exams.examples`) after their exam items change.
 
-Each embeds four bundled scenarios (High Roll Dice's includes one of the 6-dice variation,
-§ 675a.6), allows two attempts, passes at 80, and gives twice the scenarios' target times, in
+Each embeds four exam items of its own (resources/exams/items/, never practice scenarios; High
+Roll Dice's includes one of the 6-dice variation, § 675a.6), allows two attempts, passes at 80, and gives twice the scenarios' target times, in
 whole minutes: time to work each round with care, not to look anything up.
 """
 
@@ -12,36 +12,44 @@ import sys
 from pathlib import Path
 
 from trainer.exams.forms import ExamForm, new_form, write_form
-from trainer.library import load_library
 from trainer.paths import resources_dir
+from trainer.scenario import Scenario, load
 
 CREATED = 1767225600.0  # 2026-01-01 00:00 UTC: fixed, so that writing them again changes nothing
+#: the forms' version: a form never changes, so new content takes a new uid (add_bundled_forms
+#: archives the examples it replaces)
+EDITION = 2
 EXAMPLES = {
     "props-and-hops": ("Props & Hops: dealer certification (example)",
-                       ("ph-first-shake", "ph-no-roll-calls", "ph-six-eight-shake-pays",
-                        "ph-improper-wagers")),
+                       ("exam-ph-01", "exam-ph-02", "exam-ph-03", "exam-ph-04")),
     "three-dice-football": ("Three Dice Football: dealer certification (example)",
-                            ("tdf-opening-drive", "tdf-turnover-third-down", "tdf-no-roll-drill-throws",
-                             "tdf-improper-wagers")),
+                            ("exam-tdf-01", "exam-tdf-02", "exam-tdf-03", "exam-tdf-04")),
     "high-roll-dice": ("High Roll Dice: dealer certification (example)",
-                       ("hrd-four-fives", "hrd-extra-roll-partial", "hrd-wager-rules", "hrd6-three-pairs")),
+                       ("exam-hrd-01", "exam-hrd-02", "exam-hrd-03", "exam-hrd6-04")),
     "pai-gow-dice": ("Pai Gow dice wagers: dealer certification (example)",
-                     ("pgd-sum-a-sixteen", "pgd-beat-it-by-four", "pgd-no-rolls", "pgd-improper-wagers")),
+                     ("exam-pgd-01", "exam-pgd-02", "exam-pgd-03", "exam-pgd-04")),
 }
 
 
+def exam_items(folder: Path | None = None) -> dict[str, Scenario]:
+    """The exam items (resources/exams/items/<game>/*.toml) by id: scenarios of their own, never
+    practice scenarios, with no briefing that gives the answer."""
+    folder = folder or resources_dir() / "exams" / "items"
+    return {s.id: s for s in (load(p) for p in sorted(folder.glob("*/*.toml")))}
+
+
 def example_forms() -> dict[str, ExamForm]:
-    """The example forms built from the bundled scenarios as they are now, by game."""
-    lib = load_library()
+    """The example forms built from the exam items as they are now, by game."""
+    items = exam_items()
     out = {}
     for game, (name, ids) in EXAMPLES.items():
-        scenarios = [lib.by_id(i) for i in ids]
-        missing = [i for i, s in zip(ids, scenarios, strict=True) if s is None]
+        missing = [i for i in ids if i not in items]
         if missing:
-            raise LookupError(f"the example form for {game} uses scenarios not in the library: {missing}")
+            raise LookupError(f"the example form for {game} uses exam items that are not there: {missing}")
+        scenarios = [items[i] for i in ids]
         limit = -(-2 * sum(s.target_seconds for s in scenarios) // 60) * 60
         out[game] = new_form(name, scenarios, time_limit_seconds=limit, pass_mark=80, attempts_allowed=2,
-                             created_by="Dealer Trainer (example form)", uid=f"example-{game}-1",
+                             created_by="Dealer Trainer (example form)", uid=f"example-{game}-{EDITION}",
                              created=CREATED)
     return out
 

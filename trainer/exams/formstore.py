@@ -71,9 +71,28 @@ def get_form(store: Store, uid: str) -> ExamForm:
 
 
 def list_forms(store: Store, *, archived: bool = False) -> list[ExamForm]:
-    """The forms, oldest first; the archived ones too if `archived`."""
+    """The forms, oldest first; the archived ones too if `archived`. A stored form that this
+    version of the engine no longer accepts (see `unusable_forms`) is left out."""
     where = "" if archived else " WHERE archived = 0"
-    return [_form(r) for r in store.query(f"SELECT * FROM exam_forms{where} ORDER BY created, id")]
+    out = []
+    for r in store.query(f"SELECT * FROM exam_forms{where} ORDER BY created, id"):
+        try:
+            out.append(_form(r))
+        except FormError:
+            continue
+    return out
+
+
+def unusable_forms(store: Store) -> list[tuple[str, str]]:
+    """(form name, why) for every stored, unarchived form that cannot be sat with this version:
+    changed outside the app, or holding a scenario the rules engine now refuses."""
+    out = []
+    for r in store.query("SELECT * FROM exam_forms WHERE archived = 0 ORDER BY created, id"):
+        try:
+            _form(r)
+        except FormError as e:
+            out.append((r["name"], str(e)))
+    return out
 
 
 def form_summaries(store: Store, *, archived: bool = False) -> list[FormSummary]:
@@ -107,9 +126,19 @@ def import_form(store: Store, path: str | os.PathLike) -> tuple[ExamForm, bool]:
 
 
 def add_bundled_forms(store: Store) -> int:
-    """Store the example forms (one per game); how many were new."""
-    return sum(add_form(store, f) for f in bundled_forms())
+    """Store the example forms (one per game); how many were new. An earlier edition of an
+    example form (uid "example-<game>-<n>") is archived: its results stay, it is not offered."""
+    forms = bundled_forms()
+    added = sum(add_form(store, f) for f in forms)
+    current = {f.uid for f in forms}
+    families = {f.uid.rsplit("-", 1)[0] + "-" for f in forms if f.uid.startswith("example-")}
+    with store.write() as db:
+        for uid, in db.execute("SELECT uid FROM exam_forms WHERE archived = 0").fetchall():
+            if uid not in current and any(uid.startswith(fam) for fam in families):
+                db.execute("UPDATE exam_forms SET archived = 1, archived_at = ? WHERE uid = ?",
+                           (time.time(), uid))
+    return added
 
 
 __all__ = ["FormSummary", "add_bundled_forms", "add_form", "archive_form", "export_form", "form_summaries",
-           "get_form", "import_form", "list_forms", "restore_form"]
+           "get_form", "import_form", "list_forms", "restore_form", "unusable_forms"]
