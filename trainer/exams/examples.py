@@ -2,8 +2,9 @@
 write them again (`python -m trainer.exams.examples`) after their exam items change.
 
 Each embeds four exam items of its own (resources/exams/items/, never practice scenarios; High
-Roll Dice's includes one of the 6-dice variation, § 675a.6), allows two attempts, passes at 80, and gives twice the scenarios' target times, in
-whole minutes: time to work each round with care, not to look anything up.
+Roll Dice's includes one of the 6-dice variation, § 675a.6), allows two attempts, passes at 80,
+and gives twice the items' target times, in whole minutes: time to work each round with care,
+not to look anything up.
 """
 
 from __future__ import annotations
