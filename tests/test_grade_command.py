@@ -68,6 +68,11 @@ def test_a_wrong_payout_cites_the_paytable(tmp_path):
     ({"log": [], "automation": "everything"}, "automation"),
     ("[1, 2", "request"),
     ([[]], "log[0]"),
+    ([{"do": ["pay"], "round": 1}], "log[0].do"),
+    ([{"do": {}, "round": 1}], "log[0].do"),
+    ({"log": [], "automation": ["payouts"]}, "automation"),
+    ('[{"do": "pay", "round": ' + "9" * 5000 + "}]", "request"),
+    ('[{"do": "pay", "round": 1, "bet": "\\ud800"}]', "log[0].bet"),
 ])
 def test_a_bad_log_is_named_by_file_and_field(tmp_path, log, field):
     path = write(tmp_path, log)
@@ -82,3 +87,9 @@ def test_a_missing_log_or_scenario_is_named(tmp_path):
     assert missing.returncode == 2 and "nope.json" in missing.stderr
     unknown = run_command("grade", "no-such-scenario", "--log", write(tmp_path, []))
     assert unknown.returncode == 2 and "no-such-scenario" in unknown.stderr
+
+
+def test_a_name_two_bundled_scenarios_share_is_refused_not_guessed(tmp_path):
+    done = run_command("grade", "10-improper-wagers", "--log", write(tmp_path, []))
+    assert done.returncode == 2 and "more than one bundled scenario" in done.stderr
+    assert "pai-gow-dice/10-improper-wagers" in done.stderr

@@ -250,3 +250,57 @@ def test_a_die_off_the_table_cannot_happen_in_the_pai_gow_shaker():
     with pytest.raises(ScenarioError, match="closed shaker"):
         scenario("pai-gow-dice", players(1) + wager(1, "sum", 5) + no_roll("die-off-table")
                  + throw(red=1, blue=[2, 3]))
+
+
+@pytest.mark.parametrize("name", ["three-dice-football/04-goal-line-stand",
+                                  "three-dice-football/13-goal-on-first-play-turnover"])
+def test_a_mix_of_the_two_end_of_game_orders_is_out_of_order(name):
+    """§ 577.6(f)'s order, or every collection first: a mix of the two is neither."""
+    s = bundled(name)
+    proc = build(s)
+    last = proc.rounds[-1].round
+    blocks = [[a for a in stage if a.do in (Do.COLLECT, Do.PAY)] for stage in proc.stages
+              if stage[0].round == last and stage[0].do in (Do.COLLECT, Do.PAY)]
+    kinds = [b[0].do for b in blocks]
+    turns = [i for i in range(len(kinds) - 1) if (kinds[i], kinds[i + 1]) == (Do.PAY, Do.COLLECT)]
+    assert len(turns) >= 2, kinds
+    i = turns[0]
+    blocks[i], blocks[i + 1] = blocks[i + 1], blocks[i]  # one collection early, the rest as written
+    full = correct_log(proc, WHOLE)
+    at = next(n for n, p in enumerate(full) if p.round == last and settling(p))
+    log = [p for p in full if not (p.round == last and settling(p))]
+    mixed = [Performed(a.do, a.round, a.seat, a.bet, a.amount, a.value) for b in blocks for a in b]
+    result = regraded(s, log[:at] + mixed + log[at:])
+    assert [f.kind for f in result.findings] == [Kind.OUT_OF_ORDER], result.findings
+
+
+def test_collecting_on_a_no_roll_is_critical_and_cites_the_no_roll():
+    s = bundled("props-and-hops/05-no-roll-calls")
+    log = correct_log(build(s), WHOLE)
+    first = next(p for p in log if p.do is Do.NO_ROLL)
+    wager = build(s).rounds[0].layout[0]
+    bad = [*log[:log.index(first) + 1], Performed(Do.COLLECT, first.round, wager.seat, wager.bet),
+           *log[log.index(first) + 1:]]
+    result = regraded(s, bad)
+    [finding] = result.findings
+    assert finding.critical and "no roll" in finding.message
+    assert "668a.3" in finding.cite and "577" not in finding.cite
+
+
+def test_the_matching_dice_are_part_of_the_call():
+    """§ 675a.4(e): after announcing, move the matching dice to their box."""
+    s = bundled("high-roll-dice/01-four-fives")
+    log = [p for p in correct_log(build(s), WHOLE) if p.do is not Do.MOVE_DICE]
+    result = regraded(s, log)
+    assert [f.severity for f in result.findings] == [Severity.MAJOR]
+    assert not result.score.passed
+
+
+def test_a_late_full_game_wager_cites_577_3_c():
+    s = scenario("three-dice-football", players(1, 2) + wager(1, "touchdown", 5)
+                 + throw(green="[2, 3]", red=1) + wager(2, "touchdown", 5, table="events", late="true")
+                 + wager(2, "big-play", 5, table="events", late="true")
+                 + throw(green="[6, 6]", red=1) + throw(green="[6, 6]", red=1))
+    refused = {a.bet: a for a in actions(s) if a.do is Do.REFUSE}
+    assert refused["touchdown"].cite.endswith("577.3(c)")
+    assert refused["big-play"].cite.endswith("577.3(e)")

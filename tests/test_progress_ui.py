@@ -51,7 +51,7 @@ def test_the_progress_screen_charts_a_trainees_attempts(qtbot, demo):
 
 
 def test_drill_this_deals_a_round_aimed_at_the_skill(qtbot, demo):
-    from ui.qt import QPushButton, Qt
+    from ui.qt import QLabel, QPushButton, Qt
 
     store, ids = demo
     w, _ = window_for(qtbot, store, store.trainee(ids["Ben Cole"]))
@@ -62,8 +62,9 @@ def test_drill_this_deals_a_round_aimed_at_the_skill(qtbot, demo):
     practice = w.pages["practice"]
     assert w.stack.currentWidget() is practice
     scenario = practice.screen.round.scenario
-    weakest = page.skills.item(0, 0).text()
-    assert scenario.skills and scenario.skills[0].title == weakest
+    # the first "Drill this" is the weakest skill's (lowest recent accuracy), as its line says
+    line = buttons[0].parentWidget().findChildren(QLabel)[0].text()
+    assert scenario.skills and line.startswith(scenario.skills[0].title + " — ")
     w.close()
 
 

@@ -25,6 +25,7 @@ from trainer.errors import DataError, RequestError
 from trainer.procedure.model import Automation
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70  # a bug (sysexits' EX_SOFTWARE): never mistaken for "failed" (1) or bad input (2)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"dealer-trainer: internal error ({type(e).__name__}: {e}); "
               "set DEALER_TRAINER_DEBUG=1 for details", file=sys.stderr)
-        return 1
+        return EXIT_INTERNAL
 
 
 def _loads(text: str):
@@ -109,6 +110,8 @@ def _loads(text: str):
         raise RequestError("request", f"not valid JSON ({e.msg} at {where})") from None
     except RecursionError:
         raise RequestError("request", "JSON nested too deeply") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise RequestError("request", f"a number that cannot be read ({e})") from None
 
 
 def _dump(obj) -> str:
@@ -252,10 +255,14 @@ def _find_scenario(arg: str):
 
     path = Path(arg)
     if not path.exists():
-        found = [p for p in scenarios_dir().rglob("*.toml") if p.stem == arg
-                 or _scenario_id(p) == arg]
+        by_id = [p for p in scenarios_dir().rglob("*.toml") if _scenario_id(p) == arg]
+        found = by_id or [p for p in scenarios_dir().rglob("*.toml") if p.stem == arg]
         if not found:
             raise ScenarioError(arg, 1, "no such file, and no bundled scenario has this id")
+        if len(found) > 1:
+            names = ", ".join(sorted(f"{p.parent.name}/{p.stem}" for p in found))
+            raise ScenarioError(arg, 1, f"more than one bundled scenario has this name ({names}); "
+                                        "give its id or its file")
         path = found[0]
     return load(path)
 

@@ -25,7 +25,8 @@ from trainer.procedure.model import Automation, Do, Expected, Performed, Procedu
 PASS_MARK = 80
 #: the calls: the dice read aloud and shown, "no more bets", the down and distance. Missing or
 #: getting one wrong is a major finding, and a round with one does not pass (reading "grading")
-CALLS = frozenset({Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN, Do.NO_MORE_BETS, Do.NO_ROLL})
+CALLS = frozenset({Do.ANNOUNCE, Do.PLACE_POINTER, Do.MOVE_DICE, Do.ANNOUNCE_DOWN, Do.NO_MORE_BETS,
+                   Do.NO_ROLL})
 #: what is a major finding when it is never done
 MAJOR_IF_MISSED = CALLS | {Do.PAY, Do.COLLECT}
 WEIGHTS = (0.50, 0.35, 0.15)  # procedure, payouts, speed
@@ -103,12 +104,12 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
     mine = procedure.for_trainee(automation)
     expected = list(mine.actions())  # (stage, action)
     open_ = [True] * len(expected)
+    closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
     settles = {a.round for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
     no_rolls = {a.round: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
     findings: list[Finding] = []
     matched: dict[int, int] = {}
     paid_wagers: set[tuple[int | None, str | None]] = set()
-    skipped: dict[int, int] = {}  # log index -> an earlier-stage action still open when it was done
     extras = 0
 
     def find(p: Performed, test) -> int | None:
@@ -122,12 +123,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             continue
         k = find(p, lambda e, p=p: e.key == p.key)
         if k is not None:
-            stage, e = expected[k]
-            before = procedure.ancestors(stage)
-            earlier = next((j for j, (s, x) in enumerate(expected)
-                            if open_[j] and s in before and id(x) not in skipped), None)
-            if earlier is not None:
-                skipped[n] = earlier
+            e = expected[k][1]
             if e.do is Do.PAY and p.amount != e.amount:
                 findings.append(Finding(
                     Kind.WRONG_AMOUNT, Severity.CRITICAL,
@@ -136,26 +132,21 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                     f"{e.pays_cite}; {e.cite}" if e.pays_cite else e.cite, e.skill, e, p))
             if e.do is Do.PAY:
                 paid_wagers.add((e.seat, e.bet))
-            open_[k] = False
+            open_[k], closed_at[k] = False, n
             matched[n] = k
             continue
         finding, consumed = classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game,
                                      procedure)
         if consumed is not None:
-            open_[consumed] = False
+            open_[consumed], closed_at[consumed] = False, n
         if finding.kind is Kind.EXTRA and not finding.critical:
             extras += 1
         findings.append(finding)
 
-    # out of order: done while an earlier stage had work left that was done afterwards (work
-    # never done is "missing" instead, so one skipped step does not flag everything after it)
-    done_at = {k: n for n, k in matched.items()}
-    for n, j in skipped.items():
-        if done_at.get(j, -1) > n or (not final and n == len(log) - 1):
-            e, earlier = expected[matched[n]][1], expected[j][1]
-            findings.append(Finding(Kind.OUT_OF_ORDER, Severity.MAJOR,
-                                    f"{e.label} came before “{earlier.label}”, which must come "
-                                    "first", e.order_cite or earlier.cite, e.skill, earlier, log[n]))
+    # out of order: done while a stage before it had work left that was done afterwards (work
+    # never done is "missing" instead, so one skipped step does not flag everything after it).
+    # Where the regulation allows a second order as a whole, the one the trainee kept better counts.
+    findings += out_of_order_either(procedure, expected, log, matched, closed_at, skipped, final)
     remaining = [e for k, (_, e) in enumerate(expected) if open_[k]]
     if final:
         for e in remaining:
@@ -172,11 +163,54 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                   matched, remaining)
 
 
-def standing(p: Performed, procedure: Procedure) -> str | None:
-    """The section that keeps a wager on the layout, if it stands undecided in p's round."""
+def out_of_order_either(procedure: Procedure, expected, log, matched, closed_at, skipped,
+                        final: bool) -> list[Finding]:
+    """The out-of-order findings, each block of stages with a second allowed order judged by
+    the order the trainee kept better. A block's choice changes only its own stages' findings:
+    what comes after it waits for the whole block either way."""
+    first = out_of_order(procedure, expected, log, matched, closed_at, skipped, final, False)
+    if not procedure.blocks:
+        return [f for _, f in first]
+    second = out_of_order(procedure, expected, log, matched, closed_at, skipped, final, True)
+    block_of = {s: b for b, stages in enumerate(procedure.blocks) for s in stages}
+    chosen = []
+    for b in range(len(procedure.blocks)):
+        mine = [f for s, f in first if block_of.get(s) == b]
+        other = [f for s, f in second if block_of.get(s) == b]
+        chosen.append(other if len(other) < len(mine) else mine)
+    rest = [f for s, f in first if s not in block_of]
+    return rest + [f for fs in chosen for f in fs]
+
+
+def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skipped, final: bool,
+                 alternative: bool) -> list[tuple[int, Finding]]:
+    """(stage, finding) for every out-of-order action of a log under one of the orders."""
+    done_at = {k: n for n, k in matched.items()}
+    out = []
+    for n, k in sorted(matched.items()):
+        before = procedure.ancestors(expected[k][0], alternative)
+        pending = [j for j, (s, x) in enumerate(expected) if s in before
+                   and id(x) not in skipped and closed_at.get(j, len(log)) > n]
+        late = next((j for j in pending if done_at.get(j, -1) > n), None)
+        if late is None and pending and not final and n == len(log) - 1:
+            late = pending[0]  # live feedback: it must come first, whether or not it comes later
+        if late is not None:
+            e, earlier = expected[k][1], expected[late][1]
+            out.append((expected[k][0], Finding(
+                Kind.OUT_OF_ORDER, Severity.MAJOR,
+                f"{e.label} came before “{earlier.label}”, which must come first",
+                e.order_cite or earlier.cite, e.skill, earlier, log[n])))
+    return out
+
+
+def standing(p: Performed, procedure: Procedure, game: str) -> str | None:
+    """The section that keeps a wager on the layout, if it stands undecided in p's round (a
+    round that is a no roll is judged as one instead)."""
     if p.do is not Do.COLLECT or not 1 <= p.round <= len(procedure.rounds):
         return None
     view = procedure.rounds[p.round - 1]
+    if not view.valid:
+        return None
     decided = {(a.seat, a.bet) for _, a in procedure.actions() if a.round == p.round
                and a.do in (Do.PAY, Do.COLLECT)}
     if (p.seat, p.bet) in decided or not any((w.seat, w.bet) == (p.seat, p.bet) for w in view.layout):
@@ -185,12 +219,14 @@ def standing(p: Performed, procedure: Procedure) -> str | None:
         return cite("675a.4(f)(2)(ii)")
     if p.bet == "six-eight-shake":
         return cite("668a.2(f)(8)")
-    return cite("577.6(f)")  # a Three Dice Football full game wager, settled when the game ends
+    if game == "three-dice-football":  # a full game wager, settled when the game ends
+        return cite("577.6(f)")
+    return bet_cite(game, p.bet)
 
 
 def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, procedure):
     """What a logged action that matches no expected action is: (finding, expected consumed)."""
-    if p.do is Do.COLLECT and (held := standing(p, procedure)) is not None:
+    if p.do is Do.COLLECT and (held := standing(p, procedure, game)) is not None:
         return Finding(Kind.EXTRA, Severity.MAJOR,
                        f"collected seat {p.seat} {p.bet}, which is still working: leave it on the "
                        "layout until it is decided", held, Skill.COLLECTING, None, p), None

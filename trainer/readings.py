@@ -89,10 +89,10 @@ READINGS: tuple[Reading, ...] = (
             "one. High Roll Dice orders the wagers within one player, never between players: "
             "settling seat 6 before seat 1 is right (§ 675a.4(f)). For an Extra Roll buyer, the "
             "winning Like Kind may be paid before or after the hopeless ones are collected (§ "
-            "675a.4(f)(2)(ii), whose own example pays first). In Three Dice Football both the "
-            "order of § 577.6(f) and collecting every losing wager (single play and full game) "
-            "before paying any winner are right; collections keep their order among themselves, "
-            "and so do payments. A Props & Hops lammer may move before or after the collections, "
+            "675a.4(f)(2)(ii), whose own example pays first). In Three Dice Football, throw by "
+            "throw, either the order of § 577.6(f) or collecting every losing wager (single play "
+            "and full game, in that order) before paying any winner (in that order) is right; a "
+            "mix of the two is out of order. A Props & Hops lammer may move before or after the collections, "
             "always before the payments (§ 668a.3(i)). A turnover is announced and ends the game; "
             "no marker moves (§ 577.6(c)(4)).",
             ("675a.4(f)", "675a.4(f)(2)(ii)", "577.6(f)", "577.6(c)(4)", "668a.3(i)")),

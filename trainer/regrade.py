@@ -31,7 +31,7 @@ def read_log(raw: object) -> tuple[list[Performed], dict]:
                                       "\"log\"")
         if "automation" in raw:
             value = raw["automation"]
-            if value not in {a.value for a in Automation}:
+            if not isinstance(value, str) or value not in {a.value for a in Automation}:
                 raise RequestError("automation", f"{value!r} is not one of "
                                    f"{', '.join(a.value for a in Automation)}")
             settings["automation"] = Automation(value)
@@ -51,15 +51,20 @@ def _action(item: object, where: str) -> Performed:
     if extra := sorted(set(item) - set(FIELDS)):
         raise RequestError(f"{where}.{extra[0]}", "unknown field")
     do = item.get("do")
-    if do not in {d.value for d in Do}:
+    if not isinstance(do, str) or do not in {d.value for d in Do}:
         raise RequestError(f"{where}.do", f"{do!r} is not a dealer action")
     round_ = _whole(item.get("round"), f"{where}.round", 0, 10_000)
     seat = None if item.get("seat") is None else _whole(item["seat"], f"{where}.seat", 1, 99)
     amount = (None if item.get("amount") is None
               else _whole(item["amount"], f"{where}.amount", 0, 10**12))
     for name in ("bet", "value"):
-        if item.get(name) is not None and not isinstance(item[name], str):
-            raise RequestError(f"{where}.{name}", f"expected text, got {item[name]!r}")
+        text = item.get(name)
+        if text is not None and not isinstance(text, str):
+            raise RequestError(f"{where}.{name}", f"expected text, got {text!r}")
+        if text is not None and (len(text) > 200 or not text.isprintable()
+                                 or any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)):
+            raise RequestError(f"{where}.{name}", "not a bet id or a call (too long, or "
+                                                  "characters that cannot be printed)")
     if not isinstance(item.get("by_trainer", False), bool):
         raise RequestError(f"{where}.by_trainer", "expected true or false")
     return Performed(Do(do), round_, seat, item.get("bet"), amount, item.get("value"),

@@ -17,7 +17,6 @@ from trainer.games.base import (
     check_keys,
     read_dice,
     read_no_roll,
-    refuse,
     settle_each,
 )
 from trainer.money import winnings
@@ -189,8 +188,9 @@ class Table:
     over: bool = False  # Props & Hops never ends; a request may hold any number of rounds
 
     def offer(self, wager: Wager) -> Refusal | None:
-        if self.reshake is not None:
-            return refuse(wager, LATE_AFTER_NO_ROLL, self.reshake)
+        if self.reshake is not None:  # § 668a.2(a), the dice being shaken again (§ 668a.3(f)-(h))
+            return Refusal(wager, LATE_AFTER_NO_ROLL,
+                           f"{cite('668a.2(a)')}; {cite(self.reshake)}; {reading('no-roll')}")
         if wager.bet == "six-eight-shake":
             if self.moved:
                 # § 668a.3(e) sets the wagers out before the lammers; that none joins a cycle

@@ -139,7 +139,8 @@ def decide(ctx: Context, steps: GameSteps, pending: list) -> tuple:
             decided.append((o, None, Refusal(wager, "only seated players may wager",
                                              ctx.cite(unseated))))
         elif o.late:
-            decided.append((o, None, Refusal(wager, LATE[game_id], ctx.cite(late))))
+            reason, section = steps.late(o) or (LATE[game_id], late)
+            decided.append((o, None, Refusal(wager, reason, ctx.cite(section))))
         else:
             decided.append((o, wager, ctx.table.offer(wager)))
     # refusals at "no more bets" (High Roll Dice judges a seat's wagers whole): by seat and bet,
@@ -173,9 +174,8 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
     - a collect step and the pay step after it are one stage, in any order, when their
       citation is in `unordered` (§ 675a.4(f)(2)(ii));
     - a lammer move may come before or after the collections, and before the payments;
-    - `collect_first`: collections keep their order and payments keep theirs, but a collection
-      may come before an earlier payment, so the chapter's order and "collect every loser
-      before paying any winner" are both right (§ 577.6(f)).
+    - `collect_first`: the chapter's order, or, as a whole, every collection (in order) before
+      every payment (in order): both are right (§ 577.6(f)); a mix of the two is not.
     """
     work = [s for s in report.steps
             if not (skip_inventory and s.detail.get("to") == "table inventory")
@@ -204,9 +204,9 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
 def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_first: bool) -> None:
     """Stages for a run of steps in one chain (see settlement)."""
     proc = ctx.proc
-    collects = pays = proc.tail  # what the next collection / the next payment waits for
     last_collect: tuple[int, frozenset[int]] | None = None  # (stage, what it waited for)
     held: list[Expected] = []
+    run: list[tuple[int, Action | None]] = []  # the stages added, with their action
     for n, step in enumerate(steps):
         if step.action in (Action.COLLECT, Action.PAY):
             actions = held + [_line(ctx, step, line) for line in step.lines]
@@ -218,29 +218,49 @@ def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_f
                 continue
             if not actions:
                 continue
-            if step.action is Action.COLLECT and not any(a.do is Do.PAY for a in actions):
-                after = collects if collect_first else collects | pays
-                stage = proc.add(*actions, after=after)
-                last_collect = (stage, after)
-                collects = frozenset({stage})
-                pays = pays if collect_first else collects
-                continue
-            stage = proc.add(*actions, after=collects | pays)
-            pays = frozenset({stage})
-            collects = collects if collect_first else pays
-            last_collect = None
+            before = proc.tail
+            stage = proc.add(*actions)
+            collecting = step.action is Action.COLLECT and not any(a.do is Do.PAY for a in actions)
+            run.append((stage, Action.COLLECT if collecting else Action.PAY))
+            last_collect = (stage, before) if collecting else None
             continue
         expected = _other(ctx, step)
         if expected is None:
             continue
         if step.action is Action.MOVE_LAMMER and last_collect is not None:
             stage = proc.add(expected, after=last_collect[1])  # beside the collections
-            collects = pays = frozenset({last_collect[0], stage})
+            proc.tail = frozenset({last_collect[0], stage})
         else:
-            stage = proc.add(expected, after=collects | pays)
-            collects = pays = frozenset({stage})
+            stage = proc.add(expected)
+        run.append((stage, None))
         last_collect = None
-    proc.tail = collects | pays
+    if collect_first:
+        _collections_first(proc, run)
+
+
+def _collections_first(proc: Procedure, run: list[tuple[int, Action | None]]) -> None:
+    """The alternative order of a chain of stages: its collections, in order, before its
+    payments, in order; what is neither keeps its place at either end (§ 577.6(f) with the
+    reading "settlement-orders")."""
+    settling = [i for i, (_, action) in enumerate(run) if action is not None]
+    if not settling:
+        return
+    first, last = settling[0], settling[-1]
+    block = run[first:last + 1]
+    if any(action is None for _, action in block):
+        return  # a step between the settlements: no second order
+    reordered = ([s for s, a in block if a is Action.COLLECT]
+                 + [s for s, a in block if a is Action.PAY])
+    if reordered == [s for s, _ in block]:
+        return
+    proc.blocks.append(frozenset(reordered))
+    chain = [s for s, _ in run[:first]] + reordered + [s for s, _ in run[last + 1:]]
+    start = proc.after[run[0][0]]
+    for k, stage in enumerate(chain):
+        after = start if k == 0 else frozenset({chain[k - 1]})
+        if after != proc.after[stage]:
+            proc.alternative[stage] = after
+    proc.tail = frozenset({run[-1][0], chain[-1]})  # the next stage waits for both ends
 
 
 def _line(ctx: Context, step: Step, line) -> Expected:
@@ -296,6 +316,10 @@ class GameSteps:
         ctx.fail(event, "this game has no such event")
     def take_down(self, ctx: Context, event: Event) -> list[Expected]:
         return []  # the actions of a take-down, done with the wagers before the throw
+
+    def late(self, offer: Offer) -> tuple[str, str] | None:
+        """(reason, section) for an offer marked late, where the game's default does not fit."""
+        return None
     def before_throw(self, ctx: Context, event: Event) -> None: ...
     def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None: ...
     def finish(self, ctx: Context) -> None: ...

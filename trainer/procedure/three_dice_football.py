@@ -3,9 +3,11 @@ single play settlement after each down, and the end-of-game order."""
 
 from __future__ import annotations
 
+from trainer.games.base import Kind
+from trainer.games.three_dice_football import CATALOGUE
 from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Skill
-from trainer.scenario import Event
+from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
 
 
@@ -20,6 +22,11 @@ class ThreeDiceFootballSteps(GameSteps):
     def _next_seat(self, seat: int) -> int:
         later = [s for s in self.seats if s > seat]
         return later[0] if later else self.seats[0]
+
+    def late(self, offer: Offer) -> tuple[str, str] | None:
+        if CATALOGUE[offer.bet].kind is Kind.FULL_GAME:
+            return "full game wagers are placed before the first throw of the game", "577.3(c)"
+        return None
 
     def reject(self, ctx: Context, event: Event) -> None:
         if self.quarterback is not None:
