@@ -464,3 +464,27 @@ def test_trainees_see_only_their_own_results_and_forms_only_when_unlocked(store,
     ivy = ExamAccess(store, people["ivy"])
     assert ivy.unlocked and ivy.form(form.uid) == form
     assert {r.trainee_name for r in ivy.results()} == {"Ana", "Ben"}
+
+
+def test_an_earlier_example_form_the_engine_now_refuses_is_archived_not_a_crash(store):
+    """Edition 1 of the Pai Gow example form dealt a die off the table, which cannot happen in
+    the closed shaker: a progress file that stored it still opens, lists its forms, and says why
+    that one cannot be sat."""
+    from trainer.exams.canonical import digest
+    from trainer.exams.formstore import list_forms, unusable_forms
+
+    old = json.loads((ROOT / "tests" / "data" / "example-pai-gow-dice-edition-1.json").read_text())
+    content = {k: old[k] for k in ("uid", "name", "time_limit_seconds", "pass_mark",
+                                   "attempts_allowed", "created", "created_by", "items")}
+    with store.write() as db:  # as an earlier version of the app stored it
+        db.execute("INSERT INTO exam_forms (uid, name, items, time_limit_seconds, pass_mark, "
+                   "attempts_allowed, created, created_by, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (old["uid"], old["name"], json.dumps(old["items"]), old["time_limit_seconds"],
+                    old["pass_mark"], old["attempts_allowed"], old["created"], old["created_by"],
+                    digest(content)))
+    [(name, why)] = unusable_forms(store)
+    assert name == old["name"] and "die-off-table" in why
+    assert list_forms(store) == []
+    add_bundled_forms(store)
+    assert unusable_forms(store) == []  # edition 1 archived, edition 2 offered
+    assert {f.uid for f in list_forms(store)} == {f"example-{g}-{EDITION}" for g in GAMES}

@@ -13,7 +13,10 @@ from ui.practice import NEEDS_WAGER
 LIBRARY = load_library(ROOT / "scenarios")
 #: one bundled scenario per game, worked to the end through the screen
 PLAYED = ["ph-six-eight-shake-pays", "tdf-opening-drive", "hrd-extra-roll-partial", "hrd6-three-pairs",
-          "pgd-beat-it-by-four"]
+          "pgd-beat-it-by-four",
+          # the steps the regulation requires around a no roll: re-cover (§ 668a.3(g)-(h)), use
+          # the shaker again (§ 645c.2(f)); the end of a game without a touchdown (§ 577.6(f)(2))
+          "ph-no-roll-calls", "pgd-no-rolls", "tdf-goal-line-stand", "hrd-full-table"]
 
 
 @pytest.fixture
