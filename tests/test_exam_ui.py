@@ -193,7 +193,14 @@ def sit_selected(qtbot, page, trainee_window, *, perfectly: bool):
     for _ in range(len(runner.scenarios)):
         screen = runner.screen
         current = screen.round
+        # sealed: no briefing, no hint key, nothing on screen that states the calls or payouts
         assert not screen.hint.isVisible()
+        assert "Briefing" not in screen.feedback.toPlainText()
+        if current.scenario.briefing.strip():
+            assert current.scenario.briefing.strip()[:40] not in screen.feedback.toPlainText()
+        assert "hint" not in screen.briefing.text().lower()
+        qtbot.keyClick(screen, Qt.Key.Key_H)
+        assert screen.hint.text() == "" and "Next:" not in screen.feedback.toPlainText()
         if perfectly:
             work(qtbot, screen)
         else:

@@ -193,15 +193,20 @@ class PracticeScreen(QWidget):
         self.feedback.setHtml("")
         self.title.setText(scenario.title)
         label = {"practice": "Practice", "drill": "Payout drill", "exam": "Exam"}[mode]
-        self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · difficulty "
-                              f"{scenario.difficulty} · you do: {self.round.automation.value} · "
-                              "the briefing is on the right · H for a hint")
+        if mode == "exam":  # sealed: no briefing, no hint, nothing that gives the answer
+            self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do: "
+                                  f"{self.round.automation.value} · no feedback until the end")
+        else:
+            self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · difficulty "
+                                  f"{scenario.difficulty} · you do: {self.round.automation.value} · "
+                                  "the briefing is on the right · H for a hint")
         self._ensure_view(scenario)
         self.actions.set_game(scenario.game, self)
         self.skip.setEnabled(True)
         self.end.setEnabled(True)
         self.clock.start()
-        self.feedback.briefing(scenario.title, scenario.briefing)
+        if mode != "exam":
+            self.feedback.briefing(scenario.title, scenario.briefing)
         self.hint.setVisible(mode != "exam")
         if mode == "drill":
             self.feedback.note("Pay every winning wager, one after another: type the payout and "
