@@ -19,7 +19,6 @@ from trainer.exams.certify import (
     CertifyError,
     certificates,
     certify,
-    clean_name,
     issue_sitting,
     open_signed_form,
     read_sitting,
@@ -38,6 +37,7 @@ from trainer.exams.keys import (
 )
 from trainer.exams.records import portable
 from trainer.progress import Store
+from trainer.progress.records import clean_name
 
 FAST = {"n": 2**14}  # scrypt for the tests that are not about scrypt; one test uses the default
 
@@ -155,9 +155,17 @@ def test_the_attempts_are_counted_in_the_instructors_ledger(ledger, ivy):
         issue_sitting(ledger, ivy, exam, "Sam\u200b Lee")
 
 
-def test_names_are_compared_as_people_read_them():
+def test_names_are_compared_as_people_read_them(tmp_path):
     assert clean_name("Ivy\u200b") == clean_name("Ivy") == clean_name(" Ｉｖｙ ")
     assert clean_name("Ivy\u202eyvI") == "IvyyvI"
+    from trainer.progress.errors import NameTakenError
+
+    with Store.open(tmp_path / "p.sqlite") as store:
+        store.add_trainee("Ivy")
+        for look_alike in ("Ivy\u200b", "Ｉｖｙ", "I\u00advy", " ivy "):
+            with pytest.raises(NameTakenError):
+                store.add_trainee(look_alike)
+        assert [t.name for t in store.trainees()] == ["Ivy"]
 
 
 # --- certification -----------------------------------------------------------------------------
@@ -255,3 +263,50 @@ def test_a_damaged_record_is_refused_with_a_message(ledger, workstation, ivy, da
         certify(ledger, ivy, record, token)
     # nothing was used up
     assert ledger.query("SELECT result_uid FROM exam_sittings")[0]["result_uid"] is None
+
+
+# --- one exam at a time --------------------------------------------------------------------------
+
+SITTER = """
+import sys, time
+from tests.test_exams_trust import form
+from trainer.exams import installation_key, start_exam
+from trainer.progress import Store
+store = Store.open(sys.argv[1])
+trainee = store.find_trainee("Sam Lee").id
+session = start_exam(store, form(), trainee, installation_key(sys.argv[2]))
+print(session.uid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
+    """The exam issue: starting a second app closed a running exam as abandoned. Now the sitting
+    holds a lock; the second copy leaves it, and closes it only once its process is gone."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    from trainer.exams import close_interrupted, get_result
+
+    db, secret = tmp_path / "ws.sqlite", tmp_path / "installation.key"
+    with Store.open(db) as store:
+        store.add_trainee("Sam Lee")
+    sitter = subprocess.Popen([sys.executable, "-c", SITTER, str(db), str(secret)], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        uid = sitter.stdout.readline().strip()
+        assert uid, "the first app did not start the exam"
+        with Store.open(db) as store:  # the second copy starts
+            assert close_interrupted(store, installation_key(secret)) == []
+            [row] = store.query("SELECT id, status FROM exam_results WHERE uid = ?", (uid,))
+            assert row["status"] == "in-progress"
+        sitter.kill()  # the first copy dies mid-exam: its lock goes with it
+        sitter.wait(timeout=30)
+        with Store.open(db) as store:
+            assert close_interrupted(store, installation_key(secret)) == [row["id"]]
+            assert get_result(store, row["id"]).status.value == "abandoned"
+        assert not list(tmp_path.glob(".*.lock"))
+    finally:
+        sitter.kill()
+        sitter.wait(timeout=30)

@@ -487,3 +487,15 @@ def test_two_processes_write_one_file_at_once(tmp_path):
             "GROUP BY t.name")}
         assert counts == {"p0": 150, "p1": 150}
         assert store.integrity_check() == ["ok"]
+
+
+def test_a_new_progress_file_is_readable_by_its_owner_only(tmp_path):
+    import stat
+
+    path = tmp_path / "p.db"
+    with Store.open(path) as store:
+        store.add_trainee("Ana")
+        files = [p for p in tmp_path.iterdir() if p.name.startswith("p.db")]
+        assert {p.name for p in files} >= {"p.db", "p.db-wal"}
+        for p in files:
+            assert stat.S_IMODE(p.stat().st_mode) == 0o600, p.name

@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import secrets
 import time
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,6 +38,7 @@ from trainer.exams.forms import ExamForm, form_from_json
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
 from trainer.exams.scoring import Ending, exam_score, verdict
+from trainer.progress.records import clean_name
 from trainer.progress.store import Store
 from trainer.regrade import read_log, regrade
 
@@ -54,14 +54,6 @@ ENDINGS = {"passed": Ending.FINISHED, "failed": Ending.FINISHED, "timed-out": En
 
 class CertifyError(ExamError):
     """A form, token or result the instructor's side refuses; str() names what and why."""
-
-
-def clean_name(name: str) -> str:
-    """A display name as compared and shown: NFKC, no invisible (format) characters, single
-    spaces. "Ivy" and "Ivy" + a zero-width space are the same name."""
-    text = unicodedata.normalize("NFKC", name)
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cn"))
-    return " ".join(text.split())
 
 
 def _signer(key: PublicKey) -> dict:

@@ -6,9 +6,10 @@ first scenario is shown, and every answer is its own transaction, chained at onc
 (trainer.exams.trust). The answer to the last item closes the attempt in the same transaction, so
 a finished exam never depends on a later write. An attempt still "in-progress" when the app
 starts again (it crashed, or the machine went down) is closed as "abandoned" by
-`close_interrupted`, its answers kept; the app calls it after opening the progress file. Only
-attempts of sessions alive in this process are spared, so two app processes sharing one progress
-file would close each other's exam: a classroom gives each workstation its own file.
+`close_interrupted`, its answers kept; the app calls it after opening the progress file. An
+attempt being sat holds a lock file beside the progress file (`filelock`: an OS lock the system
+drops when its process ends), so a second copy of the app never closes a running exam: it closes
+only the attempts whose lock nobody holds (the stale-lock rule needs no clock or process id).
 
 Attempts allowed: every attempt started counts, abandoned ones included (leaving an exam that is
 going badly must not buy a fresh start), and so do results imported from other workstations.
@@ -20,10 +21,13 @@ The clock is `time.time` (the times stored are seconds since 1970); tests pass t
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
+from filelock import FileLock, Timeout
 from sqlite_utils import Database
 
 from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
@@ -81,7 +85,22 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
         result_id = cur.lastrowid
         chain(db, key, "start", result_id)
     _LIVE.add(uid)
-    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock)
+    lock = attempt_lock(store, uid)
+    lock.acquire()  # a new uid: nobody else holds it
+    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock)
+
+
+def attempt_lock(store: Store, uid: str) -> FileLock:
+    """The lock an attempt's sitting holds while it runs, beside the progress file."""
+    path = Path(tempfile.gettempdir(), "dealer-trainer-memory") if store.path == ":memory:" \
+        else Path(store.path)
+    return FileLock(path.with_name(f".{path.name}.exam-{uid}.lock"), timeout=0, mode=0o600)
+
+
+def _release(lock: FileLock | None) -> None:
+    if lock is not None and lock.is_locked:
+        lock.release()
+        Path(lock.lock_file).unlink(missing_ok=True)
 
 
 class ExamSession:
@@ -90,8 +109,9 @@ class ExamSession:
     its timer calls `time_out`, leaving calls `abandon`, handing in early calls `finish`."""
 
     def __init__(self, store: Store, key: bytes, form: ExamForm, result_id: int, uid: str,
-                 trainee_id: int, started: float, clock: Callable[[], float]):
-        self.store, self.key, self.form = store, key, form
+                 trainee_id: int, started: float, clock: Callable[[], float],
+                 lock: FileLock | None = None):
+        self.store, self.key, self.form, self.lock = store, key, form, lock
         self.result_id, self.uid, self.trainee_id = result_id, uid, trainee_id
         self.started, self.clock = started, clock
         self.answers: dict[int, Answer] = {}
@@ -189,6 +209,7 @@ class ExamSession:
 
     def _closed(self) -> ExamResult:
         _LIVE.discard(self.uid)
+        _release(self.lock)
         self.result = get_result(self.store, self.result_id)
         return self.result
 
@@ -220,13 +241,21 @@ def close_interrupted(store: Store, key: bytes) -> list[int]:
     for r in store.query("SELECT id, uid FROM exam_results WHERE status = 'in-progress' ORDER BY id"):
         if r["uid"] in _LIVE:
             continue
-        with store.write() as db:
-            row = db.execute("SELECT r.status, max(r.started, coalesce(max(a.answered), 0)) "
-                             "FROM exam_results r LEFT JOIN exam_answers a ON a.result_id = r.id "
-                             "WHERE r.id = ?",
-                             (r["id"],)).fetchone()
-            if row[0] != Status.IN_PROGRESS:
-                continue
-            close(db, key, r["id"], Ending.LEFT, row[1])
+        lock = attempt_lock(store, r["uid"])
+        try:
+            lock.acquire()
+        except Timeout:
+            continue  # another copy of the app is sitting it now
+        try:
+            with store.write() as db:
+                row = db.execute("SELECT r.status, max(r.started, coalesce(max(a.answered), 0)) "
+                                 "FROM exam_results r LEFT JOIN exam_answers a ON a.result_id = r.id "
+                                 "WHERE r.id = ?",
+                                 (r["id"],)).fetchone()
+                if row[0] != Status.IN_PROGRESS:
+                    continue
+                close(db, key, r["id"], Ending.LEFT, row[1])
+        finally:
+            _release(lock)
         closed.append(r["id"])
     return closed

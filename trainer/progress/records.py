@@ -18,6 +18,7 @@ Both are checked when built, so that a bad value fails here, loudly, and never r
 from __future__ import annotations
 
 import platform
+import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,14 @@ def skills_of(procedure: Procedure, automation: Automation) -> tuple[Skill, ...]
     """The skills a round grades: those of the expected actions the trainee must do."""
     seen = dict.fromkeys(e.skill for _, e in procedure.for_trainee(automation).actions())
     return tuple(seen)
+
+
+def clean_name(name: str) -> str:
+    """A display name as stored, compared and shown: NFKC, no invisible (format, control or
+    unassigned) characters, single spaces. "Ivy" and "Ivy" + a zero-width space are one name."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cn", "Cs"))
+    return " ".join(text.split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from sqlite_utils import Database
@@ -52,7 +52,7 @@ from trainer.progress.errors import (
     unavailable_reason,
 )
 from trainer.progress.passphrase import check_passphrase, hash_passphrase
-from trainer.progress.records import Attempt, AttemptRecord, Trainee
+from trainer.progress.records import Attempt, AttemptRecord, Trainee, clean_name
 
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another process's transaction
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -95,6 +95,7 @@ class Store:
             if not memory:
                 self._check_header()
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                _create_private(self.path)
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             self.problem = StoreUnavailableError(self.path, unavailable_reason(e) or str(e))
@@ -255,7 +256,7 @@ class Store:
 
     # ---------------------------------------------------------------- trainees
     def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None) -> int:
-        name = " ".join(name.split())
+        name = clean_name(name)
         if not name:
             raise ValueError("a trainee needs a name")
         if instructor and not passphrase:
@@ -285,7 +286,7 @@ class Store:
     def find_trainee(self, name: str) -> Trainee | None:
         """The active trainee of this name (case-insensitive), if any."""
         rows = self.query("SELECT * FROM trainees WHERE archived = 0 AND name = ? COLLATE NOCASE",
-                          (" ".join(name.split()),))
+                          (clean_name(name),))
         return trainee_from_row(rows[0]) if rows else None
 
     def archive_trainee(self, trainee_id: int) -> None:
@@ -442,3 +443,10 @@ def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attemp
                    payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
                    critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
                    findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"])
+
+
+def _create_private(path: str | os.PathLike) -> None:
+    """Create a new progress file readable by its owner only (SQLite gives its -wal and -shm
+    files the same mode); an existing file, or a name taken meanwhile, is left as it is."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
