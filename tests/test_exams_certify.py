@@ -310,3 +310,74 @@ def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
     finally:
         sitter.kill()
         sitter.wait(timeout=30)
+
+
+# --- the whole path, through the commands an instructor runs -------------------------------------
+
+
+def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
+    """Instructor: key, sitting file. Workstation: opens it, sits the exam, exports the
+    submission. Instructor: certifies. Auditor: verifies with the public key alone."""
+    from tests.test_exams_trust import sit
+    from trainer.exams import start_exam
+    from trainer.exams.forms import write_form
+    from trainer.exams.submission import export_submission, read_sitting_file
+
+    env = {"IVY_PASS": PASS}
+    key, ledger = tmp_path / "ivy.key", tmp_path / "instructor.sqlite"
+    done = run_command("instructor-key", "Ivy Park", "--out", str(key), "--passphrase-env", "IVY_PASS",
+                       env=env)
+    assert done.returncode == 0, done.stderr
+    public = read_public_key(tmp_path / "ivy.key.pub")
+    assert public.fingerprint in done.stdout
+    exam = form(pass_mark=80)
+    write_form(exam, tmp_path / "form.json")
+    issue = ("sitting", "--form", str(tmp_path / "form.json"), "--trainee", "Sam Lee", "--key",
+             str(key), "--ledger", str(ledger), "--passphrase-env", "IVY_PASS")
+    done = run_command(*issue, "--out", str(tmp_path / "sam-1.sitting"), env=env)
+    assert done.returncode == 0 and "attempt 1 of 3" in done.stdout, done.stderr
+
+    # the workstation
+    sitting, token, sat_form = read_sitting_file(tmp_path / "sam-1.sitting")
+    assert sitting.trainee == "Sam Lee" and sat_form.digest == exam.digest
+    with Store.open(tmp_path / "ws.sqlite") as ws:
+        sam, secret = ws.add_trainee("Sam Lee"), installation_key(tmp_path / "installation.key")
+        ana = ws.add_trainee("Ana Ruiz")
+        with pytest.raises(CertifyError, match="issued to Sam Lee"):
+            start_exam(ws, sat_form, ana, secret, sitting=token)
+        session = start_exam(ws, sat_form, sam, secret, sitting=token)
+        session.abandon()  # an attempt that went badly...
+        sit(ws, secret, sam, sat_form, critical_at=0)  # ...and one sat without a sitting
+        assert export_submission(ws, tmp_path / "submission.json") == 1
+
+    done = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key), "--ledger",
+                       str(ledger), "--out", str(tmp_path / "certs.json"), "--passphrase-env",
+                       "IVY_PASS", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "did not pass" in done.stdout  # abandoned: never passed
+    again = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key), "--ledger",
+                        str(ledger), "--out", str(tmp_path / "again.json"), "--passphrase-env",
+                        "IVY_PASS", env=env)
+    assert again.returncode == 1 and "already used" in again.stdout
+    done = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
+                       str(tmp_path / "ivy.key.pub"))
+    assert done.returncode == 0 and "1 certificate verified" in done.stdout
+    wrong = run_command(*issue, "--out", str(tmp_path / "x"), env={"IVY_PASS": "not the passphrase"})
+    assert wrong.returncode == 2 and "passphrase is not right" in wrong.stderr
+
+
+def test_a_sitting_file_signed_by_two_keys_or_for_another_form_is_refused(tmp_path, ivy):
+    from trainer.exams.submission import read_sitting_file, write_sitting_file
+
+    with Store.open(tmp_path / "l.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, form(), "Sam Lee")
+    mallory = InstructorKey.generate("Mallory")
+    write_sitting_file(tmp_path / "a", token, sign_form(form(), mallory))
+    with pytest.raises(CertifyError, match="not signed by an instructor key"):
+        read_sitting_file(tmp_path / "a")
+    write_sitting_file(tmp_path / "b", token, sign_form(form(pass_mark=50), ivy))
+    with pytest.raises(CertifyError, match="another form"):
+        read_sitting_file(tmp_path / "b")
+    (tmp_path / "c").write_text("{")
+    with pytest.raises(CertifyError, match="not JSON"):
+        read_sitting_file(tmp_path / "c")

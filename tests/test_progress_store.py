@@ -68,7 +68,7 @@ EXPECTED_COLUMNS = {
                      ("passed", "INTEGER", 1, 0), ("critical", "INTEGER", 1, 0),
                      ("procedure", "INTEGER", 0, 0), ("payouts", "INTEGER", 0, 0), ("speed", "INTEGER", 0, 0),
                      ("total", "INTEGER", 0, 0),
-                     ("source", "TEXT", 1, 0), ("imported", "REAL", 0, 0)],
+                     ("source", "TEXT", 1, 0), ("imported", "REAL", 0, 0), ("sitting", "TEXT", 0, 0)],
     "exam_answers": [("id", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("position", "INTEGER", 1, 0),
                      ("item_id", "TEXT", 1, 0), ("title", "TEXT", 1, 0), ("game", "TEXT", 1, 0),
                      ("answered", "REAL", 1, 0), ("procedure", "INTEGER", 1, 0), ("payouts", "INTEGER", 1, 0),
@@ -113,7 +113,8 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
             assert info == expected, table
         assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == schema.known()
         assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
-                                  "m005_covering_indexes", "m006_exams", "m007_exam_ledger"]
+                                  "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
+                                  "m008_result_sittings"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

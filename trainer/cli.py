@@ -65,6 +65,35 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a property option, such as sum_paytable=B")
     o.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
+    ik = sub.add_parser("instructor-key", help="make an instructor's key pair (private key sealed "
+                        "under a passphrase, and PATH.pub to give to workstations and auditors)")
+    ik.add_argument("name", help="the instructor's name, as certificates will show it")
+    ik.add_argument("--out", required=True, metavar="PATH", help="the private key file to write")
+    ik.add_argument("--passphrase-env", metavar="VAR",
+                    help="read the passphrase from this environment variable (else it is asked)")
+
+    st = sub.add_parser("sitting", help="issue a signed, one-time sitting: a file the trainee's "
+                        "workstation opens to sit the exam")
+    st.add_argument("--form", required=True, metavar="FORM.json", help="an exam form file")
+    st.add_argument("--trainee", required=True, help="the trainee's name")
+    st.add_argument("--key", required=True, metavar="KEY", help="your instructor key file")
+    st.add_argument("--ledger", required=True, metavar="DB",
+                    help="your progress file, which keeps the attempts issued")
+    st.add_argument("--out", required=True, metavar="FILE", help="the sitting file to write")
+    st.add_argument("--hours", type=float, default=4.0, help="how long it may be started (4)")
+    st.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
+                    "environment variable (else it is asked)")
+
+    ce = sub.add_parser("certify", help="re-grade a workstation's exam submission and sign a "
+                        "certificate for each result")
+    ce.add_argument("submission", metavar="SUBMISSION.json")
+    ce.add_argument("--key", required=True, metavar="KEY", help="your instructor key file")
+    ce.add_argument("--ledger", required=True, metavar="DB", help="the progress file that issued "
+                    "the sittings")
+    ce.add_argument("--out", required=True, metavar="CERTIFICATES.json")
+    ce.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
+                    "environment variable (else it is asked)")
+
     v = sub.add_parser("verify-results", help="check exam certificates with an instructor's public "
                        "key, or a progress file's results chain")
     v.add_argument("file", nargs="?", metavar="FILE",
@@ -79,17 +108,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-COMMANDS = ("settle", "odds", "check", "key", "grade", "verify-results")
+COMMANDS = ("settle", "odds", "check", "key", "grade", "instructor-key", "sitting", "certify",
+            "verify-results")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from trainer.exams.errors import ExamError
+    from trainer.progress.errors import StoreError
     from trainer.scenario import ScenarioError
 
     try:
         return {"settle": _settle, "odds": _odds, "check": _check, "key": _key,
-                "grade": _grade, "verify-results": _verify_results}[args.command](args)
-    except (RequestError, DataError, ScenarioError) as e:
+                "grade": _grade, "instructor-key": _instructor_key, "sitting": _sitting,
+                "certify": _certify, "verify-results": _verify_results}[args.command](args)
+    except (RequestError, DataError, ScenarioError, ExamError, StoreError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
@@ -372,3 +405,84 @@ def _verify_certificates(args, where: str) -> int:
         return 1
     print(f"{len(found)} certificate{'s' if len(found) != 1 else ''} verified")
     return 0
+
+
+def _passphrase(args, *, new: bool = False) -> str:
+    """The passphrase from --passphrase-env, or asked on the terminal (twice for a new key)."""
+    import getpass
+
+    if args.passphrase_env:
+        value = os.environ.get(args.passphrase_env)
+        if value is None:
+            raise RequestError("--passphrase-env", f"the environment variable {args.passphrase_env} "
+                                                   "is not set")
+        return value
+    if not sys.stdin.isatty():
+        raise RequestError("--passphrase-env", "no terminal to ask the passphrase on: name an "
+                                               "environment variable that holds it")
+    first = getpass.getpass("Passphrase: ")
+    if new and getpass.getpass("The same passphrase again: ") != first:
+        raise RequestError("passphrase", "the two passphrases differ; nothing was written")
+    return first
+
+
+def _instructor_key(args) -> int:
+    from pathlib import Path
+
+    from trainer.exams.keys import InstructorKey, write_private_key, write_public_key
+    from trainer.progress.records import clean_name
+
+    name = clean_name(args.name)
+    if not name:
+        raise RequestError("name", "an instructor key needs the instructor's name")
+    key = InstructorKey.generate(name)
+    out = Path(args.out)
+    public = out.with_name(out.name + ".pub")
+    if public.exists():
+        raise RequestError(str(public), "already exists; a key file is never overwritten")
+    write_private_key(out, key, _passphrase(args, new=True))
+    write_public_key(public, key.public)
+    print(f"{out}: the private key of {name}, sealed under the passphrase: keep it on your machine")
+    print(f"{public}: the public key to give to workstations and auditors")
+    print(f"fingerprint: {key.public.fingerprint}")
+    return 0
+
+
+def _sitting(args) -> int:
+    from trainer.exams.certify import issue_sitting, sign_form
+    from trainer.exams.forms import read_form
+    from trainer.exams.keys import read_private_key
+    from trainer.exams.submission import write_sitting_file
+    from trainer.progress.store import Store
+
+    form = read_form(args.form)
+    if not 0 < args.hours <= 24 * 30:
+        raise RequestError("--hours", "must be more than 0 and at most 720")
+    key = read_private_key(args.key, _passphrase(args))
+    with Store.open(args.ledger) as store:
+        token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600)
+    write_sitting_file(args.out, token, sign_form(form, key))
+    print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
+          f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint})")
+    return 0
+
+
+def _certify(args) -> int:
+    """Exit 0 when every result was certified, 1 when some were refused (each named)."""
+    from trainer.exams.keys import read_private_key
+    from trainer.exams.submission import certify_submission, write_certificates
+    from trainer.progress.store import Store
+
+    key = read_private_key(args.key, _passphrase(args))
+    with Store.open(args.ledger) as store:
+        summary = certify_submission(store, key, args.submission)
+    write_certificates(args.out, summary.certificates)
+    for c in summary.certificates:
+        verdict = "passed" if c["passed"] else "did not pass"
+        print(f"certified: {c['trainee']}, {c['form']['name']}, attempt {c['attempt']}: {verdict} "
+              f"({c['total']})")
+    for line in summary.refused:
+        print(f"refused: {line}")
+    print(f"{args.out}: {len(summary.certificates)} certificate"
+          f"{'s' if len(summary.certificates) != 1 else ''}; {len(summary.refused)} refused")
+    return 1 if summary.refused else 0

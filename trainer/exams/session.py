@@ -30,15 +30,17 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 from sqlite_utils import Database
 
+from trainer.exams.certify import CertifyError, read_sitting
 from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import add_form, get_form
+from trainer.exams.keys import PublicKey
 from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.exams.trust import chain
 from trainer.grading import Result
 from trainer.procedure.model import Performed
-from trainer.progress.records import action_json, finding_json, workstation
+from trainer.progress.records import action_json, clean_name, finding_json, workstation
 from trainer.progress.store import Store
 from trainer.scenario import Scenario
 
@@ -55,10 +57,12 @@ def attempts_left(store: Store, trainee_id: int, form: ExamForm) -> int:
 
 
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
-               clock: Callable[[], float] = time.time) -> ExamSession:
+               clock: Callable[[], float] = time.time, sitting: dict | None = None) -> ExamSession:
     """Begin an attempt on a form (an ExamForm, stored now if it is not yet, or a stored form's
     uid). Refused for an archived form (FormError) and when the trainee has no attempt left
-    (NoAttemptsLeftError)."""
+    (NoAttemptsLeftError). With a signed `sitting` token (trainer.exams.submission), the token
+    must be this trainee's, for this form, and not expired by this machine's clock; it is kept
+    with the result, for the instructor to certify."""
     if isinstance(form, str):
         form = get_form(store, form)
     else:
@@ -67,6 +71,8 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     if form.archived:
         raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
     trainee = store.trainee(trainee_id)
+    if sitting is not None:
+        check_sitting_here(sitting, trainee.name, form, float(clock()))
     started = float(clock())
     uid = uuid.uuid4().hex
     with store.write() as db:
@@ -78,16 +84,33 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
                 f"{'s' if form.attempts_allowed != 1 else ''} allowed at {form.name!r}.")
         cur = db.execute(
             "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
-            "pass_mark, time_limit_seconds, item_count, started, status, source) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "pass_mark, time_limit_seconds, item_count, started, status, source, sitting) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (uid, trainee_id, trainee.name, form.uid, form.name, form.digest, form.pass_mark,
-             form.time_limit_seconds, len(form.items), started, Status.IN_PROGRESS.value, workstation()))
+             form.time_limit_seconds, len(form.items), started, Status.IN_PROGRESS.value, workstation(),
+             None if sitting is None else json.dumps(sitting, ensure_ascii=False)))
         result_id = cur.lastrowid
         chain(db, key, "start", result_id)
     _LIVE.add(uid)
     lock = attempt_lock(store, uid)
     lock.acquire()  # a new uid: nobody else holds it
     return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock)
+
+
+def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float) -> None:
+    """What a workstation can check of a sitting token: signed by the key it names, this
+    trainee's, this form's, and not expired. CertifyError (an ExamError) says which."""
+    try:
+        signer = PublicKey("", bytes.fromhex(token["signer"]["public"]))
+    except (KeyError, TypeError, ValueError):
+        raise CertifyError("the sitting token names no signer") from None
+    sitting = read_sitting(token, [signer])
+    if sitting.trainee != clean_name(trainee):
+        raise CertifyError(f"this sitting was issued to {sitting.trainee}, not {trainee}")
+    if sitting.form_digest != form.digest:
+        raise CertifyError(f"this sitting is for another exam than {form.name!r}")
+    if now > sitting.expires:
+        raise CertifyError("this sitting has expired: ask the instructor for a new one")
 
 
 def attempt_lock(store: Store, uid: str) -> FileLock:

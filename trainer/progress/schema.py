@@ -335,3 +335,12 @@ BEGIN SELECT RAISE(ABORT, 'certificates are append-only'); END;
 CREATE TRIGGER exam_certificates_no_delete BEFORE DELETE ON exam_certificates
 BEGIN SELECT RAISE(ABORT, 'certificates are append-only'); END
 """)
+
+
+@migration
+def m008_result_sittings(db: Database) -> None:
+    """A workstation's exam result keeps the signed sitting token it was sat under
+    (trainer.exams.submission), so that the instructor can certify it; NULL for results sat
+    without one."""
+    db.execute("ALTER TABLE exam_results ADD COLUMN sitting TEXT "
+               "CHECK (sitting IS NULL OR json_valid(sitting))")

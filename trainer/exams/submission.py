@@ -1,0 +1,136 @@
+"""The files that carry a certification exam between the instructor and a workstation.
+
+- **Sitting file** (instructor → workstation, `write_sitting_file` / `read_sitting_file`): the
+  signed sitting token and the signed form it is for. The workstation checks that both are
+  signed by the same key, named by its fingerprint, and that the token's form digest is the
+  form's; that proves nothing about who signed (a trainee could sign their own), which is why
+  the instructor checks the token again against the ledger when certifying.
+- **Submission** (workstation → instructor, `export_submission` / `read_submission`): every
+  ended result sat under a sitting, with its token and its whole record (every answer's action
+  log). The instructor certifies it (`certify_submission`): each result re-graded and signed,
+  or refused by name; one bad result does not stop the others.
+
+    {"format": "dealer-trainer-sitting-file", "version": 1, "sitting": <token>, "form": <signed form>}
+    {"format": "dealer-trainer-exam-submission", "version": 1, "exported": <seconds>,
+     "source": <workstation>, "results": [{"record": <portable record>, "sitting": <token>}]}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+
+from trainer.exams.certify import (
+    CertifyError,
+    Sitting,
+    certify,
+    open_signed_form,
+    read_sitting,
+)
+from trainer.exams.errors import FormFileError
+from trainer.exams.forms import ExamForm, write_atomically
+from trainer.exams.keys import InstructorKey, PublicKey
+from trainer.exams.records import portable
+from trainer.progress.records import workstation
+from trainer.progress.store import Store
+
+SITTING_FILE = "dealer-trainer-sitting-file"
+SUBMISSION = "dealer-trainer-exam-submission"
+VERSION = 1
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def write_sitting_file(path: str | os.PathLike, token: dict, signed_form: dict) -> None:
+    doc = {"format": SITTING_FILE, "version": VERSION, "sitting": token, "form": signed_form}
+    write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+
+
+def read_sitting_file(path: str | os.PathLike) -> tuple[Sitting, dict, ExamForm]:
+    """(the sitting, its token, its form), checked as far as a workstation can check them;
+    CertifyError naming the file otherwise."""
+    name = os.fspath(path)
+    doc = _read(name, SITTING_FILE, "sitting file")
+    token, signed = doc.get("sitting"), doc.get("form")
+    try:
+        signer = PublicKey("", bytes.fromhex(token["signer"]["public"]))
+        sitting = read_sitting(token, [signer])
+        form = open_signed_form(signed, [signer], name)
+    except (KeyError, TypeError, ValueError) as e:
+        raise CertifyError(f"{name}: a damaged sitting file ({e})") from None
+    except (CertifyError, FormFileError) as e:
+        raise CertifyError(f"{name}: {str(e).removeprefix(name + ': ')}") from None
+    if form.digest != sitting.form_digest:
+        raise CertifyError(f"{name}: the sitting is for another form than the one in the file")
+    return sitting, token, form
+
+
+def export_submission(store: Store, path: str | os.PathLike, *, trainee_id: int | None = None) -> int:
+    """Write every ended result sat under a sitting (of one trainee, or all); how many."""
+    where = "status != 'in-progress' AND sitting IS NOT NULL"
+    params: tuple = ()
+    if trainee_id is not None:
+        where += " AND trainee_id = ?"
+        params = (trainee_id,)
+    out = []
+    for r in store.query(f"SELECT * FROM exam_results WHERE {where} ORDER BY started, id", params):
+        answers = store.query("SELECT * FROM exam_answers WHERE result_id = ?", (r["id"],))
+        out.append({"record": portable(r, answers), "sitting": json.loads(r["sitting"])})
+    doc = {"format": SUBMISSION, "version": VERSION, "exported": time.time(),
+           "source": workstation(), "results": out}
+    write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    return len(out)
+
+
+@dataclass
+class CertifySummary:
+    certificates: list[dict] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # "results[2] (Sam Lee): why"
+
+
+def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike, *,
+                       now: float | None = None) -> CertifySummary:
+    """Certify every result of a submission file; the ones refused are named with the reason."""
+    name = os.fspath(path)
+    doc = _read(name, SUBMISSION, "exam submission")
+    results = doc.get("results")
+    if not isinstance(results, list):
+        raise CertifyError(f"{name}: results: must be a list")
+    summary = CertifySummary()
+    for i, entry in enumerate(results):
+        record = entry.get("record") if isinstance(entry, dict) else None
+        who = record.get("trainee") if isinstance(record, dict) else None
+        where = f"results[{i}]" + (f" ({who})" if isinstance(who, str) else "")
+        try:
+            if record is None or "sitting" not in entry:
+                raise CertifyError("not a record with its sitting token")
+            summary.certificates.append(certify(store, key, record, entry["sitting"], now=now))
+        except CertifyError as e:
+            summary.refused.append(f"{where}: {e}")
+    return summary
+
+
+def write_certificates(path: str | os.PathLike, certificates: list[dict]) -> None:
+    """A certificates file: the list `dealer-trainer verify-results FILE --public-key` checks."""
+    write_atomically(path, json.dumps(certificates, ensure_ascii=False, indent=1) + "\n")
+
+
+def _read(name: str, fmt: str, kind: str) -> dict:
+    try:
+        with open(name, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise CertifyError(f"{name}: cannot be read ({e.strerror or e})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise CertifyError(f"{name}: too large to be a {kind}")
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
+        raise CertifyError(f"{name}: not a {kind} (not JSON)") from None
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise CertifyError(f"{name}: not a Dealer Trainer {kind}")
+    if doc.get("version") != VERSION:
+        raise CertifyError(f"{name}: {kind} version {doc.get('version')!r}; this app reads {VERSION}")
+    return doc
+
