@@ -254,3 +254,62 @@ def test_closing_the_app_mid_exam_records_the_attempt_as_left(qtbot, school):
     [result] = results(store)
     assert result.status.value == "abandoned" and len(result.answers) == 1
     assert json.dumps(result.answers[0].findings)  # the answer given is kept
+
+
+def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot, school, tmp_path):
+    """The instructor issues a sitting with the instructor key; the trainee sits it from the
+    sitting file (sealed, under the countdown) and exports the submission; the instructor
+    certifies it; the certificate verifies with the public key alone."""
+    from tests.conftest import run_command
+    from trainer.exams.keys import InstructorKey, write_private_key, write_public_key
+
+    store, key, lee, rosa = school
+    ivy = InstructorKey.generate("Lee Park")
+    write_private_key(tmp_path / "lee.key", ivy, PASSPHRASE, n=2**14)
+    write_public_key(tmp_path / "lee.pub", ivy.public)
+
+    teacher = window(qtbot, store, key, lee)
+    page = teacher.show_screen("exam")
+    rows = [page.forms.item(r, 0).text() for r in range(page.forms.rowCount())]
+    page.forms.selectRow(next(i for i, n in enumerate(rows) if n.startswith("Pai Gow")))
+    seen: list = []
+    answer({"text": "Rosa Diaz"}, {"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
+    token = page.certification.issue(out=str(tmp_path / "rosa.sitting"),
+                                     key_path=str(tmp_path / "lee.key"))
+    assert token and token["attempt"] == 1 and "Attempt 1 of 2 for Rosa Diaz" in seen[0]
+    teacher.close()
+
+    trainee = window(qtbot, store, key, rosa)
+    page = trainee.show_screen("exam")
+    answer({"button": "Yes"})
+    assert page.certification.sit(str(tmp_path / "rosa.sitting"))
+    assert not trainee.sidebar.isEnabled(), "the window is locked to the exam"
+    runner = page.runner
+    for _ in range(len(runner.scenarios)):
+        qtbot.waitUntil(lambda: not runner.screen.round.finished, timeout=3000)
+        assert "Briefing" not in runner.screen.feedback.toPlainText()
+        work(qtbot, runner.screen)
+    qtbot.waitUntil(lambda: page.runner is None, timeout=5000)
+    assert "PASSED" in page.report.toPlainText()
+    page.home()
+    assert page.certification.submit(str(tmp_path / "submission.json")) == 1
+    trainee.close()
+
+    teacher = window(qtbot, store, key, lee)
+    page = teacher.show_screen("exam")
+    seen = []
+    answer({"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
+    summary = page.certification.certify(str(tmp_path / "submission.json"),
+                                         out=str(tmp_path / "certs.json"),
+                                         key_path=str(tmp_path / "lee.key"))
+    assert summary and len(summary.certificates) == 1 and "1 certified, 0 refused" in seen[0]
+    # a wrong passphrase is a message, not a traceback
+    seen = []
+    answer({"text": "not the passphrase"}, {"button": "OK"}, seen=seen)
+    assert page.certification.certify(str(tmp_path / "submission.json"),
+                                      key_path=str(tmp_path / "lee.key")) is None
+    assert "passphrase is not right" in seen[0]
+    teacher.close()
+    done = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
+                       str(tmp_path / "lee.pub"))
+    assert done.returncode == 0 and "Rosa Diaz" in done.stdout and "passed" in done.stdout

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from trainer.games import GAME_NAMES
+from ui.exam_certify import Certification
 from ui.qt import (
     QAbstractItemView,
     QFileDialog,
@@ -91,6 +92,7 @@ class ExamPage(QWidget):
         self.session = None
         self.runner = None
         self.shown_result = None
+        self.certification = Certification(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 12)
         self.stack = QStackedWidget()
@@ -114,7 +116,15 @@ class ExamPage(QWidget):
         self.start_button = QPushButton("Start the exam")
         self.start_button.setObjectName("primary")
         self.start_button.clicked.connect(self.start)
-        t.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.sitting_button = QPushButton("Sit with a sitting file…")
+        self.sitting_button.setToolTip("A certification exam the instructor issued to you: open the "
+                                       "sitting file they gave you")
+        self.sitting_button.clicked.connect(lambda: self.certification.sit())
+        starts = QHBoxLayout()
+        starts.addStretch(1)
+        starts.addWidget(self.sitting_button)
+        starts.addWidget(self.start_button)
+        t.addLayout(starts)
         self.tabs.addTab(take, "Take an exam")
         # results
         res = QWidget()
@@ -124,7 +134,8 @@ class ExamPage(QWidget):
         r.addWidget(self.results, 1)
         row = QHBoxLayout()
         for text, slot in (("Open", self.open_result), ("Print report…", self.print_selected),
-                           ("Sign off…", self.sign_selected)):
+                           ("Sign off…", self.sign_selected),
+                           ("Export for certification…", lambda: self.certification.submit())):
             b = QPushButton(text)
             b.clicked.connect(slot)
             row.addWidget(b)
@@ -161,7 +172,9 @@ class ExamPage(QWidget):
         row = QHBoxLayout()
         for text, slot in (("New form…", self.new_form), ("Import form…", self.import_form),
                            ("Export form…", self.export_form), ("Import results…", self.import_results),
-                           ("Export results…", self.export_results)):
+                           ("Export results…", self.export_results),
+                           ("Issue a sitting…", lambda: self.certification.issue()),
+                           ("Certify a submission…", lambda: self.certification.certify())):
             b = QPushButton(text)
             b.clicked.connect(slot)
             row.addWidget(b)
@@ -170,6 +183,10 @@ class ExamPage(QWidget):
         return w
 
     # --- lists ---------------------------------------------------------------------------------
+
+    def selected_form(self) -> str | None:
+        """The uid of the form chosen on the Forms tab (instructors only)."""
+        return selected(self.forms) if hasattr(self, "forms") else None
 
     def problems(self) -> dict[int, str]:
         from trainer.exams import verify_results
@@ -207,9 +224,6 @@ class ExamPage(QWidget):
     # --- sitting -------------------------------------------------------------------------------
 
     def start(self, uid: str | None = None, confirm: bool = True) -> None:
-        from trainer.exams import ExamError, start_exam
-        from ui.exam_runner import ExamRunner
-
         uid = uid or selected(self.available)
         if uid is None:
             return
@@ -217,11 +231,20 @@ class ExamPage(QWidget):
                 self, "Start the exam?", "The clock starts now. There is no feedback until the end, "
                 "and leaving ends the attempt. Start?") != QMessageBox.StandardButton.Yes:
             return
+        self.begin(uid)
+
+    def begin(self, form, sitting: dict | None = None) -> bool:
+        """Start the attempt (a stored form's uid, or a form from a sitting file with its token)
+        and lock the window to it; False (with a message) when it is refused."""
+        from trainer.exams import ExamError, start_exam
+        from ui.exam_runner import ExamRunner
+
         try:
-            self.session = start_exam(self.store, uid, self.trainee.id, self.services.key)
+            self.session = start_exam(self.store, form, self.trainee.id, self.services.key,
+                                      sitting=sitting)
         except ExamError as e:
             QMessageBox.warning(self, "Exam", str(e))
-            return
+            return False
         form = self.session.form
         scenarios = [self.session.scenario(p) for p in range(len(form.items))]
         self.runner = ExamRunner(form.name, scenarios, int(self.session.remaining()))
@@ -231,6 +254,7 @@ class ExamPage(QWidget):
         self.stack.setCurrentWidget(self.runner)
         self.locked.emit(True)
         self.runner.start()
+        return True
 
     def _answer(self, position: int, result, round_) -> None:
         from trainer.exams import ExamError

@@ -1,0 +1,160 @@
+"""Certification on the Exam screen: a trainee sits the exam a sitting file grants and exports
+the results for certification; an instructor issues sittings and certifies submissions with the
+instructor key (trainer.exams.certify, trainer.exams.submission). Every method takes its files
+and answers as arguments too, so tests drive it without the file pickers."""
+
+from __future__ import annotations
+
+from ui.qt import QFileDialog, QInputDialog, QLineEdit, QMessageBox
+
+
+class Certification:
+    def __init__(self, page):
+        self.page = page
+
+    # --- the trainee's side ----------------------------------------------------------------------
+
+    def sit(self, path: str | None = None, confirm: bool = True) -> bool:
+        """Open a sitting file and start the exam it grants (this trainee, this form, in time)."""
+        from trainer.exams import ExamError
+        from trainer.exams.submission import read_sitting_file
+
+        page = self.page
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(page, "Open the sitting file your instructor gave "
+                                                  "you", "", "Sittings (*.sitting *.json)")
+        if not path:
+            return False
+        try:
+            sitting, token, form = read_sitting_file(path)
+        except ExamError as e:
+            QMessageBox.warning(page, "Sitting", str(e))
+            return False
+        if confirm and QMessageBox.question(
+                page, "Start the exam?",
+                f"{form.name}: attempt {sitting.attempt} of {form.attempts_allowed}, issued to "
+                f"{sitting.trainee} with the instructor key {sitting.signer}.\n\nThe clock starts now. "
+                "There is no feedback until the end, and leaving ends the attempt. Start?"
+        ) != QMessageBox.StandardButton.Yes:
+            return False
+        return page.begin(form, sitting=token)
+
+    def submit(self, path: str | None = None) -> int | None:
+        """Write this trainee's results sat under sittings (an instructor's: everyone's)."""
+        from trainer.exams.submission import export_submission
+
+        page = self.page
+        if path is None:
+            name = f"exam-submission-{page.trainee.name}.json".replace(" ", "-")
+            path, _ = QFileDialog.getSaveFileName(page, "Export results for certification", name,
+                                                  "Submissions (*.json)")
+        if not path:
+            return None
+        who = None if page.trainee.instructor else page.trainee.id
+        try:
+            count = export_submission(page.store, path, trainee_id=who)
+        except OSError as e:
+            QMessageBox.warning(page, "Export for certification", f"{path}: {e.strerror or e}")
+            return None
+        page.window().statusBar().showMessage(
+            f"{count} result{'s' if count != 1 else ''} sat under a sitting written to {path}: give "
+            "it to your instructor to certify", 15000)
+        return count
+
+    # --- the instructor's side ---------------------------------------------------------------------
+
+    def _key(self, key_path: str | None, passphrase: str | None, title: str):
+        from trainer.exams import ExamError
+        from trainer.exams.keys import read_private_key
+
+        page = self.page
+        if key_path is None:
+            key_path, _ = QFileDialog.getOpenFileName(page, f"{title}: your instructor key", "",
+                                                      "Instructor keys (*.key *.json)")
+        if not key_path:
+            return None
+        if passphrase is None:
+            passphrase, ok = QInputDialog.getText(page, title, "The instructor key's passphrase:",
+                                                  QLineEdit.EchoMode.Password)
+            if not ok:
+                return None
+        try:
+            return read_private_key(key_path, passphrase)
+        except ExamError as e:
+            QMessageBox.warning(page, title, str(e))
+            return None
+
+    def issue(self, trainee: str | None = None, out: str | None = None, key_path: str | None = None,
+              passphrase: str | None = None) -> dict | None:
+        """Issue a sitting of the selected form to a trainee, signed with the instructor key."""
+        from trainer.exams import ExamError, get_form
+        from trainer.exams.certify import issue_sitting, sign_form
+        from trainer.exams.submission import write_sitting_file
+
+        page = self.page
+        uid = page.selected_form()
+        if uid is None:
+            QMessageBox.information(page, "Issue a sitting", "Choose a form first.")
+            return None
+        form = get_form(page.store, uid)
+        if trainee is None:
+            names = [t.name for t in page.store.trainees() if not t.instructor]
+            trainee, ok = QInputDialog.getItem(page, "Issue a sitting", f"{form.name}\n\nTrainee:",
+                                               names, 0, True)
+            if not ok:
+                return None
+        key = self._key(key_path, passphrase, "Issue a sitting")
+        if key is None:
+            return None
+        if out is None:
+            name = f"{trainee}-{form.name}.sitting".replace(" ", "-").replace(":", "")
+            out, _ = QFileDialog.getSaveFileName(page, "Save the sitting file", name,
+                                                 "Sittings (*.sitting)")
+        if not out:
+            return None
+        try:
+            token = issue_sitting(page.store, key, form, trainee)
+            write_sitting_file(out, token, sign_form(form, key))
+        except (ExamError, OSError) as e:
+            QMessageBox.warning(page, "Issue a sitting", str(e))
+            return None
+        QMessageBox.information(page, "Issue a sitting",
+                                f"Attempt {token['attempt']} of {form.attempts_allowed} for "
+                                f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint}), "
+                                f"written to {out}.")
+        return token
+
+    def certify(self, path: str | None = None, out: str | None = None, key_path: str | None = None,
+                passphrase: str | None = None):
+        """Re-grade a workstation's submission and sign a certificate for each result."""
+        from trainer.exams import ExamError
+        from trainer.exams.submission import certify_submission, write_certificates
+
+        page = self.page
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(page, "Certify a submission", "",
+                                                  "Submissions (*.json)")
+        if not path:
+            return None
+        key = self._key(key_path, passphrase, "Certify a submission")
+        if key is None:
+            return None
+        try:
+            summary = certify_submission(page.store, key, path)
+        except ExamError as e:
+            QMessageBox.warning(page, "Certify a submission", str(e))
+            return None
+        if summary.certificates:
+            if out is None:
+                out, _ = QFileDialog.getSaveFileName(page, "Save the certificates",
+                                                     "certificates.json", "Certificates (*.json)")
+            if out:
+                write_certificates(out, summary.certificates)
+        lines = [f"{c['trainee']}, {c['form']['name']}: "
+                 f"{'passed' if c['passed'] else 'did not pass'} ({c['total']})"
+                 for c in summary.certificates]
+        lines += [f"Refused — {r}" for r in summary.refused]
+        QMessageBox.information(page, "Certify a submission",
+                                f"{len(summary.certificates)} certified, {len(summary.refused)} "
+                                "refused.\n\n" + "\n".join(lines))
+        return summary
