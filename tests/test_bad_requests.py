@@ -308,3 +308,38 @@ def test_values_of_the_wrong_type_are_named_not_crashed_on(request_):
                           capture_output=True, text=True)
     assert done.returncode == 2, done.stderr
     assert "internal error" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+WAGER = '{"game": "props-and-hops", "wagers": [{"seat": 1, "bet": "field", "amount": %s}], ' \
+        '"throws": [{"dice": [1, 2]}]}'
+
+
+@pytest.mark.parametrize(("amount", "field", "says"), [
+    ("9" * 5000, "request", "more than 4,300 digits"),
+    ('"1e999999"', "wagers[0].amount", "larger than the trainer's limit"),
+    ("1e999999", "wagers[0].amount", "larger than the trainer's limit"),
+    ("1e-999999", "wagers[0].amount", "finer than a cent"),
+    ('"\\ud800"', "wagers[0].amount", "is not a number of dollars"),
+])
+def test_extreme_numbers_and_lone_surrogates_are_named_with_exit_2(amount, field, says):
+    done = subprocess.run([sys.executable, "-m", "trainer", "settle"], input=WAGER % amount,
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith(f"{field}: ") and says in done.stderr, done.stderr
+
+
+def test_a_bad_line_never_stops_the_stream():
+    good = WAGER % '"5"'
+    lines = [WAGER % '"\\ud800"', "x" * 1_000_050, WAGER % "1e999999", *[good] * 3]
+    done = subprocess.run([sys.executable, "-m", "trainer", "settle", "--jsonl"],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 6 and done.returncode == 2
+    assert [("error" in a) for a in answers] == [True, True, True, False, False, False]
+    assert "\\ud800" in answers[0]["error"] and "longer than 1,000,000" in answers[1]["error"]
+
+
+def test_a_request_larger_than_the_cap_is_refused_by_name():
+    done = subprocess.run([sys.executable, "-m", "trainer", "settle"],
+                          input=WAGER % ('"5"' + " " * 1_000_000), capture_output=True, text=True)
+    assert done.returncode == 2 and "larger than 1,000,000 characters" in done.stderr

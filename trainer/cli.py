@@ -25,6 +25,8 @@ from trainer.errors import DataError, RequestError
 from trainer.procedure.model import Automation
 
 EXIT_BAD_INPUT = 2
+#: the largest settle request (one --jsonl line): a round of the largest game is a few kilobytes
+MAX_REQUEST_CHARS = 1_000_000
 EXIT_INTERNAL = 70  # a bug (sysexits' EX_SOFTWARE): never mistaken for "failed" (1) or bad input (2)
 
 
@@ -114,6 +116,9 @@ COMMANDS = ("settle", "odds", "check", "key", "grade", "instructor-key", "sittin
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a request is escaped, not a crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     from trainer.exams.errors import ExamError
     from trainer.progress.errors import StoreError
     from trainer.scenario import ScenarioError
@@ -143,8 +148,8 @@ def _loads(text: str):
         raise RequestError("request", f"not valid JSON ({e.msg} at {where})") from None
     except RecursionError:
         raise RequestError("request", "JSON nested too deeply") from None
-    except ValueError as e:  # an integer of more digits than Python converts
-        raise RequestError("request", f"a number that cannot be read ({e})") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise RequestError("request", "a number too long to read (more than 4,300 digits)") from None
 
 
 def _dump(obj) -> str:
@@ -155,7 +160,11 @@ def _settle(args) -> int:
     from trainer.settle import settle
 
     if not args.jsonl:
-        response = settle(_loads(sys.stdin.read()))
+        text = sys.stdin.read(MAX_REQUEST_CHARS + 1)
+        if len(text) > MAX_REQUEST_CHARS:
+            raise RequestError("request", f"larger than {MAX_REQUEST_CHARS:,} characters; a request "
+                                          "holds one round (use --jsonl for many)")
+        response = settle(_loads(text))
         sys.stdout.write(json.dumps(response, ensure_ascii=False, indent=1) + "\n")
         return 0
     bad = 0
@@ -163,10 +172,12 @@ def _settle(args) -> int:
     # Answers make many small objects and no reference cycles; collecting cycles after every
     # 700 allocations (the default) costs a fifth of the run. Collect every 1,000 lines instead.
     gc.disable()
-    for n, line in enumerate(sys.stdin, start=1):
+    for n, line in enumerate(_lines(sys.stdin, MAX_REQUEST_CHARS), start=1):
         if n % 1000 == 0:
             gc.collect()
         try:
+            if line is None:
+                raise RequestError("request", f"a line longer than {MAX_REQUEST_CHARS:,} characters")
             if not line.strip():
                 raise RequestError("request", "empty line")
             answer = _dump(settle(_loads(line)))
@@ -182,6 +193,21 @@ def _settle(args) -> int:
     out.flush()
     gc.enable()
     return EXIT_BAD_INPUT if bad else 0
+
+
+def _lines(stream, limit: int):
+    """The lines of a stream, each at most `limit` characters; None for a longer one (read past
+    in pieces, so a huge line costs no more memory than `limit`)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stream.readline(limit)
+        yield None
 
 
 def _odds(args) -> int:

@@ -28,6 +28,10 @@ def parse_amount(value: object, field: str) -> int:
         raise RequestError(field, f"{_show(value)} is not a number of dollars") from None
     if not dollars.is_finite():
         raise RequestError(field, f"{_show(value)} is not a number of dollars")
+    if dollars > 0 and dollars.adjusted() > 12:  # before any arithmetic, which could overflow
+        raise RequestError(field, f"{_show(value)} is larger than the trainer's limit of $1,000,000.00")
+    if dollars and dollars.adjusted() < -12:
+        raise RequestError(field, f"{_show(value)} is finer than a cent")
     cents = dollars * 100
     if cents != cents.to_integral_value():
         raise RequestError(field, f"{text} is finer than a cent")
@@ -80,7 +84,10 @@ def parse_odds(text: str, where: str = "") -> Fraction:
 
 
 def _show(value: object) -> str:
-    text = repr(value) if not isinstance(value, str) else f'"{value}"'
+    if isinstance(value, str):  # shown as typed, but a lone surrogate escaped
+        text = '"' + value.encode("utf-8", "backslashreplace").decode("utf-8") + '"'
+    else:
+        text = str(value) if isinstance(value, Decimal) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
