@@ -42,7 +42,8 @@ EXPECTED_COLUMNS = {
     "_migrations": [("name", "TEXT", 0, 1), ("applied_at", "REAL", 1, 0)],
     "trainees": [("id", "INTEGER", 0, 1), ("name", "TEXT", 1, 0), ("created", "REAL", 1, 0),
                  ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0),
-                 ("instructor", "INTEGER", 1, 0), ("passphrase", "TEXT", 0, 0)],
+                 ("instructor", "INTEGER", 1, 0), ("passphrase", "TEXT", 0, 0),
+                 ("public_key", "TEXT", 0, 0), ("key_path", "TEXT", 0, 0)],
     "attempts": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("trainee_id", "INTEGER", 1, 0),
                  ("item_id", "TEXT", 1, 0), ("game", "TEXT", 1, 0), ("mode", "TEXT", 1, 0),
                  ("seed", "TEXT", 0, 0), ("started", "REAL", 1, 0), ("ended", "REAL", 1, 0),
@@ -114,7 +115,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
         assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == schema.known()
         assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
-                                  "m008_result_sittings"]
+                                  "m008_result_sittings", "m009_instructor_keys"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

@@ -5,6 +5,8 @@ and answers as arguments too, so tests drive it without the file pickers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ui.qt import QFileDialog, QInputDialog, QLineEdit, QMessageBox
 
 
@@ -68,6 +70,9 @@ class Certification:
         from trainer.exams.keys import read_private_key
 
         page = self.page
+        known = getattr(page.trainee, "key_path", None)
+        if key_path is None and known and Path(known).is_file():
+            key_path = known  # the key this instructor profile was made with
         if key_path is None:
             key_path, _ = QFileDialog.getOpenFileName(page, f"{title}: your instructor key", "",
                                                       "Instructor keys (*.key *.json)")

@@ -3,9 +3,12 @@ passphrase."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -46,6 +49,8 @@ class ProfileDialog(QDialog):
         layout.addLayout(row)
         self.message = QLabel("")
         self.message.setObjectName("wrong")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.message)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -72,7 +77,7 @@ class ProfileDialog(QDialog):
         if not ok or not name:
             return None
         if self.store.find_trainee(name) is not None:
-            self.message.setText(f"“{name}” is already on the list.")
+            self.say(f"“{name}” is already on the list.")
             return None
         return name
 
@@ -80,37 +85,107 @@ class ProfileDialog(QDialog):
         if (name := self._name("New trainee")) is not None:
             self.fill(self.store.add_trainee(name))
 
-    def add_instructor(self) -> None:
-        name = self._name("New instructor")
+    def add_instructor(self, *, key_file: str | None = None, passphrase: str | None = None,
+                       name: str | None = None) -> int | None:
+        """An instructor profile is made with an instructor key: a new one sealed under a strong
+        passphrase, or the instructor's existing key file (trainer.exams.roles)."""
+        from trainer.exams import ExamError
+        from trainer.exams.keys import MIN_PASSPHRASE
+        from trainer.exams.roles import new_instructor
+
+        name = name or self._name("New instructor")
         if name is None:
-            return
-        first, ok = QInputDialog.getText(self, "Passphrase", "Choose a passphrase (8 characters "
-                                         "or more):", QLineEdit.EchoMode.Password)
-        if not ok:
-            return
-        if len(first) < 8:
-            self.message.setText("The passphrase needs 8 characters or more.")
-            return
-        again, ok = QInputDialog.getText(self, "Passphrase", "Type it again:",
-                                         QLineEdit.EchoMode.Password)
-        if not ok or again != first:
-            self.message.setText("The two passphrases differ; nothing was saved.")
-            return
-        self.fill(self.store.add_trainee(name, instructor=True, passphrase=first))
+            return None
+        if key_file is None and passphrase is None:
+            box = QMessageBox(QMessageBox.Icon.Question, "Instructor key",
+                              f"{name} signs exam forms, sittings and certificates with an "
+                              "instructor key. Make a new one on this machine, or use the key "
+                              "file you already have?", parent=self)
+            new = box.addButton("Make a new key", QMessageBox.ButtonRole.AcceptRole)
+            existing = box.addButton("Use my key file…", QMessageBox.ButtonRole.ActionRole)
+            box.addButton(QMessageBox.StandardButton.Cancel)
+            box.exec()
+            if box.clickedButton() is existing:
+                key_file, _ = QFileDialog.getOpenFileName(self, "Your instructor key", "",
+                                                          "Instructor keys (*.key)")
+                if not key_file:
+                    return None
+            elif box.clickedButton() is not new:
+                return None
+        if passphrase is None:
+            prompt = ("The key's passphrase:" if key_file else
+                      f"Choose a passphrase for the new key ({MIN_PASSPHRASE} characters or more; "
+                      "a few words make a good one):")
+            passphrase, ok = QInputDialog.getText(self, "Passphrase", prompt,
+                                                  QLineEdit.EchoMode.Password)
+            if not ok:
+                return None
+            if key_file is None:
+                again, ok = QInputDialog.getText(self, "Passphrase", "Type it again:",
+                                                 QLineEdit.EchoMode.Password)
+                if not ok or again != passphrase:
+                    self.say("The two passphrases differ; nothing was saved.")
+                    return None
+        try:
+            trainee, path = new_instructor(self.store, name, passphrase, self.key_dir(),
+                                           key_file=key_file)
+        except (ExamError, ValueError) as e:
+            self.say(str(e))
+            return None
+        self.say(f"{name}'s instructor key is {path}. Keep it; give {path.name}.pub to "
+                 "workstations and auditors." if key_file is None else "", wrong=False)
+        self.fill(trainee)
+        return trainee
+
+    def say(self, text: str, *, wrong: bool = True) -> None:
+        self.message.setObjectName("wrong" if wrong else "note")
+        self.message.style().polish(self.message)
+        self.message.setText(text)
+
+    def key_dir(self) -> Path:
+        """Where new instructor keys are written: beside the progress file."""
+        return Path(self.store.path).resolve().parent / "instructor-keys"
 
     def accept(self) -> None:
         item = self.list.currentItem()
         if item is None:
-            self.message.setText("Add a trainee first.")
+            self.say("Add a trainee first.")
             return
         trainee = self.store.trainee(item.data(Qt.ItemDataRole.UserRole))
-        if trainee.instructor and trainee.has_passphrase:
+        if trainee.instructor and (trainee.has_passphrase or trainee.public_key):
             phrase, ok = QInputDialog.getText(self, "Instructor", f"Passphrase for {trainee.name}:",
                                               QLineEdit.EchoMode.Password)
             if not ok:
                 return
-            if not self.store.verify_passphrase(trainee.id, phrase):
-                QMessageBox.warning(self, "Instructor", "That passphrase is not right.")
+            if not self.open_instructor(trainee, phrase):
                 return
         self.chosen = trainee
         super().accept()
+
+    def open_instructor(self, trainee, phrase: str, key_file: str | None = None) -> bool:
+        """An instructor made with a key opens with the key's passphrase (the key file asked for
+        when it has moved); one from an older version, with its stored passphrase."""
+        from trainer.exams import ExamError
+        from trainer.exams.errors import KeyFileError
+        from trainer.exams.roles import open_instructor
+
+        if not trainee.public_key:
+            if self.store.verify_passphrase(trainee.id, phrase):
+                return True
+            QMessageBox.warning(self, "Instructor", "That passphrase is not right.")
+            return False
+        if key_file is None and not Path(trainee.key_path or "").is_file():
+            key_file, _ = QFileDialog.getOpenFileName(
+                self, f"{trainee.name}'s instructor key was moved: where is it?", "",
+                "Instructor keys (*.key)")
+            if not key_file:
+                return False
+        try:
+            open_instructor(trainee, phrase, key_file)
+        except KeyFileError as e:
+            QMessageBox.warning(self, "Instructor", str(e).split(": ", 1)[-1].capitalize())
+            return False
+        except ExamError as e:
+            QMessageBox.warning(self, "Instructor", str(e))
+            return False
+        return True

@@ -70,6 +70,8 @@ class Trainee:
     archived_at: float | None
     instructor: bool
     has_passphrase: bool
+    public_key: str | None = None  # an instructor key's public half (hex), when made with one
+    key_path: str | None = None  # where that key's sealed file was
 
 
 def _score(name: str, v: Any) -> int:

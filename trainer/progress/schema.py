@@ -344,3 +344,11 @@ def m008_result_sittings(db: Database) -> None:
     without one."""
     db.execute("ALTER TABLE exam_results ADD COLUMN sitting TEXT "
                "CHECK (sitting IS NULL OR json_valid(sitting))")
+
+
+@migration
+def m009_instructor_keys(db: Database) -> None:
+    """An instructor profile made with an instructor key (trainer.exams.roles) keeps the key's
+    public half and where its sealed file is: opening the profile means opening the key."""
+    db.execute("ALTER TABLE trainees ADD COLUMN public_key TEXT")
+    db.execute("ALTER TABLE trainees ADD COLUMN key_path TEXT")

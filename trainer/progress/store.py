@@ -255,7 +255,8 @@ class Store:
         return [r[0] for r in self.db.execute("PRAGMA integrity_check")]
 
     # ---------------------------------------------------------------- trainees
-    def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None) -> int:
+    def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None,
+                    public_key: str | None = None, key_path: str | None = None) -> int:
         name = clean_name(name)
         if not name:
             raise ValueError("a trainee needs a name")
@@ -264,8 +265,9 @@ class Store:
         hashed = hash_passphrase(passphrase) if passphrase else None
         try:
             with self.write() as db:
-                cur = db.execute("INSERT INTO trainees (name, created, instructor, passphrase) "
-                                 "VALUES (?, ?, ?, ?)", (name, time.time(), int(instructor), hashed))
+                cur = db.execute("INSERT INTO trainees (name, created, instructor, passphrase, "
+                                 "public_key, key_path) VALUES (?, ?, ?, ?, ?, ?)",
+                                 (name, time.time(), int(instructor), hashed, public_key, key_path))
                 return cur.lastrowid
         except sqlite3.IntegrityError:
             taken = self.find_trainee(name)
@@ -427,7 +429,8 @@ def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None
 
 def trainee_from_row(r: dict) -> Trainee:
     return Trainee(r["id"], r["name"], r["created"], bool(r["archived"]), r["archived_at"],
-                   bool(r["instructor"]), r["passphrase"] is not None)
+                   bool(r["instructor"]), r["passphrase"] is not None, r.get("public_key"),
+                   r.get("key_path"))
 
 
 def finding_from_row(r: dict) -> dict:
