@@ -261,12 +261,13 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
     sitting file (sealed, under the countdown) and exports the submission; the instructor
     certifies it; the certificate verifies with the public key alone."""
     from tests.conftest import run_command
-    from trainer.exams.keys import InstructorKey, write_private_key, write_public_key
+    from trainer.exams.roles import new_instructor
 
-    store, key, lee, rosa = school
-    ivy = InstructorKey.generate("Lee Park")
-    write_private_key(tmp_path / "lee.key", ivy, PASSPHRASE, n=2**14)
-    write_public_key(tmp_path / "lee.pub", ivy.public)
+    store, key, _, rosa = school
+    lee, lee_key = new_instructor(store, "Ivy Lee", "correct horse battery staple", tmp_path)
+    PASSPHRASE = "correct horse battery staple"
+    (tmp_path / "lee.key").symlink_to(lee_key)
+    (tmp_path / "lee.pub").symlink_to(lee_key.with_name(lee_key.name + ".pub"))
 
     teacher = window(qtbot, store, key, lee)
     page = teacher.show_screen("exam")
@@ -274,9 +275,9 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
     page.forms.selectRow(next(i for i, n in enumerate(rows) if n.startswith("Pai Gow")))
     seen: list = []
     answer({"text": "Rosa Diaz"}, {"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
-    token = page.certification.issue(out=str(tmp_path / "rosa.sitting"),
-                                     key_path=str(tmp_path / "lee.key"))
+    token = page.certification.issue(out=str(tmp_path / "rosa.sitting"))  # the profile's key
     assert token and token["attempt"] == 1 and "Attempt 1 of 2 for Rosa Diaz" in seen[0]
+    assert "Ivy Lee" in seen[0]  # the profile's own key, not a file picked
     teacher.close()
 
     trainee = window(qtbot, store, key, rosa)
@@ -303,6 +304,15 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
                                          out=str(tmp_path / "certs.json"),
                                          key_path=str(tmp_path / "lee.key"))
     assert summary and len(summary.certificates) == 1 and "1 certified, 0 refused" in seen[0]
+    page.refresh()
+    tab = page.certificates
+    assert tab.table.rowCount() == 1
+    assert [tab.table.item(0, c).text() for c in (0, 3, 5)] == ["Rosa Diaz", "passed", "✓ verified"]
+    tab.open()
+    text = page.report.toPlainText()
+    assert "Certificate" in text and "Verification code" in text and "Ivy Lee" in text
+    pdf = tab.print_selected(str(tmp_path / "certificate.pdf"))
+    assert pdf.read_bytes()[:5] == b"%PDF-"
     # a wrong passphrase is a message, not a traceback
     seen = []
     answer({"text": "not the passphrase"}, {"button": "OK"}, seen=seen)

@@ -393,7 +393,7 @@ def _verify_certificates(args, where: str) -> int:
     certificate that does not, 2 when a file cannot be read. No secret is needed."""
     from pathlib import Path
 
-    from trainer.exams.certify import CertifyError, verify_certificate
+    from trainer.exams.certify import CertifyError, verification_code, verify_certificate
     from trainer.exams.errors import KeyFileError
     from trainer.exams.keys import read_public_key
 
@@ -427,7 +427,8 @@ def _verify_certificates(args, where: str) -> int:
         verdict = "passed" if body.get("passed") else "did not pass"
         print(f"certificate {n + 1}: {body.get('trainee')}, {body.get('form', {}).get('name')}: "
               f"{verdict} ({body.get('total')}), signed by {body['signer']['name']} "
-              f"({body['signer']['fingerprint']})")
+              f"({body['signer']['fingerprint']}), verification code "
+              f"{verification_code(certificate)}")
     if bad:
         print(f"{bad} of {len(found)} certificates do not verify", file=sys.stderr)
         return 1

@@ -163,3 +163,122 @@ class Certification:
                                 f"{len(summary.certificates)} certified, {len(summary.refused)} "
                                 "refused.\n\n" + "\n".join(lines))
         return summary
+
+
+# --- the instructor's certificates ------------------------------------------------------------------
+
+HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Certified"]
+
+
+def certificate_data(cert: dict, verified: bool) -> dict:
+    """What the printed report shows of a certificate (ui.report.report_html's fields)."""
+    from trainer.exams.certify import verification_code
+
+    items = [{"title": a.get("title", f"Part {a.get('position', 0) + 1}"), "total": a.get("total", 0),
+              "findings": a.get("findings", [])} for a in cert.get("answers", [])]
+    answered = {a.get("position") for a in cert.get("answers", [])}
+    items += [{"title": f"Part {p + 1} (not answered)", "total": 0, "findings": []}
+              for p in range(cert["form"]["items"]) if p not in answered]
+    return {"trainee": cert["trainee"], "form": cert["form"]["name"], "started": None, "ended": None,
+            "duration": 0, "status": cert["status"], "passed": cert["passed"], "total": cert["total"],
+            "procedure": cert["procedure"], "payouts": cert["payouts"], "speed": cert["speed"],
+            "pass_mark": cert["form"]["pass_mark"], "items": items, "result_id": cert["result"],
+            "certificate": {"signer": cert["signer"]["name"], "attempt": cert["attempt"],
+                            "fingerprint": cert["signer"]["fingerprint"],
+                            "certified": cert["certified"], "code": verification_code(cert),
+                            "verified": verified}}
+
+
+class CertificatesTab:
+    """The certificates in the instructor's ledger, each checked against the instructor keys of
+    this file's profiles (never against the key a certificate merely names)."""
+
+    def __init__(self, page):
+        from ui.exam_page import table
+        from ui.qt import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+        self.page = page
+        self.widget = QWidget()
+        v = QVBoxLayout(self.widget)
+        self.table = table(HEADERS, 1)
+        self.table.itemActivated.connect(lambda _i: self.open())
+        v.addWidget(self.table, 1)
+        row = QHBoxLayout()
+        for text, slot in (("Open", self.open), ("Print certificate…", self.print_selected),
+                           ("Export certificates…", self.export)):
+            b = QPushButton(text)
+            b.clicked.connect(lambda _=False, s=slot: s())
+            row.addWidget(b)
+        row.addStretch(1)
+        v.addLayout(row)
+        self.shown: list[dict] = []
+
+    def trusted(self):
+        from trainer.exams.keys import PublicKey
+
+        return [PublicKey(t.name, bytes.fromhex(t.public_key)) for t in self.page.store.trainees()
+                if t.instructor and t.public_key]
+
+    def verified(self, cert: dict) -> bool:
+        from trainer.exams import ExamError
+        from trainer.exams.certify import verify_certificate
+
+        try:
+            verify_certificate(cert, self.trusted())
+        except ExamError:
+            return False
+        return True
+
+    def refresh(self) -> None:
+        import time
+
+        from trainer.exams.certify import certificates
+        from ui.exam_page import fill
+
+        self.shown = list(reversed(certificates(self.page.store)))
+        fill(self.table, [(c["trainee"], c["form"]["name"], c["attempt"], c["status"], c["total"],
+                           "✓ verified" if self.verified(c) else "⚠ not by an instructor key here",
+                           time.strftime("%Y-%m-%d %H:%M", time.localtime(c["certified"])))
+                          for c in self.shown], list(range(len(self.shown))))
+
+    def _selected(self) -> dict | None:
+        from ui.exam_page import selected
+
+        n = selected(self.table)
+        return self.shown[n] if n is not None else None
+
+    def open(self) -> None:
+        from ui.report import report_html
+
+        cert = self._selected()
+        if cert is not None:
+            self.page.show_html(report_html(certificate_data(cert, self.verified(cert))))
+
+    def print_selected(self, path: str | None = None):
+        from pathlib import Path
+
+        from ui.report import write_pdf
+
+        cert = self._selected()
+        if cert is None:
+            return None
+        if path is None:
+            name = f"certificate-{cert['trainee']}-{cert['attempt']}.pdf".replace(" ", "-")
+            path, _ = QFileDialog.getSaveFileName(self.page, "Print the certificate to PDF", name,
+                                                  "PDF (*.pdf)")
+        if not path:
+            return None
+        return write_pdf(certificate_data(cert, self.verified(cert)), Path(path))
+
+    def export(self, path: str | None = None) -> int | None:
+        from trainer.exams.certify import certificates
+        from trainer.exams.submission import write_certificates
+
+        found = certificates(self.page.store)
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self.page, "Export the certificates",
+                                                  "certificates.json", "Certificates (*.json)")
+        if not path:
+            return None
+        write_certificates(path, found)
+        return len(found)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from trainer.games import GAME_NAMES
-from ui.exam_certify import Certification
+from ui.exam_certify import CertificatesTab, Certification
 from ui.qt import (
     QAbstractItemView,
     QFileDialog,
@@ -144,6 +144,8 @@ class ExamPage(QWidget):
         self.tabs.addTab(res, "Results")
         if self.trainee is not None and self.trainee.instructor:
             self.tabs.addTab(self._forms_tab(), "Forms")
+            self.certificates = CertificatesTab(self)
+            self.tabs.addTab(self.certificates.widget, "Certificates")
         # the result of the exam just taken, or one opened from the list
         done = QWidget()
         d = QVBoxLayout(done)
@@ -215,6 +217,8 @@ class ExamPage(QWidget):
                              f"⚠ {flagged[x.id]}" if x.id in flagged else "✓ verified",
                              x.signoff.signer_name if x.signoff else "—") for x in shown],
              [x.id for x in shown])
+        if hasattr(self, "certificates"):
+            self.certificates.refresh()
         if hasattr(self, "forms"):
             forms = list_forms(self.store)
             fill(self.forms, [(f.name, ", ".join(GAME_NAMES.get(g, g) for g in f.games), len(f.items),
@@ -289,11 +293,23 @@ class ExamPage(QWidget):
         from ui.report import report_html
 
         self.shown_result = result
+        self.print_button.setEnabled(True)
+        self.sign_button.setEnabled(True)
         verified = result.id not in self.problems()
         self.report.setHtml(report_html(report_data(result, verified)))
         self.stack.setCurrentIndex(1)
 
+    def show_html(self, text: str) -> None:
+        """Show a report that is not a result of this file (a certificate): nothing to sign."""
+        self.shown_result = None
+        self.report.setHtml(text)
+        self.print_button.setEnabled(False)
+        self.sign_button.setEnabled(False)
+        self.stack.setCurrentIndex(1)
+
     def home(self) -> None:
+        self.print_button.setEnabled(True)
+        self.sign_button.setEnabled(True)
         self.stack.setCurrentIndex(0)
         self.refresh()
 

@@ -36,11 +36,22 @@ def report_html(r: dict) -> str:
     severity, message, cite}]}], signed_by, signed_at, result_id, verified (bool)."""
     verdict = ("<span class='pass'>PASSED</span>" if r["passed"] else
                f"<span class='fail'>NOT PASSED</span> ({html.escape(r['status'])})")
-    facts = [("Trainee", r["trainee"]), ("Exam form", r["form"]),
-             ("Taken", f"{_when(r['started'])} to {_when(r['ended'])} ({r['duration']:.0f} s)"),
-             ("Pass mark", f"{r['pass_mark']} with no critical error"),
-             ("Result record", f"#{r['result_id']}" + (" — signature verified" if r.get("verified")
-                                                       else " — NOT VERIFIED"))]
+    cert = r.get("certificate")
+    facts = [("Trainee", r["trainee"]), ("Exam form", r["form"])]
+    if r.get("started"):
+        facts.append(("Taken", f"{_when(r['started'])} to {_when(r['ended'])} "
+                               f"({r['duration']:.0f} s)"))
+    facts.append(("Pass mark", f"{r['pass_mark']} with no critical error"))
+    if cert:
+        facts += [("Certified", f"{_when(cert['certified'])} by {cert['signer']}, attempt "
+                                f"{cert['attempt']}"),
+                  ("Instructor key", cert["fingerprint"]),
+                  ("Verification code", cert["code"] + ("" if cert["verified"]
+                                                        else " — SIGNATURE DOES NOT VERIFY"))]
+    else:
+        facts.append(("Result record", f"#{r['result_id']}" + (" — signature verified"
+                                                               if r.get("verified")
+                                                               else " — NOT VERIFIED")))
     rows = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(str(v))}</td></tr>"
                    for k, v in facts)
     items = []
@@ -52,8 +63,18 @@ def report_html(r: dict) -> str:
         items.append(f"<h3>{n}. {html.escape(item['title'])} — {item['total']}</h3><ul>{findings}</ul>")
     sign = (f"Signed off by <b>{html.escape(r['signed_by'])}</b> on {_when(r['signed_at'])}."
             if r.get("signed_by") else "Not yet signed off.")
+    if cert:
+        sign = (f"Re-graded from the recorded actions and signed by <b>{html.escape(cert['signer'])}"
+                f"</b> with the instructor key {html.escape(cert['fingerprint'])}.")
+        trust = ("This certificate is an Ed25519 signature over the re-graded record. Anyone can "
+                 "check the signed file with the instructor's public key: dealer-trainer "
+                 "verify-results CERTIFICATES.json --public-key KEY.pub; the verification code "
+                 "matches this paper to it.")
+    else:
+        trust = ("The result record is chained and authenticated (HMAC-SHA256); an edit made "
+                 "outside the trainer shows as not verified.")
     return f"""<html><head><style>{CSS}</style></head><body>
-<h1>Dealer Certification Exam — Result</h1>
+<h1>Dealer Certification Exam — {"Certificate" if cert else "Result"}</h1>
 <p class='sub'>Pennsylvania dice table games · 58 Pa. Code · Dealer Trainer {__version__}</p>
 <table class='facts'>{rows}</table>
 <p>{verdict}</p>
@@ -65,8 +86,7 @@ def report_html(r: dict) -> str:
 <h2>Sign-off</h2>
 <p>{sign}</p>
 <p><br>Supervisor: ______________________________ &nbsp;&nbsp; Date: ______________</p>
-<p class='small'>The result record is chained and authenticated (HMAC-SHA256); an edit made outside
-the trainer shows as not verified. The Pai Gow Poker dice wagers are reconstructed: confirm
+<p class='small'>{html.escape(trust)} The Pai Gow Poker dice wagers are reconstructed: confirm
 against the property's Rules Submission.</p>
 </body></html>"""
 

@@ -24,6 +24,7 @@ items), which is why exams belong on machines trainees do not administer (README
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import time
@@ -255,3 +256,18 @@ def certificates(store: Store) -> list[dict]:
     return [json.loads(r["certificate"])
             for r in store.query("SELECT certificate FROM exam_certificates ORDER BY id")]
 
+
+def verification_code(certificate: dict) -> str:
+    """A short code printed on a certificate: the first 64 bits of its signature's SHA-256,
+    for a reader to match the paper to the signed file."""
+    digest = hashlib.sha256(str(certificate.get("signature", "")).encode("ascii", "replace")).hexdigest()
+    return "-".join(digest[i:i + 4].upper() for i in range(0, 16, 4))
+
+
+def signed_by(certificate: dict) -> PublicKey | None:
+    """The key a certificate names as its signer (which says nothing of whether to trust it)."""
+    try:
+        signer = certificate["signer"]
+        return PublicKey(str(signer["name"]), bytes.fromhex(signer["public"]))
+    except (KeyError, TypeError, ValueError):
+        return None
