@@ -24,7 +24,7 @@ from trainer.settle import settle
 GAMES = ("props-and-hops", "three-dice-football", "high-roll-dice", "high-roll-dice-6",
          "pai-gow-dice")
 BUNDLED = sorted((ROOT / "scenarios").glob("*/*.toml"))
-ROUNDS_PER_DIFFICULTY = 40  # 200 random rounds per game
+ROUNDS_PER_DIFFICULTY = 100  # 500 random rounds per game
 
 
 def improper(offer) -> bool:
