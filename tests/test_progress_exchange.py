@@ -141,6 +141,14 @@ def good_file(station) -> dict:
     (lambda d: d["attempts"][1]["findings"][0].update(skill="x"), r"attempts\[1\]\.findings\[0\]\.skill"),
     (lambda d: d["attempts"][0]["log"].append({"round": 1}), r"attempts\[0\]\.log\[2\]: not a logged action"),
     (lambda d: d["trainees"][0].update(name=" "), r"trainees\[0\]\.name"),
+    # numbers that would break every chart and export after them (append-only: for good)
+    (lambda d: d["attempts"][0].update(started=1e308), r"attempts\[0\]\.started: 1e\+308"),
+    (lambda d: d["attempts"][0].update(started=float("inf")), r"attempts\[0\]\.started"),
+    (lambda d: d["attempts"][0].update(ended=float("nan")), r"attempts\[0\]\.ended"),
+    (lambda d: d["attempts"][0].update(started=5, ended=6), r"not a time between 2000 and 2100"),
+    (lambda d: d["attempts"][0].update(duration=1e9), r"attempts\[0\]\.duration: .* more than"),
+    (lambda d: d["attempts"][0].update(target=float("inf")), r"attempts\[0\]\.target"),
+    (lambda d: d["attempts"][0]["log"][0].update(at=1e308), r"attempts\[0\]\.log\[0\]\.at"),
 ])
 def test_a_malformed_results_file_names_the_problem_and_adds_nothing(station, tmp_path, spoil, message):
     doc = good_file(station)

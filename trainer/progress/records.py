@@ -17,6 +17,7 @@ Both are checked when built, so that a bad value fails here, loudly, and never r
 
 from __future__ import annotations
 
+import math
 import platform
 import unicodedata
 import uuid
@@ -80,12 +81,29 @@ def _score(name: str, v: Any) -> int:
     return v
 
 
-def _number(name: str, v: Any, *, optional: bool = False) -> float | None:
+#: the moments an attempt may carry (2000-01-01 to 2100-01-01 UTC), and the longest it may last:
+#: anything else is a damaged or made-up file, and would break every chart and export after it
+EARLIEST, LATEST = 946_684_800.0, 4_102_444_800.0
+LONGEST = 7 * 86_400.0
+
+
+def _number(name: str, v: Any, *, optional: bool = False, high: float = LONGEST) -> float | None:
+    """Seconds: a finite number from 0 to `high`."""
     if v is None and optional:
         return None
-    if isinstance(v, bool) or not isinstance(v, int | float) or v != v or v < 0:
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
         raise ValueError(f"{name}: must be a number of seconds, not {v!r}")
+    if v > high:
+        raise ValueError(f"{name}: {v!r} seconds is more than this trainer accepts ({high:,.0f})")
     return float(v)
+
+
+def _moment(name: str, v: Any) -> float:
+    """A time of day as seconds since 1970, between 2000 and 2100."""
+    seconds = _number(name, v, high=LATEST)
+    if seconds < EARLIEST:
+        raise ValueError(f"{name}: {v!r} is not a time between 2000 and 2100")
+    return seconds
 
 
 def _flag(name: str, v: Any) -> bool:
@@ -135,9 +153,11 @@ def action_json(p: Performed | dict, where: str = "log") -> dict:
     if not isinstance(p, dict):
         raise ValueError(f"{where}: must be an object, not {p!r}")
     try:
-        return Performed.from_json(p).to_json()
-    except (KeyError, TypeError, ValueError) as e:
+        action = Performed.from_json(p)
+    except (KeyError, TypeError, ValueError, OverflowError) as e:
         raise ValueError(f"{where}: not a logged action ({type(e).__name__}: {e})") from None
+    _number(f"{where}.at", action.at)
+    return action.to_json()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,8 +199,8 @@ class AttemptRecord:
             if isinstance(self.seed, bool) or not isinstance(self.seed, int | str):
                 raise ValueError(f"seed: must be text or a whole number, not {self.seed!r}")
             put("seed", str(self.seed))
-        put("started", _number("started", self.started))
-        put("ended", _number("ended", self.ended))
+        put("started", _moment("started", self.started))
+        put("ended", _moment("ended", self.ended))
         if self.ended < self.started:
             raise ValueError(f"ended: {self.ended} is before started {self.started}")
         put("duration", _number("duration", self.duration, optional=True))
