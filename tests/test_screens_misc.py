@@ -87,3 +87,20 @@ def test_the_rules_screen_shows_the_chosen_pai_gow_paytable(qtbot):
     assert not page.banner.isVisible()
     assert "5.56%" in page.edge_view.toPlainText()
     assert "§ 668a.3" in page.text.toPlainText()
+
+
+def test_a_screenshot_leaves_the_users_settings_alone(qtbot, tmp_path):
+    """--screenshot rendered the window and saved its size and screen over the user's."""
+    from ui.app import save_screenshot
+    from ui.qt import QSettings, QSize
+
+    mine = QSettings()
+    mine.setValue("window/size", QSize(1111, 777))
+    mine.setValue("window/screen", "rules")
+    mine.setValue("view/theme", "dark")
+    mine.sync()
+    assert save_screenshot(tmp_path / "shot.png", "scenarios") == 0
+    assert (tmp_path / "shot.png").stat().st_size > 10_000
+    again = QSettings()
+    assert again.value("window/size") == QSize(1111, 777)
+    assert again.value("window/screen") == "rules" and again.value("view/theme") == "dark"

@@ -136,6 +136,17 @@ def save_screenshot(path: Path, screen: str) -> int:
     return 0
 
 
+def throwaway_settings():
+    """Settings that start empty and are written nowhere the user keeps: a screenshot shows the
+    defaults and leaves the user's remembered size, screen and theme alone."""
+    import tempfile
+
+    from ui.qt import QSettings
+
+    folder = tempfile.mkdtemp(prefix="dealer-trainer-shot-")
+    return QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+
+
 def showcase(screen: str):
     """The main window on a screen, as a demonstration (no progress file is touched)."""
     from ui.services import Services
@@ -144,7 +155,7 @@ def showcase(screen: str):
     services = Services(None)
     if screen in ("progress", "class", "exam", "exam-result"):
         services = demo_services(instructor=screen in ("class", "exam-result"))
-    window = MainWindow(services)
+    window = MainWindow(services, settings=throwaway_settings())
     window.resize(1440, 900)
     if screen.startswith("table-") or screen == "drill":
         game = screen.removeprefix("table-") if screen.startswith("table-") else "props-and-hops"

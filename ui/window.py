@@ -31,10 +31,12 @@ R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H<
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, services=None):
+    def __init__(self, services=None, settings: QSettings | None = None):
+        """`settings`: where the window remembers its size, screen and theme (the user's own by
+        default; a screenshot passes a throwaway one, so it never changes them)."""
         super().__init__()
         self.services = services
-        self.settings = QSettings()
+        self.settings = settings if settings is not None else QSettings()
         self.pages: dict[str, QWidget] = {}
         self.setMinimumSize(QSize(1024, 680))
         central = QWidget()
