@@ -501,3 +501,41 @@ def test_a_new_progress_file_is_readable_by_its_owner_only(tmp_path):
         assert {p.name for p in files} >= {"p.db", "p.db-wal"}
         for p in files:
             assert stat.S_IMODE(p.stat().st_mode) == 0o600, p.name
+
+
+def _made_with(path: Path, statements: str) -> None:
+    conn = sqlite3.connect(path)
+    conn.executescript(statements)
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize(("statements", "says"), [
+    ("CREATE TABLE _migrations (version INTEGER); INSERT INTO _migrations VALUES (3);",
+     "another program"),
+    ("PRAGMA application_id = 1234; CREATE TABLE _migrations (name TEXT, applied_at REAL);",
+     "application id 0x4d2"),
+    ("CREATE VIEW v AS SELECT 1 AS one;", "another program"),
+    ("", "an empty file"),
+])
+def test_foreign_files_are_refused_by_name_and_never_written(tmp_path, statements, says):
+    path = tmp_path / "other.db"
+    if statements:
+        _made_with(path, statements)
+    else:
+        path.write_bytes(b"")
+    before = snapshot(path)
+    with pytest.raises(ForeignDatabaseError, match=says):
+        Store.open(path)
+    assert snapshot(path) == before
+
+
+def test_a_progress_file_carries_the_application_id(tmp_path):
+    path = tmp_path / "p.db"
+    with Store.open(path) as store:
+        store.add_trainee("Ana")
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == schema.APPLICATION_ID
+    conn.close()
+    with Store.open(path) as store:  # and opens again
+        assert [t.name for t in store.trainees()] == ["Ana"]

@@ -52,8 +52,8 @@ class NewerDatabaseError(StoreError):
 class ForeignDatabaseError(StoreError):
     """A SQLite database of some other program (tables, but no `_migrations`). Left untouched."""
 
-    def __init__(self, path: str):
-        super().__init__(f"{path} is a database of another program, not a Dealer Trainer progress file. "
+    def __init__(self, path: str, why: str = "a database of another program"):
+        super().__init__(f"{path} is {why}, not a Dealer Trainer progress file. "
                          "It was left as it is; open or create another progress file.", path=path)
 
 

@@ -23,6 +23,8 @@ from sqlite_utils import Database
 
 MODES = ("practice", "scenario", "drill", "payout-drill", "exam")
 MIGRATIONS: list[Callable[[Database], None]] = []
+#: SQLite's application id of a progress file ("DTR1"): another program's id means a foreign file
+APPLICATION_ID = 0x44545231
 
 
 def migration(fn: Callable[[Database], None]) -> Callable[[Database], None]:

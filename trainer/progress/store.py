@@ -31,7 +31,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlite_utils import Database
@@ -72,6 +72,7 @@ class Store:
         self._reopen = False  # the connection can only read: open it again before writing
         self._pending: list[AttemptRecord] = []
         self._rejected: list[AttemptRecord] = []
+        self._created = False  # this Store made the file (an empty file it did not make is refused)
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -95,7 +96,7 @@ class Store:
             if not memory:
                 self._check_header()
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                _create_private(self.path)
+                self._created = _create_private(self.path) or self._created
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             self.problem = StoreUnavailableError(self.path, unavailable_reason(e) or str(e))
@@ -138,7 +139,9 @@ class Store:
         db.execute("PRAGMA foreign_keys = ON")
         try:
             problems = [r[0] for r in db.execute("PRAGMA quick_check")] if quick_check else ["ok"]
-            names = schema.applied(db)
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            objects = [r[0] for r in db.execute("SELECT name FROM sqlite_master "
+                                                "WHERE name NOT LIKE 'sqlite_%'")]
             tables = schema.user_tables(db)
         except sqlite3.DatabaseError as e:
             if is_damage(e):
@@ -146,11 +149,21 @@ class Store:
             raise
         if problems != ["ok"]:
             raise DamagedDatabaseError(self.path, "; ".join(problems[:3]))
+        if app_id not in (0, schema.APPLICATION_ID):
+            raise ForeignDatabaseError(self.path, f"a database of another program (application id "
+                                                  f"{app_id:#x})")
+        if objects and "_migrations" not in tables:
+            raise ForeignDatabaseError(self.path)
+        if not objects and not self._created and self.path != ":memory:" \
+                and os.path.getsize(self.path) == 0:
+            raise ForeignDatabaseError(self.path, "an empty file")
+        try:
+            names = schema.applied(db)
+        except sqlite3.OperationalError:  # a `_migrations` table that is not ours
+            raise ForeignDatabaseError(self.path) from None
         unknown = [n for n in names if n not in schema.known()]
         if unknown:
             raise NewerDatabaseError(self.path, unknown)
-        if tables and "_migrations" not in tables:
-            raise ForeignDatabaseError(self.path)
 
     def _migrate(self, db: Database, memory: bool) -> bool:
         if not memory:
@@ -165,6 +178,8 @@ class Store:
                 db.execute("DELETE FROM _migrations WHERE 0")  # a write: is the file writable?
             else:
                 schema.migrate(db)
+            if db.execute("PRAGMA application_id").fetchone()[0] != schema.APPLICATION_ID:
+                db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
         return True
 
     def _enable_wal(self, db: Database) -> None:
@@ -448,8 +463,12 @@ def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attemp
                    findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"])
 
 
-def _create_private(path: str | os.PathLike) -> None:
+def _create_private(path: str | os.PathLike) -> bool:
     """Create a new progress file readable by its owner only (SQLite gives its -wal and -shm
-    files the same mode); an existing file, or a name taken meanwhile, is left as it is."""
-    with suppress(FileExistsError):
+    files the same mode); an existing file, or a name taken meanwhile, is left as it is. True
+    when this call made it."""
+    try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return False
+    return True
