@@ -72,3 +72,15 @@ def test_every_bundled_scenario_passes_the_command():
     done = run_command("check", str(ROOT / "scenarios"))
     assert done.returncode == 0, done.stderr
     assert "48 of 48" in done.stdout or " of " in done.stdout
+
+
+def test_a_scenario_nested_too_deeply_or_with_a_huge_number_is_named(tmp_path):
+    from trainer.scenario import ScenarioError, load
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("schema_version = " + "9" * 5000 + "\n")
+    for path, says in ((deep, "nested too deeply"), (huge, "a number that cannot be read")):
+        with pytest.raises(ScenarioError, match=says):
+            load(path)

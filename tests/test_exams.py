@@ -488,3 +488,37 @@ def test_an_earlier_example_form_the_engine_now_refuses_is_archived_not_a_crash(
     add_bundled_forms(store)
     assert unusable_forms(store) == []  # edition 1 archived, edition 2 offered
     assert {f.uid for f in list_forms(store)} == {f"example-{g}-{EDITION}" for g in GAMES}
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"format": "dealer-trainer-exam-form", "version": ' + "9" * 5000 + "}",
+     "a number too long to read"),
+])
+def test_a_form_file_too_deep_or_too_long_is_named(tmp_path, text, says):
+    path = tmp_path / "form.json"
+    path.write_text(text)
+    with pytest.raises(FormFileError, match=says):
+        read_form(path)
+
+
+@pytest.mark.parametrize(("field", "value", "says"), [
+    ("created", 10**400, "created: must be a time"),
+    ("created", float("inf"), "created: must be a time"),
+    ("attempts_allowed", 10**30, "attempts_allowed: must be a whole number from 1 to 100"),
+])
+def test_a_form_with_absurd_numbers_is_named_not_crashed_on(tmp_path, field, value, says):
+    doc = bundled_forms()[0].to_json()
+    doc[field] = value
+    path = tmp_path / "form.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(FormFileError, match=says):
+        read_form(path)
+
+
+def test_a_form_of_too_many_scenarios_is_refused():
+    lib = load_library()
+    one = lib.by_id("ph-first-shake")
+    items = [(f"s{i}", one.text.replace('id = "ph-first-shake"', f'id = "s{i}"')) for i in range(101)]
+    with pytest.raises(FormError, match="at most 100"):
+        new_form("Too long", items, time_limit_seconds=600, created_by="Ivy")

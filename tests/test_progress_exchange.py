@@ -167,3 +167,14 @@ def test_a_results_file_that_is_not_text(tmp_path):
     path.write_bytes(b"\xff\xfe\x00garbage")
     with Store.open(tmp_path / "desk.db") as desk, pytest.raises(ResultsFileError, match="not UTF-8"):
         import_results(desk, path)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"format": "dealer-trainer-results", "version": ' + "9" * 5000 + "}", "too long to read"),
+])
+def test_a_results_file_too_deep_or_too_long_is_named(tmp_path, text, says):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with Store.open(tmp_path / "desk.db") as desk, pytest.raises(ResultsFileError, match=says):
+        import_results(desk, path)

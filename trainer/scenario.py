@@ -230,6 +230,10 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
     except tomllib.TOMLDecodeError as e:
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
         raise ScenarioError(name, syntax_line(e), f"TOML syntax error: {message}") from None
+    except RecursionError:
+        raise ScenarioError(name, 1, "nested too deeply to be a scenario") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise ScenarioError(name, 1, f"a number that cannot be read ({str(e).split(';')[0]})") from None
     r.keys(data, TOP_KEYS, "")
     for key in REQUIRED:
         if key not in data:

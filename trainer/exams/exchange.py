@@ -178,6 +178,8 @@ def _read(name: str):
     except json.JSONDecodeError as e:
         raise ResultsFileError(f"{name}: not an exam results file (not JSON: {e.msg} at line {e.lineno}, "
                                f"column {e.colno})", path=name) from None
+    except (RecursionError, ValueError) as e:  # too deep, or an integer too long to read
+        raise _too_hard(name, e) from None
 
 
 class _Bad(Exception):
@@ -320,3 +322,9 @@ def _entry(entry) -> tuple[dict, dict]:
                "kdf": _text(so["kdf"], "signoff.kdf"),
                "countersignature": _text(so["countersignature"], "signoff.countersignature")}
     return out, signoff
+
+
+def _too_hard(name, e: Exception) -> Exception:
+    """A file too deep or with too long a number for the JSON reader: named, never a crash."""
+    what = "nested too deeply" if isinstance(e, RecursionError) else "a number too long to read"
+    return ResultsFileError(f"{name}: not a results file ({what})", path=str(name))

@@ -35,6 +35,9 @@ from trainer.scenario import Scenario, ScenarioError, parse
 
 FORMAT, VERSION = "dealer-trainer-exam-form", 1
 MAX_TIME_LIMIT = 24 * 3600  # seconds: an exam is sat in one sitting
+MAX_ITEMS = 100  # scenarios in one form
+MAX_ATTEMPTS = 100
+LATEST = 4_102_444_800  # 2100-01-01 UTC
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +84,17 @@ class ExamForm:
             raise FormError(f"created_by: must be text, not {self.created_by!r}")
         _whole("time_limit_seconds", self.time_limit_seconds, 1, MAX_TIME_LIMIT)
         _whole("pass_mark", self.pass_mark, 0, 100)
-        _whole("attempts_allowed", self.attempts_allowed, 1, None)
-        if isinstance(self.created, bool) or not isinstance(self.created, int | float) or self.created < 0:
-            raise FormError(f"created: must be a number of seconds, not {self.created!r}")
+        _whole("attempts_allowed", self.attempts_allowed, 1, MAX_ATTEMPTS)
+        if isinstance(self.created, bool) or not isinstance(self.created, int | float) \
+                or not 0 <= self.created <= LATEST or self.created != self.created:
+            raise FormError(f"created: must be a time in seconds since 1970 (before 2100), not "
+                            f"{_short(self.created)}")
         put("created", float(self.created))
         items = tuple(self.items)
         if not items:
             raise FormError("items: a form needs at least one scenario")
+        if len(items) > MAX_ITEMS:
+            raise FormError(f"items: {len(items):,} scenarios; a form holds at most {MAX_ITEMS}")
         scenarios, seen = [], set()
         for i, item in enumerate(items):
             if not isinstance(item, FormItem):
@@ -136,7 +143,13 @@ class ExamForm:
 def _whole(name: str, v, low: int, high: int | None) -> None:
     if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
         limits = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise FormError(f"{name}: must be a whole number {limits}, not {v!r}")
+        raise FormError(f"{name}: must be a whole number {limits}, not {_short(v)}")
+
+
+def _short(v) -> str:
+    """A value as shown in a message: a number of 400 digits is not printed whole."""
+    text = repr(v)
+    return text if len(text) <= 40 else f"{text[:20]}… ({len(text)} characters)"
 
 
 def new_form(name: str, items: Iterable[FormItem | Scenario | tuple[str, str]], *,
@@ -206,6 +219,9 @@ def read_form(path: str | os.PathLike) -> ExamForm:
     except json.JSONDecodeError as e:
         raise FormFileError(f"{name}: not an exam form (not JSON: {e.msg} at line {e.lineno}, "
                             f"column {e.colno})", path=name) from None
+    except (RecursionError, ValueError) as e:  # too deep, or an integer too long to read
+        what = "nested too deeply" if isinstance(e, RecursionError) else "a number too long to read"
+        raise FormFileError(f"{name}: not an exam form ({what})", path=name) from None
     return form_from_json(doc, name)
 
 

@@ -158,6 +158,8 @@ def _read(src) -> tuple[str, object]:
     except json.JSONDecodeError as e:
         raise ResultsFileError(f"{name}: not a results file (not JSON: {e.msg} at line {e.lineno}, "
                                f"column {e.colno})", path=str(name)) from None
+    except (RecursionError, ValueError) as e:  # too deep, or an integer too long to read
+        raise _too_hard(name, e) from None
 
 
 def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float]], list[tuple[int, AttemptRecord]]]:
@@ -231,3 +233,9 @@ def _open_text(dest) -> Iterator[IO[str]]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _too_hard(name, e: Exception) -> Exception:
+    """A file too deep or with too long a number for the JSON reader: named, never a crash."""
+    what = "nested too deeply" if isinstance(e, RecursionError) else "a number too long to read"
+    return ResultsFileError(f"{name}: not a results file ({what})", path=str(name))
