@@ -539,3 +539,17 @@ def test_a_progress_file_carries_the_application_id(tmp_path):
     conn.close()
     with Store.open(path) as store:  # and opens again
         assert [t.name for t in store.trainees()] == ["Ana"]
+
+
+def test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it(tmp_path):
+    """An empty file another copy is making at that moment is not a foreign empty file."""
+    for round_ in range(3):
+        path, go = tmp_path / f"new{round_}.db", tmp_path / f"go{round_}"
+        procs = [_writer(path, f"w{k}", 3, go) for k in range(4)]
+        time.sleep(0.5)
+        go.touch()
+        for p in procs:
+            _, err = p.communicate(timeout=120)
+            assert p.returncode == 0, err
+        with Store.open(path) as store:
+            assert len(store.attempts()) == 12

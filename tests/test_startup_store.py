@@ -69,3 +69,28 @@ def test_a_good_file_opens_without_a_question(qtbot, tmp_path):
     store = open_store(str(tmp_path / "new" / "progress.db"))
     assert store is not None and store is not False and store.problem is None
     store.close()
+
+
+@pytest.mark.parametrize("kind", ["pipe", "dangling symlink", "under a file"])
+def test_a_path_that_cannot_be_a_progress_file_is_named_at_start_never_a_crash_or_a_hang(
+        qtbot, tmp_path, kind):
+    """The issue: a dangling symlink or a folder that cannot be used crashed the start (the
+    profile dialog read from a store with no connection); a named pipe hung it."""
+    import os
+
+    from ui.app import open_store
+
+    if kind == "pipe":
+        path = tmp_path / "progress.db"
+        os.mkfifo(path)
+    elif kind == "dangling symlink":
+        path = tmp_path / "progress.db"
+        path.symlink_to(tmp_path / "gone" / "away.db")
+    else:
+        (tmp_path / "notes.txt").write_text("hello")
+        path = tmp_path / "notes.txt" / "progress.db"
+    seen = answer_with("Continue without saving")
+    assert open_store(str(path)) is None
+    assert seen and str(path) in seen[0]
+    if kind == "under a file":
+        assert (tmp_path / "notes.txt").read_text() == "hello"

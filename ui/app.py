@@ -91,7 +91,11 @@ def open_store(db: str | None):
     path = Path(db) if db else default_db()
     while True:
         try:
-            return Store.open(path, allow_unavailable=True)
+            store = Store.open(path, allow_unavailable=True)
+            if store.readable:
+                return store  # perhaps read-only for now: results wait in memory
+            problem = str(store.problem)  # it cannot even be read: ask, as for a damaged file
+            store.close()
         except StoreUnavailableError as e:
             problem = str(e)
         except StoreError as e:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -123,7 +124,34 @@ class Store:
                 return
         self._db = db
 
+    def _being_made(self, wait: float = 2.0) -> bool:
+        """An empty file this Store did not make: another copy of the app may be making it at
+        this moment (it writes within milliseconds); True if it stops being empty in `wait`."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                if os.path.getsize(self.path) > 0:
+                    return True
+            except OSError:
+                return False
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+
+    @property
+    def readable(self) -> bool:
+        """Whether the file could be opened at all (it may still be unavailable for writing)."""
+        return self._db is not None
+
     def _check_header(self) -> None:
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as e:
+            raise self._unavailable(unavailable_reason(e) or str(e)) from None
+        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise DamagedDatabaseError(self.path, "it is not a file but a pipe, socket or device")
         try:
             with open(self.path, "rb") as f:
                 header = f.read(len(SQLITE_HEADER))
@@ -155,7 +183,7 @@ class Store:
         if objects and "_migrations" not in tables:
             raise ForeignDatabaseError(self.path)
         if not objects and not self._created and self.path != ":memory:" \
-                and os.path.getsize(self.path) == 0:
+                and not self._being_made():
             raise ForeignDatabaseError(self.path, "an empty file")
         try:
             names = schema.applied(db)
