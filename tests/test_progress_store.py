@@ -553,3 +553,35 @@ def test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it(tmp_
             assert p.returncode == 0, err
         with Store.open(path) as store:
             assert len(store.attempts()) == 12
+
+
+def test_a_refused_file_with_a_leftover_wal_is_never_written_or_checkpointed(tmp_path):
+    """The issue: the checks ran on a read-write connection, so closing it merged a leftover
+    -wal into a file the app had just refused. Here a newer file's last commit is still in its
+    -wal (its writer died): refused, and the database and its -wal keep every byte."""
+    import shutil
+
+    live = tmp_path / "live.db"
+    with Store.open(live) as store:
+        store.add_trainee("Ana")
+    writer = sqlite3.connect(live)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("INSERT INTO _migrations (name, applied_at) VALUES ('m999_from_the_future', 0)")
+    writer.commit()  # in the -wal only: nothing checkpoints it
+    copy = tmp_path / "copy.db"
+    for suffix in ("", "-wal"):  # the files as a crash left them
+        shutil.copyfile(f"{live}{suffix}", f"{copy}{suffix}")
+    writer.close()
+    assert Path(f"{copy}-wal").stat().st_size > 0
+    data = {s: Path(f"{copy}{s}").read_bytes() for s in ("", "-wal")}
+    with pytest.raises(NewerDatabaseError):
+        Store.open(copy)
+    assert {s: Path(f"{copy}{s}").read_bytes() for s in ("", "-wal")} == data
+
+
+def test_a_refused_file_gets_no_companion_files(tmp_path):
+    path = tmp_path / "notes.db"
+    _made_with(path, "CREATE TABLE notes (body TEXT);")
+    with pytest.raises(ForeignDatabaseError):
+        Store.open(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]

@@ -98,6 +98,8 @@ class Store:
                 self._check_header()
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._created = _create_private(self.path) or self._created
+                if self._check_read_only(quick_check=quick_check):
+                    quick_check = False  # done, on a connection that cannot write
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             self.problem = StoreUnavailableError(self.path, unavailable_reason(e) or str(e))
@@ -123,6 +125,28 @@ class Store:
                 conn.close()
                 return
         self._db = db
+
+    def _check_read_only(self, *, quick_check: bool) -> bool:
+        """Run the checks on a connection that cannot write, so that a file refused as damaged,
+        newer or foreign is never written or checkpointed (closing a read-write connection can
+        merge a leftover -wal into it). Without a -wal nobody is writing, and the file is read
+        as it lies (`immutable`): not even a -shm is made. True when the checks ran and passed;
+        False when this connection could not be made (the read-write one will say why)."""
+        if self._created:
+            return False
+        wal = os.path.exists(self.path + "-wal")
+        uri = f"{Path(self.path).resolve().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None)
+        except sqlite3.Error:
+            return False
+        try:
+            self._check(Database(conn, execute_plugins=False), quick_check=quick_check)
+        except sqlite3.OperationalError:
+            return False  # locked or unreadable now: the read-write connection will say
+        finally:
+            conn.close()
+        return True
 
     def _being_made(self, wait: float = 2.0) -> bool:
         """An empty file this Store did not make: another copy of the app may be making it at
