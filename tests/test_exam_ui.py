@@ -277,12 +277,17 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
     answer({"text": "Rosa Diaz"}, {"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
     token = page.certification.issue(out=str(tmp_path / "rosa.sitting"))  # the profile's key
     assert token and token["attempt"] == 1 and "Attempt 1 of 2 for Rosa Diaz" in seen[0]
+    assert token["start_code"] in seen[0]
     assert "Ivy Lee" in seen[0]  # the profile's own key, not a file picked
     teacher.close()
 
     trainee = window(qtbot, store, key, rosa)
     page = trainee.show_screen("exam")
-    answer({"button": "Yes"})
+    seen = []
+    answer({"text": "AAAA-BBBB-CCCC-DDDD"}, {"button": "OK"}, seen=seen)  # a wrong start code
+    assert not page.certification.sit(str(tmp_path / "rosa.sitting"))
+    assert "start code is not right" in seen[0]
+    answer({"text": token["start_code"]}, {"button": "Yes"})
     assert page.certification.sit(str(tmp_path / "rosa.sitting"))
     assert not trainee.sidebar.isEnabled(), "the window is locked to the exam"
     runner = page.runner

@@ -336,9 +336,15 @@ def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
              str(key), "--ledger", str(ledger), "--passphrase-env", "IVY_PASS")
     done = run_command(*issue, "--out", str(tmp_path / "sam-1.sitting"), env=env)
     assert done.returncode == 0 and "attempt 1 of 3" in done.stdout, done.stderr
+    code = done.stdout.split("start code: ")[1].split()[0]
 
-    # the workstation
-    sitting, token, sat_form = read_sitting_file(tmp_path / "sam-1.sitting")
+    # the workstation: the file is sealed until the proctor gives the code
+    assert "ph-first-shake" not in (tmp_path / "sam-1.sitting").read_text()
+    with pytest.raises(CertifyError, match="enter the start code"):
+        read_sitting_file(tmp_path / "sam-1.sitting")
+    with pytest.raises(CertifyError, match="start code is not right"):
+        read_sitting_file(tmp_path / "sam-1.sitting", "AAAA-AAAA-AAAA-AAAA")
+    sitting, token, sat_form = read_sitting_file(tmp_path / "sam-1.sitting", code.lower())
     assert sitting.trainee == "Sam Lee" and sat_form.digest == exam.digest
     with Store.open(tmp_path / "ws.sqlite") as ws:
         sam, secret = ws.add_trainee("Sam Lee"), installation_key(tmp_path / "installation.key")
@@ -372,10 +378,10 @@ def test_a_sitting_file_signed_by_two_keys_or_for_another_form_is_refused(tmp_pa
     with Store.open(tmp_path / "l.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, form(), "Sam Lee")
     mallory = InstructorKey.generate("Mallory")
-    write_sitting_file(tmp_path / "a", token, sign_form(form(), mallory))
+    code = write_sitting_file(tmp_path / "a", token, sign_form(form(), mallory))
     with pytest.raises(CertifyError, match="not signed by an instructor key"):
-        read_sitting_file(tmp_path / "a")
-    write_sitting_file(tmp_path / "b", token, sign_form(form(pass_mark=50), ivy))
+        read_sitting_file(tmp_path / "a", code)
+    write_sitting_file(tmp_path / "b", token, sign_form(form(pass_mark=50), ivy), sealed=False)
     with pytest.raises(CertifyError, match="another form"):
         read_sitting_file(tmp_path / "b")
     (tmp_path / "c").write_text("{")

@@ -83,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="your progress file, which keeps the attempts issued")
     st.add_argument("--out", required=True, metavar="FILE", help="the sitting file to write")
     st.add_argument("--hours", type=float, default=4.0, help="how long it may be started (4)")
+    st.add_argument("--unsealed", action="store_true", help="leave the form readable in the file "
+                    "(by default it is sealed under a start code you give when the sitting starts)")
     st.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
                     "environment variable (else it is asked)")
 
@@ -490,9 +492,11 @@ def _sitting(args) -> int:
     key = read_private_key(args.key, _passphrase(args))
     with Store.open(args.ledger) as store:
         token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600)
-    write_sitting_file(args.out, token, sign_form(form, key))
+    code = write_sitting_file(args.out, token, sign_form(form, key), sealed=not args.unsealed)
     print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
           f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint})")
+    if code:
+        print(f"start code: {code}  (give it to the trainee when the sitting starts)")
     return 0
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ui.qt import QFileDialog, QInputDialog, QLineEdit, QMessageBox
+from ui.qt import QFileDialog, QInputDialog, QLineEdit, QMessageBox, Qt
 
 
 class Certification:
@@ -16,10 +16,11 @@ class Certification:
 
     # --- the trainee's side ----------------------------------------------------------------------
 
-    def sit(self, path: str | None = None, confirm: bool = True) -> bool:
-        """Open a sitting file and start the exam it grants (this trainee, this form, in time)."""
+    def sit(self, path: str | None = None, confirm: bool = True, code: str | None = None) -> bool:
+        """Open a sitting file (asking the start code of a sealed one) and start the exam it
+        grants (this trainee, this form, in time)."""
         from trainer.exams import ExamError
-        from trainer.exams.submission import read_sitting_file
+        from trainer.exams.submission import read_sitting_file, sitting_is_sealed
 
         page = self.page
         if path is None:
@@ -28,7 +29,12 @@ class Certification:
         if not path:
             return False
         try:
-            sitting, token, form = read_sitting_file(path)
+            if code is None and sitting_is_sealed(path):
+                code, ok = QInputDialog.getText(page, "Start code", "The start code the proctor "
+                                                "gives you now (XXXX-XXXX-XXXX-XXXX):")
+                if not ok:
+                    return False
+            sitting, token, form = read_sitting_file(path, code)
         except ExamError as e:
             QMessageBox.warning(page, "Sitting", str(e))
             return False
@@ -119,15 +125,19 @@ class Certification:
             return None
         try:
             token = issue_sitting(page.store, key, form, trainee)
-            write_sitting_file(out, token, sign_form(form, key))
+            code = write_sitting_file(out, token, sign_form(form, key))
         except (ExamError, OSError) as e:
             QMessageBox.warning(page, "Issue a sitting", str(e))
             return None
-        QMessageBox.information(page, "Issue a sitting",
-                                f"Attempt {token['attempt']} of {form.attempts_allowed} for "
-                                f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint}), "
-                                f"written to {out}.")
-        return token
+        box = QMessageBox(QMessageBox.Icon.Information, "Issue a sitting",
+                          f"Attempt {token['attempt']} of {form.attempts_allowed} for "
+                          f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint}), "
+                          f"written to {out}.\n\nThe exam in it is sealed. Start code:\n\n{code}"
+                          "\n\nGive the code to the trainee when the sitting starts, not before.",
+                          parent=page)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.exec()
+        return {**token, "start_code": code}
 
     def certify(self, path: str | None = None, out: str | None = None, key_path: str | None = None,
                 passphrase: str | None = None):

@@ -1,7 +1,9 @@
 """The files that carry a certification exam between the instructor and a workstation.
 
 - **Sitting file** (instructor → workstation, `write_sitting_file` / `read_sitting_file`): the
-  signed sitting token and the signed form it is for. The workstation checks that both are
+  signed sitting token and the signed form it is for, sealed by default: the form is encrypted
+  under a start code (16 characters, about 80 bits) the proctor gives when the sitting starts, so
+  the file can be handed out ahead and no scenario read before then. The workstation checks that both are
   signed by the same key, named by its fingerprint, and that the token's form digest is the
   form's; that proves nothing about who signed (a trainee could sign their own), which is why
   the instructor checks the token again against the ledger when certifying.
@@ -17,10 +19,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import secrets
 import time
 from dataclasses import dataclass, field
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from trainer.exams.certify import (
     CertifyError,
@@ -42,17 +49,39 @@ VERSION = 1
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
-def write_sitting_file(path: str | os.PathLike, token: dict, signed_form: dict) -> None:
-    doc = {"format": SITTING_FILE, "version": VERSION, "sitting": token, "form": signed_form}
+def write_sitting_file(path: str | os.PathLike, token: dict, signed_form: dict, *,
+                       sealed: bool = True) -> str | None:
+    """Write the sitting file. Sealed (the default), the form is encrypted under a start code:
+    the file can be handed out before the sitting and its scenarios read only once the proctor
+    gives the code. Returns the start code (None when not sealed)."""
+    doc: dict = {"format": SITTING_FILE, "version": VERSION, "sitting": token}
+    code = None
+    if sealed:
+        code = new_start_code()
+        doc["sealed_form"] = seal(signed_form, code)
+    else:
+        doc["form"] = signed_form
     write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    return code
 
 
-def read_sitting_file(path: str | os.PathLike) -> tuple[Sitting, dict, ExamForm]:
+def sitting_is_sealed(path: str | os.PathLike) -> bool:
+    return "sealed_form" in _read(os.fspath(path), SITTING_FILE, "sitting file")
+
+
+def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
+                      ) -> tuple[Sitting, dict, ExamForm]:
     """(the sitting, its token, its form), checked as far as a workstation can check them;
-    CertifyError naming the file otherwise."""
+    CertifyError naming the file otherwise (and for a sealed file, a missing or wrong start
+    code)."""
     name = os.fspath(path)
     doc = _read(name, SITTING_FILE, "sitting file")
     token, signed = doc.get("sitting"), doc.get("form")
+    if "sealed_form" in doc:
+        if not start_code:
+            raise CertifyError(f"{name}: this sitting is sealed: enter the start code the proctor "
+                               "gives when the sitting starts")
+        signed = unseal(doc["sealed_form"], start_code, name)
     try:
         signer = PublicKey("", bytes.fromhex(token["signer"]["public"]))
         sitting = read_sitting(token, [signer])
@@ -64,6 +93,53 @@ def read_sitting_file(path: str | os.PathLike) -> tuple[Sitting, dict, ExamForm]
     if form.digest != sitting.form_digest:
         raise CertifyError(f"{name}: the sitting is for another form than the one in the file")
     return sitting, token, form
+
+
+# --- sealing -------------------------------------------------------------------------------------
+
+#: start codes: 16 characters of an alphabet with no look-alikes (80 bits), read aloud in fours
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 16
+SEAL_N, SEAL_R, SEAL_P = 2**14, 8, 1
+
+
+def new_start_code() -> str:
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "-".join(code[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+
+
+def _code_key(code: str, salt: bytes, n: int = SEAL_N) -> bytes:
+    plain = "".join(ch for ch in code.upper() if ch in CODE_ALPHABET)
+    return hashlib.scrypt(plain.encode("ascii"), salt=salt, n=n, r=SEAL_R, p=SEAL_P, dklen=32,
+                          maxmem=256 * n * SEAL_R + 2**20)
+
+
+def seal(signed_form: dict, code: str) -> dict:
+    """The signed form encrypted (AES-256-GCM) under a key scrypt derives from the start code."""
+    salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
+    body = json.dumps(signed_form, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    sealed = AESGCM(_code_key(code, salt)).encrypt(nonce, body, SITTING_FILE.encode("ascii"))
+    return {"kdf": {"name": "scrypt", "n": SEAL_N, "salt": salt.hex()}, "nonce": nonce.hex(),
+            "sealed": sealed.hex()}
+
+
+def unseal(sealed: object, code: str, name: str) -> dict:
+    try:
+        kdf = sealed["kdf"]
+        n = kdf["n"]
+        if type(n) is not int or not 2 <= n <= 2**16 or n & (n - 1):
+            raise ValueError("scrypt parameters out of range")
+        key = _code_key(code, bytes.fromhex(kdf["salt"]), n)
+        body = AESGCM(key).decrypt(bytes.fromhex(sealed["nonce"]), bytes.fromhex(sealed["sealed"]),
+                                   SITTING_FILE.encode("ascii"))
+    except InvalidTag:
+        raise CertifyError(f"{name}: the start code is not right") from None
+    except (KeyError, TypeError, ValueError) as e:
+        raise CertifyError(f"{name}: a damaged sealed sitting ({e})") from None
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
+        raise CertifyError(f"{name}: a damaged sealed sitting") from None
 
 
 def export_submission(store: Store, path: str | os.PathLike, *, trainee_id: int | None = None) -> int:
