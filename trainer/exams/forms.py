@@ -125,7 +125,7 @@ class ExamForm:
     def games(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(s.game for s in self._scenarios))
 
-    def content(self) -> dict:
+    def content(self) -> dict:  # its keys: CONTENT_FIELDS
         """What the form is (archiving changes nothing of it): the digest's input, and the file."""
         return {"uid": self.uid, "name": self.name, "time_limit_seconds": self.time_limit_seconds,
                 "pass_mark": self.pass_mark, "attempts_allowed": self.attempts_allowed,
@@ -173,6 +173,8 @@ def new_form(name: str, items: Iterable[FormItem | Scenario | tuple[str, str]], 
 
 FIELDS = ("format", "version", "uid", "name", "time_limit_seconds", "pass_mark", "attempts_allowed",
           "created", "created_by", "items")
+#: what a form's digest is computed over (ExamForm.content)
+CONTENT_FIELDS = FIELDS[2:]
 
 
 def form_from_json(doc, name: str = "the form file") -> ExamForm:
@@ -244,8 +246,12 @@ def write_atomically(path: str | os.PathLike, text: str) -> None:
         raise
 
 
+def bundled_form_files(root: Path | None = None) -> list[Path]:
+    folder = root or resources_dir() / "exams"
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
 def bundled_forms(root: Path | None = None) -> list[ExamForm]:
     """The example forms shipped in resources/exams/, one per game, in file-name order. A broken
     one raises FormFileError naming it: they are ours, and a test reads every one."""
-    folder = root or resources_dir() / "exams"
-    return [read_form(p) for p in sorted(folder.glob("*.json"))] if folder.is_dir() else []
+    return [read_form(p) for p in bundled_form_files(root)]

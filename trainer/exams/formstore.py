@@ -13,8 +13,16 @@ import os
 import time
 from dataclasses import dataclass
 
+from trainer.exams.canonical import digest as content_digest
 from trainer.exams.errors import FormError
-from trainer.exams.forms import ExamForm, FormItem, bundled_forms, read_form, write_form
+from trainer.exams.forms import (
+    CONTENT_FIELDS,
+    ExamForm,
+    FormItem,
+    bundled_form_files,
+    read_form,
+    write_form,
+)
 from trainer.progress.store import Store
 
 
@@ -128,10 +136,18 @@ def import_form(store: Store, path: str | os.PathLike) -> tuple[ExamForm, bool]:
 def add_bundled_forms(store: Store) -> int:
     """Store the example forms (one per game); how many were new. An earlier edition of an
     example form (uid "example-<game>-<n>") is archived: its results stay, it is not offered."""
-    forms = bundled_forms()
-    added = sum(add_form(store, f) for f in forms)
-    current = {f.uid for f in forms}
-    families = {f.uid.rsplit("-", 1)[0] + "-" for f in forms if f.uid.startswith("example-")}
+    stored = {r["uid"]: r["digest"] for r in store.query("SELECT uid, digest FROM exam_forms")}
+    current, added = set(), 0
+    for path in bundled_form_files():
+        # a form already stored as it is in the file is not read and checked again at every
+        # start (building its scenarios is most of the exam setup's time)
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        uid = doc.get("uid")
+        content = {k: doc.get(k) for k in CONTENT_FIELDS}
+        if stored.get(uid) != content_digest(content):
+            added += add_form(store, read_form(path))
+        current.add(uid)
+    families = {uid.rsplit("-", 1)[0] + "-" for uid in current if uid.startswith("example-")}
     with store.write() as db:
         for uid, in db.execute("SELECT uid FROM exam_forms WHERE archived = 0").fetchall():
             if uid not in current and any(uid.startswith(fam) for fam in families):

@@ -28,7 +28,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from filelock import FileLock, Timeout
-from sqlite_utils import Database
 
 from trainer.exams.certify import CertifyError, read_sitting
 from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
@@ -40,6 +39,7 @@ from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.exams.trust import chain
 from trainer.grading import Result
 from trainer.procedure.model import Performed
+from trainer.progress._sqlite import Database
 from trainer.progress.records import action_json, clean_name, finding_json, workstation
 from trainer.progress.store import Store
 from trainer.scenario import Scenario

@@ -43,11 +43,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlite_utils import Database
-
 from trainer.exams.canonical import canonical
 from trainer.exams.errors import KeyFileError, SignOffError
 from trainer.exams.records import ANSWER_COLUMNS, RESULT_COLUMNS, SIGNOFF_COLUMNS, SignOff, Status, portable
+from trainer.progress._sqlite import Database
 from trainer.progress.passphrase import SALT_BYTES, SCRYPT_N, SCRYPT_P, SCRYPT_R
 from trainer.progress.store import Store
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from sqlite_utils import Database
+from trainer.progress._sqlite import Database
 
 MODES = ("practice", "scenario", "drill", "payout-drill", "exam")
 MIGRATIONS: list[Callable[[Database], None]] = []

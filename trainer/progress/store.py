@@ -35,9 +35,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlite_utils import Database
-
 from trainer.progress import schema
+from trainer.progress._sqlite import Database
 from trainer.progress.errors import (
     BUSY,
     CANTOPEN,
