@@ -154,9 +154,8 @@ def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
         form = body["form"]
         return Sitting(str(body["nonce"]), clean_name(str(body["trainee"])), str(form["uid"]),
                        str(form["digest"]), int(body["attempt"]), float(body["issued"]),
-                       float(body["expires"]), PublicKey("", bytes.fromhex(body["signer"]["public"]))
-                       .fingerprint)
-    except (KeyError, TypeError, ValueError) as e:
+                       float(body["expires"]), signed_by(body).fingerprint)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise CertifyError(f"a damaged sitting token ({e})") from None
 
 
@@ -264,10 +263,11 @@ def verification_code(certificate: dict) -> str:
     return "-".join(digest[i:i + 4].upper() for i in range(0, 16, 4))
 
 
-def signed_by(certificate: dict) -> PublicKey | None:
-    """The key a certificate names as its signer (which says nothing of whether to trust it)."""
+def signed_by(doc: object) -> PublicKey | None:
+    """The key a signed document (form, sitting token, certificate) names as its signer, which
+    says nothing of whether to trust it; None when it names none."""
     try:
-        signer = certificate["signer"]
-        return PublicKey(str(signer["name"]), bytes.fromhex(signer["public"]))
-    except (KeyError, TypeError, ValueError):
+        signer = doc["signer"]  # type: ignore[index]
+        return PublicKey(str(signer.get("name", "")), bytes.fromhex(signer["public"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None

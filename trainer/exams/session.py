@@ -29,11 +29,10 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from trainer.exams.certify import CertifyError, read_sitting
+from trainer.exams.certify import CertifyError, read_sitting, signed_by
 from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import add_form, get_form
-from trainer.exams.keys import PublicKey
 from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.exams.trust import chain
@@ -100,10 +99,9 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
 def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float) -> None:
     """What a workstation can check of a sitting token: signed by the key it names, this
     trainee's, this form's, and not expired. CertifyError (an ExamError) says which."""
-    try:
-        signer = PublicKey("", bytes.fromhex(token["signer"]["public"]))
-    except (KeyError, TypeError, ValueError):
-        raise CertifyError("the sitting token names no signer") from None
+    signer = signed_by(token)
+    if signer is None:
+        raise CertifyError("the sitting token names no signer")
     sitting = read_sitting(token, [signer])
     if sitting.trainee != clean_name(trainee):
         raise CertifyError(f"this sitting was issued to {sitting.trainee}, not {trainee}")

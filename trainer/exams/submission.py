@@ -35,10 +35,11 @@ from trainer.exams.certify import (
     certify,
     open_signed_form,
     read_sitting,
+    signed_by,
 )
 from trainer.exams.errors import FormFileError
 from trainer.exams.forms import ExamForm, write_atomically
-from trainer.exams.keys import InstructorKey, PublicKey
+from trainer.exams.keys import InstructorKey
 from trainer.exams.records import portable
 from trainer.progress.records import workstation
 from trainer.progress.store import Store
@@ -82,8 +83,10 @@ def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
             raise CertifyError(f"{name}: this sitting is sealed: enter the start code the proctor "
                                "gives when the sitting starts")
         signed = unseal(doc["sealed_form"], start_code, name)
+    signer = signed_by(token)
+    if signer is None:
+        raise CertifyError(f"{name}: a damaged sitting file (its token names no signer)")
     try:
-        signer = PublicKey("", bytes.fromhex(token["signer"]["public"]))
         sitting = read_sitting(token, [signer])
         form = open_signed_form(signed, [signer], name)
     except (KeyError, TypeError, ValueError) as e:
