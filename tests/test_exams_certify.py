@@ -35,7 +35,7 @@ from trainer.exams.keys import (
     write_private_key,
     write_public_key,
 )
-from trainer.exams.records import portable
+from trainer.exams.records import portable_record
 from trainer.progress import Store
 from trainer.progress.records import clean_name
 
@@ -61,8 +61,7 @@ def workstation(tmp_path):
 
 
 def record_of(store, result_id: int) -> dict:
-    r = store.query("SELECT * FROM exam_results WHERE id = ?", (result_id,))[0]
-    return portable(r, store.query("SELECT * FROM exam_answers WHERE result_id = ?", (result_id,)))
+    return portable_record(store, result_id)
 
 
 def sat(workstation, exam, **how) -> dict:
@@ -387,3 +386,134 @@ def test_a_sitting_file_signed_by_two_keys_or_for_another_form_is_refused(tmp_pa
     (tmp_path / "c").write_text("{")
     with pytest.raises(CertifyError, match="not JSON"):
         read_sitting_file(tmp_path / "c")
+
+
+# --- item pools, and the sitting's form never at rest on the workstation -------------------------
+
+POOL = ("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive", "hrd-four-fives", "ph-hop-breakage")
+
+
+def pool_form(draw: int = 2):
+    from trainer.library import load_library
+
+    lib = load_library()
+    return new_form("Pooled exam", [lib.by_id(i) for i in POOL], time_limit_seconds=900,
+                    created_by="Ivy", attempts_allowed=20, uid="pool-1", draw=draw)
+
+
+def sit_sitting(store, key, trainee, token, exam):
+    """Sit a sitting with the form the sitting file carries, every item answered correctly."""
+    from trainer.exams.session import start_exam
+    from trainer.grading import correct_log, grade
+    from trainer.procedure import build
+
+    session = start_exam(store, exam, trainee, key, sitting=token)
+    for p in range(len(exam.items)):
+        s = session.scenario(p)
+        proc = build(s)
+        log = correct_log(proc, s.automation)
+        session.record(p, grade(proc, log, automation=s.automation, game=s.game,
+                                target_seconds=s.target_seconds), log)
+    return session.result
+
+
+def test_a_pool_sends_each_sitting_only_its_draw_and_certifies_on_it(ledger, workstation, ivy, tmp_path):
+    from trainer.exams.certify import sitting_form
+    from trainer.exams.submission import read_sitting_file, write_sitting_file
+
+    exam = pool_form(draw=2)
+    drawn = set()
+    for n in range(6):
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+        assert len(token["form"]["items"]) == 2
+        write_sitting_file(tmp_path / f"s{n}.json", token, sign_form(sitting_form(exam, token), ivy),
+                           sealed=False)
+        text = (tmp_path / f"s{n}.json").read_text()
+        shown = [exam.items[p].scenario_id for p in token["form"]["items"]]
+        others = [it for it in exam.items if it.scenario_id not in shown]
+        assert all(f'"scenario": "{it.scenario_id}"' not in text for it in others)  # the rest stays home
+        drawn.add(tuple(token["form"]["items"]))
+    assert len(drawn) > 1  # six draws of 2 from 5 (10 ways) are not all the same, but for 1e-5
+    _, token, sat_form = read_sitting_file(tmp_path / "s5.json")
+    assert len(sat_form.items) == 2 and sat_form.uid == exam.uid
+    store, key, trainee = workstation
+    result = sit_sitting(store, key, trainee, token, sat_form)
+    assert result.item_count == 2
+    certificate = certify(ledger, ivy, record_of(store, result.id), token)
+    assert certificate["passed"] and certificate["form"]["items"] == 2
+    assert [a["item_id"] for a in certificate["answers"]] == [exam.items[p].scenario_id
+                                                              for p in token["form"]["items"]]
+
+
+def test_a_draw_edited_in_the_token_is_refused(ledger, ivy):
+    exam = pool_form(draw=2)
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    token["form"]["items"] = [0, 1] if token["form"]["items"] != [0, 1] else [2, 3]
+    with pytest.raises(CertifyError, match="signature does not verify"):
+        read_sitting(token, [ivy.public])
+
+
+def test_the_sitting_form_is_not_stored_on_the_workstation(ledger, workstation, ivy, tmp_path):
+    """A sitting's scenarios live in memory while it runs: nothing of them is in the trainee's
+    progress file (or its -wal), where `dealer-trainer key` could read them mid-exam."""
+    from trainer.exams.certify import sitting_form
+
+    exam = pool_form(draw=3)
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    sat_form = sitting_form(exam, token)
+    store, key, trainee = workstation
+    sit_sitting(store, key, trainee, token, sat_form)
+    on_disk = b"".join(p.read_bytes() for p in tmp_path.glob("workstation.sqlite*"))
+    assert b"[[players]]" not in on_disk  # no scenario text at all
+    assert store.query("SELECT count(*) AS n FROM exam_forms WHERE uid = ?", (exam.uid,))[0]["n"] == 0
+
+
+@pytest.mark.parametrize("draw, says", [(6, "draw: must be a whole number from 0 to 5"),
+                                        (-1, "draw: must be a whole number from 0 to 5"),
+                                        ("2", "draw: must be a whole number")])
+def test_a_form_file_with_a_bad_draw_is_named(tmp_path, draw, says):
+    from trainer.exams.forms import read_form
+
+    doc = pool_form(draw=2).to_json()
+    doc["draw"] = draw
+    (tmp_path / "f.json").write_text(json.dumps(doc))
+    with pytest.raises(FormFileError, match=says):
+        read_form(tmp_path / "f.json")
+
+
+def test_a_pool_sat_without_a_sitting_draws_at_its_start(workstation):
+    from trainer.exams.session import start_exam
+
+    store, key, trainee = workstation
+    exam = pool_form(draw=3)
+    seen = set()
+    for _ in range(4):
+        session = start_exam(store, exam, trainee, key)
+        assert len(session.form.items) == 3
+        assert session.abandon().item_count == 3
+        assert {it.scenario_id for it in session.form.items} <= set(POOL)
+        seen.add(tuple(it.scenario_id for it in session.form.items))
+    assert len(seen) > 1  # four draws of 3 from 5 (10 ways), the same every time: 1 in 1,000
+
+
+def test_verify_results_checks_the_certificates_of_a_progress_file_without_writing_it(
+        tmp_path, workstation, ivy):
+    import hashlib
+    import sqlite3
+
+    path = tmp_path / "instructor.sqlite"
+    with Store.open(path) as ledger:
+        exam = form()
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+        certify(ledger, ivy, sat(workstation, exam), token)
+    write_public_key(tmp_path / "ivy.pub", ivy.public)
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
+    assert done.returncode == 0 and "1 certificate verified" in done.stdout, done.stdout + done.stderr
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    db = sqlite3.connect(path)  # a certificate edited in place, to another trainee
+    db.executescript("DROP TRIGGER exam_certificates_no_update; UPDATE exam_certificates SET "
+                     "certificate = json_set(certificate, '$.trainee', 'Someone Else');")
+    db.close()
+    done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
+    assert done.returncode == 1 and "signature does not verify" in done.stdout

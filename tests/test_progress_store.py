@@ -60,7 +60,7 @@ EXPECTED_COLUMNS = {
                    ("items", "TEXT", 1, 0), ("time_limit_seconds", "INTEGER", 1, 0),
                    ("pass_mark", "INTEGER", 1, 0), ("attempts_allowed", "INTEGER", 1, 0),
                    ("created", "REAL", 1, 0), ("created_by", "TEXT", 1, 0), ("digest", "TEXT", 1, 0),
-                   ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0)],
+                   ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0), ("draw", "INTEGER", 1, 0)],
     "exam_results": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("trainee_id", "INTEGER", 1, 0),
                      ("trainee_name", "TEXT", 1, 0), ("form_uid", "TEXT", 1, 0), ("form_name", "TEXT", 1, 0),
                      ("form_digest", "TEXT", 1, 0), ("pass_mark", "INTEGER", 1, 0),
@@ -115,7 +115,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
         assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == schema.known()
         assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
-                                  "m008_result_sittings", "m009_instructor_keys"]
+                                  "m008_result_sittings", "m009_instructor_keys", "m010_form_pools"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

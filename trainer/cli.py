@@ -4,8 +4,8 @@
     odds [--game G]      exact house edges
     grade SCENARIO --log LOG.json
                          grade a recorded action log (trainer.regrade)
-    verify-results --db PATH --secret PATH
-                         check the exam results' HMAC chain (trainer.exams.trust)
+    verify-results FILE --public-key KEY
+                         check exam certificates (a certificates file or a progress file)
 
 `dealer-trainer` with no command opens the app (ui.main); these commands import no Qt, so they
 start fast and run on machines with no display.
@@ -101,14 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify-results", help="check exam certificates with an instructor's public "
                        "key, or a progress file's results chain")
     v.add_argument("file", nargs="?", metavar="FILE",
-                   help="a certificates file (a list of certificates), with --public-key")
+                   help="a certificates file (a list of certificates) or a progress file (its "
+                        "certificates), with --public-key")
     v.add_argument("--public-key", action="append", default=[], metavar="KEY",
                    help="an instructor's public key file (may be given more than once)")
-    v.add_argument("--db", metavar="PATH", help="the progress file (with --secret)")
+    v.add_argument("--db", metavar="PATH", help="a progress file whose local results chain to check "
+                   "(with --secret): an integrity check of the file, not evidence")
     v.add_argument("--secret", metavar="PATH",
                    help="the installation secret the results were written with")
-    v.add_argument("--passphrase-env", metavar="VAR",
-                   help="also check the sign-offs with the passphrase in this environment variable")
     return p
 
 
@@ -359,16 +359,10 @@ def _verify_results(args) -> int:
     if not Path(args.db).is_file():
         print(f"{where}: {args.db}: no such progress file", file=sys.stderr)
         return EXIT_BAD_INPUT
-    passphrase = None
-    if args.passphrase_env:
-        passphrase = os.environ.get(args.passphrase_env)
-        if passphrase is None:
-            print(f"{where}: the environment variable {args.passphrase_env} is not set", file=sys.stderr)
-            return EXIT_BAD_INPUT
     try:
         key = read_installation_key(args.secret)
         with Store.open(args.db, allow_unavailable=True) as store:
-            problems = verify_results(store, key, passphrase=passphrase)
+            problems = verify_results(store, key)
             count = store.query("SELECT count(*) AS n FROM (SELECT id FROM exam_results "
                                 "UNION SELECT result_id FROM exam_chain)")[0]["n"]
     except (KeyFileError, StoreError) as e:
@@ -408,7 +402,10 @@ def _verify_certificates(args, where: str) -> int:
         print(f"{where}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:  # floats as written: a certificate is signed over its canonical JSON
-        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        if _is_sqlite(args.file):
+            doc = _certificates_in(args.file)
+        else:
+            doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         print(f"{where}: {args.file}: cannot be read ({getattr(e, 'strerror', None) or e})",
               file=sys.stderr)
@@ -436,6 +433,30 @@ def _verify_certificates(args, where: str) -> int:
         return 1
     print(f"{len(found)} certificate{'s' if len(found) != 1 else ''} verified")
     return 0
+
+
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _certificates_in(path: str) -> list:
+    """The certificates a progress file holds, read on a connection that cannot write it."""
+    import sqlite3
+    from pathlib import Path
+
+    try:
+        db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            rows = db.execute("SELECT certificate FROM exam_certificates ORDER BY id").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        raise OSError(f"not a progress file with certificates: {e}") from None
+    return [json.loads(r[0]) for r in rows]
 
 
 def _passphrase(args, *, new: bool = False) -> str:
@@ -480,7 +501,7 @@ def _instructor_key(args) -> int:
 
 
 def _sitting(args) -> int:
-    from trainer.exams.certify import issue_sitting, sign_form
+    from trainer.exams.certify import issue_sitting, sign_form, sitting_form
     from trainer.exams.forms import read_form
     from trainer.exams.keys import read_private_key
     from trainer.exams.submission import write_sitting_file
@@ -492,7 +513,8 @@ def _sitting(args) -> int:
     key = read_private_key(args.key, _passphrase(args))
     with Store.open(args.ledger) as store:
         token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600)
-    code = write_sitting_file(args.out, token, sign_form(form, key), sealed=not args.unsealed)
+    code = write_sitting_file(args.out, token, sign_form(sitting_form(form, token), key),
+                              sealed=not args.unsealed)
     print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
           f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint})")
     if code:

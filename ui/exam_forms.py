@@ -1,5 +1,6 @@
-"""The instructor's exam form builder: scenarios (bundled or from files), a time limit, a pass
-mark and the attempts allowed."""
+"""The instructor's exam form builder: exam items (bundled or from files, never practice
+scenarios), a time limit, a pass mark, the attempts allowed, and for a pool how many items each
+sitting draws."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from ui.qt import (
 class FormBuilder(QDialog):
     """Build an exam form; `form` holds it once accepted."""
 
-    def __init__(self, library, author: str, parent=None):
+    def __init__(self, items, author: str, parent=None):
         super().__init__(parent)
         self.setWindowTitle("New exam form")
         self.setMinimumSize(640, 560)
@@ -44,16 +45,26 @@ class FormBuilder(QDialog):
         self.attempts = QSpinBox()
         self.attempts.setRange(1, 10)
         self.attempts.setValue(2)
+        self.draw = QSpinBox()
+        self.draw.setRange(0, 100)
+        self.draw.setSpecialValueText("every ticked item, in order")
+        self.draw.setSuffix(" items drawn from the ticked ones")
+        self.draw.setToolTip("A pool: each sitting draws this many of the ticked items (the "
+                             "instructor's machine draws when it issues the sitting, and the "
+                             "workstation receives only those)")
         for label, w in (("Name", self.name), ("Time limit", self.minutes), ("Pass mark", self.pass_mark),
-                         ("Attempts allowed", self.attempts)):
+                         ("Attempts allowed", self.attempts), ("Each sitting asks", self.draw)):
             fields.addRow(label, w)
         layout.addLayout(fields)
-        layout.addWidget(QLabel("Scenarios (tick the ones the exam asks, in order):"))
+        hint = QLabel("Exam items (tick the ones the exam asks, in order). Exam items are "
+                      "scenarios of their own, never practice scenarios: add yours from files.")
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
         self.list = QListWidget()
-        for s in library.scenarios:
+        for s in items:
             self._add_item(s, checked=False)
         layout.addWidget(self.list, 1)
-        from_file = QPushButton("Add a scenario from a file…")
+        from_file = QPushButton("Add exam items from files…")
         from_file.clicked.connect(self.add_from_file)
         layout.addWidget(from_file)
         self.message = QLabel("")
@@ -62,7 +73,8 @@ class FormBuilder(QDialog):
         layout.addWidget(self.message)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Save form")
+        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.save_button.setText("Save form")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -79,17 +91,18 @@ class FormBuilder(QDialog):
         from trainer.procedure import build
         from trainer.scenario import ScenarioError, load
 
-        if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "A scenario file", "", "Scenarios (*.toml)")
-        if not path:
-            return
-        try:
-            scenario = load(path)
-            build(scenario)
-        except ScenarioError as e:
-            self.message.setText(str(e))
-            return
-        self._add_item(scenario, checked=True)
+        paths = [path] if path else QFileDialog.getOpenFileNames(self, "Exam item files", "",
+                                                                 "Scenarios (*.toml)")[0]
+        problems = []
+        for p in paths:
+            try:
+                scenario = load(p)
+                build(scenario)
+            except ScenarioError as e:
+                problems.append(str(e))
+                continue
+            self._add_item(scenario, checked=True)
+        self.message.setText("\n".join(problems))
 
     def chosen(self) -> list:
         return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())
@@ -106,10 +119,14 @@ class FormBuilder(QDialog):
         if not items:
             self.message.setText("Tick at least one scenario.")
             return
+        if self.draw.value() > len(items):
+            self.message.setText(f"Each sitting asks {self.draw.value()} items, but only {len(items)} "
+                                 "are ticked: tick more, or ask fewer.")
+            return
         try:
             self.form = new_form(name, items, time_limit_seconds=self.minutes.value() * 60,
                                  created_by=self.author, pass_mark=self.pass_mark.value(),
-                                 attempts_allowed=self.attempts.value())
+                                 attempts_allowed=self.attempts.value(), draw=self.draw.value())
         except FormError as e:
             self.message.setText(str(e))
             return

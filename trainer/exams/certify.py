@@ -8,9 +8,9 @@ the workstation says is taken on trust:
   signature checks with a public key it was given (`open_signed_form`): a form edited to a pass
   mark of 0 or 99 attempts no longer verifies, whatever digest is written beside it.
 - **Sittings**: the instructor issues one signed token per attempt (`issue_sitting`: trainee,
-  form digest, attempt number, nonce, expiry) and keeps the ledger of attempts in the
-  instructor's own file (progress schema m007). Deleting or restoring a workstation's files
-  gains nothing: the attempts used are counted here.
+  form digest, attempt number, nonce, expiry; for a pool, the items drawn, `sitting_form`) and
+  keeps the ledger of attempts in the instructor's own file (progress schema m007). Deleting or
+  restoring a workstation's files gains nothing: the attempts used are counted here.
 - **Results** are re-graded (`certify`): every item's recorded action log is graded again by
   the instructor's own engine against the instructor's own copy of the form; the scores in the
   file are ignored. A result whose token was not issued here, was issued for someone else or
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainer.errors import RequestError
-from trainer.exams.errors import ExamError, FormFileError, NoAttemptsLeftError
+from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
 from trainer.exams.forms import ExamForm, form_from_json
@@ -127,6 +127,8 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
     add_form(store, form)  # the instructor's own copy, for re-grading
     now = time.time() if now is None else float(now)
     nonce = secrets.token_hex(16)
+    positions = form.draw_positions()
+    sat = form.drawn(positions)
     with store.write() as db:
         used = db.execute("SELECT count(*) FROM exam_sittings WHERE trainee_name = ? AND form_uid = ?",
                           (name, form.uid)).fetchone()[0]
@@ -135,15 +137,32 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                 f"{name} has had every attempt at {form.name!r} ({form.attempts_allowed}): no "
                 "sitting was issued")
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
-                "form": {"uid": form.uid, "name": form.name, "digest": form.digest},
+                "form": {"uid": form.uid, "name": form.name, "digest": sat.digest,
+                         **({"items": positions} if form.draw else {})},
                 "attempt": used + 1, "issued": now, "expires": now + valid_for,
                 "signer": _signer(key.public)}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
                    "issued, expires, signer, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   (nonce, name, form.uid, form.digest, used + 1, now, now + valid_for,
+                   (nonce, name, form.uid, sat.digest, used + 1, now, now + valid_for,
                     key.public.fingerprint, json.dumps(token, ensure_ascii=False)))
     return token
+
+
+def sitting_form(form: ExamForm, token: dict) -> ExamForm:
+    """The form a sitting shows: the items the instructor drew for it when the form is a pool,
+    else the whole form. This is what goes (signed) into the sitting file, so a workstation
+    never receives the rest of the pool."""
+    try:
+        positions = token["form"].get("items")
+    except (KeyError, TypeError, AttributeError):
+        raise CertifyError("a damaged sitting token (no form)") from None
+    if positions is None:
+        return form
+    try:
+        return form.drawn(positions)
+    except FormError as e:
+        raise CertifyError(f"the sitting's draw does not fit the form: {e}") from None
 
 
 def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
@@ -184,7 +203,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if not isinstance(declared, dict) or declared.get("digest") != ledger["form_digest"]:
         raise CertifyError("the result was sat on another form than the sitting's (the form "
                            "digest does not match)")
-    form = get_form(store, ledger["form_uid"])
+    form = sitting_form(get_form(store, ledger["form_uid"]), json.loads(ledger["token"]))
     if form.digest != ledger["form_digest"]:
         raise CertifyError("this machine's copy of the form is not the one the sitting names")
     uid = record.get("uid")
@@ -254,6 +273,13 @@ def certificates(store: Store) -> list[dict]:
     """Every certificate in the instructor's ledger, oldest first."""
     return [json.loads(r["certificate"])
             for r in store.query("SELECT certificate FROM exam_certificates ORDER BY id")]
+
+
+def certificate_for(store: Store, result_uid: str) -> dict | None:
+    """The certificate this file holds for a result (its uid), if any; check it with
+    `verify_certificate` before believing it."""
+    rows = store.query("SELECT certificate FROM exam_certificates WHERE result_uid = ?", (result_uid,))
+    return json.loads(rows[0]["certificate"]) if rows else None
 
 
 def verification_code(certificate: dict) -> str:

@@ -1,4 +1,4 @@
-"""Exam forms: a fixed list of scenarios, a time limit, a pass mark and the attempts allowed.
+"""Exam forms: a list of scenarios, a time limit, a pass mark and the attempts allowed.
 
 A form embeds each scenario's TOML text rather than naming a file, so that it is self-contained:
 exported to another workstation, or kept after the bundled library changes, it is still the same
@@ -13,6 +13,11 @@ Form file (`write_form`, `read_form`), JSON::
      "time_limit_seconds": 600, "pass_mark": 80, "attempts_allowed": 2, "created": <seconds>,
      "created_by": ..., "items": [{"scenario": "ph-first-shake", "toml": "schema_version = 1 ..."}]}
 
+with an optional `"draw": n`: the items are a pool, and each sitting draws n of them (kept in
+the form's order; `ExamForm.drawn`). The instructor makes the draw when issuing the sitting
+(trainer.exams.certify), so a workstation only ever receives the items it will show; a form
+sat without a sitting draws at its start. A form without "draw" (or with 0) is sat whole.
+
 The example forms, one per game, are such files in resources/exams/ (`bundled_forms`).
 """
 
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 import uuid
 from collections.abc import Iterable
@@ -71,6 +77,7 @@ class ExamForm:
     created: float
     created_by: str
     archived: bool = False
+    draw: int = 0  # 0: every item, in order; n: each sitting draws n of the items (a pool)
     _scenarios: tuple[Scenario, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -116,6 +123,34 @@ class ExamForm:
             scenarios.append(s)
         put("items", items)
         put("_scenarios", tuple(scenarios))
+        _whole("draw", self.draw, 0, len(items))
+
+    @property
+    def sat_items(self) -> int:
+        """How many items one sitting shows."""
+        return self.draw or len(self.items)
+
+    def drawn(self, positions) -> ExamForm:
+        """The form one sitting shows: the items at `positions` (a draw from the pool, as
+        `draw_positions` makes one), in the form's order, everything else the same."""
+        positions = list(positions)
+        if len(positions) != self.sat_items or sorted(set(positions)) != positions or any(
+                isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(self.items)
+                for p in positions):
+            raise FormError(f"a draw of {self.name!r} is {self.sat_items} different items of its "
+                            f"{len(self.items)}, in order, not {_short(positions)}")
+        if not self.draw:
+            return self
+        return ExamForm(uid=self.uid, name=self.name, items=tuple(self.items[p] for p in positions),
+                        time_limit_seconds=self.time_limit_seconds, pass_mark=self.pass_mark,
+                        attempts_allowed=self.attempts_allowed, created=self.created,
+                        created_by=self.created_by, archived=self.archived)
+
+    def draw_positions(self, rng: random.Random | None = None) -> list[int]:
+        """A draw for one sitting, from the operating system's randomness unless `rng` is given."""
+        if not self.draw:
+            return list(range(len(self.items)))
+        return sorted((rng or random.SystemRandom()).sample(range(len(self.items)), self.draw))
 
     @property
     def scenarios(self) -> tuple[Scenario, ...]:
@@ -130,7 +165,8 @@ class ExamForm:
         return {"uid": self.uid, "name": self.name, "time_limit_seconds": self.time_limit_seconds,
                 "pass_mark": self.pass_mark, "attempts_allowed": self.attempts_allowed,
                 "created": self.created, "created_by": self.created_by,
-                "items": [{"scenario": it.scenario_id, "toml": it.text} for it in self.items]}
+                "items": [{"scenario": it.scenario_id, "toml": it.text} for it in self.items],
+                **({"draw": self.draw} if self.draw else {})}
 
     @property
     def digest(self) -> str:
@@ -154,7 +190,7 @@ def _short(v) -> str:
 
 def new_form(name: str, items: Iterable[FormItem | Scenario | tuple[str, str]], *,
              time_limit_seconds: int, created_by: str, pass_mark: int = 80, attempts_allowed: int = 1,
-             uid: str | None = None, created: float | None = None) -> ExamForm:
+             uid: str | None = None, created: float | None = None, draw: int = 0) -> ExamForm:
     """A new form from scenarios (bundled or read from files), FormItems or (id, TOML text) pairs."""
     made = []
     for it in items:
@@ -166,15 +202,16 @@ def new_form(name: str, items: Iterable[FormItem | Scenario | tuple[str, str]], 
     return ExamForm(uid=uid or uuid.uuid4().hex, name=name, items=tuple(made),
                     time_limit_seconds=time_limit_seconds, pass_mark=pass_mark,
                     attempts_allowed=attempts_allowed, created=time.time() if created is None else created,
-                    created_by=created_by)
+                    created_by=created_by, draw=draw)
 
 
 # --- files ------------------------------------------------------------------------------------
 
 FIELDS = ("format", "version", "uid", "name", "time_limit_seconds", "pass_mark", "attempts_allowed",
           "created", "created_by", "items")
-#: what a form's digest is computed over (ExamForm.content)
-CONTENT_FIELDS = FIELDS[2:]
+OPTIONAL = ("draw",)
+#: what a form's digest is computed over (ExamForm.content; "draw" only when the form draws)
+CONTENT_FIELDS = FIELDS[2:] + OPTIONAL
 
 
 def form_from_json(doc, name: str = "the form file") -> ExamForm:
@@ -183,7 +220,7 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
         raise FormFileError(f"{name}: {message}", path=name)
 
     check_header(doc, FORMAT, VERSION, "exam form", fail)
-    unknown = sorted(set(doc) - set(FIELDS))
+    unknown = sorted(set(doc) - set(FIELDS) - set(OPTIONAL))
     if unknown:
         fail(f"unknown field {unknown[0]!r}")
     missing = [f for f in FIELDS if f not in doc]
@@ -203,7 +240,7 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
         return ExamForm(uid=doc["uid"], name=doc["name"], items=tuple(items),
                         time_limit_seconds=doc["time_limit_seconds"], pass_mark=doc["pass_mark"],
                         attempts_allowed=doc["attempts_allowed"], created=doc["created"],
-                        created_by=doc["created_by"])
+                        created_by=doc["created_by"], draw=doc.get("draw", 0))
     except FormError as e:
         fail(str(e))
 

@@ -33,7 +33,7 @@ class FormSummary:
     uid: str
     name: str
     games: tuple[str, ...]
-    item_count: int
+    item_count: int  # the items one sitting shows (a pool's draw)
     time_limit_seconds: int
     pass_mark: int
     attempts_allowed: int
@@ -53,9 +53,10 @@ def add_form(store: Store, form: ExamForm) -> bool:
                                 "differs from it); give the new form a new id")
             return False
         db.execute("INSERT INTO exam_forms (uid, name, items, time_limit_seconds, pass_mark, "
-                   "attempts_allowed, created, created_by, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   "attempts_allowed, created, created_by, digest, draw) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (form.uid, form.name, items, form.time_limit_seconds, form.pass_mark,
-                    form.attempts_allowed, form.created, form.created_by, form.digest))
+                    form.attempts_allowed, form.created, form.created_by, form.digest, form.draw))
     return True
 
 
@@ -64,7 +65,7 @@ def _form(row: dict) -> ExamForm:
     form = ExamForm(uid=row["uid"], name=row["name"], items=items,
                     time_limit_seconds=row["time_limit_seconds"], pass_mark=row["pass_mark"],
                     attempts_allowed=row["attempts_allowed"], created=row["created"],
-                    created_by=row["created_by"], archived=bool(row["archived"]))
+                    created_by=row["created_by"], archived=bool(row["archived"]), draw=row["draw"])
     if form.digest != row["digest"]:
         raise FormError(f"the form {row['name']!r} ({row['uid']}) was changed outside the app "
                         "(its content no longer matches its digest)")
@@ -104,7 +105,7 @@ def unusable_forms(store: Store) -> list[tuple[str, str]]:
 
 
 def form_summaries(store: Store, *, archived: bool = False) -> list[FormSummary]:
-    return [FormSummary(f.uid, f.name, f.games, len(f.items), f.time_limit_seconds, f.pass_mark,
+    return [FormSummary(f.uid, f.name, f.games, f.sat_items, f.time_limit_seconds, f.pass_mark,
                         f.attempts_allowed, f.archived) for f in list_forms(store, archived=archived)]
 
 
@@ -143,7 +144,7 @@ def add_bundled_forms(store: Store) -> int:
         # start (building its scenarios is most of the exam setup's time)
         doc = json.loads(path.read_text(encoding="utf-8"))
         uid = doc.get("uid")
-        content = {k: doc.get(k) for k in CONTENT_FIELDS}
+        content = {k: doc[k] for k in CONTENT_FIELDS if k in doc and (k != "draw" or doc[k])}
         if stored.get(uid) != content_digest(content):
             added += add_form(store, read_form(path))
         current.add(uid)

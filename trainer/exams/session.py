@@ -61,17 +61,23 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     uid). Refused for an archived form (FormError) and when the trainee has no attempt left
     (NoAttemptsLeftError). With a signed `sitting` token (trainer.exams.submission), the token
     must be this trainee's, for this form, and not expired by this machine's clock; it is kept
-    with the result, for the instructor to certify."""
-    if isinstance(form, str):
-        form = get_form(store, form)
-    else:
-        add_form(store, form)
-        form = get_form(store, form.uid)
-    if form.archived:
-        raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
+    with the result, for the instructor to certify, and the form is not stored here."""
     trainee = store.trainee(trainee_id)
     if sitting is not None:
+        # the sitting file's form (the instructor's draw) is held in memory only: it is never
+        # written to this progress file, where the trainee's account could read it
+        if not isinstance(form, ExamForm):
+            raise FormError("a sitting is sat on the form of its sitting file")
         check_sitting_here(sitting, trainee.name, form, float(clock()))
+    else:
+        if isinstance(form, str):
+            form = get_form(store, form)
+        else:
+            add_form(store, form)
+            form = get_form(store, form.uid)
+        if form.archived:
+            raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
+        form = form.drawn(form.draw_positions())  # a pool draws here; a whole form is itself
     started = float(clock())
     uid = uuid.uuid4().hex
     with store.write() as db:

@@ -354,3 +354,17 @@ def m009_instructor_keys(db: Database) -> None:
     public half and where its sealed file is: opening the profile means opening the key."""
     db.execute("ALTER TABLE trainees ADD COLUMN public_key TEXT")
     db.execute("ALTER TABLE trainees ADD COLUMN key_path TEXT")
+
+
+@migration
+def m010_form_pools(db: Database) -> None:
+    """A form may be a pool: each sitting draws `draw` of its items (trainer.exams.forms); 0 for
+    a form sat whole. Like the rest of a form, it never changes."""
+    fixed = ", ".join(("uid", "name", "items", "time_limit_seconds", "pass_mark", "attempts_allowed",
+                       "created", "created_by", "digest", "draw"))
+    _script(db, f"""
+ALTER TABLE exam_forms ADD COLUMN draw INTEGER NOT NULL DEFAULT 0 CHECK (draw >= 0);
+DROP TRIGGER exam_forms_fixed;
+CREATE TRIGGER exam_forms_fixed BEFORE UPDATE OF {fixed} ON exam_forms
+BEGIN SELECT RAISE(ABORT, 'an exam form never changes: add a new one'); END
+""")
