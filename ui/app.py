@@ -44,15 +44,19 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     store = open_store(db)
     if store is False:
         return 0
+    if store is not None:
+        store.start_check()  # reads in a thread while the exam setup and the window get ready
     services = Services(store, key=exam_setup(store, db))
     if not services.choose_trainee():
         return 0
     window = MainWindow(services)
     services.window = window
     services.status.connect(lambda text: window.statusBar().showMessage(text, 15000))
+    window.show()
+    if store is not None:
+        window.database_check.start()  # follows the check already running
     if store is not None and store.problem is not None:
         window.statusBar().showMessage(f"{store.problem} Results are kept until they can be saved.")
-    window.show()
     return app.exec()
 
 
@@ -91,7 +95,8 @@ def open_store(db: str | None):
     path = Path(db) if db else default_db()
     while True:
         try:
-            store = Store.open(path, allow_unavailable=True)
+            # the cheap checks only: the full integrity check runs in the background (ui.checking)
+            store = Store.open(path, allow_unavailable=True, full_check=False)
             if store.readable:
                 return store  # perhaps read-only for now: results wait in memory
             problem = str(store.problem)  # it cannot even be read: ask, as for a damaged file
@@ -197,6 +202,7 @@ def demo_services(*, instructor: bool = False):
 
     from trainer.exams import add_bundled_forms, installation_key
     from trainer.exams.demo import sit_demo_exams
+    from trainer.exams.keys import InstructorKey
     from trainer.progress import Store
     from trainer.progress.demo import seed_demo
     from ui.services import Services
@@ -205,8 +211,10 @@ def demo_services(*, instructor: bool = False):
     ids = seed_demo(store)
     key = installation_key(Path(tempfile.mkdtemp(prefix="dealer-trainer-demo-")) / "installation.key")
     add_bundled_forms(store)
-    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="demo passphrase")
-    sit_demo_exams(store, key, ids, lee, "demo passphrase")
+    lee_key = InstructorKey.generate("Instructor Lee")
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="demo passphrase",
+                            public_key=lee_key.public.raw.hex())
+    sit_demo_exams(store, key, ids, lee_key)
     who = lee if instructor else ids["Dev Patel"]
     return Services(store, store.trainee(who), key=key)
 

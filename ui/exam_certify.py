@@ -99,7 +99,7 @@ class Certification:
               passphrase: str | None = None) -> dict | None:
         """Issue a sitting of the selected form to a trainee, signed with the instructor key."""
         from trainer.exams import ExamError, get_form
-        from trainer.exams.certify import issue_sitting, sign_form
+        from trainer.exams.certify import issue_sitting, sign_form, sitting_form
         from trainer.exams.submission import write_sitting_file
 
         page = self.page
@@ -125,7 +125,7 @@ class Certification:
             return None
         try:
             token = issue_sitting(page.store, key, form, trainee)
-            code = write_sitting_file(out, token, sign_form(form, key))
+            code = write_sitting_file(out, token, sign_form(sitting_form(form, token), key))
         except (ExamError, OSError) as e:
             QMessageBox.warning(page, "Issue a sitting", str(e))
             return None
@@ -224,10 +224,9 @@ class CertificatesTab:
         self.shown: list[dict] = []
 
     def trusted(self):
-        from trainer.exams.keys import PublicKey
+        from trainer.exams.roles import trusted_keys
 
-        return [PublicKey(t.name, bytes.fromhex(t.public_key)) for t in self.page.store.trainees()
-                if t.instructor and t.public_key]
+        return trusted_keys(self.page.store)
 
     def verified(self, cert: dict) -> bool:
         from trainer.exams import ExamError

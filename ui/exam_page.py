@@ -16,9 +16,7 @@ from ui.qt import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
-    QLineEdit,
     QMessageBox,
     QPushButton,
     QStackedWidget,
@@ -33,8 +31,20 @@ from ui.qt import (
 )
 
 
-def report_data(result, verified: bool) -> dict:
-    """What the printed report and the result view show, from an ExamResult."""
+def certification_text(result, certificate: dict | None, verified: bool) -> str:
+    """What the Results list and the report say of a result's certification: from a signature,
+    never from a flag in the file."""
+    if certificate is not None:
+        who = f"{certificate['signer']['name']} ({certificate['signer']['fingerprint']})"
+        return f"✓ certified by {who}" if verified else f"⚠ certificate by {who} does not verify here"
+    if result.sitting is not None:
+        return "sat under a sitting — not yet certified: export it for certification"
+    return "practice exam — not certifiable (sat without a sitting)"
+
+
+def report_data(result, certification: str) -> dict:
+    """What the printed report and the result view show, from an ExamResult that has no
+    certificate here (a certified one shows its certificate, ui.exam_certify.certificate_data)."""
     items = []
     answered = {a.position: a for a in result.answers}
     for p in range(result.item_count):
@@ -46,9 +56,7 @@ def report_data(result, verified: bool) -> dict:
             "status": result.status.value, "passed": result.passed, "total": result.total or 0,
             "procedure": result.procedure or 0, "payouts": result.payouts or 0,
             "speed": result.speed or 0, "pass_mark": result.pass_mark, "items": items,
-            "signed_by": result.signoff.signer_name if result.signoff else None,
-            "signed_at": result.signoff.signed if result.signoff else None,
-            "result_id": result.id, "verified": verified}
+            "result_id": result.id, "certification": certification}
 
 
 def table(headers: list[str], stretch: int = 0) -> QTableWidget:
@@ -109,8 +117,12 @@ class ExamPage(QWidget):
         # take an exam
         take = QWidget()
         t = QVBoxLayout(take)
-        t.addWidget(QLabel("A certification exam: no feedback, hints or rules screen until it is "
-                           "over; the clock runs; leaving ends the attempt."))
+        note = QLabel("Sat as a certification exam is: no feedback, hints or rules screen until "
+                      "it is over; the clock runs; leaving ends the attempt. A result counts for "
+                      "certification only when sat under a sitting your instructor issued: "
+                      "<b>Sit with a sitting file…</b>. The exams listed here are for practice.")
+        note.setWordWrap(True)
+        t.addWidget(note)
         self.available = table(["Exam", "Games", "Parts", "Time", "Pass mark", "Attempts left"])
         t.addWidget(self.available, 1)
         self.start_button = QPushButton("Start the exam")
@@ -129,12 +141,11 @@ class ExamPage(QWidget):
         # results
         res = QWidget()
         r = QVBoxLayout(res)
-        self.results = table(["Trainee", "Exam", "Taken", "Result", "Total", "Record", "Signed off"], 1)
+        self.results = table(["Trainee", "Exam", "Taken", "Result", "Total", "Certification"], 5)
         self.results.itemActivated.connect(lambda _i: self.open_result())
         r.addWidget(self.results, 1)
         row = QHBoxLayout()
         for text, slot in (("Open", self.open_result), ("Print report…", self.print_selected),
-                           ("Sign off…", self.sign_selected),
                            ("Export for certification…", lambda: self.certification.submit())):
             b = QPushButton(text)
             b.clicked.connect(slot)
@@ -154,12 +165,9 @@ class ExamPage(QWidget):
         row = QHBoxLayout()
         self.print_button = QPushButton("Print report…")
         self.print_button.clicked.connect(lambda: self.print_result(self.shown_result))
-        self.sign_button = QPushButton("Sign off…")
-        self.sign_button.clicked.connect(lambda: self.sign(self.shown_result))
         back = QPushButton("Back to exams")
         back.clicked.connect(self.home)
-        for b in (self.print_button, self.sign_button):
-            row.addWidget(b)
+        row.addWidget(self.print_button)
         row.addStretch(1)
         row.addWidget(back)
         d.addLayout(row)
@@ -173,8 +181,7 @@ class ExamPage(QWidget):
         v.addWidget(self.forms, 1)
         row = QHBoxLayout()
         for text, slot in (("New form…", self.new_form), ("Import form…", self.import_form),
-                           ("Export form…", self.export_form), ("Import results…", self.import_results),
-                           ("Export results…", self.export_results),
+                           ("Export form…", self.export_form),
                            ("Issue a sitting…", lambda: self.certification.issue()),
                            ("Certify a submission…", lambda: self.certification.certify())):
             b = QPushButton(text)
@@ -190,10 +197,21 @@ class ExamPage(QWidget):
         """The uid of the form chosen on the Forms tab (instructors only)."""
         return selected(self.forms) if hasattr(self, "forms") else None
 
-    def problems(self) -> dict[int, str]:
-        from trainer.exams import verify_results
+    def certification_of(self, result) -> tuple[dict | None, str]:
+        """(the certificate this file holds for the result, or None; what to say of it)."""
+        from trainer.exams import ExamError
+        from trainer.exams.certify import certificate_for, verify_certificate
+        from trainer.exams.roles import trusted_keys
 
-        return {p.result_id: p.message for p in verify_results(self.store, self.services.key)}
+        cert = certificate_for(self.store, result.uid)
+        verified = False
+        if cert is not None:
+            try:
+                verify_certificate(cert, trusted_keys(self.store))
+                verified = True
+            except ExamError:
+                pass
+        return cert, certification_text(result, cert, verified)
 
     def refresh(self) -> None:
         from trainer.exams import ExamAccess, list_forms, results_for
@@ -209,19 +227,18 @@ class ExamPage(QWidget):
                                f"{a.time_limit_seconds // 60} min", a.pass_mark,
                                f"{a.attempts_left} of {a.attempts_allowed}") for a in avail],
              [a.uid for a in avail])
-        flagged = self.problems()
         shown = sorted(results_for(self.store, self.trainee), key=lambda x: -x.started)
         fill(self.results, [(x.trainee_name, x.form_name, time.strftime("%Y-%m-%d %H:%M",
                                                                           time.localtime(x.started)),
                              x.status.value, x.total if x.total is not None else "—",
-                             f"⚠ {flagged[x.id]}" if x.id in flagged else "✓ verified",
-                             x.signoff.signer_name if x.signoff else "—") for x in shown],
+                             self.certification_of(x)[1]) for x in shown],
              [x.id for x in shown])
         if hasattr(self, "certificates"):
             self.certificates.refresh()
         if hasattr(self, "forms"):
             forms = list_forms(self.store)
-            fill(self.forms, [(f.name, ", ".join(GAME_NAMES.get(g, g) for g in f.games), len(f.items),
+            fill(self.forms, [(f.name, ", ".join(GAME_NAMES.get(g, g) for g in f.games),
+                               f"{f.draw} drawn of {len(f.items)}" if f.draw else len(f.items),
                                f"{f.time_limit_seconds // 60} min", f.pass_mark, f.attempts_allowed)
                               for f in forms], [f.uid for f in forms])
 
@@ -289,27 +306,32 @@ class ExamPage(QWidget):
 
     # --- results -------------------------------------------------------------------------------
 
+    def report_of(self, result) -> dict:
+        """The report's fields: the certificate's when this file holds one, else the result's."""
+        from ui.exam_certify import certificate_data
+
+        cert, text = self.certification_of(result)
+        if cert is not None:
+            return certificate_data(cert, text.startswith("✓"))
+        return report_data(result, text)
+
     def show_result(self, result) -> None:
         from ui.report import report_html
 
         self.shown_result = result
         self.print_button.setEnabled(True)
-        self.sign_button.setEnabled(True)
-        verified = result.id not in self.problems()
-        self.report.setHtml(report_html(report_data(result, verified)))
+        self.report.setHtml(report_html(self.report_of(result)))
         self.stack.setCurrentIndex(1)
 
     def show_html(self, text: str) -> None:
-        """Show a report that is not a result of this file (a certificate): nothing to sign."""
+        """Show a report that is not a result of this file (a certificate)."""
         self.shown_result = None
         self.report.setHtml(text)
         self.print_button.setEnabled(False)
-        self.sign_button.setEnabled(False)
         self.stack.setCurrentIndex(1)
 
     def home(self) -> None:
         self.print_button.setEnabled(True)
-        self.sign_button.setEnabled(True)
         self.stack.setCurrentIndex(0)
         self.refresh()
 
@@ -326,9 +348,6 @@ class ExamPage(QWidget):
     def print_selected(self) -> None:
         self.print_result(self._result(selected(self.results)))
 
-    def sign_selected(self) -> None:
-        self.sign(self._result(selected(self.results)))
-
     def print_result(self, result, path: str | None = None) -> Path | None:
         from ui.report import write_pdf
 
@@ -339,48 +358,18 @@ class ExamPage(QWidget):
             path, _ = QFileDialog.getSaveFileName(self, "Print the report to PDF", name, "PDF (*.pdf)")
         if not path:
             return None
-        out = write_pdf(report_data(result, result.id not in self.problems()), Path(path))
+        out = write_pdf(self.report_of(result), Path(path))
         self.window().statusBar().showMessage(f"Report written to {out}", 10000)
         return out
-
-    def sign(self, result, instructor_id: int | None = None, passphrase: str | None = None) -> bool:
-        from trainer.exams import ExamError, get_result, sign_off
-
-        if result is None:
-            return False
-        if instructor_id is None:
-            instructors = [t for t in self.store.trainees() if t.instructor]
-            if not instructors:
-                QMessageBox.information(self, "Sign off", "Add an instructor profile first.")
-                return False
-            names = [t.name for t in instructors]
-            name, ok = QInputDialog.getItem(self, "Sign off", "Supervisor:", names, 0, False)
-            if not ok:
-                return False
-            instructor_id = instructors[names.index(name)].id
-        if passphrase is None:
-            passphrase, ok = QInputDialog.getText(self, "Sign off", "Instructor passphrase:",
-                                                  QLineEdit.EchoMode.Password)
-            if not ok:
-                return False
-        try:
-            sign_off(self.store, result.id, instructor_id, passphrase, self.services.key)
-        except ExamError as e:
-            QMessageBox.warning(self, "Sign off", str(e))
-            return False
-        self.refresh()
-        if self.shown_result is not None and self.shown_result.id == result.id:
-            self.show_result(get_result(self.store, result.id))
-        return True
 
     # --- forms and files (instructor) ----------------------------------------------------------
 
     def new_form(self) -> None:
         from trainer.exams import add_form
-        from trainer.library import load_library
+        from trainer.exams.examples import exam_items
         from ui.exam_forms import FormBuilder
 
-        builder = FormBuilder(load_library(), self.trainee.name, self)
+        builder = FormBuilder(exam_items().values(), self.trainee.name, self)
         if builder.exec() and builder.form is not None:
             add_form(self.store, builder.form)
             self.refresh()
@@ -409,40 +398,3 @@ class ExamPage(QWidget):
                                               "Exam forms (*.json)")
         if path:
             export_form(self.store, uid, path)
-
-    def export_results(self) -> None:
-        from trainer.exams import ExamError, export_exam_results
-
-        path, _ = QFileDialog.getSaveFileName(self, "Export signed exam results", "exam-results.json",
-                                              "Results (*.json)")
-        if path:
-            try:
-                summary = export_exam_results(self.store, path, self.services.key)
-            except ExamError as e:
-                QMessageBox.warning(self, "Export results", str(e))
-                return
-            QMessageBox.information(self, "Export results",
-                                    f"{summary.written} signed-off results written to {path}. "
-                                    f"{summary.unsigned} not yet signed off were left out.")
-
-    def import_results(self, path: str | None = None) -> None:
-        from trainer.exams import ExamError, import_exam_results
-
-        if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Import exam results", "", "Results (*.json)")
-        if not path:
-            return
-        passphrase, ok = QInputDialog.getText(self, "Import results", "Your instructor passphrase:",
-                                              QLineEdit.EchoMode.Password)
-        if not ok:
-            return
-        from trainer.progress.errors import StoreError
-
-        try:
-            summary = import_exam_results(self.store, path, self.trainee.id, passphrase, self.services.key)
-        except (ExamError, StoreError) as e:
-            QMessageBox.warning(self, "Import results", f"{path} was refused: {e}")
-            return
-        QMessageBox.information(self, "Import results",
-                                f"{summary.added} results added, {summary.already_present} already here.")
-        self.refresh()

@@ -26,6 +26,9 @@ th { background: #ece7d8; }
 """
 
 
+SUPERVISOR = "<p><br>Supervisor: ______________________________ &nbsp;&nbsp; Date: ______________</p>"
+
+
 def _when(t: float | None) -> str:
     return datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M") if t else "—"
 
@@ -33,7 +36,8 @@ def _when(t: float | None) -> str:
 def report_html(r: dict) -> str:
     """The report as HTML. `r` holds: trainee, form, started, ended, duration, status, passed,
     total, procedure, payouts, speed, pass_mark, items [{title, total, findings [{kind,
-    severity, message, cite}]}], signed_by, signed_at, result_id, verified (bool)."""
+    severity, message, cite}]}], result_id, and either certificate {signer, attempt, fingerprint,
+    certified, code, verified} or certification (what is said of an uncertified result)."""
     verdict = ("<span class='pass'>PASSED</span>" if r["passed"] else
                f"<span class='fail'>NOT PASSED</span> ({html.escape(r['status'])})")
     cert = r.get("certificate")
@@ -49,9 +53,7 @@ def report_html(r: dict) -> str:
                   ("Verification code", cert["code"] + ("" if cert["verified"]
                                                         else " — SIGNATURE DOES NOT VERIFY"))]
     else:
-        facts.append(("Result record", f"#{r['result_id']}" + (" — signature verified"
-                                                               if r.get("verified")
-                                                               else " — NOT VERIFIED")))
+        facts.append(("Certification", r.get("certification", "not certified")))
     rows = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(str(v))}</td></tr>"
                    for k, v in facts)
     items = []
@@ -61,8 +63,8 @@ def report_html(r: dict) -> str:
             f"{html.escape(f['message'])} — <i>{html.escape(f['cite'])}</i></li>"
             for f in item["findings"]) or "<li>No findings.</li>"
         items.append(f"<h3>{n}. {html.escape(item['title'])} — {item['total']}</h3><ul>{findings}</ul>")
-    sign = (f"Signed off by <b>{html.escape(r['signed_by'])}</b> on {_when(r['signed_at'])}."
-            if r.get("signed_by") else "Not yet signed off.")
+    sign = ("Not certified. Only a certificate (the result re-graded and signed with an "
+            "instructor's key on the instructor's machine) is evidence of this result.")
     if cert:
         sign = (f"Re-graded from the recorded actions and signed by <b>{html.escape(cert['signer'])}"
                 f"</b> with the instructor key {html.escape(cert['fingerprint'])}.")
@@ -71,8 +73,8 @@ def report_html(r: dict) -> str:
                  "verify-results CERTIFICATES.json --public-key KEY.pub; the verification code "
                  "matches this paper to it.")
     else:
-        trust = ("The result record is chained and authenticated (HMAC-SHA256); an edit made "
-                 "outside the trainer shows as not verified.")
+        trust = ("This report is printed from the workstation's own record, which is not signed: "
+                 "it proves nothing outside the trainer.")
     return f"""<html><head><style>{CSS}</style></head><body>
 <h1>Dealer Certification Exam — {"Certificate" if cert else "Result"}</h1>
 <p class='sub'>Pennsylvania dice table games · 58 Pa. Code · Dealer Trainer {__version__}</p>
@@ -83,9 +85,9 @@ def report_html(r: dict) -> str:
 <td align=center>{r['speed']}</td><td align=center><b>{r['total']}</b></td></tr></table>
 <h2>Findings, with the regulation behind each</h2>
 {''.join(items)}
-<h2>Sign-off</h2>
+<h2>Certification</h2>
 <p>{sign}</p>
-<p><br>Supervisor: ______________________________ &nbsp;&nbsp; Date: ______________</p>
+{SUPERVISOR if cert else ""}
 <p class='small'>{html.escape(trust)} The Pai Gow Poker dice wagers are reconstructed: confirm
 against the property's Rules Submission.</p>
 </body></html>"""

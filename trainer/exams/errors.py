@@ -40,10 +40,6 @@ class TimeUpError(ExamOverError):
         self.result = result
 
 
-class SignOffError(ExamError):
-    """A sign-off refused: wrong passphrase, not an instructor, unfinished, flagged or signed."""
-
-
 class LockedError(ExamError, PermissionError):
     """A trainee asked for what only an instructor (or an unlocked session) may see."""
 

@@ -87,7 +87,8 @@ class ExamResult:
     source: str  # the workstation it was sat on
     imported: float | None  # when it came in a results file, if it did
     answers: tuple[Answer, ...]
-    signoff: SignOff | None
+    signoff: SignOff | None  # a passphrase sign-off made by an earlier version (no longer trusted)
+    sitting: dict | None = None  # the signed sitting token it was sat under, if any
 
     @property
     def over(self) -> bool:
@@ -120,7 +121,8 @@ def result_from_rows(r: dict, answers: list[dict], signoff: dict | None) -> Exam
         started=r["started"], ended=r["ended"], status=Status(r["status"]), passed=bool(r["passed"]),
         critical=bool(r["critical"]), procedure=r["procedure"], payouts=r["payouts"], speed=r["speed"],
         total=r["total"], source=r["source"], imported=r["imported"],
-        answers=tuple(answer_from_row(a) for a in sorted(answers, key=lambda a: a["position"])), signoff=so)
+        answers=tuple(answer_from_row(a) for a in sorted(answers, key=lambda a: a["position"])), signoff=so,
+        sitting=json.loads(r["sitting"]) if r.get("sitting") else None)
 
 
 def load_results(store: Store, where: str = "", params: tuple = ()) -> list[ExamResult]:
@@ -169,7 +171,7 @@ def portable_answer(a: dict) -> dict:
 
 
 def portable(r: dict, answers: list[dict]) -> dict:
-    """A result row and its answer rows as the record that travels and is countersigned."""
+    """A result row and its answer rows as the record that travels to the instructor."""
     return {"uid": r["uid"], "trainee": r["trainee_name"],
             "form": {"uid": r["form_uid"], "name": r["form_name"], "digest": r["form_digest"],
                      "pass_mark": r["pass_mark"], "time_limit_seconds": r["time_limit_seconds"],
@@ -178,3 +180,9 @@ def portable(r: dict, answers: list[dict]) -> dict:
             "critical": bool(r["critical"]), "procedure": r["procedure"], "payouts": r["payouts"],
             "speed": r["speed"], "total": r["total"], "source": r["source"],
             "answers": [portable_answer(a) for a in sorted(answers, key=lambda a: a["position"])]}
+
+
+def portable_record(store: Store, result_id: int) -> dict:
+    """The portable record of a stored result (its id)."""
+    return portable(store.query("SELECT * FROM exam_results WHERE id = ?", (result_id,))[0],
+                    store.query("SELECT * FROM exam_answers WHERE result_id = ?", (result_id,)))

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from trainer.exams.errors import KeyFileError, LockedError
-from trainer.exams.keys import InstructorKey, read_private_key, write_private_key, write_public_key
+from trainer.exams.keys import InstructorKey, PublicKey, read_private_key, write_private_key, write_public_key
 from trainer.progress.records import Trainee, clean_name
 from trainer.progress.store import Store
 
@@ -50,3 +50,10 @@ def open_instructor(trainee: Trainee, passphrase: str,
     if key.public.raw.hex() != trainee.public_key:
         raise LockedError(f"That key file is not {trainee.name}'s instructor key.")
     return key
+
+
+def trusted_keys(store: Store) -> list[PublicKey]:
+    """The instructor keys of this file's instructor profiles: the only keys this machine checks a
+    certificate against (never the key a certificate merely names)."""
+    return [PublicKey(t.name, bytes.fromhex(t.public_key)) for t in store.trainees(include_archived=True)
+            if t.instructor and t.public_key]

@@ -1,33 +1,23 @@
-"""Tamper-evident exam results: an HMAC chain keyed by an installation secret, and an
-instructor's countersignature keyed by their passphrase (issue 6, "Trust").
+"""The exam results chain: a local integrity record of this progress file, never a source of
+trust (issue 6 made it; the exam trust issue retired it as evidence).
 
-**The chain.** Every write to an exam result appends an entry to `exam_chain`: "start" (the
-attempt began), "answer" (one scenario answered), "end" (closed with its status and score) and
-"sign-off". An entry's HMAC-SHA256 covers the canonical JSON of its row's fields and the HMAC
-of the entry before it::
+Every write to an exam result appends an entry to `exam_chain`: "start" (the attempt began),
+"answer" (one scenario answered) and "end" (closed with its status and score); files from
+earlier versions may also hold "sign-off" entries. An entry's HMAC-SHA256 covers the canonical
+JSON of its row's fields and the HMAC of the entry before it::
 
-    hmac = HMAC(key, canonical(payload) + b"\\n" + previous entry's hmac)      (first: "")
+    hmac = HMAC(key, canonical(payload) + b"\n" + previous entry's hmac)      (first: "")
 
-The "end" payload holds the whole record: trainee, form, times, status, score parts, and every
-answer's scores, findings and log. The key is the installation secret, 32 random bytes in a file
-outside the database (`installation_key`): whoever edits the database with the sqlite3 command
-cannot recompute an HMAC without it. `verify_results` recomputes every entry from the rows as
-they are now and reports, by result:
-- an HMAC that does not match: that row was edited outside the app;
-- an entry whose `prev` is not the HMAC of the entry before it: the chain is broken there (an
-  entry was deleted, inserted or the entries reordered);
-- an entry whose row is gone (deleted), or a row no entry covers (added outside the app).
-A limit, as of any chain without an outside anchor: deleting the newest results together with
-their chain entries leaves a shorter chain that still verifies.
+The key is the installation secret, 32 random bytes in a file beside the database
+(`installation_key`). `verify_results` recomputes every entry and reports rows edited, deleted,
+inserted or reordered with the sqlite3 command: File › Check database shows what it finds.
 
-**Sign-off.** The sign-off is a row of its own with a chain entry of its own, appended after the
-result's "end" (the record is never rewritten): the chain covers the signer, the time and the
-countersignature. The countersignature is HMAC-SHA256 keyed by scrypt(passphrase, salt) over the
-canonical portable record (trainer.exams.records.portable), the signer's name and the time. It
-covers the record's content rather than its chain HMAC (which the issue suggests) so that the
-instructor's machine, which does not hold the workstation's installation secret, can check it on
-import; locally the sign-off's chain entry also covers the "end" entry's HMAC. The salt and the
-scrypt parameters are stored with it (`kdf`, "scrypt$n$r$p$salt-hex").
+What it is not: evidence. The secret sits on the same machine as the database, so whoever can
+edit one can read the other and re-chain an edit; and deleting the newest results with their
+entries leaves a shorter chain that still verifies. A certification result is trusted only as
+a certificate: re-graded and signed with an instructor's Ed25519 key on the instructor's machine
+(trainer.exams.certify). The passphrase countersignature ("sign-off") of earlier versions is
+gone: its HMAC could not be checked without the means to forge it.
 """
 
 from __future__ import annotations
@@ -36,27 +26,21 @@ import hashlib
 import hmac
 import os
 import secrets
-import sqlite3
 import time
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from trainer.exams.canonical import canonical
-from trainer.exams.errors import KeyFileError, SignOffError
-from trainer.exams.records import ANSWER_COLUMNS, RESULT_COLUMNS, SIGNOFF_COLUMNS, SignOff, Status, portable
+from trainer.exams.errors import KeyFileError
+from trainer.exams.records import ANSWER_COLUMNS, RESULT_COLUMNS, SIGNOFF_COLUMNS, Status
 from trainer.progress._sqlite import Database
-from trainer.progress.passphrase import SALT_BYTES, SCRYPT_N, SCRYPT_P, SCRYPT_R
 from trainer.progress.store import Store
 
 KEY_BYTES = 32
 #: the fields of a result fixed when it starts (the schema's trigger refuses changing them)
 START_FIELDS = ("uid", "trainee_id", "trainee_name", "form_uid", "form_name", "form_digest", "pass_mark",
                 "time_limit_seconds", "item_count", "started", "source", "imported")
-#: scrypt parameters accepted from a stored or imported signature: enough for stronger ones later,
-#: not so much that a crafted file makes import take minutes or gigabytes
-MAX_N, MAX_R, MAX_P = 2**18, 16, 4
 WHAT = {"start": "start record", "answer": "answer", "end": "result (status and scores)",
         "sign-off": "sign-off"}
 
@@ -208,9 +192,8 @@ def _label(r: dict | None) -> str:
     return f"{r['trainee_name']}, {r['form_name']}, {when}"
 
 
-def verify_results(store: Store, key: bytes, *, passphrase: str | None = None) -> list[Problem]:
-    """Every problem with the exam results, in chain order; [] when all are as the app wrote them.
-    With the signing instructor's `passphrase`, every countersignature is checked too."""
+def verify_results(store: Store, key: bytes) -> list[Problem]:
+    """Every problem with the exam results, in chain order; [] when all are as the app wrote them."""
     results = {r["id"]: r for r in store.query("SELECT * FROM exam_results")}
     answers = {a["id"]: a for a in store.query("SELECT * FROM exam_answers")}
     signoffs = {s["id"]: s for s in store.query("SELECT * FROM exam_signoffs")}
@@ -272,83 +255,4 @@ def verify_results(store: Store, key: bytes, *, passphrase: str | None = None) -
     for sid, s in signoffs.items():
         if ("sign-off", sid) not in seen:
             flag(s["result_id"], "a sign-off was added outside the app (not in the chain)")
-        elif passphrase is not None and s["result_id"] in results:
-            record = portable(results[s["result_id"]], by_result.get(s["result_id"], []))
-            if not check_countersignature(passphrase, s["kdf"], record, s["signer_name"], s["signed"],
-                                          s["countersignature"]):
-                flag(s["result_id"], f"the sign-off by {s['signer_name']} does not verify with this "
-                                     "passphrase (signed with another, or the record changed)")
     return problems
-
-
-# --- countersignatures ----------------------------------------------------------------------------
-
-def new_kdf() -> str:
-    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${secrets.token_bytes(SALT_BYTES).hex()}"
-
-
-def derive_key(passphrase: str, kdf: str) -> bytes:
-    """The countersignature key: scrypt of the NFC passphrase with the stored salt and parameters.
-    ValueError for a kdf text that is not one (or asks for too much memory or time)."""
-    parts = kdf.split("$") if isinstance(kdf, str) else []
-    if len(parts) != 5 or parts[0] != "scrypt":
-        raise ValueError(f"not a scrypt key description: {kdf!r}")
-    n, r, p = (int(x) for x in parts[1:4])
-    salt = bytes.fromhex(parts[4])
-    if not (2 <= n <= MAX_N and n & (n - 1) == 0 and 1 <= r <= MAX_R and 1 <= p <= MAX_P and len(salt) >= 8):
-        raise ValueError(f"scrypt parameters out of range: {kdf!r}")
-    data = unicodedata.normalize("NFC", passphrase).encode("utf-8")
-    return hashlib.scrypt(data, salt=salt, n=n, r=r, p=p, dklen=32, maxmem=256 * n * r * p + 2**20)
-
-
-def countersign(passphrase: str, kdf: str, record: dict, signer: str, signed: float) -> str:
-    body = canonical({"record": record, "signer": signer, "signed": signed})
-    return hmac.new(derive_key(passphrase, kdf), body, hashlib.sha256).hexdigest()
-
-
-def check_countersignature(passphrase: str, kdf: str, record: dict, signer: str, signed: float,
-                           signature: str) -> bool:
-    try:
-        expected = countersign(passphrase, kdf, record, signer, signed)
-    except (ValueError, TypeError, UnicodeEncodeError):
-        return False
-    return isinstance(signature, str) and hmac.compare_digest(expected, signature)
-
-
-def sign_off(store: Store, result_id: int, instructor_id: int, passphrase: str, key: bytes, *,
-             now: float | None = None) -> SignOff:
-    """Countersign a finished result with an instructor's passphrase; the sign-off is recorded
-    (signer, time, countersignature) and chained. Refused (SignOffError) for a wrong passphrase, a
-    profile that is not an instructor's, a result still in progress, already signed, or flagged
-    by verification (a tampered record is never signed)."""
-    instructor = store.trainee(instructor_id)
-    if not instructor.instructor:
-        raise SignOffError(f"{instructor.name} is not an instructor: only an instructor signs off a result.")
-    if not store.verify_passphrase(instructor_id, passphrase):
-        raise SignOffError("That passphrase is not right; the result was not signed.")
-    rows = store.query("SELECT * FROM exam_results WHERE id = ?", (result_id,))
-    if not rows:
-        raise SignOffError(f"There is no exam result {result_id}.")
-    r = rows[0]
-    if r["status"] == Status.IN_PROGRESS:
-        raise SignOffError(f"Exam result {result_id} is still in progress: sign it off when it has ended.")
-    flagged = [p for p in verify_results(store, key) if p.result_id == result_id]
-    if flagged:
-        raise SignOffError(f"Exam result {result_id} cannot be signed: {flagged[0].message}.")
-    answers = store.query("SELECT * FROM exam_answers WHERE result_id = ?", (result_id,))
-    signed = time.time() if now is None else float(now)
-    kdf = new_kdf()
-    signature = countersign(passphrase, kdf, portable(r, answers), instructor.name, signed)
-    try:
-        with store.write() as db:
-            cur = db.execute("INSERT INTO exam_signoffs (result_id, signer_id, signer_name, signed, kdf, "
-                             "countersignature) VALUES (?, ?, ?, ?, ?, ?)",
-                             (result_id, instructor_id, instructor.name, signed, kdf, signature))
-            chain(db, key, "sign-off", cur.lastrowid)
-    except sqlite3.IntegrityError as e:
-        done = store.query("SELECT signer_name FROM exam_signoffs WHERE result_id = ?", (result_id,))
-        if done:
-            raise SignOffError(f"Exam result {result_id} is already signed off by "
-                               f"{done[0]['signer_name']}.") from e
-        raise
-    return SignOff(instructor_id, instructor.name, signed, kdf, signature)
