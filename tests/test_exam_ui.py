@@ -100,7 +100,7 @@ def build_form(qtbot, page):
     def fill():
         builder = next(w for w in page.findChildren(FormBuilder) if w.isVisible())
         qtbot.keyClicks(builder.name, "Pai Gow and Props & Hops check ride")
-        wanted = ("Sum paytable A", "First shake")
+        wanted = ("Sum and Match", "one-roll wagers")
         for row in range(builder.list.count()):
             if any(w in builder.list.item(row).text() for w in wanted):
                 builder.list.setCurrentRow(row)
@@ -114,7 +114,7 @@ def build_form(qtbot, page):
     return made
 
 
-def test_an_exam_built_failed_retaken_passed_signed_printed_and_moved(qtbot, school, tmp_path):
+def test_an_exam_built_failed_retaken_passed_and_printed(qtbot, school, tmp_path):
     store, key, lee, rosa = school
     teacher = window(qtbot, store, key, lee)
     page = teacher.show_screen("exam")
@@ -140,47 +140,19 @@ def test_an_exam_built_failed_retaken_passed_signed_printed_and_moved(qtbot, sch
     assert passed.passed and passed.total >= 80, passed
     assert "PASSED" in page.report.toPlainText()
 
-    click_later("OK", item="Lee Park")
-    click_later("OK", text=PASSPHRASE)
-    from ui.qt import Qt
+    # a practice exam (no sitting) is never certifiable, and nothing offers to sign it off
+    from ui.qt import QPushButton
 
-    qtbot.mouseClick(page.sign_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: get_result(store, passed.id).signoff is not None, timeout=3000)
-    assert "Signed off by Lee Park" in page.report.toPlainText()
+    assert not [b for b in page.findChildren(QPushButton) if "Sign off" in b.text()]
+    assert "not certifiable" in page.report.toPlainText()
+    page.home()
+    rows = [[page.results.item(r, c).text() for c in range(page.results.columnCount())]
+            for r in range(page.results.rowCount())]
+    assert rows and all("practice exam — not certifiable" in r[5] for r in rows)
 
     pdf = page.print_result(get_result(store, passed.id), str(tmp_path / "report.pdf"))
     assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 5000
     trainee.close()
-
-    # another machine: the instructor imports the signed results
-    from trainer.exams import export_exam_results
-
-    out = tmp_path / "results.json"
-    assert export_exam_results(store, out, key).written == 1
-    other = Store.open(tmp_path / "other.db")
-    lee_there = other.add_trainee("Lee Park", instructor=True, passphrase=PASSPHRASE)
-    other_key = installation_key(tmp_path / "other.key")
-    there = window(qtbot, other, other_key, lee_there)
-    exam = there.show_screen("exam")
-    for expected in ("1 results added, 0 already here", "0 results added, 1 already here"):
-        seen: list = []
-        answer({"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
-        exam.import_results(str(out))  # the file as the file picker would give it
-        assert seen and expected in seen[0]
-    tampered = tmp_path / "tampered.json"
-    import re
-
-    # a believable edit: one score lowered by a point, the file still well formed
-    tampered.write_text(re.sub(r'"total": (\d+)', lambda m: f'"total": {int(m.group(1)) - 1}',
-                               out.read_text(), count=1))
-    seen = []
-    answer({"text": PASSPHRASE}, {"button": "OK"}, seen=seen)
-    exam.import_results(str(tampered))
-    assert seen and str(tampered) in seen[0] and "refused" in seen[0]
-    rows = [[exam.results.item(r, c).text() for c in range(7)] for r in range(exam.results.rowCount())]
-    assert any(r[0] == "Rosa Diaz" and r[5] == "✓ verified" and r[6] == "Lee Park" for r in rows)
-    there.close()
-    other.close()
 
 
 def sit_selected(qtbot, page, trainee_window, *, perfectly: bool):
@@ -213,6 +185,8 @@ def sit_selected(qtbot, page, trainee_window, *, perfectly: bool):
 
 
 def test_an_edit_outside_the_app_is_flagged(qtbot, school, tmp_path):
+    from ui.qt import QAction
+
     store, key, lee, rosa = school
     trainee = window(qtbot, store, key, rosa)
     page = trainee.show_screen("exam")
@@ -229,13 +203,16 @@ def test_an_edit_outside_the_app_is_flagged(qtbot, school, tmp_path):
     done = subprocess.run([sys.executable, "-m", "trainer", "verify-results", "--db", db, "--secret",
                            str(tmp_path / "installation.key")], capture_output=True, text=True)
     assert done.returncode == 1 and f"exam result {result.id}" in done.stdout + done.stderr
+    # the app says so in File › Check database (not on every refresh of a list: issue 11)
     teacher = window(qtbot, store, key, lee)
-    exam = teacher.show_screen("exam")
-    flags = [exam.results.item(r, 5).text() for r in range(exam.results.rowCount())]
-    assert any(f.startswith("⚠") for f in flags)
-    klass = teacher.show_screen("progress").klass
-    assert "edited outside the app" in klass.side.toPlainText()
-    assert f"exam result {result.id}" in klass.side.toPlainText()
+    seen: list = []
+    answer({"button": "OK"}, seen=seen)
+    action = next(a for a in teacher.findChildren(QAction) if a.text() == "Check database")
+    assert action.shortcut().toString() == "Ctrl+Shift+K"
+    action.trigger()
+    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+    assert "every page and index is sound" in seen[0]
+    assert "edited outside the app" in seen[0] and f"exam result {result.id}" in seen[0]
     teacher.close()
 
 
@@ -328,3 +305,39 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
     done = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
                        str(tmp_path / "lee.pub"))
     assert done.returncode == 0 and "Rosa Diaz" in done.stdout and "passed" in done.stdout
+
+
+def test_an_instructor_builds_a_pool_and_a_draw_too_big_is_named(qtbot, school):
+    from trainer.exams import list_forms
+    from ui.exam_forms import FormBuilder
+    from ui.qt import Qt, QTimer
+
+    store, key, lee, _ = school
+    teacher = window(qtbot, store, key, lee)
+    page = teacher.show_screen("exam")
+    said = {}
+
+    def fill():
+        builder = next(w for w in page.findChildren(FormBuilder) if w.isVisible())
+        assert not any("Exam:" not in builder.list.item(r).text() for r in range(builder.list.count())), \
+            "the builder offers exam items only, never practice scenarios"
+        qtbot.keyClicks(builder.name, "Spring pool")
+        for row in range(5):
+            builder.list.setCurrentRow(row)
+            qtbot.keyClick(builder.list, Qt.Key.Key_Space)
+        builder.draw.selectAll()
+        qtbot.keyClicks(builder.draw, "7")
+        qtbot.mouseClick(builder.save_button, Qt.MouseButton.LeftButton)
+        said["too many"] = builder.message.text()
+        builder.draw.selectAll()
+        qtbot.keyClicks(builder.draw, "3")
+        qtbot.mouseClick(builder.save_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(50, fill)
+    page.new_form()
+    assert "asks 7 items, but only 5 are ticked" in said["too many"]
+    pool = next(f for f in list_forms(store) if f.name == "Spring pool")
+    assert (pool.draw, len(pool.items)) == (3, 5)
+    rows = [[page.forms.item(r, c).text() for c in (0, 2)] for r in range(page.forms.rowCount())]
+    assert ["Spring pool", "3 drawn of 5"] in rows
+    teacher.close()

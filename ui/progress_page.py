@@ -134,10 +134,6 @@ class ProgressPage(QWidget):
             from trainer.progress.classroom import class_overview
 
             self.klass.show_overview(class_overview(store))
-            if self.services.key is not None:
-                from trainer.exams import results, verify_results
-
-                self.klass.show_exam_checks(len(results(store)), verify_results(store, self.services.key))
 
     def _empty(self, text: str) -> None:
         for chart in (self.accuracy, self.speed, self.days):
@@ -278,11 +274,3 @@ class ClassView(QWidget):
                           "last 20 attempts: green 90% and up, yellow 75%, red below.</i></p>")
         self.side.setHtml(self.overview_html)
 
-    def show_exam_checks(self, count: int, problems: list) -> None:
-        """Exam results edited outside the app, flagged (their HMAC chain does not verify)."""
-        if problems:
-            rows = "".join(f"<li>⚠ {html.escape(str(p))}</li>" for p in problems)
-            checks = f"<h3 style='color:#a11d1d'>Exam records edited outside the app</h3><ul>{rows}</ul>"
-        else:
-            checks = f"<h3>Exam records</h3><p>All {count} verified (HMAC-SHA256 chain).</p>"
-        self.side.setHtml(checks + self.overview_html)

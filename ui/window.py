@@ -38,6 +38,9 @@ class MainWindow(QMainWindow):
         self.services = services
         self.settings = settings if settings is not None else QSettings()
         self.pages: dict[str, QWidget] = {}
+        from ui.checking import DatabaseCheck
+
+        self.database_check = DatabaseCheck(self, services)
         self.setMinimumSize(QSize(1024, 680))
         central = QWidget()
         row = QHBoxLayout(central)
@@ -174,6 +177,12 @@ class MainWindow(QMainWindow):
             importing = QAction("Import results files…", self)
             importing.triggered.connect(self.import_results)
             file.addAction(importing)
+            check = QAction("Check database", self)
+            check.setShortcut(QKeySequence("Ctrl+Shift+K"))
+            check.setStatusTip("Check every page and index of the progress file, and the exam "
+                               "results' local chain")
+            check.triggered.connect(lambda: self.database_check.start(report=True))
+            file.addAction(check)
             file.addSeparator()
         deal = QAction("Deal a round", self)
         deal.setShortcut(QKeySequence("Ctrl+N"))

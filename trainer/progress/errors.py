@@ -31,7 +31,7 @@ class StoreError(Exception):
 
 
 class DamagedDatabaseError(StoreError):
-    """The file is not a SQLite database, or fails `PRAGMA quick_check`. It is left untouched."""
+    """The file is not a SQLite database, or fails `PRAGMA integrity_check`. It is left untouched."""
 
     def __init__(self, path: str, detail: str):
         super().__init__(f"The progress file {path} is damaged ({detail}). It was left as it is; "

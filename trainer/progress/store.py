@@ -1,7 +1,7 @@
 """The progress file: opening it safely, trainees, and recording attempts so that none is lost.
 
 `Store.open(path)` checks before it writes anything:
-1. a file that is not a SQLite database, or fails `PRAGMA quick_check`: `DamagedDatabaseError`;
+1. a file that is not a SQLite database, or fails `PRAGMA integrity_check`: `DamagedDatabaseError`;
 2. a `_migrations` table naming a migration this version does not know: `NewerDatabaseError`;
 3. tables of another program and no `_migrations`: `ForeignDatabaseError`.
 None of these files is ever written to. Then it turns on WAL (readers never wait for the writer),
@@ -21,6 +21,15 @@ be written. Attempts are identified by `uid`, so saving one twice adds it once. 
 trainee the file does not have raises `UnknownTraineeError` at once; an attempt found so only when
 saved later (the file was replaced meanwhile) moves to `store.rejected`, kept for export.
 
+**The full check in the background.** `integrity_check` reads every page and index (seconds on
+a file of a million attempts), so the app opens with `full_check=False` (header, application id,
+schema and version only, on a connection that cannot write) and then calls `start_check()`: the
+full check runs in a thread on a read-only connection of its own. Until it passes, attempts
+recorded wait in memory (`record_attempt` returns None) and any other write waits for it
+(`wait_for_check`); `check_finished()` (polled by the app) saves the waiting attempts once it
+passed. A file that fails is never written again in this session: writes raise
+`DamagedDatabaseError` and the attempts stay in memory.
+
 Passphrases (the instructor profile): see trainer.progress.passphrase.
 """
 
@@ -30,6 +39,7 @@ import json
 import os
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +56,7 @@ from trainer.progress.errors import (
     ForeignDatabaseError,
     NameTakenError,
     NewerDatabaseError,
+    StoreError,
     StoreUnavailableError,
     UnknownTraineeError,
     is_damage,
@@ -73,15 +84,20 @@ class Store:
         self._pending: list[AttemptRecord] = []
         self._rejected: list[AttemptRecord] = []
         self._created = False  # this Store made the file (an empty file it did not make is refused)
+        self._check_thread: threading.Thread | None = None
+        self._check_conn: sqlite3.Connection | None = None
+        self.check_problems: list[str] | None = None  # the full check's findings: ["ok"] when sound
+        self.check_seconds: float | None = None
 
     # ----------------------------------------------------------------- opening
     @classmethod
     def open(cls, path: str | os.PathLike, *, allow_unavailable: bool = False,
-             busy_timeout: float = BUSY_TIMEOUT, quick_check: bool = True) -> Store:
+             busy_timeout: float = BUSY_TIMEOUT, full_check: bool = True) -> Store:
         """Open (creating if need be) the progress file at `path`; see the module docstring.
-        `quick_check` reads the whole file (about 5 s for a 1 GB file); leave it on."""
+        `full_check` reads the whole file (seconds for a large one); without it, call
+        `start_check()` once the store is open."""
         store = cls(os.fspath(path), busy_timeout)
-        store._connect(quick_check=quick_check)
+        store._connect(quick_check=full_check)
         if store.problem is not None:
             if not allow_unavailable:
                 store.close()
@@ -189,7 +205,7 @@ class Store:
         """The read-only checks: damaged, newer, foreign. Nothing is written before they pass."""
         db.execute("PRAGMA foreign_keys = ON")
         try:
-            problems = [r[0] for r in db.execute("PRAGMA quick_check")] if quick_check else ["ok"]
+            problems = [r[0] for r in db.execute("PRAGMA integrity_check")] if quick_check else ["ok"]
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             objects = [r[0] for r in db.execute("SELECT name FROM sqlite_master "
                                                 "WHERE name NOT LIKE 'sqlite_%'")]
@@ -262,9 +278,68 @@ class Store:
                 db.conn.execute("ROLLBACK")
             raise
 
+    # ----------------------------------------------------------------- the full check
+    def start_check(self) -> None:
+        """Run `PRAGMA integrity_check` in a background thread on a read-only connection."""
+        if self.path == ":memory:" or self._db is None or self.checking:
+            return
+        self.check_problems, self.check_seconds = None, None
+        self._check_thread = threading.Thread(target=self._run_check, name="integrity-check",
+                                              daemon=True)
+        self._check_thread.start()
+
+    def _run_check(self) -> None:
+        started = time.perf_counter()
+        try:
+            conn = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True,
+                                   timeout=self.busy_timeout, isolation_level=None,
+                                   check_same_thread=False)
+        except sqlite3.Error as e:
+            self.check_problems = [f"cannot be read to check it ({e})"]
+            return
+        self._check_conn = conn
+        try:
+            problems = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+        except sqlite3.OperationalError as e:
+            problems = ["interrupted"] if "interrupt" in str(e) else [str(e)]
+        except sqlite3.DatabaseError as e:
+            problems = [str(e)]
+        finally:
+            self._check_conn = None
+            conn.close()
+        self.check_seconds = time.perf_counter() - started
+        self.check_problems = problems
+
+    @property
+    def checking(self) -> bool:
+        return self._check_thread is not None and self._check_thread.is_alive()
+
+    @property
+    def damaged(self) -> bool:
+        """The full check found damage: nothing more is written to this file."""
+        return self.check_problems is not None and self.check_problems not in (["ok"], ["interrupted"])
+
+    def wait_for_check(self, timeout: float | None = None) -> list[str] | None:
+        if self._check_thread is not None:
+            self._check_thread.join(timeout)
+        return self.check_problems
+
+    def check_finished(self) -> int:
+        """After the background check: save the attempts that waited for it (when it passed);
+        how many were saved. Call it from the thread that uses the store."""
+        if self.checking or not self._pending or self.damaged:
+            return 0
+        try:
+            return self.flush_pending()
+        except StoreError:
+            return 0
+
     @contextmanager
     def write(self) -> Iterator[Database]:
         """One write transaction; a file that cannot be written gives StoreUnavailableError."""
+        self.wait_for_check()
+        if self.damaged:
+            raise DamagedDatabaseError(self.path, "; ".join(self.check_problems[:3]))
         if self._db is None or self._reopen:
             # not open, or open read-only since the file was: open again (the full check ran when
             # the store was opened; here the header, schema and foreign checks run again)
@@ -299,6 +374,9 @@ class Store:
         return self._db
 
     def close(self) -> None:
+        conn = self._check_conn
+        if conn is not None:
+            conn.interrupt()  # the background check stops at once
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -388,9 +466,10 @@ class Store:
         """Attempts waiting in memory for the file to be writable again, oldest first."""
         return list(self._pending)
 
-    def record_attempt(self, record: AttemptRecord) -> int:
+    def record_attempt(self, record: AttemptRecord) -> int | None:
         """Append an attempt; its id. If the file cannot be written the attempt is kept in
-        `pending` and StoreUnavailableError says so (the session goes on)."""
+        `pending` and StoreUnavailableError says so (the session goes on). While the full check
+        runs the attempt waits in `pending` and None is returned (`check_finished` saves it)."""
         if self._db is not None and self.problem is None:
             try:
                 known = bool(self._db.execute("SELECT 1 FROM trainees WHERE id = ?",
@@ -400,12 +479,17 @@ class Store:
             if not known:  # a bug in the caller: fail before keeping it
                 raise UnknownTraineeError(f"There is no trainee number {record.trainee_id}.", path=self.path)
         self._pending.append(record)
+        if self.checking:
+            return None
         ids = self._flush()
         return ids[record.uid]
 
     def flush_pending(self) -> int:
         """Save the attempts kept in memory; how many were saved. Raises StoreUnavailableError
-        (and keeps the rest) if the file still cannot be written."""
+        (and keeps the rest) if the file still cannot be written. Saves nothing while the full
+        check runs."""
+        if self.checking:
+            return 0
         return len(self._flush())
 
     @property

@@ -1,0 +1,174 @@
+"""The progress file's full check (issue 11, items 3 and 4): `integrity_check`, which finds the
+index damage `quick_check` misses, runs at a full open and, in the app, in the background after
+a cheap open. Until it passes, attempts wait in memory; a file that fails is never written again.
+The damage here is real: an index whose definition no longer matches its rows, the kind a flipped
+byte in an index page or a schema edit leaves, which `quick_check` passes."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+
+import pytest
+
+from tests.test_progress_store import rec
+from trainer.progress import Store
+from trainer.progress.errors import DamagedDatabaseError
+
+
+def damage_an_index(path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = replace(sql, '(name COLLATE NOCASE)', '(id)') "
+               "WHERE name = 'trainees_active_name'")
+    db.commit()
+    db.close()
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def progress_file(tmp_path):
+    path = tmp_path / "progress.db"
+    with Store.open(path) as store:
+        ana = store.add_trainee("Ana")
+        for n in range(20):
+            store.record_attempt(rec(ana, n))
+    return path, ana
+
+
+@pytest.fixture
+def held(monkeypatch):
+    """The background check waits for `go` before it reads: a long check, made deterministic."""
+    go = threading.Event()
+    run = Store._run_check
+
+    def slow(self):
+        assert go.wait(30)
+        run(self)
+
+    monkeypatch.setattr(Store, "_run_check", slow)
+    return go
+
+
+def test_quick_check_misses_this_damage_and_the_full_open_refuses_it(progress_file):
+    path, _ = progress_file
+    damage_an_index(path)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    db.close()
+    before = digest(path)
+    with pytest.raises(DamagedDatabaseError, match="missing from index"):
+        Store.open(path)
+    assert digest(path) == before
+
+
+def test_attempts_wait_in_memory_while_the_check_runs_and_are_saved_when_it_passes(progress_file, held):
+    path, ana = progress_file
+    store = Store.open(path, full_check=False)
+    store.start_check()
+    assert store.checking
+    assert store.record_attempt(rec(ana, 100)) is None and store.record_attempt(rec(ana, 101)) is None
+    assert len(store.pending) == 2 and store.flush_pending() == 0
+    outside = sqlite3.connect(path)
+    assert outside.execute("SELECT count(*) FROM attempts").fetchone()[0] == 20  # nothing written yet
+    held.set()
+    assert store.wait_for_check(30) == ["ok"] and not store.damaged
+    assert store.check_finished() == 2 and store.pending == []
+    assert outside.execute("SELECT count(*) FROM attempts").fetchone()[0] == 22
+    outside.close()
+    store.close()
+
+
+def test_a_file_the_background_check_fails_is_never_written_again(progress_file, held):
+    path, ana = progress_file
+    damage_an_index(path)
+    before = digest(path)
+    store = Store.open(path, full_check=False)  # the cheap checks cannot see it
+    store.start_check()
+    assert store.record_attempt(rec(ana, 100)) is None
+    held.set()
+    problems = store.wait_for_check(30)
+    assert store.damaged and any("missing from index" in p for p in problems)
+    assert store.check_finished() == 0 and len(store.pending) == 1
+    with pytest.raises(DamagedDatabaseError, match="missing from index"):
+        store.record_attempt(rec(ana, 101))
+    with pytest.raises(DamagedDatabaseError):
+        store.add_trainee("Ben")
+    assert len(store.pending) == 2  # kept, never lost
+    store.close()
+    assert digest(path) == before
+
+
+def test_a_write_other_than_an_attempt_waits_for_the_check(progress_file, held):
+    path, _ = progress_file
+    store = Store.open(path, full_check=False)
+    store.start_check()
+    threading.Timer(0.2, held.set).start()
+    store.add_trainee("Ben")  # waits for the check, then writes
+    assert not store.checking and store.check_problems == ["ok"]
+    assert store.find_trainee("Ben") is not None
+    store.close()
+
+
+def test_closing_the_store_stops_a_running_check(progress_file):
+    path, _ = progress_file
+    store = Store.open(path, full_check=False)
+    store.start_check()
+    store.close()
+    store.wait_for_check(30)
+    assert not store.checking
+
+
+# --- the app -------------------------------------------------------------------------------------
+
+
+def app_window(qtbot, path):
+    from ui.app import open_store
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    store = open_store(str(path))
+    services = Services(store, key=None)
+    services.trainee = store.trainees()[0]
+    window = MainWindow(services)
+    qtbot.addWidget(window)
+    return window, store
+
+
+def test_the_app_checks_in_the_background_and_names_a_damaged_file(qtbot, progress_file):
+    from tests.test_startup_store import answer_with
+
+    path, _ = progress_file
+    damage_an_index(path)
+    before = digest(path)
+    window, store = app_window(qtbot, path)  # opens at once: only the cheap checks
+    seen = answer_with("OK")
+    store.start_check()
+    window.database_check.start()
+    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+    assert str(path) in seen[0] and "missing from index" in seen[0]
+    assert "Nothing more will be written" in seen[0]
+    assert "damaged" in window.statusBar().currentMessage()
+    window.close()
+    store.close()
+    assert digest(path) == before
+
+
+def test_file_check_database_reports_a_sound_file(qtbot, progress_file):
+    from tests.test_startup_store import answer_with
+    from ui.qt import QAction
+
+    path, _ = progress_file
+    window, store = app_window(qtbot, path)
+    seen = answer_with("OK")
+    action = next(a for a in window.findChildren(QAction) if a.text() == "Check database")
+    action.trigger()
+    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+    assert "every page and index is sound" in seen[0] and "20 attempts" in seen[0]
+    assert "checked: sound" in window.statusBar().currentMessage()
+    window.close()
+    store.close()
