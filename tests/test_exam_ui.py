@@ -173,6 +173,7 @@ def sit_selected(qtbot, page, trainee_window, *, perfectly: bool):
         assert "hint" not in screen.briefing.text().lower()
         qtbot.keyClick(screen, Qt.Key.Key_H)
         assert screen.hint.text() == "" and "Next:" not in screen.feedback.toPlainText()
+        assert not screen.view.name_irregularities, "no caption names a no roll in an exam"
         if perfectly:
             work(qtbot, screen)
         else:

@@ -319,3 +319,15 @@ def test_pai_gow_prints_the_paytable_in_use_and_says_it_is_reconstructed(make_vi
     words = {t.text for t in items_of(view, TextItem)}
     assert "SUM · PAYTABLE B" in words and "BEAT IT · PAYTABLE C" in words
     assert any("Reconstructed" in w and "Rules Submission" in w for w in words)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_sealed_exam_draws_the_irregular_throw_but_never_names_it(make_view, game):
+    from ui.table.items import CaptionItem, PulseItem
+
+    kind = irregular_kinds(game)[0]
+    view = make_view(game)
+    view.name_irregularities = False  # what the practice screen sets in exam mode
+    view.set_state(busy(game, irregular=kind))
+    assert items_of(view, CaptionItem) == [] and items_of(view, PulseItem) == []
+    assert not view.animations_running()

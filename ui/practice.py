@@ -201,6 +201,7 @@ class PracticeScreen(QWidget):
                                   f"{scenario.difficulty} · you do: {self.round.automation.value} · "
                                   "the briefing is on the right · H for a hint")
         self._ensure_view(scenario)
+        self.view.name_irregularities = mode != "exam"
         self.actions.set_game(scenario.game, self)
         self.skip.setEnabled(True)
         self.end.setEnabled(True)

@@ -152,6 +152,9 @@ class TableView(QGraphicsView):
     shooter_word = "SHOOTER"
     #: what a die is called in a caption, by its place in TableState.dice (else "die N")
     die_names: tuple[str, ...] = ()
+    #: caption and pulse an irregular throw; off in a sealed exam, where the trainee must notice
+    #: it from the dice alone
+    name_irregularities = True
 
     def __init__(self, game_id: str, options: dict | None = None, parent=None):
         super().__init__(parent)
@@ -563,7 +566,8 @@ class TableView(QGraphicsView):
             for d in specs:
                 box = box.united(QRectF(d.pos.x() - size, d.pos.y() - size, 2 * size, 2 * size))
             attention = rounded(box if specs else zone.adjusted(-8, -8, 8, 8), 18)
-        self.alert(self.caption_text(kind), attention)
+        if self.name_irregularities:
+            self.alert(self.caption_text(kind), attention)
 
     def caption_text(self, kind: str) -> str:
         """The caption of an irregular throw on this table, naming a cocked die by its colour."""
