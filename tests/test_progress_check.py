@@ -172,3 +172,24 @@ def test_file_check_database_reports_a_sound_file(qtbot, progress_file):
     assert "checked: sound" in window.statusBar().currentMessage()
     window.close()
     store.close()
+
+
+def test_the_start_path_writes_nothing_so_it_never_waits_for_the_check(tmp_path, held):
+    """The app's exam setup on a file that has its forms: it must not wait for the full check
+    (a write would), or start-up takes as long as the check (seconds on a large file)."""
+    from ui.app import exam_setup
+
+    path = tmp_path / "progress.db"
+    with Store.open(path) as store:
+        store.add_trainee("Ana")
+    exam_setup(Store.open(path), str(path))  # the first start stores the example forms
+    store = Store.open(path, full_check=False)
+    store.start_check()
+    rescued: list = []  # if the setup waits, this lets the check go after 10 s, and says so
+    watchdog = threading.Timer(10, lambda: (rescued.append(True), held.set()))
+    watchdog.start()
+    exam_setup(store, str(path))
+    watchdog.cancel()
+    held.set()
+    assert not rescued, "the exam setup waited for the background check"
+    store.close()

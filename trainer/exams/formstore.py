@@ -149,11 +149,13 @@ def add_bundled_forms(store: Store) -> int:
             added += add_form(store, read_form(path))
         current.add(uid)
     families = {uid.rsplit("-", 1)[0] + "-" for uid in current if uid.startswith("example-")}
-    with store.write() as db:
-        for uid, in db.execute("SELECT uid FROM exam_forms WHERE archived = 0").fetchall():
-            if uid not in current and any(uid.startswith(fam) for fam in families):
-                db.execute("UPDATE exam_forms SET archived = 1, archived_at = ? WHERE uid = ?",
-                           (time.time(), uid))
+    older = [r["uid"] for r in store.query("SELECT uid FROM exam_forms WHERE archived = 0")
+             if r["uid"] not in current and any(r["uid"].startswith(fam) for fam in families)]
+    if older:  # a write only when there is one to make: a write waits for the file's full check
+        with store.write() as db:
+            for uid in older:
+                db.execute("UPDATE exam_forms SET archived = 1, archived_at = ? WHERE uid = ? "
+                           "AND archived = 0", (time.time(), uid))
     return added
 
 
