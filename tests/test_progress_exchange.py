@@ -18,6 +18,7 @@ from trainer.progress import (
     import_results,
 )
 from trainer.progress.exchange import CSV_COLUMNS
+from trainer.progress.records import workstation
 
 T0 = 1_700_000_000.123456
 
@@ -67,12 +68,15 @@ def test_export_then_import_reproduces_the_attempts_and_twice_adds_nothing(stati
     path = tmp_path / "results.json"
     assert export_results(station, path) == 9  # the archived trainee is not in the class
     with Store.open(tmp_path / "instructor.db") as desk:
-        desk.add_trainee("ana")  # matched by name, whatever the case
+        desk.add_trainee("ana")  # another person of the same name: never merged by name
         summary = import_results(desk, path)
-        assert (summary.added, summary.already_present, summary.trainees_created) == (9, 0, ["Ben"])
-        for name in ("Ana", "Ben"):
-            assert comparable(desk, name) == comparable(station, name)
-        assert [t.name for t in desk.trainees()] == ["ana", "Ben"]
+        ana_there = f"Ana ({workstation()})"
+        assert (summary.added, summary.already_present, summary.trainees_created) == (9, 0, [ana_there, "Ben"])
+        assert comparable(desk, ana_there) == comparable(station, "Ana")
+        assert comparable(desk, "Ben") == comparable(station, "Ben")
+        assert desk.attempts(desk.find_trainee("ana").id) == []
+        assert sorted(t.name for t in desk.trainees()) == sorted([ana_there, "ana", "Ben"])
+        assert {t.uid for t in desk.trainees()} >= {station.find_trainee(n).uid for n in ("Ana", "Ben")}
         assert not any(t.instructor for t in desk.trainees())
         again = import_results(desk, path)
         assert (again.added, again.already_present, again.trainees_created) == (0, 9, [])
@@ -87,19 +91,45 @@ def test_one_trainees_results_and_a_merge_of_two_stations(station, tmp_path):
     assert export_results(station, buf, trainee_id=ben) == 4
     doc = json.loads(buf.getvalue())
     assert (doc["format"], doc["version"], [t["name"] for t in doc["trainees"]]) == (
-        "dealer-trainer-results", 1, ["Ben"])
+        "dealer-trainer-results", 2, ["Ben"])
     with Store.open(tmp_path / "desk.db") as desk:
         buf.seek(0)
         assert import_results(desk, buf).added == 4
-        with Store.open(tmp_path / "other.db") as other:  # Ben also practised on another station
-            b = other.add_trainee("Ben")
+        with Store.open(tmp_path / "other.db") as other:  # Ben's profile, carried to another station
+            buf.seek(0)
+            import_results(other, buf)
+            b = other.find_trainee("Ben").id
             other.record_attempt(record(b, 20))
+            stranger = other.add_trainee("Ana")  # someone else, who never had Ana's profile
+            other.record_attempt(record(stranger, 21))
             out = io.StringIO()
             export_results(other, out)
         out.seek(0)
         summary = import_results(desk, out)
-        assert (summary.added, summary.trainees_created) == (1, [])
-        assert len(desk.attempts(desk.find_trainee("Ben").id)) == 5
+        assert (summary.added, summary.already_present) == (2, 4)
+        assert len(desk.attempts(desk.find_trainee("Ben").id)) == 5  # one trainee, by id
+
+
+def test_a_renamed_trainee_is_still_found_by_id_and_a_version_1_file_by_name(station, tmp_path):
+    buf = io.StringIO()
+    export_results(station, buf, trainee_id=station.find_trainee("Ben").id)
+    with Store.open(tmp_path / "desk.db") as desk:
+        buf.seek(0)
+        import_results(desk, buf)
+        desk.db.execute("UPDATE trainees SET name = 'Benjamin' WHERE name = 'Ben'")
+        buf.seek(0)
+        again = import_results(desk, buf)
+        assert (again.added, again.already_present, again.trainees_created) == (0, 4, [])
+        doc = json.loads(buf.getvalue())
+        doc["version"] = 1
+        for t in doc["trainees"]:
+            del t["uid"]
+        for a in doc["attempts"]:
+            a["uid"] += "-v1"
+        desk.add_trainee("Ben")  # a version 1 file has no ids: matched by name, as it was
+        summary = import_results(desk, io.StringIO(json.dumps(doc)))
+        assert (summary.added, summary.trainees_created) == (4, [])
+        assert len(desk.attempts(desk.find_trainee("Ben").id)) == 4
 
 
 def test_csv_has_a_header_and_one_row_per_attempt(station, tmp_path):
@@ -130,7 +160,12 @@ def good_file(station) -> dict:
     (lambda d: "{not json", r"not JSON: .* line 1"),
     (lambda d: [], "not a Dealer Trainer results file"),
     (lambda d: {**d, "format": "anki"}, "not a Dealer Trainer results file"),
-    (lambda d: {**d, "version": 2}, "newer version"),
+    (lambda d: {**d, "version": 3}, "newer version"),
+    (lambda d: d["trainees"][0].update(uid="x") and None, r"trainees\[0\]\.uid: must be the trainee's id"),
+    (lambda d: d["trainees"][0].update(uid=d["trainees"][1]["uid"]) and None, r"trainees\[1\]\.uid: .*used once"),
+    (lambda d: d["trainees"][0].pop("uid") and None, r"trainees\[0\]\.uid"),
+    (lambda d: d["trainees"][0].update(created=1e308) and None, r"trainees\[0\]\.created"),
+    (lambda d: d["trainees"][0].update(name="\u200b\u200b") and None, r"trainees\[0\]\.name"),
     (lambda d: {**d, "attempts": {}}, "attempts: must be a list"),
     (lambda d: d["attempts"][3].update(total=140), r"attempts\[3\]\.total: must be a whole number from 0"),
     (lambda d: d["attempts"][0].update(mode="quiz"), r"attempts\[0\]\.mode: 'quiz' is not one of"),

@@ -43,7 +43,7 @@ EXPECTED_COLUMNS = {
     "trainees": [("id", "INTEGER", 0, 1), ("name", "TEXT", 1, 0), ("created", "REAL", 1, 0),
                  ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0),
                  ("instructor", "INTEGER", 1, 0), ("passphrase", "TEXT", 0, 0),
-                 ("public_key", "TEXT", 0, 0), ("key_path", "TEXT", 0, 0)],
+                 ("public_key", "TEXT", 0, 0), ("key_path", "TEXT", 0, 0), ("uid", "TEXT", 0, 0)],
     "attempts": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("trainee_id", "INTEGER", 1, 0),
                  ("item_id", "TEXT", 1, 0), ("game", "TEXT", 1, 0), ("mode", "TEXT", 1, 0),
                  ("seed", "TEXT", 0, 0), ("started", "REAL", 1, 0), ("ended", "REAL", 1, 0),
@@ -115,13 +115,14 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
         assert [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")] == schema.known()
         assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
-                                  "m008_result_sittings", "m009_instructor_keys", "m010_form_pools"]
+                                  "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
+                                  "m011_trainee_uids"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
                                             "AND name NOT LIKE 'sqlite_%'")}
-        assert indexes == {"trainees_active_name", "attempts_trainee", "attempts_item",
+        assert indexes == {"trainees_active_name", "trainees_uid", "attempts_trainee", "attempts_item",
                            "findings_attempt", "attempt_skills_recent", "exam_results_trainee",
                            "exam_chain_result"}
 

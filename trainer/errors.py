@@ -16,3 +16,9 @@ class RequestError(ValueError):
 
 class DataError(RuntimeError):
     """A bundled or property data file (paytable, layout) that is broken."""
+
+
+def shown(value: object) -> str:
+    """A value as a message shows it: a number of 400 digits or a long text is not printed whole."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}… ({len(text)} characters)"

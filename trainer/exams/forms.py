@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trainer.errors import shown
 from trainer.exams.canonical import check_header
 from trainer.exams.canonical import digest as content_digest
 from trainer.exams.errors import FormError, FormFileError
@@ -95,7 +96,7 @@ class ExamForm:
         if isinstance(self.created, bool) or not isinstance(self.created, int | float) \
                 or not 0 <= self.created <= LATEST or self.created != self.created:
             raise FormError(f"created: must be a time in seconds since 1970 (before 2100), not "
-                            f"{_short(self.created)}")
+                            f"{shown(self.created)}")
         put("created", float(self.created))
         items = tuple(self.items)
         if not items:
@@ -138,7 +139,7 @@ class ExamForm:
                 isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(self.items)
                 for p in positions):
             raise FormError(f"a draw of {self.name!r} is {self.sat_items} different items of its "
-                            f"{len(self.items)}, in order, not {_short(positions)}")
+                            f"{len(self.items)}, in order, not {shown(positions)}")
         if not self.draw:
             return self
         return ExamForm(uid=self.uid, name=self.name, items=tuple(self.items[p] for p in positions),
@@ -179,13 +180,7 @@ class ExamForm:
 def _whole(name: str, v, low: int, high: int | None) -> None:
     if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
         limits = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise FormError(f"{name}: must be a whole number {limits}, not {_short(v)}")
-
-
-def _short(v) -> str:
-    """A value as shown in a message: a number of 400 digits is not printed whole."""
-    text = repr(v)
-    return text if len(text) <= 40 else f"{text[:20]}… ({len(text)} characters)"
+        raise FormError(f"{name}: must be a whole number {limits}, not {shown(v)}")
 
 
 def new_form(name: str, items: Iterable[FormItem | Scenario | tuple[str, str]], *,

@@ -6,8 +6,9 @@ in UTC; `skills` are joined with ";"; `findings` is the number of findings.
 **Results file** (`export_results`, `import_results`): JSON, for one trainee or the whole
 workstation (its active trainees with attempts)::
 
-    {"format": "dealer-trainer-results", "version": 1, "exported": <seconds since 1970>,
-     "source": <workstation>, "trainees": [{"key": 1, "name": "Ana", "created": <seconds>}],
+    {"format": "dealer-trainer-results", "version": 2, "exported": <seconds since 1970>,
+     "source": <workstation>,
+     "trainees": [{"key": 1, "uid": <the trainee's id>, "name": "Ana", "created": <seconds>}],
      "attempts": [{"uid": ..., "trainee": 1, "item_id": ..., "game": ..., "mode": ..., "seed": ...,
                    "started": ..., "ended": ..., "duration": ..., "target": ..., "procedure": ...,
                    "payouts": ..., "speed": ..., "total": ..., "passed": ..., "critical": ...,
@@ -16,9 +17,16 @@ workstation (its active trainees with attempts)::
 
 Import checks the whole file first (a problem raises `ResultsFileError` naming the file, the
 field and the problem, and nothing is written), then adds everything in one transaction. A
-trainee is matched by name among the active trainees (case-insensitive) and created if missing;
-an attempt whose `uid` is already in the file is skipped, so importing the same file twice adds
-nothing. Passphrases never leave the workstation: an imported trainee is never an instructor.
+trainee is matched by its id (`uid`, made where the profile was made), never by name: a trainee
+not here yet is added with that id, under its name, or "name (workstation)" when an active
+trainee here already has the name. (A version 1 file has no ids: its trainees are matched by
+name, as that version did.) An attempt whose `uid` is already in the file is skipped, so
+importing the same file twice adds nothing. Passphrases never leave the workstation: an
+imported trainee is never an instructor.
+
+The scores in a results file are the workstation's: they are not re-graded on import, so a
+results file is a record of practice, never evidence (certification results travel as exam
+submissions and are re-graded, trainer.exams.certify).
 """
 
 from __future__ import annotations
@@ -34,11 +42,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
+from trainer.errors import shown
 from trainer.progress.errors import ResultsFileError
-from trainer.progress.records import AttemptRecord, workstation
+from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
 from trainer.progress.store import Store, attempt_from_row, finding_from_row, insert_attempt
 
-FORMAT, VERSION = "dealer-trainer-results", 1
+FORMAT, VERSION = "dealer-trainer-results", 2
 CSV_COLUMNS = ("uid", "trainee", "item_id", "game", "mode", "seed", "started", "ended", "duration",
                "target", "procedure", "payouts", "speed", "total", "passed", "critical", "abandoned",
                "skills", "findings", "source")
@@ -104,7 +113,8 @@ def export_results(store: Store, dest: str | os.PathLike | IO[str], *, trainee_i
                 "critical": a.critical, "abandoned": a.abandoned, "skills": [s.value for s in a.skills],
                 "findings": list(a.findings), "log": list(a.log), "source": a.source})
     doc = {"format": FORMAT, "version": VERSION, "exported": time.time(), "source": workstation(),
-           "trainees": [{"key": keys[t.id], "name": t.name, "created": t.created} for t in trainees],
+           "trainees": [{"key": keys[t.id], "uid": t.uid, "name": t.name, "created": t.created}
+                        for t in trainees],
            "attempts": attempts}
     with _open_text(dest) as out:
         json.dump(doc, out, ensure_ascii=False, indent=1)
@@ -122,23 +132,42 @@ def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSumm
     """Add a results file's attempts to this store; see the module docstring."""
     name, doc = _read(src)
     trainees, records = _parse(name, doc)
+    source = " ".join(str(doc.get("source") or "another workstation").split())[:60]
     created: list[str] = []
     added = 0
     with store.write() as db:
         ids: dict[int, int] = {}
-        for key, (tname, tcreated) in trainees.items():
-            row = db.execute("SELECT id FROM trainees WHERE archived = 0 AND name = ? COLLATE NOCASE",
-                             (tname,)).fetchone()
+        for key, (tname, tcreated, tuid) in trainees.items():
+            if tuid is None:  # a version 1 file: by name, as that version did
+                row = db.execute("SELECT id FROM trainees WHERE archived = 0 AND name = ? "
+                                 "COLLATE NOCASE", (tname,)).fetchone()
+            else:
+                row = db.execute("SELECT id FROM trainees WHERE uid = ?", (tuid,)).fetchone()
             if row is None:
-                cur = db.execute("INSERT INTO trainees (name, created) VALUES (?, ?)", (tname, tcreated))
+                shown = _free_name(db, tname, source)
+                cur = db.execute("INSERT INTO trainees (name, created, uid) VALUES (?, ?, ?)",
+                                 (shown, tcreated, tuid))
                 row = (cur.lastrowid,)
-                created.append(tname)
+                created.append(shown)
             ids[key] = row[0]
         for key, record in records:
             before = db.conn.total_changes
             insert_attempt(db, record, ids[key])
             added += db.conn.total_changes > before
     return ImportSummary(added, len(records) - added, created)
+
+
+def _free_name(db, name: str, source: str) -> str:
+    """The name for a trainee added by an import: theirs, or "name (workstation)" (then a number)
+    when an active trainee here already has it: two people may share a name."""
+    taken = lambda n: db.execute("SELECT 1 FROM trainees WHERE archived = 0 AND name = ? "  # noqa: E731
+                                 "COLLATE NOCASE", (n,)).fetchone() is not None
+    if not taken(name):
+        return name
+    candidate, n = f"{name} ({source})", 2
+    while taken(candidate):
+        candidate, n = f"{name} ({source} {n})", n + 1
+    return candidate
 
 
 def _read(src) -> tuple[str, object]:
@@ -162,7 +191,8 @@ def _read(src) -> tuple[str, object]:
         raise _too_hard(name, e) from None
 
 
-def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float]], list[tuple[int, AttemptRecord]]]:
+def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
+                                   list[tuple[int, AttemptRecord]]]:
     def fail(message: str):
         raise ResultsFileError(f"{name}: {message}", path=name)
 
@@ -177,19 +207,31 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float]], list[tuple[int
     for part in ("trainees", "attempts"):
         if not isinstance(doc.get(part), list):
             fail(f"{part}: must be a list")
-    trainees: dict[int, tuple[str, float]] = {}
+    trainees: dict[int, tuple[str, float, str | None]] = {}
+    uids: set[str] = set()
     for i, t in enumerate(doc["trainees"]):
         where = f"trainees[{i}]"
         if not isinstance(t, dict):
             fail(f"{where}: must be an object")
         key, tname, created = t.get("key"), t.get("name"), t.get("created", time.time())
         if not isinstance(key, int) or isinstance(key, bool) or key in trainees:
-            fail(f"{where}.key: must be a whole number used once, not {key!r}")
-        if not isinstance(tname, str) or not tname.split():
-            fail(f"{where}.name: must be a name, not {tname!r}")
-        if isinstance(created, bool) or not isinstance(created, int | float):
-            fail(f"{where}.created: must be a number of seconds, not {created!r}")
-        trainees[key] = (" ".join(tname.split()), float(created))
+            fail(f"{where}.key: must be a whole number used once, not {shown(key)}")
+        if not isinstance(tname, str) or not clean_name(tname):
+            fail(f"{where}.name: must be a name, not {shown(tname)}")
+        try:
+            created = moment(f"{where}.created", created)
+        except ValueError as e:
+            fail(str(e))
+        tuid = t.get("uid")
+        if version >= 2:
+            if not isinstance(tuid, str) or not 8 <= len(tuid) <= 64 or not tuid.isalnum() \
+                    or tuid in uids:
+                fail(f"{where}.uid: must be the trainee's id (8 to 64 letters and digits, used "
+                     f"once), not {shown(tuid)}")
+            uids.add(tuid)
+        else:
+            tuid = None
+        trainees[key] = (clean_name(tname), created, tuid)
     records = []
     fields = set(AttemptRecord.__dataclass_fields__) - {"trainee_id"}
     for i, a in enumerate(doc["attempts"]):

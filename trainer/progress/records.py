@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from trainer.errors import shown
 from trainer.grading import Finding, Kind, Result, Severity
 from trainer.procedure.model import Automation, Performed, Procedure, Skill
 
@@ -73,6 +74,7 @@ class Trainee:
     has_passphrase: bool
     public_key: str | None = None  # an instructor key's public half (hex), when made with one
     key_path: str | None = None  # where that key's sealed file was
+    uid: str = ""  # made where the profile was made; how results files find the trainee
 
 
 def _score(name: str, v: Any) -> int:
@@ -92,17 +94,17 @@ def _number(name: str, v: Any, *, optional: bool = False, high: float = LONGEST)
     if v is None and optional:
         return None
     if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
-        raise ValueError(f"{name}: must be a number of seconds, not {v!r}")
+        raise ValueError(f"{name}: must be a number of seconds, not {shown(v)}")
     if v > high:
-        raise ValueError(f"{name}: {v!r} seconds is more than this trainer accepts ({high:,.0f})")
+        raise ValueError(f"{name}: {shown(v)} seconds is more than this trainer accepts ({high:,.0f})")
     return float(v)
 
 
-def _moment(name: str, v: Any) -> float:
+def moment(name: str, v: Any) -> float:
     """A time of day as seconds since 1970, between 2000 and 2100."""
     seconds = _number(name, v, high=LATEST)
     if seconds < EARLIEST:
-        raise ValueError(f"{name}: {v!r} is not a time between 2000 and 2100")
+        raise ValueError(f"{name}: {shown(v)} is not a time between 2000 and 2100")
     return seconds
 
 
@@ -199,8 +201,8 @@ class AttemptRecord:
             if isinstance(self.seed, bool) or not isinstance(self.seed, int | str):
                 raise ValueError(f"seed: must be text or a whole number, not {self.seed!r}")
             put("seed", str(self.seed))
-        put("started", _moment("started", self.started))
-        put("ended", _moment("ended", self.ended))
+        put("started", moment("started", self.started))
+        put("ended", moment("ended", self.ended))
         if self.ended < self.started:
             raise ValueError(f"ended: {self.ended} is before started {self.started}")
         put("duration", _number("duration", self.duration, optional=True))

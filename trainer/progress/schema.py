@@ -368,3 +368,19 @@ DROP TRIGGER exam_forms_fixed;
 CREATE TRIGGER exam_forms_fixed BEFORE UPDATE OF {fixed} ON exam_forms
 BEGIN SELECT RAISE(ABORT, 'an exam form never changes: add a new one'); END
 """)
+
+
+@migration
+def m011_trainee_uids(db: Database) -> None:
+    """Every trainee has an id made where the profile was made (128 random bits, hex), so that
+    a results file moved to another machine finds its trainee by that id, never by a name. A row
+    inserted without one gets one at once; an id never changes."""
+    _script(db, """
+ALTER TABLE trainees ADD COLUMN uid TEXT;
+UPDATE trainees SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+CREATE UNIQUE INDEX trainees_uid ON trainees (uid);
+CREATE TRIGGER trainees_uid_given AFTER INSERT ON trainees WHEN NEW.uid IS NULL
+BEGIN UPDATE trainees SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TRIGGER trainees_uid_fixed BEFORE UPDATE OF uid ON trainees WHEN OLD.uid IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'a trainee id never changes'); END
+""")

@@ -580,7 +580,7 @@ def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None
 def trainee_from_row(r: dict) -> Trainee:
     return Trainee(r["id"], r["name"], r["created"], bool(r["archived"]), r["archived_at"],
                    bool(r["instructor"]), r["passphrase"] is not None, r.get("public_key"),
-                   r.get("key_path"))
+                   r.get("key_path"), r.get("uid") or "")
 
 
 def finding_from_row(r: dict) -> dict:
