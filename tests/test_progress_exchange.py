@@ -71,7 +71,8 @@ def test_export_then_import_reproduces_the_attempts_and_twice_adds_nothing(stati
         desk.add_trainee("ana")  # another person of the same name: never merged by name
         summary = import_results(desk, path)
         ana_there = f"Ana ({workstation()})"
-        assert (summary.added, summary.already_present, summary.trainees_created) == (9, 0, [ana_there, "Ben"])
+        assert (summary.added, summary.already_present) == (9, 0)
+        assert summary.trainees_created == [ana_there, "Ben"]
         assert comparable(desk, ana_there) == comparable(station, "Ana")
         assert comparable(desk, "Ben") == comparable(station, "Ben")
         assert desk.attempts(desk.find_trainee("ana").id) == []
@@ -162,7 +163,8 @@ def good_file(station) -> dict:
     (lambda d: {**d, "format": "anki"}, "not a Dealer Trainer results file"),
     (lambda d: {**d, "version": 3}, "newer version"),
     (lambda d: d["trainees"][0].update(uid="x") and None, r"trainees\[0\]\.uid: must be the trainee's id"),
-    (lambda d: d["trainees"][0].update(uid=d["trainees"][1]["uid"]) and None, r"trainees\[1\]\.uid: .*used once"),
+    (lambda d: d["trainees"][0].update(uid=d["trainees"][1]["uid"]) and None,
+     r"trainees\[1\]\.uid: .*used once"),
     (lambda d: d["trainees"][0].pop("uid") and None, r"trainees\[0\]\.uid"),
     (lambda d: d["trainees"][0].update(created=1e308) and None, r"trainees\[0\]\.created"),
     (lambda d: d["trainees"][0].update(name="\u200b\u200b") and None, r"trainees\[0\]\.name"),

@@ -9,7 +9,6 @@ nothing more is written to it.
 
 from __future__ import annotations
 
-
 from ui.qt import QMessageBox, QObject, QProgressDialog, Qt, QTimer, Signal
 
 POLL_MS = 150
