@@ -3,8 +3,9 @@
 The real path: open the progress file (the cheap read-only checks, then the read-write connection
 and its migrations; the full integrity check starts in the background, as in the app), the exam
 setup (installation secret, interrupted attempts closed, example forms offered), the trainee
-chosen (the first on the list, as pressing Enter does), the main window built and shown, its first frame rendered. Each case is a fresh process; best of 5 after a
-warm-up, so the file is in the page cache ("warm").
+chosen (the first on the list, as pressing Enter does), the main window built and shown, its
+first frame rendered. Each case is a fresh process; best of 5 after a warm-up, so the file is in
+the page cache ("warm").
 
     .venv/bin/python tests/benchmarks/startup_real.py [--attempts 1000000]
 
