@@ -89,3 +89,30 @@ def test_screenshot_problems_are_one_clear_line(tmp_path):
     done = run_command("--screenshot", str(tmp_path / "x.png"), "--screen", "casino",
                        env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 2 and "unknown screen" in done.stderr
+
+
+def test_screenshot_with_db_renders_that_file_by_the_real_start_path(qtbot, tmp_path):
+    """`--screenshot --db FILE` opens the file as the app starts (nothing asked), and a file it
+    cannot use is one line and exit 2, with no image and the file left as it was."""
+    from trainer.progress import Store
+    from ui.app import file_services, showcase
+
+    db = tmp_path / "class.db"
+    with Store.open(db) as store:
+        store.add_trainee("Zed Real")
+        store.add_trainee("Ivy Teach", instructor=True, passphrase="a long class passphrase")
+    window = showcase("exam", file_services(str(db)))
+    qtbot.addWidget(window)
+    assert "Zed Real" in window.pages["exam"].title.text()
+    assert "Ivy Teach" not in window.windowTitle(), "an instructor profile needs its passphrase"
+    window.close()
+    out = tmp_path / "exam.png"
+    done = run_command("--screenshot", str(out), "--screen", "exam", "--db", str(db),
+                       env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", done.stderr
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"not a database" * 10)
+    done = run_command("--screenshot", str(tmp_path / "bad.png"), "--screen", "exam", "--db", str(bad),
+                       env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and done.stderr.startswith("--db: ") and len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "bad.png").exists() and bad.read_bytes() == b"not a database" * 10

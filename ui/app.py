@@ -37,7 +37,7 @@ def application():
 def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None) -> int:
     app = application()
     if screenshot:
-        return save_screenshot(Path(screenshot), screen or "practice")
+        return save_screenshot(Path(screenshot), screen or "practice", db)
     from ui.services import Services
     from ui.window import MainWindow
 
@@ -127,8 +127,10 @@ def open_store(db: str | None):
             path = Path(name)
 
 
-def save_screenshot(path: Path, screen: str) -> int:
-    """Render one screen of the main window to a PNG; one line and exit 2 if it cannot."""
+def save_screenshot(path: Path, screen: str, db: str | None = None) -> int:
+    """Render one screen of the main window to a PNG; one line and exit 2 if it cannot. With
+    `db`, the window is the one the real start path makes for that progress file (headless, and
+    nothing is asked); without, a demonstration class in memory."""
     if screen not in SCREENS:
         print(f"--screen: unknown screen {screen!r}; choose one of {', '.join(SCREENS)}",
               file=sys.stderr)
@@ -136,7 +138,12 @@ def save_screenshot(path: Path, screen: str) -> int:
     if not path.parent.is_dir():
         print(f"--screenshot: the folder {path.parent} does not exist", file=sys.stderr)
         return 2
-    window = showcase(screen)
+    services = None
+    if db is not None:
+        services = file_services(db)
+        if services is None:
+            return 2
+    window = showcase(screen, services)
     image = window.grab()
     window.close()
     if not image.save(str(path), "PNG"):
@@ -156,14 +163,39 @@ def throwaway_settings():
     return QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
 
 
-def showcase(screen: str):
-    """The main window on a screen, as a demonstration (no progress file is touched)."""
+def file_services(db: str):
+    """The services the real start path makes for a progress file, asking nothing: the file
+    opened with its full check, the exam setup, its first trainee who is not an instructor (an
+    instructor's profile opens only with the instructor key's passphrase). None, with one line,
+    when the file cannot be used."""
+    from trainer.progress import Store
+    from trainer.progress.errors import StoreError
+    from ui.services import Services
+
+    try:
+        store = Store.open(db, allow_unavailable=True)
+    except StoreError as e:
+        print(f"--db: {e}", file=sys.stderr)
+        return None
+    if not store.readable:
+        print(f"--db: {store.problem}", file=sys.stderr)
+        return None
+    services = Services(store, key=exam_setup(store, db))
+    people = store.trainees()
+    services.trainee = next((t for t in people if not t.instructor), None)
+    return services
+
+
+def showcase(screen: str, services=None):
+    """The main window on a screen: for the services given (a progress file), or as a
+    demonstration (no progress file is touched)."""
     from ui.services import Services
     from ui.window import MainWindow
 
-    services = Services(None)
-    if screen in ("progress", "class", "exam", "exam-result"):
-        services = demo_services(instructor=screen in ("class", "exam-result"))
+    if services is None:
+        services = Services(None)
+        if screen in ("progress", "class", "exam", "exam-result"):
+            services = demo_services(instructor=screen in ("class", "exam-result"))
     window = MainWindow(services, settings=throwaway_settings())
     window.resize(1440, 900)
     if screen.startswith("table-") or screen == "drill":
@@ -185,8 +217,10 @@ def showcase(screen: str):
     elif screen == "exam-result":
         page = window.show_screen("exam")
         from trainer.exams import results
+        from trainer.exams.certify import certificate_for
 
         done = [r for r in results(services.store) if r.over]
+        done.sort(key=lambda r: certificate_for(services.store, r.uid) is None)  # certified first
         if done:
             page.show_result(done[0])
     else:
