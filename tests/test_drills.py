@@ -8,7 +8,7 @@ from trainer.drills import random_round
 from trainer.games import GAME_IDS
 from trainer.grading import correct_log, grade
 from trainer.procedure import Do, Skill, build
-from trainer.procedure.model import BY_DIFFICULTY
+from trainer.vocabulary import BY_DIFFICULTY
 
 
 def test_the_same_seed_deals_the_same_round():

@@ -3,7 +3,7 @@
 The same (game, difficulty, seed, skill) always deals the same round. Difficulty sets the size of
 the table, the amounts (round at 1–2, odd amounts where breakage matters from 3), the improper
 wagers and irregular throws the trainee meets, and how much of the round the trainee works
-(trainer.procedure.model.BY_DIFFICULTY).
+(trainer.vocabulary.BY_DIFFICULTY).
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from trainer import games
 from trainer.dice import SeededDice
 from trainer.games.base import Throw
 from trainer.procedure import build
-from trainer.procedure.model import BY_DIFFICULTY, TRAINEE_DOES, Skill
+from trainer.procedure.model import TRAINEE_DOES
 from trainer.scenario import Event, Offer, Scenario
+from trainer.vocabulary import BY_DIFFICULTY, Skill
 
 NAMES = ("Ana", "Ben", "Cruz", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lu", "Max",
          "Nia", "Oz", "Pia")

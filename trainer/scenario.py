@@ -24,7 +24,7 @@ from pathlib import Path
 from trainer import games
 from trainer.errors import RequestError
 from trainer.money import parse_amount
-from trainer.procedure.model import BY_DIFFICULTY, Automation, Skill
+from trainer.vocabulary import BY_DIFFICULTY, Automation, Skill
 
 SCHEMA_VERSION = 1
 TOP_KEYS = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",

@@ -9,7 +9,7 @@ import html
 import time
 
 from trainer.games import GAME_NAMES
-from trainer.procedure.model import SKILL_TITLES, Skill
+from trainer.vocabulary import SKILL_TITLES, Skill
 from ui.qt import (
     QComboBox,
     QGridLayout,

@@ -4,8 +4,8 @@ Extra Roll lock-out, the throw, the winning face, per-player settlement, the ext
 from __future__ import annotations
 
 from trainer.cite import cite
-from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Expected, Skill
+from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event
 from trainer.settlement import ThrowReport
 
@@ -15,6 +15,10 @@ BUYER_LIKE_KIND = frozenset({cite("675a.4(f)(2)(ii)")})
 
 
 class HighRollDiceSteps(GameSteps):
+    improper = ("675a.2(b)", "675a.2(c)", "675a.2(a)")
+    late_reason = "wagers are made before the dice are shaken"
+    accept = "675a.2(b)"
+
     def __init__(self, six: bool = False):
         self.six = six
 
@@ -80,3 +84,7 @@ class HighRollDiceSteps(GameSteps):
                                      "extra-roll event that settles the held Like Kind wagers")
         if not ctx.proc.rounds or not any(r.valid for r in ctx.proc.rounds):
             ctx.fail(ctx.last_event, "the round needs a valid throw")
+
+
+#: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)
+STEPS = {"high-roll-dice": HighRollDiceSteps, "high-roll-dice-6": lambda: HighRollDiceSteps(six=True)}

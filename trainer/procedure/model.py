@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from trainer.money import fmt_dollars
+from trainer.vocabulary import Automation, Skill
 
 
 class Do(StrEnum):
@@ -68,51 +69,6 @@ LABELS = {
 }
 
 
-class Skill(StrEnum):
-    """What an action trains; progress and drills are kept per skill. Values are the tags
-    scenario files use."""
-
-    WAGERS = "wagers"
-    NO_MORE_BETS = "no-more-bets"
-    SIX_EIGHT_SHAKE = "six-eight-shake"
-    SHAKER = "shaker"
-    NO_ROLL = "no-roll"
-    CALLS = "calls"
-    COLLECTING = "collecting"
-    PAYOUTS = "payouts"
-    MARKERS = "markers"
-    END_OF_GAME = "end-of-game"
-    EXTRA_ROLL = "extra-roll"
-
-    @property
-    def title(self) -> str:
-        return SKILL_TITLES[self]
-
-
-SKILL_TITLES = {
-    Skill.WAGERS: "Accepting and refusing wagers",
-    Skill.NO_MORE_BETS: "No more bets",
-    Skill.SIX_EIGHT_SHAKE: "Six Eight Shake lammers",
-    Skill.SHAKER: "Shaker and dice handling",
-    Skill.NO_ROLL: "No-roll calls",
-    Skill.CALLS: "Calling the dice",
-    Skill.COLLECTING: "Collecting losing wagers",
-    Skill.PAYOUTS: "Paying winning wagers",
-    Skill.MARKERS: "Down Puck, Yard Marker and Game Length Puck",
-    Skill.END_OF_GAME: "End-of-game settlement order",
-    Skill.EXTRA_ROLL: "Extra roll partial settlement",
-}
-
-
-class Automation(StrEnum):
-    """How much of a round the trainee works; the trainer does the rest (difficulty is data)."""
-
-    PAYOUTS = "payouts"  # the trainee pays; the trainer does everything else
-    SETTLEMENT = "settlement"  # + collecting, lammers and markers
-    CALLS = "calls"  # + calling the dice and no rolls
-    WHOLE_ROUND = "whole-round"  # every step, wagers and shaker included
-
-
 #: which actions the trainee does at each automation level
 TRAINEE_DOES: dict[Automation, frozenset[Do]] = {}
 _SETTLE = frozenset({Do.PAY, Do.COLLECT, Do.MOVE_LAMMER, Do.TAKE_DOWN, Do.MOVE_MARKERS, Do.EXTRA_POINT_ROLL,
@@ -122,11 +78,6 @@ TRAINEE_DOES[Automation.PAYOUTS] = frozenset({Do.PAY})
 TRAINEE_DOES[Automation.SETTLEMENT] = _SETTLE
 TRAINEE_DOES[Automation.CALLS] = _CALLS
 TRAINEE_DOES[Automation.WHOLE_ROUND] = frozenset(Do)
-#: the automation a difficulty starts with, when a scenario does not say
-BY_DIFFICULTY = {1: Automation.PAYOUTS, 2: Automation.SETTLEMENT, 3: Automation.CALLS,
-                 4: Automation.WHOLE_ROUND, 5: Automation.WHOLE_ROUND}
-
-
 @dataclass(frozen=True, slots=True)
 class Expected:
     """One action the procedure requires."""

@@ -4,13 +4,17 @@ collect then pay. The lists after (f)'s "and:" are lost; reading "pgd-procedure"
 from __future__ import annotations
 
 from trainer.cite import reading
-from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Skill
+from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event
 from trainer.settlement import ThrowReport
 
 
 class PaiGowDiceSteps(GameSteps):
+    improper = (reading("improper-offers"), reading("improper-offers"), "645c.2(f)")
+    late_reason = "a wager must be placed before the shaker is used"
+    accept = "645c.2(f)"
+
     def before_throw(self, ctx: Context, event: Event) -> None:
         if ctx.new_round:
             ctx.add(Do.NO_MORE_BETS, "645c.2(f)", Skill.NO_MORE_BETS,
@@ -32,3 +36,7 @@ class PaiGowDiceSteps(GameSteps):
     def finish(self, ctx: Context) -> None:
         if not ctx.table.over:
             ctx.fail(ctx.last_event, "the round needs a valid throw to settle its wagers")
+
+
+#: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)
+STEPS = {"pai-gow-dice": PaiGowDiceSteps}

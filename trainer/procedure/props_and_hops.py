@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Expected, Skill
+from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event
 from trainer.settlement import ThrowReport
 
@@ -15,6 +15,10 @@ NO_ROLL_NOTES = {
 
 
 class PropsAndHopsSteps(GameSteps):
+    improper = ("668a.2(b)", "668a.2(c)", "668a.2(a)")
+    late_reason = "wagers are made before the dice are shaken"
+    accept = "668a.2(b)"
+
     def start(self, ctx: Context) -> None:
         seats = sorted(ctx.scenario.players)
         self.shooter = ctx.scenario.shooter or seats[0]
@@ -86,3 +90,7 @@ class PropsAndHopsSteps(GameSteps):
 def _combo(report: ThrowReport) -> str:
     a, b = sorted(report.result["dice"])
     return f"{a}-{b}"
+
+
+#: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)
+STEPS = {"props-and-hops": PropsAndHopsSteps}

@@ -3,15 +3,20 @@ single play settlement after each down, and the end-of-game order."""
 
 from __future__ import annotations
 
+from trainer.cite import reading
 from trainer.games.base import Kind
 from trainer.games.three_dice_football import CATALOGUE
-from trainer.procedure.builder import Context, GameSteps, settlement
 from trainer.procedure.model import Do, Skill
+from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
 
 
 class ThreeDiceFootballSteps(GameSteps):
+    improper = ("577.3(a)", reading("improper-offers"), "577.3(e)")
+    late_reason = "single play wagers are placed before the Quarterback's throw"
+    accept = "577.3(a)"
+
     def start(self, ctx: Context) -> None:
         ctx.add(Do.SET_MARKERS, "577.6(a)", Skill.MARKERS,
                 "Down Puck on 1st Down, Yard Marker on the 20, Game Length Puck on play 1")
@@ -84,3 +89,7 @@ class ThreeDiceFootballSteps(GameSteps):
             ctx.add(Do.OFFER_DICE, "577.7(a)", Skill.SHAKER,
                     "the defense won: offer the dice to the player at the Quarterback's left",
                     value=str(self._next_seat(self.quarterback)))
+
+
+#: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)
+STEPS = {"three-dice-football": ThreeDiceFootballSteps}

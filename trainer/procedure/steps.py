@@ -1,0 +1,211 @@
+"""What every game's procedure module builds on: the context the driver walks the events with,
+the game's steps around each throw (`GameSteps`, with its wager rules), and the engine's
+settlement steps turned into expected actions (`settlement`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from trainer.cite import cite
+from trainer.procedure.model import Do, Expected, Procedure, Skill
+from trainer.scenario import Event, Offer, Scenario, ScenarioError
+from trainer.settlement import Action, Step, ThrowReport
+
+
+@dataclass
+class Context:
+    """What a game module sees while the driver walks the events."""
+
+    scenario: Scenario
+    table: object
+    proc: Procedure = field(default_factory=Procedure)
+    round: int = 0
+    new_round: bool = True  # the next throw starts a new round (not a retry after a no roll)
+    last_event: Event | None = None
+
+    def add(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> None:
+        self.proc.add(self.expect(do, section, skill, note, **fields))
+
+    def cite(self, section: str) -> str:
+        """A section such as "668a.3(e)" cited in full; a full citation or a reading as it is."""
+        return section if " " in section else cite(section)
+
+    def expect(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> Expected:
+        where = self.cite(section)
+        return Expected(do, where, skill, self.round, note=note, order_cite=where, **fields)
+
+    def fail(self, event: Event, message: str, field_: str | None = None):
+        where = field_ or event.where
+        raise ScenarioError(self.scenario.path, self.scenario.line_of(where), message)
+
+
+def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
+               unordered: frozenset[str] = frozenset(), collect_first: bool = False,
+               skip_markers: bool = False) -> None:
+    """The engine's settlement steps of a throw, as stages of expected actions.
+
+    The stages keep the steps' order, loosened only where the regulation allows (reading
+    "settlement-orders"):
+    - steps that name a seat are that player's own chain, and players are independent of each
+      other (§ 675a.4(f) orders the wagers within one player);
+    - a collect step and the pay step after it are one stage, in any order, when their
+      citation is in `unordered` (§ 675a.4(f)(2)(ii));
+    - a lammer move may come before or after the collections, and before the payments;
+    - `collect_first`: the chapter's order, or, as a whole, every collection (in order) before
+      every payment (in order): both are right (§ 577.6(f)); a mix of the two is not.
+    """
+    work = [s for s in report.steps
+            if not (skip_inventory and s.detail.get("to") == "table inventory")
+            and not (skip_markers and s.action is Action.MOVE_MARKERS)]
+    proc, n = ctx.proc, 0
+    while n < len(work):
+        seated = work[n].detail.get("seat") is not None
+        end = n
+        while end < len(work) and (work[end].detail.get("seat") is not None) == seated:
+            end += 1
+        if not seated:
+            _order(ctx, work[n:end], unordered, collect_first)
+        else:
+            lanes: dict[object, list[Step]] = {}
+            for step in work[n:end]:
+                lanes.setdefault(step.detail["seat"], []).append(step)
+            base, ends = proc.tail, set()
+            for chain in lanes.values():
+                proc.tail = base
+                _order(ctx, chain, unordered, collect_first)
+                ends |= proc.tail
+            proc.tail = frozenset(ends)
+        n = end
+
+
+def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_first: bool) -> None:
+    """Stages for a run of steps in one chain (see settlement)."""
+    proc = ctx.proc
+    last_collect: tuple[int, frozenset[int]] | None = None  # (stage, what it waited for)
+    held: list[Expected] = []
+    run: list[tuple[int, Action | None]] = []  # the stages added, with their action
+    for n, step in enumerate(steps):
+        if step.action in (Action.COLLECT, Action.PAY):
+            actions = held + [_line(ctx, step, line) for line in step.lines]
+            held = []
+            following = steps[n + 1] if n + 1 < len(steps) else None
+            if (step.action is Action.COLLECT and step.cite in unordered and following
+                    and following.action is Action.PAY and following.cite == step.cite):
+                held = actions  # one stage with the payments after it
+                continue
+            if not actions:
+                continue
+            before = proc.tail
+            stage = proc.add(*actions)
+            collecting = step.action is Action.COLLECT and not any(a.do is Do.PAY for a in actions)
+            run.append((stage, Action.COLLECT if collecting else Action.PAY))
+            last_collect = (stage, before) if collecting else None
+            continue
+        expected = _other(ctx, step)
+        if expected is None:
+            continue
+        if step.action is Action.MOVE_LAMMER and last_collect is not None:
+            stage = proc.add(expected, after=last_collect[1])  # beside the collections
+            proc.tail = frozenset({last_collect[0], stage})
+        else:
+            stage = proc.add(expected)
+        run.append((stage, None))
+        last_collect = None
+    if collect_first:
+        _collections_first(proc, run)
+
+
+def _collections_first(proc: Procedure, run: list[tuple[int, Action | None]]) -> None:
+    """The alternative order of a chain of stages: its collections, in order, before its
+    payments, in order; what is neither keeps its place at either end (§ 577.6(f) with the
+    reading "settlement-orders")."""
+    settling = [i for i, (_, action) in enumerate(run) if action is not None]
+    if not settling:
+        return
+    first, last = settling[0], settling[-1]
+    block = run[first:last + 1]
+    if any(action is None for _, action in block):
+        return  # a step between the settlements: no second order
+    reordered = ([s for s, a in block if a is Action.COLLECT]
+                 + [s for s, a in block if a is Action.PAY])
+    if reordered == [s for s, _ in block]:
+        return
+    proc.blocks.append(frozenset(reordered))
+    chain = [s for s, _ in run[:first]] + reordered + [s for s, _ in run[last + 1:]]
+    start = proc.after[run[0][0]]
+    for k, stage in enumerate(chain):
+        after = start if k == 0 else frozenset({chain[k - 1]})
+        if after != proc.after[stage]:
+            proc.alternative[stage] = after
+    proc.tail = frozenset({run[-1][0], chain[-1]})  # the next stage waits for both ends
+
+
+def _line(ctx: Context, step: Step, line) -> Expected:
+    do = Do.COLLECT if line.payout is None else Do.PAY
+    return Expected(do, line.cite, skill_of(do, line.bet, step.cite), ctx.round, line.seat,
+                    line.bet, line.amount if line.payout is None else line.payout,
+                    note=(f"{line.odds} under {line.odds_cite}" if line.payout is not None
+                          else "a losing wager"), order_cite=step.cite,
+                    pays_cite=line.odds_cite or "")
+
+
+def _other(ctx: Context, step: Step) -> Expected | None:
+    """The expected action of a step that is not a collection or a payment."""
+    if step.action is Action.MOVE_LAMMER:
+        return Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.round,
+                        value=str(step.detail["combination"]),
+                        note=f"lammer {step.detail['lammers_moved']} of 6")
+    if step.action is Action.MOVE_MARKERS:
+        down = step.detail["down"] or "game over"
+        puck = (f"Game Length Puck to play {step.detail['play'] + 1}" if step.detail["down"]
+                else f"the game ended on play {step.detail['play']}")
+        return Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
+                        value=str(step.detail["yard_line"]),
+                        note=f"Yard Marker to the {step.detail['yard_line']}, {puck}, "
+                             f"Down Puck: {down}")
+    if step.action is Action.EXTRA_POINT_ROLL:
+        return Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
+                        note="an Extra Point wager stands after the touchdown")
+    if step.action is Action.EXTRA_ROLL:
+        return Expected(Do.EXTRA_ROLL, step.cite, Skill.EXTRA_ROLL, ctx.round,
+                        value=str(step.detail["dice"]),
+                        note=f"gather the {step.detail['dice']} dice that are not "
+                             f"{step.detail['face']}s; cover, shake at least three times and "
+                             "throw them (§ 675a.4(b))")
+    return None
+
+
+def skill_of(do: Do, bet: str, step_cite: str) -> Skill:
+    if bet == "six-eight-shake":
+        return Skill.SIX_EIGHT_SHAKE
+    if "577.6(f)" in step_cite:
+        return Skill.END_OF_GAME
+    if "675a.4(f)(2)(ii)" in step_cite or "675a.4(h)" in step_cite:
+        return Skill.EXTRA_ROLL
+    return Skill.COLLECTING if do is Do.COLLECT else Skill.PAYOUTS
+
+
+class GameSteps:
+    """What a game adds around each throw; the default adds nothing. Its wager rules:
+    `improper` (what refuses a cash offer, an unseated player's and a late one: a section, or a
+    reading where the chapter has no text), `late_reason` (why a late offer is refused, in the
+    game's words) and `accept` (the section that authorises taking a proper wager)."""
+
+    improper: tuple[str, str, str] = ("", "", "")
+    late_reason: str = ""
+    accept: str = ""
+
+    def start(self, ctx: Context) -> None: ...
+    def reject(self, ctx: Context, event: Event) -> None:
+        ctx.fail(event, "this game has no such event")
+    def take_down(self, ctx: Context, event: Event) -> list[Expected]:
+        return []  # the actions of a take-down, done with the wagers before the throw
+
+    def late(self, offer: Offer) -> tuple[str, str] | None:
+        """(reason, section) for an offer marked late, where the game's default does not fit."""
+        return None
+    def before_throw(self, ctx: Context, event: Event) -> None: ...
+    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None: ...
+    def finish(self, ctx: Context) -> None: ...
+    def snapshot(self, ctx: Context) -> dict:
+        return {}

@@ -1,0 +1,57 @@
+"""The words scenarios, procedures and progress share: what an action trains (`Skill`) and how
+much of a round the trainee works (`Automation`). They sit below the procedure and the scenario
+files, so that neither has to import the other for them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Skill(StrEnum):
+    """What an action trains; progress and drills are kept per skill. Values are the tags
+    scenario files use."""
+
+    WAGERS = "wagers"
+    NO_MORE_BETS = "no-more-bets"
+    SIX_EIGHT_SHAKE = "six-eight-shake"
+    SHAKER = "shaker"
+    NO_ROLL = "no-roll"
+    CALLS = "calls"
+    COLLECTING = "collecting"
+    PAYOUTS = "payouts"
+    MARKERS = "markers"
+    END_OF_GAME = "end-of-game"
+    EXTRA_ROLL = "extra-roll"
+
+    @property
+    def title(self) -> str:
+        return SKILL_TITLES[self]
+
+
+SKILL_TITLES = {
+    Skill.WAGERS: "Accepting and refusing wagers",
+    Skill.NO_MORE_BETS: "No more bets",
+    Skill.SIX_EIGHT_SHAKE: "Six Eight Shake lammers",
+    Skill.SHAKER: "Shaker and dice handling",
+    Skill.NO_ROLL: "No-roll calls",
+    Skill.CALLS: "Calling the dice",
+    Skill.COLLECTING: "Collecting losing wagers",
+    Skill.PAYOUTS: "Paying winning wagers",
+    Skill.MARKERS: "Down Puck, Yard Marker and Game Length Puck",
+    Skill.END_OF_GAME: "End-of-game settlement order",
+    Skill.EXTRA_ROLL: "Extra roll partial settlement",
+}
+
+
+class Automation(StrEnum):
+    """How much of a round the trainee works; the trainer does the rest (difficulty is data)."""
+
+    PAYOUTS = "payouts"  # the trainee pays; the trainer does everything else
+    SETTLEMENT = "settlement"  # + collecting, lammers and markers
+    CALLS = "calls"  # + calling the dice and no rolls
+    WHOLE_ROUND = "whole-round"  # every step, wagers and shaker included
+
+
+#: the automation a difficulty starts with, when a scenario does not say
+BY_DIFFICULTY = {1: Automation.PAYOUTS, 2: Automation.SETTLEMENT, 3: Automation.CALLS,
+                 4: Automation.WHOLE_ROUND, 5: Automation.WHOLE_ROUND}
