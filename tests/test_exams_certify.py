@@ -23,6 +23,7 @@ from trainer.exams.certify import (
     open_signed_form,
     read_sitting,
     sign_form,
+    sitting_form,
     verify_certificate,
 )
 from trainer.exams.errors import FormFileError
@@ -64,9 +65,16 @@ def record_of(store, result_id: int) -> dict:
     return portable_record(store, result_id)
 
 
-def sat(workstation, exam, **how) -> dict:
+def sit_form(workstation, exam) -> int:
+    """An exam sat at the workstation without a sitting; the result's id."""
     store, key, trainee = workstation
-    return record_of(store, sit(store, key, trainee, exam, **how).id)
+    return sit(store, key, trainee, exam).id
+
+
+def sat(workstation, exam, token: dict | None = None, **how) -> dict:
+    """The record of an exam sat at the workstation, under the sitting `token` if given."""
+    store, key, trainee = workstation
+    return record_of(store, sit(store, key, trainee, exam, sitting=token, **how).id)
 
 
 # --- keys ------------------------------------------------------------------------------------
@@ -173,7 +181,7 @@ def test_names_are_compared_as_people_read_them(tmp_path):
 def test_a_result_is_regraded_and_its_scores_in_the_file_are_ignored(ledger, workstation, ivy):
     exam = form()
     token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-    record = sat(workstation, exam, critical_at=1)
+    record = sat(workstation, exam, token, critical_at=1)
     assert record["passed"] is False
     forged = copy.deepcopy(record)  # rewritten as 100% and passed, as the old chain allowed
     forged.update(passed=True, status="passed", total=100, procedure=100, payouts=100, critical=False)
@@ -189,7 +197,7 @@ def test_a_clean_result_is_certified_and_verifies_with_the_public_key_alone(ledg
                                                                             ivy, tmp_path):
     exam = form()
     token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-    certificate = certify(ledger, ivy, sat(workstation, exam), token)
+    certificate = certify(ledger, ivy, sat(workstation, exam, token), token)
     assert certificate["passed"] and certificate["total"] >= 80
     assert certificates(ledger) == [certificate]
     assert "kdf" not in json.dumps(certificate)  # nothing to guess a passphrase from
@@ -210,9 +218,12 @@ def test_a_clean_result_is_certified_and_verifies_with_the_public_key_alone(ledg
 def test_a_token_is_good_for_one_result(ledger, workstation, ivy):
     exam = form()
     token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-    certify(ledger, ivy, sat(workstation, exam), token)
+    record = sat(workstation, exam, token)
+    certify(ledger, ivy, record, token)
     with pytest.raises(CertifyError, match="already used"):
-        certify(ledger, ivy, sat(workstation, exam), token)
+        certify(ledger, ivy, record, token)
+    with pytest.raises(CertifyError, match="already sat on this workstation"):
+        sat(workstation, exam, token)  # the same token sat again, for a better score
 
 
 def test_tokens_not_issued_here_or_for_someone_else_are_refused(ledger, workstation, ivy, tmp_path):
@@ -256,7 +267,7 @@ def test_a_result_on_an_edited_form_is_refused_by_name(ledger, workstation, ivy)
 def test_a_damaged_record_is_refused_with_a_message(ledger, workstation, ivy, damage):
     exam = form()
     token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-    record = sat(workstation, exam)
+    record = sat(workstation, exam, token)
     damage(record)
     with pytest.raises(CertifyError):
         certify(ledger, ivy, record, token)
@@ -418,21 +429,21 @@ def sit_sitting(store, key, trainee, token, exam):
 
 
 def test_a_pool_sends_each_sitting_only_its_draw_and_certifies_on_it(ledger, workstation, ivy, tmp_path):
-    from trainer.exams.certify import sitting_form
     from trainer.exams.submission import read_sitting_file, write_sitting_file
 
     exam = pool_form(draw=2)
     drawn = set()
     for n in range(6):
         token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-        assert len(token["form"]["items"]) == 2
-        write_sitting_file(tmp_path / f"s{n}.json", token, sign_form(sitting_form(exam, token), ivy),
-                           sealed=False)
+        assert "items" not in token["form"], "the draw is in the ledger only, not readable ahead"
+        sat_form = sitting_form(ledger, exam, token)
+        assert len(sat_form.items) == 2
+        write_sitting_file(tmp_path / f"s{n}.json", token, sign_form(sat_form, ivy), sealed=False)
         text = (tmp_path / f"s{n}.json").read_text()
-        shown = [exam.items[p].scenario_id for p in token["form"]["items"]]
+        shown = [it.scenario_id for it in sat_form.items]
         others = [it for it in exam.items if it.scenario_id not in shown]
         assert all(f'"scenario": "{it.scenario_id}"' not in text for it in others)  # the rest stays home
-        drawn.add(tuple(token["form"]["items"]))
+        drawn.add(tuple(shown))
     assert len(drawn) > 1  # six draws of 2 from 5 (10 ways) are not all the same, but for 1e-5
     _, token, sat_form = read_sitting_file(tmp_path / "s5.json")
     assert len(sat_form.items) == 2 and sat_form.uid == exam.uid
@@ -441,26 +452,30 @@ def test_a_pool_sends_each_sitting_only_its_draw_and_certifies_on_it(ledger, wor
     assert result.item_count == 2
     certificate = certify(ledger, ivy, record_of(store, result.id), token)
     assert certificate["passed"] and certificate["form"]["items"] == 2
-    assert [a["item_id"] for a in certificate["answers"]] == [exam.items[p].scenario_id
-                                                              for p in token["form"]["items"]]
+    assert [a["item_id"] for a in certificate["answers"]] == [it.scenario_id for it in sat_form.items]
 
 
-def test_a_draw_edited_in_the_token_is_refused(ledger, ivy):
+def test_a_result_sat_on_another_draw_is_refused(ledger, workstation, ivy):
+    """The trainee's copy of the pool drawn again (say, the easiest items): another form digest."""
     exam = pool_form(draw=2)
     token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-    token["form"]["items"] = [0, 1] if token["form"]["items"] != [0, 1] else [2, 3]
-    with pytest.raises(CertifyError, match="signature does not verify"):
-        read_sitting(token, [ivy.public])
+    mine = sitting_form(ledger, exam, token)
+    other = exam.drawn(next(p for p in ([0, 1], [2, 3], [1, 4])
+                            if [it.scenario_id for it in exam.drawn(p).items]
+                            != [it.scenario_id for it in mine.items]))
+    record = record_of(workstation[0], sit_form(workstation, other))
+    record["uid"] = token["nonce"]
+    with pytest.raises(CertifyError, match="another form than the sitting's"):
+        certify(ledger, ivy, record, token)
 
 
 def test_the_sitting_form_is_not_stored_on_the_workstation(ledger, workstation, ivy, tmp_path):
     """A sitting's scenarios live in memory while it runs: nothing of them is in the trainee's
     progress file (or its -wal), where `dealer-trainer key` could read them mid-exam."""
-    from trainer.exams.certify import sitting_form
 
     exam = pool_form(draw=3)
     token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-    sat_form = sitting_form(exam, token)
+    sat_form = sitting_form(ledger, exam, token)
     store, key, trainee = workstation
     sit_sitting(store, key, trainee, token, sat_form)
     on_disk = b"".join(p.read_bytes() for p in tmp_path.glob("workstation.sqlite*"))
@@ -505,7 +520,7 @@ def test_verify_results_checks_the_certificates_of_a_progress_file_without_writi
     with Store.open(path) as ledger:
         exam = form()
         token = issue_sitting(ledger, ivy, exam, "Sam Lee")
-        certify(ledger, ivy, sat(workstation, exam), token)
+        certify(ledger, ivy, sat(workstation, exam, token), token)
     write_public_key(tmp_path / "ivy.pub", ivy.public)
     before = hashlib.sha256(path.read_bytes()).hexdigest()
     done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
@@ -517,3 +532,71 @@ def test_verify_results_checks_the_certificates_of_a_progress_file_without_writi
     db.close()
     done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 1 and "signature does not verify" in done.stdout
+
+
+# --- what a cold review found (each failed before its fix) ---------------------------------------
+
+
+def test_a_result_id_other_than_the_sittings_is_refused(ledger, workstation, ivy):
+    """Sam's submission naming Ana's result id: it would have claimed her certificate's place."""
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    record = sat(workstation, exam, token)
+    assert record["uid"] == token["nonce"]
+    for uid in ("a" * 32, "\ud800", 10**400, None):
+        forged = dict(record, uid=uid)
+        with pytest.raises(CertifyError, match="not the result sat under this sitting"):
+            certify(ledger, ivy, forged, token)
+    assert certify(ledger, ivy, record, token)["result"] == token["nonce"]
+
+
+def test_a_certificate_shows_only_on_its_own_result(ledger, workstation, ivy):
+    """A real certificate pasted (with the sqlite3 command) under a failed result's id."""
+    from trainer.exams.certify import certificate_matches
+    from trainer.exams.records import get_result
+
+    store, key, trainee = workstation
+    exam = form()
+    good = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    certificate = certify(ledger, ivy, sat(workstation, exam, good), good)
+    bad = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    failed = sit(store, key, trainee, exam, critical_at=0, sitting=bad)
+    passed = next(r for r in store.query("SELECT id FROM exam_results WHERE uid = ?", (good["nonce"],)))
+    assert certificate_matches(certificate, get_result(store, passed["id"]))
+    assert not certificate_matches(certificate, get_result(store, failed.id))
+    pasted = dict(certificate, result=failed.uid)  # and its id rewritten: the signature breaks
+    with pytest.raises(CertifyError, match="signature does not verify"):
+        verify_certificate(pasted, [ivy.public])
+
+
+def test_a_sitting_kept_and_sat_long_after_it_expired_is_refused(ledger, workstation, ivy):
+    """The workstation's clock set back to start an expired token: the instructor's clock says."""
+    from trainer.exams.certify import CERTIFY_WITHIN
+
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee", now=1_790_000_000.0, valid_for=3600)
+    store, key, trainee = workstation
+    from trainer.exams.session import start_exam
+
+    session = start_exam(store, exam, trainee, key, sitting=token, clock=lambda: 1_790_000_100.0)
+    session.abandon()
+    record = record_of(store, session.result.id)
+    late = 1_790_000_000.0 + 3600 + CERTIFY_WITHIN + 60
+    with pytest.raises(CertifyError, match="expired 14 days ago"):
+        certify(ledger, ivy, record, token, now=late)
+    assert certify(ledger, ivy, record, token, now=late - 120)["status"] == "abandoned"
+
+
+@pytest.mark.parametrize("edit", [lambda t: t.update(issued=10**400), lambda t: t.update(nonce="x"),
+                                  lambda t: t.update(nonce=["a"])])
+def test_a_self_signed_token_with_hostile_fields_is_named_not_a_crash(edit):
+    from trainer.exams.certify import SITTING, VERSION, _signer
+
+    mallory = InstructorKey.generate("Mallory")
+    body = {"format": SITTING, "version": VERSION, "nonce": "0" * 32, "trainee": "Sam Lee",
+            "form": {"uid": "f", "name": "f", "digest": "d"}, "attempt": 1, "issued": 1.0,
+            "expires": 2.0, "signer": _signer(mallory.public)}
+    edit(body)
+    token = {**body, "signature": mallory.sign(body)}
+    with pytest.raises(CertifyError, match="damaged sitting token"):
+        read_sitting(token, [mallory.public])

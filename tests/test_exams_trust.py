@@ -54,9 +54,11 @@ def form(**more):
                     created_by="Ivy", attempts_allowed=3, uid="floor-1", **more)
 
 
-def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None):
-    """Sit an exam; the ended result (or the session, still open, if `stop_after`)."""
-    session = start_exam(store, exam, trainee_id, key)
+def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None,
+        sitting: dict | None = None):
+    """Sit an exam (under a sitting token, if given); the ended result (or the session, still
+    open, if `stop_after`)."""
+    session = start_exam(store, exam, trainee_id, key, sitting=sitting)
     for p in range(len(exam.items)):
         if stop_after is not None and p == stop_after:
             return session

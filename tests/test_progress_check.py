@@ -193,3 +193,52 @@ def test_the_start_path_writes_nothing_so_it_never_waits_for_the_check(tmp_path,
     held.set()
     assert not rescued, "the exam setup waited for the background check"
     store.close()
+
+
+def test_a_file_busy_during_the_check_is_not_called_damaged(progress_file, monkeypatch):
+    """Another program holding the file locked is not damage: the file is used as before. (The
+    check's connection is made to meet the lock as SQLite reports it: "database is locked".)"""
+    import trainer.progress.store as store_module
+
+    path, ana = progress_file
+    store = Store.open(path, full_check=False)
+    real_connect = sqlite3.connect
+
+    class Locked:
+        def __init__(self, conn):
+            self.conn = conn
+
+        def execute(self, sql, *args):
+            raise sqlite3.OperationalError("database is locked")
+
+        def interrupt(self):
+            self.conn.interrupt()
+
+        def close(self):
+            self.conn.close()
+
+    monkeypatch.setattr(store_module.sqlite3, "connect",
+                        lambda *a, **k: Locked(real_connect(*a, **k)) if "mode=ro" in str(a[0])
+                        else real_connect(*a, **k))
+    store.start_check()
+    problems = store.wait_for_check(30)
+    monkeypatch.undo()
+    assert problems[0].startswith("not checked") and "locked" in problems[0]
+    assert not store.damaged
+    assert store.record_attempt(rec(ana, 200)) > 0  # written as before
+    store.close()
+
+
+def test_results_waiting_for_the_check_are_saved_when_the_app_closes(qtbot, progress_file, held):
+    from ui.services import Services
+
+    path, ana = progress_file
+    store = Store.open(path, full_check=False)
+    store.start_check()
+    assert store.record_attempt(rec(ana, 300)) is None
+    threading.Timer(0.3, held.set).start()
+    assert Services(store).flush() == 1  # what closing the window calls: it waits, then saves
+    assert store.pending == []
+    store.close()
+    with Store.open(path) as again:
+        assert len(again.attempts(ana)) == 21

@@ -111,7 +111,7 @@ def test_one_trainees_results_and_a_merge_of_two_stations(station, tmp_path):
         assert len(desk.attempts(desk.find_trainee("Ben").id)) == 5  # one trainee, by id
 
 
-def test_a_renamed_trainee_is_still_found_by_id_and_a_version_1_file_by_name(station, tmp_path):
+def test_a_renamed_trainee_is_still_found_by_id_and_never_by_name(station, tmp_path):
     buf = io.StringIO()
     export_results(station, buf, trainee_id=station.find_trainee("Ben").id)
     with Store.open(tmp_path / "desk.db") as desk:
@@ -127,10 +127,15 @@ def test_a_renamed_trainee_is_still_found_by_id_and_a_version_1_file_by_name(sta
             del t["uid"]
         for a in doc["attempts"]:
             a["uid"] += "-v1"
-        desk.add_trainee("Ben")  # a version 1 file has no ids: matched by name, as it was
+        desk.add_trainee("Ben")  # a version 1 file has no ids: never merged by name
         summary = import_results(desk, io.StringIO(json.dumps(doc)))
-        assert (summary.added, summary.trainees_created) == (4, [])
-        assert len(desk.attempts(desk.find_trainee("Ben").id)) == 4
+        assert (summary.added, summary.trainees_created) == (4, [f"Ben ({doc['source']})"])
+        assert desk.attempts(desk.find_trainee("Ben").id) == []
+        ivy = desk.add_trainee("Ivy", instructor=True, passphrase="a long class passphrase")
+        doc = json.loads(buf.getvalue())
+        doc["trainees"][0]["uid"] = desk.trainee(ivy).uid  # practice pinned on the instructor
+        with pytest.raises(ResultsFileError, match="an instructor's profile here"):
+            import_results(desk, io.StringIO(json.dumps(doc)))
 
 
 def test_csv_has_a_header_and_one_row_per_attempt(station, tmp_path):

@@ -513,8 +513,8 @@ def _sitting(args) -> int:
     key = read_private_key(args.key, _passphrase(args))
     with Store.open(args.ledger) as store:
         token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600)
-    code = write_sitting_file(args.out, token, sign_form(sitting_form(form, token), key),
-                              sealed=not args.unsealed)
+        shown = sitting_form(store, form, token)
+    code = write_sitting_file(args.out, token, sign_form(shown, key), sealed=not args.unsealed)
     print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
           f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint})")
     if code:

@@ -58,9 +58,8 @@ class DatabaseCheck(QObject):
         self._poll()
 
     def _stop(self) -> None:
-        store = self.store
-        if store is not None and store._check_conn is not None:
-            store._check_conn.interrupt()
+        if self.store is not None:
+            self.store.stop_check()
 
     def _poll(self) -> None:
         store = self.store
@@ -80,6 +79,12 @@ class DatabaseCheck(QObject):
             QMessageBox.critical(self.window, "Progress file damaged", damaged_text(store, problems))
         elif problems == ["interrupted"]:
             self.window.statusBar().showMessage("The check of the progress file was stopped.", 10000)
+        elif problems[0].startswith("not checked"):
+            self.window.statusBar().showMessage(f"The progress file was {problems[0]}; it is "
+                                                "used as before. File › Check database tries again.",
+                                                15000)
+            if report:
+                QMessageBox.warning(self.window, "Check database", f"{store.path}: {problems[0]}")
         else:
             seconds = store.check_seconds or 0.0
             extra = f"; {saved} results kept meanwhile were saved" if saved else ""

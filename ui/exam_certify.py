@@ -125,7 +125,7 @@ class Certification:
             return None
         try:
             token = issue_sitting(page.store, key, form, trainee)
-            code = write_sitting_file(out, token, sign_form(sitting_form(form, token), key))
+            code = write_sitting_file(out, token, sign_form(sitting_form(page.store, form, token), key))
         except (ExamError, OSError) as e:
             QMessageBox.warning(page, "Issue a sitting", str(e))
             return None
@@ -154,9 +154,11 @@ class Certification:
         key = self._key(key_path, passphrase, "Certify a submission")
         if key is None:
             return None
+        from trainer.progress.errors import StoreError
+
         try:
             summary = certify_submission(page.store, key, path)
-        except ExamError as e:
+        except (ExamError, StoreError) as e:
             QMessageBox.warning(page, "Certify a submission", str(e))
             return None
         if summary.certificates:

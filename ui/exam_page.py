@@ -31,12 +31,14 @@ from ui.qt import (
 )
 
 
-def certification_text(result, certificate: dict | None, verified: bool) -> str:
-    """What the Results list and the report say of a result's certification: from a signature,
-    never from a flag in the file."""
+def certification_text(result, certificate: dict | None, signer) -> str:
+    """What the Results list and the report say of a result's certification: from a signature
+    checked with an instructor key of this file (`signer`, the PublicKey it verified with, named
+    as this file's profile names it), never from a flag or a name in the certificate."""
     if certificate is not None:
-        who = f"{certificate['signer']['name']} ({certificate['signer']['fingerprint']})"
-        return f"✓ certified by {who}" if verified else f"⚠ certificate by {who} does not verify here"
+        if signer is None:
+            return "⚠ a certificate that does not verify with an instructor key here"
+        return f"✓ certified by {signer.name} (key {signer.fingerprint})"
     if result.sitting is not None:
         return "sat under a sitting — not yet certified: export it for certification"
     return "practice exam — not certifiable (sat without a sitting)"
@@ -200,18 +202,22 @@ class ExamPage(QWidget):
     def certification_of(self, result) -> tuple[dict | None, str]:
         """(the certificate this file holds for the result, or None; what to say of it)."""
         from trainer.exams import ExamError
-        from trainer.exams.certify import certificate_for, verify_certificate
+        from trainer.exams.certify import certificate_for, certificate_matches, signed_by, verify_certificate
         from trainer.exams.roles import trusted_keys
 
         cert = certificate_for(self.store, result.uid)
-        verified = False
+        signer = None
         if cert is not None:
+            if not certificate_matches(cert, result):  # another result's, under this one's id
+                return None, "⚠ a certificate bears this result's id but is another result's"
+            trusted = trusted_keys(self.store)
             try:
-                verify_certificate(cert, trusted_keys(self.store))
-                verified = True
-            except ExamError:
-                pass
-        return cert, certification_text(result, cert, verified)
+                verify_certificate(cert, trusted)
+                named = signed_by(cert)
+                signer = next(k for k in trusted if named is not None and k.raw == named.raw)
+            except (ExamError, StopIteration):
+                signer = None
+        return cert, certification_text(result, cert, signer)
 
     def refresh(self) -> None:
         from trainer.exams import ExamAccess, list_forms, results_for
@@ -258,12 +264,13 @@ class ExamPage(QWidget):
         """Start the attempt (a stored form's uid, or a form from a sitting file with its token)
         and lock the window to it; False (with a message) when it is refused."""
         from trainer.exams import ExamError, start_exam
+        from trainer.progress.errors import StoreError
         from ui.exam_runner import ExamRunner
 
         try:
             self.session = start_exam(self.store, form, self.trainee.id, self.services.key,
                                       sitting=sitting)
-        except ExamError as e:
+        except (ExamError, StoreError) as e:
             QMessageBox.warning(self, "Exam", str(e))
             return False
         form = self.session.form
@@ -279,11 +286,16 @@ class ExamPage(QWidget):
 
     def _answer(self, position: int, result, round_) -> None:
         from trainer.exams import ExamError
+        from trainer.progress.errors import StoreError
 
         try:
             self.session.record(position, result, round_.log)
         except ExamError:  # time is up by the exam's own clock
             self.runner.end("timed-out")
+        except StoreError as e:  # the file cannot take the answer: say so, and end the attempt
+            QMessageBox.critical(self, "Exam", f"{e}\n\nThe attempt ends here; the answers "
+                                 "saved before this one are kept.")
+            self.runner.end("abandoned")
 
     def _over(self, how: str) -> None:
         session, runner = self.session, self.runner

@@ -99,9 +99,13 @@ class Services(QObject):
         return (f"{summary.added} attempts added, {summary.already_present} already here{created}")
 
     def flush(self) -> int:
-        """Try again to save results kept in memory (at exit, and before each new one)."""
+        """Try again to save results kept in memory (at exit, and before each new one). Results
+        waiting for the background check wait for its end here, then are saved if it passed."""
         if self.store is None or not self.store.pending:
             return 0
+        if self.store.checking:
+            self.store.wait_for_check()
+            return self.store.check_finished()
         from trainer.progress.errors import StoreError
 
         try:

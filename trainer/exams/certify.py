@@ -8,7 +8,8 @@ the workstation says is taken on trust:
   signature checks with a public key it was given (`open_signed_form`): a form edited to a pass
   mark of 0 or 99 attempts no longer verifies, whatever digest is written beside it.
 - **Sittings**: the instructor issues one signed token per attempt (`issue_sitting`: trainee,
-  form digest, attempt number, nonce, expiry; for a pool, the items drawn, `sitting_form`) and
+  form digest, attempt number, nonce, expiry; for a pool the ledger keeps the draw,
+  `sitting_form`) and
   keeps the ledger of attempts in the instructor's own file (progress schema m007). Deleting or
   restoring a workstation's files gains nothing: the attempts used are counted here.
 - **Results** are re-graded (`certify`): every item's recorded action log is graded again by
@@ -27,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,6 +51,9 @@ CERTIFICATE = "dealer-trainer-certificate"
 VERSION = 1
 #: how long a sitting token may be used to start the exam, by default
 VALID_FOR = 4 * 3600
+#: how long after a sitting's expiry its result may still be certified: the workstation's clock
+#: is not trusted, so a token kept and sat weeks late is refused here
+CERTIFY_WITHIN = 14 * 86400
 ENDINGS = {"passed": Ending.FINISHED, "failed": Ending.FINISHED, "timed-out": Ending.TIME_UP,
            "abandoned": Ending.LEFT}
 
@@ -137,28 +142,31 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                 f"{name} has had every attempt at {form.name!r} ({form.attempts_allowed}): no "
                 "sitting was issued")
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
-                "form": {"uid": form.uid, "name": form.name, "digest": sat.digest,
-                         **({"items": positions} if form.draw else {})},
+                "form": {"uid": form.uid, "name": form.name, "digest": sat.digest},
                 "attempt": used + 1, "issued": now, "expires": now + valid_for,
                 "signer": _signer(key.public)}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
-                   "issued, expires, signer, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (nonce, name, form.uid, sat.digest, used + 1, now, now + valid_for,
-                    key.public.fingerprint, json.dumps(token, ensure_ascii=False)))
+                    key.public.fingerprint, json.dumps(token, ensure_ascii=False),
+                    json.dumps(positions) if form.draw else None))
     return token
 
 
-def sitting_form(form: ExamForm, token: dict) -> ExamForm:
-    """The form a sitting shows: the items the instructor drew for it when the form is a pool,
-    else the whole form. This is what goes (signed) into the sitting file, so a workstation
-    never receives the rest of the pool."""
+def sitting_form(store: Store, form: ExamForm, token: dict) -> ExamForm:
+    """The form a sitting shows: the items the ledger says were drawn for it when the form is a
+    pool, else the whole form. This is what goes (signed) into the sitting file, so a workstation
+    never receives the rest of the pool; which items were drawn is in the ledger only."""
     try:
-        positions = token["form"].get("items")
-    except (KeyError, TypeError, AttributeError):
-        raise CertifyError("a damaged sitting token (no form)") from None
-    if positions is None:
+        rows = store.query("SELECT draw FROM exam_sittings WHERE nonce = ?", (token["nonce"],))
+    except (KeyError, TypeError):
+        raise CertifyError("a damaged sitting token (no nonce)") from None
+    if not rows:
+        raise CertifyError("this sitting token was not issued by this instructor's ledger")
+    if rows[0]["draw"] is None:
         return form
+    positions = json.loads(rows[0]["draw"])
     try:
         return form.drawn(positions)
     except FormError as e:
@@ -171,10 +179,13 @@ def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
     body = _signed(token, SITTING, trusted, "sitting token")
     try:
         form = body["form"]
+        if not isinstance(body["nonce"], str) or len(body["nonce"]) != 32 or \
+                any(c not in "0123456789abcdef" for c in body["nonce"]):
+            raise ValueError("its nonce is not 32 hex digits")
         return Sitting(str(body["nonce"]), clean_name(str(body["trainee"])), str(form["uid"]),
                        str(form["digest"]), int(body["attempt"]), float(body["issued"]),
                        float(body["expires"]), signed_by(body).fingerprint)
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
         raise CertifyError(f"a damaged sitting token ({e})") from None
 
 
@@ -203,12 +214,14 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if not isinstance(declared, dict) or declared.get("digest") != ledger["form_digest"]:
         raise CertifyError("the result was sat on another form than the sitting's (the form "
                            "digest does not match)")
-    form = sitting_form(get_form(store, ledger["form_uid"]), json.loads(ledger["token"]))
+    form = sitting_form(store, get_form(store, ledger["form_uid"]), token)
     if form.digest != ledger["form_digest"]:
         raise CertifyError("this machine's copy of the form is not the one the sitting names")
     uid = record.get("uid")
-    if not isinstance(uid, str) or not uid:
-        raise CertifyError("uid: the result has no id")
+    if uid != sitting.nonce:  # a sitting's result is named by its nonce (session.start_exam)
+        raise CertifyError("uid: this is not the result sat under this sitting (a result sat "
+                           "under a sitting bears the sitting's id)")
+
     ending = ENDINGS.get(record.get("status"))
     if ending is None:
         raise CertifyError(f"status: {record.get('status')!r} is not how an exam ends")
@@ -216,6 +229,10 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     score = exam_score(answers, len(form.items), form.pass_mark)
     status, passed = verdict(ending, score)
     now = time.time() if now is None else float(now)
+    if now > ledger["expires"] + CERTIFY_WITHIN:
+        raise CertifyError(f"this sitting expired {(now - ledger['expires']) / 86400:.0f} days ago; "
+                           f"a result is certified within {CERTIFY_WITHIN // 86400} days of its "
+                           "sitting's expiry: issue a new sitting")
     body = {"format": CERTIFICATE, "version": VERSION, "result": uid, "sitting": sitting.nonce,
             "attempt": ledger["attempt"], "trainee": trainee,
             "form": {"uid": form.uid, "name": form.name, "digest": form.digest,
@@ -225,13 +242,28 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             "total": score.total, "answers": answers, "certified": now,
             "signer": _signer(key.public)}
     certificate = {**body, "signature": key.sign(body)}
-    with store.write() as db:
-        db.execute("UPDATE exam_sittings SET result_uid = ?, certified = ? WHERE nonce = ?",
-                   (uid, now, sitting.nonce))
-        db.execute("INSERT INTO exam_certificates (result_uid, nonce, certificate, signed) "
-                   "VALUES (?, ?, ?, ?)", (uid, sitting.nonce,
-                                           json.dumps(certificate, ensure_ascii=False), now))
+    try:
+        with store.write() as db:
+            db.execute("UPDATE exam_sittings SET result_uid = ?, certified = ? WHERE nonce = ?",
+                       (uid, now, sitting.nonce))
+            db.execute("INSERT INTO exam_certificates (result_uid, nonce, certificate, signed) "
+                       "VALUES (?, ?, ?, ?)", (uid, sitting.nonce,
+                                               json.dumps(certificate, ensure_ascii=False), now))
+    except sqlite3.IntegrityError:  # another process certified it a moment ago
+        raise CertifyError("this sitting was already used") from None
     return certificate
+
+
+def certificate_matches(certificate: dict, result) -> bool:
+    """Whether a certificate is the one of this result (an ExamResult): its id, trainee, form and
+    sitting, not only an id a workstation wrote."""
+    try:
+        return (certificate["result"] == result.uid == certificate["sitting"]
+                and clean_name(certificate["trainee"]) == clean_name(result.trainee_name)
+                and certificate["form"]["digest"] == result.form_digest
+                and result.sitting is not None and result.sitting.get("nonce") == certificate["sitting"])
+    except (KeyError, TypeError, AttributeError):
+        return False
 
 
 def regrade_answers(form: ExamForm, raw: object) -> list[dict]:

@@ -26,7 +26,7 @@ def sit_demo_exams(store: Store, key: bytes, trainees: dict[str, int], instructo
         form, token = forms[n % len(forms)], None
         if n % 2 == 0:
             token = issue_sitting(store, instructor, form, name)
-            form = sitting_form(form, token)
+            form = sitting_form(store, form, token)
         session = start_exam(store, form, tid, key, sitting=token)
         for p in range(len(session.form.items)):
             s = session.scenario(p)

@@ -79,8 +79,14 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
             raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
         form = form.drawn(form.draw_positions())  # a pool draws here; a whole form is itself
     started = float(clock())
-    uid = uuid.uuid4().hex
+    # a sitting's result bears the sitting's nonce as its id: one result per token, and the
+    # instructor can tell which result a token was sat for (certify refuses any other id)
+    uid = uuid.uuid4().hex if sitting is None else str(sitting["nonce"])
     with store.write() as db:
+        if sitting is not None and db.execute("SELECT 1 FROM exam_results WHERE uid = ?",
+                                              (uid,)).fetchone():
+            raise CertifyError("this sitting was already sat on this workstation: a sitting is "
+                               "good for one attempt; ask the instructor for a new one")
         used = db.execute("SELECT count(*) FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
                           (trainee_id, form.uid)).fetchone()[0]
         if used >= form.attempts_allowed:

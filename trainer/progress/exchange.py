@@ -19,8 +19,8 @@ Import checks the whole file first (a problem raises `ResultsFileError` naming t
 field and the problem, and nothing is written), then adds everything in one transaction. A
 trainee is matched by its id (`uid`, made where the profile was made), never by name: a trainee
 not here yet is added with that id, under its name, or "name (workstation)" when an active
-trainee here already has the name. (A version 1 file has no ids: its trainees are matched by
-name, as that version did.) An attempt whose `uid` is already in the file is skipped, so
+trainee here already has the name. (A version 1 file has no ids: its trainees always arrive as
+new profiles, never merged by name.) An attempt whose `uid` is already in the file is skipped, so
 importing the same file twice adds nothing. Passphrases never leave the workstation: an
 imported trainee is never an instructor.
 
@@ -138,11 +138,14 @@ def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSumm
     with store.write() as db:
         ids: dict[int, int] = {}
         for key, (tname, tcreated, tuid) in trainees.items():
-            if tuid is None:  # a version 1 file: by name, as that version did
-                row = db.execute("SELECT id FROM trainees WHERE archived = 0 AND name = ? "
-                                 "COLLATE NOCASE", (tname,)).fetchone()
-            else:
-                row = db.execute("SELECT id FROM trainees WHERE uid = ?", (tuid,)).fetchone()
+            # a version 1 file has no ids: its trainees always arrive as new profiles (matching
+            # them by name would let an edited file add attempts to anyone of that name)
+            row = None if tuid is None else db.execute(
+                "SELECT id, instructor FROM trainees WHERE uid = ?", (tuid,)).fetchone()
+            if row is not None and row[1]:
+                raise ResultsFileError(f"{name}: trainees[{key}]: that id is an instructor's "
+                                       "profile here; a results file carries trainees' practice",
+                                       path=name)
             if row is None:
                 shown = _free_name(db, tname, source)
                 cur = db.execute("INSERT INTO trainees (name, created, uid) VALUES (?, ?, ?)",

@@ -384,3 +384,11 @@ BEGIN UPDATE trainees SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; EN
 CREATE TRIGGER trainees_uid_fixed BEFORE UPDATE OF uid ON trainees WHEN OLD.uid IS NOT NULL
 BEGIN SELECT RAISE(ABORT, 'a trainee id never changes'); END
 """)
+
+
+@migration
+def m012_sitting_draws(db: Database) -> None:
+    """The items a pool's sitting drew (JSON positions), kept in the ledger only: the token the
+    trainee holds before the start code says nothing of them. NULL for a form sat whole."""
+    db.execute("ALTER TABLE exam_sittings ADD COLUMN draw TEXT "
+               "CHECK (draw IS NULL OR json_valid(draw))")

@@ -88,6 +88,8 @@ class Store:
         self._check_conn: sqlite3.Connection | None = None
         self.check_problems: list[str] | None = None  # the full check's findings: ["ok"] when sound
         self.check_seconds: float | None = None
+        self.damaged = False  # the full check found damage: nothing more is written to this file
+        self._check_lock = threading.Lock()  # guards _check_conn between the two threads
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -289,35 +291,44 @@ class Store:
         self._check_thread.start()
 
     def _run_check(self) -> None:
+        """The check's thread. Only damage (the check's own findings, or an error SQLite calls
+        corruption) marks the file damaged; a file busy or unreadable at this moment is "not
+        checked", and is written as before."""
         started = time.perf_counter()
+        damaged = False
         try:
             conn = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True,
                                    timeout=self.busy_timeout, isolation_level=None,
                                    check_same_thread=False)
         except sqlite3.Error as e:
-            self.check_problems = [f"cannot be read to check it ({e})"]
+            self.check_problems = [f"not checked: it cannot be read now ({e})"]
             return
-        self._check_conn = conn
+        with self._check_lock:
+            self._check_conn = conn
         try:
             problems = [r[0] for r in conn.execute("PRAGMA integrity_check")]
-        except sqlite3.OperationalError as e:
-            problems = ["interrupted"] if "interrupt" in str(e) else [str(e)]
+            damaged = problems != ["ok"]
         except sqlite3.DatabaseError as e:
-            problems = [str(e)]
+            damaged = is_damage(e)
+            problems = ([str(e)] if damaged else ["interrupted"] if "interrupt" in str(e)
+                        else [f"not checked: {e}"])
         finally:
-            self._check_conn = None
+            with self._check_lock:
+                self._check_conn = None
             conn.close()
         self.check_seconds = time.perf_counter() - started
+        self.damaged = damaged
         self.check_problems = problems
+
+    def stop_check(self) -> None:
+        """Interrupt a running check (the app is closing, or the user pressed Stop)."""
+        with self._check_lock:
+            if self._check_conn is not None:
+                self._check_conn.interrupt()
 
     @property
     def checking(self) -> bool:
         return self._check_thread is not None and self._check_thread.is_alive()
-
-    @property
-    def damaged(self) -> bool:
-        """The full check found damage: nothing more is written to this file."""
-        return self.check_problems is not None and self.check_problems not in (["ok"], ["interrupted"])
 
     def wait_for_check(self, timeout: float | None = None) -> list[str] | None:
         if self._check_thread is not None:
@@ -374,9 +385,7 @@ class Store:
         return self._db
 
     def close(self) -> None:
-        conn = self._check_conn
-        if conn is not None:
-            conn.interrupt()  # the background check stops at once
+        self.stop_check()  # the background check stops at once
         if self._db is not None:
             self._db.close()
             self._db = None
