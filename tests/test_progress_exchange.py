@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 
@@ -23,20 +24,40 @@ from trainer.progress.records import workstation
 T0 = 1_700_000_000.123456
 
 
+#: the scenarios the fixture's attempts were played on: bundled, so any machine re-grades them
+SCENARIOS = ("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive")
+
+
+@functools.cache
+def bundled(scenario_id: str):
+    from trainer.library import load_library
+
+    return load_library().by_id(scenario_id)
+
+
 def record(trainee: int, n: int, **more) -> AttemptRecord:
-    fields = dict(
-        trainee_id=trainee, item_id=f"s{n % 3}", game="props-and-hops", mode=Mode.SCENARIO, seed=n,
-        started=T0 + 97.3 * n, ended=T0 + 97.3 * n + 41.7, target=45.0, procedure=90, payouts=100 - n,
-        speed=100, total=93, passed=n % 2 == 0, critical=n % 2 == 1, skills=("payouts", "calls"),
-        findings=({"kind": "wrong amount", "severity": "critical",
-                   "message": "paid $5.00; the payout is $7.50", "cite": "§ 668a.9(b)", "skill": "payouts",
-                   "expected": "r1:pay:seat2:double-3-3",
-                   "actual": {"do": "pay", "round": 1, "at": 3.25, "seat": 2, "bet": "double-3-3",
-                              "amount": 500}},) if n % 2 else (),
-        log=({"do": "pay", "round": 1, "at": 3.25, "seat": 2, "bet": "double-3-3", "amount": 500},
-             {"do": "collect", "round": 1, "at": 1.0, "seat": 1, "bet": "field", "by_trainer": True}),
-        source="station-7")
-    return AttemptRecord(**{**fields, **more})
+    """A real attempt: a bundled scenario worked right (odd n: one payout a dollar off, a
+    critical finding), graded as the app grades it."""
+    import dataclasses
+
+    from trainer.grading import correct_log, grade
+    from trainer.procedure import Do, build
+    from trainer.progress import skills_of
+
+    s = bundled(SCENARIOS[n % 3])
+    proc = build(s)
+    log = correct_log(proc, s.automation, seconds_each=2.5)
+    if n % 2:
+        k = next(i for i, a in enumerate(log) if a.do is Do.PAY)
+        log[k] = dataclasses.replace(log[k], amount=log[k].amount + 100)
+    started, ended = T0 + 97.3 * n, T0 + 97.3 * n + 41.7
+    result = grade(proc, log, automation=s.automation, game=s.game, target_seconds=s.target_seconds,
+                   elapsed=ended - started)
+    made = AttemptRecord.from_result(
+        trainee_id=trainee, item_id=s.id, game=s.game, mode=Mode.SCENARIO, result=result, log=log,
+        skills=skills_of(proc, s.automation), started=started, ended=ended,
+        target=float(s.target_seconds), source="station-7")
+    return dataclasses.replace(made, **more) if more else made
 
 
 @pytest.fixture
@@ -48,7 +69,7 @@ def station(tmp_path):
             s.record_attempt(record(ana, n))
         for n in range(5, 8):
             s.record_attempt(record(ben, n))
-        s.record_attempt(record(ben, 8, abandoned=True, mode=Mode.EXAM, target=None))
+        s.record_attempt(record(ben, 8, abandoned=True))
         s.record_attempt(record(old, 9))
         s.archive_trainee(old)
         yield s
@@ -147,8 +168,9 @@ def test_csv_has_a_header_and_one_row_per_attempt(station, tmp_path):
     assert len(table) == 11
     first = dict(zip(table[0], table[1], strict=True))
     assert first["trainee"] == "Ana" and first["started"] == "2023-11-14T22:13:20.123+00:00"
+    ana_first = station.attempts(station.find_trainee("Ana").id)[0]
     assert (first["skills"], first["findings"], first["passed"], first["seed"]) == (
-        "calls;payouts", "0", "1", "0")
+        ";".join(sorted(k.value for k in ana_first.skills)), "0", "1", "")
     assert sorted(r[0] for r in table[1:]) == sorted(a.uid for a in station.attempts())
     ana = station.find_trainee("Ana").id
     buf = io.StringIO()
@@ -220,3 +242,100 @@ def test_a_results_file_too_deep_or_too_long_is_named(tmp_path, text, says):
     path.write_text(text)
     with Store.open(tmp_path / "desk.db") as desk, pytest.raises(ResultsFileError, match=says):
         import_results(desk, path)
+
+
+# --- re-graded on import (issue 11, item 7) ------------------------------------------------------
+
+
+def test_scores_edited_in_a_results_file_are_graded_again(station, tmp_path):
+    doc = good_file(station)
+    forged = next(a for a in doc["attempts"] if a["critical"])  # a payout a dollar off
+    forged.update(total=100, procedure=100, payouts=100, passed=True, critical=False, findings=[],
+                  skills=["calls"])
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(doc))
+    with Store.open(tmp_path / "desk.db") as desk:
+        summary = import_results(desk, path)
+        assert summary.rescored == 1 and summary.left_out == []
+        here = next(a for a in desk.attempts() if a.uid == forged["uid"])
+        assert here.critical and not here.passed and here.total < 100
+        assert [f["kind"] for f in here.findings] == ["wrong amount"]
+        assert "calls" not in {k.value for k in here.skills} or len(here.skills) > 1
+
+
+def test_an_attempt_this_machine_cannot_deal_again_is_left_out_and_named(station, tmp_path):
+    doc = good_file(station)
+    doc["attempts"][2]["item_id"] = "my-own-scenario"
+    doc["attempts"][4]["seed"] = "drill-props-and-hops-3-7~not-a-skill"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    with Store.open(tmp_path / "desk.db") as desk:
+        summary = import_results(desk, path)
+        assert summary.added == 7 and len(summary.left_out) == 2
+        assert "attempts[2] (my-own-scenario): the scenario 'my-own-scenario' cannot be dealt" \
+            in summary.left_out[0]
+        assert "drill-props-and-hops-3-7~not-a-skill" in summary.left_out[1]
+
+
+def test_rounds_played_in_the_app_import_elsewhere_with_the_same_scores(tmp_path):
+    """Random rounds (some aimed at a skill), payout drills and a bundled scenario, worked through
+    the real PracticeRound with right and wrong payouts, skipped throws and out-of-order steps:
+    another machine re-grades each from its log to exactly the app's scores."""
+    import random
+
+    from trainer.drills import payout_drill, random_round
+    from trainer.games import GAME_IDS
+    from trainer.practice import PracticeRound
+    from trainer.progress.records import attempt_of
+    from trainer.vocabulary import Skill
+
+    rng = random.Random(5)
+    now = [1_790_000_000.0]
+
+    def clock():
+        now[0] += rng.uniform(0.5, 6.0)
+        return now[0]
+
+    made = []
+    for n in range(60):
+        game = GAME_IDS[n % len(GAME_IDS)]
+        kind = n % 4
+        if kind == 0:
+            scenario, mode = payout_drill(game, n), "drill"
+        elif kind == 1:
+            scenario, mode = random_round(game, 1 + n % 5, n, rng.choice(list(Skill))), "practice"
+        elif kind == 2:
+            scenario, mode = random_round(game, 1 + n % 5, n), "practice"
+        else:
+            scenario, mode = bundled(SCENARIOS[n % 3]), "practice"
+        round_ = PracticeRound(scenario, clock=clock)
+        round_.mode = mode
+        for _ in range(400):
+            e = round_.next_expected()
+            if e is None or round_.finished:
+                break
+            roll = rng.random()
+            if roll < 0.08:
+                round_.skip_throw()
+            elif roll < 0.16 and e.amount:
+                round_.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount + 25, value=e.value)
+            else:
+                round_.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
+        made.append(attempt_of(round_, round_.finish(), trainee_id=1, ended=clock()))
+    assert any(p.get("do") == "skip-throw" for a in made for p in a.log)
+    with Store.open(tmp_path / "station.db") as station:
+        station.add_trainee("Ana")
+        for a in made:
+            station.record_attempt(a)
+        out = tmp_path / "r.json"
+        export_results(station, out)
+    with Store.open(tmp_path / "desk.db") as desk:
+        summary = import_results(desk, out)
+        assert (summary.added, summary.left_out, summary.rescored) == (60, [], 0)
+        there = {a.uid: a for a in desk.attempts()}
+        for a in made:
+            b = there[a.uid]
+            assert (b.procedure, b.payouts, b.speed, b.total, b.passed, b.critical) == (
+                a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical), a.seed or a.item_id
+            assert set(b.skills) == set(a.skills)
+            assert [f["kind"] for f in b.findings] == [f["kind"] for f in a.findings]

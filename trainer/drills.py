@@ -65,7 +65,8 @@ def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None) -
     players = {s: NAMES[s - 1] for s in seats}
     options, wagers, events = deal(rng, dice, difficulty, seats, skill)
     scenario = Scenario(
-        id=f"drill-{game_id}-{difficulty}-{seed}", title=f"{game.name}: practice round",
+        id=f"drill-{game_id}-{difficulty}-{seed}" + (f"~{skill.value}" if skill else ""),
+        title=f"{game.name}: practice round",
         briefing=_briefing(game.name, difficulty, skill), game=game_id, difficulty=difficulty,
         skills=(skill,) if skill else (Skill.PAYOUTS,), target_seconds=60,
         automation=_automation(difficulty, skill), options=game.parse_options(options),
@@ -257,9 +258,36 @@ def payout_drill(game_id: str, seed: int | str) -> Scenario:
             if sum(1 for _, a in build(s).actions() if a.do is Do.PAY) >= 3:
                 break
     s.automation = Automation.PAYOUTS
+    s.id = f"payout-drill-{game_id}-{seed}"  # what `rebuild` deals again
     pays = sum(1 for _, a in build(s).actions() if a.do is Do.PAY)
     s.target_seconds = max(15, 6 * pays)
     return s
+
+
+def rebuild(round_id: str) -> Scenario | None:
+    """The round a practice round's or payout drill's id names ("drill-<game>-<difficulty>-<seed>
+    [~<skill>]", "payout-drill-<game>-<seed>"), dealt again exactly; None when it names none.
+    This is how a round recorded on one workstation is re-graded on another."""
+    for prefix in ("payout-drill-", "drill-"):
+        if not round_id.startswith(prefix):
+            continue
+        rest = round_id.removeprefix(prefix)
+        game_id = next((g for g in sorted(games.GAME_IDS, key=len, reverse=True)
+                        if rest.startswith(g + "-")), None)
+        if game_id is None:
+            return None
+        rest = rest[len(game_id) + 1:]
+        try:
+            if prefix == "payout-drill-":
+                scenario = payout_drill(game_id, rest)
+            else:
+                difficulty, _, seed = rest.partition("-")
+                seed, _, skill = seed.partition("~")
+                scenario = _deal(game_id, int(difficulty), seed, Skill(skill) if skill else None)
+        except ValueError:  # not a difficulty, not a skill
+            return None
+        return scenario if scenario.id == round_id else None
+    return None
 
 
 def _busy_wagers(rng: random.Random, game_id: str, seats: list[int], bets: list[str]) -> list[Offer]:

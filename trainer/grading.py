@@ -118,7 +118,11 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                 return k
         return None
 
+    skipped = set(skipped)
     for n, p in enumerate(log):
+        if p.do is Do.SKIP_THROW:  # what of that throw is still open is left, not out of order
+            skipped |= {id(e) for k, (_, e) in enumerate(expected) if open_[k] and e.round == p.round}
+            continue
         if p.by_trainer:
             continue
         k = find(p, lambda e, p=p: e.key == p.key)

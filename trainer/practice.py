@@ -189,6 +189,7 @@ class PracticeRound:
 
     def skip_throw(self) -> None:
         """Leave the rest of this throw undone (it is missing at the end) and go on."""
+        self.log.append(Performed(Do.SKIP_THROW, max(self.round, 0), at=self.elapsed))
         for k, _, e in self._round_actions(self.round):
             if k not in self.done and e.do in self.mine:
                 self.skipped.add(k)

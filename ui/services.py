@@ -44,23 +44,10 @@ class Services(QObject):
         """Keep a finished round in the progress store (or in memory until it can be saved)."""
         if self.store is None or self.trainee is None:
             return None
-        from trainer.progress import AttemptRecord, Mode, drill_item_id, skills_of
         from trainer.progress.errors import StoreError
+        from trainer.progress.records import attempt_of
 
-        s = round_.scenario
-        screen_mode = getattr(round_, "mode", "practice")
-        if screen_mode == "drill":
-            mode, item = Mode.PAYOUT_DRILL, drill_item_id(s.game, s.difficulty)
-        elif s.id.startswith("drill-"):
-            mode, item = Mode.PRACTICE, drill_item_id(s.game, s.difficulty)
-        else:
-            mode, item = Mode.SCENARIO, s.id
-        ended = time.time()
-        record = AttemptRecord.from_result(
-            trainee_id=self.trainee.id, item_id=item, game=s.game, mode=mode, result=result,
-            log=round_.log, skills=skills_of(round_.procedure, round_.automation),
-            started=ended - round_.elapsed, ended=ended, target=s.target_seconds,
-            seed=s.id if s.id.startswith("drill-") else None)
+        record = attempt_of(round_, result, trainee_id=self.trainee.id, ended=time.time())
         try:
             self.store.flush_pending()  # anything kept from an earlier failure goes first
             attempt = self.store.record_attempt(record)
@@ -96,7 +83,15 @@ class Services(QObject):
 
         summary = import_results(self.store, path)
         created = f"; new trainees: {', '.join(summary.trainees_created)}" if summary.trainees_created else ""
-        return (f"{summary.added} attempts added, {summary.already_present} already here{created}")
+        text = (f"{summary.added} attempts added, {summary.already_present} already here{created}; "
+                "every score graded again here from its log")
+        if summary.rescored:
+            text += (f" ({summary.rescored} differed from the file's and "
+                     f"{'was' if summary.rescored == 1 else 'were'} corrected)")
+        if summary.left_out:
+            shown = "; ".join(summary.left_out[:3]) + ("; …" if len(summary.left_out) > 3 else "")
+            text += f". Left out, as this machine cannot re-grade them: {shown}"
+        return text
 
     def flush(self) -> int:
         """Try again to save results kept in memory (at exit, and before each new one). Results

@@ -51,6 +51,9 @@ class Do(StrEnum):
     EXTRA_ROLL = "extra-roll"
     TAKE_DOWN = "take-down"
     USE_SHAKER = "use-shaker"
+    #: not a dealer action: the trainee left the rest of a throw undone (logged, so that a
+    #: re-grade from the log knows what was skipped)
+    SKIP_THROW = "skip-throw"
 
 
 LABELS = {
@@ -65,7 +68,7 @@ LABELS = {
     Do.EXTRA_POINT_ROLL: "Extra point roll", Do.LOCK_OUT_EXTRA_ROLL: "Lock out Extra Roll",
     Do.SHAKE_AND_THROW: "Shake and throw", Do.MOVE_DICE: "Move dice to throw box",
     Do.EXTRA_ROLL: "Extra roll", Do.TAKE_DOWN: "Return wager taken down",
-    Do.USE_SHAKER: "Use the shaker",
+    Do.USE_SHAKER: "Use the shaker", Do.SKIP_THROW: "Skip the rest of the throw",
 }
 
 

@@ -24,9 +24,11 @@ new profiles, never merged by name.) An attempt whose `uid` is already in the fi
 importing the same file twice adds nothing. Passphrases never leave the workstation: an
 imported trainee is never an instructor.
 
-The scores in a results file are the workstation's: they are not re-graded on import, so a
-results file is a record of practice, never evidence (certification results travel as exam
-submissions and are re-graded, trainer.exams.certify).
+The scores, findings and skills in a results file are never taken as they are: every attempt is
+re-graded from its log by this machine's engine (trainer.progress.regrade), and an attempt whose
+round cannot be dealt again here (a scenario file this machine does not have) is left out and
+named. The log itself is the workstation's, which is why a results file is a record of
+practice, not evidence (certification results travel as exam submissions, trainer.exams.certify).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from typing import IO
 from trainer.errors import shown
 from trainer.progress.errors import ResultsFileError
 from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
+from trainer.progress.regrade import regrade_attempt
 from trainer.progress.store import Store, attempt_from_row, finding_from_row, insert_attempt
 
 FORMAT, VERSION = "dealer-trainer-results", 2
@@ -126,12 +129,24 @@ class ImportSummary:
     added: int
     already_present: int
     trainees_created: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)  # attempts not re-gradable here, and why
+    rescored: int = 0  # attempts whose scores in the file were not what this machine's engine gives
 
 
 def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSummary:
     """Add a results file's attempts to this store; see the module docstring."""
     name, doc = _read(src)
     trainees, records = _parse(name, doc)
+    graded, left_out, rescored = [], [], 0
+    for i, (key, record) in enumerate(records):
+        again, why = regrade_attempt(record)
+        if again is None:
+            left_out.append(f"attempts[{i}] ({record.item_id}): {why}")
+            continue
+        rescored += (again.total, again.passed, again.critical) != (record.total, record.passed,
+                                                                     record.critical)
+        graded.append((key, again))
+    records = graded
     source = " ".join(str(doc.get("source") or "another workstation").split())[:60]
     created: list[str] = []
     added = 0
@@ -157,7 +172,7 @@ def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSumm
             before = db.conn.total_changes
             insert_attempt(db, record, ids[key])
             added += db.conn.total_changes > before
-    return ImportSummary(added, len(records) - added, created)
+    return ImportSummary(added, len(records) - added, created, left_out, rescored)
 
 
 def _free_name(db, name: str, source: str) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 
 from trainer.errors import shown
 from trainer.grading import Finding, Kind, Result, Severity
-from trainer.procedure.model import Automation, Performed, Procedure, Skill
+from trainer.procedure.model import Automation, Do, Performed, Procedure, Skill
 
 FINDING_KEYS = ("kind", "severity", "message", "cite", "skill", "expected", "actual")
 
@@ -246,17 +246,35 @@ class Attempt(AttemptRecord):
     id: int
 
 
+def attempt_of(round_, result: Result, *, trainee_id: int, ended: float) -> AttemptRecord:
+    """The attempt a finished practice round makes (trainer.practice.PracticeRound and its
+    result): its mode and item from the round, and the id of a dealt round as its seed, so that
+    another machine can deal it again and re-grade it (trainer.regrade.regrade_attempt)."""
+    s = round_.scenario
+    if getattr(round_, "mode", "practice") == "drill":
+        mode, item = Mode.PAYOUT_DRILL, drill_item_id(s.game, s.difficulty)
+    elif s.id.startswith("drill-"):
+        mode, item = Mode.PRACTICE, drill_item_id(s.game, s.difficulty)
+    else:
+        mode, item = Mode.SCENARIO, s.id
+    return AttemptRecord.from_result(
+        trainee_id=trainee_id, item_id=item, game=s.game, mode=mode, result=result, log=round_.log,
+        skills=skills_of(round_.procedure, round_.automation), started=ended - round_.elapsed,
+        ended=ended, target=s.target_seconds,
+        seed=s.id if s.id.startswith(("drill-", "payout-drill-")) else None)
+
+
 def answer_gaps(log: Iterable[dict]) -> list[float]:
     """Seconds the trainee took for each of their actions: from the action before it (theirs or
     the trainer's), or from the start of the round for the first."""
     gaps, last = [], 0.0
     for p in sorted(log, key=lambda p: p.get("at", 0.0)):
         at = float(p.get("at", 0.0))
-        if not p.get("by_trainer"):
+        if not p.get("by_trainer") and p.get("do") != Do.SKIP_THROW:  # a skip is no answer
             gaps.append(max(0.0, at - last))
         last = at
     return gaps
 
 
-__all__ = ["FINDING_KEYS", "Attempt", "AttemptRecord", "Mode", "Trainee", "answer_gaps",
+__all__ = ["FINDING_KEYS", "Attempt", "AttemptRecord", "Mode", "Trainee", "answer_gaps", "attempt_of",
            "drill_item_id", "skills_of", "workstation"]
