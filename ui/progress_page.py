@@ -24,6 +24,7 @@ from ui.qt import (
     QVBoxLayout,
     QWidget,
     Signal,
+    pyqtgraph,
 )
 
 GAME_COLOURS = {"props-and-hops": "#0b7a4b", "three-dice-football": "#b5651d",
@@ -33,8 +34,7 @@ PALETTE = ("#0b7a4b", "#1f5fa8", "#b5651d", "#b3262e", "#6a3fa0", "#2a8c8c", "#8
 
 
 def _pg(dark: bool):
-    import pyqtgraph as pg
-
+    pg = pyqtgraph()
     pg.setConfigOptions(antialias=True, background="#262a27" if dark else "w",
                         foreground="#e8e4d8" if dark else "#222")
     return pg

@@ -1,7 +1,8 @@
 """Every Qt name the app uses comes through this one module, so Qt is imported in one place.
 
 `from ui.qt import QLabel` looks the name up in QtCore, QtGui and QtWidgets when first asked
-for. PySide6 creates a class the first time it is touched, so naming only what a screen uses
+for; `pyqtgraph()` gives the charting library (with numpy, about 130 ms), the first time a chart
+is drawn. PySide6 creates a class the first time it is touched, so naming only what a screen uses
 keeps start-up fast (a hundred eager names cost about 70 ms).
 """
 
@@ -10,6 +11,13 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 _MODULES = (QtCore, QtGui, QtWidgets)
+
+
+def pyqtgraph():
+    """pyqtgraph, imported when the first chart is made rather than at every start."""
+    import pyqtgraph as pg
+
+    return pg
 
 
 def __getattr__(name: str):
