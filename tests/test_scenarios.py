@@ -3,6 +3,7 @@ together they cover every event the games have."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import pytest
@@ -102,3 +103,49 @@ def test_the_procedure_events_come_up():
     assert any(a.do is Do.REFUSE and "675a.2(a)" in a.cite for a in hrd), "a late Extra Roll"
     assert any(a.do is Do.EXTRA_ROLL for a in hrd)
     assert any(a.do is Do.PAY and "675a.4(h)" in a.cite for a in hrd), "a held wager paid"
+
+
+@pytest.mark.parametrize(("game", "event"), [(g, e) for g in ("props-and-hops", "three-dice-football",
+                                                              "high-roll-dice", "high-roll-dice-6",
+                                                              "pai-gow-dice")
+                                             for e in ("take-down", "reject-dice", "lost-die",
+                                                       "extra-roll")])
+def test_an_event_a_game_does_not_have_is_refused_naming_the_games_that_do(game, event):
+    """The games' own events come from each game's descriptor (Game.events), not a list here."""
+    from trainer import games
+    from trainer.scenario import GAME_EVENTS, ScenarioError, parse
+
+    assert event in GAME_EVENTS
+    g = games.get(game)
+    throw = {"dice": "dice = [1, 2]" if g.dice == 2 else f"dice = {[1, 2, 3, 4, 5, 6, 1, 2, 3, 4][:g.dice]}",
+             "green": "green = [1, 2]\nred = 3", "red": "red = 1\nblue = [2, 3]"}[g.throw_fields[0]]
+    extra = {"take-down": "seat = 1\nbet = \"six-eight-shake\"", "reject-dice": "seat = 1"}.get(event, "")
+    if event == "extra-roll":
+        extra = throw
+    text = f"""schema_version = 1
+id = "t"
+title = "t"
+briefing = "t"
+game = "{game}"
+difficulty = 1
+skills = ["payouts"]
+target_seconds = 30
+
+[[players]]
+seat = 1
+name = "Ana"
+
+[[events]]
+type = "throw"
+{throw}
+
+[[events]]
+type = "{event}"
+{extra}
+"""
+    if event in g.events:
+        return  # this game has it: the bundled scenarios play it
+    with pytest.raises(ScenarioError, match=re.escape(f"{g.name} has no {event} event; only ")) as e:
+        parse(text, "t.toml")
+    having = [games.get(i).name for i in games.GAME_IDS if event in games.get(i).events]
+    assert having and all(name in str(e.value) for name in having)

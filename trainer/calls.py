@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from trainer import games
 from trainer.procedure.model import RoundView
 
 
@@ -19,29 +20,15 @@ def _variants(dice: tuple[int, ...], rng: random.Random) -> list[tuple[int, ...]
     return out
 
 
-def dice_of(throw: dict) -> tuple[int, ...]:
+def dice_of(game: str, throw: dict) -> tuple[int, ...]:
     """The dice of a throw in the settle contract's form, in the game's order (Three Dice
     Football: green, green, red; Pai Gow: red, blue, blue)."""
-    if "dice" in throw:
-        return tuple(throw["dice"])
-    if "green" in throw:
-        return (*throw["green"], throw["red"])
-    return (throw["red"], *throw["blue"])
+    return games.get(game).dice_of(throw)
 
 
 def call_of(game: str, dice: tuple[int, ...]) -> str:
     """The call of a first throw with these dice (in the game's order)."""
-    if game == "props-and-hops":
-        from trainer.games.props_and_hops import call
-        return call((dice[0], dice[1]))
-    if game == "three-dice-football":
-        from trainer.games.three_dice_football import call, read_play
-        return call((dice[0], dice[1]), dice[2], read_play((dice[0], dice[1]), dice[2]))
-    if game.startswith("high-roll-dice"):
-        from trainer.games.high_roll_dice import call, winning_face
-        return call(*winning_face(dice))
-    from trainer.games.pai_gow_dice import call
-    return call(dice[0], (dice[1], dice[2]))
+    return games.get(game).call_of(dice)
 
 
 def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
@@ -70,7 +57,7 @@ def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
         right = ""
         pool = [call_of(game, tuple(rng.randint(1, 6) for _ in range(count))) for _ in range(12)]
     else:
-        pool = [call_of(game, d) for d in _variants(dice_of(view.event.throw), rng)]
+        pool = [call_of(game, d) for d in _variants(dice_of(game, view.event.throw), rng)]
     wrong = [c for c in dict.fromkeys(pool) if c != right][: n - 1 if right else n]
     out = [right, *wrong] if right else wrong
     rng.shuffle(out)

@@ -245,8 +245,7 @@ def payout_drill(game_id: str, seed: int | str) -> Scenario:
                 if b not in ("six-eight-shake", "extra-roll") and not b.startswith("millionaire-")]
         for _ in range(100):
             wagers = _busy_wagers(rng, game_id, seats, bets)
-            throw = ({"red": dice.roll(1)[0], "blue": list(dice.roll(2))} if game_id == "pai-gow-dice"
-                     else {"dice": list(dice.roll(game.dice))})
+            throw = game.throw_of(dice.roll(game.dice))
             s = Scenario(
                 id=f"payout-drill-{game_id}-{seed}", title=f"{game.name}: payout drill",
                 briefing="A settled throw on a busy layout. The losers are down; pay every winner, "
@@ -293,7 +292,7 @@ def rebuild(round_id: str) -> Scenario | None:
 def _busy_wagers(rng: random.Random, game_id: str, seats: list[int], bets: list[str]) -> list[Offer]:
     wagers = []
     for seat in seats:
-        if game_id.startswith("high-roll-dice"):
+        if any(b.startswith("pip-") for b in bets):  # High Roll Dice: pips and Like Kinds
             amount = rng.choice(ODD_AMOUNTS)
             pips = [b for b in bets if b.startswith("pip-")]
             kinds = [b for b in bets if b.startswith("like-kind-")]

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from trainer import games
 from trainer.calls import dice_of
 from trainer.grading import Finding, Result, grade
 from trainer.procedure import Automation, Do, Expected, Performed, build
@@ -126,10 +127,9 @@ class PracticeRound:
             irregular = "lost-die"
         elif getattr(event, "cocked", None) is not None:
             irregular = f"cocked:{event.cocked}"
-        dice = dice_of(event.throw) if event.type != "no-roll" else None
-        if irregular and dice is None:
-            dice = (3, 4, 2) if self.scenario.game in ("three-dice-football", "pai-gow-dice") \
-                else (3, 4)
+        dice = dice_of(self.scenario.game, event.throw) if event.type != "no-roll" else None
+        if irregular and dice is None:  # a no roll: the game's dice, drawn as they lie
+            dice = (3, 4, 2, 5, 5, 1, 6, 2, 3, 4)[:games.get(self.scenario.game).dice]
         acts = self._round_actions(self.round)
         changes = [k for k, _, e in acts if e.do in STATE_CHANGES]
         show_new = self.round > 0 and (all(k in self.done for k in changes) if changes

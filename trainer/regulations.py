@@ -11,17 +11,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from trainer import games
 from trainer.cite import READING
 from trainer.paths import resources_dir
 from trainer.readings import BY_ID
 
-FILES = {
-    "props-and-hops": "668a-props-and-hops.txt",
-    "three-dice-football": "577-three-dice-football.txt",
-    "high-roll-dice": "675a-high-roll-dice.txt",
-    "high-roll-dice-6": "675a-high-roll-dice.txt",
-    "pai-gow-dice": "645c2-pai-gow-poker-dice-wagers.txt",
-}
 _SECTION = re.compile(r"^[#\s]*(?:§|Section)\s*(\d+[a-z]?\.\d+)(?:\.|\s+-)\s+([A-Z].*)$")
 _LABEL = re.compile(r"^[-*\s]*\((\d+|[a-z]+)\)\s+(.*)$")
 _CITE = re.compile(r"§\s*(\d+[a-z]?\.\d+)((?:\([0-9a-z]+\))*)")
@@ -127,13 +121,13 @@ def chapter(game: str) -> dict[str, Section]:
 
 @cache
 def chapter_text(game: str) -> str:
-    return (resources_dir() / "regulations" / FILES[game]).read_text(encoding="utf-8")
+    return (resources_dir() / "regulations" / games.get(game).regulation_file).read_text(encoding="utf-8")
 
 
 @cache
 def _all() -> dict[str, Section]:
     out: dict[str, Section] = {}
-    for name in sorted(set(FILES.values())):
+    for name in sorted({games.get(g).regulation_file for g in games.GAME_IDS}):
         out |= _parse((resources_dir() / "regulations" / name).read_text(encoding="utf-8"))
     return out
 

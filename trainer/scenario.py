@@ -33,14 +33,9 @@ REQUIRED = ("schema_version", "id", "title", "briefing", "game", "difficulty", "
             "target_seconds")
 PLAYER_KEYS = ("seat", "name", "shooter")
 WAGER_KEYS = ("seat", "bet", "amount", "cash", "seated")
-THROW_FIELDS = {
-    "props-and-hops": ("dice",),
-    "three-dice-football": ("green", "red"),
-    "high-roll-dice": ("dice",),
-    "high-roll-dice-6": ("dice",),
-    "pai-gow-dice": ("red", "blue"),
-}
-EVENT_TYPES = ("throw", "no-roll", "wager", "take-down", "reject-dice", "lost-die", "extra-roll")
+#: events only some games have (each game lists its own in `Game.events`)
+GAME_EVENTS = ("take-down", "reject-dice", "lost-die", "extra-roll")
+EVENT_TYPES = ("throw", "no-roll", "wager", *GAME_EVENTS)
 
 
 class ScenarioError(ValueError):
@@ -285,9 +280,9 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
             r.fail(f"{where}.seat", f"seat {seat} already has a player")
         players[seat] = r.need(p, "name", str, where, "the player's name")
         if r.flag(p, "shooter", where, False):
-            if game.id != "props-and-hops":
-                r.fail(f"{where}.shooter", "only Props & Hops has a shooter; in Three Dice Football "
-                                           "the dice are offered from seat 1 (reject-dice events)")
+            if not game.shooter:
+                r.fail(f"{where}.shooter", f"{game.name} has no shooter; only "
+                                           f"{_having(lambda g: g.shooter)} has")
             if shooter is not None:
                 r.fail(f"{where}.shooter", f"seat {shooter} is already the shooter")
             shooter = seat
@@ -327,10 +322,11 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
 
 
 def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> Event:
+    if kind in GAME_EVENTS and kind not in game.events:
+        r.fail(f"{where}.type", f"{game.name} has no {kind} event; only "
+                                f"{_having(lambda g: kind in g.events)} has")
     if kind in ("throw", "extra-roll"):
-        fields = THROW_FIELDS[game.id]
-        if kind == "extra-roll" and game.id != "high-roll-dice":
-            r.fail(f"{where}.type", "only High Roll Dice (10 dice) has an extra roll")
+        fields = game.throw_fields
         r.keys(e, ("type", *fields, "cocked"), where)
         for f in fields:
             if f not in e:
@@ -338,7 +334,7 @@ def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> E
         cocked = None
         if "cocked" in e:
             cocked = r.need(e, "cocked", int, where, "the index of the cocked die, from 0")
-            if game.id in ("props-and-hops", "pai-gow-dice"):
+            if not game.cocked_dice:
                 r.fail(f"{where}.cocked", f"a die cocked on chips is not part of {game.name}; "
                                           "use a no-roll event")
             count = 3 if "green" in fields else len(e["dice"]) if isinstance(e["dice"], list) else 0
@@ -361,20 +357,19 @@ def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> E
         return Event(kind, where, offer=checked(offer))
     if kind == "take-down":
         r.keys(e, ("type", "seat", "bet"), where)
-        if game.id != "props-and-hops":
-            r.fail(f"{where}.type", "only a Props & Hops Six Eight Shake wager is taken down")
         seat = r.seat(e, where, game)
         return Event(kind, where, seat=seat, bet=r.need(e, "bet", str, where, "a bet id"))
     if kind == "reject-dice":
         r.keys(e, ("type", "seat"), where)
-        if game.id != "three-dice-football":
-            r.fail(f"{where}.type", "players reject the dice only in Three Dice Football")
         return Event(kind, where, seat=r.seat(e, where, game))
     r.keys(e, ("type",), where)  # lost-die
-    if game.id != "three-dice-football":
-        r.fail(f"{where}.type", "a lost die (and a new set of dice) is a Three Dice Football event; "
-                                "use a no-roll event with reason die-off-table")
     return Event(kind, where, {"no_roll": "die-off-table"})
+
+
+def _having(has) -> str:
+    """The games with a feature, named for a message ("Props & Hops", "A or B")."""
+    names = [g.name for g in (games.get(i) for i in games.GAME_IDS) if has(g)]
+    return " or ".join(names) if names else "no game"
 
 
 def bundled(root: Path) -> list[Path]:

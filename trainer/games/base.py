@@ -76,8 +76,19 @@ class Game(Protocol):
     dice: int  # dice on a normal throw
     no_rolls: Mapping[str, str]  # reason -> section
     cannot_happen: Mapping[str, str]  # reasons settle reads but a scenario may not deal -> why
+    regulation_file: str  # the chapter's text in resources/regulations/
+    throw_fields: tuple[str, ...]  # the fields of a throw in the settle contract and scenarios
+    events: frozenset[str]  # the scenario events of this game's own, beyond throws and wagers
+    shooter: bool  # a player throws (and a scenario names the shooter)
+    cocked_dice: bool  # a die may come to rest cocked on chips, and is read (or re-thrown)
 
     def catalogue(self, options: Mapping[str, object]) -> Mapping[str, Bet]: ...
+    def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
+        """A throw's dice in the game's order (the throw as the settle contract writes it)."""
+    def throw_of(self, dice: tuple[int, ...]) -> dict:
+        """The throw of these dice (in the game's order), as the settle contract writes it."""
+    def call_of(self, dice: tuple[int, ...]) -> str:
+        """The call of a first throw of these dice (in the game's order)."""
     def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]: ...
     def new_table(self, options: Mapping[str, object]) -> Table: ...
 

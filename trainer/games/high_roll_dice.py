@@ -309,11 +309,26 @@ class HighRollDice:
     no_rolls = NO_ROLLS
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     chapter = "675a"
+    regulation_file = "675a-high-roll-dice.txt"
+    throw_fields = ("dice",)
+    shooter = False
+    cocked_dice = True
 
     def __init__(self, variant: Variant):
         self.v = variant
         self.id, self.name, self.dice = variant.id, variant.name, variant.dice
         self._catalogue = _catalogue(variant)
+        # the 6-dice variation has no Extra Roll (§ 675a.6)
+        self.events = frozenset({"extra-roll"}) if "extra-roll" in self._catalogue else frozenset()
+
+    def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
+        return tuple(throw["dice"])  # type: ignore[arg-type]
+
+    def throw_of(self, dice: tuple[int, ...]) -> dict:
+        return {"dice": list(dice)}
+
+    def call_of(self, dice: tuple[int, ...]) -> str:
+        return call(*winning_face(dice))
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return self._catalogue

@@ -191,8 +191,22 @@ class PaiGowDice:
     dice = 3
     no_rolls = NO_ROLLS
     cannot_happen = CANNOT_HAPPEN
+    regulation_file = "645c2-pai-gow-poker-dice-wagers.txt"
+    throw_fields = ("red", "blue")
+    events: frozenset[str] = frozenset()
+    shooter = False
+    cocked_dice = False  # a closed shaker: its no rolls are the chapter's own
 
     catalogue = staticmethod(catalogue)
+
+    def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
+        return (throw["red"], *throw["blue"])  # type: ignore[misc]
+
+    def throw_of(self, dice: tuple[int, ...]) -> dict:
+        return {"red": dice[0], "blue": list(dice[1:])}
+
+    def call_of(self, dice: tuple[int, ...]) -> str:
+        return call(dice[0], (dice[1], dice[2]))
     parse_options = staticmethod(parse_options)
 
     def new_table(self, options: Mapping[str, object]) -> Table:

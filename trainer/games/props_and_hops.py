@@ -274,9 +274,23 @@ class PropsAndHops:
     dice = 2
     no_rolls = NO_ROLLS
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
+    regulation_file = "668a-props-and-hops.txt"
+    throw_fields = ("dice",)
+    events = frozenset({"take-down"})  # a Six Eight Shake wager taken down
+    shooter = True
+    cocked_dice = False
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
+
+    def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
+        return tuple(throw["dice"])  # type: ignore[arg-type]
+
+    def throw_of(self, dice: tuple[int, ...]) -> dict:
+        return {"dice": list(dice)}
+
+    def call_of(self, dice: tuple[int, ...]) -> str:
+        return call((dice[0], dice[1]))
 
     parse_options = staticmethod(parse_options)
 

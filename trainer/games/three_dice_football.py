@@ -349,9 +349,24 @@ class ThreeDiceFootball:
     dice = 3
     no_rolls = NO_ROLLS
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
+    regulation_file = "577-three-dice-football.txt"
+    throw_fields = ("green", "red")
+    events = frozenset({"reject-dice", "lost-die"})  # the dice offered from seat 1; a new set
+    shooter = False
+    cocked_dice = True
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
+
+    def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
+        return (*throw["green"], throw["red"])  # type: ignore[misc]
+
+    def throw_of(self, dice: tuple[int, ...]) -> dict:
+        return {"green": list(dice[:2]), "red": dice[2]}
+
+    def call_of(self, dice: tuple[int, ...]) -> str:
+        green, red = (dice[0], dice[1]), dice[2]
+        return call(green, red, read_play(green, red))
 
     def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]:
         return no_options(raw, ID)
