@@ -223,9 +223,8 @@ def standing(p: Performed, procedure: Procedure, game: str) -> str | None:
         return cite("675a.4(f)(2)(ii)")
     if p.bet == "six-eight-shake":
         return cite("668a.2(f)(8)")
-    if game == "three-dice-football":  # a full game wager, settled when the game ends
-        return cite("577.6(f)")
-    return bet_cite(game, p.bet)
+    stands = games.get(game).stands_until  # Three Dice Football: a full game wager
+    return cite(stands) if stands else bet_cite(game, p.bet)
 
 
 def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, procedure):
@@ -259,9 +258,7 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
                                f"paid seat {p.seat} {p.bet}, a losing wager: collect it", e.cite,
                                Skill.PAYOUTS, e, p), None
             if (p.seat, p.bet) in paid_wagers:
-                # § 675a.4(h): a Like Kind paid on the first roll is not paid again on the extra
-                section = (cite("675a.4(h)") if game == "high-roll-dice"
-                           and (p.bet or "").startswith("like-kind-") else bet_cite(game, p.bet))
+                section = games.get(game).paid_once(p.bet or "") or bet_cite(game, p.bet)
                 return Finding(Kind.EXTRA, Severity.CRITICAL,
                                f"paid seat {p.seat} {p.bet} a second time: a wager is paid once",
                                section, Skill.PAYOUTS, None, p), None
@@ -303,9 +300,7 @@ def bet_cite(game: str, bet: str | None) -> str:
 
 
 def cite_for(game: str) -> str:
-    return cite({"props-and-hops": "668a.3", "three-dice-football": "577.6",
-                 "high-roll-dice": "675a.4", "high-roll-dice-6": "675a.6",
-                 "pai-gow-dice": "645c.2(g)"}[game])
+    return cite(games.get(game).settles_in)
 
 
 def score(expected, open_, findings, extras, target, elapsed) -> Score:

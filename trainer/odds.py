@@ -302,14 +302,18 @@ def pai_gow_dice(options: Mapping) -> list[Row]:
 # --- reports -------------------------------------------------------------------------------------
 
 
+#: each game's odds, by game id: the registry of this module
+ROWS: dict[str, Callable[[Mapping], list[Row]]] = {
+    "props-and-hops": props_and_hops,
+    "three-dice-football": three_dice_football,
+    "high-roll-dice": lambda options: high_roll_dice(options, "high-roll-dice"),
+    "high-roll-dice-6": lambda options: high_roll_dice(options, "high-roll-dice-6"),
+    "pai-gow-dice": pai_gow_dice,
+}
+
+
 def rows(game_id: str, options: Mapping) -> list[Row]:
-    if game_id == "props-and-hops":
-        return props_and_hops(options)
-    if game_id == "three-dice-football":
-        return three_dice_football(options)
-    if game_id.startswith("high-roll-dice"):
-        return high_roll_dice(options, game_id)
-    return pai_gow_dice(options)
+    return ROWS[game_id](options)
 
 
 def report(game: str, options: Mapping | None = None, where: str = "game") -> dict:

@@ -59,8 +59,13 @@ class RulesPage(QWidget):
             combo.currentIndexChanged.connect(self.refresh)
         self.refresh()
 
+    def chooses_paytables(self) -> bool:
+        """Whether the game shown has paytables a property chooses (the Pai Gow dice wagers'
+        Sum and Beat It tables): its options say so."""
+        return "sum_paytable" in get(self.game.currentData()).parse_options({})
+
     def options(self) -> dict:
-        if self.game.currentData() != "pai-gow-dice":
+        if not self.chooses_paytables():
             return {}
         return {"sum_paytable": self.sum_table.currentText(),
                 "beat_it_paytable": self.beat_table.currentText()}
@@ -71,7 +76,7 @@ class RulesPage(QWidget):
     def refresh(self) -> None:
         game_id = self.game.currentData()
         game = get(game_id)
-        pai_gow = game_id == "pai-gow-dice"
+        pai_gow = self.chooses_paytables()
         for w in (self.sum_label, self.sum_table, self.beat_label, self.beat_table, self.banner):
             w.setVisible(pai_gow)
         report = odds.report(game_id, self.options())

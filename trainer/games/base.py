@@ -81,6 +81,8 @@ class Game(Protocol):
     events: frozenset[str]  # the scenario events of this game's own, beyond throws and wagers
     shooter: bool  # a player throws (and a scenario names the shooter)
     cocked_dice: bool  # a die may come to rest cocked on chips, and is read (or re-thrown)
+    settles_in: str  # the section that settles a throw's wagers
+    stands_until: str | None  # the section that keeps an undecided wager up past its throw
 
     def catalogue(self, options: Mapping[str, object]) -> Mapping[str, Bet]: ...
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
@@ -89,6 +91,8 @@ class Game(Protocol):
         """The throw of these dice (in the game's order), as the settle contract writes it."""
     def call_of(self, dice: tuple[int, ...]) -> str:
         """The call of a first throw of these dice (in the game's order)."""
+    def paid_once(self, bet: str) -> str | None:
+        """The section that forbids paying this wager again in a later throw, if the game has one."""
     def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]: ...
     def new_table(self, options: Mapping[str, object]) -> Table: ...
 

@@ -313,6 +313,7 @@ class HighRollDice:
     throw_fields = ("dice",)
     shooter = False
     cocked_dice = True
+    stands_until: str | None = None
 
     def __init__(self, variant: Variant):
         self.v = variant
@@ -320,6 +321,7 @@ class HighRollDice:
         self._catalogue = _catalogue(variant)
         # the 6-dice variation has no Extra Roll (§ 675a.6)
         self.events = frozenset({"extra-roll"}) if "extra-roll" in self._catalogue else frozenset()
+        self.settles_in = "675a.4" if self.events else "675a.6"
 
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
         return tuple(throw["dice"])  # type: ignore[arg-type]
@@ -329,6 +331,10 @@ class HighRollDice:
 
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call(*winning_face(dice))
+
+    def paid_once(self, bet: str) -> str | None:
+        # § 675a.4(h): a Like Kind paid on the first roll is not paid again on the extra roll
+        return cite("675a.4(h)") if self.events and bet.startswith("like-kind-") else None
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return self._catalogue

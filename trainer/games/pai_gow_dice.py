@@ -196,6 +196,8 @@ class PaiGowDice:
     events: frozenset[str] = frozenset()
     shooter = False
     cocked_dice = False  # a closed shaker: its no rolls are the chapter's own
+    settles_in = "645c.2(g)"
+    stands_until: str | None = None
 
     catalogue = staticmethod(catalogue)
 
@@ -204,6 +206,9 @@ class PaiGowDice:
 
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         return {"red": dice[0], "blue": list(dice[1:])}
+
+    def paid_once(self, bet: str) -> str | None:
+        return None
 
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call(dice[0], (dice[1], dice[2]))

@@ -279,6 +279,8 @@ class PropsAndHops:
     events = frozenset({"take-down"})  # a Six Eight Shake wager taken down
     shooter = True
     cocked_dice = False
+    settles_in = "668a.3"
+    stands_until: str | None = None
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
@@ -288,6 +290,9 @@ class PropsAndHops:
 
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         return {"dice": list(dice)}
+
+    def paid_once(self, bet: str) -> str | None:
+        return None
 
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call((dice[0], dice[1]))

@@ -354,6 +354,8 @@ class ThreeDiceFootball:
     events = frozenset({"reject-dice", "lost-die"})  # the dice offered from seat 1; a new set
     shooter = False
     cocked_dice = True
+    settles_in = "577.6"
+    stands_until = "577.6(f)"  # a full game wager stands until the game ends
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
@@ -363,6 +365,9 @@ class ThreeDiceFootball:
 
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         return {"green": list(dice[:2]), "red": dice[2]}
+
+    def paid_once(self, bet: str) -> str | None:
+        return None
 
     def call_of(self, dice: tuple[int, ...]) -> str:
         green, red = (dice[0], dice[1]), dice[2]

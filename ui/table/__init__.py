@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
+#: each game's view, by game id (module, class): the registry of table views, imported when a
+#: game's table is first shown
+VIEWS = {
+    "props-and-hops": ("ui.table.props_and_hops", "PropsAndHopsView"),
+    "three-dice-football": ("ui.table.football", "FootballView"),
+    "high-roll-dice": ("ui.table.high_roll", "HighRollView"),
+    "high-roll-dice-6": ("ui.table.high_roll", "HighRollView"),
+    "pai-gow-dice": ("ui.table.pai_gow", "PaiGowView"),
+}
+
 
 def table_view(game_id: str, options: dict | None = None, parent=None):
     """The view that draws a game's table."""
-    if game_id == "props-and-hops":
-        from ui.table.props_and_hops import PropsAndHopsView as View
-    elif game_id == "three-dice-football":
-        from ui.table.football import FootballView as View
-    elif game_id.startswith("high-roll-dice"):
-        from ui.table.high_roll import HighRollView as View
-    else:
-        from ui.table.pai_gow import PaiGowView as View
-    return View(game_id, options or {}, parent)
+    module, name = VIEWS[game_id]
+    return getattr(import_module(module), name)(game_id, options or {}, parent)
