@@ -80,3 +80,16 @@ def practice_screen(qtbot):
     yield s
     s.stop()
     s.close()
+
+
+def one_player_scenario(game: str, events: list[dict], *, difficulty: int = 1,
+                        skills: str = '["payouts"]') -> str:
+    """A scenario file's text: one seated player (seat 1) and these events, each a dict of its
+    fields (a throw written as the settle contract writes it, e.g. from Game.throw_of)."""
+    import json
+
+    blocks = "".join("\n[[events]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in e.items())
+                     for e in events)
+    return (f'schema_version = 1\nid = "t"\ntitle = "t"\nbriefing = "t"\ngame = "{game}"\n'
+            f"difficulty = {difficulty}\nskills = {skills}\ntarget_seconds = 30\n\n"
+            f'[[players]]\nseat = 1\nname = "Ana"\n{blocks}')

@@ -75,6 +75,7 @@ def test_a_payout_drill_is_one_busy_throw_with_winners(game):
 def test_a_no_roll_is_drawn_with_the_games_own_number_of_dice(game):
     """A High Roll no roll showed 2 dice: the placeholder dice now come from the game. (Three
     Dice Football's one-throw scenario is not a whole game; its no rolls drew 3 dice already.)"""
+    from tests.conftest import one_player_scenario
     from trainer import games
     from trainer.practice import PracticeRound
     from trainer.scenario import parse
@@ -82,28 +83,8 @@ def test_a_no_roll_is_drawn_with_the_games_own_number_of_dice(game):
     g = games.get(game)
     reason = next(iter(r for r in g.no_rolls if r not in g.cannot_happen))
     throw = g.throw_of((1, 2, 3, 4, 5, 6, 1, 2, 3, 4)[:g.dice])
-    fields = "\n".join(f"{k} = {v}" for k, v in throw.items())
-    text = f"""schema_version = 1
-id = "t"
-title = "t"
-briefing = "t"
-game = "{game}"
-difficulty = 4
-skills = ["no-roll"]
-target_seconds = 30
-
-[[players]]
-seat = 1
-name = "Ana"
-
-[[events]]
-type = "no-roll"
-reason = "{reason}"
-
-[[events]]
-type = "throw"
-{fields}
-"""
+    text = one_player_scenario(game, [{"type": "no-roll", "reason": reason},
+                                      {"type": "throw", **throw}], difficulty=4, skills='["no-roll"]')
     round_ = PracticeRound(parse(text, "t.toml"))
     for _ in range(50):  # work the round until the no roll is on the table
         state = round_.table_state()

@@ -112,37 +112,16 @@ def test_the_procedure_events_come_up():
                                                        "extra-roll")])
 def test_an_event_a_game_does_not_have_is_refused_naming_the_games_that_do(game, event):
     """The games' own events come from each game's descriptor (Game.events), not a list here."""
+    from tests.conftest import one_player_scenario
     from trainer import games
     from trainer.scenario import GAME_EVENTS, ScenarioError, parse
 
     assert event in GAME_EVENTS
     g = games.get(game)
-    throw = {"dice": "dice = [1, 2]" if g.dice == 2 else f"dice = {[1, 2, 3, 4, 5, 6, 1, 2, 3, 4][:g.dice]}",
-             "green": "green = [1, 2]\nred = 3", "red": "red = 1\nblue = [2, 3]"}[g.throw_fields[0]]
-    extra = {"take-down": "seat = 1\nbet = \"six-eight-shake\"", "reject-dice": "seat = 1"}.get(event, "")
-    if event == "extra-roll":
-        extra = throw
-    text = f"""schema_version = 1
-id = "t"
-title = "t"
-briefing = "t"
-game = "{game}"
-difficulty = 1
-skills = ["payouts"]
-target_seconds = 30
-
-[[players]]
-seat = 1
-name = "Ana"
-
-[[events]]
-type = "throw"
-{throw}
-
-[[events]]
-type = "{event}"
-{extra}
-"""
+    throw = {"type": "throw", **g.throw_of((1, 2, 3, 4, 5, 6, 1, 2, 3, 4)[:g.dice])}
+    extra = {"take-down": {"seat": 1, "bet": "six-eight-shake"}, "reject-dice": {"seat": 1},
+             "extra-roll": {k: v for k, v in throw.items() if k != "type"}}.get(event, {})
+    text = one_player_scenario(game, [throw, {"type": event, **extra}])
     if event in g.events:
         return  # this game has it: the bundled scenarios play it
     with pytest.raises(ScenarioError, match=re.escape(f"{g.name} has no {event} event; only ")) as e:
