@@ -230,12 +230,13 @@ def _pai_gow(rng, dice, difficulty, seats, skill):
 def payout_drill(game_id: str, seed: int | str) -> Scenario:
     """A settled throw on a busy layout: every seat full, odd amounts, several winners to pay.
 
-    Three Dice Football has no one-throw round, so its drill is a whole drive with single play
-    wagers before every down."""
+    A game whose wagers stand past a throw (Three Dice Football's full game wagers) has no
+    one-throw round, so its drill is a whole round (a drive, with single play wagers before every
+    down)."""
     from trainer.procedure.model import Automation, Do
 
     game = games.get(game_id)
-    if game_id == "three-dice-football":
+    if game.stands_until is not None:
         s = random_round(game_id, 5, seed, Skill.PAYOUTS)
     else:
         rng = random.Random(f"payout-drill:{game_id}:{seed}")
