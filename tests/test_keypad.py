@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.money import chips, chips_text
-from ui.dialogs import read_payout
+from trainer.money import chips, chips_text, read_payout
 
 
 @pytest.mark.parametrize(("text", "cents"), [("150", 15000), ("150.00", 15000), ("5.02", 502),

@@ -42,6 +42,28 @@ def parse_amount(value: object, field: str) -> int:
     return int(cents)
 
 
+def read_payout(text: str) -> tuple[int | None, str]:
+    """(cents, "") for a payout as a dealer types it ("$1,250.50"), or (None, what is wrong,
+    in words for the keypad)."""
+    text = text.strip().lstrip("$").replace(",", "")
+    if not text:
+        return None, "Enter the payout in dollars, like 12.50"
+    if text.startswith("-"):
+        return None, "A payout is never negative"
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None, f"“{text}” is not an amount: use digits and one decimal point"
+    if not value.is_finite() or any(c not in "0123456789." for c in text):
+        return None, f"“{text}” is not an amount: use digits and one decimal point"
+    cents = value * 100
+    if cents != cents.to_integral_value():
+        return None, "Payouts are in whole cents: at most two decimals"
+    if cents > 10 * MAX_WAGER_CENTS:
+        return None, "That is more than any payout at this table"
+    return int(cents), ""
+
+
 def plain_amount(value: object) -> int | None:
     """The cents of a plain, valid amount string such as "5" or "2.50"; None for anything else."""
     if type(value) is str and (plain := _PLAIN.fullmatch(value)):

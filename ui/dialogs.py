@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
-from trainer.money import MAX_WAGER_CENTS, chips_text, fmt_dollars
+from trainer.money import chips_text, fmt_dollars, read_payout
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -18,27 +16,6 @@ from ui.qt import (
     Qt,
     QVBoxLayout,
 )
-
-
-def read_payout(text: str) -> tuple[int | None, str]:
-    """(cents, "") for a valid payout, or (None, what is wrong) — the keypad's field check."""
-    text = text.strip().lstrip("$").replace(",", "")
-    if not text:
-        return None, "Enter the payout in dollars, like 12.50"
-    if text.startswith("-"):
-        return None, "A payout is never negative"
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        return None, f"“{text}” is not an amount: use digits and one decimal point"
-    if not value.is_finite() or any(c not in "0123456789." for c in text):
-        return None, f"“{text}” is not an amount: use digits and one decimal point"
-    cents = value * 100
-    if cents != cents.to_integral_value():
-        return None, "Payouts are in whole cents: at most two decimals"
-    if cents > 10 * MAX_WAGER_CENTS:
-        return None, "That is more than any payout at this table"
-    return int(cents), ""
 
 
 class PayoutKeypad(QDialog):

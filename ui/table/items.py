@@ -6,7 +6,7 @@ scales to any window and stays sharp on a projector or a high-DPI screen.
 
 from __future__ import annotations
 
-from trainer.money import fmt_dollars
+from trainer.money import chips, fmt_dollars
 from ui.qt import (
     QBrush,
     QColor,
@@ -85,14 +85,11 @@ def font(px: float, *, bold: bool = True, condensed: bool = False, serif: bool =
 
 
 def chip_breakdown(cents: int) -> list[int]:
-    """The fewest chips that make `cents`, largest first; a remainder under $1 is one coin (0)."""
-    out = []
-    for value, *_ in CHIPS:
-        n, cents = divmod(cents, value)
-        out += [value] * n
-    if cents:
-        out.append(0)
-    return out
+    """The fewest chips that make `cents` (trainer.money.chips), largest first, as drawn: a
+    remainder under $1 is one coin (0)."""
+    drawn = {value for value, *_ in CHIPS}
+    out = [unit for unit, n in chips(cents) if unit in drawn for _ in range(n)]
+    return out + ([0] if any(unit not in drawn for unit, _ in chips(cents)) else [])
 
 
 def chips_drawn(chips: list[int], limit: int = MAX_CHIPS_DRAWN) -> list[int]:
