@@ -5,8 +5,12 @@ the `trainer` package as `trainer/_data/...` (see pyproject.toml), because a whe
 files under its packages.
 """
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import IO
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -26,3 +30,20 @@ def resources_dir() -> Path:
 @cache
 def scenarios_dir() -> Path:
     return _find("scenarios")
+
+
+@contextmanager
+def atomic_text(path: str | os.PathLike) -> Iterator[IO[str]]:
+    """A text file written whole or not at all: written to a temporary file beside it, flushed to
+    the disk, then renamed over it; an error leaves the old file and no temporary one."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -59,13 +59,10 @@ class Services(QObject):
         return attempt
 
     def best_scores(self) -> dict[str, int]:
+        """The trainee's best total per item (the store's query, not every attempt loaded)."""
         if self.store is None or self.trainee is None:
             return {}
-        best: dict[str, int] = {}
-        for a in self.store.attempts(self.trainee.id):
-            if not a.abandoned:
-                best[a.item_id] = max(best.get(a.item_id, 0), a.total)
-        return best
+        return self.store.best_totals(self.trainee.id)
 
     # --- export and import (File menu) ------------------------------------------------------------
 

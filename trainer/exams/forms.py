@@ -36,7 +36,7 @@ from trainer.errors import shown
 from trainer.exams.canonical import check_header
 from trainer.exams.canonical import digest as content_digest
 from trainer.exams.errors import FormError, FormFileError
-from trainer.paths import resources_dir
+from trainer.paths import atomic_text, resources_dir
 from trainer.procedure import build
 from trainer.scenario import Scenario, ScenarioError, parse
 
@@ -265,17 +265,9 @@ def write_form(form: ExamForm, path: str | os.PathLike) -> None:
 
 
 def write_atomically(path: str | os.PathLike, text: str) -> None:
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write a whole text file atomically (trainer.paths.atomic_text)."""
+    with atomic_text(path) as out:
+        out.write(text)
 
 
 def bundled_form_files(root: Path | None = None) -> list[Path]:

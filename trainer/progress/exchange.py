@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import IO
 
 from trainer.errors import shown
+from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError
 from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
 from trainer.progress.regrade import regrade_attempt
@@ -280,19 +281,12 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
 
 @contextmanager
 def _open_text(dest) -> Iterator[IO[str]]:
-    """A stream as it is, or a path written atomically (a temporary file renamed over it)."""
+    """A stream as it is, or a path written atomically (trainer.paths.atomic_text)."""
     if not isinstance(dest, str | os.PathLike):
         yield dest
         return
-    path = Path(dest)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as out:
-            yield out
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_text(dest) as out:
+        yield out
 
 
 def _too_hard(name, e: Exception) -> Exception:
