@@ -15,7 +15,6 @@ from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, TagItem, pen
 from ui.table.state import TableState
 
-SEATS = 6
 PIP_ORDER = (2, 3, 4, 5, 6, 1)  # § 675a.1(b)(2)(iii): the two-spot at the player's left
 
 
@@ -107,9 +106,9 @@ class HighRollView(TableView):
     def _positions(self) -> None:
         s = self.geo["seats"]
         area = rect(s["area"])
-        w = area.width() / SEATS
-        for i in range(SEATS):
-            seat = SEATS - i
+        w = area.width() / self.game.seats
+        for i in range(self.game.seats):
+            seat = self.game.seats - i
             col = QRectF(area.left() + i * w, area.top(), w, area.height())
             if i:
                 line = self._vline(col.left(), col.top() + 6, col.bottom() - 6)

@@ -12,7 +12,6 @@ from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, ShakerItem, TextItem
 from ui.table.state import TableState
 
-SEATS = 6
 DICE_COLOURS = ("red", "blue", "blue")  # TableState.dice: (red, blue, blue)
 DICE_PLACES = ((-20.0, -16.0, -14.0), (22.0, -6.0, 18.0), (-6.0, 24.0, 6.0))
 

@@ -11,7 +11,6 @@ from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, PointerItem, PuckItem, ShakerItem, TagItem, pen, stack_height
 from ui.table.state import TableState
 
-SEATS = 6
 SHAKE = "six-eight-shake"
 
 
@@ -40,7 +39,7 @@ class PropsAndHopsView(TableView):
             self.seat_plate(seat, rect(r))
 
     def _seats_left_to_right(self) -> list[int]:
-        return list(range(SEATS, 0, -1))
+        return list(range(self.game.seats, 0, -1))
 
     def _shaker_circle(self) -> None:
         s = self.geo["shaker"]
@@ -68,8 +67,8 @@ class PropsAndHopsView(TableView):
         self.text(self.geo["title"], QRectF(logo.left(), logo.bottom() + 4, logo.width(), 40), 26, "accent",
                   shadow=True)
         # shaker spots: circle i takes the i-th Six Eight Shake wager (reassigned in set_state)
-        for seat in range(1, SEATS + 1):
-            c = self.shake_centres[SEATS - seat]
+        for seat in range(1, self.game.seats + 1):
+            c = self.shake_centres[self.game.seats - seat]
             self.add_spot(seat, SHAKE, ellipse(c, self.shake_r), c + QPointF(0, self.chip_r * 0.6),
                           shared=True, outline=ellipse(c, self.shake_r + 4))
 
@@ -178,7 +177,8 @@ class PropsAndHopsView(TableView):
         """§ 668a.3(e): the wagers fill the circles from the one furthest to the dealer's right,
         starting with the player to the dealer's right (the highest seat)."""
         betting = {w.seat for w in state.wagers if w.bet == SHAKE} | {s for s, b in state.marks if b == SHAKE}
-        order = sorted(betting, reverse=True) + sorted(set(range(1, SEATS + 1)) - betting, reverse=True)
+        seats = set(range(1, self.game.seats + 1))
+        order = sorted(betting, reverse=True) + sorted(seats - betting, reverse=True)
         for i, seat in enumerate(order):
             spot = self.spots[(seat, SHAKE)]
             c = self.shake_centres[i]
