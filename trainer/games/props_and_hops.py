@@ -43,12 +43,13 @@ TOTALS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "
           9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}
 #: why a wager offered for the throw after a no roll is refused (reading "no-roll")
 LATE_AFTER_NO_ROLL = "after a no roll the dice are shaken again while \"no more bets\" stands"
-ALL_COMBINATIONS = tuple(f"{a}-{b}" for a in range(1, 7) for b in range(a, 7))
-
-
 def combination(dice: tuple[int, int]) -> str:
+    """The combination two dice show, lower die first ("3-5"): hop and lammer names use it."""
     a, b = sorted(dice)
     return f"{a}-{b}"
+
+
+ALL_COMBINATIONS = tuple(combination((a, b)) for a in range(1, 7) for b in range(a, 7))
 
 
 def _catalogue() -> dict[str, Bet]:

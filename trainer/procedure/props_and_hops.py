@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from trainer.games.props_and_hops import combination
 from trainer.procedure.model import Do, Expected, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event
@@ -88,8 +89,7 @@ class PropsAndHopsSteps(GameSteps):
 
 
 def _combo(report: ThrowReport) -> str:
-    a, b = sorted(report.result["dice"])
-    return f"{a}-{b}"
+    return combination(tuple(report.result["dice"]))
 
 
 #: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)
