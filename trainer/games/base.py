@@ -100,6 +100,12 @@ class Game(Protocol):
 # --- helpers the games share ----------------------------------------------------------------------
 
 
+def add_chips(standing: dict, key, amount: int) -> None:
+    """Put a wager's chips on the layout: chips on a bet that already has some make one wager."""
+    standing[key] = standing.get(key, 0) + amount
+
+
+
 def pay_or_collect(wager: Wager, key: str | None, rule_cite: str, entry: PayEntry) -> Line:
     """Settle one wager: `key` names the paying result (a line of `entry`), None means it loses."""
     if key is None:

@@ -17,6 +17,7 @@ from trainer.games.base import (
     Bet,
     Kind,
     Throw,
+    add_chips,
     check_keys,
     read_dice,
     read_die,
@@ -154,7 +155,7 @@ class Table:
                                   "bets\" stands: a wager must be placed before the shaker is "
                                   "used", cite("645c.2(f)"))
         key = (wager.seat, wager.bet)
-        self.wagers[key] = self.wagers.get(key, 0) + wager.amount
+        add_chips(self.wagers, key, wager.amount)
         return None
 
     def no_more_bets(self) -> list[Refusal]:

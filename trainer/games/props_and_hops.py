@@ -14,6 +14,7 @@ from trainer.games.base import (
     Bet,
     Kind,
     Throw,
+    add_chips,
     check_keys,
     read_dice,
     read_no_roll,
@@ -201,10 +202,10 @@ class Table:
             if not self.shake:
                 self.lammers = list(LAMMERS)
                 self.cycles += 1
-            self.shake[wager.seat] = self.shake.get(wager.seat, 0) + wager.amount
+            add_chips(self.shake, wager.seat, wager.amount)
             return None
         key = (wager.seat, wager.bet)
-        self.wagers[key] = self.wagers.get(key, 0) + wager.amount
+        add_chips(self.wagers, key, wager.amount)
         return None
 
     def no_more_bets(self) -> list[Refusal]:

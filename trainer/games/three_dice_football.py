@@ -14,6 +14,7 @@ from trainer.games.base import (
     Bet,
     Kind,
     Throw,
+    add_chips,
     check_keys,
     no_options,
     read_dice,
@@ -209,9 +210,9 @@ class Table:
             if self.plays:
                 return refuse(wager, "full game wagers are placed before the first throw of the game",
                               "577.3(c)")
-            self.full_game[key] = self.full_game.get(key, 0) + wager.amount
+            add_chips(self.full_game, key, wager.amount)
         else:
-            self.single_play[key] = self.single_play.get(key, 0) + wager.amount
+            add_chips(self.single_play, key, wager.amount)
         return None
 
     def no_more_bets(self) -> list[Refusal]:
