@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from trainer import games
 from trainer.calls import dice_of
@@ -39,11 +40,22 @@ class Feedback:
     findings: tuple[Finding, ...] = ()
 
 
+class Mark(StrEnum):
+    """What has been done to a wager in the current round, as the table shows it."""
+
+    OFFERED = "offered"  # offered, not yet accepted or refused
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    COLLECTED = "collected"
+    PAID = "paid"
+    HELD = "held"  # High Roll Dice: a wager that stands for the extra roll
+
+
 @dataclass
 class Marks:
     """What the trainee and trainer have done to the wagers of the current round."""
 
-    marks: dict[tuple[int, str], str] = field(default_factory=dict)
+    marks: dict[tuple[int, str], Mark] = field(default_factory=dict)
     payouts: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
@@ -118,7 +130,7 @@ class PracticeRound:
             key = (offer.seat, offer.bet)
             if reason or not any((w.seat, w.bet) == key for w in wagers):
                 wagers.append(Wager(offer.seat, offer.bet, offer.amount))
-            marks.marks.setdefault(key, "refused" if reason else "offered")
+            marks.marks.setdefault(key, Mark.REFUSED if reason else Mark.OFFERED)
         event = view.event
         irregular = None
         if event.type == "no-roll":
@@ -151,18 +163,18 @@ class PracticeRound:
                 continue
             key = (p.seat, p.bet)
             if p.do is Do.COLLECT:
-                out.marks[key] = "collected"
+                out.marks[key] = Mark.COLLECTED
             elif p.do is Do.PAY:
-                out.marks[key] = "paid"
+                out.marks[key] = Mark.PAID
                 out.payouts[key] = p.amount or 0
             elif p.do is Do.REFUSE:
-                out.marks[key] = "refused"
+                out.marks[key] = Mark.REFUSED
             elif p.do is Do.ACCEPT:
-                out.marks[key] = "accepted"
+                out.marks[key] = Mark.ACCEPTED
         view = self.view
         if view is not None:
             for seat, bet in view.state.get("held", []):
-                out.marks.setdefault((seat, bet), "held")
+                out.marks.setdefault((seat, bet), Mark.HELD)
         return out
 
     # --- acting ------------------------------------------------------------------------------

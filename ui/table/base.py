@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from trainer.games import get as get_game
 from trainer.paytables import layout, paytable
+from trainer.practice import Mark
 from ui.qt import (
     QAbstractAnimation,
     QColor,
@@ -71,12 +72,12 @@ class Z:
 
 #: what each mark looks like: ring colour, tag text, tag fill, tag ink
 MARKS = {
-    "collected": ("#9aa3a0", "COLLECTED", "#3b403e", "#e9ece9"),
-    "paid": ("#f2c14e", "PAID", "#f2c14e", "#241800"),
-    "held": ("#4fc3f7", "HELD", "#4fc3f7", "#061c27"),
-    "refused": ("#ff5252", "REFUSED", "#d32f2f", "#ffffff"),
-    "offered": ("#ffb74d", "OFFERED", "#ffb74d", "#2a1600"),
-    "accepted": ("", "", "", ""),
+    Mark.COLLECTED: ("#9aa3a0", "COLLECTED", "#3b403e", "#e9ece9"),
+    Mark.PAID: ("#f2c14e", "PAID", "#f2c14e", "#241800"),
+    Mark.HELD: ("#4fc3f7", "HELD", "#4fc3f7", "#061c27"),
+    Mark.REFUSED: ("#ff5252", "REFUSED", "#d32f2f", "#ffffff"),
+    Mark.OFFERED: ("#ffb74d", "OFFERED", "#ffb74d", "#2a1600"),
+    Mark.ACCEPTED: ("", "", "", ""),
 }
 
 #: the caption of each irregular throw; "cocked:<i>" and unknown reasons are worded in `caption`
@@ -475,15 +476,15 @@ class TableView(QGraphicsView):
         anchor = self.spot_anchor(key)
         title = f"Seat {seat} · {self.catalogue[bet].name}"
         stack = ChipStackItem(cents, self.chip_r, seat_tag=seat if spot.shared else None,
-                              faded=mark == "collected", title=title)
+                              faded=mark == Mark.COLLECTED, title=title)
         stack.key = key
         stack.setPos(anchor)
         self.add(stack, Z.CHIPS + anchor.y() / 10000, dynamic=True)
-        if mark in ("refused", "offered"):
+        if mark in (Mark.REFUSED, Mark.OFFERED):
             stack.setOpacity(0.75)
-        if mark == "collected":
+        if mark == Mark.COLLECTED:
             stack.setOpacity(0.55)
-        if mark == "paid" and payout:
+        if mark == Mark.PAID and payout:
             pay = ChipStackItem(payout, self.chip_r, title=f"{title} — paid")
             pay.key = key
             pay.setPos(anchor + QPointF(self.chip_r * 1.25, -self.chip_r * 0.35))
@@ -493,19 +494,19 @@ class TableView(QGraphicsView):
     def _draw_mark(self, anchor: QPointF, mark: str | None, stack: ChipStackItem | None) -> None:
         if mark not in MARKS and mark is not None:
             raise ValueError(f"unknown mark {mark!r}")
-        if mark in (None, "accepted"):  # an accepted wager simply stands
+        if mark in (None, Mark.ACCEPTED):  # an accepted wager simply stands
             return
         ring_t, tag_text, fill, ink = MARKS[mark]
         r = self.chip_r
         top = stack.height if stack is not None else r * 0.5
-        if mark == "collected":
+        if mark == Mark.COLLECTED:
             strike = QPainterPath()
             strike.moveTo(anchor + QPointF(-r * 1.1, r * 0.4))
             strike.lineTo(anchor + QPointF(r * 1.1, -top - r * 0.1))
             pen = QPen(QColor("#ff5252"), max(2.5, r * 0.2))
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             self.path(strike, pen, None, Z.MARK, dynamic=True)
-        elif mark == "refused":
+        elif mark == Mark.REFUSED:
             cross = QPainterPath()
             for a, b in (((-1, -1), (1, 1)), ((-1, 1), (1, -1))):
                 cross.moveTo(anchor + QPointF(a[0] * r * 0.9, -top / 2 + a[1] * r * 0.9))
@@ -513,12 +514,12 @@ class TableView(QGraphicsView):
             pen = QPen(QColor("#ff5252"), max(2.5, r * 0.2))
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             self.path(cross, pen, None, Z.MARK, dynamic=True)
-        if mark in ("held", "offered", "refused"):
+        if mark in (Mark.HELD, Mark.OFFERED, Mark.REFUSED):
             ring = QPainterPath()
             ring.addRoundedRect(QRectF(anchor.x() - r * 1.25, anchor.y() - top - r * 0.3, r * 2.5,
                                        top + r * 0.9), r * 0.6, r * 0.6)
             pen = QPen(QColor(ring_t), max(2.0, r * 0.16))
-            if mark == "offered":
+            if mark == Mark.OFFERED:
                 pen.setStyle(Qt.PenStyle.DashLine)
             self.path(ring, pen, None, Z.MARK, dynamic=True)
         if tag_text:

@@ -11,7 +11,7 @@ from trainer.settlement import Wager
 class TableState:
     players: dict[int, str]  # seat -> name
     wagers: list[Wager] = field(default_factory=list)  # chips standing on the layout
-    # (seat, bet) -> "collected" | "paid" | "held" | "refused" | "offered"; paid chips show `payouts`
+    # (seat, bet) -> a trainer.practice.Mark; paid chips show `payouts`
     marks: dict[tuple[int, str], str] = field(default_factory=dict)
     payouts: dict[tuple[int, str], int] = field(default_factory=dict)  # cents paid beside the wager
     dice: tuple[int, ...] | None = None  # TDF: (green, green, red); Pai Gow: (red, blue, blue)
