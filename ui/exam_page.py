@@ -201,8 +201,7 @@ class ExamPage(QWidget):
 
     def certification_of(self, result) -> tuple[dict | None, str]:
         """(the certificate this file holds for the result, or None; what to say of it)."""
-        from trainer.exams import ExamError
-        from trainer.exams.certify import certificate_for, certificate_matches, signed_by, verify_certificate
+        from trainer.exams.certify import certificate_for, certificate_matches, trusted_signer
         from trainer.exams.roles import trusted_keys
 
         cert = certificate_for(self.store, result.uid)
@@ -210,13 +209,7 @@ class ExamPage(QWidget):
         if cert is not None:
             if not certificate_matches(cert, result):  # another result's, under this one's id
                 return None, "⚠ a certificate bears this result's id but is another result's"
-            trusted = trusted_keys(self.store)
-            try:
-                verify_certificate(cert, trusted)
-                named = signed_by(cert)
-                signer = next(k for k in trusted if named is not None and k.raw == named.raw)
-            except (ExamError, StopIteration):
-                signer = None
+            signer = trusted_signer(cert, trusted_keys(self.store))
         return cert, certification_text(result, cert, signer)
 
     def refresh(self) -> None:

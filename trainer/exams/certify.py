@@ -301,6 +301,17 @@ def verify_certificate(doc: object, trusted: Sequence[PublicKey]) -> dict:
     return _signed(doc, CERTIFICATE, trusted, "certificate")
 
 
+def trusted_signer(doc: object, trusted: Sequence[PublicKey]) -> PublicKey | None:
+    """The trusted key (as the caller names it) whose signature a certificate carries and which
+    verifies; None when it does not verify with any of them."""
+    try:
+        verify_certificate(doc, trusted)
+    except CertifyError:
+        return None
+    named = signed_by(doc)
+    return next((k for k in trusted if named is not None and k.raw == named.raw), None)
+
+
 def certificates(store: Store) -> list[dict]:
     """Every certificate in the instructor's ledger, oldest first."""
     return [json.loads(r["certificate"])

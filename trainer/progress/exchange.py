@@ -48,7 +48,6 @@ from trainer.errors import shown
 from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError
 from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
-from trainer.progress.regrade import regrade_attempt
 from trainer.progress.store import Store, attempt_from_row, finding_from_row, insert_attempt
 
 FORMAT, VERSION = "dealer-trainer-results", 2
@@ -136,6 +135,10 @@ class ImportSummary:
 
 def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSummary:
     """Add a results file's attempts to this store; see the module docstring."""
+    # imported here, not with the module: re-grading deals rounds (trainer.drills), which the
+    # app's start, that imports this module, never needs (the layers contract still checks it)
+    from trainer.progress.regrade import regrade_attempt
+
     name, doc = _read(src)
     trainees, records = _parse(name, doc)
     graded, left_out, rescored = [], [], 0

@@ -99,7 +99,7 @@ class Store:
         `full_check` reads the whole file (seconds for a large one); without it, call
         `start_check()` once the store is open."""
         store = cls(os.fspath(path), busy_timeout)
-        store._connect(quick_check=full_check)
+        store._connect(full_check=full_check)
         if store.problem is not None:
             if not allow_unavailable:
                 store.close()
@@ -107,7 +107,7 @@ class Store:
             store._reopen = store._db is not None
         return store
 
-    def _connect(self, *, quick_check: bool = True) -> None:
+    def _connect(self, *, full_check: bool = True) -> None:
         self.problem = None
         memory = self.path == ":memory:"
         try:
@@ -115,15 +115,15 @@ class Store:
                 self._check_header()
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._created = _create_private(self.path) or self._created
-                if self._check_read_only(quick_check=quick_check):
-                    quick_check = False  # done, on a connection that cannot write
+                if self._check_read_only(full_check=full_check):
+                    full_check = False  # done, on a connection that cannot write
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             self.problem = StoreUnavailableError(self.path, unavailable_reason(e) or str(e))
             return
         db = Database(conn, execute_plugins=False)
         try:
-            self._check(db, quick_check=quick_check)
+            self._check(db, full_check=full_check)
             self._migrate(db, memory)
         except (DamagedDatabaseError, NewerDatabaseError, ForeignDatabaseError):
             conn.close()
@@ -143,7 +143,7 @@ class Store:
                 return
         self._db = db
 
-    def _check_read_only(self, *, quick_check: bool) -> bool:
+    def _check_read_only(self, *, full_check: bool) -> bool:
         """Run the checks on a connection that cannot write, so that a file refused as damaged,
         newer or foreign is never written or checkpointed (closing a read-write connection can
         merge a leftover -wal into it). Without a -wal nobody is writing, and the file is read
@@ -158,7 +158,7 @@ class Store:
         except sqlite3.Error:
             return False
         try:
-            self._check(Database(conn, execute_plugins=False), quick_check=quick_check)
+            self._check(Database(conn, execute_plugins=False), full_check=full_check)
         except sqlite3.OperationalError:
             return False  # locked or unreadable now: the read-write connection will say
         finally:
@@ -203,11 +203,11 @@ class Store:
         if header and header != SQLITE_HEADER:
             raise DamagedDatabaseError(self.path, "it is not a SQLite database")
 
-    def _check(self, db: Database, *, quick_check: bool = True) -> None:
+    def _check(self, db: Database, *, full_check: bool = True) -> None:
         """The read-only checks: damaged, newer, foreign. Nothing is written before they pass."""
         db.execute("PRAGMA foreign_keys = ON")
         try:
-            problems = [r[0] for r in db.execute("PRAGMA integrity_check")] if quick_check else ["ok"]
+            problems = [r[0] for r in db.execute("PRAGMA integrity_check")] if full_check else ["ok"]
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             objects = [r[0] for r in db.execute("SELECT name FROM sqlite_master "
                                                 "WHERE name NOT LIKE 'sqlite_%'")]
@@ -356,7 +356,7 @@ class Store:
             # the store was opened; here the header, schema and foreign checks run again)
             self.close()
             self._reopen = False
-            self._connect(quick_check=False)
+            self._connect(full_check=False)
             if self.problem is not None:
                 self._reopen = self._db is not None
                 raise self._unavailable(self.problem.reason)
