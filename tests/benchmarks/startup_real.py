@@ -49,6 +49,20 @@ window.show()
 window.grab().save(sys.argv[1], "PNG")
 """
 
+#: the least a start can cost with the fixed stack: the bare window, plus sqlite-utils (imported
+#: as trainer.progress._sqlite imports it, without numpy) reading the trainee list from the file
+STACK_FLOOR = BARE.replace('app = QApplication(sys.argv[:1])\n', """app = QApplication(sys.argv[:1])
+sys.modules["numpy"] = sys.modules["pandas"] = None
+from sqlite_utils import Database
+del sys.modules["numpy"], sys.modules["pandas"]
+names = Database(sys.argv[2]).execute("SELECT name FROM trainees").fetchall()
+""")
+#: the same with the store as built: its cheap checks, and the record types it imports
+STORE_FLOOR = BARE.replace('app = QApplication(sys.argv[:1])\n', """app = QApplication(sys.argv[:1])
+from trainer.progress import Store
+names = Store.open(sys.argv[2], full_check=False).trainees()
+""")
+
 
 def best(cmd: list[str], runs: int = 5) -> float:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -83,9 +97,14 @@ def main() -> None:
         print(f"built {args.attempts:,} attempts in {time.perf_counter() - t0:.0f} s")
         shot = str(folder / "shot.png")
         bare = best([sys.executable, "-c", BARE, shot])
+        stack_floor = best([sys.executable, "-c", STACK_FLOOR, shot, str(small)])
+        store_floor = best([sys.executable, "-c", STORE_FLOOR, shot, str(small)])
         real_small = best([sys.executable, "-c", REAL, shot, str(small)])
         real_large = best([sys.executable, "-c", REAL, shot, str(large)])
         print(f"bare PySide6 window: {bare:.3f} s")
+        print(f"bare window + sqlite-utils reading the file: {stack_floor:.3f} s = "
+              f"{stack_floor / bare:.2f}x the bare window")
+        print(f"bare window + the store opened: {store_floor:.3f} s = {store_floor / bare:.2f}x")
         print(f"real start, new file: {real_small:.3f} s = {real_small / bare:.2f}x the bare window")
         print(f"real start, {args.attempts:,} attempts (warm): {real_large:.3f} s = "
               f"{real_large / bare:.2f}x the bare window")
