@@ -25,6 +25,9 @@ from trainer.settlement import Wager
 
 #: actions after which a round's table shows its new state (lammers, markers, dice in the box)
 STATE_CHANGES = (Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.MOVE_DICE, Do.EXTRA_ROLL)
+#: throws whose dice no call reads (a no roll, a lost die): the table draws the game's dice as
+#: they lie, with the irregularity
+DICELESS = ("no-roll", "lost-die")
 #: the actions that reveal the dice
 CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
 
@@ -139,8 +142,8 @@ class PracticeRound:
             irregular = "lost-die"
         elif getattr(event, "cocked", None) is not None:
             irregular = f"cocked:{event.cocked}"
-        dice = dice_of(self.scenario.game, event.throw) if event.type != "no-roll" else None
-        if irregular and dice is None:  # a no roll: the game's dice, drawn as they lie
+        dice = dice_of(self.scenario.game, event.throw) if event.type not in DICELESS else None
+        if irregular and dice is None:  # a no roll or a lost die: the game's dice, as they lie
             dice = (3, 4, 2, 5, 5, 1, 6, 2, 3, 4)[:games.get(self.scenario.game).dice]
         acts = self._round_actions(self.round)
         changes = [k for k, _, e in acts if e.do in STATE_CHANGES]

@@ -1,0 +1,73 @@
+"""Every bundled scenario, and random rounds of every game at every difficulty, played to the end
+through the real table views: after each action the view draws the round's table state, as the
+practice screen does. A state a view cannot draw (a lost die, a no roll's dice, a marker the
+layout has no place for) fails here, not in front of a trainee."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer import games
+from trainer.drills import random_round
+from trainer.paths import scenarios_dir
+from trainer.practice import PracticeRound
+from trainer.scenario import bundled, load
+from ui.table.state import TableState
+
+ROUNDS_PER_GAME = 200
+
+
+def play_through(view, scenario, *, paint_each: bool) -> int:
+    """Deal the scenario, do every step the trainee is due, setting the table's state after each
+    and painting it (after each, or once at the end); the number of states set."""
+    round_ = PracticeRound(scenario)
+    drawn = 0
+    while True:
+        view.set_state(TableState(**round_.table_state()))
+        drawn += 1
+        if paint_each or round_.finished:
+            assert not view.grab().isNull()
+        if round_.finished:
+            return drawn
+        e = round_.next_expected()
+        assert e is not None, f"{scenario.id}: not finished, yet nothing is due"
+        round_.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
+
+
+@pytest.fixture(scope="module")
+def views():
+    """One view per game (and options), reused across the module's plays; never shown, so no
+    window outlives a test (grab() paints it all the same)."""
+    from ui.table import table_view
+
+    made = {}
+
+    def view_for(scenario):
+        key = (scenario.game, repr(sorted(scenario.options.items())))
+        if key not in made:
+            view = table_view(scenario.game, scenario.options)
+            view.resize(1280, 800)
+            made[key] = view
+        return made[key]
+
+    yield view_for
+    for view in made.values():
+        view.close()
+        view.deleteLater()
+
+
+@pytest.mark.parametrize("path", bundled(scenarios_dir()), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_bundled_scenario_plays_through_its_table(qtbot, views, path):
+    scenario = load(path)
+    drawn = play_through(views(scenario), scenario, paint_each=True)
+    assert drawn > 1
+
+
+@pytest.mark.parametrize("game", games.GAME_IDS)
+def test_random_rounds_play_through_their_table(qtbot, views, game):
+    drawn = 0
+    for k in range(ROUNDS_PER_GAME):
+        scenario = random_round(game, 1 + k % 5, seed=f"table-{k}")
+        view = views(scenario)
+        drawn += play_through(view, scenario, paint_each=False)
+    assert drawn > ROUNDS_PER_GAME
