@@ -110,6 +110,31 @@ def test_set_state_twice_does_not_duplicate_items(make_view, game):
     assert len(view.scene().items()) < once
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_an_action_redraws_only_the_wager_it_touched(make_view, game):
+    from ui.table.items import ChipStackItem
+
+    def stacks():
+        return {i.key: i for i in view.scene().items() if isinstance(i, ChipStackItem)
+                and i.toolTip().find("paid") < 0}
+
+    view = make_view(game)
+    state = busy(game, marks={}, payouts={})
+    view.set_state(state)
+    before = stacks()
+    first, second = state.wagers[0], state.wagers[-1]
+    touched = (first.seat, first.bet)
+    view.set_state(busy(game, marks={touched: "collected"}, payouts={},
+                        wagers=[w for w in state.wagers if w != second]))
+    after = stacks()
+    assert after[touched] is not before[touched]  # drawn again, faded
+    assert after[touched].opacity() < 1
+    assert (second.seat, second.bet) not in after  # gone with its wager
+    kept = [k for k in before if k not in (touched, (second.seat, second.bet))]
+    assert kept and all(after[k] is before[k] for k in kept)
+    assert all(i.scene() is None for k, i in before.items() if k not in after)
+
+
 # --- clicks -------------------------------------------------------------------------------------------
 
 CLICKS = [

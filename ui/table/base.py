@@ -186,6 +186,8 @@ class TableView(QGraphicsView):
         self.seat_plates: dict[int, QRectF] = {}
         self._dynamic: list[QGraphicsItem] = []
         self._groups: dict[str, tuple[tuple, list[QGraphicsItem]]] = {}
+        # each wager's stack and mark, by what it shows: an action redraws only the wagers it touched
+        self._stacks: dict[tuple, list[QGraphicsItem]] = {}
         self._animations: list[QPropertyAnimation] = []
         self.state = TableState(players={})
         self.build()
@@ -386,13 +388,14 @@ class TableView(QGraphicsView):
         """Redraw what changed (chips, marks, dice, markers); the layout stays.
 
         The dynamic items come in groups; a group whose part of the state is unchanged keeps its
-        items, so an action repaints only what it touched."""
+        items, and within the wagers each stack keeps its items while its amount, mark and payout
+        stand, so an action repaints only what it touched."""
         self.state = state
         groups = (
             ("seats", (tuple(sorted(state.players.items())), state.shooter),
              lambda: self._draw_seats(state)),
             ("wagers", (tuple(state.wagers), tuple(sorted(state.marks.items())),
-                        tuple(sorted(state.payouts.items()))), lambda: self._draw_wagers(state)),
+                        tuple(sorted(state.payouts.items()))), lambda: self._sync_wagers(state)),
             ("game", (state.dice, state.dice_visible, state.irregular, repr(sorted(state.state.items())),
                       tuple(state.wagers), tuple(sorted(state.marks.items()))),
              lambda: self.draw_state(state)),
@@ -428,6 +431,9 @@ class TableView(QGraphicsView):
         for _, items in self._groups.values():
             self._remove(items)
         self._groups.clear()
+        for items in self._stacks.values():
+            self._remove(items)
+        self._stacks.clear()
 
     def _draw_seats(self, state: TableState) -> None:
         for seat, r in self.seat_plates.items():
@@ -451,21 +457,36 @@ class TableView(QGraphicsView):
         tag.setToolTip(f"{self.shooter_word.title()}: seat {seat}")
         self.add(tag, Z.PUCK, dynamic=True)
 
-    def _draw_wagers(self, state: TableState) -> None:
+    def _sync_wagers(self, state: TableState) -> None:
+        """Each wager's stack (or a mark on an empty area) drawn once for what it shows; a stack
+        whose amount, mark or payout changed is drawn again, one no longer on the table goes."""
         totals: dict[tuple[int, str], int] = {}
         for w in state.wagers:
             totals[(w.seat, w.bet)] = totals.get((w.seat, w.bet), 0) + w.amount
         for key in [*totals, *(k for k in state.marks if k not in totals)]:
             if key not in self.spots:
                 raise ValueError(f"seat {key[0]} has no {key[1]!r} area on the {self.game_id} layout")
+        wanted = {}
         for key, cents in totals.items():
             mark = state.marks.get(key)
             if mark is not None and mark not in MARKS:
                 raise ValueError(f"unknown mark {mark!r} for {key}")
-            self.draw_stack(key, cents, mark, state.payouts.get(key))
+            payout = state.payouts.get(key)
+            wanted[(key, cents, mark, payout)] = (
+                lambda key=key, cents=cents, mark=mark, payout=payout:
+                self.draw_stack(key, cents, mark, payout))
         for key, mark in state.marks.items():
             if key not in totals:
-                self._draw_mark(self.spot_anchor(key), mark, None)
+                wanted[(key, None, mark, None)] = (
+                    lambda key=key, mark=mark: self._draw_mark(self.spot_anchor(key), mark, None))
+        for shown in [s for s in self._stacks if s not in wanted]:
+            self._remove(self._stacks.pop(shown))
+        for shown, draw in wanted.items():
+            if shown not in self._stacks:
+                self._dynamic = []
+                draw()
+                self._stacks[shown] = self._dynamic
+        self._dynamic = []
 
     def spot_anchor(self, key: tuple[int, str]) -> QPointF:
         return self.spots[key].anchor
