@@ -141,3 +141,18 @@ def test_the_payout_drill_opens_the_keypad_for_each_winner(qtbot, screen):
         qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
     assert paid >= 3 and screen.round.finish().score.payouts == 100
     assert screen.timer_label.text().endswith(f"/ {screen.round.scenario.target_seconds} s")
+
+
+@pytest.mark.parametrize("game", sorted({s.game for s in LIBRARY.scenarios}))
+def test_the_action_bar_offers_every_step_of_the_games_rounds(screen, game):
+    from trainer.procedure import build
+    from trainer.procedure.model import TRAINEE_DOES
+
+    scenarios = [s for s in LIBRARY.scenarios if s.game == game]
+    screen.start(scenarios[0])
+    offered = set(screen.actions.buttons)
+    mine = TRAINEE_DOES[Automation.WHOLE_ROUND]
+    due = {e.do for s in scenarios for _, e in build(s).actions() if e.do in mine}
+    assert due <= offered, f"no button for {sorted(due - offered)}"
+    if game == "high-roll-dice-6":  # § 675a.6: the 6-dice variation sells no Extra Roll
+        assert not offered & {Do.LOCK_OUT_EXTRA_ROLL, Do.EXTRA_ROLL}

@@ -53,9 +53,9 @@ def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
     elif not view.valid:  # a no roll: every call offered is wrong, as announcing it would be
         from trainer.games import get
 
-        count = {"three-dice-football": 3, "pai-gow-dice": 3}.get(game, get(game).dice)
         right = ""
-        pool = [call_of(game, tuple(rng.randint(1, 6) for _ in range(count))) for _ in range(12)]
+        pool = [call_of(game, tuple(rng.randint(1, 6) for _ in range(get(game).dice)))
+                for _ in range(12)]
     else:
         pool = [call_of(game, d) for d in _variants(dice_of(game, view.event.throw), rng)]
     wrong = [c for c in dict.fromkeys(pool) if c != right][: n - 1 if right else n]

@@ -4,33 +4,7 @@ from __future__ import annotations
 
 from trainer.procedure.model import LABELS, Do
 from ui.qt import QGridLayout, QKeySequence, QPushButton, QShortcut, Qt, QWidget, Signal
-
-#: the actions of each game, in the order a round uses them, with their keys
-GAME_ACTIONS: dict[str, list[tuple[Do, str]]] = {
-    "props-and-hops": [
-        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.TAKE_DOWN, "Z"), (Do.NO_MORE_BETS, "N"),
-        (Do.PLACE_SIX_EIGHT, "6"), (Do.PLACE_LAMMERS, "L"), (Do.OFFER_SHAKER, "O"),
-        (Do.RECOVER_SHAKER, "V"), (Do.UNCOVER, "U"), (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"),
-        (Do.PLACE_POINTER, "T"), (Do.COLLECT, "C"), (Do.MOVE_LAMMER, "M"), (Do.PAY, "P"),
-        (Do.COVER_AND_SHAKE, "K"), (Do.PASS_SHAKER, "S"),
-    ],
-    "three-dice-football": [
-        (Do.SET_MARKERS, "K"), (Do.OFFER_DICE, "O"), (Do.ACCEPT, "A"), (Do.REFUSE, "R"),
-        (Do.NO_ROLL, "X"), (Do.NEW_DICE, "W"), (Do.ANNOUNCE, "D"), (Do.MOVE_MARKERS, "M"),
-        (Do.COLLECT, "C"), (Do.PAY, "P"), (Do.ANNOUNCE_DOWN, "G"), (Do.EXTRA_POINT_ROLL, "E"),
-    ],
-    "high-roll-dice": [
-        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.LOCK_OUT_EXTRA_ROLL, "L"),
-        (Do.SHAKE_AND_THROW, "T"), (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"), (Do.MOVE_DICE, "B"),
-        (Do.COLLECT, "C"), (Do.PAY, "P"), (Do.EXTRA_ROLL, "E"),
-    ],
-    "pai-gow-dice": [
-        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.USE_SHAKER, "S"),
-        (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"), (Do.COLLECT, "C"), (Do.PAY, "P"),
-    ],
-}
-GAME_ACTIONS["high-roll-dice-6"] = [(d, k) for d, k in GAME_ACTIONS["high-roll-dice"]
-                                    if d not in (Do.LOCK_OUT_EXTRA_ROLL, Do.EXTRA_ROLL)]
+from ui.table import game_actions
 
 #: the button captions: short, so a game's every action fits in two rows
 SHORT = {
@@ -72,8 +46,8 @@ class ActionBar(QWidget):
             s.setEnabled(False)
             s.deleteLater()
         self.buttons, self.shortcuts = {}, []
-        self.shortcuts_keys = [(do, QKeySequence(key)[0].key()) for do, key in GAME_ACTIONS[game]]
-        actions = GAME_ACTIONS[game]
+        actions = game_actions(game)
+        self.shortcuts_keys = [(do, QKeySequence(key)[0].key()) for do, key in actions]
         per_row = len(actions) if len(actions) <= 9 else (len(actions) + 1) // 2
         for n, (do, key) in enumerate(actions):
             button = QPushButton(f"{SHORT[do]}\n{key}")

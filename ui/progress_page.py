@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import time
 
+from trainer import games
 from trainer.games import GAME_NAMES
 from trainer.vocabulary import SKILL_TITLES, Skill
 from ui.qt import (
@@ -27,8 +28,9 @@ from ui.qt import (
     pyqtgraph,
 )
 
-GAME_COLOURS = {"props-and-hops": "#0b7a4b", "three-dice-football": "#b5651d",
-                "high-roll-dice": "#1f5fa8", "high-roll-dice-6": "#6a3fa0", "pai-gow-dice": "#b3262e"}
+#: each game's line, in the order of the games' registry
+GAME_COLOURS = dict(zip(games.GAME_IDS, ("#0b7a4b", "#b5651d", "#1f5fa8", "#6a3fa0", "#b3262e"),
+                        strict=False))
 PALETTE = ("#0b7a4b", "#1f5fa8", "#b5651d", "#b3262e", "#6a3fa0", "#2a8c8c", "#8a6d1a", "#555555",
            "#c2185b", "#00838f", "#5d4037")
 

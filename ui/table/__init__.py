@@ -15,7 +15,16 @@ VIEWS = {
 }
 
 
+def view_class(game_id: str):
+    module, name = VIEWS[game_id]
+    return getattr(import_module(module), name)
+
+
 def table_view(game_id: str, options: dict | None = None, parent=None):
     """The view that draws a game's table."""
-    module, name = VIEWS[game_id]
-    return getattr(import_module(module), name)(game_id, options or {}, parent)
+    return view_class(game_id)(game_id, options or {}, parent)
+
+
+def game_actions(game_id: str):
+    """A game's dealer actions in round order, each with its key: (Do, key) pairs."""
+    return view_class(game_id).actions_for(game_id)

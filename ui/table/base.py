@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from trainer.games import get as get_game
 from trainer.paytables import layout, paytable
 from trainer.practice import Mark
+from trainer.procedure import Do
 from ui.qt import (
     QAbstractAnimation,
     QColor,
@@ -156,6 +157,13 @@ class TableView(QGraphicsView):
     #: caption and pulse an irregular throw; off in a sealed exam, where the trainee must notice
     #: it from the dice alone
     name_irregularities = True
+    #: the game's dealer actions in the order a round uses them, each with its key (the action bar)
+    actions: tuple[tuple[Do, str], ...] = ()
+
+    @classmethod
+    def actions_for(cls, game_id: str) -> tuple[tuple[Do, str], ...]:
+        """The actions of one game this view draws (a view may draw variants of a game)."""
+        return cls.actions
 
     def __init__(self, game_id: str, options: dict | None = None, parent=None):
         super().__init__(parent)

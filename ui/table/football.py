@@ -6,6 +6,7 @@ Geometry and words: resources/layouts/three-dice-football.toml.
 
 from __future__ import annotations
 
+from trainer.procedure import Do
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import ChipStackItem, PuckItem, TagItem, pen
@@ -20,6 +21,11 @@ class FootballView(TableView):
     shooter_word = "QB"
     die_names = ("green die", "green die", "red die")
     die_size = 40.0
+    actions = (
+        (Do.SET_MARKERS, "K"), (Do.OFFER_DICE, "O"), (Do.ACCEPT, "A"), (Do.REFUSE, "R"),
+        (Do.NO_ROLL, "X"), (Do.NEW_DICE, "W"), (Do.ANNOUNCE, "D"), (Do.MOVE_MARKERS, "M"),
+        (Do.COLLECT, "C"), (Do.PAY, "P"), (Do.ANNOUNCE_DOWN, "G"), (Do.EXTRA_POINT_ROLL, "E"),
+    )
 
     def build(self) -> None:
         g = self.geo

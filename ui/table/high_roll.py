@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from trainer.games import get as get_game
 from trainer.games.high_roll_dice import FACE_KEY
+from trainer.procedure import Do
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, TagItem, pen
@@ -21,6 +23,18 @@ PIP_ORDER = (2, 3, 4, 5, 6, 1)  # § 675a.1(b)(2)(iii): the two-spot at the play
 class HighRollView(TableView):
     layout_id = "high-roll-dice"
     die_size = 30.0
+    actions = (
+        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.LOCK_OUT_EXTRA_ROLL, "L"),
+        (Do.SHAKE_AND_THROW, "T"), (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"), (Do.MOVE_DICE, "B"),
+        (Do.COLLECT, "C"), (Do.PAY, "P"), (Do.EXTRA_ROLL, "E"),
+    )
+
+    @classmethod
+    def actions_for(cls, game_id: str) -> tuple[tuple[Do, str], ...]:
+        """Without the Extra Roll's actions where the game sells none (the 6-dice variation)."""
+        if "extra-roll" in get_game(game_id).events:
+            return cls.actions
+        return tuple((d, k) for d, k in cls.actions if d not in (Do.LOCK_OUT_EXTRA_ROLL, Do.EXTRA_ROLL))
 
     def build(self) -> None:
         g = self.geo

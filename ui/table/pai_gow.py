@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from trainer.procedure import Do
 from ui.qt import QColor, QPainterPath, QPointF, QRectF, Qt, QTransform
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, ShakerItem, TextItem
@@ -19,6 +20,10 @@ DICE_PLACES = ((-20.0, -16.0, -14.0), (22.0, -6.0, 18.0), (-6.0, 24.0, 6.0))
 class PaiGowView(TableView):
     die_size = 32.0
     die_names = ("red die", "blue die", "blue die")
+    actions = (
+        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.USE_SHAKER, "S"),
+        (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"), (Do.COLLECT, "C"), (Do.PAY, "P"),
+    )
 
     def build(self) -> None:
         g = self.geo

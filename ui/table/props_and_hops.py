@@ -6,6 +6,7 @@ dealer's right, the lammers and the pointer. Geometry and words: resources/layou
 from __future__ import annotations
 
 from trainer.games.props_and_hops import LAMMERS, REGIONS
+from trainer.procedure import Do
 from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, PointerItem, PuckItem, ShakerItem, TagItem, pen, stack_height
@@ -16,6 +17,13 @@ SHAKE = "six-eight-shake"
 
 class PropsAndHopsView(TableView):
     die_size = 36.0
+    actions = (
+        (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.TAKE_DOWN, "Z"), (Do.NO_MORE_BETS, "N"),
+        (Do.PLACE_SIX_EIGHT, "6"), (Do.PLACE_LAMMERS, "L"), (Do.OFFER_SHAKER, "O"),
+        (Do.RECOVER_SHAKER, "V"), (Do.UNCOVER, "U"), (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"),
+        (Do.PLACE_POINTER, "T"), (Do.COLLECT, "C"), (Do.MOVE_LAMMER, "M"), (Do.PAY, "P"),
+        (Do.COVER_AND_SHAKE, "K"), (Do.PASS_SHAKER, "S"),
+    )
 
     def raw_options(self, options: dict) -> dict:
         regions = options.get("hop_regions")
