@@ -3,7 +3,8 @@
 The same (game, difficulty, seed, skill) always deals the same round. Difficulty sets the size of
 the table, the amounts (round at 1–2, odd amounts where breakage matters from 3), the improper
 wagers and irregular throws the trainee meets, and how much of the round the trainee works
-(trainer.vocabulary.BY_DIFFICULTY).
+(trainer.vocabulary.BY_DIFFICULTY). Each game deals its own rounds (`GameSteps.deal`, with the
+shared draws in trainer.procedure.dealing); this module seats the players and names the round.
 """
 
 from __future__ import annotations
@@ -12,20 +13,27 @@ import random
 
 from trainer import games
 from trainer.dice import SeededDice
-from trainer.games.base import Throw
-from trainer.procedure import build
+from trainer.procedure import build, game_steps
+from trainer.procedure.dealing import ODD_AMOUNTS, Deal
 from trainer.procedure.model import TRAINEE_DOES
 from trainer.scenario import Event, Offer, Scenario
 from trainer.vocabulary import BY_DIFFICULTY, Skill
 
 NAMES = ("Ana", "Ben", "Cruz", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lu", "Max",
          "Nia", "Oz", "Pia")
-ROUND_AMOUNTS = (500, 1000, 2500, 500, 1000)
-ODD_AMOUNTS = (335, 750, 1225, 700, 333, 1800, 2500, 575)
 SECONDS_PER_ACTION = 4
-#: the game a skill is drilled on when none is chosen
-SKILL_GAMES = {Skill.SIX_EIGHT_SHAKE: "props-and-hops", Skill.MARKERS: "three-dice-football",
-               Skill.END_OF_GAME: "three-dice-football", Skill.EXTRA_ROLL: "high-roll-dice"}
+
+
+def _skill_games() -> dict[Skill, str]:
+    out: dict[Skill, str] = {}
+    for game in games.GAME_IDS:
+        for skill in game_steps(game).own_skills:
+            out.setdefault(skill, game)
+    return out
+
+
+#: the game a skill is drilled on when none is chosen: the first whose rounds alone have it
+SKILL_GAMES = _skill_games()
 
 
 #: the least a trainee must work for a drilled skill's steps to be theirs
@@ -55,15 +63,10 @@ def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None) -
     game = games.get(game_id)
     rng = random.Random(f"{game_id}:{difficulty}:{seed}:{skill}")
     dice = SeededDice(rng.random())
-    deal = {"props-and-hops": _props_and_hops, "three-dice-football": _football,
-            "high-roll-dice": _high_roll, "high-roll-dice-6": _high_roll,
-            "pai-gow-dice": _pai_gow}[game_id]
-    if deal is _high_roll:
-        deal = lambda *args: _high_roll(*args, game_id)  # noqa: E731
     seats = sorted(rng.sample(range(1, game.seats + 1),
                               k=min(game.seats, 1 + difficulty + (difficulty * game.seats) // 12)))
     players = {s: NAMES[s - 1] for s in seats}
-    options, wagers, events = deal(rng, dice, difficulty, seats, skill)
+    options, wagers, events = game_steps(game_id).deal(Deal(rng, dice, game, difficulty, seats, skill))
     scenario = Scenario(
         id=f"drill-{game_id}-{difficulty}-{seed}" + (f"~{skill.value}" if skill else ""),
         title=f"{game.name}: practice round",
@@ -93,138 +96,6 @@ def _briefing(name: str, difficulty: int, skill: Skill | None) -> str:
     aim = f" It drills {skill.title.lower()}." if skill else ""
     return (f"A random {name} round at difficulty {difficulty}.{aim} Work it as the regulation "
             "says; every finding names its section.")
-
-
-def _amount(rng: random.Random, difficulty: int) -> int:
-    return rng.choice(ODD_AMOUNTS if difficulty >= 3 else ROUND_AMOUNTS)
-
-
-def _improper(rng: random.Random, difficulty: int, seat: int, bet: str, amount: int,
-              where: str) -> Offer | None:
-    """Now and then, at difficulty 3 and up, an offer the trainee must refuse."""
-    if difficulty < 3 or rng.random() > 0.1 * (difficulty - 2):
-        return None
-    kind = rng.choice(("cash", "seated", "late"))
-    return Offer(seat, bet, amount, cash=kind == "cash", seated=kind != "seated",
-                 late=kind == "late", where=where)
-
-
-def _no_roll(rng, game_id: str, difficulty: int, skill, n: int) -> Event | None:
-    chance = 0.5 if skill is Skill.NO_ROLL else 0.08 * (difficulty - 1)
-    if rng.random() >= chance:
-        return None
-    game = games.get(game_id)
-    reason = rng.choice([r for r in game.no_rolls if r not in game.cannot_happen])
-    return Event("no-roll", f"events[{n}]", {"no_roll": reason})
-
-
-def _props_and_hops(rng, dice, difficulty, seats, skill):
-    from trainer.games.props_and_hops import CATALOGUE
-
-    one_roll = [b for b in CATALOGUE if b != "six-eight-shake"]
-    wagers = []
-    shake = skill is Skill.SIX_EIGHT_SHAKE or (difficulty >= 3 and rng.random() < 0.5)
-    for i, seat in enumerate(seats):
-        bet = "six-eight-shake" if shake and i % 2 == 0 else rng.choice(one_roll)
-        wagers.append(_improper(rng, difficulty, seat, bet, _amount(rng, difficulty),
-                                f"wagers[{i}]") or Offer(seat, bet, _amount(rng, difficulty)))
-    events = []
-    for _ in range(1 + difficulty // 2 + (4 if shake else 0)):
-        if (e := _no_roll(rng, "props-and-hops", difficulty, skill, len(events))) is not None:
-            events.append(e)
-        events.append(Event("throw", f"events[{len(events)}]", {"dice": list(dice.roll(2))}))
-        seat = rng.choice(seats)
-        events.append(Event("wager", f"events[{len(events)}]",
-                            offer=Offer(seat, rng.choice(one_roll), _amount(rng, difficulty))))
-    events.pop()  # no wager after the last throw
-    return {}, wagers, events
-
-
-def _football(rng, dice, difficulty, seats, skill):
-    from trainer.games.three_dice_football import CATALOGUE, Kind, Table
-    from trainer.settlement import Wager
-
-    full = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.FULL_GAME]
-    single = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.SINGLE_PLAY]
-    wagers = [Offer(s, rng.choice(full if i % 2 == 0 else single), _amount(rng, difficulty))
-              for i, s in enumerate(seats)]
-    table = Table()
-    for w in wagers:
-        table.offer(Wager(w.seat, w.bet, w.amount))
-    events = []
-    while not table.over:
-        if (e := _no_roll(rng, "three-dice-football", difficulty, skill, len(events))) is not None:
-            events.append(e)
-        if difficulty >= 2 and rng.random() < 0.4:
-            offer = Offer(rng.choice(seats), rng.choice(single), _amount(rng, difficulty))
-            events.append(Event("wager", f"events[{len(events)}]", offer=offer))
-            table.offer(Wager(offer.seat, offer.bet, offer.amount))
-        g1, g2, r = dice.roll(3)
-        table.throw(Throw(dice=(g1, g2, r)))
-        events.append(Event("throw", f"events[{len(events)}]", {"green": [g1, g2], "red": r}))
-    return {}, wagers, events
-
-
-def _high_roll(rng, dice, difficulty, seats, skill, game_id):
-    from trainer.settlement import Wager
-
-    game = games.get(game_id)
-    ten = game.dice == 10
-    circles = [b for b in game.catalogue() if b.startswith("like-kind-")]
-    faces = [b for b in game.catalogue() if b.startswith("pip-")]
-    buy = ten and (skill is Skill.EXTRA_ROLL or (difficulty >= 3 and rng.random() < 0.7))
-    wagers = []
-    for i, seat in enumerate(seats):
-        a = _amount(rng, difficulty)
-        mine = [Offer(seat, f, a) for f in rng.sample(faces, k=1 + (difficulty >= 4))]
-        mine += [Offer(seat, c, a) for c in rng.sample(circles, k=1 + (difficulty >= 2))]
-        if buy and i % 2 == 0:
-            mine.append(Offer(seat, "extra-roll", a))
-        if ten and difficulty >= 2 and rng.random() < 0.3:
-            mine.append(Offer(seat, f"millionaire-{rng.choice((9, 10))}", rng.choice((100, 50, 25))))
-        if difficulty >= 3 and rng.random() < 0.15 * (difficulty - 2):
-            k = rng.randrange(1, len(mine))  # an unequal amount the trainee must refuse
-            mine[k] = Offer(seat, mine[k].bet, mine[k].amount + 500)
-        wagers += mine
-    table = game.new_table({})
-    for w in wagers:
-        table.offer(Wager(w.seat, w.bet, w.amount))
-    table.no_more_bets()
-    events = []
-    if (e := _no_roll(rng, game_id, difficulty, skill, 0)) is not None:
-        events.append(e)
-    first = dice.roll(game.dice)
-    events.append(Event("throw", f"events[{len(events)}]", {"dice": list(first)}))
-    table.throw(Throw(dice=first))
-    if table.extra_roll:
-        if difficulty >= 4:
-            late = Offer(seats[-1], "extra-roll", _amount(rng, difficulty))
-            events.append(Event("wager", f"events[{len(events)}]", offer=late))
-        events.append(Event("extra-roll", f"events[{len(events)}]",
-                            {"dice": list(dice.roll(table.dice_count))}))
-    return {}, wagers, events
-
-
-def _pai_gow(rng, dice, difficulty, seats, skill):
-    from trainer.games.pai_gow_dice import BEAT_IT_PAYTABLES, SUM_PAYTABLES
-
-    options = {}
-    if difficulty >= 3:
-        options = {"sum_paytable": rng.choice(SUM_PAYTABLES),
-                   "beat_it_paytable": rng.choice(BEAT_IT_PAYTABLES)}
-    bets = ["sum", "beat-it", *(f"match-{n}" for n in range(1, 7))]
-    wagers = []
-    for i, seat in enumerate(seats):
-        for bet in rng.sample(bets, k=1 + (difficulty >= 3)):
-            amount = _amount(rng, difficulty)
-            wagers.append(_improper(rng, difficulty, seat, bet, amount, f"wagers[{i}]")
-                          or Offer(seat, bet, amount))
-    events = []
-    if (e := _no_roll(rng, "pai-gow-dice", difficulty, skill, 0)) is not None:
-        events.append(e)
-    r, a, b = dice.roll(3)
-    events.append(Event("throw", f"events[{len(events)}]", {"red": r, "blue": [a, b]}))
-    return options, wagers, events
 
 
 def payout_drill(game_id: str, seed: int | str) -> Scenario:

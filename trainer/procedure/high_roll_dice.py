@@ -4,10 +4,12 @@ Extra Roll lock-out, the throw, the winning face, per-player settlement, the ext
 from __future__ import annotations
 
 from trainer.cite import cite
+from trainer.games.base import Throw
+from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Expected, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
-from trainer.scenario import Event
-from trainer.settlement import ThrowReport
+from trainer.scenario import Event, Offer
+from trainer.settlement import ThrowReport, Wager
 
 #: § 675a.4(f)(2)(ii) "shall pay out any winning ... and collect ... that have no possibility of
 #: winning": its own example pays first, so either order is right (reading "settlement-orders")
@@ -21,6 +23,7 @@ class HighRollDiceSteps(GameSteps):
 
     def __init__(self, six: bool = False):
         self.six = six
+        self.own_skills = () if six else (Skill.EXTRA_ROLL,)  # § 675a.6: no Extra Roll on 6 dice
 
     def before_throw(self, ctx: Context, event: Event) -> None:
         table = ctx.table
@@ -84,6 +87,45 @@ class HighRollDiceSteps(GameSteps):
                                      "extra-roll event that settles the held Like Kind wagers")
         if not ctx.proc.rounds or not any(r.valid for r in ctx.proc.rounds):
             ctx.fail(ctx.last_event, "the round needs a valid throw")
+
+    def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
+        """One throw (and the extra roll it may bring): pip and Like Kind wagers at every seat,
+        the Extra Roll bought and Millionaire Row played on 10 dice."""
+        game, rng = d.game, d.rng
+        ten = game.dice == 10
+        circles = [b for b in game.catalogue() if b.startswith("like-kind-")]
+        faces = [b for b in game.catalogue() if b.startswith("pip-")]
+        buy = ten and (d.skill is Skill.EXTRA_ROLL or (d.difficulty >= 3 and rng.random() < 0.7))
+        wagers = []
+        for i, seat in enumerate(d.seats):
+            a = d.amount()
+            mine = [Offer(seat, f, a) for f in rng.sample(faces, k=1 + (d.difficulty >= 4))]
+            mine += [Offer(seat, c, a) for c in rng.sample(circles, k=1 + (d.difficulty >= 2))]
+            if buy and i % 2 == 0:
+                mine.append(Offer(seat, "extra-roll", a))
+            if ten and d.difficulty >= 2 and rng.random() < 0.3:
+                mine.append(Offer(seat, f"millionaire-{rng.choice((9, 10))}", rng.choice((100, 50, 25))))
+            if d.difficulty >= 3 and rng.random() < 0.15 * (d.difficulty - 2):
+                k = rng.randrange(1, len(mine))  # an unequal amount the trainee must refuse
+                mine[k] = Offer(seat, mine[k].bet, mine[k].amount + 500)
+            wagers += mine
+        table = game.new_table({})
+        for w in wagers:
+            table.offer(Wager(w.seat, w.bet, w.amount))
+        table.no_more_bets()
+        events = []
+        if (e := d.no_roll(0)) is not None:
+            events.append(e)
+        first = d.dice.roll(game.dice)
+        events.append(Event("throw", f"events[{len(events)}]", {"dice": list(first)}))
+        table.throw(Throw(dice=first))
+        if table.extra_roll:
+            if d.difficulty >= 4:
+                late = Offer(d.seats[-1], "extra-roll", d.amount())
+                events.append(Event("wager", f"events[{len(events)}]", offer=late))
+            events.append(Event("extra-roll", f"events[{len(events)}]",
+                                {"dice": list(d.dice.roll(table.dice_count))}))
+        return {}, wagers, events
 
 
 #: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)

@@ -4,9 +4,11 @@ collect then pay. The lists after (f)'s "and:" are lost; reading "pgd-procedure"
 from __future__ import annotations
 
 from trainer.cite import reading
+from trainer.games.pai_gow_dice import BEAT_IT_PAYTABLES, SUM_PAYTABLES
+from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
-from trainer.scenario import Event
+from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
 
 
@@ -36,6 +38,25 @@ class PaiGowDiceSteps(GameSteps):
     def finish(self, ctx: Context) -> None:
         if not ctx.table.over:
             ctx.fail(ctx.last_event, "the round needs a valid throw to settle its wagers")
+
+    def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
+        """One throw; from difficulty 3 the property's paytables vary, and a seat plays two bets."""
+        options = {}
+        if d.difficulty >= 3:
+            options = {"sum_paytable": d.rng.choice(SUM_PAYTABLES),
+                       "beat_it_paytable": d.rng.choice(BEAT_IT_PAYTABLES)}
+        bets = ["sum", "beat-it", *(f"match-{n}" for n in range(1, 7))]
+        wagers = []
+        for i, seat in enumerate(d.seats):
+            for bet in d.rng.sample(bets, k=1 + (d.difficulty >= 3)):
+                amount = d.amount()
+                wagers.append(d.improper(seat, bet, amount, f"wagers[{i}]") or Offer(seat, bet, amount))
+        events = []
+        if (e := d.no_roll(0)) is not None:
+            events.append(e)
+        r, a, b = d.dice.roll(3)
+        events.append(Event("throw", f"events[{len(events)}]", {"red": r, "blue": [a, b]}))
+        return options, wagers, events
 
 
 #: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from trainer.games.props_and_hops import combination
+from trainer.games.props_and_hops import CATALOGUE, combination
+from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Expected, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
-from trainer.scenario import Event
+from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
 
 NO_ROLL_NOTES = {
@@ -80,6 +81,28 @@ class PropsAndHopsSteps(GameSteps):
             self.shooter = later[0] if later else seats[0]
             ctx.add(Do.PASS_SHAKER, "668a.3(k)", Skill.SHAKER,
                     "a 7: the shaker passes to the next player to the left", value=str(self.shooter))
+
+    own_skills = (Skill.SIX_EIGHT_SHAKE,)
+
+    def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
+        """Throws with a wager offered between them; a Six Eight Shake cycle often from 3."""
+        one_roll = [b for b in CATALOGUE if b != "six-eight-shake"]
+        wagers = []
+        shake = d.skill is Skill.SIX_EIGHT_SHAKE or (d.difficulty >= 3 and d.rng.random() < 0.5)
+        for i, seat in enumerate(d.seats):
+            bet = "six-eight-shake" if shake and i % 2 == 0 else d.rng.choice(one_roll)
+            wagers.append(d.improper(seat, bet, d.amount(), f"wagers[{i}]")
+                          or Offer(seat, bet, d.amount()))
+        events = []
+        for _ in range(1 + d.difficulty // 2 + (4 if shake else 0)):
+            if (e := d.no_roll(len(events))) is not None:
+                events.append(e)
+            events.append(Event("throw", f"events[{len(events)}]", {"dice": list(d.dice.roll(2))}))
+            seat = d.rng.choice(d.seats)
+            events.append(Event("wager", f"events[{len(events)}]",
+                                offer=Offer(seat, d.rng.choice(one_roll), d.amount())))
+        events.pop()  # no wager after the last throw
+        return {}, wagers, events
 
 
     def snapshot(self, ctx: Context) -> dict:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainer.cite import cite
+from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Expected, Procedure, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
 from trainer.settlement import Action, Step, ThrowReport
@@ -194,6 +195,13 @@ class GameSteps:
     improper: tuple[str, str, str] = ("", "", "")
     late_reason: str = ""
     accept: str = ""
+
+    #: skills only this game's rounds have: a drill of one, with no game chosen, deals this game
+    own_skills: tuple[Skill, ...] = ()
+
+    def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
+        """A random round's options, opening wagers and events (trainer.procedure.dealing)."""
+        raise NotImplementedError(f"{type(self).__name__} deals no random rounds")
 
     def start(self, ctx: Context) -> None: ...
     def reject(self, ctx: Context, event: Event) -> None:

@@ -4,12 +4,13 @@ single play settlement after each down, and the end-of-game order."""
 from __future__ import annotations
 
 from trainer.cite import reading
-from trainer.games.base import Kind
-from trainer.games.three_dice_football import CATALOGUE
+from trainer.games.base import Kind, Throw
+from trainer.games.three_dice_football import CATALOGUE, Table
+from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
-from trainer.settlement import ThrowReport
+from trainer.settlement import ThrowReport, Wager
 
 
 class ThreeDiceFootballSteps(GameSteps):
@@ -89,6 +90,30 @@ class ThreeDiceFootballSteps(GameSteps):
             ctx.add(Do.OFFER_DICE, "577.7(a)", Skill.SHAKER,
                     "the defense won: offer the dice to the player at the Quarterback's left",
                     value=str(self._next_seat(self.quarterback)))
+
+    own_skills = (Skill.MARKERS, Skill.END_OF_GAME)
+
+    def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
+        """A whole game: full game and single play wagers, single play wagers before downs."""
+        full = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.FULL_GAME]
+        single = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.SINGLE_PLAY]
+        wagers = [Offer(s, d.rng.choice(full if i % 2 == 0 else single), d.amount())
+                  for i, s in enumerate(d.seats)]
+        table = Table()
+        for w in wagers:
+            table.offer(Wager(w.seat, w.bet, w.amount))
+        events = []
+        while not table.over:
+            if (e := d.no_roll(len(events))) is not None:
+                events.append(e)
+            if d.difficulty >= 2 and d.rng.random() < 0.4:
+                offer = Offer(d.rng.choice(d.seats), d.rng.choice(single), d.amount())
+                events.append(Event("wager", f"events[{len(events)}]", offer=offer))
+                table.offer(Wager(offer.seat, offer.bet, offer.amount))
+            g1, g2, r = d.dice.roll(3)
+            table.throw(Throw(dice=(g1, g2, r)))
+            events.append(Event("throw", f"events[{len(events)}]", {"green": [g1, g2], "red": r}))
+        return {}, wagers, events
 
 
 #: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)
