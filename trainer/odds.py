@@ -333,10 +333,7 @@ def report(game: str, options: Mapping | None = None, where: str = "game") -> di
 
 def every_report() -> list[dict]:
     """Every game, and every paytable a property may choose."""
-    out = [report(g) for g in games.GAME_IDS if g != "pai-gow-dice"]
-    for s, b in (("A", "A"), ("B", "B"), ("C", "C"), ("D", "C")):
-        out.append(report("pai-gow-dice", {"sum_paytable": s, "beat_it_paytable": b}))
-    return out
+    return [report(g, options) for g in games.GAME_IDS for options in games.get(g).odds_options]
 
 
 def render(rep: dict) -> str:
@@ -357,7 +354,7 @@ def render(rep: dict) -> str:
                      f"{rule}; {b['cite'].replace('58 Pa. Code ', '')}")
     if any(b.get("reconstructed") for b in rep["bets"]):
         lines.append("  Reconstructed: confirm against your property's Rules Submission.")
-    lines.append("  Citations are to 58 Pa. Code. The Extra Roll rows figure the purchase and one "
-                 "Like Kind wager together." if g.id == "high-roll-dice" else
-                 "  Citations are to 58 Pa. Code.")
+    together = sorted({bets[b["bet"]].name for b in rep["bets"] if "with" in b})
+    lines.append("  Citations are to 58 Pa. Code." + "".join(
+        f" A row \"{name} with …\" figures the two wagers together." for name in together))
     return "\n".join(lines)

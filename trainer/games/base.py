@@ -83,6 +83,8 @@ class Game(Protocol):
     cocked_dice: bool  # a die may come to rest cocked on chips, and is read (or re-thrown)
     settles_in: str  # the section that settles a throw's wagers
     stands_until: str | None  # the section that keeps an undecided wager up past its throw
+    # the options whose odds `dealer-trainer odds` reports: every paytable a property may choose
+    odds_options: tuple[Mapping[str, object], ...]
 
     def catalogue(self, options: Mapping[str, object]) -> Mapping[str, Bet]: ...
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:

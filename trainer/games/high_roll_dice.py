@@ -314,6 +314,7 @@ class HighRollDice:
     shooter = False
     cocked_dice = True
     stands_until: str | None = None
+    odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def __init__(self, variant: Variant):
         self.v = variant

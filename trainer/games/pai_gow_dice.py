@@ -199,6 +199,10 @@ class PaiGowDice:
     cocked_dice = False  # a closed shaker: its no rolls are the chapter's own
     settles_in = "645c.2(g)"
     stands_until: str | None = None
+    # every Sum paytable and every Beat It paytable of § 645c.2(e), each at least once
+    odds_options: tuple[Mapping[str, object], ...] = tuple(
+        {"sum_paytable": s, "beat_it_paytable": b}
+        for s, b in zip(SUM_PAYTABLES, (*BEAT_IT_PAYTABLES, BEAT_IT_PAYTABLES[-1]), strict=True))
 
     catalogue = staticmethod(catalogue)
 

@@ -283,6 +283,7 @@ class PropsAndHops:
     cocked_dice = False
     settles_in = "668a.3"
     stands_until: str | None = None
+    odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return CATALOGUE

@@ -357,6 +357,7 @@ class ThreeDiceFootball:
     cocked_dice = True
     settles_in = "577.6"
     stands_until = "577.6(f)"  # a full game wager stands until the game ends
+    odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
