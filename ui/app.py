@@ -7,15 +7,10 @@ import sys
 from pathlib import Path
 
 from trainer import __version__
+from trainer.games import GAME_IDS
 
 SCREENS = ("practice", "scenarios", "progress", "class", "rules", "exam", "exam-result", "drill",
-           "table-props-and-hops", "table-three-dice-football", "table-high-roll-dice",
-           "table-high-roll-dice-6", "table-pai-gow-dice")
-#: the bundled scenario each practice screenshot deals, and how many actions it works first
-SHOWCASE = {"props-and-hops": ("ph-busy-six-seats", 6), "three-dice-football": ("tdf-full-house", 4),
-            "high-roll-dice": ("hrd-extra-roll-partial", 3),
-            "high-roll-dice-6": ("hrd6-full-table-four-twos", 2),
-            "pai-gow-dice": ("pgd-busy-six-seats", 2)}
+           *(f"table-{game}" for game in GAME_IDS))
 
 
 def application():
@@ -199,15 +194,16 @@ def showcase(screen: str, services=None):
     window = MainWindow(services, settings=throwaway_settings())
     window.resize(1440, 900)
     if screen.startswith("table-") or screen == "drill":
-        game = screen.removeprefix("table-") if screen.startswith("table-") else "props-and-hops"
+        game = screen.removeprefix("table-") if screen.startswith("table-") else GAME_IDS[0]
         page = window.show_screen("practice")
         if screen == "drill":
             page.kind.setCurrentIndex(1)
-            page.deal(seed=7, game="props-and-hops")
+            page.deal(seed=7, game=game)
         else:
             from trainer.library import load_library
+            from ui.table import view_class
 
-            scenario_id, steps = SHOWCASE[game]
+            scenario_id, steps = next((s, n) for g, s, n in view_class(game).showcase if g == game)
             scenario = load_library().by_id(scenario_id)
             if scenario is not None:
                 page.start_scenario(scenario)

@@ -159,6 +159,9 @@ class TableView(QGraphicsView):
     name_irregularities = True
     #: the game's dealer actions in the order a round uses them, each with its key (the action bar)
     actions: tuple[tuple[Do, str], ...] = ()
+    #: (game id, the bundled scenario the table's screenshot deals, how many actions it works
+    #: first) for each game the view draws (`dealer-trainer --screenshot F --screen table-<game>`)
+    showcase: tuple[tuple[str, str, int], ...] = ()
 
     @classmethod
     def actions_for(cls, game_id: str) -> tuple[tuple[Do, str], ...]:

@@ -21,6 +21,7 @@ class FootballView(TableView):
     shooter_word = "QB"
     die_names = ("green die", "green die", "red die")
     die_size = 40.0
+    showcase = (("three-dice-football", "tdf-full-house", 4),)
     actions = (
         (Do.SET_MARKERS, "K"), (Do.OFFER_DICE, "O"), (Do.ACCEPT, "A"), (Do.REFUSE, "R"),
         (Do.NO_ROLL, "X"), (Do.NEW_DICE, "W"), (Do.ANNOUNCE, "D"), (Do.MOVE_MARKERS, "M"),

@@ -23,6 +23,8 @@ PIP_ORDER = (2, 3, 4, 5, 6, 1)  # § 675a.1(b)(2)(iii): the two-spot at the play
 class HighRollView(TableView):
     layout_id = "high-roll-dice"
     die_size = 30.0
+    showcase = (("high-roll-dice", "hrd-extra-roll-partial", 3),
+                ("high-roll-dice-6", "hrd6-full-table-four-twos", 2))
     actions = (
         (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.LOCK_OUT_EXTRA_ROLL, "L"),
         (Do.SHAKE_AND_THROW, "T"), (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"), (Do.MOVE_DICE, "B"),

@@ -20,6 +20,7 @@ DICE_PLACES = ((-20.0, -16.0, -14.0), (22.0, -6.0, 18.0), (-6.0, 24.0, 6.0))
 class PaiGowView(TableView):
     die_size = 32.0
     die_names = ("red die", "blue die", "blue die")
+    showcase = (("pai-gow-dice", "pgd-busy-six-seats", 2),)
     actions = (
         (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.NO_MORE_BETS, "N"), (Do.USE_SHAKER, "S"),
         (Do.NO_ROLL, "X"), (Do.ANNOUNCE, "D"), (Do.COLLECT, "C"), (Do.PAY, "P"),

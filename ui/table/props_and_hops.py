@@ -17,6 +17,7 @@ SHAKE = "six-eight-shake"
 
 class PropsAndHopsView(TableView):
     die_size = 36.0
+    showcase = (("props-and-hops", "ph-busy-six-seats", 6),)
     actions = (
         (Do.ACCEPT, "A"), (Do.REFUSE, "R"), (Do.TAKE_DOWN, "Z"), (Do.NO_MORE_BETS, "N"),
         (Do.PLACE_SIX_EIGHT, "6"), (Do.PLACE_LAMMERS, "L"), (Do.OFFER_SHAKER, "O"),
