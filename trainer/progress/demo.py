@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 
+from trainer import games
 from trainer.drills import payout_drill, random_round
 from trainer.games import GAME_IDS
 from trainer.grading import correct_log, grade
@@ -36,6 +37,9 @@ def flawed(log: list[Performed], rng: random.Random, slip: float) -> list[Perfor
             out[i] = None
     return [p for p in out if p is not None]
 
+#: the games whose payout drill is one settled throw (a full game wager stands past its throw)
+ONE_THROW_GAMES = tuple(g for g in GAME_IDS if games.get(g).stands_until is None)
+
 
 def seed_demo(store: Store, *, trainees: tuple[str, ...] = NAMES, days: int = 30, seed: int = 1,
               now: float | None = None) -> dict[str, int]:
@@ -64,7 +68,7 @@ def seed_demo(store: Store, *, trainees: tuple[str, ...] = NAMES, days: int = 30
                     mode=Mode.PRACTICE, result=result, log=log, skills=skills_of(proc, s.automation),
                     started=started, ended=started + elapsed, target=s.target_seconds, seed=s.id))
             if day % 2 == 0:  # a payout drill every other day, getting quicker
-                game = rng.choice(("props-and-hops", "pai-gow-dice", "high-roll-dice"))
+                game = rng.choice(ONE_THROW_GAMES)
                 s = payout_drill(game, f"{seed}:{name}:{day}")
                 proc = build(s)
                 pace = (1.6 - day / days) * (1 + n * 0.08)
