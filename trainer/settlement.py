@@ -8,18 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from trainer.money import fmt
-
-
-class Action(StrEnum):
-    COLLECT = "collect"
-    PAY = "pay"
-    MOVE_LAMMER = "move-lammer"
-    MOVE_MARKERS = "move-markers"
-    EXTRA_POINT_ROLL = "extra-point-roll"
-    EXTRA_ROLL = "extra-roll"
+from trainer.vocabulary import Do
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +54,14 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    action: Action
+    action: Do
     lines: tuple[Line, ...] = ()
     cite: str = ""
     detail: Mapping[str, object] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         out: dict = {"action": self.action.value}
-        if self.action is Action.COLLECT or self.action is Action.PAY:
+        if self.action is Do.COLLECT or self.action is Do.PAY:
             out["lines"] = [line.to_json() for line in self.lines]
         out.update(self.detail)
         if self.cite:
@@ -116,6 +107,6 @@ def collect_then_pay(losers: Iterable[Line], winners: Iterable[Line], cite: str,
                      **detail) -> list[Step]:
     """The default order: every losing wager collected before any winner is paid."""
     return [
-        Step(Action.COLLECT, tuple(losers), cite, detail),
-        Step(Action.PAY, tuple(winners), cite, detail),
+        Step(Do.COLLECT, tuple(losers), cite, detail),
+        Step(Do.PAY, tuple(winners), cite, detail),
     ]

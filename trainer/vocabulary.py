@@ -1,10 +1,46 @@
-"""The words scenarios, procedures and progress share: what an action trains (`Skill`) and how
-much of a round the trainee works (`Automation`). They sit below the procedure and the scenario
-files, so that neither has to import the other for them."""
+"""The words settlement, scenarios, procedures and progress share: the dealer's actions (`Do`),
+what an action trains (`Skill`) and how much of a round the trainee works (`Automation`). They
+sit below the games and the procedure, so that neither has to import the other for them."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+
+class Do(StrEnum):
+    """Every dealer action the trainer knows; the values are the action bar's stable ids."""
+
+    ACCEPT = "accept"
+    REFUSE = "refuse"
+    NO_MORE_BETS = "no-more-bets"
+    PLACE_SIX_EIGHT = "place-six-eight-shake"
+    PLACE_LAMMERS = "place-lammers"
+    OFFER_SHAKER = "offer-shaker"
+    RECOVER_SHAKER = "re-cover-shaker"
+    UNCOVER = "uncover"
+    NO_ROLL = "no-roll"
+    ANNOUNCE = "announce"
+    PLACE_POINTER = "place-pointer"
+    COLLECT = "collect"
+    MOVE_LAMMER = "move-lammer"
+    PAY = "pay"
+    COVER_AND_SHAKE = "cover-and-shake"
+    PASS_SHAKER = "pass-shaker"
+    SET_MARKERS = "set-markers"
+    OFFER_DICE = "offer-dice"
+    NEW_DICE = "new-dice"
+    MOVE_MARKERS = "move-markers"
+    ANNOUNCE_DOWN = "announce-down"
+    EXTRA_POINT_ROLL = "extra-point-roll"
+    LOCK_OUT_EXTRA_ROLL = "lock-out-extra-roll"
+    SHAKE_AND_THROW = "shake-and-throw"
+    MOVE_DICE = "move-dice-to-throw-box"
+    EXTRA_ROLL = "extra-roll"
+    TAKE_DOWN = "take-down"
+    USE_SHAKER = "use-shaker"
+    #: not a dealer action: the trainee left the rest of a throw undone (logged, so that a
+    #: re-grade from the log knows what was skipped)
+    SKIP_THROW = "skip-throw"
 
 
 class Skill(StrEnum):

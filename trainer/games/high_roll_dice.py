@@ -27,7 +27,8 @@ from trainer.games.base import (
 from trainer.money import fmt_dollars
 from trainer.paytables import paytable
 from trainer.readings import HRD_RANK, MILLIONAIRE_MAX_CENTS, SEATS
-from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
+from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
+from trainer.vocabulary import Do
 
 NO_ROLLS = {
     "die-off-table": "675a.4(b)",
@@ -258,7 +259,7 @@ class Table:
         if buyers:
             purchases = [Line.lose(Wager(s, "extra-roll", self.wagers[(s, "extra-roll")]),
                                    cite("675a.4(a)")) for s in buyers]
-            steps.append(Step(Action.COLLECT, tuple(purchases), cite("675a.4(a)"),
+            steps.append(Step(Do.COLLECT, tuple(purchases), cite("675a.4(a)"),
                               {"to": "table inventory"}))
         for seat in sorted({s for s, _ in self.wagers}):
             buyer = seat in buyers
@@ -268,7 +269,7 @@ class Table:
             steps += self._settle_group(seat, "millionaire-", "millionaire-row", "675a.4(f)(3)")
         if buyers and self.count < self.v.dice:
             self.extra_roll = True
-            steps.append(Step(Action.EXTRA_ROLL, cite=cite("675a.4(g)"), detail={
+            steps.append(Step(Do.EXTRA_ROLL, cite=cite("675a.4(g)"), detail={
                 "face": FACE_KEY[self.face], "held": self.count, "dice": self.v.dice - self.count}))
         return steps
 

@@ -23,7 +23,8 @@ from trainer.games.base import (
 from trainer.money import winnings
 from trainer.paytables import layout, paytable
 from trainer.readings import SEATS
-from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager
+from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager
+from trainer.vocabulary import Do
 
 ID = "props-and-hops"
 NAME = "Props & Hops"
@@ -243,11 +244,11 @@ class Table:
             losers += [Line.lose(Wager(s, "six-eight-shake", a), ses_cite)
                        for s, a in sorted(self.shake.items())]
             self._end_cycle()
-        steps.append(Step(Action.COLLECT, tuple(losers), cite=cite("668a.3(i)")))
+        steps.append(Step(Do.COLLECT, tuple(losers), cite=cite("668a.3(i)")))
         if self.shake and combo in self.lammers:
             self.lammers.remove(combo)
             self.moved.append(combo)
-            steps.append(Step(Action.MOVE_LAMMER, cite=cite("668a.3(i)"),
+            steps.append(Step(Do.MOVE_LAMMER, cite=cite("668a.3(i)"),
                               detail={"combination": combo, "lammers_moved": len(self.moved)}))
             if not self.lammers:
                 entry = pays["six-eight-shake"]
@@ -258,7 +259,7 @@ class Table:
                     for s, a in sorted(self.shake.items())
                 ]
                 self._end_cycle()
-        steps.append(Step(Action.PAY, tuple(winners), cite=cite("668a.3(i)")))
+        steps.append(Step(Do.PAY, tuple(winners), cite=cite("668a.3(i)")))
         return ThrowReport(True, call(dice), {"dice": list(dice), "total": total}, tuple(steps),
                            cite=cite("668a.3(h)"))
 

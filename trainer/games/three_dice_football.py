@@ -25,7 +25,8 @@ from trainer.games.base import (
 )
 from trainer.paytables import paytable
 from trainer.readings import GOAL_TO_GO_LINE, MAX_PLAYS, PENALTY_YARDS, SEATS, YARD_MARKER_START
-from trainer.settlement import Action, Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
+from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
+from trainer.vocabulary import Do
 
 ID = "three-dice-football"
 NAME = "Three Dice Football"
@@ -240,7 +241,7 @@ class Table:
         result = {"green": list(green), "red": red, "play": self.plays, "kind": str(play.kind),
                   "yards": play.yards, "yard_line": self.yard_line,
                   "next_down": None if ended else self.down_name}
-        steps = [Step(Action.MOVE_MARKERS, cite=cite(PLAY_CITES[play.kind]),
+        steps = [Step(Do.MOVE_MARKERS, cite=cite(PLAY_CITES[play.kind]),
                       detail={"yard_line": self.yard_line, "play": self.plays,
                               "down": None if ended else self.down_name})]
         single = self._settle_single(play)
@@ -305,14 +306,14 @@ class Table:
         defense_lost, _ = self._settle_full(self._take(self.full_game, ("defense",)), play)
         others = self._take(self.full_game, DECIDED_BY_THE_TOUCHDOWN)
         losers, winners = self._settle_full(others, play)
-        steps = [Step(Action.COLLECT, tuple(defense_lost), cite=section), *single,
+        steps = [Step(Do.COLLECT, tuple(defense_lost), cite=section), *single,
                  *collect_then_pay(losers, winners, section)]
         if any(b == "extra-point" for _, b in self.full_game):
             self.extra_point_roll = True
-            steps.append(Step(Action.EXTRA_POINT_ROLL, cite=section))
+            steps.append(Step(Do.EXTRA_POINT_ROLL, cite=section))
         else:
             _, touchdown_won = self._settle_full(self._take(self.full_game), play)
-            steps.append(Step(Action.PAY, tuple(touchdown_won), cite=section))
+            steps.append(Step(Do.PAY, tuple(touchdown_won), cite=section))
             self.over = True
         return steps
 
@@ -337,7 +338,7 @@ class Table:
                   "ones": dice.count(1), "yard_line": 0, "next_down": None}
         text = f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (key or "no good")
         return ThrowReport(True, text, result, (
-            Step(Action.PAY, tuple(touchdown_won), cite=section),
+            Step(Do.PAY, tuple(touchdown_won), cite=section),
             *collect_then_pay(losers, winners, section),
         ), cite=cite("577.5(e)"))
 

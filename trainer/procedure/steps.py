@@ -10,7 +10,7 @@ from trainer.cite import cite
 from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Expected, Procedure, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
-from trainer.settlement import Action, Step, ThrowReport
+from trainer.settlement import Step, ThrowReport
 
 
 @dataclass
@@ -57,7 +57,7 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
     """
     work = [s for s in report.steps
             if not (skip_inventory and s.detail.get("to") == "table inventory")
-            and not (skip_markers and s.action is Action.MOVE_MARKERS)]
+            and not (skip_markers and s.action is Do.MOVE_MARKERS)]
     proc, n = ctx.proc, 0
     while n < len(work):
         seated = work[n].detail.get("seat") is not None
@@ -84,28 +84,28 @@ def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_f
     proc = ctx.proc
     last_collect: tuple[int, frozenset[int]] | None = None  # (stage, what it waited for)
     held: list[Expected] = []
-    run: list[tuple[int, Action | None]] = []  # the stages added, with their action
+    run: list[tuple[int, Do | None]] = []  # the stages added, with their action
     for n, step in enumerate(steps):
-        if step.action in (Action.COLLECT, Action.PAY):
+        if step.action in (Do.COLLECT, Do.PAY):
             actions = held + [_line(ctx, step, line) for line in step.lines]
             held = []
             following = steps[n + 1] if n + 1 < len(steps) else None
-            if (step.action is Action.COLLECT and step.cite in unordered and following
-                    and following.action is Action.PAY and following.cite == step.cite):
+            if (step.action is Do.COLLECT and step.cite in unordered and following
+                    and following.action is Do.PAY and following.cite == step.cite):
                 held = actions  # one stage with the payments after it
                 continue
             if not actions:
                 continue
             before = proc.tail
             stage = proc.add(*actions)
-            collecting = step.action is Action.COLLECT and not any(a.do is Do.PAY for a in actions)
-            run.append((stage, Action.COLLECT if collecting else Action.PAY))
+            collecting = step.action is Do.COLLECT and not any(a.do is Do.PAY for a in actions)
+            run.append((stage, Do.COLLECT if collecting else Do.PAY))
             last_collect = (stage, before) if collecting else None
             continue
         expected = _other(ctx, step)
         if expected is None:
             continue
-        if step.action is Action.MOVE_LAMMER and last_collect is not None:
+        if step.action is Do.MOVE_LAMMER and last_collect is not None:
             stage = proc.add(expected, after=last_collect[1])  # beside the collections
             proc.tail = frozenset({last_collect[0], stage})
         else:
@@ -116,7 +116,7 @@ def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_f
         _collections_first(proc, run)
 
 
-def _collections_first(proc: Procedure, run: list[tuple[int, Action | None]]) -> None:
+def _collections_first(proc: Procedure, run: list[tuple[int, Do | None]]) -> None:
     """The alternative order of a chain of stages: its collections, in order, before its
     payments, in order; what is neither keeps its place at either end (§ 577.6(f) with the
     reading "settlement-orders")."""
@@ -127,8 +127,8 @@ def _collections_first(proc: Procedure, run: list[tuple[int, Action | None]]) ->
     block = run[first:last + 1]
     if any(action is None for _, action in block):
         return  # a step between the settlements: no second order
-    reordered = ([s for s, a in block if a is Action.COLLECT]
-                 + [s for s, a in block if a is Action.PAY])
+    reordered = ([s for s, a in block if a is Do.COLLECT]
+                 + [s for s, a in block if a is Do.PAY])
     if reordered == [s for s, _ in block]:
         return
     proc.blocks.append(frozenset(reordered))
@@ -152,11 +152,11 @@ def _line(ctx: Context, step: Step, line) -> Expected:
 
 def _other(ctx: Context, step: Step) -> Expected | None:
     """The expected action of a step that is not a collection or a payment."""
-    if step.action is Action.MOVE_LAMMER:
+    if step.action is Do.MOVE_LAMMER:
         return Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.round,
                         value=str(step.detail["combination"]),
                         note=f"lammer {step.detail['lammers_moved']} of 6")
-    if step.action is Action.MOVE_MARKERS:
+    if step.action is Do.MOVE_MARKERS:
         down = step.detail["down"] or "game over"
         puck = (f"Game Length Puck to play {step.detail['play'] + 1}" if step.detail["down"]
                 else f"the game ended on play {step.detail['play']}")
@@ -164,10 +164,10 @@ def _other(ctx: Context, step: Step) -> Expected | None:
                         value=str(step.detail["yard_line"]),
                         note=f"Yard Marker to the {step.detail['yard_line']}, {puck}, "
                              f"Down Puck: {down}")
-    if step.action is Action.EXTRA_POINT_ROLL:
+    if step.action is Do.EXTRA_POINT_ROLL:
         return Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
                         note="an Extra Point wager stands after the touchdown")
-    if step.action is Action.EXTRA_ROLL:
+    if step.action is Do.EXTRA_ROLL:
         return Expected(Do.EXTRA_ROLL, step.cite, Skill.EXTRA_ROLL, ctx.round,
                         value=str(step.detail["dice"]),
                         note=f"gather the {step.detail['dice']} dice that are not "
