@@ -8,6 +8,7 @@ from tests.conftest import ROOT
 from trainer.library import load_library
 from trainer.money import fmt
 from trainer.procedure import Automation, Do
+from trainer.progress import Mode
 from ui.practice import NEEDS_WAGER
 
 LIBRARY = load_library(ROOT / "scenarios")
@@ -131,7 +132,7 @@ def test_the_payout_drill_opens_the_keypad_for_each_winner(qtbot, screen):
     from trainer.drills import payout_drill
     from ui.dialogs import PayoutKeypad
 
-    screen.start(payout_drill("props-and-hops", 11), mode="drill")
+    screen.start(payout_drill("props-and-hops", 11), mode=Mode.PAYOUT_DRILL)
     qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
     paid = 0
     while not screen.round.finished:

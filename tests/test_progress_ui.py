@@ -102,6 +102,27 @@ def test_a_finished_round_is_recorded_and_charted(qtbot, tmp_path):
     store.close()
 
 
+
+@pytest.mark.parametrize("kind, mode", [("Payout drill", "payout-drill"), ("Procedure drill", "practice")])
+def test_a_dealt_round_is_recorded_in_the_mode_the_trainee_chose(qtbot, tmp_path, kind, mode):
+    from ui.qt import Qt
+
+    store = Store.open(tmp_path / "p.db")
+    tid = store.add_trainee("Rosa")
+    w, services = window_for(qtbot, store, store.trainee(tid))
+    practice = w.show_screen("practice")
+    practice.kind.setCurrentIndex(practice.kind.findText(kind))
+    qtbot.mouseClick(practice.deal_button, Qt.MouseButton.LeftButton)
+    assert practice.screen.round is not None
+    if practice.screen.dialog is not None:  # the drill's keypad
+        practice.screen.dialog.reject()
+    with qtbot.waitSignal(services.recorded):
+        qtbot.mouseClick(practice.screen.end, Qt.MouseButton.LeftButton)
+    [attempt] = store.attempts(tid)
+    assert attempt.mode == mode and attempt.seed == practice.screen.round.scenario.id
+    w.close()
+    store.close()
+
 def test_results_exported_from_one_workstation_import_on_another(qtbot, tmp_path):
     from trainer.progress import Store
 

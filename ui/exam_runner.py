@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from trainer.progress import Mode
 from ui.practice import PracticeScreen
 from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
 
@@ -71,7 +72,7 @@ class ExamRunner(QWidget):
             self.end("completed")
             return
         self.part.setText(f"Part {self.index + 1} of {len(self.scenarios)}")
-        self.screen.start(self.scenarios[self.index], mode="exam")
+        self.screen.start(self.scenarios[self.index], mode=Mode.EXAM)
         self.tick()
 
     def _item_done(self, result, round_) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from trainer.money import fmt_dollars
 from trainer.procedure.model import LABELS, Automation, Do
+from trainer.progress import Mode
 from ui.actions import ActionBar
 from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
 from ui.qt import (
@@ -96,15 +97,15 @@ def _short(text: str, limit: int = 420) -> str:
 
 
 class PracticeScreen(QWidget):
-    """Work a round. Modes: "practice" (feedback after every action), "drill" (payouts against
-    the clock), "exam" (no feedback or hints until the end)."""
+    """Work a round. Modes: practice (feedback after every action), a payout drill (payouts
+    against the clock), an exam (no feedback or hints until the end)."""
 
     finished = Signal(object, object)  # Result, PracticeRound
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.round: PracticeRound | None = None
-        self.mode = "practice"
+        self.mode = Mode.PRACTICE
         self.view = None
         self.selected: tuple[int, str] | None = None
         self.dialog = None
@@ -177,23 +178,22 @@ class PracticeScreen(QWidget):
 
     # --- starting ------------------------------------------------------------------------------
 
-    def start(self, scenario: Scenario, mode: str = "practice",
+    def start(self, scenario: Scenario, mode: Mode = Mode.PRACTICE,
               automation: Automation | None = None) -> None:
         from trainer.games import get
         from trainer.practice import PracticeRound
 
         self.stop()
         self.mode = mode
-        if mode == "drill":
+        if mode is Mode.PAYOUT_DRILL:
             automation = Automation.PAYOUTS
         self.round = PracticeRound(scenario, automation)
-        self.round.mode = mode
         self.selected = None
         self.feedback.entries.clear()
         self.feedback.setHtml("")
         self.title.setText(scenario.title)
-        label = {"practice": "Practice", "drill": "Payout drill", "exam": "Exam"}[mode]
-        if mode == "exam":  # sealed: no briefing, no hint, nothing that gives the answer
+        label = {Mode.PAYOUT_DRILL: "Payout drill", Mode.EXAM: "Exam"}.get(mode, "Practice")
+        if mode is Mode.EXAM:  # sealed: no briefing, no hint, nothing that gives the answer
             self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do: "
                                   f"{self.round.automation.value} · no feedback until the end")
         else:
@@ -201,22 +201,22 @@ class PracticeScreen(QWidget):
                                   f"{scenario.difficulty} · you do: {self.round.automation.value} · "
                                   "the briefing is on the right · H for a hint")
         self._ensure_view(scenario)
-        self.view.name_irregularities = mode != "exam"
+        self.view.name_irregularities = mode is not Mode.EXAM
         self.actions.set_game(scenario.game, self)
         self.skip.setEnabled(True)
         self.end.setEnabled(True)
         self.clock.start()
-        if mode != "exam":
+        if mode is not Mode.EXAM:
             self.feedback.briefing(scenario.title, scenario.briefing)
-        self.hint.setVisible(mode != "exam")
-        if mode == "drill":
+        self.hint.setVisible(mode is not Mode.EXAM)
+        if mode is Mode.PAYOUT_DRILL:
             self.feedback.note("Pay every winning wager, one after another: type the payout and "
                                "press Enter. The clock is running.")
         self.refresh()
         self.setFocus()
         if self.round.finished:  # nothing for the trainee to do in this round
             self._done()
-        elif mode == "drill":
+        elif mode is Mode.PAYOUT_DRILL:
             QTimer.singleShot(0, self._drill_next)
 
     def _ensure_view(self, scenario: Scenario) -> None:
@@ -289,7 +289,7 @@ class PracticeScreen(QWidget):
         self.refresh()
 
     def show_hint(self) -> None:
-        if self.round is None or self.mode == "exam":
+        if self.round is None or self.mode is Mode.EXAM:
             return
         e = self.round.next_expected()
         self.hint.setText(f"<b>Next:</b> {html.escape(e.label)} — {html.escape(e.cite)}" if e
@@ -365,14 +365,14 @@ class PracticeScreen(QWidget):
         if r is None or r.finished:
             return
         fb = r.perform(do, **fields)
-        if self.mode != "exam":
+        if self.mode is not Mode.EXAM:
             self.feedback.add(fb)
         if do in (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN):
             self.selected = None
         self.refresh()
         if r.finished:
             self._done()
-        elif self.mode == "drill":
+        elif self.mode is Mode.PAYOUT_DRILL:
             QTimer.singleShot(0, self._drill_next)
 
     def _drill_next(self) -> None:
@@ -413,7 +413,7 @@ class PracticeScreen(QWidget):
         self.clock.stop()
         self._tick()
         result = r.finish()
-        if self.mode == "exam":  # no feedback until the whole exam is over
+        if self.mode is Mode.EXAM:  # no feedback until the whole exam is over
             self.feedback.note("This part of the exam is done.")
         else:
             self.feedback.summary(result, r)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from trainer.games import GAME_IDS, GAME_NAMES
+from trainer.progress import Mode
 from ui.qt import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, Qt, QVBoxLayout, QWidget, Signal
 
 WELCOME = ("<h2>Ready when you are</h2><p>Choose a game, a drill and a difficulty above and press "
@@ -12,7 +13,7 @@ WELCOME = ("<h2>Ready when you are</h2><p>Choose a game, a drill and a difficult
            "(Ctrl+2).</p><p>Every action has a button and a key. After each one you see whether "
            "it was right, and the regulation behind it.</p>")
 
-KINDS = (("Procedure drill", "practice"), ("Payout drill", "drill"))
+KINDS = (("Procedure drill", Mode.PRACTICE), ("Payout drill", Mode.PAYOUT_DRILL))
 
 
 class PracticePage(QWidget):
@@ -90,12 +91,12 @@ class PracticePage(QWidget):
         if confirm and not self.confirm_replace():
             return
         game = game or self.game.currentData()
-        mode = self.kind.currentData()
+        mode = Mode(self.kind.currentData())  # the combo box hands back the plain string
         difficulty = self.difficulty.value()
         if seed is None:
             self.seed += 1
             seed = self.seed
-        if mode == "drill" and skill is None:  # a skill is drilled in a procedure round
+        if mode is Mode.PAYOUT_DRILL and skill is None:  # a skill is drilled in a procedure round
             self.screen.start(payout_drill(game, seed), mode)
         else:
             self.screen.start(random_round(game, difficulty, seed, skill), "practice")

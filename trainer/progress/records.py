@@ -251,7 +251,7 @@ def attempt_of(round_, result: Result, *, trainee_id: int, ended: float) -> Atte
     result): its mode and item from the round, and the id of a dealt round as its seed, so that
     another machine can deal it again and re-grade it (trainer.regrade.regrade_attempt)."""
     s = round_.scenario
-    if getattr(round_, "mode", "practice") == "drill":
+    if s.id.startswith("payout-drill-"):  # trainer.drills.payout_drill
         mode, item = Mode.PAYOUT_DRILL, drill_item_id(s.game, s.difficulty)
     elif s.id.startswith("drill-"):
         mode, item = Mode.PRACTICE, drill_item_id(s.game, s.difficulty)
