@@ -140,8 +140,8 @@ class PracticeRound:
             irregular = event.throw["no_roll"]
         elif event.type == "lost-die":
             irregular = "lost-die"
-        elif getattr(event, "cocked", None) is not None:
-            irregular = f"cocked:{event.cocked}"
+        elif event.cocked is not None:
+            irregular = "cocked"  # ui.table.state.COCKED, the die being cocked_die
         dice = dice_of(self.scenario.game, event.throw) if event.type not in DICELESS else None
         if irregular and dice is None:  # a no roll or a lost die: the game's dice, as they lie
             dice = (3, 4, 2, 5, 5, 1, 6, 2, 3, 4)[:games.get(self.scenario.game).dice]
@@ -154,6 +154,7 @@ class PracticeRound:
             "players": dict(self.scenario.players), "wagers": wagers, "marks": marks.marks,
             "payouts": marks.payouts, "dice": dice, "dice_visible": self.dice_visible(),
             "irregular": irregular if self.dice_visible() else None,
+            "cocked_die": event.cocked if irregular == "cocked" and self.dice_visible() else None,
             "shooter": (view.state.get("shooter") or view.state.get("quarterback")
                         or self.scenario.shooter),
             "state": view.state if show_new else previous,

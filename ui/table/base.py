@@ -50,7 +50,7 @@ from ui.table.items import (
     colour,
     pen,
 )
-from ui.table.state import TableState
+from ui.table.state import COCKED, TableState
 
 DEFAULT_STYLE = {
     "felt": "#0b5d3b",
@@ -81,7 +81,7 @@ MARKS = {
     Mark.ACCEPTED: ("", "", "", ""),
 }
 
-#: the caption of each irregular throw; "cocked:<i>" and unknown reasons are worded in `caption`
+#: the caption of each irregular throw; a cocked die and unknown reasons are worded in `caption`
 CAPTIONS = {
     "die-fell-out": "A die fell out of the shaker",
     "die-on-die": "A die is resting on the other",
@@ -100,10 +100,10 @@ CAPTIONS = {
 }
 
 
-def caption(kind: str) -> str:
-    """The short caption drawn for an irregular throw."""
-    if kind.startswith("cocked:"):
-        return f"Die {int(kind.split(':', 1)[1]) + 1} is cocked on a chip stack"
+def caption(kind: str, die: int | None = None) -> str:
+    """The short caption drawn for an irregular throw (`die`: the cocked die's place)."""
+    if kind == COCKED:
+        return f"Die {(die or 0) + 1} is cocked on a chip stack"
     return CAPTIONS.get(kind, kind.replace("-", " ").capitalize())
 
 
@@ -407,8 +407,9 @@ class TableView(QGraphicsView):
              lambda: self._draw_seats(state)),
             ("wagers", (tuple(state.wagers), tuple(sorted(state.marks.items())),
                         tuple(sorted(state.payouts.items()))), lambda: self._sync_wagers(state)),
-            ("game", (state.dice, state.dice_visible, state.irregular, repr(sorted(state.state.items())),
-                      tuple(state.wagers), tuple(sorted(state.marks.items()))),
+            ("game", (state.dice, state.dice_visible, state.irregular, state.cocked_die,
+                      repr(sorted(state.state.items())), tuple(state.wagers),
+                      tuple(sorted(state.marks.items()))),
              lambda: self.draw_state(state)),
             ("selected", (state.selected,), lambda: self._draw_selected(self.spots[state.selected])
              if state.selected is not None and state.selected in self.spots else None),
@@ -575,18 +576,19 @@ class TableView(QGraphicsView):
         item.setRotation(rotation)
         return self.add(item, z, dynamic=True)
 
-    def draw_dice(self, specs: list[DieSpec], size: float, irregular: str | None) -> None:
-        """Draw dice at rest, changed as the irregular throw says, with its caption and a pulse."""
-        if not irregular:
+    def draw_dice(self, specs: list[DieSpec], size: float, state: TableState) -> None:
+        """Draw dice at rest, changed as the state's irregular throw says, with its caption and a
+        pulse."""
+        kind = state.irregular
+        if not kind:
             for d in specs:
                 self.die(d.face, d.colour, d.pos, size, d.rotation)
             return
-        kind = irregular
         target = len(specs) - 1
-        if kind.startswith("cocked:"):
-            target = int(kind.split(":", 1)[1])
+        if kind == COCKED:
+            target = -1 if state.cocked_die is None else state.cocked_die
             if not 0 <= target < len(specs):
-                raise ValueError(f"{kind!r}: there is no die {target} among {len(specs)} dice")
+                raise ValueError(f"a cocked die: there is no die {state.cocked_die} among {len(specs)} dice")
         attention: QPainterPath | None = None
         zone = self.dice_anchor()
         for i, d in enumerate(specs):
@@ -600,15 +602,13 @@ class TableView(QGraphicsView):
                 box = box.united(QRectF(d.pos.x() - size, d.pos.y() - size, 2 * size, 2 * size))
             attention = rounded(box if specs else zone.adjusted(-8, -8, 8, 8), 18)
         if self.name_irregularities:
-            self.alert(self.caption_text(kind), attention)
+            self.alert(self.caption_text(kind, target), attention)
 
-    def caption_text(self, kind: str) -> str:
+    def caption_text(self, kind: str, die: int | None = None) -> str:
         """The caption of an irregular throw on this table, naming a cocked die by its colour."""
-        if kind.startswith("cocked:"):
-            i = int(kind.split(":", 1)[1])
-            if i < len(self.die_names):
-                return f"The {self.die_names[i]} is cocked on a chip stack"
-        return caption(kind)
+        if kind == COCKED and die is not None and die < len(self.die_names):
+            return f"The {self.die_names[die]} is cocked on a chip stack"
+        return caption(kind, die)
 
     def draw_irregular_die(self, kind: str, d: DieSpec, specs: list[DieSpec], size: float,
                            zone: QRectF) -> QPainterPath | None:
@@ -621,7 +621,7 @@ class TableView(QGraphicsView):
         if kind in ("not-flat", "cocked-multiple-sides"):
             self.die(d.face, d.colour, d.pos, size, d.rotation + 35, cocked=True, z=Z.DICE + 1)
             return ellipse(d.pos, size * 0.95)
-        if kind.startswith("cocked:"):
+        if kind == COCKED:
             chips = ChipStackItem(2500 * 3, size * 0.5)
             chips.setPos(d.pos + QPointF(size * 0.55, size * 0.45))
             self.add(chips, Z.DICE - 1, dynamic=True)

@@ -282,4 +282,4 @@ class FootballView(TableView):
             if state.irregular == "missed-far-end":
                 pos -= QPointF(self.dice_rect.width() * 0.45, 0)
             specs.append(DieSpec(face, DICE_COLOURS[i], pos, rot))
-        self.draw_dice(specs, self.die_size, state.irregular)
+        self.draw_dice(specs, self.die_size, state)

@@ -240,7 +240,7 @@ class HighRollView(TableView):
         if not state.dice or not (state.dice_visible or state.irregular):
             return
         rest = list(state.dice) if state.irregular or not in_box else [d for d in state.dice if d != face]
-        self.draw_dice(self._scatter(rest), self.die_size, state.irregular)
+        self.draw_dice(self._scatter(rest), self.die_size, state)
 
     def _moved(self, face: int, count: int) -> None:
         """§ 675a.4(e): the winning face's dice, moved into its box, left in plain view."""

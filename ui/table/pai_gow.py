@@ -180,4 +180,4 @@ class PaiGowView(TableView):
         c = self.shaker_centre
         specs = [DieSpec(face, DICE_COLOURS[i], c + QPointF(x, y), rot)
                  for i, (face, (x, y, rot)) in enumerate(zip(state.dice[:3], DICE_PLACES, strict=False))]
-        self.draw_dice(specs, self.die_size, state.irregular)
+        self.draw_dice(specs, self.die_size, state)

@@ -223,7 +223,7 @@ class PropsAndHopsView(TableView):
         c = self.shaker_centre
         places = ((QPointF(-17, -11), -14.0), (QPointF(18, 13), 21.0))
         specs = [DieSpec(f, "white", c + off, rot) for f, (off, rot) in zip(dice, places, strict=False)]
-        self.draw_dice(specs, self.die_size, state.irregular)
+        self.draw_dice(specs, self.die_size, state)
         if state.dice_visible and state.irregular is None and len(dice) == 2:
             self._pointer("-".join(str(x) for x in sorted(dice)))
 

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 
 from trainer.settlement import Wager
 
+#: TableState.irregular for a die cocked on chips: a valid throw, read by the die's top face
+COCKED = "cocked"
+
 
 @dataclass
 class TableState:
@@ -18,8 +21,10 @@ class TableState:
     dice_visible: bool = False  # the shaker is uncovered / the dice have come to rest
     # an irregular throw to draw so the trainee must notice it: a no-roll reason of the game
     # ("die-fell-out", "die-on-die", "not-flat", "lid-removed", "die-off-table",
-    # "cocked-multiple-sides", ...), "lost-die", or "cocked:<index>" for a readable cocked die
+    # "cocked-multiple-sides", ...), "lost-die", or COCKED: a die resting cocked on chips, read
+    # by its top face, which is `cocked_die` (its place in `dice`)
     irregular: str | None = None
+    cocked_die: int | None = None
     shooter: int | None = None  # Props & Hops shooter, Three Dice Football Quarterback
     state: dict = field(default_factory=dict)  # trainer RoundView.state: lammers, markers, face ...
     selected: tuple[int, str] | None = None  # the wager the trainee clicked
