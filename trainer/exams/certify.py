@@ -40,6 +40,7 @@ from trainer.exams.forms import VERSION as FORM_VERSION
 from trainer.exams.forms import ExamForm, form_from_json
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
+from trainer.exams.records import Status
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.progress.records import clean_name
 from trainer.progress.store import Store
@@ -54,8 +55,8 @@ VALID_FOR = 4 * 3600
 #: how long after a sitting's expiry its result may still be certified: the workstation's clock
 #: is not trusted, so a token kept and sat weeks late is refused here
 CERTIFY_WITHIN = 14 * 86400
-ENDINGS = {"passed": Ending.FINISHED, "failed": Ending.FINISHED, "timed-out": Ending.TIME_UP,
-           "abandoned": Ending.LEFT}
+ENDINGS = {Status.PASSED: Ending.FINISHED, Status.FAILED: Ending.FINISHED,
+           Status.TIMED_OUT: Ending.TIME_UP, Status.ABANDONED: Ending.LEFT}
 
 
 class CertifyError(ExamError):
