@@ -6,6 +6,7 @@ the regulation), how it reads a throw, and a `Table` that carries the state acro
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -93,6 +94,10 @@ class Game(Protocol):
         """The throw of these dice (in the game's order), as the settle contract writes it."""
     def call_of(self, dice: tuple[int, ...]) -> str:
         """The call of a first throw of these dice (in the game's order)."""
+    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+                   rng: random.Random) -> list[str]:
+        """Calls a dealer might make instead of this throw's right one (the practice screen's
+        wrong choices): the calls of nearby dice, or of the game's own special throws."""
     def paid_once(self, bet: str) -> str | None:
         """The section that forbids paying this wager again in a later throw, if the game has one."""
     def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]: ...
@@ -100,6 +105,19 @@ class Game(Protocol):
 
 
 # --- helpers the games share ----------------------------------------------------------------------
+
+
+def dice_variants(dice: tuple[int, ...], rng: random.Random) -> list[tuple[int, ...]]:
+    """The dice with one die off by one or two pips, in a shuffled order (wrong calls are made of
+    these)."""
+    out = []
+    for i in range(len(dice)):
+        for delta in (-1, 1, 2, -2):
+            face = dice[i] + delta
+            if 1 <= face <= 6:
+                out.append((*dice[:i], face, *dice[i + 1:]))
+    rng.shuffle(out)
+    return out
 
 
 def add_chips(standing: dict, key, amount: int) -> None:

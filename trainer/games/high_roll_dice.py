@@ -7,6 +7,7 @@ Pip Street, and how many dice show it decides Like Kind Boulevard and Millionair
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from trainer.games.base import (
     Kind,
     Throw,
     check_keys,
+    dice_variants,
     no_options,
     pay_or_collect,
     read_dice,
@@ -36,6 +38,7 @@ NO_ROLLS = {
     "cocked-multiple-sides": "675a.4(c)",
 }
 FACE_KEY = {1: "ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
+FACE_VALUE = {key: face for face, key in FACE_KEY.items()}
 FACE_WORDS = {1: ("ace", "aces"), 2: ("two", "twos"), 3: ("three", "threes"),
               4: ("four", "fours"), 5: ("five", "fives"), 6: ("six", "sixes")}
 COUNT_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
@@ -58,6 +61,12 @@ def call(face: int, count: int) -> str:
     if count == 1:
         return "No match, ace high"
     return f"{COUNT_WORDS[count]} {FACE_WORDS[face][1]}"
+
+
+def extra_roll_call(face: int, matched: int, count: int) -> str:
+    """The call of the extra roll (§ 675a.4(h)): how many more of the face, and the count now."""
+    word = FACE_WORDS[face][0 if matched == 1 else 1]
+    return f"{matched or 'No'} more {word}: {count} of a kind"
 
 
 @dataclass(frozen=True)
@@ -300,8 +309,7 @@ class Table:
         self.extra_roll, self.over = False, True
         result = {"dice": list(dice), "face": FACE_KEY[self.face], "count": self.count,
                   "extra_roll": True, "matched": matched}
-        word = FACE_WORDS[self.face][0 if matched == 1 else 1]
-        text = f"{matched or 'No'} more {word}: {self.count} of a kind"
+        text = extra_roll_call(self.face, matched, self.count)
         return ThrowReport(True, text, result, tuple(steps), cite=cite("675a.4(h)"))
 
 
@@ -333,6 +341,15 @@ class HighRollDice:
 
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call(*winning_face(dice))
+
+    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+                   rng: random.Random) -> list[str]:
+        if not result.get("extra_roll"):
+            return [self.call_of(d) for d in dice_variants(dice, rng)]
+        # the extra roll's call counts the matching dice: offer the other counts
+        face = FACE_VALUE[str(result["face"])]
+        held = int(result["count"]) - int(result["matched"])  # type: ignore[arg-type]
+        return [extra_roll_call(face, m, held + m) for m in range(0, min(5, len(dice) + 1))]
 
     def paid_once(self, bet: str) -> str | None:
         # § 675a.4(h): a Like Kind paid on the first roll is not paid again on the extra roll

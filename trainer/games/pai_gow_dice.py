@@ -7,6 +7,7 @@ dice; one throw settles the round.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -19,6 +20,7 @@ from trainer.games.base import (
     Throw,
     add_chips,
     check_keys,
+    dice_variants,
     read_dice,
     read_die,
     read_no_roll,
@@ -217,6 +219,10 @@ class PaiGowDice:
 
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call(dice[0], (dice[1], dice[2]))
+
+    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+                   rng: random.Random) -> list[str]:
+        return [self.call_of(d) for d in dice_variants(dice, rng)]
     parse_options = staticmethod(parse_options)
 
     def new_table(self, options: Mapping[str, object]) -> Table:

@@ -4,6 +4,7 @@ Six Eight Shake that runs across throws.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -16,6 +17,7 @@ from trainer.games.base import (
     Throw,
     add_chips,
     check_keys,
+    dice_variants,
     read_dice,
     read_no_roll,
     settle_each,
@@ -300,6 +302,10 @@ class PropsAndHops:
 
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call((dice[0], dice[1]))
+
+    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+                   rng: random.Random) -> list[str]:
+        return [self.call_of(d) for d in dice_variants(dice, rng)]
 
     parse_options = staticmethod(parse_options)
 

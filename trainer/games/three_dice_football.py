@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,6 +17,7 @@ from trainer.games.base import (
     Throw,
     add_chips,
     check_keys,
+    dice_variants,
     no_options,
     read_dice,
     read_die,
@@ -120,6 +122,11 @@ def extra_point_result(dice: tuple[int, int, int]) -> str | None:
     if dice[0] == dice[1] == dice[2]:
         return "a triple of 1s" if ones == 3 else "any other triple"
     return {2: "a 1 on two dice", 1: "a 1 on one die"}.get(ones)
+
+
+def extra_point_call(dice: tuple[int, ...]) -> str:
+    """The call of the extra point roll (§ 577.5(e)): the dice, and what the Extra Point wins."""
+    return f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (extra_point_result(dice) or "no good")
 
 
 def _catalogue() -> dict[str, Bet]:
@@ -336,7 +343,7 @@ class Table:
         self.extra_point_roll, self.over = False, True
         result = {"green": list(dice[:2]), "red": dice[2], "extra_point": True,
                   "ones": dice.count(1), "yard_line": 0, "next_down": None}
-        text = f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (key or "no good")
+        text = extra_point_call(dice)  # type: ignore[arg-type]
         return ThrowReport(True, text, result, (
             Step(Do.PAY, tuple(touchdown_won), cite=section),
             *collect_then_pay(losers, winners, section),
@@ -375,6 +382,11 @@ class ThreeDiceFootball:
     def call_of(self, dice: tuple[int, ...]) -> str:
         green, red = (dice[0], dice[1]), dice[2]
         return call(green, red, read_play(green, red))
+
+    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+                   rng: random.Random) -> list[str]:
+        read = extra_point_call if result.get("extra_point") else self.call_of
+        return [read(d) for d in dice_variants(dice, rng)]
 
     def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]:
         return no_options(raw, ID)
