@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from trainer import games
+from trainer.games.three_dice_football import DOWNS, GOAL_DOWNS
 from trainer.procedure.model import RoundView
 
 
@@ -39,8 +40,6 @@ def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
 
 def down_choices(view: RoundView, seed: int = 0) -> list[str]:
     """The right down-and-distance call after a play, among plausible wrong ones."""
-    from trainer.games.three_dice_football import DOWNS, GOAL_DOWNS
-
     right = f"{view.result['next_down']} on the {view.result['yard_line']}"
     rng = random.Random(f"down:{view.round}:{seed}")
     yard = view.result["yard_line"]

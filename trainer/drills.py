@@ -15,7 +15,7 @@ from trainer import games
 from trainer.dice import SeededDice
 from trainer.procedure import build, game_steps
 from trainer.procedure.dealing import ODD_AMOUNTS, Deal
-from trainer.procedure.model import TRAINEE_DOES
+from trainer.procedure.model import TRAINEE_DOES, Automation, Do
 from trainer.scenario import Event, Offer, Scenario
 from trainer.vocabulary import BY_DIFFICULTY, Skill
 
@@ -82,8 +82,6 @@ def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None) -
 
 def _automation(difficulty: int, skill: Skill | None):
     """The difficulty's automation, raised so that a drilled skill's steps are the trainee's."""
-    from trainer.procedure.model import Automation
-
     level = BY_DIFFICULTY[difficulty]
     if skill is not None:
         need = SKILL_AUTOMATION[skill]
@@ -104,8 +102,6 @@ def payout_drill(game_id: str, seed: int | str) -> Scenario:
     A game whose wagers stand past a throw (Three Dice Football's full game wagers) has no
     one-throw round, so its drill is a whole round (a drive, with single play wagers before every
     down)."""
-    from trainer.procedure.model import Automation, Do
-
     game = games.get(game_id)
     if game.stands_until is not None:
         s = random_round(game_id, 5, seed, Skill.PAYOUTS)

@@ -19,6 +19,12 @@ from math import comb, factorial
 
 from trainer import games
 from trainer.errors import RequestError
+from trainer.games import pai_gow_dice as pgd
+from trainer.games import props_and_hops as ph
+from trainer.games import three_dice_football as tdf
+from trainer.games.high_roll_dice import FACE_KEY, winning_face
+from trainer.games.props_and_hops import LAMMERS
+from trainer.games.three_dice_football import PlayKind, Table, read_play
 from trainer.paytables import PayEntry, paytable
 
 ONE = Fraction(1)
@@ -90,8 +96,6 @@ def row(bet, table: Mapping[str, PayEntry], edge: Fraction, p: Fraction, with_=N
 
 
 def props_and_hops(options: Mapping) -> list[Row]:
-    from trainer.games import props_and_hops as ph
-
     table = paytable(ph.ID)
     regions = options["hop_regions"]
     ids = [b for b in ph.CATALOGUE if b != "six-eight-shake"]
@@ -106,8 +110,6 @@ def props_and_hops(options: Mapping) -> list[Row]:
 @cache
 def six_eight_shake_probability() -> Fraction:
     """P(all six lammer combinations are thrown before a 7), by DP over the lammers left."""
-    from trainer.games.props_and_hops import LAMMERS
-
     ways = {c: (1 if c[0] == c[2] else 2) for c in LAMMERS}
     seven = 6
 
@@ -128,8 +130,6 @@ def six_eight_shake_probability() -> Fraction:
 @cache
 def football_plays() -> tuple[tuple[object, int], ...]:
     """Every throw of the three dice, grouped by the play it makes: (Play, ways of 216)."""
-    from trainer.games.three_dice_football import read_play
-
     plays = Counter(read_play((a, b), r) for a, b, r in product(range(1, 7), repeat=3))
     return tuple(plays.items())
 
@@ -139,8 +139,6 @@ def football_games() -> dict[tuple[bool, int, bool], Fraction]:
     """The probability of each way a game can end: (touchdown, plays, Trips TD or turnover).
 
     Exact DP over the drive's states, stepping the engine's own Table through every play."""
-    from trainer.games.three_dice_football import PlayKind, Table
-
     ends: Counter = Counter()
     frontier = {(Table().yard_line, False, 0, 0): ONE}
     while frontier:
@@ -159,8 +157,6 @@ def football_games() -> dict[tuple[bool, int, bool], Fraction]:
 
 
 def three_dice_football(options: Mapping) -> list[Row]:
-    from trainer.games import three_dice_football as tdf
-
     table, bets = paytable(tdf.ID), tdf.CATALOGUE
     ends = football_games()
     p_td = sum((p for (td, _, _), p in ends.items() if td), Fraction(0))
@@ -231,8 +227,6 @@ def dice_counts(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
 
 
 def high_roll_dice(options: Mapping, game_id: str) -> list[Row]:
-    from trainer.games.high_roll_dice import FACE_KEY, winning_face
-
     game = games.get(game_id)
     bets, table = game.catalogue(options), paytable(game_id)
     n = game.dice
@@ -260,8 +254,6 @@ def high_roll_dice(options: Mapping, game_id: str) -> list[Row]:
 
 def extra_roll_rows(bets: Mapping, table: Mapping[str, PayEntry], n: int) -> list[Row]:
     """The Extra Roll bought with one Like Kind wager on circle K, figured on both (2 units)."""
-    from trainer.games.high_roll_dice import winning_face
-
     first = Counter()
     for counts, ways in dice_counts(n):
         dice = tuple(f for f, c in zip(range(1, 7), counts, strict=True) for _ in range(c))
@@ -291,8 +283,6 @@ def extra_roll_rows(bets: Mapping, table: Mapping[str, PayEntry], n: int) -> lis
 
 
 def pai_gow_dice(options: Mapping) -> list[Row]:
-    from trainer.games import pai_gow_dice as pgd
-
     bets = pgd.catalogue(options)
     outcomes = ((((r, (a, b))), 1) for r, a, b in product(range(1, 7), repeat=3))
     return one_roll_rows(outcomes, lambda o: pgd.resolver(o[0], o[1], options), bets,
