@@ -164,6 +164,23 @@ def read_die(raw: object, where: str) -> int:
     return raw
 
 
+def read_throw(raw: Mapping[str, object], where: str, *, game: str,
+               fields: Mapping[str, int | None], reasons: Mapping[str, str]) -> Throw:
+    """A throw as the settle contract writes it: a no roll (one of `reasons`), or the dice of each
+    field in the game's order (`fields`: field -> how many dice in its list, None for a lone die
+    written as a number)."""
+    if "no_roll" in raw:
+        return read_no_roll(raw, reasons, where)
+    check_keys(raw, tuple(fields), where)
+    if any(f not in raw for f in fields):
+        shape = ", ".join(f'"{f}": ' + {None: "r", 2: "[a, b]"}.get(n, "[...]") for f, n in fields.items())
+        raise RequestError(where, f"a {game} throw is {{{shape}}} or {{\"no_roll\": reason}}")
+    dice: list[int] = []
+    for f, n in fields.items():
+        dice += [read_die(raw[f], f"{where}.{f}")] if n is None else read_dice(raw[f], n, f"{where}.{f}")
+    return Throw(dice=tuple(dice))
+
+
 def read_no_roll(raw: Mapping[str, object], reasons: Mapping[str, str], where: str) -> Throw:
     if set(raw) != {"no_roll"}:
         extra = sorted(set(raw) - {"no_roll"})

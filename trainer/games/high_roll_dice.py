@@ -18,12 +18,10 @@ from trainer.games.base import (
     Bet,
     Kind,
     Throw,
-    check_keys,
     dice_variants,
     no_options,
     pay_or_collect,
-    read_dice,
-    read_no_roll,
+    read_throw,
     refuse,
 )
 from trainer.money import fmt_dollars
@@ -179,14 +177,10 @@ class Table:
         return self.v.dice - self.count if self.extra_roll else self.v.dice
 
     def parse_throw(self, raw: Mapping[str, object], where: str) -> Throw:
-        if "no_roll" in raw:
-            return read_no_roll(raw, NO_ROLLS, where)
-        check_keys(raw, ("dice",), where)
-        if "dice" not in raw:
-            raise RequestError(where, "a High Roll Dice throw is {\"dice\": [...]} or {\"no_roll\": reason}")
         what = "on the extra roll, the dice that did not match" if self.extra_roll else "dice"
         try:
-            return Throw(dice=read_dice(raw["dice"], self.dice_count, f"{where}.dice"))
+            return read_throw(raw, where, game="High Roll Dice", fields={"dice": self.dice_count},
+                              reasons=NO_ROLLS)
         except RequestError as e:
             if self.extra_roll and e.field == f"{where}.dice":
                 raise RequestError(e.field, f"{e.message} ({what})") from None

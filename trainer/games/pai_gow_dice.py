@@ -19,11 +19,8 @@ from trainer.games.base import (
     Kind,
     Throw,
     add_chips,
-    check_keys,
     dice_variants,
-    read_dice,
-    read_die,
-    read_no_roll,
+    read_throw,
     settle_each,
 )
 from trainer.paytables import paytable
@@ -130,14 +127,7 @@ def call(red: int, blue: tuple[int, int]) -> str:
 
 
 def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
-    if "no_roll" in raw:
-        return read_no_roll(raw, NO_ROLLS, where)
-    check_keys(raw, ("red", "blue"), where)
-    if "red" not in raw or "blue" not in raw:
-        raise RequestError(where, "a Pai Gow dice throw is {\"red\": r, \"blue\": [a, b]} or "
-                                  "{\"no_roll\": reason}")
-    red = read_die(raw["red"], f"{where}.red")
-    return Throw(dice=(red, *read_dice(raw["blue"], 2, f"{where}.blue")))
+    return read_throw(raw, where, game="Pai Gow dice", fields={"red": None, "blue": 2}, reasons=NO_ROLLS)
 
 
 @dataclass

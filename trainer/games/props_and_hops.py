@@ -16,10 +16,8 @@ from trainer.games.base import (
     Kind,
     Throw,
     add_chips,
-    check_keys,
     dice_variants,
-    read_dice,
-    read_no_roll,
+    read_throw,
     settle_each,
 )
 from trainer.money import winnings
@@ -142,12 +140,7 @@ def parse_options(raw: Mapping[str, object]) -> dict:
 
 
 def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
-    if "no_roll" in raw:
-        return read_no_roll(raw, NO_ROLLS, where)
-    check_keys(raw, ("dice",), where)
-    if "dice" not in raw:
-        raise RequestError(where, "a Props & Hops throw is {\"dice\": [a, b]} or {\"no_roll\": reason}")
-    return Throw(dice=read_dice(raw["dice"], 2, f"{where}.dice"))
+    return read_throw(raw, where, game="Props & Hops", fields={"dice": 2}, reasons=NO_ROLLS)
 
 
 def resolver(dice: tuple[int, int], regions: Mapping[str, frozenset[str]]):

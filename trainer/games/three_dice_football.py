@@ -10,18 +10,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from trainer.cite import cite, reading
-from trainer.errors import RequestError
 from trainer.games.base import (
     Bet,
     Kind,
     Throw,
     add_chips,
-    check_keys,
     dice_variants,
     no_options,
-    read_dice,
-    read_die,
-    read_no_roll,
+    read_throw,
     refuse,
     settle_each,
 )
@@ -168,14 +164,8 @@ DECIDED_BY_THE_TOUCHDOWN = ("quick-strike", "game-changer", *(f"game-length-{n}"
 
 
 def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
-    if "no_roll" in raw:
-        return read_no_roll(raw, NO_ROLLS, where)
-    check_keys(raw, ("green", "red"), where)
-    if "green" not in raw or "red" not in raw:
-        raise RequestError(where, "a Three Dice Football throw is {\"green\": [a, b], \"red\": r} "
-                                  "or {\"no_roll\": reason}")
-    green = read_dice(raw["green"], 2, f"{where}.green")
-    return Throw(dice=(*green, read_die(raw["red"], f"{where}.red")))
+    return read_throw(raw, where, game="Three Dice Football", fields={"green": 2, "red": None},
+                      reasons=NO_ROLLS)
 
 
 def call(green: tuple[int, int], red: int, play: Play) -> str:
