@@ -234,6 +234,41 @@ def test_closing_the_app_mid_exam_records_the_attempt_as_left(qtbot, school):
     assert json.dumps(result.answers[0].findings)  # the answer given is kept
 
 
+def test_the_countdown_and_the_record_keep_one_clock(qtbot, school):
+    """The screen's countdown is the session's clock: when the session says 30 s are left the
+    screen says so, and when its time is up the screen ends the attempt "timed-out"."""
+    from ui.qt import Qt
+
+    store, key, _, rosa = school
+    trainee = window(qtbot, store, key, rosa)
+    page = trainee.show_screen("exam")
+    page.available.selectRow(0)
+    click_later("Yes")
+    qtbot.mouseClick(page.start_button, Qt.MouseButton.LeftButton)
+    session, runner = page.session, page.runner
+    session.clock = lambda: session.deadline - 30
+    runner.tick()
+    assert runner.countdown.text() == "0:30 left"
+    session.clock = lambda: session.deadline + 1
+    qtbot.waitUntil(lambda: page.runner is None, timeout=3000)  # the screen's own timer saw it
+    [result] = results(store)
+    assert result.status.value == "timed-out" and result.ended == session.deadline
+    assert trainee.sidebar.isEnabled()
+
+
+def test_setting_the_computers_clock_moves_no_exam_time(monkeypatch):
+    import time
+
+    from trainer.exams.session import exam_clock
+
+    before = exam_clock()
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() - 3600)  # the trainee winds the clock back
+    assert abs(exam_clock() - before) < 5
+    monkeypatch.setattr(time, "time", lambda: real() + 86400)
+    assert abs(exam_clock() - before) < 5
+
+
 def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot, school, tmp_path):
     """The instructor issues a sitting with the instructor key; the trainee sits it from the
     sitting file (sealed, under the countdown) and exports the submission; the instructor

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from trainer.exams import Ending
 from trainer.games import GAME_NAMES
 from ui.exam_certify import CertificatesTab, Certification
 from ui.qt import (
@@ -268,7 +269,7 @@ class ExamPage(QWidget):
             return False
         form = self.session.form
         scenarios = [self.session.scenario(p) for p in range(len(form.items))]
-        self.runner = ExamRunner(form.name, scenarios, int(self.session.remaining()))
+        self.runner = ExamRunner(form.name, scenarios, self.session.remaining)
         self.runner.item_finished.connect(self._answer)
         self.runner.over.connect(self._over)
         self.stack.addWidget(self.runner)
@@ -284,17 +285,17 @@ class ExamPage(QWidget):
         try:
             self.session.record(position, result, round_.log)
         except ExamError:  # time is up by the exam's own clock
-            self.runner.end("timed-out")
+            self.runner.end(Ending.TIME_UP)
         except StoreError as e:  # the file cannot take the answer: say so, and end the attempt
             QMessageBox.critical(self, "Exam", f"{e}\n\nThe attempt ends here; the answers "
                                  "saved before this one are kept.")
-            self.runner.end("abandoned")
+            self.runner.end(Ending.LEFT)
 
-    def _over(self, how: str) -> None:
+    def _over(self, how: Ending) -> None:
         session, runner = self.session, self.runner
         if not session.over:
-            {"completed": session.finish, "timed-out": session.time_out,
-             "abandoned": session.abandon}[how]()
+            {Ending.FINISHED: session.finish, Ending.TIME_UP: session.time_out,
+             Ending.LEFT: session.abandon}[how]()
         result = session.result
         self.session = None
         self.runner = None
@@ -307,7 +308,7 @@ class ExamPage(QWidget):
     def abandon(self) -> None:
         """End a running exam as left (the app is closing)."""
         if self.runner is not None:
-            self.runner.end("abandoned")
+            self.runner.end(Ending.LEFT)
 
     # --- results -------------------------------------------------------------------------------
 

@@ -1,12 +1,14 @@
 """Taking an exam: the form's scenarios one after another in the practice screen's exam mode
-(no feedback, no hints), under one visible countdown. Time running out ends the exam; so does
-leaving it. The page that owns the runner records each part as soon as it is done."""
+(no feedback, no hints), under one visible countdown: the session's own clock
+(trainer.exams.session.exam_clock), read through `remaining`, so that what the trainee sees and
+what the record says cannot drift apart. Time running out ends the exam; so does leaving it. The
+page that owns the runner records each part as soon as it is done."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
+from trainer.exams import Ending
 from trainer.progress import Mode
 from ui.practice import PracticeScreen
 from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
@@ -14,17 +16,14 @@ from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLa
 
 class ExamRunner(QWidget):
     item_finished = Signal(int, object, object)  # index, Result, PracticeRound
-    over = Signal(str)  # "completed", "timed-out" or "abandoned"
+    over = Signal(object)  # how it ended: an Ending
 
-    def __init__(self, title: str, scenarios: list, time_limit: int,
-                 clock: Callable[[], float] = time.monotonic, parent=None):
+    def __init__(self, title: str, scenarios: list, remaining: Callable[[], float], parent=None):
         super().__init__(parent)
         self.scenarios = scenarios
-        self.time_limit = time_limit
-        self.clock = clock
+        self._remaining = remaining  # seconds left, by the exam session's clock
         self.index = -1
-        self.started = 0.0
-        self.ended: str | None = None
+        self.ended: Ending | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
@@ -51,10 +50,9 @@ class ExamRunner(QWidget):
 
     @property
     def remaining(self) -> float:
-        return max(0.0, self.time_limit - (self.clock() - self.started))
+        return max(0.0, self._remaining())
 
     def start(self) -> None:
-        self.started = self.clock()
         self.timer.start()
         self._next()
 
@@ -64,12 +62,12 @@ class ExamRunner(QWidget):
         self.countdown.setObjectName("timerLate" if left < 60 else "timer")
         self.countdown.style().polish(self.countdown)
         if left <= 0 and self.ended is None:
-            self.end("timed-out")
+            self.end(Ending.TIME_UP)
 
     def _next(self) -> None:
         self.index += 1
         if self.index >= len(self.scenarios):
-            self.end("completed")
+            self.end(Ending.FINISHED)
             return
         self.part.setText(f"Part {self.index + 1} of {len(self.scenarios)}")
         self.screen.start(self.scenarios[self.index], mode=Mode.EXAM)
@@ -85,9 +83,9 @@ class ExamRunner(QWidget):
         answer = QMessageBox.question(self, "Leave the exam?", "Leaving ends this attempt: it is "
                                       "recorded as left, with the parts you finished. Leave?")
         if answer == QMessageBox.StandardButton.Yes:
-            self.end("abandoned")
+            self.end(Ending.LEFT)
 
-    def end(self, how: str) -> None:
+    def end(self, how: Ending) -> None:
         if self.ended is not None:
             return
         self.ended = how

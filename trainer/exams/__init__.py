@@ -52,13 +52,13 @@ from trainer.exams.formstore import (
     restore_form,
 )
 from trainer.exams.records import Answer, ExamResult, SignOff, Status, get_result, results
-from trainer.exams.scoring import ExamScore, exam_score
+from trainer.exams.scoring import Ending, ExamScore, exam_score
 from trainer.exams.session import ExamSession, attempts_left, attempts_used, close_interrupted, start_exam
 from trainer.exams.trust import Problem, installation_key, read_installation_key, verify_results
 
 __all__ = [
-    "Answer", "Available", "ExamAccess", "ExamError", "ExamForm", "ExamOverError", "ExamResult", "ExamScore",
-    "ExamSession", "FormError", "FormFileError", "FormItem", "FormSummary",
+    "Answer", "Available", "Ending", "ExamAccess", "ExamError", "ExamForm", "ExamOverError",
+    "ExamResult", "ExamScore", "ExamSession", "FormError", "FormFileError", "FormItem", "FormSummary",
     "KeyFileError", "LockedError", "NoAttemptsLeftError", "Problem", "SignOff", "Status",
     "TimeUpError", "add_bundled_forms", "add_form", "archive_form", "attempts_left", "attempts_used",
     "bundled_forms", "close_interrupted", "exam_score", "export_form",

@@ -15,7 +15,10 @@ Attempts allowed: every attempt started counts, abandoned ones included (leaving
 going badly must not buy a fresh start), and so do results imported from other workstations.
 The count is taken under the write lock, so two processes cannot both start the last attempt.
 
-The clock is `time.time` (the times stored are seconds since 1970); tests pass their own.
+One clock times an attempt: `exam_clock`, seconds since 1970 as the wall clock read them when
+the app started, advanced by the monotonic clock, so that setting the computer's clock during an
+exam neither buys time nor moves the times recorded. The screen's countdown reads the session's
+`remaining()`; tests pass their own clock.
 """
 
 from __future__ import annotations
@@ -44,6 +47,12 @@ from trainer.progress.store import Store
 from trainer.scenario import Scenario
 
 _LIVE: set[str] = set()  # uids of the attempts being sat in this process
+_WALL, _MONOTONIC = time.time(), time.monotonic()  # read together, once
+
+
+def exam_clock() -> float:
+    """Now, in seconds since 1970, by the wall clock at start-up plus the monotonic time since."""
+    return _WALL + (time.monotonic() - _MONOTONIC)
 
 
 def attempts_used(store: Store, trainee_id: int, form_uid: str) -> int:
@@ -56,7 +65,7 @@ def attempts_left(store: Store, trainee_id: int, form: ExamForm) -> int:
 
 
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
-               clock: Callable[[], float] = time.time, sitting: dict | None = None) -> ExamSession:
+               clock: Callable[[], float] = exam_clock, sitting: dict | None = None) -> ExamSession:
     """Begin an attempt on a form (an ExamForm, stored now if it is not yet, or a stored form's
     uid). Refused for an archived form (FormError) and when the trainee has no attempt left
     (NoAttemptsLeftError). With a signed `sitting` token (trainer.exams.submission), the token
