@@ -16,9 +16,9 @@ going badly must not buy a fresh start), and so do results imported from other w
 The count is taken under the write lock, so two processes cannot both start the last attempt.
 
 One clock times an attempt: `exam_clock`, seconds since 1970 as the wall clock read them when
-the app started, advanced by the monotonic clock, so that setting the computer's clock during an
-exam neither buys time nor moves the times recorded. The screen's countdown reads the session's
-`remaining()`; tests pass their own clock.
+the app started, advanced by a steady clock that counts sleep too, so that setting the
+computer's clock during an exam neither buys time nor moves the times recorded. The screen's
+countdown reads the session's `remaining()`; tests pass their own clock.
 """
 
 from __future__ import annotations
@@ -47,12 +47,22 @@ from trainer.progress.store import Store
 from trainer.scenario import Scenario
 
 _LIVE: set[str] = set()  # uids of the attempts being sat in this process
-_WALL, _MONOTONIC = time.time(), time.monotonic()  # read together, once
+
+
+def _steady() -> float:
+    """Seconds that only go forward, sleep included: closing a laptop's lid buys no exam time
+    (CLOCK_BOOTTIME on Linux; elsewhere the monotonic clock)."""
+    if hasattr(time, "CLOCK_BOOTTIME"):
+        return time.clock_gettime(time.CLOCK_BOOTTIME)
+    return time.monotonic()
+
+
+_WALL, _STEADY = time.time(), _steady()  # read together, once
 
 
 def exam_clock() -> float:
-    """Now, in seconds since 1970, by the wall clock at start-up plus the monotonic time since."""
-    return _WALL + (time.monotonic() - _MONOTONIC)
+    """Now, in seconds since 1970, by the wall clock at start-up plus the steady time since."""
+    return _WALL + (_steady() - _STEADY)
 
 
 def attempts_used(store: Store, trainee_id: int, form_uid: str) -> int:
