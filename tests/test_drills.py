@@ -88,7 +88,7 @@ def test_a_no_roll_is_drawn_with_the_games_own_number_of_dice(game):
     round_ = PracticeRound(parse(text, "t.toml"))
     for _ in range(50):  # work the round until the no roll is on the table
         state = round_.table_state()
-        if state.get("irregular") or (e := round_.next_expected()) is None:
+        if state.irregular or (e := round_.next_expected()) is None:
             break
         round_.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
-    assert state.get("irregular") == reason and len(state["dice"]) == g.dice
+    assert state.irregular == reason and len(state.dice) == g.dice

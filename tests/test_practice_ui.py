@@ -7,9 +7,9 @@ import pytest
 from tests.conftest import ROOT
 from trainer.library import load_library
 from trainer.money import fmt
+from trainer.practice import NEEDS_WAGER
 from trainer.procedure import Automation, Do
 from trainer.progress import Mode
-from ui.practice import NEEDS_WAGER
 
 LIBRARY = load_library(ROOT / "scenarios")
 #: one bundled scenario per game, worked to the end through the screen
@@ -157,3 +157,54 @@ def test_the_action_bar_offers_every_step_of_the_games_rounds(screen, game):
     assert due <= offered, f"no button for {sorted(due - offered)}"
     if game == "high-roll-dice-6":  # § 675a.6: the 6-dice variation sells no Extra Roll
         assert not offered & {Do.LOCK_OUT_EXTRA_ROLL, Do.EXTRA_ROLL}
+
+
+def test_the_screen_redraws_once_per_change_from_one_snapshot(qtbot, screen, monkeypatch):
+    """The round says when it changed; the screen draws its one snapshot of the table then,
+    instead of building the table again for each thing it needs."""
+    from trainer.practice import PracticeRound
+
+    built = []
+    real = PracticeRound._table_state
+    monkeypatch.setattr(PracticeRound, "_table_state", lambda self: built.append(1) or real(self))
+    screen.start(LIBRARY.by_id("ph-six-eight-shake-pays"), automation=Automation.WHOLE_ROUND)
+    changes = []
+    screen.round.subscribe(lambda r: changes.append(len(built)))
+    before = len(built)
+    work(qtbot, screen)
+    assert changes, "the round reported its changes"
+    assert len(built) - before == len(changes), "one snapshot per change, however it was drawn"
+
+
+def test_each_action_asks_what_the_regulation_needs(screen):
+    """The prompts come from the engine: the seats at the table, the game's no-roll reasons, the
+    Yard Marker where the table shows it, the High Roll faces in rank order."""
+    from trainer import games
+    from trainer.procedure.model import Amount, Choice, Number
+
+    screen.start(LIBRARY.by_id("ph-six-eight-shake-pays"))
+    r = screen.round
+    no_roll = r.prompt(Do.NO_ROLL)
+    assert isinstance(no_roll, Choice) and no_roll.values == tuple(games.get("props-and-hops").no_rolls)
+    shaker = r.prompt(Do.PASS_SHAKER)
+    assert shaker.values == tuple(str(s) for s in sorted(r.scenario.players))
+    wager = r.table_state().wagers[0]
+    pay = r.prompt(Do.PAY, wager.seat, wager.bet)
+    assert isinstance(pay, Amount) and f"seat {wager.seat}" in pay.title
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    markers = screen.round.prompt(Do.MOVE_MARKERS)
+    assert isinstance(markers, Number) and markers.start == 20  # the Yard Marker starts on the 20
+    screen.start(LIBRARY.by_id("hrd-full-table"))
+    box = screen.round.prompt(Do.MOVE_DICE)
+    assert box.values == ("ace", "6", "5", "4", "3", "2")  # reading "hrd-winning-face"
+
+
+def test_switching_games_leaves_no_table_as_a_window_of_its_own(qtbot, screen):
+    from ui.qt import QApplication
+
+    screen.start(LIBRARY.by_id("ph-first-shake"))
+    old = screen.view
+    screen.start(LIBRARY.by_id("tdf-opening-drive"))
+    QApplication.processEvents()
+    assert screen.view is not old
+    assert [w for w in QApplication.topLevelWidgets() if w.isVisible()] == [screen]

@@ -12,7 +12,6 @@ from trainer.drills import random_round
 from trainer.paths import scenarios_dir
 from trainer.practice import PracticeRound
 from trainer.scenario import bundled, load
-from ui.table.state import TableState
 
 ROUNDS_PER_GAME = 200
 
@@ -23,7 +22,7 @@ def play_through(view, scenario, *, paint_each: bool) -> int:
     round_ = PracticeRound(scenario)
     drawn = 0
     while True:
-        view.set_state(TableState(**round_.table_state()))
+        view.set_state(round_.table_state())
         drawn += 1
         if paint_each or round_.finished:
             assert not view.grab().isNull()

@@ -10,7 +10,7 @@ import pytest
 from trainer.games import get as get_game
 from trainer.readings import SEATS
 from trainer.settlement import Wager as W
-from ui.table.state import TableState
+from trainer.table_state import TableState
 
 GAMES = ("props-and-hops", "three-dice-football", "high-roll-dice", "high-roll-dice-6", "pai-gow-dice")
 NAMES = ("Ana", "Ben", "Carmen", "Dmitri", "Eve", "Farouk", "Gus", "Hana", "Ivan", "Jo", "Kai", "Lena",

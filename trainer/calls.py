@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 from trainer import games
-from trainer.games.three_dice_football import DOWNS, GOAL_DOWNS
 from trainer.procedure.model import RoundView
 
 
@@ -34,19 +33,5 @@ def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
         pool = [g.call_of(tuple(rng.randint(1, 6) for _ in range(g.dice))) for _ in range(12)]
     wrong = [c for c in dict.fromkeys(pool) if c != right][: n - 1 if right else n]
     out = [right, *wrong] if right else wrong
-    rng.shuffle(out)
-    return out
-
-
-def down_choices(view: RoundView, seed: int = 0) -> list[str]:
-    """The right down-and-distance call after a play, among plausible wrong ones."""
-    right = f"{view.result['next_down']} on the {view.result['yard_line']}"
-    rng = random.Random(f"down:{view.round}:{seed}")
-    yard = view.result["yard_line"]
-    pool = [f"{d} on the {y}" for d in (*DOWNS, *GOAL_DOWNS) for y in (yard - 1, yard, yard + 1)
-            if y > 0]
-    wrong = [c for c in pool if c != right]
-    rng.shuffle(wrong)
-    out = [right, *wrong[:3]]
     rng.shuffle(out)
     return out

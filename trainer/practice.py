@@ -12,22 +12,27 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from trainer import games
-from trainer.calls import dice_of
+from trainer.calls import choices, dice_of
 from trainer.grading import Finding, Result, grade
-from trainer.procedure import Automation, Do, Expected, Performed, build
-from trainer.procedure.model import TRAINEE_DOES, RoundView
+from trainer.money import fmt_dollars
+from trainer.procedure import Automation, Do, Expected, Performed, build, game_steps
+from trainer.procedure.model import LABELS, TRAINEE_DOES, Amount, Choice, Prompt, RoundView
 from trainer.regulations import quote
 from trainer.scenario import Scenario
 from trainer.settlement import Wager
+from trainer.table_state import COCKED, Mark, TableState
 
 #: actions after which a round's table shows its new state (lammers, markers, dice in the box)
 STATE_CHANGES = (Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.MOVE_DICE, Do.EXTRA_ROLL)
 #: throws whose dice no call reads (a no roll, a lost die): the table draws the game's dice as
 #: they lie, with the irregularity
 DICELESS = ("no-roll", "lost-die")
+#: the actions done to the wager the trainee has selected on the layout
+NEEDS_WAGER = (Do.ACCEPT, Do.REFUSE, Do.COLLECT, Do.PAY, Do.PLACE_SIX_EIGHT, Do.TAKE_DOWN)
+#: after these the wager is dealt with, and nothing stays selected
+CLEARS_SELECTION = (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN)
 #: the actions that reveal the dice
 CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
 
@@ -41,17 +46,6 @@ class Feedback:
     quote: str | None
     expected: Expected | None  # what was due next when the trainee acted
     findings: tuple[Finding, ...] = ()
-
-
-class Mark(StrEnum):
-    """What has been done to a wager in the current round, as the table shows it."""
-
-    OFFERED = "offered"  # offered, not yet accepted or refused
-    ACCEPTED = "accepted"
-    REFUSED = "refused"
-    COLLECTED = "collected"
-    PAID = "paid"
-    HELD = "held"  # High Roll Dice: a wager that stands for the extra roll
 
 
 @dataclass
@@ -77,6 +71,9 @@ class PracticeRound:
         self.done: set[int] = set()  # indexes into self.full that are closed
         self.skipped: set[int] = set()
         self.round = 0
+        self._snapshot: TableState | None = None
+        self._listeners: list[Callable[[PracticeRound], None]] = []
+        self.steps = game_steps(scenario.game)
         self._result = self._grade()
         self.advance()
 
@@ -122,11 +119,25 @@ class PracticeRound:
         before = self.procedure.ancestors(call_stage)
         return all(k in self.done for k, s, _ in acts if s in before)
 
-    def table_state(self) -> dict:
-        """The round's table, as ui.table.state.TableState's fields."""
+    def table_state(self) -> TableState:
+        """What the table shows now. Made once per change (`subscribe` hears of each)."""
+        if self._snapshot is None:
+            self._snapshot = self._table_state()
+        return self._snapshot
+
+    def subscribe(self, listener: Callable[[PracticeRound], None]) -> None:
+        """Call `listener(round)` after every change: an action, a skipped throw, the end."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        self._snapshot = None
+        for listener in list(self._listeners):
+            listener(self)
+
+    def _table_state(self) -> TableState:
         view = self.view
         if view is None:
-            return {"players": dict(self.scenario.players)}
+            return TableState(players=dict(self.scenario.players))
         marks = self.marks()
         wagers = list(view.layout)
         for offer, reason in view.offers:
@@ -141,7 +152,7 @@ class PracticeRound:
         elif event.type == "lost-die":
             irregular = "lost-die"
         elif event.cocked is not None:
-            irregular = "cocked"  # ui.table.state.COCKED, the die being cocked_die
+            irregular = COCKED
         dice = dice_of(self.scenario.game, event.throw) if event.type not in DICELESS else None
         if irregular and dice is None:  # a no roll or a lost die: the game's dice, as they lie
             dice = (3, 4, 2, 5, 5, 1, 6, 2, 3, 4)[:games.get(self.scenario.game).dice]
@@ -150,15 +161,15 @@ class PracticeRound:
         show_new = self.round > 0 and (all(k in self.done for k in changes) if changes
                                         else self.dice_visible())
         previous = self.procedure.rounds[self.round - 2].state if self.round >= 2 else {}
-        return {
-            "players": dict(self.scenario.players), "wagers": wagers, "marks": marks.marks,
-            "payouts": marks.payouts, "dice": dice, "dice_visible": self.dice_visible(),
-            "irregular": irregular if self.dice_visible() else None,
-            "cocked_die": event.cocked if irregular == "cocked" and self.dice_visible() else None,
-            "shooter": (view.state.get("shooter") or view.state.get("quarterback")
-                        or self.scenario.shooter),
-            "state": view.state if show_new else previous,
-        }
+        visible = self.dice_visible()
+        return TableState(
+            players=dict(self.scenario.players), wagers=wagers, marks=marks.marks,
+            payouts=marks.payouts, dice=dice, dice_visible=visible,
+            irregular=irregular if visible else None,
+            cocked_die=event.cocked if irregular == COCKED and visible else None,
+            shooter=(view.state.get("shooter") or view.state.get("quarterback")
+                     or self.scenario.shooter),
+            state=view.state if show_new else previous)
 
     def marks(self) -> Marks:
         out = Marks()
@@ -183,6 +194,29 @@ class PracticeRound:
 
     # --- acting ------------------------------------------------------------------------------
 
+    def prompt(self, do: Do, seat: int | None = None, bet: str | None = None) -> Prompt | None:
+        """What the action asks of the trainee before it is done (a payout, a call, a seat, a
+        number), or None when it is done as it is (on the selected wager, if it needs one)."""
+        view = self.view
+        if do is Do.PAY:
+            state = self.table_state()
+            name = games.get(self.scenario.game).catalogue(self.scenario.options)[bet].name
+            amount = next((w.amount for w in state.wagers if (w.seat, w.bet) == (seat, bet)), 0)
+            return Amount(f"Pay seat {seat}: {name} ({fmt_dollars(amount)} wager)")
+        if do is Do.ANNOUNCE and view is not None:
+            calls = tuple(choices(self.scenario.game, view))
+            return Choice("Announce", "What do you call?", calls, calls)
+        if do is Do.NO_ROLL:
+            reasons = tuple(games.get(self.scenario.game).no_rolls)
+            return Choice("No roll", "Why is it no roll?", reasons, reasons)
+        if do in (Do.OFFER_SHAKER, Do.PASS_SHAKER, Do.OFFER_DICE):
+            seats = sorted(self.scenario.players.items())
+            return Choice(LABELS[do], "To which seat?", tuple(f"Seat {s} — {n}" for s, n in seats),
+                          tuple(str(s) for s, _ in seats))
+        if view is None:
+            return None
+        return self.steps.prompt(do, view, self.table_state().state or {})
+
     def perform(self, do: Do, *, seat: int | None = None, bet: str | None = None,
                 amount: int | None = None, value: str | None = None) -> Feedback:
         if self.finished:
@@ -194,6 +228,7 @@ class PracticeRound:
         new = tuple(f for f in self._result.findings if f.actual is action)
         self._sync_done()
         self.advance()
+        self._changed()
         if new:
             f = new[0]
             return Feedback(False, action, f.message, f.cite, quote(f.cite), due, new)
@@ -211,6 +246,7 @@ class PracticeRound:
                 self.skipped.add(k)
                 self.done.add(k)
         self.advance()
+        self._changed()
 
     def finish(self) -> Result:
         """End the round (or give it up) and grade it."""

@@ -8,9 +8,9 @@ stays responsive and tests can type into them.
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from trainer.money import fmt_dollars
 from trainer.procedure.model import LABELS, Automation, Do
 from trainer.progress import Mode
 from ui.actions import ActionBar
@@ -29,15 +29,12 @@ from ui.qt import (
     QWidget,
     Signal,
 )
-from ui.table.state import TableState
 
 if TYPE_CHECKING:  # the engine's round machinery loads with the first round, not at start-up
     from trainer.grading import Result
     from trainer.practice import Feedback, PracticeRound
     from trainer.scenario import Scenario
 
-NEEDS_WAGER = (Do.ACCEPT, Do.REFUSE, Do.COLLECT, Do.PAY, Do.PLACE_SIX_EIGHT, Do.TAKE_DOWN)
-FACES = ["ace", "6", "5", "4", "3", "2"]
 
 
 class FeedbackPanel(QTextBrowser):
@@ -105,6 +102,7 @@ class PracticeScreen(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.round: PracticeRound | None = None
+        self._reported: PracticeRound | None = None  # the round whose end was reported
         self.mode = Mode.PRACTICE
         self.view = None
         self.selected: tuple[int, str] | None = None
@@ -188,6 +186,7 @@ class PracticeScreen(QWidget):
         if mode is Mode.PAYOUT_DRILL:
             automation = Automation.PAYOUTS
         self.round = PracticeRound(scenario, automation)
+        self.round.subscribe(self._round_changed)
         self.selected = None
         self.feedback.entries.clear()
         self.feedback.setHtml("")
@@ -224,9 +223,10 @@ class PracticeScreen(QWidget):
             return
         from ui.table import table_view
 
-        if self.view is not None:
+        if self.view is not None:  # hidden and deleted as a child: never a window of its own
             self.view.stop_animations()
-            self.view.setParent(None)
+            self.view.hide()
+            self.table_layout.removeWidget(self.view)
             self.view.deleteLater()
         self.view = table_view(scenario.game, scenario.options)
         self.view.wager_clicked.connect(self.select)
@@ -248,13 +248,15 @@ class PracticeScreen(QWidget):
 
     # --- drawing -------------------------------------------------------------------------------
 
+    def _round_changed(self, round_) -> None:
+        if round_ is self.round:
+            self.refresh()
+
     def refresh(self) -> None:
         r = self.round
         if r is None or self.view is None:
             return
-        fields = r.table_state()
-        fields["selected"] = self.selected
-        self.view.set_state(TableState(**fields))
+        self.view.set_state(replace(r.table_state(), selected=self.selected))
         self.progress.setText(f"Throw {max(r.round, 1)} of {r.rounds}" if r.rounds else "")
         self.hint.setText("")
         self._tick()
@@ -277,8 +279,7 @@ class PracticeScreen(QWidget):
     def _wager_keys(self) -> list[tuple[int, str]]:
         if self.round is None:
             return []
-        state = self.round.table_state()
-        return sorted({(w.seat, w.bet) for w in state.get("wagers", [])})
+        return sorted({(w.seat, w.bet) for w in self.round.table_state().wagers})
 
     def cycle(self, step: int) -> None:
         keys = self._wager_keys()
@@ -298,8 +299,8 @@ class PracticeScreen(QWidget):
     # --- acting --------------------------------------------------------------------------------
 
     def act(self, do: Do) -> None:
-        from trainer.calls import choices, down_choices
-        from trainer.games import get
+        from trainer.practice import NEEDS_WAGER
+        from trainer.procedure.model import Amount, Choice, Given, Number
 
         r = self.round
         if r is None or r.finished or self.dialog is not None:
@@ -308,42 +309,18 @@ class PracticeScreen(QWidget):
             self.feedback.note(f"{LABELS[do]}: select a wager first — click it, or use ← →.")
             return
         seat, bet = self.selected if do in NEEDS_WAGER else (None, None)
-        view = r.view
-        game = r.scenario.game
-        if do is Do.PAY:
-            name = get(game).catalogue(r.scenario.options)[bet].name
-            amount = next((w.amount for w in r.table_state()["wagers"] if (w.seat, w.bet) == (seat, bet)), 0)
-            self._ask(PayoutKeypad(f"Pay seat {seat}: {name} ({fmt_dollars(amount)} wager)", self),
+        prompt = r.prompt(do, seat, bet)
+        if isinstance(prompt, Amount):
+            self._ask(PayoutKeypad(prompt.title, self),
                       lambda d: self._do(do, seat=seat, bet=bet, amount=d.cents))
-        elif do is Do.ANNOUNCE and view is not None:
-            self._ask(ChoiceDialog("Announce", "What do you call?", choices(game, view), self),
-                      lambda d: self._do(do, value=d.choice))
-        elif do is Do.NO_ROLL:
-            reasons = list(get(game).no_rolls)
-            self._ask(ChoiceDialog("No roll", "Why is it no roll?", reasons, self),
-                      lambda d: self._do(do, value=d.choice))
-        elif do in (Do.OFFER_SHAKER, Do.PASS_SHAKER, Do.OFFER_DICE):
-            players = r.scenario.players
-            options = [f"Seat {s} — {n}" for s, n in sorted(players.items())]
-            self._ask(ChoiceDialog(LABELS[do], "To which seat?", options, self),
-                      lambda d: self._do(do, value=d.choice.split()[1]))
-        elif do is Do.MOVE_MARKERS:
-            start = int((r.table_state()["state"] or {}).get("yard_line", 20))
-            self._ask(NumberDialog("Move markers", "Move the Yard Marker to the … yard line "
-                                   "(0 = touchdown)", 0, 30, start, self),
-                      lambda d: self._do(do, value=str(d.value)))
-        elif do is Do.ANNOUNCE_DOWN and view is not None and view.result.get("next_down"):
-            self._ask(ChoiceDialog("Down and distance", "Announce:", down_choices(view), self),
-                      lambda d: self._do(do, value=d.choice))
-        elif do is Do.MOVE_DICE:
-            self._ask(ChoiceDialog("Throw box", "Move the matching dice to the box:", FACES, self),
-                      lambda d: self._do(do, value=d.choice))
-        elif do is Do.EXTRA_ROLL:
-            self._ask(NumberDialog("Extra roll", "How many dice go back in the shaker?", 1, 10, 5,
-                                   self), lambda d: self._do(do, value=str(d.value)))
-        elif do in (Do.PLACE_POINTER, Do.MOVE_LAMMER) and view is not None and view.valid:
-            a, b = sorted(view.result["dice"])
-            self._do(do, value=f"{a}-{b}")
+        elif isinstance(prompt, Choice):
+            self._ask(ChoiceDialog(prompt.title, prompt.question, list(prompt.options), self),
+                      lambda d: self._do(do, value=prompt.values[prompt.options.index(d.choice)]))
+        elif isinstance(prompt, Number):
+            self._ask(NumberDialog(prompt.title, prompt.question, prompt.low, prompt.high,
+                                   prompt.start, self), lambda d: self._do(do, value=str(d.value)))
+        elif isinstance(prompt, Given):
+            self._do(do, value=prompt.value)
         else:
             self._do(do, seat=seat, bet=bet)
 
@@ -364,12 +341,13 @@ class PracticeScreen(QWidget):
         r = self.round
         if r is None or r.finished:
             return
-        fb = r.perform(do, **fields)
+        from trainer.practice import CLEARS_SELECTION
+
+        if do in CLEARS_SELECTION:
+            self.selected = None
+        fb = r.perform(do, **fields)  # the round tells the screen it changed (refresh)
         if self.mode is not Mode.EXAM:
             self.feedback.add(fb)
-        if do in (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN):
-            self.selected = None
-        self.refresh()
         if r.finished:
             self._done()
         elif self.mode is Mode.PAYOUT_DRILL:
@@ -389,9 +367,8 @@ class PracticeScreen(QWidget):
         r = self.round
         if r is None or r.finished or self.dialog is not None:
             return
-        r.skip_throw()
+        r.skip_throw()  # the round tells the screen it changed (refresh)
         self.feedback.note("The rest of that throw was left undone.")
-        self.refresh()
         if r.finished:
             self._done()
 
@@ -407,9 +384,9 @@ class PracticeScreen(QWidget):
 
     def _done(self) -> None:
         r = self.round
-        if r is None or getattr(r, "reported", False):
+        if r is None or self._reported is r:
             return
-        r.reported = True
+        self._reported = r
         self.clock.stop()
         self._tick()
         result = r.finish()

@@ -19,13 +19,12 @@ def states(game: str, rounds: int) -> list:
     """The table state after every action of random rounds played right."""
     from trainer.drills import random_round
     from trainer.practice import PracticeRound
-    from ui.table.state import TableState
 
     out = []
     for k in range(rounds):
         r = PracticeRound(random_round(game, 1 + k % 5, seed=f"bench-{k}"))
         while True:
-            out.append(TableState(**r.table_state()))
+            out.append(r.table_state())
             if r.finished:
                 break
             e = r.next_expected()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from trainer.cite import cite
 from trainer.games.base import Throw
+from trainer.games.high_roll_dice import FACE_KEY
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Do, Expected, Skill
+from trainer.procedure.model import Choice, Do, Expected, Number, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
+from trainer.readings import HRD_RANK
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport, Wager
 
@@ -126,6 +128,14 @@ class HighRollDiceSteps(GameSteps):
             events.append(Event("extra-roll", f"events[{len(events)}]",
                                 {"dice": list(d.dice.roll(table.dice_count))}))
         return {}, wagers, events
+
+    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+        if do is Do.MOVE_DICE:
+            faces = tuple(FACE_KEY[f] for f in HRD_RANK)
+            return Choice("Throw box", "Move the matching dice to the box:", faces, faces)
+        if do is Do.EXTRA_ROLL:
+            return Number("Extra roll", "How many dice go back in the shaker?", 1, 10, 5)
+        return None
 
 
 #: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)

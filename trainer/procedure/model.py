@@ -153,6 +153,49 @@ class RoundView:
     state: dict  # the table after the throw (lammers, markers, winning face, ...)
 
 
+# --- what an action asks of the trainee -----------------------------------------------------------
+# The screen shows each kind as it likes (a keypad, a list, a spin box); which action asks what,
+# and with which options, is the engine's (trainer.practice.PracticeRound.prompt).
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """A payout, in cents."""
+
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One of a few options; `values[i]` is what is logged for `options[i]`."""
+
+    title: str
+    question: str
+    options: tuple[str, ...]
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A whole number from `low` to `high`, starting at `start`."""
+
+    title: str
+    question: str
+    low: int
+    high: int
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A value the table supplies itself (the box a Props & Hops pointer or lammer goes to)."""
+
+    value: str
+
+
+Prompt = Amount | Choice | Number | Given
+
+
 @dataclass
 class Procedure:
     """The expected actions of a scenario, stage by stage, and what each round shows.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trainer.games.props_and_hops import CATALOGUE, combination
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Do, Expected, Skill
+from trainer.procedure.model import Do, Expected, Given, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
@@ -103,6 +103,11 @@ class PropsAndHopsSteps(GameSteps):
                                 offer=Offer(seat, d.rng.choice(one_roll), d.amount())))
         events.pop()  # no wager after the last throw
         return {}, wagers, events
+
+    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+        if do in (Do.PLACE_POINTER, Do.MOVE_LAMMER) and view.valid:
+            return Given(combination(tuple(view.result["dice"])))  # the table fills in the box
+        return None
 
 
     def snapshot(self, ctx: Context) -> dict:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from trainer.cite import cite
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Do, Expected, Procedure, Skill
+from trainer.procedure.model import Do, Expected, Procedure, Prompt, RoundView, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
 from trainer.settlement import Step, ThrowReport
 
@@ -202,6 +202,11 @@ class GameSteps:
     def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
         """A random round's options, opening wagers and events (trainer.procedure.dealing)."""
         raise NotImplementedError(f"{type(self).__name__} deals no random rounds")
+
+    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+        """What one of this game's own actions asks of the trainee, on the throw `view`, with the
+        table showing `shown` (its state before the action); None for nothing."""
+        return None
 
     def start(self, ctx: Context) -> None: ...
     def reject(self, ctx: Context, event: Event) -> None:

@@ -3,11 +3,13 @@ single play settlement after each down, and the end-of-game order."""
 
 from __future__ import annotations
 
+import random
+
 from trainer.cite import reading
 from trainer.games.base import Kind, Throw
-from trainer.games.three_dice_football import CATALOGUE, Table
+from trainer.games.three_dice_football import CATALOGUE, DOWNS, GOAL_DOWNS, Table
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Do, Skill
+from trainer.procedure.model import Choice, Do, Number, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport, Wager
@@ -115,6 +117,29 @@ class ThreeDiceFootballSteps(GameSteps):
             events.append(Event("throw", f"events[{len(events)}]", {"green": [g1, g2], "red": r}))
         return {}, wagers, events
 
+    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+        if do is Do.MOVE_MARKERS:
+            return Number("Move markers", "Move the Yard Marker to the … yard line (0 = touchdown)",
+                          0, 30, int(shown.get("yard_line", 20)))
+        if do is Do.ANNOUNCE_DOWN and view.result.get("next_down"):
+            calls = tuple(down_choices(view))
+            return Choice("Down and distance", "Announce:", calls, calls)
+        return None
+
 
 #: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)
 STEPS = {"three-dice-football": ThreeDiceFootballSteps}
+
+
+def down_choices(view: RoundView, seed: int = 0) -> list[str]:
+    """The right down-and-distance call after a play, among plausible wrong ones."""
+    right = f"{view.result['next_down']} on the {view.result['yard_line']}"
+    rng = random.Random(f"down:{view.round}:{seed}")
+    yard = view.result["yard_line"]
+    pool = [f"{d} on the {y}" for d in (*DOWNS, *GOAL_DOWNS) for y in (yard - 1, yard, yard + 1)
+            if y > 0]
+    wrong = [c for c in pool if c != right]
+    rng.shuffle(wrong)
+    out = [right, *wrong[:3]]
+    rng.shuffle(out)
+    return out

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from trainer.games import get as get_game
 from trainer.paytables import layout, paytable
-from trainer.practice import Mark
 from trainer.procedure import Do
+from trainer.table_state import COCKED, Mark, TableState
 from ui.qt import (
     QAbstractAnimation,
     QColor,
@@ -50,7 +50,6 @@ from ui.table.items import (
     colour,
     pen,
 )
-from ui.table.state import COCKED, TableState
 
 DEFAULT_STYLE = {
     "felt": "#0b5d3b",

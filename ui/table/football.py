@@ -7,10 +7,10 @@ Geometry and words: resources/layouts/three-dice-football.toml.
 from __future__ import annotations
 
 from trainer.procedure import Do
+from trainer.table_state import TableState
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import ChipStackItem, PuckItem, TagItem, pen
-from ui.table.state import TableState
 
 #: where the dice rest in the landing area, as fractions of it, and their turn
 DICE_PLACES = ((0.28, 0.38, -12.0), (0.68, 0.5, 16.0), (0.42, 0.76, -5.0))

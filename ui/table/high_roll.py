@@ -12,10 +12,10 @@ from dataclasses import replace
 from trainer.games import get as get_game
 from trainer.games.high_roll_dice import FACE_KEY
 from trainer.procedure import Do
+from trainer.table_state import TableState
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, TagItem, pen
-from ui.table.state import TableState
 
 PIP_ORDER = (2, 3, 4, 5, 6, 1)  # § 675a.1(b)(2)(iii): the two-spot at the player's left
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 
 from trainer.procedure import Do
+from trainer.table_state import TableState
 from ui.qt import QColor, QPainterPath, QPointF, QRectF, Qt, QTransform
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, ShakerItem, TextItem
-from ui.table.state import TableState
 
 DICE_COLOURS = ("red", "blue", "blue")  # TableState.dice: (red, blue, blue)
 DICE_PLACES = ((-20.0, -16.0, -14.0), (22.0, -6.0, 18.0), (-6.0, 24.0, 6.0))

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from trainer.games.props_and_hops import LAMMERS, REGIONS
 from trainer.procedure import Do
+from trainer.table_state import TableState
 from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, PointerItem, PuckItem, ShakerItem, TagItem, pen, stack_height
-from ui.table.state import TableState
 
 SHAKE = "six-eight-shake"
 

@@ -1,10 +1,24 @@
-"""What a table view draws: a plain snapshot the practice screen hands to the view."""
+"""What the table shows at one moment of a round: a typed snapshot, with no Qt. The round being
+worked makes it (trainer.practice.PracticeRound.table_state) and the screen hands it to the
+game's table view (ui.table), which draws it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from trainer.settlement import Wager
+
+
+class Mark(StrEnum):
+    """What has been done to a wager in the current round, as the table shows it."""
+
+    OFFERED = "offered"  # offered, not yet accepted or refused
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    COLLECTED = "collected"
+    PAID = "paid"
+    HELD = "held"  # High Roll Dice: a wager that stands for the extra roll
 
 #: TableState.irregular for a die cocked on chips: a valid throw, read by the die's top face
 COCKED = "cocked"
@@ -14,8 +28,8 @@ COCKED = "cocked"
 class TableState:
     players: dict[int, str]  # seat -> name
     wagers: list[Wager] = field(default_factory=list)  # chips standing on the layout
-    # (seat, bet) -> a trainer.practice.Mark; paid chips show `payouts`
-    marks: dict[tuple[int, str], str] = field(default_factory=dict)
+    # (seat, bet) -> what has been done to it this round; paid chips show `payouts`
+    marks: dict[tuple[int, str], Mark] = field(default_factory=dict)
     payouts: dict[tuple[int, str], int] = field(default_factory=dict)  # cents paid beside the wager
     dice: tuple[int, ...] | None = None  # TDF: (green, green, red); Pai Gow: (red, blue, blue)
     dice_visible: bool = False  # the shaker is uncovered / the dice have come to rest
