@@ -43,14 +43,16 @@ def progress_file(tmp_path):
 @pytest.fixture
 def held(monkeypatch):
     """The background check waits for `go` before it reads: a long check, made deterministic."""
+    from trainer.progress.background import BackgroundCheck
+
     go = threading.Event()
-    run = Store._run_check
+    run = BackgroundCheck._run
 
     def slow(self):
         assert go.wait(30)
         run(self)
 
-    monkeypatch.setattr(Store, "_run_check", slow)
+    monkeypatch.setattr(BackgroundCheck, "_run", slow)
     return go
 
 
@@ -198,7 +200,7 @@ def test_the_start_path_writes_nothing_so_it_never_waits_for_the_check(tmp_path,
 def test_a_file_busy_during_the_check_is_not_called_damaged(progress_file, monkeypatch):
     """Another program holding the file locked is not damage: the file is used as before. (The
     check's connection is made to meet the lock as SQLite reports it: "database is locked".)"""
-    import trainer.progress.store as store_module
+    import trainer.progress.background as background
 
     path, ana = progress_file
     store = Store.open(path, full_check=False)
@@ -217,7 +219,7 @@ def test_a_file_busy_during_the_check_is_not_called_damaged(progress_file, monke
         def close(self):
             self.conn.close()
 
-    monkeypatch.setattr(store_module.sqlite3, "connect",
+    monkeypatch.setattr(background.sqlite3, "connect",
                         lambda *a, **k: Locked(real_connect(*a, **k)) if "mode=ro" in str(a[0])
                         else real_connect(*a, **k))
     store.start_check()

@@ -6,6 +6,8 @@ every statistic computed from that log.
   (`Store.open`, `add_trainee`, `trainees`, `archive_trainee`, `restore_trainee`,
   `verify_passphrase`, `set_passphrase`, `record_attempt`, `flush_pending`, `pending`, `rejected`,
   `attempts`, `attempt`, `best_totals`);
+- `opening`, `background`, `rows`: the store's parts (the checks before any write and the write
+  transaction; the full check in a thread; attempts and trainees as rows);
 - `passphrase`: scrypt hashes of instructor passphrases;
 - `schema`: the tables, as named migrations recorded in `_migrations`;
 - `records`: `AttemptRecord` (what the app records when a round ends; `from_result` builds it

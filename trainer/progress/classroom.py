@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 from trainer.procedure.model import Skill
 from trainer.progress.records import Trainee, answer_gaps
+from trainer.progress.rows import trainee_from_row
 from trainer.progress.stats import DAY, RIGHT_SQL, WINDOW
-from trainer.progress.store import Store, trainee_from_row
+from trainer.progress.store import Store
 
 ANSWER_ATTEMPTS = 10  # time to answer: over each trainee's last 10 attempts
 

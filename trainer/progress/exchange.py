@@ -48,7 +48,8 @@ from trainer.errors import shown
 from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError
 from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
-from trainer.progress.store import Store, attempt_from_row, finding_from_row, insert_attempt
+from trainer.progress.rows import attempt_from_row, finding_from_row, insert_attempt
+from trainer.progress.store import Store
 
 FORMAT, VERSION = "dealer-trainer-results", 2
 CSV_COLUMNS = ("uid", "trainee", "item_id", "game", "mode", "seed", "started", "ended", "duration",

@@ -30,16 +30,16 @@ recorded wait in memory (`record_attempt` returns None) and any other write wait
 passed. A file that fails is never written again in this session: writes raise
 `DamagedDatabaseError` and the attempts stay in memory.
 
-Passphrases (the instructor profile): see trainer.progress.passphrase.
+Where the parts live: the checks before any write, and the transaction every write uses, in
+trainer.progress.opening; the background check in trainer.progress.background; the columns of
+attempts, findings and trainees in trainer.progress.rows; passphrases (the instructor profile) in
+trainer.progress.passphrase.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
-import stat
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,10 +47,9 @@ from pathlib import Path
 
 from trainer.progress import schema
 from trainer.progress._sqlite import Database
+from trainer.progress.background import BackgroundCheck
 from trainer.progress.errors import (
-    BUSY,
     CANTOPEN,
-    LOCKED,
     READONLY,
     DamagedDatabaseError,
     ForeignDatabaseError,
@@ -62,14 +61,19 @@ from trainer.progress.errors import (
     is_damage,
     unavailable_reason,
 )
+from trainer.progress.opening import (
+    check_database,
+    check_header,
+    check_read_only,
+    create_private,
+    enable_wal,
+    transaction,
+)
 from trainer.progress.passphrase import check_passphrase, hash_passphrase
 from trainer.progress.records import Attempt, AttemptRecord, Trainee, clean_name
+from trainer.progress.rows import attempt_from_row, finding_from_row, insert_attempt, trainee_from_row
 
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another process's transaction
-SQLITE_HEADER = b"SQLite format 3\x00"
-ATTEMPT_COLUMNS = ("uid", "trainee_id", "item_id", "game", "mode", "seed", "started", "ended",
-                   "duration", "target", "procedure", "payouts", "speed", "total", "passed",
-                   "critical", "abandoned", "log", "source")
 
 
 class Store:
@@ -84,12 +88,7 @@ class Store:
         self._pending: list[AttemptRecord] = []
         self._rejected: list[AttemptRecord] = []
         self._created = False  # this Store made the file (an empty file it did not make is refused)
-        self._check_thread: threading.Thread | None = None
-        self._check_conn: sqlite3.Connection | None = None
-        self.check_problems: list[str] | None = None  # the full check's findings: ["ok"] when sound
-        self.check_seconds: float | None = None
-        self.damaged = False  # the full check found damage: nothing more is written to this file
-        self._check_lock = threading.Lock()  # guards _check_conn between the two threads
+        self._background = BackgroundCheck(path, busy_timeout)
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -112,10 +111,11 @@ class Store:
         memory = self.path == ":memory:"
         try:
             if not memory:
-                self._check_header()
+                check_header(self.path)
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                self._created = _create_private(self.path) or self._created
-                if self._check_read_only(full_check=full_check):
+                self._created = create_private(self.path) or self._created
+                if check_read_only(self.path, self.busy_timeout, full_check=full_check,
+                                   created=self._created):
                     full_check = False  # done, on a connection that cannot write
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
@@ -123,7 +123,7 @@ class Store:
             return
         db = Database(conn, execute_plugins=False)
         try:
-            self._check(db, full_check=full_check)
+            check_database(db, self.path, full_check=full_check, created=self._created)
             self._migrate(db, memory)
         except (DamagedDatabaseError, NewerDatabaseError, ForeignDatabaseError):
             conn.close()
@@ -143,102 +143,16 @@ class Store:
                 return
         self._db = db
 
-    def _check_read_only(self, *, full_check: bool) -> bool:
-        """Run the checks on a connection that cannot write, so that a file refused as damaged,
-        newer or foreign is never written or checkpointed (closing a read-write connection can
-        merge a leftover -wal into it). Without a -wal nobody is writing, and the file is read
-        as it lies (`immutable`): not even a -shm is made. True when the checks ran and passed;
-        False when this connection could not be made (the read-write one will say why)."""
-        if self._created:
-            return False
-        wal = os.path.exists(self.path + "-wal")
-        uri = f"{Path(self.path).resolve().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
-        try:
-            conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None)
-        except sqlite3.Error:
-            return False
-        try:
-            self._check(Database(conn, execute_plugins=False), full_check=full_check)
-        except sqlite3.OperationalError:
-            return False  # locked or unreadable now: the read-write connection will say
-        finally:
-            conn.close()
-        return True
-
-    def _being_made(self, wait: float = 2.0) -> bool:
-        """An empty file this Store did not make: another copy of the app may be making it at
-        this moment (it writes within milliseconds); True if it stops being empty in `wait`."""
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                if os.path.getsize(self.path) > 0:
-                    return True
-            except OSError:
-                return False
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.01)
-
     @property
     def readable(self) -> bool:
         """Whether the file could be opened at all (it may still be unavailable for writing)."""
         return self._db is not None
 
-    def _check_header(self) -> None:
-        try:
-            mode = os.stat(self.path).st_mode
-        except FileNotFoundError:
-            mode = None
-        except OSError as e:
-            raise self._unavailable(unavailable_reason(e) or str(e)) from None
-        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            raise DamagedDatabaseError(self.path, "it is not a file but a pipe, socket or device")
-        try:
-            with open(self.path, "rb") as f:
-                header = f.read(len(SQLITE_HEADER))
-        except FileNotFoundError:
-            return
-        except IsADirectoryError:
-            raise DamagedDatabaseError(self.path, "it is a folder, not a file") from None
-        if header and header != SQLITE_HEADER:
-            raise DamagedDatabaseError(self.path, "it is not a SQLite database")
-
-    def _check(self, db: Database, *, full_check: bool = True) -> None:
-        """The read-only checks: damaged, newer, foreign. Nothing is written before they pass."""
-        db.execute("PRAGMA foreign_keys = ON")
-        try:
-            problems = [r[0] for r in db.execute("PRAGMA integrity_check")] if full_check else ["ok"]
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            objects = [r[0] for r in db.execute("SELECT name FROM sqlite_master "
-                                                "WHERE name NOT LIKE 'sqlite_%'")]
-            tables = schema.user_tables(db)
-        except sqlite3.DatabaseError as e:
-            if is_damage(e):
-                raise DamagedDatabaseError(self.path, str(e)) from None
-            raise
-        if problems != ["ok"]:
-            raise DamagedDatabaseError(self.path, "; ".join(problems[:3]))
-        if app_id not in (0, schema.APPLICATION_ID):
-            raise ForeignDatabaseError(self.path, f"a database of another program (application id "
-                                                  f"{app_id:#x})")
-        if objects and "_migrations" not in tables:
-            raise ForeignDatabaseError(self.path)
-        if not objects and not self._created and self.path != ":memory:" \
-                and not self._being_made():
-            raise ForeignDatabaseError(self.path, "an empty file")
-        try:
-            names = schema.applied(db)
-        except sqlite3.OperationalError:  # a `_migrations` table that is not ours
-            raise ForeignDatabaseError(self.path) from None
-        unknown = [n for n in names if n not in schema.known()]
-        if unknown:
-            raise NewerDatabaseError(self.path, unknown)
-
     def _migrate(self, db: Database, memory: bool) -> bool:
         if not memory:
-            self._enable_wal(db)
+            enable_wal(db, self.busy_timeout)
         db.execute("PRAGMA synchronous = FULL")
-        with self._transaction(db):
+        with transaction(db):
             names = schema.applied(db)  # again, under the write lock: another process may have migrated
             unknown = [n for n in names if n not in schema.known()]
             if unknown:
@@ -251,89 +165,36 @@ class Store:
                 db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
         return True
 
-    def _enable_wal(self, db: Database) -> None:
-        """Switch to WAL. The switch does not wait for the busy timeout (another process opening
-        the file at the same moment gets "database is locked" at once), so wait for it here."""
-        deadline = time.monotonic() + self.busy_timeout
-        while db.journal_mode != "wal":
-            try:
-                db.execute("PRAGMA journal_mode = WAL")
-                return  # switched, or the file is read-only: the write probe will tell
-            except sqlite3.OperationalError as e:
-                if (e.sqlite_errorcode & 0xFF) not in (BUSY, LOCKED) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.005)
-
-    @contextmanager
-    def _transaction(self, db: Database) -> Iterator[Database]:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            if db.conn.in_transaction:
-                db.conn.execute("ROLLBACK")
-            raise
-        try:
-            db.execute("COMMIT")
-        except BaseException:
-            if db.conn.in_transaction:
-                db.conn.execute("ROLLBACK")
-            raise
-
     # ----------------------------------------------------------------- the full check
     def start_check(self) -> None:
         """Run `PRAGMA integrity_check` in a background thread on a read-only connection."""
-        if self.path == ":memory:" or self._db is None or self.checking:
-            return
-        self.check_problems, self.check_seconds = None, None
-        self._check_thread = threading.Thread(target=self._run_check, name="integrity-check",
-                                              daemon=True)
-        self._check_thread.start()
-
-    def _run_check(self) -> None:
-        """The check's thread. Only damage (the check's own findings, or an error SQLite calls
-        corruption) marks the file damaged; a file busy or unreadable at this moment is "not
-        checked", and is written as before."""
-        started = time.perf_counter()
-        damaged = False
-        try:
-            conn = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True,
-                                   timeout=self.busy_timeout, isolation_level=None,
-                                   check_same_thread=False)
-        except sqlite3.Error as e:
-            self.check_problems = [f"not checked: it cannot be read now ({e})"]
-            return
-        with self._check_lock:
-            self._check_conn = conn
-        try:
-            problems = [r[0] for r in conn.execute("PRAGMA integrity_check")]
-            damaged = problems != ["ok"]
-        except sqlite3.DatabaseError as e:
-            damaged = is_damage(e)
-            problems = ([str(e)] if damaged else ["interrupted"] if "interrupt" in str(e)
-                        else [f"not checked: {e}"])
-        finally:
-            with self._check_lock:
-                self._check_conn = None
-            conn.close()
-        self.check_seconds = time.perf_counter() - started
-        self.damaged = damaged
-        self.check_problems = problems
+        if self.path != ":memory:" and self._db is not None:
+            self._background.start()
 
     def stop_check(self) -> None:
         """Interrupt a running check (the app is closing, or the user pressed Stop)."""
-        with self._check_lock:
-            if self._check_conn is not None:
-                self._check_conn.interrupt()
+        self._background.stop()
 
     @property
     def checking(self) -> bool:
-        return self._check_thread is not None and self._check_thread.is_alive()
+        return self._background.running
 
     def wait_for_check(self, timeout: float | None = None) -> list[str] | None:
-        if self._check_thread is not None:
-            self._check_thread.join(timeout)
-        return self.check_problems
+        return self._background.wait(timeout)
+
+    @property
+    def check_problems(self) -> list[str] | None:
+        """The full check's findings: ["ok"] when sound; None before it has run."""
+        return self._background.problems
+
+    @property
+    def check_seconds(self) -> float | None:
+        return self._background.seconds
+
+    @property
+    def damaged(self) -> bool:
+        """The full check found damage: nothing more is written to this file."""
+        return self._background.damaged
 
     def check_finished(self) -> int:
         """After the background check: save the attempts that waited for it (when it passed);
@@ -361,7 +222,7 @@ class Store:
                 self._reopen = self._db is not None
                 raise self._unavailable(self.problem.reason)
         try:
-            with self._transaction(self.db) as db:
+            with transaction(self.db) as db:
                 yield db
         except sqlite3.Error as e:
             if is_damage(e):
@@ -561,58 +422,3 @@ class Store:
                                 "ORDER BY attempt_id, skill", batch):
                 skills.setdefault(r["attempt_id"], []).append(r["skill"])
         return [attempt_from_row(r, findings.get(r["id"], []), skills.get(r["id"], [])) for r in rows]
-
-
-def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None) -> int:
-    """Append one attempt (in the caller's transaction); an attempt already there (same uid) is
-    left as it is. Its id."""
-    tid = r.trainee_id if trainee_id is None else trainee_id
-    values = (r.uid, tid, r.item_id, r.game, r.mode.value, r.seed, r.started, r.ended, r.duration,
-              r.target, r.procedure, r.payouts, r.speed, r.total, int(r.passed), int(r.critical),
-              int(r.abandoned), json.dumps(list(r.log), separators=(",", ":")), r.source)
-    cur = db.execute(f"INSERT INTO attempts ({', '.join(ATTEMPT_COLUMNS)}) VALUES "
-                     f"({', '.join('?' * len(ATTEMPT_COLUMNS))}) ON CONFLICT (uid) DO NOTHING", values)
-    if cur.rowcount == 0:
-        return db.execute("SELECT id FROM attempts WHERE uid = ?", (r.uid,)).fetchone()[0]
-    attempt_id = cur.lastrowid
-    db.conn.executemany("INSERT INTO attempt_skills (attempt_id, skill, trainee_id, started) "
-                        "VALUES (?, ?, ?, ?)", [(attempt_id, s.value, tid, r.started) for s in r.skills])
-    db.conn.executemany(
-        "INSERT INTO findings (attempt_id, kind, skill, citation, severity, message, expected, actual) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [(attempt_id, f["kind"], f["skill"], f["cite"], f["severity"], f["message"], f["expected"],
-          None if f["actual"] is None else json.dumps(f["actual"], separators=(",", ":")))
-         for f in r.findings])
-    return attempt_id
-
-
-def trainee_from_row(r: dict) -> Trainee:
-    return Trainee(r["id"], r["name"], r["created"], bool(r["archived"]), r["archived_at"],
-                   bool(r["instructor"]), r["passphrase"] is not None, r.get("public_key"),
-                   r.get("key_path"), r.get("uid") or "")
-
-
-def finding_from_row(r: dict) -> dict:
-    return {"kind": r["kind"], "severity": r["severity"], "message": r["message"], "cite": r["citation"],
-            "skill": r["skill"], "expected": r["expected"],
-            "actual": None if r["actual"] is None else json.loads(r["actual"])}
-
-
-def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attempt:
-    return Attempt(id=r["id"], uid=r["uid"], trainee_id=r["trainee_id"], item_id=r["item_id"], game=r["game"],
-                   mode=r["mode"], seed=r["seed"], started=r["started"], ended=r["ended"],
-                   duration=r["duration"], target=r["target"], procedure=r["procedure"],
-                   payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
-                   critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
-                   findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"])
-
-
-def _create_private(path: str | os.PathLike) -> bool:
-    """Create a new progress file readable by its owner only (SQLite gives its -wal and -shm
-    files the same mode); an existing file, or a name taken meanwhile, is left as it is. True
-    when this call made it."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        return False
-    return True

@@ -1,0 +1,57 @@
+"""Rows of the progress file as records, and records as rows: the one place that knows the
+columns of attempts, findings and trainees."""
+
+from __future__ import annotations
+
+import json
+
+from trainer.progress._sqlite import Database
+from trainer.progress.records import Attempt, AttemptRecord, Trainee
+
+ATTEMPT_COLUMNS = ("uid", "trainee_id", "item_id", "game", "mode", "seed", "started", "ended",
+                   "duration", "target", "procedure", "payouts", "speed", "total", "passed",
+                   "critical", "abandoned", "log", "source")
+
+
+def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None) -> int:
+    """Append one attempt (in the caller's transaction); an attempt already there (same uid) is
+    left as it is. Its id."""
+    tid = r.trainee_id if trainee_id is None else trainee_id
+    values = (r.uid, tid, r.item_id, r.game, r.mode.value, r.seed, r.started, r.ended, r.duration,
+              r.target, r.procedure, r.payouts, r.speed, r.total, int(r.passed), int(r.critical),
+              int(r.abandoned), json.dumps(list(r.log), separators=(",", ":")), r.source)
+    cur = db.execute(f"INSERT INTO attempts ({', '.join(ATTEMPT_COLUMNS)}) VALUES "
+                     f"({', '.join('?' * len(ATTEMPT_COLUMNS))}) ON CONFLICT (uid) DO NOTHING", values)
+    if cur.rowcount == 0:
+        return db.execute("SELECT id FROM attempts WHERE uid = ?", (r.uid,)).fetchone()[0]
+    attempt_id = cur.lastrowid
+    db.conn.executemany("INSERT INTO attempt_skills (attempt_id, skill, trainee_id, started) "
+                        "VALUES (?, ?, ?, ?)", [(attempt_id, s.value, tid, r.started) for s in r.skills])
+    db.conn.executemany(
+        "INSERT INTO findings (attempt_id, kind, skill, citation, severity, message, expected, actual) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(attempt_id, f["kind"], f["skill"], f["cite"], f["severity"], f["message"], f["expected"],
+          None if f["actual"] is None else json.dumps(f["actual"], separators=(",", ":")))
+         for f in r.findings])
+    return attempt_id
+
+
+def trainee_from_row(r: dict) -> Trainee:
+    return Trainee(r["id"], r["name"], r["created"], bool(r["archived"]), r["archived_at"],
+                   bool(r["instructor"]), r["passphrase"] is not None, r.get("public_key"),
+                   r.get("key_path"), r.get("uid") or "")
+
+
+def finding_from_row(r: dict) -> dict:
+    return {"kind": r["kind"], "severity": r["severity"], "message": r["message"], "cite": r["citation"],
+            "skill": r["skill"], "expected": r["expected"],
+            "actual": None if r["actual"] is None else json.loads(r["actual"])}
+
+
+def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attempt:
+    return Attempt(id=r["id"], uid=r["uid"], trainee_id=r["trainee_id"], item_id=r["item_id"], game=r["game"],
+                   mode=r["mode"], seed=r["seed"], started=r["started"], ended=r["ended"],
+                   duration=r["duration"], target=r["target"], procedure=r["procedure"],
+                   payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
+                   critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
+                   findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"])
