@@ -5,21 +5,20 @@ A game's view builds its static layout in `build()` and registers one clickable 
 (seat, bet) with `add_spot`; chips, marks and the selection are then drawn here for every game.
 The view is seen from the players' side, as a printed layout reads: the dealer at the top, the
 players along the bottom, seat 1 (the dealer's far left) at the right.
+
+Its parts: the wagers and their marks (ui.table.wagers), the dice and irregular throws
+(ui.table.dice), the shapes and layers they share (ui.table.shapes), the items (ui.table.items).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-
 from trainer.games import get as get_game
 from trainer.paytables import layout, paytable
 from trainer.procedure import Do
-from trainer.table_state import COCKED, Mark, TableState
+from trainer.table_state import TableState
 from ui.qt import (
     QAbstractAnimation,
     QColor,
-    QEasingCurve,
     QFrame,
     QGraphicsItem,
     QGraphicsPathItem,
@@ -37,19 +36,15 @@ from ui.qt import (
     QTransform,
     Signal,
 )
+from ui.table.dice import CAPTIONS, DiceDrawn, caption
 from ui.table.items import (
-    CREAM,
-    CaptionItem,
-    ChipStackItem,
-    DieItem,
     HitItem,
-    LidItem,
-    PulseItem,
     TagItem,
     TextItem,
     colour,
-    pen,
 )
+from ui.table.shapes import DieSpec, Spot, Z, ellipse, rect, rounded
+from ui.table.wagers import MARKS, WagersDrawn
 
 DEFAULT_STYLE = {
     "felt": "#0b5d3b",
@@ -65,85 +60,8 @@ DEFAULT_STYLE = {
 }
 
 
-class Z:
-    FELT, PRINT, AREA, HIT, PUCK, CHIPS, PAYOUT, MARK, DICE, SELECT, ALERT = (
-        0, 1, 2, 3, 6, 10, 11, 12, 20, 25, 40)
 
-
-#: what each mark looks like: ring colour, tag text, tag fill, tag ink
-MARKS = {
-    Mark.COLLECTED: ("#9aa3a0", "COLLECTED", "#3b403e", "#e9ece9"),
-    Mark.PAID: ("#f2c14e", "PAID", "#f2c14e", "#241800"),
-    Mark.HELD: ("#4fc3f7", "HELD", "#4fc3f7", "#061c27"),
-    Mark.REFUSED: ("#ff5252", "REFUSED", "#d32f2f", "#ffffff"),
-    Mark.OFFERED: ("#ffb74d", "OFFERED", "#ffb74d", "#2a1600"),
-    Mark.ACCEPTED: ("", "", "", ""),
-}
-
-#: the caption of each irregular throw; a cocked die and unknown reasons are worded in `caption`
-CAPTIONS = {
-    "die-fell-out": "A die fell out of the shaker",
-    "die-on-die": "A die is resting on the other",
-    "not-flat": "A die is not flat in the shaker",
-    "lid-removed": "The player lifted the lid",
-    "die-off-table": "A die went off the table",
-    "lost-die": "A die is lost",
-    "cocked-multiple-sides": "A die rests on more than one side",
-    "not-simultaneous": "The dice were not thrown together",
-    "missed-far-end": "The dice did not reach the far end",
-    "on-bank-chips": "A die landed on the bank's chips",
-    "in-dice-cup": "A die landed in the dice cup",
-    "on-rail": "A die landed on the rail",
-    "cheating-device": "A strange object among the dice",
-    "improper": "An improper throw",
-}
-
-
-def caption(kind: str, die: int | None = None) -> str:
-    """The short caption drawn for an irregular throw (`die`: the cocked die's place)."""
-    if kind == COCKED:
-        return f"Die {(die or 0) + 1} is cocked on a chip stack"
-    return CAPTIONS.get(kind, kind.replace("-", " ").capitalize())
-
-
-@dataclass
-class Spot:
-    """Where one seat's wager on one bet sits."""
-
-    anchor: QPointF  # the centre of the chip stack's footprint
-    outline: QPainterPath  # drawn when the wager is selected
-    shared: bool  # a box every seat shares: the stack carries its seat number
-    hit: HitItem
-
-
-@dataclass
-class DieSpec:
-    """One die to draw at rest: face, colour, centre, rotation in degrees."""
-
-    face: int
-    colour: str
-    pos: QPointF
-    rotation: float = 0.0
-
-
-def rect(values: Iterable[float]) -> QRectF:
-    x, y, w, h = values
-    return QRectF(x, y, w, h)
-
-
-def rounded(r: QRectF, radius: float) -> QPainterPath:
-    path = QPainterPath()
-    path.addRoundedRect(r, radius, radius)
-    return path
-
-
-def ellipse(centre: QPointF, rx: float, ry: float | None = None) -> QPainterPath:
-    path = QPainterPath()
-    path.addEllipse(centre, rx, rx if ry is None else ry)
-    return path
-
-
-class TableView(QGraphicsView):
+class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
     """The base of every game's table view (see the module docstring)."""
 
     wager_clicked = Signal(int, str)
@@ -248,11 +166,11 @@ class TableView(QGraphicsView):
         self.centerOn(r.center())
 
 
-    def drawBackground(self, painter, rect) -> None:
+    def drawBackground(self, painter, exposed) -> None:
         """The backdrop, then the printed layout. The view caches this (CacheBackground), so a
         redraw after an action repaints the chips and dice only."""
-        super().drawBackground(painter, rect)
-        self._print.render(painter, rect, rect)
+        super().drawBackground(painter, exposed)
+        self._print.render(painter, exposed, exposed)
 
     def layout_items(self) -> list:
         """Every item of the printed layout (it is drawn as the view's background)."""
@@ -468,264 +386,5 @@ class TableView(QGraphicsView):
         tag.setToolTip(f"{self.shooter_word.title()}: seat {seat}")
         self.add(tag, Z.PUCK, dynamic=True)
 
-    def _sync_wagers(self, state: TableState) -> None:
-        """Each wager's stack (or a mark on an empty area) drawn once for what it shows; a stack
-        whose amount, mark or payout changed is drawn again, one no longer on the table goes."""
-        totals: dict[tuple[int, str], int] = {}
-        for w in state.wagers:
-            totals[(w.seat, w.bet)] = totals.get((w.seat, w.bet), 0) + w.amount
-        for key in [*totals, *(k for k in state.marks if k not in totals)]:
-            if key not in self.spots:
-                raise ValueError(f"seat {key[0]} has no {key[1]!r} area on the {self.game_id} layout")
-        wanted = {}
-        for key, cents in totals.items():
-            mark = state.marks.get(key)
-            if mark is not None and mark not in MARKS:
-                raise ValueError(f"unknown mark {mark!r} for {key}")
-            payout = state.payouts.get(key)
-            wanted[(key, cents, mark, payout)] = (
-                lambda key=key, cents=cents, mark=mark, payout=payout:
-                self.draw_stack(key, cents, mark, payout))
-        for key, mark in state.marks.items():
-            if key not in totals:
-                wanted[(key, None, mark, None)] = (
-                    lambda key=key, mark=mark: self._draw_mark(self.spot_anchor(key), mark, None))
-        for shown in [s for s in self._stacks if s not in wanted]:
-            self._remove(self._stacks.pop(shown))
-        for shown, draw in wanted.items():
-            if shown not in self._stacks:
-                self._dynamic = []
-                draw()
-                self._stacks[shown] = self._dynamic
-        self._dynamic = []
 
-    def spot_anchor(self, key: tuple[int, str]) -> QPointF:
-        return self.spots[key].anchor
-
-    def draw_stack(self, key: tuple[int, str], cents: int, mark: str | None, payout: int | None) -> None:
-        spot = self.spots[key]
-        seat, bet = key
-        anchor = self.spot_anchor(key)
-        title = f"Seat {seat} · {self.catalogue[bet].name}"
-        stack = ChipStackItem(cents, self.chip_r, seat_tag=seat if spot.shared else None,
-                              faded=mark == Mark.COLLECTED, title=title)
-        stack.key = key
-        stack.setPos(anchor)
-        self.add(stack, Z.CHIPS + anchor.y() / 10000, dynamic=True)
-        if mark in (Mark.REFUSED, Mark.OFFERED):
-            stack.setOpacity(0.75)
-        if mark == Mark.COLLECTED:
-            stack.setOpacity(0.55)
-        if mark == Mark.PAID and payout:
-            pay = ChipStackItem(payout, self.chip_r, title=f"{title} — paid")
-            pay.key = key
-            pay.setPos(anchor + QPointF(self.chip_r * 1.25, -self.chip_r * 0.35))
-            self.add(pay, Z.PAYOUT + anchor.y() / 10000, dynamic=True)
-        self._draw_mark(anchor, mark, stack)
-
-    def _draw_mark(self, anchor: QPointF, mark: str | None, stack: ChipStackItem | None) -> None:
-        if mark not in MARKS and mark is not None:
-            raise ValueError(f"unknown mark {mark!r}")
-        if mark in (None, Mark.ACCEPTED):  # an accepted wager simply stands
-            return
-        ring_t, tag_text, fill, ink = MARKS[mark]
-        r = self.chip_r
-        top = stack.height if stack is not None else r * 0.5
-        if mark == Mark.COLLECTED:
-            strike = QPainterPath()
-            strike.moveTo(anchor + QPointF(-r * 1.1, r * 0.4))
-            strike.lineTo(anchor + QPointF(r * 1.1, -top - r * 0.1))
-            pen = QPen(QColor("#ff5252"), max(2.5, r * 0.2))
-            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-            self.path(strike, pen, None, Z.MARK, dynamic=True)
-        elif mark == Mark.REFUSED:
-            cross = QPainterPath()
-            for a, b in (((-1, -1), (1, 1)), ((-1, 1), (1, -1))):
-                cross.moveTo(anchor + QPointF(a[0] * r * 0.9, -top / 2 + a[1] * r * 0.9))
-                cross.lineTo(anchor + QPointF(b[0] * r * 0.9, -top / 2 + b[1] * r * 0.9))
-            pen = QPen(QColor("#ff5252"), max(2.5, r * 0.2))
-            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-            self.path(cross, pen, None, Z.MARK, dynamic=True)
-        if mark in (Mark.HELD, Mark.OFFERED, Mark.REFUSED):
-            ring = QPainterPath()
-            ring.addRoundedRect(QRectF(anchor.x() - r * 1.25, anchor.y() - top - r * 0.3, r * 2.5,
-                                       top + r * 0.9), r * 0.6, r * 0.6)
-            pen = QPen(QColor(ring_t), max(2.0, r * 0.16))
-            if mark == Mark.OFFERED:
-                pen.setStyle(Qt.PenStyle.DashLine)
-            self.path(ring, pen, None, Z.MARK, dynamic=True)
-        if tag_text:
-            tag = TagItem(tag_text, max(10.0, r * 0.7), fill, ink)
-            tag.setPos(anchor + QPointF(0, -top - r * 0.75))
-            self.add(tag, Z.MARK + 0.5, dynamic=True)
-
-    def _draw_selected(self, spot: Spot) -> None:
-        glow = QColor(self.style["selected"])
-        glow.setAlpha(90)
-        self.path(spot.outline, pen(glow, 12), None, Z.SELECT, dynamic=True)
-        self.path(spot.outline, pen(self.style["selected"], 3.5), None,
-                  Z.SELECT, dynamic=True)
-
-    # --- dice and irregular throws ----------------------------------------------------------------
-
-    def die(self, face: int | None, colour_name: str, pos: QPointF, size: float, rotation: float = 0, *,
-            cocked: bool = False, z: float = Z.DICE) -> DieItem:
-        item = DieItem(face, colour_name, size, cocked=cocked)
-        item.setPos(pos)
-        item.setRotation(rotation)
-        return self.add(item, z, dynamic=True)
-
-    def draw_dice(self, specs: list[DieSpec], size: float, state: TableState) -> None:
-        """Draw dice at rest, changed as the state's irregular throw says, with its caption and a
-        pulse."""
-        kind = state.irregular
-        if not kind:
-            for d in specs:
-                self.die(d.face, d.colour, d.pos, size, d.rotation)
-            return
-        target = len(specs) - 1
-        if kind == COCKED:
-            target = -1 if state.cocked_die is None else state.cocked_die
-            if not 0 <= target < len(specs):
-                raise ValueError(f"a cocked die: there is no die {state.cocked_die} among {len(specs)} dice")
-        attention: QPainterPath | None = None
-        zone = self.dice_anchor()
-        for i, d in enumerate(specs):
-            if i != target or not specs:
-                self.die(d.face, d.colour, d.pos, size, d.rotation)
-                continue
-            attention = self.draw_irregular_die(kind, d, specs, size, zone)
-        if attention is None:
-            box = QRectF()
-            for d in specs:
-                box = box.united(QRectF(d.pos.x() - size, d.pos.y() - size, 2 * size, 2 * size))
-            attention = rounded(box if specs else zone.adjusted(-8, -8, 8, 8), 18)
-        if self.name_irregularities:
-            self.alert(self.caption_text(kind, target), attention)
-
-    def caption_text(self, kind: str, die: int | None = None) -> str:
-        """The caption of an irregular throw on this table, naming a cocked die by its colour."""
-        if kind == COCKED and die is not None and die < len(self.die_names):
-            return f"The {self.die_names[die]} is cocked on a chip stack"
-        return caption(kind, die)
-
-    def draw_irregular_die(self, kind: str, d: DieSpec, specs: list[DieSpec], size: float,
-                           zone: QRectF) -> QPainterPath | None:
-        """Draw the die the irregular throw is about; returns the outline to pulse around."""
-        if kind == "die-on-die" and len(specs) > 1:
-            base = specs[0].pos
-            pos = base + QPointF(size * 0.3, -size * 0.38)
-            self.die(d.face, d.colour, pos, size * 1.12, specs[0].rotation + 22, z=Z.DICE + 2)
-            return ellipse(base + QPointF(size * 0.15, -size * 0.2), size * 1.15)
-        if kind in ("not-flat", "cocked-multiple-sides"):
-            self.die(d.face, d.colour, d.pos, size, d.rotation + 35, cocked=True, z=Z.DICE + 1)
-            return ellipse(d.pos, size * 0.95)
-        if kind == COCKED:
-            chips = ChipStackItem(2500 * 3, size * 0.5)
-            chips.setPos(d.pos + QPointF(size * 0.55, size * 0.45))
-            self.add(chips, Z.DICE - 1, dynamic=True)
-            self.die(d.face, d.colour, d.pos + QPointF(size * 0.15, -size * 0.1), size, d.rotation + 28,
-                     cocked=True, z=Z.DICE + 1)
-            return ellipse(d.pos + QPointF(size * 0.3, 0), size * 1.05)
-        if kind == "die-fell-out":
-            pos = self.fell_out_point(size)
-            self.die(d.face, d.colour, pos, size, d.rotation + 15)
-            return ellipse(pos, size * 0.95)
-        if kind in ("die-off-table", "on-rail"):
-            pos = self.off_table_point()
-            self._trajectory(zone.center(), pos)
-            self.die(d.face, d.colour, pos, size * 0.95, 30, z=Z.ALERT - 1)
-            return ellipse(pos, size * 0.95)
-        if kind == "lost-die":
-            self.die(None, d.colour, d.pos, size, d.rotation)
-            return ellipse(d.pos, size * 0.95)
-        if kind == "in-dice-cup":
-            pos = self.cup_point()
-            self.die(d.face, d.colour, pos, size * 0.85, 20, z=Z.DICE + 1)
-            return ellipse(pos, size * 1.1)
-        if kind == "on-bank-chips":
-            pos = self.bank_point()
-            self.die(d.face, d.colour, pos, size, 20, z=Z.ALERT - 1)
-            return ellipse(pos, size * 0.95)
-        if kind == "lid-removed":
-            self.die(d.face, d.colour, d.pos, size, d.rotation)
-            return self.draw_lid_in_hand()
-        if kind == "not-simultaneous":
-            pos = d.pos + QPointF(-size * 2.2, size * 0.6)
-            self._trajectory(pos + QPointF(-size * 3, 0), pos)
-            self.die(d.face, d.colour, pos, size, d.rotation)
-            return ellipse(pos, size * 0.95)
-        if kind == "cheating-device":
-            self.die(d.face, d.colour, d.pos, size, d.rotation)
-            magnet = QPainterPath()
-            c = d.pos + QPointF(-size * 1.3, size * 0.4)
-            box = QRectF(c.x() - size * 0.45, c.y() - size * 0.3, size * 0.9, size * 0.6)
-            magnet.addRoundedRect(box, 4, 4)
-            self.path(magnet, QPen(QColor("#222"), 2), QColor("#8d99a6"), Z.DICE, dynamic=True)
-            return ellipse(c, size * 0.8)
-        self.die(d.face, d.colour, d.pos, size, d.rotation)
-        return None
-
-    def fell_out_point(self, size: float) -> QPointF:
-        zone = self.dice_anchor()
-        return QPointF(zone.right() + size * 1.2, zone.bottom() + size * 0.3)
-
-    def cup_point(self) -> QPointF:
-        return self.off_table_point()
-
-    def bank_point(self) -> QPointF:
-        return self.off_table_point()
-
-    def draw_lid_in_hand(self) -> QPainterPath:
-        """The shaker's lid at the shooter's place (a lid lifted by the player)."""
-        seat = self.state.shooter
-        r = self.seat_plates.get(seat) if seat is not None else None
-        pos = (QPointF(r.left() + r.width() * 0.62, r.top() - 6) if r is not None
-               else self.dice_anchor().center() + QPointF(0, 120))
-        lid = LidItem(30)
-        lid.setPos(pos)
-        lid.setRotation(-12)
-        self.add(lid, Z.ALERT - 1, dynamic=True)
-        return ellipse(pos, 48, 38)
-
-    def _trajectory(self, start: QPointF, end: QPointF) -> None:
-        path = QPainterPath(start)
-        mid = (start + end) / 2 + QPointF(0, -60)
-        path.quadTo(mid, end)
-        pen = QPen(QColor(255, 194, 26, 200), 3, Qt.PenStyle.DashLine)
-        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-        self.path(path, pen, None, Z.ALERT - 2, dynamic=True)
-
-    def caption_pos(self) -> QPointF:
-        """Where the irregular-throw caption goes (near the dice by default)."""
-        zone = self.dice_anchor()
-        return QPointF(zone.center().x(), zone.bottom() + 34)
-
-    def alert(self, text: str, outline: QPainterPath) -> CaptionItem:
-        """A caption banner plus a pulsing ring around `outline`."""
-        ring = PulseItem(outline)
-        self.add(ring, Z.ALERT, dynamic=True)
-        self._pulse(ring)
-        cap = CaptionItem(text)
-        pos = self.caption_pos()
-        half = cap.boundingRect().width() / 2
-        x = min(max(pos.x(), half + 10), self.sceneRect().width() - half - 10)
-        cap.setPos(x, pos.y())
-        self.add(cap, Z.ALERT + 1, dynamic=True)
-        return cap
-
-    def _pulse(self, item) -> None:
-        a = QPropertyAnimation(item, b"opacity", self)
-        a.setDuration(900)
-        a.setStartValue(1.0)
-        a.setKeyValueAt(0.5, 0.25)
-        a.setEndValue(1.0)
-        a.setEasingCurve(QEasingCurve.Type.InOutSine)
-        a.setLoopCount(-1)
-        self._animations.append(a)
-        if self.isVisible():
-            a.start()
-
-
-
-__all__ = ["CREAM", "DieSpec", "Spot", "TableView", "Z", "caption", "ellipse", "rect", "rounded"]
+__all__ = ["CAPTIONS", "MARKS", "DieSpec", "Spot", "TableView", "Z", "caption", "ellipse", "rect", "rounded"]

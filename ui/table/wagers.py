@@ -1,0 +1,121 @@
+"""How every table view draws the wagers: each stack of chips with its mark (offered, refused,
+collected, paid, held) and payout, kept while it stands unchanged, and the selected wager."""
+
+from __future__ import annotations
+
+from trainer.table_state import Mark, TableState
+from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF, Qt
+from ui.table.items import ChipStackItem, TagItem, pen
+from ui.table.shapes import Spot, Z
+
+#: what each mark looks like: ring colour, tag text, tag fill, tag ink
+MARKS = {
+    Mark.COLLECTED: ("#9aa3a0", "COLLECTED", "#3b403e", "#e9ece9"),
+    Mark.PAID: ("#f2c14e", "PAID", "#f2c14e", "#241800"),
+    Mark.HELD: ("#4fc3f7", "HELD", "#4fc3f7", "#061c27"),
+    Mark.REFUSED: ("#ff5252", "REFUSED", "#d32f2f", "#ffffff"),
+    Mark.OFFERED: ("#ffb74d", "OFFERED", "#ffb74d", "#2a1600"),
+    Mark.ACCEPTED: ("", "", "", ""),
+}
+
+
+class WagersDrawn:
+    """The wager half of TableView (a mixin: it draws with the view's `add`, `path`, `spots`)."""
+
+    def _sync_wagers(self, state: TableState) -> None:
+        """Each wager's stack (or a mark on an empty area) drawn once for what it shows; a stack
+        whose amount, mark or payout changed is drawn again, one no longer on the table goes."""
+        totals: dict[tuple[int, str], int] = {}
+        for w in state.wagers:
+            totals[(w.seat, w.bet)] = totals.get((w.seat, w.bet), 0) + w.amount
+        for key in [*totals, *(k for k in state.marks if k not in totals)]:
+            if key not in self.spots:
+                raise ValueError(f"seat {key[0]} has no {key[1]!r} area on the {self.game_id} layout")
+        wanted = {}
+        for key, cents in totals.items():
+            mark = state.marks.get(key)
+            if mark is not None and mark not in MARKS:
+                raise ValueError(f"unknown mark {mark!r} for {key}")
+            payout = state.payouts.get(key)
+            wanted[(key, cents, mark, payout)] = (
+                lambda key=key, cents=cents, mark=mark, payout=payout:
+                self.draw_stack(key, cents, mark, payout))
+        for key, mark in state.marks.items():
+            if key not in totals:
+                wanted[(key, None, mark, None)] = (
+                    lambda key=key, mark=mark: self._draw_mark(self.spot_anchor(key), mark, None))
+        for shown in [s for s in self._stacks if s not in wanted]:
+            self._remove(self._stacks.pop(shown))
+        for shown, draw in wanted.items():
+            if shown not in self._stacks:
+                self._dynamic = []
+                draw()
+                self._stacks[shown] = self._dynamic
+        self._dynamic = []
+
+    def spot_anchor(self, key: tuple[int, str]) -> QPointF:
+        return self.spots[key].anchor
+
+    def draw_stack(self, key: tuple[int, str], cents: int, mark: str | None, payout: int | None) -> None:
+        spot = self.spots[key]
+        seat, bet = key
+        anchor = self.spot_anchor(key)
+        title = f"Seat {seat} · {self.catalogue[bet].name}"
+        stack = ChipStackItem(cents, self.chip_r, seat_tag=seat if spot.shared else None,
+                              faded=mark == Mark.COLLECTED, title=title)
+        stack.key = key
+        stack.setPos(anchor)
+        self.add(stack, Z.CHIPS + anchor.y() / 10000, dynamic=True)
+        if mark in (Mark.REFUSED, Mark.OFFERED):
+            stack.setOpacity(0.75)
+        if mark == Mark.COLLECTED:
+            stack.setOpacity(0.55)
+        if mark == Mark.PAID and payout:
+            pay = ChipStackItem(payout, self.chip_r, title=f"{title} — paid")
+            pay.key = key
+            pay.setPos(anchor + QPointF(self.chip_r * 1.25, -self.chip_r * 0.35))
+            self.add(pay, Z.PAYOUT + anchor.y() / 10000, dynamic=True)
+        self._draw_mark(anchor, mark, stack)
+
+    def _draw_mark(self, anchor: QPointF, mark: str | None, stack: ChipStackItem | None) -> None:
+        if mark not in MARKS and mark is not None:
+            raise ValueError(f"unknown mark {mark!r}")
+        if mark in (None, Mark.ACCEPTED):  # an accepted wager simply stands
+            return
+        ring_t, tag_text, fill, ink = MARKS[mark]
+        r = self.chip_r
+        top = stack.height if stack is not None else r * 0.5
+        if mark == Mark.COLLECTED:
+            strike = QPainterPath()
+            strike.moveTo(anchor + QPointF(-r * 1.1, r * 0.4))
+            strike.lineTo(anchor + QPointF(r * 1.1, -top - r * 0.1))
+            pen = QPen(QColor("#ff5252"), max(2.5, r * 0.2))
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            self.path(strike, pen, None, Z.MARK, dynamic=True)
+        elif mark == Mark.REFUSED:
+            cross = QPainterPath()
+            for a, b in (((-1, -1), (1, 1)), ((-1, 1), (1, -1))):
+                cross.moveTo(anchor + QPointF(a[0] * r * 0.9, -top / 2 + a[1] * r * 0.9))
+                cross.lineTo(anchor + QPointF(b[0] * r * 0.9, -top / 2 + b[1] * r * 0.9))
+            pen = QPen(QColor("#ff5252"), max(2.5, r * 0.2))
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            self.path(cross, pen, None, Z.MARK, dynamic=True)
+        if mark in (Mark.HELD, Mark.OFFERED, Mark.REFUSED):
+            ring = QPainterPath()
+            ring.addRoundedRect(QRectF(anchor.x() - r * 1.25, anchor.y() - top - r * 0.3, r * 2.5,
+                                       top + r * 0.9), r * 0.6, r * 0.6)
+            pen = QPen(QColor(ring_t), max(2.0, r * 0.16))
+            if mark == Mark.OFFERED:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            self.path(ring, pen, None, Z.MARK, dynamic=True)
+        if tag_text:
+            tag = TagItem(tag_text, max(10.0, r * 0.7), fill, ink)
+            tag.setPos(anchor + QPointF(0, -top - r * 0.75))
+            self.add(tag, Z.MARK + 0.5, dynamic=True)
+
+    def _draw_selected(self, spot: Spot) -> None:
+        glow = QColor(self.style["selected"])
+        glow.setAlpha(90)
+        self.path(spot.outline, pen(glow, 12), None, Z.SELECT, dynamic=True)
+        self.path(spot.outline, pen(self.style["selected"], 3.5), None,
+                  Z.SELECT, dynamic=True)
