@@ -206,7 +206,7 @@ class CertificatesTab:
     this file's profiles (never against the key a certificate merely names)."""
 
     def __init__(self, page):
-        from ui.exam_page import table
+        from ui.lists import table
         from ui.qt import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
         self.page = page
@@ -239,7 +239,7 @@ class CertificatesTab:
         import time
 
         from trainer.exams.certify import certificates
-        from ui.exam_page import fill
+        from ui.lists import fill
 
         self.shown = list(reversed(certificates(self.page.store)))
         fill(self.table, [(c["trainee"], c["form"]["name"], c["attempt"], c["status"], c["total"],
@@ -248,7 +248,7 @@ class CertificatesTab:
                           for c in self.shown], list(range(len(self.shown))))
 
     def _selected(self) -> dict | None:
-        from ui.exam_page import selected
+        from ui.lists import selected
 
         n = selected(self.table)
         return self.shown[n] if n is not None else None

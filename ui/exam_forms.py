@@ -1,23 +1,27 @@
-"""The instructor's exam form builder: exam items (bundled or from files, never practice
-scenarios), a time limit, a pass mark, the attempts allowed, and for a pool how many items each
-sitting draws."""
+"""The instructor's exam forms: the builder (exam items, bundled or from files, never practice
+scenarios; a time limit, a pass mark, the attempts allowed, and for a pool how many items each
+sitting draws), and the Forms tab of the Exam screen (the list; new, import, export)."""
 
 from __future__ import annotations
 
 from trainer.games import GAME_NAMES
+from ui.lists import selected, table
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     Qt,
     QVBoxLayout,
+    QWidget,
 )
 
 
@@ -131,3 +135,59 @@ class FormBuilder(QDialog):
             self.message.setText(str(e))
             return
         super().accept()
+
+
+class FormsTab:
+    """The instructor's Forms tab of ExamPage (a mixin): the list, and new, import and export."""
+
+    def _forms_tab(self) -> QWidget:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts"])
+        v.addWidget(self.forms, 1)
+        row = QHBoxLayout()
+        for text, slot in (("New form…", self.new_form), ("Import form…", self.import_form),
+                           ("Export form…", self.export_form),
+                           ("Issue a sitting…", lambda: self.certification.issue()),
+                           ("Certify a submission…", lambda: self.certification.certify())):
+            b = QPushButton(text)
+            b.clicked.connect(slot)
+            row.addWidget(b)
+        row.addStretch(1)
+        v.addLayout(row)
+        return w
+
+    def new_form(self) -> None:
+        from trainer.exams import add_form
+        from trainer.exams.examples import exam_items
+        from ui.exam_forms import FormBuilder
+
+        builder = FormBuilder(exam_items().values(), self.trainee.name, self)
+        if builder.exec() and builder.form is not None:
+            add_form(self.store, builder.form)
+            self.refresh()
+
+    def import_form(self) -> None:
+        from trainer.exams import ExamError, import_form
+
+        path, _ = QFileDialog.getOpenFileName(self, "Import an exam form", "", "Exam forms (*.json)")
+        if path:
+            try:
+                form, added = import_form(self.store, path)
+            except ExamError as e:
+                QMessageBox.warning(self, "Import form", str(e))
+                return
+            QMessageBox.information(self, "Import form", f"{form.name}: "
+                                    + ("added." if added else "already here."))
+            self.refresh()
+
+    def export_form(self) -> None:
+        from trainer.exams import export_form
+
+        uid = selected(self.forms)
+        if uid is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export the exam form", "exam-form.json",
+                                              "Exam forms (*.json)")
+        if path:
+            export_form(self.store, uid, path)

@@ -1,0 +1,113 @@
+"""An exam result on the Exam screen: what its certification is (from signatures checked here,
+never from a flag), its report on screen and printed to PDF."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ui.lists import selected
+from ui.qt import QFileDialog
+
+
+def certification_text(result, certificate: dict | None, signer) -> str:
+    """What the Results list and the report say of a result's certification: from a signature
+    checked with an instructor key of this file (`signer`, the PublicKey it verified with, named
+    as this file's profile names it), never from a flag or a name in the certificate."""
+    if certificate is not None:
+        if signer is None:
+            return "⚠ a certificate that does not verify with an instructor key here"
+        return f"✓ certified by {signer.name} (key {signer.fingerprint})"
+    if result.sitting is not None:
+        return "sat under a sitting — not yet certified: export it for certification"
+    return "practice exam — not certifiable (sat without a sitting)"
+
+
+def report_data(result, certification: str) -> dict:
+    """What the printed report and the result view show, from an ExamResult that has no
+    certificate here (a certified one shows its certificate, ui.exam_certify.certificate_data)."""
+    items = []
+    answered = {a.position: a for a in result.answers}
+    for p in range(result.item_count):
+        a = answered.get(p)
+        items.append({"title": a.title if a else f"Part {p + 1} (not answered)",
+                      "total": a.total if a else 0, "findings": list(a.findings) if a else []})
+    return {"trainee": result.trainee_name, "form": result.form_name, "started": result.started,
+            "ended": result.ended, "duration": (result.ended or time.time()) - result.started,
+            "status": result.status.value, "passed": result.passed, "total": result.total or 0,
+            "procedure": result.procedure or 0, "payouts": result.payouts or 0,
+            "speed": result.speed or 0, "pass_mark": result.pass_mark, "items": items,
+            "result_id": result.id, "certification": certification}
+
+
+class ResultsShown:
+    """The results half of ExamPage (a mixin: it uses the page's store, report and stack)."""
+
+    def certification_of(self, result) -> tuple[dict | None, str]:
+        """(the certificate this file holds for the result, or None; what to say of it)."""
+        from trainer.exams.certify import certificate_for, certificate_matches, trusted_signer
+        from trainer.exams.roles import trusted_keys
+
+        cert = certificate_for(self.store, result.uid)
+        signer = None
+        if cert is not None:
+            if not certificate_matches(cert, result):  # another result's, under this one's id
+                return None, "⚠ a certificate bears this result's id but is another result's"
+            signer = trusted_signer(cert, trusted_keys(self.store))
+        return cert, certification_text(result, cert, signer)
+
+    def report_of(self, result) -> dict:
+        """The report's fields: the certificate's when this file holds one, else the result's."""
+        from ui.exam_certify import certificate_data
+
+        cert, text = self.certification_of(result)
+        if cert is not None:
+            return certificate_data(cert, text.startswith("✓"))
+        return report_data(result, text)
+
+    def show_result(self, result) -> None:
+        from ui.report import report_html
+
+        self.shown_result = result
+        self.print_button.setEnabled(True)
+        self.report.setHtml(report_html(self.report_of(result)))
+        self.stack.setCurrentIndex(1)
+
+    def show_html(self, text: str) -> None:
+        """Show a report that is not a result of this file (a certificate)."""
+        self.shown_result = None
+        self.report.setHtml(text)
+        self.print_button.setEnabled(False)
+        self.stack.setCurrentIndex(1)
+
+    def home(self) -> None:
+        self.print_button.setEnabled(True)
+        self.stack.setCurrentIndex(0)
+        self.refresh()
+
+    def _result(self, result_id):
+        from trainer.exams import ExamAccess
+
+        return ExamAccess(self.store, self.trainee).result(result_id) if result_id is not None else None
+
+    def open_result(self) -> None:
+        result = self._result(selected(self.results))
+        if result is not None:
+            self.show_result(result)
+
+    def print_selected(self) -> None:
+        self.print_result(self._result(selected(self.results)))
+
+    def print_result(self, result, path: str | None = None) -> Path | None:
+        from ui.report import write_pdf
+
+        if result is None:
+            return None
+        if path is None:
+            name = f"exam-{result.trainee_name}-{result.id}.pdf".replace(" ", "-")
+            path, _ = QFileDialog.getSaveFileName(self, "Print the report to PDF", name, "PDF (*.pdf)")
+        if not path:
+            return None
+        out = write_pdf(self.report_of(result), Path(path))
+        self.window().statusBar().showMessage(f"Report written to {out}", 10000)
+        return out

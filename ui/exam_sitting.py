@@ -1,0 +1,78 @@
+"""Sitting an exam on the Exam screen: start it (a stored form, or a sitting file's form), lock the
+window to it, record each part the moment it is done, and end it as the runner says."""
+
+from __future__ import annotations
+
+from trainer.exams import Ending
+from ui.lists import selected
+from ui.qt import QMessageBox
+
+
+class ExamSitting:
+    """The sitting half of ExamPage (a mixin: it uses the page's store, services and stack)."""
+
+    def start(self, uid: str | None = None, confirm: bool = True) -> None:
+        uid = uid or selected(self.available)
+        if uid is None:
+            return
+        if confirm and QMessageBox.question(
+                self, "Start the exam?", "The clock starts now. There is no feedback until the end, "
+                "and leaving ends the attempt. Start?") != QMessageBox.StandardButton.Yes:
+            return
+        self.begin(uid)
+
+    def begin(self, form, sitting: dict | None = None) -> bool:
+        """Start the attempt (a stored form's uid, or a form from a sitting file with its token)
+        and lock the window to it; False (with a message) when it is refused."""
+        from trainer.exams import ExamError, start_exam
+        from trainer.progress.errors import StoreError
+        from ui.exam_runner import ExamRunner
+
+        try:
+            self.session = start_exam(self.store, form, self.trainee.id, self.services.key,
+                                      sitting=sitting)
+        except (ExamError, StoreError) as e:
+            QMessageBox.warning(self, "Exam", str(e))
+            return False
+        form = self.session.form
+        scenarios = [self.session.scenario(p) for p in range(len(form.items))]
+        self.runner = ExamRunner(form.name, scenarios, self.session.remaining)
+        self.runner.item_finished.connect(self._answer)
+        self.runner.over.connect(self._over)
+        self.stack.addWidget(self.runner)
+        self.stack.setCurrentWidget(self.runner)
+        self.locked.emit(True)
+        self.runner.start()
+        return True
+
+    def _answer(self, position: int, result, round_) -> None:
+        from trainer.exams import ExamError
+        from trainer.progress.errors import StoreError
+
+        try:
+            self.session.record(position, result, round_.log)
+        except ExamError:  # time is up by the exam's own clock
+            self.runner.end(Ending.TIME_UP)
+        except StoreError as e:  # the file cannot take the answer: say so, and end the attempt
+            QMessageBox.critical(self, "Exam", f"{e}\n\nThe attempt ends here; the answers "
+                                 "saved before this one are kept.")
+            self.runner.end(Ending.LEFT)
+
+    def _over(self, how: Ending) -> None:
+        session, runner = self.session, self.runner
+        if not session.over:
+            {Ending.FINISHED: session.finish, Ending.TIME_UP: session.time_out,
+             Ending.LEFT: session.abandon}[how]()
+        result = session.result
+        self.session = None
+        self.runner = None
+        self.stack.removeWidget(runner)
+        runner.deleteLater()
+        self.locked.emit(False)
+        self.refresh()
+        self.show_result(result)
+
+    def abandon(self) -> None:
+        """End a running exam as left (the app is closing)."""
+        if self.runner is not None:
+            self.runner.end(Ending.LEFT)
