@@ -1,7 +1,42 @@
 """Dealer Trainer's engine: the rules of Pennsylvania's regulated dice games, with no Qt.
 
 The user interface lives in `ui`; this package never imports it (an import-linter contract in
-pyproject.toml holds that line).
+pyproject.toml holds that line). The UI reaches the engine through three faces only: this
+package, `trainer.progress` and `trainer.exams` (tests/test_layers.py holds that line).
+
+This face names what the UI may use. Each name loads its module when first used, so that
+`import trainer` (every command's start) stays cheap.
 """
 
+from trainer.faces import lazy_face, names_from
+
 __version__ = "0.1.0"
+
+#: each public name, and the module (and the name there) it comes from; a name with no attribute
+#: is a module of the engine, used as a namespace (`games.get(...)`, `odds.report(...)`)
+FACE: dict[str, tuple[str, str | None]] = {
+    # modules used whole
+    **{m: (f"trainer.{m}", None) for m in ("cli", "games", "odds", "readings", "regulations")},
+    # a round being worked, and what the table shows
+    **names_from("trainer.practice", "PracticeRound", "Feedback", "NEEDS_WAGER", "CLEARS_SELECTION"),
+    **names_from("trainer.table_state", "TableState", "Mark", "COCKED"),
+    # the words of a procedure, and what an action asks of the trainee
+    **names_from("trainer.vocabulary", "Do", "Skill", "SKILL_TITLES", "Automation"),
+    **names_from("trainer.procedure.model", "LABELS", "Amount", "Choice", "Number", "Given"),
+    **names_from("trainer.procedure", "build"),
+    **names_from("trainer.grading", "Result"),
+    # scenarios and rounds dealt
+    **names_from("trainer.scenario", "Scenario", "ScenarioError"),
+    "load_scenario": ("trainer.scenario", "load"),
+    **names_from("trainer.library", "Library", "load_library"),
+    **names_from("trainer.drills", "SKILL_GAMES", "payout_drill", "random_round"),
+    # the games' registry, money, layouts and files
+    **names_from("trainer.games", "GAME_IDS", "GAME_NAMES"),
+    "get_game": ("trainer.games", "get"),
+    **names_from("trainer.money", "chips", "chips_text", "fmt_dollars", "read_payout"),
+    **names_from("trainer.paytables", "layout", "paytable"),
+    **names_from("trainer.paths", "resources_dir"),
+}
+
+__getattr__, __dir__, _names = lazy_face(__name__, FACE)
+__all__ = ["__version__", *_names]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainer.procedure.model import LABELS, Do
+from trainer import LABELS, Do
 from ui.qt import QGridLayout, QKeySequence, QPushButton, QShortcut, Qt, QWidget, Signal
 from ui.table import game_actions
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from trainer import __version__
-from trainer.games import GAME_IDS
+from trainer import GAME_IDS, __version__
 
 SCREENS = ("practice", "scenarios", "progress", "class", "rules", "exam", "exam-result", "drill",
            *(f"table-{game}" for game in GAME_IDS))
@@ -83,8 +82,7 @@ def default_db() -> Path:
 def open_store(db: str | None):
     """The progress store, asking what to do when the file is damaged or newer; None to go on
     without saving, False to quit. A damaged or newer file is never touched."""
-    from trainer.progress import Store
-    from trainer.progress.errors import StoreError, StoreUnavailableError
+    from trainer.progress import Store, StoreError, StoreUnavailableError
     from ui.qt import QFileDialog, QMessageBox
 
     path = Path(db) if db else default_db()
@@ -163,8 +161,7 @@ def file_services(db: str):
     opened with its full check, the exam setup, its first trainee who is not an instructor (an
     instructor's profile opens only with the instructor key's passphrase). None, with one line,
     when the file cannot be used."""
-    from trainer.progress import Store
-    from trainer.progress.errors import StoreError
+    from trainer.progress import Store, StoreError
     from ui.services import Services
 
     try:
@@ -200,7 +197,7 @@ def showcase(screen: str, services=None):
             page.kind.setCurrentIndex(1)
             page.deal(seed=7, game=game)
         else:
-            from trainer.library import load_library
+            from trainer import load_library
             from ui.table import view_class
 
             scenario_id, steps = next((s, n) for g, s, n in view_class(game).showcase if g == game)
@@ -212,8 +209,7 @@ def showcase(screen: str, services=None):
         window.show_screen("progress").tabs.setCurrentIndex(1)
     elif screen == "exam-result":
         page = window.show_screen("exam")
-        from trainer.exams import results
-        from trainer.exams.certify import certificate_for
+        from trainer.exams import certificate_for, results
 
         done = [r for r in results(services.store) if r.over]
         done.sort(key=lambda r: certificate_for(services.store, r.uid) is None)  # certified first
@@ -230,11 +226,8 @@ def demo_services(*, instructor: bool = False):
     and class screens."""
     import tempfile
 
-    from trainer.exams import add_bundled_forms, installation_key
-    from trainer.exams.demo import sit_demo_exams
-    from trainer.exams.keys import InstructorKey
-    from trainer.progress import Store
-    from trainer.progress.demo import seed_demo
+    from trainer.exams import InstructorKey, add_bundled_forms, installation_key, sit_demo_exams
+    from trainer.progress import Store, seed_demo
     from ui.services import Services
 
     store = Store.open(":memory:")

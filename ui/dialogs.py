@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainer.money import chips_text, fmt_dollars, read_payout
+from trainer import chips_text, fmt_dollars, read_payout
 from ui.qt import (
     QDialog,
     QDialogButtonBox,

@@ -19,8 +19,7 @@ class Certification:
     def sit(self, path: str | None = None, confirm: bool = True, code: str | None = None) -> bool:
         """Open a sitting file (asking the start code of a sealed one) and start the exam it
         grants (this trainee, this form, in time)."""
-        from trainer.exams import ExamError
-        from trainer.exams.submission import read_sitting_file, sitting_is_sealed
+        from trainer.exams import ExamError, read_sitting_file, sitting_is_sealed
 
         page = self.page
         if path is None:
@@ -49,7 +48,7 @@ class Certification:
 
     def submit(self, path: str | None = None) -> int | None:
         """Write this trainee's results sat under sittings (an instructor's: everyone's)."""
-        from trainer.exams.submission import export_submission
+        from trainer.exams import export_submission
 
         page = self.page
         if path is None:
@@ -72,8 +71,7 @@ class Certification:
     # --- the instructor's side ---------------------------------------------------------------------
 
     def _key(self, key_path: str | None, passphrase: str | None, title: str):
-        from trainer.exams import ExamError
-        from trainer.exams.keys import read_private_key
+        from trainer.exams import ExamError, read_private_key
 
         page = self.page
         known = getattr(page.trainee, "key_path", None)
@@ -98,9 +96,14 @@ class Certification:
     def issue(self, trainee: str | None = None, out: str | None = None, key_path: str | None = None,
               passphrase: str | None = None) -> dict | None:
         """Issue a sitting of the selected form to a trainee, signed with the instructor key."""
-        from trainer.exams import ExamError, get_form
-        from trainer.exams.certify import issue_sitting, sign_form, sitting_form
-        from trainer.exams.submission import write_sitting_file
+        from trainer.exams import (
+            ExamError,
+            get_form,
+            issue_sitting,
+            sign_form,
+            sitting_form,
+            write_sitting_file,
+        )
 
         page = self.page
         uid = page.selected_form()
@@ -142,8 +145,7 @@ class Certification:
     def certify(self, path: str | None = None, out: str | None = None, key_path: str | None = None,
                 passphrase: str | None = None):
         """Re-grade a workstation's submission and sign a certificate for each result."""
-        from trainer.exams import ExamError
-        from trainer.exams.submission import certify_submission, write_certificates
+        from trainer.exams import ExamError, certify_submission, write_certificates
 
         page = self.page
         if path is None:
@@ -154,7 +156,7 @@ class Certification:
         key = self._key(key_path, passphrase, "Certify a submission")
         if key is None:
             return None
-        from trainer.progress.errors import StoreError
+        from trainer.progress import StoreError
 
         try:
             summary = certify_submission(page.store, key, path)
@@ -184,7 +186,7 @@ HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Certif
 
 def certificate_data(cert: dict, verified: bool) -> dict:
     """What the printed report shows of a certificate (ui.report.report_html's fields)."""
-    from trainer.exams.certify import verification_code
+    from trainer.exams import verification_code
 
     items = [{"title": a.get("title", f"Part {a.get('position', 0) + 1}"), "total": a.get("total", 0),
               "findings": a.get("findings", [])} for a in cert.get("answers", [])]
@@ -226,19 +228,19 @@ class CertificatesTab:
         self.shown: list[dict] = []
 
     def trusted(self):
-        from trainer.exams.roles import trusted_keys
+        from trainer.exams import trusted_keys
 
         return trusted_keys(self.page.store)
 
     def verified(self, cert: dict) -> bool:
-        from trainer.exams.certify import trusted_signer
+        from trainer.exams import trusted_signer
 
         return trusted_signer(cert, self.trusted()) is not None
 
     def refresh(self) -> None:
         import time
 
-        from trainer.exams.certify import certificates
+        from trainer.exams import certificates
         from ui.lists import fill
 
         self.shown = list(reversed(certificates(self.page.store)))
@@ -277,8 +279,7 @@ class CertificatesTab:
         return write_pdf(certificate_data(cert, self.verified(cert)), Path(path))
 
     def export(self, path: str | None = None) -> int | None:
-        from trainer.exams.certify import certificates
-        from trainer.exams.submission import write_certificates
+        from trainer.exams import certificates, write_certificates
 
         found = certificates(self.page.store)
         if path is None:

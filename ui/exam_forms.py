@@ -4,7 +4,7 @@ sitting draws), and the Forms tab of the Exam screen (the list; new, import, exp
 
 from __future__ import annotations
 
-from trainer.games import GAME_NAMES
+from trainer import GAME_NAMES
 from ui.lists import selected, table
 from ui.qt import (
     QDialog,
@@ -92,8 +92,8 @@ class FormBuilder(QDialog):
         self.list.addItem(item)
 
     def add_from_file(self, path: str | None = None) -> None:
-        from trainer.procedure import build
-        from trainer.scenario import ScenarioError, load
+        from trainer import ScenarioError, build
+        from trainer import load_scenario as load
 
         paths = [path] if path else QFileDialog.getOpenFileNames(self, "Exam item files", "",
                                                                  "Scenarios (*.toml)")[0]
@@ -158,8 +158,7 @@ class FormsTab:
         return w
 
     def new_form(self) -> None:
-        from trainer.exams import add_form
-        from trainer.exams.examples import exam_items
+        from trainer.exams import add_form, exam_items
         from ui.exam_forms import FormBuilder
 
         builder = FormBuilder(exam_items().values(), self.trainee.name, self)

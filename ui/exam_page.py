@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from trainer.games import GAME_NAMES
+from trainer import GAME_NAMES
 from ui.exam_certify import CertificatesTab, Certification
 from ui.exam_forms import FormsTab
 from ui.exam_results import ResultsShown

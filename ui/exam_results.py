@@ -45,8 +45,7 @@ class ResultsShown:
 
     def certification_of(self, result) -> tuple[dict | None, str]:
         """(the certificate this file holds for the result, or None; what to say of it)."""
-        from trainer.exams.certify import certificate_for, certificate_matches, trusted_signer
-        from trainer.exams.roles import trusted_keys
+        from trainer.exams import certificate_for, certificate_matches, trusted_keys, trusted_signer
 
         cert = certificate_for(self.store, result.uid)
         signer = None

@@ -25,7 +25,7 @@ class ExamSitting:
         """Start the attempt (a stored form's uid, or a form from a sitting file with its token)
         and lock the window to it; False (with a message) when it is refused."""
         from trainer.exams import ExamError, start_exam
-        from trainer.progress.errors import StoreError
+        from trainer.progress import StoreError
         from ui.exam_runner import ExamRunner
 
         try:
@@ -47,7 +47,7 @@ class ExamSitting:
 
     def _answer(self, position: int, result, round_) -> None:
         from trainer.exams import ExamError
-        from trainer.progress.errors import StoreError
+        from trainer.progress import StoreError
 
         try:
             self.session.record(position, result, round_.log)

@@ -14,12 +14,12 @@ from trainer import __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from trainer.cli import COMMANDS
+    from trainer import cli
 
     p = argparse.ArgumentParser(
         prog="dealer-trainer",
         description="Dealer Trainer: practice and certification for Pennsylvania's dice table games.",
-        epilog=f"Engine commands: {', '.join(COMMANDS)} (dealer-trainer COMMAND --help).",
+        epilog=f"Engine commands: {', '.join(cli.COMMANDS)} (dealer-trainer COMMAND --help).",
     )
     p.add_argument("--version", action="version", version=f"dealer-trainer {__version__}")
     p.add_argument("--screenshot", metavar="FILE", help="render a screen to a PNG file and exit")
@@ -30,12 +30,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from trainer.cli import COMMANDS
+    from trainer import cli
 
-    if argv and argv[0] in COMMANDS:
-        from trainer.cli import main as engine_main
-
-        return engine_main(argv)
+    if argv and argv[0] in cli.COMMANDS:
+        return cli.main(argv)
     args = build_parser().parse_args(argv)
     from ui.app import run
 

@@ -11,7 +11,7 @@ import html
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from trainer.procedure.model import LABELS, Automation, Do
+from trainer import LABELS, Automation, Do
 from trainer.progress import Mode
 from ui.actions import ActionBar
 from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
@@ -31,9 +31,7 @@ from ui.qt import (
 )
 
 if TYPE_CHECKING:  # the engine's round machinery loads with the first round, not at start-up
-    from trainer.grading import Result
-    from trainer.practice import Feedback, PracticeRound
-    from trainer.scenario import Scenario
+    from trainer import Feedback, PracticeRound, Result, Scenario
 
 
 
@@ -178,8 +176,8 @@ class PracticeScreen(QWidget):
 
     def start(self, scenario: Scenario, mode: Mode = Mode.PRACTICE,
               automation: Automation | None = None) -> None:
-        from trainer.games import get
-        from trainer.practice import PracticeRound
+        from trainer import PracticeRound
+        from trainer import get_game as get
 
         self.stop()
         self.mode = mode
@@ -299,8 +297,7 @@ class PracticeScreen(QWidget):
     # --- acting --------------------------------------------------------------------------------
 
     def act(self, do: Do) -> None:
-        from trainer.practice import NEEDS_WAGER
-        from trainer.procedure.model import Amount, Choice, Given, Number
+        from trainer import NEEDS_WAGER, Amount, Choice, Given, Number
 
         r = self.round
         if r is None or r.finished or self.dialog is not None:
@@ -341,7 +338,7 @@ class PracticeScreen(QWidget):
         r = self.round
         if r is None or r.finished:
             return
-        from trainer.practice import CLEARS_SELECTION
+        from trainer import CLEARS_SELECTION
 
         if do in CLEARS_SELECTION:
             self.selected = None

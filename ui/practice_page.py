@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from trainer.games import GAME_IDS, GAME_NAMES
+from trainer import GAME_IDS, GAME_NAMES
 from trainer.progress import Mode
 from ui.qt import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, Qt, QVBoxLayout, QWidget, Signal
 
@@ -86,7 +86,7 @@ class PracticePage(QWidget):
 
     def deal(self, seed: int | None = None, skill=None, game: str | None = None,
              confirm: bool = True) -> None:
-        from trainer.drills import payout_drill, random_round
+        from trainer import payout_drill, random_round
 
         if confirm and not self.confirm_replace():
             return

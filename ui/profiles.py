@@ -89,9 +89,7 @@ class ProfileDialog(QDialog):
                        name: str | None = None) -> int | None:
         """An instructor profile is made with an instructor key: a new one sealed under a strong
         passphrase, or the instructor's existing key file (trainer.exams.roles)."""
-        from trainer.exams import ExamError
-        from trainer.exams.keys import MIN_PASSPHRASE
-        from trainer.exams.roles import new_instructor
+        from trainer.exams import MIN_PASSPHRASE, ExamError, new_instructor
 
         name = name or self._name("New instructor")
         if name is None:
@@ -165,9 +163,7 @@ class ProfileDialog(QDialog):
     def open_instructor(self, trainee, phrase: str, key_file: str | None = None) -> bool:
         """An instructor made with a key opens with the key's passphrase (the key file asked for
         when it has moved); one from an older version, with its stored passphrase."""
-        from trainer.exams import ExamError
-        from trainer.exams.errors import KeyFileError
-        from trainer.exams.roles import open_instructor
+        from trainer.exams import ExamError, KeyFileError, open_instructor
 
         if not trainee.public_key:
             if self.store.verify_passphrase(trainee.id, phrase):

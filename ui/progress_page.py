@@ -8,9 +8,7 @@ from __future__ import annotations
 import html
 import time
 
-from trainer import games
-from trainer.games import GAME_NAMES
-from trainer.vocabulary import SKILL_TITLES, Skill
+from trainer import GAME_NAMES, SKILL_TITLES, Skill, games
 from ui.qt import (
     QComboBox,
     QGridLayout,
@@ -124,7 +122,7 @@ class ProgressPage(QWidget):
         if store is None or trainee is None:
             self._empty("Progress is kept when you train under a profile with a progress file.")
             return
-        from trainer.progress.stats import progress_report
+        from trainer.progress import progress_report
 
         self.title.setText(f"Progress — {trainee.name}")
         report = progress_report(store, trainee.id)
@@ -133,7 +131,7 @@ class ProgressPage(QWidget):
         self._days(report)
         self._skills(report)
         if self.klass is not None:
-            from trainer.progress.classroom import class_overview
+            from trainer.progress import class_overview
 
             self.klass.show_overview(class_overview(store))
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import html
 from decimal import Decimal
 
-from trainer import odds, readings, regulations
-from trainer.games import GAME_IDS, get
-from trainer.paytables import paytable
+from trainer import GAME_IDS, odds, paytable, readings, regulations
+from trainer import get_game as get
 from ui.qt import (
     QComboBox,
     QHBoxLayout,

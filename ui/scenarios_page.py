@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import html
 
-from trainer.games import get
-from trainer.library import Library
+from trainer import Library
+from trainer import get_game as get
 from ui.qt import (
     QAbstractItemView,
     QComboBox,

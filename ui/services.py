@@ -44,8 +44,7 @@ class Services(QObject):
         """Keep a finished round in the progress store (or in memory until it can be saved)."""
         if self.store is None or self.trainee is None:
             return None
-        from trainer.progress.errors import StoreError
-        from trainer.progress.records import attempt_of
+        from trainer.progress import StoreError, attempt_of
 
         record = attempt_of(round_, result, trainee_id=self.trainee.id, ended=time.time())
         try:
@@ -98,7 +97,7 @@ class Services(QObject):
         if self.store.checking:
             self.store.wait_for_check()
             return self.store.check_finished()
-        from trainer.progress.errors import StoreError
+        from trainer.progress import StoreError
 
         try:
             return self.store.flush_pending()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainer.paths import resources_dir
+from trainer import resources_dir
 
 THEMES = ("light", "dark")
 

@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
                 page.finished.connect(self.services.record)
             return page
         if name == "scenarios":
-            from trainer.library import load_library
+            from trainer import load_library
             from ui.scenarios_page import ScenariosPage
 
             best = self.services.best_scores() if self.services is not None else {}
@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
         self.menuBar().setEnabled(not locked)
 
     def _drill(self, skill) -> None:
-        from trainer.drills import SKILL_GAMES
+        from trainer import SKILL_GAMES
 
         page = self.show_screen("practice")
         page.deal(skill=skill, game=SKILL_GAMES.get(skill))
@@ -223,7 +223,7 @@ class MainWindow(QMainWindow):
         help_.addAction(about)
 
     def export(self, kind: str) -> None:
-        from trainer.progress.errors import StoreError
+        from trainer.progress import StoreError
         from ui.qt import QFileDialog
 
         suffix = "csv" if kind == "csv" else "json"
@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 10000)
 
     def import_results(self) -> None:
-        from trainer.progress.errors import StoreError
+        from trainer.progress import StoreError
         from ui.qt import QFileDialog
 
         names, _ = QFileDialog.getOpenFileNames(self, "Import results", "", "Results files (*.json)")

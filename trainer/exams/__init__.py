@@ -27,42 +27,36 @@ Typical use::
     export_submission(store, path)                           # to the instructor, who certifies
 """
 
-from trainer.exams.access import Available, ExamAccess, results_for
-from trainer.exams.errors import (
-    ExamError,
-    ExamOverError,
-    FormError,
-    FormFileError,
-    KeyFileError,
-    LockedError,
-    NoAttemptsLeftError,
-    TimeUpError,
-)
-from trainer.exams.forms import ExamForm, FormItem, bundled_forms, new_form, read_form, write_form
-from trainer.exams.formstore import (
-    FormSummary,
-    add_bundled_forms,
-    add_form,
-    archive_form,
-    export_form,
-    form_summaries,
-    get_form,
-    import_form,
-    list_forms,
-    restore_form,
-)
-from trainer.exams.records import Answer, ExamResult, SignOff, Status, get_result, results
-from trainer.exams.scoring import Ending, ExamScore, exam_score
-from trainer.exams.session import ExamSession, attempts_left, attempts_used, close_interrupted, start_exam
-from trainer.exams.trust import Problem, installation_key, read_installation_key, verify_results
+from trainer.faces import lazy_face, names_from
 
-__all__ = [
-    "Answer", "Available", "Ending", "ExamAccess", "ExamError", "ExamForm", "ExamOverError",
-    "ExamResult", "ExamScore", "ExamSession", "FormError", "FormFileError", "FormItem", "FormSummary",
-    "KeyFileError", "LockedError", "NoAttemptsLeftError", "Problem", "SignOff", "Status",
-    "TimeUpError", "add_bundled_forms", "add_form", "archive_form", "attempts_left", "attempts_used",
-    "bundled_forms", "close_interrupted", "exam_score", "export_form",
-    "form_summaries", "get_form", "get_result", "import_form", "installation_key",
-    "list_forms", "new_form", "read_form", "read_installation_key", "restore_form", "results",
-    "results_for", "start_exam", "verify_results", "write_form",
-]
+# each public name and its module, loaded when first used: the start-up needs the installation
+# key and the ledger, not the signatures behind certificates
+FACE = {
+    **names_from("trainer.exams.access", "Available", "ExamAccess", "results_for"),
+    **names_from("trainer.exams.certify",
+                 "certificate_for", "certificate_matches", "certificates", "issue_sitting", "sign_form",
+                 "sitting_form", "trusted_signer", "verification_code"),
+    **names_from("trainer.exams.demo", "sit_demo_exams"),
+    **names_from("trainer.exams.errors",
+                 "ExamError", "ExamOverError", "FormError", "FormFileError", "KeyFileError", "LockedError",
+                 "NoAttemptsLeftError", "TimeUpError"),
+    **names_from("trainer.exams.examples", "exam_items"),
+    **names_from("trainer.exams.forms",
+                 "ExamForm", "FormItem", "bundled_forms", "new_form", "read_form", "write_form"),
+    **names_from("trainer.exams.formstore",
+                 "FormSummary", "add_bundled_forms", "add_form", "archive_form", "export_form",
+                 "form_summaries", "get_form", "import_form", "list_forms", "restore_form"),
+    **names_from("trainer.exams.keys", "InstructorKey", "MIN_PASSPHRASE", "read_private_key"),
+    **names_from("trainer.exams.records",
+                 "Answer", "ExamResult", "SignOff", "Status", "get_result", "results"),
+    **names_from("trainer.exams.roles", "new_instructor", "open_instructor", "trusted_keys"),
+    **names_from("trainer.exams.scoring", "Ending", "ExamScore", "exam_score"),
+    **names_from("trainer.exams.session",
+                 "ExamSession", "attempts_left", "attempts_used", "close_interrupted", "start_exam"),
+    **names_from("trainer.exams.submission",
+                 "certify_submission", "export_submission", "read_sitting_file", "sitting_is_sealed",
+                 "write_certificates", "write_sitting_file"),
+    **names_from("trainer.exams.trust",
+                 "Problem", "installation_key", "read_installation_key", "verify_results"),
+}
+__getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

@@ -30,39 +30,23 @@ Typical use::
         show(str(e))
 """
 
-from trainer.progress.classroom import ClassOverview, class_overview
-from trainer.progress.errors import (
-    DamagedDatabaseError,
-    ForeignDatabaseError,
-    NameTakenError,
-    NewerDatabaseError,
-    ResultsFileError,
-    StoreError,
-    StoreUnavailableError,
-    UnknownTraineeError,
-)
-from trainer.progress.exchange import ImportSummary, export_csv, export_results, import_results
-from trainer.progress.records import Attempt, AttemptRecord, Mode, Trainee, drill_item_id, skills_of
-from trainer.progress.stats import (
-    ProgressReport,
-    SkillRow,
-    accuracy_by_game,
-    accuracy_by_skill,
-    attempts_per_day,
-    next_drill_skill,
-    payout_times,
-    progress_report,
-    skill_table,
-    weakest_skills,
-)
-from trainer.progress.store import Store
+from trainer.faces import lazy_face, names_from
 
-__all__ = [
-    "Attempt", "AttemptRecord", "ClassOverview", "DamagedDatabaseError", "ForeignDatabaseError",
-    "ImportSummary", "Mode", "NameTakenError", "NewerDatabaseError", "ProgressReport",
-    "ResultsFileError", "SkillRow", "Store", "StoreError", "StoreUnavailableError", "Trainee",
-    "UnknownTraineeError", "accuracy_by_game", "accuracy_by_skill", "attempts_per_day",
-    "class_overview", "drill_item_id", "export_csv", "export_results", "import_results",
-    "next_drill_skill", "payout_times", "progress_report", "skill_table", "skills_of",
-    "weakest_skills",
-]
+# each public name and its module, loaded when first used: opening the file at start-up does not
+# import the statistics, the class view and the grading engine behind them
+FACE = {
+    **names_from("trainer.progress.classroom", "ClassOverview", "class_overview"),
+    **names_from("trainer.progress.demo", "seed_demo"),
+    **names_from("trainer.progress.errors",
+                 "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",
+                 "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError"),
+    **names_from("trainer.progress.exchange",
+                 "ImportSummary", "export_csv", "export_results", "import_results"),
+    **names_from("trainer.progress.records",
+                 "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "drill_item_id", "skills_of"),
+    **names_from("trainer.progress.stats",
+                 "ProgressReport", "SkillRow", "accuracy_by_game", "accuracy_by_skill", "attempts_per_day",
+                 "next_drill_skill", "payout_times", "progress_report", "skill_table", "weakest_skills"),
+    **names_from("trainer.progress.store", "Store"),
+}
+__getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

@@ -12,10 +12,7 @@ Its parts: the wagers and their marks (ui.table.wagers), the dice and irregular 
 
 from __future__ import annotations
 
-from trainer.games import get as get_game
-from trainer.paytables import layout, paytable
-from trainer.procedure import Do
-from trainer.table_state import TableState
+from trainer import Do, TableState, get_game, layout, paytable
 from ui.qt import (
     QAbstractAnimation,
     QColor,

@@ -4,7 +4,7 @@ the pulse that draws the eye to it."""
 
 from __future__ import annotations
 
-from trainer.table_state import COCKED, TableState
+from trainer import COCKED, TableState
 from ui.qt import (
     QColor,
     QEasingCurve,

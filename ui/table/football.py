@@ -6,8 +6,7 @@ Geometry and words: resources/layouts/three-dice-football.toml.
 
 from __future__ import annotations
 
-from trainer.procedure import Do
-from trainer.table_state import TableState
+from trainer import Do, TableState
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import ChipStackItem, PuckItem, TagItem, pen

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trainer.games import get as get_game
-from trainer.games.high_roll_dice import FACE_KEY
-from trainer.procedure import Do
-from trainer.table_state import TableState
+from trainer import Do, TableState, games, get_game
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, TagItem, pen
@@ -78,7 +75,7 @@ class HighRollView(TableView):
         right = QRectF(r.right() + 14, r.top(), self.felt.right() - r.right() - 28, r.height())
         pays = self.pays
         pip = [(f"{'Ace' if f == 1 else self.geo['throw_box']['boxes'][PIP_ORDER.index(f)]}",
-                pays["pip-street"].line(FACE_KEY[f]).text) for f in (1, 6, 5, 4, 3, 2)]
+                pays["pip-street"].line(games.high_roll_dice.FACE_KEY[f]).text) for f in (1, 6, 5, 4, 3, 2)]
         like = [(self._kind_words(k), pays["like-kind"].line(k).text)
                 for k in reversed(self.variant["like_kind"])]
         self.text(self.variant["title"], QRectF(right.left(), right.top(), right.width(), 30), 22, "accent",
@@ -157,7 +154,8 @@ class HighRollView(TableView):
             item.setPos(c)
             self.add(item, Z.PRINT)
             box = QRectF(c.x() - step / 2, c.y() - step / 2 - 4, step, step + 8)
-            self.add_spot(seat, f"pip-{FACE_KEY[face]}", rounded(box, 6), c + lift, shared=False)
+            bet = f"pip-{games.high_roll_dice.FACE_KEY[face]}"
+            self.add_spot(seat, bet, rounded(box, 6), c + lift, shared=False)
         self.text(w["like_kind"], QRectF(col.left(), y + 82, col.width(), 22), 16, "dim")
         k = 0
         for row, count in enumerate(rows):

@@ -6,7 +6,7 @@ scales to any window and stays sharp on a projector or a high-DPI screen.
 
 from __future__ import annotations
 
-from trainer.money import chips, fmt_dollars
+from trainer import chips, fmt_dollars
 from ui.qt import (
     QBrush,
     QColor,

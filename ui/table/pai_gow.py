@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import math
 
-from trainer.procedure import Do
-from trainer.table_state import TableState
+from trainer import Do, TableState
 from ui.qt import QColor, QPainterPath, QPointF, QRectF, Qt, QTransform
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, ShakerItem, TextItem

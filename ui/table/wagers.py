@@ -3,7 +3,7 @@ collected, paid, held) and payout, kept while it stands unchanged, and the selec
 
 from __future__ import annotations
 
-from trainer.table_state import Mark, TableState
+from trainer import Mark, TableState
 from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.items import ChipStackItem, TagItem, pen
 from ui.table.shapes import Spot, Z
