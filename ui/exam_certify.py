@@ -208,8 +208,8 @@ class CertificatesTab:
     this file's profiles (never against the key a certificate merely names)."""
 
     def __init__(self, page):
-        from ui.lists import table
-        from ui.qt import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+        from ui.lists import button_row, table
+        from ui.qt import QVBoxLayout, QWidget
 
         self.page = page
         self.widget = QWidget()
@@ -217,14 +217,8 @@ class CertificatesTab:
         self.table = table(HEADERS, 1)
         self.table.itemActivated.connect(lambda _i: self.open())
         v.addWidget(self.table, 1)
-        row = QHBoxLayout()
-        for text, slot in (("Open", self.open), ("Print certificate…", self.print_selected),
-                           ("Export certificates…", self.export)):
-            b = QPushButton(text)
-            b.clicked.connect(lambda _=False, s=slot: s())
-            row.addWidget(b)
-        row.addStretch(1)
-        v.addLayout(row)
+        v.addLayout(button_row((("Open", self.open), ("Print certificate…", self.print_selected),
+                                ("Export certificates…", self.export))))
         self.shown: list[dict] = []
 
     def trusted(self):

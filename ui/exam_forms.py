@@ -5,13 +5,12 @@ sitting draws), and the Forms tab of the Exam screen (the list; new, import, exp
 from __future__ import annotations
 
 from trainer import GAME_NAMES
-from ui.lists import selected, table
+from ui.lists import button_row, selected, table
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -145,16 +144,10 @@ class FormsTab:
         v = QVBoxLayout(w)
         self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts"])
         v.addWidget(self.forms, 1)
-        row = QHBoxLayout()
-        for text, slot in (("New form…", self.new_form), ("Import form…", self.import_form),
-                           ("Export form…", self.export_form),
-                           ("Issue a sitting…", lambda: self.certification.issue()),
-                           ("Certify a submission…", lambda: self.certification.certify())):
-            b = QPushButton(text)
-            b.clicked.connect(slot)
-            row.addWidget(b)
-        row.addStretch(1)
-        v.addLayout(row)
+        v.addLayout(button_row((("New form…", self.new_form), ("Import form…", self.import_form),
+                                ("Export form…", self.export_form),
+                                ("Issue a sitting…", lambda: self.certification.issue()),
+                                ("Certify a submission…", lambda: self.certification.certify()))))
         return w
 
     def new_form(self) -> None:

@@ -16,7 +16,7 @@ from ui.exam_certify import CertificatesTab, Certification
 from ui.exam_forms import FormsTab
 from ui.exam_results import ResultsShown
 from ui.exam_sitting import ExamSitting
-from ui.lists import fill, selected, table
+from ui.lists import button_row, fill, selected, table
 from ui.qt import (
     QHBoxLayout,
     QLabel,
@@ -85,14 +85,8 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
         self.results = table(["Trainee", "Exam", "Taken", "Result", "Total", "Certification"], 5)
         self.results.itemActivated.connect(lambda _i: self.open_result())
         r.addWidget(self.results, 1)
-        row = QHBoxLayout()
-        for text, slot in (("Open", self.open_result), ("Print report…", self.print_selected),
-                           ("Export for certification…", lambda: self.certification.submit())):
-            b = QPushButton(text)
-            b.clicked.connect(slot)
-            row.addWidget(b)
-        row.addStretch(1)
-        r.addLayout(row)
+        r.addLayout(button_row((("Open", self.open_result), ("Print report…", self.print_selected),
+                                ("Export for certification…", lambda: self.certification.submit()))))
         self.tabs.addTab(res, "Results")
         if self.trainee is not None and self.trainee.instructor:
             self.tabs.addTab(self._forms_tab(), "Forms")

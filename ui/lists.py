@@ -1,9 +1,20 @@
 """The lists the screens show (exam forms, results, certificates): one row per record, whole rows
-selected, every heading readable, the record's key on each row."""
+selected, every heading readable, the record's key on each row; and the row of buttons under a
+list."""
 
 from __future__ import annotations
 
-from ui.qt import QAbstractItemView, QHeaderView, Qt, QTableWidget, QTableWidgetItem
+from collections.abc import Callable, Iterable
+
+from ui.qt import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    Qt,
+    QTableWidget,
+    QTableWidgetItem,
+)
 
 
 def table(headers: list[str], stretch: int = 0) -> QTableWidget:
@@ -34,3 +45,14 @@ def fill(t: QTableWidget, rows: list[tuple], keys: list) -> None:
 def selected(t: QTableWidget):
     items = t.selectedItems()
     return items[0].data(Qt.ItemDataRole.UserRole) if items else None
+
+
+def button_row(buttons: Iterable[tuple[str, Callable[[], object]]]) -> QHBoxLayout:
+    """Buttons left to right, each calling its action when clicked, then space."""
+    row = QHBoxLayout()
+    for text, action in buttons:
+        button = QPushButton(text)
+        button.clicked.connect(lambda _=False, act=action: act())
+        row.addWidget(button)
+    row.addStretch(1)
+    return row
