@@ -45,9 +45,10 @@ def answer(qtbot, screen, expected, amount=None):
     if isinstance(dialog, PayoutKeypad):
         qtbot.keyClicks(dialog.field, fmt(expected.amount if amount is None else amount))
         qtbot.keyClick(dialog.field, Qt.Key.Key_Return)
-    elif isinstance(dialog, ChoiceDialog):
-        values = [o.split()[1] if o.startswith("Seat ") else o for o in dialog.options]
-        index = values.index(expected.value)
+    elif isinstance(dialog, ChoiceDialog):  # the option (as shown) that logs the expected value
+        prompt = screen.round.prompt(expected.do, expected.seat, expected.bet)
+        assert list(dialog.options) == list(prompt.options)
+        index = prompt.values.index(expected.value)
         qtbot.keyClick(dialog, Qt.Key(Qt.Key.Key_1 + index))
     elif isinstance(dialog, NumberDialog):
         dialog.spin.selectAll()
@@ -208,3 +209,14 @@ def test_switching_games_leaves_no_table_as_a_window_of_its_own(qtbot, screen):
     QApplication.processEvents()
     assert screen.view is not old
     assert [w for w in QApplication.topLevelWidgets() if w.isVisible()] == [screen]
+
+
+def test_the_no_roll_choices_are_read_whole_in_the_regulations_words(qtbot, screen):
+    screen.start(LIBRARY.by_id("ph-no-roll-calls"))
+    screen.act(Do.NO_ROLL)
+    dialog = screen.dialog
+    qtbot.waitExposed(dialog)
+    assert "One die came to rest on top of the other" in dialog.options  # § 668a.3(h)
+    assert not any("-" in o for o in dialog.options), "an internal id reached the trainee"
+    assert not dialog.list.horizontalScrollBar().isVisible()
+    dialog.reject()

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import ROOT
 from trainer.cite import is_citation
-from trainer.games import get
+from trainer.games import GAME_IDS, get
 from trainer.grading import correct_log, grade
 from trainer.procedure import Automation, Do, build
 from trainer.regulations import quote
@@ -128,3 +128,11 @@ def test_an_event_a_game_does_not_have_is_refused_naming_the_games_that_do(game,
         parse(text, "t.toml")
     having = [games.get(i).name for i in games.GAME_IDS if event in games.get(i).events]
     assert having and all(name in str(e.value) for name in having)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_no_roll_reason_has_a_name_from_the_regulation(game):
+    g = get(game)
+    assert set(g.no_roll_names) == set(g.no_rolls)
+    for reason, name in g.no_roll_names.items():
+        assert name[0].isupper() and name.lower() != reason and "-" not in name

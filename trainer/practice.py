@@ -207,8 +207,8 @@ class PracticeRound:
             calls = tuple(choices(self.scenario.game, view))
             return Choice("Announce", "What do you call?", calls, calls)
         if do is Do.NO_ROLL:
-            reasons = tuple(games.get(self.scenario.game).no_rolls)
-            return Choice("No roll", "Why is it no roll?", reasons, reasons)
+            names = games.get(self.scenario.game).no_roll_names
+            return Choice("No roll", "Why is it no roll?", tuple(names.values()), tuple(names))
         if do in (Do.OFFER_SHAKER, Do.PASS_SHAKER, Do.OFFER_DICE):
             seats = sorted(self.scenario.players.items())
             return Choice(LABELS[do], "To which seat?", tuple(f"Seat {s} — {n}" for s, n in seats),

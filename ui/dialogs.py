@@ -120,6 +120,9 @@ class ChoiceDialog(QDialog):
             self.list.addItem(f"{n}. {option}" if n <= 9 else option)
         self.list.setCurrentRow(0)
         self.list.itemActivated.connect(lambda _item: self.accept())
+        # wide enough for the longest option: a choice is read whole, never scrolled sideways
+        self.list.setMinimumWidth(min(900, self.list.sizeHintForColumn(0) + 2 * self.list.frameWidth()
+                                      + 24))
         layout.addWidget(self.list)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)

@@ -76,6 +76,7 @@ class Game(Protocol):
     seats: int
     dice: int  # dice on a normal throw
     no_rolls: Mapping[str, str]  # reason -> section
+    no_roll_names: Mapping[str, str]  # reason -> what the dealer sees, in the regulation's words
     cannot_happen: Mapping[str, str]  # reasons settle reads but a scenario may not deal -> why
     regulation_file: str  # the chapter's text in resources/regulations/
     throw_fields: tuple[str, ...]  # the fields of a throw in the settle contract and scenarios

@@ -35,6 +35,11 @@ NO_ROLLS = {
     "die-on-die": "675a.4(b)",
     "cocked-multiple-sides": "675a.4(c)",
 }
+NO_ROLL_NAMES = {
+    "die-off-table": "A die went off the table",
+    "die-on-die": "One die came to rest on top of another",
+    "cocked-multiple-sides": "A die is cocked, resting on more than one side",
+}
 FACE_KEY = {1: "ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
 FACE_VALUE = {key: face for face, key in FACE_KEY.items()}
 FACE_WORDS = {1: ("ace", "aces"), 2: ("two", "twos"), 3: ("three", "threes"),
@@ -310,6 +315,7 @@ class Table:
 class HighRollDice:
     seats = SEATS["high-roll-dice"]
     no_rolls = NO_ROLLS
+    no_roll_names = NO_ROLL_NAMES
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     chapter = "675a"
     regulation_file = "675a-high-roll-dice.txt"

@@ -40,6 +40,11 @@ NO_ROLLS = {
     "die-on-die": "645c.2",
     "cocked-multiple-sides": "645c.2",
 }
+NO_ROLL_NAMES = {
+    "die-off-table": "A die went off the table",
+    "die-on-die": "One die came to rest on top of another",
+    "cocked-multiple-sides": "A die is cocked, resting on more than one side",
+}
 NO_ROLL_CITE = reading("pgd-no-roll")
 #: no-roll reasons the settle contract keeps but a scenario may not deal, and why
 CANNOT_HAPPEN = {"die-off-table": "a die cannot leave the table: the dice are read inside the "
@@ -183,6 +188,7 @@ class PaiGowDice:
     seats = SEATS[ID]
     dice = 3
     no_rolls = NO_ROLLS
+    no_roll_names = NO_ROLL_NAMES
     cannot_happen = CANNOT_HAPPEN
     regulation_file = "645c2-pai-gow-poker-dice-wagers.txt"
     throw_fields = ("red", "blue")

@@ -37,6 +37,12 @@ NO_ROLLS = {
     "die-on-die": "668a.3(h)",
     "not-flat": "668a.3(h)",
 }
+NO_ROLL_NAMES = {
+    "lid-removed": "The player removed the lid",
+    "die-fell-out": "A die fell out when the shaker was uncovered",
+    "die-on-die": "One die came to rest on top of the other",
+    "not-flat": "The dice did not land flat in the shaker",
+}
 #: the Six Eight Shake combinations that hold a lammer, in the order § 668a.3(e) lists them
 LAMMERS = ("1-5", "2-4", "3-3", "2-6", "3-5", "4-4")
 REGIONS = ("top", "left", "right", "center")
@@ -271,6 +277,7 @@ class PropsAndHops:
     seats = SEATS[ID]
     dice = 2
     no_rolls = NO_ROLLS
+    no_roll_names = NO_ROLL_NAMES
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     regulation_file = "668a-props-and-hops.txt"
     throw_fields = ("dice",)

@@ -42,6 +42,18 @@ NO_ROLLS = {
     "improper": "577.5(c)(6)",
     "cocked-multiple-sides": "577.5(f)",
 }
+NO_ROLL_NAMES = {
+    "die-off-table": "A die went off the table",
+    "die-on-die": "One die came to rest on top of another",
+    "not-simultaneous": "The dice did not leave the hand together",
+    "missed-far-end": "A die missed the far end of the table",
+    "on-bank-chips": "A die came to rest on the bank's chips",
+    "in-dice-cup": "A die came to rest in the dice cup",
+    "on-rail": "A die came to rest on a rail",
+    "cheating-device": "A cheating device or technique",
+    "improper": "The stickperson finds the throw improper",
+    "cocked-multiple-sides": "A die is cocked, resting on more than one side",
+}
 DOWNS = ("1st Down", "2nd Down", "3rd Down")
 GOAL_DOWNS = ("1st & Goal", "2nd & Goal", "3rd & Goal")
 
@@ -347,6 +359,7 @@ class ThreeDiceFootball:
     seats = SEATS[ID]
     dice = 3
     no_rolls = NO_ROLLS
+    no_roll_names = NO_ROLL_NAMES
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     regulation_file = "577-three-dice-football.txt"
     throw_fields = ("green", "red")

@@ -4,6 +4,8 @@ the pulse that draws the eye to it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from trainer import COCKED, TableState
 from ui.qt import (
     QColor,
@@ -18,30 +20,17 @@ from ui.qt import (
 from ui.table.items import CaptionItem, ChipStackItem, DieItem, LidItem, PulseItem
 from ui.table.shapes import DieSpec, Z, ellipse, rounded
 
-#: the caption of each irregular throw; a cocked die and unknown reasons are worded in `caption`
-CAPTIONS = {
-    "die-fell-out": "A die fell out of the shaker",
-    "die-on-die": "A die is resting on the other",
-    "not-flat": "A die is not flat in the shaker",
-    "lid-removed": "The player lifted the lid",
-    "die-off-table": "A die went off the table",
-    "lost-die": "A die is lost",
-    "cocked-multiple-sides": "A die rests on more than one side",
-    "not-simultaneous": "The dice were not thrown together",
-    "missed-far-end": "The dice did not reach the far end",
-    "on-bank-chips": "A die landed on the bank's chips",
-    "in-dice-cup": "A die landed in the dice cup",
-    "on-rail": "A die landed on the rail",
-    "cheating-device": "A strange object among the dice",
-    "improper": "An improper throw",
-}
+#: the caption of an irregular throw that is not a no-roll reason (those are the game's own words,
+#: Game.no_roll_names)
+CAPTIONS = {"lost-die": "A die is lost"}
 
 
-def caption(kind: str, die: int | None = None) -> str:
-    """The short caption drawn for an irregular throw (`die`: the cocked die's place)."""
+def caption(kind: str, die: int | None = None, names: Mapping[str, str] | None = None) -> str:
+    """The short caption drawn for an irregular throw: a no-roll reason in the game's words
+    (`names`), a lost die, or a die cocked on chips (`die`: its place)."""
     if kind == COCKED:
         return f"Die {(die or 0) + 1} is cocked on a chip stack"
-    return CAPTIONS.get(kind, kind.replace("-", " ").capitalize())
+    return (names or {}).get(kind) or CAPTIONS.get(kind) or kind.replace("-", " ").capitalize()
 
 
 class DiceDrawn:
@@ -86,7 +75,7 @@ class DiceDrawn:
         """The caption of an irregular throw on this table, naming a cocked die by its colour."""
         if kind == COCKED and die is not None and die < len(self.die_names):
             return f"The {self.die_names[die]} is cocked on a chip stack"
-        return caption(kind, die)
+        return caption(kind, die, self.game.no_roll_names)
 
     def draw_irregular_die(self, kind: str, d: DieSpec, specs: list[DieSpec], size: float,
                            zone: QRectF) -> QPainterPath | None:
