@@ -1,5 +1,7 @@
 """Citations: every rule, line and finding names the section of 58 Pa. Code behind it."""
 
+from trainer.readings import BY_ID
+
 CODE = "58 Pa. Code"
 
 
@@ -18,8 +20,6 @@ def reading(reading_id: str) -> str:
 
 def is_citation(text: str) -> bool:
     """True for "58 Pa. Code § ..." or a reading that exists, alone or joined by "; "."""
-    from trainer.readings import BY_ID
-
     for part in text.split("; "):
         if part.startswith(f"{CODE} § "):
             continue

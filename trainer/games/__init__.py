@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from trainer.errors import RequestError
@@ -17,18 +18,18 @@ GAME_NAMES = {"props-and-hops": "Props & Hops", "three-dice-football": "Three Di
               "pai-gow-dice": "Pai Gow Poker dice wagers"}
 
 
+#: where each game is described: (its module, the descriptor there); a game's module is imported
+#: when the game is first asked for, so that settling one game loads only that game
+MODULES = {"props-and-hops": ("trainer.games.props_and_hops", "GAME"),
+           "three-dice-football": ("trainer.games.three_dice_football", "GAME"),
+           "high-roll-dice": ("trainer.games.high_roll_dice", "GAME"),
+           "high-roll-dice-6": ("trainer.games.high_roll_dice", "GAME_6"),
+           "pai-gow-dice": ("trainer.games.pai_gow_dice", "GAME")}
+
+
 def get(game_id: object, where: str = "game") -> Game:
     """The game with this id, or a RequestError naming the choices."""
     if game_id not in GAME_IDS:
         raise RequestError(where, f"unknown game {game_id!r}; expected one of {', '.join(GAME_IDS)}")
-    if game_id == "props-and-hops":
-        from trainer.games.props_and_hops import GAME
-    elif game_id == "three-dice-football":
-        from trainer.games.three_dice_football import GAME
-    elif game_id == "high-roll-dice":
-        from trainer.games.high_roll_dice import GAME
-    elif game_id == "high-roll-dice-6":
-        from trainer.games.high_roll_dice import GAME_6 as GAME
-    else:
-        from trainer.games.pai_gow_dice import GAME
-    return GAME
+    module, name = MODULES[game_id]
+    return getattr(import_module(module), name)

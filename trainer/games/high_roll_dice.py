@@ -316,6 +316,7 @@ class HighRollDice:
     seats = SEATS["high-roll-dice"]
     no_rolls = NO_ROLLS
     no_roll_names = NO_ROLL_NAMES
+    face_keys = FACE_KEY  # face -> its name in bet ids ("pip-ace") and results
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     chapter = "675a"
     regulation_file = "675a-high-roll-dice.txt"

@@ -278,6 +278,8 @@ class PropsAndHops:
     dice = 2
     no_rolls = NO_ROLLS
     no_roll_names = NO_ROLL_NAMES
+    lammers = LAMMERS  # the Six Eight Shake combinations, for the layout (§ 668a.3(e))
+    hop_regions = REGIONS  # the hop regions' names (reading "ph-hop-regions")
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     regulation_file = "668a-props-and-hops.txt"
     throw_fields = ("dice",)

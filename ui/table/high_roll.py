@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trainer import Do, TableState, games, get_game
+from trainer import Do, TableState, get_game
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, TagItem, pen
@@ -75,7 +75,7 @@ class HighRollView(TableView):
         right = QRectF(r.right() + 14, r.top(), self.felt.right() - r.right() - 28, r.height())
         pays = self.pays
         pip = [(f"{'Ace' if f == 1 else self.geo['throw_box']['boxes'][PIP_ORDER.index(f)]}",
-                pays["pip-street"].line(games.high_roll_dice.FACE_KEY[f]).text) for f in (1, 6, 5, 4, 3, 2)]
+                pays["pip-street"].line(self.game.face_keys[f]).text) for f in (1, 6, 5, 4, 3, 2)]
         like = [(self._kind_words(k), pays["like-kind"].line(k).text)
                 for k in reversed(self.variant["like_kind"])]
         self.text(self.variant["title"], QRectF(right.left(), right.top(), right.width(), 30), 22, "accent",
@@ -154,7 +154,7 @@ class HighRollView(TableView):
             item.setPos(c)
             self.add(item, Z.PRINT)
             box = QRectF(c.x() - step / 2, c.y() - step / 2 - 4, step, step + 8)
-            bet = f"pip-{games.high_roll_dice.FACE_KEY[face]}"
+            bet = f"pip-{self.game.face_keys[face]}"
             self.add_spot(seat, bet, rounded(box, 6), c + lift, shared=False)
         self.text(w["like_kind"], QRectF(col.left(), y + 82, col.width(), 22), 16, "dim")
         k = 0

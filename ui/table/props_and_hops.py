@@ -5,7 +5,7 @@ dealer's right, the lammers and the pointer. Geometry and words: resources/layou
 
 from __future__ import annotations
 
-from trainer import Do, TableState, games
+from trainer import Do, TableState
 from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, PointerItem, PuckItem, ShakerItem, TagItem, pen, stack_height
@@ -125,7 +125,7 @@ class PropsAndHopsView(TableView):
         styles = self.geo["regions"]
         self.region_colours = {}
         self.region_outlines: dict[str, QPainterPath] = {}
-        for n, name in enumerate(games.props_and_hops.REGIONS):
+        for n, name in enumerate(self.game.hop_regions):
             style = styles[name]
             col = QColor(style["colour"])
             self.region_colours[name] = col
@@ -231,7 +231,7 @@ class PropsAndHopsView(TableView):
             self._lammer(QPointF(cell.right() - 24, cell.top() + 24))
         shake = {w.seat: w.amount for w in state.wagers if w.bet == SHAKE}
         for i, combo in enumerate(moved):
-            if combo not in games.props_and_hops.LAMMERS or i >= len(self.shake_centres):
+            if combo not in self.game.lammers or i >= len(self.shake_centres):
                 raise ValueError(f"lammers_moved: {combo!r} cannot hold a lammer (or too many moved)")
             c = self.shake_centres[i]
             seat = self._shake_order[i]
