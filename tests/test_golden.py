@@ -41,7 +41,7 @@ def render(game: str, case: str):
     view = table_view(game)
     try:
         view.resize(1600, 900)
-        view.set_state(busy(game) if case == "busy" else busy(game, irregular=case))
+        view.set_state(busy(game) if case == "busy" else busy(game, irregular=case, named=True))
         image = view.grab().toImage()  # before any animation frame: the pulse at its start
     finally:
         view.stop_animations()

@@ -57,28 +57,33 @@ def answer(qtbot, screen, expected, amount=None):
     assert screen.dialog is None
 
 
-def work(qtbot, screen, *, keyboard=False, limit=400):
+def do_next(qtbot, screen, *, keyboard=False) -> None:
+    """Do the trainee's next step as a trainee would: select the wager, press the action's
+    button (or key), answer its dialog."""
     from ui.qt import Qt
 
-    for _ in range(limit):
-        r = screen.round
-        if r.finished:
-            return
-        e = r.next_expected()
-        if e.do in NEEDS_WAGER:
-            if keyboard:
-                for _ in range(60):
-                    if screen.selected == (e.seat, e.bet):
-                        break
-                    qtbot.keyClick(screen, Qt.Key.Key_Right)
-            else:
-                click_wager(qtbot, screen, e.seat, e.bet)
+    e = screen.round.next_expected()
+    if e.do in NEEDS_WAGER:
         if keyboard:
-            key = dict((d, k) for d, k in screen.actions.shortcuts_keys)[e.do]
-            qtbot.keyClick(screen, key)
+            for _ in range(60):
+                if screen.selected == (e.seat, e.bet):
+                    break
+                qtbot.keyClick(screen, Qt.Key.Key_Right)
         else:
-            qtbot.mouseClick(screen.actions.buttons[e.do], Qt.MouseButton.LeftButton)
-        answer(qtbot, screen, e)
+            click_wager(qtbot, screen, e.seat, e.bet)
+    if keyboard:
+        key = dict((d, k) for d, k in screen.actions.shortcuts_keys)[e.do]
+        qtbot.keyClick(screen, key)
+    else:
+        qtbot.mouseClick(screen.actions.buttons[e.do], Qt.MouseButton.LeftButton)
+    answer(qtbot, screen, e)
+
+
+def work(qtbot, screen, *, keyboard=False, limit=400):
+    for _ in range(limit):
+        if screen.round.finished:
+            return
+        do_next(qtbot, screen, keyboard=keyboard)
     raise AssertionError("the round did not end")
 
 
@@ -220,3 +225,28 @@ def test_the_no_roll_choices_are_read_whole_in_the_regulations_words(qtbot, scre
     assert not any("-" in o for o in dialog.options), "an internal id reached the trainee"
     assert not dialog.list.horizontalScrollBar().isVisible()
     dialog.reject()
+
+
+@pytest.mark.parametrize("difficulty, named", [(1, True), (2, True), (3, False), (5, False)])
+def test_an_irregular_throw_is_named_only_after_the_call_and_only_at_low_difficulty(
+        qtbot, screen, difficulty, named):
+    """Issue 13, item 2: at difficulty 1–2 the caption comes after the trainee calls the no roll;
+    from 3 the throw is only drawn, before and after, and noticing it is the trainee's work."""
+    from tests.conftest import one_player_scenario
+    from trainer.scenario import parse
+    from ui.table.items import CaptionItem, PulseItem
+
+    text = one_player_scenario("props-and-hops", [{"type": "no-roll", "reason": "die-on-die"},
+                                                  {"type": "throw", "dice": [2, 5]}],
+                               difficulty=difficulty, skills='["no-roll"]')
+    screen.start(parse(text, "t.toml"), automation=Automation.WHOLE_ROUND)
+
+    def shown(kind):
+        return [i for i in screen.view.scene().items() if isinstance(i, kind)]
+
+    while screen.round.next_expected().do is not Do.NO_ROLL:
+        do_next(qtbot, screen)
+    assert screen.round.table_state().irregular == "die-on-die", "the die on die is drawn"
+    assert shown(CaptionItem) == [] and shown(PulseItem) == [], "nothing names it before the call"
+    do_next(qtbot, screen)  # the trainee calls the no roll
+    assert bool(shown(CaptionItem)) is named and bool(shown(PulseItem)) is named

@@ -298,7 +298,7 @@ def test_every_irregular_throw_is_drawn_with_its_caption(make_view, game, kind):
     from ui.table.items import CaptionItem
 
     view = make_view(game)
-    view.set_state(busy(game, irregular=kind, cocked_die=1 if kind == "cocked" else None))
+    view.set_state(busy(game, irregular=kind, cocked_die=1 if kind == "cocked" else None, named=True))
     captions = [c.text for c in items_of(view, CaptionItem)]
     if kind == "cocked":  # the second die, by its colour where the game's dice have colours
         assert captions == [view.caption_text(kind, 1)]
@@ -314,7 +314,7 @@ def test_closing_a_view_leaves_no_timer_or_animation(make_view):
     from ui.qt import QTimer
 
     view = make_view("props-and-hops")
-    view.set_state(busy("props-and-hops", irregular="die-on-die"))
+    view.set_state(busy("props-and-hops", irregular="die-on-die", named=True))
     assert view.animations_running()
     view.close()
     assert not view.animations_running()
@@ -346,6 +346,6 @@ def test_a_sealed_exam_draws_the_irregular_throw_but_never_names_it(make_view, g
     kind = irregular_kinds(game)[0]
     view = make_view(game)
     view.name_irregularities = False  # what the practice screen sets in exam mode
-    view.set_state(busy(game, irregular=kind))
+    view.set_state(busy(game, irregular=kind, named=True))
     assert items_of(view, CaptionItem) == [] and items_of(view, PulseItem) == []
     assert not view.animations_running()

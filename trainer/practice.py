@@ -33,6 +33,9 @@ DICELESS = ("no-roll", "lost-die")
 NEEDS_WAGER = (Do.ACCEPT, Do.REFUSE, Do.COLLECT, Do.PAY, Do.PLACE_SIX_EIGHT, Do.TAKE_DOWN)
 #: after these the wager is dealt with, and nothing stays selected
 CLEARS_SELECTION = (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN)
+#: the highest difficulty at which the table names an irregular throw, once it is called; above
+#: it (and in exams) the throw is only drawn, and noticing it is the trainee's work
+NAMED_UP_TO = 2
 #: the actions that reveal the dice
 CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
 
@@ -162,11 +165,13 @@ class PracticeRound:
                                         else self.dice_visible())
         previous = self.procedure.rounds[self.round - 2].state if self.round >= 2 else {}
         visible = self.dice_visible()
+        called = any(k in self.done for k, _, e in acts if e.do in CALLS or e.do is Do.NEW_DICE)
         return TableState(
             players=dict(self.scenario.players), wagers=wagers, marks=marks.marks,
             payouts=marks.payouts, dice=dice, dice_visible=visible,
             irregular=irregular if visible else None,
             cocked_die=event.cocked if irregular == COCKED and visible else None,
+            named=bool(irregular) and visible and called and self.scenario.difficulty <= NAMED_UP_TO,
             shooter=(view.state.get("shooter") or view.state.get("quarterback")
                      or self.scenario.shooter),
             state=view.state if show_new else previous)

@@ -39,6 +39,9 @@ class TableState:
     # by its top face, which is `cocked_die` (its place in `dice`)
     irregular: str | None = None
     cocked_die: int | None = None
+    # the irregularity may be named now (a caption, a pulse): in practice at difficulty 1–2, once
+    # the call is made. Otherwise it is only drawn, and the trainee must notice it
+    named: bool = False
     shooter: int | None = None  # Props & Hops shooter, Three Dice Football Quarterback
     state: dict = field(default_factory=dict)  # trainer RoundView.state: lammers, markers, face ...
     selected: tuple[int, str] | None = None  # the wager the trainee clicked

@@ -321,7 +321,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
              lambda: self._draw_seats(state)),
             ("wagers", (tuple(state.wagers), tuple(sorted(state.marks.items())),
                         tuple(sorted(state.payouts.items()))), lambda: self._sync_wagers(state)),
-            ("game", (state.dice, state.dice_visible, state.irregular, state.cocked_die,
+            ("game", (state.dice, state.dice_visible, state.irregular, state.cocked_die, state.named,
                       repr(sorted(state.state.items())), tuple(state.wagers),
                       tuple(sorted(state.marks.items()))),
              lambda: self.draw_state(state)),

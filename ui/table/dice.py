@@ -68,7 +68,7 @@ class DiceDrawn:
             for d in specs:
                 box = box.united(QRectF(d.pos.x() - size, d.pos.y() - size, 2 * size, 2 * size))
             attention = rounded(box if specs else zone.adjusted(-8, -8, 8, 8), 18)
-        if self.name_irregularities:
+        if self.name_irregularities and state.named:
             self.alert(self.caption_text(kind, target), attention)
 
     def caption_text(self, kind: str, die: int | None = None) -> str:
