@@ -36,6 +36,8 @@ CLEARS_SELECTION = (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN)
 #: the highest difficulty at which the table names an irregular throw, once it is called; above
 #: it (and in exams) the throw is only drawn, and noticing it is the trainee's work
 NAMED_UP_TO = 2
+#: the actions that give the dice (or shaker) to a new shooter or Quarterback
+SHOOTER_CHANGES = (Do.PASS_SHAKER, Do.OFFER_SHAKER, Do.OFFER_DICE)
 #: the actions that reveal the dice
 CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
 
@@ -166,13 +168,20 @@ class PracticeRound:
         previous = self.procedure.rounds[self.round - 2].state if self.round >= 2 else {}
         visible = self.dice_visible()
         called = any(k in self.done for k, _, e in acts if e.do in CALLS or e.do is Do.NEW_DICE)
+        # the dealer's work changes the table when it is done, not when the dice land: the wagers
+        # held for an extra roll once the throw is called, the shooter once the dice are passed
+        for seat, bet in (view.state if called else previous).get("held", []):
+            if marks.marks.get((seat, bet)) in (None, Mark.ACCEPTED):  # accepted, now held
+                marks.marks[(seat, bet)] = Mark.HELD
+        passed = all(k in self.done for k, _, e in acts if e.do in SHOOTER_CHANGES)
+        shooter_state = view.state if self.round > 0 and passed else previous
         return TableState(
             players=dict(self.scenario.players), wagers=wagers, marks=marks.marks,
             payouts=marks.payouts, dice=dice, dice_visible=visible,
             irregular=irregular if visible else None,
             cocked_die=event.cocked if irregular == COCKED and visible else None,
             named=bool(irregular) and visible and called and self.scenario.difficulty <= NAMED_UP_TO,
-            shooter=(view.state.get("shooter") or view.state.get("quarterback")
+            shooter=(shooter_state.get("shooter") or shooter_state.get("quarterback")
                      or self.scenario.shooter),
             state=view.state if show_new else previous)
 
@@ -191,10 +200,6 @@ class PracticeRound:
                 out.marks[key] = Mark.REFUSED
             elif p.do is Do.ACCEPT:
                 out.marks[key] = Mark.ACCEPTED
-        view = self.view
-        if view is not None:
-            for seat, bet in view.state.get("held", []):
-                out.marks.setdefault((seat, bet), Mark.HELD)
         return out
 
     # --- acting ------------------------------------------------------------------------------
