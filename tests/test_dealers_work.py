@@ -47,3 +47,20 @@ def test_the_shooter_badge_moves_when_the_shaker_is_passed():
         e = r.next_expected()
         r.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
     assert r.table_state().shooter != before, "passed: the next shooter has the shaker"
+
+
+def test_the_lammers_show_once_placed_and_stand_until_one_is_moved():
+    """Issue 13, item 6: on the first throw of a cycle the lammers the dealer placed are on the
+    layout when the trainee is asked to move one."""
+    seen = list(steps("ph-seven-out-six-eight"))
+    placed = next(i for i, (e, _) in enumerate(seen) if e.do is Do.PLACE_LAMMERS)
+    assert not seen[placed][1].state.get("lammers_left"), "none before they are placed"
+    move = next(i for i, (e, _) in enumerate(seen) if e.do is Do.MOVE_LAMMER)
+    assert all(len(s.state["lammers_left"]) == 6 for _, s in seen[placed + 1:move + 1])
+
+
+def test_the_markers_show_once_set():
+    seen = list(steps("tdf-opening-drive"))
+    setting = next(i for i, (e, _) in enumerate(seen) if e.do is Do.SET_MARKERS)
+    assert "yard_line" not in seen[setting][1].state, "nothing on the field before the markers"
+    assert seen[setting + 1][1].state["yard_line"] == 20  # reading "tdf-yard-marker"

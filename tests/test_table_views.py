@@ -252,15 +252,22 @@ def test_props_and_hops_shows_lammers_and_the_pointer(make_view):
 def test_football_pucks_and_marker_follow_the_state(make_view):
     from ui.table.items import PuckItem, TagItem
 
+    def tips():
+        return {p.toolTip() for p in items_of(view, PuckItem)}
+
     view = make_view("three-dice-football")
-    view.set_state(busy("three-dice-football"))
-    tips = {p.toolTip() for p in items_of(view, PuckItem)}
-    assert {"Down Puck: 2nd Down", "Game Length Puck: 1 play"} <= tips
+    view.set_state(busy("three-dice-football", state={}))  # before the markers are set
+    assert tips() == {"Game Length Puck: not set"}
+    assert not [t for t in items_of(view, TagItem) if t.toolTip().startswith("Yard Marker")]
+    view.set_state(busy("three-dice-football", state={"yard_line": 20, "down": "1st Down",
+                                                      "plays": 0}))
+    assert {"Down Puck: 1st Down", "Game Length Puck: play 1"} <= tips()  # § 577.6(a)
+    view.set_state(busy("three-dice-football"))  # after play 1: 2nd Down, and play 2 next
+    assert {"Down Puck: 2nd Down", "Game Length Puck: play 2"} <= tips()  # § 577.6(c)(1)
     assert "Yard Marker: the 13" in {t.toolTip() for t in items_of(view, TagItem)}
     view.set_state(busy("three-dice-football", state={"yard_line": 0, "down": None, "plays": 2,
                                                       "touchdown": True, "extra_point_roll": True}))
-    tips = {p.toolTip() for p in items_of(view, PuckItem)}
-    assert {"Down Puck: Extra Point", "Game Length Puck: 2 plays"} <= tips
+    assert {"Down Puck: Extra Point", "Game Length Puck: play 2"} <= tips()  # ended on play 2
 
 
 def test_high_roll_moves_the_winning_dice_into_their_box(make_view):

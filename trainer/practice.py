@@ -36,6 +36,8 @@ CLEARS_SELECTION = (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN)
 #: the highest difficulty at which the table names an irregular throw, once it is called; above
 #: it (and in exams) the throw is only drawn, and noticing it is the trainee's work
 NAMED_UP_TO = 2
+#: the actions that set the table up before a throw: the state they make shows once they are done
+SETS_UP = (Do.PLACE_LAMMERS, Do.SET_MARKERS)
 #: the actions that give the dice (or shaker) to a new shooter or Quarterback
 SHOOTER_CHANGES = (Do.PASS_SHAKER, Do.OFFER_SHAKER, Do.OFFER_DICE)
 #: the actions that reveal the dice
@@ -165,7 +167,11 @@ class PracticeRound:
         changes = [k for k, _, e in acts if e.do in STATE_CHANGES]
         show_new = self.round > 0 and (all(k in self.done for k in changes) if changes
                                         else self.dice_visible())
-        previous = self.procedure.rounds[self.round - 2].state if self.round >= 2 else {}
+        # the table before this throw: as the last throw left it, and once the dealer has set it
+        # up (the lammers placed, the markers set) as it stands when the dice are thrown
+        set_up = all(k in self.done for k, _, e in acts if e.do in SETS_UP)
+        previous = (view.before if self.round > 0 and set_up
+                    else self.procedure.rounds[self.round - 2].state if self.round >= 2 else {})
         visible = self.dice_visible()
         called = any(k in self.done for k, _, e in acts if e.do in CALLS or e.do is Do.NEW_DICE)
         # the dealer's work changes the table when it is done, not when the dice land: the wagers

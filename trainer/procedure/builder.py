@@ -57,6 +57,7 @@ def build(scenario: Scenario) -> Procedure:
         pending = []
         steps.before_throw(ctx, event)
         layout = tuple(ctx.table.open_wagers())
+        before = steps.snapshot(ctx)
         try:
             throw = ctx.table.parse_throw(event.throw, event.where)
         except RequestError as e:
@@ -64,7 +65,8 @@ def build(scenario: Scenario) -> Procedure:
         report = ctx.table.throw(throw)
         steps.after_throw(ctx, event, report)
         ctx.proc.rounds.append(RoundView(ctx.round, decided, layout, event, report.valid,
-                                         report.call, dict(report.result), steps.snapshot(ctx)))
+                                         report.call, dict(report.result), steps.snapshot(ctx),
+                                         before))
         ctx.new_round = report.valid
     for item in pending:
         if isinstance(item, Event):

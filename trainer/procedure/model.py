@@ -151,6 +151,7 @@ class RoundView:
     call: str
     result: dict
     state: dict  # the table after the throw (lammers, markers, winning face, ...)
+    before: dict = field(default_factory=dict)  # the table as the dice are thrown
 
 
 # --- what an action asks of the trainee -----------------------------------------------------------

@@ -16,6 +16,14 @@ DICE_PLACES = ((0.28, 0.38, -12.0), (0.68, 0.5, 16.0), (0.42, 0.76, -5.0))
 DICE_COLOURS = ("green", "green", "red")
 
 
+def current_play(st: dict) -> int:
+    """The play the Game Length Puck marks: Play 1 once the markers are set, then the next play
+    after each down (§ 577.6(a), (c)); when the game has ended, the play it ended on."""
+    plays = int(st.get("plays", 0))
+    ended = st.get("over") or st.get("touchdown") or st.get("extra_point_roll")
+    return max(1, plays) if ended else min(plays + 1, 6)
+
+
 class FootballView(TableView):
     shooter_word = "QB"
     die_names = ("green die", "green die", "red die")
@@ -222,9 +230,12 @@ class FootballView(TableView):
 
     def draw_state(self, state: TableState) -> None:
         st = state.state
-        self._yard_marker(st.get("yard_line", 20), bool(st.get("touchdown")))
-        self._down_puck("Extra Point" if st.get("extra_point_roll") else st.get("down"))
-        self._length_puck(int(st.get("plays", 0)))
+        if "yard_line" not in st:  # the markers are not set yet: the pucks wait beside the layout
+            self._length_puck(0)
+        else:
+            self._yard_marker(st["yard_line"], bool(st.get("touchdown")))
+            self._down_puck("Extra Point" if st.get("extra_point_roll") else st.get("down"))
+            self._length_puck(current_play(st))
         if state.dice and (state.dice_visible or state.irregular):
             self._dice(state)
 
@@ -260,16 +271,17 @@ class FootballView(TableView):
         puck.setToolTip(f"Down Puck: {down}")
         self.add(puck, Z.PUCK + 1, dynamic=True)
 
-    def _length_puck(self, plays: int) -> None:
-        if plays < 0 or plays > 6:
-            raise ValueError(f"plays={plays}: the Game Length Puck has areas 1 to 6")
-        a = self.length_areas[plays] if plays else self.length_off
-        if plays:
+    def _length_puck(self, play: int) -> None:
+        """The Game Length Puck on the area of `play` (1–6), or beside them (0: not set yet)."""
+        if play < 0 or play > 6:
+            raise ValueError(f"play {play}: the Game Length Puck has areas 1 to 6")
+        a = self.length_areas[play] if play else self.length_off
+        if play:
             self.path(rounded(a, a.height() / 2), pen(QColor("#ffe14d"), 3), QColor(255, 225, 77, 45), Z.PUCK,
                       dynamic=True)
         puck = PuckItem("PLAYS", 19, "#1d1d1f", "#f4f1ea", rim="#f4f1ea")
         puck.setPos(a.right() - 22, a.center().y())
-        puck.setToolTip(f"Game Length Puck: {plays} play{'s' if plays != 1 else ''}")
+        puck.setToolTip(f"Game Length Puck: play {play}" if play else "Game Length Puck: not set")
         self.add(puck, Z.PUCK + 1, dynamic=True)
 
     def _dice(self, state: TableState) -> None:
