@@ -25,6 +25,14 @@ def screen(practice_screen):
     return practice_screen
 
 
+def click_area(qtbot, screen, seat, bet):
+    from ui.qt import Qt
+
+    view = screen.view
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.mapFromScene(view.area_pos(seat, bet)))
+
+
 def click_wager(qtbot, screen, seat, bet):
     from ui.qt import Qt
 
@@ -39,6 +47,14 @@ def answer(qtbot, screen, expected, amount=None):
     from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
     from ui.qt import Qt
 
+    if screen.placing is not None:  # click the box on the layout, as a trainee would
+        _, prompt = screen.placing
+        value = expected.value if amount is None else amount
+        bet = next(b for b, v in prompt.targets.items() if v == value)
+        seat = next(s for s, b in screen.view.spots if b == bet)
+        click_area(qtbot, screen, seat, bet)
+        assert screen.placing is None
+        return
     dialog = screen.dialog
     if dialog is None:
         return
@@ -250,3 +266,32 @@ def test_an_irregular_throw_is_named_only_after_the_call_and_only_at_low_difficu
     assert shown(CaptionItem) == [] and shown(PulseItem) == [], "nothing names it before the call"
     do_next(qtbot, screen)  # the trainee calls the no roll
     assert bool(shown(CaptionItem)) is named and bool(shown(PulseItem)) is named
+
+
+def test_the_trainee_puts_the_pointer_on_the_box_and_a_wrong_box_is_a_finding(qtbot, screen):
+    """Issue 13, item 1: the pointer is not on the layout when the dice show; the trainee puts it
+    there by clicking a box, and the table shows it where it was put, right or wrong."""
+    from ui.qt import QApplication, Qt
+    from ui.table.items import PointerItem
+
+    def pointers():
+        return [i for i in screen.view.scene().items() if isinstance(i, PointerItem)]
+
+    screen.start(LIBRARY.by_id("ph-first-shake"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.PLACE_POINTER:
+        do_next(qtbot, screen)
+    assert screen.round.table_state().dice_visible and pointers() == [], "the dice show, no pointer"
+    right = screen.round.next_expected().value
+    wrong = next(c for c in ("1-1", "6-6") if c != right)
+    qtbot.keyClick(screen, Qt.Key.Key_T)  # Pointer
+    assert screen.placing is not None
+    click_area(qtbot, screen, 1, "field")  # not a combination box: nothing is placed
+    assert screen.placing is not None and "not one of the boxes" in screen.feedback.toPlainText()
+    qtbot.keyClick(screen, Qt.Key.Key_Escape)
+    assert screen.placing is None
+    qtbot.keyClick(screen, Qt.Key.Key_T)
+    click_area(qtbot, screen, 1, f"double-{wrong}")
+    QApplication.processEvents()
+    assert screen.round.table_state().pointer == wrong and len(pointers()) == 1
+    [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.PLACE_POINTER]
+    assert "668a.3(h)" in finding.cite

@@ -241,12 +241,14 @@ def test_props_and_hops_shows_lammers_and_the_pointer(make_view):
     from ui.table.items import PointerItem, PuckItem
 
     view = make_view("props-and-hops")
-    view.set_state(busy("props-and-hops"))
+    view.set_state(busy("props-and-hops"))  # the dice show 3-3, and no pointer is placed yet
     lammers = [p for p in items_of(view, PuckItem) if p.toolTip() == "Lammer"]
     assert len(lammers) == 6
+    assert items_of(view, PointerItem) == []
+    view.set_state(busy("props-and-hops", pointer="2-5"))  # where the dealer put it, even wrong
     pointers = items_of(view, PointerItem)
     assert len(pointers) == 1
-    assert view.cells["3-3"].contains(pointers[0].pos())
+    assert view.cells["2-5"].contains(pointers[0].pos())
 
 
 def test_football_pucks_and_marker_follow_the_state(make_view):

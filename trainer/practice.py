@@ -187,6 +187,8 @@ class PracticeRound:
             irregular=irregular if visible else None,
             cocked_die=event.cocked if irregular == COCKED and visible else None,
             named=bool(irregular) and visible and called and self.scenario.difficulty <= NAMED_UP_TO,
+            pointer=next((p.value for p in reversed(self.log)
+                          if p.do is Do.PLACE_POINTER and p.round == self.round), None),
             shooter=(shooter_state.get("shooter") or shooter_state.get("quarterback")
                      or self.scenario.shooter),
             state=view.state if show_new else previous)

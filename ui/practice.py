@@ -105,6 +105,7 @@ class PracticeScreen(QWidget):
         self.view = None
         self.selected: tuple[int, str] | None = None
         self.dialog = None
+        self.placing = None  # (action, Place prompt) while the trainee picks a box on the layout
         self._view_game = ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
@@ -162,7 +163,7 @@ class PracticeScreen(QWidget):
         for key, slot in (("Right", lambda: self.cycle(1)), ("Left", lambda: self.cycle(-1)),
                           ("Tab", lambda: self.cycle(1)), ("H", self.show_hint),
                           ("Ctrl+Right", self.skip_throw), ("Ctrl+Return", self.finish),
-                          ("Ctrl+Enter", self.finish)):
+                          ("Ctrl+Enter", self.finish), ("Escape", self.cancel_placing)):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
@@ -243,6 +244,7 @@ class PracticeScreen(QWidget):
         if self.dialog is not None:
             self.dialog.close()
             self.dialog = None
+        self.placing = None
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -271,8 +273,24 @@ class PracticeScreen(QWidget):
             self.clock.stop()
 
     def select(self, seat: int, bet: str) -> None:
+        """A click on the layout: the box being placed on, if the trainee is placing something,
+        else the wager to act on."""
+        if self.placing is not None:
+            do, prompt = self.placing
+            if bet not in prompt.targets:
+                self.feedback.note(f"{prompt.title}: that is not one of the boxes — "
+                                   f"{prompt.question} (Esc to stop)")
+                return
+            self.placing = None
+            self._do(do, value=prompt.targets[bet])
+            return
         self.selected = (seat, bet)
         self.refresh()
+
+    def cancel_placing(self) -> None:
+        if self.placing is not None:
+            self.placing = None
+            self.feedback.note("Nothing was placed.")
 
     def _wager_keys(self) -> list[tuple[int, str]]:
         if self.round is None:
@@ -297,11 +315,12 @@ class PracticeScreen(QWidget):
     # --- acting --------------------------------------------------------------------------------
 
     def act(self, do: Do) -> None:
-        from trainer import NEEDS_WAGER, Amount, Choice, Given, Number
+        from trainer import NEEDS_WAGER, Amount, Choice, Given, Number, Place
 
         r = self.round
         if r is None or r.finished or self.dialog is not None:
             return
+        self.placing = None  # another action: whatever was being placed is not
         if do in NEEDS_WAGER and self.selected is None:
             self.feedback.note(f"{LABELS[do]}: select a wager first — click it, or use ← →.")
             return
@@ -316,6 +335,9 @@ class PracticeScreen(QWidget):
         elif isinstance(prompt, Number):
             self._ask(NumberDialog(prompt.title, prompt.question, prompt.low, prompt.high,
                                    prompt.start, self), lambda d: self._do(do, value=str(d.value)))
+        elif isinstance(prompt, Place):  # the next click on the layout says where
+            self.placing = (do, prompt)
+            self.feedback.note(f"{prompt.title}: {prompt.question} (Esc to stop)")
         elif isinstance(prompt, Given):
             self._do(do, value=prompt.value)
         else:

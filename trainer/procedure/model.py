@@ -12,7 +12,7 @@ Anki's revlog); grading compares the two.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from trainer.money import fmt_dollars
@@ -188,13 +188,23 @@ class Number:
 
 
 @dataclass(frozen=True, slots=True)
+class Place:
+    """A place the trainee picks on the layout itself: `targets` maps each bet area that may be
+    clicked to what is logged for it (the combination box a Props & Hops pointer goes on)."""
+
+    title: str
+    question: str
+    targets: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
 class Given:
     """A value the table supplies itself (the box a Props & Hops pointer or lammer goes to)."""
 
     value: str
 
 
-Prompt = Amount | Choice | Number | Given
+Prompt = Amount | Choice | Number | Place | Given
 
 
 @dataclass

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from trainer.games.props_and_hops import CATALOGUE, combination
+from trainer.games.props_and_hops import ALL_COMBINATIONS, CATALOGUE, combination
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Do, Expected, Given, Prompt, RoundView, Skill
+from trainer.procedure.model import Do, Expected, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
@@ -15,6 +15,9 @@ NO_ROLL_NOTES = {
     "not-flat": "a die is not flat on the bottom of the shaker",
 }
 
+#: the 21 combination boxes, by the bet of their area: what a pointer or lammer placed there logs
+BOXES = {bet: c for c in ALL_COMBINATIONS
+         for bet in (f"double-{c}" if c[0] == c[2] else f"any-{c}",)}
 
 class PropsAndHopsSteps(GameSteps):
     improper = ("668a.2(b)", "668a.2(c)", "668a.2(a)")
@@ -105,8 +108,12 @@ class PropsAndHopsSteps(GameSteps):
         return {}, wagers, events
 
     def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
-        if do in (Do.PLACE_POINTER, Do.MOVE_LAMMER) and view.valid:
-            return Given(combination(tuple(view.result["dice"])))  # the table fills in the box
+        # the trainee finds the box on the layout; a wrong box is logged as picked, and graded
+        if do is Do.PLACE_POINTER and view.valid:
+            return Place("Pointer", "Click the box on the layout that the dice show.", BOXES)
+        if do is Do.MOVE_LAMMER and view.valid:
+            return Place("Move lammer", "Click the box whose lammer moves to the Six Eight Shake "
+                         "circles.", BOXES)
         return None
 
 

@@ -322,6 +322,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
             ("wagers", (tuple(state.wagers), tuple(sorted(state.marks.items())),
                         tuple(sorted(state.payouts.items()))), lambda: self._sync_wagers(state)),
             ("game", (state.dice, state.dice_visible, state.irregular, state.cocked_die, state.named,
+                      state.pointer,
                       repr(sorted(state.state.items())), tuple(state.wagers),
                       tuple(sorted(state.marks.items()))),
              lambda: self.draw_state(state)),
