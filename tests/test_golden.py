@@ -43,7 +43,7 @@ def render(game: str, case: str):
         view.resize(1600, 900)
         # busy: the Props & Hops pointer placed on the box the dice show (the others have none);
         # an irregular throw is a no roll, and nothing is placed
-        view.set_state(busy(game, pointer="3-3") if case == "busy"
+        view.set_state(busy(game, placed={"place-pointer": "3-3"}) if case == "busy"
                        else busy(game, irregular=case, named=True))
         image = view.grab().toImage()  # before any animation frame: the pulse at its start
     finally:

@@ -33,6 +33,16 @@ def click_area(qtbot, screen, seat, bet):
                      pos=view.mapFromScene(view.area_pos(seat, bet)))
 
 
+def click_place(qtbot, screen, area):
+    """Click a place on the layout: a place's own area, or a bet's (any seat's)."""
+    from ui.qt import Qt
+
+    view = screen.view
+    point = (view.places[area] if area in view.places
+             else view.area_pos(next(s for s, b in view.spots if b == area), area))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(point))
+
+
 def click_wager(qtbot, screen, seat, bet):
     from ui.qt import Qt
 
@@ -50,9 +60,8 @@ def answer(qtbot, screen, expected, amount=None):
     if screen.placing is not None:  # click the box on the layout, as a trainee would
         _, prompt = screen.placing
         value = expected.value if amount is None else amount
-        bet = next(b for b, v in prompt.targets.items() if v == value)
-        seat = next(s for s, b in screen.view.spots if b == bet)
-        click_area(qtbot, screen, seat, bet)
+        area = next(a for a, v in prompt.targets.items() if v == value)
+        click_place(qtbot, screen, area)
         assert screen.placing is None
         return
     dialog = screen.dialog
@@ -218,7 +227,7 @@ def test_each_action_asks_what_the_regulation_needs(screen):
     assert isinstance(markers, Number) and markers.start == 20  # the Yard Marker starts on the 20
     screen.start(LIBRARY.by_id("hrd-full-table"))
     box = screen.round.prompt(Do.MOVE_DICE)
-    assert box.values == ("ace", "6", "5", "4", "3", "2")  # reading "hrd-winning-face"
+    assert tuple(box.targets.values()) == ("ace", "6", "5", "4", "3", "2")  # "hrd-winning-face"
 
 
 def test_switching_games_leaves_no_table_as_a_window_of_its_own(qtbot, screen):
@@ -292,6 +301,30 @@ def test_the_trainee_puts_the_pointer_on_the_box_and_a_wrong_box_is_a_finding(qt
     qtbot.keyClick(screen, Qt.Key.Key_T)
     click_area(qtbot, screen, 1, f"double-{wrong}")
     QApplication.processEvents()
-    assert screen.round.table_state().pointer == wrong and len(pointers()) == 1
+    assert screen.round.table_state().placed["place-pointer"] == wrong and len(pointers()) == 1
     [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.PLACE_POINTER]
     assert "668a.3(h)" in finding.cite
+
+
+def test_the_trainee_moves_high_rolls_matching_dice_to_the_box_they_click(qtbot, screen):
+    """Issue 13, item 1: the matching dice go where the trainee clicks; a wrong box is drawn as
+    picked, and is a finding citing § 675a.4(e)."""
+    from ui.qt import QApplication, Qt
+    from ui.table.items import DieItem
+
+    screen.start(LIBRARY.by_id("hrd-full-table"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_DICE:
+        do_next(qtbot, screen)
+    right = screen.round.next_expected().value
+    wrong_face = next(f for f in (2, 3) if screen.view.game.face_keys[f] != right)
+    box = screen.view.face_boxes[wrong_face]
+    assert not [d for d in screen.view.scene().items() if isinstance(d, DieItem)
+                and box.contains(d.pos())], "nothing in the box before the dice are moved"
+    qtbot.keyClick(screen, Qt.Key.Key_B)  # To throw box
+    click_place(qtbot, screen, screen.view.game.throw_box(wrong_face))
+    QApplication.processEvents()
+    moved = [d for d in screen.view.scene().items() if isinstance(d, DieItem) and box.contains(d.pos())]
+    shown = sum(1 for d in screen.round.table_state().dice if d == wrong_face)
+    assert len(moved) == shown, "the dice of the face picked, in the box picked"
+    [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_DICE]
+    assert "675a.4(e)" in finding.cite

@@ -245,7 +245,7 @@ def test_props_and_hops_shows_lammers_and_the_pointer(make_view):
     lammers = [p for p in items_of(view, PuckItem) if p.toolTip() == "Lammer"]
     assert len(lammers) == 6
     assert items_of(view, PointerItem) == []
-    view.set_state(busy("props-and-hops", pointer="2-5"))  # where the dealer put it, even wrong
+    view.set_state(busy("props-and-hops", placed={"place-pointer": "2-5"}))  # put there, though wrong
     pointers = items_of(view, PointerItem)
     assert len(pointers) == 1
     assert view.cells["2-5"].contains(pointers[0].pos())

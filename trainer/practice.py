@@ -36,6 +36,8 @@ CLEARS_SELECTION = (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN)
 #: the highest difficulty at which the table names an irregular throw, once it is called; above
 #: it (and in exams) the throw is only drawn, and noticing it is the trainee's work
 NAMED_UP_TO = 2
+#: the actions that put something on the layout where the trainee clicks (TableState.placed)
+PLACEMENTS = (Do.PLACE_POINTER, Do.MOVE_DICE)
 #: the actions that set the table up before a throw: the state they make shows once they are done
 SETS_UP = (Do.PLACE_LAMMERS, Do.SET_MARKERS)
 #: the actions that give the dice (or shaker) to a new shooter or Quarterback
@@ -187,8 +189,8 @@ class PracticeRound:
             irregular=irregular if visible else None,
             cocked_die=event.cocked if irregular == COCKED and visible else None,
             named=bool(irregular) and visible and called and self.scenario.difficulty <= NAMED_UP_TO,
-            pointer=next((p.value for p in reversed(self.log)
-                          if p.do is Do.PLACE_POINTER and p.round == self.round), None),
+            placed={p.do.value: p.value for p in self.log
+                    if p.round == self.round and p.do in PLACEMENTS and p.value},
             shooter=(shooter_state.get("shooter") or shooter_state.get("quarterback")
                      or self.scenario.shooter),
             state=view.state if show_new else previous)

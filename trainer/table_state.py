@@ -42,7 +42,9 @@ class TableState:
     # the irregularity may be named now (a caption, a pulse): in practice at difficulty 1–2, once
     # the call is made. Otherwise it is only drawn, and the trainee must notice it
     named: bool = False
-    pointer: str | None = None  # Props & Hops: the box the pointer was put on this throw, if it was
+    # what the dealer placed on the layout this throw, by action (Do values), right or wrong: the
+    # Props & Hops pointer's box, the face box High Roll's matching dice were moved to
+    placed: dict[str, str] = field(default_factory=dict)
     shooter: int | None = None  # Props & Hops shooter, Three Dice Football Quarterback
     state: dict = field(default_factory=dict)  # trainer RoundView.state: lammers, markers, face ...
     selected: tuple[int, str] | None = None  # the wager the trainee clicked

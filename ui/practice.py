@@ -29,6 +29,7 @@ from ui.qt import (
     QWidget,
     Signal,
 )
+from ui.table.base import PLACE
 
 if TYPE_CHECKING:  # the engine's round machinery loads with the first round, not at start-up
     from trainer import Feedback, PracticeRound, Result, Scenario
@@ -283,6 +284,8 @@ class PracticeScreen(QWidget):
                 return
             self.placing = None
             self._do(do, value=prompt.targets[bet])
+            return
+        if seat == PLACE:  # a place on the layout, not a wager: nothing to select
             return
         self.selected = (seat, bet)
         self.refresh()

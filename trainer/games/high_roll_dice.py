@@ -66,6 +66,11 @@ def call(face: int, count: int) -> str:
     return f"{COUNT_WORDS[count]} {FACE_WORDS[face][1]}"
 
 
+def throw_box(face: int) -> str:
+    """The name of the throw box's area for a face, where its matching dice are moved."""
+    return f"throw-box-{FACE_KEY[face]}"
+
+
 def extra_roll_call(face: int, matched: int, count: int) -> str:
     """The call of the extra roll (§ 675a.4(h)): how many more of the face, and the count now."""
     word = FACE_WORDS[face][0 if matched == 1 else 1]
@@ -317,6 +322,7 @@ class HighRollDice:
     no_rolls = NO_ROLLS
     no_roll_names = NO_ROLL_NAMES
     face_keys = FACE_KEY  # face -> its name in bet ids ("pip-ace") and results
+    throw_box = staticmethod(throw_box)
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     chapter = "675a"
     regulation_file = "675a-high-roll-dice.txt"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from trainer.cite import cite
 from trainer.games.base import Throw
-from trainer.games.high_roll_dice import FACE_KEY
+from trainer.games.high_roll_dice import FACE_KEY, throw_box
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Choice, Do, Expected, Number, Prompt, RoundView, Skill
+from trainer.procedure.model import Do, Expected, Number, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import HRD_RANK
 from trainer.scenario import Event, Offer
@@ -130,9 +130,9 @@ class HighRollDiceSteps(GameSteps):
         return {}, wagers, events
 
     def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
-        if do is Do.MOVE_DICE:
-            faces = tuple(FACE_KEY[f] for f in HRD_RANK)
-            return Choice("Throw box", "Move the matching dice to the box:", faces, faces)
+        if do is Do.MOVE_DICE and view.valid:  # the trainee finds the box; a wrong one is graded
+            return Place("Throw box", "Click the box of the face the matching dice go to.",
+                         {throw_box(f): FACE_KEY[f] for f in HRD_RANK})
         if do is Do.EXTRA_ROLL:
             return Number("Extra roll", "How many dice go back in the shaker?", 1, 10, 5)
         return None

@@ -58,6 +58,10 @@ DEFAULT_STYLE = {
 
 
 
+#: the seat a click on a place (not a wager's area) reports, with the place's name as its bet
+PLACE = 0
+
+
 class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
     """The base of every game's table view (see the module docstring)."""
 
@@ -108,6 +112,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setMinimumSize(320, 180)
         self.spots: dict[tuple[int, str], Spot] = {}
+        self.places: dict[str, QPointF] = {}  # the layout's places that are not wagers
         self.seat_plates: dict[int, QRectF] = {}
         self._dynamic: list[QGraphicsItem] = []
         self._groups: dict[str, tuple[tuple, list[QGraphicsItem]]] = {}
@@ -279,6 +284,12 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self.spots[(seat, bet)] = spot
         return spot
 
+    def add_place(self, name: str, area: QPainterPath, tooltip: str) -> None:
+        """Register a place on the layout that is not a wager's (a box dice are moved to): a click
+        on it emits wager_clicked(PLACE, name)."""
+        self.add(HitItem(area, PLACE, name, tooltip), Z.HIT)
+        self.places[name] = area.boundingRect().center()
+
     def shared_spots(self, bet: str, box: QRectF, seats: list[int]) -> None:
         """A box every seat shares: one slice per seat, `seats` from left to right; the chips sit
         along the bottom of the box, each stack tagged with its seat."""
@@ -322,7 +333,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
             ("wagers", (tuple(state.wagers), tuple(sorted(state.marks.items())),
                         tuple(sorted(state.payouts.items()))), lambda: self._sync_wagers(state)),
             ("game", (state.dice, state.dice_visible, state.irregular, state.cocked_die, state.named,
-                      state.pointer,
+                      tuple(sorted(state.placed.items())),
                       repr(sorted(state.state.items())), tuple(state.wagers),
                       tuple(sorted(state.marks.items()))),
              lambda: self.draw_state(state)),
@@ -385,4 +396,5 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self.add(tag, Z.PUCK, dynamic=True)
 
 
-__all__ = ["CAPTIONS", "MARKS", "DieSpec", "Spot", "TableView", "Z", "caption", "ellipse", "rect", "rounded"]
+__all__ = ["CAPTIONS", "MARKS", "PLACE", "DieSpec", "Spot", "TableView", "Z", "caption", "ellipse", "rect",
+           "rounded"]

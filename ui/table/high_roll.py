@@ -64,6 +64,8 @@ class HighRollView(TableView):
             b = QRectF(r.left() + 8 + i * w + 3, r.top() + 10, w - 6, t["box_height"])
             self.face_boxes[int(face)] = b
             self.path(rounded(b, 8), self.pen(2.5), QColor(0, 0, 0, 45))
+            self.add_place(self.game.throw_box(int(face)), rounded(b, 8),
+                           f"The {name} box: the matching dice go here")
             self.text(name.upper(), QRectF(b.left(), b.top() + 2, b.width(), 24), 19, "accent")
         self.scatter = QRectF(r.left() + 24, r.top() + t["box_height"] + 22, r.width() - 48,
                               r.height() - t["box_height"] - 34)
@@ -232,6 +234,10 @@ class HighRollView(TableView):
             self.add(tag, Z.PUCK, dynamic=True)
         # an irregular first roll is drawn as thrown, before any die is moved; during the extra
         # roll the first roll's matching dice stay in their box
+        moved = state.placed.get(Do.MOVE_DICE)
+        if moved is not None:  # where the dealer put them, right or wrong: that face's dice
+            face = {v: k for k, v in self.game.face_keys.items()}.get(moved, face)
+            count = sum(1 for d in state.dice or () if d == face)
         in_box = face in self.face_boxes and count and (not state.irregular or st.get("extra_roll"))
         if in_box:
             self._moved(face, count)

@@ -222,8 +222,9 @@ class PropsAndHopsView(TableView):
         places = ((QPointF(-17, -11), -14.0), (QPointF(18, 13), 21.0))
         specs = [DieSpec(f, "white", c + off, rot) for f, (off, rot) in zip(dice, places, strict=False)]
         self.draw_dice(specs, self.die_size, state)
-        if state.pointer in self.cells:  # where the dealer put it, right or wrong
-            self._pointer(state.pointer)
+        pointer = state.placed.get(Do.PLACE_POINTER)
+        if pointer in self.cells:  # where the dealer put it, right or wrong
+            self._pointer(pointer)
 
     def _lammers(self, state: TableState, left: list[str], moved: list[str]) -> None:
         for combo in left:
