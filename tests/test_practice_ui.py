@@ -211,7 +211,7 @@ def test_each_action_asks_what_the_regulation_needs(screen):
     """The prompts come from the engine: the seats at the table, the game's no-roll reasons, the
     Yard Marker where the table shows it, the High Roll faces in rank order."""
     from trainer import games
-    from trainer.procedure.model import Amount, Choice, Number
+    from trainer.procedure.model import Amount, Choice, Place
 
     screen.start(LIBRARY.by_id("ph-six-eight-shake-pays"))
     r = screen.round
@@ -223,8 +223,9 @@ def test_each_action_asks_what_the_regulation_needs(screen):
     pay = r.prompt(Do.PAY, wager.seat, wager.bet)
     assert isinstance(pay, Amount) and f"seat {wager.seat}" in pay.title
     screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
-    markers = screen.round.prompt(Do.MOVE_MARKERS)
-    assert isinstance(markers, Number) and markers.start == 20  # the Yard Marker starts on the 20
+    markers = screen.round.prompt(Do.MOVE_MARKERS)  # a yard line clicked on the field
+    assert isinstance(markers, Place) and markers.targets["yard-13"] == "13"
+    assert markers.targets["yard-0"] == "0"  # the end zone: a touchdown
     screen.start(LIBRARY.by_id("hrd-full-table"))
     box = screen.round.prompt(Do.MOVE_DICE)
     assert tuple(box.targets.values()) == ("ace", "6", "5", "4", "3", "2")  # "hrd-winning-face"
@@ -328,3 +329,23 @@ def test_the_trainee_moves_high_rolls_matching_dice_to_the_box_they_click(qtbot,
     assert len(moved) == shown, "the dice of the face picked, in the box picked"
     [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_DICE]
     assert "675a.4(e)" in finding.cite
+
+
+def test_the_trainee_moves_the_yard_marker_to_the_yard_line_they_click(qtbot, screen):
+    """Issue 13, item 1: the Yard Marker goes where the trainee clicks on the field; a wrong
+    yard line is drawn as put, and is a finding citing § 577.6."""
+    from ui.qt import QApplication, Qt
+    from ui.table.items import TagItem
+
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_MARKERS:
+        do_next(qtbot, screen)
+    right = int(screen.round.next_expected().value)
+    qtbot.keyClick(screen, Qt.Key.Key_M)  # Move markers
+    click_place(qtbot, screen, screen.view.game.yard_place(right + 2))
+    QApplication.processEvents()
+    marker = [t.toolTip() for t in screen.view.scene().items() if isinstance(t, TagItem)
+              and t.toolTip().startswith("Yard Marker")]
+    assert marker == [f"Yard Marker: the {right + 2}"]
+    [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_MARKERS]
+    assert "577.6" in finding.cite

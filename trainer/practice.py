@@ -37,7 +37,7 @@ CLEARS_SELECTION = (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN)
 #: it (and in exams) the throw is only drawn, and noticing it is the trainee's work
 NAMED_UP_TO = 2
 #: the actions that put something on the layout where the trainee clicks (TableState.placed)
-PLACEMENTS = (Do.PLACE_POINTER, Do.MOVE_DICE)
+PLACEMENTS = (Do.PLACE_POINTER, Do.MOVE_DICE, Do.MOVE_MARKERS)
 #: the actions that set the table up before a throw: the state they make shows once they are done
 SETS_UP = (Do.PLACE_LAMMERS, Do.SET_MARKERS)
 #: the actions that give the dice (or shaker) to a new shooter or Quarterback

@@ -132,6 +132,11 @@ def extra_point_result(dice: tuple[int, int, int]) -> str | None:
     return {2: "a 1 on two dice", 1: "a 1 on one die"}.get(ones)
 
 
+def yard_place(yard: int) -> str:
+    """The name of the field's area for a yard line (0: the end zone), where the Yard Marker goes."""
+    return f"yard-{yard}"
+
+
 def extra_point_call(dice: tuple[int, ...]) -> str:
     """The call of the extra point roll (§ 577.5(e)): the dice, and what the Extra Point wins."""
     return f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (extra_point_result(dice) or "no good")
@@ -360,6 +365,7 @@ class ThreeDiceFootball:
     dice = 3
     no_rolls = NO_ROLLS
     no_roll_names = NO_ROLL_NAMES
+    yard_place = staticmethod(yard_place)
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     regulation_file = "577-three-dice-football.txt"
     throw_fields = ("green", "red")

@@ -7,9 +7,9 @@ import random
 
 from trainer.cite import reading
 from trainer.games.base import Kind, Throw
-from trainer.games.three_dice_football import CATALOGUE, DOWNS, GOAL_DOWNS, Table
+from trainer.games.three_dice_football import CATALOGUE, DOWNS, GOAL_DOWNS, Table, yard_place
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Choice, Do, Number, Prompt, RoundView, Skill
+from trainer.procedure.model import Choice, Do, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport, Wager
@@ -118,9 +118,9 @@ class ThreeDiceFootballSteps(GameSteps):
         return {}, wagers, events
 
     def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
-        if do is Do.MOVE_MARKERS:
-            return Number("Move markers", "Move the Yard Marker to the … yard line (0 = touchdown)",
-                          0, 30, int(shown.get("yard_line", 20)))
+        if do is Do.MOVE_MARKERS:  # the trainee finds the yard line; a wrong one is graded
+            return Place("Move markers", "Click the yard line the Yard Marker moves to (the end "
+                         "zone for a touchdown).", {yard_place(y): str(y) for y in range(0, 100)})
         if do is Do.ANNOUNCE_DOWN and view.result.get("next_down"):
             calls = tuple(down_choices(view))
             return Choice("Down and distance", "Announce:", calls, calls)

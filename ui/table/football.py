@@ -153,6 +153,13 @@ class FootballView(TableView):
                 for y in (r.top() + 34, r.bottom() - 34):
                     self.text(str(yard), QRectF(x - 40, y - 20, 80, 40), 32, colour=white, z=Z.PRINT + 0.2,
                               shadow=True)
+        # each yard line is a place the trainee clicks to move the Yard Marker to it
+        self.add_place(self.game.yard_place(0), self._rect_path(QRectF(gr, r.top(), ez, r.height())),
+                       "The end zone: a touchdown")
+        for yard in range(1, 2 * half):
+            x = gr - yard * self.ppy
+            strip = QRectF(x - self.ppy / 2, r.top(), self.ppy, r.height())
+            self.add_place(self.game.yard_place(yard), self._rect_path(strip), f"The {yard} yard line")
         arrow = QRectF(gr - 230, r.bottom() - 62, 170, 24)
         self.text("OFFENSE  ▶", arrow, 16, colour=QColor(255, 255, 255, 170), condensed=True)
 
@@ -233,7 +240,9 @@ class FootballView(TableView):
         if "yard_line" not in st:  # the markers are not set yet: the pucks wait beside the layout
             self._length_puck(0)
         else:
-            self._yard_marker(st["yard_line"], bool(st.get("touchdown")))
+            placed = state.placed.get(Do.MOVE_MARKERS)  # where the dealer put it, right or wrong
+            yard = int(placed) if placed is not None else st["yard_line"]
+            self._yard_marker(yard, bool(st.get("touchdown")) and yard == 0)
             self._down_puck("Extra Point" if st.get("extra_point_roll") else st.get("down"))
             self._length_puck(current_play(st))
         if state.dice and (state.dice_visible or state.irregular):
