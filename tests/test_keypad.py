@@ -54,3 +54,17 @@ def test_the_keypad_field_refuses_text_and_enables_pay(qtbot):
     with qtbot.waitSignal(pad.accepted):
         qtbot.keyClick(pad.field, Qt.Key.Key_Return)
     pad.close()
+
+
+def test_ten_choices_each_have_a_key(qtbot):
+    """Three Dice Football has ten no-roll reasons: the tenth is picked with 0."""
+    from ui.dialogs import ChoiceDialog
+    from ui.qt import Qt
+
+    options = [f"reason {n}" for n in range(1, 11)]
+    dialog = ChoiceDialog("No roll", "Why?", options)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.list.item(9).text().startswith("0. ")
+    qtbot.keyClick(dialog, Qt.Key.Key_0)
+    assert dialog.choice == "reason 10"

@@ -150,3 +150,28 @@ def test_results_exported_from_one_workstation_import_on_another(qtbot, tmp_path
         other.import_results(str(bad))
     first.close()
     second.close()
+
+
+def test_the_scenarios_best_column_updates_as_soon_as_a_round_is_recorded(qtbot, tmp_path):
+    from trainer import load_library
+    from ui.qt import Qt
+
+    store = Store.open(tmp_path / "p.db")
+    tid = store.add_trainee("Rosa")
+    w, services = window_for(qtbot, store, store.trainee(tid))
+    page = w.show_screen("scenarios")  # built before the round, as when the trainee looked first
+
+    def best_cell():
+        rows = [r for r in range(page.table.rowCount())
+                if page.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == "ph-first-shake"]
+        return page.table.item(rows[0], page.table.columnCount() - 1).text()
+
+    assert best_cell() == "—"
+    practice = w.show_screen("practice")
+    practice.start_scenario(load_library().by_id("ph-first-shake"))
+    with qtbot.waitSignal(services.recorded):
+        qtbot.mouseClick(practice.screen.end, Qt.MouseButton.LeftButton)
+    [attempt] = store.attempts(tid)
+    assert best_cell() == str(attempt.total)
+    w.close()
+    store.close()

@@ -90,23 +90,32 @@ class PayoutKeypad(QDialog):
         super().accept()
 
 
+#: the keys that pick the options of a choice, in order: ten options each have one
+CHOICE_KEYS = "1234567890"
+
+
+def choice_key(text: str, count: int) -> int | None:
+    """The option a typed key picks among `count`, or None."""
+    i = CHOICE_KEYS.find(text) if len(text) == 1 else -1
+    return i if 0 <= i < count else None
+
+
 class _Choices(QListWidget):
-    """A list in which keys 1–9 pick an entry (before the list's type-to-search sees them)."""
+    """A list in which keys 1–9 and 0 pick an entry (before the list's type-to-search sees them)."""
 
     def __init__(self, pick):
         super().__init__()
         self.pick = pick
 
     def keyPressEvent(self, event) -> None:
-        text = event.text()
-        if text.isdigit() and 1 <= int(text) <= min(9, self.count()):
-            self.pick(int(text) - 1)
+        if (i := choice_key(event.text(), self.count())) is not None:
+            self.pick(i)
             return
         super().keyPressEvent(event)
 
 
 class ChoiceDialog(QDialog):
-    """Pick one of a few options; keys 1–9 pick and close."""
+    """Pick one of a few options; keys 1–9 and 0 (the tenth) pick and close."""
 
     def __init__(self, title: str, prompt: str, options: list[str], parent=None):
         super().__init__(parent)
@@ -117,7 +126,7 @@ class ChoiceDialog(QDialog):
         layout.addWidget(QLabel(prompt))
         self.list = _Choices(self._pick)
         for n, option in enumerate(options, start=1):
-            self.list.addItem(f"{n}. {option}" if n <= 9 else option)
+            self.list.addItem(f"{CHOICE_KEYS[n - 1]}. {option}" if n <= len(CHOICE_KEYS) else option)
         self.list.setCurrentRow(0)
         self.list.itemActivated.connect(lambda _item: self.accept())
         # wide enough for the longest option: a choice is read whole, never scrolled sideways
@@ -131,9 +140,8 @@ class ChoiceDialog(QDialog):
         layout.addWidget(buttons)
 
     def keyPressEvent(self, event) -> None:
-        text = event.text()
-        if text.isdigit() and 1 <= int(text) <= min(9, len(self.options)):
-            self._pick(int(text) - 1)
+        if (i := choice_key(event.text(), len(self.options))) is not None:
+            self._pick(i)
             return
         super().keyPressEvent(event)
 

@@ -78,6 +78,16 @@ class ScenariosPage(QWidget):
         layout.addLayout(row)
         self.fill()
 
+    def set_best(self, best: dict[str, int]) -> None:
+        """New best scores (a round was just recorded), the chosen scenario kept."""
+        chosen = self.current()
+        self.best = best
+        self.fill()
+        if chosen is not None:
+            for row in range(self.table.rowCount()):
+                if self.table.item(row, 0).data(Qt.ItemDataRole.UserRole) == chosen.id:
+                    self.table.selectRow(row)
+
     def fill(self) -> None:
         game = self.filter.currentData()
         self.table.setSortingEnabled(False)
@@ -86,7 +96,7 @@ class ScenariosPage(QWidget):
         for row, s in enumerate(shown):
             best = self.best.get(s.id)
             cells = (get(s.game).name, s.title, "★" * s.difficulty,
-                     ", ".join(k.value for k in s.skills), f"{s.target_seconds} s",
+                     ", ".join(k.title for k in s.skills), f"{s.target_seconds} s",
                      f"{best}" if best is not None else "—")
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)

@@ -114,6 +114,8 @@ class MainWindow(QMainWindow):
             best = self.services.best_scores() if self.services is not None else {}
             page = ScenariosPage(load_library(), best)
             page.start.connect(self._start_scenario)
+            if self.services is not None:  # a round just recorded shows in Best at once
+                self.services.recorded.connect(lambda _id: page.set_best(self.services.best_scores()))
             return page
         if name == "rules":
             from ui.rules_page import RulesPage
