@@ -62,7 +62,12 @@ class ScenariosPage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        for column in range(len(COLUMNS)):  # the game and the numbers read whole
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)  # skills: a tooltip
+        self.table.setColumnWidth(3, 260)
         self.table.setSortingEnabled(True)
         self.table.itemSelectionChanged.connect(self._show_briefing)
         self.table.itemActivated.connect(lambda _item: self._start())
@@ -101,6 +106,7 @@ class ScenariosPage(QWidget):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, s.id)
+                item.setToolTip(text)
                 self.table.setItem(row, col, item)
         self.table.setSortingEnabled(True)
         if shown:
