@@ -349,3 +349,56 @@ def test_the_trainee_moves_the_yard_marker_to_the_yard_line_they_click(qtbot, sc
     assert marker == [f"Yard Marker: the {right + 2}"]
     [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_MARKERS]
     assert "577.6" in finding.cite
+
+
+def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot):
+    """Issue 13, item 15: after the summary, Retry and Next (Ctrl+R, Ctrl+Shift+N)."""
+    from ui.practice_page import PracticePage
+    from ui.qt import Qt
+
+    page = PracticePage()
+    qtbot.addWidget(page)
+    page.resize(1400, 900)
+    page.show()
+    qtbot.waitExposed(page)
+    first = LIBRARY.by_id("ph-first-shake")
+    page.start_scenario(first)
+    assert not page.retry_button.isEnabled() and not page.next_button.isEnabled()
+    qtbot.mouseClick(page.screen.end, Qt.MouseButton.LeftButton)  # the summary shows
+    assert page.retry_button.isEnabled() and page.next_button.isEnabled()
+    qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
+    assert page.screen.round.scenario.id == first.id and not page.screen.round.finished
+    qtbot.mouseClick(page.screen.end, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(page.next_button, Qt.MouseButton.LeftButton)
+    ids = [s.id for s in LIBRARY.scenarios if s.game == first.game]
+    assert page.screen.round.scenario.id == ids[ids.index(first.id) + 1]
+    page.deal(seed=11, confirm=False)  # a dealt round: Retry deals the same one again
+    dealt = page.screen.round.scenario
+    qtbot.mouseClick(page.screen.end, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
+    assert page.screen.round.scenario == dealt and page.screen.round is not None
+    page.stop()
+    page.close()
+
+
+@pytest.mark.parametrize("game", ["props-and-hops", "three-dice-football"])
+def test_at_1024_by_680_every_button_reads_whole(qtbot, game):
+    """Issue 13, item 9: a small screen wraps the action bar into more rows rather than clip."""
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    w = MainWindow(Services(None))
+    qtbot.addWidget(w)
+    w.resize(1024, 680)
+    w.show()
+    qtbot.waitExposed(w)
+    page = w.show_screen("practice")
+    page.deal(seed=3, game=game, confirm=False)
+    qtbot.wait(50)
+    for button in [*page.screen.actions.buttons.values(), page.retry_button, page.next_button,
+                   page.deal_button]:
+        lines = button.text().replace("&&", "&").split("\n")
+        needed = max(button.fontMetrics().horizontalAdvance(line) for line in lines)
+        assert button.width() >= needed, f"{lines[0]!r} is clipped"
+    page.stop()
+    w.close()

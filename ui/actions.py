@@ -48,16 +48,35 @@ class ActionBar(QWidget):
         self.buttons, self.shortcuts = {}, []
         actions = game_actions(game)
         self.shortcuts_keys = [(do, QKeySequence(key)[0].key()) for do, key in actions]
-        per_row = len(actions) if len(actions) <= 9 else (len(actions) + 1) // 2
-        for n, (do, key) in enumerate(actions):
+        for do, key in actions:
             button = QPushButton(f"{SHORT[do]}\n{key}")
             button.setToolTip(f"{LABELS[do]} — key {key}")
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setAccessibleName(LABELS[do])
             button.clicked.connect(lambda _=False, d=do: self.triggered.emit(d))
-            self.grid.addWidget(button, n // per_row, n % per_row)
             self.buttons[do] = button
             shortcut = QShortcut(QKeySequence(key), scope)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda d=do: self.triggered.emit(d))
             self.shortcuts.append(shortcut)
+        self._arrange()
+
+    def per_row(self) -> int:
+        """As many buttons to a row as fit whole in the bar's width (two rows when they can)."""
+        buttons = list(self.buttons.values())
+        if not buttons:
+            return 1
+        widest = max(b.sizeHint().width() for b in buttons) + self.grid.spacing()
+        fit = max(1, (self.width() + self.grid.spacing()) // widest) if self.width() > 0 else len(buttons)
+        two_rows = len(buttons) if len(buttons) <= 9 else (len(buttons) + 1) // 2
+        return min(fit, two_rows)
+
+    def _arrange(self) -> None:
+        self._per_row = self.per_row()
+        for n, button in enumerate(self.buttons.values()):
+            self.grid.addWidget(button, n // self._per_row, n % self._per_row)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.buttons and self.per_row() != getattr(self, "_per_row", None):
+            self._arrange()

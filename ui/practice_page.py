@@ -6,7 +6,19 @@ import random
 
 from trainer import GAME_IDS, GAME_NAMES
 from trainer.progress import Mode
-from ui.qt import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, Qt, QVBoxLayout, QWidget, Signal
+from ui.qt import (
+    QComboBox,
+    QHBoxLayout,
+    QKeySequence,
+    QLabel,
+    QPushButton,
+    QShortcut,
+    QSpinBox,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
 
 WELCOME = ("<h2>Ready when you are</h2><p>Choose a game, a drill and a difficulty above and press "
            "<b>Deal</b> (Ctrl+N) — or pick a scripted round on the <b>Scenarios</b> screen "
@@ -41,10 +53,26 @@ class PracticePage(QWidget):
         self.deal_button = QPushButton("Deal (Ctrl+N)")
         self.deal_button.setObjectName("primary")
         self.deal_button.clicked.connect(lambda: self.deal())
+        # after a round: the same round again, or the next one
+        self.retry_button = QPushButton("Retry")
+        self.retry_button.setToolTip("Work the same round again, from the start — Ctrl+R")
+        self.retry_button.clicked.connect(self.retry)
+        self.next_button = QPushButton("Next")
+        self.next_button.setToolTip("The next scenario of this game, or a new round dealt — "
+                                    "Ctrl+Shift+N")
+        self.next_button.clicked.connect(self.next_round)
+        for button, key in ((self.retry_button, "Ctrl+R"), (self.next_button, "Ctrl+Shift+N")):
+            button.setEnabled(False)
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(button.click)
+        self.current: tuple | None = None  # how the round on the screen was started
         for label, w in (("Game", self.game), ("Drill", self.kind), ("Difficulty", self.difficulty)):
             bar.addWidget(QLabel(label))
             bar.addWidget(w)
         bar.addStretch(1)
+        bar.addWidget(self.retry_button)
+        bar.addWidget(self.next_button)
         bar.addWidget(self.deal_button)
         layout.addLayout(bar)
         self.layout_ = layout
@@ -63,8 +91,10 @@ class PracticePage(QWidget):
 
             self._screen = PracticeScreen()
             self._screen.finished.connect(self.finished)
+            self._screen.finished.connect(lambda *_: self._round_over(True))
             self.welcome.hide()
             self.layout_.addWidget(self._screen, 1)
+            self._screen.show()  # at once, so that the first round takes the keyboard focus
         return self._screen
 
     def stop(self) -> None:
@@ -97,12 +127,44 @@ class PracticePage(QWidget):
             self.seed += 1
             seed = self.seed
         if mode is Mode.PAYOUT_DRILL and skill is None:  # a skill is drilled in a procedure round
-            self.screen.start(payout_drill(game, seed), mode)
+            self._start(("deal", game, seed, skill), payout_drill(game, seed), mode)
         else:
-            self.screen.start(random_round(game, difficulty, seed, skill), "practice")
+            self._start(("deal", game, seed, skill), random_round(game, difficulty, seed, skill),
+                        Mode.PRACTICE)
 
     def start_scenario(self, scenario) -> None:
         if not self.confirm_replace():
             return
         self.game.setCurrentIndex(GAME_IDS.index(scenario.game))
-        self.screen.start(scenario, "practice")
+        self._start(("scenario", scenario), scenario, Mode.PRACTICE)
+
+    def _start(self, how: tuple, scenario, mode: Mode) -> None:
+        self.current = (how, scenario, mode)
+        self._round_over(False)
+        self.screen.start(scenario, mode)
+
+    def _round_over(self, over: bool) -> None:
+        self.retry_button.setEnabled(over)
+        self.next_button.setEnabled(over)
+
+    def retry(self) -> None:
+        """The same round again: the same scenario, or the same deal (its seed)."""
+        if self.current is not None and self.confirm_replace():
+            how, scenario, mode = self.current
+            self._start(how, scenario, mode)
+
+    def next_round(self) -> None:
+        """After a scenario, the next scenario of its game (in the library's order, round to the
+        first); after a dealt round, a new one."""
+        if self.current is None or not self.confirm_replace():
+            return
+        how, scenario, _ = self.current
+        if how[0] != "scenario":
+            self.deal(confirm=False)
+            return
+        from trainer import load_library
+
+        same = [s for s in load_library().scenarios if s.game == scenario.game]
+        ids = [s.id for s in same]
+        after = same[(ids.index(scenario.id) + 1) % len(same)] if scenario.id in ids else same[0]
+        self._start(("scenario", after), after, Mode.PRACTICE)

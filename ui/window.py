@@ -23,11 +23,13 @@ from ui.qt import (
 SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "Progress"),
            ("rules", "Rules"), ("exam", "Exam"))
 KEYS_HELP = """<h3>Keyboard</h3>
-<p><b>Ctrl+1 … Ctrl+5</b> switch screens · <b>Ctrl+N</b> deal a round · <b>F1</b> this help</p>
+<p><b>Ctrl+1 … Ctrl+5</b> switch screens · <b>Ctrl+N</b> deal a round · after a round, <b>Ctrl+R</b>
+retry it and <b>Ctrl+Shift+N</b> the next · <b>F1</b> this help</p>
 <p>On the table: <b>← → Tab</b> select a wager · each action's key is on its button (A accept,
 R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H</b> hint ·
 <b>Ctrl+→</b> next throw · <b>Ctrl+Enter</b> finish the round.</p>
-<p>In dialogs: type the payout and press <b>Enter</b>; <b>1–9</b> pick a choice; <b>Esc</b> cancels.</p>"""
+<p>In dialogs: type the payout and press <b>Enter</b>; <b>1–9, 0</b> pick a choice; <b>Esc</b>
+cancels. To put the pointer, a lammer, the Yard Marker or High Roll's dice, click the layout.</p>"""
 
 
 class MainWindow(QMainWindow):
