@@ -52,16 +52,23 @@ def click_wager(qtbot, screen, seat, bet):
     assert screen.selected == (seat, bet), f"clicking seat {seat} {bet} did not select it"
 
 
-def answer(qtbot, screen, expected, amount=None):
+def answer(qtbot, screen, expected, amount=None, *, keyboard=False):
     """Fill whatever dialog the action opened, as a trainee would."""
     from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
     from ui.qt import Qt
 
-    if screen.placing is not None:  # click the box on the layout, as a trainee would
+    if screen.placing is not None:  # click the box on the layout, or choose it with the keys
         _, prompt = screen.placing
         value = expected.value if amount is None else amount
         area = next(a for a, v in prompt.targets.items() if v == value)
-        click_place(qtbot, screen, area)
+        if keyboard:
+            for _ in range(len(prompt.targets) + 1):
+                if screen._place == area:
+                    break
+                qtbot.keyClick(screen, Qt.Key.Key_Right)
+            qtbot.keyClick(screen, Qt.Key.Key_Return)
+        else:
+            click_place(qtbot, screen, area)
         assert screen.placing is None
         return
     dialog = screen.dialog
@@ -101,7 +108,7 @@ def do_next(qtbot, screen, *, keyboard=False) -> None:
         qtbot.keyClick(screen, key)
     else:
         qtbot.mouseClick(screen.actions.buttons[e.do], Qt.MouseButton.LeftButton)
-    answer(qtbot, screen, e)
+    answer(qtbot, screen, e, keyboard=keyboard)
 
 
 def work(qtbot, screen, *, keyboard=False, limit=400):
@@ -402,3 +409,65 @@ def test_at_1024_by_680_every_button_reads_whole(qtbot, game):
         assert button.width() >= needed, f"{lines[0]!r} is clipped"
     page.stop()
     w.close()
+
+
+@pytest.mark.parametrize("scenario_id", ["ph-no-roll-calls", "tdf-opening-drive", "hrd-full-table"])
+def test_a_round_with_places_is_worked_from_the_keyboard_alone(qtbot, screen, scenario_id,
+                                                               monkeypatch):
+    """The pointer, the lammer, the Yard Marker and High Roll's dice are put with ← → Enter too:
+    no mouse at all."""
+    import tests.test_practice_ui as here
+
+    def no_mouse(*_args, **_kw):
+        raise AssertionError("needed the mouse")
+
+    monkeypatch.setattr(here, "click_place", no_mouse)
+    monkeypatch.setattr(here, "click_wager", no_mouse)
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    screen.start(LIBRARY.by_id(scenario_id), automation=Automation.WHOLE_ROUND)
+    work(qtbot, screen, keyboard=True)
+    assert results and results[0].findings == [], [f.message for f in results[0].findings]
+
+
+def test_next_throw_ends_a_placement_left_open(qtbot, screen):
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("ph-six-eight-shake-pays"), automation=Automation.WHOLE_ROUND)
+    qtbot.keyClick(screen, Qt.Key.Key_T)  # Pointer, then the trainee moves on
+    assert screen.placing is not None
+    qtbot.mouseClick(screen.skip, Qt.MouseButton.LeftButton)
+    assert screen.placing is None
+
+
+def test_asking_where_to_put_something_tells_nothing_about_the_throw(qtbot, screen):
+    """The box is asked for on a no roll as on a valid throw, and nothing is drawn on dice that
+    are still hidden."""
+    from ui.qt import QApplication, Qt
+    from ui.table.items import DieItem
+
+    for scenario_id in ("ph-no-roll-calls", "ph-first-shake"):
+        screen.start(LIBRARY.by_id(scenario_id), mode=Mode.EXAM)
+        qtbot.keyClick(screen, Qt.Key.Key_T)
+        assert screen.placing is not None, scenario_id
+        qtbot.keyClick(screen, Qt.Key.Key_Escape)
+    screen.start(LIBRARY.by_id("hrd-full-table"), mode=Mode.EXAM)
+    assert not screen.round.table_state().dice_visible
+    for face in range(1, 7):
+        qtbot.keyClick(screen, Qt.Key.Key_B)
+        click_place(qtbot, screen, screen.view.game.throw_box(face))
+    QApplication.processEvents()
+    assert screen.round.table_state().placed == {}
+    assert not [d for d in screen.view.scene().items() if isinstance(d, DieItem)
+                and any(b.contains(d.pos()) for b in screen.view.face_boxes.values())]
+
+
+def test_escape_still_closes_a_dialog(qtbot, screen):
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("ph-no-roll-calls"))
+    screen.act(Do.NO_ROLL)
+    dialog = screen.dialog
+    qtbot.waitExposed(dialog)
+    qtbot.keyClick(dialog.list, Qt.Key.Key_Escape)
+    assert screen.dialog is None

@@ -586,3 +586,30 @@ def test_a_refused_file_gets_no_companion_files(tmp_path):
     with pytest.raises(ForeignDatabaseError):
         Store.open(path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]
+
+
+def test_a_file_that_cannot_even_be_looked_at_says_how_many_results_wait(tmp_path, monkeypatch):
+    """The check before a write meets an OS error (a share's folder lost its permissions): the
+    message still says how many results are kept in memory."""
+    import errno
+
+    import trainer.progress.opening as opening
+
+    path = tmp_path / "p.db"
+    with Store.open(path) as store:
+        ana = store.add_trainee("Ana")
+    store = Store.open(path, allow_unavailable=True)
+    store.close()  # the next write opens the file again, from its checks
+    real_stat = os.stat
+
+    def denied(p, *args, **kw):
+        if str(p) == str(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(p))
+        return real_stat(p, *args, **kw)
+
+    monkeypatch.setattr(opening.os, "stat", denied)
+    with pytest.raises(StoreUnavailableError, match=r"1 attempt is kept in memory"):
+        store.record_attempt(rec(ana, 1))
+    with pytest.raises(StoreUnavailableError, match=r"2 attempts are kept in memory") as raised:
+        store.record_attempt(rec(ana, 2))
+    assert raised.value.pending == 2

@@ -189,8 +189,8 @@ class PracticeRound:
             irregular=irregular if visible else None,
             cocked_die=event.cocked if irregular == COCKED and visible else None,
             named=bool(irregular) and visible and called and self.scenario.difficulty <= NAMED_UP_TO,
-            placed={p.do.value: p.value for p in self.log
-                    if p.round == self.round and p.do in PLACEMENTS and p.value},
+            placed={p.do.value: p.value for p in self.log  # nothing is placed on hidden dice
+                    if visible and p.round == self.round and p.do in PLACEMENTS and p.value},
             shooter=(shooter_state.get("shooter") or shooter_state.get("quarterback")
                      or self.scenario.shooter),
             state=view.state if show_new else previous)

@@ -107,6 +107,7 @@ class PracticeScreen(QWidget):
         self.selected: tuple[int, str] | None = None
         self.dialog = None
         self.placing = None  # (action, Place prompt) while the trainee picks a box on the layout
+        self._place: str | None = None  # the place chosen from the keyboard (← →), if any
         self._view_game = ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
@@ -164,7 +165,7 @@ class PracticeScreen(QWidget):
         for key, slot in (("Right", lambda: self.cycle(1)), ("Left", lambda: self.cycle(-1)),
                           ("Tab", lambda: self.cycle(1)), ("H", self.show_hint),
                           ("Ctrl+Right", self.skip_throw), ("Ctrl+Return", self.finish),
-                          ("Ctrl+Enter", self.finish), ("Escape", self.cancel_placing)):
+                          ("Ctrl+Enter", self.finish)):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
@@ -283,12 +284,43 @@ class PracticeScreen(QWidget):
                                    f"{prompt.question} (Esc to stop)")
                 return
             self.placing = None
+            self.hint.setText("")
             self._do(do, value=prompt.targets[bet])
             return
         if seat == PLACE:  # a place on the layout, not a wager: nothing to select
             return
         self.selected = (seat, bet)
         self.refresh()
+
+    def _step_place(self, step: int) -> None:
+        _, prompt = self.placing
+        names = list(prompt.targets)
+        i = (names.index(self._place) + step) if self._place in names else (0 if step > 0 else -1)
+        self._place = names[i % len(names)]
+        self.hint.setText(f"<b>{html.escape(prompt.title)}:</b> {html.escape(self._place_label())}"
+                          " — Enter puts it there, ← → choose, Esc stops")
+
+    def _place_label(self) -> str:
+        """The place chosen from the keyboard, in words: the bet's name, or the place's own."""
+        _, prompt = self.placing
+        bet = self.view.catalogue.get(self._place) if self.view is not None else None
+        return bet.name if bet is not None else prompt.targets[self._place]
+
+    def keyPressEvent(self, event) -> None:
+        # Enter puts what is being placed, Esc stops placing: not shortcuts, so that in a dialog
+        # Enter and Esc stay the dialog's
+        if self.placing is not None and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.place_chosen()
+            return
+        if self.placing is not None and event.key() == Qt.Key.Key_Escape:
+            self.cancel_placing()
+            return
+        super().keyPressEvent(event)
+
+    def place_chosen(self) -> None:
+        """Enter: put it on the place chosen with ← →."""
+        if self.placing is not None and self._place in self.placing[1].targets:
+            self.select(PLACE, self._place)
 
     def cancel_placing(self) -> None:
         if self.placing is not None:
@@ -301,6 +333,9 @@ class PracticeScreen(QWidget):
         return sorted({(w.seat, w.bet) for w in self.round.table_state().wagers})
 
     def cycle(self, step: int) -> None:
+        if self.placing is not None:  # the keyboard's way to the layout: step through the places
+            self._step_place(step)
+            return
         keys = self._wager_keys()
         if not keys:
             return
@@ -338,9 +373,10 @@ class PracticeScreen(QWidget):
         elif isinstance(prompt, Number):
             self._ask(NumberDialog(prompt.title, prompt.question, prompt.low, prompt.high,
                                    prompt.start, self), lambda d: self._do(do, value=str(d.value)))
-        elif isinstance(prompt, Place):  # the next click on the layout says where
-            self.placing = (do, prompt)
-            self.feedback.note(f"{prompt.title}: {prompt.question} (Esc to stop)")
+        elif isinstance(prompt, Place):  # the next click on the layout (or ← → Enter) says where
+            self.placing, self._place = (do, prompt), None
+            self.feedback.note(f"{prompt.title}: {prompt.question} Or choose with ← → and press "
+                               "Enter. (Esc to stop)")
         elif isinstance(prompt, Given):
             self._do(do, value=prompt.value)
         else:
@@ -389,6 +425,7 @@ class PracticeScreen(QWidget):
         r = self.round
         if r is None or r.finished or self.dialog is not None:
             return
+        self.placing = None
         r.skip_throw()  # the round tells the screen it changed (refresh)
         self.feedback.note("The rest of that throw was left undone.")
         if r.finished:
@@ -409,6 +446,7 @@ class PracticeScreen(QWidget):
         if r is None or self._reported is r:
             return
         self._reported = r
+        self.placing = None
         self.clock.stop()
         self._tick()
         result = r.finish()

@@ -130,7 +130,7 @@ class HighRollDiceSteps(GameSteps):
         return {}, wagers, events
 
     def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
-        if do is Do.MOVE_DICE and view.valid:  # the trainee finds the box; a wrong one is graded
+        if do is Do.MOVE_DICE:  # the trainee finds the box (a wrong one is graded), valid or not
             return Place("Throw box", "Click the box of the face the matching dice go to.",
                          {throw_box(f): FACE_KEY[f] for f in HRD_RANK})
         if do is Do.EXTRA_ROLL:

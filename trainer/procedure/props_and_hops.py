@@ -108,10 +108,11 @@ class PropsAndHopsSteps(GameSteps):
         return {}, wagers, events
 
     def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
-        # the trainee finds the box on the layout; a wrong box is logged as picked, and graded
-        if do is Do.PLACE_POINTER and view.valid:
+        # the trainee finds the box on the layout; a wrong box is logged as picked, and graded.
+        # Asked for on a no roll too, so that asking tells nothing about the throw
+        if do is Do.PLACE_POINTER:
             return Place("Pointer", "Click the box on the layout that the dice show.", BOXES)
-        if do is Do.MOVE_LAMMER and view.valid:
+        if do is Do.MOVE_LAMMER:
             return Place("Move lammer", "Click the box whose lammer moves to the Six Eight Shake "
                          "circles.", BOXES)
         return None

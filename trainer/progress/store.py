@@ -111,7 +111,10 @@ class Store:
         memory = self.path == ":memory:"
         try:
             if not memory:
-                check_header(self.path)
+                try:
+                    check_header(self.path)
+                except StoreUnavailableError as e:  # say how many results wait in memory
+                    raise self._unavailable(e.reason) from None
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._created = create_private(self.path) or self._created
                 if check_read_only(self.path, self.busy_timeout, full_check=full_check,
