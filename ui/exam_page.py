@@ -96,6 +96,7 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
         done = QWidget()
         d = QVBoxLayout(done)
         self.report = QTextBrowser()
+        self.report.setObjectName("report")
         d.addWidget(self.report, 1)
         row = QHBoxLayout()
         self.print_button = QPushButton("Print report…")

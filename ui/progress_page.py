@@ -43,7 +43,7 @@ def _pg(dark: bool):
 class Chart(QWidget):
     """A titled pyqtgraph plot with a note for when there is nothing to show yet."""
 
-    def __init__(self, pg, title: str, left: str, bottom: str, dates: bool = True):
+    def __init__(self, pg, title: str, left: str, bottom: str, dates: bool = True, dark: bool = False):
         super().__init__()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -55,7 +55,10 @@ class Chart(QWidget):
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
-        self.legend = self.plot.addLegend(offset=(-8, -8), labelTextSize="9pt", brush=(255, 255, 255, 200))
+        # the legend's ground follows the theme, so that its words read on it
+        self.legend = self.plot.addLegend(offset=(-8, -8), labelTextSize="9pt",
+                                          brush=(38, 42, 39, 220) if dark else (255, 255, 255, 200),
+                                          labelTextColor="#e8e4d8" if dark else "#222")
         self.empty = QLabel("")
         self.empty.setObjectName("subtitle")
         layout.addWidget(self.plot)
@@ -86,10 +89,10 @@ class ProgressPage(QWidget):
         layout.addWidget(self.tabs, 1)
         mine = QWidget()
         grid = QGridLayout(mine)
-        self.accuracy = Chart(pg, "Accuracy over time", "right (%)", "day")
+        self.accuracy = Chart(pg, "Accuracy over time", "right (%)", "day", dark=dark)
         self.speed = Chart(pg, "Payout drills: time against the target", "time ÷ target (1 = on target)",
-                           "day")
-        self.days = Chart(pg, "Attempts per day", "attempts", "day")
+                           "day", dark=dark)
+        self.days = Chart(pg, "Attempts per day", "attempts", "day", dark=dark)
         grid.addWidget(self.accuracy, 0, 0)
         grid.addWidget(self.speed, 0, 1)
         grid.addWidget(self.days, 1, 0)
