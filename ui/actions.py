@@ -62,14 +62,19 @@ class ActionBar(QWidget):
         self._arrange()
 
     def per_row(self) -> int:
-        """As many buttons to a row as fit whole in the bar's width (two rows when they can)."""
+        """As many buttons to a row as fit whole in the bar's width (two rows when they can),
+        the rows as even as they can be."""
         buttons = list(self.buttons.values())
         if not buttons:
             return 1
-        widest = max(b.sizeHint().width() for b in buttons) + self.grid.spacing()
+        for b in buttons:
+            b.ensurePolished()  # the style sheet's font, not the default one
+        widest = max(max(b.fontMetrics().horizontalAdvance(line)
+                         for line in b.text().replace("&&", "&").split("\n"))
+                     for b in buttons) + 12 + self.grid.spacing()  # the words, and a margin
         fit = max(1, (self.width() + self.grid.spacing()) // widest) if self.width() > 0 else len(buttons)
-        two_rows = len(buttons) if len(buttons) <= 9 else (len(buttons) + 1) // 2
-        return min(fit, two_rows)
+        rows = max(1 if len(buttons) <= 9 else 2, -(-len(buttons) // fit))
+        return -(-len(buttons) // rows)
 
     def _arrange(self) -> None:
         self._per_row = self.per_row()
