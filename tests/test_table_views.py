@@ -358,3 +358,18 @@ def test_a_sealed_exam_draws_the_irregular_throw_but_never_names_it(make_view, g
     view.set_state(busy(game, irregular=kind, named=True))
     assert items_of(view, CaptionItem) == [] and items_of(view, PulseItem) == []
     assert not view.animations_running()
+
+
+@pytest.mark.parametrize(("game", "kind"), [(g, k) for g in GAMES for k in irregular_kinds(g)])
+def test_a_caption_never_covers_a_die(make_view, game, kind):
+    """Issue 13, item 8: the caption names the throw beside the dice, not over a die the trainee
+    must read."""
+    from ui.table.items import CaptionItem, DieItem
+
+    view = make_view(game)
+    view.set_state(busy(game, irregular=kind, cocked_die=1 if kind == "cocked" else None, named=True))
+    [caption] = items_of(view, CaptionItem)
+    box = caption.sceneBoundingRect()
+    thrown = [i for i in view.scene().items() if isinstance(i, DieItem)]  # not the printed ones
+    covered = [d for d in thrown if box.intersects(d.sceneBoundingRect())]
+    assert not covered, f"{kind}: the caption covers {len(covered)} dice"

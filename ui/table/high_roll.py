@@ -216,7 +216,8 @@ class HighRollView(TableView):
         return QPointF(self.throw_rect.center().x() + 120, 13)
 
     def caption_pos(self) -> QPointF:
-        return QPointF(self.throw_rect.center().x(), self.throw_rect.bottom() - 22)
+        # just below the throw box: over printed words, never over a die the trainee must read
+        return QPointF(self.throw_rect.center().x(), self.throw_rect.bottom() + 28)
 
     def draw_state(self, state: TableState) -> None:
         st = state.state

@@ -205,7 +205,8 @@ class PropsAndHopsView(TableView):
         return QPointF(self.shaker_centre.x() + 30, 13)
 
     def caption_pos(self) -> QPointF:
-        return QPointF(self.shake_centres[2].x() + 56, self.shaker_centre.y() + 75)
+        # under the Six Eight Shake circles, clear of a die fallen out of the shaker
+        return QPointF(self.shake_centres[2].x() + 176, self.shaker_centre.y() + 75)
 
     def draw_state(self, state: TableState) -> None:
         st = state.state
