@@ -217,7 +217,8 @@ def test_an_edit_outside_the_app_is_flagged(qtbot, school, tmp_path):
     teacher.close()
 
 
-def test_closing_the_app_mid_exam_records_the_attempt_as_left(qtbot, school):
+def start_first_exam(qtbot, school):
+    """The trainee's window, with the first exam on the list started (Yes to the question)."""
     from ui.qt import Qt
 
     store, key, _, rosa = school
@@ -226,6 +227,14 @@ def test_closing_the_app_mid_exam_records_the_attempt_as_left(qtbot, school):
     page.available.selectRow(0)
     click_later("Yes")
     qtbot.mouseClick(page.start_button, Qt.MouseButton.LeftButton)
+    return trainee, page
+
+
+def test_closing_the_app_mid_exam_records_the_attempt_as_left(qtbot, school):
+    from ui.qt import Qt
+
+    store = school[0]
+    trainee, page = start_first_exam(qtbot, school)
     qtbot.mouseClick(page.runner.screen.end, Qt.MouseButton.LeftButton)  # one part answered
     qtbot.waitUntil(lambda: len(results(store)[0].answers) == 1, timeout=3000)
     trainee.close()
@@ -237,14 +246,9 @@ def test_closing_the_app_mid_exam_records_the_attempt_as_left(qtbot, school):
 def test_the_countdown_and_the_record_keep_one_clock(qtbot, school):
     """The screen's countdown is the session's clock: when the session says 30 s are left the
     screen says so, and when its time is up the screen ends the attempt "timed-out"."""
-    from ui.qt import Qt
 
-    store, key, _, rosa = school
-    trainee = window(qtbot, store, key, rosa)
-    page = trainee.show_screen("exam")
-    page.available.selectRow(0)
-    click_later("Yes")
-    qtbot.mouseClick(page.start_button, Qt.MouseButton.LeftButton)
+    store = school[0]
+    trainee, page = start_first_exam(qtbot, school)
     session, runner = page.session, page.runner
     session.clock = lambda: session.deadline - 30
     runner.tick()
