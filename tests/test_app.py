@@ -116,3 +116,20 @@ def test_screenshot_with_db_renders_that_file_by_the_real_start_path(qtbot, tmp_
                        env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 2 and done.stderr.startswith("--db: ") and len(done.stderr.splitlines()) == 1
     assert not (tmp_path / "bad.png").exists() and bad.read_bytes() == b"not a database" * 10
+
+
+def test_the_screenshot_window_shows_every_action_whole(qtbot):
+    """The --screenshot path lays the window out before the picture is taken: no action button
+    is squashed or clipped."""
+    from ui.app import showcase
+    from ui.qt import QApplication
+
+    window = showcase("table-props-and-hops", None)
+    qtbot.addWidget(window)
+    QApplication.processEvents()
+    bar = window.show_screen("practice").screen.actions
+    for button in bar.buttons.values():
+        lines = button.text().replace("&&", "&").split("\n")
+        assert button.height() >= len(lines) * button.fontMetrics().height(), lines[0]
+        assert button.width() >= max(button.fontMetrics().horizontalAdvance(t) for t in lines)
+    window.close()

@@ -407,6 +407,7 @@ def test_at_1024_by_680_every_button_reads_whole(qtbot, game):
         lines = button.text().replace("&&", "&").split("\n")
         needed = max(button.fontMetrics().horizontalAdvance(line) for line in lines)
         assert button.width() >= needed, f"{lines[0]!r} is clipped"
+        assert button.height() >= len(lines) * button.fontMetrics().height(), f"{lines[0]!r} is squashed"
     page.stop()
     w.close()
 

@@ -72,7 +72,10 @@ class ActionBar(QWidget):
         widest = max(max(b.fontMetrics().horizontalAdvance(line)
                          for line in b.text().replace("&&", "&").split("\n"))
                      for b in buttons) + 12 + self.grid.spacing()  # the words, and a margin
-        fit = max(1, (self.width() + self.grid.spacing()) // widest) if self.width() > 0 else len(buttons)
+        if not self.isVisible() or self.width() <= 0:  # not laid out yet: two rows, until it is
+            fit = len(buttons)
+        else:
+            fit = max(1, (self.width() + self.grid.spacing()) // widest)
         rows = max(1 if len(buttons) <= 9 else 2, -(-len(buttons) // fit))
         return -(-len(buttons) // rows)
 

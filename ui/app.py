@@ -136,7 +136,10 @@ def save_screenshot(path: Path, screen: str, db: str | None = None) -> int:
         services = file_services(db)
         if services is None:
             return 2
+    from ui.qt import QApplication
+
     window = showcase(screen, services)
+    QApplication.processEvents()  # the layouts settle, as they would before the first frame
     image = window.grab()
     window.close()
     if not image.save(str(path), "PNG"):
