@@ -472,3 +472,37 @@ def test_escape_still_closes_a_dialog(qtbot, screen):
     qtbot.waitExposed(dialog)
     qtbot.keyClick(dialog.list, Qt.Key.Key_Escape)
     assert screen.dialog is None
+
+
+def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trainee(qtbot):
+    """Issue 13, item 4: the drill honours the difficulty; and the keypad opens beside the table,
+    not over it."""
+    from ui.dialogs import PayoutKeypad
+    from ui.practice_page import PracticePage
+    from ui.qt import QRect, Qt
+
+    page = PracticePage()
+    qtbot.addWidget(page)
+    page.resize(1400, 900)
+    page.show()
+    qtbot.waitExposed(page)
+    page.kind.setCurrentIndex(page.kind.findText("Payout drill"))
+    page.difficulty.setValue(3)
+    page.deal(seed=5, game="props-and-hops", confirm=False)
+    screen = page.screen
+    qtbot.wait(50)
+    assert screen.dialog is None, "nothing is brought to the keypad: the trainee finds the winner"
+    e = screen.round.next_expected()
+    click_wager(qtbot, screen, e.seat, e.bet)
+    qtbot.mouseClick(screen.actions.buttons[Do.PAY], Qt.MouseButton.LeftButton)
+    keypad = screen.dialog
+    assert isinstance(keypad, PayoutKeypad)
+    table = QRect(screen.view.mapToGlobal(screen.view.rect().topLeft()), screen.view.size())
+    assert not table.intersects(keypad.frameGeometry()), "the keypad covers the table"
+    keypad.reject()
+    page.difficulty.setValue(2)  # guided: each winner is brought to the keypad
+    page.deal(seed=5, game="props-and-hops", confirm=False)
+    qtbot.waitUntil(lambda: isinstance(screen.dialog, PayoutKeypad), timeout=2000)
+    screen.dialog.reject()
+    page.stop()
+    page.close()

@@ -101,6 +101,7 @@ class PracticeScreen(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.round: PracticeRound | None = None
+        self.guided = True  # a payout drill brings each winner to the keypad
         self._reported: PracticeRound | None = None  # the round whose end was reported
         self.mode = Mode.PRACTICE
         self.view = None
@@ -178,12 +179,15 @@ class PracticeScreen(QWidget):
     # --- starting ------------------------------------------------------------------------------
 
     def start(self, scenario: Scenario, mode: Mode = Mode.PRACTICE,
-              automation: Automation | None = None) -> None:
+              automation: Automation | None = None, guided: bool = True) -> None:
+        """Deal the round. In a payout drill `guided` brings each winner to the keypad in turn;
+        unguided (from difficulty 3), finding the winners is the trainee's work too."""
         from trainer import PracticeRound
         from trainer import get_game as get
 
         self.stop()
         self.mode = mode
+        self.guided = guided
         if mode is Mode.PAYOUT_DRILL:
             automation = Automation.PAYOUTS
         self.round = PracticeRound(scenario, automation)
@@ -211,7 +215,10 @@ class PracticeScreen(QWidget):
         self.hint.setVisible(mode is not Mode.EXAM)
         if mode is Mode.PAYOUT_DRILL:
             self.feedback.note("Pay every winning wager, one after another: type the payout and "
-                               "press Enter. The clock is running.")
+                               "press Enter. The clock is running." if guided else
+                               "Find every winning wager: select it (click, or ← →), press P and "
+                               "type the payout; the losers are collected for you. The clock is "
+                               "running.")
         self.refresh()
         self.setFocus()
         if self.round.finished:  # nothing for the trainee to do in this round
@@ -394,6 +401,9 @@ class PracticeScreen(QWidget):
 
         dialog.finished.connect(done)
         dialog.open()
+        # beside the table, over the feedback panel: the chips stay in sight
+        panel = self.feedback.mapToGlobal(self.feedback.rect().topLeft())
+        dialog.move(panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2), panel.y() + 8)
 
     def _do(self, do: Do, **fields) -> None:
         r = self.round
@@ -413,7 +423,7 @@ class PracticeScreen(QWidget):
 
     def _drill_next(self) -> None:
         r = self.round
-        if r is None or r.finished or self.dialog is not None:
+        if r is None or r.finished or self.dialog is not None or not self.guided:
             return
         e = r.next_expected()
         if e is not None and e.do is Do.PAY:

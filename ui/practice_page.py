@@ -127,7 +127,9 @@ class PracticePage(QWidget):
             self.seed += 1
             seed = self.seed
         if mode is Mode.PAYOUT_DRILL and skill is None:  # a skill is drilled in a procedure round
-            self._start(("deal", game, seed, skill), payout_drill(game, seed), mode)
+            # from difficulty 3 the trainee finds the winners too; below, each is brought to the keypad
+            self._start(("deal", game, seed, skill), payout_drill(game, seed), mode,
+                        guided=difficulty <= 2)
         else:
             self._start(("deal", game, seed, skill), random_round(game, difficulty, seed, skill),
                         Mode.PRACTICE)
@@ -138,10 +140,10 @@ class PracticePage(QWidget):
         self.game.setCurrentIndex(GAME_IDS.index(scenario.game))
         self._start(("scenario", scenario), scenario, Mode.PRACTICE)
 
-    def _start(self, how: tuple, scenario, mode: Mode) -> None:
-        self.current = (how, scenario, mode)
+    def _start(self, how: tuple, scenario, mode: Mode, *, guided: bool = True) -> None:
+        self.current = (how, scenario, mode, guided)
         self._round_over(False)
-        self.screen.start(scenario, mode)
+        self.screen.start(scenario, mode, guided=guided)
 
     def _round_over(self, over: bool) -> None:
         self.retry_button.setEnabled(over)
@@ -150,15 +152,15 @@ class PracticePage(QWidget):
     def retry(self) -> None:
         """The same round again: the same scenario, or the same deal (its seed)."""
         if self.current is not None and self.confirm_replace():
-            how, scenario, mode = self.current
-            self._start(how, scenario, mode)
+            how, scenario, mode, guided = self.current
+            self._start(how, scenario, mode, guided=guided)
 
     def next_round(self) -> None:
         """After a scenario, the next scenario of its game (in the library's order, round to the
         first); after a dealt round, a new one."""
         if self.current is None or not self.confirm_replace():
             return
-        how, scenario, _ = self.current
+        how, scenario, _, _ = self.current
         if how[0] != "scenario":
             self.deal(confirm=False)
             return
