@@ -66,7 +66,7 @@ def test_paying_before_collecting_is_out_of_order_under_668a_3_i():
     [finding] = result.findings
     assert finding.kind is Kind.OUT_OF_ORDER and finding.severity is Severity.MAJOR
     assert finding.cite == "58 Pa. Code § 668a.3(i)"
-    assert "Collect seat 1 field" in finding.message
+    assert "Collect seat 1 Field" in finding.message  # the bet's name, never its id
     assert result.score.payouts < 100 and not result.score.passed  # the payment came too early
 
 

@@ -15,10 +15,12 @@ def test_the_text_key_numbers_and_cites_every_step():
     assert done.returncode == 0, done.stderr
     text = done.stdout
     assert "Answer key: First shake" in text
-    assert "Pay seat 2 double-3-3 $150.00" in text and "§ 668a.2(d)(3)" in text
+    # bets by the names the layout prints, never by their ids
+    assert "Pay seat 2 Six the Hardway (3-3) $150.00" in text and "§ 668a.2(d)(3)" in text
+    assert "double-3-3" not in text
     steps = [line for line in text.splitlines() if line[:5].strip().rstrip(".").isdigit()]
     assert len(steps) >= 6
-    assert text.index("Collect seat 1 field") < text.index("Pay seat 2 double-3-3")
+    assert text.index("Collect seat 1 Field") < text.index("Pay seat 2 Six the Hardway")
 
 
 def test_the_key_finds_a_bundled_scenario_by_id():

@@ -506,3 +506,15 @@ def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trai
     screen.dialog.reject()
     page.stop()
     page.close()
+
+
+def test_feedback_names_bets_as_the_layout_prints_them(qtbot, screen):
+    """Issue 13, item 10: no bet id reaches the trainee ("seat 1 field", "double-3-3")."""
+    from trainer import games
+
+    screen.start(LIBRARY.by_id("ph-first-shake"), automation=Automation.WHOLE_ROUND)
+    screen._do(Do.PAY, seat=1, bet="field", amount=100)  # paying a losing Field
+    text = screen.feedback.toPlainText()
+    assert "paid seat 1 Field" in text
+    ids = [b for b in games.get("props-and-hops").catalogue(screen.round.scenario.options) if "-" in b]
+    assert not [b for b in ids if b in text]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -33,3 +34,15 @@ def get(game_id: object, where: str = "game") -> Game:
         raise RequestError(where, f"unknown game {game_id!r}; expected one of {', '.join(GAME_IDS)}")
     module, name = MODULES[game_id]
     return getattr(import_module(module), name)
+
+
+@cache
+def bet_names() -> dict[str, str]:
+    """Every bet's name by its id, as the layouts print it (a Pai Gow bet without the paytable
+    its name carries: the same bet on every paytable). For words shown to people, never ids."""
+    names: dict[str, str] = {}
+    for game_id in GAME_IDS:
+        game = get(game_id)
+        for bet_id, bet in game.catalogue(game.parse_options({})).items():
+            names.setdefault(bet_id, bet.name.split(" (paytable")[0])
+    return names

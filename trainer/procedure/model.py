@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from trainer.games import bet_names
 from trainer.money import fmt_dollars
 from trainer.vocabulary import Automation, Do, Skill
 
@@ -81,8 +82,10 @@ class Expected:
 
 
 def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, value: str | None) -> str:
-    """A dealer action in words: "Pay seat 2 double-3-3 $150.00", "Offer shaker to seat 1"."""
+    """A dealer action in words: "Pay seat 2 Six the Hardway (3-3) $150.00", "Offer shaker to
+    seat 1". A bet is named as the layout prints it, never by its id."""
     money = fmt_dollars(amount) if amount is not None else ""
+    bet = bet_names().get(bet, bet) if bet is not None else bet
     if do is Do.PAY:
         return f"Pay seat {seat} {bet} {money}".rstrip()
     if do is Do.COLLECT:
