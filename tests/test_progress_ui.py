@@ -78,6 +78,11 @@ def test_an_instructor_sees_the_class(qtbot, demo):
     table = page.klass.table
     assert table.rowCount() == 3
     assert {table.verticalHeaderItem(r).text() for r in range(3)} == {"Ana Ruiz", "Ben Cole", "Cara Diaz"}
+    headings = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert "Accepting and\nrefusing wagers" in headings  # skills by their titles, not their ids
+    from trainer import Skill
+
+    assert not set(headings) & {s.value for s in Skill}
     assert "Who needs help" in page.klass.side.toPlainText()
     assert not_blank(page.klass)
     w.close()

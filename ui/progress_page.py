@@ -6,6 +6,7 @@ pyqtgraph loads with this screen, not at start-up."""
 from __future__ import annotations
 
 import html
+import textwrap
 import time
 
 from trainer import GAME_NAMES, SKILL_TITLES, Skill, games
@@ -246,7 +247,9 @@ class ClassView(QWidget):
     def show_overview(self, overview) -> None:
         skills = overview.skills
         self.table.setColumnCount(len(skills) + 1)
-        self.table.setHorizontalHeaderLabels([*(s.value for s in skills), "Answer (s)"])
+        # each skill by its title, on two or three short lines, so that the columns stay narrow
+        self.table.setHorizontalHeaderLabels([*(textwrap.fill(s.title, 16) for s in skills),
+                                              "Answer (s)"])
         self.table.setRowCount(len(overview.trainees))
         self.table.setVerticalHeaderLabels([t.name for t in overview.trainees])
         from ui.qt import QColor
