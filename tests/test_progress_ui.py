@@ -180,3 +180,19 @@ def test_the_scenarios_best_column_updates_as_soon_as_a_round_is_recorded(qtbot,
     assert best_cell() == str(attempt.total)
     w.close()
     store.close()
+
+
+def test_a_trainee_with_no_attempts_is_not_listed_as_needing_help(qtbot, demo):
+    """Issue 13, item 13: who needs help is who has worked and struggled; a new trainee is named
+    apart, as not started."""
+    store, _ = demo
+    store.add_trainee("Nova Reyes")  # no attempt yet
+    tid = store.add_trainee("Lee", instructor=True, passphrase="correct horse")
+    w, _ = window_for(qtbot, store, store.trainee(tid))
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    text = page.klass.side.toPlainText()
+    help_part = text.split("Hardest items")[0]
+    assert "Not started yet: Nova Reyes" in help_part
+    assert "Nova Reyes —" not in help_part and " of 0 attempts" not in help_part
+    w.close()

@@ -268,15 +268,19 @@ class ClassView(QWidget):
             seconds = overview.answer_seconds.get(t.id)
             self.table.setItem(r, len(skills), QTableWidgetItem(f"{seconds:.1f}" if seconds else "—"))
         self.table.resizeColumnsToContents()
+        worked = [h for h in overview.needs_help if h.recent_accuracy is not None]
         help_rows = "".join(
             f"<li><b>{html.escape(h.trainee.name)}</b> — "
-            f"{(h.recent_accuracy or 0):.0%} recent accuracy, {h.critical} critical of "
-            f"{h.attempts} attempts</li>" for h in overview.needs_help[:5])
+            f"{h.recent_accuracy:.0%} recent accuracy, {h.critical} critical of "
+            f"{h.attempts} attempts</li>" for h in worked[:5]) or "<li>nobody yet</li>"
+        # no attempt yet is not a need for help: those trainees are named apart
+        idle = [h.trainee.name for h in overview.needs_help if h.recent_accuracy is None]
+        idle_note = f"<p>Not started yet: {html.escape(', '.join(idle))}</p>" if idle else ""
         hard = "".join(f"<li>{html.escape(item_name(i.item_id))} — passed {i.passed} of "
                        f"{i.attempts} ({i.pass_rate:.0%})</li>" for i in overview.hardest[:8])
-        self.overview_html = (f"<h3>Who needs help</h3><ol>{help_rows or '<li>nobody yet</li>'}</ol>"
-                          f"<h3>Hardest items</h3><ol>{hard or '<li>not enough attempts yet</li>'}</ol>"
-                          f"<p><i>As of {time.strftime('%Y-%m-%d %H:%M')}; cells show each skill's "
-                          "last 20 attempts: green 90% and up, yellow 75%, red below.</i></p>")
+        self.overview_html = (f"<h3>Who needs help</h3><ol>{help_rows}</ol>{idle_note}"
+                              f"<h3>Hardest items</h3><ol>{hard or '<li>not enough attempts yet</li>'}</ol>"
+                              f"<p><i>As of {time.strftime('%Y-%m-%d %H:%M')}; cells show each skill's "
+                              "last 20 attempts: green 90% and up, yellow 75%, red below.</i></p>")
         self.side.setHtml(self.overview_html)
 
