@@ -82,6 +82,21 @@ def practice_screen(qtbot):
     s.close()
 
 
+@pytest.fixture
+def practice_page(qtbot):
+    """The practice page (deal bar and screen) on its own, shown at a workstation's size."""
+    from ui.practice_page import PracticePage
+
+    page = PracticePage()
+    qtbot.addWidget(page)
+    page.resize(1400, 900)
+    page.show()
+    qtbot.waitExposed(page)
+    yield page
+    page.stop()
+    page.close()
+
+
 def one_player_scenario(game: str, events: list[dict], *, difficulty: int = 1,
                         skills: str = '["payouts"]') -> str:
     """A scenario file's text: one seated player (seat 1) and these events, each a dict of its

@@ -358,16 +358,11 @@ def test_the_trainee_moves_the_yard_marker_to_the_yard_line_they_click(qtbot, sc
     assert "577.6" in finding.cite
 
 
-def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot):
+def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot, practice_page):
     """Issue 13, item 15: after the summary, Retry and Next (Ctrl+R, Ctrl+Shift+N)."""
-    from ui.practice_page import PracticePage
     from ui.qt import Qt
 
-    page = PracticePage()
-    qtbot.addWidget(page)
-    page.resize(1400, 900)
-    page.show()
-    qtbot.waitExposed(page)
+    page = practice_page
     first = LIBRARY.by_id("ph-first-shake")
     page.start_scenario(first)
     assert not page.retry_button.isEnabled() and not page.next_button.isEnabled()
@@ -384,8 +379,6 @@ def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot):
     qtbot.mouseClick(page.screen.end, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
     assert page.screen.round.scenario == dealt and page.screen.round is not None
-    page.stop()
-    page.close()
 
 
 @pytest.mark.parametrize("game", ["props-and-hops", "three-dice-football"])
@@ -474,18 +467,14 @@ def test_escape_still_closes_a_dialog(qtbot, screen):
     assert screen.dialog is None
 
 
-def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trainee(qtbot):
+def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trainee(
+        qtbot, practice_page):
     """Issue 13, item 4: the drill honours the difficulty; and the keypad opens beside the table,
     not over it."""
     from ui.dialogs import PayoutKeypad
-    from ui.practice_page import PracticePage
     from ui.qt import QRect, Qt
 
-    page = PracticePage()
-    qtbot.addWidget(page)
-    page.resize(1400, 900)
-    page.show()
-    qtbot.waitExposed(page)
+    page = practice_page
     page.kind.setCurrentIndex(page.kind.findText("Payout drill"))
     page.difficulty.setValue(3)
     page.deal(seed=5, game="props-and-hops", confirm=False)
@@ -504,8 +493,6 @@ def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trai
     page.deal(seed=5, game="props-and-hops", confirm=False)
     qtbot.waitUntil(lambda: isinstance(screen.dialog, PayoutKeypad), timeout=2000)
     screen.dialog.reject()
-    page.stop()
-    page.close()
 
 
 def test_feedback_names_bets_as_the_layout_prints_them(qtbot, screen):

@@ -22,7 +22,7 @@ FACE: dict[str, tuple[str, str | None]] = {
     **names_from("trainer.table_state", "TableState", "Mark", "COCKED"),
     # the words of a procedure, and what an action asks of the trainee
     **names_from("trainer.vocabulary", "Do", "Skill", "SKILL_TITLES", "Automation"),
-    **names_from("trainer.procedure.model", "LABELS", "Amount", "Choice", "Number", "Place", "Given"),
+    **names_from("trainer.procedure.model", "LABELS", "Amount", "Choice", "Number", "Place"),
     **names_from("trainer.procedure", "build"),
     **names_from("trainer.grading", "Result"),
     # scenarios and rounds dealt

@@ -19,7 +19,7 @@ from enum import StrEnum
 
 from trainer import games
 from trainer.cite import cite
-from trainer.games import bet_names
+from trainer.games import bet_name
 from trainer.money import fmt_dollars
 from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure, Skill, describe
 
@@ -97,11 +97,6 @@ class Result:
         return self.remaining[0] if self.remaining else None
 
 
-def name(bet: str | None) -> str:
-    """A bet as people read it: its name on the layout, never its id."""
-    return bet_names().get(bet, bet) if bet is not None else ""
-
-
 def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
           target_seconds: float, elapsed: float | None = None, final: bool = True,
           skipped: set[int] = frozenset()) -> Result:
@@ -137,7 +132,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             if e.do is Do.PAY and p.amount != e.amount:
                 findings.append(Finding(
                     Kind.WRONG_AMOUNT, Severity.CRITICAL,
-                    f"paid {fmt_dollars(p.amount or 0)} on seat {e.seat} {name(e.bet)}; the payout is "
+                    f"paid {fmt_dollars(p.amount or 0)} on seat {e.seat} {bet_name(e.bet)}; the payout is "
                     f"{fmt_dollars(e.amount or 0)}: {e.note}",
                     f"{e.pays_cite}; {e.cite}" if e.pays_cite else e.cite, e.skill, e, p))
             if e.do is Do.PAY:
@@ -162,7 +157,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         for e in remaining:
             if e.do is Do.REFUSE:
                 findings.append(Finding(Kind.SHOULD_HAVE_REFUSED, Severity.CRITICAL,
-                                        f"seat {e.seat} {name(e.bet)} must be refused: {e.note}", e.cite,
+                                        f"seat {e.seat} {bet_name(e.bet)} must be refused: {e.note}", e.cite,
                                         e.skill, e))
             else:
                 severity = (Severity.CRITICAL if e.do is Do.NO_ROLL else
@@ -237,18 +232,18 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
     """What a logged action that matches no expected action is: (finding, expected consumed)."""
     if p.do is Do.COLLECT and (held := standing(p, procedure, game)) is not None:
         return Finding(Kind.EXTRA, Severity.MAJOR,
-                       f"collected seat {p.seat} {name(p.bet)}, which is still working: leave it on the "
+                       f"collected seat {p.seat} {bet_name(p.bet)}, which is still working: leave it on the "
                        "layout until it is decided", held, Skill.COLLECTING, None, p), None
     same_wager = lambda e: e.seat == p.seat and e.bet == p.bet  # noqa: E731
     if p.do is Do.ACCEPT and (k := find(p, lambda e: e.do is Do.REFUSE and same_wager(e))) is not None:
         e = expected[k][1]
         return Finding(Kind.ACCEPTED_IMPROPER, Severity.CRITICAL,
-                       f"accepted seat {p.seat} {name(p.bet)}, which must be refused: {e.note}", e.cite,
+                       f"accepted seat {p.seat} {bet_name(p.bet)}, which must be refused: {e.note}", e.cite,
                        e.skill, e, p), k
     if p.do is Do.REFUSE and (k := find(p, lambda e: e.do is Do.ACCEPT and same_wager(e))) is not None:
         e = expected[k][1]
         return Finding(Kind.WRONG_CALL, Severity.MAJOR,
-                       f"refused seat {p.seat} {name(p.bet)}, a proper wager", e.cite, e.skill, e, p), k
+                       f"refused seat {p.seat} {bet_name(p.bet)}, a proper wager", e.cite, e.skill, e, p), k
     if p.do in (Do.PAY, Do.COLLECT):
         if p.round in no_rolls and p.round not in settles:
             nr = no_rolls[p.round]
@@ -261,21 +256,21 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
             if k is not None:
                 e = expected[k][1]
                 return Finding(Kind.EXTRA, Severity.CRITICAL,
-                               f"paid seat {p.seat} {name(p.bet)}, a losing wager: collect it", e.cite,
+                               f"paid seat {p.seat} {bet_name(p.bet)}, a losing wager: collect it", e.cite,
                                Skill.PAYOUTS, e, p), None
             if (p.seat, p.bet) in paid_wagers:
                 section = games.get(game).paid_once(p.bet or "") or bet_cite(game, p.bet)
                 return Finding(Kind.EXTRA, Severity.CRITICAL,
-                               f"paid seat {p.seat} {name(p.bet)} a second time: a wager is paid once",
+                               f"paid seat {p.seat} {bet_name(p.bet)} a second time: a wager is paid once",
                                section, Skill.PAYOUTS, None, p), None
             return Finding(Kind.EXTRA, Severity.CRITICAL,
-                           f"paid seat {p.seat} {name(p.bet)}, which has not won", bet_cite(game, p.bet),
+                           f"paid seat {p.seat} {bet_name(p.bet)}, which has not won", bet_cite(game, p.bet),
                            Skill.PAYOUTS, None, p), None
         k = find(p, lambda e: e.do is Do.PAY and same_wager(e))
         if k is not None:
             e = expected[k][1]
             return Finding(Kind.EXTRA, Severity.MAJOR,
-                           f"collected seat {p.seat} {name(p.bet)}, a winning wager: pay it", e.cite,
+                           f"collected seat {p.seat} {bet_name(p.bet)}, a winning wager: pay it", e.cite,
                            Skill.COLLECTING, e, p), None
     if p.do is Do.ANNOUNCE and p.round in no_rolls:
         nr = no_rolls[p.round]

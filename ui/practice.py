@@ -253,7 +253,7 @@ class PracticeScreen(QWidget):
         if self.dialog is not None:
             self.dialog.close()
             self.dialog = None
-        self.placing = None
+        self._end_placing()
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -290,8 +290,7 @@ class PracticeScreen(QWidget):
                 self.feedback.note(f"{prompt.title}: that is not one of the boxes — "
                                    f"{prompt.question} (Esc to stop)")
                 return
-            self.placing = None
-            self.hint.setText("")
+            self._end_placing()
             self._do(do, value=prompt.targets[bet])
             return
         if seat == PLACE:  # a place on the layout, not a wager: nothing to select
@@ -331,8 +330,12 @@ class PracticeScreen(QWidget):
 
     def cancel_placing(self) -> None:
         if self.placing is not None:
-            self.placing = None
+            self._end_placing()
             self.feedback.note("Nothing was placed.")
+
+    def _end_placing(self) -> None:
+        self.placing, self._place = None, None
+        self.hint.setText("")
 
     def _wager_keys(self) -> list[tuple[int, str]]:
         if self.round is None:
@@ -360,12 +363,12 @@ class PracticeScreen(QWidget):
     # --- acting --------------------------------------------------------------------------------
 
     def act(self, do: Do) -> None:
-        from trainer import NEEDS_WAGER, Amount, Choice, Given, Number, Place
+        from trainer import NEEDS_WAGER, Amount, Choice, Number, Place
 
         r = self.round
         if r is None or r.finished or self.dialog is not None:
             return
-        self.placing = None  # another action: whatever was being placed is not
+        self._end_placing()  # another action: whatever was being placed is not
         if do in NEEDS_WAGER and self.selected is None:
             self.feedback.note(f"{LABELS[do]}: select a wager first — click it, or use ← →.")
             return
@@ -384,8 +387,6 @@ class PracticeScreen(QWidget):
             self.placing, self._place = (do, prompt), None
             self.feedback.note(f"{prompt.title}: {prompt.question} Or choose with ← → and press "
                                "Enter. (Esc to stop)")
-        elif isinstance(prompt, Given):
-            self._do(do, value=prompt.value)
         else:
             self._do(do, seat=seat, bet=bet)
 
@@ -435,7 +436,7 @@ class PracticeScreen(QWidget):
         r = self.round
         if r is None or r.finished or self.dialog is not None:
             return
-        self.placing = None
+        self._end_placing()
         r.skip_throw()  # the round tells the screen it changed (refresh)
         self.feedback.note("The rest of that throw was left undone.")
         if r.finished:
@@ -456,7 +457,7 @@ class PracticeScreen(QWidget):
         if r is None or self._reported is r:
             return
         self._reported = r
-        self.placing = None
+        self._end_placing()
         self.clock.stop()
         self._tick()
         result = r.finish()

@@ -46,3 +46,8 @@ def bet_names() -> dict[str, str]:
         for bet_id, bet in game.catalogue(game.parse_options({})).items():
             names.setdefault(bet_id, bet.name.split(" (paytable")[0])
     return names
+
+
+def bet_name(bet: str | None) -> str:
+    """A bet as people read it: its name on the layout, never its id ("" for no bet)."""
+    return bet_names().get(bet, bet) if bet is not None else ""

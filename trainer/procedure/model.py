@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from trainer.games import bet_names
+from trainer.games import bet_name
 from trainer.money import fmt_dollars
 from trainer.vocabulary import Automation, Do, Skill
 
@@ -85,7 +85,7 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
     """A dealer action in words: "Pay seat 2 Six the Hardway (3-3) $150.00", "Offer shaker to
     seat 1". A bet is named as the layout prints it, never by its id."""
     money = fmt_dollars(amount) if amount is not None else ""
-    bet = bet_names().get(bet, bet) if bet is not None else bet
+    bet = bet_name(bet) if bet is not None else bet
     if do is Do.PAY:
         return f"Pay seat {seat} {bet} {money}".rstrip()
     if do is Do.COLLECT:
@@ -200,14 +200,7 @@ class Place:
     targets: Mapping[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Given:
-    """A value the table supplies itself (the box a Props & Hops pointer or lammer goes to)."""
-
-    value: str
-
-
-Prompt = Amount | Choice | Number | Place | Given
+Prompt = Amount | Choice | Number | Place
 
 
 @dataclass
