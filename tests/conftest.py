@@ -67,19 +67,23 @@ def _no_qt_leftovers(request):
         f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)
 
 
+def shown_alone(qtbot, widget, height: int):
+    """Show a practice widget on its own at a workstation's size; stop and close it after."""
+    qtbot.addWidget(widget)
+    widget.resize(1400, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+    yield widget
+    widget.stop()
+    widget.close()
+
+
 @pytest.fixture
 def practice_screen(qtbot):
     """A practice screen on its own, shown at a workstation's size."""
     from ui.practice import PracticeScreen
 
-    s = PracticeScreen()
-    qtbot.addWidget(s)
-    s.resize(1400, 860)
-    s.show()
-    qtbot.waitExposed(s)
-    yield s
-    s.stop()
-    s.close()
+    yield from shown_alone(qtbot, PracticeScreen(), 860)
 
 
 @pytest.fixture
@@ -87,14 +91,7 @@ def practice_page(qtbot):
     """The practice page (deal bar and screen) on its own, shown at a workstation's size."""
     from ui.practice_page import PracticePage
 
-    page = PracticePage()
-    qtbot.addWidget(page)
-    page.resize(1400, 900)
-    page.show()
-    qtbot.waitExposed(page)
-    yield page
-    page.stop()
-    page.close()
+    yield from shown_alone(qtbot, PracticePage(), 900)
 
 
 def one_player_scenario(game: str, events: list[dict], *, difficulty: int = 1,
