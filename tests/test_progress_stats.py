@@ -217,3 +217,109 @@ def test_class_overview(store):
     assert [i.item_id for i in class_overview(store, now=now, min_attempts=4).hardest] == ["s2"]
     # time to answer: Ann 2, 3 | 3 (after the trainer's action at 1 s), 6 | 4; Ben 1, 1
     assert c.answer_seconds == {ann: 3, ben: 1, cal: None}
+
+
+# --- the charts' bins and smoothing ------------------------------------------------------------------
+
+
+def test_a_sparse_history_is_charted_by_week_and_a_dense_one_by_day(store):
+    from trainer.progress import chart_bin_days
+
+    sparse = [DAY1 + d * DAY + 10 * H for d in (0, 9, 20, 33, 47)]  # 5 days in 8 weeks
+    assert chart_bin_days(sparse, DAY1 + 50 * DAY, utc_offset=0) == 7
+    dense = [DAY1 + d * DAY + 10 * H for d in range(0, 50, 2)]  # every other day: 3.5 a week
+    assert chart_bin_days(dense, DAY1 + 50 * DAY, utc_offset=0) == 1
+    assert chart_bin_days(sparse[:2], DAY1 + 13 * DAY, utc_offset=0) == 1  # two weeks: always by day
+    t = store.add_trainee("Sol")
+    for s in sparse:
+        add(store, t, s, ["calls"])
+    report = progress_report(store, t, utc_offset=0, now=DAY1 + 50 * DAY)
+    assert report.bin_days == 7
+    # weeks from Monday: 2023-11-14 was a Tuesday, so its week starts on Monday the 13th
+    assert [b.start for b in report.bins] == ["2023-11-13", "2023-11-20", "2023-12-04", "2023-12-11",
+                                             "2023-12-25"]
+    assert report.bins[0].x == DAY1 - DAY + 3.5 * DAY  # the middle of the week
+    assert report.x_range == (DAY1 - DAY, DAY1 - DAY + 8 * 7 * DAY)  # to the end of this week
+
+
+def test_the_accuracy_line_pools_the_last_7_days_beside_each_days_own(store):
+    t = store.add_trainee("Ida")
+    add(store, t, DAY1 + 10 * H, ["calls"])  # day 0: 1 of 1
+    add(store, t, DAY1 + DAY + 10 * H, ["calls"], ["calls"])  # day 1: 0 of 1
+    add(store, t, DAY1 + DAY + 11 * H, ["calls"], ["calls"])  # day 1: 0 of 2
+    add(store, t, DAY1 + 9 * DAY + 10 * H, ["calls"])  # day 9: 1 of 1; day 0 and 1 are out of its week
+    report = progress_report(store, t, utc_offset=0, now=DAY1 + 10 * DAY)
+    [calls] = report.skill_series
+    assert calls.raw == [1.0, 0.0, 1.0]
+    assert calls.smooth == [1.0, 1 / 3, 1.0]  # day 1: (1 + 0 + 0) / 3 exercises, not a mean of means
+    assert calls.x == [DAY1 + 12 * H, DAY1 + DAY + 12 * H, DAY1 + 9 * DAY + 12 * H]
+    assert report.x_range[0] <= DAY1 - 3 * DAY  # at least 14 days are charted
+
+
+def test_the_payout_line_is_the_median_of_the_last_5():
+    from trainer.progress import rolling_median
+
+    assert rolling_median([5.0, 1.0, 3.0, 9.0, 2.0, 2.0, 8.0]) == [5.0, 3.0, 3.0, 4.0, 3.0, 2.0, 3.0]
+
+
+# --- one trainee's attempts, and a round replayed --------------------------------------------------
+
+
+def played_round(store, trainee: int, scenario_id: str = "ph-first-shake"):
+    """A round worked through the engine as the practice screen works it: every step due, with the
+    first payout $1.00 short; recorded as the app records it. (the round, its attempt id)."""
+    from trainer.library import load_library
+    from trainer.practice import PracticeRound
+    from trainer.procedure import Do
+    from trainer.progress import attempt_of
+
+    clock = iter(float(k) for k in range(1000))
+    r = PracticeRound(load_library().by_id(scenario_id), clock=lambda: next(clock))
+    short = True
+    states = []
+    while (e := r.next_expected()) is not None:
+        amount = e.amount
+        if e.do is Do.PAY and short:
+            amount, short = amount - 100, False
+        r.perform(e.do, seat=e.seat, bet=e.bet, amount=amount, value=e.value)
+        states.append(r.table_state())
+    result = r.finish()
+    return r, states, store.record_attempt(attempt_of(r, result, trainee_id=trainee, ended=DAY1 + 600))
+
+
+def test_a_recorded_round_replays_exactly_with_its_findings_on_their_steps(store):
+    from trainer.progress import replay, trainee_attempts
+
+    t = store.add_trainee("Rae")
+    r, states, attempt_id = played_round(store, t)
+    [line] = trainee_attempts(store, t)
+    assert (line.title, line.mode, line.game) == ("First shake: the Field and a hardway", "Scenario",
+                                                 "Props & Hops")
+    rp = replay(store, attempt_id)
+    assert rp.exact and rp.notes == [] and rp.dealt is not None
+    from trainer.procedure.model import describe
+
+    assert [(s.number, s.text, s.by_trainer, s.at) for s in rp.steps] == [
+        (n, describe(p.do, p.seat, p.bet, p.amount, p.value), p.by_trainer, p.at)
+        for n, p in enumerate(r.log, start=1)]  # the recorded log, the trainer's steps included
+    trainee_steps = [s for s in rp.steps if not s.by_trainer]
+    assert [s.table for s in trainee_steps] == states  # the table after each of the trainee's steps
+    [short] = [s for s in rp.steps if s.findings]
+    assert short.text.startswith("Pay seat") and short.findings[0]["cite"].startswith("58 Pa. Code § ")
+    assert short.findings[0]["kind"] == "wrong amount" and rp.missing == []
+    assert rp.expected and all(cite.startswith("58 Pa. Code § ") for _, _, cite in rp.expected)
+
+
+def test_a_round_this_machine_cannot_deal_again_is_replayed_without_its_table(store):
+    from trainer.progress import replay
+
+    t = store.add_trainee("Uma")
+    attempt_id = add(store, t, DAY1, ["payouts"], ["payouts"], item="a-scenario-since-removed",
+                     at=(1.0, 2.0), passed=False)
+    rp = replay(store, attempt_id)
+    assert rp.dealt is None and not rp.exact and rp.expected == []
+    assert "cannot deal the scenario “a-scenario-since-removed” again" in rp.notes[0]
+    assert [(s.number, s.at, s.table) for s in rp.steps] == [(1, 1.0, None), (2, 2.0, None)]
+    assert rp.missing and rp.missing[0]["cite"] == "§ 668a.3"  # a finding on no step is kept
+    with pytest.raises(KeyError):
+        replay(store, 9999)

@@ -15,7 +15,8 @@ every statistic computed from that log.
 - `stats`: the Progress screen (`progress_report`, or `accuracy_by_game`, `accuracy_by_skill`,
   `payout_times`, `attempts_per_day`, `skill_table`, `weakest_skills`, `next_drill_skill`: the
   mastery and "keeps coming back" rule is in its docstring);
-- `classroom`: the Class screen (`class_overview`);
+- `classroom`: the Class screen (`class_overview`) and one trainee's drill-down
+  (`trainee_attempts`, `item_title`, `replay`);
 - `exchange`: CSV of attempts, and results files one workstation exports and another imports
   (`export_csv`, `export_results`, `import_results`);
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user.
@@ -35,7 +36,8 @@ from trainer.faces import lazy_face, names_from
 # each public name and its module, loaded when first used: opening the file at start-up does not
 # import the statistics, the class view and the grading engine behind them
 FACE = {
-    **names_from("trainer.progress.classroom", "ClassOverview", "class_overview"),
+    **names_from("trainer.progress.classroom", "AttemptLine", "ClassOverview", "Replay", "ReplayStep",
+                 "class_overview", "item_title", "replay", "trainee_attempts"),
     **names_from("trainer.progress.demo", "seed_demo"),
     **names_from("trainer.progress.errors",
                  "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",
@@ -45,8 +47,9 @@ FACE = {
     **names_from("trainer.progress.records",
                  "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "drill_item_id", "skills_of"),
     **names_from("trainer.progress.stats",
-                 "ProgressReport", "SkillRow", "accuracy_by_game", "accuracy_by_skill", "attempts_per_day",
-                 "next_drill_skill", "payout_times", "progress_report", "skill_table", "weakest_skills"),
+                 "BinCount", "ProgressReport", "Series", "SkillRow", "accuracy_by_game", "accuracy_by_skill",
+                 "attempts_per_day", "chart_bin_days", "next_drill_skill", "payout_times", "progress_report",
+                 "rolling_median", "skill_table", "weakest_skills"),
     **names_from("trainer.progress.store", "Store"),
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

@@ -9,6 +9,9 @@ each trainee's median time to answer (per action, over their last 10 attempts; s
 
 Accuracy is the Progress screen's (trainer.progress.stats): the share of a skill's exercises with
 no finding on that skill.
+
+**One trainee** (the drill-down): `trainee_attempts` lists their attempts with the findings as
+recorded, and `replay` plays one recorded round again from its log (see `Replay`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from trainer.procedure.model import Skill
 from trainer.progress.records import Trainee, answer_gaps
@@ -126,3 +130,171 @@ def class_overview(store: Store, *, now: float | None = None, days: float = 30, 
         gaps[tid].extend(answer_gaps(json.loads(log)))
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
     return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
+
+
+# --- one trainee: their attempts, and a round replayed -----------------------------------------------
+
+MODE_NAMES = {"practice": "Practice round", "scenario": "Scenario", "drill": "Drill",
+              "payout-drill": "Payout drill", "exam": "Exam"}
+
+
+def item_title(item_id: str, mode: str = "") -> str:
+    """What an attempt was, in words: a scenario's title ("First shake: the Field and a hardway"),
+    or for a dealt round its game and difficulty ("Props & Hops practice, difficulty 3"); an id
+    this machine does not know is shown as it is."""
+    from trainer.games import GAME_NAMES
+    from trainer.progress.regrade import _library
+
+    if item_id.startswith("drill:"):
+        _, game, difficulty = item_id.split(":", 2)
+        what = "payout drill" if mode == "payout-drill" else "practice"
+        return f"{GAME_NAMES.get(game, game)} {what}, difficulty {difficulty}"
+    scenario = _library().by_id(item_id)
+    return scenario.title if scenario is not None else item_id
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptLine:
+    """One attempt as the drill-down lists it."""
+
+    id: int
+    started: float
+    game: str  # its display name
+    title: str  # item_title
+    mode: str  # MODE_NAMES
+    total: int
+    passed: bool
+    critical: bool
+    abandoned: bool
+    findings: tuple[dict, ...]  # as recorded: message, cite (the regulation's section), severity ...
+
+
+def trainee_attempts(store: Store, trainee_id: int, *, limit: int = 500) -> list[AttemptLine]:
+    """A trainee's attempts, newest first (the last `limit`), with their findings as recorded."""
+    from trainer.games import GAME_NAMES
+
+    return [AttemptLine(a.id, a.started, GAME_NAMES.get(a.game, a.game), item_title(a.item_id, a.mode.value),
+                        MODE_NAMES.get(a.mode.value, a.mode.value), a.total, a.passed, a.critical,
+                        a.abandoned, a.findings)
+            for a in store.attempts(trainee_id, newest_first=True, limit=limit)]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One action of the recorded log, as the replay shows it."""
+
+    number: int  # its place in the log, from 1
+    text: str  # "Pay seat 2 Six the Hardway (3-3) $150.00"
+    at: float  # seconds since the round started
+    by_trainer: bool  # done by the trainer (the automation), not the trainee
+    throw: int  # the throw it belongs to (0: before the first)
+    findings: tuple[dict, ...]  # the recorded findings on this action
+    table: Any = None  # the table after it (a TableState), None where it cannot be shown
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A recorded round played again from its log: the round dealt again by its seed or scenario,
+    each recorded action in order with the table after it and the findings recorded on it.
+
+    What a replay shows is the record: the steps are the recorded log, the findings the recorded
+    findings. Only the table is made again here, by feeding the trainee's recorded actions to the
+    round dealt again; `exact` says it followed the record throughout, and `notes` say where not."""
+
+    attempt_id: int
+    title: str
+    game: str
+    options: dict
+    dealt: Any  # the table as dealt (a TableState), None if the round cannot be dealt here
+    steps: list[ReplayStep]
+    missing: list[dict]  # recorded findings on no action: steps not done, the time
+    expected: list[tuple[int, str, str]]  # the answer key: (throw, the trainee's step, its section)
+    exact: bool
+    notes: list[str]
+
+
+def _same(a: dict, b: dict) -> bool:
+    keys = ("do", "round", "seat", "bet", "amount", "value")
+    return all(a.get(k) == b.get(k) for k in keys) and abs(a.get("at", 0) - b.get("at", 0)) < 1e-3
+
+
+def replay(store: Store, attempt_id: int) -> Replay:
+    """The attempt's round replayed from its log (see `Replay`); KeyError if there is no such
+    attempt. A round this machine cannot deal again (a scenario it does not have) is replayed
+    without its table and answer key, and says so."""
+    from trainer.practice import PracticeRound
+    from trainer.procedure import Automation, Do
+    from trainer.procedure.model import describe
+    from trainer.progress.records import Mode
+    from trainer.progress.regrade import scenario_of
+
+    a = store.attempt(attempt_id)
+    title = item_title(a.item_id, a.mode.value)
+    log = a.performed()
+    unplaced = list(a.findings)
+
+    def findings_on(raw: dict) -> tuple[dict, ...]:
+        mine = [f for f in unplaced if f.get("actual") is not None and _same(f["actual"], raw)]
+        for f in mine:
+            unplaced.remove(f)
+        return tuple(mine)
+
+    notes: list[str] = []
+    try:
+        scenario = scenario_of(a)
+    except (KeyError, ValueError):
+        scenario = None
+    if scenario is None or scenario.game != a.game:
+        what = f"the round {a.seed}" if a.seed else f"the scenario “{a.item_id}”"
+        notes.append(f"This machine cannot deal {what} again (it is not in this trainer's library): "
+                     "the trainee's recorded steps and findings are shown, but not the table or the "
+                     "answer key.")
+        steps = [ReplayStep(n, describe(p.do, p.seat, p.bet, p.amount, p.value), p.at, p.by_trainer,
+                            p.round, findings_on(raw))
+                 for n, (p, raw) in enumerate(zip(log, a.log, strict=True), start=1)]
+        return Replay(a.id, title, a.game, {}, None, steps, unplaced, [], False, notes)
+
+    automation = Automation.PAYOUTS if a.mode is Mode.PAYOUT_DRILL else scenario.automation
+    clock = [0.0]
+    round_ = PracticeRound(scenario, automation, clock=lambda: clock[0])
+    dealt = round_.table_state()
+    expected = [(e.round, e.label, e.cite) for _, e in round_.procedure.for_trainee(automation).actions()]
+    exact, following = True, True
+    steps = []
+    for n, (p, raw) in enumerate(zip(log, a.log, strict=True), start=1):
+        table = None
+        if following and not p.by_trainer:  # the trainer's own steps the round does again itself
+            clock[0] = p.at
+            try:
+                if p.do is Do.SKIP_THROW:
+                    round_.skip_throw()
+                else:
+                    while p.round > round_.round and not round_.finished:
+                        notes.append(f"The record goes on to throw {p.round} at step {n} with throw "
+                                     f"{round_.round} unfinished: the replay moves the table on there.")
+                        exact = False
+                        round_.skip_throw()
+                    if round_.finished or p.round < round_.round:
+                        raise ValueError("the round dealt here is already past this step")
+                    round_.perform(p.do, seat=p.seat, bet=p.bet, amount=p.amount, value=p.value)
+                table = round_.table_state()
+            except (ValueError, KeyError, RuntimeError) as e:
+                notes.append(f"From step {n} on the table cannot be shown: the recorded steps no "
+                             f"longer follow the round as this machine deals it ({e}).")
+                following = exact = False
+        elif following and steps:
+            table = steps[-1].table
+        elif following:
+            table = dealt
+        steps.append(ReplayStep(n, describe(p.do, p.seat, p.bet, p.amount, p.value), p.at, p.by_trainer,
+                                p.round, findings_on(raw), table))
+    if following:
+        again = {(f.message, f.cite) for f in round_.finish().findings}
+        if again != {(f["message"], f["cite"]) for f in a.findings}:
+            notes.append("Graded again on this machine, the round gives other findings than those "
+                         "recorded (the rules or the grading have changed since): the recorded "
+                         "findings are shown.")
+    if not log:
+        notes.append("No step was recorded: the round was left before the trainee acted.")
+    return Replay(a.id, title, scenario.game, dict(scenario.options), dealt, steps, unplaced, expected,
+                  exact, notes)

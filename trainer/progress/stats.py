@@ -25,13 +25,25 @@ against the target (the last 200 payout drills), the skill table, the weakest sk
 skill to drill next.
 
 Days are calendar days at a fixed UTC offset (default: this machine's current one).
+
+**The charts' bins** (`chart_bin_days`): a chart shows one bar and one point per *day* while the
+trainee trains on at least `WEEKLY_BELOW` (3) days a week on average over the span charted (from
+the first attempt charted to today); below that, one per *week* (Monday to Sunday), so that a
+sparse history is not a row of lone bars. A span of `MIN_SPAN_DAYS` (14) days or less is always
+charted by day, and every chart spans at least the last 14 days, so that one day is one narrow bar,
+not the whole chart.
+
+**Smoothing** (`Series.smooth`): beside each bin's own accuracy (the raw points), the rolling
+accuracy over the trailing `SMOOTH_DAYS` (7) days by day, or the trailing 3 weeks by week: the
+exercises of those bins pooled (a sum of rights over a sum of exercises, not a mean of means). The
+payout times are smoothed by the median of the last `SMOOTH_DRILLS` (5) drills.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from trainer.procedure.model import Skill
@@ -43,6 +55,11 @@ LEECH_WINDOW, LEECH_MISSES = 8, 3
 REVIEW_DAYS = 7
 CHART_DAYS = 90  # the Progress screen's charts show the last 90 days unless asked for more
 DAY = 86400.0
+WEEKLY_BELOW = 3  # practice days a week, on average, below which the charts bin by week
+MIN_SPAN_DAYS = 14  # the charts span at least the last 14 days; up to 14 days are binned by day
+SMOOTH_DAYS = 7  # by day: the rolling accuracy pools the last 7 days
+SMOOTH_WEEKS = 3  # by week: the last 3 weeks
+SMOOTH_DRILLS = 5  # the payout times' rolling median
 
 RIGHT_SQL = ("NOT EXISTS (SELECT 1 FROM findings f WHERE f.attempt_id = s.attempt_id "
           "AND f.skill = s.skill)")
@@ -107,6 +124,28 @@ class SkillRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Series:
+    """One line of the accuracy chart (a game or a skill), binned: each bin's own accuracy (the
+    raw points) and the rolling accuracy (the line), at the middle of each bin with exercises."""
+
+    key: str
+    x: list[float]  # the middle of each bin, seconds since 1970
+    raw: list[float]  # the bin's accuracy, 0 to 1
+    exercises: list[int]
+    smooth: list[float]  # the trailing window's exercises pooled, 0 to 1
+
+
+@dataclass(frozen=True, slots=True)
+class BinCount:
+    """Attempts in one bin of the attempts chart."""
+
+    start: str  # "YYYY-MM-DD": the day, or the Monday of the week
+    x: float  # the middle of the bin, seconds since 1970
+    attempts: int
+    passed: int
+
+
+@dataclass(frozen=True, slots=True)
 class ProgressReport:
     """Everything the Progress screen shows for one trainee."""
 
@@ -117,6 +156,15 @@ class ProgressReport:
     skills: list[SkillRow]
     weakest: list[SkillRow]
     next_skill: Skill | None
+    # the charts: binned by day or by week (`chart_bin_days`), over `x_range` (seconds since 1970)
+    bin_days: int = 1
+    game_series: list[Series] = field(default_factory=list)
+    skill_series: list[Series] = field(default_factory=list)
+    bins: list[BinCount] = field(default_factory=list)
+    x_range: tuple[float, float] = (0.0, 0.0)
+    payout_smooth: list[float] = field(default_factory=list)  # rolling median of duration / target
+    attempts: int = 0  # graded or not, in the charts' span
+    utc_offset: float = 0.0  # the days' offset from UTC, in seconds, for the charts' date axis
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +343,98 @@ def next_drill_skill(store: Store, trainee_id: int, *, now: float | None = None,
     return max(rows, key=lambda r: r.priority).skill if rows else None
 
 
+# --- the charts' bins ------------------------------------------------------------------------------
+
+
+def _offset(utc_offset: float | None) -> float:
+    return local_offset() if utc_offset is None else utc_offset
+
+
+def _day_number(t: float, off: float) -> int:
+    return int((t + off) // DAY)
+
+
+def _bin_start(day: int, bin_days: int) -> int:
+    """The first day of a day's bin: the day, or the Monday of its week (1970-01-01 was a Thursday)."""
+    return day if bin_days == 1 else day - (day + 3) % 7
+
+
+def chart_bin_days(started: list[float], now: float, utc_offset: float | None = None) -> int:
+    """1 (by day) or 7 (by week) for attempts started at `started`: see the module docstring."""
+    if not started:
+        return 1
+    off = _offset(utc_offset)
+    span = _day_number(now, off) - _day_number(min(started), off) + 1
+    if span <= MIN_SPAN_DAYS:
+        return 1
+    active = len({_day_number(t, off) for t in started})
+    return 1 if active * 7 >= WEEKLY_BELOW * span else 7
+
+
+def chart_range(started: list[float], now: float, bin_days: int,
+                utc_offset: float | None = None) -> tuple[float, float]:
+    """(from, to) in seconds since 1970: the first bin charted (at least 14 days back) to the end
+    of today's bin."""
+    off = _offset(utc_offset)
+    today = _day_number(now, off)
+    first = min([_day_number(t, off) for t in started] + [today - MIN_SPAN_DAYS + 1])
+    lo = _bin_start(first, bin_days)
+    hi = _bin_start(today, bin_days) + bin_days
+    return lo * DAY - off, hi * DAY - off
+
+
+def _series(log: TraineeLog, bin_days: int, utc_offset: float | None) -> tuple[list[Series], list[Series]]:
+    """(by game, by skill): each key's bins, with the rolling accuracy."""
+    off = _offset(utc_offset)
+    games: dict[str, dict[int, list[int]]] = {}  # key -> bin start day -> [exercises, right]
+    skills: dict[str, dict[int, list[int]]] = {}
+    no_miss: frozenset[str] = frozenset()
+    for attempt_id, started, game, _, _ in log.attempts:
+        exercised = log.skills.get(attempt_id)
+        if not exercised:
+            continue
+        b = _bin_start(_day_number(started, off), bin_days)
+        missed = log.misses.get(attempt_id, no_miss)
+        for skill in exercised:
+            g = skills.setdefault(skill, {}).setdefault(b, [0, 0])
+            g[0] += 1
+            g[1] += skill not in missed
+        g = games.setdefault(game, {}).setdefault(b, [0, 0])
+        g[0] += len(exercised)
+        g[1] += len(exercised) - len(missed.intersection(exercised))
+    window = SMOOTH_DAYS if bin_days == 1 else SMOOTH_WEEKS * 7
+    out = []
+    for groups in (games, skills):
+        series = []
+        for key, bins in sorted(groups.items()):
+            days = sorted(bins)
+            smooth = []
+            for d in days:
+                pooled = [bins[e] for e in days if d - window < e <= d]
+                smooth.append(sum(r for _, r in pooled) / sum(n for n, _ in pooled))
+            series.append(Series(key, [(d + bin_days / 2) * DAY - off for d in days],
+                                 [bins[d][1] / bins[d][0] for d in days], [bins[d][0] for d in days],
+                                 smooth))
+        out.append(series)
+    return out[0], out[1]
+
+
+def _bins(log: TraineeLog, bin_days: int, utc_offset: float | None) -> list[BinCount]:
+    off = _offset(utc_offset)
+    counts: dict[int, list[int]] = {}
+    for _, started, _, passed, _ in log.attempts:
+        c = counts.setdefault(_bin_start(_day_number(started, off), bin_days), [0, 0])
+        c[0] += 1
+        c[1] += passed
+    return [BinCount(date.fromordinal(_EPOCH_ORDINAL + d).isoformat(), (d + bin_days / 2) * DAY - off,
+                     *counts[d]) for d in sorted(counts)]
+
+
+def rolling_median(values: list[float], n: int = SMOOTH_DRILLS) -> list[float]:
+    """Each value's median with the up to `n` - 1 values before it."""
+    return [statistics.median(values[max(0, i - n + 1):i + 1]) for i in range(len(values))]
+
+
 def progress_report(store: Store, trainee_id: int, *, now: float | None = None,
                     days: float | None = CHART_DAYS, utc_offset: float | None = None,
                     weakest: int = 3) -> ProgressReport:
@@ -304,8 +444,16 @@ def progress_report(store: Store, trainee_id: int, *, now: float | None = None,
     log = TraineeLog.load(store, trainee_id, None if days is None else now - days * DAY)
     by_game, by_skill = _accuracy(log, "day", utc_offset)
     table = skill_table(store, trainee_id, now=now)
+    times = payout_times(store, trainee_id)
+    started = [a[1] for a in log.attempts]
+    bin_days = chart_bin_days(started, now, utc_offset)
+    game_series, skill_series = _series(log, bin_days, utc_offset)
     return ProgressReport(
-        by_game=by_game, by_skill=by_skill, payout_times=payout_times(store, trainee_id),
+        by_game=by_game, by_skill=by_skill, payout_times=times,
         per_day=attempts_per_day(store, trainee_id, utc_offset=utc_offset, log=log),
         skills=table, weakest=weakest_skills(store, trainee_id, weakest, table=table),
-        next_skill=next_drill_skill(store, trainee_id, table=table))
+        next_skill=next_drill_skill(store, trainee_id, table=table), bin_days=bin_days,
+        game_series=game_series, skill_series=skill_series, bins=_bins(log, bin_days, utc_offset),
+        x_range=chart_range(started, now, bin_days, utc_offset),
+        payout_smooth=rolling_median([t.ratio for t in times if t.target]), attempts=len(started),
+        utc_offset=_offset(utc_offset))
