@@ -1,16 +1,15 @@
-"""Rows of the progress file as records, and records as rows: the one place that knows the
-columns of attempts, findings and trainees."""
+"""Rows of the progress file as records, and records as rows: the one place that turns attempts,
+findings and trainees into rows and back (their columns are described in trainer.progress.columns)."""
 
 from __future__ import annotations
 
 import json
 
 from trainer.progress._sqlite import Database
+from trainer.progress.columns import ATTEMPTS
 from trainer.progress.records import Attempt, AttemptRecord, Trainee
 
-ATTEMPT_COLUMNS = ("uid", "trainee_id", "item_id", "game", "mode", "seed", "started", "ended",
-                   "duration", "target", "procedure", "payouts", "speed", "total", "passed",
-                   "critical", "abandoned", "log", "source")
+ATTEMPT_COLUMNS = ATTEMPTS.names()  # uid, trainee_id, item_id, ... log, source (trainer.progress.columns)
 
 
 def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None) -> int:

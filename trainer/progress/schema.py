@@ -392,3 +392,25 @@ def m012_sitting_draws(db: Database) -> None:
     trainee holds before the start code says nothing of them. NULL for a form sat whole."""
     db.execute("ALTER TABLE exam_sittings ADD COLUMN draw TEXT "
                "CHECK (draw IS NULL OR json_valid(draw))")
+
+
+@migration
+def m013_class_queue(db: Database) -> None:
+    """The file is a workstation's queue for its class server (trainer.progress.server): the
+    classes it has pushed to (`classes`: the server's class id and its address, without any
+    password) and which attempts reached which class (`class_sent`, one row per attempt and
+    class, written once the server has committed them). An attempt with no row for the class is
+    waiting to be sent."""
+    _script(db, """
+CREATE TABLE classes (
+    uid TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    joined REAL NOT NULL
+);
+CREATE TABLE class_sent (
+    class_uid TEXT NOT NULL REFERENCES classes (uid),
+    attempt_id INTEGER NOT NULL REFERENCES attempts (id),
+    sent REAL NOT NULL,
+    PRIMARY KEY (class_uid, attempt_id)
+) WITHOUT ROWID
+""")

@@ -1,0 +1,15 @@
+"""The class server: one PostgreSQL for a class, each workstation's progress file its queue.
+
+- `postgres`: a real PostgreSQL run from the packaged server (`Postgres`), for
+  `dealer-trainer class-server`;
+- `tables`: the server's schema (tables made from trainer.progress.columns, append-only
+  triggers, roles, row-level security, the push function), as named migrations;
+- `queue`: the workstation's side: which attempts of the progress file were sent to which class;
+- `push`: sending the unsent attempts, a batch per transaction (`push_once`), and `Pusher`, the
+  thread that does it in the background and retries with backoff;
+- `classview`: the Class screen from the server (`server_class_overview`) and `follow`, the new
+  attempts as the server announces them (LISTEN/NOTIFY);
+- `ledger`: the exam ledger on the server (sittings issued and used, insert-only);
+- `connection`: `ClassConnection`, what the app holds while a workstation is in a class;
+- `command`: `dealer-trainer class-server`.
+"""

@@ -1,0 +1,44 @@
+"""The logins of a class: who connects to the class server, in which role.
+
+- `add_login(admin, name, group, password)`: a login in one of the class's groups (the
+  class-server command makes `instructor`, `supervisor` and `workstation`);
+- `trainee_login(instructor, trainee_uid, password)`: an instructor gives a trainee who has
+  sent results a login of their own, which reads that trainee's rows only (row-level security).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import psycopg
+from psycopg import sql
+
+from trainer.progress.errors import ClassServerError
+from trainer.progress.server.tables import GROUPS
+
+#: the logins the class-server command makes, and their groups
+CLASS_LOGINS = {"instructor": "class_instructor", "supervisor": "class_supervisor",
+                "workstation": "class_workstation"}
+
+
+def new_password() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def add_login(admin: psycopg.Connection, name: str, group: str, password: str) -> None:
+    """Make (or give a new password to) the login `name`, a member of `group` only."""
+    if group not in GROUPS:
+        raise ClassServerError(f"{group!r} is not one of the class's roles ({', '.join(GROUPS)})")
+    exists = admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,)).fetchone()
+    verb = "ALTER" if exists else "CREATE"
+    admin.execute(sql.SQL(verb + " ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(name),
+                                                                     sql.Literal(password)))
+    admin.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(name)))
+
+
+def trainee_login(instructor: psycopg.Connection, trainee_uid: str, password: str) -> str:
+    """A login for a trainee of the class; its name (`trainee_<uid>`)."""
+    try:
+        return instructor.execute("SELECT trainee_login(%s, %s)", (trainee_uid, password)).fetchone()[0]
+    except (psycopg.errors.InvalidParameterValue, psycopg.errors.NoDataFound) as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None

@@ -1,0 +1,148 @@
+"""Sending a workstation's waiting attempts to its class server, in the background.
+
+`push_batch` sends the oldest waiting attempts in one server transaction (push_attempts, see
+trainer.progress.server.tables), then marks them sent in the file; `Pusher` does it in a thread
+until nothing waits, then waits for `wake()` (an attempt was recorded) or its poll interval.
+
+A lost connection, a server restart or a pulled cable is no error for the app: the attempts stay
+waiting in the file, `status` says how many and why, and the pusher tries again after a pause
+that doubles from `backoff[0]` up to `backoff[1]` seconds. TCP keepalives and a user timeout make
+a pulled cable fail a push within seconds instead of hanging on the dead connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from trainer.progress.server.address import ClassAddress
+from trainer.progress.server.queue import Queue
+
+BATCH = 200  # attempts per server transaction
+POLL = 2.0  # seconds between looks at the file when nothing was recorded meanwhile
+BACKOFF = (0.5, 30.0)  # seconds before the first retry, and the longest pause
+#: connection settings: fail fast on a server or a cable that is gone
+CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+           "keepalives_count": 3, "tcp_user_timeout": 10_000, "application_name": "dealer-trainer"}
+
+
+def connect(address: ClassAddress) -> psycopg.Connection:
+    return psycopg.connect(address.url, autocommit=True, **CONNECT)
+
+
+def class_uid(conn: psycopg.Connection) -> str:
+    """The class's own id (a class server keeps it for its life; its address may change)."""
+    return conn.execute("SELECT uid FROM class_info").fetchone()[0]
+
+
+def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
+    """Send the oldest `size` waiting attempts in one transaction; how many were sent (0: none
+    waits). They are marked sent only once the server has committed them."""
+    ids, batch = queue.batch(class_id, size)
+    if not ids:
+        return 0
+    with conn.transaction():
+        conn.execute("SELECT push_attempts(%s)", (Jsonb(batch),))
+    queue.mark_sent(class_id, ids)
+    return len(ids)
+
+
+def reason(e: BaseException) -> str:
+    """One line saying why a push failed, without the driver's decoration."""
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    for noise in ("connection failed: ",):
+        text = text.replace(noise, "")
+    return text
+
+
+class Pusher:
+    """Pushes a progress file's waiting attempts to a class in a background thread."""
+
+    def __init__(self, path: str, address: ClassAddress, *, batch: int = BATCH, poll: float = POLL,
+                 backoff: tuple[float, float] = BACKOFF):
+        self.address, self.batch, self.poll, self.backoff = address, batch, poll, backoff
+        self.queue = Queue(path)
+        self.class_uid: str | None = self.queue.class_of(address.shown)
+        self.problem: str | None = None  # why the last try failed; None once a push went through
+        self.sent = 0  # attempts sent by this pusher
+        self.failures = 0  # tries that failed since the last that went through
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._conn: psycopg.Connection | None = None
+
+    def start(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="class-pusher", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float | None = 15.0) -> None:
+        """Stop pushing (what waits stays in the file for next time)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.queue.close()
+
+    def wake(self) -> None:
+        """An attempt was recorded: push now rather than at the next poll."""
+        self._wake.set()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def waiting(self) -> int:
+        return self.queue.waiting(self.class_uid)
+
+    @property
+    def status(self) -> str:
+        n = self.waiting()
+        if n == 0 and self.class_uid is not None:
+            return "All results sent to the class."
+        text = f"{n} result{'s' if n != 1 else ''} waiting to be sent"
+        if self.problem:
+            return f"{text}: {self.problem}; trying again."
+        return text + "."
+
+    # ------------------------------------------------------------------ the thread
+    def _run(self) -> None:
+        pause = self.backoff[0]
+        while not self._stop.is_set():
+            try:
+                if self._push_all():
+                    pause = self.backoff[0]
+                    self._wake.wait(self.poll)
+                    self._wake.clear()
+            except (psycopg.Error, sqlite3.Error, OSError) as e:
+                self.problem, self.failures = reason(e), self.failures + 1
+                self._disconnect()
+                self._stop.wait(pause)
+                pause = min(pause * 2, self.backoff[1])
+        self._disconnect()
+
+    def _push_all(self) -> bool:
+        """Push until nothing waits (or stop() was called); True when everything was sent."""
+        if self._conn is None or self._conn.closed:
+            self._conn = connect(self.address)
+            self.class_uid = class_uid(self._conn)
+            self.queue.remember(self.class_uid, self.address.shown)
+        while not self._stop.is_set():
+            n = push_batch(self._conn, self.queue, self.class_uid, self.batch)
+            self.sent += n
+            self.problem, self.failures = None, 0
+            if n == 0:
+                return True
+        return False
+
+    def _disconnect(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.close()
+            self._conn = None

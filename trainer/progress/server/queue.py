@@ -1,0 +1,110 @@
+"""The workstation's side of a class: its progress file is the queue.
+
+An attempt is written to the file first, as always (Store.record_attempt). It is *waiting* for
+a class until the file has a `class_sent` row for it and that class (migration m013); that row is
+written only after the server has committed the attempt. A crash between the two leaves the
+attempt waiting, and it is pushed again: the server keeps one copy (its uid), so nothing is lost
+and nothing doubled.
+
+`Queue` has a connection of its own to the file (the app's Store keeps its own); the pusher's
+thread and the app's `waiting()` share it under a lock.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+
+from trainer.progress.columns import ATTEMPTS, FINDINGS, TRAINEES
+from trainer.progress.errors import ClassServerError
+from trainer.progress.store import BUSY_TIMEOUT
+
+_TRAINEE = [c for c in TRAINEES.names(local=False) if c != "id"]
+_ATTEMPT = [c for c in ATTEMPTS.names() if c != "trainee_id"]
+_FINDING = [c for c in FINDINGS.names() if c != "attempt_id"]
+_NOT_SENT = "NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ? AND s.attempt_id = a.id)"
+
+
+class Queue:
+    def __init__(self, path: str | os.PathLike, *, busy_timeout: float = BUSY_TIMEOUT):
+        self.path = os.fspath(path)
+        if self.path == ":memory:":
+            raise ClassServerError("a progress file in memory cannot be a class's queue")
+        self._conn = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None,
+                                     check_same_thread=False)
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        if not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'class_sent'").fetchone():
+            self._conn.close()
+            raise ClassServerError(f"{self.path} is not an open progress file (open it with the app first)")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # --------------------------------------------------------------- classes
+    def class_of(self, address: str) -> str | None:
+        """The class last pushed to at this address (None before the first push)."""
+        with self._lock:
+            row = self._conn.execute("SELECT uid FROM classes WHERE address = ? ORDER BY joined DESC LIMIT 1",
+                                     (address,)).fetchone()
+        return row[0] if row else None
+
+    def remember(self, class_uid: str, address: str) -> None:
+        self._write("INSERT INTO classes (uid, address, joined) VALUES (?, ?, ?) "
+                    "ON CONFLICT (uid) DO UPDATE SET address = excluded.address, joined = excluded.joined",
+                    [(class_uid, address, time.time())])
+
+    # --------------------------------------------------------------- attempts
+    def waiting(self, class_uid: str | None) -> int:
+        """Attempts in the file the class has not confirmed (all of them before the first push)."""
+        with self._lock:
+            return self._conn.execute(f"SELECT count(*) FROM attempts a WHERE {_NOT_SENT}",
+                                      (class_uid or "",)).fetchone()[0]
+
+    def batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
+        """The oldest `size` waiting attempts: their ids here, and the batch push_attempts takes
+        (trainer.progress.server.tables): their trainees, and each attempt with its trainee's uid,
+        its skills and its findings."""
+        with self._lock:
+            return self._batch(class_uid, size)
+
+    def _batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
+        rows = self._conn.execute(
+            f"SELECT a.*, t.uid AS trainee_uid FROM attempts a JOIN trainees t ON t.id = a.trainee_id "
+            f"WHERE {_NOT_SENT} ORDER BY a.id LIMIT ?", (class_uid, size)).fetchall()
+        if not rows:
+            return [], {}
+        ids = [r["id"] for r in rows]
+        marks = ", ".join("?" * len(ids))
+        findings: dict[int, list[dict]] = {}
+        for f in self._conn.execute(f"SELECT * FROM findings WHERE attempt_id IN ({marks}) ORDER BY id", ids):
+            findings.setdefault(f["attempt_id"], []).append({c: f[c] for c in _FINDING})
+        skills: dict[int, list[str]] = {}
+        for s in self._conn.execute(f"SELECT attempt_id, skill FROM attempt_skills WHERE attempt_id IN "
+                                    f"({marks}) ORDER BY attempt_id, skill", ids):
+            skills.setdefault(s["attempt_id"], []).append(s["skill"])
+        trainee_ids = sorted({r["trainee_id"] for r in rows})
+        trainees = [{c: t[c] for c in _TRAINEE} for t in self._conn.execute(
+            f"SELECT * FROM trainees WHERE id IN ({', '.join('?' * len(trainee_ids))})", trainee_ids)]
+        attempts = [{**{c: r[c] for c in _ATTEMPT}, "trainee_uid": r["trainee_uid"],
+                     "skills": skills.get(r["id"], []), "findings": findings.get(r["id"], [])}
+                    for r in rows]
+        return ids, {"trainees": trainees, "attempts": attempts}
+
+    def mark_sent(self, class_uid: str, attempt_ids: list[int]) -> None:
+        now = time.time()
+        self._write("INSERT INTO class_sent (class_uid, attempt_id, sent) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING", [(class_uid, i, now) for i in attempt_ids])
+
+    def _write(self, statement: str, rows: list[tuple]) -> None:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.executemany(statement, rows)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")

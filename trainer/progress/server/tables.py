@@ -1,0 +1,308 @@
+"""The class server's schema, as named migrations (the pattern of trainer.progress.schema).
+
+The tables of attempts are made from their description in trainer.progress.columns, so the
+server and the file have the same columns. The server adds what a shared database needs:
+
+- **append-only, in the server**: a trigger refuses UPDATE, DELETE and TRUNCATE of attempts,
+  findings, attempt skills and the exam ledger, for every role, the tables' owner included;
+  no role but the owner is granted any write on them at all;
+- **roles** (NOLOGIN groups; each login is a member of one): `class_trainee` reads its own
+  rows only, `class_instructor` and `class_supervisor` read the class, `class_workstation` (the
+  login every workstation of the class shares) reads nothing and may only push;
+- **row-level security**, forced (the owner too is under it), so the server itself filters what
+  a trainee's connection reads: rows of other trainees are not there for it;
+- **push_attempts(batch)**: the one way attempts reach the server. A batch (JSON: its trainees,
+  its attempts with their findings and skills) is written in the caller's transaction; an attempt
+  whose uid is already there adds nothing (ON CONFLICT (uid) DO NOTHING). A trainee's login may
+  push its own attempts only;
+- **NOTIFY class_attempts** with the attempt's server id on each insert, for the live Class view.
+
+`install(conn)` (a superuser connection to the cluster) makes the roles, the database and the
+missing migrations; it can run again on every start.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import psycopg
+from psycopg import sql
+
+from trainer.progress.columns import (
+    ATTEMPT_SKILLS,
+    ATTEMPTS,
+    EXAM_SITTINGS,
+    FINDINGS,
+    TRAINEES,
+    Column,
+    Table,
+)
+
+DATABASE = "dealer_class"
+OWNER = "class_owner"
+GROUPS = ("class_trainee", "class_instructor", "class_supervisor", "class_workstation")
+STAFF = "class_instructor, class_supervisor"
+CHANNEL = "class_attempts"
+MIGRATIONS: list[Callable[[psycopg.Connection], None]] = []
+
+_PG_TYPES = {"real": "double precision", "text": "text", "json": "text", "choice": "text"}
+
+
+def migration(fn: Callable[[psycopg.Connection], None]) -> Callable[[psycopg.Connection], None]:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+def pg_type(c: Column) -> str:
+    return _PG_TYPES.get(c.kind, "bigint" if c.kind in ("key", "ref") else "integer")
+
+
+def column_ddl(c: Column) -> str:
+    if c.kind == "key":
+        return f"{c.name} bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+    out = f"{c.name} {pg_type(c)}" + ("" if c.null else " NOT NULL")
+    check = {"score": f"{c.name} BETWEEN 0 AND 100", "flag": f"{c.name} IN (0, 1)",
+             "json": f"{c.name} IS JSON",
+             "choice": f"{c.name} IN ({', '.join(repr(v) for v in c.choices)})"}.get(c.kind)
+    if c.kind == "ref":
+        out += f" REFERENCES {c.ref} (id)"
+    if check:
+        out += f" CHECK ({check})"
+    return out
+
+
+def create_table(table: Table, *more: str) -> str:
+    lines = [column_ddl(c) for c in table.shared()]
+    lines += [f"UNIQUE ({u})" for u in table.unique] + list(more)
+    return f"CREATE TABLE {table.name} (\n    " + ",\n    ".join(lines) + "\n)"
+
+
+def append_only(table: str) -> str:
+    return (f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION refuse_change();\n"
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+            f"FOR EACH STATEMENT EXECUTE FUNCTION refuse_change()")
+
+
+def record_type(table: Table, *, skip: tuple[str, ...] = ()) -> str:
+    """The column list of jsonb_to_recordset for a table's shared columns."""
+    return ", ".join(f"{c.name} {pg_type(c)}" for c in table.shared()
+                     if c.kind != "key" and c.name not in skip)
+
+
+def _run(conn: psycopg.Connection, script: str) -> None:
+    conn.execute(script.encode())  # no parameters: several statements go as one simple query
+
+
+# --------------------------------------------------------------------------- installing
+def install(admin: psycopg.Connection, database: str = DATABASE) -> list[str]:
+    """Make the roles and the database if missing, then apply the missing migrations in one
+    transaction; the names applied. `admin`: an autocommit superuser connection."""
+    for role in (OWNER, *GROUPS):
+        if not admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
+            admin.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(role)))
+    admin.execute(sql.SQL("ALTER ROLE {} CREATEROLE").format(sql.Identifier(OWNER)))
+    for group in GROUPS:
+        admin.execute(sql.SQL("GRANT {} TO {} WITH ADMIN OPTION").format(
+            sql.Identifier(group), sql.Identifier(OWNER)))
+    if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone():
+        admin.execute(sql.SQL("CREATE DATABASE {} OWNER {} ENCODING 'UTF8' TEMPLATE template0").format(
+            sql.Identifier(database), sql.Identifier(OWNER)))
+    params = admin.info.get_parameters()
+    with psycopg.connect(host=params["host"], port=admin.info.port, user=admin.info.user,
+                         dbname=database) as conn:
+        conn.execute("REVOKE ALL ON DATABASE " + database + " FROM PUBLIC")
+        conn.execute(f"GRANT CONNECT ON DATABASE {database} TO {', '.join(GROUPS)}")
+        conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name text PRIMARY KEY, "
+                     "applied_at double precision NOT NULL)")
+        conn.execute(f"ALTER TABLE _migrations OWNER TO {OWNER}")
+        conn.execute("LOCK TABLE _migrations")
+        done = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
+        conn.execute(f"SET ROLE {OWNER}")
+        new = []
+        for fn in MIGRATIONS:
+            if fn.__name__ not in done:
+                fn(conn)
+                conn.execute("INSERT INTO _migrations VALUES (%s, %s)", (fn.__name__, time.time()))
+                new.append(fn.__name__)
+        conn.execute("RESET ROLE")
+    return new
+
+
+def known() -> list[str]:
+    return [fn.__name__ for fn in MIGRATIONS]
+
+
+# --------------------------------------------------------------------------- migrations
+@migration
+def s001_attempts(conn: psycopg.Connection) -> None:
+    """The class, its trainees and the log of their attempts, append-only, under row-level
+    security."""
+    read_own = {
+        "trainees": "login = current_user",
+        "attempts": "trainee_id IN (SELECT id FROM trainees)",  # trainees: the reader's own row
+        "findings": "attempt_id IN (SELECT id FROM attempts)",
+        "attempt_skills": "trainee_id IN (SELECT id FROM trainees)",
+    }
+    policies = ";\n".join(
+        f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY;\n"
+        f"ALTER TABLE {t} FORCE ROW LEVEL SECURITY;\n"
+        f"CREATE POLICY {t}_owner ON {t} TO {OWNER} USING (true) WITH CHECK (true);\n"
+        f"CREATE POLICY {t}_staff ON {t} FOR SELECT TO {STAFF} USING (true);\n"
+        f"CREATE POLICY {t}_own ON {t} FOR SELECT TO class_trainee USING ({own});\n"
+        f"REVOKE ALL ON {t} FROM PUBLIC;\n"
+        f"GRANT SELECT ON {t} TO class_trainee, {STAFF}"
+        for t, own in read_own.items())
+    _run(conn, f"""
+CREATE TABLE class_info (uid text PRIMARY KEY DEFAULT md5(random()::text || clock_timestamp()::text),
+    created double precision NOT NULL DEFAULT extract(epoch FROM now()),
+    one boolean NOT NULL DEFAULT true UNIQUE CHECK (one));
+INSERT INTO class_info DEFAULT VALUES;
+GRANT SELECT ON class_info TO {', '.join(GROUPS)};
+CREATE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION '% is append-only: its rows are never changed or removed', TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege';
+END $$;
+{create_table(TRAINEES, "login text UNIQUE")};
+CREATE TRIGGER trainees_no_delete BEFORE DELETE ON trainees FOR EACH ROW EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER trainees_no_truncate BEFORE TRUNCATE ON trainees
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE FUNCTION trainee_uid_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.uid IS DISTINCT FROM OLD.uid THEN
+        RAISE EXCEPTION 'a trainee id never changes' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER trainees_uid_fixed BEFORE UPDATE ON trainees FOR EACH ROW EXECUTE FUNCTION trainee_uid_fixed();
+{create_table(ATTEMPTS)};
+CREATE INDEX attempts_trainee ON attempts (trainee_id, started);
+CREATE INDEX attempts_item ON attempts (item_id, started);
+{create_table(FINDINGS)};
+CREATE INDEX findings_attempt ON findings (attempt_id, skill);
+{create_table(ATTEMPT_SKILLS, "PRIMARY KEY (attempt_id, skill)")};
+CREATE INDEX attempt_skills_recent ON attempt_skills (trainee_id, skill, started);
+{append_only("attempts")};
+{append_only("findings")};
+{append_only("attempt_skills")};
+{policies};
+CREATE FUNCTION announce_attempt() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('{CHANNEL}', NEW.id::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER attempts_announce AFTER INSERT ON attempts FOR EACH ROW EXECUTE FUNCTION announce_attempt()
+""")
+    _run(conn, push_function())
+
+
+def push_function() -> str:
+    attempt_columns = [c.name for c in ATTEMPTS.shared() if c.kind != "key"]
+    finding_columns = [c.name for c in FINDINGS.shared() if c.kind not in ("key", "ref")]
+    trainee_columns = [c.name for c in TRAINEES.shared() if c.kind != "key"]
+    values = ", ".join("t.id" if c == "trainee_id" else f"a.{c}" for c in attempt_columns)
+    return f"""
+CREATE FUNCTION push_attempts(batch jsonb) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    added integer;
+    own text;
+BEGIN
+    IF pg_has_role(session_user, 'class_trainee', 'MEMBER')
+            AND NOT pg_has_role(session_user, 'class_instructor', 'MEMBER') THEN
+        SELECT uid INTO own FROM trainees WHERE login = session_user;
+        IF EXISTS (SELECT 1 FROM jsonb_to_recordset(batch->'trainees') AS t (uid text)
+                   WHERE t.uid IS DISTINCT FROM own) THEN
+            RAISE EXCEPTION 'a trainee pushes only their own results'
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    END IF;
+    INSERT INTO trainees ({', '.join(trainee_columns)})
+        SELECT {', '.join(trainee_columns)}
+        FROM jsonb_to_recordset(batch->'trainees') AS t ({record_type(TRAINEES)})
+        ON CONFLICT (uid) DO NOTHING;
+    WITH a AS (
+        SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
+            {record_type(ATTEMPTS, skip=("trainee_id",))}, trainee_uid text, skills jsonb, findings jsonb)
+    ), added AS (
+        INSERT INTO attempts ({', '.join(attempt_columns)})
+            SELECT {values} FROM a JOIN trainees t ON t.uid = a.trainee_uid
+            ORDER BY a.started
+            ON CONFLICT (uid) DO NOTHING
+            RETURNING id, uid, trainee_id, started
+    ), f AS (
+        INSERT INTO findings (attempt_id, {', '.join(finding_columns)})
+            SELECT added.id, {', '.join('f.' + c for c in finding_columns)}
+            FROM added JOIN a USING (uid),
+                 jsonb_to_recordset(a.findings) AS f ({record_type(FINDINGS, skip=("attempt_id",))})
+    ), s AS (
+        INSERT INTO attempt_skills (attempt_id, skill, trainee_id, started)
+            SELECT added.id, k.skill, added.trainee_id, added.started
+            FROM added JOIN a USING (uid), jsonb_array_elements_text(a.skills) AS k (skill)
+    )
+    SELECT count(*) INTO added FROM added;
+    RETURN added;
+END $$;
+REVOKE ALL ON FUNCTION push_attempts(jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION push_attempts(jsonb) TO class_workstation, class_trainee, class_instructor"""
+
+
+@migration
+def s002_exam_ledger(conn: psycopg.Connection) -> None:
+    """The instructor's exam ledger on the server: each sitting issued (its attempt number), and
+    each sitting used, as rows that are only ever added. A workstation cannot take back an
+    attempt: the rows that count them cannot be changed or removed, by anyone."""
+    policies = ";\n".join(
+        f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY;\n"
+        f"ALTER TABLE {t} FORCE ROW LEVEL SECURITY;\n"
+        f"CREATE POLICY {t}_owner ON {t} TO {OWNER} USING (true) WITH CHECK (true);\n"
+        f"CREATE POLICY {t}_staff ON {t} FOR SELECT TO {STAFF} USING (true);\n"
+        f"CREATE POLICY {t}_issue ON {t} FOR INSERT TO class_instructor WITH CHECK (true);\n"
+        f"REVOKE ALL ON {t} FROM PUBLIC;\n"
+        f"GRANT SELECT ON {t} TO {STAFF};\n"
+        f"GRANT INSERT ON {t} TO class_instructor;\n"
+        f"{append_only(t)}"
+        for t in ("exam_sittings", "exam_sitting_uses"))
+    _run(conn, f"""
+{create_table(EXAM_SITTINGS, "PRIMARY KEY (nonce)", "CHECK (attempt >= 1)",
+              "UNIQUE (trainee_name, form_uid, attempt)")};
+CREATE TABLE exam_sitting_uses (
+    nonce text PRIMARY KEY REFERENCES exam_sittings (nonce),
+    result_uid text NOT NULL UNIQUE,
+    used double precision NOT NULL
+);
+{policies}
+""")
+
+
+@migration
+def s003_trainee_logins(conn: psycopg.Connection) -> None:
+    """An instructor gives a trainee of the class a login of their own (`trainee_<uid>`, in
+    class_trainee), with which they read their own results and nobody else's."""
+    _run(conn, """
+CREATE FUNCTION trainee_login(trainee_uid text, password text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    login_name text := 'trainee_' || trainee_uid;
+BEGIN
+    IF trainee_uid !~ '^[0-9a-f]{32}$' THEN
+        RAISE EXCEPTION 'a trainee id is 32 hex digits, not %', trainee_uid
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM trainees WHERE uid = trainee_uid) THEN
+        RAISE EXCEPTION 'no trainee % has sent results to this class', trainee_uid
+            USING ERRCODE = 'no_data_found';
+    END IF;
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = login_name) THEN
+        EXECUTE format('ALTER ROLE %I PASSWORD %L', login_name, password);
+    ELSE
+        EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE class_trainee', login_name, password);
+    END IF;
+    UPDATE trainees SET login = login_name WHERE uid = trainee_uid;
+    RETURN login_name;
+END $$;
+REVOKE ALL ON FUNCTION trainee_login(text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION trainee_login(text, text) TO class_instructor
+""")
