@@ -1,0 +1,258 @@
+"""The instructor's Class tab: skills by trainee, who needs help, the hardest items and each
+trainee's time to answer; and each trainee's attempts, opened from it (double-click, Enter or
+"Open trainee"), from which a round is replayed (ui.replay_view).
+
+The trainees' names are the table's row header, so they stay in place while the skills scroll
+sideways; every column is as wide as its heading (the skill's title on short lines, in full in
+its tooltip) and its values."""
+
+from __future__ import annotations
+
+import html
+import textwrap
+import time
+
+from trainer import SKILL_TITLES
+from ui.qt import (
+    QAbstractItemView,
+    QColor,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QItemSelectionModel,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    Qt,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+
+HEADING_WIDTH = 16  # characters a line of a skill's heading
+MIN_COLUMN = 64  # pixels: no column narrower, so that "100%" and its heading have room
+
+
+class KeyTable(QTableWidget):
+    """A read-only table of rows that opens its current row on Enter (and on a double-click)."""
+
+    opened = Signal(int)  # row
+
+    def __init__(self, rows: int = 0, columns: int = 0, parent=None):
+        super().__init__(rows, columns, parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.cellDoubleClicked.connect(lambda row, _: self.opened.emit(row))
+        self.verticalHeader().sectionDoubleClicked.connect(self.opened.emit)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
+            self.opened.emit(self.currentRow())
+            return
+        super().keyPressEvent(event)
+
+
+def item_name(item_id: str) -> str:
+    """"drill:pai-gow-dice:3" -> "Pai Gow Poker dice wagers practice, difficulty 3"."""
+    from trainer.progress import item_title
+
+    return item_title(item_id)
+
+
+class ClassView(QWidget):
+    """The instructor's view of the class; `open_trainee(row)` shows a trainee's attempts."""
+
+    def __init__(self, store=None, parent=None):
+        super().__init__(parent)
+        self.store = store
+        self.trainees: list = []
+        self.dialog = None
+        layout = QHBoxLayout(self)
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.table = KeyTable()
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        header = self.table.horizontalHeader()
+        header.setMinimumSectionSize(MIN_COLUMN)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setAccessibleName("Skills by trainee")
+        self.table.opened.connect(self.open_trainee)
+        column.addWidget(self.table, 1)
+        row = QHBoxLayout()
+        self.hint = QLabel("Double-click a trainee, or select one and press Enter, to see their "
+                           "attempts and replay a round.")
+        self.hint.setObjectName("subtitle")
+        self.hint.setWordWrap(True)
+        row.addWidget(self.hint, 1)
+        self.open_button = QPushButton("&Open trainee…")
+        self.open_button.setToolTip("The selected trainee's attempts, findings and round replays")
+        self.open_button.clicked.connect(lambda: self.open_trainee(self.table.currentRow()))
+        row.addWidget(self.open_button)
+        column.addLayout(row)
+        self.side = QTextBrowser()
+        self.side.setMinimumWidth(220)
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(self.side)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout.addWidget(splitter)
+
+    def show_overview(self, overview) -> None:
+        skills = overview.skills
+        self.trainees = list(overview.trainees)
+        self.table.clear()
+        self.table.setColumnCount(len(skills) + 1)
+        # each skill by its title, on two or three short lines, in full in its tooltip
+        for c, s in enumerate(skills):
+            item = QTableWidgetItem(textwrap.fill(s.title, HEADING_WIDTH))
+            item.setToolTip(s.title)
+            self.table.setHorizontalHeaderItem(c, item)
+        answer = QTableWidgetItem("Answer\n(s)")
+        answer.setToolTip("Median seconds to each action, over the trainee's last 10 attempts")
+        self.table.setHorizontalHeaderItem(len(skills), answer)
+        self.table.setRowCount(len(overview.trainees))
+        self.table.setVerticalHeaderLabels([t.name for t in overview.trainees])
+        for r, t in enumerate(overview.trainees):
+            for c, s in enumerate(skills):
+                cell = overview.cells.get((t.id, s))
+                acc = cell.accuracy if cell is not None else None
+                item = QTableWidgetItem(f"{acc:.0%}" if acc is not None else "—")
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if acc is not None:
+                    item.setBackground(QColor("#c8e6c9") if acc >= 0.9 else
+                                       QColor("#fff3cd") if acc >= 0.75 else QColor("#f8d7da"))
+                    item.setForeground(QColor("#1d1d1b"))
+                item.setToolTip(f"{t.name}: {SKILL_TITLES[s]}")
+                self.table.setItem(r, c, item)
+            seconds = overview.answer_seconds.get(t.id)
+            item = QTableWidgetItem(f"{seconds:.1f}" if seconds else "—")
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.table.setItem(r, len(skills), item)
+        if self.trainees:  # Enter opens the first trainee; nothing is highlighted until chosen
+            self.table.setCurrentCell(0, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
+        self.open_button.setEnabled(bool(self.trainees) and self.store is not None)
+        if not self.trainees:
+            self.side.setHtml("<h3>No trainees yet</h3><p>Trainees appear here once they have a "
+                              "profile in this progress file (File → Switch trainee…).</p>")
+            self.overview_html = self.side.toHtml()
+            return
+        worked = [h for h in overview.needs_help if h.recent_accuracy is not None]
+        help_rows = "".join(
+            f"<li><b>{html.escape(h.trainee.name)}</b> — "
+            f"{h.recent_accuracy:.0%} recent accuracy, {h.critical} critical of "
+            f"{h.attempts} attempts</li>" for h in worked[:5]) or "<li>nobody yet</li>"
+        # no attempt yet is not a need for help: those trainees are named apart
+        idle = [h.trainee.name for h in overview.needs_help if h.recent_accuracy is None]
+        idle_note = f"<p>Not started yet: {html.escape(', '.join(idle))}</p>" if idle else ""
+        hard = "".join(f"<li>{html.escape(item_name(i.item_id))} — passed {i.passed} of "
+                       f"{i.attempts} ({i.pass_rate:.0%})</li>" for i in overview.hardest[:8])
+        self.overview_html = (f"<h3>Who needs help</h3><ol>{help_rows}</ol>{idle_note}"
+                              f"<h3>Hardest items</h3><ol>{hard or '<li>not enough attempts yet</li>'}</ol>"
+                              f"<p><i>As of {time.strftime('%Y-%m-%d %H:%M')}; cells show each skill's "
+                              "last 20 attempts: green 90% and up, yellow 75%, red below.</i></p>")
+        self.side.setHtml(self.overview_html)
+
+    def open_trainee(self, row: int) -> None:
+        """Show the trainee of `row`'s attempts (a dialog; Esc closes it)."""
+        if self.store is None or not 0 <= row < len(self.trainees):
+            return
+        if self.dialog is not None:
+            self.dialog.close()
+        self.dialog = TraineeDialog(self.store, self.trainees[row], self)
+        self.dialog.open()
+
+
+class TraineeDialog(QDialog):
+    """One trainee's attempts, newest first, with the findings of the selected one and their
+    regulation sections; "Replay round" (Enter, or a double-click) plays the round again."""
+
+    def __init__(self, store, trainee, parent=None):
+        super().__init__(parent)
+        from trainer.progress import trainee_attempts
+
+        self.store = store
+        self.trainee = trainee
+        self.replay_dialog = None
+        self.setWindowTitle(f"{trainee.name} — attempts")
+        self.resize(960, 600)
+        layout = QVBoxLayout(self)
+        self.attempts = trainee_attempts(store, trainee.id)
+        heading = QLabel(f"<b>{html.escape(trainee.name)}</b> — {len(self.attempts)} attempts, "
+                         "newest first" if self.attempts else
+                         f"<b>{html.escape(trainee.name)}</b> — not started yet: no attempt recorded.")
+        layout.addWidget(heading)
+        self.table = KeyTable(len(self.attempts), 6)
+        self.table.setHorizontalHeaderLabels(["When", "Game", "Round", "Score", "Result", "Findings"])
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        for r, a in enumerate(self.attempts):
+            result = ("left unfinished" if a.abandoned else "passed" if a.passed else
+                      "critical error" if a.critical else "not passed")
+            # a dealt round's title says what it was ("... payout drill, difficulty 4")
+            what = a.title if a.title.startswith(a.game) else f"{a.mode}: {a.title}"
+            for c, text in enumerate((time.strftime("%Y-%m-%d %H:%M", time.localtime(a.started)), a.game,
+                                      what, str(a.total), result, str(len(a.findings)))):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.table.setItem(r, c, item)
+        self.table.currentCellChanged.connect(lambda row, *_: self.show_findings(row))
+        self.table.opened.connect(self.replay)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        self.findings = QTextBrowser()
+        self.findings.setAccessibleName("Findings of the selected attempt")
+        splitter.addWidget(self.findings)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout.addWidget(splitter, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.replay_button = buttons.addButton("&Replay round", QDialogButtonBox.ButtonRole.ActionRole)
+        self.replay_button.setToolTip("Play the selected round again: its table, the trainee's steps "
+                                      "and findings in order (Enter)")
+        self.replay_button.clicked.connect(lambda: self.replay(self.table.currentRow()))
+        self.replay_button.setEnabled(bool(self.attempts))
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        if self.attempts:
+            self.table.setCurrentCell(0, 0)
+        else:
+            self.findings.setPlainText("Nothing to show yet: this trainee has not started.")
+        self.table.setFocus()
+
+    def show_findings(self, row: int) -> None:
+        if not 0 <= row < len(self.attempts):
+            return
+        a = self.attempts[row]
+        self.findings.setHtml(findings_html(a.findings, empty="No findings: every step was right."
+                                            if not a.abandoned else "Left unfinished: not graded."))
+
+    def replay(self, row: int) -> None:
+        if not 0 <= row < len(self.attempts):
+            return
+        from ui.replay_view import ReplayDialog
+
+        if self.replay_dialog is not None:
+            self.replay_dialog.close()
+        self.replay_dialog = ReplayDialog(self.store, self.attempts[row].id, self)
+        self.replay_dialog.open()
+
+
+def findings_html(findings, *, empty: str = "No findings.") -> str:
+    """Findings as a list, each with its regulation section."""
+    if not findings:
+        return f"<p>{html.escape(empty)}</p>"
+    rows = "".join(f"<li><b>{html.escape(f.get('severity', ''))}</b> — {html.escape(f['message'])}"
+                   f"<br><i>{html.escape(f.get('cite') or 'no section recorded')}</i></li>"
+                   for f in findings)
+    return f"<ol>{rows}</ol>"
