@@ -196,3 +196,282 @@ def test_a_trainee_with_no_attempts_is_not_listed_as_needing_help(qtbot, demo):
     assert "Not started yet: Nova Reyes" in help_part
     assert "Nova Reyes —" not in help_part and " of 0 attempts" not in help_part
     w.close()
+
+
+# --- the charts: a date axis, weekly bins, smoothing beside the raw points -------------------------
+
+import itertools  # noqa: E402
+import re  # noqa: E402
+
+DAY = 86400.0
+A_DATE = re.compile(r"^[A-Z][a-z]{2} \d{1,2}$")  # "Nov 17"
+
+
+def progress_page(qtbot, store, trainee_id, dark=False):
+    from ui.progress_page import ProgressPage
+    from ui.services import Services
+
+    page = ProgressPage(Services(store, store.trainee(trainee_id)), dark)
+    qtbot.addWidget(page)
+    page.resize(1280, 800)
+    page.show()
+    qtbot.waitExposed(page)
+    return page
+
+
+def tick_strings(chart) -> list[str]:
+    """The date axis' labels as drawn over the chart's range."""
+    axis = chart.axis
+    lo, hi = chart.plot.getViewBox().viewRange()[0]
+    values = [v for _, level in axis.tickValues(lo, hi, axis.width()) for v in level]
+    return axis.tickStrings(values, 1, DAY)
+
+
+def record(store, tid, started, *, missed=False, game="props-and-hops", item="ph-first-shake"):
+    from trainer.progress import AttemptRecord
+
+    finding = {"kind": "missing", "severity": "major", "message": "Pay seat 1 Field was not done",
+               "cite": "58 Pa. Code § 668a.2(f)(4)", "skill": "payouts"}
+    return store.record_attempt(AttemptRecord(
+        trainee_id=tid, item_id=item, game=game, mode="scenario", started=started,
+        ended=started + 60, procedure=100, payouts=100, speed=100, total=50 if missed else 100,
+        passed=not missed, critical=False, skills=("payouts",), findings=(finding,) if missed else ()))
+
+
+def test_the_date_axis_reads_in_days_on_every_chart(qtbot, demo):
+    store, ids = demo
+    page = progress_page(qtbot, store, ids["Cara Diaz"])
+    for chart in (page.accuracy, page.speed, page.days):
+        strings = tick_strings(chart)
+        assert len(strings) >= 2 and all(A_DATE.match(s) for s in strings), strings
+
+
+def test_one_attempt_is_one_narrow_bar_on_a_two_week_axis_with_a_note(qtbot, tmp_path):
+    import time
+
+    from ui.qt import QLabel
+
+    store = Store.open(tmp_path / "p.db")
+    tid = store.add_trainee("Solo")
+    record(store, tid, time.time() - 3600)
+    page = progress_page(qtbot, store, tid)
+    lo, hi = page.days.plot.getViewBox().viewRange()[0]
+    assert hi - lo >= 14 * DAY  # not one day stretched over the chart
+    strings = tick_strings(page.days)
+    assert strings and all(A_DATE.match(s) for s in strings), strings  # not "22:22:20"
+    assert "One attempt so far" in page.accuracy.empty.text()
+    assert isinstance(page.accuracy.empty, QLabel) and page.accuracy.empty.isVisible()
+    store.close()
+
+
+def test_a_sparse_history_is_charted_by_week(qtbot, tmp_path):
+    import time
+
+    from ui.qt import pyqtgraph
+
+    store = Store.open(tmp_path / "p.db")
+    tid = store.add_trainee("Now-and-then")
+    now = time.time()
+    for days_ago in (60, 45, 45, 30, 12, 2):  # 5 practice days in 9 weeks, each in its own week
+        record(store, tid, now - days_ago * DAY + len(store.attempts(tid)), missed=days_ago % 2 == 0)
+    page = progress_page(qtbot, store, tid)
+    bars = [i for i in page.days.plot.items() if isinstance(i, pyqtgraph().BarGraphItem)]
+    attempts = max(bars, key=lambda b: b.opts["width"])  # the passed bar is the narrower one
+    xs = sorted(attempts.opts["x"])
+    assert len(xs) == 5 and sorted(attempts.opts["height"]) == [1, 1, 1, 1, 2]
+    assert all(round((b - a) / DAY) % 7 == 0 for a, b in itertools.pairwise(xs))
+    assert attempts.opts["width"] == pytest.approx(7 * DAY * 0.7)
+    assert "week" in page.days.plot.getAxis("bottom").labelText
+    assert "By week" in page.days.empty.text()
+    assert all(A_DATE.match(s) for s in tick_strings(page.days))
+    store.close()
+
+
+def test_the_accuracy_chart_draws_a_rolling_line_over_faint_raw_points(qtbot, demo):
+    from ui.qt import pyqtgraph
+
+    pg = pyqtgraph()
+    store, ids = demo
+    page = progress_page(qtbot, store, ids["Cara Diaz"])
+    plot = page.accuracy.plot
+    scatters = [i for i in plot.listDataItems() if isinstance(i, pg.ScatterPlotItem)]
+    lines = [i for i in plot.listDataItems() if isinstance(i, pg.PlotDataItem)]
+    assert lines and len(scatters) == len(lines)  # one line over each series' points
+    for scatter, line in zip(scatters, lines, strict=True):
+        xs, _ = scatter.getData()
+        lx, _ = line.getData()
+        assert list(xs) == list(lx) and line.opts["pen"].widthF() == 2.5
+        assert scatter.opts["brush"].color().alpha() < 255  # faint
+    # the smoothed line is not the raw points joined up
+    assert any(list(s.getData()[1]) != list(line.getData()[1])
+               for s, line in zip(scatters, lines, strict=True))
+    page.view.setCurrentIndex(page.view.findData("skill"))
+    from ui.progress_charts import MOST_SKILLS
+
+    lines = [i for i in plot.listDataItems() if isinstance(i, pg.PlotDataItem)]
+    assert 0 < len(lines) <= MOST_SKILLS
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_charts_read_in_both_themes(qtbot, demo, dark):
+    from ui.progress_charts import GAME_COLOURS, GAME_COLOURS_DARK
+    from ui.qt import QColor
+
+    store, ids = demo
+    page = progress_page(qtbot, store, ids["Cara Diaz"], dark=dark)
+    image = page.accuracy.plot.grab().toImage()
+    ground = QColor(image.pixel(3, 3)).lightnessF()
+    assert ground < 0.25 if dark else ground > 0.9
+    lines = {QColor(c).rgb() & 0xFFFFFF for c in (GAME_COLOURS_DARK if dark else GAME_COLOURS).values()}
+    seen = sum(1 for x in range(image.width()) for y in range(0, image.height(), 2)
+               if image.pixel(x, y) & 0xFFFFFF in lines)
+    assert seen > 40  # the lines are drawn in the theme's own colours
+    ink = [QColor(image.pixel(x, y)).lightnessF() for x in range(image.width())
+           for y in range(image.height() - 40, image.height())]  # the date labels and "day"
+    contrast = max(ink) - ground if dark else ground - min(ink)
+    assert contrast > 0.6
+
+
+# --- the class view: columns that do not clip, a trainee's attempts, a round replayed --------------
+
+
+def class_view(qtbot, store, size=(1280, 800)):
+    from ui.qt import QApplication
+
+    lee = store.find_trainee("Lee")
+    tid = lee.id if lee else store.add_trainee("Lee", instructor=True, passphrase="correct horse")
+    w, _ = window_for(qtbot, store, store.trainee(tid))
+    w.resize(*size)
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    return w, page.klass
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 680)], ids=["1280x800", "1024x680"])
+def test_no_class_column_clips_its_heading_or_its_values(qtbot, demo, size):
+    from trainer import Skill
+    from ui.qt import QStyle
+
+    store, _ = demo
+    w, klass = class_view(qtbot, store, size)
+    table, header = klass.table, klass.table.horizontalHeader()
+    margin = 2 * table.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    metrics, cells = header.fontMetrics(), table.fontMetrics()
+    titles = [s.title for s in Skill]
+    for c in range(table.columnCount()):
+        item = table.horizontalHeaderItem(c)
+        lines = item.text().split("\n")
+        assert header.sectionSize(c) >= max(metrics.horizontalAdvance(t) for t in lines) + margin, item.text()
+        assert header.height() >= len(lines) * metrics.height()
+        if c < len(titles):
+            assert item.toolTip() == titles[c]  # the full title, on one line
+        for r in range(table.rowCount()):
+            assert header.sectionSize(c) >= cells.horizontalAdvance(table.item(r, c).text()) + 6
+    names = table.verticalHeader()
+    for r in range(table.rowCount()):
+        assert names.width() >= metrics.horizontalAdvance(table.verticalHeaderItem(r).text())
+    # the trainees stay in place while the skills scroll sideways
+    left = names.mapTo(w, names.rect().topLeft())
+    table.horizontalScrollBar().setValue(table.horizontalScrollBar().maximum())
+    assert names.mapTo(w, names.rect().topLeft()) == left and names.isVisible()
+    w.close()
+
+
+def test_a_trainee_opens_on_double_click_on_enter_and_from_the_button(qtbot, demo):
+    from ui.qt import Qt
+
+    store, ids = demo
+    w, klass = class_view(qtbot, store)
+    table = klass.table
+    rows = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+    cell = table.visualItemRect(table.item(rows.index("Ben Cole"), 2)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)  # a double-click is
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)  # a press, then this
+    dialog = klass.dialog
+    assert dialog.isVisible() and dialog.windowTitle() == "Ben Cole — attempts"
+    assert dialog.table.rowCount() == len(store.attempts(ids["Ben Cole"]))
+    # an attempt with findings: each shown with its regulation section
+    row = next(r for r, a in enumerate(dialog.attempts) if a.findings)
+    dialog.table.scrollToItem(dialog.table.item(row, 0))
+    qtbot.mouseClick(dialog.table.viewport(), Qt.MouseButton.LeftButton,
+                     pos=dialog.table.visualItemRect(dialog.table.item(row, 0)).center())
+    text = dialog.findings.toPlainText()
+    for f in dialog.attempts[row].findings:
+        assert f["message"] in text and f["cite"] in text and f["cite"].startswith("58 Pa. Code § ")
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+    table.setFocus()
+    table.setCurrentCell(rows.index("Cara Diaz"), 0)
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert klass.dialog.isVisible() and klass.dialog.windowTitle() == "Cara Diaz — attempts"
+    qtbot.keyClick(klass.dialog, Qt.Key.Key_Escape)
+    table.setCurrentCell(rows.index("Ana Ruiz"), 0)
+    qtbot.mouseClick(klass.open_button, Qt.MouseButton.LeftButton)
+    assert klass.dialog.isVisible() and klass.dialog.windowTitle() == "Ana Ruiz — attempts"
+    qtbot.keyClick(klass.dialog, Qt.Key.Key_Escape)
+    assert not klass.dialog.isVisible()
+    w.close()
+
+
+def test_a_replay_shows_the_rounds_table_and_the_steps_in_order(qtbot, tmp_path):
+    from tests.test_progress_stats import played_round
+    from trainer.procedure.model import describe
+    from ui.qt import Qt
+
+    store = Store.open(tmp_path / "p.db")
+    rae = store.add_trainee("Rae")
+    r, _, _ = played_round(store, rae)
+    w, klass = class_view(qtbot, store)
+    klass.table.setFocus()
+    qtbot.keyClick(klass.table, Qt.Key.Key_Return)
+    dialog = klass.dialog
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Return)  # the newest (only) attempt
+    replay = dialog.replay_dialog
+    assert replay.isVisible() and replay.view is not None
+    steps = [replay.steps.item(k).text() for k in range(replay.steps.count())]
+    assert steps[0] == "As dealt" and len(steps) == len(r.log) + 1
+    for text, p in zip(steps[1:], r.log, strict=True):  # in the order they were done
+        assert describe(p.do, p.seat, p.bet, p.amount, p.value) in text.split("\n")[0]
+    [wrong] = [t for t in steps if "✗" in t.split("\n")[0]]
+    assert "58 Pa. Code § " in wrong  # the finding, with its section, under its step
+    assert "The answer key" in replay.notes.toPlainText()
+    dealt = replay.view.grab().toImage()
+    replay.steps.setFocus()
+    qtbot.keyClick(replay.steps, Qt.Key.Key_End)
+    assert replay.steps.currentRow() == len(r.log)
+    assert replay.view.grab().toImage() != dealt  # the table as the round ended: paid, collected
+    qtbot.keyClick(replay.steps, Qt.Key.Key_Escape)
+    assert not replay.isVisible() and dialog.isVisible()
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    w.close()
+    store.close()
+
+
+def test_bad_data_shows_a_message_not_a_traceback(qtbot, tmp_path):
+    from ui.qt import Qt
+
+    store = Store.open(tmp_path / "p.db")
+    w, klass = class_view(qtbot, store)  # an empty class
+    assert klass.table.rowCount() == 0 and "No trainees yet" in klass.side.toPlainText()
+    assert not klass.open_button.isEnabled()
+    w.close()
+    zed = store.add_trainee("Zed")  # no attempt yet
+    gone = store.add_trainee("Gone")
+    record(store, gone, 1_700_000_000.0, missed=True, item="a-scenario-since-removed")
+    w, klass = class_view(qtbot, store)
+    names = [klass.table.verticalHeaderItem(r).text() for r in range(klass.table.rowCount())]
+    klass.open_trainee(names.index("Zed"))
+    assert "not started yet" in klass.dialog.findChildren(type(klass.hint))[0].text()
+    assert not klass.dialog.replay_button.isEnabled()
+    qtbot.keyClick(klass.dialog.table, Qt.Key.Key_Escape)
+    klass.open_trainee(names.index("Gone"))
+    qtbot.keyClick(klass.dialog.table, Qt.Key.Key_Return)
+    replay = klass.dialog.replay_dialog
+    assert replay.view is None and "cannot deal" in replay.notes.toPlainText()
+    assert "58 Pa. Code § 668a.2(f)(4)" in replay.notes.toPlainText()  # its finding, on no step
+    qtbot.keyClick(replay.steps, Qt.Key.Key_Escape)
+    qtbot.keyClick(klass.dialog.table, Qt.Key.Key_Escape)
+    assert zed
+    w.close()
+    store.close()

@@ -1,0 +1,197 @@
+"""The Progress screen's charts: a date axis that reads in days ("Nov 17"), and the three charts
+(accuracy, payout time, attempts) drawn from a `trainer.progress.ProgressReport`.
+
+The report bins by day or by week and smooths (the rule is in trainer.progress.stats); here each
+chart draws the bins' raw points faintly and the smoothed line over them, on the report's range,
+so that one day is one narrow bar and a month of practice reads as a trend, not a tangle.
+
+pyqtgraph loads with this module (the Progress screen), not at start-up."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+
+from trainer import GAME_NAMES, SKILL_TITLES, Skill, games
+from ui.qt import QLabel, Qt, QVBoxLayout, QWidget, pyqtgraph
+
+pg = pyqtgraph()
+
+DAY = 86400.0
+#: each game's line, in the order of the games' registry
+GAME_COLOURS = dict(zip(games.GAME_IDS, ("#0b7a4b", "#b5651d", "#1f5fa8", "#6a3fa0", "#b3262e"),
+                        strict=False))
+#: lighter lines for the dark ground, in the same order
+GAME_COLOURS_DARK = dict(zip(games.GAME_IDS, ("#3ec483", "#e59a52", "#6fa8ee", "#b48be6", "#ef6b73"),
+                             strict=False))
+PALETTE = ("#0b7a4b", "#1f5fa8", "#b5651d", "#b3262e", "#6a3fa0", "#2a8c8c")
+PALETTE_DARK = ("#3ec483", "#6fa8ee", "#e59a52", "#ef6b73", "#b48be6", "#4fc9c9")
+#: the accuracy chart by skill draws the most practised skills only, so that it stays readable
+MOST_SKILLS = 6
+RAW_ALPHA = 80  # the raw points: faint, under the line
+
+
+def configure(dark: bool):
+    """pyqtgraph's ground and ink for the theme; the module, for making charts."""
+    pg.setConfigOptions(antialias=True, background="#262a27" if dark else "w",
+                        foreground="#e8e4d8" if dark else "#222")
+    return pg
+
+
+class DayAxis(pg.DateAxisItem):
+    """A date axis that reads in days: a tick at local midnight every 1, 2, 7, 14 or 28 days (as
+    many as fit; weekly ticks on Mondays), each "Nov 17", never a time of day or a fraction."""
+
+    STEPS = (1, 2, 7, 14, 28, 56, 112)
+
+    def __init__(self, utc_offset: float = 0.0, **kwargs):
+        super().__init__(orientation="bottom", **kwargs)
+        self.offset = utc_offset
+
+    def label_width(self) -> int:
+        metrics = getattr(self, "fontMetrics", None)
+        return (metrics.horizontalAdvance("Nov 30") if metrics is not None else 48) + 16
+
+    def tickValues(self, minVal, maxVal, size):
+        if size <= 0 or maxVal <= minVal:
+            return []
+        density = (maxVal - minVal) / size  # seconds a pixel
+        step = next((s for s in self.STEPS if s * DAY / density >= self.label_width()), self.STEPS[-1])
+        first = math.ceil((minVal + self.offset) / DAY)
+        last = math.floor((maxVal + self.offset) / DAY)
+        if step >= 7:  # on Mondays (day 0, 1970-01-01, was a Thursday)
+            weeks = step // 7
+            days = [d for d in range(first, last + 1) if (d + 3) % 7 == 0 and (d + 3) // 7 % weeks == 0]
+        else:
+            days = [d for d in range(first, last + 1) if d % step == 0]
+        return [(step * DAY, [d * DAY - self.offset for d in days])]
+
+    def tickStrings(self, values, scale, spacing):
+        out = []
+        for v in values:
+            d = datetime.fromtimestamp(round(v + self.offset), UTC)
+            out.append(f"{d:%b} {d.day}")
+        return out
+
+
+class Chart(QWidget):
+    """A titled pyqtgraph plot over days, with a line of notes under it (what the marks mean, or
+    why there is nothing to show yet)."""
+
+    def __init__(self, title: str, left: str, dark: bool = False):
+        super().__init__()
+        self.dark = dark
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.axis = DayAxis()
+        self.plot = pg.PlotWidget(axisItems={"bottom": self.axis})
+        self.plot.setTitle(title, size="12pt")
+        self.plot.setLabel("left", left)
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        # the legend's ground follows the theme, so that its words read on it
+        self.legend = self.plot.addLegend(offset=(-8, -8), labelTextSize="9pt",
+                                          brush=(38, 42, 39, 220) if dark else (255, 255, 255, 220),
+                                          labelTextColor="#e8e4d8" if dark else "#222")
+        self.empty = QLabel("")
+        self.empty.setObjectName("subtitle")
+        self.empty.setWordWrap(True)
+        layout.addWidget(self.plot)
+        layout.addWidget(self.empty)
+
+    def start(self, report) -> None:
+        """Clear the chart and set its days: the report's range and offset, by day or by week."""
+        self.plot.clear()
+        self.legend.clear()
+        self.axis.offset = report.utc_offset
+        self.plot.setLabel("bottom", "day" if report.bin_days == 1 else "week (Monday to Sunday)")
+        lo, hi = report.x_range
+        if hi > lo:
+            self.plot.setXRange(lo, hi, padding=0.02)
+
+    def colour(self, n: int, key: str | None = None) -> str:
+        named = (GAME_COLOURS_DARK if self.dark else GAME_COLOURS).get(key or "")
+        return named or (PALETTE_DARK if self.dark else PALETTE)[n % len(PALETTE)]
+
+    def raw_and_smooth(self, x: list[float], raw: list[float], smooth: list[float], colour: str,
+                       name: str | None) -> tuple:
+        """Faint raw points and the smoothed line over them: (scatter, line)."""
+        faint = pg.mkColor(colour)
+        faint.setAlpha(RAW_ALPHA)
+        scatter = pg.ScatterPlotItem(x=x, y=raw, size=7, pen=None, brush=faint)
+        scatter.setZValue(0)
+        self.plot.addItem(scatter)
+        line = self.plot.plot(x, smooth, pen=pg.mkPen(colour, width=2.5), name=name,
+                              symbol="o" if len(x) == 1 else None, symbolSize=6, symbolBrush=colour)
+        line.setZValue(1)
+        return scatter, line
+
+
+def binning_note(report) -> str:
+    if report.bin_days == 1:
+        return ""
+    return " By week: fewer than 3 practice days a week."
+
+
+def draw_accuracy(chart: Chart, report, by: str) -> None:
+    chart.start(report)
+    series = report.game_series if by == "game" else report.skill_series
+    shown = series
+    if by == "skill" and len(series) > MOST_SKILLS:
+        shown = sorted(series, key=lambda s: -sum(s.exercises))[:MOST_SKILLS]
+        shown.sort(key=lambda s: s.key)
+    for n, s in enumerate(shown):
+        name = GAME_NAMES.get(s.key, s.key) if by == "game" else SKILL_TITLES.get(Skill(s.key), s.key)
+        chart.raw_and_smooth(s.x, [100 * v for v in s.raw], [100 * v for v in s.smooth],
+                             chart.colour(n, s.key if by == "game" else None), name)
+    chart.plot.setYRange(0, 100, padding=0.05)
+    if not series:
+        chart.empty.setText("No graded attempts yet.")
+        return
+    window = "7 days" if report.bin_days == 1 else "3 weeks"
+    note = f"Dots: each {'day' if report.bin_days == 1 else 'week'}; lines: the last {window} pooled."
+    if len(shown) < len(series):
+        note += f" The {len(shown)} most practised of {len(series)} skills."
+    if report.attempts == 1:
+        note = "One attempt so far: the lines grow as you practise."
+    chart.empty.setText(note + binning_note(report))
+
+
+def draw_speed(chart: Chart, report) -> None:
+    chart.start(report)
+    pts = [p for p in report.payout_times if p.target]
+    if not pts:
+        chart.empty.setText("No payout drills yet: Practice → Payout drill.")
+        return
+    colour = chart.colour(1)
+    chart.raw_and_smooth([p.started for p in pts], [p.ratio for p in pts], list(report.payout_smooth),
+                         colour, "median of the last 5")
+    red = "#ef6b73" if chart.dark else "#b3262e"
+    chart.plot.addLine(y=1.0, pen=pg.mkPen(red, width=2, style=Qt.PenStyle.DashLine))
+    lo, hi = report.x_range
+    chart.plot.setXRange(min(lo, pts[0].started), hi, padding=0.02)
+    chart.empty.setText("Dots: each drill; line: the median of the last 5; dashed: on target."
+                        if len(pts) > 1 else "One payout drill so far: the line grows as you drill.")
+
+
+def draw_attempts(chart: Chart, report) -> None:
+    chart.start(report)
+    bins = report.bins
+    if not bins:
+        chart.empty.setText("No attempts yet.")
+        return
+    width = report.bin_days * DAY
+    green, gold = ("#3ec483", "#e0bc3c") if chart.dark else ("#0b7a4b", "#c9a227")
+    xs = [b.x for b in bins]
+    chart.plot.addItem(pg.BarGraphItem(x=xs, height=[b.attempts for b in bins], width=width * 0.7,
+                                       brush=green, pen=None))
+    chart.plot.addItem(pg.BarGraphItem(x=xs, height=[b.passed for b in bins], width=width * 0.35,
+                                       brush=gold, pen=None))
+    top = max(b.attempts for b in bins)
+    major = max(1, math.ceil(top / 5))
+    chart.plot.getAxis("left").setTickSpacing(major, major)  # whole attempts only
+    chart.plot.setYRange(0, top, padding=0.05)
+    per = "day" if report.bin_days == 1 else "week"
+    chart.plot.setTitle(f"Attempts per {per}", size="12pt")
+    chart.empty.setText(f"Green: attempts; gold: passed.{binning_note(report)}")
