@@ -6,6 +6,8 @@
                          grade a recorded action log (trainer.regrade)
     verify-results FILE --public-key KEY
                          check exam certificates (a certificates file or a progress file)
+    class-server --data DIR [--host H] [--port N]
+                         run a class's PostgreSQL server (trainer.progress.server.command)
 
 `dealer-trainer` with no command opens the app (ui.main); these commands import no Qt, so they
 start fast and run on machines with no display.
@@ -109,11 +111,43 @@ def build_parser() -> argparse.ArgumentParser:
                    "(with --secret): an integrity check of the file, not evidence")
     v.add_argument("--secret", metavar="PATH",
                    help="the installation secret the results were written with")
+
+    cs = sub.add_parser("class-server", help="run a class's PostgreSQL server on this machine and "
+                        "print the address workstations join with (Ctrl+C stops it)")
+    cs.add_argument("--data", required=True, metavar="DIR", help="the folder that keeps the class's data")
+    cs.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: "
+                         "every network)")
+    cs.add_argument("--port", type=_port, default=5432, help="the port to listen on (default 5432)")
     return p
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (a whole number from 1 to 65535)")
+    return int(text)
+
+
+def _class_address(text: str):
+    from trainer.progress.errors import ClassServerError
+    from trainer.progress.server.address import class_address
+
+    try:
+        return class_address(text)
+    except ClassServerError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def class_option(parser: argparse.ArgumentParser) -> None:
+    """`--class URL`: the class server the app joins (its address checked here, without
+    connecting; the parsed value is a trainer.progress.server.address.ClassAddress)."""
+    parser.add_argument("--class", dest="class_address", type=_class_address, metavar="URL",
+                        help="join a class: its server's postgresql:// address, as the class "
+                             "server printed it")
+
+
 COMMANDS = ("settle", "odds", "check", "key", "grade", "instructor-key", "sitting", "certify",
-            "verify-results")
+            "verify-results", "class-server")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"settle": _settle, "odds": _odds, "check": _check, "key": _key,
                 "grade": _grade, "instructor-key": _instructor_key, "sitting": _sitting,
-                "certify": _certify, "verify-results": _verify_results}[args.command](args)
+                "certify": _certify, "verify-results": _verify_results,
+                "class-server": _class_server}[args.command](args)
     except (RequestError, DataError, ScenarioError, ExamError, StoreError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -140,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dealer-trainer: internal error ({type(e).__name__}: {e}); "
               "set DEALER_TRAINER_DEBUG=1 for details", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _class_server(args) -> int:
+    from trainer.progress.server.command import serve
+
+    return serve(args.data, args.host, args.port, say=lambda line: print(line, flush=True))
 
 
 def _loads(text: str):

@@ -51,6 +51,15 @@ def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int 
     return len(ids)
 
 
+def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
+    """Send the file's trainees, so that the class lists those who have not started too (a
+    trainee's own login sends only with their attempts: it may not speak for the others)."""
+    if conn.execute("SELECT pg_has_role('class_trainee', 'MEMBER')").fetchone()[0]:
+        return
+    with conn.transaction():
+        conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": queue.trainees(), "attempts": []}),))
+
+
 def reason(e: BaseException) -> str:
     """One line saying why a push failed, without the driver's decoration."""
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -83,11 +92,15 @@ class Pusher:
         self._thread.start()
 
     def stop(self, timeout: float | None = 15.0) -> None:
-        """Stop pushing (what waits stays in the file for next time)."""
+        """Stop pushing (what waits stays in the file; `start()` goes on)."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout)
+
+    def close(self) -> None:
+        """Stop, and let go of the progress file."""
+        self.stop()
         self.queue.close()
 
     def wake(self) -> None:
@@ -133,6 +146,7 @@ class Pusher:
             self._conn = connect(self.address)
             self.class_uid = class_uid(self._conn)
             self.queue.remember(self.class_uid, self.address.shown)
+            push_trainees(self._conn, self.queue)
         while not self._stop.is_set():
             n = push_batch(self._conn, self.queue, self.class_uid, self.batch)
             self.sent += n

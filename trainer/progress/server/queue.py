@@ -94,6 +94,13 @@ class Queue:
                     for r in rows]
         return ids, {"trainees": trainees, "attempts": attempts}
 
+    def trainees(self) -> list[dict]:
+        """Every trainee of the file, as push_attempts takes them (a trainee who has not started
+        is in the class too)."""
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM trainees ORDER BY id").fetchall()
+        return [{c: t[c] for c in _TRAINEE} for t in rows]
+
     def mark_sent(self, class_uid: str, attempt_ids: list[int]) -> None:
         now = time.time()
         self._write("INSERT INTO class_sent (class_uid, attempt_id, sent) VALUES (?, ?, ?) "

@@ -1,0 +1,100 @@
+"""What the class server's tests share: a real PostgreSQL (the packaged server) on the loopback
+address, a class database per test, and progress files full of attempts."""
+
+from __future__ import annotations
+
+import itertools
+import socket
+import time
+from pathlib import Path
+
+import psycopg
+
+from trainer.progress.records import AttemptRecord, Mode
+from trainer.progress.server.address import ClassAddress, class_address
+from trainer.progress.server.logins import CLASS_LOGINS, add_login
+from trainer.progress.server.postgres import Postgres
+from trainer.progress.server.tables import install
+from trainer.progress.store import Store
+
+PASSWORD = "class-test-password"
+T0 = 1_700_000_000.0
+_classes = itertools.count(1)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(folder: Path) -> Postgres:
+    server = Postgres(folder, port=free_port())
+    server.start()
+    with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+        install(admin)
+        for name, group in CLASS_LOGINS.items():
+            add_login(admin, name, group, PASSWORD)
+    return server
+
+
+class Class:
+    """One class database on the test server, and its logins' addresses."""
+
+    def __init__(self, server: Postgres):
+        self.server = server
+        self.database = f"class_{next(_classes)}"
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            install(admin, self.database)
+
+    def address(self, login: str = "workstation", password: str = PASSWORD) -> ClassAddress:
+        return class_address(f"postgresql://{login}:{password}@127.0.0.1:{self.server.port}/{self.database}")
+
+    def connect(self, login: str = "instructor", password: str = PASSWORD) -> psycopg.Connection:
+        return psycopg.connect(self.address(login, password).url, autocommit=True)
+
+    def admin(self) -> psycopg.Connection:
+        return psycopg.connect(self.server.admin_dsn(self.database), autocommit=True)
+
+    def count(self, table: str = "attempts") -> int:
+        with self.admin() as conn:
+            return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+    def uids(self) -> list[str]:
+        with self.admin() as conn:
+            return [r[0] for r in conn.execute("SELECT uid FROM attempts ORDER BY uid")]
+
+
+def attempt(trainee_id: int, n: int, **more) -> AttemptRecord:
+    """An attempt with findings on some skills, so that findings and skills travel too."""
+    missed = n % 3 == 0
+    findings = ({"kind": "wrong amount", "severity": "major", "message": f"Paid $4 on round {n}",
+                 "cite": "§ 577.6", "skill": "payouts", "expected": "$5",
+                 "actual": {"do": "pay", "round": 1, "at": 2.5, "amount": 400}},) if missed else ()
+    fields = dict(trainee_id=trainee_id, item_id=f"props-and-hops/{n % 5:02d}", game="props-and-hops",
+                  mode=Mode.SCENARIO, started=T0 + 60 * n, ended=T0 + 60 * n + 30, procedure=100,
+                  payouts=60 if missed else 100, speed=90, total=80 if missed else 97, passed=not missed,
+                  critical=n % 7 == 0, target=45.0, skills=("payouts", "calls"), findings=findings,
+                  log=({"do": "pay", "round": 1, "at": 2.5 + n % 4, "amount": 500},))
+    return AttemptRecord(**{**fields, **more})
+
+
+def progress_file(path: Path, attempts: dict[str, int], *, start: int = 0) -> Path:
+    """A progress file with these trainees, each with this many attempts."""
+    with Store.open(path) as store:
+        for name, count in attempts.items():
+            found = store.find_trainee(name)
+            tid = found.id if found else store.add_trainee(name)
+            for n in range(start, start + count):
+                store.record_attempt(attempt(tid, n))
+    return path
+
+
+def until(condition, *, within: float = 60.0, what: str = "the condition") -> None:
+    """Wait for `condition()` to hold (a generous limit only guards against a hang: no test
+    depends on how fast anything is)."""
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {within:.0f} s")
+        time.sleep(0.01)

@@ -1,0 +1,331 @@
+"""The class server (issue 14): a real PostgreSQL on the loopback address, one for the whole
+session, and a class database per test. Workstations push their progress files' attempts; the
+faults a classroom has (a server killed mid-push, a push repeated, two workstations at once) lose
+nothing and double nothing, and the server itself keeps trainees out of each other's rows and
+every role away from changing an attempt."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from tests.class_server_support import PASSWORD, Class, attempt, progress_file, start_server, until
+from trainer.progress.classroom import class_overview
+from trainer.progress.errors import ClassServerError
+from trainer.progress.server.classview import server_class_overview
+from trainer.progress.server.connection import ClassConnection
+from trainer.progress.server.logins import trainee_login
+from trainer.progress.server.push import Pusher, class_uid, connect, push_batch, push_trainees
+from trainer.progress.server.queue import Queue
+from trainer.progress.store import Store
+
+FAST = {"poll": 0.05, "backoff": (0.02, 0.2)}
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("class-server") / "class")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def klass(server):
+    if not server.running:  # a test that crashed it and failed before starting it again
+        server.start()
+    return Class(server)
+
+
+def push_all(path, klass: Class, size: int = 50) -> int:
+    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
+    queue = Queue(path)
+    try:
+        with connect(klass.address()) as conn:
+            uid = class_uid(conn)
+            queue.remember(uid, klass.address().shown)
+            push_trainees(conn, queue)
+            sent = 0
+            while n := push_batch(conn, queue, uid, size):
+                sent += n
+            return sent
+    finally:
+        queue.close()
+
+
+def local_attempts(path) -> dict[str, tuple]:
+    """uid -> (total, findings, skills) of each attempt in a progress file."""
+    with Store.open(path) as store:
+        return {a.uid: (a.total, len(a.findings), tuple(sorted(a.skills))) for a in store.attempts()}
+
+
+def server_attempts(klass: Class) -> dict[str, tuple]:
+    with klass.admin() as conn:
+        rows = conn.execute(
+            "SELECT a.uid, a.total, (SELECT count(*) FROM findings f WHERE f.attempt_id = a.id), "
+            "(SELECT coalesce(array_agg(skill ORDER BY skill), '{}') FROM attempt_skills s "
+            " WHERE s.attempt_id = a.id) FROM attempts a").fetchall()
+    return {uid: (total, findings, tuple(skills)) for uid, total, findings, skills in rows}
+
+
+# --------------------------------------------------------------------------- pushing
+def test_a_push_sends_every_attempt_once_with_its_findings_and_skills(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 40, "Bo": 25})
+    assert push_all(path, klass) == 65
+    assert server_attempts(klass) == local_attempts(path)
+    assert push_all(path, klass) == 0  # nothing waits any more
+
+
+def test_pushing_twice_adds_nothing(tmp_path, klass):
+    """The workstation dies after the server committed a batch and before the file marked it
+    sent: the batch is pushed again, and the server keeps one copy of each attempt."""
+    path = progress_file(tmp_path / "ws.db", {"Ana": 30})
+    push_all(path, klass)
+    with Store.open(path) as store:
+        store.db.execute("DELETE FROM class_sent")  # as if no mark had been written
+    queue = Queue(path)
+    uid = queue.class_of(klass.address().shown)
+    assert queue.waiting(uid) == 30
+    queue.close()
+    assert push_all(path, klass) == 30  # sent again ...
+    assert klass.count() == 30  # ... and added nothing
+    assert klass.count("findings") == sum(f for _, f, _ in local_attempts(path).values())
+    queue = Queue(path)
+    _, batch = queue.batch("another-class", 30)  # every attempt, as a class that has none sees it
+    queue.close()
+    with klass.connect("workstation") as conn:  # the server's own answer: 0 added
+        assert conn.execute("SELECT push_attempts(%s)", (Jsonb(batch),)).fetchone()[0] == 0
+
+
+def test_killing_the_server_mid_push_loses_nothing_and_doubles_nothing(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 300, "Bo": 200})
+    pusher = Pusher(str(path), klass.address(), batch=50, **FAST)
+    first_batch_in, go_on = threading.Event(), threading.Event()
+    mark_sent = pusher.queue.mark_sent
+
+    def held_after_the_first_batch(class_id, ids):
+        mark_sent(class_id, ids)
+        first_batch_in.set()
+        go_on.wait()
+
+    pusher.queue.mark_sent = held_after_the_first_batch
+    pusher.start()
+    try:
+        assert first_batch_in.wait(60)
+        klass.server.crash()  # mid-push: one batch in, nine to go
+        assert pusher.waiting() == 450
+        go_on.set()
+        until(lambda: pusher.problem is not None, what="the pusher noticing the server is gone")
+        assert pusher.status.startswith("450 results waiting to be sent")
+        assert klass.server.running is False
+        klass.server.start()
+        until(lambda: pusher.waiting() == 0, what="the pusher sending everything after the restart")
+    finally:
+        go_on.set()
+        pusher.stop()
+    assert pusher.failures == 0 and pusher.problem is None
+    assert pusher.status == "All results sent to the class."
+    pusher.close()
+    assert server_attempts(klass) == local_attempts(path)
+    assert klass.count() == 500
+
+
+def test_two_workstations_pushing_at_once_share_one_copy_of_each_attempt(tmp_path, klass):
+    """Workstation B has a copy of A's file (Ana's attempts, the same uids) and Bo's own: both
+    push at the same time, in small batches that interleave."""
+    a = progress_file(tmp_path / "a.db", {"Ana": 300})
+    b = tmp_path / "b.db"
+    shutil.copy(a, b)
+    progress_file(b, {"Bo": 300})
+    pushers = [Pusher(str(p), klass.address(), batch=20, **FAST) for p in (a, b)]
+    for p in pushers:
+        p.start()
+    try:
+        until(lambda: all(p.waiting() == 0 for p in pushers), what="both workstations sending")
+    finally:
+        for p in pushers:
+            p.close()
+    assert klass.count() == 600
+    assert server_attempts(klass) == local_attempts(b)
+    with klass.admin() as conn:
+        assert conn.execute("SELECT count(*) FROM trainees").fetchone()[0] == 2
+
+
+def test_a_connection_that_cannot_reach_the_server_keeps_everything_waiting(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 5})
+    wrong = klass.address(password="not-the-password")
+    connection = ClassConnection(str(path), wrong, **FAST)
+    connection.start()
+    try:
+        until(lambda: connection.pusher.failures >= 2, what="two failed tries")
+        assert connection.waiting() == 5
+        assert connection.status.startswith("5 results waiting to be sent: ")
+        assert "password authentication failed" in connection.status
+    finally:
+        connection.close()
+    assert klass.count() == 0
+
+
+# --------------------------------------------------------------------------- the server's rules
+def two_trainees(tmp_path, klass: Class) -> dict[str, str]:
+    path = progress_file(tmp_path / "ws.db", {"Ana": 12, "Bo": 9})
+    push_all(path, klass)
+    with Store.open(path) as store:
+        return {t.name: t.uid for t in store.trainees()}
+
+
+def test_a_trainee_connection_reads_its_own_rows_and_nobody_elses(tmp_path, klass):
+    uids = two_trainees(tmp_path, klass)
+    with klass.connect("instructor") as instructor:
+        login = trainee_login(instructor, uids["Ana"], "ana-password")
+        assert instructor.execute("SELECT count(*) FROM attempts").fetchone()[0] == 21
+        bo = instructor.execute("SELECT id FROM trainees WHERE uid = %s", (uids["Bo"],)).fetchone()[0]
+    with klass.connect(login, "ana-password") as ana:
+        assert [r[0] for r in ana.execute("SELECT uid FROM trainees")] == [uids["Ana"]]
+        assert ana.execute("SELECT count(*) FROM attempts").fetchone()[0] == 12
+        assert ana.execute("SELECT count(*) FROM attempts WHERE trainee_id = %s", (bo,)).fetchone()[0] == 0
+        assert ana.execute("SELECT count(*) FROM attempt_skills WHERE trainee_id = %s",
+                           (bo,)).fetchone()[0] == 0
+        assert ana.execute("SELECT count(*) FROM findings").fetchone()[0] == 4  # her own: n = 0, 3, 6, 9
+    with klass.connect("workstation") as workstation, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        workstation.execute("SELECT count(*) FROM attempts")  # a workstation reads nothing at all
+
+
+def test_a_trainee_pushes_only_their_own_attempts(tmp_path, klass):
+    uids = two_trainees(tmp_path, klass)
+    with klass.connect("instructor") as instructor:
+        login = trainee_login(instructor, uids["Ana"], "ana-password")
+    path = progress_file(tmp_path / "more.db", {"Bo": 3})
+    queue = Queue(path)
+    _, batch = queue.batch("x", 10)
+    queue.close()
+    with klass.connect(login, "ana-password") as ana, \
+            pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own"):
+        ana.execute("SELECT push_attempts(%s)", (Jsonb(batch),))
+    assert klass.count() == 21
+
+
+@pytest.mark.parametrize("change", ["UPDATE attempts SET total = 100", "DELETE FROM attempts",
+                                    "TRUNCATE attempts CASCADE", "UPDATE findings SET message = 'x'",
+                                    "DELETE FROM attempt_skills"])
+def test_no_role_can_change_or_remove_an_attempt(tmp_path, klass, change):
+    two_trainees(tmp_path, klass)
+    before = server_attempts(klass)
+    for login in ("instructor", "supervisor", "workstation"):  # no privilege at all
+        with klass.connect(login) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(change)
+    with klass.admin() as admin:  # the owner, and even the superuser: the trigger refuses
+        for role in ("class_owner", "postgres"):
+            admin.execute(f"SET ROLE {role}")
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+                admin.execute(change)
+    assert server_attempts(klass) == before
+
+
+def test_a_trainee_login_needs_a_trainee_of_the_class(klass):
+    with klass.connect("instructor") as instructor, pytest.raises(ClassServerError, match="no trainee"):
+        trainee_login(instructor, "0" * 32, "pw")
+    with klass.connect("supervisor") as supervisor, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        supervisor.execute("SELECT trainee_login(%s, 'pw')", ("0" * 32,))
+
+
+# --------------------------------------------------------------------------- the instructor's view
+def test_the_servers_class_overview_is_the_files(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 30, "Bo": 14, "Cy": 0})
+    push_all(path, klass)
+    now = 1_700_000_000.0 + 86_400
+    with Store.open(path) as store:
+        local = class_overview(store, now=now)
+    with klass.connect("supervisor") as conn:
+        remote = server_class_overview(conn, now=now)
+    # ids differ between the file and the server; trainees are the same people by their uid
+    assert [t.uid for t in remote.trainees] == [t.uid for t in local.trainees] != []
+    by_uid = lambda o: {t.id: t.uid for t in o.trainees}  # noqa: E731
+    for name in ("cells", "answer_seconds"):
+        mine, theirs = getattr(local, name), getattr(remote, name)
+        key = (lambda k, o: (by_uid(o)[k[0]], k[1])) if name == "cells" else (lambda k, o: by_uid(o)[k])
+        assert {key(k, remote): v for k, v in theirs.items()} == {key(k, local): v for k, v in mine.items()}
+    strip = lambda rows: [(h.trainee.uid, h.recent_accuracy, h.attempts, h.critical, h.passed)  # noqa: E731
+                          for h in rows]
+    assert strip(remote.needs_help) == strip(local.needs_help)
+    assert remote.hardest == local.hardest != []
+
+
+def test_following_the_class_hears_each_new_attempt(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 2})
+    connection = ClassConnection(str(path), klass.address("instructor"), **FAST)
+    stop, heard, listening = threading.Event(), [], threading.Event()
+
+    def listen():
+        for attempt_id in connection.follow(stop):
+            heard.append(attempt_id)
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    with klass.connect("instructor") as conn:  # the listener is in once the server lists it
+        until(lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%%' "
+                                   "AND datname = current_database()").fetchone()[0] > 0,
+              what="the listener connecting")
+        listening.set()
+        push_all(path, klass)
+        until(lambda: len(heard) == 2, what="two announcements")
+        assert sorted(heard) == [r[0] for r in conn.execute("SELECT id FROM attempts ORDER BY id")]
+    stop.set()
+    thread.join(10)
+    assert listening.is_set() and not thread.is_alive()
+
+
+def test_the_pusher_reports_what_waits(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 3})
+    connection = ClassConnection(str(path), klass.address(), **FAST)
+    assert connection.waiting() == 3
+    assert connection.status == "3 results waiting to be sent."
+    connection.start()
+    try:
+        until(lambda: connection.waiting() == 0, what="the attempts sent")
+        with Store.open(path) as store:  # recorded later: pushed on wake()
+            store.record_attempt(attempt(store.find_trainee("Ana").id, 99))
+        connection.wake()
+        until(lambda: klass.count() == 4, what="the new attempt sent")
+    finally:
+        connection.stop()
+    assert connection.status == "All results sent to the class."
+    with pytest.raises(ClassServerError, match="permission denied"):  # a workstation reads nothing
+        connection.class_overview()
+    connection.close()
+    instructor = ClassConnection(str(path), klass.address("instructor"))
+    assert [t.name for t in instructor.class_overview(now=1_700_100_000.0).trainees] == ["Ana"]
+    instructor.close()
+
+
+def test_a_class_overview_from_an_unreachable_server_is_one_line(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 1})
+    connection = ClassConnection(str(path), klass.address(password="wrong"))
+    with pytest.raises(ClassServerError, match="password authentication failed") as e:
+        connection.class_overview()
+    assert "\n" not in str(e.value)
+    connection.close()
+
+
+def test_a_second_class_is_a_queue_of_its_own(tmp_path, server):
+    """Attempts sent to one class still wait for another."""
+    first, second = Class(server), Class(server)
+    path = progress_file(tmp_path / "ws.db", {"Ana": 4})
+    push_all(path, first)
+    queue = Queue(path)
+    assert queue.waiting(queue.class_of(first.address().shown)) == 0
+    assert queue.waiting(queue.class_of(second.address().shown)) == 4  # never pushed: all wait
+    queue.close()
+    assert push_all(path, second) == 4
+
+
+def test_no_password_is_kept_in_the_progress_file(tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 1})
+    push_all(path, klass)
+    with Store.open(path) as store:
+        assert [r["address"] for r in store.query("SELECT address FROM classes")] == [klass.address().shown]
+    files = [p for p in tmp_path.iterdir() if p.name.startswith("ws.db")]
+    assert not any(PASSWORD.encode() in p.read_bytes() for p in files)

@@ -1,0 +1,106 @@
+"""The Class screen from the class server: the same `ClassOverview` trainer.progress.classroom
+makes from a progress file, from the server's tables (what the connection's role may read: the
+class for an instructor or supervisor, their own rows for a trainee).
+
+The rules are classroom's: each cell a skill's last 20 attempts, who needs help (lowest recent
+accuracy, then most critical errors), the hardest items (lowest pass rate in the last `days`
+days, at least `min_attempts` attempts), and each trainee's median time to answer over their last
+`answers` attempts. tests/test_class_server.py checks that both give the same overview of the
+same attempts.
+
+`follow(address)` yields the server id of each attempt as it arrives (LISTEN/NOTIFY), and None
+after the connection was lost and made again (announcements may have been missed meanwhile:
+read the overview again).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+
+import psycopg
+
+from trainer.procedure.model import Skill
+from trainer.progress.classroom import ANSWER_ATTEMPTS, Cell, ClassOverview, HelpRow, ItemRow
+from trainer.progress.records import Trainee, answer_gaps
+from trainer.progress.server.address import ClassAddress
+from trainer.progress.server.push import BACKOFF, connect
+from trainer.progress.server.tables import CHANNEL
+from trainer.progress.stats import DAY, WINDOW
+
+_CLASS = "t.archived = 0 AND t.instructor = 0"
+
+
+def _trainee(r: tuple) -> Trainee:
+    tid, name, created, archived, archived_at, instructor, uid = r
+    return Trainee(tid, name, created, bool(archived), archived_at, bool(instructor), False, uid=uid)
+
+
+def server_class_overview(conn: psycopg.Connection, *, now: float | None = None, days: float = 30,
+                          min_attempts: int = 3, items: int = 10,
+                          answers: int = ANSWER_ATTEMPTS) -> ClassOverview:
+    now = time.time() if now is None else now
+    since = now - days * DAY
+    skills = list(Skill)
+    trainees = [_trainee(r) for r in conn.execute(
+        f"SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
+        f"WHERE {_CLASS} ORDER BY lower(name), id")]
+    cells = {(tid, Skill(skill)): Cell(n, right) for tid, skill, n, right in conn.execute(
+        f"SELECT t.id, k.skill, w.n, w.right FROM trainees t CROSS JOIN unnest(%s::text[]) AS k (skill) "
+        f"CROSS JOIN LATERAL (SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS right FROM ("
+        f"  SELECT NOT EXISTS (SELECT 1 FROM findings f WHERE f.attempt_id = s.attempt_id "
+        f"    AND f.skill = s.skill) AS ok FROM attempt_skills s "
+        f"  WHERE s.trainee_id = t.id AND s.skill = k.skill "
+        f"  ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW}) x) w WHERE {_CLASS}",
+        ([s.value for s in skills],))}
+    recent = {tid: (n, critical, passed) for tid, n, critical, passed in conn.execute(
+        f"SELECT t.id, r.n, r.critical, r.passed FROM trainees t CROSS JOIN LATERAL ("
+        f"  SELECT count(*) AS n, coalesce(sum(critical), 0) AS critical, coalesce(sum(passed), 0) AS passed "
+        f"  FROM attempts a WHERE a.trainee_id = t.id AND a.started >= %s AND a.abandoned = 0) r "
+        f"WHERE {_CLASS}", (since,))}
+    help_rows = []
+    for t in trainees:
+        n = sum(cells[t.id, s].exercises for s in skills)
+        right = sum(cells[t.id, s].right for s in skills)
+        attempts, critical, passed = (int(v) for v in recent[t.id])
+        help_rows.append(HelpRow(t, right / n if n else None, attempts, critical, passed))
+    help_rows.sort(key=lambda h: (h.recent_accuracy is None, h.recent_accuracy or 0, -h.critical,
+                                  h.trainee.name.lower()))
+    hardest = [ItemRow(item, game, n, int(passed)) for item, n, passed, game in conn.execute(
+        "SELECT item_id, count(*), sum(passed), min(game) FROM attempts "
+        "WHERE started >= %s AND abandoned = 0 GROUP BY item_id HAVING count(*) >= %s",
+        (since, min_attempts))]
+    hardest.sort(key=lambda i: (i.pass_rate, -i.attempts, i.item_id))
+    del hardest[items:]
+    gaps: dict[int, list[float]] = {t.id: [] for t in trainees}
+    for tid, log in conn.execute(
+            f"SELECT t.id, a.log FROM trainees t CROSS JOIN LATERAL ("
+            f"  SELECT log FROM attempts WHERE trainee_id = t.id AND abandoned = 0 "
+            f"  ORDER BY started DESC LIMIT %s) a WHERE {_CLASS}", (int(answers),)):
+        gaps[tid].extend(answer_gaps(json.loads(log)))
+    answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
+    return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
+
+
+def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
+           backoff: tuple[float, float] = BACKOFF) -> Iterator[int | None]:
+    """The server id of each attempt added to the class, as the server announces it, until
+    `stop` is set (looked at every `wait` seconds); None after a lost connection was made again."""
+    pause, lost = backoff[0], False
+    while not stop.is_set():
+        try:
+            with connect(address) as conn:
+                conn.execute(f"LISTEN {CHANNEL}")
+                if lost:
+                    lost, pause = False, backoff[0]
+                    yield None
+                while not stop.is_set():
+                    for note in conn.notifies(timeout=wait):
+                        yield int(note.payload)
+        except psycopg.OperationalError:
+            lost = True
+            stop.wait(pause)
+            pause = min(pause * 2, backoff[1])

@@ -1,0 +1,77 @@
+"""`ClassConnection`: what the app holds while a workstation is in a class.
+
+    conn = ClassConnection(store.path, "postgresql://workstation:CODE@10.0.0.5:5432/dealer_class")
+    conn.start()              # pushes in the background from now on
+    store.record_attempt(r)   # the file first, as always ...
+    conn.wake()               # ... then push it now rather than at the next poll
+    conn.status               # "3 results waiting to be sent: <why>; trying again."
+    conn.stop()               # pause pushing (start() goes on); what waits stays in the file
+    conn.close()              # on leaving the class or closing the app
+
+For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
+from the server (the same `ClassOverview` as trainer.progress.classroom's), and `follow(stop)`
+yields each new attempt's server id as it arrives (None after a lost connection came back: read
+the overview again); run it on a thread of its own, and set `stop` to end it.
+
+Nothing here raises a driver error to the app: a server that cannot be reached or refuses
+gives ClassServerError with one line saying why.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import psycopg
+
+from trainer.progress.classroom import ClassOverview
+from trainer.progress.errors import ClassServerError
+from trainer.progress.server.address import ClassAddress, class_address
+from trainer.progress.server.classview import follow, server_class_overview
+from trainer.progress.server.push import BACKOFF, BATCH, POLL, Pusher, connect, reason
+
+
+class ClassConnection:
+    def __init__(self, progress_path: str, address: str | ClassAddress, *, batch: int = BATCH,
+                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF):
+        self.address = class_address(address) if isinstance(address, str) else address
+        self.backoff = backoff
+        self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff)
+
+    # ------------------------------------------------------------------ every workstation
+    def start(self) -> None:
+        """Push the waiting attempts in the background, and every attempt recorded later."""
+        self.pusher.start()
+
+    def stop(self) -> None:
+        self.pusher.stop()
+
+    def close(self) -> None:
+        self.pusher.close()
+
+    def wake(self) -> None:
+        """An attempt was recorded: push it now."""
+        self.pusher.wake()
+
+    def waiting(self) -> int:
+        """Attempts in the progress file the class server has not confirmed."""
+        return self.pusher.waiting()
+
+    @property
+    def status(self) -> str:
+        """One line for the status bar: "All results sent to the class." or "n results waiting
+        to be sent" (and why, while the server cannot be reached)."""
+        return self.pusher.status
+
+    # ------------------------------------------------------------------ the instructor
+    def class_overview(self, **options) -> ClassOverview:
+        """The class as the server has it (options as trainer.progress.classroom.class_overview's)."""
+        try:
+            with connect(self.address) as conn:
+                return server_class_overview(conn, **options)
+        except psycopg.Error as e:
+            raise ClassServerError(f"the class at {self.address.shown}: {reason(e)}") from None
+
+    def follow(self, stop: threading.Event) -> Iterator[int | None]:
+        """Each new attempt's server id as it arrives, until `stop` is set (see the module)."""
+        return follow(self.address, stop, backoff=self.backoff)
