@@ -6,6 +6,7 @@ every role away from changing an attempt."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 
@@ -13,11 +14,13 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.class_server_support import PASSWORD, Class, attempt, progress_file, start_server, until
+from tests.class_server_support import PASSWORD, T0, Class, attempt, progress_file, start_server, until
 from trainer.progress.classroom import class_overview
+from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
 from trainer.progress.errors import ClassServerError
 from trainer.progress.server.classview import server_class_overview
 from trainer.progress.server.connection import ClassConnection
+from trainer.progress.server.ledger import attempts_used, record_sitting, use_sitting
 from trainer.progress.server.logins import trainee_login
 from trainer.progress.server.push import Pusher, class_uid, connect, push_batch, push_trainees
 from trainer.progress.server.queue import Queue
@@ -329,3 +332,47 @@ def test_no_password_is_kept_in_the_progress_file(tmp_path, klass):
         assert [r["address"] for r in store.query("SELECT address FROM classes")] == [klass.address().shown]
     files = [p for p in tmp_path.iterdir() if p.name.startswith("ws.db")]
     assert not any(PASSWORD.encode() in p.read_bytes() for p in files)
+
+
+# --------------------------------------------------------------------------- the exam ledger
+def sitting(n: int, trainee: str = "Ana") -> dict:
+    nonce = f"{n:032x}"
+    return {"nonce": nonce, "trainee_name": trainee, "form_uid": "form-1", "form_digest": "d" * 64,
+            "attempt": n, "issued": T0, "expires": T0 + 3600, "signer": "f" * 16,
+            "token": json.dumps({"nonce": nonce, "attempt": n}), "draw": None}
+
+
+def test_the_exam_ledger_counts_every_sitting_issued_and_uses_each_once(klass):
+    with klass.connect("instructor") as conn:
+        for n in (1, 2):
+            record_sitting(conn, sitting(n))
+        assert attempts_used(conn, "Ana", "form-1") == 2
+        with pytest.raises(ClassServerError, match="attempt 2 of 'Ana' at this form was already issued"):
+            record_sitting(conn, {**sitting(3), "attempt": 2})
+        use_sitting(conn, sitting(1)["nonce"], "result-1")
+        with pytest.raises(ClassServerError, match="already used"):
+            use_sitting(conn, sitting(1)["nonce"], "result-9")
+        with pytest.raises(ClassServerError, match="not issued"):
+            use_sitting(conn, sitting(7)["nonce"], "result-7")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # no attempt is ever taken back
+            conn.execute("DELETE FROM exam_sittings")
+    with klass.admin() as admin:
+        admin.execute("SET ROLE class_owner")
+        for change in ("DELETE FROM exam_sitting_uses", "UPDATE exam_sittings SET attempt = 1"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+                admin.execute(change)
+    with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        record_sitting(conn, sitting(5))
+    with klass.connect("supervisor") as conn:
+        assert attempts_used(conn, "Ana", "form-1") == 2
+        assert conn.execute("SELECT count(*) FROM exam_sitting_uses").fetchone()[0] == 1
+
+
+def test_the_servers_tables_have_the_described_columns(klass):
+    with klass.admin() as conn:
+        for table in (TRAINEES, ATTEMPTS, FINDINGS, ATTEMPT_SKILLS, EXAM_SITTINGS):
+            columns = [r[0] for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = %s "
+                "ORDER BY ordinal_position", (table.name,))]
+            extra = ["login"] if table is TRAINEES else []
+            assert columns == [c.name for c in table.shared()] + extra, table.name

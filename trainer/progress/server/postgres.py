@@ -58,9 +58,9 @@ class Postgres:
     def check_folder(self) -> None:
         """A folder that can hold the cluster, or ClassServerError naming the problem."""
         where = self.folder
-        if where.exists() and not where.is_dir():
-            raise ClassServerError(f"{where} is a file, not a folder")
         try:
+            if where.exists() and not where.is_dir():
+                raise ClassServerError(f"{where} is a file, not a folder")
             where.mkdir(parents=True, exist_ok=True)
             probe = where / ".write-test"
             probe.write_bytes(b"")
@@ -73,6 +73,8 @@ class Postgres:
     def check_port(self) -> None:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         with socket.socket(family, socket.SOCK_STREAM) as s:
+            # as PostgreSQL binds: connections it closed a moment ago (TIME_WAIT) do not count
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 s.bind((self.host, self.port))
             except OSError as e:
