@@ -19,7 +19,11 @@ every statistic computed from that log.
   (`trainee_attempts`, `item_title`, `replay`);
 - `exchange`: CSV of attempts, and results files one workstation exports and another imports
   (`export_csv`, `export_results`, `import_results`);
-- `errors`: `StoreError` and its kinds, each with a one-line message for the user.
+- `errors`: `StoreError` and its kinds, each with a one-line message for the user;
+- `server`: the class server: the progress file as the workstation's queue, pushed in the
+  background to the class's PostgreSQL (`ClassConnection`: `start`, `stop`, `close`, `wake`,
+  `waiting`, `status`, and for an instructor `class_overview`, `follow`), `class_address` to check
+  a `--class` address, `ClassServerError`.
 
 Typical use::
 
@@ -41,7 +45,8 @@ FACE = {
     **names_from("trainer.progress.demo", "seed_demo"),
     **names_from("trainer.progress.errors",
                  "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",
-                 "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError"),
+                 "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError",
+                 "ClassServerError"),
     **names_from("trainer.progress.exchange",
                  "ImportSummary", "export_csv", "export_results", "import_results"),
     **names_from("trainer.progress.records",
@@ -50,6 +55,8 @@ FACE = {
                  "BinCount", "ProgressReport", "Series", "SkillRow", "accuracy_by_game", "accuracy_by_skill",
                  "attempts_per_day", "chart_bin_days", "next_drill_skill", "payout_times", "progress_report",
                  "rolling_median", "skill_table", "weakest_skills"),
+    **names_from("trainer.progress.server.address", "ClassAddress", "class_address"),
+    **names_from("trainer.progress.server.connection", "ClassConnection"),
     **names_from("trainer.progress.store", "Store"),
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)
