@@ -10,6 +10,8 @@
 - `classview`: the Class screen from the server (`server_class_overview`) and `follow`, the new
   attempts as the server announces them (LISTEN/NOTIFY);
 - `ledger`: the exam ledger on the server (sittings issued and used, insert-only);
+- `logins`: the class's logins (`add_login`) and a trainee's own (`trainee_login`);
+- `address`: a `--class` address checked without connecting (`class_address`);
 - `connection`: `ClassConnection`, what the app holds while a workstation is in a class;
 - `command`: `dealer-trainer class-server`.
 """
