@@ -8,6 +8,9 @@
                          check exam certificates (a certificates file or a progress file)
     class-server --data DIR [--host H] [--port N]
                          run a class's PostgreSQL server (trainer.progress.server.command)
+    export-results FILE|--class URL --format xapi|csv [--trainee NAME] [--out PATH]
+                         results for the employer: xAPI statements or a CSV transcript
+                         (trainer.progress.handoff)
 
 `dealer-trainer` with no command opens the app (ui.main); these commands import no Qt, so they
 start fast and run on machines with no display.
@@ -119,7 +122,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: "
                          "every network)")
     cs.add_argument("--port", type=_port, default=5432, help="the port to listen on (default 5432)")
+
+    ex = sub.add_parser("export-results", help="write the results for the employer: xAPI statements "
+                        "for a learning record store, or a CSV transcript for the personnel file")
+    ex.add_argument("file", nargs="?", metavar="FILE", help="a progress file (or give --class)")
+    class_option(ex)
+    ex.add_argument("--format", required=True, choices=("xapi", "csv"),
+                    help="xapi: a JSON list of xAPI statements; csv: a transcript, a row per attempt")
+    ex.add_argument("--trainee", metavar="NAME", help="one trainee's results (default: everyone's)")
+    ex.add_argument("--out", metavar="PATH", help="the file to write (default: standard output)")
+    ex.add_argument("--home-page", type=_home_page, metavar="URL",
+                    help="the address of the system the trainees' accounts are on, as xAPI "
+                         "names them (default: the trainer's own)")
     return p
+
+
+def _home_page(text: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a web address (http:// or https://...)")
+    return text
 
 
 def _port(text: str) -> int:
@@ -147,7 +171,7 @@ def class_option(parser: argparse.ArgumentParser) -> None:
 
 
 COMMANDS = ("settle", "odds", "check", "key", "grade", "instructor-key", "sitting", "certify",
-            "verify-results", "class-server")
+            "verify-results", "class-server", "export-results")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         return {"settle": _settle, "odds": _odds, "check": _check, "key": _key,
                 "grade": _grade, "instructor-key": _instructor_key, "sitting": _sitting,
                 "certify": _certify, "verify-results": _verify_results,
-                "class-server": _class_server}[args.command](args)
+                "class-server": _class_server, "export-results": _export_results}[args.command](args)
     except (RequestError, DataError, ScenarioError, ExamError, StoreError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -181,6 +205,46 @@ def _class_server(args) -> int:
     from trainer.progress.server.command import serve
 
     return serve(args.data, args.host, args.port, say=lambda line: print(line, flush=True))
+
+
+def _export_results(args) -> int:
+    """Exit 0 with the results written (whole, or no file at all), 2 when a file or the class
+    cannot be read or the file cannot be written."""
+    import io
+    from pathlib import Path
+
+    from trainer.paths import atomic_text
+    from trainer.progress import handoff
+    from trainer.progress.store import Store
+
+    where = "dealer-trainer export-results"
+    if (args.file is None) == (args.class_address is None):
+        print(f"{where}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.file is not None:
+        if not Path(args.file).is_file():
+            print(f"{where}: {args.file}: no such progress file", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        with Store.open(args.file, allow_unavailable=True) as store:
+            lines = handoff.file_lines(store, args.trainee)
+    else:
+        from trainer.progress.server.results import class_lines
+
+        lines = class_lines(args.class_address, args.trainee)
+    text = io.StringIO()
+    n = handoff.write(lines, text, args.format, home_page=args.home_page or handoff.HOME_PAGE)
+    if args.out is None:
+        sys.stdout.write(text.getvalue())
+        return 0
+    try:
+        with atomic_text(args.out) as out:
+            out.write(text.getvalue())
+    except OSError as e:
+        print(f"{where}: {args.out}: cannot be written ({e.strerror or e})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{args.out}: {n} attempt{'s' if n != 1 else ''} as "
+          f"{'xAPI statements' if args.format == 'xapi' else 'a CSV transcript'}")
+    return 0
 
 
 def _loads(text: str):

