@@ -19,6 +19,8 @@ every statistic computed from that log.
   (`trainee_attempts`, `item_title`, `replay`);
 - `exchange`: CSV of attempts, and results files one workstation exports and another imports
   (`export_csv`, `export_results`, `import_results`);
+- `handoff`: results for the employer: xAPI statements and a CSV transcript (`file_lines`,
+  `statements`, `write`; `dealer-trainer export-results`);
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user;
 - `server`: the class server: the progress file as the workstation's queue, pushed in the
   background to the class's PostgreSQL (`ClassConnection`: `start`, `stop`, `close`, `wake`,

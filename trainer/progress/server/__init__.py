@@ -13,5 +13,7 @@
 - `logins`: the class's logins (`add_login`) and a trainee's own (`trainee_login`);
 - `address`: a `--class` address checked without connecting (`class_address`);
 - `connection`: `ClassConnection`, what the app holds while a workstation is in a class;
+- `results`: the class's attempts read back for the hand-off to the employer
+  (`server_lines`, `class_lines`; trainer.progress.handoff writes them);
 - `command`: `dealer-trainer class-server`.
 """

@@ -1,0 +1,63 @@
+"""The class's attempts read back from the server, as the hand-off to the employer takes them
+(trainer.progress.handoff.Line): the same records a progress file gives, from the same columns
+(trainer.progress.columns), turned into records by the same code (trainer.progress.rows).
+
+What a connection reads is what its role may: the class for an instructor or supervisor, their
+own attempts for a trainee (row-level security, trainer.progress.server.tables).
+"""
+
+from __future__ import annotations
+
+import psycopg
+from psycopg.rows import dict_row
+
+from trainer.progress.errors import ClassServerError, UnknownTraineeError
+from trainer.progress.handoff import Line
+from trainer.progress.records import Trainee
+from trainer.progress.rows import attempt_from_row, finding_from_row
+from trainer.progress.server.address import ClassAddress
+from trainer.progress.server.push import connect, reason
+
+_TRAINEE = "id, name, created, archived, archived_at, instructor, uid"
+
+
+def _trainee(r: dict) -> Trainee:
+    return Trainee(r["id"], r["name"], r["created"], bool(r["archived"]), r["archived_at"],
+                   bool(r["instructor"]), False, uid=r["uid"])
+
+
+def server_lines(conn: psycopg.Connection, trainee: str | None = None) -> list[Line]:
+    """The class's attempts, oldest first: one trainee's (the active trainee of this name; two
+    workstations' trainees of one name are refused as ambiguous) or everyone's."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        trainees = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
+        where, params = "", ()
+        if trainee is not None:
+            named = [t for t in trainees.values()
+                     if not t.archived and t.name.casefold() == trainee.casefold()]
+            if len(named) != 1:
+                found = "no trainee" if not named else f"{len(named)} trainees"
+                raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
+            where, params = "WHERE a.trainee_id = %s", (named[0].id,)
+        rows = cur.execute(f"SELECT a.* FROM attempts a {where} ORDER BY a.started, a.id", params).fetchall()
+        findings: dict[int, list[dict]] = {}
+        for f in cur.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
+                             "ORDER BY f.id", params):
+            findings.setdefault(f["attempt_id"], []).append(finding_from_row(f))
+        skills: dict[int, list[str]] = {}
+        for s in cur.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
+                             f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill", params):
+            skills.setdefault(s["attempt_id"], []).append(s["skill"])
+    return [Line(trainees[r["trainee_id"]], attempt_from_row(r, findings.get(r["id"], []),
+                                                             skills.get(r["id"], [])))
+            for r in rows]
+
+
+def class_lines(address: ClassAddress, trainee: str | None = None) -> list[Line]:
+    """`server_lines` of the class at `address`; a server that cannot be reached or refuses
+    gives ClassServerError with one line saying why."""
+    try:
+        with connect(address) as conn:
+            return server_lines(conn, trainee)
+    except psycopg.Error as e:
+        raise ClassServerError(f"the class at {address.shown}: {reason(e)}") from None
