@@ -214,7 +214,8 @@ def test_each_mark_is_labelled(make_view, mark):
     view = make_view("high-roll-dice")
     view.set_state(TableState(players={4: "Dmitri"}, wagers=[W(4, "like-kind-5", 500)],
                               marks={(4, "like-kind-5"): mark}, payouts={(4, "like-kind-5"): 2000}))
-    assert mark.upper() in {t.text for t in items_of(view, TagItem)}
+    labels = [t.text for t in items_of(view, TagItem)]
+    assert any(t.split() == [mark.upper(), "$5"] for t in labels), labels
 
 
 def test_held_like_kind_wagers_from_the_round_are_marked(make_view):
@@ -223,7 +224,7 @@ def test_held_like_kind_wagers_from_the_round_are_marked(make_view):
     view = make_view("high-roll-dice")
     round_state = {"face": 1, "count": 4, "held": [(4, "like-kind-7")], "extra_roll": True}
     view.set_state(TableState(players={4: "Dmitri"}, wagers=[W(4, "like-kind-7", 500)], state=round_state))
-    assert "HELD" in {t.text for t in items_of(view, TagItem)}
+    assert "HELD $5" in {t.text for t in items_of(view, TagItem)}
 
 
 def test_a_wager_with_no_area_or_an_unknown_mark_is_an_error(make_view):
@@ -373,3 +374,74 @@ def test_a_caption_never_covers_a_die(make_view, game, kind):
     thrown = [i for i in view.scene().items() if isinstance(i, DieItem)]  # not the printed ones
     covered = [d for d in thrown if box.intersects(d.sceneBoundingRect())]
     assert not covered, f"{kind}: the caption covers {len(covered)} dice"
+
+
+# --- labels: every stack shows its value, and no label covers another or the printed words ------------
+
+
+def labels_of(view):
+    from ui.table.items import TagItem
+
+    return [t for t in view.scene().items() if isinstance(t, TagItem) and t.toolTip().startswith("Seat ")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_stack_shows_its_value_in_words(make_view, game):
+    """Chips show their value, not colour alone: each stack's label prints its amount, and in a
+    box every seat shares, its seat."""
+    from trainer import fmt_dollars
+
+    view = make_view(game)
+    state = busy(game)
+    view.set_state(state)
+    totals: dict = {}
+    for w in state.wagers:
+        totals[(w.seat, w.bet)] = totals.get((w.seat, w.bet), 0) + w.amount
+    shown = {t.toolTip().split(":")[0]: t.text for t in labels_of(view)}
+    for (seat, bet), cents in totals.items():
+        text = shown[f"Seat {seat} · {view.catalogue[bet].name}"]
+        assert fmt_dollars(cents).removesuffix(".00") in text
+        if view.spots[(seat, bet)].shared:
+            assert text.startswith(f"{seat} ·")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_label_covers_another_or_the_printed_words(make_view, game):
+    """Item 9 of the table issue: OFFERED/PAID/COLLECTED covered the odds and each other."""
+    from ui.qt import QRectF
+
+    view = make_view(game)
+    state = busy(game)
+    view.set_state(state)
+    rects = [t.sceneBoundingRect().adjusted(2, 2, -3, -3) for t in labels_of(view)]
+    # High Roll marks the held wagers from its round state too: the view's state has every mark
+    assert len(rects) == len({(w.seat, w.bet) for w in state.wagers} | set(view.state.marks))
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not a.intersects(b), (a, b)
+    printed = [b for boxes in view.printed_obstacles().cells.values() for b in boxes]
+    for left, top, right, bottom in printed:
+        ink = QRectF(left, top, right - left, bottom - top)
+        for a in rects:
+            assert not a.intersects(ink), (a, ink)
+
+
+def test_props_and_hops_chips_stay_inside_the_hop_region_outlines(make_view):
+    """A chip straddled the Hop Center/Hop Right border: each stack in the grid now sits inside
+    every region outline of its box, at every seat."""
+    from trainer import TableState
+
+    view = make_view("props-and-hops")
+    regions = view.options["hop_regions"]
+    for combo in view.cells:
+        bet = f"double-{combo}" if combo[0] == combo[2] else f"any-{combo}"
+        for seat in range(1, 7):
+            view.set_state(TableState(players={seat: "A"}, wagers=[W(seat, bet, 500)]))
+            (stack,) = [i for i in view.scene().items() if getattr(i, "cents", None) == 500]
+            footprint = stack.sceneBoundingRect()
+            count_badge = view.chip_r * 1.3 if stack.chips != stack.drawn else 0  # "×10" to the right
+            left, right = footprint.left() + 2, footprint.right() - 2 - count_badge
+            for name, combos in regions.items():
+                if combo in combos:
+                    inner = view.region_outlines[name].boundingRect().adjusted(2, 2, -2, -2)
+                    assert inner.left() <= left and right <= inner.right(), (combo, seat, name)

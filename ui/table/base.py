@@ -15,6 +15,9 @@ from __future__ import annotations
 from trainer import Do, TableState, get_game, layout, paytable
 from ui.qt import (
     QAbstractAnimation,
+    QAccessible,
+    QAccessibleAnnouncementEvent,
+    QApplication,
     QColor,
     QFrame,
     QGraphicsItem,
@@ -42,6 +45,7 @@ from ui.table.items import (
 )
 from ui.table.shapes import DieSpec, Spot, Z, ellipse, rect, rounded
 from ui.table.wagers import MARKS, WagersDrawn
+from ui.theme import LARGE_PRINT, ZOOM_STEP, clamp_zoom
 
 DEFAULT_STYLE = {
     "felt": "#0b5d3b",
@@ -62,10 +66,21 @@ DEFAULT_STYLE = {
 PLACE = 0
 
 
+def app_setting(name: str, default):
+    """A view setting the window keeps on the application (the table zoom, large print), so every
+    table view, a new one too, draws the same way."""
+    app = QApplication.instance()
+    value = app.property(name) if app is not None else None
+    return default if value is None else value
+
+
 class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
     """The base of every game's table view (see the module docstring)."""
 
     wager_clicked = Signal(int, str)
+    #: what a screen reader is told when the dice come to rest (also the view's accessible
+    #: description): the faces, and the caption where the throw is named
+    announced = Signal(str)
     #: the layout file (resources/layouts/<layout_id>.toml); the game id unless a view says otherwise
     layout_id: str = ""
     #: the word on the marker of the player who throws
@@ -111,6 +126,8 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self.setBackgroundBrush(self.style["backdrop"])
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setMinimumSize(320, 180)
+        self.zoom = float(app_setting("table_zoom", 1.0))  # 1 = the whole table fits the view
+        self.text_scale = LARGE_PRINT if app_setting("large_print", False) else 1.0
         self.spots: dict[tuple[int, str], Spot] = {}
         self.places: dict[str, QPointF] = {}  # the layout's places that are not wagers
         self.seat_plates: dict[int, QRectF] = {}
@@ -119,6 +136,8 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         # each wager's stack and mark, by what it shows: an action redraws only the wagers it touched
         self._stacks: dict[tuple, list[QGraphicsItem]] = {}
         self._animations: list[QPropertyAnimation] = []
+        self._label_at: dict = {}  # where each stack's label stands, and its cost (ui.table.labels)
+        self._obstacles = None  # the printed words and dice that labels keep clear of
         self.state = TableState(players={})
         self.build()
         self.set_state(self.state)
@@ -157,15 +176,59 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
             if a.state() != QAbstractAnimation.State.Running:
                 a.start()
 
-    def fit(self) -> None:
-        """Scale the whole layout into the view, keeping its aspect."""
+    def fit(self, keep: tuple[QPointF, QPointF] | None = None) -> None:
+        """Scale the layout into the view, keeping its aspect: all of it at zoom 1, and `zoom`
+        times closer beyond, with scroll bars. `keep`: a scene point and the viewport point it
+        stays under (zooming at the pointer); else the view stays centred where it looked."""
         r = self.sceneRect()
-        vw, vh = self.viewport().width(), self.viewport().height()
+        full = self.maximumViewportSize()  # without scroll bars: a zoom step is the same each time
+        vw, vh = full.width(), full.height()
         if vw <= 0 or vh <= 0:
             return
-        s = min(vw / r.width(), vh / r.height())
+        centre = self.mapToScene(self.viewport().rect().center()) if self.zoom > 1 else r.center()
+        policy = (Qt.ScrollBarPolicy.ScrollBarAsNeeded if self.zoom > 1
+                  else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(policy)
+        self.setVerticalScrollBarPolicy(policy)
+        s = min(vw / r.width(), vh / r.height()) * self.zoom
         self.setTransform(QTransform.fromScale(s, s))
-        self.centerOn(r.center())
+        self.centerOn(centre)
+        if keep is not None and self.zoom > 1:
+            scene_point, view_point = keep
+            moved = self.mapFromScene(scene_point) - view_point.toPoint()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + moved.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() + moved.y())
+
+    def set_zoom(self, zoom: float, keep: tuple[QPointF, QPointF] | None = None) -> float:
+        """Zoom to `zoom` (1 fits the whole table; at most theme.ZOOM_MAX); see `fit` for `keep`."""
+        self.zoom = clamp_zoom(zoom)
+        self.fit(keep)
+        return self.zoom
+
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:  # Ctrl+wheel zooms at the pointer
+            at = event.position()
+            zoom = self.set_zoom(self.zoom * ZOOM_STEP ** (event.angleDelta().y() / 120),
+                                 (self.mapToScene(at.toPoint()), at))
+            QApplication.instance().setProperty("table_zoom", zoom)
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def rebuild(self) -> None:
+        """Draw the printed layout again (large print turned on or off), then the state."""
+        self._clear_animations()
+        self._groups.clear()
+        self._stacks.clear()
+        self._label_at, self._obstacles = {}, None
+        self.spots, self.places, self.seat_plates = {}, {}, {}
+        self._scene.clear()
+        self._print.clear()
+        self.text_scale = LARGE_PRINT if app_setting("large_print", False) else 1.0
+        self.resetCachedContent()
+        self.build()
+        self.set_state(self.state)
+        self.viewport().update()
 
 
     def drawBackground(self, painter, exposed) -> None:
@@ -235,7 +298,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
     def text(self, text: str, r: QRectF, px: float, colour_name: str = "text", *, z: float = Z.PRINT,
              dynamic: bool = False, **kw) -> TextItem:
         c = kw.pop("colour", None) or self.style[colour_name]
-        return self.add(TextItem(text, r, px, c, **kw), z, dynamic=dynamic)
+        return self.add(TextItem(text, r, px * self.text_scale, c, **kw), z, dynamic=dynamic)
 
     def path(self, path: QPainterPath, pen: QPen | None = None, brush=None, z: float = Z.PRINT, *,
              dynamic: bool = False) -> QGraphicsPathItem:
@@ -273,14 +336,16 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self.path(felt, QPen(QColor(255, 255, 255, 35), 1.5), g2, Z.FELT)
 
     def add_spot(self, seat: int, bet: str, area: QPainterPath, anchor: QPointF, *, shared: bool,
-                 outline: QPainterPath | None = None) -> Spot:
-        """Register where (seat, bet) sits: `area` is clickable, `anchor` takes the chips."""
+                 outline: QPainterPath | None = None, room: QRectF | None = None) -> Spot:
+        """Register where (seat, bet) sits: `area` is clickable, `anchor` takes the chips, and the
+        chips' label stays in `room` where it can (the area's own bounds unless given)."""
         if bet not in self.catalogue:
             raise ValueError(f"{bet!r} is not a bet of {self.game_id}")
         tip = f"Seat {seat} · {self.catalogue[bet].name}"
         hit = HitItem(area, seat, bet, tip)
         self.add(hit, Z.HIT)
-        spot = Spot(anchor, outline if outline is not None else area, shared, hit)
+        spot = Spot(anchor, outline if outline is not None else area, shared, hit,
+                    room if room is not None else area.boundingRect().adjusted(-6, -6, 6, 6))
         self.spots[(seat, bet)] = spot
         return spot
 
@@ -290,16 +355,20 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self.add(HitItem(area, PLACE, name, tooltip), Z.HIT)
         self.places[name] = area.boundingRect().center()
 
-    def shared_spots(self, bet: str, box: QRectF, seats: list[int]) -> None:
+    def shared_spots(self, bet: str, box: QRectF, seats: list[int], inset: float = 0.0) -> None:
         """A box every seat shares: one slice per seat, `seats` from left to right; the chips sit
-        along the bottom of the box, each stack tagged with its seat."""
+        along the bottom of the box, inside it, each stack's label naming its seat. `inset` keeps
+        the chips clear of lines drawn inside the box (a hop region's outline)."""
         w = box.width() / len(seats)
         r = self.chip_r
+        inner = box.adjusted(inset + r, 0, -inset - r, 0)
+        step = inner.width() / max(1, len(seats) - 1)
         for i, seat in enumerate(seats):
             part = QRectF(box.left() + i * w, box.top(), w, box.height())
-            anchor = QPointF(part.center().x(), box.bottom() - r * 1.55 - 4)
-            ring = rounded(QRectF(anchor.x() - w / 2 + 2, anchor.y() - r * 2.6, w - 4, r * 4.1), 8)
-            self.add_spot(seat, bet, rounded(part, 2), anchor, shared=True, outline=ring)
+            x = inner.left() + i * step if len(seats) > 1 else box.center().x()
+            anchor = QPointF(x, box.bottom() - r * 1.55 - 4)
+            ring = rounded(QRectF(x - w / 2 + 2, anchor.y() - r * 2.6, w - 4, r * 4.1), 8)
+            self.add_spot(seat, bet, rounded(part, 2), anchor, shared=True, outline=ring, room=box)
 
     def area_pos(self, seat: int, bet: str) -> QPointF:
         """The scene point of (seat, bet)'s area, where its chips sit."""
@@ -352,6 +421,37 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
             draw()
             self._groups[name] = (signature, self._dynamic)
         self._dynamic = []
+        self._announce(self.dice_words(state))
+
+    def dice_words(self, state: TableState) -> str:
+        """The dice in words, as a screen reader says them: each die by its colour where the game
+        tells them apart, else the faces (counted, for many dice); and the irregular throw's
+        caption only where the table names it (never in a sealed exam or from difficulty 3)."""
+        shown = state.dice_visible or state.irregular is not None
+        if not shown or not state.dice:
+            return ""
+        faces: list[int | None] = list(state.dice)
+        if state.irregular == "lost-die":  # drawn as an empty outline: its face is not seen
+            faces[-1] = None
+        if self.die_names and len(self.die_names) >= len(faces):
+            parts = [f"{name} {face if face is not None else 'not seen'}"
+                     for name, face in zip(self.die_names, faces, strict=False)]
+        else:
+            seen = [f for f in faces if f is not None]
+            order = sorted(set(seen), key=lambda f: (-seen.count(f), f))
+            parts = ([f"{seen.count(f)} × {f}" for f in order] if len(faces) > 3 else [str(f) for f in seen])
+            parts += ["one die not seen"] * (len(faces) - len(seen))
+        words = "The dice: " + ", ".join(parts) + "."
+        if self.name_irregularities and state.named and state.irregular:
+            words += " " + self.caption_text(state.irregular, state.cocked_die) + "."
+        return words
+
+    def _announce(self, words: str) -> None:
+        if not words or words == self.accessibleDescription():
+            return
+        self.setAccessibleDescription(words)
+        QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(self, words))
+        self.announced.emit(words)
 
     def _remove(self, items: list) -> None:
         for item in items:

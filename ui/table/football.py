@@ -87,7 +87,7 @@ class FootballView(TableView):
             anchor = QPointF(r.left() + w * (c + 0.5), r.top() + (62 if row == 0 else 90))
             area = QRectF(r.left() + w * c, r.top() + (0 if row == 0 else 75), w, 75 if row == 0 else 35)
             ring = rounded(QRectF(anchor.x() - w / 2 + 2, anchor.y() - 22, w - 4, 36), 6)
-            self.add_spot(seat, bet, rounded(area, 2), anchor, shared=True, outline=ring)
+            self.add_spot(seat, bet, rounded(area, 2), anchor, shared=True, outline=ring, room=r)
 
     def _odds_text(self, bet: str) -> str:
         lines = self.pays[self.catalogue[bet].pays].lines

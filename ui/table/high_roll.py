@@ -157,7 +157,7 @@ class HighRollView(TableView):
             self.add(item, Z.PRINT)
             box = QRectF(c.x() - step / 2, c.y() - step / 2 - 4, step, step + 8)
             bet = f"pip-{self.game.face_keys[face]}"
-            self.add_spot(seat, bet, rounded(box, 6), c + lift, shared=False)
+            self.add_spot(seat, bet, rounded(box, 6), c + lift, shared=False, room=col)
         self.text(w["like_kind"], QRectF(col.left(), y + 82, col.width(), 22), 16, "dim")
         k = 0
         for row, count in enumerate(rows):
@@ -173,7 +173,7 @@ class HighRollView(TableView):
                 else:
                     self.text(key, QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad), rad)
                 self.add_spot(seat, f"like-kind-{key}", ellipse(c, rad), c + lift, shared=False,
-                              outline=ellipse(c, rad + 3))
+                              outline=ellipse(c, rad + 3), room=col)
         y += 110 + len(rows) * gap
         if self.variant["millionaire"]:
             gold = QColor("#f2c14e")
@@ -183,7 +183,7 @@ class HighRollView(TableView):
                 self.path(ellipse(c, 26), pen(gold, 3), QColor(0, 0, 0, 60))
                 self.text(key, QRectF(c.x() - 26, c.y() - 26, 52, 52), 24, colour=gold)
                 self.add_spot(seat, f"millionaire-{key}", ellipse(c, 26), c + lift, shared=False,
-                              outline=ellipse(c, 29))
+                              outline=ellipse(c, 29), room=col)
             self.text(w["first_roll"], QRectF(col.left(), y + 82, col.width(), 18), 14, "dim", condensed=True)
             y += 104
         if ten:
@@ -196,7 +196,7 @@ class HighRollView(TableView):
                       QColor("#30403a"))
             anchor = QPointF(sensor.right() - 30, sensor.center().y()) + lift
             self.add_spot(seat, "extra-roll", rounded(sensor, 10), anchor, shared=False,
-                          outline=rounded(sensor.adjusted(-3, -3, 3, 3), 12))
+                          outline=rounded(sensor.adjusted(-3, -3, 3, 3), 12), room=col)
             y += 62
         words = QRectF(col.left() + 10, y + 4, col.width() - 20, 40)
         self.text(self.variant["inscription"], words, 14, "dim", bold=False, italic=True)

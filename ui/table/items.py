@@ -158,6 +158,12 @@ class TextItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 3, 3)
 
+    def ink_rect(self) -> QRectF:
+        """Where the words themselves are drawn, in scene coordinates (the rectangle they are
+        fitted into is often much wider)."""
+        need = QFontMetricsF(self._font).boundingRect(self._rect, self._flags, self.text)
+        return self.mapRectToScene(need)
+
     def paint(self, p: QPainter, option, widget=None) -> None:
         p.setFont(self._font)
         if self._shadow:
@@ -173,8 +179,8 @@ class ChipStackItem(QGraphicsItem):
     Its position is the centre of the bottom chip's footprint; the stack grows upward.
     """
 
-    def __init__(self, cents: int, radius: float, *, seat_tag: int | None = None,
-                 faded: bool = False, title: str = "", parent: QGraphicsItem | None = None):
+    def __init__(self, cents: int, radius: float, *, faded: bool = False, title: str = "",
+                 parent: QGraphicsItem | None = None):
         super().__init__(parent)
         self.cents = cents
         self.chips = chip_breakdown(cents)
@@ -182,7 +188,6 @@ class ChipStackItem(QGraphicsItem):
         self.r = radius
         self.ry = radius * 0.52
         self.t = radius * 0.27
-        self.seat_tag = seat_tag
         self.faded = faded
         tip = f"{fmt_dollars(cents)}  ({breakdown_text(cents)})"
         self.setToolTip(f"{title}\n{tip}" if title else tip)
@@ -197,7 +202,7 @@ class ChipStackItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         r, top = self.r, self.t * len(self.drawn) + self.ry
-        bottom = self.ry + (self._tag_rect().bottom() if self.seat_tag is not None else 0)
+        bottom = self.ry
         return QRectF(-r - 2, -top - 2, 2 * r + 4 + (r * 1.3 if len(self.chips) > len(self.drawn) else 0),
                       top + bottom + 4)
 
@@ -277,20 +282,6 @@ class ChipStackItem(QGraphicsItem):
             p.setPen(CREAM)
             p.setFont(font(r * 0.58, condensed=True))
             p.drawText(badge, Qt.AlignmentFlag.AlignCenter, f"×{len(self.chips)}")
-        if self.seat_tag is not None:
-            tag = self._tag_rect()
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(5, 25, 15, 225))
-            p.drawRoundedRect(tag, tag.height() * 0.35, tag.height() * 0.35)
-            p.setPen(CREAM)
-            p.setFont(font(tag.height() * 0.8, condensed=True))
-            p.drawText(tag, Qt.AlignmentFlag.AlignCenter, str(self.seat_tag))
-
-    def _tag_rect(self) -> QRectF:
-        """The seat number under a stack in a box every seat shares."""
-        h = max(12.0, self.r * 0.8)
-        w = h * (1.25 if self.seat_tag is not None and self.seat_tag >= 10 else 0.95)
-        return QRectF(-w / 2, self.ry * 0.55, w, h)
 
 
 class DieItem(QGraphicsItem):

@@ -109,7 +109,7 @@ class PaiGowView(TableView):
         t.rotate(turn)
 
         def text(words: str, r: QRectF, px: float, colour_name: str = "text", **kw) -> None:
-            item = TextItem(words, r, px, self.style[colour_name], **kw)
+            item = TextItem(words, r, px * self.text_scale, self.style[colour_name], **kw)
             item.setPos(t.map(r.center()) - QPointF(r.width() / 2, r.height() / 2))
             item.setRotation(turn)
             self.add(item, Z.PRINT)
@@ -118,9 +118,10 @@ class PaiGowView(TableView):
             mapped = t.map(shape)
             self.path(mapped, self.pen(2.5), fill)
             self.add_spot(seat, bet, mapped, t.map(anchor), shared=False,
-                          outline=t.map(self._grown(shape)))
+                          outline=t.map(self._grown(shape)), room=group)
 
         half_w, half_h = gw / 2, gh / 2
+        group = t.mapRect(QRectF(-half_w, -half_h, gw, gh))  # a label stays near its position
         box_w = (gw - 12) / 2
         top = -half_h
         for i, (bet, label) in enumerate((("sum", w["sum"]), ("beat-it", w["beat_it"]))):

@@ -77,7 +77,12 @@ class PropsAndHopsView(TableView):
         for seat in range(1, self.game.seats + 1):
             c = self.shake_centres[self.game.seats - seat]
             self.add_spot(seat, SHAKE, ellipse(c, self.shake_r), c + QPointF(0, self.chip_r * 0.6),
-                          shared=True, outline=ellipse(c, self.shake_r + 4))
+                          shared=True, outline=ellipse(c, self.shake_r + 4), room=self._shake_room(c))
+
+    def _shake_room(self, c: QPointF) -> QRectF:
+        """A Six Eight Shake wager's label stays in its circle or just under it, above the grid."""
+        r = self.shake_r
+        return QRectF(c.x() - r - 4, c.y() - r, 2 * r + 8, 2 * r + 30)
 
     def _grid(self) -> None:
         area = rect(self.geo["grid"]["rect"])
@@ -99,7 +104,8 @@ class PropsAndHopsView(TableView):
                 self.die_pair(a, b, QPointF(cell.center().x(), cell.top() + 31), 36)
                 odds = self.odds("double" if double else "any-number")
                 self.text(odds, QRectF(cell.left(), cell.top() + 51, cell.width(), 24), 19)
-                self.shared_spots(bet, cell.adjusted(4, 0, -4, -2), self._seats_left_to_right())
+                # the chips stay inside the hop regions' outlines (drawn up to 11 in, 4 wide)
+                self.shared_spots(bet, cell.adjusted(4, 0, -4, -2), self._seats_left_to_right(), inset=10)
 
     def die_pair(self, a: int, b: int, centre: QPointF, size: float) -> None:
         for dx, face in ((-size * 0.62, a), (size * 0.62, b)):
@@ -191,6 +197,7 @@ class PropsAndHopsView(TableView):
             c = self.shake_centres[i]
             spot.anchor = c + QPointF(0, self.chip_r * 0.6)
             spot.outline = ellipse(c, self.shake_r + 4)
+            spot.room = self._shake_room(c)
             spot.hit.set_path(ellipse(c, self.shake_r))
         self._shake_order = order
 

@@ -21,8 +21,9 @@ class Spot:
 
     anchor: QPointF  # the centre of the chip stack's footprint
     outline: QPainterPath  # drawn when the wager is selected
-    shared: bool  # a box every seat shares: the stack carries its seat number
+    shared: bool  # a box every seat shares: the stack's label carries its seat number
     hit: HitItem
+    room: QRectF | None = None  # the box the wager sits in: its chips' label stays inside it
 
 
 @dataclass

@@ -1,14 +1,17 @@
 """How every table view draws the wagers: each stack of chips with its mark (offered, refused,
-collected, paid, held) and payout, kept while it stands unchanged, and the selected wager."""
+collected, paid, held) and payout, kept while it stands unchanged; each stack's label (its amount,
+its seat in a box every seat shares, and its mark) placed where it covers nothing printed
+(ui.table.labels); and the selected wager."""
 
 from __future__ import annotations
 
-from trainer import Mark, TableState
-from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF, Qt
-from ui.table.items import ChipStackItem, TagItem, pen
+from trainer import Mark, TableState, fmt_dollars
+from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF, QSizeF, Qt
+from ui.table.items import ChipStackItem, DieItem, TagItem, TextItem, pen
+from ui.table.labels import Printed, Wanted, place
 from ui.table.shapes import Spot, Z
 
-#: what each mark looks like: ring colour, tag text, tag fill, tag ink
+#: what each mark looks like: ring colour, label word, label fill, label ink
 MARKS = {
     Mark.COLLECTED: ("#9aa3a0", "COLLECTED", "#3b403e", "#e9ece9"),
     Mark.PAID: ("#f2c14e", "PAID", "#f2c14e", "#241800"),
@@ -17,14 +20,32 @@ MARKS = {
     Mark.OFFERED: ("#ffb74d", "OFFERED", "#ffb74d", "#2a1600"),
     Mark.ACCEPTED: ("", "", "", ""),
 }
+#: an unmarked stack's label: fill, ink
+PLAIN = ("#0d1f16", "#f3ead2")
+
+
+def amount_text(cents: int) -> str:
+    """A stack's value as its label prints it: "$5", "$3.35"."""
+    return fmt_dollars(cents).removesuffix(".00")
+
+
+def label_text(seat: int | None, cents: int | None, mark: str | None) -> str:
+    """A stack's label: its seat (in a shared box), its mark's word, its amount."""
+    word = MARKS[mark][1] if mark in MARKS else ""
+    parts = [f"{seat} ·" if seat is not None else "", word, amount_text(cents) if cents else ""]
+    return " ".join(p for p in parts if p)
 
 
 class WagersDrawn:
     """The wager half of TableView (a mixin: it draws with the view's `add`, `path`, `spots`)."""
 
+    #: how much larger than the chips' radius a label's words are
+    label_scale = 0.78
+
     def _sync_wagers(self, state: TableState) -> None:
         """Each wager's stack (or a mark on an empty area) drawn once for what it shows; a stack
-        whose amount, mark or payout changed is drawn again, one no longer on the table goes."""
+        whose amount, mark or payout changed is drawn again, one no longer on the table goes.
+        The labels are placed anew, every one of them, since one stack's label moves another's."""
         totals: dict[tuple[int, str], int] = {}
         for w in state.wagers:
             totals[(w.seat, w.bet)] = totals.get((w.seat, w.bet), 0) + w.amount
@@ -42,6 +63,8 @@ class WagersDrawn:
                 self.draw_stack(key, cents, mark, payout))
         for key, mark in state.marks.items():
             if key not in totals:
+                if mark not in MARKS:
+                    raise ValueError(f"unknown mark {mark!r}")
                 wanted[(key, None, mark, None)] = (
                     lambda key=key, mark=mark: self._draw_mark(self.spot_anchor(key), mark, None))
         for shown in [s for s in self._stacks if s not in wanted]:
@@ -52,17 +75,16 @@ class WagersDrawn:
                 draw()
                 self._stacks[shown] = self._dynamic
         self._dynamic = []
+        self._draw_labels(list(wanted))
 
     def spot_anchor(self, key: tuple[int, str]) -> QPointF:
         return self.spots[key].anchor
 
     def draw_stack(self, key: tuple[int, str], cents: int, mark: str | None, payout: int | None) -> None:
-        spot = self.spots[key]
         seat, bet = key
         anchor = self.spot_anchor(key)
         title = f"Seat {seat} · {self.catalogue[bet].name}"
-        stack = ChipStackItem(cents, self.chip_r, seat_tag=seat if spot.shared else None,
-                              faded=mark == Mark.COLLECTED, title=title)
+        stack = ChipStackItem(cents, self.chip_r, faded=mark == Mark.COLLECTED, title=title)
         stack.key = key
         stack.setPos(anchor)
         self.add(stack, Z.CHIPS + anchor.y() / 10000, dynamic=True)
@@ -78,11 +100,10 @@ class WagersDrawn:
         self._draw_mark(anchor, mark, stack)
 
     def _draw_mark(self, anchor: QPointF, mark: str | None, stack: ChipStackItem | None) -> None:
-        if mark not in MARKS and mark is not None:
-            raise ValueError(f"unknown mark {mark!r}")
+        """The mark drawn on the stack itself: a strike, a cross, a ring (its word is in the label)."""
         if mark in (None, Mark.ACCEPTED):  # an accepted wager simply stands
             return
-        ring_t, tag_text, fill, ink = MARKS[mark]
+        ring_t = MARKS[mark][0]
         r = self.chip_r
         top = stack.height if stack is not None else r * 0.5
         if mark == Mark.COLLECTED:
@@ -108,10 +129,51 @@ class WagersDrawn:
             if mark == Mark.OFFERED:
                 pen.setStyle(Qt.PenStyle.DashLine)
             self.path(ring, pen, None, Z.MARK, dynamic=True)
-        if tag_text:
-            tag = TagItem(tag_text, max(10.0, r * 0.7), fill, ink)
-            tag.setPos(anchor + QPointF(0, -top - r * 0.75))
+
+    # --- labels ---------------------------------------------------------------------------------
+
+    def printed_obstacles(self) -> Printed:
+        """What a label must not cover on the printed layout: its words, its dice, the seats'
+        name plates."""
+        if self._obstacles is None:
+            rects = list(self.seat_plates.values())
+            for item in self.layout_items():
+                if isinstance(item, TextItem):
+                    rects.append(item.ink_rect())
+                elif isinstance(item, (TagItem, DieItem)):
+                    rects.append(item.sceneBoundingRect())
+            self._obstacles = Printed(rects)
+        return self._obstacles
+
+    def _draw_labels(self, shown: list[tuple]) -> None:
+        """One label per stack (and per mark on an empty area), placed clear of everything else."""
+        px = max(10.0, self.chip_r * self.label_scale) * self.text_scale
+        tags, wants = [], []
+        for key, cents, mark, _ in shown:
+            seat, _bet = key
+            spot = self.spots[key]
+            tag = self._label(label_text(seat if spot.shared else None, cents, mark), mark, px)
+            items = self._stacks[(key, cents, mark, _)]
+            rects = [i.sceneBoundingRect() for i in items if isinstance(i, ChipStackItem)]
+            r = self.chip_r
+            stack = rects[0] if rects else QRectF(spot.anchor.x() - r, spot.anchor.y() - r, 2 * r, 2 * r)
+            for more in rects[1:]:
+                stack = stack.united(more)
+            tag.setToolTip(f"Seat {seat} · {self.catalogue[_bet].name}: {tag.text}")
+            size = tag.boundingRect().size()
+            tags.append(tag)
+            wants.append(Wanted(QSizeF(size), stack, spot.anchor, spot.room or stack))
+        keys = [key for key, *_ in shown]  # a label stays put while its wager stands
+        at = place(wants, self.printed_obstacles(), [self._label_at.get(key) for key in keys])
+        self._label_at = dict(zip(keys, at, strict=True))
+        for tag, (r, _cost) in zip(tags, at, strict=True):
+            tag.setPos(r.center())
             self.add(tag, Z.MARK + 0.5, dynamic=True)
+
+    @staticmethod
+    def _label(text: str, mark: str | None, px: float) -> TagItem:
+        _, _, fill, ink = MARKS[mark] if mark in MARKS and MARKS[mark][1] else ("", "", *PLAIN)
+        return TagItem(text, px, fill, ink)
 
     def _draw_selected(self, spot: Spot) -> None:
         glow = QColor(self.style["selected"])
