@@ -24,7 +24,9 @@ def application():
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)
-    theme.apply(app, str(QSettings().value("view/theme", "light")))
+    settings = QSettings()
+    theme.apply(app, str(settings.value("view/theme", "light")),
+                large=settings.value("view/large_print", False, type=bool))
     return app
 
 

@@ -1,12 +1,34 @@
 """Light and dark themes: a palette (what every widget paints its ground and text with, the menu
-bar and tab pages included) and a style sheet (resources/theme/*.qss) for the app's own parts."""
+bar and tab pages included) and a style sheet (resources/theme/*.qss) for the app's own parts;
+and large print, and the tables' zoom, for a projector or a reader who needs bigger words."""
 
 from __future__ import annotations
+
+import re
 
 from trainer import resources_dir
 from ui.qt import QColor, QPalette
 
 THEMES = ("light", "dark")
+#: how much larger every word is in large print: the style sheet's point sizes, and the tables'
+#: printed words and chip labels
+LARGE_PRINT = 1.3
+#: each step of View › Zoom in (Ctrl++), or of the wheel with Ctrl held, and the closest zoom
+ZOOM_STEP = 1.25
+ZOOM_MAX = 4.0
+
+
+def clamp_zoom(zoom: float) -> float:
+    """A table's zoom: 1 shows the whole table, ZOOM_MAX the closest."""
+    return min(ZOOM_MAX, max(1.0, zoom))
+
+
+def style_sheet(name: str, *, large: bool = False) -> str:
+    """The theme's style sheet, its point sizes scaled up in large print."""
+    text = (resources_dir() / "theme" / f"{name}.qss").read_text(encoding="utf-8")
+    if not large:
+        return text
+    return re.sub(r"(\d+(?:\.\d+)?)pt", lambda m: f"{float(m.group(1)) * LARGE_PRINT:.1f}pt", text)
 
 #: the dark palette's colours, by role
 DARK = {
@@ -20,8 +42,9 @@ DARK = {
 }
 
 
-def apply(app, name: str) -> str:
-    """Apply a theme to the application; an unknown name falls back to light (and says so)."""
+def apply(app, name: str, *, large: bool = False) -> str:
+    """Apply a theme to the application, in large print or not; an unknown name falls back to
+    light (and says so)."""
     if name not in THEMES:
         name = "light"
     palette = app.style().standardPalette()
@@ -29,6 +52,7 @@ def apply(app, name: str) -> str:
         for role, colour in DARK.items():
             palette.setColor(role, QColor(colour))
     app.setPalette(palette)
-    app.setStyleSheet((resources_dir() / "theme" / f"{name}.qss").read_text(encoding="utf-8"))
+    app.setStyleSheet(style_sheet(name, large=large))
     app.setProperty("theme", name)
+    app.setProperty("large_print", large)
     return name

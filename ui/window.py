@@ -214,6 +214,21 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, n=name: self.set_theme(n))
             group.addAction(action)
             view.addAction(action)
+        view.addSeparator()
+        for title, keys, step in (("Zoom in on the table", ("Ctrl++", "Ctrl+="), theme.ZOOM_STEP),
+                                  ("Zoom out", ("Ctrl+-",), 1 / theme.ZOOM_STEP),
+                                  ("Fit the table", ("Ctrl+0",), None)):
+            action = QAction(title, self)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.triggered.connect(lambda _=False, f=step: self.zoom_tables(f))
+            view.addAction(action)
+        large = QAction("Large print", self, checkable=True)
+        large.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        large.setChecked(self.settings.value("view/large_print", False, type=bool))
+        large.toggled.connect(self.set_large_print)
+        view.addAction(large)
+        self.large_print_action = large
+        view.addSeparator()
         full = QAction("Full screen", self)
         full.setShortcut(QKeySequence("F11"))
         full.triggered.connect(lambda: self.showNormal() if self.isFullScreen() else self.showFullScreen())
@@ -262,7 +277,31 @@ class MainWindow(QMainWindow):
                 progress.refresh()
 
     def set_theme(self, name: str) -> None:
-        self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name))
+        self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name,
+                                                         large=self.large_print_action.isChecked()))
+
+    def zoom_tables(self, factor: float | None) -> None:
+        """Zoom every table on screen by `factor` (None fits the whole table); a table opened
+        later keeps the zoom."""
+        from ui.table.base import TableView
+
+        app = QApplication.instance()
+        zoom = theme.clamp_zoom(float(app.property("table_zoom") or 1.0) * factor) if factor else 1.0
+        for view in self.findChildren(TableView):
+            view.set_zoom(zoom)
+        app.setProperty("table_zoom", zoom)
+        self.statusBar().showMessage(f"Table zoom {zoom:.0%}" if zoom > 1 else "The whole table fits", 3000)
+
+    def set_large_print(self, on: bool) -> None:
+        """Larger words everywhere: the app's text, and the table's printed words and chip labels."""
+        from ui.table.base import TableView
+
+        app = QApplication.instance()
+        self.settings.setValue("view/large_print", on)
+        app.setProperty("large_print", on)
+        theme.apply(app, str(app.property("theme") or "light"), large=on)
+        for view in self.findChildren(TableView):
+            view.rebuild()
 
     def about(self) -> None:
         QMessageBox.about(self, "About Dealer Trainer",
