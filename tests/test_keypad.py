@@ -68,3 +68,80 @@ def test_ten_choices_each_have_a_key(qtbot):
     assert dialog.list.item(9).text().startswith("0. ")
     qtbot.keyClick(dialog, Qt.Key.Key_0)
     assert dialog.choice == "reason 10"
+
+
+# --- a payout built from chips of real denominations (issue 13, item 4) ---------------------------
+
+
+def chip(pad, cents):
+    return next(c for c in pad.bank if c.cents == cents)
+
+
+def test_the_bank_holds_every_chip_and_coin_each_showing_its_value(qtbot):
+    from trainer.money import CHIPS, COINS
+    from ui.dialogs import PayoutKeypad
+
+    pad = PayoutKeypad("Pay seat 2")
+    qtbot.addWidget(pad)
+    assert [c.cents for c in pad.bank] == [*CHIPS, *COINS]
+    faces = {c.cents: c.text() for c in pad.bank}
+    assert faces[100_000] == "$1000" and faces[2_500] == "$25" and faces[100] == "$1"
+    assert faces[50] == "50¢" and faces[1] == "1¢", "chips show their value, not colour alone"
+
+
+def test_clicking_chips_builds_the_payout_and_pay_pays_their_sum(qtbot):
+    from ui.dialogs import PayoutKeypad
+    from ui.qt import Qt
+
+    pad = PayoutKeypad("Pay seat 2")
+    qtbot.addWidget(pad)
+    pad.show()
+    for cents in (10_000, 2_500, 2_500, 500, 25):
+        qtbot.mouseClick(chip(pad, cents), Qt.MouseButton.LeftButton)
+    assert pad.field.text() == "155.25" and pad.cents == 15_525
+    assert pad.chips.text() == "Built from chips: 1 × $100.00, 2 × $25.00, 1 × $5.00, 1 × $0.25"
+    qtbot.mouseClick(pad.take_back, Qt.MouseButton.LeftButton)
+    assert pad.cents == 15_500 and pad.built == [10_000, 2_500, 2_500, 500]
+    qtbot.mouseClick(pad.ok, Qt.MouseButton.LeftButton)
+    assert pad.result() == pad.DialogCode.Accepted and pad.cents == 15_500
+
+
+def test_typing_after_chips_starts_the_amount_over_from_what_is_typed(qtbot):
+    from ui.dialogs import PayoutKeypad
+    from ui.qt import Qt
+
+    pad = PayoutKeypad("Pay seat 2")
+    qtbot.addWidget(pad)
+    pad.show()
+    qtbot.mouseClick(chip(pad, 2_500), Qt.MouseButton.LeftButton)
+    qtbot.keyClick(pad.field, Qt.Key.Key_Backspace)
+    assert pad.field.text() == "25.0" and pad.cents == 2_500, "the typed text is read as typed"
+    assert pad.built == [] and not pad.take_back.isEnabled()
+    qtbot.mouseClick(chip(pad, 500), Qt.MouseButton.LeftButton)
+    assert pad.cents == 500, "chips after typing build a new payout"
+
+
+def test_a_payout_drill_paid_with_chips_alone_scores_in_full(qtbot, practice_screen):
+    """The trainee pays every winner by clicking chips in the bank, the fewest chips or not."""
+    from trainer.drills import payout_drill
+    from trainer.money import DENOMINATIONS
+    from trainer.progress import Mode
+    from ui.dialogs import PayoutKeypad
+    from ui.qt import Qt
+
+    screen = practice_screen
+    screen.start(payout_drill("pai-gow-dice", 7), mode=Mode.PAYOUT_DRILL)
+    qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
+    paid = 0
+    while not screen.round.finished:
+        pad = screen.dialog
+        assert isinstance(pad, PayoutKeypad)
+        owed = screen.round.next_expected().amount
+        for cents in DENOMINATIONS:  # largest first, as a dealer cuts a payout
+            while owed >= cents:
+                qtbot.mouseClick(chip(pad, cents), Qt.MouseButton.LeftButton)
+                owed -= cents
+        qtbot.mouseClick(pad.ok, Qt.MouseButton.LeftButton)
+        paid += 1
+        qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
+    assert paid >= 1 and screen.round.finish().score.payouts == 100

@@ -157,7 +157,8 @@ def test_large_print_keeps_the_table_working(qtbot, window):
     seat, bet = next(iter(view.spots))
     hits = []
     view.wager_clicked.connect(lambda s, b: hits.append((s, b)))
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(view.area_pos(seat, bet)))
+    point = view.mapFromScene(view.area_pos(seat, bet))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert hits[-1] == (seat, bet)
 
 

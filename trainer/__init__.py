@@ -33,7 +33,8 @@ FACE: dict[str, tuple[str, str | None]] = {
     # the games' registry, money, layouts and files
     **names_from("trainer.games", "GAME_IDS", "GAME_NAMES"),
     "get_game": ("trainer.games", "get"),
-    **names_from("trainer.money", "chips", "chips_text", "fmt_dollars", "read_payout"),
+    **names_from("trainer.money", "DENOMINATIONS", "chips", "chips_text", "fmt", "fmt_dollars",
+                 "read_payout"),
     **names_from("trainer.paytables", "layout", "paytable"),
     **names_from("trainer.paths", "resources_dir"),
 }

@@ -117,6 +117,8 @@ def _show(value: object) -> str:
 #: half-dollar and quarter coins and cents a payout below a dollar may need
 CHIPS = (100_000, 50_000, 10_000, 2_500, 500, 100)
 COINS = (50, 25, 5, 1)
+#: every chip and coin a payout is built from, largest first (the payout keypad's bank)
+DENOMINATIONS = CHIPS + COINS
 
 
 def chips(cents: int) -> list[tuple[int, int]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainer import chips_text, fmt_dollars, read_payout
+from trainer import DENOMINATIONS, chips_text, fmt, fmt_dollars, read_payout
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -18,8 +18,33 @@ from ui.qt import (
 )
 
 
+def chip_face(cents: int) -> str:
+    """A chip's or coin's value as it is printed on it: "$1000", "$25", "50¢"."""
+    return f"${cents // 100}" if cents >= 100 else f"{cents}¢"
+
+
+class ChipButton(QPushButton):
+    """One chip (or coin) of the bank: its colours, and its value printed on it."""
+
+    def __init__(self, cents: int):
+        from ui.table.items import chip_colours
+
+        super().__init__(chip_face(cents))
+        self.cents = cents
+        body, stripe, ink = chip_colours(cents)
+        size = 52 if cents >= 100 else 40
+        self.setFixedSize(size, size)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setToolTip(f"Add a {fmt_dollars(cents)} {'chip' if cents >= 100 else 'coin'} to the payout")
+        self.setAccessibleName(f"{fmt_dollars(cents)} {'chip' if cents >= 100 else 'coin'}")
+        self.setStyleSheet(f"QPushButton {{ background: {body}; color: {ink}; border: 4px dashed {stripe};"
+                           f" border-radius: {size // 2}px; font-weight: 700; font-size: 9pt; padding: 0; }}"
+                           f"QPushButton:pressed {{ border-style: solid; }}")
+
+
 class PayoutKeypad(QDialog):
-    """Type a payout (keys or the on-screen pad); see its chips; Enter pays."""
+    """Type a payout (keys or the on-screen pad), or build it from chips of real denominations
+    (the bank: each click puts one more chip in the payout); see its chips; Enter pays."""
 
     def __init__(self, what: str, parent=None):
         super().__init__(parent)
@@ -62,6 +87,20 @@ class PayoutKeypad(QDialog):
         self.change.clicked.connect(self._make_change)
         grid.addWidget(self.change, 4, 2)
         layout.addLayout(grid)
+        layout.addWidget(QLabel("Or build it from chips:"))
+        bank = QGridLayout()
+        self.bank = [ChipButton(cents) for cents in DENOMINATIONS]
+        for i, chip in enumerate(self.bank):
+            chip.clicked.connect(lambda _=False, c=chip.cents: self.add_chip(c))
+            bank.addWidget(chip, i // 5, i % 5, Qt.AlignmentFlag.AlignCenter)
+        layout.addLayout(bank)
+        self.take_back = QPushButton("Take back a chip")
+        self.take_back.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.take_back.setToolTip("Take the last chip back off the payout")
+        self.take_back.clicked.connect(self.remove_chip)
+        layout.addWidget(self.take_back)
+        self.built: list[int] = []  # the chips put in, in order, while the payout is built from them
+        self._building = False
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -72,12 +111,36 @@ class PayoutKeypad(QDialog):
         self.field.textChanged.connect(self._check)
         self._check("")
 
+    def add_chip(self, cents: int) -> None:
+        """One more chip on the payout: the amount is the sum of the chips put in."""
+        self._set_chips([*self.built, cents])
+
+    def remove_chip(self) -> None:
+        if self.built:
+            self._set_chips(self.built[:-1])
+
+    def _set_chips(self, built: list[int]) -> None:
+        self._building = True  # the amount written from the chips: not typing, which clears them
+        try:
+            self.field.setText(fmt(sum(built)) if built else "")
+        finally:
+            self._building = False
+        self.built = built
+        self.take_back.setEnabled(bool(built))
+        if built:
+            counts = {c: built.count(c) for c in DENOMINATIONS if c in built}
+            self.chips.setText("Built from chips: " + ", ".join(f"{n} × {fmt_dollars(c)}"
+                                                                 for c, n in counts.items()))
+
     def _check(self, text: str) -> None:
         cents, problem = read_payout(text)
         self.error.setText(problem if text.strip() else "")
         self.ok.setEnabled(cents is not None)
         self.chips.setText(f"In chips: {chips_text(cents)}" if cents else "")
         self.cents = cents
+        if not self._building:  # typed: the payout is no longer the chips put in
+            self.built = []
+            self.take_back.setEnabled(False)
 
     def _make_change(self) -> None:
         if self.cents:

@@ -214,11 +214,12 @@ class PracticeScreen(QWidget):
             self.feedback.briefing(scenario.title, scenario.briefing)
         self.hint.setVisible(mode is not Mode.EXAM)
         if mode is Mode.PAYOUT_DRILL:
-            self.feedback.note("Pay every winning wager, one after another: type the payout and "
-                               "press Enter. The clock is running." if guided else
+            self.feedback.note("Pay every winning wager, one after another: type the payout, or "
+                               "build it from the chips, and press Enter. The clock is running."
+                               if guided else
                                "Find every winning wager: select it (click, or ← →), press P and "
-                               "type the payout; the losers are collected for you. The clock is "
-                               "running.")
+                               "type the payout or build it from the chips; the losers are "
+                               "collected for you. The clock is running.")
         self.refresh()
         self.setFocus()
         if self.round.finished:  # nothing for the trainee to do in this round

@@ -113,6 +113,12 @@ def _chip_style(value: int) -> tuple[str, str, str, str]:
     raise ValueError(value)
 
 
+def chip_colours(cents: int) -> tuple[str, str, str]:
+    """A chip's colours by its value (body, edge spots, ink); any coin is drawn as the coin."""
+    _, body, stripes, ink = _chip_style(cents if cents >= 100 else 0)
+    return body, stripes, ink
+
+
 def breakdown_text(cents: int) -> str:
     chips = chip_breakdown(cents)
     parts = []
