@@ -14,7 +14,8 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.class_server_support import PASSWORD, T0, Class, attempt, progress_file, start_server, until
+from tests import class_server_fixtures
+from tests.class_server_support import PASSWORD, T0, Class, attempt, progress_file, until
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
 from trainer.progress.errors import ClassServerError
@@ -27,20 +28,7 @@ from trainer.progress.server.queue import Queue
 from trainer.progress.store import Store
 
 FAST = {"poll": 0.05, "backoff": (0.02, 0.2)}
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    server = start_server(tmp_path_factory.mktemp("class-server") / "class")
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def klass(server):
-    if not server.running:  # a test that crashed it and failed before starting it again
-        server.start()
-    return Class(server)
+server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 
 
 def push_all(path, klass: Class, size: int = 50) -> int:
@@ -279,6 +267,28 @@ def test_following_the_class_hears_each_new_attempt(tmp_path, klass):
     stop.set()
     thread.join(10)
     assert listening.is_set() and not thread.is_alive()
+
+
+def test_the_class_activity_counts_the_workstations_pushing_and_who_works_on_what(tmp_path, klass):
+    """Two workstations push (each holds its connection); Ana's last result is recent, Bo's is
+    not: Ana is working on her last item, and the last result is hers."""
+    files = [progress_file(tmp_path / "a.db", {"Ana": 6}), progress_file(tmp_path / "b.db", {"Bo": 2})]
+    pushers = [ClassConnection(str(path), klass.address(), **FAST) for path in files]
+    instructor = ClassConnection(str(files[0]), klass.address("instructor"))
+    for pusher in pushers:
+        pusher.start()
+    try:
+        until(lambda: klass.count() == 8, what="both files sent")
+        now = T0 + 60 * 5 + 30 + 100  # Ana's last ended 100 s ago, Bo's 4 minutes earlier
+        activity = instructor.class_activity(now=now, recent=200)
+        assert activity.workstations == 2
+        assert activity.last_result == T0 + 60 * 5 + 30
+        assert [(w.name, w.item_id) for w in activity.working] == [("Ana", "props-and-hops/00")]
+    finally:
+        for pusher in pushers:
+            pusher.close()
+    until(lambda: instructor.class_activity().workstations == 0, what="the pushers gone")
+    instructor.close()
 
 
 def test_the_pusher_reports_what_waits(tmp_path, klass):

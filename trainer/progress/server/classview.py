@@ -8,6 +8,9 @@ days, at least `min_attempts` attempts), and each trainee's median time to answe
 `answers` attempts. tests/test_class_server.py checks that both give the same overview of the
 same attempts.
 
+`class_activity` is what the live view adds: how many workstations are connected and pushing, the
+last result, and what each trainee who recorded lately was working on.
+
 `follow(address)` yields the server id of each attempt as it arrives (LISTEN/NOTIFY), and None
 after the connection was lost and made again (announcements may have been missed meanwhile:
 read the overview again).
@@ -20,6 +23,7 @@ import statistics
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import psycopg
 
@@ -27,7 +31,7 @@ from trainer.procedure.model import Skill
 from trainer.progress.classroom import ANSWER_ATTEMPTS, Cell, ClassOverview, HelpRow, ItemRow
 from trainer.progress.records import Trainee, answer_gaps
 from trainer.progress.server.address import ClassAddress
-from trainer.progress.server.push import BACKOFF, connect
+from trainer.progress.server.push import BACKOFF, CONNECT, connect
 from trainer.progress.server.tables import CHANNEL
 from trainer.progress.stats import DAY, WINDOW
 
@@ -83,6 +87,40 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
         gaps[tid].extend(answer_gaps(json.loads(log)))
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
     return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
+
+
+RECENT = 15 * 60  # seconds: a trainee whose last result is newer is "working now"
+
+
+@dataclass(frozen=True, slots=True)
+class Working:
+    name: str
+    item_id: str
+    ended: float  # the workstation's clock
+
+
+@dataclass(frozen=True, slots=True)
+class ClassActivity:
+    workstations: int  # connections pushing to the class now (the app's, other logins than ours)
+    last_result: float | None  # when the newest attempt ended (the workstation's clock)
+    working: list[Working]  # each trainee's last attempt when newer than `recent`, newest first
+
+
+def class_activity(conn: psycopg.Connection, *, now: float | None = None,
+                   recent: float = RECENT) -> ClassActivity:
+    now = time.time() if now is None else now
+    last = [Working(name, item, ended) for name, item, ended in conn.execute(
+        f"SELECT t.name, a.item_id, a.ended FROM trainees t CROSS JOIN LATERAL ("
+        f"  SELECT item_id, coalesce(ended, started) AS ended FROM attempts "
+        f"  WHERE trainee_id = t.id ORDER BY started DESC LIMIT 1) a WHERE {_CLASS}")]
+    last.sort(key=lambda w: -w.ended)
+    # other sessions' rows show their login and program to every role (not their address)
+    stations = conn.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND application_name = %s AND usename <> current_user",
+        (CONNECT["application_name"],)).fetchone()[0]
+    return ClassActivity(int(stations), last[0].ended if last else None,
+                         [w for w in last if w.ended >= now - recent])
 
 
 def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,

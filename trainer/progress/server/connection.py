@@ -9,7 +9,8 @@
     conn.close()              # on leaving the class or closing the app
 
 For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
-from the server (the same `ClassOverview` as trainer.progress.classroom's), and `follow(stop)`
+from the server (the same `ClassOverview` as trainer.progress.classroom's), `class_activity()`
+what the live view adds (workstations connected, the last result, who is working on what), and `follow(stop)`
 yields each new attempt's server id as it arrives (None after a lost connection came back: read
 the overview again); run it on a thread of its own, and set `stop` to end it.
 
@@ -27,7 +28,7 @@ import psycopg
 from trainer.progress.classroom import ClassOverview
 from trainer.progress.errors import ClassServerError
 from trainer.progress.server.address import ClassAddress, class_address
-from trainer.progress.server.classview import follow, server_class_overview
+from trainer.progress.server.classview import ClassActivity, class_activity, follow, server_class_overview
 from trainer.progress.server.push import BACKOFF, BATCH, POLL, Pusher, connect, reason
 
 
@@ -66,9 +67,16 @@ class ClassConnection:
     # ------------------------------------------------------------------ the instructor
     def class_overview(self, **options) -> ClassOverview:
         """The class as the server has it (options as trainer.progress.classroom.class_overview's)."""
+        return self._read(server_class_overview, **options)
+
+    def class_activity(self, **options) -> ClassActivity:
+        """Workstations connected, the last result, who is working on what (see classview)."""
+        return self._read(class_activity, **options)
+
+    def _read(self, query, **options):
         try:
             with connect(self.address) as conn:
-                return server_class_overview(conn, **options)
+                return query(conn, **options)
         except psycopg.Error as e:
             raise ClassServerError(f"the class at {self.address.shown}: {reason(e)}") from None
 
