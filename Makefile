@@ -36,9 +36,11 @@ bench: $(TEST_STAMP)
 SHOTS := practice table-props-and-hops table-three-dice-football table-high-roll-dice \
 	table-pai-gow-dice drill scenarios rules progress class exam exam-result
 
+# every screen in the light theme (resources/screenshots/NAME.png) and the dark (NAME-dark.png)
 screenshots: $(STAMP)
 	for s in $(SHOTS); do \
 		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s.png --screen $$s || exit 1; \
+		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s-dark.png --screen $$s --theme dark || exit 1; \
 	done
 
 clean:

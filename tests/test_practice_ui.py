@@ -488,6 +488,9 @@ def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trai
     assert isinstance(keypad, PayoutKeypad)
     table = QRect(screen.view.mapToGlobal(screen.view.rect().topLeft()), screen.view.size())
     assert not table.intersects(keypad.frameGeometry()), "the keypad covers the table"
+    bar = screen.actions
+    buttons = QRect(bar.mapToGlobal(bar.rect().topLeft()), bar.size())
+    assert not buttons.intersects(keypad.frameGeometry()), "the keypad, chips and all, covers the action bar"
     keypad.reject()
     page.difficulty.setValue(2)  # guided: each winner is brought to the keypad
     page.deal(seed=5, game="props-and-hops", confirm=False)

@@ -30,9 +30,13 @@ def application():
     return app
 
 
-def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None) -> int:
+def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None,
+        theme: str | None = None) -> int:
     app = application()
     if screenshot:
+        from ui import theme as themes
+
+        themes.apply(app, theme or "light")  # a picture in the theme asked for, not the user's
         return save_screenshot(Path(screenshot), screen or "practice", db)
     from ui.services import Services
     from ui.window import MainWindow
@@ -53,6 +57,7 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
         window.database_check.start()  # follows the check already running
     if store is not None and store.problem is not None:
         window.statusBar().showMessage(f"{store.problem} Results are kept until they can be saved.")
+    window.rejoin_class(class_address)
     return app.exec()
 
 
@@ -142,12 +147,28 @@ def save_screenshot(path: Path, screen: str, db: str | None = None) -> int:
 
     window = showcase(screen, services)
     QApplication.processEvents()  # the layouts settle, as they would before the first frame
-    image = window.grab()
+    image = with_dialogs(window)
     window.close()
     if not image.save(str(path), "PNG"):
         print(f"--screenshot: could not write {path}", file=sys.stderr)
         return 2
     return 0
+
+
+def with_dialogs(window):
+    """The window's picture with its open dialogs (the payout keypad) drawn where they stand:
+    they are windows of their own, which a grab of the main window leaves out."""
+    from ui.qt import QDialog, QPainter
+
+    image = window.grab()
+    painter = QPainter(image)
+    for dialog in window.findChildren(QDialog):
+        if dialog.isVisible():
+            painter.drawPixmap(dialog.mapTo(window, dialog.rect().topLeft()) if dialog.parent() is not None
+                               and not dialog.isWindow() else window.mapFromGlobal(dialog.pos()),
+                               dialog.grab())
+    painter.end()
+    return image
 
 
 def throwaway_settings():
@@ -186,6 +207,7 @@ def file_services(db: str):
 def showcase(screen: str, services=None):
     """The main window on a screen: for the services given (a progress file), or as a
     demonstration (no progress file is touched)."""
+    from ui.qt import QApplication
     from ui.services import Services
     from ui.window import MainWindow
 
@@ -195,12 +217,18 @@ def showcase(screen: str, services=None):
             services = demo_services(instructor=screen in ("class", "exam-result"))
     window = MainWindow(services, settings=throwaway_settings())
     window.resize(1440, 900)
+    window.show()  # shown first: a dialog the screen opens stands where it would in use
     if screen.startswith("table-") or screen == "drill":
         game = screen.removeprefix("table-") if screen.startswith("table-") else GAME_IDS[0]
         page = window.show_screen("practice")
-        if screen == "drill":
+        if screen == "drill":  # the first winner brought to the keypad, its payout half built
             page.kind.setCurrentIndex(1)
             page.deal(seed=7, game=game)
+            QApplication.processEvents()
+            pad = page.screen.dialog
+            if pad is not None and hasattr(pad, "add_chip"):
+                for cents in (2_500, 2_500, 500):
+                    pad.add_chip(cents)
         else:
             from trainer import load_library
             from ui.table import view_class
@@ -222,7 +250,6 @@ def showcase(screen: str, services=None):
             page.show_result(done[0])
     else:
         window.show_screen(screen)
-    window.show()
     return window
 
 

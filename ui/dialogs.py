@@ -32,10 +32,11 @@ class ChipButton(QPushButton):
         super().__init__(chip_face(cents))
         self.cents = cents
         body, stripe, ink = chip_colours(cents)
-        size = 52 if cents >= 100 else 40
+        size = 48 if cents >= 100 else 38
         self.setFixedSize(size, size)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setToolTip(f"Add a {fmt_dollars(cents)} {'chip' if cents >= 100 else 'coin'} to the payout")
+        self.setToolTip(f"Build the payout from chips: add a {fmt_dollars(cents)} "
+                        f"{'chip' if cents >= 100 else 'coin'}")
         self.setAccessibleName(f"{fmt_dollars(cents)} {'chip' if cents >= 100 else 'coin'}")
         self.setStyleSheet(f"QPushButton {{ background: {body}; color: {ink}; border: 4px dashed {stripe};"
                            f" border-radius: {size // 2}px; font-weight: 700; font-size: 9pt; padding: 0; }}"
@@ -71,7 +72,7 @@ class PayoutKeypad(QDialog):
         for i, key in enumerate(["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "00", "."]):
             button = QPushButton(key)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            button.setMinimumSize(64, 48)
+            button.setMinimumSize(64, 40)
             button.clicked.connect(lambda _=False, k=key: self.field.insert(k))
             grid.addWidget(button, i // 3, i % 3)
         back, clear = QPushButton("⌫"), QPushButton("Clear")
@@ -87,24 +88,24 @@ class PayoutKeypad(QDialog):
         self.change.clicked.connect(self._make_change)
         grid.addWidget(self.change, 4, 2)
         layout.addLayout(grid)
-        layout.addWidget(QLabel("Or build it from chips:"))
         bank = QGridLayout()
+        bank.setVerticalSpacing(4)
         self.bank = [ChipButton(cents) for cents in DENOMINATIONS]
         for i, chip in enumerate(self.bank):
             chip.clicked.connect(lambda _=False, c=chip.cents: self.add_chip(c))
             bank.addWidget(chip, i // 5, i % 5, Qt.AlignmentFlag.AlignCenter)
         layout.addLayout(bank)
-        self.take_back = QPushButton("Take back a chip")
+        self.take_back = QPushButton("Take back")
         self.take_back.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.take_back.setToolTip("Take the last chip back off the payout")
         self.take_back.clicked.connect(self.remove_chip)
-        layout.addWidget(self.take_back)
         self.built: list[int] = []  # the chips put in, in order, while the payout is built from them
         self._building = False
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok.setText("Pay")
+        buttons.addButton(self.take_back, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

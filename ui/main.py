@@ -2,6 +2,7 @@
 
     dealer-trainer                          open the app
     dealer-trainer --screenshot F.png       render the main window to a PNG and exit
+    dealer-trainer --class postgresql://…   open the app in a class (its results pushed to the server)
     dealer-trainer settle|odds ...          the engine's commands (trainer.cli), with no Qt loaded
 """
 
@@ -24,7 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"dealer-trainer {__version__}")
     p.add_argument("--screenshot", metavar="FILE", help="render a screen to a PNG file and exit")
     p.add_argument("--screen", metavar="NAME", help="the screen to render with --screenshot")
+    p.add_argument("--theme", choices=("light", "dark"),
+                   help="the theme --screenshot renders in (default: light)")
     p.add_argument("--db", metavar="FILE", help="the progress database (default: your data folder)")
+    cli.class_option(p)
     return p
 
 
@@ -37,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from ui.app import run
 
-    return run(screenshot=args.screenshot, screen=args.screen, db=args.db)
+    if args.theme and not args.screenshot:
+        build_parser().error("--theme goes with --screenshot (the app itself has View › Dark theme)")
+    return run(screenshot=args.screenshot, screen=args.screen, db=args.db, theme=args.theme)
 
 
 if __name__ == "__main__":
