@@ -91,6 +91,25 @@ def test_screenshot_problems_are_one_clear_line(tmp_path):
     assert done.returncode == 2 and "unknown screen" in done.stderr
 
 
+def test_a_screenshot_in_the_dark_theme_is_dark_and_a_theme_alone_is_refused(qtbot, tmp_path):
+    """`make screenshots` draws every screen in both themes; --theme is only for a screenshot."""
+    from ui.qt import QImage
+
+    grounds = {}
+    for theme in ("light", "dark"):
+        out = tmp_path / f"rules-{theme}.png"
+        done = run_command("--screenshot", str(out), "--screen", "rules", "--theme", theme,
+                           env={"QT_QPA_PLATFORM": "offscreen"})
+        assert done.returncode == 0, done.stderr
+        grounds[theme] = QImage(str(out)).pixelColor(1400, 880).lightness()  # the window's ground
+    assert grounds["dark"] < 60 < 200 < grounds["light"], grounds
+    done = run_command("--theme", "dark", env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and "--theme goes with --screenshot" in done.stderr
+    done = run_command("--screenshot", str(tmp_path / "x.png"), "--theme", "purple",
+                       env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and "invalid choice" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_screenshot_with_db_renders_that_file_by_the_real_start_path(qtbot, tmp_path):
     """`--screenshot --db FILE` opens the file as the app starts (nothing asked), and a file it
     cannot use is one line and exit 2, with no image and the file left as it was."""
