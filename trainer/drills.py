@@ -5,11 +5,18 @@ the table, the amounts (round at 1–2, odd amounts where breakage matters from 
 wagers and irregular throws the trainee meets, and how much of the round the trainee works
 (trainer.vocabulary.BY_DIFFICULTY). Each game deals its own rounds (`GameSteps.deal`, with the
 shared draws in trainer.procedure.dealing); this module seats the players and names the round.
+
+A round's id names the dealer version that dealt it: "drill-v2-<game>-<difficulty>-<seed>
+[~<skill>]", "payout-drill-v2-<game>-<seed>". A new draw changes every draw after it, so what a
+dealer deals never changes: new dealing is a new version (`DEALER`), and an id without a version
+(every results file written before versions) is dealt again by dealer 1, the dealing of then.
+Version 2 adds the lost die and the die cocked on chips to the irregular throws.
 """
 
 from __future__ import annotations
 
 import random
+import re
 
 from trainer import games
 from trainer.dice import SeededDice
@@ -22,6 +29,22 @@ from trainer.vocabulary import BY_DIFFICULTY, Skill
 NAMES = ("Ana", "Ben", "Cruz", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lu", "Max",
          "Nia", "Oz", "Pia")
 SECONDS_PER_ACTION = 4
+#: the dealer that deals new rounds, and every dealer this trainer can deal an id's round with
+DEALER = 2
+DEALERS = (1, 2)
+
+
+class UnknownRound(ValueError):
+    """A round id this trainer cannot deal again; the message names the id and why."""
+
+
+def _versioned(dealer: int) -> str:
+    """The id's version segment: none for dealer 1 (ids before versions), "v2-" for dealer 2."""
+    if dealer not in DEALERS:
+        raise UnknownRound(f"dealer version v{dealer} is not one this trainer deals (it deals "
+                           f"{' and '.join(f'v{d}' for d in DEALERS)}): a newer Dealer Trainer "
+                           "dealt the round")
+    return "" if dealer == 1 else f"v{dealer}-"
 
 
 def _skill_games() -> dict[Skill, str]:
@@ -47,17 +70,19 @@ LEVELS = ("payouts", "settlement", "calls", "whole-round")
 
 
 def random_round(game_id: str, difficulty: int, seed: int | str,
-                 skill: Skill | None = None) -> Scenario:
+                 skill: Skill | None = None, dealer: int = DEALER) -> Scenario:
     """A playable round: re-dealt (deterministically) until the trainee has something to do."""
     for attempt in range(50):
-        s = _deal(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}", skill)
+        s = _deal(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}", skill, dealer)
         mine = TRAINEE_DOES[s.automation]
         if any(a.do in mine for _, a in build(s).actions()):
             return s
     return s
 
 
-def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None) -> Scenario:
+def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
+          dealer: int) -> Scenario:
+    version = _versioned(dealer)
     if not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty {difficulty} is not 1 to 5")
     game = games.get(game_id)
@@ -66,9 +91,10 @@ def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None) -
     seats = sorted(rng.sample(range(1, game.seats + 1),
                               k=min(game.seats, 1 + difficulty + (difficulty * game.seats) // 12)))
     players = {s: NAMES[s - 1] for s in seats}
-    options, wagers, events = game_steps(game_id).deal(Deal(rng, dice, game, difficulty, seats, skill))
+    deal = Deal(rng, dice, game, difficulty, seats, skill, dealer)
+    options, wagers, events = game_steps(game_id).deal(deal)
     scenario = Scenario(
-        id=f"drill-{game_id}-{difficulty}-{seed}" + (f"~{skill.value}" if skill else ""),
+        id=f"drill-{version}{game_id}-{difficulty}-{seed}" + (f"~{skill.value}" if skill else ""),
         title=f"{game.name}: practice round",
         briefing=_briefing(game.name, difficulty, skill), game=game_id, difficulty=difficulty,
         skills=(skill,) if skill else (Skill.PAYOUTS,), target_seconds=60,
@@ -96,15 +122,16 @@ def _briefing(name: str, difficulty: int, skill: Skill | None) -> str:
             "says; every finding names its section.")
 
 
-def payout_drill(game_id: str, seed: int | str) -> Scenario:
+def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER) -> Scenario:
     """A settled throw on a busy layout: every seat full, odd amounts, several winners to pay.
 
     A game whose wagers stand past a throw (Three Dice Football's full game wagers) has no
     one-throw round, so its drill is a whole round (a drive, with single play wagers before every
     down)."""
     game = games.get(game_id)
+    round_id = f"payout-drill-{_versioned(dealer)}{game_id}-{seed}"  # what `rebuild` deals again
     if game.stands_until is not None:
-        s = random_round(game_id, 5, seed, Skill.PAYOUTS)
+        s = random_round(game_id, 5, seed, Skill.PAYOUTS, dealer)
     else:
         rng = random.Random(f"payout-drill:{game_id}:{seed}")
         dice = SeededDice(rng.random())
@@ -115,7 +142,7 @@ def payout_drill(game_id: str, seed: int | str) -> Scenario:
             wagers = _busy_wagers(rng, game_id, seats, bets)
             throw = game.throw_of(dice.roll(game.dice))
             s = Scenario(
-                id=f"payout-drill-{game_id}-{seed}", title=f"{game.name}: payout drill",
+                id=round_id, title=f"{game.name}: payout drill",
                 briefing="A settled throw on a busy layout. The losers are down; pay every winner, "
                          "one after another, to the cent and against the clock.",
                 game=game_id, difficulty=4, skills=(Skill.PAYOUTS,), target_seconds=60,
@@ -125,36 +152,56 @@ def payout_drill(game_id: str, seed: int | str) -> Scenario:
             if sum(1 for _, a in build(s).actions() if a.do is Do.PAY) >= 3:
                 break
     s.automation = Automation.PAYOUTS
-    s.id = f"payout-drill-{game_id}-{seed}"  # what `rebuild` deals again
+    s.id = round_id
     pays = sum(1 for _, a in build(s).actions() if a.do is Do.PAY)
     s.target_seconds = max(15, 6 * pays)
     return s
 
 
 def rebuild(round_id: str) -> Scenario | None:
-    """The round a practice round's or payout drill's id names ("drill-<game>-<difficulty>-<seed>
-    [~<skill>]", "payout-drill-<game>-<seed>"), dealt again exactly; None when it names none.
-    This is how a round recorded on one workstation is re-graded on another."""
-    for prefix in ("payout-drill-", "drill-"):
-        if not round_id.startswith(prefix):
-            continue
-        rest = round_id.removeprefix(prefix)
-        game_id = next((g for g in sorted(games.GAME_IDS, key=len, reverse=True)
-                        if rest.startswith(g + "-")), None)
-        if game_id is None:
-            return None
-        rest = rest[len(game_id) + 1:]
-        try:
-            if prefix == "payout-drill-":
-                scenario = payout_drill(game_id, rest)
-            else:
-                difficulty, _, seed = rest.partition("-")
-                seed, _, skill = seed.partition("~")
-                scenario = _deal(game_id, int(difficulty), seed, Skill(skill) if skill else None)
-        except ValueError:  # not a difficulty, not a skill
-            return None
-        return scenario if scenario.id == round_id else None
-    return None
+    """The round a practice round's or payout drill's id names, dealt again exactly (`deal_again`);
+    None when it names none this trainer can deal. This is how a round recorded on one
+    workstation is re-graded on another."""
+    try:
+        return deal_again(round_id)
+    except UnknownRound:
+        return None
+
+
+#: an id's dealer version, after its prefix: "v2-" (none: dealer 1)
+_VERSION = re.compile(r"v(\d+)-")
+
+
+def deal_again(round_id: str) -> Scenario:
+    """The round an id names ("[payout-]drill-[v<dealer>-]<game>-..."), dealt again exactly by
+    the dealer it names; UnknownRound says why when this trainer cannot (an unknown dealer
+    version, game, difficulty or skill)."""
+    prefix = next((p for p in ("payout-drill-", "drill-") if round_id.startswith(p)), None)
+    if prefix is None:
+        raise UnknownRound(f"{round_id}: not the id of a practice round or payout drill")
+    rest = round_id.removeprefix(prefix)
+    dealer = 1
+    if version := _VERSION.match(rest):
+        dealer, rest = int(version[1]), rest[version.end():]
+    game_id = next((g for g in sorted(games.GAME_IDS, key=len, reverse=True)
+                    if rest.startswith(g + "-")), None)
+    if game_id is None:
+        raise UnknownRound(f"{round_id}: names no game of this trainer")
+    rest = rest[len(game_id) + 1:]
+    try:
+        if prefix == "payout-drill-":
+            scenario = payout_drill(game_id, rest, dealer)
+        else:
+            difficulty, _, seed = rest.partition("-")
+            seed, _, skill = seed.partition("~")
+            if not difficulty.isdigit():
+                raise ValueError(f"{difficulty!r} is not a difficulty")
+            scenario = _deal(game_id, int(difficulty), seed, Skill(skill) if skill else None, dealer)
+    except ValueError as e:  # not a dealer version, a difficulty or a skill
+        raise UnknownRound(f"{round_id}: {e}") from e
+    if scenario.id != round_id:
+        raise UnknownRound(f"{round_id}: not as this trainer writes it ({scenario.id})")
+    return scenario
 
 
 def _busy_wagers(rng: random.Random, game_id: str, seats: list[int], bets: list[str]) -> list[Offer]:

@@ -4,17 +4,21 @@
 Difficulty sets the amounts (round at 1–2, odd amounts where breakage matters from 3), the
 improper offers (from 3) and how often a throw is a no roll (or always, when the no roll is the
 skill drilled). The same seed always deals the same round, so a drill is dealt again from its id
-when a results file is imported: keep the order of the random draws.
+when a results file is imported: keep the order of the random draws. A new draw belongs to a new
+dealer version (`Deal.dealer`, named in the drill's id by trainer.drills): version 1 is the
+dealing before versions, version 2 adds the die cocked on chips and the lost die to the
+irregular throws.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from trainer.dice import SeededDice
 from trainer.games.base import Game
 from trainer.scenario import Event, Offer
+from trainer.table_state import COCKED
 from trainer.vocabulary import Skill
 
 ROUND_AMOUNTS = (500, 1000, 2500, 500, 1000)
@@ -24,7 +28,7 @@ ODD_AMOUNTS = (335, 750, 1225, 700, 333, 1800, 2500, 575)
 @dataclass
 class Deal:
     """One round being dealt: its random source and dice, the game, the difficulty, the seats
-    taken and the skill drilled (None for plain practice)."""
+    taken, the skill drilled (None for plain practice) and the dealer version."""
 
     rng: random.Random
     dice: SeededDice
@@ -32,6 +36,8 @@ class Deal:
     difficulty: int
     seats: list[int]
     skill: Skill | None
+    dealer: int
+    cocked: int | None = field(default=None, init=False)  # the next throw's die cocked on chips
 
     def amount(self) -> int:
         return self.rng.choice(ODD_AMOUNTS if self.difficulty >= 3 else ROUND_AMOUNTS)
@@ -45,10 +51,33 @@ class Deal:
                      late=kind == "late", where=where)
 
     def no_roll(self, n: int) -> Event | None:
-        """Now and then a no roll, as event number n: one of the game's reasons that can happen."""
+        """Now and then an irregular throw, as event number n: one of the game's no-roll reasons
+        that can happen, and from dealer 2 a lost die or a die cocked on chips where the game has
+        them. A cocked die is no event of its own: the next `throw` has it."""
         chance = 0.5 if self.skill is Skill.NO_ROLL else 0.08 * (self.difficulty - 1)
         if self.rng.random() >= chance:
             return None
-        reason = self.rng.choice([r for r in self.game.no_rolls if r not in self.game.cannot_happen])
+        reason = self.rng.choice([r for r in self.game.no_rolls if r not in self.game.cannot_happen]
+                                 + self.irregular_throws())
+        if reason == COCKED:
+            self.cocked = self.rng.randrange(self.game.dice)
+            return None
+        if reason == "lost-die":  # a die off the table and lost: a no roll, and a new set of dice
+            return Event("lost-die", f"events[{n}]", {"no_roll": "die-off-table"})
         return Event("no-roll", f"events[{n}]", {"no_roll": reason})
 
+    def irregular_throws(self) -> list[str]:
+        """The irregular throws this dealer deals beside the no-roll reasons: from dealer 2, a die
+        lost off the table (where the game changes the dice for it: an event of its own) and a
+        die cocked on chips (where the game reads it)."""
+        kinds = []
+        if self.dealer >= 2 and "lost-die" in self.game.events:
+            kinds.append("lost-die")
+        if self.dealer >= 2 and self.game.cocked_dice:
+            kinds.append(COCKED)
+        return kinds
+
+    def throw(self, n: int, dice: dict) -> Event:
+        """A throw of these dice as event number n, with the die cocked on chips if one was dealt."""
+        cocked, self.cocked = self.cocked, None
+        return Event("throw", f"events[{n}]", dice, cocked=cocked)

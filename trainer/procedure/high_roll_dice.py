@@ -119,7 +119,7 @@ class HighRollDiceSteps(GameSteps):
         if (e := d.no_roll(0)) is not None:
             events.append(e)
         first = d.dice.roll(game.dice)
-        events.append(Event("throw", f"events[{len(events)}]", {"dice": list(first)}))
+        events.append(d.throw(len(events), {"dice": list(first)}))
         table.throw(Throw(dice=first))
         if table.extra_roll:
             if d.difficulty >= 4:

@@ -55,7 +55,7 @@ class PaiGowDiceSteps(GameSteps):
         if (e := d.no_roll(0)) is not None:
             events.append(e)
         r, a, b = d.dice.roll(3)
-        events.append(Event("throw", f"events[{len(events)}]", {"red": r, "blue": [a, b]}))
+        events.append(d.throw(len(events), {"red": r, "blue": [a, b]}))
         return options, wagers, events
 
 

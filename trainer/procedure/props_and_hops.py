@@ -100,7 +100,7 @@ class PropsAndHopsSteps(GameSteps):
         for _ in range(1 + d.difficulty // 2 + (4 if shake else 0)):
             if (e := d.no_roll(len(events))) is not None:
                 events.append(e)
-            events.append(Event("throw", f"events[{len(events)}]", {"dice": list(d.dice.roll(2))}))
+            events.append(d.throw(len(events), {"dice": list(d.dice.roll(2))}))
             seat = d.rng.choice(d.seats)
             events.append(Event("wager", f"events[{len(events)}]",
                                 offer=Offer(seat, d.rng.choice(one_roll), d.amount())))

@@ -114,7 +114,7 @@ class ThreeDiceFootballSteps(GameSteps):
                 table.offer(Wager(offer.seat, offer.bet, offer.amount))
             g1, g2, r = d.dice.roll(3)
             table.throw(Throw(dice=(g1, g2, r)))
-            events.append(Event("throw", f"events[{len(events)}]", {"green": [g1, g2], "red": r}))
+            events.append(d.throw(len(events), {"green": [g1, g2], "red": r}))
         return {}, wagers, events
 
     def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
