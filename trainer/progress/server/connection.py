@@ -5,14 +5,15 @@
     store.record_attempt(r)   # the file first, as always ...
     conn.wake()               # ... then push it now rather than at the next poll
     conn.status               # "3 results waiting to be sent: <why>; trying again."
+    conn.connected, conn.problem  # the same, in parts: connected now; why the last push failed
     conn.stop()               # pause pushing (start() goes on); what waits stays in the file
     conn.close()              # on leaving the class or closing the app
 
 For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
 from the server (the same `ClassOverview` as trainer.progress.classroom's), `class_activity()`
-what the live view adds (workstations connected, the last result, who is working on what), and `follow(stop)`
-yields each new attempt's server id as it arrives (None after a lost connection came back: read
-the overview again); run it on a thread of its own, and set `stop` to end it.
+what the live view adds (workstations connected, the last result, who is working on what), and
+`follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
+came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
 gives ClassServerError with one line saying why.
@@ -57,6 +58,16 @@ class ClassConnection:
     def waiting(self) -> int:
         """Attempts in the progress file the class server has not confirmed."""
         return self.pusher.waiting()
+
+    @property
+    def connected(self) -> bool:
+        """Pushing now holds a connection to the class server."""
+        return self.pusher.connected
+
+    @property
+    def problem(self) -> str | None:
+        """Why the last push failed, in one line; None once a push went through."""
+        return self.pusher.problem
 
     @property
     def status(self) -> str:

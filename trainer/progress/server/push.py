@@ -111,6 +111,12 @@ class Pusher:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    @property
+    def connected(self) -> bool:
+        """The thread holds a connection to the class now (a moment's view, for the status bar)."""
+        conn = self._conn
+        return conn is not None and not conn.closed
+
     def waiting(self) -> int:
         return self.queue.waiting(self.class_uid)
 
