@@ -1,6 +1,7 @@
 """The instructor's Class tab: skills by trainee, who needs help, the hardest items and each
 trainee's time to answer; and each trainee's attempts, opened from it (double-click, Enter or
-"Open trainee"), from which a round is replayed (ui.replay_view).
+"Open trainee"), from which a round is replayed (ui.replay_view). In a class, ui.class_live
+draws the same view from the class server, live, with its line above the table.
 
 The trainees' names are the table's row header, so they stay in place while the skills scroll
 sideways; every column is as wide as its heading (the skill's title on short lines, in full in
@@ -76,6 +77,11 @@ class ClassView(QWidget):
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
+        self.live = QLabel()  # "Live: 6 workstations, last result 12 s ago" (ui.class_live)
+        self.live.setObjectName("liveLine")
+        self.live.setAccessibleName("Live class")
+        self.live.hide()
+        column.addWidget(self.live)
         self.table = KeyTable()
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
@@ -106,7 +112,13 @@ class ClassView(QWidget):
         splitter.setStretchFactor(1, 2)
         layout.addWidget(splitter)
 
-    def show_overview(self, overview) -> None:
+    def set_live_line(self, text: str | None) -> None:
+        """The live class's line above the table; None hides it (the local file's view)."""
+        self.live.setText(text or "")
+        self.live.setVisible(text is not None)
+
+    def show_overview(self, overview, *, before: str = "") -> None:
+        """Draw a ClassOverview; `before`: HTML put at the top of the side panel."""
         skills = overview.skills
         self.trainees = list(overview.trainees)
         self.table.clear()
@@ -141,8 +153,10 @@ class ClassView(QWidget):
             self.table.setCurrentCell(0, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
         self.open_button.setEnabled(bool(self.trainees) and self.store is not None)
         if not self.trainees:
-            self.side.setHtml("<h3>No trainees yet</h3><p>Trainees appear here once they have a "
-                              "profile in this progress file (File → Switch trainee…).</p>")
+            where = ("their workstations have sent their results to the class" if not self.live.isHidden()
+                     else "they have a profile in this progress file (File → Switch trainee…)")
+            self.side.setHtml(f"{before}<h3>No trainees yet</h3><p>Trainees appear here once "
+                              f"{where}.</p>")
             self.overview_html = self.side.toHtml()
             return
         worked = [h for h in overview.needs_help if h.recent_accuracy is not None]
@@ -155,7 +169,7 @@ class ClassView(QWidget):
         idle_note = f"<p>Not started yet: {html.escape(', '.join(idle))}</p>" if idle else ""
         hard = "".join(f"<li>{html.escape(item_name(i.item_id))} — passed {i.passed} of "
                        f"{i.attempts} ({i.pass_rate:.0%})</li>" for i in overview.hardest[:8])
-        self.overview_html = (f"<h3>Who needs help</h3><ol>{help_rows}</ol>{idle_note}"
+        self.overview_html = (f"{before}<h3>Who needs help</h3><ol>{help_rows}</ol>{idle_note}"
                               f"<h3>Hardest items</h3><ol>{hard or '<li>not enough attempts yet</li>'}</ol>"
                               f"<p><i>As of {time.strftime('%Y-%m-%d %H:%M')}; cells show each skill's "
                               "last 20 attempts: green 90% and up, yellow 75%, red below.</i></p>")

@@ -1,6 +1,7 @@
 """The Progress screen: a trainee's accuracy and speed over time, attempts per day or week, and
 the weakest skills with a button that drills each; and, for an instructor, the Class tab
-(ui.class_view). The charts are drawn by ui.progress_charts.
+(ui.class_view; live from the class server while the app is in a class, ui.class_live). The
+charts are drawn by ui.progress_charts.
 
 pyqtgraph loads with this screen, not at start-up."""
 
@@ -75,7 +76,10 @@ class ProgressPage(QWidget):
         if trainee is not None and getattr(trainee, "instructor", False):
             self.klass = ClassView(services.store)
             self.tabs.addTab(self.klass, "Class")
+            services.class_changed.connect(self.follow_class)
+        self.live = None  # ui.class_live.LiveClass while the app is in a class
         self.refresh()
+        self.follow_class()
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -93,10 +97,30 @@ class ProgressPage(QWidget):
         self._speed(report)
         self._days(report)
         self._skills(report)
-        if self.klass is not None:
+        if self.klass is not None and self.live is None:
             from trainer.progress import class_overview
 
             self.klass.show_overview(class_overview(store))
+
+    def follow_class(self) -> None:
+        """The Class tab live from the class server while the app is in a class (and the login
+        may read it); from the local file otherwise."""
+        if self.klass is None:
+            return
+        classroom = getattr(self.services, "classroom", None)
+        connection = classroom.connection if classroom is not None else None
+        if self.live is not None:
+            if connection is self.live.connection:
+                return
+            self.live.stop()
+            self.live.deleteLater()
+            self.live = None
+            if connection is None:
+                self.refresh()
+        if connection is not None:
+            from ui.class_live import LiveClass
+
+            self.live = LiveClass(self.klass, connection, self)
 
     def _empty(self, text: str) -> None:
         for chart in (self.accuracy, self.speed, self.days):

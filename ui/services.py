@@ -13,6 +13,7 @@ from ui.qt import QObject, Signal
 class Services(QObject):
     recorded = Signal(object)  # the attempt id, or None when it is pending
     status = Signal(str)
+    class_changed = Signal()  # joined or left a class (ui.classroom)
 
     def __init__(self, store=None, trainee=None, parent=None, key: bytes | None = None):
         super().__init__(parent)
@@ -20,6 +21,7 @@ class Services(QObject):
         self.trainee = trainee
         self.window = None
         self.key = key  # the installation secret that authenticates exam results
+        self.classroom = None  # ui.classroom.Classroom, once a class was joined
 
     @property
     def trainee_name(self) -> str | None:

@@ -191,6 +191,17 @@ class MainWindow(QMainWindow):
             check.triggered.connect(lambda: self.database_check.start(report=True))
             file.addAction(check)
             file.addSeparator()
+            join = QAction("Join class…", self)
+            join.setStatusTip("Send this workstation's results to a class server (the postgresql:// "
+                              "address it printed)")
+            join.triggered.connect(self.join_class)
+            file.addAction(join)
+            self.leave_class_action = QAction("Leave class", self)
+            self.leave_class_action.setEnabled(False)
+            self.leave_class_action.triggered.connect(self.leave_class)
+            file.addAction(self.leave_class_action)
+            self.services.class_changed.connect(self._class_changed)
+            file.addSeparator()
         deal = QAction("Deal a round", self)
         deal.setShortcut(QKeySequence("Ctrl+N"))
         deal.triggered.connect(lambda: self.show_screen("practice").deal())
@@ -278,6 +289,31 @@ class MainWindow(QMainWindow):
             if progress is not None:
                 progress.refresh()
 
+    # --- the class (ui.classroom, loaded once a class is joined) -----------------------------------
+
+    def rejoin_class(self, address=None) -> None:
+        """At start: the class given with --class, or the one joined last time."""
+        if self.services is not None and self.services.store is not None and (
+                address is not None or self.settings.contains("class/address")):
+            from ui.classroom import rejoin
+
+            rejoin(self, address)
+
+    def join_class(self) -> None:
+        from ui.classroom import JoinDialog, classroom_of
+
+        self.join_dialog = JoinDialog(classroom_of(self), self)
+        self.join_dialog.open()
+
+    def leave_class(self) -> None:
+        if self.services.classroom is not None:
+            self.services.classroom.leave()
+            self.statusBar().showMessage("Left the class: results are kept in the progress file only.", 10000)
+
+    def _class_changed(self) -> None:
+        classroom = self.services.classroom
+        self.leave_class_action.setEnabled(classroom is not None and classroom.connection is not None)
+
     def set_theme(self, name: str) -> None:
         self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name,
                                                          large=self.large_print_action.isChecked()))
@@ -327,6 +363,8 @@ class MainWindow(QMainWindow):
                     != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
+        if self.services is not None and self.services.classroom is not None:
+            self.services.classroom.close()  # the pusher's thread ends; what waits stays in the file
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/size", self.size())
         self.statusBar().clearMessage()  # stops the message's timer

@@ -1,0 +1,174 @@
+"""The app in a class (issue 14), on a real PostgreSQL: File › Join class… (a bad address is a
+message, a good one is joined and remembered), the status bar's class line while the server is
+gone and after it is back, and the instructor's Class tab following another workstation live.
+
+No test depends on how fast anything is: each waits for what it expects, with a generous limit."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests import class_server_fixtures
+from tests.class_server_support import attempt, progress_file
+from trainer.progress import ClassConnection, Store
+
+server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
+FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
+WITHIN = 60_000  # ms: only a guard against a hang
+
+
+@pytest.fixture(autouse=True)
+def fast_pushes(monkeypatch):
+    monkeypatch.setattr("ui.classroom.OPTIONS", FAST)
+
+
+def window_for(qtbot, store, trainee):
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    services = Services(store, trainee)
+    w = MainWindow(services)
+    services.window = w
+    qtbot.addWidget(w)
+    w.resize(1440, 900)
+    w.show()
+    return w
+
+
+def class_line(w) -> str:
+    classroom = w.services.classroom
+    return classroom.label.text() if classroom is not None and not classroom.label.isHidden() else ""
+
+
+def test_join_class_refuses_a_bad_address_and_remembers_a_good_one(qtbot, tmp_path, klass):
+    from ui.qt import QSettings, Qt
+
+    path = progress_file(tmp_path / "ws.db", {"Ana": 3})
+    store = Store.open(path)
+    w = window_for(qtbot, store, store.find_trainee("Ana"))
+    assert not w.leave_class_action.isEnabled()
+    w.join_class()
+    dialog = w.join_dialog
+    qtbot.waitExposed(dialog)
+    for bad, problem in (("http://10.0.0.5/dealer_class", "does not start with postgresql://"),
+                         ("postgresql://10.0.0.5:5432/dealer_class", "names no user"),
+                         ("postgresql://workstation:pw@10.0.0.5:99999/dealer_class", "not a postgresql://")):
+        dialog.address.setText(bad)
+        qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
+        assert dialog.isVisible(), "a bad address closes nothing"
+        assert problem in dialog.problem.text() and dialog.problem.text().startswith("Not joined: ")
+        assert w.services.classroom.connection is None
+    good = klass.address()
+    dialog.address.setText(good.url)
+    qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible()
+    assert QSettings().value("class/address") == good.url
+    assert w.leave_class_action.isEnabled()
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
+    assert klass.count() == 3
+    assert "password" not in w.services.classroom.label.toolTip()  # the address shown without it
+    w.close()
+    assert w.services.classroom.connection is None, "quitting stops the pusher"
+    store.close()
+
+    store = Store.open(path)  # the next start rejoins the class remembered
+    w = window_for(qtbot, store, store.find_trainee("Ana"))
+    w.rejoin_class()
+    assert w.services.classroom.address == good
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
+    w.leave_class()  # File › Leave class forgets it
+    assert class_line(w) == "" and not QSettings().contains("class/address")
+    assert not w.leave_class_action.isEnabled()
+    w.close()
+    store.close()
+
+
+def test_a_session_without_a_progress_file_cannot_join(qtbot, klass):
+    from ui.qt import Qt
+
+    store = Store.open(":memory:")
+    w = window_for(qtbot, store, store.trainee(store.add_trainee("Ana")))
+    w.join_class()
+    w.join_dialog.address.setText(klass.address().url)
+    qtbot.mouseClick(w.join_dialog.join_button, Qt.MouseButton.LeftButton)
+    assert "needs a progress file" in w.join_dialog.problem.text()
+    w.join_dialog.close()
+    w.close()
+
+
+def test_the_status_line_counts_what_waits_while_the_server_is_gone(qtbot, tmp_path, klass):
+    path = progress_file(tmp_path / "ws.db", {"Ana": 2})
+    store = Store.open(path)
+    ana = store.find_trainee("Ana")
+    w = window_for(qtbot, store, ana)
+    w.rejoin_class(klass.address())  # as --class gives it
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
+    klass.server.crash()
+    try:
+        for n in (10, 11, 12):  # recorded as the app records them: the file first, then a wake
+            store.record_attempt(attempt(ana.id, n))
+            w.services.recorded.emit(n)
+        qtbot.waitUntil(lambda: class_line(w) == "Class: 3 results waiting to be sent "
+                                                  "(server unreachable; trying again)", timeout=WITHIN)
+        assert "trying again" in w.services.classroom.label.toolTip()
+    finally:
+        klass.server.start()
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
+    assert klass.count() == 5
+    w.close()
+    store.close()
+
+
+def instructor_window(qtbot, tmp_path, klass, login: str = "instructor"):
+    path = progress_file(tmp_path / "teacher.db", {"Ana": 4})
+    store = Store.open(path)
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
+    w = window_for(qtbot, store, store.trainee(lee))
+    w.rejoin_class(klass.address(login))
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    return w, page, store
+
+
+def working_now(view) -> str:
+    """The side panel's "Working now" list."""
+    return view.overview_html.partition("<h3>Who needs help</h3>")[0]
+
+
+def test_the_class_tab_follows_another_workstation_live(qtbot, tmp_path, klass):
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: view.live.text().startswith("Live: "), timeout=WITHIN)
+    qtbot.waitUntil(lambda: view.trainees and [t.name for t in view.trainees] == ["Ana"], timeout=WITHIN)
+    assert view.store is None, "server ids open no attempts of the local file"
+    other = progress_file(tmp_path / "other.db", {"Bo": 2})
+    pusher = ClassConnection(str(other), klass.address(), **FAST)
+    pusher.start()
+    try:
+        qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Ana", "Bo"], timeout=WITHIN)
+        qtbot.waitUntil(lambda: view.live.text().startswith("Live: 1 workstation, last result "),
+                        timeout=WITHIN)  # Bo's (the instructor's own pusher is not counted)
+        with Store.open(other) as bo_file:  # Bo records one more: the tab shows it
+            bo = bo_file.find_trainee("Bo")
+            before = page.live.refreshes
+            bo_file.record_attempt(attempt(bo.id, 40, ended=time.time(), item_id="props-and-hops/live"))
+        pusher.wake()
+        assert "<b>Bo</b>" not in working_now(view)  # his first two are long past
+        qtbot.waitUntil(lambda: "<b>Bo</b>" in working_now(view), timeout=WITHIN)
+        assert page.live.refreshes > before
+    finally:
+        pusher.close()
+    w.close()
+    assert page.live is None and not view.live.isVisible(), "leaving at quit ends the live view"
+    store.close()
+
+
+def test_a_workstation_login_is_not_live(qtbot, tmp_path, klass):
+    w, page, store = instructor_window(qtbot, tmp_path, klass, login="workstation")
+    qtbot.waitUntil(lambda: page.klass.live.text().startswith("Not live: "), timeout=WITHIN)
+    assert "join with the instructor's address" in page.klass.live.text()
+    assert [t.name for t in page.klass.trainees] == ["Ana"]  # the local file's view stays
+    w.close()
+    store.close()

@@ -1,0 +1,177 @@
+"""The Class tab live from the class server (issue 14), for an instructor whose app is in a class.
+
+`LiveClass(view, connection)` reads the class's overview and activity from the server and follows
+new attempts as the server announces them. Nothing waits for the network on the GUI thread:
+
+- a *follower* thread runs `connection.follow(stop)` and emits `arrived` for each new attempt
+  (a Qt signal, so the GUI thread handles it);
+- arrivals start a single-shot timer: the view is read again at most twice a second however fast
+  results come (`DEBOUNCE_MS`);
+- a *reader* thread does the reads it is asked for (overview, then activity) and emits `read` or
+  `failed`; the view is redrawn on the GUI thread;
+- each second the line "Live: 6 workstations, last result 12 s ago" is brought up to date, and
+  every `REREAD_S` seconds the class is read again even if nothing was announced (so a server gone
+  shows as "Not live: <why>", and comes back by itself).
+
+`stop()` ends both threads (joined) and the timers; the view shows the local file again.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+
+from ui.qt import QObject, QTimer, Signal
+
+DEBOUNCE_MS = 500  # at most two reads a second, however fast results arrive
+TICK_MS = 1000
+REREAD_S = 10.0
+
+
+def ago(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 2:
+        return "just now"
+    if seconds < 90:
+        return f"{seconds:.0f} s ago"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min ago"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.0f} h ago"
+    return time.strftime("on %Y-%m-%d", time.localtime(time.time() - seconds))
+
+
+def why_not(problem: str) -> str:
+    """A read refused or failed, in the instructor's words."""
+    if "permission denied" in problem:
+        return ("this login only sends results; join with the instructor's address to follow "
+                "the class")
+    return problem
+
+
+def working_html(activity, now: float) -> str:
+    from ui.class_view import item_name
+
+    rows = "".join(f"<li><b>{html.escape(w.name)}</b> — {html.escape(item_name(w.item_id))}, "
+                   f"{ago(now - w.ended)}</li>" for w in activity.working)
+    return f"<h3>Working now</h3><ul>{rows or '<li>nobody in the last 15 minutes</li>'}</ul>"
+
+
+class LiveClass(QObject):
+    arrived = Signal(object)  # a new attempt's server id; None: the follower reconnected
+    read = Signal(object, object)  # ClassOverview, ClassActivity
+    failed = Signal(str)
+    refreshed = Signal()  # the view was redrawn from the server
+
+    def __init__(self, view, connection, parent=None):
+        super().__init__(parent)
+        self.view, self.connection = view, connection
+        self.local_store, view.store = view.store, None  # server ids open no local attempts
+        self.activity = None
+        self.problem: str | None = None
+        self.last_arrival: float | None = None
+        self.last_read = 0.0
+        self.refreshes = 0
+        self._stopping = threading.Event()
+        self._wanted = threading.Event()
+        self.debounce = QTimer(self)
+        self.debounce.setObjectName("live class debounce")
+        self.debounce.setSingleShot(True)
+        self.debounce.setInterval(DEBOUNCE_MS)
+        self.debounce.timeout.connect(self.request)
+        self.tick = QTimer(self)
+        self.tick.setObjectName("live class clock")
+        self.tick.setInterval(TICK_MS)
+        self.tick.timeout.connect(self._tick)
+        self.arrived.connect(self._arrived)
+        self.read.connect(self._show)
+        self.failed.connect(self._failed)
+        self.threads = [threading.Thread(target=self._follow, name="class-follow", daemon=True),
+                        threading.Thread(target=self._read, name="class-read", daemon=True)]
+        view.set_live_line("Live: connecting to the class…")
+        for thread in self.threads:
+            thread.start()
+        self.tick.start()
+        self.request()
+
+    # ------------------------------------------------------------------ the GUI thread
+    def request(self) -> None:
+        """Read the class again (on the reader thread)."""
+        self.last_read = time.monotonic()
+        self._wanted.set()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wanted.set()
+        self.debounce.stop()
+        self.tick.stop()
+        for thread in self.threads:
+            thread.join()
+        self.view.store = self.local_store
+        self.view.set_live_line(None)
+
+    def _arrived(self, _attempt_id) -> None:
+        if self._stopping.is_set():
+            return
+        self.last_arrival = time.time()
+        if not self.debounce.isActive():
+            self.debounce.start()
+
+    def _show(self, overview, activity) -> None:
+        if self._stopping.is_set():
+            return
+        self.problem, self.activity = None, activity
+        self.view.show_overview(overview, before=working_html(activity, time.time()))
+        self.refreshes += 1
+        self._line()
+        self.refreshed.emit()
+
+    def _failed(self, problem: str) -> None:
+        if not self._stopping.is_set():
+            self.problem = problem
+            self._line()
+
+    def _tick(self) -> None:
+        self._line()
+        if time.monotonic() - self.last_read >= REREAD_S:
+            self.request()
+
+    def _line(self) -> None:
+        if self.problem is not None:
+            self.view.set_live_line(f"Not live: {why_not(self.problem)}")
+            return
+        a = self.activity
+        if a is None:
+            return
+        stations = f"{a.workstations} workstation{'s' if a.workstations != 1 else ''}"
+        last = max((t for t in (a.last_result, self.last_arrival) if t is not None), default=None)
+        when = f"last result {ago(time.time() - last)}" if last is not None else "no results yet"
+        self.view.set_live_line(f"Live: {stations}, {when}")
+
+    # ------------------------------------------------------------------ the threads
+    def _follow(self) -> None:
+        try:
+            for attempt_id in self.connection.follow(self._stopping):
+                self.arrived.emit(attempt_id)
+        except Exception as e:
+            self.failed.emit(f"following the class stopped: {e}")
+
+    def _read(self) -> None:
+        from trainer.progress import ClassServerError
+
+        while True:
+            self._wanted.wait()
+            if self._stopping.is_set():
+                return
+            self._wanted.clear()
+            try:
+                overview = self.connection.class_overview()
+                activity = self.connection.class_activity()
+            except ClassServerError as e:
+                self.failed.emit(str(e))
+                continue
+            except Exception as e:
+                self.failed.emit(f"{type(e).__name__}: {e}")
+                continue
+            self.read.emit(overview, activity)
