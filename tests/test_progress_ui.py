@@ -475,3 +475,27 @@ def test_bad_data_shows_a_message_not_a_traceback(qtbot, tmp_path):
     assert zed
     w.close()
     store.close()
+
+
+@pytest.mark.parametrize("by", ["game", "skill"])
+def test_the_legend_stands_under_the_chart_and_names_every_line(qtbot, demo, by):
+    """The legend sat over the lines: it is now a key under the chart, one entry per line in the
+    line's colour, and nothing but the data is drawn on the plot."""
+    import html
+
+    from ui.qt import pyqtgraph
+
+    pg = pyqtgraph()
+    store, ids = demo
+    page = progress_page(qtbot, store, ids["Cara Diaz"])
+    page.view.setCurrentIndex(page.view.findData(by))
+    for chart in (page.accuracy, page.speed):
+        lines = [i for i in chart.plot.listDataItems() if isinstance(i, pg.PlotDataItem)]
+        assert lines and len(chart.entries) == len(lines)
+        for (colour, name), line in zip(chart.entries, lines, strict=True):
+            assert line.opts["pen"].color().name() == pg.mkColor(colour).name()
+            assert line.name() == name and html.escape(name).replace(" ", "&nbsp;") in chart.legend.text()
+        assert chart.legend.isVisible()
+        assert chart.legend.geometry().top() >= chart.plot.geometry().bottom(), "under the plot"
+        plot_items = chart.plot.getPlotItem().items
+        assert not [i for i in plot_items if isinstance(i, pg.LegendItem)]

@@ -9,6 +9,7 @@ pyqtgraph loads with this module (the Progress screen), not at start-up."""
 
 from __future__ import annotations
 
+import html
 import math
 from datetime import UTC, datetime
 
@@ -90,20 +91,24 @@ class Chart(QWidget):
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
-        # the legend's ground follows the theme, so that its words read on it
-        self.legend = self.plot.addLegend(offset=(-8, -8), labelTextSize="9pt",
-                                          brush=(38, 42, 39, 220) if dark else (255, 255, 255, 220),
-                                          labelTextColor="#e8e4d8" if dark else "#222")
+        # the key to the lines, under the chart: inside it, a legend covered some of them
+        self.legend = QLabel("")
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.entries: list[tuple[str, str]] = []  # (colour, name) of each line, in order
         self.empty = QLabel("")
         self.empty.setObjectName("subtitle")
         self.empty.setWordWrap(True)
         layout.addWidget(self.plot)
+        layout.addWidget(self.legend)
         layout.addWidget(self.empty)
 
     def start(self, report) -> None:
         """Clear the chart and set its days: the report's range and offset, by day or by week."""
         self.plot.clear()
-        self.legend.clear()
+        self.entries = []
+        self.legend.setText("")
+        self.legend.setVisible(False)
         self.axis.offset = report.utc_offset
         self.plot.setLabel("bottom", "day" if report.bin_days == 1 else "week (Monday to Sunday)")
         lo, hi = report.x_range
@@ -125,6 +130,13 @@ class Chart(QWidget):
         line = self.plot.plot(x, smooth, pen=pg.mkPen(colour, width=2.5), name=name,
                               symbol="o" if len(x) == 1 else None, symbolSize=6, symbolBrush=colour)
         line.setZValue(1)
+        if name:
+            self.entries.append((colour, name))
+            self.legend.setText(" &nbsp; ".join(
+                f'<span style="color:{c}; font-size:14pt">&#9644;</span>&nbsp;'
+                f'{html.escape(n).replace(" ", "&nbsp;")}'
+                for c, n in self.entries))
+            self.legend.setVisible(True)
         return scatter, line
 
 
