@@ -6,6 +6,7 @@ No test depends on how fast anything is: each waits for what it expects, with a 
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -162,6 +163,29 @@ def test_the_class_tab_follows_another_workstation_live(qtbot, tmp_path, klass):
         pusher.close()
     w.close()
     assert page.live is None and not view.live.isVisible(), "leaving at quit ends the live view"
+    store.close()
+
+
+def test_a_burst_of_results_is_read_at_most_twice_a_second(qtbot, tmp_path, klass):
+    """Sixty attempts arrive in one push: sixty announcements, a few reads, none asked for within
+    half a second of the one before."""
+    from ui.class_live import DEBOUNCE_MS
+
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    live = page.live
+    qtbot.waitUntil(lambda: live.refreshes >= 1, timeout=WITHIN)
+    burst = progress_file(tmp_path / "burst.db", {"Bo": 60})
+    pusher = ClassConnection(str(burst), klass.address(), **FAST)
+    pusher.start()
+    try:
+        qtbot.waitUntil(lambda: live.arrivals >= 60, timeout=WITHIN)
+        qtbot.waitUntil(lambda: [t.name for t in page.klass.trainees] == ["Ana", "Bo"], timeout=WITHIN)
+    finally:
+        pusher.close()
+    asked = list(live.asked)
+    assert len(asked) < live.arrivals
+    assert all(b - a >= DEBOUNCE_MS / 1000 for a, b in itertools.pairwise(asked))
+    w.close()
     store.close()
 
 

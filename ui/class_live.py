@@ -5,8 +5,9 @@ new attempts as the server announces them. Nothing waits for the network on the 
 
 - a *follower* thread runs `connection.follow(stop)` and emits `arrived` for each new attempt
   (a Qt signal, so the GUI thread handles it);
-- arrivals start a single-shot timer: the view is read again at most twice a second however fast
-  results come (`DEBOUNCE_MS`);
+- an arrival asks for a read at once, or, when the last was asked for less than `DEBOUNCE_MS`
+  ago, starts a single-shot timer for the rest: at most two reads a second however fast results
+  come, and the first of a lull is read without waiting;
 - a *reader* thread does the reads it is asked for (overview, then activity) and emits `read` or
   `failed`; the view is redrawn on the GUI thread;
 - each second the line "Live: 6 workstations, last result 12 s ago" is brought up to date, and
@@ -21,12 +22,14 @@ from __future__ import annotations
 import html
 import threading
 import time
+from collections import deque
 
-from ui.qt import QObject, QTimer, Signal
+from ui.qt import QObject, Qt, QTimer, Signal
 
 DEBOUNCE_MS = 500  # at most two reads a second, however fast results arrive
 TICK_MS = 1000
 REREAD_S = 10.0
+LIVE_HINT = "Live from the class server: a trainee's attempts and replays open on their workstation."
 
 
 def ago(seconds: float) -> str:
@@ -67,18 +70,20 @@ class LiveClass(QObject):
     def __init__(self, view, connection, parent=None):
         super().__init__(parent)
         self.view, self.connection = view, connection
-        self.local_store, view.store = view.store, None  # server ids open no local attempts
+        self.local_store, self.local_hint = view.store, view.hint.text()
         self.activity = None
         self.problem: str | None = None
         self.last_arrival: float | None = None
         self.last_read = 0.0
         self.refreshes = 0
+        self.arrivals = 0
+        self.asked: deque[float] = deque(maxlen=100)  # when the last reads were asked for
         self._stopping = threading.Event()
         self._wanted = threading.Event()
         self.debounce = QTimer(self)
         self.debounce.setObjectName("live class debounce")
         self.debounce.setSingleShot(True)
-        self.debounce.setInterval(DEBOUNCE_MS)
+        self.debounce.setTimerType(Qt.TimerType.PreciseTimer)  # never early: the limit holds
         self.debounce.timeout.connect(self.request)
         self.tick = QTimer(self)
         self.tick.setObjectName("live class clock")
@@ -99,6 +104,7 @@ class LiveClass(QObject):
     def request(self) -> None:
         """Read the class again (on the reader thread)."""
         self.last_read = time.monotonic()
+        self.asked.append(self.last_read)
         self._wanted.set()
 
     def stop(self) -> None:
@@ -109,19 +115,28 @@ class LiveClass(QObject):
         for thread in self.threads:
             thread.join()
         self.view.store = self.local_store
+        self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
     def _arrived(self, _attempt_id) -> None:
         if self._stopping.is_set():
             return
         self.last_arrival = time.time()
-        if not self.debounce.isActive():
-            self.debounce.start()
+        self.arrivals += 1
+        if self.debounce.isActive():
+            return  # a read is due already: it will see this attempt too
+        wait = DEBOUNCE_MS - (time.monotonic() - self.last_read) * 1000
+        if wait <= 0:
+            self.request()
+        else:
+            self.debounce.start(int(wait) + 1)
 
     def _show(self, overview, activity) -> None:
         if self._stopping.is_set():
             return
         self.problem, self.activity = None, activity
+        self.view.store = None  # the server's trainee ids open nothing in the local file
+        self.view.hint.setText(LIVE_HINT)
         self.view.show_overview(overview, before=working_html(activity, time.time()))
         self.refreshes += 1
         self._line()

@@ -115,8 +115,7 @@ class ProgressPage(QWidget):
             self.live.stop()
             self.live.deleteLater()
             self.live = None
-            if connection is None:
-                self.refresh()
+            self.refresh()  # the local file's view, until the class's is read
         if connection is not None:
             from ui.class_live import LiveClass
 
