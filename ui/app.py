@@ -31,7 +31,8 @@ def application():
 
 
 def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None,
-        theme: str | None = None) -> int:
+        theme: str | None = None, class_address=None) -> int:
+    """`class_address`: the class given with --class (a ClassAddress), joined for this run."""
     app = application()
     if screenshot:
         from ui import theme as themes

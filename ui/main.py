@@ -43,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.theme and not args.screenshot:
         build_parser().error("--theme goes with --screenshot (the app itself has View › Dark theme)")
-    return run(screenshot=args.screenshot, screen=args.screen, db=args.db, theme=args.theme)
+    return run(screenshot=args.screenshot, screen=args.screen, db=args.db, theme=args.theme,
+               class_address=args.class_address)
 
 
 if __name__ == "__main__":
