@@ -304,3 +304,55 @@ def test_a_late_full_game_wager_cites_577_3_c():
     refused = {a.bet: a for a in actions(s) if a.do is Do.REFUSE}
     assert refused["touchdown"].cite.endswith("577.3(c)")
     assert refused["big-play"].cite.endswith("577.3(e)")
+
+
+# --- the Down Puck and the Game Length Puck, placed by hand (issue 13, item 1) ------------------------
+
+
+def test_each_play_moves_the_yard_marker_and_both_pucks_and_the_last_leaves_the_pucks():
+    """§ 577.6(c)(1)-(3): the Yard Marker, then "the Down Puck on the next down and the Game
+    Length Puck to the next play"; after 3rd Down with no 1st & Goal the game ends (§ 577.6(e)(1))
+    and the pucks stay (reading "tdf-pucks"). Worked by hand: a 7 against 2 gains 5 (20 → 15),
+    a 3 against 4 is a penalty of 1 yard (→ 16), a 4 against 4 gains nothing on 3rd Down."""
+    s = scenario("three-dice-football", players(1) + wager(1, "defense", "5")
+                 + throw(green="[3, 4]", red=2) + throw(green="[1, 2]", red=4)
+                 + throw(green="[2, 2]", red=4))
+    moves = [a.value for _, a in build(s).actions() if a.do is Do.MOVE_MARKERS]
+    assert moves == ["15 · 2nd Down · play 2", "16 · 3rd Down · play 3", "16 · 3rd Down · play 3"]
+
+
+def test_a_touchdown_moves_the_yard_marker_to_the_end_zone_and_leaves_the_pucks():
+    s = scenario("three-dice-football", players(1) + wager(1, "touchdown", "5")
+                 + throw(green="[6, 6]", red=1) + throw(green="[6, 6]", red=1))
+    moves = [a.value for _, a in build(s).actions() if a.do is Do.MOVE_MARKERS]
+    # 12 − 1 = 11 yards: 20 → 9, a 1st & Goal; then 11 more from the 9 is a touchdown on play 2
+    assert moves == ["9 · 1st & Goal · play 2", "0 · 1st & Goal · play 2"]
+
+
+def test_a_wrong_puck_is_a_finding_that_names_where_each_marker_goes():
+    s = scenario("three-dice-football", players(1) + wager(1, "defense", "5")
+                 + throw(green="[3, 4]", red=2) + throw(green="[1, 2]", red=4)
+                 + throw(green="[2, 2]", red=4))
+    log = correct_log(build(s), WHOLE)
+    i = next(i for i, p in enumerate(log) if p.do is Do.MOVE_MARKERS)
+    wrong = list(log)
+    wrong[i] = Performed(Do.MOVE_MARKERS, log[i].round, value="15 · 3rd Down · play 2", at=log[i].at)
+    result = regraded(s, wrong)
+    assert not perfect(result)
+    [finding] = [f for f in result.findings if f.actual is not None and f.actual.do is Do.MOVE_MARKERS]
+    assert "577.6" in finding.cite
+    assert "Yard Marker to the 15, Down Puck on 2nd Down, Game Length Puck on play 2" in finding.message
+
+
+def test_a_log_from_before_the_pucks_were_placed_apart_grades_as_it_did():
+    """Results files and exam results recorded when moving the markers logged the yard line
+    alone re-grade on the yard line, as they were graded then; a wrong yard line is still wrong."""
+    s = bundled("three-dice-football/03-turnover-on-third-down")
+    log = correct_log(build(s), WHOLE)
+    old = [Performed(p.do, p.round, p.seat, p.bet, p.amount, p.value.split(" · ")[0], p.at, p.by_trainer)
+           if p.do is Do.MOVE_MARKERS else p for p in log]
+    assert old != log and perfect(regraded(s, old))
+    i = next(i for i, p in enumerate(old) if p.do is Do.MOVE_MARKERS)
+    off = list(old)
+    off[i] = Performed(Do.MOVE_MARKERS, old[i].round, value=str(int(old[i].value) + 1), at=old[i].at)
+    assert not perfect(regraded(s, off))

@@ -60,15 +60,19 @@ def answer(qtbot, screen, expected, amount=None, *, keyboard=False):
     if screen.placing is not None:  # click the box on the layout, or choose it with the keys
         _, prompt = screen.placing
         value = expected.value if amount is None else amount
-        area = next(a for a, v in prompt.targets.items() if v == value)
-        if keyboard:
-            for _ in range(len(prompt.targets) + 1):
-                if screen._place == area:
-                    break
-                qtbot.keyClick(screen, Qt.Key.Key_Right)
-            qtbot.keyClick(screen, Qt.Key.Key_Return)
-        else:
-            click_place(qtbot, screen, area)
+        # a move of several markers is one value, a place for each: click them in turn
+        values = value.split(prompt.join) if prompt.join else [value]
+        for part in values:
+            _, stage = screen.placing
+            area = next(a for a, v in stage.targets.items() if v == part)
+            if keyboard:
+                for _ in range(len(stage.targets) + 1):
+                    if screen._place == area:
+                        break
+                    qtbot.keyClick(screen, Qt.Key.Key_Right)
+                qtbot.keyClick(screen, Qt.Key.Key_Return)
+            else:
+                click_place(qtbot, screen, area)
         assert screen.placing is None
         return
     dialog = screen.dialog
@@ -341,21 +345,93 @@ def test_the_trainee_moves_high_rolls_matching_dice_to_the_box_they_click(qtbot,
 def test_the_trainee_moves_the_yard_marker_to_the_yard_line_they_click(qtbot, screen):
     """Issue 13, item 1: the Yard Marker goes where the trainee clicks on the field; a wrong
     yard line is drawn as put, and is a finding citing § 577.6."""
+    from trainer.games.three_dice_football import read_markers
     from ui.qt import QApplication, Qt
     from ui.table.items import TagItem
 
     screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
     while screen.round.next_expected().do is not Do.MOVE_MARKERS:
         do_next(qtbot, screen)
-    right = int(screen.round.next_expected().value)
+    right, down, play = read_markers(screen.round.next_expected().value)
     qtbot.keyClick(screen, Qt.Key.Key_M)  # Move markers
     click_place(qtbot, screen, screen.view.game.yard_place(right + 2))
+    click_place(qtbot, screen, screen.view.game.down_place(down))
+    click_place(qtbot, screen, screen.view.game.play_place(play))
     QApplication.processEvents()
     marker = [t.toolTip() for t in screen.view.scene().items() if isinstance(t, TagItem)
               and t.toolTip().startswith("Yard Marker")]
     assert marker == [f"Yard Marker: the {right + 2}"]
     [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_MARKERS]
     assert "577.6" in finding.cite
+
+
+def pucks(screen) -> dict[str, str]:
+    from ui.table.items import PuckItem
+
+    return {t.toolTip().split(":")[0]: t.toolTip().split(": ")[1] for t in screen.view.scene().items()
+            if isinstance(t, PuckItem) and ":" in t.toolTip()}
+
+
+@pytest.mark.parametrize("wrong", ["down", "play"])
+def test_the_trainee_puts_each_puck_by_hand_and_a_wrong_puck_is_a_finding(qtbot, screen, wrong):
+    """Issue 13, item 1: after the Yard Marker the trainee puts the Down Puck on a down and the
+    Game Length Puck on a play, by clicking the layout (§ 577.6(c)); nothing moves by itself, each
+    puck is drawn where it was put, and a wrong one is a finding."""
+    from trainer.games.three_dice_football import DOWNS, read_markers
+    from ui.qt import QApplication, Qt
+
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_MARKERS:
+        do_next(qtbot, screen)
+    before = pucks(screen)
+    yard, down, play = read_markers(screen.round.next_expected().value)
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    click_place(qtbot, screen, screen.view.game.yard_place(yard))
+    assert screen.placing is not None and screen.placing[1].title == "Down Puck"
+    assert pucks(screen) == before, "the pucks wait for the trainee"
+    put_down = next(d for d in DOWNS if d != down) if wrong == "down" else down
+    click_place(qtbot, screen, screen.view.game.down_place(put_down))
+    assert screen.placing[1].title == "Game Length Puck"
+    put_play = (play % 6) + 1 if wrong == "play" else play
+    click_place(qtbot, screen, screen.view.game.play_place(put_play))
+    assert screen.placing is None
+    QApplication.processEvents()
+    shown = pucks(screen)
+    assert shown["Down Puck"] == put_down and shown["Game Length Puck"] == f"play {put_play}"
+    [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_MARKERS]
+    assert "577.6" in finding.cite
+    assert f"Down Puck on {down}, Game Length Puck on play {play}" in finding.message
+
+
+def test_the_pucks_are_placed_from_the_keyboard_too(qtbot, screen):
+    from trainer.games.three_dice_football import read_markers
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_MARKERS:
+        do_next(qtbot, screen)
+    e = screen.round.next_expected()
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    answer(qtbot, screen, e, keyboard=True)
+    assert read_markers(screen.round.log[-1].value) == read_markers(e.value)
+    assert not [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_MARKERS]
+
+
+def test_escape_while_placing_a_puck_places_nothing(qtbot, screen):
+    from trainer.games.three_dice_football import read_markers
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_MARKERS:
+        do_next(qtbot, screen)
+    logged = len(screen.round.log)
+    yard, _, _ = read_markers(screen.round.next_expected().value)
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    click_place(qtbot, screen, screen.view.game.yard_place(yard))
+    qtbot.keyClick(screen, Qt.Key.Key_Escape)
+    assert screen.placing is None and len(screen.round.log) == logged, "half a move is not logged"
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    assert screen.placing[1].title == "Move markers", "a new move starts with the Yard Marker"
 
 
 def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot, practice_page):

@@ -20,6 +20,7 @@ from enum import StrEnum
 from trainer import games
 from trainer.cite import cite
 from trainer.games import bet_name
+from trainer.games.three_dice_football import same_markers
 from trainer.money import fmt_dollars
 from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure, Skill, describe
 
@@ -97,6 +98,14 @@ class Result:
         return self.remaining[0] if self.remaining else None
 
 
+def same_action(e: Expected, p: Performed) -> bool:
+    """Whether a logged action is the expected one (the amount is graded, not matched). A move
+    of the markers logged before the pucks were placed apart is matched on its yard line."""
+    if e.do is Do.MOVE_MARKERS and p.do is Do.MOVE_MARKERS and e.value and p.value:
+        return e.round == p.round and same_markers(e.value, p.value)
+    return e.key == p.key
+
+
 def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
           target_seconds: float, elapsed: float | None = None, final: bool = True,
           skipped: set[int] = frozenset()) -> Result:
@@ -126,7 +135,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             continue
         if p.by_trainer:
             continue
-        k = find(p, lambda e, p=p: e.key == p.key)
+        k = find(p, lambda e, p=p: same_action(e, p))
         if k is not None:
             e = expected[k][1]
             if e.do is Do.PAY and p.amount != e.amount:

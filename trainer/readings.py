@@ -162,6 +162,13 @@ READINGS: tuple[Reading, ...] = (
             "most 6 plays. Why: the § 577.8 paytable decides it. Under any other reading the "
             "Touchdown or Game Length 6 wager would favour the player; under this one every wager "
             "has a positive house edge.", ("577.6(e)",)),
+    Reading("tdf-pucks", "three-dice-football", "The Down Puck and the Game Length Puck",
+            "After each play the dealer moves the Yard Marker, then puts the Down Puck on the next "
+            "down and the Game Length Puck on the next play, each by hand on its own area. A play "
+            "that ends the game (a touchdown, a Trips TD, the last down without a 1st & Goal or a "
+            "score) moves the Yard Marker only: the Down Puck stays on the down just played and the "
+            "Game Length Puck on the play the game ended on. After a turnover nothing moves.",
+            ("577.6(a)", "577.6(c)", "577.6(e)")),
     Reading("tdf-single-play", "three-dice-football", "Single play wagers",
             "Settled after each play, on the dice, not on the field. \"Yards gained\" is green total − "
             "red when that is positive, and 0 otherwise. Under Four Yards wins on 0–3 yards gained, "

@@ -109,6 +109,10 @@ class PracticeScreen(QWidget):
         self.dialog = None
         self.placing = None  # (action, Place prompt) while the trainee picks a box on the layout
         self._place: str | None = None  # the place chosen from the keyboard (← →), if any
+        # a move of several markers: the places still to pick, those picked, how they are logged
+        self._stages: list = []
+        self._picked: list[str] = []
+        self._join = ""
         self._view_game = ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
@@ -291,8 +295,17 @@ class PracticeScreen(QWidget):
                 self.feedback.note(f"{prompt.title}: that is not one of the boxes — "
                                    f"{prompt.question} (Esc to stop)")
                 return
+            self._picked.append(prompt.targets[bet])
+            if self._stages:  # the next marker of the same move (the Down Puck, then the Game Length Puck)
+                following = self._stages.pop(0)
+                self.placing, self._place = (do, following), None
+                self.hint.setText("")
+                self.feedback.note(f"{prompt.title}: {self._picked[-1]}. {following.title}: "
+                                   f"{following.question} Or choose with ← → and press Enter. (Esc to stop)")
+                return
+            picked, join = self._picked, self._join
             self._end_placing()
-            self._do(do, value=prompt.targets[bet])
+            self._do(do, value=join.join(picked) if join else picked[0])
             return
         if seat == PLACE:  # a place on the layout, not a wager: nothing to select
             return
@@ -336,6 +349,7 @@ class PracticeScreen(QWidget):
 
     def _end_placing(self) -> None:
         self.placing, self._place = None, None
+        self._stages, self._picked, self._join = [], [], ""
         self.hint.setText("")
 
     def _wager_keys(self) -> list[tuple[int, str]]:
@@ -386,6 +400,7 @@ class PracticeScreen(QWidget):
                                    prompt.start, self), lambda d: self._do(do, value=str(d.value)))
         elif isinstance(prompt, Place):  # the next click on the layout (or ← → Enter) says where
             self.placing, self._place = (do, prompt), None
+            self._stages, self._picked, self._join = list(prompt.then), [], prompt.join
             self.feedback.note(f"{prompt.title}: {prompt.question} Or choose with ← → and press "
                                "Enter. (Esc to stop)")
         else:

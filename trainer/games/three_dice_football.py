@@ -137,6 +137,45 @@ def yard_place(yard: int) -> str:
     return f"yard-{yard}"
 
 
+def down_place(down: str) -> str:
+    """The name of the layout's area for a down ("1st Down", "2nd & Goal"), where the Down Puck goes."""
+    return "down-" + down.lower().replace(" & ", "-and-").replace(" ", "-")
+
+
+def play_place(play: int) -> str:
+    """The name of the layout's area for a play (1–6), where the Game Length Puck goes."""
+    return f"play-{play}"
+
+
+#: between the three places of the markers in the logged value of moving them
+MARKERS_JOIN = " · "
+
+
+def markers_value(yard: int, down: str, play: int) -> str:
+    """Where the markers go after a play, as the move is logged and graded: "13 · 2nd Down · play 3"
+    (the Yard Marker's yard line, the Down Puck's down, the Game Length Puck's play)."""
+    return MARKERS_JOIN.join((str(yard), down, f"play {play}"))
+
+
+def read_markers(value: str) -> tuple[int, str | None, int | None]:
+    """The yard line, down and play of a logged move of the markers. A move logged before the
+    pucks were placed apart names the yard line alone: its down and play are None."""
+    parts = value.split(MARKERS_JOIN)
+    if len(parts) == 1:
+        return int(parts[0]), None, None
+    yard, down, play = parts
+    return int(yard), down, int(play.removeprefix("play "))
+
+
+def same_markers(expected: str, logged: str) -> bool:
+    """A logged move of the markers against the expected one. A log made before the pucks were
+    placed apart (the yard line alone) is graded on the yard line, as it was then: results files
+    and exam results recorded then re-grade as they were graded."""
+    if MARKERS_JOIN in logged or MARKERS_JOIN not in expected:
+        return expected == logged
+    return expected.split(MARKERS_JOIN)[0] == logged
+
+
 def extra_point_call(dice: tuple[int, ...]) -> str:
     """The call of the extra point roll (§ 577.5(e)): the dice, and what the Extra Point wins."""
     return f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (extra_point_result(dice) or "no good")
@@ -250,14 +289,19 @@ class Table:
             return self._extra_point(throw.dice)
         green, red = (throw.dice[0], throw.dice[1]), throw.dice[2]
         play = read_play(green, red)
+        down_played = self.down_name
         self.plays += 1
         ended = self._advance(play)
         result = {"green": list(green), "red": red, "play": self.plays, "kind": str(play.kind),
                   "yards": play.yards, "yard_line": self.yard_line,
                   "next_down": None if ended else self.down_name}
+        # the pucks go to the next down and play; a play that ends the game leaves them on the
+        # down played and the play the game ended on (reading "tdf-pucks")
         steps = [Step(Do.MOVE_MARKERS, cite=cite(PLAY_CITES[play.kind]),
                       detail={"yard_line": self.yard_line, "play": self.plays,
-                              "down": None if ended else self.down_name})]
+                              "down": None if ended else self.down_name,
+                              "down_puck": down_played if ended else self.down_name,
+                              "game_length_puck": self.plays if ended else self.plays + 1})]
         single = self._settle_single(play)
         if not ended:
             steps += single
@@ -366,6 +410,9 @@ class ThreeDiceFootball:
     no_rolls = NO_ROLLS
     no_roll_names = NO_ROLL_NAMES
     yard_place = staticmethod(yard_place)
+    down_place = staticmethod(down_place)
+    play_place = staticmethod(play_place)
+    read_markers = staticmethod(read_markers)
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     regulation_file = "577-three-dice-football.txt"
     throw_fields = ("green", "red")

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from trainer.games import bet_name
+from trainer.games.three_dice_football import read_markers
 from trainer.money import fmt_dollars
 from trainer.vocabulary import Automation, Do, Skill
 
@@ -98,8 +99,10 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
         return f"{LABELS[do]} of seat {seat}"
     if do in (Do.PLACE_POINTER, Do.MOVE_LAMMER):
         return f"{LABELS[do]} on {value}" if do is Do.PLACE_POINTER else f"{LABELS[do]} from {value}"
-    if do is Do.MOVE_MARKERS:
-        return f"{LABELS[do]}: Yard Marker to the {value}"
+    if do is Do.MOVE_MARKERS and value:
+        yard, down, play = read_markers(value)
+        pucks = f", Down Puck on {down}, Game Length Puck on play {play}" if down else ""
+        return f"{LABELS[do]}: Yard Marker to the {yard}{pucks}"
     if do is Do.EXTRA_ROLL:
         return f"{LABELS[do]} of {value} dice"
     if do is Do.MOVE_DICE:
@@ -193,11 +196,15 @@ class Number:
 @dataclass(frozen=True, slots=True)
 class Place:
     """A place the trainee picks on the layout itself: `targets` maps each bet area that may be
-    clicked to what is logged for it (the combination box a Props & Hops pointer goes on)."""
+    clicked to what is logged for it (the combination box a Props & Hops pointer goes on). `then`:
+    the places picked after it for the same action (the Down Puck and Game Length Puck after the
+    Yard Marker), every pick logged as one value, joined by `join`."""
 
     title: str
     question: str
     targets: Mapping[str, str]
+    then: tuple[Place, ...] = ()
+    join: str = ""
 
 
 Prompt = Amount | Choice | Number | Place

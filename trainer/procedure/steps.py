@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from trainer.cite import cite
+from trainer.cite import cite, reading
+from trainer.games.three_dice_football import markers_value
 from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Expected, Procedure, Prompt, RoundView, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
@@ -157,13 +158,14 @@ def _other(ctx: Context, step: Step) -> Expected | None:
                         value=str(step.detail["combination"]),
                         note=f"lammer {step.detail['lammers_moved']} of 6")
     if step.action is Do.MOVE_MARKERS:
-        down = step.detail["down"] or "game over"
-        puck = (f"Game Length Puck to play {step.detail['play'] + 1}" if step.detail["down"]
-                else f"the game ended on play {step.detail['play']}")
+        d = step.detail
+        note = ("the Yard Marker to the yard line the play reached, the Down Puck to the next down, "
+                "the Game Length Puck to the next play" if d["down"] else
+                f"the game ended on play {d['play']}: the Yard Marker moves, the pucks stay "
+                f"({reading('tdf-pucks')})")
         return Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
-                        value=str(step.detail["yard_line"]),
-                        note=f"Yard Marker to the {step.detail['yard_line']}, {puck}, "
-                             f"Down Puck: {down}")
+                        value=markers_value(d["yard_line"], d["down_puck"], d["game_length_puck"]),
+                        note=note)
     if step.action is Do.EXTRA_POINT_ROLL:
         return Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
                         note="an Extra Point wager stands after the touchdown")

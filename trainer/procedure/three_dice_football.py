@@ -7,10 +7,20 @@ import random
 
 from trainer.cite import reading
 from trainer.games.base import Kind, Throw
-from trainer.games.three_dice_football import CATALOGUE, DOWNS, GOAL_DOWNS, Table, yard_place
+from trainer.games.three_dice_football import (
+    CATALOGUE,
+    DOWNS,
+    GOAL_DOWNS,
+    MARKERS_JOIN,
+    Table,
+    down_place,
+    play_place,
+    yard_place,
+)
 from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Choice, Do, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
+from trainer.readings import MAX_PLAYS
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport, Wager
 
@@ -118,9 +128,16 @@ class ThreeDiceFootballSteps(GameSteps):
         return {}, wagers, events
 
     def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
-        if do is Do.MOVE_MARKERS:  # the trainee finds the yard line; a wrong one is graded
+        if do is Do.MOVE_MARKERS:  # the trainee puts each marker by hand; a wrong place is graded
+            downs = (*DOWNS, *GOAL_DOWNS)
             return Place("Move markers", "Click the yard line the Yard Marker moves to (the end "
-                         "zone for a touchdown).", {yard_place(y): str(y) for y in range(0, 100)})
+                         "zone for a touchdown).", {yard_place(y): str(y) for y in range(0, 100)},
+                         then=(Place("Down Puck", "Click the down the Down Puck goes on.",
+                                     {down_place(d): d for d in downs}),
+                               Place("Game Length Puck", "Click the play the Game Length Puck "
+                                     "goes on.", {play_place(n): f"play {n}"
+                                                  for n in range(1, MAX_PLAYS + 1)})),
+                         join=MARKERS_JOIN)
         if do is Do.ANNOUNCE_DOWN and view.result.get("next_down"):
             calls = tuple(down_choices(view))
             return Choice("Down and distance", "Announce:", calls, calls)

@@ -107,6 +107,8 @@ class FootballView(TableView):
         for i, name in enumerate(d["areas"]):
             a = QRectF(r.left() + i * w + 3, r.top(), w - 6, r.height())
             self.down_areas[name] = a
+            if name != "Extra Point":  # where the trainee puts the Down Puck (a click or ← → Enter)
+                self.add_place(self.game.down_place(name), rounded(a, a.height() / 2), name)
             goal = "Goal" in name or name == "Extra Point"
             self.path(rounded(a, a.height() / 2), self.pen(2), QColor(0, 0, 0, 60) if goal else None)
             self.text(name.upper(), a.adjusted(10, 0, -40, 0), 17, "accent" if goal else "text",
@@ -187,6 +189,7 @@ class FootballView(TableView):
         for n in range(1, 7):
             a = QRectF(r.left() + lw + 6 + (n - 1) * w + 3, r.top(), w - 6, r.height())
             self.length_areas[n] = a
+            self.add_place(self.game.play_place(n), rounded(a, a.height() / 2), f"Play {n}")
             self.path(rounded(a, a.height() / 2), self.pen(2), None)
             self.text(str(n), a.adjusted(0, 0, -30, 0), 26)
 
@@ -240,11 +243,12 @@ class FootballView(TableView):
         if "yard_line" not in st:  # the markers are not set yet: the pucks wait beside the layout
             self._length_puck(0)
         else:
-            placed = state.placed.get(Do.MOVE_MARKERS)  # where the dealer put it, right or wrong
-            yard = int(placed) if placed is not None else st["yard_line"]
+            placed = state.placed.get(Do.MOVE_MARKERS)  # where the dealer put them, right or wrong
+            yard, down, play = (self.game.read_markers(placed) if placed is not None
+                                else (st["yard_line"], None, None))
             self._yard_marker(yard, bool(st.get("touchdown")) and yard == 0)
-            self._down_puck("Extra Point" if st.get("extra_point_roll") else st.get("down"))
-            self._length_puck(current_play(st))
+            self._down_puck("Extra Point" if st.get("extra_point_roll") else down or st.get("down"))
+            self._length_puck(play or current_play(st))
         if state.dice and (state.dice_visible or state.irregular):
             self._dice(state)
 
