@@ -30,9 +30,9 @@ R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H<
 <b>Ctrl+→</b> next throw · <b>Ctrl+Enter</b> finish the round · <b>Ctrl++ Ctrl+−</b> zoom the
 table (or Ctrl+wheel), <b>Ctrl+0</b> fit it · <b>Ctrl+Shift+L</b> large print.</p>
 <p>In dialogs: type the payout (or click chips in the bank) and press <b>Enter</b>; <b>1–9, 0</b>
-pick a choice; <b>Esc</b> cancels. To put the pointer, a lammer, the Yard Marker or High Roll's
-dice, click the layout, or choose the place with <b>← →</b> and press <b>Enter</b>; <b>Esc</b>
-stops.</p>"""
+pick a choice; <b>Esc</b> cancels. To put the pointer, a lammer, the Yard Marker and the pucks,
+or High Roll's dice, click the layout, or choose the place with <b>← →</b> and press
+<b>Enter</b>; <b>Esc</b> stops.</p>"""
 
 
 class MainWindow(QMainWindow):
