@@ -106,7 +106,8 @@ def test_clicking_chips_builds_the_payout_and_pay_pays_their_sum(qtbot):
     assert pad.result() == pad.DialogCode.Accepted and pad.cents == 15_500
 
 
-def test_typing_after_chips_starts_the_amount_over_from_what_is_typed(qtbot):
+def test_a_digit_typed_after_chips_starts_the_amount_over(qtbot):
+    """After chips the amount is selected, as on a calculator: a digit replaces it."""
     from ui.dialogs import PayoutKeypad
     from ui.qt import Qt
 
@@ -114,11 +115,27 @@ def test_typing_after_chips_starts_the_amount_over_from_what_is_typed(qtbot):
     qtbot.addWidget(pad)
     pad.show()
     qtbot.mouseClick(chip(pad, 2_500), Qt.MouseButton.LeftButton)
-    qtbot.keyClick(pad.field, Qt.Key.Key_Backspace)
-    assert pad.field.text() == "25.0" and pad.cents == 2_500, "the typed text is read as typed"
+    qtbot.mouseClick(chip(pad, 2_500), Qt.MouseButton.LeftButton)
+    qtbot.keyClick(pad.field, Qt.Key.Key_7)
+    assert pad.field.text() == "7" and pad.cents == 700, "the typed digit is the new amount"
     assert pad.built == [] and not pad.take_back.isEnabled()
-    qtbot.mouseClick(chip(pad, 500), Qt.MouseButton.LeftButton)
-    assert pad.cents == 500, "chips after typing build a new payout"
+
+
+def test_chips_after_typing_add_to_the_typed_amount(qtbot):
+    from ui.dialogs import PayoutKeypad
+    from ui.qt import Qt
+
+    pad = PayoutKeypad("Pay seat 2")
+    qtbot.addWidget(pad)
+    pad.show()
+    qtbot.keyClicks(pad.field, "5")
+    qtbot.mouseClick(chip(pad, 2_500), Qt.MouseButton.LeftButton)
+    assert pad.cents == 3_000, "$5 typed, then a $25 chip"
+    assert pad.chips.text() == "Built from chips: $5.00 typed, then 1 × $25.00"
+    qtbot.mouseClick(pad.take_back, Qt.MouseButton.LeftButton)
+    assert pad.cents == 500, "taking the chip back leaves what was typed"
+    qtbot.keyClick(pad.field, Qt.Key.Key_Return)
+    assert pad.result() == pad.DialogCode.Accepted and pad.cents == 500
 
 
 def test_a_payout_drill_paid_with_chips_alone_scores_in_full(qtbot, practice_screen):

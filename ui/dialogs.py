@@ -100,6 +100,7 @@ class PayoutKeypad(QDialog):
         self.take_back.setToolTip("Take the last chip back off the payout")
         self.take_back.clicked.connect(self.remove_chip)
         self.built: list[int] = []  # the chips put in, in order, while the payout is built from them
+        self._typed = 0  # the amount typed before them (cents), which the chips add to
         self._building = False
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -113,7 +114,8 @@ class PayoutKeypad(QDialog):
         self._check("")
 
     def add_chip(self, cents: int) -> None:
-        """One more chip on the payout: the amount is the sum of the chips put in."""
+        """One more chip on the payout: the amount is what was typed (if anything) and the chips
+        put on it since."""
         self._set_chips([*self.built, cents])
 
     def remove_chip(self) -> None:
@@ -121,17 +123,20 @@ class PayoutKeypad(QDialog):
             self._set_chips(self.built[:-1])
 
     def _set_chips(self, built: list[int]) -> None:
+        total = self._typed + sum(built)
         self._building = True  # the amount written from the chips: not typing, which clears them
         try:
-            self.field.setText(fmt(sum(built)) if built else "")
+            self.field.setText(fmt(total) if total or built else "")
         finally:
             self._building = False
+        self.field.selectAll()  # a key typed next replaces the amount, as on a calculator
         self.built = built
         self.take_back.setEnabled(bool(built))
         if built:
             counts = {c: built.count(c) for c in DENOMINATIONS if c in built}
-            self.chips.setText("Built from chips: " + ", ".join(f"{n} × {fmt_dollars(c)}"
-                                                                 for c, n in counts.items()))
+            on = f"{fmt_dollars(self._typed)} typed, then " if self._typed else ""
+            self.chips.setText(f"Built from chips: {on}" + ", ".join(f"{n} × {fmt_dollars(c)}"
+                                                                       for c, n in counts.items()))
 
     def _check(self, text: str) -> None:
         cents, problem = read_payout(text)
@@ -139,8 +144,9 @@ class PayoutKeypad(QDialog):
         self.ok.setEnabled(cents is not None)
         self.chips.setText(f"In chips: {chips_text(cents)}" if cents else "")
         self.cents = cents
-        if not self._building:  # typed: the payout is no longer the chips put in
+        if not self._building:  # typed: the chips start again from what is typed now
             self.built = []
+            self._typed = cents or 0
             self.take_back.setEnabled(False)
 
     def _make_change(self) -> None:
