@@ -12,7 +12,7 @@ Its parts: the wagers and their marks (ui.table.wagers), the dice and irregular 
 
 from __future__ import annotations
 
-from trainer import Do, TableState, get_game, layout, paytable
+from trainer import COCKED, Do, TableState, get_game, layout, paytable
 from ui.qt import (
     QAbstractAnimation,
     QAccessible,
@@ -36,7 +36,7 @@ from ui.qt import (
     QTransform,
     Signal,
 )
-from ui.table.dice import CAPTIONS, DiceDrawn, caption
+from ui.table.dice import CAPTIONS, HIDDEN_FACE, SEEN, DiceDrawn, caption
 from ui.table.items import (
     HitItem,
     TagItem,
@@ -425,14 +425,17 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
 
     def dice_words(self, state: TableState) -> str:
         """The dice in words, as a screen reader says them: each die by its colour where the game
-        tells them apart, else the faces (counted, for many dice); and the irregular throw's
-        caption only where the table names it (never in a sealed exam or from difficulty 3)."""
+        tells them apart, else the faces (counted, for many dice), a face the drawing hides
+        said as not seen; where a die lies when it lies oddly, in the words of what is drawn
+        (ui.table.dice.SEEN); and the irregular throw's name only where the table names it
+        (never in a sealed exam or from difficulty 3)."""
         shown = state.dice_visible or state.irregular is not None
         if not shown or not state.dice:
             return ""
         faces: list[int | None] = list(state.dice)
-        if state.irregular == "lost-die":  # drawn as an empty outline: its face is not seen
-            faces[-1] = None
+        kind = state.irregular
+        if kind in HIDDEN_FACE:
+            faces[HIDDEN_FACE[kind]] = None
         if self.die_names and len(self.die_names) >= len(faces):
             parts = [f"{name} {face if face is not None else 'not seen'}"
                      for name, face in zip(self.die_names, faces, strict=False)]
@@ -442,16 +445,24 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
             parts = ([f"{seen.count(f)} × {f}" for f in order] if len(faces) > 3 else [str(f) for f in seen])
             parts += ["one die not seen"] * (len(faces) - len(seen))
         words = "The dice: " + ", ".join(parts) + "."
-        if self.name_irregularities and state.named and state.irregular:
-            words += " " + self.caption_text(state.irregular, state.cocked_die) + "."
+        if kind in SEEN:
+            target = (state.cocked_die if kind == COCKED and state.cocked_die is not None
+                      else len(faces) - 1)
+            die = (f"the {self.die_names[target]}" if target < len(self.die_names) else "one die")
+            words += " " + SEEN[kind].format(die=die).capitalize() + "."
+        if self.name_irregularities and state.named and kind:
+            words += " " + self.caption_text(kind, state.cocked_die) + "."
         return words
 
     def _announce(self, words: str) -> None:
-        if not words or words == self.accessibleDescription():
+        """Tell a screen reader the dice when they come to rest (once per throw: the words are
+        forgotten when the dice are covered, so the same faces thrown again are said again)."""
+        if words == self.accessibleDescription():
             return
         self.setAccessibleDescription(words)
-        QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(self, words))
-        self.announced.emit(words)
+        if words:
+            QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(self, words))
+            self.announced.emit(words)
 
     def _remove(self, items: list) -> None:
         for item in items:

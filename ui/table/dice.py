@@ -23,6 +23,27 @@ from ui.table.shapes import DieSpec, Z, ellipse, rounded
 #: the caption of an irregular throw that is not a no-roll reason (those are the game's own words,
 #: Game.no_roll_names)
 CAPTIONS = {"lost-die": "A die is lost"}
+#: what each irregular throw looks like, in words for a screen reader: only what the drawing
+#: shows (draw_irregular_die), never the rule's name, so a trainee who cannot see the table has
+#: to notice it as a sighted one does. "{die}" is the die the drawing is about.
+SEEN = {
+    "die-on-die": "{die} rests on top of another die, which cannot be read",
+    "not-flat": "{die} leans, more than one side up",
+    "cocked-multiple-sides": "{die} leans, more than one side up",
+    COCKED: "{die} leans against a stack of chips",
+    "die-fell-out": "{die} lies outside the shaker",
+    "die-off-table": "{die} is off the felt",
+    "on-rail": "{die} is off the felt",
+    "lost-die": "{die} cannot be seen",
+    "in-dice-cup": "{die} lies in the dice cup",
+    "on-bank-chips": "{die} lies on the bank's chips",
+    "lid-removed": "the shaker's lid is in the shooter's hand",
+    "not-simultaneous": "{die} comes to rest after the others",
+    "cheating-device": "a small device lies beside {die}",
+}
+#: the throws whose drawing hides a face: the die drawn as missing (lost), or the one under the
+#: die on top of it (die on die); by the die's place among the dice (-1: the last)
+HIDDEN_FACE = {"lost-die": -1, "die-on-die": 0}
 
 
 def caption(kind: str, die: int | None = None, names: Mapping[str, str] | None = None) -> str:
