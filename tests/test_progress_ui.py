@@ -441,6 +441,10 @@ def test_a_replay_shows_the_rounds_table_and_the_steps_in_order(qtbot, tmp_path)
     qtbot.keyClick(replay.steps, Qt.Key.Key_End)
     assert replay.steps.currentRow() == len(r.log)
     assert replay.view.grab().toImage() != dealt  # the table as the round ended: paid, collected
+    qtbot.keyClick(replay, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert replay.view.zoom == 1.25, "the View menu's zoom keys work in the replay too"
+    qtbot.keyClick(replay, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert replay.view.zoom == 1.0
     qtbot.keyClick(replay.steps, Qt.Key.Key_Escape)
     assert not replay.isVisible() and dialog.isVisible()
     qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)

@@ -82,6 +82,24 @@ class ReplayDialog(QDialog):
         self.steps.setCurrentRow(0)
         self.steps.setFocus()
 
+    def keyPressEvent(self, event) -> None:
+        """The View menu's zoom keys, here too (the dialog keeps the main window's from it):
+        Ctrl++ and Ctrl+− zoom the table, Ctrl+0 fits it."""
+        from ui.qt import QKeySequence
+        from ui.theme import ZOOM_STEP
+
+        ctrl = event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        if self.view is not None and ctrl:
+            step = {Qt.Key.Key_Plus: ZOOM_STEP, Qt.Key.Key_Equal: ZOOM_STEP,
+                    Qt.Key.Key_Minus: 1 / ZOOM_STEP, Qt.Key.Key_0: 0.0}.get(Qt.Key(event.key()))
+            if step is None and event.matches(QKeySequence.StandardKey.ZoomIn):
+                step = ZOOM_STEP
+            if step is not None:
+                self.view.set_zoom(self.view.zoom * step if step else 1.0)
+                event.accept()
+                return
+        super().keyPressEvent(event)
+
     def _fill(self) -> None:
         data = self.data
         self.steps.addItem(QListWidgetItem("As dealt"))
