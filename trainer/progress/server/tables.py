@@ -306,3 +306,104 @@ END $$;
 REVOKE ALL ON FUNCTION trainee_login(text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION trainee_login(text, text) TO class_instructor
 """)
+
+
+@migration
+def s004_exam_ledger_for_workstations(conn: psycopg.Connection) -> None:
+    """What the exam ledger needs from workstations, which read nothing and write no table:
+
+    - `exam_attempts_used(trainee, form)`: the attempts counted at a form (sittings issued and
+      unsigned attempts started), for every login;
+    - `use_exam_sitting(nonce, trainee, digest, result)`: a workstation starts a sitting: refused
+      unless the sitting was issued here, to this trainee, for this form, is not expired by the
+      server's clock and was never used; its attempt number;
+    - `start_exam_attempt(result, trainee, form, allowed)`: a workstation starts an attempt at a
+      form with no sitting: counted in `exam_starts`, refused past `allowed`;
+    - `exam_certificates`: the instructors' signed certificates, one per sitting, insert-only
+      (the server keeps them; whoever reads them checks the signature with the public key)."""
+    staff_tables = ";\n".join(
+        f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY;\n"
+        f"ALTER TABLE {t} FORCE ROW LEVEL SECURITY;\n"
+        f"CREATE POLICY {t}_owner ON {t} TO {OWNER} USING (true) WITH CHECK (true);\n"
+        f"CREATE POLICY {t}_staff ON {t} FOR SELECT TO {STAFF} USING (true);\n"
+        f"REVOKE ALL ON {t} FROM PUBLIC;\n"
+        f"GRANT SELECT ON {t} TO {STAFF};\n"
+        f"{append_only(t)}"
+        for t in ("exam_starts", "exam_certificates"))
+    everyone = ", ".join(g for g in GROUPS)
+    _run(conn, f"""
+CREATE TABLE exam_starts (
+    result_uid text PRIMARY KEY,
+    trainee_name text NOT NULL,
+    form_uid text NOT NULL,
+    attempt integer NOT NULL CHECK (attempt >= 1),
+    started double precision NOT NULL,
+    UNIQUE (trainee_name, form_uid, attempt)
+);
+CREATE TABLE exam_certificates (
+    result_uid text PRIMARY KEY,
+    nonce text NOT NULL UNIQUE,
+    trainee_name text NOT NULL,
+    signer text NOT NULL,
+    certificate text NOT NULL CHECK (certificate IS JSON),
+    signed double precision NOT NULL
+);
+{staff_tables};
+CREATE POLICY exam_certificates_sign ON exam_certificates FOR INSERT TO class_instructor WITH CHECK (true);
+GRANT INSERT ON exam_certificates TO class_instructor;
+CREATE FUNCTION exam_attempts_used(trainee text, form text) RETURNS integer
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT ((SELECT count(*) FROM exam_sittings WHERE trainee_name = trainee AND form_uid = form)
+            + (SELECT count(*) FROM exam_starts WHERE trainee_name = trainee AND form_uid = form))::integer
+$$;
+CREATE FUNCTION use_exam_sitting(sitting text, trainee text, digest text, result text) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    s exam_sittings;
+BEGIN
+    SELECT * INTO s FROM exam_sittings WHERE nonce = sitting;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'this sitting was not issued in this class';
+    END IF;
+    IF s.trainee_name IS DISTINCT FROM trainee THEN
+        RAISE EXCEPTION 'this sitting was issued to %, not %', s.trainee_name, trainee;
+    END IF;
+    IF s.form_digest IS DISTINCT FROM digest THEN
+        RAISE EXCEPTION 'this sitting is for another exam';
+    END IF;
+    IF s.expires < extract(epoch FROM now()) THEN
+        RAISE EXCEPTION 'this sitting has expired (by the class server''s clock): ask the instructor for a new one';
+    END IF;
+    INSERT INTO exam_sitting_uses (nonce, result_uid, used)
+        VALUES (sitting, result, extract(epoch FROM now())) ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'this sitting was already used (attempt % of % at this exam): a sitting is good '
+            'for one attempt; ask the instructor for a new one', s.attempt, s.trainee_name;
+    END IF;
+    RETURN s.attempt;
+END $$;
+CREATE FUNCTION start_exam_attempt(result text, trainee text, form text, allowed integer) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    used integer;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended('exam attempts' || chr(10) || trainee || chr(10) || form, 0));
+    IF EXISTS (SELECT 1 FROM exam_starts WHERE result_uid = result) THEN
+        RAISE EXCEPTION 'this attempt was already started';
+    END IF;
+    used := exam_attempts_used(trainee, form);
+    IF used >= allowed THEN
+        RAISE EXCEPTION '% has used % of the % attempt(s) allowed at this exam (counted by the class server)',
+            trainee, used, allowed;
+    END IF;
+    INSERT INTO exam_starts (result_uid, trainee_name, form_uid, attempt, started)
+        VALUES (result, trainee, form, used + 1, extract(epoch FROM now()));
+    RETURN used + 1;
+END $$;
+REVOKE ALL ON FUNCTION exam_attempts_used(text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION use_exam_sitting(text, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION start_exam_attempt(text, text, text, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION exam_attempts_used(text, text) TO {everyone};
+GRANT EXECUTE ON FUNCTION use_exam_sitting(text, text, text, text) TO {everyone};
+GRANT EXECUTE ON FUNCTION start_exam_attempt(text, text, text, integer) TO {everyone}
+""")
