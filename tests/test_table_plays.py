@@ -16,14 +16,37 @@ from trainer.scenario import bundled, load
 ROUNDS_PER_GAME = 200
 
 
+def labels_clash(view) -> list[str]:
+    """Where a stack's label covers another label or the printed words and dice (by more than a
+    sliver of anti-aliasing: 20 square units)."""
+    from ui.qt import QRectF
+    from ui.table.items import TagItem
+
+    def area(a, b):
+        i = a.intersected(b)
+        return 0.0 if i.isEmpty() else i.width() * i.height()
+
+    labels = [t for t in view.scene().items() if isinstance(t, TagItem) and t.toolTip().startswith("Seat ")]
+    rects = [(t.toolTip(), t.sceneBoundingRect().adjusted(2, 2, -3, -3)) for t in labels]
+    printed = [QRectF(left, top, right - left, bottom - top)
+               for left, top, right, bottom in view.printed_obstacles().all()]
+    out = [f"{a} over {b}" for i, (a, ra) in enumerate(rects) for b, rb in rects[i + 1:] if area(ra, rb) > 20]
+    out += [f"{a} over the printed words at {p.getRect()}"
+            for a, ra in rects for p in printed if area(ra, p) > 20]
+    return out
+
+
 def play_through(view, scenario, *, paint_each: bool) -> int:
     """Deal the scenario, do every step the trainee is due, setting the table's state after each
-    and painting it (after each, or once at the end); the number of states set."""
+    and painting it (after each, or once at the end); the number of states set. Painting each,
+    no stack's label may cover another or the printed words."""
     round_ = PracticeRound(scenario)
     drawn = 0
     while True:
         view.set_state(round_.table_state())
         drawn += 1
+        if paint_each:
+            assert labels_clash(view) == [], f"{scenario.id}, state {drawn}"
         if paint_each or round_.finished:
             assert not view.grab().isNull()
         if round_.finished:
@@ -70,3 +93,31 @@ def test_random_rounds_play_through_their_table(qtbot, views, game):
         view = views(scenario)
         drawn += play_through(view, scenario, paint_each=False)
     assert drawn > ROUNDS_PER_GAME
+
+
+@pytest.mark.parametrize("scenario_id", ["ph-busy-six-seats", "tdf-full-house", "hrd-full-table"])
+def test_in_large_print_no_label_covers_another(qtbot, scenario_id):
+    """Large print makes the labels 30% larger: on the busiest tables they may have to cover
+    printed words here and there, never each other."""
+    from trainer.library import load_library
+    from ui.qt import QApplication
+    from ui.table import table_view
+
+    app = QApplication.instance()
+    app.setProperty("large_print", True)
+    try:
+        scenario = load_library(scenarios_dir()).by_id(scenario_id)
+        view = table_view(scenario.game, scenario.options)
+        view.resize(1280, 800)
+        round_ = PracticeRound(scenario)
+        while True:
+            view.set_state(round_.table_state())
+            assert [c for c in labels_clash(view) if "printed" not in c] == []
+            if round_.finished:
+                break
+            e = round_.next_expected()
+            round_.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
+        view.close()
+        view.deleteLater()
+    finally:
+        app.setProperty("large_print", None)

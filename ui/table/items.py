@@ -6,6 +6,8 @@ scales to any window and stays sharp on a projector or a high-DPI screen.
 
 from __future__ import annotations
 
+import functools
+
 from trainer import chips, fmt_dollars
 from ui.qt import (
     QBrush,
@@ -22,6 +24,7 @@ from ui.qt import (
     QPolygonF,
     QRadialGradient,
     QRectF,
+    QSizeF,
     Qt,
     QTransform,
 )
@@ -505,12 +508,22 @@ class TagItem(QGraphicsItem):
         super().__init__(parent)
         self.text = text
         self._font = font(px, condensed=True)
-        w = QFontMetricsF(self._font).horizontalAdvance(text) + px * 0.9
-        h = px * 1.45
+        w, h = self._pill(self._font, text, px)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
         self.fill, self.ink = QColor(fill), QColor(ink)
         self.outline = QColor(outline) if outline else self.fill.darker(160)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    @staticmethod
+    def _pill(f: QFont, text: str, px: float) -> tuple[float, float]:
+        return QFontMetricsF(f).horizontalAdvance(text) + px * 0.9, px * 1.45
+
+    @staticmethod
+    @functools.lru_cache(maxsize=4096)
+    def measure(text: str, px: float) -> QSizeF:
+        """The size of the pill `text` makes at `px` (its bounding rectangle's), without making it."""
+        w, h = TagItem._pill(font(px, condensed=True), text, px)
+        return QSizeF(w + 5, h + 5)
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 3, 3)

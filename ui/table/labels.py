@@ -1,21 +1,27 @@
 """Where each chip stack's label goes: its amount (and seat, in a box every seat shares, and mark),
 set beside the stack where it covers no printed words, dice, chips or other label.
 
-A label is tried at a few places around its stack: under the stack's footprint, above its top, to
-the right, to the left, the corners, a row further out, and each of these moved into the stack's
-box; where all of these cover something, across the part of the box around the stack; and only
-where none of those is in the box, across the whole box. Each place costs the area it covers:
-the printed words and dice and the labels placed before it most, other stacks less, its own stack
-least (a label on its own chips still reads). A place outside the stack's box costs more than any
-overlap inside it, and each place a little for its distance from the stack. The cheapest wins.
+A label has forms, longest first: all its words, then without the mark's word (the mark is drawn
+on the stack itself), then that in smaller type. Each form is tried at a few places around its
+stack: under the stack's footprint, above its top, to the right, to the left, the corners, a row
+further out, and each of these moved into the stack's box; where all of these cover something,
+across the part of the box around the stack; and only where none of those is in the box, across
+the whole box. Each place costs the area it covers: the printed words and dice and the labels
+placed before it most, other stacks less, its own stack least (a label on its own chips still
+reads). A place outside the stack's box costs more than any overlap inside it, and each place a
+little for its distance from the stack. The first form with a place that covers nothing wins;
+failing that, the cheapest place of any form.
 
-Labels are placed top to bottom, left to right, so a table lays out the same way every time; a
-label stays where it was while that place covers no more than it did (labels do not jump about
-when another stack changes, and a redraw re-places only the labels that changed).
+Labels whose place still covers no more than when they were put there stay put, before any other
+is placed (labels do not jump about when another stack changes, and a redraw places only the
+labels that changed). The rest are placed top to bottom, left to right, so a table lays out the
+same way every time. What is near is looked up in grids, so a table of hundreds of stacks places
+its labels in time that grows with their number, not its square.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ui.qt import QPointF, QRectF, QSizeF
@@ -25,25 +31,81 @@ OUTSIDE = 1e9
 GAP = 2.0
 #: what each unit of distance from the stack costs: among places that cover the same, the nearest
 NEAR = 0.01
+#: how much covering each thing costs, per unit of area: the printed words and other labels most,
+#: other stacks less, and the label's own stack least (the label on its own chips still reads)
+WORDS, STACKS, OWN = 3.0, 1.0, 0.2
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom: plain numbers, for speed
 
 
 @dataclass
 class Wanted:
-    """One label to place: its size, the stack it names (scene rectangle, footprint centre)
-    and the box the stack sits in (a label stays inside it where it can)."""
+    """One label to place: the sizes of its forms (longest first), the stack it names (scene
+    rectangle, footprint centre) and the box the stack sits in (the label stays in it if it can)."""
 
-    size: QSizeF
+    sizes: tuple[QSizeF, ...]
     stack: QRectF
     anchor: QPointF
     room: QRectF
 
 
-Box = tuple[float, float, float, float]  # left, top, right, bottom: plain numbers, for speed
+@dataclass(frozen=True)
+class Placed:
+    """Where a label went, in which form, and what that place covered when it was chosen."""
+
+    rect: QRectF
+    covers: float
+    form: int = 0
 
 
-def candidates(want: Wanted) -> list[QRectF]:
-    """The places near a label's stack, nearest first."""
-    w, h = want.size.width(), want.size.height()
+class Grid:
+    """Boxes indexed by where they are: asking for those near a region reads a few cells."""
+
+    CELL = 120.0
+
+    def __init__(self, boxes: Iterable[Box] = ()):
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            self.add(b)
+
+    def add(self, b: Box) -> None:
+        for key in self._keys(b):
+            self.cells.setdefault(key, []).append(b)
+
+    def _keys(self, b: Box):
+        c = self.CELL
+        for i in range(int(b[0] // c), int(b[2] // c) + 1):
+            for j in range(int(b[1] // c), int(b[3] // c) + 1):
+                yield i, j
+
+    def near(self, region: Box) -> list[Box]:
+        found = {b for key in self._keys(region) for b in self.cells.get(key, ())}
+        return _near(found, region)
+
+    def all(self) -> set[Box]:
+        return {b for boxes in self.cells.values() for b in boxes}
+
+
+class Printed(Grid):
+    """The printed layout's words and dice (made once per table)."""
+
+    def __init__(self, rects: Iterable[QRectF]):
+        super().__init__(_box(r) for r in rects)
+
+
+def _box(r: QRectF) -> Box:
+    return r.left(), r.top(), r.right(), r.bottom()
+
+
+def _near(boxes: Iterable[Box], region: Box) -> list[Box]:
+    """The boxes that reach into a region (all a label placed in it can cover)."""
+    left, top, right, bottom = region
+    return [b for b in boxes if b[0] < right and b[2] > left and b[1] < bottom and b[3] > top]
+
+
+def candidates(want: Wanted, size: QSizeF) -> list[QRectF]:
+    """The places near a label's stack for one form of it, nearest first."""
+    w, h = size.width(), size.height()
     s, a = want.stack, want.anchor
     below = QRectF(a.x() - w / 2, s.bottom() + GAP, w, h)
     above = QRectF(a.x() - w / 2, s.top() - GAP - h, w, h)
@@ -77,77 +139,6 @@ def _inside(r: QRectF, room: QRectF) -> QRectF:
     return r.translated(dx, dy)
 
 
-def _box(r: QRectF) -> Box:
-    return r.left(), r.top(), r.right(), r.bottom()
-
-
-def _near(boxes: list[Box], region: Box) -> list[Box]:
-    """The boxes that reach into a region (all a label placed in it can cover)."""
-    left, top, right, bottom = region
-    return [b for b in boxes if b[0] < right and b[2] > left and b[1] < bottom and b[3] > top]
-
-
-#: how much covering each thing costs, per unit of area: the printed words and other labels most,
-#: other stacks less, and the label's own stack least (the label on its own chips still reads)
-WORDS, STACKS, OWN = 3.0, 1.0, 0.2
-
-
-class Printed:
-    """The printed layout's words and dice, indexed by where they are (a label asks only for those
-    near it): made once per table."""
-
-    CELL = 120.0
-
-    def __init__(self, rects: list[QRectF]):
-        self.cells: dict[tuple[int, int], list[Box]] = {}
-        for r in rects:
-            b = _box(r)
-            for key in self._keys(b):
-                self.cells.setdefault(key, []).append(b)
-
-    def _keys(self, b: Box):
-        c = self.CELL
-        for i in range(int(b[0] // c), int(b[2] // c) + 1):
-            for j in range(int(b[1] // c), int(b[3] // c) + 1):
-                yield i, j
-
-    def near(self, region: Box) -> list[Box]:
-        found = {b for key in self._keys(region) for b in self.cells.get(key, ())}
-        return _near(list(found), region)
-
-
-Placed = tuple[QRectF, float]  # a label's place and what it covered when placed there
-
-
-def place(wanted: list[Wanted], printed: Printed,
-          previous: list[Placed | None] | None = None) -> list[Placed]:
-    """Each label's place and what it covers, in the order `wanted` gives them. A label whose
-    `previous` place covers no more than when it was placed stays there: labels do not jump
-    about when another stack changes, and are not placed anew each time."""
-    order = sorted(range(len(wanted)), key=lambda k: (wanted[k].anchor.y(), wanted[k].anchor.x()))
-    previous = previous or [None] * len(wanted)
-    stacks = [_box(w.stack) for w in wanted]
-    placed: dict[int, Box] = {}
-    out: dict[int, Placed] = {}
-    for k in order:
-        want = wanted[k]
-        w, h = want.size.width(), want.size.height()
-        region = _box(want.stack.united(want.room).adjusted(-2 * w, -2 * h, 2 * w, 2 * h))
-        weighed = ([(b, WORDS) for b in printed.near(region)]
-                   + [(b, WORDS) for b in _near(list(placed.values()), region)]
-                   + [(s, STACKS) for s in _near([s for j, s in enumerate(stacks) if j != k], region)]
-                   + [(stacks[k], OWN)])
-        costs = Costs(weighed, _box(want.room), (want.anchor.x(), want.anchor.y()))
-        before = previous[k]
-        still = before is not None and before[0].size() == want.size
-        if still and costs([before[0]])[0][0] <= before[1] + 1e-6:
-            out[k] = before
-        else:
-            out[k] = _best(want, costs)
-        placed[k] = _box(out[k][0])
-    return [out[k] for k in range(len(wanted))]
-
-
 class Costs:
     """What each place of one label covers (0: nothing), and that plus a little for its distance
     from the stack: a batch of places at once, against only what is near the batch."""
@@ -179,11 +170,64 @@ class Costs:
         return out
 
 
-def _best(want: Wanted, costs: Costs) -> Placed:
-    """The cheapest place: beside the stack; else around it, in its box; and only where nothing
-    around it is in its box, across the box (a label far from its stack is hard to match)."""
-    w, h = want.size.width(), want.size.height()
-    tried = candidates(want)
+def place(wanted: list[Wanted], printed: Printed,
+          previous: list[Placed | None] | None = None) -> list[Placed]:
+    """Each label's place, in the order `wanted` gives them (see the module docstring)."""
+    previous = previous or [None] * len(wanted)
+    stacks = Grid()
+    boxes = [_box(w.stack) for w in wanted]
+    for b in boxes:
+        stacks.add(b)
+    placed = Grid()
+    out: dict[int, Placed] = {}
+
+    def costs_for(k: int, where: QRectF | None = None) -> Callable[[list[QRectF]], list[tuple[float, float]]]:
+        """The costs of places for label k, within `where` (else anywhere it may go)."""
+        want = wanted[k]
+        w = max(s.width() for s in want.sizes)
+        h = max(s.height() for s in want.sizes)
+        region = _box(where if where is not None else
+                      want.stack.united(want.room).adjusted(-2 * w, -2 * h, 2 * w, 2 * h))
+        own = boxes[k]
+        others = [b for b in stacks.near(region) if b != own]
+        weighed = ([(b, WORDS) for b in printed.near(region)] + [(b, WORDS) for b in placed.near(region)]
+                   + [(b, STACKS) for b in others] + [(own, OWN)])
+        return Costs(weighed, _box(want.room), (want.anchor.x(), want.anchor.y()))
+
+    for k, before in enumerate(previous):  # first, the labels that may stay where they are
+        if before is None or before.form >= len(wanted[k].sizes):
+            continue
+        if before.rect.size() != wanted[k].sizes[before.form]:
+            continue
+        if costs_for(k, before.rect)([before.rect])[0][0] <= before.covers + 1e-6:
+            out[k] = before
+            placed.add(_box(before.rect))
+    order = sorted((k for k in range(len(wanted)) if k not in out),
+                   key=lambda k: (wanted[k].anchor.y(), wanted[k].anchor.x()))
+    for k in order:
+        out[k] = _best(wanted[k], costs_for(k))
+        placed.add(_box(out[k].rect))
+    return [out[k] for k in range(len(wanted))]
+
+
+def _best(want: Wanted, costs) -> Placed:
+    """The first form with a free place; failing that, the cheapest place of any form."""
+    best: Placed | None = None
+    best_total = None
+    for form, size in enumerate(want.sizes):
+        rect, covers, total = _best_of_form(want, size, costs)
+        if covers == 0.0:
+            return Placed(rect, covers, form)
+        if best_total is None or total < best_total:
+            best, best_total = Placed(rect, covers, form), total
+    return best
+
+
+def _best_of_form(want: Wanted, size: QSizeF, costs) -> tuple[QRectF, float, float]:
+    """One form's cheapest place: beside the stack; else around it, in its box; and only where
+    nothing around it is in its box, across the box (a label far from its stack is hard to match)."""
+    w, h = size.width(), size.height()
+    tried = candidates(want, size)
     cost = costs(tried)
     best = min(range(len(tried)), key=lambda i: cost[i][1])
     around = want.stack.adjusted(-1.5 * w, -3 * h, 1.5 * w, 3 * h).intersected(want.room)
@@ -195,4 +239,4 @@ def _best(want: Wanted, costs: Costs) -> Placed:
         if wide_cost and min(c[1] for c in wide_cost) < cost[best][1]:
             tried, cost = wide, wide_cost
             best = min(range(len(tried)), key=lambda i: cost[i][1])
-    return tried[best], cost[best][0]
+    return tried[best], cost[best][0], cost[best][1]

@@ -6,7 +6,7 @@ its seat in a box every seat shares, and its mark) placed where it covers nothin
 from __future__ import annotations
 
 from trainer import Mark, TableState, fmt_dollars
-from ui.qt import QColor, QPainterPath, QPen, QPointF, QRectF, QSizeF, Qt
+from ui.qt import QColor, QGraphicsPathItem, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.items import ChipStackItem, DieItem, TagItem, TextItem, pen
 from ui.table.labels import Printed, Wanted, place
 from ui.table.shapes import Spot, Z
@@ -22,6 +22,25 @@ MARKS = {
 }
 #: an unmarked stack's label: fill, ink
 PLAIN = ("#0d1f16", "#f3ead2")
+#: the smaller type a label falls back to where nothing else fits
+SMALLER = 0.8
+
+
+def leader(label: QRectF, stack: QRectF):
+    """A thin line from a label to its stack, where the label stands apart from it (else None)."""
+    if label.adjusted(-6, -6, 6, 6).intersects(stack):
+        return None
+    a, b = label.center(), stack.center()
+    def nearest(p: QPointF, r: QRectF) -> QPointF:
+        return QPointF(min(max(p.x(), r.left()), r.right()), min(max(p.y(), r.top()), r.bottom()))
+
+    start, end = nearest(b, label), nearest(a, stack)
+    path = QPainterPath(start)
+    path.lineTo(end)
+    item = QGraphicsPathItem(path)
+    item.setPen(QPen(QColor(243, 234, 210, 200), 1.5))
+    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+    return item
 
 
 def amount_text(cents: int) -> str:
@@ -146,29 +165,55 @@ class WagersDrawn:
         return self._obstacles
 
     def _draw_labels(self, shown: list[tuple]) -> None:
-        """One label per stack (and per mark on an empty area), placed clear of everything else."""
+        """One label per stack (and per mark on an empty area), placed clear of everything else
+        (ui.table.labels), in the longest of its forms that fits: all its words, then without the
+        mark's word (the mark is drawn on the stack), then that in smaller type. A label that
+        stands apart from its stack has a thin line to it. A label that neither changed nor moved
+        keeps its item."""
         px = max(10.0, self.chip_r * self.label_scale) * self.text_scale
-        tags, wants = [], []
-        for key, cents, mark, _ in shown:
-            seat, _bet = key
+        wants, looks = [], []
+        for key, cents, mark, payout in shown:
+            seat, bet = key
             spot = self.spots[key]
-            tag = self._label(label_text(seat if spot.shared else None, cents, mark), mark, px)
-            items = self._stacks[(key, cents, mark, _)]
+            full = label_text(seat if spot.shared else None, cents, mark)
+            short = label_text(seat if spot.shared else None, cents, None) if cents else full
+            forms = [(full, px), (short, px), (short, px * SMALLER)] if short != full else \
+                [(full, px), (full, px * SMALLER)]
+            items = self._stacks[(key, cents, mark, payout)]
             rects = [i.sceneBoundingRect() for i in items if isinstance(i, ChipStackItem)]
             r = self.chip_r
             stack = rects[0] if rects else QRectF(spot.anchor.x() - r, spot.anchor.y() - r, 2 * r, 2 * r)
             for more in rects[1:]:
                 stack = stack.united(more)
-            tag.setToolTip(f"Seat {seat} · {self.catalogue[_bet].name}: {tag.text}")
-            size = tag.boundingRect().size()
-            tags.append(tag)
-            wants.append(Wanted(QSizeF(size), stack, spot.anchor, spot.room or stack))
+            title = f"Seat {seat} · {self.catalogue[bet].name}: {full}"
+            sizes = tuple(TagItem.measure(text, size) for text, size in forms)
+            wants.append(Wanted(sizes, stack, spot.anchor, spot.room or stack))
+            looks.append((forms, mark, title, stack))
         keys = [key for key, *_ in shown]  # a label stays put while its wager stands
         at = place(wants, self.printed_obstacles(), [self._label_at.get(key) for key in keys])
         self._label_at = dict(zip(keys, at, strict=True))
-        for tag, (r, _cost) in zip(tags, at, strict=True):
-            tag.setPos(r.center())
-            self.add(tag, Z.MARK + 0.5, dynamic=True)
+        old, self._label_items = self._label_items, {}
+        for key, placed, (forms, mark, title, stack) in zip(keys, at, looks, strict=True):
+            text, size = forms[placed.form]
+            look = (text, size, mark, title, placed.rect.getRect())
+            if key in old and old[key][0] == look:  # the same words in the same place: kept
+                self._label_items[key] = old.pop(key)
+                continue
+            tag = self._label(text, mark, size)
+            tag.setToolTip(title)
+            tag.setPos(placed.rect.center())
+            drawn = [self._show(tag, Z.MARK + 0.5)]
+            if (line := leader(placed.rect, stack)) is not None:
+                drawn.append(self._show(line, Z.MARK + 0.4))
+            self._label_items[key] = (look, drawn)
+        for _, drawn in old.values():
+            self._remove(drawn)
+
+    def _show(self, item, z: float):
+        """An item on the live scene that no group owns (a label, kept across redraws)."""
+        item.setZValue(z)
+        self._scene.addItem(item)
+        return item
 
     @staticmethod
     def _label(text: str, mark: str | None, px: float) -> TagItem:
