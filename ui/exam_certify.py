@@ -127,7 +127,7 @@ class Certification:
         if not out:
             return None
         try:
-            token = issue_sitting(page.store, key, form, trainee)
+            token = issue_sitting(page.store, key, form, trainee, classroom=page.class_connection())
             code = write_sitting_file(out, token, sign_form(sitting_form(page.store, form, token), key))
         except (ExamError, OSError) as e:
             QMessageBox.warning(page, "Issue a sitting", str(e))
@@ -159,7 +159,7 @@ class Certification:
         from trainer.progress import StoreError
 
         try:
-            summary = certify_submission(page.store, key, path)
+            summary = certify_submission(page.store, key, path, classroom=page.class_connection())
         except (ExamError, StoreError) as e:
             QMessageBox.warning(page, "Certify a submission", str(e))
             return None

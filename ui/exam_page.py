@@ -112,6 +112,11 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
 
     # --- lists ---------------------------------------------------------------------------------
 
+    def class_connection(self):
+        """The class this machine is joined to, whose server counts the exam attempts; or None."""
+        classroom = getattr(self.services, "classroom", None)
+        return classroom.connection if classroom is not None else None
+
     def selected_form(self) -> str | None:
         """The uid of the form chosen on the Forms tab (instructors only)."""
         return selected(self.forms) if hasattr(self, "forms") else None
@@ -124,7 +129,7 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
             self.start_button.setEnabled(False)
             return
         self.title.setText(f"Exams — {self.trainee.name}")
-        access = ExamAccess(self.store, self.trainee)
+        access = ExamAccess(self.store, self.trainee, self.class_connection())
         avail = access.available()
         fill(self.available, [(a.name, ", ".join(GAME_NAMES.get(g, g) for g in a.games), a.item_count,
                                f"{a.time_limit_seconds // 60} min", a.pass_mark,

@@ -30,7 +30,7 @@ class ExamSitting:
 
         try:
             self.session = start_exam(self.store, form, self.trainee.id, self.services.key,
-                                      sitting=sitting)
+                                      sitting=sitting, classroom=self.class_connection())
         except (ExamError, StoreError) as e:
             QMessageBox.warning(self, "Exam", str(e))
             return False

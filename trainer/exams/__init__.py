@@ -12,6 +12,8 @@ issued and results certified by an instructor's Ed25519 key. No Qt.
   record that travels to the instructor;
 - `keys`, `roles`: instructor keys and who may be an instructor; `certify`: signed forms,
   sitting tokens, the ledger and certificates; `submission`: the files between them;
+- `classledger`: the exam ledger on the class server when the machine is joined to a class
+  (`classroom=` of `issue_sitting`, `start_exam`, `certify`, `ExamAccess`; the offline rule);
 - `trust`: the local results chain (`verify_results`), an integrity record, not evidence;
 - `access`: who sees what (`results_for`, `ExamAccess` with `unlock`).
 
@@ -34,11 +36,13 @@ from trainer.faces import lazy_face, names_from
 FACE = {
     **names_from("trainer.exams.access", "Available", "ExamAccess", "results_for"),
     **names_from("trainer.exams.certify",
-                 "certificate_for", "certificate_matches", "certificates", "issue_sitting", "sign_form",
+                 "certificate_for", "certificate_matches", "certificates", "class_certificates",
+                 "issue_sitting", "sign_form",
                  "sitting_form", "trusted_signer", "verification_code"),
     **names_from("trainer.exams.demo", "sit_demo_exams"),
     **names_from("trainer.exams.errors",
-                 "ExamError", "ExamOverError", "FormError", "FormFileError", "KeyFileError", "LockedError",
+                 "ClassLedgerError", "ExamError", "ExamOfflineError", "ExamOverError", "FormError",
+                 "FormFileError", "KeyFileError", "LockedError",
                  "NoAttemptsLeftError", "TimeUpError"),
     **names_from("trainer.exams.examples", "exam_items"),
     **names_from("trainer.exams.forms",

@@ -4,7 +4,9 @@ keys only when an instructor has unlocked them for the session; an instructor se
 The UI holds one `ExamAccess` per session (the profile signed in). Listing the exams one may sit
 (`available`) shows no scenario: a name, games, item count, time limit, pass mark and attempts
 left. Sitting an exam needs the form itself, which `start_exam` reads on the trainee's behalf;
-the trainee's screen shows one scenario at a time, never the list or the key.
+the trainee's screen shows one scenario at a time, never the list or the key. On a machine joined
+to a class (`classroom`), the attempts left are counted by the class server as well
+(trainer.exams.classledger).
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ def results_for(store: Store, viewer: Trainee | int) -> list[ExamResult]:
 
 
 class ExamAccess:
-    def __init__(self, store: Store, viewer: Trainee | int):
-        self.store = store
+    def __init__(self, store: Store, viewer: Trainee | int, classroom=None):
+        self.store, self.classroom = store, classroom
         self.viewer = store.trainee(viewer) if isinstance(viewer, int) else viewer
         self._unlocked = False
 
@@ -66,7 +68,7 @@ class ExamAccess:
     def available(self) -> list[Available]:
         """The exams this viewer may sit, with no content."""
         return [Available(**asdict(f), attempts_left=max(
-                    0, f.attempts_allowed - attempts_used(self.store, self.viewer.id, f.uid)))
+                    0, f.attempts_allowed - attempts_used(self.store, self.viewer.id, f.uid, self.classroom)))
                 for f in form_summaries(self.store)]
 
     def forms(self, *, archived: bool = False) -> list[ExamForm]:

@@ -19,6 +19,12 @@ the workstation says is taken on trust:
   record signed with the instructor's key, which anyone can check with the public key alone
   (`verify_certificate`, `dealer-trainer verify-results FILE --public-key KEY`).
 
+- **In a class** (`classroom=`, the app's ClassConnection): the ledger is the class server's
+  (trainer.exams.classledger): a sitting's attempt is counted by the class and recorded there,
+  its token names the class, and certificates are kept there too (`class_certificates` reads
+  them back, each checked with the reader's trusted keys), so neither a workstation's files nor
+  the instructor's own file can give an attempt back.
+
 What the workstation still decides: which actions were logged and when (its clock times the
 items), which is why exams belong on machines trainees do not administer (README, "Exams").
 """
@@ -34,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainer.errors import RequestError
+from trainer.exams.classledger import Server
 from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
@@ -124,9 +131,11 @@ class Sitting:
 
 
 def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str, *,
-                  now: float | None = None, valid_for: float = VALID_FOR) -> dict:
+                  now: float | None = None, valid_for: float = VALID_FOR, classroom=None) -> dict:
     """A signed, one-time token for the trainee's next attempt at the form, recorded in the
-    ledger. NoAttemptsLeftError when the ledger shows every attempt the form allows issued."""
+    ledger. NoAttemptsLeftError when the ledger shows every attempt the form allows issued.
+    Joined to a class (`classroom`), the class server counts the attempts and records the
+    sitting before this file does; ExamOfflineError when it cannot be reached (nothing issued)."""
     name = clean_name(trainee)
     if not name:
         raise CertifyError("a sitting needs the trainee's name")
@@ -138,6 +147,12 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
     with store.write() as db:
         used = db.execute("SELECT count(*) FROM exam_sittings WHERE trainee_name = ? AND form_uid = ?",
                           (name, form.uid)).fetchone()[0]
+        in_class = {}
+        if classroom is not None:
+            with Server(f"Sittings are issued on the class server, which cannot be reached now "
+                        f"({classroom.address.shown}): no sitting was issued"):
+                used = max(used, classroom.attempts_used(name, form.uid))
+                in_class = {"class": classroom.class_uid()}
         if used >= form.attempts_allowed:
             raise NoAttemptsLeftError(
                 f"{name} has had every attempt at {form.name!r} ({form.attempts_allowed}): no "
@@ -145,13 +160,18 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
                 "form": {"uid": form.uid, "name": form.name, "digest": sat.digest},
                 "attempt": used + 1, "issued": now, "expires": now + valid_for,
-                "signer": _signer(key.public)}
+                "signer": _signer(key.public), **in_class}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
                    "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (nonce, name, form.uid, sat.digest, used + 1, now, now + valid_for,
                     key.public.fingerprint, json.dumps(token, ensure_ascii=False),
                     json.dumps(positions) if form.draw else None))
+        if classroom is not None:  # in the file's transaction: refused or not reached, nothing is kept
+            row = next(iter(db.query("SELECT * FROM exam_sittings WHERE nonce = ?", (nonce,))))
+            with Server("The class server cannot be reached now: no sitting was issued",
+                        NoAttemptsLeftError):
+                classroom.record_sitting(row)
     return token
 
 
@@ -194,10 +214,13 @@ def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
 
 
 def certify(store: Store, key: InstructorKey, record: object, token: object, *,
-            now: float | None = None) -> dict:
+            now: float | None = None, classroom=None) -> dict:
     """Re-grade a result sat under `token` and sign it; the certificate is stored and returned.
     `record` is the result as the workstation exported it (trainer.exams.records.portable); its
-    scores, findings and verdict are ignored. CertifyError names anything refused."""
+    scores, findings and verdict are ignored. CertifyError names anything refused. Joined to a
+    class (`classroom`), the certificate is kept on the class server too, before this file keeps
+    it: one per sitting there (CertifyError when another machine certified it), and
+    ExamOfflineError when the server cannot be reached (nothing certified)."""
     sitting = read_sitting(token, [key.public])
     rows = store.query("SELECT * FROM exam_sittings WHERE nonce = ?", (sitting.nonce,))
     if not rows:
@@ -250,6 +273,10 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             db.execute("INSERT INTO exam_certificates (result_uid, nonce, certificate, signed) "
                        "VALUES (?, ?, ?, ?)", (uid, sitting.nonce,
                                                json.dumps(certificate, ensure_ascii=False), now))
+            if classroom is not None:
+                with Server("The class server cannot be reached now: nothing was certified",
+                            CertifyError):
+                    classroom.add_certificate(certificate)
     except sqlite3.IntegrityError:  # another process certified it a moment ago
         raise CertifyError("this sitting was already used") from None
     return certificate
@@ -311,6 +338,15 @@ def trusted_signer(doc: object, trusted: Sequence[PublicKey]) -> PublicKey | Non
         return None
     named = signed_by(doc)
     return next((k for k in trusted if named is not None and k.raw == named.raw), None)
+
+
+def class_certificates(classroom, trusted: Sequence[PublicKey]) -> list[tuple[dict, PublicKey | None]]:
+    """The certificates the class server keeps, oldest first, each with the trusted key whose
+    signature it carries, or None when it verifies with none of them (the server checks no
+    signature: a row an instructor's login wrote is believed only if it verifies here)."""
+    with Server("The class server cannot be reached now"):
+        kept = classroom.certificates()
+    return [(c, trusted_signer(c, trusted)) for c in kept]
 
 
 def certificates(store: Store) -> list[dict]:

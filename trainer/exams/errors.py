@@ -50,3 +50,12 @@ class KeyFileError(ExamError):
     def __init__(self, message: str, *, path: str = ""):
         super().__init__(message)
         self.path = path
+
+
+class ClassLedgerError(ExamError):
+    """The class server refuses an exam step (a sitting already used, not issued in this class,
+    every attempt had): the message says why."""
+
+
+class ExamOfflineError(ClassLedgerError):
+    """An exam step that must be counted on the class server, which cannot be reached now."""

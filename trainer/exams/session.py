@@ -14,6 +14,10 @@ only the attempts whose lock nobody holds (the stale-lock rule needs no clock or
 Attempts allowed: every attempt started counts, abandoned ones included (leaving an exam that is
 going badly must not buy a fresh start), and so do results imported from other workstations.
 The count is taken under the write lock, so two processes cannot both start the last attempt.
+On a workstation joined to a class (`classroom`, the app's ClassConnection) the class server
+counts too, and first: a start it refuses, or cannot be asked about, does not happen
+(trainer.exams.classledger, "the offline rule"), so a progress file deleted or restored gives
+no attempt back.
 
 One clock times an attempt: `exam_clock`, seconds since 1970 as the wall clock read them when
 the app started, advanced by a steady clock that counts sleep too, so that setting the
@@ -32,6 +36,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from trainer.exams import classledger
 from trainer.exams.certify import CertifyError, read_sitting, signed_by
 from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
 from trainer.exams.forms import ExamForm
@@ -65,22 +70,31 @@ def exam_clock() -> float:
     return _WALL + (_steady() - _STEADY)
 
 
-def attempts_used(store: Store, trainee_id: int, form_uid: str) -> int:
-    return store.query("SELECT count(*) AS n FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
+def attempts_used(store: Store, trainee_id: int, form_uid: str, classroom=None) -> int:
+    """The attempts counted at a form: in the file, and when joined to a class (`classroom`) the
+    larger of that and the class server's count."""
+    here = store.query("SELECT count(*) AS n FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
                        (trainee_id, form_uid))[0]["n"]
+    if classroom is None:
+        return here
+    return classledger.attempts_used(classroom, store.trainee(trainee_id).name, form_uid, here)
 
 
-def attempts_left(store: Store, trainee_id: int, form: ExamForm) -> int:
-    return max(0, form.attempts_allowed - attempts_used(store, trainee_id, form.uid))
+def attempts_left(store: Store, trainee_id: int, form: ExamForm, classroom=None) -> int:
+    return max(0, form.attempts_allowed - attempts_used(store, trainee_id, form.uid, classroom))
 
 
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
-               clock: Callable[[], float] = exam_clock, sitting: dict | None = None) -> ExamSession:
+               clock: Callable[[], float] = exam_clock, sitting: dict | None = None,
+               classroom=None) -> ExamSession:
     """Begin an attempt on a form (an ExamForm, stored now if it is not yet, or a stored form's
     uid). Refused for an archived form (FormError) and when the trainee has no attempt left
     (NoAttemptsLeftError). With a signed `sitting` token (trainer.exams.submission), the token
     must be this trainee's, for this form, and not expired by this machine's clock; it is kept
-    with the result, for the instructor to certify, and the form is not stored here."""
+    with the result, for the instructor to certify, and the form is not stored here. Joined to a
+    class (`classroom`), the start is counted on the class server before it is written here, and
+    does not happen when the server refuses it or cannot be reached (trainer.exams.classledger);
+    a sitting whose token names a class needs that class."""
     trainee = store.trainee(trainee_id)
     if sitting is not None:
         # the sitting file's form (the instructor's draw) is held in memory only: it is never
@@ -112,6 +126,8 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
             raise NoAttemptsLeftError(
                 f"{trainee.name} has used {used} of the {form.attempts_allowed} attempt"
                 f"{'s' if form.attempts_allowed != 1 else ''} allowed at {form.name!r}.")
+        # the class server counts first: a start it refuses or cannot count writes nothing here
+        classledger.count_start(classroom, sitting, trainee.name, form, uid)
         cur = db.execute(
             "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
             "pass_mark, time_limit_seconds, item_count, started, status, source, sitting) "

@@ -169,8 +169,11 @@ class CertifySummary:
 
 
 def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike, *,
-                       now: float | None = None) -> CertifySummary:
-    """Certify every result of a submission file; the ones refused are named with the reason."""
+                       now: float | None = None, classroom=None) -> CertifySummary:
+    """Certify every result of a submission file; the ones refused are named with the reason.
+    Joined to a class (`classroom`), each certificate is kept on the class server too
+    (trainer.exams.certify.certify); a server that cannot be reached stops the rest
+    (ExamOfflineError)."""
     name = os.fspath(path)
     doc = _read(name, SUBMISSION, "exam submission")
     results = doc.get("results")
@@ -184,7 +187,8 @@ def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike
         try:
             if record is None or "sitting" not in entry:
                 raise CertifyError("not a record with its sitting token")
-            summary.certificates.append(certify(store, key, record, entry["sitting"], now=now))
+            summary.certificates.append(certify(store, key, record, entry["sitting"], now=now,
+                                                classroom=classroom))
         except CertifyError as e:
             summary.refused.append(f"{where}: {e}")
     return summary

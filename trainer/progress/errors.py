@@ -86,6 +86,10 @@ class ClassServerError(StoreError):
     """The class server cannot be started, reached or used as asked; the message says why."""
 
 
+class ClassUnreachableError(ClassServerError):
+    """The class server cannot be reached now (not: it refused); the message says why."""
+
+
 def is_damage(exc: sqlite3.Error) -> bool:
     return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (_CORRUPT, _NOTADB)
 

@@ -15,6 +15,11 @@ what the live view adds (workstations connected, the last result, who is working
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
+The exam ledger (trainer.progress.server.ledger), each call its own connection: `attempts_used`,
+`start_sitting`, `start_attempt` (any login), `record_sitting`, `add_certificate` and
+`certificates` (an instructor's). A server that cannot be reached gives ClassUnreachableError (a
+ClassServerError), so that the caller can tell "refused" from "not reached".
+
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
 gives ClassServerError with one line saying why.
 """
@@ -27,10 +32,11 @@ from collections.abc import Iterator
 import psycopg
 
 from trainer.progress.classroom import ClassOverview
-from trainer.progress.errors import ClassServerError
+from trainer.progress.errors import ClassServerError, ClassUnreachableError
+from trainer.progress.server import ledger
 from trainer.progress.server.address import ClassAddress, class_address
 from trainer.progress.server.classview import ClassActivity, class_activity, follow, server_class_overview
-from trainer.progress.server.push import BACKOFF, BATCH, POLL, Pusher, connect, reason
+from trainer.progress.server.push import BACKOFF, BATCH, POLL, Pusher, class_uid, connect, reason
 
 
 class ClassConnection:
@@ -90,6 +96,41 @@ class ClassConnection:
                 return query(conn, **options)
         except psycopg.Error as e:
             raise ClassServerError(f"the class at {self.address.shown}: {reason(e)}") from None
+
+    # ------------------------------------------------------------------ the exam ledger
+    def class_uid(self) -> str:
+        """The class's own id (a sitting issued in this class names it)."""
+        return self._ledger(class_uid)
+
+    def attempts_used(self, trainee_name: str, form_uid: str) -> int:
+        return self._ledger(ledger.attempts_used, trainee_name, form_uid)
+
+    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str) -> int:
+        return self._ledger(ledger.start_sitting, nonce, trainee_name, form_digest, result_uid)
+
+    def start_attempt(self, result_uid: str, trainee_name: str, form_uid: str, allowed: int) -> int:
+        return self._ledger(ledger.start_attempt, result_uid, trainee_name, form_uid, allowed)
+
+    def record_sitting(self, sitting: dict) -> None:
+        self._ledger(ledger.record_sitting, sitting)
+
+    def add_certificate(self, certificate: dict) -> None:
+        self._ledger(ledger.add_certificate, certificate)
+
+    def certificates(self) -> list[dict]:
+        return self._ledger(ledger.certificates)
+
+    def _ledger(self, call, *args):
+        where = f"the class at {self.address.shown}"
+        try:
+            with connect(self.address) as conn:
+                return call(conn, *args)
+        except psycopg.OperationalError as e:
+            raise ClassUnreachableError(f"{where} cannot be reached: {reason(e)}") from None
+        except psycopg.errors.InsufficientPrivilege as e:
+            raise ClassServerError(f"{where} refuses this login ({self.address.user}): {reason(e)}") from None
+        except psycopg.Error as e:
+            raise ClassServerError(f"{where}: {reason(e)}") from None
 
     def follow(self, stop: threading.Event) -> Iterator[int | None]:
         """Each new attempt's server id as it arrives, until `stop` is set (see the module)."""

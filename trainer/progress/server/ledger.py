@@ -6,10 +6,24 @@ is a row keyed by its nonce).
 
 These are the server's halves of trainer.exams.certify's `issue_sitting` (which counts the
 attempts used, then records the signed token) and `certify` (which marks a sitting used).
+
+What a workstation does (its login reads no table and writes none; migration
+s004_exam_ledger_for_workstations gives it functions that check as they write):
+
+- `attempts_used`: the attempts counted at a form, sittings issued and unsigned attempts started;
+- `start_sitting`: a sitting starts on a workstation: the server refuses one not issued in this
+  class, issued to someone else or for another form, expired by the server's clock, or already
+  used; the sitting's attempt number;
+- `start_attempt`: an attempt with no sitting starts: counted, and refused past the form's
+  allowance; its attempt number.
+
+And the instructors' certificates, kept insert-only (`add_certificate`, `certificates`): the
+server has no key and checks no signature; whoever reads them checks them with the public key.
 """
 
 from __future__ import annotations
 
+import json
 import time
 
 import psycopg
@@ -21,8 +35,57 @@ SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
 
 
 def attempts_used(conn: psycopg.Connection, trainee_name: str, form_uid: str) -> int:
-    return conn.execute("SELECT count(*) FROM exam_sittings WHERE trainee_name = %s AND form_uid = %s",
-                        (trainee_name, form_uid)).fetchone()[0]
+    """The attempts the class counts for the trainee at the form: every sitting issued and every
+    attempt started without one."""
+    return conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)).fetchone()[0]
+
+
+def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
+    return ClassServerError(str(e).strip().splitlines()[0])
+
+
+def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_digest: str,
+                  result_uid: str) -> int:
+    """A workstation starts a sitting (marks it used, for this result); its attempt number.
+    ClassServerError says why the server refuses it."""
+    try:
+        return conn.execute("SELECT use_exam_sitting(%s, %s, %s, %s)",
+                            (nonce, trainee_name, form_digest, result_uid)).fetchone()[0]
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+
+
+def start_attempt(conn: psycopg.Connection, result_uid: str, trainee_name: str, form_uid: str,
+                  allowed: int) -> int:
+    """A workstation starts an attempt with no sitting: counted; its attempt number.
+    ClassServerError when the trainee has had every attempt the form allows."""
+    try:
+        return conn.execute("SELECT start_exam_attempt(%s, %s, %s, %s)",
+                            (result_uid, trainee_name, form_uid, allowed)).fetchone()[0]
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+
+
+def add_certificate(conn: psycopg.Connection, certificate: dict, *, at: float | None = None) -> None:
+    """Keep an instructor's certificate (as trainer.exams.certify signs it); one per sitting:
+    ClassServerError when the sitting already has one (certified on another machine)."""
+    try:
+        with conn.transaction():
+            conn.execute("INSERT INTO exam_certificates (result_uid, nonce, trainee_name, signer, "
+                         "certificate, signed) VALUES (%s, %s, %s, %s, %s, %s)",
+                         (str(certificate.get("result")), str(certificate.get("sitting")),
+                          str(certificate.get("trainee")),
+                          str((certificate.get("signer") or {}).get("fingerprint")),
+                          json.dumps(certificate, ensure_ascii=False),
+                          time.time() if at is None else at))
+    except psycopg.errors.UniqueViolation:
+        raise ClassServerError("this sitting already has a certificate in this class") from None
+
+
+def certificates(conn: psycopg.Connection) -> list[dict]:
+    """Every certificate the class keeps, oldest first, as signed (not checked here)."""
+    return [json.loads(r[0]) for r in conn.execute("SELECT certificate FROM exam_certificates "
+                                                    "ORDER BY signed, result_uid")]
 
 
 def record_sitting(conn: psycopg.Connection, sitting: dict) -> None:

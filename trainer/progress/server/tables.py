@@ -372,7 +372,8 @@ BEGIN
         RAISE EXCEPTION 'this sitting is for another exam';
     END IF;
     IF s.expires < extract(epoch FROM now()) THEN
-        RAISE EXCEPTION 'this sitting has expired (by the class server''s clock): ask the instructor for a new one';
+        RAISE EXCEPTION 'this sitting has expired (by the class server''s clock): '
+            'ask the instructor for a new one';
     END IF;
     INSERT INTO exam_sitting_uses (nonce, result_uid, used)
         VALUES (sitting, result, extract(epoch FROM now())) ON CONFLICT DO NOTHING;
@@ -387,7 +388,8 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     used integer;
 BEGIN
-    PERFORM pg_advisory_xact_lock(hashtextextended('exam attempts' || chr(10) || trainee || chr(10) || form, 0));
+    PERFORM pg_advisory_xact_lock(
+        hashtextextended('exam attempts' || chr(10) || trainee || chr(10) || form, 0));
     IF EXISTS (SELECT 1 FROM exam_starts WHERE result_uid = result) THEN
         RAISE EXCEPTION 'this attempt was already started';
     END IF;
@@ -406,4 +408,31 @@ REVOKE ALL ON FUNCTION start_exam_attempt(text, text, text, integer) FROM PUBLIC
 GRANT EXECUTE ON FUNCTION exam_attempts_used(text, text) TO {everyone};
 GRANT EXECUTE ON FUNCTION use_exam_sitting(text, text, text, text) TO {everyone};
 GRANT EXECUTE ON FUNCTION start_exam_attempt(text, text, text, integer) TO {everyone}
+""")
+
+
+@migration
+def s005_class_view_indexes(conn: psycopg.Connection) -> None:
+    """Indexes the instructor's Class view is read from (trainer.progress.server.classview), each
+    holding every column its query reads, so that PostgreSQL answers from the index alone (an
+    index-only scan) instead of reading every attempt:
+
+    - `attempts_kept_by_item`: the attempts kept (not abandoned) by item and start, with their game
+      and pass: the hardest items, read an item at a time over the last days;
+    - `attempts_kept_by_trainee`: the attempts kept by trainee and start, with critical and pass:
+      each trainee's attempts of the last days, and their last attempts (time to answer);
+    - `attempt_skills_window`: each trainee's attempts of a skill in the order of the window,
+      newest first (start, then attempt): a cell's last 20 without a sort. It has the columns of
+      attempt_skills_recent first, which it replaces.
+
+    Row-level security leaves them usable: the staff's policies read every row, and the
+    comparisons of these queries (and of a trainee's policy) are leakproof, so the server may
+    search the index with them."""
+    _run(conn, """
+CREATE INDEX attempts_kept_by_item ON attempts (item_id, started) INCLUDE (game, passed)
+    WHERE abandoned = 0;
+CREATE INDEX attempts_kept_by_trainee ON attempts (trainee_id, started) INCLUDE (critical, passed)
+    WHERE abandoned = 0;
+CREATE INDEX attempt_skills_window ON attempt_skills (trainee_id, skill, started DESC, attempt_id DESC);
+DROP INDEX attempt_skills_recent
 """)

@@ -1,0 +1,232 @@
+"""The exam ledger on the class server (issue 14, item 5), on a real PostgreSQL: a workstation or
+an instructor's machine joined to a class cannot give an attempt back by deleting, replacing or
+restoring a progress file, nor start a counted exam while the server cannot be reached. Each
+attack closed is a test here."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests import class_server_fixtures
+from tests.class_server_support import Class, free_port
+from tests.test_exams_trust import form
+from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
+from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
+from trainer.exams.errors import ClassLedgerError, ExamOfflineError
+from trainer.exams.forms import new_form
+from trainer.exams.keys import InstructorKey
+from trainer.exams.records import portable_record
+from trainer.grading import correct_log, grade
+from trainer.library import load_library
+from trainer.procedure import build
+from trainer.progress import Store
+from trainer.progress.server.address import class_address
+from trainer.progress.server.connection import ClassConnection
+
+server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
+
+
+@pytest.fixture(scope="module")
+def ivy():
+    return InstructorKey.generate("Ivy Park")
+
+
+@pytest.fixture
+def joined(tmp_path, klass):
+    """`joined(login)`: a ClassConnection to the test's class with that login (as the app holds
+    one), closed after the test."""
+    made = []
+
+    def join(login: str = "workstation", address=None) -> ClassConnection:
+        queue = tmp_path / f"queue-{len(made)}.sqlite"
+        Store.open(queue).close()
+        conn = ClassConnection(str(queue), address or klass.address(login))
+        made.append(conn)
+        return conn
+
+    yield join
+    for conn in made:
+        conn.close()
+
+
+def sit(store, key, trainee_id, exam, *, sitting=None, classroom=None):
+    """Sit an exam through, every answer right (as tests.test_exams_trust's `sit`, in a class)."""
+    session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom)
+    for p in range(len(exam.items)):
+        s = session.scenario(p)
+        proc = build(s)
+        log = correct_log(proc, s.automation)
+        session.record(p, grade(proc, log, automation=s.automation, game=s.game,
+                                target_seconds=s.target_seconds), log)
+    return session.result
+
+
+def workstation_file(path: Path, name: str = "Sam Lee") -> Path:
+    with Store.open(path) as store:
+        store.add_trainee(name)
+    return path
+
+
+def replace_file(path: Path, older: Path) -> None:
+    """The trainee puts an older copy of the progress file in place of the current one."""
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    shutil.copy(older, path)
+
+
+def server_rows(klass: Class, table: str) -> list[tuple]:
+    with klass.admin() as conn:
+        return conn.execute(f"SELECT * FROM {table}").fetchall()
+
+
+def local_results(path: Path) -> int:
+    with Store.open(path) as store:
+        return store.query("SELECT count(*) AS n FROM exam_results")[0]["n"]
+
+
+# --------------------------------------------------------------------------- sittings
+def test_a_sitting_sat_once_cannot_be_sat_again_from_an_older_progress_file(tmp_path, klass, joined, ivy):
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    assert token["class"] and token["attempt"] == 1
+    path = workstation_file(tmp_path / "workstation.sqlite")
+    shutil.copy(path, tmp_path / "before.sqlite")
+    key = installation_key(tmp_path / "installation.key")
+    workstation = joined("workstation")
+    with Store.open(path) as store:
+        sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token, classroom=workstation)
+    replace_file(path, tmp_path / "before.sqlite")  # the file from before the exam, to sit it again
+    with Store.open(path) as store, pytest.raises(ClassLedgerError, match="already used"):
+        start_exam(store, exam, store.find_trainee("Sam Lee").id, key, sitting=token, classroom=workstation)
+    assert local_results(path) == 0  # nothing started
+    assert len(server_rows(klass, "exam_sitting_uses")) == 1
+
+
+def test_a_sitting_issued_in_a_class_starts_on_no_workstation_out_of_it(tmp_path, joined, ivy):
+    """Leaving the class (or never joining it) is no way around the server's count."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    path = workstation_file(tmp_path / "workstation.sqlite")
+    with Store.open(path) as store, pytest.raises(ExamOfflineError, match="joined to that class"):
+        start_exam(store, exam, store.find_trainee("Sam Lee").id, installation_key(tmp_path / "k"),
+                   sitting=token)
+    assert local_results(path) == 0
+
+
+def test_a_counted_exam_does_not_start_while_the_class_server_cannot_be_reached(tmp_path, klass,
+                                                                                 joined, ivy):
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    nowhere = class_address(f"postgresql://workstation:x@127.0.0.1:{free_port()}/{klass.database}")
+    offline = joined(address=nowhere)
+    path = workstation_file(tmp_path / "workstation.sqlite")
+    key = installation_key(tmp_path / "installation.key")
+    with Store.open(path) as store:
+        sam = store.find_trainee("Sam Lee").id
+        with pytest.raises(ExamOfflineError, match="does not start offline"):
+            start_exam(store, exam, sam, key, sitting=token, classroom=offline)
+        with pytest.raises(ExamOfflineError, match="does not start offline"):
+            start_exam(store, exam, sam, key, classroom=offline)  # no sitting: counted all the same
+    assert local_results(path) == 0
+    assert server_rows(klass, "exam_sitting_uses") == [] and server_rows(klass, "exam_starts") == []
+
+
+def test_the_server_refuses_a_sitting_it_did_not_issue_or_one_expired_by_its_clock(tmp_path, joined, ivy):
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        outside = issue_sitting(ledger, ivy, exam, "Sam Lee")  # issued in no class
+        stale = issue_sitting(ledger, ivy, exam, "Sam Lee", now=time.time() - 5 * 3600,
+                              classroom=joined("instructor"))
+    path = workstation_file(tmp_path / "workstation.sqlite")
+    key = installation_key(tmp_path / "installation.key")
+    workstation = joined("workstation")
+    with Store.open(path) as store:
+        sam = store.find_trainee("Sam Lee").id
+        with pytest.raises(ClassLedgerError, match="not issued in this class"):
+            start_exam(store, exam, sam, key, sitting=outside, classroom=workstation)
+        with pytest.raises(ClassLedgerError, match=r"expired \(by the class server.s clock\)"):
+            # the workstation's clock set back to when the sitting was good
+            start_exam(store, exam, sam, key, sitting=stale, classroom=workstation,
+                       clock=lambda: stale["issued"] + 60)
+    assert local_results(path) == 0
+
+
+def test_a_second_instructor_file_issues_no_attempt_beyond_the_forms(tmp_path, joined, ivy):
+    """The attempt count is the class's: a second instructor machine, or the instructor's own file
+    restored from before, starts again at 0 in its file but not on the server."""
+    exam = form()  # 3 attempts
+    with Store.open(tmp_path / "a.sqlite") as a:
+        tokens = [issue_sitting(a, ivy, exam, "Sam Lee", classroom=joined("instructor")) for _ in range(3)]
+    assert [t["attempt"] for t in tokens] == [1, 2, 3]
+    with Store.open(tmp_path / "b.sqlite") as b:
+        with pytest.raises(NoAttemptsLeftError, match="every attempt"):
+            issue_sitting(b, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+        assert b.query("SELECT count(*) AS n FROM exam_sittings")[0]["n"] == 0  # nothing kept
+
+
+# --------------------------------------------------------------------------- exams with no sitting
+def test_attempts_at_a_form_come_back_from_no_fresh_progress_file(tmp_path, klass, joined):
+    lib = load_library()
+    exam = new_form("Stick exam", [lib.by_id("ph-first-shake"), lib.by_id("pgd-sum-a-sixteen")],
+                    time_limit_seconds=600, created_by="Ivy", attempts_allowed=2, uid="stick-1")
+    workstation = joined("workstation")
+    path = tmp_path / "workstation.sqlite"
+    workstation_file(path)
+    with Store.open(path) as store:
+        add_form(store, exam)  # the exam on the workstation, before any attempt
+    shutil.copy(path, tmp_path / "fresh.sqlite")
+    key = installation_key(tmp_path / "installation.key")
+    with Store.open(path) as store:
+        sam = store.find_trainee("Sam Lee").id
+        start_exam(store, exam, sam, key, classroom=workstation).abandon()  # attempt 1
+    replace_file(path, tmp_path / "fresh.sqlite")
+    with Store.open(path) as store:
+        sam = store.find_trainee("Sam Lee").id
+        exam_list = ExamAccess(store, sam, classroom=workstation).available()
+        assert [a.attempts_left for a in exam_list if a.uid == exam.uid] == [1]
+        start_exam(store, exam, sam, key, classroom=workstation).abandon()  # attempt 2, by the server
+    assert sorted(r[3] for r in server_rows(klass, "exam_starts")) == [1, 2]
+    path.unlink()
+    workstation_file(path)  # a new file: a new trainee id, the same trainee
+    with Store.open(path) as store, pytest.raises(NoAttemptsLeftError, match="counted by the class server"):
+        start_exam(store, exam, store.find_trainee("Sam Lee").id, key, classroom=workstation)
+    assert len(server_rows(klass, "exam_starts")) == 2
+
+
+# --------------------------------------------------------------------------- certificates
+def test_certificates_are_kept_by_the_class_and_checked_when_read_back(tmp_path, klass, joined, ivy):
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    shutil.copy(tmp_path / "instructor.sqlite", tmp_path / "instructor-before.sqlite")
+    path = workstation_file(tmp_path / "workstation.sqlite")
+    with Store.open(path) as store:
+        result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
+                     sitting=token, classroom=joined("workstation"))
+        record = portable_record(store, result.id)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        certificate = certify(ledger, ivy, record, token, classroom=joined("instructor"))
+    with Store.open(tmp_path / "instructor-before.sqlite") as restored, \
+            pytest.raises(CertifyError, match="already has a certificate in this class"):
+        certify(restored, ivy, record, token, classroom=joined("instructor"))  # the same sitting again
+
+    forged = copy.deepcopy(certificate)
+    forged.update(result="f" * 32, sitting="e" * 32, total=100, passed=True)
+    with klass.connect("instructor") as conn:  # an instructor login writes a row of its own
+        conn.execute("INSERT INTO exam_certificates VALUES (%s, %s, %s, %s, %s, %s)",
+                     (forged["result"], forged["sitting"], "Sam Lee", "x", json.dumps(forged),
+                      time.time() + 1))
+    read = class_certificates(joined("supervisor"), [ivy.public])
+    assert [(c["result"], signer) for c, signer in read] == [(certificate["result"], ivy.public),
+                                                             (forged["result"], None)]
+    with pytest.raises(ClassLedgerError, match="refuses this login"):
+        class_certificates(joined("workstation"), [ivy.public])  # a workstation reads no certificate

@@ -1,0 +1,101 @@
+"""The exam ledger on the class server, from the exam's side (issue 14, item 5): when a machine
+is joined to a class, the class server counts the attempts, not the machine's progress file, so
+deleting, replacing or restoring a progress file gives no attempt back.
+
+`classroom` is the app's ClassConnection (trainer.progress.server.connection) while the machine
+is joined to a class, else None: then everything is counted in the files, as before.
+
+- **Issuing** (the instructor, `certify.issue_sitting(..., classroom=)`): the attempt number is
+  counted by the class (`attempts_used`), the sitting is recorded on the server before the
+  instructor's file keeps it (`record_sitting`; a refusal keeps nothing), and the signed token
+  names the class (`"class": <the class's id>`).
+- **Starting** (a workstation, `session.start_exam(..., classroom=)`, `count_start`): a sitting
+  is marked used on the server first, which refuses one not issued in this class, issued to
+  someone else or for another form, expired by the server's clock or already used; an exam with
+  no sitting is counted there, refused past the attempts its form allows. A refusal starts
+  nothing (ClassLedgerError, NoAttemptsLeftError, naming why).
+- **Attempts shown** (`attempts_used`): the larger of the file's count and the class's (results
+  sat before the machine joined are in the file only; the class's count never goes down).
+- **Certificates** (`certify.certify(..., classroom=)`): kept on the server, one per sitting,
+  insert-only; read back with `certify.class_certificates`, each checked with the instructor
+  keys the reader trusts (the server holds no key and checks nothing).
+
+**The offline rule.** An exam that must be counted on the server does not start while the
+server cannot be reached: ExamOfflineError says so, and nothing is written. That is any exam
+started on a machine joined to a class, and any sitting whose token names a class, wherever it
+is sat (a machine that left the class, or never joined it, cannot sit it). The count is the
+class's, not the workstation's: an exam started offline and counted "later" would be counted
+only if the workstation chose to tell. A start whose answer is lost on the way back (the cable
+pulled just then) may be counted on the server and not started here: the sitting is spent, and
+the instructor, who sees it used, issues another. Counting too much is the safe side.
+An exam with no sitting, on a machine in no class, is counted in its file as before.
+"""
+
+from __future__ import annotations
+
+from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError
+from trainer.exams.forms import ExamForm
+from trainer.progress.errors import ClassServerError, ClassUnreachableError
+from trainer.progress.records import clean_name
+
+OFFLINE = ("It does not start offline: the attempts are counted by the class server, not by this "
+           "workstation. Check the connection to the class and try again.")
+
+
+class Server:
+    """A call to the class server as an exam step: "cannot be reached" becomes ExamOfflineError
+    (with `what` and the offline rule), a refusal ClassLedgerError (or `refused`)."""
+
+    def __init__(self, what: str, refused: type[Exception] = ClassLedgerError):
+        self.what, self.refused = what, refused
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, kind, e, tb) -> None:
+        if isinstance(e, ClassUnreachableError):
+            raise ExamOfflineError(f"{self.what}: {e}.") from None
+        if isinstance(e, ClassServerError):
+            raise self.refused(f"The class server refuses this: {e}.") from None
+
+
+def class_named(token: dict | None) -> str | None:
+    """The class a sitting token names (issued while the instructor was joined to it), if any."""
+    named = token.get("class") if isinstance(token, dict) else None
+    return str(named) if named is not None else None
+
+
+def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, result_uid: str) -> None:
+    """Count the start of an attempt on the class server (see the module): returns when it is
+    counted; raises, having counted nothing (ExamOfflineError, ClassLedgerError,
+    NoAttemptsLeftError), when the exam must not start."""
+    named = class_named(token)
+    if classroom is None:
+        if named is not None:
+            raise ExamOfflineError(
+                "This sitting was issued in a class: it is counted on the class server, so it "
+                "starts only on a workstation joined to that class (File › Join class).")
+        return
+    what = "This exam is counted on the class server, which cannot be reached now (" \
+           f"{classroom.address.shown}). {OFFLINE}"
+    if token is not None:
+        with Server(what):
+            if named is not None and classroom.class_uid() != named:
+                raise ClassLedgerError("This sitting was issued in another class than the one this "
+                                       "workstation is joined to.")
+            classroom.start_sitting(str(token["nonce"]), clean_name(trainee), form.digest, result_uid)
+    else:
+        with Server(what, NoAttemptsLeftError):
+            classroom.start_attempt(result_uid, clean_name(trainee), form.uid, form.attempts_allowed)
+
+
+def attempts_used(classroom, trainee: str, form_uid: str, here: int) -> int:
+    """The attempts counted at a form: the larger of the file's count (`here`) and the class's.
+    For showing only: when the server cannot be reached the file's count is shown, and starting
+    is what the server decides."""
+    if classroom is None:
+        return here
+    try:
+        return max(here, classroom.attempts_used(clean_name(trainee), form_uid))
+    except ClassServerError:
+        return here
