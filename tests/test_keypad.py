@@ -162,3 +162,22 @@ def test_a_payout_drill_paid_with_chips_alone_scores_in_full(qtbot, practice_scr
         paid += 1
         qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
     assert paid >= 1 and screen.round.finish().score.payouts == 100
+
+
+def test_in_large_print_the_chips_grow_with_the_words(qtbot):
+    from ui.dialogs import PayoutKeypad
+    from ui.qt import QApplication
+
+    normal = PayoutKeypad("Pay seat 2")
+    qtbot.addWidget(normal)
+    app = QApplication.instance()
+    app.setProperty("large_print", True)
+    try:
+        large = PayoutKeypad("Pay seat 2")
+        qtbot.addWidget(large)
+    finally:
+        app.setProperty("large_print", None)
+    assert chip(large, 2_500).width() > chip(normal, 2_500).width()
+    assert "font-size: 11.7pt" in chip(large, 2_500).styleSheet()
+    assert "font-size: 9.0pt" in chip(normal, 2_500).styleSheet()
+    assert "font-size: 26.0pt" in large.field.styleSheet(), "the amount grows too (20 pt × 1.3)"

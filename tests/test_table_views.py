@@ -389,8 +389,6 @@ def labels_of(view):
 def test_every_stack_shows_its_value_in_words(make_view, game):
     """Chips show their value, not colour alone: each stack's label prints its amount, and in a
     box every seat shares, its seat."""
-    from trainer import fmt_dollars
-
     view = make_view(game)
     state = busy(game)
     view.set_state(state)
@@ -400,7 +398,8 @@ def test_every_stack_shows_its_value_in_words(make_view, game):
     shown = {t.toolTip().split(":")[0]: t.text for t in labels_of(view)}
     for (seat, bet), cents in totals.items():
         text = shown[f"Seat {seat} · {view.catalogue[bet].name}"]
-        assert fmt_dollars(cents).removesuffix(".00") in text
+        dollars = f"${cents // 100:,}" + (f".{cents % 100:02d}" if cents % 100 else "")
+        assert dollars in text.split(), (dollars, text)
         if view.spots[(seat, bet)].shared:
             assert text.startswith(f"{seat} ·")
 

@@ -16,6 +16,7 @@ from ui.qt import (
     Qt,
     QVBoxLayout,
 )
+from ui.theme import points
 
 
 def chip_face(cents: int) -> str:
@@ -33,13 +34,20 @@ class ChipButton(QPushButton):
         self.cents = cents
         body, stripe, ink = chip_colours(cents)
         size = 48 if cents >= 100 else 38
-        self.setFixedSize(size, size)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setToolTip(f"Build the payout from chips: add a {fmt_dollars(cents)} "
                         f"{'chip' if cents >= 100 else 'coin'}")
         self.setAccessibleName(f"{fmt_dollars(cents)} {'chip' if cents >= 100 else 'coin'}")
+        from ui.qt import QApplication
+        from ui.theme import LARGE_PRINT
+
+        large = bool(QApplication.instance().property("large_print"))
+        if large:  # the chips grow with the words, as in large print everywhere
+            size = round(size * LARGE_PRINT)
+        self.setFixedSize(size, size)
         self.setStyleSheet(f"QPushButton {{ background: {body}; color: {ink}; border: 4px dashed {stripe};"
-                           f" border-radius: {size // 2}px; font-weight: 700; font-size: 9pt; padding: 0; }}"
+                           f" border-radius: {size // 2}px; font-weight: 700; font-size: {points(9)};"
+                           f" padding: 0; }}"
                            f"QPushButton:pressed {{ border-style: solid; }}")
 
 
@@ -54,12 +62,12 @@ class PayoutKeypad(QDialog):
         self.cents: int | None = None
         layout = QVBoxLayout(self)
         heading = QLabel(what)
-        heading.setStyleSheet("font-size: 13pt; font-weight: 600;")
+        heading.setStyleSheet(f"font-size: {points(13)}; font-weight: 600;")
         layout.addWidget(heading)
         self.field = QLineEdit()
         self.field.setPlaceholderText("0.00")
         self.field.setAlignment(Qt.AlignmentFlag.AlignRight)
-        self.field.setStyleSheet("font-size: 20pt; padding: 6px;")
+        self.field.setStyleSheet(f"font-size: {points(20)}; padding: 6px;")
         self.field.setAccessibleName("payout amount")
         layout.addWidget(self.field)
         self.error = QLabel("")
@@ -239,7 +247,7 @@ class NumberDialog(QDialog):
         self.spin = QSpinBox()
         self.spin.setRange(low, high)
         self.spin.setValue(start)
-        self.spin.setStyleSheet("font-size: 18pt;")
+        self.spin.setStyleSheet(f"font-size: {points(18)};")
         row.addWidget(self.spin)
         layout.addLayout(row)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok

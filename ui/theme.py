@@ -18,6 +18,15 @@ ZOOM_STEP = 1.25
 ZOOM_MAX = 4.0
 
 
+def points(size: float) -> str:
+    """A font size for a widget's own style sheet, larger in large print (as the theme's are)."""
+    from ui.qt import QApplication
+
+    app = QApplication.instance()
+    large = app is not None and bool(app.property("large_print"))
+    return f"{size * LARGE_PRINT if large else size:.1f}pt"
+
+
 def clamp_zoom(zoom: float) -> float:
     """A table's zoom: 1 shows the whole table, ZOOM_MAX the closest."""
     return min(ZOOM_MAX, max(1.0, zoom))
