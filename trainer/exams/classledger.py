@@ -92,8 +92,9 @@ def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, res
 def attempts_used(classroom, trainee: str, form_uid: str, here: int) -> int:
     """The attempts counted at a form: the larger of the file's count (`here`) and the class's.
     For showing only: when the server cannot be reached the file's count is shown, and starting
-    is what the server decides."""
-    if classroom is None:
+    is what the server decides. While the background push says the server is not reached, it is
+    not asked (a screen listing the exams does not wait on a dead connection per form)."""
+    if classroom is None or getattr(classroom, "problem", None) is not None:
         return here
     try:
         return max(here, classroom.attempts_used(clean_name(trainee), form_uid))
