@@ -245,6 +245,77 @@ def test_the_servers_class_overview_is_the_files(tmp_path, klass):
     assert remote.hardest == local.hardest != []
 
 
+
+class Recorder:
+    """A connection that keeps each query it runs (with its parameters), to explain them."""
+
+    def __init__(self, conn: psycopg.Connection):
+        self.conn, self.queries = conn, []
+
+    def execute(self, query, params=None):
+        self.queries.append((query, params))
+        return self.conn.execute(query, params)
+
+
+def plan_scans(conn: psycopg.Connection, query: str, params) -> set[tuple[str, str]]:
+    """(kind of scan, index or table) of each scan in the plan the server makes for a query."""
+    scans, nodes = set(), [conn.execute("EXPLAIN (FORMAT JSON) " + query, params).fetchone()[0][0]["Plan"]]
+    while nodes:
+        node = nodes.pop()
+        if "Scan" in node["Node Type"]:
+            scans.add((node["Node Type"], node.get("Index Name") or node.get("Relation Name", "")))
+        nodes += node.get("Plans", [])
+    return scans
+
+
+def test_the_class_view_is_read_from_its_indexes(klass):
+    # a class of a year: 20 trainees, 20,000 attempts of 40 items, three skills each, findings on
+    # some; made in the server (triggers off, as a bulk load), then analysed: the planner chooses
+    # by the statistics of these rows alone, nothing steers it
+    now = T0 + 365 * 86_400
+    with klass.admin() as admin:
+        assert {"s005_class_view_indexes"} <= {r[0] for r in admin.execute("SELECT name FROM _migrations")}
+        indexes = {r[0] for r in admin.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename IN ('attempts', 'attempt_skills')")}
+        assert {"attempts_kept_by_item", "attempts_kept_by_trainee", "attempt_skills_window"} <= indexes
+        assert "attempt_skills_recent" not in indexes  # attempt_skills_window has its columns first
+        admin.execute("SET session_replication_role = replica")
+        admin.execute("INSERT INTO trainees (name, created, archived, instructor, uid) "
+                      "SELECT 'Trainee ' || k, %s, 0, 0, md5(k::text) FROM generate_series(1, 20) k", (T0,))
+        admin.execute(
+            "INSERT INTO attempts (uid, trainee_id, item_id, game, mode, started, ended, duration, "
+            "  procedure, payouts, speed, total, passed, critical, abandoned, log, source) "
+            "SELECT md5('attempt ' || k), (SELECT min(id) FROM trainees) + k %% 20, "
+            "  'props-and-hops/' || lpad((k * 7 %% 40)::text, 2, '0'), 'props-and-hops', 'scenario', "
+            "  %(t0)s + k * 1577.0, %(t0)s + k * 1577.0 + 40, 40, 100, 100, 90, 60 + k %% 41, "
+            "  (k %% 41 >= 20)::int, (k %% 13 = 0)::int, (k %% 50 = 0)::int, "
+            "  '[{\"do\": \"pay\", \"round\": 1, \"at\": 2.5}]', 'test' "
+            "FROM generate_series(1, 20000) k", {"t0": T0})
+        admin.execute("INSERT INTO attempt_skills (attempt_id, skill, trainee_id, started) "
+                      "SELECT a.id, k.skill, a.trainee_id, a.started FROM attempts a, "
+                      "unnest(ARRAY['payouts', 'calls', 'collecting']) AS k (skill)")
+        admin.execute("INSERT INTO findings (attempt_id, kind, skill, citation, severity, message) "
+                      "SELECT id, 'wrong amount', 'payouts', '§ 577.6', 'major', 'Paid $4' FROM attempts "
+                      "WHERE id % 8 = 0")
+        admin.execute("VACUUM ANALYZE")
+    with klass.connect("instructor") as conn:  # under forced row-level security
+        recorder = Recorder(conn)
+        overview = server_class_overview(recorder, now=now)
+        assert len(overview.trainees) == 20 and len(overview.hardest) == 10
+        scans = {}
+        for query, params in recorder.queries:
+            what = ("hardest" if "RECURSIVE" in query else "cells" if "attempt_skills" in query
+                    else "answers" if "SELECT log" in query else "recent" if "critical" in query
+                    else "trainees")
+            scans[what] = plan_scans(conn, query, params)
+    assert ("Index Only Scan", "attempts_kept_by_item") in scans["hardest"]
+    assert ("Index Only Scan", "attempts_kept_by_trainee") in scans["recent"]
+    assert ("Index Only Scan", "attempt_skills_window") in scans["cells"]
+    assert {name for _, name in scans["answers"]} >= {"attempts_kept_by_trainee"}
+    for what, found in scans.items():  # no query reads every attempt
+        assert not {name for kind, name in found if kind == "Seq Scan"} & {"attempts", "attempt_skills"}, what
+
+
 def test_following_the_class_hears_each_new_attempt(tmp_path, klass):
     path = progress_file(tmp_path / "ws.db", {"Ana": 2})
     connection = ClassConnection(str(path), klass.address("instructor"), **FAST)

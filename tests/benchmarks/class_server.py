@@ -1,7 +1,7 @@
 """Benchmark of a class on one server (issue 14): N workstations pushing to one PostgreSQL.
 
 Run: `.venv/bin/python tests/benchmarks/class_server.py [--workstations 30] [--seconds 600]
-[--pace 2] [--attempts 1000000] [--trainees 200] [--folder DIR]`.
+[--pace 2] [--attempts 1000000] [--trainees 200] [--folder DIR] [--class-view-only]`.
 
 It starts a real PostgreSQL on this machine (the packaged server, as `dealer-trainer class-server`
 does), then:
@@ -22,6 +22,7 @@ does), then:
    file takes it), for the attempts per second the server sustains. Beside them, the same
    figures of the local files: the attempts per second recorded into them, and the time
    `record_attempt` takes (when it returns, the attempt is visible in the file).
+   `--class-view-only` stops after the class view.
 
 Times are wall-clock on a shared machine: compare the ratios, not the milliseconds, across runs.
 """
@@ -225,6 +226,8 @@ def main() -> None:
     ap.add_argument("--attempts", type=int, default=1_000_000, help="the class view's attempts")
     ap.add_argument("--trainees", type=int, default=200, help="the class view's trainees")
     ap.add_argument("--runs", type=int, default=10, help="timings of each class view (median)")
+    ap.add_argument("--class-view-only", action="store_true", help="time the class view only, "
+                    "without the rounds of a class at work")
     ap.add_argument("--folder", type=Path, help="where the server and the files go (default: a "
                     "temporary folder, removed afterwards)")
     args = ap.parse_args()
@@ -239,6 +242,8 @@ def main() -> None:
         build(file, args.attempts, args.trainees)  # executemany into the file, indexes afterwards
         print(f"copied to the server (COPY): {copy_to_server(file, klass):.1f} s")
         class_view(file, klass, args.runs)
+        if args.class_view_only:
+            return
         report_work(f"a class at work, one attempt every {args.pace:g} s a workstation",
                     class_at_work(klass, folder, args.workstations, args.seconds, args.pace))
         report_work("a class at work, flat out",

@@ -73,10 +73,16 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
         help_rows.append(HelpRow(t, right / n if n else None, attempts, critical, passed))
     help_rows.sort(key=lambda h: (h.recent_accuracy is None, h.recent_accuracy or 0, -h.critical,
                                   h.trainee.name.lower()))
+    # the items: a loose index scan (each next item id found by one search of the index
+    # attempts_kept_by_item), then each item's range of the last `days` days, from that index alone
     hardest = [ItemRow(item, game, n, int(passed)) for item, n, passed, game in conn.execute(
-        "SELECT item_id, count(*), sum(passed), min(game) FROM attempts "
-        "WHERE started >= %s AND abandoned = 0 GROUP BY item_id HAVING count(*) >= %s",
-        (since, min_attempts))]
+        "WITH RECURSIVE i (item) AS (SELECT min(item_id) FROM attempts WHERE abandoned = 0 "
+        "  UNION ALL SELECT (SELECT min(item_id) FROM attempts WHERE item_id > i.item AND abandoned = 0) "
+        "  FROM i WHERE i.item IS NOT NULL) "
+        "SELECT i.item, c.n, c.passed, c.game FROM i CROSS JOIN LATERAL ("
+        "  SELECT count(*) AS n, sum(passed) AS passed, min(game) AS game FROM attempts "
+        "  WHERE item_id = i.item AND started >= %s AND abandoned = 0) c "
+        "WHERE i.item IS NOT NULL AND c.n >= %s", (since, min_attempts))]
     hardest.sort(key=lambda i: (i.pass_rate, -i.attempts, i.item_id))
     del hardest[items:]
     gaps: dict[int, list[float]] = {t.id: [] for t in trainees}
