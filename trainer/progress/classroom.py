@@ -72,6 +72,21 @@ class ClassOverview:
     answer_seconds: dict[int, float | None] = field(default_factory=dict)  # median per action
 
 
+def who_needs_help(trainees: list[Trainee], skills: list[Skill], cells: dict, recent: dict) -> list[HelpRow]:
+    """Who needs help, from each trainee's skill cells and their recent (attempts, critical
+    errors, passed): lowest recent accuracy first, then most critical errors (the file's and the
+    class server's overviews alike)."""
+    rows = []
+    for t in trainees:
+        n = sum(cells[t.id, s].exercises for s in skills)
+        right = sum(cells[t.id, s].right for s in skills)
+        attempts, critical, passed = (int(v) for v in recent[t.id])
+        rows.append(HelpRow(t, right / n if n else None, attempts, critical, passed))
+    rows.sort(key=lambda h: (h.recent_accuracy is None, h.recent_accuracy or 0, -h.critical,
+                             h.trainee.name.lower()))
+    return rows
+
+
 def class_overview(store: Store, *, now: float | None = None, days: float = 30, min_attempts: int = 3,
                    items: int = 10, answers: int = ANSWER_ATTEMPTS) -> ClassOverview:
     now = time.time() if now is None else now
@@ -96,14 +111,7 @@ def class_overview(store: Store, *, now: float | None = None, days: float = 30, 
         "  FROM attempts a INDEXED BY attempts_trainee "
         "  WHERE a.trainee_id = t.id AND a.started >= :since AND a.abandoned = 0) "
         "FROM trainees t WHERE t.archived = 0 AND t.instructor = 0", {"since": since})}
-    help_rows = []
-    for t in trainees:
-        n = sum(cells[t.id, s].exercises for s in skills)
-        right = sum(cells[t.id, s].right for s in skills)
-        attempts, critical, passed = (int(v) for v in recent[t.id])
-        help_rows.append(HelpRow(t, right / n if n else None, attempts, critical, passed))
-    help_rows.sort(key=lambda h: (h.recent_accuracy is None, h.recent_accuracy or 0, -h.critical,
-                                  h.trainee.name.lower()))
+    help_rows = who_needs_help(trainees, skills, cells, recent)
     # the items: a loose index scan (each next item id found by one index search), then each
     # item's range of the last `days` days
     hardest = []

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import psycopg
 
 from trainer.procedure.model import Skill
-from trainer.progress.classroom import ANSWER_ATTEMPTS, Cell, ClassOverview, HelpRow, ItemRow
+from trainer.progress.classroom import ANSWER_ATTEMPTS, Cell, ClassOverview, ItemRow, who_needs_help
 from trainer.progress.records import Trainee, answer_gaps
 from trainer.progress.server.address import ClassAddress
 from trainer.progress.server.push import BACKOFF, CONNECT, connect
@@ -65,14 +65,7 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
         f"  SELECT count(*) AS n, coalesce(sum(critical), 0) AS critical, coalesce(sum(passed), 0) AS passed "
         f"  FROM attempts a WHERE a.trainee_id = t.id AND a.started >= %s AND a.abandoned = 0) r "
         f"WHERE {_CLASS}", (since,))}
-    help_rows = []
-    for t in trainees:
-        n = sum(cells[t.id, s].exercises for s in skills)
-        right = sum(cells[t.id, s].right for s in skills)
-        attempts, critical, passed = (int(v) for v in recent[t.id])
-        help_rows.append(HelpRow(t, right / n if n else None, attempts, critical, passed))
-    help_rows.sort(key=lambda h: (h.recent_accuracy is None, h.recent_accuracy or 0, -h.critical,
-                                  h.trainee.name.lower()))
+    help_rows = who_needs_help(trainees, skills, cells, recent)
     # the items: a loose index scan (each next item id found by one search of the index
     # attempts_kept_by_item), then each item's range of the last `days` days, from that index alone
     hardest = [ItemRow(item, game, n, int(passed)) for item, n, passed, game in conn.execute(
