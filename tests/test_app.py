@@ -152,3 +152,57 @@ def test_the_screenshot_window_shows_every_action_whole(qtbot):
         assert button.height() >= len(lines) * button.fontMetrics().height(), lines[0]
         assert button.width() >= max(button.fontMetrics().horizontalAdvance(t) for t in lines)
     window.close()
+
+
+def test_the_app_starts_by_the_real_path_to_its_window(qtbot, tmp_path, monkeypatch):
+    """`make run`'s path through ui.app.run: the file opened, the exam setup, the trainee chosen
+    (the one dialog stubbed: the file's trainee is picked), the window shown with its database
+    check and its class line; the event loop is the only thing not entered."""
+    from trainer.progress import Store
+    from ui.app import run
+    from ui.qt import QApplication
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    db = tmp_path / "progress.db"
+    with Store.open(db) as store:
+        store.add_trainee("Rosa Diaz")
+
+    def choose(self, parent=None):
+        self.trainee = self.store.trainees()[0]
+        return True
+
+    monkeypatch.setattr(Services, "choose_trainee", choose)
+    monkeypatch.setattr(QApplication, "exec", lambda self: 0)
+    assert run(db=str(db)) == 0
+    [window] = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    try:
+        assert window.windowTitle() == "Dealer Trainer — Rosa Diaz"
+        qtbot.waitUntil(lambda: not window.database_check.timer.isActive(), timeout=10000)
+        assert window.services.store.check_problems == ["ok"], "the full check ran, and passed"
+    finally:
+        window.close()
+        window.services.store.close()
+
+
+def test_closing_the_window_mid_check_stops_the_check(qtbot, tmp_path, monkeypatch):
+    """A check of a large file is still running when the window closes: it stops, and so does
+    the timer following it."""
+    from trainer.progress import Store
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    store = Store.open(tmp_path / "p.db", full_check=False)
+    window = MainWindow(Services(store, Trainee()))
+    qtbot.addWidget(window)
+    window.show()
+    stopped = []
+    monkeypatch.setattr(Store, "checking", property(lambda self: not stopped))
+    monkeypatch.setattr(Store, "stop_check", lambda self: stopped.append(True))
+    monkeypatch.setattr(Store, "start_check", lambda self: None)
+    window.database_check.start()
+    assert window.database_check.timer.isActive()
+    window.close()
+    assert stopped and not window.database_check.timer.isActive()
+    monkeypatch.undo()
+    store.close()

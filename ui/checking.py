@@ -61,6 +61,11 @@ class DatabaseCheck(QObject):
         if self.store is not None:
             self.store.stop_check()
 
+    def stop(self) -> None:
+        """The window closes: stop the check and stop following it."""
+        self.timer.stop()
+        self._stop()
+
     def _poll(self) -> None:
         store = self.store
         if store is None or store.checking:

@@ -363,6 +363,7 @@ class MainWindow(QMainWindow):
                     != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
+        self.database_check.stop()  # a check still running ends with the window
         if self.services is not None and self.services.classroom is not None:
             self.services.classroom.close()  # the pusher's thread ends; what waits stays in the file
         self.settings.setValue("window/geometry", self.saveGeometry())
