@@ -230,3 +230,70 @@ def test_certificates_are_kept_by_the_class_and_checked_when_read_back(tmp_path,
                                                              (forged["result"], None)]
     with pytest.raises(ClassLedgerError, match="refuses this login"):
         class_certificates(joined("workstation"), [ivy.public])  # a workstation reads no certificate
+
+
+# --------------------------------------------------------------------------- certifying checks the server
+def modified_engine(monkeypatch):
+    """A workstation whose engine skips the class server's count (`use_exam_sitting`): its exams
+    start whatever the server would say."""
+    monkeypatch.setattr("trainer.exams.classledger.count_start", lambda *args, **kwargs: None)
+
+
+def counting_signatures(monkeypatch) -> list:
+    """Every payload an instructor key signs from now on."""
+    signed, sign = [], InstructorKey.sign
+    monkeypatch.setattr(InstructorKey, "sign", lambda key, body: signed.append(body) or sign(key, body))
+    return signed
+
+
+def test_a_result_whose_sitting_the_server_never_saw_started_is_not_certified(tmp_path, monkeypatch,
+                                                                              klass, joined, ivy):
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    path = workstation_file(tmp_path / "workstation.sqlite")
+    with monkeypatch.context() as m:
+        modified_engine(m)
+        with Store.open(path) as store:
+            result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
+                         sitting=token, classroom=joined("workstation"))
+            record = portable_record(store, result.id)
+    assert server_rows(klass, "exam_sitting_uses") == []  # the server never counted it
+    signed = counting_signatures(monkeypatch)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger, \
+            pytest.raises(CertifyError, match=f"sitting {token['nonce']} .*never started on the class"):
+        certify(ledger, ivy, record, token, classroom=joined("instructor"))
+    assert signed == [] and server_rows(klass, "exam_certificates") == []
+
+
+def test_a_sitting_used_once_on_the_server_is_certified_once(tmp_path, monkeypatch, klass, joined, ivy):
+    """The trainee sits the sitting (counted), then sits it again from the file of before with an
+    engine that skips the count; the instructor, from a file restored from before the first
+    certificate, is refused the second before signing anything, the sitting named."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    shutil.copy(tmp_path / "instructor.sqlite", tmp_path / "instructor-before.sqlite")
+    path = workstation_file(tmp_path / "workstation.sqlite")
+    shutil.copy(path, tmp_path / "workstation-before.sqlite")
+    key = installation_key(tmp_path / "k")
+    with Store.open(path) as store:
+        result = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
+                     classroom=joined("workstation"))
+        first = portable_record(store, result.id)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        certify(ledger, ivy, first, token, classroom=joined("instructor"))
+    replace_file(path, tmp_path / "workstation-before.sqlite")
+    with monkeypatch.context() as m:
+        modified_engine(m)
+        with Store.open(path) as store:
+            result = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
+                         classroom=joined("workstation"))
+            second = portable_record(store, result.id)
+    assert len(server_rows(klass, "exam_sitting_uses")) == 1
+    signed = counting_signatures(monkeypatch)
+    with Store.open(tmp_path / "instructor-before.sqlite") as restored, \
+            pytest.raises(CertifyError, match=f"sitting {token['nonce']} .*already has a certificate "
+                                              "in this class.*certified once"):
+        certify(restored, ivy, second, token, classroom=joined("instructor"))
+    assert signed == [] and len(server_rows(klass, "exam_certificates")) == 1

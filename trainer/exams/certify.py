@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainer.errors import RequestError
-from trainer.exams.classledger import Server
+from trainer.exams.classledger import Server, not_certifiable
 from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
@@ -219,8 +219,9 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     `record` is the result as the workstation exported it (trainer.exams.records.portable); its
     scores, findings and verdict are ignored. CertifyError names anything refused. Joined to a
     class (`classroom`), the certificate is kept on the class server too, before this file keeps
-    it: one per sitting there (CertifyError when another machine certified it), and
-    ExamOfflineError when the server cannot be reached (nothing certified)."""
+    it: one per sitting there. Before signing, the server must have seen the sitting used by this
+    trainee, for this form, for this result, and not certified yet (CertifyError naming the
+    sitting when not); ExamOfflineError when the server cannot be reached (nothing certified)."""
     sitting = read_sitting(token, [key.public])
     rows = store.query("SELECT * FROM exam_sittings WHERE nonce = ?", (sitting.nonce,))
     if not rows:
@@ -245,6 +246,14 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if uid != sitting.nonce:  # a sitting's result is named by its nonce (session.start_exam)
         raise CertifyError("uid: this is not the result sat under this sitting (a result sat "
                            "under a sitting bears the sitting's id)")
+
+    if classroom is not None:  # the server's record of the sitting, before anything is signed
+        with Server(f"Certificates are checked on the class server, which cannot be reached now "
+                    f"({classroom.address.shown}): nothing was certified", CertifyError):
+            refused = not_certifiable(classroom.sitting_use(sitting.nonce), sitting.nonce, trainee,
+                                      ledger["form_digest"], uid)
+        if refused:
+            raise CertifyError(refused)
 
     ending = ENDINGS.get(record.get("status"))
     if ending is None:

@@ -16,9 +16,14 @@ is joined to a class, else None: then everything is counted in the files, as bef
   nothing (ClassLedgerError, NoAttemptsLeftError, naming why).
 - **Attempts shown** (`attempts_used`): the larger of the file's count and the class's (results
   sat before the machine joined are in the file only; the class's count never goes down).
-- **Certificates** (`certify.certify(..., classroom=)`): kept on the server, one per sitting,
-  insert-only; read back with `certify.class_certificates`, each checked with the instructor
-  keys the reader trusts (the server holds no key and checks nothing).
+- **Certificates** (`certify.certify(..., classroom=)`): before anything is signed, the server's
+  record of the sitting is asked (`not_certifiable`): a result is refused unless the server marked
+  its sitting used, by that trainee, for that form, for that very result (a workstation whose
+  engine skipped the server's count, or re-sat a sitting, gets no certificate), and refused when
+  the sitting already has a certificate in the class (one use, one certificate). Then the
+  certificate is kept on the server, one per sitting, insert-only; read back with
+  `certify.class_certificates`, each checked with the instructor keys the reader trusts (the
+  server holds no key and checks nothing).
 
 **The offline rule.** An exam that must be counted on the server does not start while the
 server cannot be reached: ExamOfflineError says so, and nothing is written. That is any exam
@@ -100,3 +105,22 @@ def attempts_used(classroom, trainee: str, form_uid: str, here: int) -> int:
         return max(here, classroom.attempts_used(clean_name(trainee), form_uid))
     except ClassServerError:
         return here
+
+
+def not_certifiable(use: dict | None, nonce: str, trainee: str, digest: str, result_uid: str) -> str | None:
+    """Why the class server's record of a sitting (`use`, as ClassConnection.sitting_use gives
+    it) refuses a certificate for this result of it; None when it does not."""
+    if use is None:
+        return f"sitting {nonce} was not issued in this class: the class server has no record of it"
+    named = f"sitting {nonce} (attempt {use['attempt']} of {use['trainee']})"
+    if use["trainee"] != trainee or use["digest"] != digest:
+        return f"{named} was issued on the class server to another trainee or for another form"
+    if use["used"] is None:
+        return (f"{named} was never started on the class server: a result sat under it was not "
+                "counted by the class, so it is not certified")
+    if use["certified"] is not None:
+        return (f"{named} already has a certificate in this class (result {use['certified']}): a "
+                "sitting used once is certified once")
+    if use["used"] != result_uid:
+        return f"{named} was used on the class server for result {use['used']}, not this one"
+    return None

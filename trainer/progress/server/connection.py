@@ -16,8 +16,8 @@ what the live view adds (workstations connected, the last result, who is working
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
 The exam ledger (trainer.progress.server.ledger), each call its own connection: `attempts_used`,
-`start_sitting`, `start_attempt` (any login), `record_sitting`, `add_certificate` and
-`certificates` (an instructor's). A server that cannot be reached gives ClassUnreachableError (a
+`start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `add_certificate`
+and `certificates` (an instructor's). A server that cannot be reached gives ClassUnreachableError (a
 ClassServerError), so that the caller can tell "refused" from "not reached".
 
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
@@ -113,6 +113,9 @@ class ClassConnection:
 
     def record_sitting(self, sitting: dict) -> None:
         self._ledger(ledger.record_sitting, sitting)
+
+    def sitting_use(self, nonce: str) -> dict | None:
+        return self._ledger(ledger.sitting_use, nonce)
 
     def add_certificate(self, certificate: dict) -> None:
         self._ledger(ledger.add_certificate, certificate)

@@ -19,6 +19,9 @@ s004_exam_ledger_for_workstations gives it functions that check as they write):
 
 And the instructors' certificates, kept insert-only (`add_certificate`, `certificates`): the
 server has no key and checks no signature; whoever reads them checks them with the public key.
+Before signing, an instructor asks `sitting_use`: how the server saw the sitting (issued to whom,
+for which form, used for which result, certified already), so that a result whose start the
+server never counted, or a second result for one use, is refused before anything is signed.
 """
 
 from __future__ import annotations
@@ -66,6 +69,20 @@ def start_attempt(conn: psycopg.Connection, result_uid: str, trainee_name: str, 
         raise _refused(e) from None
 
 
+def sitting_use(conn: psycopg.Connection, nonce: str) -> dict | None:
+    """How the class saw a sitting (an instructor's or supervisor's read): None when it was never
+    issued here; else its `trainee`, form `digest` and `attempt`, the result it was `used` for
+    (None: never started on the server) and the result its certificate is for (`certified`,
+    None: none yet)."""
+    row = conn.execute("SELECT s.trainee_name, s.form_digest, s.attempt, u.result_uid, c.result_uid "
+                       "FROM exam_sittings s LEFT JOIN exam_sitting_uses u ON u.nonce = s.nonce "
+                       "LEFT JOIN exam_certificates c ON c.nonce = s.nonce WHERE s.nonce = %s",
+                       (nonce,)).fetchone()
+    if row is None:
+        return None
+    return dict(zip(("trainee", "digest", "attempt", "used", "certified"), row, strict=True))
+
+
 def add_certificate(conn: psycopg.Connection, certificate: dict, *, at: float | None = None) -> None:
     """Keep an instructor's certificate (as trainer.exams.certify signs it); one per sitting:
     ClassServerError when the sitting already has one (certified on another machine)."""
@@ -79,7 +96,8 @@ def add_certificate(conn: psycopg.Connection, certificate: dict, *, at: float | 
                           json.dumps(certificate, ensure_ascii=False),
                           time.time() if at is None else at))
     except psycopg.errors.UniqueViolation:
-        raise ClassServerError("this sitting already has a certificate in this class") from None
+        raise ClassServerError(f"sitting {certificate.get('sitting')} already has a certificate in "
+                               "this class") from None
 
 
 def certificates(conn: psycopg.Connection) -> list[dict]:
