@@ -11,10 +11,12 @@ import shutil
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from tests import class_server_fixtures
-from tests.class_server_support import Class, free_port
+from tests.class_server_support import Class, free_port, progress_file
+from tests.test_class_server import push_all
 from tests.test_exams_trust import form
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
@@ -28,6 +30,7 @@ from trainer.procedure import build
 from trainer.progress import Store
 from trainer.progress.server.address import class_address
 from trainer.progress.server.connection import ClassConnection
+from trainer.progress.server.logins import trainee_login
 
 server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 
@@ -297,3 +300,39 @@ def test_a_sitting_used_once_on_the_server_is_certified_once(tmp_path, monkeypat
                                               "in this class.*certified once"):
         certify(restored, ivy, second, token, classroom=joined("instructor"))
     assert signed == [] and len(server_rows(klass, "exam_certificates")) == 1
+
+
+# --------------------------------------------------------------------------- whose attempts
+def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_path, klass, joined, ivy):
+    """Sam's own login starts no exam for Ann, with her sitting or without one; once Sam has a
+    login, the login the workstations share starts no exam without a sitting for Sam; and no
+    workstation reads a sitting's nonce, so none spends a sitting without its token."""
+    exam = form()
+    path = progress_file(tmp_path / "ws.sqlite", {"Sam Lee": 1, "Ann Roe": 1})
+    push_all(path, klass)  # the trainees are on the server, as any workstation's push puts them
+    with Store.open(path) as store:
+        uid = {t.name: t.uid for t in store.trainees()}
+        add_form(store, exam)
+    with klass.connect("instructor") as instructor:
+        login = trainee_login(instructor, uid["Sam Lee"], "sam-password")
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        ann_token = issue_sitting(ledger, ivy, exam, "Ann Roe", classroom=joined("instructor"))
+    sams_own, shared = joined(address=klass.address(login, "sam-password")), joined("workstation")
+    key = installation_key(tmp_path / "k")
+    with Store.open(path) as store:
+        sam, ann = store.find_trainee("Sam Lee").id, store.find_trainee("Ann Roe").id
+        with pytest.raises(NoAttemptsLeftError, match="starts exams for Sam Lee only, not for Ann Roe"):
+            start_exam(store, exam, ann, key, classroom=sams_own)
+        with pytest.raises(ClassLedgerError, match="starts exams for Sam Lee only, not for Ann Roe"):
+            start_exam(store, exam, ann, key, sitting=ann_token, classroom=sams_own)
+        with pytest.raises(NoAttemptsLeftError, match="Sam Lee has a login of their own"):
+            start_exam(store, exam, sam, key, classroom=shared)
+        assert server_rows(klass, "exam_starts") == [] and server_rows(klass, "exam_sitting_uses") == []
+        start_exam(store, exam, sam, key, classroom=sams_own).abandon()  # his own, with his login
+        start_exam(store, exam, ann, key, sitting=ann_token, classroom=shared).abandon()  # her token
+    assert [r[1] for r in server_rows(klass, "exam_starts")] == ["Sam Lee"]
+    assert len(server_rows(klass, "exam_sitting_uses")) == 1
+    for reach_around in ("SELECT nonce FROM exam_sittings",
+                         "SELECT start_exam_attempt_as_asked('x', 'Sam Lee', 'f', 9)"):
+        with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(reach_around)

@@ -25,6 +25,29 @@ is joined to a class, else None: then everything is counted in the files, as bef
   `certify.class_certificates`, each checked with the instructor keys the reader trusts (the
   server holds no key and checks nothing).
 
+**Whose attempts** (migration s006 on the server). A sitting is spent only with its token: the
+server wants its nonce (128 random bits, in the instructor's signed token and the staff's tables,
+which no workstation login reads), issued to that trainee and unused. An exam with no sitting
+names its trainee by name, and the count is kept by name on purpose: a fresh progress file (a
+new trainee id, the same name) must not start the count again. So whoever may claim a name may
+spend its attempts, and the server decides who may:
+
+- a trainee's own login (s003, `trainee_<uid>`) starts exams for that trainee only, with a
+  sitting or without: the server compares the name with its trainees row;
+- once a trainee has a login of their own, an exam with no sitting starts for them only with it:
+  the shared `workstation` login is refused for that name;
+- a trainee with no login of their own is not protected from the shared login, and cannot be by
+  the server: every workstation connects with that one login, so the server cannot tell one
+  workstation from another, and a workstation may push any trainee of any name (push_attempts
+  takes whatever trainees rows come with a batch; their ids are made on the workstation). Tying
+  starts to "the trainee this workstation pushed" would be a check of what the caller itself
+  says. The instructor closes it per trainee (a login of their own) or per exam (sittings).
+
+What the server still takes from the caller: `allowed`, the attempts a form allows, for an exam
+with no sitting (forms are signed by the instructor and the server checks no signature), so an
+engine modified to ask for more gets more attempts at a form of its own trainee's; an exam that
+matters is given with sittings, whose count the instructor's side keeps.
+
 **The offline rule.** An exam that must be counted on the server does not start while the
 server cannot be reached: ExamOfflineError says so, and nothing is written. That is any exam
 started on a machine joined to a class, and any sitting whose token names a class, wherever it

@@ -17,6 +17,10 @@ s004_exam_ledger_for_workstations gives it functions that check as they write):
 - `start_attempt`: an attempt with no sitting starts: counted, and refused past the form's
   allowance; its attempt number.
 
+Both check the caller first (s006_exam_starts_bound_to_trainee_logins): a trainee's own login
+starts exams for that trainee only, and the shared workstation login starts no exam without a
+sitting for a trainee who has a login of their own.
+
 And the instructors' certificates, kept insert-only (`add_certificate`, `certificates`): the
 server has no key and checks no signature; whoever reads them checks them with the public key.
 Before signing, an instructor asks `sitting_use`: how the server saw the sitting (issued to whom,

@@ -436,3 +436,59 @@ CREATE INDEX attempts_kept_by_trainee ON attempts (trainee_id, started) INCLUDE 
 CREATE INDEX attempt_skills_window ON attempt_skills (trainee_id, skill, started DESC, attempt_id DESC);
 DROP INDEX attempt_skills_recent
 """)
+
+
+@migration
+def s006_exam_starts_bound_to_trainee_logins(conn: psycopg.Connection) -> None:
+    """Whose exams a login may start (trainer.exams.classledger, "Whose attempts"): a trainee's
+    own login (s003) starts exams for that trainee only, a sitting or not; and once a trainee has
+    a login of their own, an exam with no sitting starts for them only with it (the shared
+    workstation login, which the server cannot tell from anyone, no longer spends their
+    attempts). A sitting needs its nonce, which only the instructor's token carries.
+
+    s004's `use_exam_sitting` and `start_exam_attempt` stay as they are, under new names only
+    the owner may call; the functions of those names check the caller, then call them."""
+    everyone = ", ".join(GROUPS)
+    _run(conn, f"""
+ALTER FUNCTION use_exam_sitting(text, text, text, text) RENAME TO use_exam_sitting_as_asked;
+ALTER FUNCTION start_exam_attempt(text, text, text, integer) RENAME TO start_exam_attempt_as_asked;
+REVOKE ALL ON FUNCTION use_exam_sitting_as_asked(text, text, text, text) FROM {everyone};
+REVOKE ALL ON FUNCTION start_exam_attempt_as_asked(text, text, text, integer) FROM {everyone};
+CREATE FUNCTION exam_start_allowed(trainee text, unsigned boolean) RETURNS void
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    own text;
+BEGIN
+    IF pg_has_role(session_user, 'class_instructor', 'MEMBER') THEN
+        RETURN;
+    END IF;
+    IF pg_has_role(session_user, 'class_trainee', 'MEMBER') THEN
+        SELECT name INTO own FROM trainees WHERE login = session_user;
+        IF own IS DISTINCT FROM trainee THEN
+            RAISE EXCEPTION 'this login starts exams for % only, not for %', own, trainee
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    ELSIF unsigned AND EXISTS (SELECT 1 FROM trainees WHERE name = trainee AND login IS NOT NULL) THEN
+        RAISE EXCEPTION '% has a login of their own in this class: an exam with no sitting starts '
+            'for them only on a workstation joined with it', trainee
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+END $$;
+CREATE FUNCTION use_exam_sitting(sitting text, trainee text, digest text, result text) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM exam_start_allowed(trainee, false);
+    RETURN use_exam_sitting_as_asked(sitting, trainee, digest, result);
+END $$;
+CREATE FUNCTION start_exam_attempt(result text, trainee text, form text, allowed integer) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM exam_start_allowed(trainee, true);
+    RETURN start_exam_attempt_as_asked(result, trainee, form, allowed);
+END $$;
+REVOKE ALL ON FUNCTION exam_start_allowed(text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION use_exam_sitting(text, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION start_exam_attempt(text, text, text, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION use_exam_sitting(text, text, text, text) TO {everyone};
+GRANT EXECUTE ON FUNCTION start_exam_attempt(text, text, text, integer) TO {everyone}
+""")
