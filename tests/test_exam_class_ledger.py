@@ -16,6 +16,7 @@ import pytest
 
 from tests import class_server_fixtures
 from tests.class_server_support import Class, free_port, progress_file
+from tests.conftest import run_command
 from tests.test_class_server import push_all
 from tests.test_exams_trust import form
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
@@ -24,6 +25,7 @@ from trainer.exams.errors import ClassLedgerError, ExamOfflineError
 from trainer.exams.forms import new_form
 from trainer.exams.keys import InstructorKey
 from trainer.exams.records import portable_record
+from trainer.exams.submission import SUBMISSION
 from trainer.grading import correct_log, grade
 from trainer.library import load_library
 from trainer.procedure import build
@@ -336,3 +338,58 @@ def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_pat
                          "SELECT start_exam_attempt_as_asked('x', 'Sam Lee', 'f', 9)"):
         with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute(reach_around)
+
+
+# --------------------------------------------------------------------------- the commands, with --class
+@pytest.fixture
+def instructor_files(tmp_path, ivy):
+    """Ivy's key file (passphrase in IVY_PASS) and a form file, as the commands read them."""
+    from trainer.exams.forms import write_form
+    from trainer.exams.keys import write_private_key
+
+    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern")
+    write_form(form(), tmp_path / "form.json")
+    return {"key": str(tmp_path / "ivy.key"), "form": str(tmp_path / "form.json"),
+            "env": {"IVY_PASS": "plum kettle orbit 58 lantern"}}
+
+
+def test_the_sitting_command_issues_on_the_class_server(tmp_path, klass, instructor_files):
+    f = instructor_files
+    done = run_command("sitting", "--form", f["form"], "--trainee", "Sam Lee", "--key", f["key"],
+                       "--ledger", str(tmp_path / "ledger.sqlite"), "--out", str(tmp_path / "sam.sitting"),
+                       "--passphrase-env", "IVY_PASS", "--class", klass.address("instructor").url,
+                       env=f["env"])
+    assert done.returncode == 0, done.stderr
+    assert "attempt 1 of 3" in done.stdout
+    assert [(r[1], r[4]) for r in server_rows(klass, "exam_sittings")] == [("Sam Lee", 1)]
+
+
+@pytest.mark.parametrize("command", ["sitting", "certify"])
+@pytest.mark.parametrize(("where", "says"), [
+    ("http://nowhere", "--class"),
+    ("postgresql://instructor:x@127.0.0.1:{port}/dealer_class", "cannot be reached"),
+])
+def test_bad_class_input_to_the_commands_is_one_line_and_exit_2(tmp_path, ivy, instructor_files, command,
+                                                                where, says):
+    f = instructor_files
+    ledger, out = tmp_path / "ledger.sqlite", tmp_path / "out.json"
+    Store.open(ledger).close()
+    (tmp_path / "submission.json").write_text("{}")
+    if command == "sitting":
+        args = ["sitting", "--form", f["form"], "--trainee", "Sam Lee"]
+    else:  # a submission of one result, as far as the server's check
+        with Store.open(ledger) as store:
+            token = issue_sitting(store, ivy, form(), "Sam Lee")
+        record = {"trainee": "Sam Lee", "uid": token["nonce"], "form": {"digest": token["form"]["digest"]}}
+        (tmp_path / "submission.json").write_text(json.dumps(
+            {"format": SUBMISSION, "version": 1, "results": [{"record": record, "sitting": token}]}))
+        args = ["certify", str(tmp_path / "submission.json")]
+    done = run_command(*args, "--key", f["key"], "--ledger", str(ledger), "--out", str(out),
+                       "--passphrase-env", "IVY_PASS", "--class", where.format(port=free_port()),
+                       env=f["env"])
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert says in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+    with Store.open(ledger) as store:
+        assert store.query("SELECT count(*) AS n FROM exam_certificates")[0]["n"] == 0

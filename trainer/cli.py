@@ -19,6 +19,7 @@ start fast and run on machines with no display.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(by default it is sealed under a start code you give when the sitting starts)")
     st.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
                     "environment variable (else it is asked)")
+    class_option(st)  # joined: the class server counts the attempts and records the sitting
 
     ce = sub.add_parser("certify", help="re-grade a workstation's exam submission and sign a "
                         "certificate for each result")
@@ -102,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     ce.add_argument("--out", required=True, metavar="CERTIFICATES.json")
     ce.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
                     "environment variable (else it is asked)")
+    class_option(ce)  # joined: the class server is asked first and keeps the certificates
 
     v = sub.add_parser("verify-results", help="check exam certificates with an instructor's public "
                        "key, or a progress file's results chain")
@@ -605,6 +608,21 @@ def _instructor_key(args) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _joined(args, ledger: str):
+    """The class the command's `--class` names, as the app joins it (nothing pushed), or None."""
+    if args.class_address is None:
+        yield None
+        return
+    from trainer.progress.server.connection import ClassConnection
+
+    classroom = ClassConnection(ledger, args.class_address)
+    try:
+        yield classroom
+    finally:
+        classroom.close()
+
+
 def _sitting(args) -> int:
     from trainer.exams.certify import issue_sitting, sign_form, sitting_form
     from trainer.exams.forms import read_form
@@ -616,8 +634,9 @@ def _sitting(args) -> int:
     if not 0 < args.hours <= 24 * 30:
         raise RequestError("--hours", "must be more than 0 and at most 720")
     key = read_private_key(args.key, _passphrase(args))
-    with Store.open(args.ledger) as store:
-        token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600)
+    with Store.open(args.ledger) as store, _joined(args, args.ledger) as classroom:
+        token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600,
+                              classroom=classroom)
         shown = sitting_form(store, form, token)
     code = write_sitting_file(args.out, token, sign_form(shown, key), sealed=not args.unsealed)
     print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
@@ -634,8 +653,8 @@ def _certify(args) -> int:
     from trainer.progress.store import Store
 
     key = read_private_key(args.key, _passphrase(args))
-    with Store.open(args.ledger) as store:
-        summary = certify_submission(store, key, args.submission)
+    with Store.open(args.ledger) as store, _joined(args, args.ledger) as classroom:
+        summary = certify_submission(store, key, args.submission, classroom=classroom)
     write_certificates(args.out, summary.certificates)
     for c in summary.certificates:
         verdict = "passed" if c["passed"] else "did not pass"
