@@ -355,4 +355,15 @@ def test_a_log_from_before_the_pucks_were_placed_apart_grades_as_it_did():
     i = next(i for i, p in enumerate(old) if p.do is Do.MOVE_MARKERS)
     off = list(old)
     off[i] = Performed(Do.MOVE_MARKERS, old[i].round, value=str(int(old[i].value) + 1), at=old[i].at)
-    assert not perfect(regraded(s, off))
+    result = regraded(s, off)
+    assert not perfect(result)
+    # its findings read as they did then: the yard line expected, no puck the trainee was never asked for
+    [wrong] = [f for f in result.findings if f.actual is not None and f.actual.do is Do.MOVE_MARKERS]
+    assert f"Yard Marker to the {old[i].value}”" in wrong.message and "Puck" not in wrong.message
+    last = max(k for k, p in enumerate(old) if p.do is Do.MOVE_MARKERS)
+    missing = old[:last] + old[last + 1:]
+    findings = regraded(s, missing).findings
+    assert findings and all(" · " not in (f.expected.id if f.expected else "") for f in findings)
+    [gone] = [f for f in findings if f.expected is not None and f.expected.do is Do.MOVE_MARKERS]
+    assert gone.message.startswith("Move markers: Yard Marker to the ")
+    assert "Down Puck on" not in gone.message, "the pucks' places were not asked for then"

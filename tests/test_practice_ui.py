@@ -584,3 +584,27 @@ def test_feedback_names_bets_as_the_layout_prints_them(qtbot, screen):
     assert "paid seat 1 Field" in text
     ids = [b for b in games.get("props-and-hops").catalogue(screen.round.scenario.options) if "-" in b]
     assert not [b for b in ids if b in text]
+
+
+def test_on_a_touchdown_the_down_puck_is_drawn_where_it_was_put(qtbot, screen):
+    """The extra point roll marks the Extra Point area, but a Down Puck the trainee put wrong
+    after the touchdown shows where it was put (reading "tdf-pucks": it stays on the down played)."""
+    from trainer.games.three_dice_football import DOWNS, GOAL_DOWNS, read_markers
+    from ui.qt import QApplication, Qt
+
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    for _ in range(400):
+        e = screen.round.next_expected()
+        if e.do is Do.MOVE_MARKERS and read_markers(e.value)[0] == 0:
+            break
+        do_next(qtbot, screen)
+    else:
+        pytest.skip("the drive has no touchdown")
+    yard, down, play = read_markers(e.value)
+    wrong = next(d for d in (*DOWNS, *GOAL_DOWNS) if d != down)
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    click_place(qtbot, screen, screen.view.game.yard_place(yard))
+    click_place(qtbot, screen, screen.view.game.down_place(wrong))
+    click_place(qtbot, screen, screen.view.game.play_place(play))
+    QApplication.processEvents()
+    assert pucks(screen)["Down Puck"] == wrong

@@ -14,13 +14,13 @@ time). The total weighs them 50/35/15; a round passes at PASS_MARK with no criti
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from trainer import games
 from trainer.cite import cite
 from trainer.games import bet_name
-from trainer.games.three_dice_football import same_markers
+from trainer.games.three_dice_football import as_before_pucks, logged_before_pucks
 from trainer.money import fmt_dollars
 from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure, Skill, describe
 
@@ -98,12 +98,10 @@ class Result:
         return self.remaining[0] if self.remaining else None
 
 
-def same_action(e: Expected, p: Performed) -> bool:
-    """Whether a logged action is the expected one (the amount is graded, not matched). A move
-    of the markers logged before the pucks were placed apart is matched on its yard line."""
-    if e.do is Do.MOVE_MARKERS and p.do is Do.MOVE_MARKERS and e.value and p.value:
-        return e.round == p.round and same_markers(e.value, p.value)
-    return e.key == p.key
+def then(e: Expected) -> Expected:
+    """A move of the markers as it was expected before the pucks were placed apart."""
+    value, note = as_before_pucks(e.value, e.note)
+    return replace(e, value=value, note=note)
 
 
 def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
@@ -113,6 +111,9 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
     hold up no later step (no out-of-order finding), and are missing at the end."""
     mine = procedure.for_trainee(automation)
     expected = list(mine.actions())  # (stage, action)
+    if logged_before_pucks([p.value for p in log if p.do is Do.MOVE_MARKERS]):
+        # a log from before the pucks were placed apart is graded as it was then: the yard line
+        expected = [(s, then(e) if e.do is Do.MOVE_MARKERS and e.value else e) for s, e in expected]
     open_ = [True] * len(expected)
     closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
     settles = {a.round for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
@@ -135,7 +136,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             continue
         if p.by_trainer:
             continue
-        k = find(p, lambda e, p=p: same_action(e, p))
+        k = find(p, lambda e, p=p: e.key == p.key)
         if k is not None:
             e = expected[k][1]
             if e.do is Do.PAY and p.amount != e.amount:

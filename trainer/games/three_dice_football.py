@@ -167,13 +167,23 @@ def read_markers(value: str) -> tuple[int, str | None, int | None]:
     return int(yard), down, int(play.removeprefix("play "))
 
 
-def same_markers(expected: str, logged: str) -> bool:
-    """A logged move of the markers against the expected one. A log made before the pucks were
-    placed apart (the yard line alone) is graded on the yard line, as it was then: results files
-    and exam results recorded then re-grade as they were graded."""
-    if MARKERS_JOIN in logged or MARKERS_JOIN not in expected:
-        return expected == logged
-    return expected.split(MARKERS_JOIN)[0] == logged
+def logged_before_pucks(values: list[str | None]) -> bool:
+    """Whether a log's moves of the markers are from before the pucks were placed apart (each
+    names the yard line alone). Such a log is graded as it was then, on the yard line, so results
+    files and exam results recorded then re-grade to the same score and findings."""
+    return any(v is not None and MARKERS_JOIN not in v for v in values)
+
+
+def as_before_pucks(value: str, note: str) -> tuple[str, str]:
+    """An expected move of the markers as it was expected before the pucks were placed apart:
+    the yard line alone, and the note of then, word for word (old logs re-grade to the same
+    findings, which a replay compares with those recorded)."""
+    yard, down, play = read_markers(value)
+    if down is None:
+        return value, note
+    if note.startswith("the game ended"):
+        return str(yard), f"Yard Marker to the {yard}, the game ended on play {play}, Down Puck: game over"
+    return str(yard), f"Yard Marker to the {yard}, Game Length Puck to play {play}, Down Puck: {down}"
 
 
 def extra_point_call(dice: tuple[int, ...]) -> str:

@@ -38,8 +38,8 @@ SEEN = {
     "in-dice-cup": "{die} lies in the dice cup",
     "on-bank-chips": "{die} lies on the bank's chips",
     "lid-removed": "the shaker's lid is in the shooter's hand",
-    "not-simultaneous": "{die} comes to rest after the others",
-    "cheating-device": "a small device lies beside {die}",
+    "not-simultaneous": "{die} lies apart from the others, a dashed arc behind it",
+    "cheating-device": "a small grey box lies beside {die}",
 }
 #: the throws whose drawing hides a face: the die drawn as missing (lost), or the one under the
 #: die on top of it (die on die); by the die's place among the dice (-1: the last)

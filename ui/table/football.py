@@ -247,7 +247,8 @@ class FootballView(TableView):
             yard, down, play = (self.game.read_markers(placed) if placed is not None
                                 else (st["yard_line"], None, None))
             self._yard_marker(yard, bool(st.get("touchdown")) and yard == 0)
-            self._down_puck("Extra Point" if st.get("extra_point_roll") else down or st.get("down"))
+            # where the dealer put it wins: on the extra point roll too, a wrong down shows wrong
+            self._down_puck(down or ("Extra Point" if st.get("extra_point_roll") else st.get("down")))
             self._length_puck(play or current_play(st))
         if state.dice and (state.dice_visible or state.irregular):
             self._dice(state)
