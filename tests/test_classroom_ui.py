@@ -13,6 +13,7 @@ import pytest
 
 from tests import class_server_fixtures
 from tests.class_server_support import attempt, progress_file
+from tests.test_progress_ui import window_for as progress_window
 from trainer.progress import ClassConnection, Store
 
 server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
@@ -26,16 +27,7 @@ def fast_pushes(monkeypatch):
 
 
 def window_for(qtbot, store, trainee):
-    from ui.services import Services
-    from ui.window import MainWindow
-
-    services = Services(store, trainee)
-    w = MainWindow(services)
-    services.window = w
-    qtbot.addWidget(w)
-    w.resize(1440, 900)
-    w.show()
-    return w
+    return progress_window(qtbot, store, trainee)[0]
 
 
 def class_line(w) -> str:
