@@ -457,3 +457,22 @@ def test_the_servers_tables_have_the_described_columns(klass):
                 "ORDER BY ordinal_position", (table.name,))]
             extra = ["login"] if table is TRAINEES else []
             assert columns == [c.name for c in table.shared()] + extra, table.name
+
+
+def test_the_count_of_what_waits_is_kept_not_read_from_the_file_each_time(tmp_path, klass, monkeypatch):
+    """The status bar asks every second; counting reads the whole file (160 ms at 1,000,000
+    attempts). The count is read once, then kept by the pusher: one more for each attempt
+    recorded, less each batch sent, counted again on its own thread after each try."""
+    from trainer.progress.server.queue import Queue
+
+    path = progress_file(tmp_path / "ws.db", {"Ana": 3})
+    connection = ClassConnection(str(path), klass.address(), **FAST)
+    reads = []
+    real = Queue.waiting
+    monkeypatch.setattr(Queue, "waiting", lambda self, uid: reads.append(uid) or real(self, uid))
+    for _ in range(50):
+        assert connection.waiting() == 3 and connection.status == "3 results waiting to be sent."
+    assert len(reads) == 1
+    connection.wake()  # an attempt recorded: one more waits, said at once
+    assert connection.waiting() == 4 and len(reads) == 1
+    connection.close()
