@@ -381,3 +381,43 @@ def test_an_instructor_builds_a_pool_and_a_draw_too_big_is_named(qtbot, school):
     rows = [[page.forms.item(r, c).text() for c in (0, 2)] for r in range(page.forms.rowCount())]
     assert ["Spring pool", "3 drawn of 5"] in rows
     teacher.close()
+
+
+def test_the_certificates_tab_reads_the_class_certificates_beside_the_files(qtbot, school, monkeypatch):
+    """An instructor joined to a class reads the certificates the class server keeps: each is
+    listed beside this file's, marked as kept by the class, verified or not by this file's
+    instructor keys (the engine's reading and checking of them is tested on a real PostgreSQL in
+    test_exam_class_ledger); not joined, or the server out of reach, is one line on the tab."""
+    import trainer.exams
+    from trainer.exams import ExamOfflineError
+    from ui.qt import QPushButton, Qt
+
+    store, key, lee, _ = school
+    teacher = window(qtbot, store, key, lee)
+    page = teacher.show_screen("exam")
+    tab = page.certificates
+    button = next(b for b in tab.widget.findChildren(QPushButton) if b.text() == "The class's certificates")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert "not joined to a class" in tab.note.text() and tab.table.rowCount() == 0
+
+    def cert(name, n):
+        return {"trainee": name, "form": {"name": "Pai Gow exam"}, "attempt": n, "status": "passed",
+                "total": 90, "certified": 1_700_000_000 + n, "signature": f"sig-{n}"}
+
+    monkeypatch.setattr(page, "class_connection", lambda: object())
+    signer = object()
+    kept = [(cert("Rosa Diaz", 1), signer), (cert("Sam Lee", 2), None)]
+    monkeypatch.setattr(trainer.exams, "class_certificates", lambda classroom, trusted: kept)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    rows = [[tab.table.item(r, c).text() for c in (0, 5)] for r in range(tab.table.rowCount())]
+    assert sorted(rows) == [["Rosa Diaz", "✓ verified · kept by the class"],
+                            ["Sam Lee", "⚠ not by an instructor key here · kept by the class"]]
+    assert "The class keeps 2 certificates; 1 verify with no instructor key" in tab.note.text()
+
+    def unreachable(classroom, trusted):
+        raise ExamOfflineError("The class server cannot be reached now: connection refused")
+
+    monkeypatch.setattr(trainer.exams, "class_certificates", unreachable)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert "cannot be read: The class server cannot be reached now" in tab.note.text()
+    teacher.close()

@@ -209,7 +209,7 @@ class CertificatesTab:
 
     def __init__(self, page):
         from ui.lists import button_row, table
-        from ui.qt import QVBoxLayout, QWidget
+        from ui.qt import QLabel, QVBoxLayout, QWidget
 
         self.page = page
         self.widget = QWidget()
@@ -218,8 +218,14 @@ class CertificatesTab:
         self.table.itemActivated.connect(lambda _i: self.open())
         v.addWidget(self.table, 1)
         v.addLayout(button_row((("Open", self.open), ("Print certificate…", self.print_selected),
-                                ("Export certificates…", self.export))))
+                                ("Export certificates…", self.export),
+                                ("The class's certificates", self.read_class))))
+        self.note = QLabel("")
+        self.note.setWordWrap(True)
+        v.addWidget(self.note)
         self.shown: list[dict] = []
+        self.kept: list[str] = []  # where each row's certificate is kept: this file or the class
+        self.from_class: list[tuple[dict, object]] = []  # (certificate, trusted signer or None)
 
     def trusted(self):
         from trainer.exams import trusted_keys
@@ -237,11 +243,45 @@ class CertificatesTab:
         from trainer.exams import certificates
         from ui.lists import fill
 
-        self.shown = list(reversed(certificates(self.page.store)))
+        here = list(reversed(certificates(self.page.store)))
+        signatures = {c.get("signature") for c in here}
+        joined = [(c, signer) for c, signer in reversed(self.from_class)
+                  if c.get("signature") not in signatures]
+        self.shown = here + [c for c, _ in joined]
+        self.kept = ["this file"] * len(here) + ["the class"] * len(joined)
+        checked = [self.verified(c) for c in here] + [signer is not None for _, signer in joined]
         fill(self.table, [(c["trainee"], c["form"]["name"], c["attempt"], c["status"], c["total"],
-                           "✓ verified" if self.verified(c) else "⚠ not by an instructor key here",
+                           ("✓ verified" if ok else "⚠ not by an instructor key here")
+                           + (" · kept by the class" if kept == "the class" else ""),
                            time.strftime("%Y-%m-%d %H:%M", time.localtime(c["certified"])))
-                          for c in self.shown], list(range(len(self.shown))))
+                          for c, ok, kept in zip(self.shown, checked, self.kept, strict=True)],
+             list(range(len(self.shown))))
+
+    def read_class(self) -> int | None:
+        """Read the certificates the class server keeps (an instructor's or supervisor's login),
+        each checked with this file's instructor keys, beside this file's own: the class's
+        certificates are the ones every instructor's machine signed."""
+        from trainer.exams import ExamError, class_certificates
+        from ui.qt import QApplication, Qt
+
+        classroom = self.page.class_connection()
+        if classroom is None:
+            self.note.setText("This machine is not joined to a class (File › Join class…).")
+            return None
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.from_class = class_certificates(classroom, self.trusted())
+        except ExamError as e:
+            self.note.setText(f"The class's certificates cannot be read: {e}")
+            return None
+        finally:
+            QApplication.restoreOverrideCursor()
+        unverified = sum(1 for _, signer in self.from_class if signer is None)
+        self.note.setText(f"The class keeps {len(self.from_class)} certificates"
+                          + (f"; {unverified} verify with no instructor key of this file, and are not "
+                             "to be believed" if unverified else "") + ".")
+        self.refresh()
+        return len(self.from_class)
 
     def _selected(self) -> dict | None:
         from ui.lists import selected
