@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from tests.class_server_support import PASSWORD, Class, progress_file, start_server, until
+from tests import class_server_fixtures
+from tests.class_server_support import PASSWORD, Class, progress_file, until
 from tests.conftest import run_command
 from tests.xapi_support import problems
 from trainer.progress.errors import UnknownTraineeError
@@ -19,17 +20,7 @@ from trainer.progress.server.logins import trainee_login
 from trainer.progress.server.results import server_lines
 from trainer.progress.store import Store
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = start_server(tmp_path_factory.mktemp("handoff-server") / "class")
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def klass(server):
-    return Class(server)
+server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 
 
 def pushed(path, klass: Class):

@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.benchmarks.progress_bench import build
+from tests.benchmarks.progress_bench import build, median_ms
 from tests.class_server_support import Class, start_server
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, FINDINGS, TRAINEES
@@ -57,15 +57,6 @@ LOG = tuple({"do": "pay", "round": 1, "at": 2.0 * k, "seat": 2, "bet": "double-3
             for k in range(10))
 FINDING = {"kind": "wrong amount", "severity": "critical", "message": "paid $5.00; the payout is $7.50",
            "cite": "§ 668a.9(b)", "skill": "payouts", "expected": "r1:pay:seat2:double-3-3"}
-
-
-def median_ms(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return 1000 * statistics.median(times)
 
 
 def percentile(values: list[float], p: float) -> float:
