@@ -98,7 +98,7 @@ class Result:
         return self.remaining[0] if self.remaining else None
 
 
-def then(e: Expected) -> Expected:
+def as_expected_before_pucks(e: Expected) -> Expected:
     """A move of the markers as it was expected before the pucks were placed apart."""
     value, note = as_before_pucks(e.value, e.note)
     return replace(e, value=value, note=note)
@@ -113,7 +113,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
     expected = list(mine.actions())  # (stage, action)
     if logged_before_pucks([p.value for p in log if p.do is Do.MOVE_MARKERS]):
         # a log from before the pucks were placed apart is graded as it was then: the yard line
-        expected = [(s, then(e) if e.do is Do.MOVE_MARKERS and e.value else e) for s, e in expected]
+        expected = [(s, as_expected_before_pucks(e) if e.do is Do.MOVE_MARKERS and e.value else e)
+                    for s, e in expected]
     open_ = [True] * len(expected)
     closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
     settles = {a.round for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}

@@ -149,6 +149,8 @@ def play_place(play: int) -> str:
 
 #: between the three places of the markers in the logged value of moving them
 MARKERS_JOIN = " · "
+#: how the note of the move that ends the game begins (trainer.procedure.steps writes it)
+GAME_ENDED = "the game ended on play"
 
 
 def markers_value(yard: int, down: str, play: int) -> str:
@@ -181,8 +183,8 @@ def as_before_pucks(value: str, note: str) -> tuple[str, str]:
     yard, down, play = read_markers(value)
     if down is None:
         return value, note
-    if note.startswith("the game ended"):
-        return str(yard), f"Yard Marker to the {yard}, the game ended on play {play}, Down Puck: game over"
+    if note.startswith(GAME_ENDED):
+        return str(yard), f"Yard Marker to the {yard}, {GAME_ENDED} {play}, Down Puck: game over"
     return str(yard), f"Yard Marker to the {yard}, Game Length Puck to play {play}, Down Puck: {down}"
 
 

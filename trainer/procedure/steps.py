@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainer.cite import cite, reading
-from trainer.games.three_dice_football import markers_value
+from trainer.games.three_dice_football import GAME_ENDED, markers_value
 from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Expected, Procedure, Prompt, RoundView, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
@@ -161,7 +161,7 @@ def _other(ctx: Context, step: Step) -> Expected | None:
         d = step.detail
         note = ("the Yard Marker to the yard line the play reached, the Down Puck to the next down, "
                 "the Game Length Puck to the next play" if d["down"] else
-                f"the game ended on play {d['play']}: the Yard Marker moves, the pucks stay "
+                f"{GAME_ENDED} {d['play']}: the Yard Marker moves, the pucks stay "
                 f"({reading('tdf-pucks')})")
         return Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
                         value=markers_value(d["yard_line"], d["down_puck"], d["game_length_puck"]),
