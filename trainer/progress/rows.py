@@ -4,6 +4,7 @@ findings and trainees into rows and back (their columns are described in trainer
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from trainer.progress._sqlite import Database
 from trainer.progress.columns import ATTEMPTS
@@ -54,3 +55,17 @@ def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attemp
                    payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
                    critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
                    findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"])
+
+
+def attempts_from_rows(rows: Iterable[dict], findings: Iterable[dict],
+                       skills: Iterable[dict]) -> list[Attempt]:
+    """Attempts from their rows, in their order, with the rows of their findings (each with its
+    attempt_id, in the order they were recorded) and of their skills (attempt_id, skill): the
+    same from a progress file or the class server."""
+    found: dict[int, list[dict]] = {}
+    kept: dict[int, list[str]] = {}
+    for f in findings:
+        found.setdefault(f["attempt_id"], []).append(finding_from_row(f))
+    for s in skills:
+        kept.setdefault(s["attempt_id"], []).append(s["skill"])
+    return [attempt_from_row(r, found.get(r["id"], []), kept.get(r["id"], [])) for r in rows]

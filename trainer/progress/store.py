@@ -71,7 +71,7 @@ from trainer.progress.opening import (
 )
 from trainer.progress.passphrase import check_passphrase, hash_passphrase
 from trainer.progress.records import Attempt, AttemptRecord, Trainee, clean_name
-from trainer.progress.rows import attempt_from_row, finding_from_row, insert_attempt, trainee_from_row
+from trainer.progress.rows import attempts_from_rows, insert_attempt, trainee_from_row
 
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another process's transaction
 
@@ -413,15 +413,14 @@ class Store:
 
     def _load(self, rows: list[dict]) -> list[Attempt]:
         """Attempts from their rows, with their findings and skills (read in batches, not one by one)."""
-        findings: dict[int, list[dict]] = {}
-        skills: dict[int, list[str]] = {}
         ids = [r["id"] for r in rows]
-        for k in range(0, len(ids), 500):
-            batch = ids[k:k + 500]
-            marks = ", ".join("?" * len(batch))
-            for f in self.query(f"SELECT * FROM findings WHERE attempt_id IN ({marks}) ORDER BY id", batch):
-                findings.setdefault(f["attempt_id"], []).append(finding_from_row(f))
-            for r in self.query(f"SELECT attempt_id, skill FROM attempt_skills WHERE attempt_id IN ({marks}) "
-                                "ORDER BY attempt_id, skill", batch):
-                skills.setdefault(r["attempt_id"], []).append(r["skill"])
-        return [attempt_from_row(r, findings.get(r["id"], []), skills.get(r["id"], [])) for r in rows]
+
+        def batches(sql: str):
+            for k in range(0, len(ids), 500):
+                batch = ids[k:k + 500]
+                yield from self.query(sql.format(marks=", ".join("?" * len(batch))), batch)
+
+        return attempts_from_rows(
+            rows, batches("SELECT * FROM findings WHERE attempt_id IN ({marks}) ORDER BY id"),
+            batches("SELECT attempt_id, skill FROM attempt_skills WHERE attempt_id IN ({marks}) "
+                    "ORDER BY attempt_id, skill"))

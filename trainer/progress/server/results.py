@@ -14,7 +14,7 @@ from psycopg.rows import dict_row
 from trainer.progress.errors import ClassServerError, UnknownTraineeError
 from trainer.progress.handoff import Line
 from trainer.progress.records import Trainee
-from trainer.progress.rows import attempt_from_row, finding_from_row
+from trainer.progress.rows import attempts_from_rows
 from trainer.progress.server.address import ClassAddress
 from trainer.progress.server.push import connect, reason
 
@@ -40,17 +40,12 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None) -> list[L
                 raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
             where, params = "WHERE a.trainee_id = %s", (named[0].id,)
         rows = cur.execute(f"SELECT a.* FROM attempts a {where} ORDER BY a.started, a.id", params).fetchall()
-        findings: dict[int, list[dict]] = {}
-        for f in cur.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
-                             "ORDER BY f.id", params):
-            findings.setdefault(f["attempt_id"], []).append(finding_from_row(f))
-        skills: dict[int, list[str]] = {}
-        for s in cur.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
-                             f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill", params):
-            skills.setdefault(s["attempt_id"], []).append(s["skill"])
-    return [Line(trainees[r["trainee_id"]], attempt_from_row(r, findings.get(r["id"], []),
-                                                             skills.get(r["id"], [])))
-            for r in rows]
+        findings = cur.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
+                               "ORDER BY f.id", params).fetchall()
+        skills = cur.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
+                             f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill",
+                             params).fetchall()
+    return [Line(trainees[a.trainee_id], a) for a in attempts_from_rows(rows, findings, skills)]
 
 
 def class_lines(address: ClassAddress, trainee: str | None = None) -> list[Line]:
