@@ -6,6 +6,7 @@ every role away from changing an attempt."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import threading
@@ -19,7 +20,7 @@ from tests.class_server_support import PASSWORD, T0, Class, attempt, progress_fi
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
 from trainer.progress.errors import ClassServerError
-from trainer.progress.server.classview import server_class_overview
+from trainer.progress.server.classview import attempts_of, server_class_overview
 from trainer.progress.server.connection import ClassConnection
 from trainer.progress.server.ledger import attempts_used, record_sitting, use_sitting
 from trainer.progress.server.logins import trainee_login
@@ -244,6 +245,27 @@ def test_the_servers_class_overview_is_the_files(tmp_path, klass):
     assert strip(remote.needs_help) == strip(local.needs_help)
     assert remote.hardest == local.hardest != []
 
+
+def test_a_trainees_attempts_from_the_server_are_the_files(tmp_path, klass):
+    """One trainee opened from the live Class tab: their attempts as the file has them (findings,
+    skills, the recorded log), newest first, the last `limit`; nobody else's, not even for a
+    trainee's own login asking for another's by id."""
+    path = progress_file(tmp_path / "ws.db", {"Ana": 30, "Bo": 14, "Cy": 0})
+    push_all(path, klass)
+    with Store.open(path) as store:
+        local = {t.name: store.attempts(t.id, newest_first=True, limit=20) for t in store.trainees()}
+        ana_uid = store.find_trainee("Ana").uid
+    anyone = lambda attempts: [dataclasses.replace(a, id=0, trainee_id=0) for a in attempts]  # noqa: E731
+    with klass.connect("instructor") as conn:
+        ids = {t.name: t.id for t in server_class_overview(conn).trainees}
+        for name, mine in local.items():
+            assert anyone(attempts_of(conn, ids[name], limit=20)) == anyone(mine)
+        assert len(attempts_of(conn, ids["Ana"])) == 30 and attempts_of(conn, ids["Cy"]) == []
+        login = trainee_login(conn, ana_uid, "ana-password")
+    assert any(a.findings for a in local["Ana"]) and all(a.log for a in local["Ana"])
+    with klass.connect(login, "ana-password") as ana:
+        assert attempts_of(ana, ids["Bo"]) == []
+        assert anyone(attempts_of(ana, ids["Ana"], limit=20)) == anyone(local["Ana"])
 
 
 class Recorder:

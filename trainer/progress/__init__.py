@@ -16,7 +16,8 @@ every statistic computed from that log.
   `payout_times`, `attempts_per_day`, `skill_table`, `weakest_skills`, `next_drill_skill`: the
   mastery and "keeps coming back" rule is in its docstring);
 - `classroom`: the Class screen (`class_overview`) and one trainee's drill-down
-  (`trainee_attempts`, `item_title`, `replay`);
+  (`trainee_attempts`, `item_title`, `replay`; from attempts however read: `attempt_line`,
+  `replay_of`);
 - `exchange`: CSV of attempts, and results files one workstation exports and another imports
   (`export_csv`, `export_results`, `import_results`);
 - `handoff`: results for the employer: xAPI statements and a CSV transcript (`file_lines`,
@@ -24,8 +25,8 @@ every statistic computed from that log.
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user;
 - `server`: the class server: the progress file as the workstation's queue, pushed in the
   background to the class's PostgreSQL (`ClassConnection`: `start`, `stop`, `close`, `wake`,
-  `waiting`, `status`, and for an instructor `class_overview`, `follow`), `class_address` to check
-  a `--class` address, `ClassServerError`.
+  `waiting`, `status`, and for an instructor `class_overview`, `class_activity`, `attempts_of`,
+  `follow`), `class_address` to check a `--class` address, `ClassServerError`.
 
 Typical use::
 
@@ -43,7 +44,8 @@ from trainer.faces import lazy_face, names_from
 # import the statistics, the class view and the grading engine behind them
 FACE = {
     **names_from("trainer.progress.classroom", "AttemptLine", "ClassOverview", "Replay", "ReplayStep",
-                 "class_overview", "item_title", "replay", "trainee_attempts"),
+                 "TRAINEE_ATTEMPTS", "attempt_line", "class_overview", "item_title", "replay", "replay_of",
+                 "trainee_attempts"),
     **names_from("trainer.progress.demo", "seed_demo"),
     **names_from("trainer.progress.errors",
                  "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",

@@ -11,7 +11,9 @@ Accuracy is the Progress screen's (trainer.progress.stats): the share of a skill
 no finding on that skill.
 
 **One trainee** (the drill-down): `trainee_attempts` lists their attempts with the findings as
-recorded, and `replay` plays one recorded round again from its log (see `Replay`).
+recorded, and `replay` plays one recorded round again from its log (see `Replay`). Both are made
+from the attempts themselves (`attempt_line`, `replay_of`), so that the class server's attempts of
+a trainee (trainer.progress.server.classview.attempts_of) are listed and replayed alike.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainer.procedure.model import Skill
-from trainer.progress.records import Trainee, answer_gaps
+from trainer.progress.records import Attempt, Trainee, answer_gaps
 from trainer.progress.rows import trainee_from_row
 from trainer.progress.stats import DAY, RIGHT_SQL, WINDOW
 from trainer.progress.store import Store
 
 ANSWER_ATTEMPTS = 10  # time to answer: over each trainee's last 10 attempts
+TRAINEE_ATTEMPTS = 500  # the drill-down: a trainee's last 500 attempts
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,14 +180,18 @@ class AttemptLine:
     findings: tuple[dict, ...]  # as recorded: message, cite (the regulation's section), severity ...
 
 
-def trainee_attempts(store: Store, trainee_id: int, *, limit: int = 500) -> list[AttemptLine]:
-    """A trainee's attempts, newest first (the last `limit`), with their findings as recorded."""
+def attempt_line(a: Attempt) -> AttemptLine:
+    """One attempt as the drill-down lists it."""
     from trainer.games import GAME_NAMES
 
-    return [AttemptLine(a.id, a.started, GAME_NAMES.get(a.game, a.game), item_title(a.item_id, a.mode.value),
-                        MODE_NAMES.get(a.mode.value, a.mode.value), a.total, a.passed, a.critical,
-                        a.abandoned, a.findings)
-            for a in store.attempts(trainee_id, newest_first=True, limit=limit)]
+    return AttemptLine(a.id, a.started, GAME_NAMES.get(a.game, a.game), item_title(a.item_id, a.mode.value),
+                       MODE_NAMES.get(a.mode.value, a.mode.value), a.total, a.passed, a.critical,
+                       a.abandoned, a.findings)
+
+
+def trainee_attempts(store: Store, trainee_id: int, *, limit: int = TRAINEE_ATTEMPTS) -> list[AttemptLine]:
+    """A trainee's attempts, newest first (the last `limit`), with their findings as recorded."""
+    return [attempt_line(a) for a in store.attempts(trainee_id, newest_first=True, limit=limit)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,16 +234,21 @@ def _same(a: dict, b: dict) -> bool:
 
 
 def replay(store: Store, attempt_id: int) -> Replay:
-    """The attempt's round replayed from its log (see `Replay`); KeyError if there is no such
-    attempt. A round this machine cannot deal again (a scenario it does not have) is replayed
-    without its table and answer key, and says so."""
+    """The attempt's round replayed from its log (`replay_of`); KeyError if there is no such
+    attempt."""
+    return replay_of(store.attempt(attempt_id))
+
+
+def replay_of(a: Attempt) -> Replay:
+    """An attempt's round replayed from its log (see `Replay`), wherever the attempt was read
+    (a progress file, the class server). A round this machine cannot deal again (a scenario it
+    does not have) is replayed without its table and answer key, and says so."""
     from trainer.practice import PracticeRound
     from trainer.procedure import Automation, Do
     from trainer.procedure.model import describe
     from trainer.progress.records import Mode
     from trainer.progress.regrade import scenario_of
 
-    a = store.attempt(attempt_id)
     title = item_title(a.item_id, a.mode.value)
     log = a.performed()
     unplaced = list(a.findings)

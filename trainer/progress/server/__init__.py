@@ -8,8 +8,9 @@
 - `push`: sending the unsent attempts, a batch per transaction (`push_once`), and `Pusher`, the
   thread that does it in the background and retries with backoff;
 - `classview`: the Class screen from the server (`server_class_overview`), what the live view
-  adds (`class_activity`: workstations connected, the last result, who is working on what) and
-  `follow`, the new attempts as the server announces them (LISTEN/NOTIFY);
+  adds (`class_activity`: workstations connected, the last result, who is working on what), one
+  trainee's attempts opened from it (`attempts_of`) and `follow`, the new attempts as the server
+  announces them (LISTEN/NOTIFY);
 - `ledger`: the exam ledger on the server (sittings issued and used, insert-only);
 - `logins`: the class's logins (`add_login`) and a trainee's own (`trainee_login`);
 - `address`: a `--class` address checked without connecting (`class_address`);

@@ -11,6 +11,12 @@ same attempts.
 `class_activity` is what the live view adds: how many workstations are connected and pushing, the
 last result, and what each trainee who recorded lately was working on.
 
+`attempts_of` is one trainee opened from the live view: their attempts as the server has them,
+the same records (trainer.progress.records.Attempt) a progress file gives, made by the same code
+(trainer.progress.rows), so that the drill-down lists and replays them as it does the file's
+(trainer.progress.classroom: `attempt_line`, `replay_of`). The recorded action log is one of the
+columns the server shares (trainer.progress.columns.ATTEMPTS), so a server attempt replays.
+
 `follow(address)` yields the server id of each attempt as it arrives (LISTEN/NOTIFY), and None
 after the connection was lost and made again (announcements may have been missed meanwhile:
 read the overview again).
@@ -26,10 +32,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import psycopg
+from psycopg.rows import dict_row
 
 from trainer.procedure.model import Skill
-from trainer.progress.classroom import ANSWER_ATTEMPTS, Cell, ClassOverview, ItemRow, who_needs_help
-from trainer.progress.records import Trainee, answer_gaps
+from trainer.progress.classroom import (
+    ANSWER_ATTEMPTS,
+    TRAINEE_ATTEMPTS,
+    Cell,
+    ClassOverview,
+    ItemRow,
+    who_needs_help,
+)
+from trainer.progress.records import Attempt, Trainee, answer_gaps
+from trainer.progress.rows import attempts_from_rows
 from trainer.progress.server.address import ClassAddress
 from trainer.progress.server.push import BACKOFF, CONNECT, connect
 from trainer.progress.server.tables import CHANNEL
@@ -86,6 +101,22 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
         gaps[tid].extend(answer_gaps(json.loads(log)))
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
     return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
+
+
+def attempts_of(conn: psycopg.Connection, trainee_id: int, *, limit: int = TRAINEE_ATTEMPTS) -> list[Attempt]:
+    """One trainee's attempts (`trainee_id`: the server's id, as the overview gives it), newest
+    first, the last `limit`, with their findings and skills: what Store.attempts(trainee_id,
+    newest_first=True, limit=limit) gives from a progress file. Another trainee's id gives nothing
+    to a trainee's own login (row-level security)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        rows = cur.execute("SELECT * FROM attempts WHERE trainee_id = %s ORDER BY started DESC, id LIMIT %s",
+                           (trainee_id, limit)).fetchall()
+        ids = [r["id"] for r in rows]
+        findings = cur.execute("SELECT * FROM findings WHERE attempt_id = ANY(%s) ORDER BY id",
+                               (ids,)).fetchall()
+        skills = cur.execute("SELECT attempt_id, skill FROM attempt_skills WHERE attempt_id = ANY(%s) "
+                             "ORDER BY attempt_id, skill", (ids,)).fetchall()
+    return attempts_from_rows(rows, findings, skills)
 
 
 RECENT = 15 * 60  # seconds: a trainee whose last result is newer is "working now"
