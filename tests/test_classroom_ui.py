@@ -1,6 +1,7 @@
 """The app in a class (issue 14), on a real PostgreSQL: File › Join class… (a bad address is a
 message, a good one is joined and remembered), the status bar's class line while the server is
-gone and after it is back, and the instructor's Class tab following another workstation live.
+gone and after it is back, the instructor's Class tab following another workstation live, and a
+trainee opened from it read from the server.
 
 No test depends on how fast anything is: each waits for what it expects, with a generous limit."""
 
@@ -57,7 +58,7 @@ def test_join_class_refuses_a_bad_address_and_remembers_a_good_one(qtbot, tmp_pa
     dialog.address.setText(good.url)
     qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
     assert not dialog.isVisible()
-    assert QSettings().value("class/address") == good.url
+    assert QSettings().value("class/address") == good.kept  # the password kept apart (test_class_password)
     assert w.leave_class_action.isEnabled()
     qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
     assert klass.count() == 3
@@ -69,7 +70,7 @@ def test_join_class_refuses_a_bad_address_and_remembers_a_good_one(qtbot, tmp_pa
     store = Store.open(path)  # the next start rejoins the class remembered
     w = window_for(qtbot, store, store.find_trainee("Ana"))
     w.rejoin_class()
-    assert w.services.classroom.address == good
+    assert w.services.classroom.address.kept == good.kept and w.services.classroom.address.passfile
     qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
     w.leave_class()  # File › Leave class forgets it
     assert class_line(w) == "" and not QSettings().contains("class/address")
@@ -136,7 +137,7 @@ def test_the_class_tab_follows_another_workstation_live(qtbot, tmp_path, klass):
     qtbot.waitUntil(lambda: page.live.refreshes >= 1, timeout=WITHIN)  # the server's view drawn
     assert view.live.text().startswith("Live: 0 workstations, last result ")
     assert [t.name for t in view.trainees] == ["Ana"]
-    assert view.store is None, "server ids open no attempts of the local file"
+    assert view.remote is not None, "the server's trainees are opened on the server, not in the file"
     other = progress_file(tmp_path / "other.db", {"Bo": 2})
     pusher = ClassConnection(str(other), klass.address(), **FAST)
     pusher.start()
@@ -189,3 +190,89 @@ def test_a_workstation_login_is_not_live(qtbot, tmp_path, klass):
     assert [t.name for t in page.klass.trainees] == ["Ana"]  # the local file's view stays
     w.close()
     store.close()
+
+
+def open_trainee(qtbot, view, name: str):
+    """Click the trainee's row and "Open trainee…", as the instructor does; the dialog, once it
+    shows their attempts or why they could not be read."""
+    from ui.qt import Qt
+
+    row = [t.name for t in view.trainees].index(name)
+    cell = view.table.visualRect(view.table.model().index(row, 0)).center()
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    assert view.table.currentRow() == row
+    qtbot.mouseClick(view.open_button, Qt.MouseButton.LeftButton)
+    dialog = view.dialog
+    assert dialog.isVisible()
+    qtbot.waitUntil(lambda: "reading their attempts" not in dialog.heading.text(), timeout=WITHIN)
+    return dialog
+
+
+def test_a_trainee_opened_live_shows_their_attempts_from_the_server_and_nobody_elses(qtbot, tmp_path, klass):
+    from tests.test_progress_stats import played_round
+    from ui.qt import Qt
+
+    other = progress_file(tmp_path / "other.db", {"Bo": 3})
+    with Store.open(other) as bo_file:  # and a round worked through the engine, one payout short
+        played_round(bo_file, bo_file.find_trainee("Bo").id)
+        bo_uids = [a.uid for a in bo_file.attempts(newest_first=True)]
+    pusher = ClassConnection(str(other), klass.address(), **FAST)  # Bo's workstation, before the instructor's
+    pusher.start()
+    try:
+        qtbot.waitUntil(lambda: klass.count() == 4, timeout=WITHIN)
+    finally:
+        pusher.close()
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Ana", "Bo"], timeout=WITHIN)
+    ana = store.find_trainee("Ana")
+    ana_uids = [a.uid for a in store.attempts(ana.id, newest_first=True)]
+    assert view.trainees[1].id == ana.id, "Bo's id on the server is Ana's in the file: the ids cross"
+
+    dialog = open_trainee(qtbot, view, "Bo")
+    assert dialog.heading.text() == "<b>Bo</b> — 4 attempts, newest first"
+    assert [a.uid for a in dialog.records] == bo_uids
+    rounds = [dialog.table.item(r, 2).text() for r in range(dialog.table.rowCount())]
+    played = rounds.index("Scenario: First shake: the Field and a hardway")
+    dialog.table.setCurrentCell(played, 0)
+    assert "58 Pa. Code § " in dialog.findings.toPlainText(), "its findings with their sections"
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Return)  # Replay round: its log is on the server
+    replay = dialog.replay_dialog
+    assert replay.isVisible() and replay.view is not None and replay.data.exact
+    steps = [replay.steps.item(k).text() for k in range(replay.steps.count())]
+    [wrong] = [t for t in steps if "✗" in t.split("\n")[0]]
+    assert "58 Pa. Code § " in wrong
+    qtbot.keyClick(replay.steps, Qt.Key.Key_Escape)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+
+    dialog = open_trainee(qtbot, view, "Ana")
+    assert dialog.heading.text() == "<b>Ana</b> — 4 attempts, newest first"
+    assert [a.uid for a in dialog.records] == ana_uids, "Ana's attempts, none of Bo's"
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    w.close()
+    store.close()
+
+
+def test_a_trainee_opened_while_the_server_is_gone_is_one_line_not_a_traceback(qtbot, tmp_path, klass):
+    from ui.qt import Qt
+
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: page.live.refreshes >= 1 and view.remote is not None, timeout=WITHIN)
+    klass.server.crash()
+    try:
+        dialog = open_trainee(qtbot, view, "Ana")
+        heading = dialog.heading.text()
+        assert heading.startswith("<b>Ana</b> — their attempts could not be read: the class at "), heading
+        assert "\n" not in heading and "Traceback" not in heading and "Error" not in heading
+        assert dialog.table.rowCount() == 0 and not dialog.replay_button.isEnabled()
+        qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    finally:
+        klass.server.start()
+    dialog = open_trainee(qtbot, view, "Ana")  # the server back: opened again, read
+    assert dialog.heading.text() == "<b>Ana</b> — 4 attempts, newest first"
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    w.close()
+    store.close()
+

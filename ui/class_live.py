@@ -12,14 +12,20 @@ new attempts as the server announces them. Nothing waits for the network on the 
   `failed`; the view is redrawn on the GUI thread;
 - each second the line "Live: 6 workstations, last result 12 s ago" is brought up to date, and
   every `REREAD_S` seconds the class is read again even if nothing was announced (so a server gone
-  shows as "Not live: <why>", and comes back by itself).
+  shows as "Not live: <why>", and comes back by itself);
+- a trainee opened from the view (`read_trainee`, the view's `remote` once the server's class is
+  drawn: its trainee ids are the server's, not the file's) is read by a *trainee reader* thread
+  (`connection.attempts_of`), one at a time, and shown in the dialog opened for them, or why it
+  could not be read, in one line. A connection cannot wait on the GUI thread: a server out of
+  reach takes seconds to say so.
 
-`stop()` ends both threads (joined) and the timers; the view shows the local file again.
+`stop()` ends the threads (joined) and the timers; the view shows the local file again.
 """
 
 from __future__ import annotations
 
 import html
+import queue
 import threading
 import time
 from collections import deque
@@ -29,7 +35,8 @@ from ui.qt import QObject, Qt, QTimer, Signal
 DEBOUNCE_MS = 500  # at most two reads a second, however fast results arrive
 TICK_MS = 1000
 REREAD_S = 10.0
-LIVE_HINT = "Live from the class server: a trainee's attempts and replays open on their workstation."
+LIVE_HINT = ("Live from the class server. Double-click a trainee, or select one and press Enter, to "
+             "read their attempts from the server and replay a round.")
 
 
 def ago(seconds: float) -> str:
@@ -66,11 +73,13 @@ class LiveClass(QObject):
     read = Signal(object, object)  # ClassOverview, ClassActivity
     failed = Signal(str)
     refreshed = Signal()  # the view was redrawn from the server
+    trainee_read = Signal(object, object)  # a TraineeDialog, the trainee's attempts
+    trainee_failed = Signal(object, str)  # a TraineeDialog, why its trainee could not be read
 
     def __init__(self, view, connection, parent=None):
         super().__init__(parent)
         self.view, self.connection = view, connection
-        self.local_store, self.local_hint = view.store, view.hint.text()
+        self.local_hint = view.hint.text()
         self.activity = None
         self.problem: str | None = None
         self.last_arrival: float | None = None
@@ -80,6 +89,7 @@ class LiveClass(QObject):
         self.asked: deque[float] = deque(maxlen=100)  # when the last reads were asked for
         self._stopping = threading.Event()
         self._wanted = threading.Event()
+        self._trainees: queue.SimpleQueue = queue.SimpleQueue()  # (trainee, dialog); None: stop
         self.debounce = QTimer(self)
         self.debounce.setObjectName("live class debounce")
         self.debounce.setSingleShot(True)
@@ -92,8 +102,11 @@ class LiveClass(QObject):
         self.arrived.connect(self._arrived)
         self.read.connect(self._show)
         self.failed.connect(self._failed)
+        self.trainee_read.connect(lambda dialog, attempts: dialog.show_attempts(attempts))
+        self.trainee_failed.connect(lambda dialog, problem: dialog.show_problem(why_not(problem)))
         self.threads = [threading.Thread(target=self._follow, name="class-follow", daemon=True),
-                        threading.Thread(target=self._read, name="class-read", daemon=True)]
+                        threading.Thread(target=self._read, name="class-read", daemon=True),
+                        threading.Thread(target=self._read_trainees, name="class-trainee", daemon=True)]
         view.set_live_line("Live: connecting to the class…")
         for thread in self.threads:
             thread.start()
@@ -107,14 +120,20 @@ class LiveClass(QObject):
         self.asked.append(self.last_read)
         self._wanted.set()
 
+    def read_trainee(self, trainee, dialog) -> None:
+        """Read the trainee's attempts from the server (on the trainee reader thread) into the
+        dialog (ui.class_view.TraineeDialog)."""
+        self._trainees.put((trainee, dialog))
+
     def stop(self) -> None:
         self._stopping.set()
         self._wanted.set()
+        self._trainees.put(None)
         self.debounce.stop()
         self.tick.stop()
         for thread in self.threads:
             thread.join()
-        self.view.store = self.local_store
+        self.view.remote = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
@@ -135,7 +154,7 @@ class LiveClass(QObject):
         if self._stopping.is_set():
             return
         self.problem, self.activity = None, activity
-        self.view.store = None  # the server's trainee ids open nothing in the local file
+        self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
         self.view.hint.setText(LIVE_HINT)
         self.view.show_overview(overview, before=working_html(activity, time.time()))
         self.refreshes += 1
@@ -190,3 +209,18 @@ class LiveClass(QObject):
                 self.failed.emit(f"{type(e).__name__}: {e}")
                 continue
             self.read.emit(overview, activity)
+
+    def _read_trainees(self) -> None:
+        from trainer.progress import ClassServerError
+
+        while (job := self._trainees.get()) is not None:
+            trainee, dialog = job
+            try:
+                attempts = self.connection.attempts_of(trainee.id)
+            except ClassServerError as e:
+                self.trainee_failed.emit(dialog, str(e))
+                continue
+            except Exception as e:
+                self.trainee_failed.emit(dialog, f"{type(e).__name__}: {e}")
+                continue
+            self.trainee_read.emit(dialog, attempts)

@@ -1,7 +1,9 @@
 """The instructor's Class tab: skills by trainee, who needs help, the hardest items and each
-trainee's time to answer; and each trainee's attempts, opened from it (double-click, Enter or
-"Open trainee"), from which a round is replayed (ui.replay_view). In a class, ui.class_live
-draws the same view from the class server, live, with its line above the table.
+trainee's attempts, opened from it (double-click, Enter or "Open trainee"), from which a round is
+replayed (ui.replay_view). In a class, ui.class_live draws the same view from the class server,
+live, with its line above the table; a trainee opened there is read from the server (on a thread
+of its own, `ClassView.remote`) into the same dialog, which lists and replays the attempts
+however they were read.
 
 The trainees' names are the table's row header, so they stay in place while the skills scroll
 sideways; every column is as wide as its heading (the skill's title on short lines, in full in
@@ -71,6 +73,9 @@ class ClassView(QWidget):
     def __init__(self, store=None, parent=None):
         super().__init__(parent)
         self.store = store
+        # while live (ui.class_live): remote(trainee, dialog) reads the trainee's attempts from the
+        # class server and fills the dialog when they come; None: they are read from `store`
+        self.remote = None
         self.trainees: list = []
         self.dialog = None
         layout = QHBoxLayout(self)
@@ -151,7 +156,7 @@ class ClassView(QWidget):
             self.table.setItem(r, len(skills), item)
         if self.trainees:  # Enter opens the first trainee; nothing is highlighted until chosen
             self.table.setCurrentCell(0, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
-        self.open_button.setEnabled(bool(self.trainees) and self.store is not None)
+        self.open_button.setEnabled(bool(self.trainees) and self.can_open)
         if not self.trainees:
             where = ("their workstations have sent their results to the class" if not self.live.isHidden()
                      else "they have a profile in this progress file (File → Switch trainee…)")
@@ -175,51 +180,55 @@ class ClassView(QWidget):
                               "last 20 attempts: green 90% and up, yellow 75%, red below.</i></p>")
         self.side.setHtml(self.overview_html)
 
+    @property
+    def can_open(self) -> bool:
+        """A trainee's attempts can be read: from the class server while live, else the file."""
+        return self.remote is not None or self.store is not None
+
     def open_trainee(self, row: int) -> None:
         """Show the trainee of `row`'s attempts (a dialog; Esc closes it)."""
-        if self.store is None or not 0 <= row < len(self.trainees):
+        if not self.can_open or not 0 <= row < len(self.trainees):
             return
         if self.dialog is not None:
             self.dialog.close()
-        self.dialog = TraineeDialog(self.store, self.trainees[row], self)
+        trainee = self.trainees[row]
+        self.dialog = TraineeDialog(trainee, self)
+        if self.remote is not None:
+            self.remote(trainee, self.dialog)  # the dialog says it is reading until they come
+        else:
+            from trainer.progress import TRAINEE_ATTEMPTS
+
+            self.dialog.show_attempts(self.store.attempts(trainee.id, newest_first=True,
+                                                          limit=TRAINEE_ATTEMPTS))
         self.dialog.open()
 
 
 class TraineeDialog(QDialog):
     """One trainee's attempts, newest first, with the findings of the selected one and their
-    regulation sections; "Replay round" (Enter, or a double-click) plays the round again."""
+    regulation sections; "Replay round" (Enter, or a double-click) plays the round again.
 
-    def __init__(self, store, trainee, parent=None):
+    It opens empty ("reading…"); `show_attempts` fills it with the trainee's attempts (records,
+    trainer.progress.Attempt, from the file or the class server alike), `show_problem` says in one
+    line why they could not be read."""
+
+    def __init__(self, trainee, parent=None):
         super().__init__(parent)
-        from trainer.progress import trainee_attempts
-
-        self.store = store
         self.trainee = trainee
+        self.records: list = []
+        self.attempts: list = []
         self.replay_dialog = None
         self.setWindowTitle(f"{trainee.name} — attempts")
         self.resize(960, 600)
         layout = QVBoxLayout(self)
-        self.attempts = trainee_attempts(store, trainee.id)
-        heading = QLabel(f"<b>{html.escape(trainee.name)}</b> — {len(self.attempts)} attempts, "
-                         "newest first" if self.attempts else
-                         f"<b>{html.escape(trainee.name)}</b> — not started yet: no attempt recorded.")
-        layout.addWidget(heading)
-        self.table = KeyTable(len(self.attempts), 6)
+        self.heading = QLabel(f"<b>{html.escape(trainee.name)}</b> — reading their attempts…")
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+        self.table = KeyTable(0, 6)
         self.table.setHorizontalHeaderLabels(["When", "Game", "Round", "Score", "Result", "Findings"])
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        for r, a in enumerate(self.attempts):
-            result = ("left unfinished" if a.abandoned else "passed" if a.passed else
-                      "critical error" if a.critical else "not passed")
-            # a dealt round's title says what it was ("... payout drill, difficulty 4")
-            what = a.title if a.title.startswith(a.game) else f"{a.mode}: {a.title}"
-            for c, text in enumerate((time.strftime("%Y-%m-%d %H:%M", time.localtime(a.started)), a.game,
-                                      what, str(a.total), result, str(len(a.findings)))):
-                item = QTableWidgetItem(text)
-                item.setToolTip(text)
-                self.table.setItem(r, c, item)
         self.table.currentCellChanged.connect(lambda row, *_: self.show_findings(row))
         self.table.opened.connect(self.replay)
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -235,14 +244,43 @@ class TraineeDialog(QDialog):
         self.replay_button.setToolTip("Play the selected round again: its table, the trainee's steps "
                                       "and findings in order (Enter)")
         self.replay_button.clicked.connect(lambda: self.replay(self.table.currentRow()))
-        self.replay_button.setEnabled(bool(self.attempts))
+        self.replay_button.setEnabled(False)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.table.setFocus()
+
+    def show_attempts(self, records: list) -> None:
+        """The trainee's attempts (trainer.progress.Attempt), newest first."""
+        from trainer.progress import TRAINEE_ATTEMPTS, attempt_line
+
+        self.records = list(records)
+        self.attempts = [attempt_line(a) for a in self.records]
+        name, n = html.escape(self.trainee.name), len(self.attempts)
+        last = "the last " if n >= TRAINEE_ATTEMPTS else ""  # older ones are not read
+        self.heading.setText(f"<b>{name}</b> — {last}{n} attempts, newest first" if n else
+                             f"<b>{name}</b> — not started yet: no attempt recorded.")
+        self.table.setRowCount(len(self.attempts))
+        for r, a in enumerate(self.attempts):
+            result = ("left unfinished" if a.abandoned else "passed" if a.passed else
+                      "critical error" if a.critical else "not passed")
+            # a dealt round's title says what it was ("... payout drill, difficulty 4")
+            what = a.title if a.title.startswith(a.game) else f"{a.mode}: {a.title}"
+            for c, text in enumerate((time.strftime("%Y-%m-%d %H:%M", time.localtime(a.started)), a.game,
+                                      what, str(a.total), result, str(len(a.findings)))):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.table.setItem(r, c, item)
+        self.replay_button.setEnabled(bool(self.attempts))
         if self.attempts:
             self.table.setCurrentCell(0, 0)
         else:
             self.findings.setPlainText("Nothing to show yet: this trainee has not started.")
-        self.table.setFocus()
+
+    def show_problem(self, problem: str) -> None:
+        """The attempts could not be read: why, in one line."""
+        self.heading.setText(f"<b>{html.escape(self.trainee.name)}</b> — their attempts could not be "
+                             f"read: {html.escape(problem)}")
+        self.findings.setPlainText("Close this and open the trainee again to try once more.")
 
     def show_findings(self, row: int) -> None:
         if not 0 <= row < len(self.attempts):
@@ -252,13 +290,14 @@ class TraineeDialog(QDialog):
                                             if not a.abandoned else "Left unfinished: not graded."))
 
     def replay(self, row: int) -> None:
-        if not 0 <= row < len(self.attempts):
+        if not 0 <= row < len(self.records):
             return
+        from trainer.progress import replay_of
         from ui.replay_view import ReplayDialog
 
         if self.replay_dialog is not None:
             self.replay_dialog.close()
-        self.replay_dialog = ReplayDialog(self.store, self.attempts[row].id, self)
+        self.replay_dialog = ReplayDialog(replay_of(self.records[row]), self)
         self.replay_dialog.open()
 
 

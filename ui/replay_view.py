@@ -1,7 +1,8 @@
-"""A recorded round replayed (trainer.progress.replay): the round's table, and the recorded
-steps in order, each with the findings recorded on it; choosing a step (arrow keys, a click)
-shows the table as it stood after it. Beside them: what the replay cannot show and why, the
-findings on no step (steps not done), and the answer key's steps with their sections."""
+"""A recorded round replayed (trainer.progress.replay_of, of an attempt read from a progress file
+or the class server): the round's table, and the recorded steps in order, each with the findings
+recorded on it; choosing a step (arrow keys, a click) shows the table as it stood after it. Beside
+them: what the replay cannot show and why, the findings on no step (steps not done), and the
+answer key's steps with their sections."""
 
 from __future__ import annotations
 
@@ -28,12 +29,10 @@ def clock(seconds: float) -> str:
 
 
 class ReplayDialog(QDialog):
-    def __init__(self, store, attempt_id: int, parent=None):
+    def __init__(self, data, parent=None):
+        """`data`: the round replayed (trainer.progress.Replay)."""
         super().__init__(parent)
-        from trainer.progress import replay
-
-        self.data = replay(store, attempt_id)
-        data = self.data
+        self.data = data
         self.setWindowTitle(f"Replay — {data.title}")
         self.resize(1180, 720)
         layout = QVBoxLayout(self)
