@@ -34,7 +34,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python tests/benchmarks/settle_throughput.py
 
 SHOTS := practice table-props-and-hops table-three-dice-football table-high-roll-dice \
-	table-pai-gow-dice drill scenarios rules progress class exam exam-result
+	table-pai-gow-dice drill scenarios rules progress class class-live exam exam-result
 
 # every screen in the light theme (resources/screenshots/NAME.png) and the dark (NAME-dark.png)
 screenshots: $(STAMP)

@@ -66,7 +66,7 @@ def test_the_exam_screen_has_its_place(window):
 
 
 @pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam", "exam-result", "progress",
-                                    "class", "drill",
+                                    "class", "class-live", "drill",
                                     "table-props-and-hops", "table-three-dice-football",
                                     "table-high-roll-dice", "table-high-roll-dice-6",
                                     "table-pai-gow-dice"])

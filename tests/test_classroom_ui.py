@@ -1,7 +1,7 @@
 """The app in a class (issue 14), on a real PostgreSQL: File › Join class… (a bad address is a
 message, a good one is joined and remembered), the status bar's class line while the server is
 gone and after it is back, the instructor's Class tab following another workstation live, and a
-trainee opened from it read from the server.
+trainee opened from it read from the server (and the live view's screenshot).
 
 No test depends on how fast anything is: each waits for what it expects, with a generous limit."""
 
@@ -276,3 +276,26 @@ def test_a_trainee_opened_while_the_server_is_gone_is_one_line_not_a_traceback(q
     w.close()
     store.close()
 
+
+def test_the_live_class_screenshot_draws_the_live_view(qtbot):
+    """--screen class-live: the real LiveClass drawing the Class tab of the demonstration class,
+    its live line and who is working now; a trainee opens from it."""
+    import re
+
+    from trainer.progress.demo import SESSION
+    from ui.app import showcase
+    from ui.class_live import LiveClass
+
+    window = showcase("class-live")
+    qtbot.addWidget(window)
+    page = window.pages["progress"]
+    assert isinstance(page.live, LiveClass) and page.tabs.currentWidget() is page.klass
+    view = page.klass
+    assert re.fullmatch(r"Live: 4 workstations, last result 3\d s ago", view.live.text()), view.live.text()
+    working = re.findall(r"<b>([^<]+)</b>", working_now(view))
+    assert working == list(SESSION)
+    dialog = open_trainee(qtbot, view, "Cara Diaz")
+    assert dialog.records and dialog.records[0].ended > time.time() - 60  # her round of a moment ago
+    dialog.close()
+    page.live.stop()
+    window.close()

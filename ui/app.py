@@ -8,8 +8,9 @@ from pathlib import Path
 
 from trainer import GAME_IDS, __version__
 
-SCREENS = ("practice", "scenarios", "progress", "class", "rules", "exam", "exam-result", "drill",
-           *(f"table-{game}" for game in GAME_IDS))
+SCREENS = ("practice", "scenarios", "progress", "class", "class-live", "rules", "exam", "exam-result",
+           "drill", *(f"table-{game}" for game in GAME_IDS))
+LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture is taken
 
 
 def application():
@@ -149,6 +150,9 @@ def save_screenshot(path: Path, screen: str, db: str | None = None) -> int:
     window = showcase(screen, services)
     QApplication.processEvents()  # the layouts settle, as they would before the first frame
     image = with_dialogs(window)
+    progress = window.pages.get("progress")
+    if progress is not None and progress.live is not None:
+        progress.live.stop()  # its threads end with the picture, as leaving a class ends them
     window.close()
     if not image.save(str(path), "PNG"):
         print(f"--screenshot: could not write {path}", file=sys.stderr)
@@ -214,8 +218,9 @@ def showcase(screen: str, services=None):
 
     if services is None:
         services = Services(None)
-        if screen in ("progress", "class", "exam", "exam-result"):
-            services = demo_services(instructor=screen in ("class", "exam-result"))
+        if screen in ("progress", "class", "class-live", "exam", "exam-result"):
+            services = demo_services(instructor=screen in ("class", "class-live", "exam-result"),
+                                     session=screen == "class-live")
     window = MainWindow(services, settings=throwaway_settings())
     window.resize(1440, 900)
     window.show()  # shown first: a dialog the screen opens stands where it would in use
@@ -241,6 +246,10 @@ def showcase(screen: str, services=None):
                 work(page.screen, steps)
     elif screen == "class":
         window.show_screen("progress").tabs.setCurrentIndex(1)
+    elif screen == "class-live":
+        page = window.show_screen("progress")
+        page.tabs.setCurrentIndex(1)
+        follow_demo_class(page, services.store)
     elif screen == "exam-result":
         page = window.show_screen("exam")
         from trainer.exams import certificate_for, results
@@ -254,17 +263,45 @@ def showcase(screen: str, services=None):
     return window
 
 
-def demo_services(*, instructor: bool = False):
+def follow_demo_class(page, store) -> None:
+    """The progress page's Class tab live (ui.class_live.LiveClass, drawing ui.class_view.ClassView)
+    from the demonstration class in `store`, as an instructor's app follows a class server; back
+    once the first read is drawn.
+
+    The live view reads a connection (trainer.progress.DemoClass here: the instructor's calls of
+    trainer.progress.ClassConnection, answered from the file), not a class server started for
+    the picture: a real PostgreSQL would need the packaged server's cluster made in a folder, its
+    own system user where the screenshot runs as root, and the demonstration pushed to it, for
+    the same view; the server's side of the live view is tested on a real PostgreSQL
+    (tests/test_classroom_ui.py), the picture shows the view."""
+    from trainer.progress import DemoClass
+    from ui.class_live import LiveClass
+    from ui.qt import QEventLoop, QTimer
+
+    live = LiveClass(page.klass, DemoClass(store), page)
+    page.live = live
+    loop, limit = QEventLoop(), QTimer()
+    limit.setSingleShot(True)
+    for done in (live.refreshed, live.failed, limit.timeout):
+        done.connect(loop.quit)
+    limit.start(int(LIVE_WAIT_S * 1000))
+    loop.exec()
+    limit.stop()
+
+
+def demo_services(*, instructor: bool = False, session: bool = False):
     """A demonstration class in memory (no file is touched): for screenshots of the progress
-    and class screens."""
+    and class screens; `session`: with some trainees at work now (trainer.progress.seed_session)."""
     import tempfile
 
     from trainer.exams import InstructorKey, add_bundled_forms, installation_key, sit_demo_exams
-    from trainer.progress import Store, seed_demo
+    from trainer.progress import Store, seed_demo, seed_session
     from ui.services import Services
 
     store = Store.open(":memory:")
     ids = seed_demo(store)
+    if session:
+        seed_session(store, ids)
     key = installation_key(Path(tempfile.mkdtemp(prefix="dealer-trainer-demo-")) / "installation.key")
     add_bundled_forms(store)
     lee_key = InstructorKey.generate("Instructor Lee")

@@ -18,6 +18,8 @@ every statistic computed from that log.
 - `classroom`: the Class screen (`class_overview`) and one trainee's drill-down
   (`trainee_attempts`, `item_title`, `replay`; from attempts however read: `attempt_line`,
   `replay_of`);
+- `demo`: a demonstration class (`seed_demo`, `seed_session`), and `DemoClass`, a file's class
+  as the live Class tab reads a class server, for its screenshot;
 - `exchange`: CSV of attempts, and results files one workstation exports and another imports
   (`export_csv`, `export_results`, `import_results`);
 - `handoff`: results for the employer: xAPI statements and a CSV transcript (`file_lines`,
@@ -46,7 +48,7 @@ FACE = {
     **names_from("trainer.progress.classroom", "AttemptLine", "ClassOverview", "Replay", "ReplayStep",
                  "TRAINEE_ATTEMPTS", "attempt_line", "class_overview", "item_title", "replay", "replay_of",
                  "trainee_attempts"),
-    **names_from("trainer.progress.demo", "seed_demo"),
+    **names_from("trainer.progress.demo", "DemoClass", "seed_demo", "seed_session"),
     **names_from("trainer.progress.errors",
                  "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",
                  "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError",

@@ -1,19 +1,28 @@
 """A demonstration class: trainees with a month of practice and the mistakes real trainees make.
 For screenshots, the README's pictures and tests of the Progress and Class screens; it only ever
-writes to the store it is given."""
+writes to the store it is given.
+
+`seed_demo` writes the month; `seed_session` adds the class at work now (a round each, finished in
+the last minutes); `DemoClass` answers the live Class tab's questions to a class server
+(trainer.progress.server.connection.ClassConnection's instructor calls) from a progress file."""
 
 from __future__ import annotations
 
 import random
+import threading
 import time
+from dataclasses import dataclass
 
 from trainer import games
 from trainer.drills import payout_drill, random_round
 from trainer.games import GAME_IDS
-from trainer.grading import correct_log, grade
-from trainer.procedure import Do, Performed, build
-from trainer.progress.records import AttemptRecord, Mode, drill_item_id, skills_of
+from trainer.grading import Result, correct_log, grade
+from trainer.procedure import Do, Performed, Procedure, build
+from trainer.progress.classroom import TRAINEE_ATTEMPTS, ClassOverview, class_overview
+from trainer.progress.records import Attempt, AttemptRecord, Mode, drill_item_id, skills_of
+from trainer.progress.server.classview import RECENT, ClassActivity, Working
 from trainer.progress.store import Store
+from trainer.scenario import Scenario
 
 DAY = 86400.0
 NAMES = ("Ana Ruiz", "Ben Cole", "Cara Diaz", "Dev Patel", "Eve Moss", "Finn Hale")
@@ -41,6 +50,41 @@ def flawed(log: list[Performed], rng: random.Random, slip: float) -> list[Perfor
 ONE_THROW_GAMES = tuple(g for g in GAME_IDS if games.get(g).stands_until is None)
 
 
+@dataclass(frozen=True)
+class Worked:
+    """A round dealt and worked by a demonstration trainee, graded."""
+
+    scenario: Scenario
+    procedure: Procedure
+    log: list[Performed]
+    elapsed: float
+    result: Result
+
+
+def _grade(s: Scenario, log: list[Performed], elapsed: float, procedure: Procedure) -> Worked:
+    return Worked(s, procedure, log, elapsed, grade(procedure, log, automation=s.automation, game=s.game,
+                                                    target_seconds=s.target_seconds, elapsed=elapsed))
+
+
+def _practice(rng: random.Random, key: str, slip: float) -> tuple[int, Worked]:
+    """A practice round of a game and difficulty drawn by `rng`, dealt by `key`: (its difficulty,
+    the round worked with slips)."""
+    game = rng.choice(GAME_IDS)
+    difficulty = rng.randint(1, 4)
+    s = random_round(game, difficulty, key)
+    proc = build(s)
+    log = flawed(correct_log(proc, s.automation, seconds_each=rng.uniform(2.0, 6.0)), rng, slip)
+    return difficulty, _grade(s, log, (log[-1].at if log else 10.0) + rng.uniform(3, 12), proc)
+
+
+def _record(store: Store, trainee_id: int, w: Worked, *, mode: Mode, difficulty: int, started: float) -> None:
+    s = w.scenario
+    store.record_attempt(AttemptRecord.from_result(
+        trainee_id=trainee_id, item_id=drill_item_id(s.game, difficulty), game=s.game, mode=mode,
+        result=w.result, log=w.log, skills=skills_of(w.procedure, s.automation), started=started,
+        ended=started + w.elapsed, target=s.target_seconds, seed=s.id))
+
+
 def seed_demo(store: Store, *, trainees: tuple[str, ...] = NAMES, days: int = 30, seed: int = 1,
               now: float | None = None) -> dict[str, int]:
     """Add the trainees and their attempts; returns their ids by name."""
@@ -53,33 +97,67 @@ def seed_demo(store: Store, *, trainees: tuple[str, ...] = NAMES, days: int = 30
         slip = 0.02 + 0.05 * n  # the later names struggle more
         for day in range(days):
             for k in range(rng.randint(0, 3)):
-                game = rng.choice(GAME_IDS)
-                difficulty = rng.randint(1, 4)
-                s = random_round(game, difficulty, f"{seed}:{name}:{day}:{k}")
-                proc = build(s)
-                log = flawed(correct_log(proc, s.automation, seconds_each=rng.uniform(2.0, 6.0)),
-                             rng, slip * (1 - day / (2 * days)))
-                elapsed = (log[-1].at if log else 10.0) + rng.uniform(3, 12)
-                result = grade(proc, log, automation=s.automation, game=game,
-                               target_seconds=s.target_seconds, elapsed=elapsed)
+                difficulty, w = _practice(rng, f"{seed}:{name}:{day}:{k}", slip * (1 - day / (2 * days)))
                 started = now - (days - day) * DAY + k * 900 + rng.uniform(0, 600)
-                store.record_attempt(AttemptRecord.from_result(
-                    trainee_id=tid, item_id=drill_item_id(game, difficulty), game=game,
-                    mode=Mode.PRACTICE, result=result, log=log, skills=skills_of(proc, s.automation),
-                    started=started, ended=started + elapsed, target=s.target_seconds, seed=s.id))
+                _record(store, tid, w, mode=Mode.PRACTICE, difficulty=difficulty, started=started)
             if day % 2 == 0:  # a payout drill every other day, getting quicker
                 game = rng.choice(ONE_THROW_GAMES)
                 s = payout_drill(game, f"{seed}:{name}:{day}")
                 proc = build(s)
                 pace = (1.6 - day / days) * (1 + n * 0.08)
                 log = flawed(correct_log(proc, s.automation, seconds_each=6 * pace), rng, slip)
-                elapsed = s.target_seconds * pace * rng.uniform(0.85, 1.15)
-                result = grade(proc, log, automation=s.automation, game=game,
-                               target_seconds=s.target_seconds, elapsed=elapsed)
-                started = now - (days - day) * DAY + 4000
-                store.record_attempt(AttemptRecord.from_result(
-                    trainee_id=tid, item_id=drill_item_id(game, 4), game=game,
-                    mode=Mode.PAYOUT_DRILL, result=result, log=log,
-                    skills=skills_of(proc, s.automation), started=started, ended=started + elapsed,
-                    target=s.target_seconds, seed=s.id))
+                w = _grade(s, log, s.target_seconds * pace * rng.uniform(0.85, 1.15), proc)
+                _record(store, tid, w, mode=Mode.PAYOUT_DRILL, difficulty=4,
+                        started=now - (days - day) * DAY + 4000)
     return ids
+
+
+#: who is at work in the demonstration class now, and how many minutes ago each last round ended
+SESSION = {"Cara Diaz": 0.5, "Ana Ruiz": 2.0, "Finn Hale": 4.5, "Dev Patel": 9.0}
+
+
+def seed_session(store: Store, ids: dict[str, int], *, now: float | None = None, seed: int = 1,
+                 ended: dict[str, float] = SESSION) -> None:
+    """The class at work now: each trainee named in `ended` (of `ids`, as seed_demo gives them)
+    finished one more practice round that many minutes before `now`."""
+    rng = random.Random(f"{seed}:session")
+    now = time.time() if now is None else now
+    for name, minutes in ended.items():
+        difficulty, w = _practice(rng, f"{seed}:{name}:session", 0.05)
+        _record(store, ids[name], w, mode=Mode.PRACTICE, difficulty=difficulty,
+                started=now - 60 * minutes - w.elapsed)
+
+
+class DemoClass:
+    """A progress file's class as the live Class tab reads a class server: ClassConnection's
+    instructor calls (`class_overview`, `class_activity`, `attempts_of`, `follow`), so that the
+    real live view (ui.class_live.LiveClass) draws it, for its screenshot, with no PostgreSQL.
+
+    Everything is read here, once, on the thread that makes it: a SQLite connection stays on the
+    thread that opened it, and the live view reads on threads of its own. The activity follows
+    the server's rules (trainer.progress.server.classview.class_activity): each trainee's last
+    attempt, working now when newer than RECENT; each trainee at work counts as a workstation of
+    their own (a file does not know which workstation recorded what). Nothing new arrives."""
+
+    def __init__(self, store: Store, *, now: float | None = None):
+        now = time.time() if now is None else now
+        self.overview = class_overview(store, now=now)
+        self.attempts = {t.id: store.attempts(t.id, newest_first=True, limit=TRAINEE_ATTEMPTS)
+                         for t in self.overview.trainees}
+        last = sorted((Working(t.name, mine[0].item_id, mine[0].ended) for t in self.overview.trainees
+                       if (mine := self.attempts[t.id])), key=lambda w: -w.ended)
+        working = [w for w in last if w.ended >= now - RECENT]
+        self.activity = ClassActivity(len(working), last[0].ended if last else None, working)
+
+    def class_overview(self, **_options) -> ClassOverview:
+        return self.overview
+
+    def class_activity(self, **_options) -> ClassActivity:
+        return self.activity
+
+    def attempts_of(self, trainee_id: int, **_options) -> list[Attempt]:
+        return self.attempts.get(trainee_id, [])
+
+    def follow(self, stop: threading.Event):
+        stop.wait()  # nothing arrives: the class stays as it was read
+        return iter(())
