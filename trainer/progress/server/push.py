@@ -31,7 +31,18 @@ CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepali
 
 
 def connect(address: ClassAddress) -> psycopg.Connection:
-    return psycopg.connect(address.url, autocommit=True, **CONNECT)
+    """A connection to the class (its password in the address, or in its password file, which
+    libpq reads itself: trainer.progress.server.passfile)."""
+    more = {"passfile": address.passfile} if address.passfile is not None else {}
+    return psycopg.connect(address.url, autocommit=True, **CONNECT, **more)
+
+
+def password_refused(e: BaseException) -> bool:
+    """The server was reached and refused the password, or asked for one the address and its
+    password file do not have (not: "cannot be reached")."""
+    text = str(e)
+    return (getattr(e, "sqlstate", None) == "28P01" or "password authentication failed" in text
+            or "no password supplied" in text)
 
 
 def class_uid(conn: psycopg.Connection) -> str:
@@ -77,6 +88,7 @@ class Pusher:
         self.queue = Queue(path)
         self.class_uid: str | None = self.queue.class_of(address.shown)
         self.problem: str | None = None  # why the last try failed; None once a push went through
+        self.refused = False  # the last try failed because the server refused the password
         self.sent = 0  # attempts sent by this pusher
         self.failures = 0  # tries that failed since the last that went through
         self._stop = threading.Event()
@@ -154,6 +166,7 @@ class Pusher:
                     self._wake.wait(self.poll)
                     self._wake.clear()
             except (psycopg.Error, sqlite3.Error, OSError) as e:
+                self.refused = password_refused(e)
                 self.problem, self.failures = reason(e), self.failures + 1
                 self._disconnect()
                 with contextlib.suppress(sqlite3.Error):
@@ -175,7 +188,7 @@ class Pusher:
             self.sent += n
             if self._waiting is not None:
                 self._waiting = max(0, self._waiting - n)
-            self.problem, self.failures = None, 0
+            self.problem, self.failures, self.refused = None, 0, False
             if n == 0:
                 return True
         return False
