@@ -8,15 +8,23 @@ thread joined). A QTimer on the GUI thread reads the connection's state each sec
 permanent line in the status bar; the pusher's thread touches no Qt object.
 
 `JoinDialog` is File › Join class…: the address the class server printed is pasted, checked and
-joined; the class is remembered (QSettings `class/address`), so the workstation rejoins it at the
-next start. This module, and the class server's driver behind it, load only when a class is
-joined."""
+joined; the class is remembered, so the workstation rejoins it at the next start. The address is
+remembered without its password (QSettings `class/address`); the password is kept apart, in the
+app's own libpq password file (`password_file`, trainer.progress.server.passfile: readable by this
+user only), which the driver reads itself. The dialog never shows a password: one pasted with the
+address moves to a masked field. A workstation that keeps no password for its class (or whose
+password file cannot be read) asks for it again at the next start; File › Leave class removes both.
+`--class URL` joins for one run and keeps nothing. This module, and the class server's driver
+behind it, load only when a class is joined."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
+    QFormLayout,
     QLabel,
     QLineEdit,
     QObject,
@@ -25,9 +33,10 @@ from ui.qt import (
     Signal,
 )
 
-SETTING = "class/address"  # the class joined with File › Join class…, rejoined at each start
+SETTING = "class/address"  # the class joined with File › Join class… (no password), rejoined at each start
 STATUS_MS = 1000
 EXAMPLE = "postgresql://workstation:PASSWORD@HOST:5432/dealer_class"
+KEPT = "(kept on this workstation)"  # the password field's placeholder when the password is kept
 OPTIONS: dict = {}  # the ClassConnection's timings (poll, backoff): its own unless a test shortens them
 
 
@@ -35,8 +44,26 @@ def results(n: int) -> str:
     return f"{n} result{'s' if n != 1 else ''}"
 
 
-def status_line(waiting: int, connected: bool, problem: str | None) -> str:
+def password_file(settings) -> Path:
+    """The app's own libpq password file, this user's: beside the settings when they are a file
+    of their own (INI), else in the app's configuration folder."""
+    from trainer.progress.server.passfile import NAME, PasswordFileError
+    from ui.qt import QSettings, QStandardPaths
+
+    if settings.format() == QSettings.Format.IniFormat:
+        return Path(settings.fileName()).parent / NAME
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppConfigLocation)
+    if not folder:
+        raise PasswordFileError("this user has no folder for the app's settings, so the class "
+                                "password cannot be kept")
+    return Path(folder) / NAME
+
+
+def status_line(waiting: int, connected: bool, problem: str | None, refused: bool = False) -> str:
     """The status bar's words for the class's state."""
+    if problem is not None and refused:
+        text = "Class: the server refuses this workstation's password (File › Join class… to type it again)"
+        return f"{text}; {results(waiting)} waiting" if waiting else text
     if problem is not None:
         if waiting:
             return f"Class: {results(waiting)} waiting to be sent (server unreachable; trying again)"
@@ -75,29 +102,50 @@ class Classroom(QObject):
 
     def join(self, address, *, remember: bool = False) -> None:
         """Push this workstation's results to the class at `address` (text or a ClassAddress)
-        from now on; with `remember`, rejoin it at the next start. ClassServerError says why not."""
+        from now on; with `remember`, rejoin it at the next start (its password, if it has one,
+        kept in the password file, the address without it in the settings). An address without
+        a password uses the one the password file keeps for it, if any. ClassServerError says
+        why not (nothing changed then)."""
         from trainer.progress import ClassConnection, ClassServerError, class_address
+        from trainer.progress.server import passfile
+        from trainer.progress.server.address import with_passfile
 
         address = class_address(address) if isinstance(address, str) else address
         store = self.window.services.store
         if store is None or str(store.path) == ":memory:":
             raise ClassServerError("joining a class needs a progress file: this session has none "
                                    "(start the app with a writable progress file, --db FILE)")
+        settings = self.window.settings
+        if remember:
+            path = password_file(settings)
+            if address.password:
+                passfile.store(path, address)
+                address = with_passfile(address, path)  # connects as the next start will
+            else:
+                passfile.forget(path)  # a class that asks no password: none kept for another
+            settings.setValue(SETTING, address.kept)
+            settings.sync()
+        elif address.password is None and address.passfile is None:
+            address = with_passfile(address, password_file(settings))  # the kept one, if any
         connection = ClassConnection(str(store.path), address, **OPTIONS)
         self._disconnect()
         self.connection = connection
         connection.start()
-        if remember:
-            self.window.settings.setValue(SETTING, address.url)
         self.timer.start()
         self.label.show()
         self.show_status()
         self.changed.emit()
 
     def leave(self) -> None:
-        """Stop pushing and forget the class (what waits stays in the file, for the next class)."""
-        self.window.settings.remove(SETTING)
+        """Stop pushing and forget the class, its password too (what waits stays in the file, for
+        the next class). PasswordFileError when the password file cannot be removed."""
+        from trainer.progress.server import passfile
+
+        settings = self.window.settings
+        settings.remove(SETTING)
+        settings.sync()
         self.close()
+        passfile.forget(password_file(settings))
 
     def close(self) -> None:
         """Stop pushing (at quit): the pusher's thread ends here; the class stays remembered."""
@@ -127,14 +175,19 @@ class Classroom(QObject):
         except Exception as e:  # the progress file could not be read this time: say so, poll on
             self.label.setText(f"Class: cannot read the progress file ({e})")
             return
-        self.label.setText(status_line(waiting, c.connected, c.problem))
+        pusher = getattr(c, "pusher", None)
+        self.label.setText(status_line(waiting, c.connected, c.problem, getattr(pusher, "refused", False)))
         self.label.setToolTip(f"{c.address.shown}\n{c.status}")
 
 
 class JoinDialog(QDialog):
-    """Paste the class's address; Join checks it and joins, or says what is wrong and stays."""
+    """Paste the class's address; Join checks it and joins, or says what is wrong and stays.
 
-    def __init__(self, classroom: Classroom, parent=None):
+    The password has a field of its own, masked: a password pasted with the address moves there
+    as it is pasted, so that the address field never shows it. Left empty, the password kept on
+    this workstation for that class is used (the field says when there is one)."""
+
+    def __init__(self, classroom: Classroom, parent=None, address=None):
         super().__init__(parent)
         self.classroom = classroom
         self.setWindowTitle("Join class")
@@ -142,16 +195,24 @@ class JoinDialog(QDialog):
         layout = QVBoxLayout(self)
         intro = QLabel("Paste the address the class server printed (<i>dealer-trainer class-server"
                        "</i>). This workstation's results go to the class from now on, and wait in "
-                       "the progress file whenever the server cannot be reached.")
+                       "the progress file whenever the server cannot be reached. The password is "
+                       "kept for this user only, apart from the address, until File › Leave class.")
         intro.setWordWrap(True)
         layout.addWidget(intro)
+        form = QFormLayout()
         self.address = QLineEdit()
-        self.address.setPlaceholderText(EXAMPLE)
+        self.address.setPlaceholderText(EXAMPLE.replace(":PASSWORD", ""))
         self.address.setAccessibleName("Class address")
-        current = classroom.address
+        self.password = QLineEdit()
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setAccessibleName("Password")
+        self.address.textChanged.connect(self.take_password)
+        current = address or classroom.address or remembered(classroom.window.settings)
         if current is not None:
-            self.address.setText(current.url)
-        layout.addWidget(self.address)
+            self.address.setText(current.kept)
+        form.addRow("&Address:", self.address)
+        form.addRow("&Password:", self.password)
+        layout.addLayout(form)
         self.problem = QLabel()
         self.problem.setObjectName("error")
         self.problem.setStyleSheet("color: #b00020;")
@@ -164,23 +225,76 @@ class JoinDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.show_kept()
+
+    def take_password(self, text: str) -> None:
+        """A password in the address moves to the password field (and out of sight)."""
+        from trainer.progress.server.address import split_password
+
+        rest, password = split_password(text)
+        if password is not None:
+            self.password.setText(password)
+            self.address.setText(rest)  # calls this again, with nothing left to move
+        self.show_kept()
+
+    def kept_password(self):
+        """The password kept on this workstation for the address in the field (None if none, or
+        the address is not whole yet); PasswordFileError when the password file cannot be read."""
+        from trainer.progress import ClassServerError, class_address
+        from trainer.progress.server import passfile
+
+        try:
+            address = class_address(self.address.text())
+        except ClassServerError:
+            return None
+        return passfile.lookup(password_file(self.classroom.window.settings), address)
+
+    def show_kept(self) -> None:
+        from trainer.progress import ClassServerError
+
+        try:
+            kept = self.kept_password()
+        except ClassServerError:
+            kept = None
+        self.password.setPlaceholderText(KEPT if kept else "")
 
     def accept(self) -> None:
-        from trainer.progress import ClassServerError
+        from trainer.progress import ClassServerError, class_address
+        from trainer.progress.server.address import with_password
 
         text = self.address.text().strip()
         if not text:
             return self.say(f"Paste the class's address: {EXAMPLE}")
         try:
-            self.classroom.join(text, remember=True)
+            address = class_address(text)
+            password = self.password.text() or self.kept_password()
+            if password:
+                address = with_password(address, password)
+            self.classroom.join(address, remember=True)
         except ClassServerError as e:
             return self.say(f"Not joined: {e}.")
+        self.password.clear()
         super().accept()
 
     def say(self, text: str) -> None:
         self.problem.setText(text)
         self.problem.show()
-        self.address.setFocus()
+        if self.address.text().strip() and not self.password.text():
+            self.password.setFocus()
+        else:
+            self.address.setFocus()
+
+
+def remembered(settings):
+    """The class joined with File › Join class… last time (a ClassAddress), None if none or not
+    a class address."""
+    from trainer.progress import ClassServerError, class_address
+
+    text = settings.value(SETTING)
+    try:
+        return class_address(str(text)) if text else None
+    except ClassServerError:
+        return None
 
 
 def classroom_of(window) -> Classroom:
@@ -189,15 +303,64 @@ def classroom_of(window) -> Classroom:
     return services.classroom if services.classroom is not None else Classroom(window)
 
 
-def rejoin(window, address=None) -> None:
-    """At start: join the class given with --class (a ClassAddress; not remembered), or the one
-    joined with File › Join class… last time. A problem is a line in the status bar."""
-    from trainer.progress import ClassServerError
+def ask(window, address, why: str) -> None:
+    """Open File › Join class… for the class at `address`, saying `why` (its password is asked
+    for again)."""
+    dialog = JoinDialog(classroom_of(window), window, address=address)
+    window.join_dialog = dialog
+    dialog.open()
+    dialog.say(why)  # once open, so that the password field has the focus
 
-    remembered = window.settings.value(SETTING)
-    if address is None and not remembered:
+
+def rejoin(window, address=None) -> None:
+    """At start: join the class given with --class (a ClassAddress; nothing kept), or the one
+    joined with File › Join class… last time, with the password kept for it; with none kept, or
+    a password file that cannot be read, File › Join class… opens to ask for it. A setting from
+    before passwords were kept apart, which holds the password, is moved out of the settings
+    first. Any other problem is a line in the status bar."""
+    from trainer.progress import ClassServerError, class_address
+    from trainer.progress.server import passfile
+    from trainer.progress.server.address import with_passfile
+
+    def problem(text: str) -> None:
+        window.statusBar().showMessage(f"Not in the class: {text}.", 30000)
+
+    if address is not None:
+        try:
+            classroom_of(window).join(address)
+        except ClassServerError as e:
+            problem(str(e))
+        return
+    settings = window.settings
+    remembered = settings.value(SETTING)
+    if not remembered:
         return
     try:
-        classroom_of(window).join(address if address is not None else str(remembered))
+        remembered = class_address(str(remembered))
+        path = password_file(settings)
     except ClassServerError as e:
-        window.statusBar().showMessage(f"Not in the class: {e}.", 30000)
+        return problem(str(e))
+    if remembered.password is not None:  # kept in the settings by an older version: moved out
+        settings.setValue(SETTING, remembered.kept)
+        settings.sync()
+        try:
+            passfile.store(path, remembered)
+        except ClassServerError as e:  # joined for this run; asked for at the next start
+            try:
+                classroom_of(window).join(remembered)
+            except ClassServerError as again:
+                return problem(str(again))
+            window.statusBar().showMessage(f"In the class for this run only: {e}; it is asked for "
+                                           "at the next start.", 30000)
+            return
+    try:
+        password = passfile.lookup(path, remembered)
+    except ClassServerError as e:
+        return ask(window, remembered, f"Not rejoined: {e}. Type the class password to join again.")
+    if password is None:
+        return ask(window, remembered, "This workstation keeps no password for the class at "
+                                       f"{remembered.shown}: type it to join again.")
+    try:
+        classroom_of(window).join(with_passfile(remembered, path))
+    except ClassServerError as e:
+        problem(str(e))

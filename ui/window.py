@@ -306,8 +306,14 @@ class MainWindow(QMainWindow):
         self.join_dialog.open()
 
     def leave_class(self) -> None:
+        from trainer.progress import ClassServerError
+
         if self.services.classroom is not None:
-            self.services.classroom.leave()
+            try:
+                self.services.classroom.leave()
+            except ClassServerError as e:  # the password file could not be removed
+                self.statusBar().showMessage(f"Left the class, but {e}.", 30000)
+                return
             self.statusBar().showMessage("Left the class: results are kept in the progress file only.", 10000)
 
     def _class_changed(self) -> None:
