@@ -19,8 +19,10 @@ from tests.class_server_support import T0, attempt
 from tests.conftest import run_command
 from tests.xapi_support import problems
 from trainer.progress.handoff import (
+    IRI,
     NAMESPACE,
     TRANSCRIPT_COLUMNS,
+    activity_base,
     file_lines,
     iso_duration,
     scaled,
@@ -159,6 +161,58 @@ def test_scaled_scores_are_exact_hundredths():
 def test_one_trainees_statements(progress):
     found = statements(lines_of(progress, "bo"))
     assert {s["actor"]["name"] for s in found} == {"Bo"} and len(found) == 3
+
+
+BASE = "https://lms.example-casino.com/dealer-trainer/"
+
+
+def activity_ids(statement: dict) -> list[str]:
+    parents = statement["context"]["contextActivities"]["parent"]
+    return [statement["object"]["id"], *(a["id"] for a in parents)]
+
+
+def test_every_activity_is_named_under_the_schools_base(progress):
+    lines = lines_of(progress)
+    placeholder, found = statements(lines), statements(lines, activity_base=BASE)
+    for s in found:
+        assert problems(s) == [], s
+        assert all(i.startswith(BASE + "games/") for i in activity_ids(s)), activity_ids(s)
+        assert "dealer-trainer.invalid" not in json.dumps(s["object"])
+    assert [activity_ids(s) for s in found] == [[i.replace(IRI, BASE) for i in activity_ids(s)]
+                                                for s in placeholder]
+    assert [s["id"] for s in found] == [s["id"] for s in placeholder], "a statement keeps its id"
+    assert found[0]["object"]["id"] == BASE + "games/props-and-hops/items/props-and-hops/01"
+
+
+@pytest.mark.parametrize(("text", "base"), [
+    (BASE, BASE),
+    ("https://lms.example-casino.com/dealer-trainer", BASE),  # the / added
+    ("https://lms.example-casino.com", "https://lms.example-casino.com/"),
+    ("https://lms.例え.jp/研修/", "https://lms.例え.jp/研修/"),  # an IRI, not only a URI
+    ("urn:example-casino:dealer-trainer:", "urn:example-casino:dealer-trainer:"),
+])
+def test_an_activity_base_is_an_absolute_iri(text, base):
+    assert activity_base(text) == base
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("lms.example-casino.com/dealer-trainer/", "is not an absolute IRI: give a scheme and a server"),
+    ("/dealer-trainer/", "is not an absolute IRI"),
+    ("", "is not an IRI"),
+    ("https://lms.example-casino.com/dealer trainer/", "is not an IRI"),
+    ("https://lms.example-casino.com/<dt>/", "is not an IRI"),
+    ("https:///dealer-trainer/", "names no server"),
+    ("https://lms.example-casino.com/dt/?id=", "has a query or fragment"),
+    ("https://lms.example-casino.com/dt/#", "has a query or fragment"),
+    ("https://lms.example-casino.com:port/dt/", "is not an absolute IRI (Port could not be cast"),
+    ("https://lms.example-casino.com/100%/", "has a % that is not followed by two hex digits"),
+    ("C:\\school\\dt", "is not an IRI"),
+    ("C:/school/dt", "is a file's path, not an IRI"),
+])
+def test_what_is_not_an_activity_base_is_refused_saying_why(text, says):
+    with pytest.raises(ValueError, match=r"^the activity base ") as e:
+        activity_base(text)
+    assert says in str(e.value) and "\n" not in str(e.value)
 
 
 # --------------------------------------------------------------------------- CSV transcript

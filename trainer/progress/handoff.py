@@ -12,8 +12,10 @@ as an LRS's statements resource takes it:
   trainee's uid}, with the trainee's name;
 - `verb`: ADL's `passed` or `failed` for a graded round (every round is graded against its pass
   mark, in every mode), `terminated` for an abandoned one (it was not graded);
-- `object`: an Activity whose IRI names the game and the item (scenario or drill), titled as
-  the app titles it; an assessment for an exam, a simulation otherwise;
+- `object`: an Activity whose IRI names the game and the item (scenario or drill) under the
+  school's activity base (`activity_base`, `export-results --activity-base IRI`; without it,
+  a placeholder base under dealer-trainer.invalid, which `PLACEHOLDER_NOTE` says), titled as the
+  app titles it; an assessment for an exam, a simulation otherwise;
 - `result`: score {scaled, raw, min 0, max 100} (scaled is the total over 100, exact to the
   hundredth), success, completion, duration (ISO 8601, to the hundredth of a second), and the
   part scores as an extension; an abandoned attempt has completion false and no score;
@@ -31,11 +33,12 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import uuid
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import IO, NamedTuple
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from trainer.progress.classroom import MODE_NAMES, item_title
 from trainer.progress.errors import UnknownTraineeError
@@ -46,8 +49,15 @@ from trainer.progress.store import Store
 FORMATS = ("xapi", "csv")
 #: the trainees' accounts are on this system unless the school names its own (--home-page)
 HOME_PAGE = "https://dealer-trainer.invalid/"
-#: the activities and extensions are named under the trainer's own IRI, the same for every school
+#: the extensions (and, unless the school gives its own base, the activities) are named under the
+#: trainer's own IRI, the same for every school
 IRI = "https://dealer-trainer.invalid/xapi/"
+#: said on stderr when statements are written with the placeholder activity base
+PLACEHOLDER_NOTE = (f"note: the xAPI activity IRIs are placeholders under {IRI}; give your learning "
+                    "system's own base with --activity-base IRI (e.g. "
+                    "https://lms.example-casino.com/dealer-trainer/)")
+#: what an IRI cannot hold (RFC 3987: white space, controls, and these)
+NOT_IN_IRI = re.compile(r"[\s\x00-\x1f\x7f<>\"{}|\\^`]")
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, IRI + "statements")
 ADL_VERBS = "http://adlnet.gov/expapi/verbs/"
 ASSESSMENT = "http://adlnet.gov/expapi/activities/assessment"
@@ -110,10 +120,37 @@ def scaled(total: int) -> float:
 
 
 # --------------------------------------------------------------------------- xAPI
-def game_activity(game: str) -> dict:
+def activity_base(text: str) -> str:
+    """The school's base for activity ids, checked: an absolute IRI (a scheme, and for http(s) a
+    server), with no query or fragment since names are added to it; a `/` is added when it ends
+    in neither `/` nor `:`. ValueError says what is wrong, in one line."""
+    where = f"the activity base {text!r}"
+    if not text or NOT_IN_IRI.search(text):
+        raise ValueError(f"{where} is not an IRI (it is empty or holds white space or one of <>\"{{}}|\\^`)")
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:.", text):
+        raise ValueError(f"{where} is not an absolute IRI: give a scheme and a server, "
+                         "e.g. https://lms.example-casino.com/dealer-trainer/")
+    if re.search(r"%(?![0-9A-Fa-f]{2})", text):
+        raise ValueError(f"{where} has a % that is not followed by two hex digits")
+    if "?" in text or "#" in text:
+        raise ValueError(f"{where} has a query or fragment (? or #): activity names are added to it")
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (a port that is not a number is refused here)
+    except ValueError as e:
+        raise ValueError(f"{where} is not an absolute IRI ({e})") from None
+    if len(parts.scheme) == 1:
+        raise ValueError(f"{where} is a file's path, not an IRI: give a web address, "
+                         "e.g. https://lms.example-casino.com/dealer-trainer/")
+    if parts.scheme.lower() in ("http", "https") and not parts.hostname:
+        raise ValueError(f"{where} names no server ({parts.scheme}://SERVER/...)")
+    return text if text.endswith(("/", ":")) else text + "/"
+
+
+def game_activity(game: str, base: str = IRI) -> dict:
     from trainer.games import GAME_NAMES
 
-    return {"objectType": "Activity", "id": f"{IRI}games/{quote(game, safe='')}",
+    return {"objectType": "Activity", "id": f"{base}games/{quote(game, safe='')}",
             "definition": {"name": {LANGUAGE: GAME_NAMES.get(game, game)}}}
 
 
@@ -126,15 +163,17 @@ def title(attempt: Attempt, titles: dict[tuple[str, str], str]) -> str:
     return titles[key]
 
 
-def item_activity(attempt: Attempt, titles: dict[tuple[str, str], str]) -> dict:
+def item_activity(attempt: Attempt, titles: dict[tuple[str, str], str], base: str = IRI) -> dict:
     kind = ASSESSMENT if attempt.mode.value == "exam" else SIMULATION
     return {"objectType": "Activity",
-            "id": f"{IRI}games/{quote(attempt.game, safe='')}/items/{quote(attempt.item_id, safe='/:')}",
+            "id": f"{base}games/{quote(attempt.game, safe='')}/items/{quote(attempt.item_id, safe='/:')}",
             "definition": {"name": {LANGUAGE: title(attempt, titles)}, "type": kind}}
 
 
-def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = None) -> dict:
-    """One attempt as an xAPI Statement (see the module docstring)."""
+def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = None,
+              activity_base: str = IRI) -> dict:
+    """One attempt as an xAPI Statement (see the module docstring); its activities' ids under
+    `activity_base` (checked by `activity_base()`)."""
     trainee, a = line
     verb = "terminated" if a.abandoned else "passed" if a.passed else "failed"
     result: dict = {"completion": not a.abandoned, "duration": iso_duration(a.duration)}
@@ -149,24 +188,26 @@ def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = N
         "actor": {"objectType": "Agent", "name": trainee.name,
                   "account": {"homePage": home_page, "name": trainee.uid}},
         "verb": {"id": ADL_VERBS + verb, "display": {LANGUAGE: verb}},
-        "object": item_activity(a, {} if titles is None else titles),
+        "object": item_activity(a, {} if titles is None else titles, activity_base),
         "result": result,
         "context": {"platform": "Dealer Trainer", "language": LANGUAGE,
-                    "contextActivities": {"parent": [game_activity(a.game)]},
+                    "contextActivities": {"parent": [game_activity(a.game, activity_base)]},
                     "extensions": {EXTENSIONS["mode"]: a.mode.value, EXTENSIONS["workstation"]: a.source,
                                    EXTENSIONS["regulation-sections"]: sections(a)}},
         "timestamp": iso(a.ended).replace("+00:00", "Z"),
     }
 
 
-def statements(lines: Iterable[Line], *, home_page: str = HOME_PAGE) -> list[dict]:
+def statements(lines: Iterable[Line], *, home_page: str = HOME_PAGE, activity_base: str = IRI) -> list[dict]:
     titles: dict = {}
-    return [statement(line, home_page=home_page, titles=titles) for line in lines]
+    return [statement(line, home_page=home_page, titles=titles, activity_base=activity_base)
+            for line in lines]
 
 
-def write_statements(lines: Iterable[Line], out: IO[str], *, home_page: str = HOME_PAGE) -> int:
+def write_statements(lines: Iterable[Line], out: IO[str], *, home_page: str = HOME_PAGE,
+                     activity_base: str = IRI) -> int:
     """Write the statements as one JSON list; how many."""
-    found = statements(lines, home_page=home_page)
+    found = statements(lines, home_page=home_page, activity_base=activity_base)
     json.dump(found, out, ensure_ascii=False, indent=1)
     out.write("\n")
     return len(found)
@@ -207,10 +248,11 @@ def write_transcript(lines: Iterable[Line], out: IO[str]) -> int:
     return n
 
 
-def write(lines: Iterable[Line], out: IO[str], fmt: str, *, home_page: str = HOME_PAGE) -> int:
+def write(lines: Iterable[Line], out: IO[str], fmt: str, *, home_page: str = HOME_PAGE,
+          activity_base: str = IRI) -> int:
     """Write the attempts in a format of FORMATS; how many attempts were written."""
     if fmt == "xapi":
-        return write_statements(lines, out, home_page=home_page)
+        return write_statements(lines, out, home_page=home_page, activity_base=activity_base)
     if fmt == "csv":
         return write_transcript(lines, out)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")
