@@ -47,16 +47,16 @@ def results(n: int) -> str:
 def password_file(settings) -> Path:
     """The app's own libpq password file, this user's: beside the settings when they are a file
     of their own (INI), else in the app's configuration folder."""
-    from trainer.progress.server.passfile import NAME, PasswordFileError
+    from trainer.progress import passfile
     from ui.qt import QSettings, QStandardPaths
 
     if settings.format() == QSettings.Format.IniFormat:
-        return Path(settings.fileName()).parent / NAME
+        return Path(settings.fileName()).parent / passfile.NAME
     folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppConfigLocation)
     if not folder:
-        raise PasswordFileError("this user has no folder for the app's settings, so the class "
+        raise passfile.PasswordFileError("this user has no folder for the app's settings, so the class "
                                 "password cannot be kept")
-    return Path(folder) / NAME
+    return Path(folder) / passfile.NAME
 
 
 def status_line(waiting: int, connected: bool, problem: str | None, refused: bool = False) -> str:
@@ -106,9 +106,7 @@ class Classroom(QObject):
         kept in the password file, the address without it in the settings). An address without
         a password uses the one the password file keeps for it, if any. ClassServerError says
         why not (nothing changed then)."""
-        from trainer.progress import ClassConnection, ClassServerError, class_address
-        from trainer.progress.server import passfile
-        from trainer.progress.server.address import with_passfile
+        from trainer.progress import ClassConnection, ClassServerError, class_address, passfile, with_passfile
 
         address = class_address(address) if isinstance(address, str) else address
         store = self.window.services.store
@@ -139,7 +137,7 @@ class Classroom(QObject):
     def leave(self) -> None:
         """Stop pushing and forget the class, its password too (what waits stays in the file, for
         the next class). PasswordFileError when the password file cannot be removed."""
-        from trainer.progress.server import passfile
+        from trainer.progress import passfile
 
         settings = self.window.settings
         settings.remove(SETTING)
@@ -229,7 +227,7 @@ class JoinDialog(QDialog):
 
     def take_password(self, text: str) -> None:
         """A password in the address moves to the password field (and out of sight)."""
-        from trainer.progress.server.address import split_password
+        from trainer.progress import split_password
 
         rest, password = split_password(text)
         if password is not None:
@@ -240,8 +238,7 @@ class JoinDialog(QDialog):
     def kept_password(self):
         """The password kept on this workstation for the address in the field (None if none, or
         the address is not whole yet); PasswordFileError when the password file cannot be read."""
-        from trainer.progress import ClassServerError, class_address
-        from trainer.progress.server import passfile
+        from trainer.progress import ClassServerError, class_address, passfile
 
         try:
             address = class_address(self.address.text())
@@ -259,8 +256,7 @@ class JoinDialog(QDialog):
         self.password.setPlaceholderText(KEPT if kept else "")
 
     def accept(self) -> None:
-        from trainer.progress import ClassServerError, class_address
-        from trainer.progress.server.address import with_password
+        from trainer.progress import ClassServerError, class_address, with_password
 
         text = self.address.text().strip()
         if not text:
@@ -318,9 +314,7 @@ def rejoin(window, address=None) -> None:
     a password file that cannot be read, File › Join class… opens to ask for it. A setting from
     before passwords were kept apart, which holds the password, is moved out of the settings
     first. Any other problem is a line in the status bar."""
-    from trainer.progress import ClassServerError, class_address
-    from trainer.progress.server import passfile
-    from trainer.progress.server.address import with_passfile
+    from trainer.progress import ClassServerError, class_address, passfile, with_passfile
 
     def problem(text: str) -> None:
         window.statusBar().showMessage(f"Not in the class: {text}.", 30000)

@@ -28,7 +28,9 @@ every statistic computed from that log.
 - `server`: the class server: the progress file as the workstation's queue, pushed in the
   background to the class's PostgreSQL (`ClassConnection`: `start`, `stop`, `close`, `wake`,
   `waiting`, `status`, and for an instructor `class_overview`, `class_activity`, `attempts_of`,
-  `follow`), `class_address` to check a `--class` address, `ClassServerError`.
+  `follow`), `class_address` to check a `--class` address, `ClassServerError`; the class password
+  kept apart from the address (`split_password`, `with_password`, `with_passfile`) in a libpq
+  password file (`passfile`: `store`, `lookup`, `forget`, `PasswordFileError`).
 
 Typical use::
 
@@ -61,7 +63,9 @@ FACE = {
                  "BinCount", "ProgressReport", "Series", "SkillRow", "accuracy_by_game", "accuracy_by_skill",
                  "attempts_per_day", "chart_bin_days", "next_drill_skill", "payout_times", "progress_report",
                  "rolling_median", "skill_table", "weakest_skills"),
-    **names_from("trainer.progress.server.address", "ClassAddress", "class_address"),
+    **names_from("trainer.progress.server.address", "ClassAddress", "class_address", "split_password",
+                 "with_passfile", "with_password"),
+    "passfile": ("trainer.progress.server.passfile", None),  # the class password file, as a namespace
     **names_from("trainer.progress.server.connection", "ClassConnection"),
     **names_from("trainer.progress.store", "Store"),
 }
