@@ -11,7 +11,8 @@
 
 For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
 from the server (the same `ClassOverview` as trainer.progress.classroom's), `class_activity()`
-what the live view adds (workstations connected, the last result, who is working on what), and
+what the live view adds (workstations connected, the last result, who is working on what),
+`attempts_of(trainee_id)` one trainee's attempts as the server has them, and
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
@@ -35,7 +36,13 @@ from trainer.progress.classroom import ClassOverview
 from trainer.progress.errors import ClassServerError, ClassUnreachableError
 from trainer.progress.server import ledger
 from trainer.progress.server.address import ClassAddress, class_address
-from trainer.progress.server.classview import ClassActivity, class_activity, follow, server_class_overview
+from trainer.progress.server.classview import (
+    ClassActivity,
+    attempts_of,
+    class_activity,
+    follow,
+    server_class_overview,
+)
 from trainer.progress.server.push import BACKOFF, BATCH, POLL, Pusher, class_uid, connect, reason
 
 
@@ -89,6 +96,12 @@ class ClassConnection:
     def class_activity(self, **options) -> ClassActivity:
         """Workstations connected, the last result, who is working on what (see classview)."""
         return self._read(class_activity, **options)
+
+    def attempts_of(self, trainee_id: int, **options) -> list:
+        """One trainee's attempts (their id on the server, as class_overview() gives it), newest
+        first: trainer.progress.records.Attempt, as a progress file's Store.attempts gives them
+        (options as classview.attempts_of's)."""
+        return self._read(attempts_of, trainee_id=trainee_id, **options)
 
     def _read(self, query, **options):
         try:
