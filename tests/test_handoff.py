@@ -21,6 +21,7 @@ from tests.xapi_support import problems
 from trainer.progress.handoff import (
     IRI,
     NAMESPACE,
+    PLACEHOLDER_NOTE,
     TRANSCRIPT_COLUMNS,
     activity_base,
     file_lines,
@@ -278,17 +279,30 @@ def test_ordinary_text_is_not_prefixed(progress):
 def test_export_results_writes_xapi_and_csv(progress, tmp_path):
     out = tmp_path / "statements.json"
     done = run_command("export-results", str(progress), "--format", "xapi", "--out", str(out),
-                       "--home-page", "https://school.example/")
+                       "--home-page", "https://school.example/", "--activity-base", BASE)
     assert done.returncode == 0, done.stderr
-    assert "5 attempts as xAPI statements" in done.stdout
+    assert "5 attempts as xAPI statements" in done.stdout and done.stderr == ""
     found = json.loads(out.read_text(encoding="utf-8"))
     assert len(found) == 5 and all(problems(s) == [] for s in found)
-    assert found == statements(lines_of(progress), home_page="https://school.example/")
+    assert found == statements(lines_of(progress), home_page="https://school.example/", activity_base=BASE)
     assert not list(tmp_path.glob("*.part"))
     done = run_command("export-results", str(progress), "--format", "csv", "--trainee", "Ana")
     assert done.returncode == 0, done.stderr
+    assert done.stderr == "", "a transcript names no activities"
     rows = read_csv(done.stdout)
     assert rows[0] == list(TRANSCRIPT_COLUMNS) and {r[0] for r in rows[1:]} == {"Ana"} and len(rows) == 3
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_without_an_activity_base_the_placeholders_are_said_once(progress, tmp_path, out):
+    path = tmp_path / "statements.json"
+    done = run_command("export-results", str(progress), "--format", "xapi",
+                       *(["--out", str(path)] if out else []))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [PLACEHOLDER_NOTE]
+    assert "--activity-base IRI" in PLACEHOLDER_NOTE and IRI in PLACEHOLDER_NOTE
+    found = json.loads(path.read_text(encoding="utf-8") if out else done.stdout)
+    assert found == statements(lines_of(progress)) and all(problems(s) == [] for s in found)
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -299,6 +313,11 @@ def test_export_results_writes_xapi_and_csv(progress, tmp_path):
     (["{db}", "--format", "csv", "--out", "{tmp}/no/such/folder/t.csv"], "cannot be written"),
     (["{notdb}", "--format", "xapi"], "is damaged"),
     (["{db}", "--format", "xapi", "--home-page", "school"], "is not a web address"),
+    (["{db}", "--format", "xapi", "--activity-base", "lms.example-casino.com/dt/"], "is not an absolute IRI"),
+    (["{db}", "--format", "xapi", "--activity-base", "https://lms/dealer trainer/"], "is not an IRI"),
+    (["{db}", "--format", "xapi", "--activity-base", "https://lms/dt?x=1"], "has a query or fragment"),
+    (["{db}", "--format", "xapi", "--activity-base", ""], "is not an IRI"),
+    (["{db}", "--format", "xapi", "--out", "{tmp}/no/such/folder/s.json"], "cannot be written"),
     (["--class", "http://nowhere", "--format", "csv"], "--class"),
 ])
 def test_bad_input_is_one_line_and_exit_2(progress, tmp_path, args, says):

@@ -8,7 +8,7 @@
                          check exam certificates (a certificates file or a progress file)
     class-server --data DIR [--host H] [--port N]
                          run a class's PostgreSQL server (trainer.progress.server.command)
-    export-results FILE|--class URL --format xapi|csv [--trainee NAME] [--out PATH]
+    export-results FILE|--class URL --format xapi|csv [--trainee NAME] [--out PATH] [--activity-base IRI]
                          results for the employer: xAPI statements or a CSV transcript
                          (trainer.progress.handoff)
 
@@ -137,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--home-page", type=_home_page, metavar="URL",
                     help="the address of the system the trainees' accounts are on, as xAPI "
                          "names them (default: the trainer's own)")
+    ex.add_argument("--activity-base", type=_activity_base, metavar="IRI",
+                    help="the school's or casino's IRI the activity ids are made under, e.g. "
+                         "https://lms.example-casino.com/dealer-trainer/ (default: a placeholder)")
     return p
 
 
@@ -147,6 +150,15 @@ def _home_page(text: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a web address (http:// or https://...)")
     return text
+
+
+def _activity_base(text: str) -> str:
+    from trainer.progress.handoff import activity_base
+
+    try:
+        return activity_base(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _port(text: str) -> int:
@@ -235,9 +247,13 @@ def _export_results(args) -> int:
 
         lines = class_lines(args.class_address, args.trainee)
     text = io.StringIO()
-    n = handoff.write(lines, text, args.format, home_page=args.home_page or handoff.HOME_PAGE)
+    n = handoff.write(lines, text, args.format, home_page=args.home_page or handoff.HOME_PAGE,
+                      activity_base=args.activity_base or handoff.IRI)
+    placeholder = args.format == "xapi" and args.activity_base is None  # said once, when written
     if args.out is None:
         sys.stdout.write(text.getvalue())
+        if placeholder:
+            print(handoff.PLACEHOLDER_NOTE, file=sys.stderr)
         return 0
     try:
         with atomic_text(args.out) as out:
@@ -247,6 +263,8 @@ def _export_results(args) -> int:
         return EXIT_BAD_INPUT
     print(f"{args.out}: {n} attempt{'s' if n != 1 else ''} as "
           f"{'xAPI statements' if args.format == 'xapi' else 'a CSV transcript'}")
+    if placeholder:
+        print(handoff.PLACEHOLDER_NOTE, file=sys.stderr)
     return 0
 
 
