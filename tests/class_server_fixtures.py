@@ -1,6 +1,7 @@
 """The class server's fixtures, for every test that needs a real PostgreSQL: `server`, one for the
-whole session (the packaged server on the loopback address), and `klass`, a class database of
-its own per test. A test module takes both as its own names:
+whole session (the packaged server on the loopback address), `klass`, a class database of its
+own per test, and `joined`, ClassConnections to it as the app holds them. A test module takes
+them as its own names:
 
     server, klass = class_server_fixtures.server, class_server_fixtures.klass"""
 
@@ -9,6 +10,8 @@ from __future__ import annotations
 import pytest
 
 from tests.class_server_support import Class, start_server
+from trainer.progress import Store
+from trainer.progress.server.connection import ClassConnection
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +26,21 @@ def klass(server):
     if not server.running:  # a test that crashed it and failed before starting it again
         server.start()
     return Class(server)
+
+
+@pytest.fixture
+def joined(tmp_path, klass):
+    """`joined(login)`: a ClassConnection to the test's class with that login (as the app holds
+    one), closed after the test."""
+    made = []
+
+    def join(login: str = "workstation", address=None) -> ClassConnection:
+        queue = tmp_path / f"queue-{len(made)}.sqlite"
+        Store.open(queue).close()
+        conn = ClassConnection(str(queue), address or klass.address(login))
+        made.append(conn)
+        return conn
+
+    yield join
+    for conn in made:
+        conn.close()

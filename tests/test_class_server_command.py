@@ -21,6 +21,7 @@ import pytest
 from tests.class_server_support import free_port
 from tests.conftest import ROOT
 from trainer import cli
+from trainer.exams.forms import bundled_forms
 from trainer.progress.errors import ClassServerError
 from trainer.progress.server.address import class_address
 from trainer.progress.server.postgres import Postgres
@@ -59,6 +60,10 @@ def test_the_command_starts_a_class_server_workstations_can_join_and_stops_on_si
             instructor = next(ln.split(": ", 1)[1] for ln in lines if ln.startswith("The instructor's"))
             with psycopg.connect(instructor) as conn:
                 assert conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
+                given = conn.execute("SELECT form_uid, form_digest, attempts_allowed, given_by "
+                                     "FROM exam_forms_given ORDER BY form_uid").fetchall()
+            bundled = sorted((f.uid, f.digest, f.attempts_allowed, "class server") for f in bundled_forms())
+            assert bundled and given == bundled  # the bundled exams start in the class as they are
         finally:
             proc.send_signal(signal.SIGTERM)
             out, err = proc.communicate(timeout=60)

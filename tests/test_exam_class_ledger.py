@@ -21,7 +21,8 @@ from tests.test_class_server import push_all
 from tests.test_exams_trust import form
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
-from trainer.exams.errors import ClassLedgerError, ExamOfflineError
+from trainer.exams.classledger import give_to_class
+from trainer.exams.errors import ClassLedgerError, ExamOfflineError, TraineeLoginNeeded
 from trainer.exams.forms import new_form
 from trainer.exams.keys import InstructorKey
 from trainer.exams.records import portable_record
@@ -29,35 +30,17 @@ from trainer.exams.submission import SUBMISSION
 from trainer.grading import correct_log, grade
 from trainer.library import load_library
 from trainer.procedure import build
-from trainer.progress import Store
+from trainer.progress import ClassServerError, Store
 from trainer.progress.server.address import class_address
-from trainer.progress.server.connection import ClassConnection
 from trainer.progress.server.logins import trainee_login
 
 server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
+joined = class_server_fixtures.joined  # ClassConnections to the test's class
 
 
 @pytest.fixture(scope="module")
 def ivy():
     return InstructorKey.generate("Ivy Park")
-
-
-@pytest.fixture
-def joined(tmp_path, klass):
-    """`joined(login)`: a ClassConnection to the test's class with that login (as the app holds
-    one), closed after the test."""
-    made = []
-
-    def join(login: str = "workstation", address=None) -> ClassConnection:
-        queue = tmp_path / f"queue-{len(made)}.sqlite"
-        Store.open(queue).close()
-        conn = ClassConnection(str(queue), address or klass.address(login))
-        made.append(conn)
-        return conn
-
-    yield join
-    for conn in made:
-        conn.close()
 
 
 def sit(store, key, trainee_id, exam, *, sitting=None, classroom=None):
@@ -188,6 +171,7 @@ def test_attempts_at_a_form_come_back_from_no_fresh_progress_file(tmp_path, klas
     workstation_file(path)
     with Store.open(path) as store:
         add_form(store, exam)  # the exam on the workstation, before any attempt
+    assert give_to_class(joined("instructor"), exam)  # and given to the class by the instructor
     shutil.copy(path, tmp_path / "fresh.sqlite")
     key = installation_key(tmp_path / "installation.key")
     with Store.open(path) as store:
@@ -317,6 +301,7 @@ def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_pat
         add_form(store, exam)
     with klass.connect("instructor") as instructor:
         login = trainee_login(instructor, uid["Sam Lee"], "sam-password")
+    give_to_class(joined("instructor"), exam)
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         ann_token = issue_sitting(ledger, ivy, exam, "Ann Roe", classroom=joined("instructor"))
     sams_own, shared = joined(address=klass.address(login, "sam-password")), joined("workstation")
@@ -327,8 +312,10 @@ def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_pat
             start_exam(store, exam, ann, key, classroom=sams_own)
         with pytest.raises(ClassLedgerError, match="starts exams for Sam Lee only, not for Ann Roe"):
             start_exam(store, exam, ann, key, sitting=ann_token, classroom=sams_own)
-        with pytest.raises(NoAttemptsLeftError, match="Sam Lee has a login of their own"):
-            start_exam(store, exam, sam, key, classroom=shared)
+        with pytest.raises(TraineeLoginNeeded, match="Sam Lee has a login of their own"):
+            start_exam(store, exam, sam, key, classroom=shared)  # the app asks for his password
+        with pytest.raises(ClassServerError, match="Sam Lee has a login of their own"):
+            shared.start_attempt("f" * 32, "Sam Lee", exam.uid)  # an engine that would not ask
         assert server_rows(klass, "exam_starts") == [] and server_rows(klass, "exam_sitting_uses") == []
         start_exam(store, exam, sam, key, classroom=sams_own).abandon()  # his own, with his login
         start_exam(store, exam, ann, key, sitting=ann_token, classroom=shared).abandon()  # her token

@@ -8,6 +8,10 @@
                          check exam certificates (a certificates file or a progress file)
     class-server --data DIR [--host H] [--port N]
                          run a class's PostgreSQL server (trainer.progress.server.command)
+    class-login NAME... --class URL
+                         give trainees logins of their own in a class (an instructor's address)
+    give-form FORM... --class URL
+                         give exam forms to a class: exams with no sitting start at them
     export-results FILE|--class URL --format xapi|csv [--trainee NAME] [--out PATH] [--activity-base IRI]
                          results for the employer: xAPI statements or a CSV transcript
                          (trainer.progress.handoff)
@@ -126,6 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
                          "every network)")
     cs.add_argument("--port", type=_port, default=5432, help="the port to listen on (default 5432)")
 
+    cl = sub.add_parser("class-login", help="give trainees logins of their own in a class (an "
+                        "instructor's --class address): exams with no sitting start for each only "
+                        "with their password; a new password for a name that has a login")
+    cl.add_argument("names", nargs="+", metavar="NAME", help="a trainee's name, as on their workstation")
+    _required_class(cl)
+    gf = sub.add_parser("give-form", help="give exam forms to a class (an instructor's --class "
+                        "address): exams with no sitting start at a form given to the class only")
+    gf.add_argument("forms", nargs="+", metavar="FORM", help="an exam form file (.json)")
+    _required_class(gf)
+
     ex = sub.add_parser("export-results", help="write the results for the employer: xAPI statements "
                         "for a learning record store, or a CSV transcript for the personnel file")
     ex.add_argument("file", nargs="?", metavar="FILE", help="a progress file (or give --class)")
@@ -177,6 +191,12 @@ def _class_address(text: str):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _required_class(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--class", dest="class_address", type=_class_address, metavar="URL",
+                        required=True, help="the class server's postgresql:// address with the "
+                                            "instructor's login, as the class server printed it")
+
+
 def class_option(parser: argparse.ArgumentParser) -> None:
     """`--class URL`: the class server the app joins (its address checked here, without
     connecting; the parsed value is a trainer.progress.server.address.ClassAddress)."""
@@ -186,7 +206,7 @@ def class_option(parser: argparse.ArgumentParser) -> None:
 
 
 COMMANDS = ("settle", "odds", "check", "key", "grade", "instructor-key", "sitting", "certify",
-            "verify-results", "class-server", "export-results")
+            "verify-results", "class-server", "class-login", "give-form", "export-results")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         return {"settle": _settle, "odds": _odds, "check": _check, "key": _key,
                 "grade": _grade, "instructor-key": _instructor_key, "sitting": _sitting,
                 "certify": _certify, "verify-results": _verify_results,
-                "class-server": _class_server, "export-results": _export_results}[args.command](args)
+                "class-server": _class_server, "class-login": _class_login, "give-form": _give_form,
+                "export-results": _export_results}[args.command](args)
     except (RequestError, DataError, ScenarioError, ExamError, StoreError) as e:
         print(f"{e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -217,9 +238,43 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _class_server(args) -> int:
+    from trainer.exams.forms import bundled_forms
     from trainer.progress.server.command import serve
 
-    return serve(args.data, args.host, args.port, say=lambda line: print(line, flush=True))
+    forms = [(f.uid, f.digest, f.name, f.attempts_allowed) for f in bundled_forms()]
+    return serve(args.data, args.host, args.port, say=lambda line: print(line, flush=True), forms=forms)
+
+
+def _class_login(args) -> int:
+    """Exit 0 with each trainee's login and password printed, 2 when the class refuses."""
+    from trainer.progress.records import clean_name
+    from trainer.progress.server.connection import ClassLedger
+    from trainer.progress.server.logins import new_password
+
+    names = [clean_name(n) for n in args.names]
+    if not all(names):
+        raise RequestError("NAME", "a trainee's name cannot be empty")
+    ledger = ClassLedger(args.class_address)
+    print(f"Logins of {ledger.address.shown.rsplit('/', 1)[-1]} (give each trainee their own line):")
+    for name in names:
+        password = new_password()
+        login = ledger.class_login(name, password)
+        print(f"  {name}: password {password}  (login {login})")
+    return 0
+
+
+def _give_form(args) -> int:
+    from trainer.exams.classledger import give_to_class
+    from trainer.exams.forms import read_form
+    from trainer.progress.server.connection import ClassLedger
+
+    ledger = ClassLedger(args.class_address)
+    for path in args.forms:
+        form = read_form(path)
+        given = give_to_class(ledger, form)
+        print(f"{form.name!r}: {'given to' if given else 'already given to'} the class, "
+              f"{form.attempts_allowed} attempt{'s' if form.attempts_allowed != 1 else ''} each")
+    return 0
 
 
 def _export_results(args) -> int:

@@ -25,28 +25,31 @@ is joined to a class, else None: then everything is counted in the files, as bef
   `certify.class_certificates`, each checked with the instructor keys the reader trusts (the
   server holds no key and checks nothing).
 
-**Whose attempts** (migration s006 on the server). A sitting is spent only with its token: the
-server wants its nonce (128 random bits, in the instructor's signed token and the staff's tables,
-which no workstation login reads), issued to that trainee and unused. An exam with no sitting
-names its trainee by name, and the count is kept by name on purpose: a fresh progress file (a
-new trainee id, the same name) must not start the count again. So whoever may claim a name may
-spend its attempts, and the server decides who may:
+**Whose attempts** (migrations s006 to s008 on the server). A sitting is spent only with its
+token: the server wants its nonce (128 random bits, in the instructor's signed token and the
+staff's tables, which no workstation login reads), issued to that trainee and unused. An exam
+with no sitting names its trainee by name, and the count is kept by name on purpose: a fresh
+progress file (a new trainee id, the same name) must not start the count again. So whoever may
+claim a name may spend its attempts, and the server decides who may:
 
-- a trainee's own login (s003, `trainee_<uid>`) starts exams for that trainee only, with a
-  sitting or without: the server compares the name with its trainees row;
-- once a trainee has a login of their own, an exam with no sitting starts for them only with it:
-  the shared `workstation` login is refused for that name;
-- a trainee with no login of their own is not protected from the shared login, and cannot be by
-  the server: every workstation connects with that one login, so the server cannot tell one
-  workstation from another, and a workstation may push any trainee of any name (push_attempts
-  takes whatever trainees rows come with a batch; their ids are made on the workstation). Tying
-  starts to "the trainee this workstation pushed" would be a check of what the caller itself
-  says. The instructor closes it per trainee (a login of their own) or per exam (sittings).
+- a trainee's login is their name's in the class (s008): the instructor gives it with
+  `dealer-trainer class-login NAME --class URL` (a password per trainee), before or after the
+  trainee sends anything, and it reads that name's results from every workstation;
+- that login starts exams for that trainee only, with a sitting or without (s006);
+- once a name has a login, an exam with no sitting starts for it only with that login: the
+  shared `workstation` login is refused for that name by the server, so a workstation asks for
+  the trainee's class password (`count_start`'s `password`; TraineeLoginNeeded until it has it,
+  or when the server refuses it) and counts the start with the trainee's own login;
+- a name with no login is not protected from the shared login, and cannot be by the server:
+  every workstation connects with that one login, so the server cannot tell one workstation from
+  another. The instructor closes it per trainee (a login of their own) or per exam (sittings).
 
-What the server still takes from the caller: `allowed`, the attempts a form allows, for an exam
-with no sitting (forms are signed by the instructor and the server checks no signature), so an
-engine modified to ask for more gets more attempts at a form of its own trainee's; an exam that
-matters is given with sittings, whose count the instructor's side keeps.
+**The allowance is the class's** (s007): an exam with no sitting starts only at a form the
+instructor gave to the class (`give_to_class`; Exam forms › Give to class, `dealer-trainer
+give-form`; the class server gives the bundled forms when it starts), and is counted against
+the attempts that form allows as the class keeps it. A workstation sends no allowance: one
+whose copy of a form says more attempts (an edited file, an engine asking for more) gets the
+instructor's number.
 
 **The offline rule.** An exam that must be counted on the server does not start while the
 server cannot be reached: ExamOfflineError says so, and nothing is written. That is any exam
@@ -61,9 +64,9 @@ An exam with no sitting, on a machine in no class, is counted in its file as bef
 
 from __future__ import annotations
 
-from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError
+from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import ExamForm
-from trainer.progress.errors import ClassServerError, ClassUnreachableError
+from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
 from trainer.progress.records import clean_name
 
 OFFLINE = ("It does not start offline: the attempts are counted by the class server, not by this "
@@ -93,10 +96,13 @@ def class_named(token: dict | None) -> str | None:
     return str(named) if named is not None else None
 
 
-def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, result_uid: str) -> None:
+def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, result_uid: str,
+                password: str | None = None) -> None:
     """Count the start of an attempt on the class server (see the module): returns when it is
     counted; raises, having counted nothing (ExamOfflineError, ClassLedgerError,
-    NoAttemptsLeftError), when the exam must not start."""
+    NoAttemptsLeftError, TraineeLoginNeeded), when the exam must not start. `password`: the
+    trainee's class password, for a trainee with a login of their own (an exam with no sitting
+    is counted with that login)."""
     named = class_named(token)
     if classroom is None:
         if named is not None:
@@ -113,8 +119,28 @@ def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, res
                                        "workstation is joined to.")
             classroom.start_sitting(str(token["nonce"]), clean_name(trainee), form.digest, result_uid)
     else:
+        name = clean_name(trainee)
         with Server(what, NoAttemptsLeftError):
-            classroom.start_attempt(result_uid, clean_name(trainee), form.uid, form.attempts_allowed)
+            login = classroom.login_of(name)
+            counter = classroom
+            if login is not None and login != classroom.address.user:  # not joined with it
+                if password is None:
+                    raise TraineeLoginNeeded(name)
+                counter = classroom.signed_in(login, password)
+            try:
+                counter.start_attempt(result_uid, name, form.uid)
+            except LoginRefusedError:
+                raise TraineeLoginNeeded(name, refused=True) from None
+
+
+def give_to_class(classroom, form: ExamForm) -> bool:
+    """An instructor gives a form to the class (s007): exams with no sitting start at it on the
+    class's workstations, counted against its allowance as the class keeps it. True when given
+    now, False when it was already. ClassLedgerError when the server refuses (a login that is
+    not an instructor's, another form of that id), ExamOfflineError when it cannot be reached."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown}): "
+                f"{form.name!r} was not given to the class"):
+        return classroom.give_form(form.uid, form.digest, form.name, form.attempts_allowed)
 
 
 def attempts_used(classroom, trainee: str, form_uid: str, here: int) -> int:

@@ -59,3 +59,17 @@ class ClassLedgerError(ExamError):
 
 class ExamOfflineError(ClassLedgerError):
     """An exam step that must be counted on the class server, which cannot be reached now."""
+
+
+class TraineeLoginNeeded(ClassLedgerError):
+    """The trainee has a login of their own in the class: an exam with no sitting starts for them
+    only with its password (trainer.exams.classledger). `name` is the trainee's; `refused` is
+    True when a password was given and the class server refused it."""
+
+    def __init__(self, name: str, *, refused: bool = False):
+        super().__init__(
+            f"The class server refuses that password for {name}: type {name}'s class password "
+            "again (the instructor can give a new one)." if refused else
+            f"{name} has a login of their own in this class: the exam starts with {name}'s class "
+            "password.")
+        self.name, self.refused = name, refused

@@ -86,7 +86,7 @@ def attempts_left(store: Store, trainee_id: int, form: ExamForm, classroom=None)
 
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
                clock: Callable[[], float] = exam_clock, sitting: dict | None = None,
-               classroom=None) -> ExamSession:
+               classroom=None, password: str | None = None) -> ExamSession:
     """Begin an attempt on a form (an ExamForm, stored now if it is not yet, or a stored form's
     uid). Refused for an archived form (FormError) and when the trainee has no attempt left
     (NoAttemptsLeftError). With a signed `sitting` token (trainer.exams.submission), the token
@@ -94,7 +94,9 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     with the result, for the instructor to certify, and the form is not stored here. Joined to a
     class (`classroom`), the start is counted on the class server before it is written here, and
     does not happen when the server refuses it or cannot be reached (trainer.exams.classledger);
-    a sitting whose token names a class needs that class."""
+    a sitting whose token names a class needs that class. A trainee with a login of their own in
+    the class starts an exam with no sitting with its `password` (TraineeLoginNeeded without it,
+    or when the server refuses it)."""
     trainee = store.trainee(trainee_id)
     if sitting is not None:
         # the sitting file's form (the instructor's draw) is held in memory only: it is never
@@ -127,7 +129,7 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
                 f"{trainee.name} has used {used} of the {form.attempts_allowed} attempt"
                 f"{'s' if form.attempts_allowed != 1 else ''} allowed at {form.name!r}.")
         # the class server counts first: a start it refuses or cannot count writes nothing here
-        classledger.count_start(classroom, sitting, trainee.name, form, uid)
+        classledger.count_start(classroom, sitting, trainee.name, form, uid, password)
         cur = db.execute(
             "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
             "pass_mark, time_limit_seconds, item_count, started, status, source, sitting) "

@@ -90,6 +90,10 @@ class ClassUnreachableError(ClassServerError):
     """The class server cannot be reached now (not: it refused); the message says why."""
 
 
+class LoginRefusedError(ClassServerError):
+    """The class server was reached and refused the login's password."""
+
+
 def is_damage(exc: sqlite3.Error) -> bool:
     return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (_CORRUPT, _NOTADB)
 

@@ -2,7 +2,8 @@
 
 Starts PostgreSQL (trainer.progress.server.postgres) with its data in DIR, makes or brings up to
 date the class's database, roles and logins (`instructor`, `supervisor`, `workstation`, their
-passwords kept in DIR/logins.json, readable by its owner only, the same on every start), prints
+passwords kept in DIR/logins.json, readable by its owner only, the same on every start), gives
+the class the bundled exam forms (so exams with no sitting start at them), prints
 the addresses to join with, and runs until Ctrl+C or SIGTERM, when it stops PostgreSQL cleanly.
 Every problem is one line naming it (ClassServerError), and PostgreSQL is stopped again if the
 start went wrong after it was running.
@@ -15,17 +16,19 @@ import os
 import signal
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import psycopg
 
 from trainer.progress.errors import ClassServerError
+from trainer.progress.server.ledger import give_form
 from trainer.progress.server.logins import CLASS_LOGINS, add_login, new_password
 from trainer.progress.server.postgres import Postgres
 from trainer.progress.server.tables import DATABASE, install
 
 LOGINS_FILE = "logins.json"
+GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
 
 
@@ -54,14 +57,18 @@ def shown_host(host: str) -> str:
     return socket.gethostname() if host in ("0.0.0.0", "::", "*") else host
 
 
-def prepare(server: Postgres) -> dict[str, str]:
-    """The class's database and logins on a running server; each login's address."""
+def prepare(server: Postgres, forms: Sequence[GivenForm] = ()) -> dict[str, str]:
+    """The class's database and logins on a running server, and the `forms` given to the class
+    (the bundled exams: uid, digest, name, attempts allowed); each login's address."""
     secrets = passwords(server.folder)
     try:
         with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
             install(admin)
             for name, group in CLASS_LOGINS.items():
                 add_login(admin, name, group, secrets[name])
+        with psycopg.connect(server.admin_dsn(DATABASE), autocommit=True) as conn:
+            for form in forms:
+                give_form(conn, *form, given_by="class server")
     except psycopg.Error as e:
         raise ClassServerError(f"could not set up the class database: {str(e).splitlines()[0]}") from None
     host = shown_host(server.host)
@@ -71,13 +78,14 @@ def prepare(server: Postgres) -> dict[str, str]:
 
 
 def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = print,
-          stop: threading.Event | None = None) -> int:
-    """Run the class server until `stop` is set (by SIGINT or SIGTERM when not given)."""
+          stop: threading.Event | None = None, forms: Sequence[GivenForm] = ()) -> int:
+    """Run the class server until `stop` is set (by SIGINT or SIGTERM when not given), the
+    `forms` given to the class."""
     stop = stop or _stop_on_signals()
     server = Postgres(folder, host=host, port=port)
     server.start()
     try:
-        addresses = prepare(server)
+        addresses = prepare(server, forms)
         say(f"Class server running on {host}:{port}, its data in {server.folder}.")
         say("Workstations join the class with:")
         say(f"  dealer-trainer --class {addresses['workstation']}")

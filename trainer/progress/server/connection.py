@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 
 import psycopg
 
 from trainer.progress.classroom import ClassOverview
-from trainer.progress.errors import ClassServerError, ClassUnreachableError
-from trainer.progress.server import ledger
-from trainer.progress.server.address import ClassAddress, class_address
+from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
+from trainer.progress.server import ledger, logins
+from trainer.progress.server.address import ClassAddress, class_address, with_password
 from trainer.progress.server.classview import (
     ClassActivity,
     attempts_of,
@@ -43,10 +44,89 @@ from trainer.progress.server.classview import (
     follow,
     server_class_overview,
 )
-from trainer.progress.server.push import BACKOFF, BATCH, POLL, Pusher, class_uid, connect, reason
+from trainer.progress.server.push import (
+    BACKOFF,
+    BATCH,
+    POLL,
+    Pusher,
+    class_uid,
+    connect,
+    password_refused,
+    reason,
+)
 
 
-class ClassConnection:
+class ClassLedger:
+    """The exam ledger's calls (trainer.progress.server.ledger) on the class at `address`, each
+    on a connection of its own: what any login may ask, then the instructor's."""
+
+    def __init__(self, address: str | ClassAddress):
+        self.address = class_address(address) if isinstance(address, str) else address
+
+    def class_uid(self) -> str:
+        """The class's own id (a sitting issued in this class names it)."""
+        return self._ledger(class_uid)
+
+    def attempts_used(self, trainee_name: str, form_uid: str) -> int:
+        return self._ledger(ledger.attempts_used, trainee_name, form_uid)
+
+    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str) -> int:
+        return self._ledger(ledger.start_sitting, nonce, trainee_name, form_digest, result_uid)
+
+    def start_attempt(self, result_uid: str, trainee_name: str, form_uid: str) -> int:
+        return self._ledger(ledger.start_attempt, result_uid, trainee_name, form_uid)
+
+    def attempts_allowed(self, form_uid: str) -> int | None:
+        return self._ledger(ledger.attempts_allowed, form_uid)
+
+    def login_of(self, trainee_name: str) -> str | None:
+        """The login of the trainee's own in the class, if they have one (logins.login_of)."""
+        return self._ledger(logins.login_of, trainee_name)
+
+    def signed_in(self, login: str, password: str) -> ClassLedger:
+        """The ledger's calls made with a trainee's own login (the same server and database)."""
+        return ClassLedger(with_login(self.address, login, password))
+
+    def give_form(self, uid: str, digest: str, name: str, attempts_allowed: int) -> bool:
+        return self._ledger(ledger.give_form, uid, digest, name, attempts_allowed)
+
+    def class_login(self, name: str, password: str) -> str:
+        return self._ledger(logins.class_login, name, password)
+
+    def record_sitting(self, sitting: dict) -> None:
+        self._ledger(ledger.record_sitting, sitting)
+
+    def sitting_use(self, nonce: str) -> dict | None:
+        return self._ledger(ledger.sitting_use, nonce)
+
+    def add_certificate(self, certificate: dict) -> None:
+        self._ledger(ledger.add_certificate, certificate)
+
+    def certificates(self) -> list[dict]:
+        return self._ledger(ledger.certificates)
+
+    def _ledger(self, call, *args):
+        where = f"the class at {self.address.shown}"
+        try:
+            with connect(self.address) as conn:
+                return call(conn, *args)
+        except psycopg.OperationalError as e:
+            if password_refused(e):
+                raise LoginRefusedError(f"{where} refuses the password of the login "
+                                       f"{self.address.user}") from None
+            raise ClassUnreachableError(f"{where} cannot be reached: {reason(e)}") from None
+        except psycopg.errors.InsufficientPrivilege as e:
+            raise ClassServerError(f"{where} refuses this login ({self.address.user}): {reason(e)}") from None
+        except psycopg.Error as e:
+            raise ClassServerError(f"{where}: {reason(e)}") from None
+
+
+def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress:
+    """The same class (server, database, options) with another login and its password."""
+    return with_password(replace(address, user=login), password)
+
+
+class ClassConnection(ClassLedger):
     def __init__(self, progress_path: str, address: str | ClassAddress, *, batch: int = BATCH,
                  poll: float = POLL, backoff: tuple[float, float] = BACKOFF):
         self.address = class_address(address) if isinstance(address, str) else address
@@ -111,43 +191,6 @@ class ClassConnection:
             raise ClassServerError(f"the class at {self.address.shown}: {reason(e)}") from None
 
     # ------------------------------------------------------------------ the exam ledger
-    def class_uid(self) -> str:
-        """The class's own id (a sitting issued in this class names it)."""
-        return self._ledger(class_uid)
-
-    def attempts_used(self, trainee_name: str, form_uid: str) -> int:
-        return self._ledger(ledger.attempts_used, trainee_name, form_uid)
-
-    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str) -> int:
-        return self._ledger(ledger.start_sitting, nonce, trainee_name, form_digest, result_uid)
-
-    def start_attempt(self, result_uid: str, trainee_name: str, form_uid: str, allowed: int) -> int:
-        return self._ledger(ledger.start_attempt, result_uid, trainee_name, form_uid, allowed)
-
-    def record_sitting(self, sitting: dict) -> None:
-        self._ledger(ledger.record_sitting, sitting)
-
-    def sitting_use(self, nonce: str) -> dict | None:
-        return self._ledger(ledger.sitting_use, nonce)
-
-    def add_certificate(self, certificate: dict) -> None:
-        self._ledger(ledger.add_certificate, certificate)
-
-    def certificates(self) -> list[dict]:
-        return self._ledger(ledger.certificates)
-
-    def _ledger(self, call, *args):
-        where = f"the class at {self.address.shown}"
-        try:
-            with connect(self.address) as conn:
-                return call(conn, *args)
-        except psycopg.OperationalError as e:
-            raise ClassUnreachableError(f"{where} cannot be reached: {reason(e)}") from None
-        except psycopg.errors.InsufficientPrivilege as e:
-            raise ClassServerError(f"{where} refuses this login ({self.address.user}): {reason(e)}") from None
-        except psycopg.Error as e:
-            raise ClassServerError(f"{where}: {reason(e)}") from None
-
     def follow(self, stop: threading.Event) -> Iterator[int | None]:
         """Each new attempt's server id as it arrives, until `stop` is set (see the module)."""
         return follow(self.address, stop, backoff=self.backoff)

@@ -14,8 +14,9 @@ s004_exam_ledger_for_workstations gives it functions that check as they write):
 - `start_sitting`: a sitting starts on a workstation: the server refuses one not issued in this
   class, issued to someone else or for another form, expired by the server's clock, or already
   used; the sitting's attempt number;
-- `start_attempt`: an attempt with no sitting starts: counted, and refused past the form's
-  allowance; its attempt number.
+- `start_attempt`: an attempt with no sitting starts: counted, and refused at a form the
+  instructor did not give to the class (`give_form`, s007) or past the allowance the class keeps
+  for it; its attempt number.
 
 Both check the caller first (s006_exam_starts_bound_to_trainee_logins): a trainee's own login
 starts exams for that trainee only, and the shared workstation login starts no exam without a
@@ -62,15 +63,43 @@ def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_
         raise _refused(e) from None
 
 
-def start_attempt(conn: psycopg.Connection, result_uid: str, trainee_name: str, form_uid: str,
-                  allowed: int) -> int:
+def start_attempt(conn: psycopg.Connection, result_uid: str, trainee_name: str, form_uid: str) -> int:
     """A workstation starts an attempt with no sitting: counted; its attempt number.
-    ClassServerError when the trainee has had every attempt the form allows."""
+    ClassServerError when the form was not given to the class, or the trainee has had every
+    attempt the class's record of it allows (`give_form`)."""
     try:
-        return conn.execute("SELECT start_exam_attempt(%s, %s, %s, %s)",
-                            (result_uid, trainee_name, form_uid, allowed)).fetchone()[0]
+        return conn.execute("SELECT start_exam_attempt(%s, %s, %s)",
+                            (result_uid, trainee_name, form_uid)).fetchone()[0]
     except psycopg.errors.RaiseException as e:
         raise _refused(e) from None
+
+
+def give_form(conn: psycopg.Connection, uid: str, digest: str, name: str, attempts_allowed: int,
+              *, given_by: str | None = None) -> bool:
+    """An instructor gives a form to the class (s007): exams with no sitting may start at it,
+    each trainee as many times as it allows. True when given now, False when it was already;
+    ClassServerError when another form of that id was given (forms never change: a different
+    exam is a new form). `given_by` names who gave it, for the class server's own gift of the
+    bundled forms (its superuser connection); an instructor's login is recorded as itself."""
+    columns = "form_uid, form_digest, name, attempts_allowed" + (", given_by" if given_by else "")
+    values = (uid, digest, name, attempts_allowed) + ((given_by,) if given_by else ())
+    with conn.transaction():
+        added = conn.execute(f"INSERT INTO exam_forms_given ({columns}) VALUES "
+                             f"({', '.join(['%s'] * len(values))}) ON CONFLICT (form_uid) DO NOTHING "
+                             "RETURNING form_uid", values).fetchone()
+        if added is not None:
+            return True
+        kept = conn.execute("SELECT form_digest FROM exam_forms_given WHERE form_uid = %s",
+                            (uid,)).fetchone()[0]
+    if kept != digest:
+        raise ClassServerError(f"another form with the id {uid} was given to this class: {name!r} "
+                               "differs from it (a different exam is a new form)")
+    return False
+
+
+def attempts_allowed(conn: psycopg.Connection, form_uid: str) -> int | None:
+    """The attempts the class allows at a form given to it; None when it was not given."""
+    return conn.execute("SELECT exam_attempts_allowed(%s)", (form_uid,)).fetchone()[0]
 
 
 def sitting_use(conn: psycopg.Connection, nonce: str) -> dict | None:

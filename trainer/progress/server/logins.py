@@ -2,8 +2,13 @@
 
 - `add_login(admin, name, group, password)`: a login in one of the class's groups (the
   class-server command makes `instructor`, `supervisor` and `workstation`);
-- `trainee_login(instructor, trainee_uid, password)`: an instructor gives a trainee who has
-  sent results a login of their own, which reads that trainee's rows only (row-level security).
+- `class_login(instructor, name, password)`: an instructor gives a trainee of the class a login
+  of their own, by name, before or after they send anything (s008); it reads that trainee's rows
+  only (row-level security), from every workstation they used, and starts exams for them only;
+- `trainee_login(instructor, trainee_uid, password)`: the same, for the name of a trainee who
+  has sent results;
+- `login_of(conn, name)`: the login a trainee's name has in the class, if any (any login may
+  ask: a workstation asks for the trainee's password when there is one).
 """
 
 from __future__ import annotations
@@ -42,3 +47,15 @@ def trainee_login(instructor: psycopg.Connection, trainee_uid: str, password: st
         return instructor.execute("SELECT trainee_login(%s, %s)", (trainee_uid, password)).fetchone()[0]
     except (psycopg.errors.InvalidParameterValue, psycopg.errors.NoDataFound) as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
+
+
+def class_login(instructor: psycopg.Connection, name: str, password: str) -> str:
+    """The login of the trainee named `name` (made, or given this new password); its name."""
+    try:
+        return instructor.execute("SELECT class_login(%s, %s)", (name, password)).fetchone()[0]
+    except psycopg.errors.InvalidParameterValue as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None
+
+
+def login_of(conn: psycopg.Connection, name: str) -> str | None:
+    return conn.execute("SELECT trainee_login_of(%s)", (name,)).fetchone()[0]

@@ -198,23 +198,40 @@ CREATE TRIGGER attempts_announce AFTER INSERT ON attempts FOR EACH ROW EXECUTE F
     _run(conn, push_function())
 
 
-def push_function() -> str:
+#: s001's check of a trainee's push: the trainees of the batch are the login's own row
+OWN_ROW = """
+        SELECT uid INTO own FROM trainees WHERE login = session_user;
+        IF EXISTS (SELECT 1 FROM jsonb_to_recordset(batch->'trainees') AS t (uid text)
+                   WHERE t.uid IS DISTINCT FROM own) THEN"""
+
+#: s008's: every trainee of the batch, and the trainee of every attempt (in the batch or already
+#: on the server), bears the login's own name
+OWN_NAME = """
+        SELECT name INTO own FROM trainee_logins WHERE login = session_user;
+        IF own IS NULL OR EXISTS (
+                SELECT 1 FROM jsonb_to_recordset(batch->'trainees') AS t (name text)
+                WHERE t.name IS DISTINCT FROM own) OR EXISTS (
+                SELECT 1 FROM jsonb_to_recordset(batch->'attempts') AS a (trainee_uid text)
+                LEFT JOIN trainees s ON s.uid = a.trainee_uid
+                LEFT JOIN jsonb_to_recordset(batch->'trainees') AS b (uid text, name text)
+                    ON b.uid = a.trainee_uid
+                WHERE coalesce(s.name, b.name) IS DISTINCT FROM own) THEN"""
+
+
+def push_function(own_check: str = OWN_ROW, create: str = "CREATE") -> str:
     attempt_columns = [c.name for c in ATTEMPTS.shared() if c.kind != "key"]
     finding_columns = [c.name for c in FINDINGS.shared() if c.kind not in ("key", "ref")]
     trainee_columns = [c.name for c in TRAINEES.shared() if c.kind != "key"]
     values = ", ".join("t.id" if c == "trainee_id" else f"a.{c}" for c in attempt_columns)
     return f"""
-CREATE FUNCTION push_attempts(batch jsonb) RETURNS integer
+{create} FUNCTION push_attempts(batch jsonb) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     added integer;
     own text;
 BEGIN
     IF pg_has_role(session_user, 'class_trainee', 'MEMBER')
-            AND NOT pg_has_role(session_user, 'class_instructor', 'MEMBER') THEN
-        SELECT uid INTO own FROM trainees WHERE login = session_user;
-        IF EXISTS (SELECT 1 FROM jsonb_to_recordset(batch->'trainees') AS t (uid text)
-                   WHERE t.uid IS DISTINCT FROM own) THEN
+            AND NOT pg_has_role(session_user, 'class_instructor', 'MEMBER') THEN{own_check}
             RAISE EXCEPTION 'a trainee pushes only their own results'
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
@@ -492,3 +509,175 @@ REVOKE ALL ON FUNCTION start_exam_attempt(text, text, text, integer) FROM PUBLIC
 GRANT EXECUTE ON FUNCTION use_exam_sitting(text, text, text, text) TO {everyone};
 GRANT EXECUTE ON FUNCTION start_exam_attempt(text, text, text, integer) TO {everyone}
 """)
+
+
+@migration
+def s007_exam_forms_given(conn: psycopg.Connection) -> None:
+    """The exams an instructor gave to the class (trainer.exams.classledger, "Whose attempts"):
+    each form's id, content digest and the attempts it allows, as the instructor's form says,
+    insert-only. An exam with no sitting starts only at a form given here, and is counted against
+    the allowance kept here, not the number a workstation sends (s004's `allowed`, which an engine
+    changed to ask for more would have had). The class server gives the bundled forms when it
+    starts (`give_form` as the superuser)."""
+    everyone = ", ".join(GROUPS)
+    _run(conn, f"""
+CREATE TABLE exam_forms_given (
+    form_uid text PRIMARY KEY,
+    form_digest text NOT NULL,
+    name text NOT NULL,
+    attempts_allowed integer NOT NULL CHECK (attempts_allowed >= 1),
+    given double precision NOT NULL DEFAULT extract(epoch FROM now()),
+    given_by text NOT NULL DEFAULT session_user
+);
+ALTER TABLE exam_forms_given ENABLE ROW LEVEL SECURITY;
+ALTER TABLE exam_forms_given FORCE ROW LEVEL SECURITY;
+CREATE POLICY exam_forms_given_owner ON exam_forms_given TO {OWNER} USING (true) WITH CHECK (true);
+CREATE POLICY exam_forms_given_staff ON exam_forms_given FOR SELECT TO {STAFF} USING (true);
+CREATE POLICY exam_forms_given_give ON exam_forms_given FOR INSERT TO class_instructor
+    WITH CHECK (given_by = session_user);
+REVOKE ALL ON exam_forms_given FROM PUBLIC;
+GRANT SELECT ON exam_forms_given TO {STAFF};
+GRANT INSERT ON exam_forms_given TO class_instructor;
+{append_only("exam_forms_given")};
+DROP FUNCTION start_exam_attempt(text, text, text, integer);
+CREATE FUNCTION start_exam_attempt(result text, trainee text, form text) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    allowed integer;
+BEGIN
+    PERFORM exam_start_allowed(trainee, true);
+    SELECT attempts_allowed INTO allowed FROM exam_forms_given WHERE form_uid = form;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'this exam was not given to the class: the instructor gives it with '
+            'Exam forms › Give to class';
+    END IF;
+    RETURN start_exam_attempt_as_asked(result, trainee, form, allowed);
+END $$;
+CREATE FUNCTION exam_attempts_allowed(form text) RETURNS integer
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT attempts_allowed FROM exam_forms_given WHERE form_uid = form
+$$;
+REVOKE ALL ON FUNCTION start_exam_attempt(text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION exam_attempts_allowed(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION start_exam_attempt(text, text, text) TO {everyone};
+GRANT EXECUTE ON FUNCTION exam_attempts_allowed(text) TO {everyone}
+""")
+
+
+@migration
+def s008_trainee_logins_by_name(conn: psycopg.Connection) -> None:
+    """A trainee's login belongs to their name in the class, not to one progress file: the name
+    is what the class counts exam attempts by, and one trainee sits at several workstations,
+    each file with a trainee id of its own.
+
+    - `trainee_logins`: each name's login, insert-only; an instructor makes one with
+      `class_login(name, password)` before or after the trainee sends anything (its login name
+      is `trainee_` and a digest of the class and the name: two classes on one PostgreSQL give
+      two logins);
+    - every trainees row of that name, and each one pushed later, bears the login, so the
+      trainee's login reads the results of all their workstations (s001's policies);
+    - a trainee's login pushes rows of its own name only: the batch's trainees and the trainee
+      of every attempt (s001 checked the trainees listed, not an attempt naming a trainee
+      already on the server);
+    - `exam_start_allowed` (s006) reads the logins from here;
+    - `trainee_login(uid, password)` (s003) makes the login of that trainee's name;
+    - `trainee_login_of(name)`, for any login: the name's login, if it has one, so a
+      workstation knows to ask for the trainee's password."""
+    everyone = ", ".join(GROUPS)
+    _run(conn, f"""
+CREATE TABLE trainee_logins (
+    name text PRIMARY KEY CHECK (btrim(name) <> ''),
+    login text NOT NULL UNIQUE,
+    made double precision NOT NULL DEFAULT extract(epoch FROM now())
+);
+ALTER TABLE trainee_logins ENABLE ROW LEVEL SECURITY;
+ALTER TABLE trainee_logins FORCE ROW LEVEL SECURITY;
+CREATE POLICY trainee_logins_owner ON trainee_logins TO {OWNER} USING (true) WITH CHECK (true);
+CREATE POLICY trainee_logins_staff ON trainee_logins FOR SELECT TO {STAFF} USING (true);
+CREATE POLICY trainee_logins_own ON trainee_logins FOR SELECT TO class_trainee USING (login = current_user);
+REVOKE ALL ON trainee_logins FROM PUBLIC;
+GRANT SELECT ON trainee_logins TO class_trainee, {STAFF};
+{append_only("trainee_logins")};
+INSERT INTO trainee_logins (name, login)
+    SELECT DISTINCT ON (name) name, login FROM trainees WHERE login IS NOT NULL ORDER BY name, id;
+ALTER TABLE trainees DROP CONSTRAINT trainees_login_key;
+UPDATE trainees t SET login = l.login FROM trainee_logins l
+    WHERE t.name = l.name AND t.login IS DISTINCT FROM l.login;
+CREATE FUNCTION trainee_login_by_name() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    NEW.login := (SELECT login FROM trainee_logins WHERE name = NEW.name);
+    RETURN NEW;
+END $$;
+CREATE TRIGGER trainees_login_by_name BEFORE INSERT ON trainees
+    FOR EACH ROW EXECUTE FUNCTION trainee_login_by_name();
+CREATE FUNCTION class_login(trainee text, password text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    login_name text;
+BEGIN
+    IF trainee IS NULL OR btrim(trainee) = '' THEN
+        RAISE EXCEPTION 'a login needs the trainee''s name' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF password IS NULL OR length(password) < 8 THEN
+        RAISE EXCEPTION 'a trainee''s password has at least 8 characters'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT login INTO login_name FROM trainee_logins WHERE name = trainee;
+    IF FOUND THEN
+        EXECUTE format('ALTER ROLE %I PASSWORD %L', login_name, password);
+    ELSE
+        login_name := 'trainee_' || left(md5((SELECT uid FROM class_info) || chr(10) || trainee), 24);
+        EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE class_trainee', login_name, password);
+        INSERT INTO trainee_logins (name, login) VALUES (trainee, login_name);
+    END IF;
+    UPDATE trainees SET login = login_name WHERE name = trainee AND login IS DISTINCT FROM login_name;
+    RETURN login_name;
+END $$;
+CREATE OR REPLACE FUNCTION trainee_login(trainee_uid text, password text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    trainee text;
+BEGIN
+    IF trainee_uid !~ '^[0-9a-f]{{32}}$' THEN
+        RAISE EXCEPTION 'a trainee id is 32 hex digits, not %', trainee_uid
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT name INTO trainee FROM trainees WHERE uid = trainee_uid;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no trainee % has sent results to this class', trainee_uid
+            USING ERRCODE = 'no_data_found';
+    END IF;
+    RETURN class_login(trainee, password);
+END $$;
+CREATE FUNCTION trainee_login_of(trainee text) RETURNS text
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT login FROM trainee_logins WHERE name = trainee
+$$;
+CREATE OR REPLACE FUNCTION exam_start_allowed(trainee text, unsigned boolean) RETURNS void
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+    own text;
+BEGIN
+    IF pg_has_role(session_user, 'class_instructor', 'MEMBER') THEN
+        RETURN;
+    END IF;
+    IF pg_has_role(session_user, 'class_trainee', 'MEMBER') THEN
+        SELECT name INTO own FROM trainee_logins WHERE login = session_user;
+        IF own IS DISTINCT FROM trainee THEN
+            RAISE EXCEPTION 'this login starts exams for % only, not for %', own, trainee
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    ELSIF unsigned AND EXISTS (SELECT 1 FROM trainee_logins WHERE name = trainee) THEN
+        RAISE EXCEPTION '% has a login of their own in this class: an exam with no sitting starts '
+            'for them only with it', trainee
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+END $$;
+REVOKE ALL ON FUNCTION trainee_login_by_name() FROM PUBLIC;
+REVOKE ALL ON FUNCTION class_login(text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION trainee_login_of(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION class_login(text, text) TO class_instructor;
+GRANT EXECUTE ON FUNCTION trainee_login_of(text) TO {everyone}
+""")
+    _run(conn, push_function(OWN_NAME, "CREATE OR REPLACE"))

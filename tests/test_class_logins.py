@@ -1,0 +1,200 @@
+"""Whose attempts, on a real PostgreSQL (issue 14; trainer.exams.classledger): the exams an
+instructor gives to the class and the attempts they allow are the server's, not what a
+workstation says (migration s007); a trainee's login belongs to their name in the class, from
+every workstation they use, and an exam with no sitting starts for them only with it (s008).
+Each attack closed is a test here."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from tests import class_server_fixtures
+from tests.class_server_support import Class, progress_file
+from tests.conftest import run_command
+from tests.test_class_server import push_all
+from tests.test_exam_class_ledger import server_rows
+from tests.test_exams_trust import form
+from trainer.exams import add_form, installation_key, start_exam
+from trainer.exams.classledger import give_to_class
+from trainer.exams.errors import ClassLedgerError, NoAttemptsLeftError, TraineeLoginNeeded
+from trainer.exams.forms import write_form
+from trainer.progress import ClassServerError, Store
+from trainer.progress.server.logins import class_login
+from trainer.progress.server.queue import Queue
+
+server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
+joined = class_server_fixtures.joined  # ClassConnections to the test's class
+
+
+def workstation(tmp_path, name: str, *people: str):
+    """A workstation's progress file with these trainees, one attempt each (not pushed yet)."""
+    return progress_file(tmp_path / name, {p: 1 for p in people})
+
+
+# --------------------------------------------------------------------------- the forms given
+def test_an_exam_with_no_sitting_starts_only_at_a_form_the_instructor_gave(tmp_path, klass, joined):
+    exam = form()
+    path = workstation(tmp_path, "ws.sqlite", "Sam Lee")
+    key = installation_key(tmp_path / "k")
+    with Store.open(path) as store:
+        add_form(store, exam)
+        sam = store.find_trainee("Sam Lee").id
+        with pytest.raises(NoAttemptsLeftError, match=r"not given to the class.*Give to class"):
+            start_exam(store, exam, sam, key, classroom=joined("workstation"))
+        assert store.query("SELECT count(*) AS n FROM exam_results")[0]["n"] == 0
+        assert give_to_class(joined("instructor"), exam) is True
+        assert give_to_class(joined("instructor"), exam) is False  # once is enough
+        start_exam(store, exam, sam, key, classroom=joined("workstation")).abandon()
+    assert [(r[1], r[2], r[3]) for r in server_rows(klass, "exam_starts")] == [("Sam Lee", exam.uid, 1)]
+
+
+def test_the_attempts_allowed_are_the_classs_not_the_workstations(tmp_path, klass, joined):
+    """A workstation whose copy of the form says 5 attempts (the file edited, or an engine asking
+    for more) gets the 1 the instructor's form allows."""
+    exam = dataclasses.replace(form(), attempts_allowed=1)
+    give_to_class(joined("instructor"), exam)
+    generous = dataclasses.replace(exam, attempts_allowed=5)
+    assert generous.uid == exam.uid and generous.digest != exam.digest
+    path = workstation(tmp_path, "ws.sqlite", "Sam Lee")
+    key = installation_key(tmp_path / "k")
+    shared = joined("workstation")
+    with Store.open(path) as store:
+        add_form(store, generous)
+        sam = store.find_trainee("Sam Lee").id
+        start_exam(store, generous, sam, key, classroom=shared).abandon()
+        with pytest.raises(NoAttemptsLeftError, match="used 1 of the 1 attempt"):
+            start_exam(store, generous, sam, key, classroom=shared)
+    with pytest.raises(ClassServerError, match="used 1 of the 1"):
+        shared.start_attempt("e" * 32, "Sam Lee", exam.uid)
+    with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.UndefinedFunction):
+        conn.execute("SELECT start_exam_attempt('x', 'Sam Lee', %s, 9)", (exam.uid,))  # s004's: gone
+    assert len(server_rows(klass, "exam_starts")) == 1
+
+
+def test_only_an_instructor_gives_a_form_and_a_given_form_never_changes(tmp_path, klass, joined):
+    exam = form()
+    for login in ("workstation", "supervisor"):
+        with pytest.raises(ClassLedgerError, match="refuses"):
+            give_to_class(joined(login), exam)
+    give_to_class(joined("instructor"), exam)
+    with pytest.raises(ClassLedgerError, match=f"another form with the id {exam.uid}"):
+        give_to_class(joined("instructor"), dataclasses.replace(exam, attempts_allowed=9))
+    for change in ("UPDATE exam_forms_given SET attempts_allowed = 9", "DELETE FROM exam_forms_given"):
+        with klass.admin() as admin, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            admin.execute(change)
+    given = [(r[0], r[3]) for r in server_rows(klass, "exam_forms_given")]
+    assert given == [(exam.uid, exam.attempts_allowed)]
+
+
+def test_the_give_form_command(tmp_path, klass):
+    exam = form()
+    write_form(exam, tmp_path / "form.json")
+    args = ("give-form", str(tmp_path / "form.json"), "--class")
+    done = run_command(*args, klass.address("instructor").url)
+    assert done.returncode == 0, done.stderr
+    assert f"{exam.name!r}: given to the class, {exam.attempts_allowed} attempts each" in done.stdout
+    again = run_command(*args, klass.address("instructor").url)
+    assert "already given" in again.stdout
+    refused = run_command(*args, klass.address("workstation").url)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "refuses this login (workstation)" in refused.stderr
+    missing = run_command("give-form", str(tmp_path / "nothing.json"), "--class",
+                          klass.address("instructor").url)
+    assert missing.returncode == 2 and "nothing.json" in missing.stderr and "Traceback" not in missing.stderr
+
+
+# --------------------------------------------------------------------------- trainee logins
+def test_a_login_is_the_names_from_every_workstation_and_before_any_result(tmp_path, klass):
+    with klass.connect("instructor") as instructor:
+        login = class_login(instructor, "Ana", "ana-password")  # before Ana sent anything
+    push_all(workstation(tmp_path, "a.sqlite", "Ana", "Bo"), klass)
+    push_all(workstation(tmp_path, "b.sqlite", "Ana"), klass)  # another workstation: a new id
+    with klass.connect(login, "ana-password") as ana:
+        assert [r[0] for r in ana.execute("SELECT name FROM trainees")] == ["Ana", "Ana"]
+        assert ana.execute("SELECT count(*) FROM attempts").fetchone()[0] == 2
+        assert ana.execute("SELECT name FROM trainee_logins").fetchall() == [("Ana",)]
+    with klass.connect("instructor") as instructor:
+        assert class_login(instructor, "Ana", "new-password") == login  # a new password, same login
+        with pytest.raises(ClassServerError, match="at least 8"):
+            class_login(instructor, "Bo", "short")
+        with pytest.raises(ClassServerError, match="needs the trainee's name"):
+            class_login(instructor, " ", "long-enough")
+    with pytest.raises(psycopg.OperationalError):
+        klass.connect(login, "ana-password")  # the old password is gone
+
+
+def test_two_classes_on_one_postgresql_give_a_name_two_logins(server):
+    one, two = Class(server), Class(server)
+    logins = []
+    for k in (one, two):
+        with k.connect("instructor") as instructor:
+            logins.append(class_login(instructor, "Ana", "ana-password"))
+    assert logins[0] != logins[1]
+    with one.connect(logins[0], "ana-password") as ana, \
+            pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own"):
+        ana.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [], "attempts": [
+            {"uid": "x", "trainee_uid": "y"}]}),))
+
+
+def test_a_trainee_pushes_no_attempt_under_anothers_id(tmp_path, klass):
+    """s001 checked the trainees a batch lists, not the trainee an attempt names: a batch with no
+    trainees and Bo's id (already on the server) on each attempt would have added them as Bo's."""
+    path = workstation(tmp_path, "ws.sqlite", "Ana", "Bo")
+    push_all(path, klass)
+    with Store.open(path) as store:
+        bo = store.find_trainee("Bo").uid
+    with klass.connect("instructor") as instructor:
+        login = class_login(instructor, "Ana", "ana-password")
+    more = progress_file(tmp_path / "more.sqlite", {"Ana": 2})
+    queue = Queue(more)
+    _, batch = queue.batch("x", 10)
+    queue.close()
+    forged = {"trainees": [], "attempts": [{**a, "trainee_uid": bo} for a in batch["attempts"]]}
+    before = klass.count()
+    with klass.connect(login, "ana-password") as ana:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own"):
+            ana.execute("SELECT push_attempts(%s)", (Jsonb(forged),))
+        assert ana.execute("SELECT push_attempts(%s)", (Jsonb(batch),)).fetchone()[0] == 2  # her own
+    assert klass.count() == before + 2
+
+
+def test_the_class_login_command(tmp_path, klass):
+    done = run_command("class-login", "Ana Lee", "  Bo  ", "--class", klass.address("instructor").url)
+    assert done.returncode == 0, done.stderr
+    lines = {ln.split(":")[0].strip(): ln for ln in done.stdout.splitlines()[1:]}
+    assert set(lines) == {"Ana Lee", "Bo"}
+    password = lines["Ana Lee"].split("password ")[1].split()[0]
+    login = lines["Ana Lee"].split("(login ")[1].rstrip(")")
+    with klass.connect(login, password) as ana:
+        assert ana.execute("SELECT name FROM trainee_logins").fetchall() == [("Ana Lee",)]
+    refused = run_command("class-login", "Cy", "--class", klass.address("workstation").url)
+    assert refused.returncode == 2 and "refuses this login" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    empty = run_command("class-login", " ", "--class", klass.address("instructor").url)
+    assert empty.returncode == 2 and "name cannot be empty" in empty.stderr
+
+
+def test_an_exam_with_no_sitting_starts_with_the_trainees_password(tmp_path, klass, joined):
+    exam = form()
+    give_to_class(joined("instructor"), exam)
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Sam Lee", "sam-password")
+    path = workstation(tmp_path, "ws.sqlite", "Sam Lee")
+    key = installation_key(tmp_path / "k")
+    shared = joined("workstation")
+    with Store.open(path) as store:
+        sam = store.find_trainee("Sam Lee").id
+        with pytest.raises(TraineeLoginNeeded) as asked:
+            start_exam(store, exam, sam, key, classroom=shared)
+        assert asked.value.name == "Sam Lee" and not asked.value.refused
+        with pytest.raises(TraineeLoginNeeded) as wrong:
+            start_exam(store, exam, sam, key, classroom=shared, password="not-his-password")
+        assert wrong.value.refused and "refuses that password" in str(wrong.value)
+        assert store.query("SELECT count(*) AS n FROM exam_results")[0]["n"] == 0
+        assert server_rows(klass, "exam_starts") == []
+        start_exam(store, exam, sam, key, classroom=shared, password="sam-password").abandon()
+    assert [(r[1], r[3]) for r in server_rows(klass, "exam_starts")] == [("Sam Lee", 1)]
