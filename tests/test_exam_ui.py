@@ -18,10 +18,11 @@ from trainer.progress import Store
 PASSPHRASE = "correct horse battery"
 
 
-def answer(*steps: dict, seen: list | None = None):
+def answer(*steps: dict, seen: list | None = None, asked: list | None = None):
     """Answer the modal dialogs that will open, in order. Each step is {"button": label} for a
     message box, {"text": ...} for an input dialog, or {"file": path} for a file dialog. A
-    dialog nobody expected is cancelled after a few seconds, so a test fails instead of hanging."""
+    dialog nobody expected is cancelled after a few seconds, so a test fails instead of hanging.
+    `seen` collects the message boxes' texts, `asked` the input dialogs' questions and echo modes."""
     from ui.qt import QApplication, QDialog, QFileDialog, QInputDialog, QMessageBox, QTimer
 
     todo = list(steps)
@@ -43,6 +44,8 @@ def answer(*steps: dict, seen: list | None = None):
             box.selectFile(step["file"])
             box.accept()
         elif "text" in step and isinstance(box, QInputDialog):
+            if asked is not None:
+                asked.append((box.labelText(), box.textEchoMode()))
             box.setTextValue(step["text"])
             box.accept()
         elif "button" in step and isinstance(box, QMessageBox):

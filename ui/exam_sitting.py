@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from trainer.exams import Ending
 from ui.lists import selected
-from ui.qt import QMessageBox
+from ui.qt import QInputDialog, QLineEdit, QMessageBox
 
 
 class ExamSitting:
@@ -24,17 +24,25 @@ class ExamSitting:
     def begin(self, form, sitting: dict | None = None) -> bool:
         """Start the attempt (a stored form's uid, or a form from a sitting file with its token)
         and lock the window to it; False (with a message) when it is refused."""
-        from trainer.exams import ExamError, start_exam
+        from trainer.exams import ExamError, TraineeLoginNeeded, start_exam
         from trainer.progress import StoreError
         from ui.exam_runner import ExamRunner
 
-        try:
-            self.session = start_exam(self.store, form, self.trainee.id, self.services.key,
-                                      sitting=sitting, classroom=self.class_connection())
-        except (ExamError, StoreError) as e:
-            QMessageBox.warning(self, "Exam", str(e))
-            return False
-        form = self.session.form
+        password, session = None, None
+        while session is None:
+            try:
+                session = start_exam(self.store, form, self.trainee.id, self.services.key,
+                                     sitting=sitting, classroom=self.class_connection(),
+                                     password=password)
+            except TraineeLoginNeeded as e:  # asked again until given, refused or cancelled
+                password = self.class_password(e)
+                if password is None:
+                    return False
+            except (ExamError, StoreError) as e:
+                QMessageBox.warning(self, "Exam", str(e))
+                return False
+        self.session = session
+        form = session.form
         scenarios = [self.session.scenario(p) for p in range(len(form.items))]
         self.runner = ExamRunner(form.name, scenarios, self.session.remaining)
         self.runner.item_finished.connect(self._answer)
@@ -44,6 +52,19 @@ class ExamSitting:
         self.locked.emit(True)
         self.runner.start()
         return True
+
+    def class_password(self, asked) -> str | None:
+        """The trainee's class password, typed in a masked field (TraineeLoginNeeded says why it
+        is asked, or that the server refused the last one); None when cancelled or left empty."""
+        box = QInputDialog(self)
+        box.setObjectName("classPassword")
+        box.setWindowTitle("Class password")
+        box.setLabelText(f"{asked}\n\nThe password the instructor gave {asked.name}:")
+        box.setTextEchoMode(QLineEdit.EchoMode.Password)
+        box.setOkButtonText("Start the exam")
+        typed = box.textValue() if box.exec() else ""
+        box.deleteLater()
+        return typed or None
 
     def _answer(self, position: int, result, round_) -> None:
         from trainer.exams import ExamError
