@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from trainer.answer_key import key_json
+from trainer.exams.classledger import attempts_allowed
 from trainer.exams.errors import LockedError
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import FormSummary, form_summaries, get_form, list_forms
@@ -67,9 +68,13 @@ class ExamAccess:
 
     def available(self) -> list[Available]:
         """The exams this viewer may sit, with no content."""
-        return [Available(**asdict(f), attempts_left=max(
-                    0, f.attempts_allowed - attempts_used(self.store, self.viewer.id, f.uid, self.classroom)))
-                for f in form_summaries(self.store)]
+        shown = []
+        for f in form_summaries(self.store):
+            allowed = attempts_allowed(self.classroom, f.uid, f.attempts_allowed)  # the class's, in one
+            used = attempts_used(self.store, self.viewer.id, f.uid, self.classroom)
+            shown.append(Available(**{**asdict(f), "attempts_allowed": allowed},
+                                   attempts_left=max(0, allowed - used)))
+        return shown
 
     def forms(self, *, archived: bool = False) -> list[ExamForm]:
         self._need_unlocked("Exam forms")

@@ -156,6 +156,18 @@ def attempts_used(classroom, trainee: str, form_uid: str, here: int) -> int:
         return here
 
 
+def attempts_allowed(classroom, form_uid: str, here: int) -> int:
+    """The attempts a form allows: the class's record of it (s007) when the machine is in a
+    class that was given it, else the form's own (`here`). For showing only, as attempts_used."""
+    if classroom is None or getattr(classroom, "problem", None) is not None:
+        return here
+    try:
+        given = classroom.attempts_allowed(form_uid)
+    except ClassServerError:
+        return here
+    return here if given is None else given
+
+
 def not_certifiable(use: dict | None, nonce: str, trainee: str, digest: str, result_uid: str) -> str | None:
     """Why the class server's record of a sitting (`use`, as ClassConnection.sitting_use gives
     it) refuses a certificate for this result of it; None when it does not."""

@@ -81,7 +81,8 @@ def attempts_used(store: Store, trainee_id: int, form_uid: str, classroom=None) 
 
 
 def attempts_left(store: Store, trainee_id: int, form: ExamForm, classroom=None) -> int:
-    return max(0, form.attempts_allowed - attempts_used(store, trainee_id, form.uid, classroom))
+    allowed = classledger.attempts_allowed(classroom, form.uid, form.attempts_allowed)
+    return max(0, allowed - attempts_used(store, trainee_id, form.uid, classroom))
 
 
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
