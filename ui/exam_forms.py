@@ -136,19 +136,101 @@ class FormBuilder(QDialog):
         super().accept()
 
 
+NOT_IN_CLASS = ("This app is not in a class: join it with the instructor's address (File › Join "
+                "class…) to give forms to the class.")
+GIVE_TIP = ("Give the selected form to the class: trainees start it on the class's workstations "
+            "with no sitting, counted by the class server against the attempts it allows")
+INSTRUCTORS_ONLY = ("Only the instructor's login gives forms to the class: join it with the "
+                    "instructor's address (File › Join class…).")
+
+
+def attempts(n: int) -> str:
+    return f"{n} attempt{'s' if n != 1 else ''}"
+
+
 class FormsTab:
-    """The instructor's Forms tab of ExamPage (a mixin): the list, and new, import and export."""
+    """The instructor's Forms tab of ExamPage (a mixin): the list, and new, import and export;
+    while the app is in a class, Give to class (trainer.exams.give_to_class), also offered for a
+    form just made or imported."""
 
     def _forms_tab(self) -> QWidget:
         w = QWidget()
         v = QVBoxLayout(w)
         self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts"])
         v.addWidget(self.forms, 1)
-        v.addLayout(button_row((("New form…", self.new_form), ("Import form…", self.import_form),
-                                ("Export form…", self.export_form),
-                                ("Issue a sitting…", lambda: self.certification.issue()),
-                                ("Certify a submission…", lambda: self.certification.certify()))))
+        row = button_row((("New form…", self.new_form), ("Import form…", self.import_form),
+                          ("Export form…", self.export_form),
+                          ("Issue a sitting…", lambda: self.certification.issue()),
+                          ("Certify a submission…", lambda: self.certification.certify())))
+        self.give_button = QPushButton("Give to &class")
+        self.give_button.clicked.connect(lambda: self.give_form_to_class())
+        row.insertWidget(3, self.give_button)  # after Export form…
+        v.addLayout(row)
+        self.services.class_changed.connect(self.show_class_state)
+        self.show_class_state()
         return w
+
+    def show_class_state(self) -> None:
+        """Give to class is enabled while the app is in a class; its tooltip says why not."""
+        joined = self.class_connection() is not None
+        self.give_button.setEnabled(joined)
+        self.give_button.setToolTip(GIVE_TIP if joined else NOT_IN_CLASS)
+
+    def give_form_to_class(self, uid: str | None = None) -> bool | None:
+        """Give the selected form (or `uid`'s) to the class, and say how it went in a message:
+        True given now, False given already, None not given (out of class, refused, out of reach)."""
+        from trainer.exams import ClassLedgerError, ExamOfflineError, get_form, give_to_class
+        from ui.server_call import server_call, status_bar_of
+
+        classroom = self.class_connection()
+        uid = uid or selected(self.forms)
+        if uid is None:
+            return None
+        form = get_form(self.store, uid)
+        title = "Give to class"
+        if classroom is None:
+            QMessageBox.information(self, title, NOT_IN_CLASS)
+            return None
+        try:
+            with server_call(status_bar_of(self), f"Giving {form.name!r} to the class at "
+                                                  f"{classroom.address.shown}"):
+                given = give_to_class(classroom, form)
+        except ExamOfflineError as e:
+            QMessageBox.warning(self, title, f"Not given: {e}")
+            return None
+        except ClassLedgerError as e:
+            hint = f"\n\n{INSTRUCTORS_ONLY}" if "refuses this login" in str(e) else ""
+            QMessageBox.warning(self, title, f"Not given: {e}{hint}")
+            return None
+        each = f"{attempts(form.attempts_allowed)} each"
+        if given:
+            QMessageBox.information(self, title, f"{form.name!r} is given to the class: trainees "
+                                    f"start it on the class's workstations with no sitting, {each}, "
+                                    "counted by the class server.")
+        else:
+            QMessageBox.information(self, title, f"{form.name!r} was already given to the class "
+                                    f"({each}): nothing changed.")
+        return given
+
+    def offer_to_class(self, form, said: str) -> None:
+        """A form just made or imported, while in a class: give it to the class now? (`said`:
+        what happened to it, first.) Not now is the default: a form given stays given."""
+        if self.class_connection() is None:
+            if said:
+                QMessageBox.information(self, "Import form", said)
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Give to class",
+                          f"{said + ' ' if said else ''}Give {form.name!r} to the class now? "
+                          f"Trainees then start it on the class's workstations with no sitting, "
+                          f"{attempts(form.attempts_allowed)} each. A form given to the class "
+                          "stays given (Give to class on this tab does it later).", parent=self)
+        give = box.addButton("&Give to class", QMessageBox.ButtonRole.AcceptRole)
+        later = box.addButton("&Not now", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(later)
+        box.setEscapeButton(later)
+        box.exec()
+        if box.clickedButton() is give:
+            self.give_form_to_class(form.uid)
 
     def new_form(self) -> None:
         from trainer.exams import add_form, exam_items
@@ -158,6 +240,7 @@ class FormsTab:
         if builder.exec() and builder.form is not None:
             add_form(self.store, builder.form)
             self.refresh()
+            self.offer_to_class(builder.form, "")
 
     def import_form(self) -> None:
         from trainer.exams import ExamError, import_form
@@ -169,9 +252,8 @@ class FormsTab:
             except ExamError as e:
                 QMessageBox.warning(self, "Import form", str(e))
                 return
-            QMessageBox.information(self, "Import form", f"{form.name}: "
-                                    + ("added." if added else "already here."))
             self.refresh()
+            self.offer_to_class(form, f"{form.name}: " + ("added." if added else "already here."))
 
     def export_form(self) -> None:
         from trainer.exams import export_form
