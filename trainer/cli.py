@@ -255,11 +255,12 @@ def _class_login(args) -> int:
     if not all(names):
         raise RequestError("NAME", "a trainee's name cannot be empty")
     ledger = ClassLedger(args.class_address)
-    print(f"Logins of {ledger.address.shown.rsplit('/', 1)[-1]} (give each trainee their own line):")
-    for name in names:
+    for n, name in enumerate(names):
         password = new_password()
-        login = ledger.class_login(name, password)
-        print(f"  {name}: password {password}  (login {login})")
+        login = ledger.class_login(name, password)  # a refusal stops here, said in one line
+        if n == 0:
+            print(f"Logins in {ledger.address.database} (give each trainee their own line):")
+        print(f"  {name}: password {password}  (login {login})", flush=True)
     return 0
 
 
