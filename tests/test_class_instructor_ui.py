@@ -7,6 +7,7 @@ clicks them."""
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 
 from tests import class_server_fixtures
@@ -132,3 +133,133 @@ def test_not_now_gives_nothing(qtbot, school, klass):
     build_form(qtbot, page)
     assert given(klass) == []
     w.close()
+
+
+# --------------------------------------------------------------------------- Trainee logins…
+def class_tab(qtbot, tmp_path, klass, login: str | None = "instructor", address=None):
+    """The instructor's Class tab, in the class with `login` (or at `address`; None: in none),
+    Ana's results in the instructor's file."""
+    from tests.class_server_support import progress_file
+    from tests.test_progress_ui import window_for
+
+    store = Store.open(progress_file(tmp_path / "teacher.db", {"Ana Ruiz": 2}))
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
+    w = window_for(qtbot, store, store.trainee(lee))[0]
+    if address is not None or login is not None:
+        w.rejoin_class(address or klass.address(login))
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    return w, page, store
+
+
+def open_logins(qtbot, page):
+    from ui.qt import Qt
+
+    qtbot.mouseClick(page.klass.logins_button, Qt.MouseButton.LeftButton)
+    dialog = page.logins_dialog
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def tick(dialog, name: str) -> None:
+    from ui.qt import Qt
+
+    dialog.names.findItems(name, Qt.MatchFlag.MatchExactly)[0].setCheckState(Qt.CheckState.Checked)
+
+
+def shown(dialog) -> list[list[str]]:
+    return [[dialog.table.item(r, c).text() for c in range(3)] for r in range(dialog.table.rowCount())]
+
+
+def connects(klass, login: str, password: str) -> bool:
+    try:
+        with klass.connect(login, password) as conn:
+            return conn.execute("SELECT session_user").fetchone()[0] == login
+    except psycopg.OperationalError:
+        return False
+
+
+def test_trainee_logins_made_from_the_class_tab_connect_with_the_passwords_shown(qtbot, tmp_path, klass):
+    from ui.qt import QApplication, Qt
+
+    w, page, store = class_tab(qtbot, tmp_path, klass)
+    qtbot.waitUntil(lambda: page.live is not None and page.live.refreshes >= 1, timeout=WITHIN)
+    assert page.klass.logins_button.isEnabled() and page.klass.logins_button.text() == "Trainee &logins…"
+    dialog = open_logins(qtbot, page)
+    assert [dialog.names.item(i).text() for i in range(dialog.names.count())] == ["Ana Ruiz"]
+    assert not dialog.shown.isVisible() and dialog.make_button.isDefault()
+    tick(dialog, "Ana Ruiz")
+    qtbot.keyClicks(dialog.name, "  Bo   Chen ")  # a trainee who has sent nothing yet, by name
+    qtbot.keyClick(dialog.name, Qt.Key.Key_Return)  # Enter in the field adds the name
+    assert dialog.isVisible() and dialog.chosen() == ["Ana Ruiz", "Bo Chen"]
+    qtbot.mouseClick(dialog.make_button, Qt.MouseButton.LeftButton)
+    rows = shown(dialog)
+    assert [r[0] for r in rows] == ["Ana Ruiz", "Bo Chen"] and dialog.shown.isVisible()
+    assert "Shown only now" in dialog.warning.text() and dialog.problem.isHidden()
+    for name, password, login in rows:
+        assert len(password) >= 20 and connects(klass, login, password), name
+    with klass.admin() as conn:
+        assert conn.execute("SELECT name FROM trainee_logins ORDER BY name").fetchall() == [("Ana Ruiz",),
+                                                                                          ("Bo Chen",)]
+    qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == "".join(f"{n}\t{p}\t{lg}\n" for n, p, lg in rows)
+    pdf = dialog.print_pdf(str(tmp_path / "logins.pdf"))
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+
+    tick(dialog, "Ana Ruiz")  # made again: a new password, the old one refused
+    qtbot.mouseClick(dialog.make_button, Qt.MouseButton.LeftButton)
+    again = shown(dialog)
+    assert [r[0] for r in again] == ["Bo Chen", "Ana Ruiz"] and again[1][2] == rows[0][2]
+    assert again[1][1] != rows[0][1]
+    assert connects(klass, rows[0][2], again[1][1]) and not connects(klass, rows[0][2], rows[0][1])
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+    w.close()
+    store.close()
+
+
+def test_a_workstation_login_makes_no_login_and_shows_nothing(qtbot, tmp_path, klass):
+    from ui.qt import Qt
+
+    w, page, store = class_tab(qtbot, tmp_path, klass, "workstation")
+    dialog = open_logins(qtbot, page)
+    tick(dialog, "Ana Ruiz")
+    qtbot.mouseClick(dialog.make_button, Qt.MouseButton.LeftButton)
+    assert dialog.table.rowCount() == 0 and not dialog.shown.isVisible()
+    said = dialog.problem.text()
+    assert said.startswith("No login made: the class at ") and "refuses this login (workstation)" in said
+    assert "only the instructor's login makes trainee logins" in said and "\n" not in said
+    assert klass.count("trainee_logins") == 0
+    dialog.close()
+    w.close()
+    store.close()
+
+
+def test_a_server_out_of_reach_makes_no_login(qtbot, tmp_path, klass):
+    from trainer.progress import class_address
+    from ui.qt import Qt
+
+    gone = class_address(f"postgresql://instructor:pw@127.0.0.1:{free_port()}/{klass.database}")
+    w, page, store = class_tab(qtbot, tmp_path, klass, address=gone)
+    dialog = open_logins(qtbot, page)
+    dialog.name.setText("Bo Chen")
+    qtbot.mouseClick(dialog.make_button, Qt.MouseButton.LeftButton)  # the name typed is taken too
+    assert dialog.table.rowCount() == 0
+    assert dialog.problem.text().startswith("No login made: the class at ")
+    assert "cannot be reached" in dialog.problem.text()
+    assert dialog.status.text() == "", "the line said while it waited is cleared"
+    dialog.close()
+    w.close()
+    store.close()
+
+
+def test_trainee_logins_is_disabled_out_of_class_saying_why(qtbot, tmp_path, klass):
+    w, page, store = class_tab(qtbot, tmp_path, klass, login=None)
+    button = page.klass.logins_button
+    assert not button.isEnabled() and "not in a class" in button.toolTip()
+    w.rejoin_class(klass.address("instructor"))
+    assert button.isEnabled() and "shown once" in button.toolTip()
+    w.leave_class()
+    assert not button.isEnabled()
+    w.close()
+    store.close()

@@ -38,6 +38,10 @@ from ui.qt import (
 
 HEADING_WIDTH = 16  # characters a line of a skill's heading
 MIN_COLUMN = 64  # pixels: no column narrower, so that "100%" and its heading have room
+LOGINS_TIP = ("A login of their own in the class for the trainees chosen, each with a new password "
+              "shown once: they type it at a workstation to start an exam with no sitting")
+LOGINS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
+                       "Join class…) to give trainees logins of their own.")
 
 
 class KeyTable(QTableWidget):
@@ -103,6 +107,11 @@ class ClassView(QWidget):
         self.hint.setObjectName("subtitle")
         self.hint.setWordWrap(True)
         row.addWidget(self.hint, 1)
+        # Trainee logins… (ui.class_logins): the progress page enables it while the app is in a class
+        self.logins_button = QPushButton("Trainee &logins…")
+        self.logins_button.setEnabled(False)
+        self.logins_button.setToolTip(LOGINS_OUT_OF_CLASS)
+        row.addWidget(self.logins_button)
         self.open_button = QPushButton("&Open trainee…")
         self.open_button.setToolTip("The selected trainee's attempts, findings and round replays")
         self.open_button.clicked.connect(lambda: self.open_trainee(self.table.currentRow()))

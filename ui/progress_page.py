@@ -1,6 +1,7 @@
 """The Progress screen: a trainee's accuracy and speed over time, attempts per day or week, and
 the weakest skills with a button that drills each; and, for an instructor, the Class tab
-(ui.class_view; live from the class server while the app is in a class, ui.class_live). The
+(ui.class_view; live from the class server while the app is in a class, ui.class_live, and
+its Trainee logins…, ui.class_logins). The
 charts are drawn by ui.progress_charts.
 
 pyqtgraph loads with this screen, not at start-up."""
@@ -8,7 +9,7 @@ pyqtgraph loads with this screen, not at start-up."""
 from __future__ import annotations
 
 from trainer import SKILL_TITLES
-from ui.class_view import ClassView, item_name
+from ui.class_view import LOGINS_OUT_OF_CLASS, LOGINS_TIP, ClassView, item_name
 from ui.progress_charts import Chart, configure, draw_accuracy, draw_attempts, draw_speed
 from ui.qt import (
     QComboBox,
@@ -75,9 +76,11 @@ class ProgressPage(QWidget):
         trainee = services.trainee if services is not None else None
         if trainee is not None and getattr(trainee, "instructor", False):
             self.klass = ClassView(services.store)
+            self.klass.logins_button.clicked.connect(self.trainee_logins)
             self.tabs.addTab(self.klass, "Class")
             services.class_changed.connect(self.follow_class)
         self.live = None  # ui.class_live.LiveClass while the app is in a class
+        self.logins_dialog = None  # Trainee logins… (ui.class_logins), once opened
         self.refresh()
         self.follow_class()
 
@@ -109,6 +112,8 @@ class ProgressPage(QWidget):
             return
         classroom = getattr(self.services, "classroom", None)
         connection = classroom.connection if classroom is not None else None
+        self.klass.logins_button.setEnabled(connection is not None)
+        self.klass.logins_button.setToolTip(LOGINS_TIP if connection is not None else LOGINS_OUT_OF_CLASS)
         if self.live is not None:
             if connection is self.live.connection:
                 return
@@ -120,6 +125,21 @@ class ProgressPage(QWidget):
             from ui.class_live import LiveClass
 
             self.live = LiveClass(self.klass, connection, self)
+
+    def trainee_logins(self) -> None:
+        """Trainee logins… (ui.class_logins): the class view's trainees listed, those selected
+        ticked, or a name typed; the app must be in the class (with the instructor's login)."""
+        classroom = getattr(self.services, "classroom", None)
+        connection = classroom.connection if classroom is not None else None
+        if connection is None or self.klass is None:
+            return
+        from ui.class_logins import LoginsDialog
+
+        trainees = self.klass.trainees
+        rows = {i.row() for i in self.klass.table.selectionModel().selectedRows()}
+        self.logins_dialog = LoginsDialog(connection, [t.name for t in trainees],
+                                          [trainees[r].name for r in rows if r < len(trainees)], self)
+        self.logins_dialog.open()
 
     def _empty(self, text: str) -> None:
         for chart in (self.accuracy, self.speed, self.days):

@@ -28,7 +28,9 @@ every statistic computed from that log.
 - `server`: the class server: the progress file as the workstation's queue, pushed in the
   background to the class's PostgreSQL (`ClassConnection`: `start`, `stop`, `close`, `wake`,
   `waiting`, `status`, and for an instructor `class_overview`, `class_activity`, `attempts_of`,
-  `follow`), `class_address` to check a `--class` address, `ClassServerError`; the class password
+  `follow`; the exam ledger's calls, among them an instructor's `class_login`), `class_address`
+  to check a `--class` address, `ClassServerError` (`ClassUnreachableError`: not reached;
+  `LoginRefusedError`: its password refused), `new_password` for a trainee's login; the class password
   kept apart from the address (`split_password`, `with_password`, `with_passfile`) in a libpq
   password file (`passfile`: `store`, `lookup`, `forget`, `PasswordFileError`).
 
@@ -54,11 +56,12 @@ FACE = {
     **names_from("trainer.progress.errors",
                  "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",
                  "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError",
-                 "ClassServerError"),
+                 "ClassServerError", "ClassUnreachableError", "LoginRefusedError"),
     **names_from("trainer.progress.exchange",
                  "ImportSummary", "export_csv", "export_results", "import_results"),
     **names_from("trainer.progress.records",
-                 "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "drill_item_id", "skills_of"),
+                 "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "clean_name", "drill_item_id",
+                 "skills_of"),
     **names_from("trainer.progress.stats",
                  "BinCount", "ProgressReport", "Series", "SkillRow", "accuracy_by_game", "accuracy_by_skill",
                  "attempts_per_day", "chart_bin_days", "next_drill_skill", "payout_times", "progress_report",
@@ -67,6 +70,7 @@ FACE = {
                  "with_passfile", "with_password"),
     "passfile": ("trainer.progress.server.passfile", None),  # the class password file, as a namespace
     **names_from("trainer.progress.server.connection", "ClassConnection"),
+    **names_from("trainer.progress.server.logins", "new_password"),  # a trainee's class password
     **names_from("trainer.progress.store", "Store"),
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)
