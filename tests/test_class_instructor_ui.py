@@ -57,6 +57,14 @@ def given(klass) -> list[tuple]:
                             "ORDER BY form_uid").fetchall()
 
 
+def in_class(page) -> dict[str, str]:
+    """The Forms list's "In the class" column, by form name."""
+    from ui.exam_forms import IN_CLASS
+
+    return {page.forms.item(r, 0).text(): page.forms.item(r, IN_CLASS).text()
+            for r in range(page.forms.rowCount())}
+
+
 def click_give(qtbot, page) -> list[str]:
     """Click Give to class; the message it answers with."""
     from ui.qt import Qt
@@ -71,11 +79,21 @@ def click_give(qtbot, page) -> list[str]:
 # --------------------------------------------------------------------------- Give to class
 def test_give_to_class_puts_the_form_on_the_server_once(qtbot, school, klass):
     w, page = forms_tab(qtbot, school, klass.address("instructor"))
+    from ui.exam_forms import IN_CLASS
+
     assert page.give_button.isEnabled() and page.give_button.text() == "Give to &class"
+    assert not page.forms.isColumnHidden(IN_CLASS)
+    qtbot.waitUntil(lambda: set(in_class(page).values()) == {"not given"}, timeout=WITHIN)  # on a thread
     assert given(klass) == []
     [said] = click_give(qtbot, page)
     assert "'Floor supervisor exam' is given to the class" in said and "3 attempts each" in said
     assert given(klass) == [("floor-1", "Floor supervisor exam", 3, "instructor")]
+    assert in_class(page)["Floor supervisor exam"] == "given, 3 attempts"
+    page.refresh()  # read again from the server
+    qtbot.waitUntil(lambda: not page.given_reader.running, timeout=WITHIN)
+    assert in_class(page)["Floor supervisor exam"] == "given, 3 attempts"
+    assert in_class(page)["Pai Gow dice wagers: dealer certification (example)"] == "not given"
+    page.forms.selectRow(list(in_class(page)).index("Floor supervisor exam"))  # the list refilled
     [said] = click_give(qtbot, page)
     assert "was already given to the class" in said and "nothing changed" in said
     assert len(given(klass)) == 1
@@ -100,6 +118,8 @@ def test_a_server_out_of_reach_is_said(qtbot, school, klass):
     [said] = click_give(qtbot, page)
     assert said.startswith("Not given: The class server cannot be reached now")
     assert "'Floor supervisor exam' was not given to the class" in said
+    qtbot.waitUntil(lambda: in_class(page)["Floor supervisor exam"] == "?", timeout=WITHIN)
+    assert "cannot be reached" in page.forms.item(page.forms.currentRow(), 6).toolTip()
     w.close()
 
 
@@ -108,10 +128,13 @@ def test_give_to_class_is_disabled_out_of_class_saying_why(qtbot, school, klass)
     assert not page.give_button.isEnabled()
     tip = page.give_button.toolTip()
     assert "not in a class" in tip and "File › Join class" in tip
+    assert page.forms.isColumnHidden(6), "no class, no column saying what the class was given"
     w.rejoin_class(klass.address("instructor"))  # joined now: enabled
     assert page.give_button.isEnabled() and "Give the selected form" in page.give_button.toolTip()
+    assert not page.forms.isColumnHidden(6)
+    qtbot.waitUntil(lambda: in_class(page)["Floor supervisor exam"] == "not given", timeout=WITHIN)
     w.leave_class()
-    assert not page.give_button.isEnabled()
+    assert not page.give_button.isEnabled() and page.forms.isColumnHidden(6)
     w.close()
 
 

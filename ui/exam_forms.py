@@ -4,6 +4,9 @@ sitting draws), and the Forms tab of the Exam screen (the list; new, import, exp
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 from trainer import GAME_NAMES
 from ui.lists import button_row, selected, table
 from ui.qt import (
@@ -16,11 +19,13 @@ from ui.qt import (
     QListWidget,
     QListWidgetItem,
     QMessageBox,
+    QObject,
     QPushButton,
     QSpinBox,
     Qt,
     QVBoxLayout,
     QWidget,
+    Signal,
 )
 
 
@@ -144,8 +149,56 @@ INSTRUCTORS_ONLY = ("Only the instructor's login gives forms to the class: join 
                     "instructor's address (File › Join class…).")
 
 
+IN_CLASS = 6  # the Forms list's column "In the class", shown while the app is in a class
+
+
 def attempts(n: int) -> str:
     return f"{n} attempt{'s' if n != 1 else ''}"
+
+
+class GivenReader(QObject):
+    """Which forms the class was given, and the attempts it allows at each (the class server's
+    `attempts_allowed`), read on a thread of its own: a server out of reach takes seconds to say
+    so, and the Forms list does not wait for it. One read at a time; asked again while one runs,
+    it reads once more after it."""
+
+    read = Signal(object, object)  # {form uid: attempts allowed, None when not given}, problem or None
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.running = False
+        self.again = None
+
+    def start(self, connection, uids: list[str]) -> None:
+        if self.running:
+            self.again = (connection, uids)
+            return
+        self.running = True
+        threading.Thread(target=self._read, args=(connection, list(uids)), name="forms-given",
+                         daemon=True).start()
+
+    def done(self) -> None:
+        """The read was shown (on the GUI thread): start the one asked for meanwhile, if any."""
+        self.running = False
+        if self.again is not None:
+            again, self.again = self.again, None
+            self.start(*again)
+
+    def _read(self, connection, uids: list[str]) -> None:
+        from trainer.progress import ClassServerError
+
+        given, problem = {}, None
+        for uid in uids:
+            try:
+                given[uid] = connection.attempts_allowed(uid)
+            except ClassServerError as e:
+                problem = str(e)
+                break
+            except Exception as e:  # shown in the list, never a traceback from a thread
+                problem = f"{type(e).__name__}: {e}"
+                break
+        with contextlib.suppress(RuntimeError):  # the page was closed meanwhile
+            self.read.emit(given, problem)
 
 
 class FormsTab:
@@ -156,7 +209,14 @@ class FormsTab:
     def _forms_tab(self) -> QWidget:
         w = QWidget()
         v = QVBoxLayout(w)
-        self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts"])
+        self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts", "In the class"])
+        self.forms.horizontalHeaderItem(IN_CLASS).setToolTip(
+            "Given to the class: trainees start it on the class's workstations with no sitting, "
+            "as many times as the class allows (read from the class server)")
+        self.given: dict[str, int | None] = {}  # read from the class server, by form uid
+        self.given_problem: str | None = None
+        self.given_reader = GivenReader(self)
+        self.given_reader.read.connect(self._given_read)
         v.addWidget(self.forms, 1)
         row = button_row((("New form…", self.new_form), ("Import form…", self.import_form),
                           ("Export form…", self.export_form),
@@ -175,6 +235,40 @@ class FormsTab:
         joined = self.class_connection() is not None
         self.give_button.setEnabled(joined)
         self.give_button.setToolTip(GIVE_TIP if joined else NOT_IN_CLASS)
+        self.forms.setColumnHidden(IN_CLASS, not joined)
+        self.given, self.given_problem = {}, None
+        self.show_given()
+        self.read_given()
+
+    def in_class(self, uid: str) -> str:
+        """The Forms list's "In the class" cell of a form."""
+        if uid in self.given:
+            n = self.given[uid]
+            return f"given, {attempts(n)}" if n is not None else "not given"
+        return "?" if self.given_problem is not None else "…"
+
+    def read_given(self) -> None:
+        """Read which of the forms listed the class was given (on a thread), while in a class."""
+        classroom = self.class_connection()
+        if classroom is not None and self.forms.rowCount():
+            rows = range(self.forms.rowCount())
+            self.given_reader.start(classroom, [self.forms.item(r, 0).data(Qt.ItemDataRole.UserRole)
+                                                for r in rows])
+
+    def _given_read(self, given: dict, problem: str | None) -> None:
+        if self.class_connection() is not None:
+            self.given.update(given)
+            self.given_problem = problem
+            self.show_given()
+        self.given_reader.done()
+
+    def show_given(self) -> None:
+        for r in range(self.forms.rowCount()):
+            item = self.forms.item(r, IN_CLASS)
+            if item is not None:
+                item.setText(self.in_class(item.data(Qt.ItemDataRole.UserRole)))
+                item.setToolTip(f"Not read from the class server: {self.given_problem}"
+                                if item.text() == "?" else "")
 
     def give_form_to_class(self, uid: str | None = None) -> bool | None:
         """Give the selected form (or `uid`'s) to the class, and say how it went in a message:
@@ -203,6 +297,8 @@ class FormsTab:
             QMessageBox.warning(self, title, f"Not given: {e}{hint}")
             return None
         each = f"{attempts(form.attempts_allowed)} each"
+        self.given[form.uid] = form.attempts_allowed  # given now or before: the same form
+        self.show_given()
         if given:
             QMessageBox.information(self, title, f"{form.name!r} is given to the class: trainees "
                                     f"start it on the class's workstations with no sitting, {each}, "

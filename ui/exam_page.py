@@ -147,5 +147,7 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
             forms = list_forms(self.store)
             fill(self.forms, [(f.name, ", ".join(GAME_NAMES.get(g, g) for g in f.games),
                                f"{f.draw} drawn of {len(f.items)}" if f.draw else len(f.items),
-                               f"{f.time_limit_seconds // 60} min", f.pass_mark, f.attempts_allowed)
+                               f"{f.time_limit_seconds // 60} min", f.pass_mark, f.attempts_allowed,
+                               self.in_class(f.uid))
                               for f in forms], [f.uid for f in forms])
+            self.read_given()  # "In the class", from the class server on a thread, while in a class

@@ -1,8 +1,7 @@
 """The Progress screen: a trainee's accuracy and speed over time, attempts per day or week, and
 the weakest skills with a button that drills each; and, for an instructor, the Class tab
 (ui.class_view; live from the class server while the app is in a class, ui.class_live, and
-its Trainee logins…, ui.class_logins). The
-charts are drawn by ui.progress_charts.
+its Trainee logins…, ui.class_logins). The charts are drawn by ui.progress_charts.
 
 pyqtgraph loads with this screen, not at start-up."""
 
