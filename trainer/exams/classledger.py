@@ -45,7 +45,7 @@ claim a name may spend its attempts, and the server decides who may:
   another. The instructor closes it per trainee (a login of their own) or per exam (sittings).
 
 **The allowance is the class's** (s007): an exam with no sitting starts only at a form the
-instructor gave to the class (`give_to_class`; Exam forms › Give to class, `dealer-trainer
+instructor gave to the class (`give_to_class`; Exam › Forms › Give to class, `dealer-trainer
 give-form`; the class server gives the bundled forms when it starts), and is counted against
 the attempts that form allows as the class keeps it. A workstation sends no allowance: one
 whose copy of a form says more attempts (an edited file, an engine asking for more) gets the

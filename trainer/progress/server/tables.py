@@ -549,7 +549,7 @@ BEGIN
     SELECT attempts_allowed INTO allowed FROM exam_forms_given WHERE form_uid = form;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'this exam was not given to the class: the instructor gives it with '
-            'Exam forms › Give to class';
+            'Exam › Forms › Give to class';
     END IF;
     RETURN start_exam_attempt_as_asked(result, trainee, form, allowed);
 END $$;
