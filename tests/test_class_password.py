@@ -257,7 +257,7 @@ def test_an_old_setting_holding_the_password_is_moved_out_at_the_next_start(qtbo
 
 
 def test_with_no_password_kept_the_next_start_asks_for_it(qtbot, tmp_path, klass):
-    from ui.qt import QSettings
+    from ui.qt import QSettings, Qt
 
     good = klass.address()
     QSettings().setValue("class/address", good.kept)
@@ -271,7 +271,7 @@ def test_with_no_password_kept_the_next_start_asks_for_it(qtbot, tmp_path, klass
                                      "type it to join again.")
     qtbot.waitUntil(dialog.password.hasFocus, timeout=5000)  # the field to type in
     qtbot.keyClicks(dialog.password, PASSWORD)
-    click_join(qtbot, dialog)
+    qtbot.keyClick(dialog.password, Qt.Key.Key_Return)  # Enter joins (Join is the default)
     assert not dialog.isVisible()
     qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
     assert klass.count() == 2 and passfile.lookup(password_file(), good) == PASSWORD

@@ -219,10 +219,10 @@ class JoinDialog(QDialog):
         layout.addWidget(self.problem)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.join_button = buttons.addButton("&Join", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.join_button.setDefault(True)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.join_button.setDefault(True)  # once in the dialog: Enter joins, never cancels
         self.show_kept()
 
     def take_password(self, text: str) -> None:
