@@ -18,7 +18,7 @@ from tests.conftest import run_command
 from tests.test_class_server import push_all
 from tests.test_exam_class_ledger import server_rows
 from tests.test_exams_trust import form
-from trainer.exams import ExamAccess, add_form, installation_key, start_exam
+from trainer.exams import ExamAccess, add_bundled_forms, add_form, installation_key, start_exam
 from trainer.exams.classledger import give_to_class
 from trainer.exams.errors import ClassLedgerError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import write_form
@@ -65,8 +65,14 @@ def test_the_attempts_allowed_are_the_classs_not_the_workstations(tmp_path, klas
     with Store.open(path) as store:
         add_form(store, generous)
         sam = store.find_trainee("Sam Lee").id
-        shown = [(a.attempts_left, a.attempts_allowed) for a in ExamAccess(store, sam, shared).available()
-                 if a.uid == exam.uid]
+        add_bundled_forms(store)
+        visits = []
+        ask = shared._ledger
+        shared._ledger = lambda call, *args: (visits.append(call), ask(call, *args))[1]
+        listed = ExamAccess(store, sam, shared).available()
+        shared._ledger = ask
+        assert len(listed) == 5 and len(visits) == 1, "the list visits the class once, not per form"
+        shown = [(a.attempts_left, a.attempts_allowed) for a in listed if a.uid == exam.uid]
         assert shown == [(1, 1)], "the Exam screen shows the class's allowance, not the copy's"
         start_exam(store, generous, sam, key, classroom=shared).abandon()
         with pytest.raises(NoAttemptsLeftError, match="used 1 of the 1 attempt"):

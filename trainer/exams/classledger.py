@@ -168,6 +168,19 @@ def attempts_allowed(classroom, form_uid: str, here: int) -> int:
     return here if given is None else given
 
 
+def standing(classroom, trainee: str, form_uids: list[str]) -> dict[str, tuple[int, int | None]]:
+    """What a list of exams shows from the class, in one visit: for each form the attempts the
+    class counts and those it allows (None: not given to it). Empty when the machine is in no
+    class, the background push says the server is not reached, or it cannot be read now (the
+    files' counts are shown then; starting is what the server decides)."""
+    if classroom is None or getattr(classroom, "problem", None) is not None or not form_uids:
+        return {}
+    try:
+        return classroom.standing(clean_name(trainee), form_uids)
+    except ClassServerError:
+        return {}
+
+
 def not_certifiable(use: dict | None, nonce: str, trainee: str, digest: str, result_uid: str) -> str | None:
     """Why the class server's record of a sitting (`use`, as ClassConnection.sitting_use gives
     it) refuses a certificate for this result of it; None when it does not."""

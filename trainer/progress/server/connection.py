@@ -79,6 +79,9 @@ class ClassLedger:
     def attempts_allowed(self, form_uid: str) -> int | None:
         return self._ledger(ledger.attempts_allowed, form_uid)
 
+    def standing(self, trainee_name: str, form_uids: list[str]) -> dict[str, tuple[int, int | None]]:
+        return self._ledger(ledger.standing, trainee_name, list(form_uids))
+
     def login_of(self, trainee_name: str) -> str | None:
         """The login of the trainee's own in the class, if they have one (logins.login_of)."""
         return self._ledger(logins.login_of, trainee_name)

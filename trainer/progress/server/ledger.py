@@ -97,6 +97,15 @@ def give_form(conn: psycopg.Connection, uid: str, digest: str, name: str, attemp
     return False
 
 
+def standing(conn: psycopg.Connection, trainee_name: str,
+             form_uids: list[str]) -> dict[str, tuple[int, int | None]]:
+    """For each form, the attempts the class counts for the trainee and those it allows (None:
+    not given to the class), on one connection: what a list of exams shows."""
+    return {uid: tuple(conn.execute("SELECT exam_attempts_used(%s, %s), exam_attempts_allowed(%s)",
+                                    (trainee_name, uid, uid)).fetchone())
+            for uid in form_uids}
+
+
 def attempts_allowed(conn: psycopg.Connection, form_uid: str) -> int | None:
     """The attempts the class allows at a form given to it; None when it was not given."""
     return conn.execute("SELECT exam_attempts_allowed(%s)", (form_uid,)).fetchone()[0]
