@@ -11,6 +11,7 @@ from pathlib import Path
 import psycopg
 
 from trainer.progress.records import AttemptRecord, Mode
+from trainer.progress.server import tables
 from trainer.progress.server.address import ClassAddress, class_address
 from trainer.progress.server.logins import CLASS_LOGINS, add_login
 from trainer.progress.server.postgres import Postgres
@@ -41,11 +42,22 @@ def start_server(folder: Path) -> Postgres:
 class Class:
     """One class database on the test server, and its logins' addresses."""
 
-    def __init__(self, server: Postgres):
+    def __init__(self, server: Postgres, *, upto: str | None = None):
         self.server = server
         self.database = f"class_{next(_classes)}"
-        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
-            install(admin, self.database)
+        self.install(upto)
+
+    def install(self, upto: str | None = None) -> list[str]:
+        """Bring the class's database up to date (with `upto`, only as far as that migration:
+        a class made by an earlier version); the migrations applied."""
+        saved = list(tables.MIGRATIONS)
+        if upto is not None:
+            tables.MIGRATIONS[:] = saved[:[m.__name__ for m in saved].index(upto) + 1]
+        try:
+            with psycopg.connect(self.server.admin_dsn(), autocommit=True) as admin:
+                return install(admin, self.database)
+        finally:
+            tables.MIGRATIONS[:] = saved
 
     def address(self, login: str = "workstation", password: str = PASSWORD) -> ClassAddress:
         return class_address(f"postgresql://{login}:{password}@127.0.0.1:{self.server.port}/{self.database}")

@@ -7,13 +7,15 @@ Each attack closed is a test here."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 
 import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
 from tests import class_server_fixtures
-from tests.class_server_support import Class, progress_file
+from tests.class_server_support import PASSWORD, Class, progress_file
 from tests.conftest import run_command
 from tests.test_class_server import push_all
 from tests.test_exam_class_ledger import server_rows
@@ -22,9 +24,11 @@ from trainer.exams import ExamAccess, add_bundled_forms, add_form, installation_
 from trainer.exams.classledger import give_to_class
 from trainer.exams.errors import ClassLedgerError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import write_form
-from trainer.progress import ClassServerError, Store
-from trainer.progress.server.logins import class_login
+from trainer.progress import ClassServerError, Store, clean_name
+from trainer.progress.server.command import prepare
+from trainer.progress.server.logins import CLASS_LOGINS, class_login
 from trainer.progress.server.queue import Queue
+from trainer.progress.server.tables import DATABASE
 
 server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 joined = class_server_fixtures.joined  # ClassConnections to the test's class
@@ -130,7 +134,7 @@ def test_a_login_is_the_names_from_every_workstation_and_before_any_result(tmp_p
         assert class_login(instructor, "Ana", "new-password") == login  # a new password, same login
         with pytest.raises(ClassServerError, match="at least 8"):
             class_login(instructor, "Bo", "short")
-        with pytest.raises(ClassServerError, match="needs the trainee's name"):
+        with pytest.raises(ClassServerError, match="not written as the class writes names"):
             class_login(instructor, " ", "long-enough")
     with pytest.raises(psycopg.OperationalError):
         klass.connect(login, "ana-password")  # the old password is gone
@@ -147,6 +151,8 @@ def test_two_classes_on_one_postgresql_give_a_name_two_logins(server):
             pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own"):
         ana.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [], "attempts": [
             {"uid": "x", "trainee_uid": "y"}]}),))
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+        two.connect(logins[0], "ana-password")  # one class's login does not enter another's
 
 
 def test_a_trainee_pushes_no_attempt_under_anothers_id(tmp_path, klass):
@@ -207,3 +213,86 @@ def test_an_exam_with_no_sitting_starts_with_the_trainees_password(tmp_path, kla
         assert server_rows(klass, "exam_starts") == []
         start_exam(store, exam, sam, key, classroom=shared, password="sam-password").abandon()
     assert [(r[1], r[3]) for r in server_rows(klass, "exam_starts")] == [("Sam Lee", 1)]
+
+
+@pytest.mark.parametrize("spelling", ["Sam Lee\u200b", "Sam  Lee", "Sam Lee ", "\uff33am Lee", "Sam\u00a0Lee",
+                                      "Sam\u2003Lee", "\u202eSam Lee"])
+def test_no_other_spelling_of_a_name_gets_round_its_login(klass, joined, spelling):
+    """The app writes every name with clean_name, but a workstation's code is the trainee's: the
+    server refuses a start, or a login, under any name not written that way (each spelling here
+    folds into "Sam Lee", and would be counted apart from his attempts and his login)."""
+    assert clean_name(spelling) == "Sam Lee"
+    exam = form()
+    give_to_class(joined("instructor"), exam)
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Sam Lee", "sam-password")
+        with pytest.raises(ClassServerError, match="not written as the class writes names"):
+            class_login(instructor, spelling, "long-enough")
+    shared = joined("workstation")
+    with pytest.raises(ClassServerError, match="not written as the class writes names"):
+        shared.start_attempt("a" * 32, spelling, exam.uid)
+    assert server_rows(klass, "exam_starts") == []
+
+
+def test_the_password_reaches_the_server_as_its_verifier_only(klass):
+    """class_login is given the SCRAM verifier made by the driver: not in a statement, an error
+    or the server's log, even when the login's role is already there (a class restored on the
+    same PostgreSQL)."""
+    def role_of(name: str) -> str:
+        return "trainee_" + hashlib.md5(f"{uid}\n{name}".encode()).hexdigest()[:24]
+
+    with klass.admin() as admin:
+        uid = admin.execute("SELECT uid FROM class_info").fetchone()[0]
+        role, stranger = role_of("Ana"), role_of("Cy")
+        admin.execute(f'CREATE ROLE "{stranger}" NOLOGIN')  # made by another hand
+        admin.execute("SET ROLE class_owner")
+        admin.execute(f'CREATE ROLE "{role}" NOLOGIN IN ROLE class_trainee')  # by the class, before
+    with klass.connect("instructor") as instructor:
+        assert class_login(instructor, "Ana", "Secret-Pass-1234") == role
+        with pytest.raises(ClassServerError, match="not the class's to change") as taken:
+            class_login(instructor, "Cy", "Secret-Pass-1234")
+        assert "SCRAM" not in str(taken.value)
+        with pytest.raises(psycopg.errors.InvalidParameterValue, match="SCRAM verifier only"):
+            instructor.execute("SELECT class_login('Bo', 'typed-as-such')")  # not through logins
+    with klass.admin() as admin:
+        stored = admin.execute("SELECT rolpassword FROM pg_authid WHERE rolname = %s", (role,)).fetchone()[0]
+    assert stored.startswith("SCRAM-SHA-256$")
+    with klass.connect(role, "Secret-Pass-1234") as ana:
+        assert ana.execute("SELECT current_user").fetchone()[0] == role
+    assert "Secret-Pass-1234" not in klass.server.log.read_text(errors="replace")
+
+
+def test_s008_on_a_class_with_two_s003_logins_of_one_name(tmp_path, server):
+    """Before s008 a login was one progress file's: two files of one name could each have one.
+    s008 keeps the older as the name's (it reads both files' rows) and the other logs in no more."""
+    k = Class(server, upto="s006_exam_starts_bound_to_trainee_logins")
+    push_all(workstation(tmp_path, "a.sqlite", "Ana"), k)
+    push_all(workstation(tmp_path, "b.sqlite", "Ana"), k)
+    with k.admin() as admin:
+        uids = [r[0] for r in admin.execute("SELECT uid FROM trainees ORDER BY id")]
+    with k.connect("instructor") as instructor:  # s003's function, as it was: the password as such
+        first, second = (instructor.execute("SELECT trainee_login(%s, %s)", (u, pw)).fetchone()[0]
+                         for u, pw in zip(uids, ("first-pass", "second-pass"), strict=True))
+    k.install()  # s007 and s008
+    with k.connect(first, "first-pass") as ana:
+        assert ana.execute("SELECT count(*) FROM attempts").fetchone()[0] == 2  # both files'
+        assert ana.execute("SELECT trainee_login_of('Ana')").fetchone()[0] == first
+    with pytest.raises(psycopg.OperationalError, match="not permitted to log in"):
+        k.connect(second, "second-pass")
+
+
+def test_a_bundled_form_changed_under_its_id_is_said_and_the_server_starts(server):
+    """The class keeps the form it was given (a given form never changes); a later version whose
+    bundled form kept its id with other content must not stop the class server from starting."""
+    (server.folder / "logins.json").write_text(json.dumps({n: PASSWORD for n in CLASS_LOGINS}))
+    said = []
+    exam = form()
+    prepare(server, [(exam.uid, exam.digest, exam.name, exam.attempts_allowed)], said.append)
+    addresses = prepare(server, [(exam.uid, "other content", exam.name, 9)], said.append)
+    assert set(addresses) == set(CLASS_LOGINS)
+    assert said == [f"Not given to the class: another form with the id {exam.uid} was given to this "
+                    f"class: {exam.name!r} differs from it (a different exam is a new form); the "
+                    "class keeps the form it was given."]
+    with psycopg.connect(server.admin_dsn(DATABASE)) as conn:
+        assert conn.execute("SELECT form_digest, attempts_allowed FROM exam_forms_given WHERE form_uid = %s",
+                            (exam.uid,)).fetchone() == (exam.digest, exam.attempts_allowed)

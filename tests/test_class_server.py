@@ -219,7 +219,7 @@ def test_no_role_can_change_or_remove_an_attempt(tmp_path, klass, change):
 
 def test_a_trainee_login_needs_a_trainee_of_the_class(klass):
     with klass.connect("instructor") as instructor, pytest.raises(ClassServerError, match="no trainee"):
-        trainee_login(instructor, "0" * 32, "pw")
+        trainee_login(instructor, "0" * 32, "long-enough")
     with klass.connect("supervisor") as supervisor, pytest.raises(psycopg.errors.InsufficientPrivilege):
         supervisor.execute("SELECT trainee_login(%s, 'pw')", ("0" * 32,))
 

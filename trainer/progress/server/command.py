@@ -57,9 +57,12 @@ def shown_host(host: str) -> str:
     return socket.gethostname() if host in ("0.0.0.0", "::", "*") else host
 
 
-def prepare(server: Postgres, forms: Sequence[GivenForm] = ()) -> dict[str, str]:
+def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
+            say: Callable[[str], None] = print) -> dict[str, str]:
     """The class's database and logins on a running server, and the `forms` given to the class
-    (the bundled exams: uid, digest, name, attempts allowed); each login's address."""
+    (the bundled exams: uid, digest, name, attempts allowed); each login's address. A bundled
+    form the class was given in another version (the same id, other content) is said, and the
+    class keeps the one it had: a given form never changes, and the server still starts."""
     secrets = passwords(server.folder)
     try:
         with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
@@ -68,7 +71,10 @@ def prepare(server: Postgres, forms: Sequence[GivenForm] = ()) -> dict[str, str]
                 add_login(admin, name, group, secrets[name])
         with psycopg.connect(server.admin_dsn(DATABASE), autocommit=True) as conn:
             for form in forms:
-                give_form(conn, *form, given_by="class server")
+                try:
+                    give_form(conn, *form, given_by="class server")
+                except ClassServerError as e:
+                    say(f"Not given to the class: {e}; the class keeps the form it was given.")
     except psycopg.Error as e:
         raise ClassServerError(f"could not set up the class database: {str(e).splitlines()[0]}") from None
     host = shown_host(server.host)
@@ -85,7 +91,7 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
     server = Postgres(folder, host=host, port=port)
     server.start()
     try:
-        addresses = prepare(server, forms)
+        addresses = prepare(server, forms, say)
         say(f"Class server running on {host}:{port}, its data in {server.folder}.")
         say("Workstations join the class with:")
         say(f"  dealer-trainer --class {addresses['workstation']}")

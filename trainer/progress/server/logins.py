@@ -42,17 +42,30 @@ def add_login(admin: psycopg.Connection, name: str, group: str, password: str) -
 
 
 def trainee_login(instructor: psycopg.Connection, trainee_uid: str, password: str) -> str:
-    """A login for a trainee of the class; its name (`trainee_<uid>`)."""
+    """The login of the name of a trainee who has sent results (s003, by their id); its name."""
     try:
-        return instructor.execute("SELECT trainee_login(%s, %s)", (trainee_uid, password)).fetchone()[0]
+        return instructor.execute("SELECT trainee_login(%s, %s)",
+                                  (trainee_uid, verifier(instructor, password))).fetchone()[0]
     except (psycopg.errors.InvalidParameterValue, psycopg.errors.NoDataFound) as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
+
+
+MIN_PASSWORD = 8
+
+
+def verifier(conn: psycopg.Connection, password: str) -> str:
+    """The password's SCRAM-SHA-256 verifier, made here by the driver: the server is given this
+    only, so no statement, error or log line of the server holds the password itself."""
+    if len(password) < MIN_PASSWORD:
+        raise ClassServerError(f"a trainee's password has at least {MIN_PASSWORD} characters")
+    return conn.pgconn.encrypt_password(password.encode(), b"", b"scram-sha-256").decode()
 
 
 def class_login(instructor: psycopg.Connection, name: str, password: str) -> str:
     """The login of the trainee named `name` (made, or given this new password); its name."""
     try:
-        return instructor.execute("SELECT class_login(%s, %s)", (name, password)).fetchone()[0]
+        return instructor.execute("SELECT class_login(%s, %s)",
+                                  (name, verifier(instructor, password))).fetchone()[0]
     except psycopg.errors.InvalidParameterValue as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
 

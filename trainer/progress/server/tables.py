@@ -24,6 +24,7 @@ missing migrations; it can run again on every start.
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Callable
 
 import psycopg
@@ -42,6 +43,7 @@ from trainer.progress.columns import (
 DATABASE = "dealer_class"
 OWNER = "class_owner"
 GROUPS = ("class_trainee", "class_instructor", "class_supervisor", "class_workstation")
+TRAINEE = "class_trainee"
 STAFF = "class_instructor, class_supervisor"
 CHANNEL = "class_attempts"
 MIGRATIONS: list[Callable[[psycopg.Connection], None]] = []
@@ -113,7 +115,10 @@ def install(admin: psycopg.Connection, database: str = DATABASE) -> list[str]:
     with psycopg.connect(host=params["host"], port=admin.info.port, user=admin.info.user,
                          dbname=database) as conn:
         conn.execute("REVOKE ALL ON DATABASE " + database + " FROM PUBLIC")
-        conn.execute(f"GRANT CONNECT ON DATABASE {database} TO {', '.join(GROUPS)}")
+        # each trainee's own login connects to its class only (s008), not the group to every class
+        shared = ", ".join(g for g in GROUPS if g != TRAINEE)
+        conn.execute(f"GRANT CONNECT ON DATABASE {database} TO {shared}")
+        conn.execute(f"REVOKE CONNECT ON DATABASE {database} FROM {TRAINEE}")
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name text PRIMARY KEY, "
                      "applied_at double precision NOT NULL)")
         conn.execute(f"ALTER TABLE _migrations OWNER TO {OWNER}")
@@ -564,6 +569,23 @@ GRANT EXECUTE ON FUNCTION exam_attempts_allowed(text) TO {everyone}
 """)
 
 
+def not_in_names() -> str:
+    """A regular expression (PostgreSQL's) for the characters trainer.progress.records.clean_name
+    never leaves in a name: format, control and private-use characters, and every space but
+    U+0020 (made from this Python's Unicode tables, as clean_name's are)."""
+    ranges: list[list[int]] = []
+    for code in range(0x110000):
+        ch = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        if unicodedata.category(ch) in ("Cc", "Cf", "Co") or (ch.isspace() and ch != " "):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "[" + "".join(f"\\U{a:08X}" + (f"-\\U{b:08X}" if b > a else "") for a, b in ranges) + "]"
+
+
 @migration
 def s008_trainee_logins_by_name(conn: psycopg.Connection) -> None:
     """A trainee's login belongs to their name in the class, not to one progress file: the name
@@ -571,22 +593,37 @@ def s008_trainee_logins_by_name(conn: psycopg.Connection) -> None:
     each file with a trainee id of its own.
 
     - `trainee_logins`: each name's login, insert-only; an instructor makes one with
-      `class_login(name, password)` before or after the trainee sends anything (its login name
-      is `trainee_` and a digest of the class and the name: two classes on one PostgreSQL give
-      two logins);
-    - every trainees row of that name, and each one pushed later, bears the login, so the
-      trainee's login reads the results of all their workstations (s001's policies);
+      `class_login(name, verifier)` before or after the trainee sends anything (its login name is
+      `trainee_` and a digest of the class and the name: two classes on one PostgreSQL give two
+      logins). The password reaches the server as its SCRAM verifier only (made by the driver on
+      the instructor's machine), so no statement, error or log line holds it;
+    - a trainee's login reads the rows of its name, from every workstation (the policies of s001
+      now ask `trainee_logins`, not the row's own `login`, which s003 set);
+    - it connects to its own class's database only (CONNECT per login, not to the group);
     - a trainee's login pushes rows of its own name only: the batch's trainees and the trainee
       of every attempt (s001 checked the trainees listed, not an attempt naming a trainee
       already on the server);
+    - the names the class counts exams by are written as clean_name writes them
+      (`canonical_name`): a start, or a login, for "Sam Lee" with a zero-width space, a
+      no-break space or a full-width letter is refused, so no spelling of a name gets round
+      its login;
     - `exam_start_allowed` (s006) reads the logins from here;
-    - `trainee_login(uid, password)` (s003) makes the login of that trainee's name;
+    - `trainee_login(uid, verifier)` (s003) makes the login of that trainee's name;
     - `trainee_login_of(name)`, for any login: the name's login, if it has one, so a
-      workstation knows to ask for the trainee's password."""
+      workstation knows to ask for the trainee's password.
+
+    A name that had two s003 logins (two progress files of one name, each given a login) keeps
+    the older; the other can no longer log in, and the instructor gives the trainee a new
+    password with class-login."""
     everyone = ", ".join(GROUPS)
     _run(conn, f"""
+CREATE FUNCTION canonical_name(name text) RETURNS boolean
+LANGUAGE sql IMMUTABLE SET search_path = public, pg_temp AS $$
+    SELECT name IS NOT NULL AND name <> '' AND name = btrim(name, ' ') AND position('  ' in name) = 0
+        AND name IS NFKC NORMALIZED AND name !~ '{not_in_names()}'
+$$;
 CREATE TABLE trainee_logins (
-    name text PRIMARY KEY CHECK (btrim(name) <> ''),
+    name text PRIMARY KEY CHECK (canonical_name(name)),
     login text NOT NULL UNIQUE,
     made double precision NOT NULL DEFAULT extract(epoch FROM now())
 );
@@ -599,39 +636,57 @@ REVOKE ALL ON trainee_logins FROM PUBLIC;
 GRANT SELECT ON trainee_logins TO class_trainee, {STAFF};
 {append_only("trainee_logins")};
 INSERT INTO trainee_logins (name, login)
-    SELECT DISTINCT ON (name) name, login FROM trainees WHERE login IS NOT NULL ORDER BY name, id;
-ALTER TABLE trainees DROP CONSTRAINT trainees_login_key;
-UPDATE trainees t SET login = l.login FROM trainee_logins l
-    WHERE t.name = l.name AND t.login IS DISTINCT FROM l.login;
-CREATE FUNCTION trainee_login_by_name() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT DISTINCT ON (name) name, login FROM trainees
+    WHERE login IS NOT NULL AND canonical_name(name) ORDER BY name, id;
+DO $$
+DECLARE
+    r record;
 BEGIN
-    NEW.login := (SELECT login FROM trainee_logins WHERE name = NEW.name);
-    RETURN NEW;
+    FOR r IN SELECT DISTINCT login FROM trainees WHERE login IS NOT NULL
+             AND login NOT IN (SELECT login FROM trainee_logins) LOOP
+        EXECUTE format('ALTER ROLE %I NOLOGIN', r.login);
+    END LOOP;
+    FOR r IN SELECT login FROM trainee_logins LOOP
+        EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), r.login);
+    END LOOP;
 END $$;
-CREATE TRIGGER trainees_login_by_name BEFORE INSERT ON trainees
-    FOR EACH ROW EXECUTE FUNCTION trainee_login_by_name();
-CREATE FUNCTION class_login(trainee text, password text) RETURNS text
+DROP POLICY trainees_own ON trainees;
+CREATE POLICY trainees_own ON trainees FOR SELECT TO class_trainee
+    USING (name IN (SELECT name FROM trainee_logins WHERE login = current_user));
+CREATE FUNCTION class_login(trainee text, verifier text) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     login_name text;
 BEGIN
-    IF trainee IS NULL OR btrim(trainee) = '' THEN
-        RAISE EXCEPTION 'a login needs the trainee''s name' USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF password IS NULL OR length(password) < 8 THEN
-        RAISE EXCEPTION 'a trainee''s password has at least 8 characters'
+    IF NOT canonical_name(trainee) THEN
+        RAISE EXCEPTION 'the name % is not written as the class writes names (no invisible '
+            'characters, single spaces)', quote_literal(coalesce(trainee, ''))
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    IF verifier IS NULL OR verifier !~ '^SCRAM-SHA-256[$]' THEN
+        RAISE EXCEPTION 'a trainee''s password reaches the class server as its SCRAM verifier only'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtextextended('trainee login' || chr(10) || trainee, 0));
     SELECT login INTO login_name FROM trainee_logins WHERE name = trainee;
     IF FOUND THEN
-        EXECUTE format('ALTER ROLE %I PASSWORD %L', login_name, password);
+        EXECUTE format('ALTER ROLE %I LOGIN PASSWORD %L', login_name, verifier);
     ELSE
         login_name := 'trainee_' || left(md5((SELECT uid FROM class_info) || chr(10) || trainee), 24);
-        EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE class_trainee', login_name, password);
+        IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = login_name) THEN  -- a class restored
+            BEGIN
+                EXECUTE format('ALTER ROLE %I LOGIN PASSWORD %L', login_name, verifier);
+            EXCEPTION WHEN insufficient_privilege THEN
+                RAISE EXCEPTION 'the login % is on this PostgreSQL already, and not the class''s '
+                    'to change: an administrator of the server removes it, then the login is '
+                    'made again', login_name USING ERRCODE = 'invalid_parameter_value';
+            END;
+        ELSE
+            EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE class_trainee', login_name, verifier);
+        END IF;
         INSERT INTO trainee_logins (name, login) VALUES (trainee, login_name);
     END IF;
-    UPDATE trainees SET login = login_name WHERE name = trainee AND login IS DISTINCT FROM login_name;
+    EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), login_name);
     RETURN login_name;
 END $$;
 CREATE OR REPLACE FUNCTION trainee_login(trainee_uid text, password text) RETURNS text
@@ -659,6 +714,11 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     own text;
 BEGIN
+    IF NOT canonical_name(trainee) THEN
+        RAISE EXCEPTION 'the name % is not written as the class writes names (no invisible '
+            'characters, single spaces): no exam starts under it', quote_literal(coalesce(trainee, ''))
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
     IF pg_has_role(session_user, 'class_instructor', 'MEMBER') THEN
         RETURN;
     END IF;
@@ -674,7 +734,6 @@ BEGIN
             USING ERRCODE = 'insufficient_privilege';
     END IF;
 END $$;
-REVOKE ALL ON FUNCTION trainee_login_by_name() FROM PUBLIC;
 REVOKE ALL ON FUNCTION class_login(text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION trainee_login_of(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION class_login(text, text) TO class_instructor;
