@@ -16,10 +16,11 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests import class_server_fixtures
-from tests.class_server_support import PASSWORD, T0, Class, attempt, progress_file, until
+from tests.class_server_support import PASSWORD, T0, Class, attempt, free_port, progress_file, until
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
-from trainer.progress.errors import ClassServerError
+from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
+from trainer.progress.server.address import class_address
 from trainer.progress.server.classview import attempts_of, server_class_overview
 from trainer.progress.server.connection import ClassConnection
 from trainer.progress.server.ledger import attempts_used, record_sitting, use_sitting
@@ -410,8 +411,14 @@ def test_the_pusher_reports_what_waits(tmp_path, klass):
 def test_a_class_overview_from_an_unreachable_server_is_one_line(tmp_path, klass):
     path = progress_file(tmp_path / "ws.db", {"Ana": 1})
     connection = ClassConnection(str(path), klass.address(password="wrong"))
-    with pytest.raises(ClassServerError, match="password authentication failed") as e:
+    with pytest.raises(LoginRefusedError, match="refuses the password of the login workstation") as e:
         connection.class_overview()
+    assert "\n" not in str(e.value) and "wrong" not in str(e.value)
+    connection.close()
+    gone = class_address(f"postgresql://instructor:x@127.0.0.1:{free_port()}/{klass.database}")
+    connection = ClassConnection(str(path), gone)
+    with pytest.raises(ClassUnreachableError, match=r"cannot be reached: .*refused") as e:
+        connection.class_overview()  # told apart from a refusal, as the ledger's calls are
     assert "\n" not in str(e.value)
     connection.close()
 

@@ -109,6 +109,9 @@ class ClassLedger:
         return self._ledger(ledger.certificates)
 
     def _ledger(self, call, *args):
+        """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
+        server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
+        (one line) for any other refusal: never a driver error."""
         where = f"the class at {self.address.shown}"
         try:
             with connect(self.address) as conn:
@@ -187,13 +190,8 @@ class ClassConnection(ClassLedger):
         return self._read(attempts_of, trainee_id=trainee_id, **options)
 
     def _read(self, query, **options):
-        try:
-            with connect(self.address) as conn:
-                return query(conn, **options)
-        except psycopg.Error as e:
-            raise ClassServerError(f"the class at {self.address.shown}: {reason(e)}") from None
+        return self._ledger(lambda conn: query(conn, **options))
 
-    # ------------------------------------------------------------------ the exam ledger
     def follow(self, stop: threading.Event) -> Iterator[int | None]:
         """Each new attempt's server id as it arrives, until `stop` is set (see the module)."""
         return follow(self.address, stop, backoff=self.backoff)
