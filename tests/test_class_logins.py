@@ -6,9 +6,15 @@ Each attack closed is a test here."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
+import random
+import socket
+import sqlite3
+import struct
+import threading
 
 import psycopg
 import pytest
@@ -25,7 +31,9 @@ from trainer.exams.classledger import give_to_class
 from trainer.exams.errors import ClassLedgerError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import write_form
 from trainer.progress import ClassServerError, Store, clean_name
+from trainer.progress.server.address import class_address
 from trainer.progress.server.command import prepare
+from trainer.progress.server.connection import ClassLedger
 from trainer.progress.server.logins import CLASS_LOGINS, class_login
 from trainer.progress.server.queue import Queue
 from trainer.progress.server.tables import DATABASE
@@ -216,7 +224,8 @@ def test_an_exam_with_no_sitting_starts_with_the_trainees_password(tmp_path, kla
 
 
 @pytest.mark.parametrize("spelling", ["Sam Lee\u200b", "Sam  Lee", "Sam Lee ", "\uff33am Lee", "Sam\u00a0Lee",
-                                      "Sam\u2003Lee", "\u202eSam Lee"])
+                                      "Sam\u2003Lee", "\u202eSam Lee", "Sam Lee\u0378", "Sam Lee\ufdd0",
+                                      "Sam Lee\U000e0080", "Sam\ue000 Lee"])
 def test_no_other_spelling_of_a_name_gets_round_its_login(klass, joined, spelling):
     """The app writes every name with clean_name, but a workstation's code is the trainee's: the
     server refuses a start, or a login, under any name not written that way (each spelling here
@@ -281,7 +290,7 @@ def test_s008_on_a_class_with_two_s003_logins_of_one_name(tmp_path, server):
         k.connect(second, "second-pass")
 
 
-def test_a_bundled_form_changed_under_its_id_is_said_and_the_server_starts(server):
+def test_the_class_servers_own_postgresql_a_bundled_form_changed_under_its_id(server):
     """The class keeps the form it was given (a given form never changes); a later version whose
     bundled form kept its id with other content must not stop the class server from starting."""
     (server.folder / "logins.json").write_text(json.dumps({n: PASSWORD for n in CLASS_LOGINS}))
@@ -296,3 +305,65 @@ def test_a_bundled_form_changed_under_its_id_is_said_and_the_server_starts(serve
     with psycopg.connect(server.admin_dsn(DATABASE)) as conn:
         assert conn.execute("SELECT form_digest, attempts_allowed FROM exam_forms_given WHERE form_uid = %s",
                             (exam.uid,)).fetchone() == (exam.digest, exam.attempts_allowed)
+    with psycopg.connect(addresses["instructor"]) as instructor:
+        login = class_login(instructor, "Ana", "ana-password")
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+        psycopg.connect(f"postgresql://{login}:ana-password@127.0.0.1:{server.port}/postgres")
+
+
+def test_clean_names_are_the_class_servers_names(klass):
+    """Whatever the app writes as a name (clean_name, run twice to the same) the class server
+    takes as written: the names of every script, and marks left to compose by a removed
+    character. The class server's refusal of other spellings never refuses a trainee's own."""
+    rng = random.Random(14)
+    alphabet = [chr(c) for c in (*range(0x20, 0x250), 0x300, 0x308, 0x327, 0x5b4, 0x93f, 0x94d, 0x200b,
+                                 0x200d, 0xad, 0xa0, 0x3000, 0xff21, 0x1100, 0x1161, 0xac00, 0x4e00,
+                                 0x627, 0x644, 0x1f468, 0x1f3fd, 0xfdd0, 0x378, 0xe000, 0x2028)]
+    names = ["José Núñez", "Zoë O'Brien-Smith", "李小龙", "김민준", "محمد علي", "שָׁלוֹם כהן",
+             "अनिल कुमार", "👩🏽‍💻 Ana", "a\xad\u0308b", "e\u200b\u0301x"]
+    names += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(400)]
+    cleaned = [clean_name(n) for n in names]
+    assert all(clean_name(c) == c for c in cleaned), "clean_name gives what it would give again"
+    with klass.admin() as admin:
+        passed = [admin.execute("SELECT canonical_name(%s)", (c,)).fetchone()[0] for c in cleaned if c]
+    assert all(passed) and len(passed) > 350
+
+
+def test_a_trainee_password_is_never_sent_to_a_server_that_asks_for_it_in_clear():
+    """Whatever answers at the class's address and asks for the password as such (not SCRAM)
+    is refused before anything is sent: the trainee's password is typed at a workstation
+    whose network a trainee controls."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    got = []
+
+    def fake_server():
+        conn, _ = listener.accept()
+        with conn:
+            body = conn.recv(struct.unpack("!I", conn.recv(4))[0] - 4)
+            if struct.unpack("!I", body[:4])[0] == 80877103:  # asks for TLS: no
+                conn.send(b"N")
+                conn.recv(struct.unpack("!I", conn.recv(4))[0] - 4)
+            conn.send(b"R" + struct.pack("!II", 8, 3))  # "send me the password in clear"
+            conn.settimeout(5)
+            with contextlib.suppress(OSError):  # refused: the client hangs up
+                got.append(conn.recv(1000))
+
+    thread = threading.Thread(target=fake_server, daemon=True)
+    thread.start()
+    port = listener.getsockname()[1]
+    shared = ClassLedger(class_address(f"postgresql://workstation:x@127.0.0.1:{port}/dealer_class"))
+    with pytest.raises(ClassServerError):
+        shared.signed_in("trainee_x", "sams-secret-password").start_attempt("r" * 32, "Sam Lee", "f")
+    thread.join(10)
+    listener.close()
+    assert not any(b"sams-secret-password" in g for g in got)
+
+
+def test_a_name_stored_before_names_were_cleaned_is_sent_clean(tmp_path, klass):
+    path = workstation(tmp_path, "old.sqlite", "Sam Lee")
+    with sqlite3.connect(path) as db:  # as a file of an early version could hold it
+        db.execute("UPDATE trainees SET name = 'Sam  Lee\u200b'")
+    push_all(path, klass)
+    assert [r[1] for r in server_rows(klass, "trainees")] == ["Sam Lee"]

@@ -58,9 +58,15 @@ def skills_of(procedure: Procedure, automation: Automation) -> tuple[Skill, ...]
 def clean_name(name: str) -> str:
     """A display name as stored, compared and shown: NFKC, no invisible (format, control or
     unassigned) characters, single spaces. "Ivy" and "Ivy" + a zero-width space are one name."""
-    text = unicodedata.normalize("NFKC", name)
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cn", "Cs"))
+    text = name
+    for _ in range(2):  # a character removed can leave a mark to compose: normalized again
+        text = unicodedata.normalize("NFKC", text)
+        text = "".join(ch for ch in text if unicodedata.category(ch) not in INVISIBLE)
     return " ".join(text.split())
+
+
+#: the characters no name keeps (format, control, private-use, unassigned, surrogates)
+INVISIBLE = ("Cf", "Cc", "Co", "Cn", "Cs")
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,9 @@ def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
     secrets = passwords(server.folder)
     try:
         with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            # this PostgreSQL is the class's alone: no login but the superuser enters the
+            # cluster's own databases (a trainee's login enters its class's database only)
+            admin.execute("REVOKE CONNECT ON DATABASE postgres, template1 FROM PUBLIC")
             install(admin)
             for name, group in CLASS_LOGINS.items():
                 add_login(admin, name, group, secrets[name])

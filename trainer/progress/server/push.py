@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+from urllib.parse import parse_qs, urlsplit
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -32,8 +33,13 @@ CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepali
 
 def connect(address: ClassAddress) -> psycopg.Connection:
     """A connection to the class (its password in the address, or in its password file, which
-    libpq reads itself: trainer.progress.server.passfile)."""
+    libpq reads itself: trainer.progress.server.passfile). The password is proven by SCRAM only,
+    never sent as such: a server (or whatever answers at its address) asking for it in clear or
+    as MD5 is refused before anything is sent. An address may name another method itself
+    (`?require_auth=md5`, for a casino's server set up so)."""
     more = {"passfile": address.passfile} if address.passfile is not None else {}
+    if "require_auth" not in parse_qs(urlsplit(address.url).query):
+        more["require_auth"] = "scram-sha-256"
     return psycopg.connect(address.url, autocommit=True, **CONNECT, **more)
 
 

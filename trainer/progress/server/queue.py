@@ -19,6 +19,7 @@ import time
 
 from trainer.progress.columns import ATTEMPTS, FINDINGS, TRAINEES
 from trainer.progress.errors import ClassServerError
+from trainer.progress.records import clean_name
 from trainer.progress.store import BUSY_TIMEOUT
 
 _TRAINEE = [c for c in TRAINEES.names(local=False) if c != "id"]
@@ -99,7 +100,8 @@ class Queue:
         is in the class too)."""
         with self._lock:
             rows = self._conn.execute("SELECT * FROM trainees ORDER BY id").fetchall()
-        return [{c: t[c] for c in _TRAINEE} for t in rows]
+        # a name stored before names were cleaned goes as the class counts names (clean_name)
+        return [{c: clean_name(t[c]) if c == "name" else t[c] for c in _TRAINEE} for t in rows]
 
     def mark_sent(self, class_uid: str, attempt_ids: list[int]) -> None:
         now = time.time()

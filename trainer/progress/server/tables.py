@@ -39,6 +39,7 @@ from trainer.progress.columns import (
     Column,
     Table,
 )
+from trainer.progress.records import INVISIBLE
 
 DATABASE = "dealer_class"
 OWNER = "class_owner"
@@ -571,14 +572,15 @@ GRANT EXECUTE ON FUNCTION exam_attempts_allowed(text) TO {everyone}
 
 def not_in_names() -> str:
     """A regular expression (PostgreSQL's) for the characters trainer.progress.records.clean_name
-    never leaves in a name: format, control and private-use characters, and every space but
-    U+0020 (made from this Python's Unicode tables, as clean_name's are)."""
+    never leaves in a name: format, control, private-use and unassigned characters, and every
+    space but U+0020 (made from this Python's Unicode tables, as clean_name's are: a character
+    a later Unicode assigns is refused until the class server's Python knows it)."""
     ranges: list[list[int]] = []
     for code in range(0x110000):
         ch = chr(code)
         if 0xD800 <= code <= 0xDFFF:
             continue
-        if unicodedata.category(ch) in ("Cc", "Cf", "Co") or (ch.isspace() and ch != " "):
+        if unicodedata.category(ch) in INVISIBLE or (ch.isspace() and ch != " "):
             if ranges and ranges[-1][1] == code - 1:
                 ranges[-1][1] = code
             else:
