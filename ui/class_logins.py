@@ -86,8 +86,7 @@ class LoginsDialog(QDialog):
         row.addWidget(self.add_button)
         layout.addLayout(row)
         self.problem = QLabel()
-        self.problem.setObjectName("error")
-        self.problem.setStyleSheet("color: #b00020;")
+        self.problem.setObjectName("wrong")  # the theme's colour for what went wrong
         self.problem.setWordWrap(True)
         self.problem.hide()
         layout.addWidget(self.problem)

@@ -212,8 +212,7 @@ class JoinDialog(QDialog):
         form.addRow("&Password:", self.password)
         layout.addLayout(form)
         self.problem = QLabel()
-        self.problem.setObjectName("error")
-        self.problem.setStyleSheet("color: #b00020;")
+        self.problem.setObjectName("wrong")  # the theme's colour for what went wrong
         self.problem.setWordWrap(True)
         self.problem.hide()
         layout.addWidget(self.problem)
