@@ -18,7 +18,7 @@ from tests import class_server_fixtures
 from tests.class_server_support import Class, free_port, progress_file
 from tests.conftest import run_command
 from tests.test_class_server import push_all
-from tests.test_exams_trust import form
+from tests.test_exams_trust import form, sit
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
 from trainer.exams.classledger import give_to_class
@@ -27,9 +27,7 @@ from trainer.exams.forms import new_form
 from trainer.exams.keys import InstructorKey
 from trainer.exams.records import portable_record
 from trainer.exams.submission import SUBMISSION
-from trainer.grading import correct_log, grade
 from trainer.library import load_library
-from trainer.procedure import build
 from trainer.progress import ClassServerError, Store
 from trainer.progress.server.address import class_address
 from trainer.progress.server.logins import trainee_login
@@ -41,18 +39,6 @@ joined = class_server_fixtures.joined  # ClassConnections to the test's class
 @pytest.fixture(scope="module")
 def ivy():
     return InstructorKey.generate("Ivy Park")
-
-
-def sit(store, key, trainee_id, exam, *, sitting=None, classroom=None):
-    """Sit an exam through, every answer right (as tests.test_exams_trust's `sit`, in a class)."""
-    session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom)
-    for p in range(len(exam.items)):
-        s = session.scenario(p)
-        proc = build(s)
-        log = correct_log(proc, s.automation)
-        session.record(p, grade(proc, log, automation=s.automation, game=s.game,
-                                target_seconds=s.target_seconds), log)
-    return session.result
 
 
 def workstation_file(path: Path, name: str = "Sam Lee") -> Path:

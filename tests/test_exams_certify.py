@@ -412,22 +412,6 @@ def pool_form(draw: int = 2):
                     created_by="Ivy", attempts_allowed=20, uid="pool-1", draw=draw)
 
 
-def sit_sitting(store, key, trainee, token, exam):
-    """Sit a sitting with the form the sitting file carries, every item answered correctly."""
-    from trainer.exams.session import start_exam
-    from trainer.grading import correct_log, grade
-    from trainer.procedure import build
-
-    session = start_exam(store, exam, trainee, key, sitting=token)
-    for p in range(len(exam.items)):
-        s = session.scenario(p)
-        proc = build(s)
-        log = correct_log(proc, s.automation)
-        session.record(p, grade(proc, log, automation=s.automation, game=s.game,
-                                target_seconds=s.target_seconds), log)
-    return session.result
-
-
 def test_a_pool_sends_each_sitting_only_its_draw_and_certifies_on_it(ledger, workstation, ivy, tmp_path):
     from trainer.exams.submission import read_sitting_file, write_sitting_file
 
@@ -448,7 +432,7 @@ def test_a_pool_sends_each_sitting_only_its_draw_and_certifies_on_it(ledger, wor
     _, token, sat_form = read_sitting_file(tmp_path / "s5.json")
     assert len(sat_form.items) == 2 and sat_form.uid == exam.uid
     store, key, trainee = workstation
-    result = sit_sitting(store, key, trainee, token, sat_form)
+    result = sit(store, key, trainee, sat_form, sitting=token)
     assert result.item_count == 2
     certificate = certify(ledger, ivy, record_of(store, result.id), token)
     assert certificate["passed"] and certificate["form"]["items"] == 2
@@ -477,7 +461,7 @@ def test_the_sitting_form_is_not_stored_on_the_workstation(ledger, workstation, 
     token = issue_sitting(ledger, ivy, exam, "Sam Lee")
     sat_form = sitting_form(ledger, exam, token)
     store, key, trainee = workstation
-    sit_sitting(store, key, trainee, token, sat_form)
+    sit(store, key, trainee, sat_form, sitting=token)
     on_disk = b"".join(p.read_bytes() for p in tmp_path.glob("workstation.sqlite*"))
     assert b"[[players]]" not in on_disk  # no scenario text at all
     assert store.query("SELECT count(*) AS n FROM exam_forms WHERE uid = ?", (exam.uid,))[0]["n"] == 0

@@ -55,10 +55,10 @@ def form(**more):
 
 
 def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None,
-        sitting: dict | None = None):
-    """Sit an exam (under a sitting token, if given); the ended result (or the session, still
-    open, if `stop_after`)."""
-    session = start_exam(store, exam, trainee_id, key, sitting=sitting)
+        sitting: dict | None = None, classroom=None):
+    """Sit an exam (under a sitting token, if given; counted by a class, if joined to one); the
+    ended result (or the session, still open, if `stop_after`)."""
+    session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom)
     for p in range(len(exam.items)):
         if stop_after is not None and p == stop_after:
             return session
