@@ -14,12 +14,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from trainer.answer_key import key_json
-from trainer.exams.classledger import standing
 from trainer.exams.errors import LockedError
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import FormSummary, form_summaries, get_form, list_forms
 from trainer.exams.records import ExamResult, get_result, results
-from trainer.exams.session import attempts_used
+from trainer.exams.session import standings
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.records import Trainee
 from trainer.progress.store import Store
@@ -69,16 +68,10 @@ class ExamAccess:
     def available(self) -> list[Available]:
         """The exams this viewer may sit, with no content."""
         forms = form_summaries(self.store)
-        # in a class: its counts and allowances, all forms in one visit to the server
-        in_class = standing(self.classroom, self.viewer.name, [f.uid for f in forms])
-        shown = []
-        for f in forms:
-            used, allowed = in_class.get(f.uid, (0, None))
-            allowed = f.attempts_allowed if allowed is None else allowed
-            used = max(used, attempts_used(self.store, self.viewer.id, f.uid))  # and the file's
-            shown.append(Available(**{**asdict(f), "attempts_allowed": allowed},
-                                   attempts_left=max(0, allowed - used)))
-        return shown
+        shown = standings(self.store, self.viewer.id, {f.uid: f.attempts_allowed for f in forms},
+                          self.classroom)
+        return [Available(**{**asdict(f), "attempts_allowed": shown[f.uid][0]},
+                          attempts_left=shown[f.uid][1]) for f in forms]
 
     def forms(self, *, archived: bool = False) -> list[ExamForm]:
         self._need_unlocked("Exam forms")

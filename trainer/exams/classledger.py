@@ -156,18 +156,6 @@ def attempts_used(classroom, trainee: str, form_uid: str, here: int) -> int:
         return here
 
 
-def attempts_allowed(classroom, form_uid: str, here: int) -> int:
-    """The attempts a form allows: the class's record of it (s007) when the machine is in a
-    class that was given it, else the form's own (`here`). For showing only, as attempts_used."""
-    if classroom is None or getattr(classroom, "problem", None) is not None:
-        return here
-    try:
-        given = classroom.attempts_allowed(form_uid)
-    except ClassServerError:
-        return here
-    return here if given is None else given
-
-
 def standing(classroom, trainee: str, form_uids: list[str]) -> dict[str, tuple[int, int | None]]:
     """What a list of exams shows from the class, in one visit: for each form the attempts the
     class counts and those it allows (None: not given to it). Empty when the machine is in no

@@ -81,8 +81,22 @@ def attempts_used(store: Store, trainee_id: int, form_uid: str, classroom=None) 
 
 
 def attempts_left(store: Store, trainee_id: int, form: ExamForm, classroom=None) -> int:
-    allowed = classledger.attempts_allowed(classroom, form.uid, form.attempts_allowed)
-    return max(0, allowed - attempts_used(store, trainee_id, form.uid, classroom))
+    return standings(store, trainee_id, {form.uid: form.attempts_allowed}, classroom)[form.uid][1]
+
+
+def standings(store: Store, trainee_id: int, allowed: dict[str, int],
+              classroom=None) -> dict[str, tuple[int, int]]:
+    """For each form (its uid: the attempts its own copy allows), the attempts it allows and
+    those left to the trainee, as shown: the class's allowance and count when the machine is in
+    a class that has them (all forms in one visit), else the form's; the larger of the file's
+    count and the class's. For showing only: starting is what the class server decides."""
+    in_class = classledger.standing(classroom, store.trainee(trainee_id).name, list(allowed))
+    out = {}
+    for uid, own in allowed.items():
+        counted, given = in_class.get(uid, (0, None))
+        most = own if given is None else given
+        out[uid] = (most, max(0, most - max(counted, attempts_used(store, trainee_id, uid))))
+    return out
 
 
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
