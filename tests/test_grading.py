@@ -100,7 +100,7 @@ def test_paying_a_six_eight_shake_early_is_critical():
     result = run(s, [*log[:2], early, *log[2:]], Automation.SETTLEMENT)
     [finding] = result.findings
     assert finding.kind is Kind.EXTRA and finding.critical
-    assert "has not won" in finding.message
+    assert "still working" in finding.message  # one lammer of six has moved: it has not won yet
     assert finding.cite == "58 Pa. Code § 668a.2(f)(8)"
 
 
@@ -116,7 +116,9 @@ def test_settling_after_a_no_roll_is_critical_and_cites_the_no_roll():
     assert finding.cite == "58 Pa. Code § 668a.3(g)"
 
 
-def test_missing_a_no_roll_is_critical():
+def test_a_value_called_on_a_no_roll_is_a_major_wrong_call():
+    """grading-policy.md: "a no roll and its reason" is a call; settling on it is what is
+    critical (test_settling_after_a_no_roll_is_critical_and_cites_the_no_roll)."""
     s = scenario("props-and-hops", players(1) + wager(1, "field", 5) + no_roll("die-on-die")
                  + throw(dice=[6, 6]))
     log = correct_log(build(s), Automation.CALLS)
@@ -124,8 +126,9 @@ def test_missing_a_no_roll_is_critical():
     announced = Performed(Do.ANNOUNCE, no_roll_call.round, value="Seven, three-four")
     result = run(s, [announced if p is no_roll_call else p for p in log], Automation.CALLS)
     [finding] = result.findings
-    assert finding.kind is Kind.WRONG_CALL and finding.critical
+    assert finding.kind is Kind.WRONG_CALL and finding.severity is Severity.MAJOR
     assert finding.cite == "58 Pa. Code § 668a.3(h)"
+    assert not result.score.passed
 
 
 def test_paying_a_like_kind_twice_after_an_extra_roll_is_critical():
@@ -206,9 +209,21 @@ def test_grading_is_deterministic():
     assert a.score == b.score
 
 
-def test_an_action_nobody_asked_for_is_a_minor_extra():
+def test_an_announcement_nobody_asked_for_is_a_minor_extra():
     log = correct_log(build(FIELD_AND_HARDWAY), Automation.WHOLE_ROUND)
-    extra = Performed(Do.PASS_SHAKER, 1, value="2")  # only on a 7, § 668a.3(k)
-    [finding] = run(FIELD_AND_HARDWAY, [*log, extra]).findings
+    again = next(p for p in log if p.do is Do.ANNOUNCE)
+    result = run(FIELD_AND_HARDWAY, [*log, again])
+    [finding] = result.findings
     assert finding.kind is Kind.EXTRA and finding.severity is Severity.MINOR
     assert finding.cite.startswith("58 Pa. Code § 668a.3")
+    assert result.score.passed  # it changes nothing
+
+
+def test_a_shaker_passed_where_none_was_called_for_is_major():
+    """grading-policy.md: "the shaker passed to the wrong one" is major."""
+    log = correct_log(build(FIELD_AND_HARDWAY), Automation.WHOLE_ROUND)
+    extra = Performed(Do.PASS_SHAKER, 1, value="2")  # only on a 7, § 668a.3(k)
+    result = run(FIELD_AND_HARDWAY, [*log, extra])
+    [finding] = result.findings
+    assert finding.kind is Kind.EXTRA and finding.severity is Severity.MAJOR
+    assert not result.score.passed

@@ -83,19 +83,6 @@ def test_an_extra_roll_buyer_may_be_paid_before_the_hopeless_wagers_are_collecte
     assert perfect(regraded(s, paid_first))
 
 
-@pytest.mark.parametrize("name", ["three-dice-football/02-trips-td-first-play",
-                                  "three-dice-football/04-goal-line-stand",
-                                  "three-dice-football/12-game-length-board"])
-def test_three_dice_football_may_collect_every_loser_before_paying_any_winner(name):
-    """§ 577.6(f) lists an order; collecting all losing wagers (single play and full game)
-    before paying any winner is allowed too (the default order of every chapter)."""
-    s = bundled(name)
-    log = correct_log(build(s), WHOLE)
-    collect_first = reorder(log, key=lambda p: p.do is Do.PAY)
-    assert collect_first != log
-    assert perfect(regraded(s, collect_first)), regraded(s, collect_first).findings
-
-
 def test_three_dice_football_defense_is_still_collected_first_after_a_touchdown():
     s = bundled("three-dice-football/02-trips-td-first-play")
     log = correct_log(build(s), WHOLE)
@@ -250,28 +237,6 @@ def test_a_die_off_the_table_cannot_happen_in_the_pai_gow_shaker():
     with pytest.raises(ScenarioError, match="closed shaker"):
         scenario("pai-gow-dice", players(1) + wager(1, "sum", 5) + no_roll("die-off-table")
                  + throw(red=1, blue=[2, 3]))
-
-
-@pytest.mark.parametrize("name", ["three-dice-football/04-goal-line-stand",
-                                  "three-dice-football/13-goal-on-first-play-turnover"])
-def test_a_mix_of_the_two_end_of_game_orders_is_out_of_order(name):
-    """§ 577.6(f)'s order, or every collection first: a mix of the two is neither."""
-    s = bundled(name)
-    proc = build(s)
-    last = proc.rounds[-1].round
-    blocks = [[a for a in stage if a.do in (Do.COLLECT, Do.PAY)] for stage in proc.stages
-              if stage[0].round == last and stage[0].do in (Do.COLLECT, Do.PAY)]
-    kinds = [b[0].do for b in blocks]
-    turns = [i for i in range(len(kinds) - 1) if (kinds[i], kinds[i + 1]) == (Do.PAY, Do.COLLECT)]
-    assert len(turns) >= 2, kinds
-    i = turns[0]
-    blocks[i], blocks[i + 1] = blocks[i + 1], blocks[i]  # one collection early, the rest as written
-    full = correct_log(proc, WHOLE)
-    at = next(n for n, p in enumerate(full) if p.round == last and settling(p))
-    log = [p for p in full if not (p.round == last and settling(p))]
-    mixed = [Performed(a.do, a.round, a.seat, a.bet, a.amount, a.value) for b in blocks for a in b]
-    result = regraded(s, log[:at] + mixed + log[at:])
-    assert [f.kind for f in result.findings] == [Kind.OUT_OF_ORDER], result.findings
 
 
 def test_collecting_on_a_no_roll_is_critical_and_cites_the_no_roll():

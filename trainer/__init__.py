@@ -16,7 +16,8 @@ __version__ = "0.1.0"
 #: is a module of the engine, used as a namespace (`games.get(...)`, `odds.report(...)`)
 FACE: dict[str, tuple[str, str | None]] = {
     # modules used whole
-    **{m: (f"trainer.{m}", None) for m in ("cli", "games", "odds", "readings", "regulations")},
+    **{m: (f"trainer.{m}", None) for m in ("cli", "games", "odds", "policy", "readings",
+                                           "regulations")},
     # a round being worked, and what the table shows
     **names_from("trainer.practice", "PracticeRound", "Feedback", "NEEDS_WAGER", "CLEARS_SELECTION"),
     **names_from("trainer.table_state", "TableState", "Mark", "COCKED"),

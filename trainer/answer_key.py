@@ -22,22 +22,7 @@ def key_json(s: Scenario) -> dict:
             **{k: v for k, v in (("seat", a.seat), ("bet", a.bet), ("amount", a.amount),
                                  ("value", a.value)) if v is not None},
         } for a in stage] for n, stage in enumerate(proc.stages)],
-        # a second order the regulation allows for these stages, as a whole (stage numbers)
-        "alternatives": [alternative_order(proc, block) for block in proc.blocks],
     }
-
-
-def alternative_order(proc, block) -> list[int]:
-    """The stage numbers (1-based) of a block in its alternative order."""
-    first = next(s for s in block if proc.alternative.get(s, proc.after[s]) - block
-                 or not proc.alternative.get(s, proc.after[s]))
-    order, seen = [first], {first}
-    while len(order) < len(block):
-        nxt = next(s for s in block if s not in seen
-                   and proc.alternative.get(s, proc.after[s]) == frozenset({order[-1]}))
-        order.append(nxt)
-        seen.add(nxt)
-    return [s + 1 for s in order]
 
 
 def waits_for(proc, n: int) -> str:
@@ -71,9 +56,4 @@ def key_text(s: Scenario) -> str:
             out.append(f"{n:>3}. {order}In any order:")
             for letter, a in zip("abcdefghijklmnopqrstuvwxyz", stage, strict=False):
                 out.append(f"       {letter}. {a.label} — {a.note} ({a.cite}){who(a)}")
-        for block in proc.blocks:
-            if n - 1 == max(block):
-                steps = ", ".join(map(str, alternative_order(proc, block)))
-                out.append(f"     Or, as a whole: steps {steps} — every collection before any "
-                           "payment (reading 'settlement-orders').")
     return "\n".join(out)

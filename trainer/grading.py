@@ -9,7 +9,9 @@ deterministic: the same log always gets the same findings and score.
 
 The score has three parts, each 0–100: procedure (every non-payment step done right and in
 order), payouts (every payment right to the cent), and speed (against the scenario's target
-time). The total weighs them 50/35/15; a round passes at PASS_MARK with no critical error.
+time). The total weighs them 50/35/15. What each finding weighs and what passes is the grading
+policy's (trainer.policy): a round passes with no critical and no major finding and its total at
+PASS_MARK.
 """
 
 from __future__ import annotations
@@ -22,15 +24,9 @@ from trainer.cite import cite
 from trainer.games import bet_name
 from trainer.games.three_dice_football import as_before_pucks, logged_before_pucks
 from trainer.money import fmt_dollars
+from trainer.policy import RULE, SPOKEN, Severity, missed, passes, uncalled
 from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure, Skill, describe
 
-PASS_MARK = 80
-#: the calls: the dice read aloud and shown, "no more bets", the down and distance. Missing or
-#: getting one wrong is a major finding, and a round with one does not pass (reading "grading")
-CALLS = frozenset({Do.ANNOUNCE, Do.PLACE_POINTER, Do.MOVE_DICE, Do.ANNOUNCE_DOWN, Do.NO_MORE_BETS,
-                   Do.NO_ROLL})
-#: what is a major finding when it is never done
-MAJOR_IF_MISSED = CALLS | {Do.PAY, Do.COLLECT}
 WEIGHTS = (0.50, 0.35, 0.15)  # procedure, payouts, speed
 EXTRA_PENALTY = 5  # procedure points per extra action
 
@@ -39,16 +35,11 @@ class Kind(StrEnum):
     MISSING = "missing"
     OUT_OF_ORDER = "out of order"
     WRONG_CALL = "wrong call"
+    WRONG_RECORD = "wrong record"  # a marker, puck, pointer, lammer or the dice put wrong
     WRONG_AMOUNT = "wrong amount"
     SHOULD_HAVE_REFUSED = "should have refused"
     ACCEPTED_IMPROPER = "accepted an improper wager"
     EXTRA = "extra action"
-
-
-class Severity(StrEnum):
-    CRITICAL = "critical"
-    MAJOR = "major"
-    MINOR = "minor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +71,12 @@ class Score:
     total: int
     passed: bool
     critical: bool
+    rule: int = RULE  # the pass rule it was graded under (trainer.policy)
 
     def to_json(self) -> dict:
         return {"procedure": self.procedure, "payouts": self.payouts, "speed": self.speed,
-                "total": self.total, "passed": self.passed, "critical": self.critical}
+                "total": self.total, "passed": self.passed, "critical": self.critical,
+                "rule": self.rule}
 
 
 @dataclass
@@ -130,6 +123,12 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                 return k
         return None
 
+    paid_later = games.get(game).paid_later
+
+    def early(p: Performed) -> int | None:
+        return next((k for k, (_, e) in enumerate(expected)
+                     if open_[k] and e.round > p.round and e.key == p.key), None)
+
     skipped = set(skipped)
     for n, p in enumerate(log):
         if p.do is Do.SKIP_THROW:  # what of that throw is still open is left, not out of order
@@ -138,6 +137,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         if p.by_trainer:
             continue
         k = find(p, lambda e, p=p: e.key == p.key)
+        if k is None and p.do is Do.PAY and p.bet in paid_later:
+            k = early(p)  # decided, but paid after a later throw: graded as out of order
         if k is not None:
             e = expected[k][1]
             if e.do is Do.PAY and p.amount != e.amount:
@@ -160,9 +161,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         findings.append(finding)
 
     # out of order: done while a stage before it had work left that was done afterwards (work
-    # never done is "missing" instead, so one skipped step does not flag everything after it).
-    # Where the regulation allows a second order as a whole, the one the trainee kept better counts.
-    findings += out_of_order_either(procedure, expected, log, matched, closed_at, skipped, final)
+    # never done is "missing" instead, so one skipped step does not flag everything after it)
+    findings += out_of_order(procedure, expected, log, matched, closed_at, skipped, final)
     remaining = [e for k, (_, e) in enumerate(expected) if open_[k]]
     if final:
         for e in remaining:
@@ -171,40 +171,20 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                                         f"seat {e.seat} {bet_name(e.bet)} must be refused: {e.note}", e.cite,
                                         e.skill, e))
             else:
-                severity = (Severity.CRITICAL if e.do is Do.NO_ROLL else
-                            Severity.MAJOR if e.do in MAJOR_IF_MISSED else Severity.MINOR)
-                findings.append(Finding(Kind.MISSING, severity, f"{e.label} was not done ({e.note})",
-                                        e.cite, e.skill, e))
+                findings.append(Finding(Kind.MISSING, missed(e.do), missing_message(e), e.cite,
+                                        e.skill, e))
     return Result(findings, score(expected, open_, findings, extras, target_seconds, elapsed),
                   matched, remaining)
 
 
-def out_of_order_either(procedure: Procedure, expected, log, matched, closed_at, skipped,
-                        final: bool) -> list[Finding]:
-    """The out-of-order findings, each block of stages with a second allowed order judged by
-    the order the trainee kept better. A block's choice changes only its own stages' findings:
-    what comes after it waits for the whole block either way."""
-    first = out_of_order(procedure, expected, log, matched, closed_at, skipped, final, False)
-    if not procedure.blocks:
-        return [f for _, f in first]
-    second = out_of_order(procedure, expected, log, matched, closed_at, skipped, final, True)
-    block_of = {s: b for b, stages in enumerate(procedure.blocks) for s in stages}
-    chosen = []
-    for b in range(len(procedure.blocks)):
-        mine = [f for s, f in first if block_of.get(s) == b]
-        other = [f for s, f in second if block_of.get(s) == b]
-        chosen.append(other if len(other) < len(mine) else mine)
-    rest = [f for s, f in first if s not in block_of]
-    return rest + [f for fs in chosen for f in fs]
-
-
-def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skipped, final: bool,
-                 alternative: bool) -> list[tuple[int, Finding]]:
-    """(stage, finding) for every out-of-order action of a log under one of the orders."""
+def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skipped,
+                 final: bool) -> list[Finding]:
+    """A finding for every action done while a stage the regulation puts before it had work
+    left that was done afterwards; it cites the section that imposes the order."""
     done_at = {k: n for n, k in matched.items()}
     out = []
     for n, k in sorted(matched.items()):
-        before = procedure.ancestors(expected[k][0], alternative)
+        before = procedure.ancestors(expected[k][0])
         pending = [j for j, (s, x) in enumerate(expected) if s in before
                    and id(x) not in skipped and closed_at.get(j, len(log)) > n]
         late = next((j for j in pending if done_at.get(j, -1) > n), None)
@@ -212,17 +192,26 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
             late = pending[0]  # live feedback: it must come first, whether or not it comes later
         if late is not None:
             e, earlier = expected[k][1], expected[late][1]
-            out.append((expected[k][0], Finding(
+            out.append(Finding(
                 Kind.OUT_OF_ORDER, Severity.MAJOR,
                 f"{e.label} came before “{earlier.label}”, which must come first",
-                e.order_cite or earlier.cite, e.skill, earlier, log[n])))
+                e.order_cite or earlier.cite, e.skill, earlier, log[n]))
     return out
+
+
+def missing_message(e: Expected) -> str:
+    """What leaving an expected step undone did, in the dealer's words."""
+    if e.do is Do.PAY:
+        return f"seat {e.seat} {bet_name(e.bet)} won and was not paid: {e.label} ({e.note})"
+    if e.do is Do.COLLECT:
+        return f"seat {e.seat} {bet_name(e.bet)} lost and was not collected ({e.note})"
+    return f"{e.label} was not done ({e.note})"
 
 
 def standing(p: Performed, procedure: Procedure, game: str) -> str | None:
     """The section that keeps a wager on the layout, if it stands undecided in p's round (a
     round that is a no roll is judged as one instead)."""
-    if p.do is not Do.COLLECT or not 1 <= p.round <= len(procedure.rounds):
+    if p.do not in (Do.COLLECT, Do.PAY) or not 1 <= p.round <= len(procedure.rounds):
         return None
     view = procedure.rounds[p.round - 1]
     if not view.valid:
@@ -241,10 +230,12 @@ def standing(p: Performed, procedure: Procedure, game: str) -> str | None:
 
 def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, procedure):
     """What a logged action that matches no expected action is: (finding, expected consumed)."""
-    if p.do is Do.COLLECT and (held := standing(p, procedure, game)) is not None:
-        return Finding(Kind.EXTRA, Severity.MAJOR,
-                       f"collected seat {p.seat} {bet_name(p.bet)}, which is still working: leave it on the "
-                       "layout until it is decided", held, Skill.COLLECTING, None, p), None
+    if p.do in (Do.COLLECT, Do.PAY) and (held := standing(p, procedure, game)) is not None:
+        what = "collected" if p.do is Do.COLLECT else "paid"
+        return Finding(Kind.EXTRA, Severity.CRITICAL,
+                       f"{what} seat {p.seat} {bet_name(p.bet)}, which is still working: leave it on the "
+                       "layout until it is decided", held,
+                       Skill.COLLECTING if p.do is Do.COLLECT else Skill.PAYOUTS, None, p), None
     same_wager = lambda e: e.seat == p.seat and e.bet == p.bet  # noqa: E731
     if p.do is Do.ACCEPT and (k := find(p, lambda e: e.do is Do.REFUSE and same_wager(e))) is not None:
         e = expected[k][1]
@@ -280,13 +271,13 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
         k = find(p, lambda e: e.do is Do.PAY and same_wager(e))
         if k is not None:
             e = expected[k][1]
-            return Finding(Kind.EXTRA, Severity.MAJOR,
+            return Finding(Kind.EXTRA, Severity.CRITICAL,
                            f"collected seat {p.seat} {bet_name(p.bet)}, a winning wager: pay it", e.cite,
                            Skill.COLLECTING, e, p), None
     if p.do is Do.ANNOUNCE and p.round in no_rolls:
         nr = no_rolls[p.round]
         k = find(p, lambda e: e.do is Do.NO_ROLL)
-        return Finding(Kind.WRONG_CALL, Severity.CRITICAL,
+        return Finding(Kind.WRONG_CALL, Severity.MAJOR,
                        f"announced {p.value!r}, but the throw is no roll ({nr.note})", nr.cite,
                        Skill.NO_ROLL, nr, p), k
     if p.do is Do.NO_ROLL and (k := find(p, lambda e: e.do is Do.ANNOUNCE)) is not None:
@@ -297,10 +288,10 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
     k = find(p, lambda e: (e.do, e.seat, e.bet) == (p.do, p.seat, p.bet))
     if k is not None:
         e = expected[k][1]
-        return Finding(Kind.WRONG_CALL, Severity.MAJOR,
+        return Finding(Kind.WRONG_CALL if p.do in SPOKEN else Kind.WRONG_RECORD, Severity.MAJOR,
                        f"{describe(p.do, p.seat, p.bet, p.amount, p.value)}: expected “{e.label}”",
                        e.cite, e.skill, e, p), k
-    return Finding(Kind.EXTRA, Severity.MINOR,
+    return Finding(Kind.EXTRA, uncalled(p.do),
                    f"{describe(p.do, p.seat, p.bet, p.amount, p.value)} was not called for here",
                    cite_for(game), Skill.WAGERS if p.do in (Do.ACCEPT, Do.REFUSE) else Skill.CALLS,
                    None, p), None
@@ -333,7 +324,8 @@ def score(expected, open_, findings, extras, target, elapsed) -> Score:
         payouts = max(0, round(100 * right / len(pays)))
     else:
         payouts = 0 if bad_pay else 100
-    out_of_order = count((Kind.OUT_OF_ORDER, Kind.WRONG_CALL, Kind.ACCEPTED_IMPROPER), paying=False)
+    out_of_order = count((Kind.OUT_OF_ORDER, Kind.WRONG_CALL, Kind.WRONG_RECORD, Kind.ACCEPTED_IMPROPER),
+                         paying=False)
     if others:
         done = sum(1 for k in others if not open_[k]) - out_of_order
         procedure = max(0, round(100 * done / len(others)) - EXTRA_PENALTY * extras)
@@ -342,10 +334,8 @@ def score(expected, open_, findings, extras, target, elapsed) -> Score:
     speed = 100 if elapsed is None or elapsed <= target else round(100 * target / elapsed)
     total = round(WEIGHTS[0] * procedure + WEIGHTS[1] * payouts + WEIGHTS[2] * speed)
     critical = any(f.critical for f in findings)
-    call_error = any(f.severity is not Severity.MINOR and f.kind in (Kind.MISSING, Kind.WRONG_CALL)
-                     and f.expected is not None and f.expected.do in CALLS for f in findings)
-    passed = not critical and not call_error and total >= PASS_MARK
-    return Score(procedure, payouts, speed, total, passed, critical)
+    return Score(procedure, payouts, speed, total, passes((f.severity for f in findings), total),
+                 critical)
 
 
 def correct_log(procedure: Procedure, automation: Automation, seconds_each: float = 1.0) -> list[Performed]:

@@ -53,8 +53,10 @@ READINGS: tuple[Reading, ...] = (
             "have seats 1–6; Three Dice Football has seats 1–16.",
             ("668a.1(a)", "577.2(a)", "675a.1(a)")),
     Reading("settlement-order", "all", "Order of settlement",
-            "Settle in the order the chapter gives. Where it gives none, collect all losing wagers "
-            "before paying any winning wager."),
+            "Settle in the order the chapter gives, and only there: where the text lists wagers "
+            "with \"and\" and no \"first\" or \"then\", they are settled in any order among "
+            "themselves. Collecting every loser before paying any winner is a house convention, "
+            "never required by the grader (see \"Orders that are all right\")."),
     Reading("refused-wagers", "all", "Refused wagers",
             "A wager the rules forbid (wrong time, wrong amount, missing prerequisite) is refused: it "
             "is not placed and not settled. A trainee who accepts it has made a procedure error."),
@@ -85,23 +87,35 @@ READINGS: tuple[Reading, ...] = (
             "player's take-down comes after it. In a settle request a throw's take-downs come "
             "before its wagers. A take-down after the last throw is an error in the file."),
     Reading("settlement-orders", "all", "Orders that are all right",
-            "The answer key accepts every order the regulation allows, and marks only what breaks "
-            "one. High Roll Dice orders the wagers within one player, never between players: "
-            "settling seat 6 before seat 1 is right (§ 675a.4(f)). For an Extra Roll buyer, the "
-            "winning Like Kind may be paid before or after the hopeless ones are collected (§ "
-            "675a.4(f)(2)(ii), whose own example pays first). In Three Dice Football, throw by "
-            "throw, either the order of § 577.6(f) or collecting every losing wager (single play "
-            "and full game, in that order) before paying any winner (in that order) is right; a "
-            "mix of the two is out of order. A Props & Hops lammer may move before or after the collections, "
-            "always before the payments (§ 668a.3(i)). A turnover is announced and ends the game; "
-            "no marker moves (§ 577.6(c)(4)).",
-            ("675a.4(f)", "675a.4(f)(2)(ii)", "577.6(f)", "577.6(c)(4)", "668a.3(i)")),
-    Reading("grading", "all", "Grading the calls",
-            "A call is the dice read aloud (and the pointer, or the matching dice, that shows it), "
-            "\"no more bets\", a no roll, and Three Dice Football's down and distance. A missed or "
-            "wrong call is a major finding, and a round with one does not pass whatever its score. "
-            "A wrong payout, paying a loser, settling on a no roll, or accepting a wager that must "
-            "be refused is critical. A wrong payout cites the paytable that sets it."),
+            "The answer key accepts every order the regulation allows and marks only what breaks "
+            "an order the text imposes. Props & Hops: collect every losing wager, then pay the "
+            "winners (§ 668a.3(i)); a lammer moves before or after the collections, always before "
+            "the payments. Three Dice Football after a down: the single play wagers in any order, "
+            "then the down and distance (§ 577.6(d)); at the end of the game, § 577.6(f) as "
+            "written: after a touchdown, first collect Defense, then settle the single play and "
+            "the other full game wagers in any order, then the extra point roll if an Extra Point "
+            "wager stands, then pay Touchdown and settle Extra Point; without one, first collect "
+            "Touchdown and Extra Point and pay Defense, in any order, then settle the single play "
+            "and remaining full game wagers in any order. High Roll Dice: each player's Pip "
+            "Street, then Like Kind, then Millionaire Row (§ 675a.4(f)(1)-(3)), collecting and "
+            "paying within each in any order; players in any order. Pai Gow dice wagers: any "
+            "order, player by player or all losers first (§ 645c.2(g) sets none). A turnover is "
+            "announced and ends the game; no marker moves (§ 577.6(c)(4)).",
+            ("668a.3(i)", "577.6(d)", "577.6(f)", "577.6(c)(4)", "675a.4(f)", "675a.6(i)",
+             "645c.2(g)")),
+    Reading("grading", "all", "What a finding weighs, and what a pass means",
+            "Critical: the money or the game's security is wrong (a payment wrong by any amount, or "
+            "on a wager that has not won; a winner left unpaid or collected; a wager collected "
+            "while it still works or on a no roll; a wager that must be refused left in action; "
+            "play going on after a lost die with no new set). Major: a call or a record of the "
+            "game missing or wrong (the dice, \"no more bets\", a no roll, the down and distance; "
+            "the pointer, lammers, Yard Marker, pucks, matching dice, shaker; the dice or shaker "
+            "to the wrong player), or an order the text imposes, broken. Minor: a step no text "
+            "asks for that changes nothing, or speed. A round, drill or exam item passes with no "
+            "critical and no major finding and a total of 80 or more; an exam passes when every "
+            "item passes and its total reaches the form's pass mark (pass rule 2). A wrong payout "
+            "cites the paytable that sets it; an order error cites the section that imposes the "
+            "order."),
     # Props & Hops
     Reading("ph-shooter", "props-and-hops", "The shooter",
             "The covered shaker is first offered to the player farthest to the dealer's left: the "
@@ -135,8 +149,8 @@ READINGS: tuple[Reading, ...] = (
             "Every wager but the Six Eight Shake settles on the next valid throw.",
             ("668a.2(d)", "668a.2(e)", "668a.2(f)")),
     Reading("ph-order", "props-and-hops", "Order within a throw",
-            "Collect losing wagers (the Six Eight Shake included, on a 7), move lammers, then pay "
-            "winning wagers.", ("668a.3(i)",)),
+            "Collect losing wagers (the Six Eight Shake included, on a 7), move lammers (before "
+            "or after the collections), then pay winning wagers.", ("668a.3(i)",)),
     # Three Dice Football
     Reading("tdf-quarterback", "three-dice-football", "Offering the dice",
             "Seat 1 is immediately to the stickperson's left and \"clockwise\" is rising seat "
@@ -189,11 +203,14 @@ READINGS: tuple[Reading, ...] = (
             "(§ 577.3(e), § 577.6(d)) and full game wagers to its start (§ 577.3(c)).",
             ("577.3(b)(3)", "577.5(e)", "577.6(f)(1)", "577.8(a)")),
     Reading("tdf-end-order", "three-dice-football", "Order at the end of the game",
-            "After a touchdown: collect Defense; settle the last play's single play wagers; settle "
-            "Quick Strike, Game Changer and Game Length; the extra point roll, if needed; pay "
-            "Touchdown and settle Extra Point. Without a touchdown: collect Touchdown and Extra "
-            "Point; pay Defense (4 to 5); settle the last play's single play wagers; settle the "
-            "remaining full game wagers.", ("577.6(f)",)),
+            "After a touchdown: first collect Defense; then settle the last play's single play "
+            "wagers and Quick Strike, Game Changer and Game Length, in any order; then the extra "
+            "point roll, if an Extra Point wager stands; then pay Touchdown and settle Extra Point. "
+            "Without a touchdown: first collect Touchdown and Extra Point and pay Defense (4 to 5), "
+            "in any order; then settle the last play's single play wagers and the remaining full "
+            "game wagers, in any order. Paying Defense after a single play collection breaks "
+            "§ 577.6(f)(2); a Touchdown paid before the extra point roll breaks § 577.6(f)(1).",
+            ("577.6(f)(1)", "577.6(f)(2)")),
     # High Roll Dice
     Reading("hrd-winning-face", "high-roll-dice", "Winning face and count",
             "Rank: ace (1) > 6 > 5 > 4 > 3 > 2. The winning face is the face on the most dice; a tie "
@@ -223,9 +240,11 @@ READINGS: tuple[Reading, ...] = (
             "other held wager is collected. A count above 8 matches no circle.",
             ("675a.4(a)", "675a.4(f)(2)(ii)", "675a.4(g)", "675a.4(h)", "675a.5(d)")),
     Reading("hrd-order", "high-roll-dice", "Order, per player",
-            "Pip Street (collect, then pay); Like Kind (collect, then pay); Millionaire Row; then the "
-            "extra roll and its Like Kind settlement. In the 6-dice game, all losing wagers are "
-            "collected before any winner is paid.", ("675a.4(f)", "675a.6(i)")),
+            "Pip Street; then Like Kind; then Millionaire Row; then the extra roll and its Like "
+            "Kind settlement. Within each, the losers are collected and the winners paid in any "
+            "order: the text joins them with \"and\" (an Extra Roll buyer's own example pays "
+            "first, § 675a.4(f)(2)(ii)). In the 6-dice game every wager is settled in any order "
+            "(§ 675a.6(i)).", ("675a.4(f)", "675a.6(i)")),
     # Pai Gow dice
     Reading("pgd-reconstructed", "pai-gow-dice", "Reconstructed — confirm against your Rules Submission",
             "Our copy of § 645c.2 lost subsections (e)–(g) except a flattened paytable. The wagers "
@@ -246,8 +265,10 @@ READINGS: tuple[Reading, ...] = (
     Reading("pgd-procedure", "pai-gow-dice", "Procedure",
             "Wagers before the shaker is used; \"no more bets\"; the shaker is activated (or the "
             "manual shaker used) — § 645c.2(f) is cut off after \"and:\", so this step is the "
-            "reading; after the dice rest, announce each die; collect losing wagers, then pay "
-            "winning ones. After a no roll the shaker is used again while \"no more bets\" stands.",
+            "reading; after the dice rest, announce each die; then settle each player's Sum, "
+            "Match and Beat It wagers by collecting the losers and paying the winners, in any "
+            "order: § 645c.2(g) sets none, so settling player by player is right. After a no "
+            "roll the shaker is used again while \"no more bets\" stands.",
             ("645c.2(f)", "645c.2(g)")),
     Reading("pgd-no-roll", "pai-gow-dice", "No roll",
             "Our copy of § 645c.2 has no text on invalid throws. The dice are read inside the "

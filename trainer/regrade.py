@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from trainer.errors import RequestError
 from trainer.grading import Result, grade
+from trainer.policy import rule, why_not
 from trainer.procedure import Automation, Do, Performed, build
 from trainer.scenario import Scenario
 
@@ -110,7 +111,9 @@ def render(scenario: Scenario, result: Result, automation: Automation) -> str:
     verdict = "PASS" if s.passed else "FAIL"
     out = [f"{scenario.title} ({scenario.id}) · the trainee does: {automation.value}",
            f"{verdict}: total {s.total} (procedure {s.procedure}, payouts {s.payouts}, "
-           f"speed {s.speed})" + (" · a critical error" if s.critical else "")]
+           f"speed {s.speed})" + "".join(f" · {why}" for why in
+                                         why_not((f.severity for f in result.findings), s.total)),
+           f"Graded under {rule(s.rule).title}."]
     if not result.findings:
         out.append("No findings: every step done right and in an order the regulation allows.")
     for n, f in enumerate(result.findings, start=1):

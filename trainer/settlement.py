@@ -1,13 +1,15 @@
 """What a dealer does after a throw: ordered steps of collect and pay lines, each cited.
 
-A `Step` is one thing the dealer does; its lines may be done in any order, but the steps come in
-the order the chapter requires. Every line carries the citation that decides it.
+A `Step` is one thing the dealer does; its lines may be done in any order, and the steps come in
+the order the chapter requires, except that a step `with_previous` may be done in any order with
+the step before it (the text joins them with "and", with no "first" or "then": reading
+"settlement-orders"). Every line carries the citation that decides it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from trainer.money import fmt
 from trainer.vocabulary import Do
@@ -58,6 +60,8 @@ class Step:
     lines: tuple[Line, ...] = ()
     cite: str = ""
     detail: Mapping[str, object] = field(default_factory=dict)
+    #: may be done in any order with the step before it (not part of the settle interface)
+    with_previous: bool = False
 
     def to_json(self) -> dict:
         out: dict = {"action": self.action.value}
@@ -103,10 +107,15 @@ class ThrowReport:
         return out
 
 
-def collect_then_pay(losers: Iterable[Line], winners: Iterable[Line], cite: str,
-                     **detail) -> list[Step]:
-    """The default order: every losing wager collected before any winner is paid."""
-    return [
-        Step(Do.COLLECT, tuple(losers), cite, detail),
-        Step(Do.PAY, tuple(winners), cite, detail),
-    ]
+def settle_together(losers: Iterable[Line], winners: Iterable[Line], cite: str,
+                    **detail) -> list[Step]:
+    """"Collect the losing wagers and pay out the winning ones": the collections, then the
+    payments, which the dealer may do in any order among themselves."""
+    return joined([Step(Do.COLLECT, tuple(losers), cite, detail),
+                   Step(Do.PAY, tuple(winners), cite, detail)])
+
+
+def joined(steps: Iterable[Step]) -> list[Step]:
+    """The steps, each after the first done in any order with the one before it: one group."""
+    out = list(steps)
+    return out[:1] + [replace(s, with_previous=True) for s in out[1:]]

@@ -85,6 +85,9 @@ class Game(Protocol):
     cocked_dice: bool  # a die may come to rest cocked on chips, and is read (or re-thrown)
     settles_in: str  # the section that settles a throw's wagers
     stands_until: str | None  # the section that keeps an undecided wager up past its throw
+    #: bets decided on one throw and paid after a later one (a touchdown's Touchdown wager, paid
+    #: after the extra point roll, § 577.6(f)(1)): paid early, it is out of order, not unearned
+    paid_later: frozenset[str]
     # the options whose odds `dealer-trainer odds` reports: every paytable a property may choose
     odds_options: tuple[Mapping[str, object], ...]
 

@@ -27,7 +27,7 @@ from trainer.games.base import (
 from trainer.money import fmt_dollars
 from trainer.paytables import paytable
 from trainer.readings import HRD_RANK, MILLIONAIRE_MAX_CENTS, SEATS
-from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
+from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, settle_together
 from trainer.vocabulary import Do
 
 NO_ROLLS = {
@@ -264,7 +264,7 @@ class Table:
                 continue
             line = self._line(seat, bet, key, entry)
             (winners if key else losers).append(line)
-        return collect_then_pay(losers, winners, cite(section), seat=seat)
+        return settle_together(losers, winners, cite(section), seat=seat)
 
     def _settle_ten(self) -> list[Step]:
         steps = []
@@ -292,7 +292,7 @@ class Table:
             key = self._first_roll_key(bet)
             entry = "pip-street" if bet.startswith("pip-") else "like-kind"
             (winners if key else losers).append(self._line(seat, bet, key, entry))
-        return collect_then_pay(losers, winners, cite("675a.6(i)"))
+        return settle_together(losers, winners, cite("675a.6(i)"))
 
     def _extra_roll(self, dice: tuple[int, ...]) -> ThrowReport:
         matched = dice.count(self.face)
@@ -308,7 +308,7 @@ class Table:
                 line = pay_or_collect(Wager(s, bet, amount), key if key == str(self.count) else None,
                                       cite("675a.4(h)"), entry)
                 (winners if line.payout is not None else losers).append(line)
-            steps += collect_then_pay(losers, winners, cite("675a.4(h)"), seat=seat)
+            steps += settle_together(losers, winners, cite("675a.4(h)"), seat=seat)
         self.held.clear()
         self.extra_roll, self.over = False, True
         result = {"dice": list(dice), "face": FACE_KEY[self.face], "count": self.count,
@@ -330,6 +330,7 @@ class HighRollDice:
     shooter = False
     cocked_dice = True
     stands_until: str | None = None
+    paid_later: frozenset[str] = frozenset()
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def __init__(self, variant: Variant):

@@ -25,7 +25,7 @@ from trainer.games.base import (
 )
 from trainer.paytables import paytable
 from trainer.readings import SEATS
-from trainer.settlement import Refusal, ThrowReport, Wager, collect_then_pay
+from trainer.settlement import Refusal, ThrowReport, Wager, settle_together
 
 ID = "pai-gow-dice"
 NAME = "Pai Gow Poker dice wagers"
@@ -175,8 +175,8 @@ class Table:
                                       resolver(red, blue, self.options))
         self.wagers.clear()
         self.over = True
-        section = cite("645c.2(g)")  # its opening sentence survives: collect, then pay
-        steps = collect_then_pay(losers, winners, section)
+        section = cite("645c.2(g)")  # "by collecting losing wagers and paying out winning wagers": no order
+        steps = settle_together(losers, winners, section)
         return ThrowReport(True, call(red, blue), {"red": red, "blue": list(blue), "total": red + sum(blue)},
                            tuple(steps), cite=section)
 
@@ -197,6 +197,7 @@ class PaiGowDice:
     cocked_dice = False  # a closed shaker: its no rolls are the chapter's own
     settles_in = "645c.2(g)"
     stands_until: str | None = None
+    paid_later: frozenset[str] = frozenset()
     # every Sum paytable and every Beat It paytable of § 645c.2(e), each at least once
     odds_options: tuple[Mapping[str, object], ...] = tuple(
         {"sum_paytable": s, "beat_it_paytable": b}

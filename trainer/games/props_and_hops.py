@@ -288,6 +288,7 @@ class PropsAndHops:
     cocked_dice = False
     settles_in = "668a.3"
     stands_until: str | None = None
+    paid_later: frozenset[str] = frozenset()
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:

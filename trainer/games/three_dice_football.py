@@ -23,7 +23,7 @@ from trainer.games.base import (
 )
 from trainer.paytables import paytable
 from trainer.readings import GOAL_TO_GO_LINE, MAX_PLAYS, PENALTY_YARDS, SEATS, YARD_MARKER_START
-from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, collect_then_pay
+from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, joined, settle_together
 from trainer.vocabulary import Do
 
 ID = "three-dice-football"
@@ -314,13 +314,12 @@ class Table:
                               "down": None if ended else self.down_name,
                               "down_puck": down_played if ended else self.down_name,
                               "game_length_puck": self.plays if ended else self.plays + 1})]
-        single = self._settle_single(play)
         if not ended:
-            steps += single
+            steps += self._settle_single(play)
         elif self.touchdown:
-            steps += self._end_with_touchdown(play, single)
+            steps += self._end_with_touchdown(play)
         else:
-            steps += self._end_with_defense(play, single)
+            steps += self._end_with_defense(play)
         return ThrowReport(True, call(green, red, play), result, tuple(steps),
                            cite=cite(PLAY_CITES[play.kind]))
 
@@ -347,11 +346,12 @@ class Table:
         keys = [k for k in book if bets is None or k[1] in bets]
         return [Wager(s, b, book.pop((s, b))) for s, b in keys]
 
-    def _settle_single(self, play: Play) -> list[Step]:
+    def _settle_single(self, play: Play, section: str = "577.6(d)") -> list[Step]:
+        """The single play wagers, settled after the down (§ 577.6(d)), or at the end of the game
+        in the group the end's section puts them in (§ 577.6(f))."""
         losers, winners = settle_each(self._take(self.single_play), CATALOGUE, paytable(ID),
                                       lambda bet: single_play_result(bet, play))
-        section = cite("577.6(d)")
-        return collect_then_pay(losers, winners, section)
+        return settle_together(losers, winners, cite(section))
 
     def _settle_full(self, wagers: list[Wager], play: Play) -> tuple[list[Line], list[Line]]:
         game_changer = play.kind in (PlayKind.TRIPS, PlayKind.TURNOVER)
@@ -371,13 +371,18 @@ class Table:
 
         return settle_each(wagers, CATALOGUE, paytable(ID), resolve)
 
-    def _end_with_touchdown(self, play: Play, single: list[Step]) -> list[Step]:
+    def _end_with_touchdown(self, play: Play) -> list[Step]:
+        """§ 577.6(f)(1): first collect every Defense wager; then settle the single play wagers
+        and the full game wagers other than Touchdown and Extra Point (one group: the text joins
+        them with "and"); then the extra point roll, if an Extra Point wager stands; then pay the
+        Touchdown wagers (and settle the Extra Point ones, on that roll)."""
         section = cite("577.6(f)(1)")
         defense_lost, _ = self._settle_full(self._take(self.full_game, ("defense",)), play)
+        single = self._settle_single(play, "577.6(f)(1)")
         others = self._take(self.full_game, DECIDED_BY_THE_TOUCHDOWN)
         losers, winners = self._settle_full(others, play)
-        steps = [Step(Do.COLLECT, tuple(defense_lost), cite=section), *single,
-                 *collect_then_pay(losers, winners, section)]
+        steps = [Step(Do.COLLECT, tuple(defense_lost), cite=section),
+                 *joined([*single, *settle_together(losers, winners, section)])]
         if any(b == "extra-point" for _, b in self.full_game):
             self.extra_point_roll = True
             steps.append(Step(Do.EXTRA_POINT_ROLL, cite=section))
@@ -387,14 +392,18 @@ class Table:
             self.over = True
         return steps
 
-    def _end_with_defense(self, play: Play, single: list[Step]) -> list[Step]:
+    def _end_with_defense(self, play: Play) -> list[Step]:
+        """§ 577.6(f)(2): first collect every Touchdown and Extra Point wager and pay the winning
+        Defense wagers (one group); then settle the single play wagers and the remaining full
+        game wagers (one group)."""
         section = cite("577.6(f)(2)")
         lost, _ = self._settle_full(self._take(self.full_game, ("touchdown", "extra-point")), play)
         _, defense_won = self._settle_full(self._take(self.full_game, ("defense",)), play)
+        single = self._settle_single(play, "577.6(f)(2)")
         losers, winners = self._settle_full(self._take(self.full_game), play)
         self.over = True
-        return [*collect_then_pay(lost, defense_won, section), *single,
-                *collect_then_pay(losers, winners, section)]
+        return [*settle_together(lost, defense_won, section),
+                *joined([*single, *settle_together(losers, winners, section)])]
 
     def _extra_point(self, dice: tuple[int, ...]) -> ThrowReport:
         section = cite("577.6(f)(1)")
@@ -407,10 +416,11 @@ class Table:
         result = {"green": list(dice[:2]), "red": dice[2], "extra_point": True,
                   "ones": dice.count(1), "yard_line": 0, "next_down": None}
         text = extra_point_call(dice)  # type: ignore[arg-type]
-        return ThrowReport(True, text, result, (
+        # "pay out winning Touchdown Wagers and settle the Extra Point Wagers": one group
+        return ThrowReport(True, text, result, tuple(joined([
             Step(Do.PAY, tuple(touchdown_won), cite=section),
-            *collect_then_pay(losers, winners, section),
-        ), cite=cite("577.5(e)"))
+            *settle_together(losers, winners, section),
+        ])), cite=cite("577.5(e)"))
 
 
 class ThreeDiceFootball:
@@ -433,6 +443,7 @@ class ThreeDiceFootball:
     cocked_dice = True
     settles_in = "577.6"
     stands_until = "577.6(f)"  # a full game wager stands until the game ends
+    paid_later = frozenset({"touchdown"})  # after the extra point roll, § 577.6(f)(1)
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:

@@ -3,7 +3,6 @@ Extra Roll lock-out, the throw, the winning face, per-player settlement, the ext
 
 from __future__ import annotations
 
-from trainer.cite import cite
 from trainer.games.base import Throw
 from trainer.games.high_roll_dice import FACE_KEY, throw_box
 from trainer.procedure.dealing import Deal
@@ -12,10 +11,6 @@ from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import HRD_RANK
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport, Wager
-
-#: § 675a.4(f)(2)(ii) "shall pay out any winning ... and collect ... that have no possibility of
-#: winning": its own example pays first, so either order is right (reading "settlement-orders")
-BUYER_LIKE_KIND = frozenset({cite("675a.4(f)(2)(ii)")})
 
 
 class HighRollDiceSteps(GameSteps):
@@ -75,8 +70,8 @@ class HighRollDiceSteps(GameSteps):
         ctx.add(Do.MOVE_DICE, "675a.6(h)" if self.six else "675a.4(e)", Skill.CALLS,
                 f"move the matching dice to the box labelled {face} and leave them exposed",
                 value=str(face))
-        # a buyer's winning Like Kind is paid and the hopeless ones collected, in either order
-        settlement(ctx, report, skip_inventory=True, unordered=BUYER_LIKE_KIND)
+        # each player's groups in order, collecting and paying within a group in any order
+        settlement(ctx, report, skip_inventory=True)
 
     def snapshot(self, ctx: Context) -> dict:
         t = ctx.table

@@ -218,21 +218,14 @@ class Procedure:
     stage i begins (by default the stage added just before it). Stages are kept in an order that
     respects it, so walking them by index is always one allowed order. Where the regulation
     allows more than one order (each player's wagers in High Roll Dice, the lammer beside the
-    collections), a stage names the stages it waits for instead (`add(..., after=...)`).
-
-    Where the regulation allows a second, different order of the same stages as a whole (Three
-    Dice Football: the chapter's order, or every collection before any payment), `alternative`
-    holds the `after` of the stages that wait for something else in it, and `blocks` the stages
-    of each such choice (one per throw). Grading takes, throw by throw, whichever order the
-    trainee kept better; the trainer itself keeps the first.
+    collections), a stage names the stages it waits for instead (`add(..., after=...)`); where it
+    sets no order at all among some actions, they are one stage.
     """
 
     stages: list[tuple[Expected, ...]] = field(default_factory=list)
     rounds: list[RoundView] = field(default_factory=list)
     after: list[frozenset[int]] = field(default_factory=list)
     tail: frozenset[int] = frozenset()  # the stages a new stage waits for by default
-    alternative: dict[int, frozenset[int]] = field(default_factory=dict)
-    blocks: list[frozenset[int]] = field(default_factory=list)  # the stages each alternative reorders
 
     def add(self, *actions: Expected, after: Iterable[int] | None = None) -> int | None:
         """Add a stage (nothing when `actions` is empty); returns its index."""
@@ -243,27 +236,12 @@ class Procedure:
         self.tail = frozenset({len(self.stages) - 1})
         return len(self.stages) - 1
 
-    def ancestors(self, stage: int, alternative: bool = False) -> frozenset[int]:
-        """Every stage that must be finished before `stage` may begin (in the alternative order,
-        when asked)."""
-        if not alternative:
-            known: list[frozenset[int]] = self.__dict__.setdefault("_ancestors", [])
-            for i in range(len(known), len(self.stages)):  # a stage waits only for earlier ones
-                known.append(self.after[i].union(*(known[j] for j in self.after[i])))
-            return known[stage]
-        # the alternative may put a later stage first: walk the graph (it has no cycle)
-        memo: dict[int, frozenset[int]] = self.__dict__.setdefault("_alt_ancestors", {})
-        todo = [stage]
-        while todo:
-            i = todo[-1]
-            after = self.alternative.get(i, self.after[i])
-            waiting = [j for j in after if j not in memo]
-            if waiting:
-                todo += waiting
-                continue
-            todo.pop()
-            memo[i] = after.union(*(memo[j] for j in after))
-        return memo[stage]
+    def ancestors(self, stage: int) -> frozenset[int]:
+        """Every stage that must be finished before `stage` may begin."""
+        known: list[frozenset[int]] = self.__dict__.setdefault("_ancestors", [])
+        for i in range(len(known), len(self.stages)):  # a stage waits only for earlier ones
+            known.append(self.after[i].union(*(known[j] for j in self.after[i])))
+        return known[stage]
 
     def actions(self):
         for i, stage in enumerate(self.stages):
@@ -274,8 +252,7 @@ class Procedure:
         """The trainee's part: the same stages and order, holding only the trainee's actions."""
         mine = TRAINEE_DOES[automation]
         return Procedure([tuple(a for a in stage if a.do in mine) for stage in self.stages],
-                         self.rounds, list(self.after), self.tail, dict(self.alternative),
-                         list(self.blocks))
+                         self.rounds, list(self.after), self.tail)
 
     def performed_by_trainer(self, automation: Automation, round_: int) -> list[Expected]:
         """The actions of a round the trainer does itself at this automation level."""

@@ -42,7 +42,6 @@ class Context:
 
 
 def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
-               unordered: frozenset[str] = frozenset(), collect_first: bool = False,
                skip_markers: bool = False) -> None:
     """The engine's settlement steps of a throw, as stages of expected actions.
 
@@ -50,11 +49,10 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
     "settlement-orders"):
     - steps that name a seat are that player's own chain, and players are independent of each
       other (§ 675a.4(f) orders the wagers within one player);
-    - a collect step and the pay step after it are one stage, in any order, when their
-      citation is in `unordered` (§ 675a.4(f)(2)(ii));
-    - a lammer move may come before or after the collections, and before the payments;
-    - `collect_first`: the chapter's order, or, as a whole, every collection (in order) before
-      every payment (in order): both are right (§ 577.6(f)); a mix of the two is not.
+    - a step `with_previous` is one stage with the step before it: the text joins them with
+      "and", so they come in any order (collecting and paying § 645c.2(g), § 675a.4(f)(1),
+      § 577.6(d); single play and full game wagers, § 577.6(f));
+    - a lammer move may come before or after the collections, and before the payments.
     """
     work = [s for s in report.steps
             if not (skip_inventory and s.detail.get("to") == "table inventory")
@@ -66,7 +64,7 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
         while end < len(work) and (work[end].detail.get("seat") is not None) == seated:
             end += 1
         if not seated:
-            _order(ctx, work[n:end], unordered, collect_first)
+            _order(ctx, work[n:end])
         else:
             lanes: dict[object, list[Step]] = {}
             for step in work[n:end]:
@@ -74,35 +72,33 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
             base, ends = proc.tail, set()
             for chain in lanes.values():
                 proc.tail = base
-                _order(ctx, chain, unordered, collect_first)
+                _order(ctx, chain)
                 ends |= proc.tail
             proc.tail = frozenset(ends)
         n = end
 
 
-def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_first: bool) -> None:
+def _order(ctx: Context, steps: list[Step]) -> None:
     """Stages for a run of steps in one chain (see settlement)."""
     proc = ctx.proc
     last_collect: tuple[int, frozenset[int]] | None = None  # (stage, what it waited for)
-    held: list[Expected] = []
-    run: list[tuple[int, Do | None]] = []  # the stages added, with their action
-    for n, step in enumerate(steps):
-        if step.action in (Do.COLLECT, Do.PAY):
-            actions = held + [_line(ctx, step, line) for line in step.lines]
-            held = []
-            following = steps[n + 1] if n + 1 < len(steps) else None
-            if (step.action is Do.COLLECT and step.cite in unordered and following
-                    and following.action is Do.PAY and following.cite == step.cite):
-                held = actions  # one stage with the payments after it
-                continue
-            if not actions:
-                continue
+    group: list[Expected] = []  # the collections and payments of one stage, still to add
+
+    def close_group() -> None:
+        nonlocal group, last_collect
+        if group:
             before = proc.tail
-            stage = proc.add(*actions)
-            collecting = step.action is Do.COLLECT and not any(a.do is Do.PAY for a in actions)
-            run.append((stage, Do.COLLECT if collecting else Do.PAY))
-            last_collect = (stage, before) if collecting else None
+            stage = proc.add(*group)
+            last_collect = (stage, before) if all(a.do is Do.COLLECT for a in group) else None
+        group = []
+
+    for step in steps:
+        if step.action in (Do.COLLECT, Do.PAY):
+            if not step.with_previous:
+                close_group()
+            group += [_line(ctx, step, line) for line in step.lines]
             continue
+        close_group()
         expected = _other(ctx, step)
         if expected is None:
             continue
@@ -110,36 +106,9 @@ def _order(ctx: Context, steps: list[Step], unordered: frozenset[str], collect_f
             stage = proc.add(expected, after=last_collect[1])  # beside the collections
             proc.tail = frozenset({last_collect[0], stage})
         else:
-            stage = proc.add(expected)
-        run.append((stage, None))
+            proc.add(expected)
         last_collect = None
-    if collect_first:
-        _collections_first(proc, run)
-
-
-def _collections_first(proc: Procedure, run: list[tuple[int, Do | None]]) -> None:
-    """The alternative order of a chain of stages: its collections, in order, before its
-    payments, in order; what is neither keeps its place at either end (§ 577.6(f) with the
-    reading "settlement-orders")."""
-    settling = [i for i, (_, action) in enumerate(run) if action is not None]
-    if not settling:
-        return
-    first, last = settling[0], settling[-1]
-    block = run[first:last + 1]
-    if any(action is None for _, action in block):
-        return  # a step between the settlements: no second order
-    reordered = ([s for s, a in block if a is Do.COLLECT]
-                 + [s for s, a in block if a is Do.PAY])
-    if reordered == [s for s, _ in block]:
-        return
-    proc.blocks.append(frozenset(reordered))
-    chain = [s for s, _ in run[:first]] + reordered + [s for s, _ in run[last + 1:]]
-    start = proc.after[run[0][0]]
-    for k, stage in enumerate(chain):
-        after = start if k == 0 else frozenset({chain[k - 1]})
-        if after != proc.after[stage]:
-            proc.alternative[stage] = after
-    proc.tail = frozenset({run[-1][0], chain[-1]})  # the next stage waits for both ends
+    close_group()
 
 
 def _line(ctx: Context, step: Step, line) -> Expected:

@@ -78,8 +78,7 @@ class ThreeDiceFootballSteps(GameSteps):
             note = "a die cocked on chips reads the face opposite the side on the chips (§ 577.5(f))"
         ctx.add(Do.ANNOUNCE, "577.5(e)", Skill.CALLS, note, value=report.call)
         # a turnover is announced and ends the game; no marker moves (§ 577.6(c)(4))
-        settlement(ctx, report, collect_first=True,
-                   skip_markers=report.result.get("kind") == "turnover")
+        settlement(ctx, report, skip_markers=report.result.get("kind") == "turnover")
         if report.result.get("next_down"):
             ctx.add(Do.ANNOUNCE_DOWN, "577.6(d)", Skill.MARKERS, "the down and the distance",
                     value=f"{report.result['next_down']} on the {report.result['yard_line']}")
