@@ -4,6 +4,7 @@ real processes."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from trainer import policy
 from trainer.drills import random_round
 from trainer.grading import correct_log, grade
 from trainer.procedure import build
@@ -34,6 +36,7 @@ from trainer.progress import (
     schema,
     skills_of,
 )
+from trainer.progress.rows import ATTEMPT_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = 1_700_000_000.0
@@ -50,7 +53,8 @@ EXPECTED_COLUMNS = {
                  ("duration", "REAL", 1, 0), ("target", "REAL", 0, 0), ("procedure", "INTEGER", 1, 0),
                  ("payouts", "INTEGER", 1, 0), ("speed", "INTEGER", 1, 0), ("total", "INTEGER", 1, 0),
                  ("passed", "INTEGER", 1, 0), ("critical", "INTEGER", 1, 0),
-                 ("abandoned", "INTEGER", 1, 0), ("log", "TEXT", 1, 0), ("source", "TEXT", 1, 0)],
+                 ("abandoned", "INTEGER", 1, 0), ("log", "TEXT", 1, 0), ("source", "TEXT", 1, 0),
+                 ("rule", "INTEGER", 0, 0)],
     "findings": [("id", "INTEGER", 0, 1), ("attempt_id", "INTEGER", 1, 0), ("kind", "TEXT", 1, 0),
                  ("skill", "TEXT", 1, 0), ("citation", "TEXT", 1, 0), ("severity", "TEXT", 1, 0),
                  ("message", "TEXT", 1, 0), ("expected", "TEXT", 0, 0), ("actual", "TEXT", 0, 0)],
@@ -69,7 +73,8 @@ EXPECTED_COLUMNS = {
                      ("passed", "INTEGER", 1, 0), ("critical", "INTEGER", 1, 0),
                      ("procedure", "INTEGER", 0, 0), ("payouts", "INTEGER", 0, 0), ("speed", "INTEGER", 0, 0),
                      ("total", "INTEGER", 0, 0),
-                     ("source", "TEXT", 1, 0), ("imported", "REAL", 0, 0), ("sitting", "TEXT", 0, 0)],
+                     ("source", "TEXT", 1, 0), ("imported", "REAL", 0, 0), ("sitting", "TEXT", 0, 0),
+                     ("rule", "INTEGER", 0, 0)],
     "exam_answers": [("id", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("position", "INTEGER", 1, 0),
                      ("item_id", "TEXT", 1, 0), ("title", "TEXT", 1, 0), ("game", "TEXT", 1, 0),
                      ("answered", "REAL", 1, 0), ("procedure", "INTEGER", 1, 0), ("payouts", "INTEGER", 1, 0),
@@ -118,7 +123,8 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
         assert schema.known() == ["m001_trainees", "m002_attempts", "m003_findings", "m004_attempt_skills",
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
-                                  "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue"]
+                                  "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
+                                  "m014_pass_rule"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
@@ -153,6 +159,34 @@ def test_an_older_file_is_migrated_forward(tmp_path):
         assert schema.applied(store.db) == schema.known()
         assert {i.name for i in store.db["attempts"].indexes} >= {"attempts_item", "attempts_trainee"}
         assert store.record_attempt(rec(store.find_trainee("Ana").id)) == 1
+
+
+def test_attempts_recorded_before_the_pass_rule_was_kept_read_as_rule_1_and_keep_their_verdict(tmp_path):
+    """Grading policy: results graded before pass rule 2 keep their scores and verdicts as recorded
+    and read as rule 1; what is recorded now carries the rule it was graded under."""
+    path = tmp_path / "p.db"
+    db = Database(sqlite3.connect(path, isolation_level=None))
+    db.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    for fn in schema.MIGRATIONS[:schema.known().index("m014_pass_rule")]:
+        fn(db)
+        db.execute("INSERT INTO _migrations VALUES (?, 0)", (fn.__name__,))
+    db.execute("INSERT INTO trainees (name, created, uid) VALUES ('Ana', 0, 'ana-uid')")
+    old = rec(1)  # passed at 96: under rule 1, whatever its findings (none are kept here)
+    columns = [c for c in ATTEMPT_COLUMNS if c != "rule"]
+    values = [getattr(old, c) if c not in ("mode", "log", "passed", "critical", "abandoned") else None
+              for c in columns]
+    values[columns.index("mode")] = old.mode.value
+    values[columns.index("log")] = json.dumps(list(old.log))
+    for flag in ("passed", "critical", "abandoned"):
+        values[columns.index(flag)] = int(getattr(old, flag))
+    marks = ", ".join("?" * len(columns))
+    db.execute(f"INSERT INTO attempts ({', '.join(columns)}) VALUES ({marks})", values)
+    db.close()
+    with Store.open(path) as store:
+        [kept] = store.attempts(1)
+        assert kept.rule == 1 and kept.passed and kept.total == old.total  # as recorded then
+        store.record_attempt(rec(1, n=1, rule=policy.RULE))
+        assert [a.rule for a in store.attempts(1)] == [1, policy.RULE]
 
 
 def test_attempts_are_append_only(tmp_path):

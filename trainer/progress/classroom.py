@@ -178,6 +178,7 @@ class AttemptLine:
     critical: bool
     abandoned: bool
     findings: tuple[dict, ...]  # as recorded: message, cite (the regulation's section), severity ...
+    rule: int | None = None  # the pass rule it was graded under (None: not known, from a server)
 
 
 def attempt_line(a: Attempt) -> AttemptLine:
@@ -186,7 +187,7 @@ def attempt_line(a: Attempt) -> AttemptLine:
 
     return AttemptLine(a.id, a.started, GAME_NAMES.get(a.game, a.game), item_title(a.item_id, a.mode.value),
                        MODE_NAMES.get(a.mode.value, a.mode.value), a.total, a.passed, a.critical,
-                       a.abandoned, a.findings)
+                       a.abandoned, a.findings, a.rule)
 
 
 def trainee_attempts(store: Store, trainee_id: int, *, limit: int = TRAINEE_ATTEMPTS) -> list[AttemptLine]:

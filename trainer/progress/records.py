@@ -193,6 +193,9 @@ class AttemptRecord:
     log: tuple[dict, ...] = ()
     source: str = field(default_factory=workstation)
     uid: str = field(default_factory=lambda: uuid.uuid4().hex)
+    #: the pass rule it was graded under (trainer.policy); None: recorded before rules were kept
+    #: (rule 1), or read from a class server, which does not keep it
+    rule: int | None = None
 
     def __post_init__(self) -> None:
         put = lambda name, v: object.__setattr__(self, name, v)  # noqa: E731
@@ -219,6 +222,9 @@ class AttemptRecord:
             _score(name, getattr(self, name))
         for name in ("passed", "critical", "abandoned"):
             _flag(name, getattr(self, name))
+        if self.rule is not None and (isinstance(self.rule, bool) or not isinstance(self.rule, int)
+                                      or self.rule < 1):
+            raise ValueError(f"rule: must be a pass rule's number, not {self.rule!r}")
         findings = tuple(finding_json(f, f"findings[{i}]") for i, f in enumerate(self.findings))
         put("findings", findings)
         put("log", tuple(action_json(p, f"log[{i}]") for i, p in enumerate(self.log)))
@@ -239,7 +245,8 @@ class AttemptRecord:
         return cls(trainee_id=trainee_id, item_id=item_id, game=game, mode=mode, started=started,
                    ended=ended, procedure=s.procedure, payouts=s.payouts, speed=s.speed, total=s.total,
                    passed=s.passed, critical=s.critical, target=target, seed=seed, abandoned=abandoned,
-                   skills=tuple(skills), findings=tuple(result.findings), log=tuple(log), **more)
+                   skills=tuple(skills), findings=tuple(result.findings), log=tuple(log), rule=s.rule,
+                   **more)
 
     def performed(self) -> list[Performed]:
         return [Performed.from_json(p) for p in self.log]

@@ -19,7 +19,7 @@ def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None
     tid = r.trainee_id if trainee_id is None else trainee_id
     values = (r.uid, tid, r.item_id, r.game, r.mode.value, r.seed, r.started, r.ended, r.duration,
               r.target, r.procedure, r.payouts, r.speed, r.total, int(r.passed), int(r.critical),
-              int(r.abandoned), json.dumps(list(r.log), separators=(",", ":")), r.source)
+              int(r.abandoned), json.dumps(list(r.log), separators=(",", ":")), r.source, r.rule)
     cur = db.execute(f"INSERT INTO attempts ({', '.join(ATTEMPT_COLUMNS)}) VALUES "
                      f"({', '.join('?' * len(ATTEMPT_COLUMNS))}) ON CONFLICT (uid) DO NOTHING", values)
     if cur.rowcount == 0:
@@ -54,7 +54,10 @@ def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attemp
                    duration=r["duration"], target=r["target"], procedure=r["procedure"],
                    payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
                    critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
-                   findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"])
+                   findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"],
+                   # a file's row from before rules were kept (NULL) was graded under rule 1; a
+                   # class server keeps no rule (None: not known)
+                   rule=(r["rule"] or 1) if "rule" in r.keys() else None)  # noqa: SIM118 (a Row too)
 
 
 def attempts_from_rows(rows: Iterable[dict], findings: Iterable[dict],

@@ -414,3 +414,14 @@ CREATE TABLE class_sent (
     PRIMARY KEY (class_uid, attempt_id)
 ) WITHOUT ROWID
 """)
+
+
+@migration
+def m014_pass_rule(db: Database) -> None:
+    """The pass rule each attempt and exam result was graded under (trainer.policy.RULE). The
+    rows already there were graded before it was recorded, under rule 1, and keep their scores
+    and verdicts as recorded: their `rule` is NULL, which reads as rule 1."""
+    _script(db, """
+ALTER TABLE attempts ADD COLUMN rule INTEGER CHECK (rule IS NULL OR rule >= 1);
+ALTER TABLE exam_results ADD COLUMN rule INTEGER CHECK (rule IS NULL OR rule >= 1)
+""")

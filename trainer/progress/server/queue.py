@@ -23,7 +23,7 @@ from trainer.progress.records import clean_name
 from trainer.progress.store import BUSY_TIMEOUT
 
 _TRAINEE = [c for c in TRAINEES.names(local=False) if c != "id"]
-_ATTEMPT = [c for c in ATTEMPTS.names() if c != "trainee_id"]
+_ATTEMPT = [c for c in ATTEMPTS.names(local=False) if c != "trainee_id"]
 _FINDING = [c for c in FINDINGS.names() if c != "attempt_id"]
 _NOT_SENT = "NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ? AND s.attempt_id = a.id)"
 
