@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from trainer import policy
 from trainer.exams import (
     ExamAccess,
     ExamError,
@@ -297,7 +298,9 @@ def test_when_time_runs_out_the_rest_is_unanswered(store, key, people):
     assert verify_results(store, key) == []
 
 
-def test_the_timer_ends_the_exam_and_a_time_out_can_still_pass(store, key, people):
+def test_the_timer_ends_the_exam_and_an_item_left_unanswered_fails_it(store, key, people):
+    """The one pass rule (trainer.policy): an exam passes only when every item passes, so a time-out
+    with an item not answered fails it, even with a total at the pass mark."""
     form = small_form(pass_mark=75)
     clock = Clock()
     session = start_exam(store, form, people["ana"], key, clock=clock)
@@ -305,7 +308,8 @@ def test_the_timer_ends_the_exam_and_a_time_out_can_still_pass(store, key, peopl
         answer(session, p)
     clock.now += 600
     r = session.time_out()
-    assert r.status is Status.TIMED_OUT and r.total == 75 and r.passed
+    assert r.status is Status.TIMED_OUT and r.total == 75 and not r.passed
+    assert r.rule == policy.RULE
     assert session.time_out() is r and session.finish() is r
 
 
@@ -423,10 +427,12 @@ def test_an_archived_form_cannot_be_sat(store, key, people):
 
 def test_exam_scores_are_means_rounded_down_over_every_item():
     a = lambda total, critical=False: {"procedure": total, "payouts": total, "speed": 100,  # noqa: E731
-                                       "total": total, "critical": critical}
+                                       "total": total, "critical": critical,
+                                       "passed": total >= 80 and not critical}
     s = exam_score([a(80), a(79)], 2, 80)
     assert s.total == 79 and not s.passed  # 79.5 reads 79: never a pass that reads as a fail
     assert exam_score([a(80), a(80)], 2, 80).passed
+    assert not exam_score([a(100), a(79)], 2, 80).passed  # 89 overall, but one item did not pass
     assert exam_score([a(100), a(100)], 4, 50).total == 50  # two items unanswered
     assert not exam_score([a(100), a(100, critical=True)], 2, 80).passed
 

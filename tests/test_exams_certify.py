@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import run_command
 from tests.test_exams_trust import PASS, form, sit
+from trainer import policy
 from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key
 from trainer.exams.certify import (
     CertifyError,
@@ -191,6 +192,25 @@ def test_a_result_is_regraded_and_its_scores_in_the_file_are_ignored(ledger, wor
     assert certificate["passed"] is False and certificate["critical"] is True
     assert certificate["answers"][1]["findings"][0]["kind"] == "wrong amount"
     assert verify_certificate(certificate, [ivy.public])["total"] == certificate["total"]
+
+
+def test_an_item_with_a_missed_call_fails_the_exam_and_its_certificate(ledger, workstation, ivy):
+    """The one pass rule (trainer.policy): an exam passes only when every item passes. A missed
+    call fails its item whatever the exam's total, on the workstation and in `certify`, and the
+    certificate states the rule it was graded under."""
+    exam = form(ids=("ph-first-shake", "tdf-rejected-dice-lost-die"))  # the second: whole round
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    record = sat(workstation, exam, token, missed_call_at=1)
+    assert record["total"] >= exam.pass_mark  # the total alone would pass
+    assert record["passed"] is False and record["status"] == "failed"
+    assert record["answers"][1]["passed"] is False and record["answers"][0]["passed"]
+    certificate = certify(ledger, ivy, record, token)
+    assert certificate["passed"] is False and certificate["status"] == "failed"
+    assert certificate["critical"] is False and certificate["total"] >= exam.pass_mark
+    [missed] = certificate["answers"][1]["findings"]
+    assert missed["severity"] == "major" and missed["kind"] == "missing"
+    assert certificate["rule"] == {"number": policy.RULE, "name": policy.RULES[policy.RULE].name}
+    assert verify_certificate(certificate, [ivy.public])["rule"]["number"] == policy.RULE
 
 
 def test_a_clean_result_is_certified_and_verifies_with_the_public_key_alone(ledger, workstation,

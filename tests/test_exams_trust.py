@@ -47,17 +47,17 @@ def sql(db: Path, statements: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def form(**more):
+def form(ids=("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive"), **more):
     lib = load_library()
-    ids = ("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive")
     return new_form("Floor supervisor exam", [lib.by_id(i) for i in ids], time_limit_seconds=900,
                     created_by="Ivy", attempts_allowed=3, uid="floor-1", **more)
 
 
 def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None,
-        sitting: dict | None = None, classroom=None):
+        sitting: dict | None = None, classroom=None, missed_call_at: int | None = None):
     """Sit an exam (under a sitting token, if given; counted by a class, if joined to one); the
-    ended result (or the session, still open, if `stop_after`)."""
+    ended result (or the session, still open, if `stop_after`). `critical_at`: that item pays
+    one payout a dollar over; `missed_call_at`: that item leaves its first call undone."""
     session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom)
     for p in range(len(exam.items)):
         if stop_after is not None and p == stop_after:
@@ -68,6 +68,8 @@ def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_af
         if p == critical_at:  # one payout a dollar off: a critical error
             k = next(i for i, a in enumerate(log) if a.do is Do.PAY)
             log[k] = dataclasses.replace(log[k], amount=log[k].amount + 100)
+        if p == missed_call_at:  # the dice never announced: a major finding
+            log.remove(next(a for a in log if a.do is Do.ANNOUNCE))
         session.record(p, grade(proc, log, automation=s.automation, game=s.game,
                                 target_seconds=s.target_seconds), log)
     return session.result

@@ -49,6 +49,7 @@ from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
 from trainer.exams.records import Status
 from trainer.exams.scoring import Ending, exam_score, verdict
+from trainer.policy import rule
 from trainer.progress.records import clean_name
 from trainer.progress.store import Store
 from trainer.regrade import read_log, regrade
@@ -273,6 +274,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             "status": status.value, "passed": passed, "critical": score.critical,
             "procedure": score.procedure, "payouts": score.payouts, "speed": score.speed,
             "total": score.total, "answers": answers, "certified": now,
+            "rule": {"number": score.rule, "name": rule(score.rule).name},
             "signer": _signer(key.public)}
     certificate = {**body, "signature": key.sign(body)}
     try:

@@ -78,7 +78,7 @@ class ExamResult:
     started: float
     ended: float | None
     status: Status
-    passed: bool  # the verdict: the total at or above the pass mark and no critical finding
+    passed: bool  # the verdict, by the pass rule `rule` (trainer.policy)
     critical: bool
     procedure: int | None  # the score parts: None while in progress
     payouts: int | None
@@ -89,6 +89,7 @@ class ExamResult:
     answers: tuple[Answer, ...]
     signoff: SignOff | None  # a passphrase sign-off made by an earlier version (no longer trusted)
     sitting: dict | None = None  # the signed sitting token it was sat under, if any
+    rule: int | None = None  # the pass rule it was scored under; None: before rules were kept (1)
 
     @property
     def over(self) -> bool:
@@ -122,7 +123,7 @@ def result_from_rows(r: dict, answers: list[dict], signoff: dict | None) -> Exam
         critical=bool(r["critical"]), procedure=r["procedure"], payouts=r["payouts"], speed=r["speed"],
         total=r["total"], source=r["source"], imported=r["imported"],
         answers=tuple(answer_from_row(a) for a in sorted(answers, key=lambda a: a["position"])), signoff=so,
-        sitting=json.loads(r["sitting"]) if r.get("sitting") else None)
+        sitting=json.loads(r["sitting"]) if r.get("sitting") else None, rule=r.get("rule"))
 
 
 def load_results(store: Store, where: str = "", params: tuple = ()) -> list[ExamResult]:

@@ -4,8 +4,10 @@
   not answered counting 0; the means are rounded down, so that the total shown is at or above the
   pass mark exactly when the exact mean is (the pass mark being whole): a total that reads 80
   never fails an 80 pass mark, and 79.75 never reads 80.
-- Passed: the total at or above the pass mark, and no critical finding in any answer. A critical
-  error fails the exam whatever the score, as it would fail a dealer at the table.
+- Passed (the grading policy's one rule, trainer.policy): every item passed by the rule a round
+  passes by (no critical and no major finding, its total at the round's pass mark), and the
+  exam's total at or above the form's pass mark. An item with a missed call, a winner unpaid or
+  an item not answered fails the exam whatever the total, as it would fail a dealer at the table.
 - How it ended gives the status: finished (every item answered, or handed in) → "passed" or
   "failed"; time ran out → "timed-out", judged by the same rule on what was answered; left, closed
   or crashed → "abandoned", never passed (the exam was not sat to the end).
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from trainer.exams.records import Status
+from trainer.policy import RULE, exam_passes
 
 PARTS = ("procedure", "payouts", "speed", "total")
 
@@ -36,16 +39,20 @@ class ExamScore:
     total: int
     critical: bool
     passed: bool
+    rule: int = RULE  # the pass rule it was scored under (trainer.policy)
 
 
 def exam_score(answers: Iterable, item_count: int, pass_mark: int) -> ExamScore:
-    """`answers`: objects or dicts with the four parts and `critical`."""
-    get = lambda a, k: a[k] if isinstance(a, dict) else getattr(a, k)  # noqa: E731
+    """`answers`: objects or dicts with the four parts, `critical` and `passed` (each item's
+    verdict by the rule it was graded under: graded now, the rule in force)."""
+    get = lambda a, k: a[k] if isinstance(a, dict) or hasattr(a, "keys") else getattr(a, k)  # noqa: E731
     answers = list(answers)
     sums = {p: sum(get(a, p) for a in answers) for p in PARTS}
     critical = any(bool(get(a, "critical")) for a in answers)
     means = {p: sums[p] // item_count for p in PARTS}
-    return ExamScore(**means, critical=critical, passed=not critical and means["total"] >= pass_mark)
+    passed = exam_passes((bool(get(a, "passed")) for a in answers), item_count, means["total"],
+                         pass_mark)
+    return ExamScore(**means, critical=critical, passed=passed)
 
 
 def verdict(ending: Ending, score: ExamScore) -> tuple[Status, bool]:

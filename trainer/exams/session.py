@@ -308,10 +308,10 @@ def close(db: Database, key: bytes, result_id: int, ending: Ending, ended: float
     status, passed = verdict(ending, score)
     ended = max(float(ended), r["started"])
     cur = db.execute("UPDATE exam_results SET ended = ?, status = ?, passed = ?, critical = ?, "
-                     "procedure = ?, payouts = ?, speed = ?, total = ? "
+                     "procedure = ?, payouts = ?, speed = ?, total = ?, rule = ? "
                      "WHERE id = ? AND status = 'in-progress'",
                      (ended, status.value, int(passed), int(score.critical), score.procedure, score.payouts,
-                      score.speed, score.total, result_id))
+                      score.speed, score.total, score.rule, result_id))
     if cur.rowcount != 1:
         raise ExamOverError(f"Exam result {result_id} has already ended.")
     chain(db, key, "end", result_id)
