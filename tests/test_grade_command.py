@@ -25,7 +25,8 @@ def the_log(automation=Automation.WHOLE_ROUND):
 
 
 def test_a_log_in_an_order_the_regulation_allows_passes(tmp_path):
-    # every losing wager collected before any winner is paid (§ 577.6(f) allows both orders)
+    # every losing wager collected before any winner is paid: after a touchdown § 577.6(f)(1)
+    # puts Defense first and leaves the rest in any order, so this order is one it allows
     log = the_log()
     settle = [i for i, p in enumerate(log) if p["do"] in ("collect", "pay") and p["round"] == 1]
     ordered = sorted((log[i] for i in settle), key=lambda p: p["do"] == "pay")
@@ -93,3 +94,33 @@ def test_a_name_two_bundled_scenarios_share_is_refused_not_guessed(tmp_path):
     done = run_command("grade", "10-improper-wagers", "--log", write(tmp_path, []))
     assert done.returncode == 2 and "more than one bundled scenario" in done.stderr
     assert "pai-gow-dice/10-improper-wagers" in done.stderr
+
+
+CORNERS = ("high-roll-dice/13-six-fives-held-like-kinds", "three-dice-football/16-third-and-goal-score",
+           "three-dice-football/17-five-play-stand", "props-and-hops/14-six-eight-shake-on-four-four",
+           "pai-gow-dice/14-sum-b-beat-it-c-five-seats")
+
+
+@pytest.mark.parametrize("name", CORNERS)
+def test_grade_gives_the_policys_verdicts_on_the_corner_scenarios(tmp_path, name):
+    """The corners checked by hand against the chapters (a buyer with many matching dice, a
+    touchdown on the last play, a no-touchdown end with Defense, Six Eight Shake won, Pai Gow
+    with five players): a perfect log passes under pass rule 2; the largest winner left unpaid
+    is critical; the first call missed is major; both fail."""
+    path = ROOT / "scenarios" / f"{name}.toml"
+    log = [p.to_json() for p in correct_log(build(load(path)), Automation.WHOLE_ROUND)]
+
+    def graded(entries):
+        done = run_command("grade", str(path), "--log", write(tmp_path, entries), "--automation",
+                           "whole-round")
+        assert done.returncode in (0, 1), done.stderr
+        return done.returncode, done.stdout
+
+    code, out = graded(log)
+    assert code == 0 and "PASS:" in out and "Graded under Pass rule 2" in out
+    biggest = max((p for p in log if p["do"] == "pay"), key=lambda p: p["amount"])
+    code, out = graded([p for p in log if p is not biggest])
+    assert code == 1 and "FAIL" in out and "[critical] missing:" in out and "was not paid" in out
+    call = next(p for p in log if p["do"] == "announce")
+    code, out = graded([p for p in log if p is not call])
+    assert code == 1 and "[major] missing: Announce" in out and "1 major finding" in out

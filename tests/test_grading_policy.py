@@ -1,0 +1,304 @@
+"""The grading policy against the regulation's own words (../shared/spec/grading-policy.md).
+
+Each order below is worked from the text quoted in the test, on the bundled corner scenarios
+(checked by hand against the chapters: scenarios/*/13-17 and 14-*), not from the key under test:
+a log is the perfect one with its last settlement put in the order the test names.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import ROOT
+from trainer import policy
+from trainer.exams.scoring import Ending, exam_score, verdict
+from trainer.grading import Kind, Severity, correct_log
+from trainer.procedure import Automation, Do, Performed, build
+from trainer.regrade import regrade
+from trainer.scenario import load
+
+WHOLE = Automation.WHOLE_ROUND
+TDF_STAND = "three-dice-football/17-five-play-stand"  # no touchdown: § 577.6(f)(2)
+TDF_SCORE = "three-dice-football/16-third-and-goal-score"  # a touchdown on play 6: § 577.6(f)(1)
+PGD_FIVE = "pai-gow-dice/14-sum-b-beat-it-c-five-seats"
+HRD_HELD = "high-roll-dice/13-six-fives-held-like-kinds"
+PH_WIN = "props-and-hops/14-six-eight-shake-on-four-four"
+
+
+def bundled(name: str):
+    return load(ROOT / "scenarios" / f"{name}.toml")
+
+
+def graded(s, log):
+    return regrade(s, log, WHOLE, elapsed=1.0)
+
+
+def settling(p: Performed) -> bool:
+    return p.do in (Do.COLLECT, Do.PAY) and p.bet != "extra-roll"
+
+
+def with_round(log: list[Performed], r: int, order) -> list[Performed]:
+    """The log with throw r's collections and payments put in the order `order` gives them (a
+    function of the list), every other action kept where it is."""
+    at = [i for i, p in enumerate(log) if p.round == r and settling(p)]
+    placed = order([log[i] for i in at])
+    assert sorted(map(id, placed)) == sorted(id(log[i]) for i in at)
+    out = list(log)
+    for i, p in zip(at, placed, strict=True):
+        out[i] = p
+    return out
+
+
+def last_round(log):
+    return max(p.round for p in log if settling(p))
+
+
+def perfect(result) -> bool:
+    return result.findings == [] and result.score.passed
+
+
+# --- § 577.6(f)(2): no touchdown --------------------------------------------------------------
+
+
+def test_f2_defense_paid_first_then_every_other_wager_in_any_order_is_right():
+    """"the dealer shall first collect all Touchdown and Extra Point Wagers and pay out winning
+    Defense Wagers. The dealer shall then settle all single play wagers ... and the remaining full
+    game wagers": Defense paid before Touchdown is collected, then single play and full game
+    wagers interleaved, payments before collections."""
+    s = bundled(TDF_STAND)
+    log = correct_log(build(s), WHOLE)
+    r = last_round(log)
+
+    def order(ps):
+        first = [p for p in ps if p.bet in ("touchdown", "extra-point", "defense")]
+        rest = [p for p in ps if p not in first]
+        first.sort(key=lambda p: p.bet != "defense")  # Defense paid before anything is collected
+        rest.sort(key=lambda p: (p.do is Do.COLLECT, -(p.seat or 0)))  # pays first, by seat
+        return first + rest
+
+    reordered = with_round(log, r, order)
+    assert reordered != log
+    assert perfect(graded(s, reordered)), graded(s, reordered).findings
+
+
+def test_f2_defense_paid_after_a_single_play_collection_is_out_of_order_under_f2():
+    """"Every collection, then every payment" is a house convention: under (f)(2) it pays Defense
+    after the single play collections, which the text puts after Defense."""
+    s = bundled(TDF_STAND)
+    log = correct_log(build(s), WHOLE)
+    r = last_round(log)
+    collect_first = with_round(log, r, lambda ps: sorted(ps, key=lambda p: p.do is Do.PAY))
+    result = graded(s, collect_first)
+    assert not result.score.passed
+    assert result.findings and all(f.kind is Kind.OUT_OF_ORDER and f.severity is Severity.MAJOR
+                                   for f in result.findings)
+    assert all(f.cite == "58 Pa. Code § 577.6(f)(2)" for f in result.findings)
+    assert any("Defense" in f.message and "must come first" in f.message for f in result.findings)
+
+
+# --- § 577.6(f)(1): a touchdown ---------------------------------------------------------------
+
+
+def test_f1_single_play_and_full_game_wagers_in_any_order_after_defense():
+    """"first collect all Defense Wagers then settle all single play wagers ... and all full game
+    wagers ... with the exception of the Touchdown and Extra Point Wagers"."""
+    s = bundled(TDF_SCORE)
+    log = correct_log(build(s), WHOLE)
+    touchdown = next(p.round for p in log if p.do is Do.EXTRA_POINT_ROLL)
+
+    def order(ps):
+        defense = [p for p in ps if p.bet == "defense"]
+        rest = sorted((p for p in ps if p.bet != "defense"), key=lambda p: (p.do is Do.COLLECT, p.seat))
+        return defense + rest
+
+    reordered = with_round(log, touchdown, order)
+    assert reordered != log
+    assert perfect(graded(s, reordered)), graded(s, reordered).findings
+
+
+def test_f1_defense_collected_after_another_settlement_is_out_of_order_under_f1():
+    s = bundled(TDF_SCORE)
+    log = correct_log(build(s), WHOLE)
+    touchdown = next(p.round for p in log if p.do is Do.EXTRA_POINT_ROLL)
+    late = with_round(log, touchdown, lambda ps: sorted(ps, key=lambda p: p.bet == "defense"))
+    result = graded(s, late)
+    assert not result.score.passed
+    assert {f.cite for f in result.findings} == {"58 Pa. Code § 577.6(f)(1)"}
+    assert all(f.kind is Kind.OUT_OF_ORDER for f in result.findings)
+
+
+def test_f1_a_touchdown_paid_before_the_extra_point_roll_is_an_order_error_not_an_unearned_pay():
+    """"If any player at the table has placed an Extra Point Wager, the Quarterback shall then
+    throw an extra point roll. The dealer shall then pay out winning Touchdown Wagers": the
+    Touchdown had won; paying it early breaks (f)(1)'s order."""
+    s = bundled(TDF_SCORE)
+    log = correct_log(build(s), WHOLE)
+    roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_POINT_ROLL)
+    pay = next(i for i, p in enumerate(log) if p.do is Do.PAY and p.bet == "touchdown")
+    early = Performed(Do.PAY, log[roll].round, log[pay].seat, "touchdown", log[pay].amount)
+    moved = [*log[:roll], early, *log[roll:pay], *log[pay + 1:]]
+    result = graded(s, moved)
+    [finding] = result.findings
+    assert finding.kind is Kind.OUT_OF_ORDER and finding.severity is Severity.MAJOR
+    assert finding.cite == "58 Pa. Code § 577.6(f)(1)"
+    assert "Extra point roll" in finding.message and "has not won" not in finding.message
+    assert not result.score.passed
+    # paid early and short: the money is wrong as well
+    short = [*log[:roll], Performed(Do.PAY, early.round, early.seat, "touchdown", early.amount - 100),
+             *log[roll:pay], *log[pay + 1:]]
+    kinds = {f.kind for f in graded(s, short).findings}
+    assert kinds == {Kind.OUT_OF_ORDER, Kind.WRONG_AMOUNT}
+
+
+# --- Pai Gow: § 645c.2(g) sets no order ------------------------------------------------------------
+
+
+def test_pai_gow_settled_player_by_player_paying_first_is_right():
+    """"settle the player's Sum wager, Match wager and Beat It wager by collecting losing wagers
+    and paying out winning wagers"."""
+    s = bundled(PGD_FIVE)
+    log = correct_log(build(s), WHOLE)
+    r = last_round(log)
+    by_player = with_round(log, r, lambda ps: sorted(ps, key=lambda p: (-(p.seat or 0), p.do is Do.COLLECT)))
+    assert [p.do for p in by_player if settling(p)] != [p.do for p in log if settling(p)]
+    assert perfect(graded(s, by_player)), graded(s, by_player).findings
+
+
+# --- High Roll Dice: (f)(1), (2), (3) in order; "collect ... and pay out" within each -------------
+
+
+def test_high_roll_pip_street_paid_before_its_loser_is_collected_is_right():
+    """§ 675a.4(f)(1): "collect the player's losing Pip Street Wagers and pay out all winning Pip
+    Street Wagers"."""
+    s = bundled(HRD_HELD)
+    log = correct_log(build(s), WHOLE)
+    first = min(p.round for p in log if settling(p))
+
+    def order(ps):  # each player's Pip Street payment before the same player's Pip collection
+        groups = {"pip": 0, "lik": 1, "mil": 2}
+        return sorted(ps, key=lambda p: (p.seat, groups[p.bet[:3]], p.do is Do.COLLECT))
+
+    paid_first = with_round(log, first, order)
+    assert paid_first != log
+    assert perfect(graded(s, paid_first)), graded(s, paid_first).findings
+
+
+def test_high_roll_like_kind_before_pip_street_is_out_of_order():
+    s = bundled(HRD_HELD)
+    log = correct_log(build(s), WHOLE)
+    first = min(p.round for p in log if settling(p))
+    like_kind_first = lambda p: (p.seat, not p.bet.startswith("like"))  # noqa: E731
+    backwards = with_round(log, first, lambda ps: sorted(ps, key=like_kind_first))
+    result = graded(s, backwards)
+    assert not result.score.passed
+    assert any(f.kind is Kind.OUT_OF_ORDER and "675a.4(f)" in f.cite for f in result.findings)
+
+
+def test_high_roll_collecting_a_held_like_kind_before_the_extra_roll_is_critical():
+    """§ 675a.4(f)(2)(ii): "leave the player's wager ... on the table layout until it is resolved"."""
+    s = bundled(HRD_HELD)
+    proc = build(s)
+    log = correct_log(proc, WHOLE)
+    view = next(v for v in proc.rounds if v.valid)
+    seat, bet = sorted(view.state["held"])[0]
+    roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_ROLL)
+    grab = Performed(Do.COLLECT, log[roll].round, seat, bet)
+    result = graded(s, [*log[:roll], grab, *log[roll:]])
+    assert any(f.severity is Severity.CRITICAL and f.actual == grab and "still working" in f.message
+               for f in result.findings)
+    assert not result.score.passed
+
+
+# --- Props & Hops: § 668a.3(i) imposes collect, then pay -------------------------------------------
+
+
+def test_props_and_hops_a_winner_paid_before_a_loser_is_collected_is_out_of_order():
+    """"the dealer shall then collect all losing wagers before paying out winning wagers"."""
+    s = bundled(PH_WIN)
+    log = correct_log(build(s), WHOLE)
+    r = last_round(log)
+    paid_first = with_round(log, r, lambda ps: sorted(ps, key=lambda p: p.do is Do.COLLECT))
+    result = graded(s, paid_first)
+    assert not result.score.passed
+    assert result.findings and all(f.kind is Kind.OUT_OF_ORDER and f.cite.endswith("668a.3(i)")
+                                   for f in result.findings)
+
+
+def test_props_and_hops_six_eight_shake_unpaid_is_critical_whatever_the_score():
+    s = bundled(PH_WIN)
+    log = correct_log(build(s), WHOLE)
+    unpaid = [p for p in log if not (p.do is Do.PAY and p.bet == "six-eight-shake")]
+    result = graded(s, unpaid)
+    assert result.score.total >= policy.PASS_MARK  # the score alone would pass
+    assert not result.score.passed
+    assert [f.severity for f in result.findings] == [Severity.CRITICAL] * 2
+    assert all("won and was not paid" in f.message for f in result.findings)
+
+
+# --- severities ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, bet", [(HRD_HELD, "like-kind-6"), (TDF_SCORE, "extra-point"),
+                                       (PGD_FIVE, "beat-it"), (PH_WIN, "hop-center")])
+def test_a_winner_collected_is_critical_in_every_game(name, bet):
+    s = bundled(name)
+    log = correct_log(build(s), WHOLE)
+    i = next(i for i, p in enumerate(log) if p.do is Do.PAY and p.bet == bet)
+    taken = Performed(Do.COLLECT, log[i].round, log[i].seat, bet)
+    result = graded(s, [*log[:i], taken, *log[i + 1:]])
+    assert not result.score.passed
+    assert any(f.severity is Severity.CRITICAL and f.actual == taken for f in result.findings)
+
+
+@pytest.mark.parametrize("do", [Do.MOVE_LAMMER, Do.PLACE_LAMMERS, Do.MOVE_MARKERS, Do.SET_MARKERS,
+                                Do.MOVE_DICE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN])
+def test_the_records_of_the_game_are_major(do):
+    name = {Do.MOVE_LAMMER: PH_WIN, Do.PLACE_LAMMERS: PH_WIN, Do.PLACE_POINTER: PH_WIN,
+            Do.MOVE_DICE: HRD_HELD}.get(do, TDF_STAND)
+    s = bundled(name)
+    log = correct_log(build(s), WHOLE)
+    i = next(i for i, p in enumerate(log) if p.do is do)
+    result = graded(s, log[:i] + log[i + 1:])
+    assert [f.severity for f in result.findings] == [Severity.MAJOR]
+    assert not result.score.passed and result.score.total >= policy.PASS_MARK
+
+
+def test_a_down_puck_on_the_wrong_down_is_major_and_fails():
+    s = bundled(TDF_STAND)
+    log = correct_log(build(s), WHOLE)
+    i = next(i for i, p in enumerate(log) if p.do is Do.MOVE_MARKERS and "2nd Down" in p.value)
+    wrong = Performed(Do.MOVE_MARKERS, log[i].round, value=log[i].value.replace("2nd Down", "3rd Down"))
+    result = graded(s, [*log[:i], wrong, *log[i + 1:]])
+    [finding] = result.findings
+    assert finding.severity is Severity.MAJOR and "577.6" in finding.cite
+    assert not result.score.passed
+
+
+# --- the exam's pass rule --------------------------------------------------------------------------
+
+
+def answer(total: int, passed: bool, critical: bool = False) -> dict:
+    return {"procedure": total, "payouts": total, "speed": total, "total": total,
+            "passed": passed, "critical": critical}
+
+
+def test_an_exam_with_one_item_that_did_not_pass_does_not_pass():
+    """An item with a missed call (92, not passed) beside four perfect ones: a total of 98."""
+    answers = [answer(100, True)] * 4 + [answer(92, False)]
+    score = exam_score(answers, 5, 80)
+    assert score.total == 98 and not score.passed
+    assert verdict(Ending.FINISHED, score) == (verdict(Ending.FINISHED, score)[0], False)
+    assert exam_score([answer(100, True)] * 5, 5, 80).passed
+
+
+def test_an_exam_with_an_item_not_answered_does_not_pass():
+    score = exam_score([answer(100, True)] * 9, 10, 80)
+    assert score.total == 90 and not score.passed
+
+
+def test_the_rule_is_one_place_and_the_round_follows_it():
+    assert policy.passes([Severity.MINOR, Severity.MINOR], 80)
+    assert not policy.passes([Severity.MAJOR], 100)
+    assert not policy.passes([Severity.CRITICAL], 100)
+    assert not policy.passes([], 79)
+    assert policy.rule(None).number == 1 and policy.rule(policy.RULE).number == policy.RULE
