@@ -608,3 +608,28 @@ def test_on_a_touchdown_the_down_puck_is_drawn_where_it_was_put(qtbot, screen):
     click_place(qtbot, screen, screen.view.game.play_place(play))
     QApplication.processEvents()
     assert pucks(screen)["Down Puck"] == wrong
+
+
+def test_a_round_with_a_wrong_puck_ends_not_passed_saying_why_and_under_which_rule(qtbot, screen):
+    """The one pass rule (trainer.policy): a Down Puck on the wrong down is a major finding, so a
+    round that would score above the pass mark ends "not passed", the summary says why, and
+    names the rule it was graded under."""
+    from trainer.games.three_dice_football import DOWNS, read_markers
+    from ui.qt import Qt
+
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_MARKERS:
+        do_next(qtbot, screen)
+    yard, down, play = read_markers(screen.round.next_expected().value)
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    click_place(qtbot, screen, screen.view.game.yard_place(yard))
+    click_place(qtbot, screen, screen.view.game.down_place(next(d for d in DOWNS if d != down)))
+    click_place(qtbot, screen, screen.view.game.play_place(play))
+    work(qtbot, screen)
+    [result] = results
+    assert result.score.total >= 80 and not result.score.passed
+    text = " ".join(screen.feedback.toPlainText().split())
+    assert "NOT PASSED" in text and "1 major finding" in text
+    assert "Graded under Pass rule 2" in text

@@ -452,6 +452,40 @@ def test_a_replay_shows_the_rounds_table_and_the_steps_in_order(qtbot, tmp_path)
     store.close()
 
 
+def test_an_attempt_graded_under_rule_1_says_so_and_keeps_its_verdict(qtbot, tmp_path):
+    """Grading policy: a result recorded under the earlier rule (an unpaid winner was major and
+    could pass) keeps its verdict as recorded, and the trainee's history says which rule it was."""
+    from trainer import policy
+    from trainer.progress import AttemptRecord
+    from ui.qt import Qt
+
+    store = Store.open(tmp_path / "p.db")
+    rae = store.add_trainee("Rae")
+    unpaid = {"kind": "missing", "severity": "major", "message": "Pay seat 1 Field $5.00 was not done",
+              "cite": "58 Pa. Code § 668a.2(f)(4)", "skill": "payouts"}
+    for n, rule in enumerate((None, policy.RULE)):  # None: recorded before rules were kept
+        store.record_attempt(AttemptRecord(
+            trainee_id=rae, item_id="ph-first-shake", game="props-and-hops", mode="scenario",
+            started=1_700_000_000 + 100 * n, ended=1_700_000_060 + 100 * n, procedure=100, payouts=90,
+            speed=100, total=96, passed=rule is None, critical=False, skills=("payouts",),
+            findings=(unpaid,), rule=rule))
+    w, klass = class_view(qtbot, store)
+    klass.table.setFocus()
+    qtbot.keyClick(klass.table, Qt.Key.Key_Return)
+    dialog = klass.dialog
+    results = [dialog.table.item(r, 4).text() for r in range(dialog.table.rowCount())]
+    assert results == ["not passed", "passed (rule 1)"]  # newest first
+    qtbot.mouseClick(dialog.table.viewport(), Qt.MouseButton.LeftButton,
+                     pos=dialog.table.visualItemRect(dialog.table.item(1, 0)).center())
+    text = " ".join(dialog.findings.toPlainText().split())
+    assert "Graded under Pass rule 1" in text and "kept as recorded" in text
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Up)
+    assert "Graded under Pass rule 2" in " ".join(dialog.findings.toPlainText().split())
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    w.close()
+    store.close()
+
+
 def test_bad_data_shows_a_message_not_a_traceback(qtbot, tmp_path):
     from ui.qt import Qt
 

@@ -89,6 +89,30 @@ def test_the_rules_screen_shows_the_chosen_pai_gow_paytable(qtbot):
     assert "§ 668a.3" in page.text.toPlainText()
 
 
+def test_the_rules_screen_shows_the_grading_policy_and_each_games_orders(qtbot):
+    """Rules › Grading: the pass rule, what is critical, major and minor, and the orders the
+    regulation imposes for the game shown (trainer.policy; reading "settlement-orders")."""
+    from ui.qt import Qt
+    from ui.rules_page import RulesPage
+
+    page = RulesPage()
+    qtbot.addWidget(page)
+    page.show()
+    bar = page.tabs.tabBar()
+    grading = next(i for i in range(page.tabs.count()) if page.tabs.tabText(i) == "Grading")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(grading).center())
+    assert page.tabs.currentWidget() is page.grading_view and page.grading_view.isVisible()
+    page.show_game("three-dice-football")
+    text = " ".join(page.grading_view.toPlainText().split())
+    assert "Pass rule 2" in text and "no critical and no major finding" in text
+    assert "a winner left unpaid or collected" in text  # critical
+    assert "the Yard Marker" in text and "Minor" in text
+    assert "§ 577.6(f)(2)" in text and "first collect Touchdown and Extra Point and pay Defense" in text
+    assert "house convention" in text and "Pass rule 1" in text  # the earlier rule, named
+    page.show_game("pai-gow-dice")
+    assert "player by player" in " ".join(page.grading_view.toPlainText().split())
+
+
 def test_a_screenshot_leaves_the_users_settings_alone(qtbot, tmp_path):
     """--screenshot rendered the window and saved its size and screen over the user's."""
     from ui.app import save_screenshot

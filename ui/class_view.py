@@ -15,7 +15,7 @@ import html
 import textwrap
 import time
 
-from trainer import SKILL_TITLES
+from trainer import SKILL_TITLES, policy
 from ui.qt import (
     QAbstractItemView,
     QColor,
@@ -272,6 +272,8 @@ class TraineeDialog(QDialog):
         for r, a in enumerate(self.attempts):
             result = ("left unfinished" if a.abandoned else "passed" if a.passed else
                       "critical error" if a.critical else "not passed")
+            if not a.abandoned and a.rule is not None and a.rule != policy.RULE:
+                result += f" (rule {a.rule})"  # graded under an earlier rule, kept as recorded
             # a dealt round's title says what it was ("... payout drill, difficulty 4")
             what = a.title if a.title.startswith(a.game) else f"{a.mode}: {a.title}"
             for c, text in enumerate((time.strftime("%Y-%m-%d %H:%M", time.localtime(a.started)), a.game,
@@ -295,8 +297,13 @@ class TraineeDialog(QDialog):
         if not 0 <= row < len(self.attempts):
             return
         a = self.attempts[row]
-        self.findings.setHtml(findings_html(a.findings, empty="No findings: every step was right."
-                                            if not a.abandoned else "Left unfinished: not graded."))
+        shown = findings_html(a.findings, empty="No findings: every step was right."
+                              if not a.abandoned else "Left unfinished: not graded.")
+        if not a.abandoned and a.rule is not None:
+            graded = policy.rule(a.rule)
+            kept = "" if graded.number == policy.RULE else " Its score and verdict are kept as recorded."
+            shown += f"<p><i>Graded under {html.escape(graded.title)}.{kept}</i></p>"
+        self.findings.setHtml(shown)
 
     def replay(self, row: int) -> None:
         if not 0 <= row < len(self.records):

@@ -189,14 +189,17 @@ def certificate_data(cert: dict, verified: bool) -> dict:
     from trainer.exams import verification_code
 
     items = [{"title": a.get("title", f"Part {a.get('position', 0) + 1}"), "total": a.get("total", 0),
-              "findings": a.get("findings", [])} for a in cert.get("answers", [])]
+              "findings": a.get("findings", []), "passed": bool(a.get("passed"))}
+             for a in cert.get("answers", [])]
     answered = {a.get("position") for a in cert.get("answers", [])}
-    items += [{"title": f"Part {p + 1} (not answered)", "total": 0, "findings": []}
+    items += [{"title": f"Part {p + 1} (not answered)", "total": 0, "findings": [], "passed": False}
               for p in range(cert["form"]["items"]) if p not in answered]
     return {"trainee": cert["trainee"], "form": cert["form"]["name"], "started": None, "ended": None,
             "duration": 0, "status": cert["status"], "passed": cert["passed"], "total": cert["total"],
             "procedure": cert["procedure"], "payouts": cert["payouts"], "speed": cert["speed"],
             "pass_mark": cert["form"]["pass_mark"], "items": items, "result_id": cert["result"],
+            # a certificate signed before rules were stated was graded under rule 1
+            "rule": (cert.get("rule") or {}).get("number") if isinstance(cert.get("rule"), dict) else None,
             "certificate": {"signer": cert["signer"]["name"], "attempt": cert["attempt"],
                             "fingerprint": cert["signer"]["fingerprint"],
                             "certified": cert["certified"], "code": verification_code(cert),

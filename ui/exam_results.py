@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from trainer import policy
 from ui.lists import selected
 from ui.qt import QFileDialog
 
@@ -31,13 +32,15 @@ def report_data(result, certification: str) -> dict:
     for p in range(result.item_count):
         a = answered.get(p)
         items.append({"title": a.title if a else f"Part {p + 1} (not answered)",
-                      "total": a.total if a else 0, "findings": list(a.findings) if a else []})
+                      "total": a.total if a else 0, "findings": list(a.findings) if a else [],
+                      "passed": bool(a and a.passed)})
     return {"trainee": result.trainee_name, "form": result.form_name, "started": result.started,
             "ended": result.ended, "duration": (result.ended or time.time()) - result.started,
             "status": result.status.value, "passed": result.passed, "total": result.total or 0,
             "procedure": result.procedure or 0, "payouts": result.payouts or 0,
             "speed": result.speed or 0, "pass_mark": result.pass_mark, "items": items,
-            "result_id": result.id, "certification": certification}
+            "result_id": result.id, "certification": certification,
+            "rule": result.rule if result.over else policy.RULE}
 
 
 class ResultsShown:

@@ -11,7 +11,7 @@ import html
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from trainer import LABELS, Automation, Do
+from trainer import LABELS, Automation, Do, policy
 from trainer.progress import Mode
 from ui.actions import ActionBar
 from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
@@ -74,8 +74,11 @@ class FeedbackPanel(QTextBrowser):
                 f"<p style='font-size:13pt'>Procedure <b>{s.procedure}</b> · Payouts "
                 f"<b>{s.payouts}</b> · Speed <b>{s.speed}</b> · Total <b>{s.total}</b>"
                 f" &nbsp; ({round_.elapsed:.0f} s of a {round_.scenario.target_seconds} s target)</p>"]
-        if s.critical:
-            rows.append("<p><b>A critical error means the round cannot pass.</b></p>")
+        reasons = policy.why_not((f.severity for f in result.findings), s.total)
+        if reasons:
+            rows.append("<p><b>Not passed:</b> " + html.escape("; ".join(reasons)) + ".</p>")
+        rows.append(f"<p style='color:#555'><i>Graded under {html.escape(policy.rule(s.rule).title)}"
+                    "</i></p>")
         if result.findings:
             rows.append("<h3>Findings</h3><ol>")
             for f in result.findings:

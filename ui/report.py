@@ -10,7 +10,7 @@ import html
 from datetime import datetime
 from pathlib import Path
 
-from trainer import __version__
+from trainer import __version__, policy
 
 CSS = """
 body { font-family: 'DejaVu Serif', serif; font-size: 10.5pt; color: #111; }
@@ -45,7 +45,10 @@ def report_html(r: dict) -> str:
     if r.get("started"):
         facts.append(("Taken", f"{_when(r['started'])} to {_when(r['ended'])} "
                                f"({r['duration']:.0f} s)"))
-    facts.append(("Pass mark", f"{r['pass_mark']} with no critical error"))
+    graded = policy.rule(r.get("rule"))
+    facts.append(("Pass mark", f"{r['pass_mark']}, with every item passed"))
+    facts.append(("Graded under", f"{graded.title}" + ("" if graded.number == policy.RULE else
+                                                        " (recorded under that rule, kept as it was)")))
     if cert:
         facts += [("Certified", f"{_when(cert['certified'])} by {cert['signer']}, attempt "
                                 f"{cert['attempt']}"),
@@ -62,7 +65,9 @@ def report_html(r: dict) -> str:
             f"<li><b>{html.escape(f['kind'])}</b> ({html.escape(f['severity'])}): "
             f"{html.escape(f['message'])} — <i>{html.escape(f['cite'])}</i></li>"
             for f in item["findings"]) or "<li>No findings.</li>"
-        items.append(f"<h3>{n}. {html.escape(item['title'])} — {item['total']}</h3><ul>{findings}</ul>")
+        passed = "" if "passed" not in item else (", passed" if item["passed"] else ", not passed")
+        items.append(f"<h3>{n}. {html.escape(item['title'])} — {item['total']}{passed}</h3>"
+                     f"<ul>{findings}</ul>")
     sign = ("Not certified. Only a certificate (the result re-graded and signed with an "
             "instructor's key on the instructor's machine) is evidence of this result.")
     if cert:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from decimal import Decimal
 
-from trainer import GAME_IDS, odds, paytable, readings, regulations
+from trainer import GAME_IDS, odds, paytable, policy, readings, regulations
 from trainer import get_game as get
 from ui.qt import (
     QComboBox,
@@ -48,10 +48,13 @@ class RulesPage(QWidget):
         self.banner.setObjectName("banner")
         layout.addWidget(self.banner)
         self.tabs = QTabWidget()
-        self.text, self.reading_view, self.pay_view, self.edge_view = (QTextBrowser() for _ in range(4))
+        self.text, self.reading_view, self.pay_view, self.edge_view, self.grading_view = (
+            QTextBrowser() for _ in range(5))
         self.tabs.addTab(self.edge_view, "House edge")
         self.tabs.addTab(self.pay_view, "Paytables")
         self.tabs.addTab(self.reading_view, "Readings")
+        self.tabs.addTab(self.grading_view, "Grading")
+        self.grading_view.setAccessibleName("grading policy")
         self.tabs.addTab(self.text, "Regulation text")
         layout.addWidget(self.tabs, 1)
         for combo in (self.game, self.sum_table, self.beat_table):
@@ -115,3 +118,24 @@ class RulesPage(QWidget):
         self.reading_view.setHtml("<h2>How the trainer reads the regulation</h2>"
                                   + "".join(reading_rows))
         self.text.setPlainText(regulations.chapter_text(game_id))
+        self.grading_view.setHtml(grading_html(game_id))
+
+
+def grading_html(game_id: str) -> str:
+    """The grading policy as the trainee reads it: the pass rule, what each severity means, and
+    the orders the grader asks for in this game (trainer.policy, reading "settlement-orders")."""
+    current = policy.RULES[policy.RULE]
+    severities = "".join(f"<h3>{html.escape(s.value.capitalize())}</h3><p>{html.escape(text)}</p>"
+                         for s, text in policy.MEANING.items())
+    orders = readings.BY_ID["settlement-orders"]
+    own = [r for r in readings.for_game(game_id) if r.game != "all" and r.id.endswith("order")]
+    earlier = [r for n, r in sorted(policy.RULES.items()) if n != policy.RULE]
+    return (f"<h2>{html.escape(current.title)}</h2><p>{html.escape(current.text)}</p>"
+            + severities
+            + f"<h3>Orders</h3><p>{html.escape(policy.ORDER_RULE)}</p>"
+            + "".join(f"<p><b>{html.escape(r.title)}.</b> {html.escape(r.text)}"
+                      + (f" <i>(§ {', § '.join(r.sections)})</i>" if r.sections else "") + "</p>"
+                      for r in own)
+            + f"<p><i>{html.escape(orders.title)}:</i> {html.escape(orders.text)}</p>"
+            + "".join(f"<h3>Earlier: {html.escape(r.title)}</h3><p>{html.escape(r.text)}</p>"
+                      for r in earlier))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+from trainer import policy
 from ui.qt import QObject, Signal
 
 
@@ -82,7 +83,7 @@ class Services(QObject):
         summary = import_results(self.store, path)
         created = f"; new trainees: {', '.join(summary.trainees_created)}" if summary.trainees_created else ""
         text = (f"{summary.added} attempts added, {summary.already_present} already here{created}; "
-                "every score graded again here from its log")
+                f"every score graded again here from its log, under pass rule {policy.RULE}")
         if summary.rescored:
             text += (f" ({summary.rescored} differed from the file's and "
                      f"{'was' if summary.rescored == 1 else 'were'} corrected)")
