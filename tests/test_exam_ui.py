@@ -136,6 +136,9 @@ def test_an_exam_built_failed_retaken_passed_and_printed(qtbot, school, tmp_path
     assert failed.status.value == "failed" and not failed.passed
     assert "NOT PASSED" in page.report.toPlainText()
     assert "58 Pa. Code §" in page.report.toPlainText(), "the debrief cites every finding"
+    said = " ".join(page.report.toPlainText().split())
+    assert "Graded under Pass rule 2" in said and "with every item passed" in said
+    assert ", not passed" in said  # the item that failed says so
 
     page.home()
     page.available.selectRow(names.index("Pai Gow and Props & Hops check ride"))
@@ -336,6 +339,7 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
     tab.open()
     text = page.report.toPlainText()
     assert "Certificate" in text and "Verification code" in text and "Ivy Lee" in text
+    assert "Graded under Pass rule 2" in " ".join(text.split())  # the certificate's own rule
     pdf = tab.print_selected(str(tmp_path / "certificate.pdf"))
     assert pdf.read_bytes()[:5] == b"%PDF-"
     # a wrong passphrase is a message, not a traceback

@@ -302,3 +302,11 @@ def test_the_rule_is_one_place_and_the_round_follows_it():
     assert not policy.passes([Severity.CRITICAL], 100)
     assert not policy.passes([], 79)
     assert policy.rule(None).number == 1 and policy.rule(policy.RULE).number == policy.RULE
+
+
+@pytest.mark.parametrize("number", [3, 0, -1, "2", [2], True, 2.5])
+def test_a_rule_this_version_does_not_know_is_named_so_not_taken_for_another(number):
+    """A certificate or result file names its rule; an unknown or damaged one reads as unknown."""
+    named = policy.rule(number)
+    assert named.number == 0 and "does not know" in named.title
+    assert policy.rule(None).number == 1

@@ -46,7 +46,7 @@ class Rule:
 
     @property
     def title(self) -> str:
-        return f"Pass rule {self.number}: {self.name}"
+        return f"Pass rule {self.number}: {self.name}" if self.number else f"Pass {self.name}"
 
 
 RULES = {
@@ -61,9 +61,16 @@ RULES = {
 }
 
 
-def rule(number: int | None) -> Rule:
-    """The rule a result was graded under (a result that names none was graded under rule 1)."""
-    return RULES.get(number or 1, RULES[1])
+def rule(number: object) -> Rule:
+    """The rule a result was graded under: a result that names none was graded under rule 1; a
+    number this version does not know (a newer app's, or a damaged file's) is named as such."""
+    if number is None:
+        return RULES[1]
+    if isinstance(number, bool) or not isinstance(number, int) or number not in RULES:
+        shown = number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else "?"
+        return Rule(0, f"rule {shown}, which this version of Dealer Trainer does not know",
+                    "Graded by another version; kept as recorded.")
+    return RULES[number]
 
 
 #: what each severity means, in the words the Rules screen and reports use

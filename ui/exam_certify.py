@@ -199,7 +199,7 @@ def certificate_data(cert: dict, verified: bool) -> dict:
             "procedure": cert["procedure"], "payouts": cert["payouts"], "speed": cert["speed"],
             "pass_mark": cert["form"]["pass_mark"], "items": items, "result_id": cert["result"],
             # a certificate signed before rules were stated was graded under rule 1
-            "rule": (cert.get("rule") or {}).get("number") if isinstance(cert.get("rule"), dict) else None,
+            "rule": cert["rule"].get("number") if isinstance(cert.get("rule"), dict) else cert.get("rule"),
             "certificate": {"signer": cert["signer"]["name"], "attempt": cert["attempt"],
                             "fingerprint": cert["signer"]["fingerprint"],
                             "certified": cert["certified"], "code": verification_code(cert),
