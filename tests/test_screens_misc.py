@@ -109,6 +109,7 @@ def test_the_rules_screen_shows_the_grading_policy_and_each_games_orders(qtbot):
     assert "the Yard Marker" in text and "Minor" in text
     assert "§ 577.6(f)(2)" in text and "first collect Touchdown and Extra Point and pay Defense" in text
     assert "house convention" in text and "Pass rule 1" in text  # the earlier rule, named
+    assert "Reading a throw" not in text  # the game's orders only
     page.show_game("pai-gow-dice")
     assert "player by player" in " ".join(page.grading_view.toPlainText().split())
 

@@ -19,6 +19,8 @@ from ui.qt import (
 )
 
 RECONSTRUCTED = "Reconstructed — confirm against your Rules Submission"
+#: each game's reading of the order it settles in, shown under Grading
+ORDER_READINGS = ("ph-order", "tdf-end-order", "hrd-order", "pgd-procedure")
 
 
 class RulesPage(QWidget):
@@ -128,7 +130,7 @@ def grading_html(game_id: str) -> str:
     severities = "".join(f"<h3>{html.escape(s.value.capitalize())}</h3><p>{html.escape(text)}</p>"
                          for s, text in policy.MEANING.items())
     orders = readings.BY_ID["settlement-orders"]
-    own = [r for r in readings.for_game(game_id) if r.game != "all" and r.id.endswith("order")]
+    own = [r for r in readings.for_game(game_id) if r.id in ORDER_READINGS]
     earlier = [r for n, r in sorted(policy.RULES.items()) if n != policy.RULE]
     return (f"<h2>{html.escape(current.title)}</h2><p>{html.escape(current.text)}</p>"
             + severities
