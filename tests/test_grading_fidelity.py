@@ -91,9 +91,9 @@ def test_three_dice_football_defense_is_still_collected_first_after_a_touchdown(
     assert any(f.kind is Kind.OUT_OF_ORDER for f in result.findings)
 
 
-def test_the_lammer_may_move_before_the_collections():
-    """§ 668a.3(i): collect, then pay, "provided that" the lammer moves; before or after the
-    collections, always before the Six Eight Shake is paid."""
+def test_the_lammer_may_move_before_the_collections_and_after_the_payments():
+    """§ 668a.3(i): collect, then pay, "provided that" the lammer moves: no order of its own. The
+    Six Eight Shake is paid once the sixth lammer is in the circles."""
     s = bundled("props-and-hops/11-busy-six-seats")
     log = correct_log(build(s), WHOLE)
     early = list(log)
@@ -104,13 +104,30 @@ def test_the_lammer_may_move_before_the_collections():
             early.insert(collects[0], early.pop(lammer[0]))
     assert early != log
     assert perfect(regraded(s, early))
-    # after the payments it is out of order
+    # after the payments too, where the Six Eight Shake is not among them
     late = list(log)
     i = max(i for i, p in enumerate(late) if p.do is Do.MOVE_LAMMER)
     moved = late.pop(i)
     last_pay = max(j for j, p in enumerate(late) if p.do is Do.PAY and p.round == moved.round)
     late.insert(last_pay + 1, moved)
-    assert any(f.kind is Kind.OUT_OF_ORDER for f in regraded(s, late).findings)
+    assert not any(p.bet == "six-eight-shake" and p.round == moved.round for p in log if p.do is Do.PAY)
+    assert perfect(regraded(s, late))
+
+
+def test_the_six_eight_shake_is_paid_only_after_the_sixth_lammer_moves():
+    s = bundled("props-and-hops/14-six-eight-shake-on-four-four")
+    log = correct_log(build(s), WHOLE)
+    sixth = max(i for i, p in enumerate(log) if p.do is Do.MOVE_LAMMER)
+    pays = [i for i, p in enumerate(log) if p.do is Do.PAY and p.bet == "six-eight-shake"]
+    assert pays and all(i > sixth for i in pays)
+    moved = log[sixth]
+    after = [p for p in log if p is not moved]
+    after.insert(max(pays), moved)  # after both Six Eight Shake payments (the list is one shorter)
+    result = regraded(s, after)
+    assert [f.kind for f in result.findings] == [Kind.OUT_OF_ORDER] * len(pays)
+    assert all(f.actual.bet == "six-eight-shake" and f.cite.endswith("668a.3(i)")
+               for f in result.findings)
+    assert not result.score.passed
 
 
 def test_a_turnover_ends_the_game_without_a_marker_move():

@@ -310,3 +310,88 @@ def test_a_rule_this_version_does_not_know_is_named_so_not_taken_for_another(num
     named = policy.rule(number)
     assert named.number == 0 and "does not know" in named.title
     assert policy.rule(None).number == 1
+
+
+# --- settlements left until the dice were thrown again ----------------------------------------------
+
+
+def moved_after(log, i, j):
+    """The log with action i moved to just after action j (j > i), as the dealer did it then:
+    logged in action j's throw."""
+    p = log[i]
+    late = Performed(p.do, log[j].round, p.seat, p.bet, p.amount, p.value)
+    return [*log[:i], *log[i + 1:j + 1], late, *log[j + 1:]], late
+
+
+def test_a_first_roll_wager_settled_after_the_extra_roll_breaks_675a_4_g_once():
+    """§ 675a.4(f) settles each player's first roll wagers; (g) "If any player purchased an Extra
+    Roll, the dealer shall then collect all dice ..." The extra roll decides only the held Like
+    Kind wagers: a non-buyer's loser collected after it waited past its turn (major), one finding
+    that says so, not "lost and was not collected"."""
+    s = bundled(HRD_HELD)
+    log = correct_log(build(s), WHOLE)
+    roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_ROLL)
+    i = next(i for i, p in enumerate(log)
+             if p.do is Do.COLLECT and p.seat == 4 and p.round == log[roll].round)
+    after, late = moved_after(log, i, roll + 1)
+    result = graded(s, after)
+    [finding] = result.findings
+    assert finding.kind is Kind.OUT_OF_ORDER and finding.severity is Severity.MAJOR
+    assert finding.cite == "58 Pa. Code § 675a.4(g)" and finding.actual == late
+    assert "Extra roll" in finding.message and not result.score.passed
+
+
+def test_a_full_game_wager_paid_after_the_extra_point_roll_breaks_577_6_f_1_once():
+    s = bundled(TDF_SCORE)
+    log = correct_log(build(s), WHOLE)
+    roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_POINT_ROLL)
+    i = next(i for i, p in enumerate(log) if p.do is Do.PAY and p.bet == "game-length-6")
+    after, late = moved_after(log, i, roll + 1)
+    [finding] = graded(s, after).findings
+    assert finding.kind is Kind.OUT_OF_ORDER and finding.severity is Severity.MAJOR
+    assert finding.cite == "58 Pa. Code § 577.6(f)(1)" and "Extra point roll" in finding.message
+    assert finding.actual == late
+
+
+def test_a_one_roll_loser_collected_after_the_next_throw_stood_in_action_critical():
+    """Props & Hops: a wager left on the layout is in action on the next throw (§ 668a.3(i)
+    collects losers after each valid roll): collected only after it, critical, one finding."""
+    s = bundled(PH_WIN)
+    log = correct_log(build(s), WHOLE)
+    i = next(i for i, p in enumerate(log) if p.do is Do.COLLECT and p.round == 1)
+    j = next(j for j, p in enumerate(log) if p.round == 2)
+    after, late = moved_after(log, i, j)
+    result = graded(s, after)
+    [finding] = result.findings
+    assert finding.kind is Kind.LATE and finding.severity is Severity.CRITICAL and finding.actual == late
+    assert "only after the dice were thrown again" in finding.message and "throw 1" in finding.message
+    assert finding.cite.endswith("668a.3(i)") and not result.score.passed
+
+
+def test_the_extra_point_roll_thrown_early_cites_577_6_f_1():
+    """The extra point roll before Quick Strike is settled: the order of (f)(1), cited as such."""
+    s = bundled(TDF_SCORE)
+    log = correct_log(build(s), WHOLE)
+    roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_POINT_ROLL)
+    first = next(i for i, p in enumerate(log) if p.round == log[roll].round and settling(p)
+                 and p.bet != "defense")
+    early = [*log[:first], log[roll], *log[first:roll], *log[roll + 1:]]
+    result = graded(s, early)
+    assert result.findings and all(f.kind is Kind.OUT_OF_ORDER for f in result.findings)
+    assert {f.cite for f in result.findings} == {"58 Pa. Code § 577.6(f)(1)"}
+
+
+def test_refusals_cite_the_sentence_that_refuses():
+    from trainer.settle import settle
+
+    hrd = settle({"game": "high-roll-dice", "wagers": [
+        {"seat": 1, "bet": "pip-6", "amount": "5"}, {"seat": 1, "bet": "like-kind-3", "amount": "10"}],
+        "throws": [{"dice": [6, 6, 6, 2, 3, 4, 5, 1, 2, 3]}]})
+    [unequal] = hrd["refused"]
+    assert "§ 675a.2(e)(2)" in unequal["cite"]  # "a Like Kind ... Wager equal to the ... Pip Street"
+    tdf = settle({"game": "three-dice-football", "wagers": [
+        {"seat": 1, "bet": "extra-point", "amount": "5"}],
+        "throws": [{"green": [6, 6], "red": 1}, {"green": [6, 6], "red": 1},
+                   {"green": [1, 2], "red": 3, "wagers": [{"seat": 2, "bet": "touchdown", "amount": "5"}]}]})
+    [late] = tdf["refused"]
+    assert "§ 577.3(c)" in late["cite"]  # full game wagers "prior to the start of each new game"

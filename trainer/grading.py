@@ -36,6 +36,7 @@ class Kind(StrEnum):
     OUT_OF_ORDER = "out of order"
     WRONG_CALL = "wrong call"
     WRONG_RECORD = "wrong record"  # a marker, puck, pointer, lammer or the dice put wrong
+    LATE = "settled late"  # an earlier throw's settlement, done after the dice were thrown again
     WRONG_AMOUNT = "wrong amount"
     SHOULD_HAVE_REFUSED = "should have refused"
     ACCEPTED_IMPROPER = "accepted an improper wager"
@@ -129,6 +130,10 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         return next((k for k, (_, e) in enumerate(expected)
                      if open_[k] and e.round > p.round and e.key == p.key), None)
 
+    def late(p: Performed) -> int | None:  # the latest earlier throw's, where there are several
+        return next((k for k, (_, e) in reversed(list(enumerate(expected)))
+                     if open_[k] and e.round < p.round and e.key == p.key), None)
+
     skipped = set(skipped)
     for n, p in enumerate(log):
         if p.do is Do.SKIP_THROW:  # what of that throw is still open is left, not out of order
@@ -139,8 +144,15 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         k = find(p, lambda e, p=p: e.key == p.key)
         if k is None and p.do is Do.PAY and p.bet in paid_later:
             k = early(p)  # decided, but paid after a later throw: graded as out of order
+        settled_late = False
+        if k is None and p.do in (Do.PAY, Do.COLLECT):
+            k = late(p)
+            settled_late = k is not None
         if k is not None:
             e = expected[k][1]
+            if settled_late:  # no later step waits for it: the one finding says what happened
+                findings.append(late_finding(p, e, procedure))
+                skipped.add(id(e))
             if e.do is Do.PAY and p.amount != e.amount:
                 findings.append(Finding(
                     Kind.WRONG_AMOUNT, Severity.CRITICAL,
@@ -150,7 +162,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             if e.do is Do.PAY:
                 paid_wagers.add((e.seat, e.bet))
             open_[k], closed_at[k] = False, n
-            matched[n] = k
+            if not settled_late:
+                matched[n] = k
             continue
         finding, consumed = classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game,
                                      procedure)
@@ -197,6 +210,30 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
                 f"{e.label} came before “{earlier.label}”, which must come first",
                 e.order_cite or earlier.cite, e.skill, earlier, log[n]))
     return out
+
+
+#: throws that decide only the wagers held for them: a settlement of the throw before, done after
+#: one, has waited past its turn but was never in action on it
+HELD_FOR = (Do.EXTRA_POINT_ROLL, Do.EXTRA_ROLL)
+
+
+def late_finding(p: Performed, e: Expected, procedure: Procedure) -> Finding:
+    """A settlement of throw e.round done after the dice were thrown again (p.round). Where the
+    throws between decide only held wagers (the extra point roll, the extra roll), it is the
+    order the text imposes, broken: major, citing the section that puts that throw after it.
+    Otherwise the wager stood on the layout, in action, through another throw: critical."""
+    what = describe(p.do, p.seat, p.bet, p.amount, None)
+    gate = next((a for _, a in procedure.actions() if a.round == e.round and a.do in HELD_FOR), None)
+    between = [v for v in procedure.rounds if e.round < v.round <= p.round]
+    if gate is not None and all(v.result.get("extra_point") or v.result.get("extra_roll")
+                                or not v.valid for v in between):
+        return Finding(Kind.OUT_OF_ORDER, Severity.MAJOR,
+                       f"{what} came after “{gate.label}”, which comes after it", gate.cite,
+                       e.skill, gate, p)
+    stood = "a winner left unpaid" if e.do is Do.PAY else "a losing wager left on the layout"
+    return Finding(Kind.LATE, Severity.CRITICAL,
+                   f"{what} was done only after the dice were thrown again: {stood} through the "
+                   f"next throw; it belongs to throw {e.round}", e.order_cite or e.cite, e.skill, e, p)
 
 
 def missing_message(e: Expected) -> str:
@@ -291,10 +328,11 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
         return Finding(Kind.WRONG_CALL if p.do in SPOKEN else Kind.WRONG_RECORD, Severity.MAJOR,
                        f"{describe(p.do, p.seat, p.bet, p.amount, p.value)}: expected “{e.label}”",
                        e.cite, e.skill, e, p), k
+    same = next((a for _, a in procedure.actions() if a.do is p.do), None)
     return Finding(Kind.EXTRA, uncalled(p.do),
                    f"{describe(p.do, p.seat, p.bet, p.amount, p.value)} was not called for here",
-                   cite_for(game), Skill.WAGERS if p.do in (Do.ACCEPT, Do.REFUSE) else Skill.CALLS,
-                   None, p), None
+                   same.cite if same is not None else cite_for(game),
+                   Skill.WAGERS if p.do in (Do.ACCEPT, Do.REFUSE) else Skill.CALLS, None, p), None
 
 
 def bet_cite(game: str, bet: str | None) -> str:
@@ -318,14 +356,14 @@ def score(expected, open_, findings, extras, target, elapsed) -> Score:
 
     wrong_pay = sum(1 for f in findings if f.kind is Kind.WRONG_AMOUNT)
     bad_pay = count((Kind.EXTRA,), paying=True)
-    late_pay = count((Kind.OUT_OF_ORDER,), paying=True)
+    late_pay = count((Kind.OUT_OF_ORDER, Kind.LATE), paying=True)
     if pays:
         right = sum(1 for k in pays if not open_[k]) - wrong_pay - bad_pay - late_pay
         payouts = max(0, round(100 * right / len(pays)))
     else:
         payouts = 0 if bad_pay else 100
-    out_of_order = count((Kind.OUT_OF_ORDER, Kind.WRONG_CALL, Kind.WRONG_RECORD, Kind.ACCEPTED_IMPROPER),
-                         paying=False)
+    out_of_order = count((Kind.OUT_OF_ORDER, Kind.LATE, Kind.WRONG_CALL, Kind.WRONG_RECORD,
+                          Kind.ACCEPTED_IMPROPER), paying=False)
     if others:
         done = sum(1 for k in others if not open_[k]) - out_of_order
         procedure = max(0, round(100 * done / len(others)) - EXTRA_PENALTY * extras)

@@ -89,8 +89,9 @@ READINGS: tuple[Reading, ...] = (
     Reading("settlement-orders", "all", "Orders that are all right",
             "The answer key accepts every order the regulation allows and marks only what breaks "
             "an order the text imposes. Props & Hops: collect every losing wager, then pay the "
-            "winners (§ 668a.3(i)); a lammer moves before or after the collections, always before "
-            "the payments. Three Dice Football after a down: the single play wagers in any order, "
+            "winners (§ 668a.3(i)); a lammer moves at any point of the settlement (\"provided "
+            "that\" sets no order), and the Six Eight Shake is paid once the sixth has moved. "
+            "Three Dice Football after a down: the single play wagers in any order, "
             "then the down and distance (§ 577.6(d)); at the end of the game, § 577.6(f) as "
             "written: after a touchdown, first collect Defense, then settle the single play and "
             "the other full game wagers in any order, then the extra point roll if an Extra Point "
@@ -149,8 +150,9 @@ READINGS: tuple[Reading, ...] = (
             "Every wager but the Six Eight Shake settles on the next valid throw.",
             ("668a.2(d)", "668a.2(e)", "668a.2(f)")),
     Reading("ph-order", "props-and-hops", "Order within a throw",
-            "Collect losing wagers (the Six Eight Shake included, on a 7), move lammers (before "
-            "or after the collections), then pay winning wagers.", ("668a.3(i)",)),
+            "Collect losing wagers (the Six Eight Shake included, on a 7), then pay winning "
+            "wagers. A lammer is moved at any point of the settlement; the Six Eight Shake is "
+            "paid once the sixth lammer is in the circles.", ("668a.3(i)",)),
     # Three Dice Football
     Reading("tdf-quarterback", "three-dice-football", "Offering the dice",
             "Seat 1 is immediately to the stickperson's left and \"clockwise\" is rising seat "

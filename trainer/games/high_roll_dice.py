@@ -128,6 +128,15 @@ def _catalogue(v: Variant) -> dict[str, Bet]:
     return bets
 
 
+def equal_to(bet: str, v: Variant) -> str:
+    """What makes a wager equal the Pip Street wager: its own sentence where it says so (a Like
+    Kind wager "equal to the player's Pip Street Wager", an Extra Roll "equal to the player's
+    Like Kind"), and the layout's inscription that all of them must be."""
+    own = (v.like_kind_section if bet.startswith("like-kind-") and v.extras else
+           "675a.2(e)(3)" if bet == "extra-roll" else None)
+    return "; ".join(cite(s) for s in (own, v.equal_value_section) if s)
+
+
 def judge(wagers: list[Wager], v: Variant) -> tuple[list[Wager], list[Refusal]]:
     """The wager rules at "no more bets" (reading "hrd-wager-rules"): (accepted, refused).
 
@@ -157,8 +166,9 @@ def judge(wagers: list[Wager], v: Variant) -> tuple[list[Wager], list[Refusal]]:
                                           "675a.2(e)(4)"))
                     continue
             elif w.amount != base:
-                refused.append(refuse(w, "must equal the player's first Pip Street wager "
-                                         f"({fmt_dollars(base)})", v.equal_value_section))
+                # the wager's own sentence where it says "equal to", and the layout's inscription
+                refused.append(Refusal(w, "must equal the player's first Pip Street wager "
+                                          f"({fmt_dollars(base)})", equal_to(w.bet, v)))
                 continue
             elif w.bet == "extra-roll" and not likes:
                 refused.append(refuse(w, "an Extra Roll needs an accepted Like Kind wager",

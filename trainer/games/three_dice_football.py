@@ -268,9 +268,11 @@ class Table:
         return (GOAL_DOWNS if self.goal else DOWNS)[self.down]
 
     def offer(self, wager: Wager) -> Refusal | None:
-        if self.extra_point_roll:
+        if self.extra_point_roll:  # a full game wager is placed before the first throw
+            full = CATALOGUE[wager.bet].kind is Kind.FULL_GAME
             return Refusal(wager, "the game is over: no wager may be placed on the extra point "
-                                  "roll", reading("tdf-extra-point"))
+                                  "roll", f"{cite('577.3(c)')}; {reading('tdf-extra-point')}" if full
+                           else reading("tdf-extra-point"))
         key = (wager.seat, wager.bet)
         if CATALOGUE[wager.bet].kind is Kind.FULL_GAME:
             if self.plays:

@@ -52,7 +52,8 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
     - a step `with_previous` is one stage with the step before it: the text joins them with
       "and", so they come in any order (collecting and paying § 645c.2(g), § 675a.4(f)(1),
       § 577.6(d); single play and full game wagers, § 577.6(f));
-    - a lammer move may come before or after the collections, and before the payments.
+    - a lammer move may come before, between or after the collections and payments; the Six
+      Eight Shake is paid after the sixth lammer moves (§ 668a.3(i)).
     """
     work = [s for s in report.steps
             if not (skip_inventory and s.detail.get("to") == "table inventory")
@@ -82,11 +83,15 @@ def _order(ctx: Context, steps: list[Step]) -> None:
     """Stages for a run of steps in one chain (see settlement)."""
     proc = ctx.proc
     last_collect: tuple[int, frozenset[int]] | None = None  # (stage, what it waited for)
+    lammer: int | None = None  # a lammer move's stage, beside the collections and payments
     group: list[Expected] = []  # the collections and payments of one stage, still to add
 
     def close_group() -> None:
-        nonlocal group, last_collect
-        if group:
+        nonlocal group, last_collect, lammer
+        if group and lammer is not None:
+            _pay_beside_lammer(proc, group, lammer)
+            last_collect = lammer = None
+        elif group:
             before = proc.tail
             stage = proc.add(*group)
             last_collect = (stage, before) if all(a.do is Do.COLLECT for a in group) else None
@@ -102,13 +107,26 @@ def _order(ctx: Context, steps: list[Step]) -> None:
         expected = _other(ctx, step)
         if expected is None:
             continue
-        if step.action is Do.MOVE_LAMMER and last_collect is not None:
-            stage = proc.add(expected, after=last_collect[1])  # beside the collections
-            proc.tail = frozenset({last_collect[0], stage})
+        if step.action is Do.MOVE_LAMMER:  # § 668a.3(i) "provided that": no order of its own
+            waits = last_collect[1] if last_collect is not None else proc.tail
+            lammer = proc.add(expected, after=waits)
+            proc.tail = frozenset({lammer} | ({last_collect[0]} if last_collect else waits))
         else:
             proc.add(expected)
         last_collect = None
     close_group()
+
+
+def _pay_beside_lammer(proc: Procedure, pays: list[Expected], lammer: int) -> None:
+    """The payments after a lammer move: they wait for the collections only, except the Six
+    Eight Shake's, which § 668a.3(i) pays once all six lammers are in the circles."""
+    base = proc.tail - {lammer}
+    ends = {lammer}
+    for part, after in (([a for a in pays if a.bet != "six-eight-shake"], base),
+                        ([a for a in pays if a.bet == "six-eight-shake"], base | {lammer})):
+        if part:
+            ends.add(proc.add(*part, after=after))
+    proc.tail = frozenset(ends)
 
 
 def _line(ctx: Context, step: Step, line) -> Expected:
@@ -124,7 +142,7 @@ def _other(ctx: Context, step: Step) -> Expected | None:
     """The expected action of a step that is not a collection or a payment."""
     if step.action is Do.MOVE_LAMMER:
         return Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.round,
-                        value=str(step.detail["combination"]),
+                        value=str(step.detail["combination"]), order_cite=step.cite,
                         note=f"lammer {step.detail['lammers_moved']} of 6")
     if step.action is Do.MOVE_MARKERS:
         d = step.detail
@@ -134,13 +152,13 @@ def _other(ctx: Context, step: Step) -> Expected | None:
                 f"({reading('tdf-pucks')})")
         return Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
                         value=markers_value(d["yard_line"], d["down_puck"], d["game_length_puck"]),
-                        note=note)
+                        note=note, order_cite=step.cite)
     if step.action is Do.EXTRA_POINT_ROLL:
         return Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
-                        note="an Extra Point wager stands after the touchdown")
+                        note="an Extra Point wager stands after the touchdown", order_cite=step.cite)
     if step.action is Do.EXTRA_ROLL:
         return Expected(Do.EXTRA_ROLL, step.cite, Skill.EXTRA_ROLL, ctx.round,
-                        value=str(step.detail["dice"]),
+                        value=str(step.detail["dice"]), order_cite=step.cite,
                         note=f"gather the {step.detail['dice']} dice that are not "
                              f"{step.detail['face']}s; cover, shake at least three times and "
                              "throw them (§ 675a.4(b))")
