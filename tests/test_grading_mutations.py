@@ -6,7 +6,8 @@ For each round, worked whole by the trainee:
     with no finding;
 (b) each single mutation of a money step fails with a critical finding on that step: a winner
     left unpaid, a winner collected instead of paid, a payment $0.01 short, a loser paid, a loser
-    left uncollected, a wager collected while it still works;
+    left uncollected, a wager collected while it still works; a settlement left until the dice
+    were thrown again fails too, on that step (critical, or major past an extra roll);
 (c) each single mutation of a call or record step fails with a major finding on that step: left
     undone, or done with another value (the dice, the pointer, the markers, the down, the seat the
     dice go to, ...). A lost die with no new set is critical (§ 577.4(d)).
@@ -33,8 +34,11 @@ GAMES = ("props-and-hops", "three-dice-football", "high-roll-dice", "high-roll-d
 BUNDLED = sorted((ROOT / "scenarios").glob("*/*.toml"))
 RANDOM_ROUNDS = 8  # per game and difficulty 1, 3 and 5
 ORDERS = 4  # allowed orders sampled per round, beside the perfect one
-#: another value of a step, for the "done wrong" mutation
 MONEY = (Do.PAY, Do.COLLECT)
+#: a settlement left until the dice were thrown again: critical (the wager stood in action
+#: through that throw), or major past the extra point roll or the extra roll (the order of
+#: § 577.6(f)(1) or § 675a.4(g)), which decide only the wagers held for them
+LATE = (Severity.CRITICAL, Severity.MAJOR)
 COUNTS: Counter = Counter()
 
 
@@ -105,6 +109,14 @@ def money_mutations(s: Scenario, proc, log: list[Performed]):
                    lambda f, p=p: f.kind is Kind.MISSING and f.expected.key == p.key)
             paid = Performed(Do.PAY, p.round, p.seat, p.bet, p.amount or 100)
             yield ("loser paid", [*log[:i], paid, *log[i + 1:]], lambda f, c=paid: f.actual == c)
+    rounds = sorted({p.round for p in log})
+    for i, p in enumerate(log):  # settled only after the dice were thrown again
+        later = [r for r in rounds if r > p.round]
+        if p.do in MONEY and later:
+            j = next(j for j, q in enumerate(log) if q.round == later[0])
+            late = Performed(p.do, later[0], p.seat, p.bet, p.amount, p.value)
+            yield ("settled after the next throw", [*log[:i], *log[i + 1:j + 1], late, *log[j + 1:]],
+                   lambda f, c=late: f.actual == c, LATE)
     for view in proc.rounds:  # a wager still working, collected after its throw's own steps
         last = max((i for i, p in enumerate(log) if p.round == view.round), default=None)
         if last is None:
@@ -146,11 +158,11 @@ def test_every_allowed_order_passes_and_every_mutation_fails_as_the_policy_says(
         COUNTS["allowed orders"] += 1
         if result.findings or not result.score.passed:
             wrong.append(f"an allowed order: {[f.message for f in result.findings]}")
-    for name, log, test in money_mutations(s, proc, perfect):
+    for name, log, test, *severities in money_mutations(s, proc, perfect):
+        allowed = severities[0] if severities else (Severity.CRITICAL,)
         result = graded(s, proc, log)
         COUNTS[f"money: {name}"] += 1
-        if result.score.passed or not any(f.severity is Severity.CRITICAL and test(f)
-                                          for f in result.findings):
+        if result.score.passed or not any(f.severity in allowed and test(f) for f in result.findings):
             wrong.append(f"{name}: {[(f.severity.value, f.message) for f in result.findings]}")
     for name, log, severity, test in record_mutations(s, perfect):
         result = graded(s, proc, log)
