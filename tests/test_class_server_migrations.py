@@ -1,20 +1,35 @@
-"""The class server's migrations (trainer.progress.server.tables) against a snapshot of the schema
-they make: a class migrated one step at a time from s001, as an older class is, is the class a
-new one is today, and both are tests/data/class_server_schema.txt (tables, columns with their
-types and defaults, constraints, indexes, triggers, policies, grants, sequences and each
-function's definition, as PostgreSQL's catalog prints them).
+"""The class server's migrations (trainer.progress.server.tables) are frozen:
 
-When a migration is deliberately added, the snapshot is written again from a class made with
-it, and the difference reviewed before it is committed:
+- each released migration sends the server the SQL it sent when it was released: `RELEASED`
+  holds a digest of it, and a migration edited since fails here;
+- a class migrated one step at a time from s001, as an older class is, is the class a new one
+  is today, and both are tests/data/class_server_schema.txt (tables, columns with their types
+  and defaults, constraints, indexes, triggers, policies, grants, sequences and each function's
+  definition, as PostgreSQL's catalog prints them);
 
-    PYTHONPATH=. python -m tests.test_class_server_migrations
+When a migration is deliberately added (a new file under trainer/progress/server/migrations and
+a function that runs it):
 
-(it starts the packaged PostgreSQL, makes a class and writes the snapshot)."""
+1. its digest goes into `RELEASED` (the test names the migration and its digest);
+2. the snapshot is written again from a class made with it, and the difference reviewed
+   before it is committed:
+
+       PYTHONPATH=. python -m tests.test_class_server_migrations
+
+   (it starts the packaged PostgreSQL, makes a class, writes the snapshot and prints every
+   migration's digest).
+
+Once released, neither the migration's file nor its digest ever changes."""
 
 from __future__ import annotations
 
+import bisect
+import hashlib
+import re
 import sys
 import tempfile
+import unicodedata
+from importlib import resources
 from pathlib import Path
 
 from tests import class_server_fixtures
@@ -26,12 +41,90 @@ server = class_server_fixtures.server  # the real PostgreSQL
 SNAPSHOT = Path(__file__).parent / "data" / "class_server_schema.txt"
 REGENERATE = "PYTHONPATH=. python -m tests.test_class_server_migrations"
 
+#: each released migration's digest and name, in their order: the sha256 of the SQL it sends
+#: (`sent`; as each sends its file as one query, `sha256sum` of its file gives it too)
+RELEASED = dict(reversed(line.split()) for line in """
+5b547a813ef0f0bad6a2382dcc441ad3fcf14567cd7ba9dfd65dc3d815490149  s001_attempts
+01cfd4439dda9eeede04f785edda66731aa8b883fca611f1a294e31395aa2e30  s002_exam_ledger
+478108f8d6460b96f3fb7bc1e0d85a63cec71fd2ce08b8de51b8f1de518a903d  s003_trainee_logins
+ed014064658162fad843a6b7b30150cc5d2a3e9b4575364ad052321bfa36800d  s004_exam_ledger_for_workstations
+0851c7519836fba568428eac5e0ddfdd28a4b0b6811060283abae7d15e9d9538  s005_class_view_indexes
+505d6caa86d6b9dee5e26c769a95723f975e05e4f1367e2477e487a0cf138442  s006_exam_starts_bound_to_trainee_logins
+2d3a9f6075e340e27e5d37cd55216e7014eedef99e39f132689beef6eddcecfd  s007_exam_forms_given
+794ee6f6a205227de30a00ba6cc9ee53dc78c1be8543c2dad7031c5bc4cdd068  s008_trainee_logins_by_name
+""".strip().splitlines())
+
+
+class Recorder:
+    """A connection that keeps what it is sent, and runs nothing."""
+
+    def __init__(self):
+        self.sent: list[bytes] = []
+
+    def execute(self, query, params=None):
+        assert params is None, "a migration sends its SQL as it is, with no parameters"
+        self.sent.append(query if isinstance(query, bytes) else str(query).encode())
+
+
+def sent(migration) -> list[bytes]:
+    """What a migration sends to the server."""
+    conn = Recorder()
+    migration(conn)
+    return conn.sent
+
+
+def digest(migration) -> str:
+    return hashlib.sha256(b"\0".join(sent(migration))).hexdigest()
+
 
 def schema(klass: Class) -> list[str]:
     with klass.admin() as conn:
         return catalog(conn).splitlines()
 
 
+# --------------------------------------------------------------------------- frozen
+def test_no_released_migration_is_edited():
+    now = {fn.__name__: digest(fn) for fn in tables.MIGRATIONS}
+    for name, released in RELEASED.items():
+        assert name in now, f"{name} was released: a migration is never removed or renamed"
+        assert now[name] == released, (
+            f"{name} was released and is never edited: a change to the class server is a new migration")
+    assert list(now)[:len(RELEASED)] == list(RELEASED), "the released migrations run in their order"
+    new = {name: d for name, d in now.items() if name not in RELEASED}
+    assert not new, (f"a new migration: add it to RELEASED ({new}) and write the schema's snapshot "
+                     f"again ({REGENERATE})")
+
+
+def test_each_migration_runs_its_own_file_and_each_file_is_run():
+    folder = resources.files("trainer.progress.server").joinpath("migrations")
+    files = {f.name.removesuffix(".sql") for f in folder.iterdir() if f.name.endswith(".sql")}
+    assert files == set(tables.known())
+    for fn in tables.MIGRATIONS:
+        assert sent(fn) == [tables.frozen_sql(fn.__name__).encode()], fn.__name__
+
+
+def code_ranges(pattern: str) -> list[tuple[int, int]]:
+    """The ranges of code points of a bracket expression as not_in_names writes it."""
+    found = re.findall(r"\\U([0-9A-F]{8})(?:-\\U([0-9A-F]{8}))?", pattern)
+    return [(int(a, 16), int(b or a, 16)) for a, b in found]
+
+
+def test_s008_refuses_every_character_clean_name_removes():
+    """s008's set of characters is frozen as Unicode 14.0 gave it (trainer.progress.server.tables.
+    not_in_names); every character this Python's clean_name removes is in it."""
+    frozen = re.search(r"name !~ '(\[[^']*\])'", tables.frozen_sql("s008_trainee_logins_by_name")).group(1)
+    here = tables.not_in_names()  # what clean_name removes, on this Python's Unicode
+    if unicodedata.unidata_version == "14.0.0":
+        assert frozen == here
+    refused = code_ranges(frozen)
+    starts = [a for a, _ in refused]
+    kept = [f"U+{a:04X}-U+{b:04X}" for a, b in code_ranges(here)
+            if refused[bisect.bisect_right(starts, a) - 1][1] < b or a < starts[0]]
+    assert kept == [], (f"the class server takes characters clean_name removes on Unicode "
+                        f"{unicodedata.unidata_version}: a migration gives it this Unicode's set")
+
+
+# --------------------------------------------------------------------------- the schema
 def test_a_class_migrated_step_by_step_is_the_class_made_today(server):
     names = tables.known()
     older = Class(server, upto=names[0])
@@ -54,6 +147,9 @@ def write_snapshot() -> None:
     finally:
         running.stop()
     print(f"wrote {SNAPSHOT}", file=sys.stderr)
+    print("RELEASED:")
+    for fn in tables.MIGRATIONS:
+        print(f"{digest(fn)}  {fn.__name__}")
 
 
 if __name__ == "__main__":
