@@ -6,6 +6,9 @@
   is today, and both are tests/data/class_server_schema.txt (tables, columns with their types
   and defaults, constraints, indexes, triggers, policies, grants, sequences and each function's
   definition, as PostgreSQL's catalog prints them);
+- every shared column of trainer.progress.columns, which a workstation pushes, is a column of
+  the server's table and written by push_attempts: a column added to the file's shared columns
+  with no migration giving it to the server fails here.
 
 When a migration is deliberately added (a new file under trainer/progress/server/migrations and
 a function that runs it):
@@ -33,10 +36,12 @@ from importlib import resources
 from pathlib import Path
 
 from tests import class_server_fixtures
-from tests.class_server_support import Class, catalog, start_server
+from tests.class_server_support import Class, catalog, progress_file, start_server
+from trainer.progress.columns import ATTEMPT_TABLES, EXAM_SITTINGS
 from trainer.progress.server import tables
+from trainer.progress.server.queue import Queue
 
-server = class_server_fixtures.server  # the real PostgreSQL
+server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 
 SNAPSHOT = Path(__file__).parent / "data" / "class_server_schema.txt"
 REGENERATE = "PYTHONPATH=. python -m tests.test_class_server_migrations"
@@ -136,6 +141,36 @@ def test_a_class_migrated_step_by_step_is_the_class_made_today(server):
     assert schema(today) == SNAPSHOT.read_text(encoding="utf-8").splitlines(), (
         f"the class server's schema is not {SNAPSHOT.name}: a migration added on purpose writes it "
         f"again ({REGENERATE}), and the difference is reviewed")
+
+
+def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, klass):
+    """The shared columns (trainer.progress.columns) are what a workstation pushes: each is a
+    column of the server's table, read from the batch and written by push_attempts. A shared
+    column added with no migration giving it to the server fails here."""
+    queue = Queue(progress_file(tmp_path / "ws.sqlite", {"Ana": 3}))  # attempt 0 has a finding
+    try:
+        _, batch = queue.batch("a class", 10)
+    finally:
+        queue.close()
+    attempt = batch["attempts"][0]
+    pushed = {"batch->'trainees'": set(batch["trainees"][0]), "batch->'attempts'": set(attempt),
+              "a.findings": set(attempt["findings"][0])}
+    with klass.admin() as conn:
+        body = conn.execute("SELECT pg_get_functiondef('push_attempts'::regproc)").fetchone()[0]
+        for table in (*ATTEMPT_TABLES, EXAM_SITTINGS):
+            columns = [r[0] for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "
+                "AND table_name = %s ORDER BY ordinal_position", (table.name,))]
+            server_only = ["login"] if table.name == "trainees" else []  # s001: a trainee's own login
+            assert columns == [c.name for c in table.shared()] + server_only, table.name
+    read: dict[str, set[str]] = {}
+    for source, fields in re.findall(r"jsonb_to_recordset\(([^()]*)\) AS \w+ \(([^()]*)\)", body):
+        read.setdefault(source, set()).update(f.split()[0] for f in fields.split(","))
+    assert read == pushed, "push_attempts reads every field a workstation pushes, and no other"
+    written = dict(re.findall(r"INSERT INTO (\w+) \(([^()]*)\)", body))
+    for table in ATTEMPT_TABLES:
+        assert written[table.name].split(", ") == [c.name for c in table.shared() if c.kind != "key"], (
+            f"push_attempts writes every shared column of {table.name}")
 
 
 def write_snapshot() -> None:
