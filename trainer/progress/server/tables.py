@@ -28,10 +28,12 @@ snapshot of the schema they make (tests/data/class_server_schema.txt); it fails 
 is edited, and if a shared column of trainer.progress.columns reaches no server table.
 
 A change is a new migration: a new file, and a function that runs it at the end of the list.
-The helpers at the end of this module write its SQL from today's descriptions
-(`create_table`, `column_ddl`, `push_function` for the columns of attempts); what they gave is
-written into the file, never called when the migration runs (tomorrow's columns would change
-it). `not_in_names` is s008's set of characters, which the file holds as Unicode 14.0 gave it.
+The helpers at the end of this module write its SQL: `row_level_security` and `append_only` the
+blocks every table of the class is under (a migration may call them when it runs: they read
+only their arguments); `create_table`, `column_ddl` and `push_function` the tables and the push
+from today's descriptions of the columns, which are written into the file, never called when
+the migration runs (tomorrow's columns would change it). `not_in_names` is s008's set of
+characters, which the file holds as Unicode 14.0 gave it.
 """
 
 from __future__ import annotations
@@ -234,8 +236,46 @@ def s008_trainee_logins_by_name(conn: psycopg.Connection) -> None:
 
 
 # --------------------------------------------------------------------------- writing a migration
-# What wrote the migrations' SQL from trainer.progress.columns, for the SQL of a new one. Their
-# text is today's: a migration never calls them when it runs, its file holds what they gave.
+# `append_only` and `row_level_security` read nothing but their arguments: a new migration may
+# call them when it runs (tests/test_class_server_migrations.py keeps the digest of what it sends).
+def append_only(table: str) -> str:
+    """The triggers that refuse UPDATE, DELETE and TRUNCATE of a table, for every role."""
+    return (f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION refuse_change();\n"
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+            f"FOR EACH STATEMENT EXECUTE FUNCTION refuse_change()")
+
+
+def row_level_security(table: str, *, own: str = "", insert: tuple[str, str] | None = None,
+                       insert_only: bool = True) -> str:
+    """What every table of the class is under, as s001, s002, s004, s007 and s008 wrote it out:
+    row-level security, forced (the owner too is under it); the owner's policy (every row, every
+    command); the staff read every row; with `own`, a trainee reads the rows where `own` holds;
+    with `insert` (the policy's name, its check), an instructor adds rows where the check holds;
+    nothing granted to PUBLIC; and, unless `insert_only` is false, the append-only triggers.
+    The statements are joined by ";\n", with no semicolon after the last."""
+    t = table
+    lines = [f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY",
+             f"ALTER TABLE {t} FORCE ROW LEVEL SECURITY",
+             f"CREATE POLICY {t}_owner ON {t} TO {OWNER} USING (true) WITH CHECK (true)",
+             f"CREATE POLICY {t}_staff ON {t} FOR SELECT TO {STAFF} USING (true)"]
+    if insert:
+        name, check = insert
+        lines.append(f"CREATE POLICY {t}_{name} ON {t} FOR INSERT TO class_instructor WITH CHECK ({check})")
+    if own:
+        lines.append(f"CREATE POLICY {t}_own ON {t} FOR SELECT TO {TRAINEE} USING ({own})")
+    lines += [f"REVOKE ALL ON {t} FROM PUBLIC",
+              f"GRANT SELECT ON {t} TO {TRAINEE + ', ' if own else ''}{STAFF}"]
+    if insert:
+        lines.append(f"GRANT INSERT ON {t} TO class_instructor")
+    if insert_only:
+        lines.append(append_only(t))
+    return ";\n".join(lines)
+
+
+# The helpers below wrote s001's tables and s001's and s008's push_attempts from today's
+# descriptions in trainer.progress.columns. A migration never calls them when it runs (its text
+# would change with the columns; the tests check that none does): its file holds what they gave.
 _PG_TYPES = {"real": "double precision", "text": "text", "json": "text", "choice": "text"}
 
 
@@ -264,13 +304,6 @@ def create_table(table: Table, *more: str) -> str:
     lines = [column_ddl(c) for c in table.shared()]
     lines += [f"UNIQUE ({u})" for u in table.unique] + list(more)
     return f"CREATE TABLE {table.name} (\n    " + ",\n    ".join(lines) + "\n)"
-
-
-def append_only(table: str) -> str:
-    return (f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-            f"FOR EACH ROW EXECUTE FUNCTION refuse_change();\n"
-            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
-            f"FOR EACH STATEMENT EXECUTE FUNCTION refuse_change()")
 
 
 def record_type(table: Table, *, skip: tuple[str, ...] = ()) -> str:
