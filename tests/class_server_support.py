@@ -110,3 +110,92 @@ def until(condition, *, within: float = 60.0, what: str = "the condition") -> No
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not happen within {within:.0f} s")
         time.sleep(0.01)
+
+
+def catalog(conn: psycopg.Connection) -> str:
+    """A class database's schema as text, in a stable order: its migrations applied, the
+    database's and the public schema's owner and grants, each table (owner, row-level security,
+    grants, columns with their types and defaults, constraints, indexes, triggers, policies),
+    each sequence, each type and each function (its definition as the server prints it, owner
+    and grants). No rows but `_migrations`' names; grants sorted (their order means nothing).
+    `conn`: a superuser's connection to the class's database."""
+    out: list[str] = []
+
+    def acl(items) -> str:
+        return "{" + ",".join(sorted(items)) + "}" if items is not None else "default"
+
+    applied = [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY name")]
+    out.append("migrations " + " ".join(applied))
+    owner, encoding, grants = conn.execute(
+        "SELECT pg_get_userbyid(datdba), pg_encoding_to_char(encoding), datacl::text[] "
+        "FROM pg_database WHERE datname = current_database()").fetchone()
+    out.append(f"database owner {owner} encoding {encoding} grants {acl(grants)}")
+    owner, grants = conn.execute("SELECT pg_get_userbyid(nspowner), nspacl::text[] FROM pg_namespace "
+                                 "WHERE nspname = 'public'").fetchone()
+    out.append(f"schema public owner {owner} grants {acl(grants)}")
+    relations = conn.execute("""
+        SELECT oid, relname, relkind, pg_get_userbyid(relowner), relrowsecurity, relforcerowsecurity,
+               relacl::text[], reloptions::text[]
+        FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p', 'v', 'm', 'f')
+        ORDER BY relname""").fetchall()
+    for oid, name, kind, owner, rls, forced, grants, options in relations:
+        out.append("")
+        out.append(f"table {name} kind {kind} owner {owner} row-level-security {rls} forced {forced}"
+                   + (f" options {options}" if options is not None else "") + f" grants {acl(grants)}")
+        for col, typ, notnull, default, identity, generated, collation, grants in conn.execute("""
+                SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                       pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated,
+                       CASE WHEN a.attcollation <> t.typcollation THEN a.attcollation::regcollation::text END,
+                       a.attacl::text[]
+                FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+                LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+                WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum""", (oid,)):
+            out.append(f"  column {col} {typ}" + (" NOT NULL" if notnull else "")
+                       + (f" DEFAULT {default}" if default is not None and not generated else "")
+                       + (f" GENERATED {generated} AS {default}" if generated else "")
+                       + (f" IDENTITY {identity}" if identity else "")
+                       + (f" COLLATE {collation}" if collation else "")
+                       + (f" grants {acl(grants)}" if grants is not None else ""))
+        for con, definition in conn.execute(
+                "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = %s "
+                "ORDER BY conname", (oid,)):
+            out.append(f"  constraint {con} {definition}")
+        for (definition,) in conn.execute(
+                "SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = %s "
+                "ORDER BY indexrelid::regclass::text", (oid,)):
+            out.append(f"  index {definition}")
+        for definition, enabled in conn.execute(
+                "SELECT pg_get_triggerdef(oid), tgenabled FROM pg_trigger WHERE tgrelid = %s "
+                "AND NOT tgisinternal ORDER BY tgname", (oid,)):
+            out.append(f"  trigger {definition} enabled {enabled}")
+        for policy, permissive, roles, cmd, qual, check in conn.execute(
+                "SELECT policyname, permissive, roles::text[], cmd, qual, with_check FROM pg_policies "
+                "WHERE schemaname = 'public' AND tablename = %s ORDER BY policyname", (name,)):
+            out.append(f"  policy {policy} {permissive} FOR {cmd} TO {', '.join(sorted(roles))}"
+                       + (f" USING ({qual})" if qual is not None else "")
+                       + (f" WITH CHECK ({check})" if check is not None else ""))
+    for name, owner, grants, typ, start, step, top, bottom, cache, cycle, owned in conn.execute("""
+            SELECT c.relname, pg_get_userbyid(c.relowner), c.relacl::text[], s.seqtypid::regtype::text,
+                   s.seqstart, s.seqincrement, s.seqmax, s.seqmin, s.seqcache, s.seqcycle,
+                   (SELECT refobjid::regclass::text || '.' || a.attname FROM pg_depend d
+                    JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+                    WHERE d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))
+            FROM pg_class c JOIN pg_sequence s ON s.seqrelid = c.oid
+            WHERE c.relnamespace = 'public'::regnamespace ORDER BY c.relname"""):
+        out.append("")
+        out.append(f"sequence {name} of {owned} owner {owner} {typ} start {start} increment {step} "
+                   f"min {bottom} max {top} cache {cache} cycle {cycle} grants {acl(grants)}")
+    for name, kind, owner in conn.execute("""
+            SELECT typname, typtype, pg_get_userbyid(typowner) FROM pg_type
+            WHERE typnamespace = 'public'::regnamespace AND typrelid = 0 AND typelem = 0
+            ORDER BY typname"""):
+        out.append("")
+        out.append(f"type {name} kind {kind} owner {owner}")
+    for signature, owner, grants, definition in conn.execute("""
+            SELECT oid::regprocedure::text, pg_get_userbyid(proowner), proacl::text[],
+                   pg_get_functiondef(oid)
+            FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY 1"""):
+        out.append("")
+        out.append(f"function {signature} owner {owner} grants {acl(grants)}")
+        out.append(definition.rstrip("\n"))
+    return "\n".join(out) + "\n"

@@ -1,6 +1,7 @@
 """One description of the shared tables' columns (trainer.progress.columns): the progress file's
-migrated tables have exactly those columns, and the class server's tables are made from them
-(tests/test_class_server.py checks the server's side on a real server)."""
+migrated tables have exactly those columns, and the class server's tables were made from them
+(tests/test_class_server.py and tests/test_class_server_migrations.py check the server's side on
+a real server)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
 """The columns of the tables a workstation's file and the class server share, described once.
 
 The progress file's tables are made by its migrations (trainer.progress.schema), which are never
-edited; the class server's (trainer.progress.server.tables) are made from these descriptions.
-tests/test_class_server_schema.py checks that the file's migrated tables have exactly these
-columns, of these types, so the two cannot drift apart unseen.
+edited; the class server's were made from these descriptions by its migrations
+(trainer.progress.server.tables), which are frozen too. tests/test_class_server_schema.py checks
+that the file's migrated tables have exactly these columns, of these types, and
+tests/test_class_server_migrations.py that every shared column is the server's, so the three
+cannot drift apart unseen: a shared column added here needs a new server migration.
 
 A column's `kind` says what it holds, and so its type and check in either database:
 - `key`: the row's own integer id (made by each database: ids are never shared, uids are);

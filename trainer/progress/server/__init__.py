@@ -3,7 +3,8 @@
 - `postgres`: a real PostgreSQL run from the packaged server (`Postgres`), for
   `dealer-trainer class-server`;
 - `tables`: the server's schema (tables made from trainer.progress.columns, append-only
-  triggers, roles, row-level security, the push function), as named migrations;
+  triggers, roles, row-level security, the push function), as named migrations, each frozen as
+  the SQL it ran (`migrations/*.sql`);
 - `queue`: the workstation's side: which attempts of the progress file were sent to which class;
 - `push`: sending the unsent attempts, a batch per transaction (`push_once`), and `Pusher`, the
   thread that does it in the background and retries with backoff;

@@ -1,0 +1,256 @@
+"""The class server's migrations (trainer.progress.server.tables) are frozen:
+
+- each released migration sends the server the SQL it sent when it was released: `RELEASED`
+  holds a digest of it, and a migration edited since fails here; none sends SQL made from
+  today's column descriptions;
+- a class migrated one step at a time from s001, as an older class is, is the class a new one
+  is today, and both are tests/data/class_server_schema.txt (tables, columns with their types
+  and defaults, constraints, indexes, triggers, policies, grants, sequences and each function's
+  definition, as PostgreSQL's catalog prints them);
+- every shared column of trainer.progress.columns, which a workstation pushes, is a column of
+  the server's table and written by push_attempts: a column added to the file's shared columns
+  with no migration giving it to the server fails here;
+- `row_level_security` writes, for a new migration, the block the released ones wrote out.
+
+When a migration is deliberately added (a new file under trainer/progress/server/migrations and
+a function that runs it):
+
+1. its digest goes into `RELEASED` (the test names the migration and its digest);
+2. the snapshot is written again from a class made with it, and the difference reviewed
+   before it is committed:
+
+       PYTHONPATH=. python -m tests.test_class_server_migrations
+
+   (it starts the packaged PostgreSQL, makes a class, writes the snapshot and prints every
+   migration's digest).
+
+Once released, neither the migration's file nor its digest ever changes."""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import hashlib
+import re
+import sys
+import tempfile
+import unicodedata
+from importlib import resources
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests import class_server_fixtures
+from tests.class_server_support import Class, catalog, progress_file, start_server
+from trainer.progress import columns
+from trainer.progress.columns import ATTEMPT_TABLES, EXAM_SITTINGS
+from trainer.progress.server import tables
+from trainer.progress.server.queue import Queue
+
+server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
+
+SNAPSHOT = Path(__file__).parent / "data" / "class_server_schema.txt"
+REGENERATE = "PYTHONPATH=. python -m tests.test_class_server_migrations"
+
+#: each released migration's digest and name, in their order: the sha256 of the SQL it sends
+#: (`sent`; as each sends its file as one query, `sha256sum` of its file gives it too)
+RELEASED = dict(reversed(line.split()) for line in """
+5b547a813ef0f0bad6a2382dcc441ad3fcf14567cd7ba9dfd65dc3d815490149  s001_attempts
+01cfd4439dda9eeede04f785edda66731aa8b883fca611f1a294e31395aa2e30  s002_exam_ledger
+478108f8d6460b96f3fb7bc1e0d85a63cec71fd2ce08b8de51b8f1de518a903d  s003_trainee_logins
+ed014064658162fad843a6b7b30150cc5d2a3e9b4575364ad052321bfa36800d  s004_exam_ledger_for_workstations
+0851c7519836fba568428eac5e0ddfdd28a4b0b6811060283abae7d15e9d9538  s005_class_view_indexes
+505d6caa86d6b9dee5e26c769a95723f975e05e4f1367e2477e487a0cf138442  s006_exam_starts_bound_to_trainee_logins
+2d3a9f6075e340e27e5d37cd55216e7014eedef99e39f132689beef6eddcecfd  s007_exam_forms_given
+794ee6f6a205227de30a00ba6cc9ee53dc78c1be8543c2dad7031c5bc4cdd068  s008_trainee_logins_by_name
+""".strip().splitlines())
+
+
+class Recorder:
+    """A connection that keeps what it is sent, and runs nothing."""
+
+    def __init__(self):
+        self.sent: list[bytes] = []
+
+    def execute(self, query, params=None):
+        assert params is None, "a migration sends its SQL as it is, with no parameters"
+        self.sent.append(query if isinstance(query, bytes) else str(query).encode())
+
+
+def sent(migration) -> list[bytes]:
+    """What a migration sends to the server."""
+    conn = Recorder()
+    migration(conn)
+    return conn.sent
+
+
+def digest(migration) -> str:
+    return hashlib.sha256(b"\0".join(sent(migration))).hexdigest()
+
+
+def schema(klass: Class) -> list[str]:
+    with klass.admin() as conn:
+        return catalog(conn).splitlines()
+
+
+# --------------------------------------------------------------------------- frozen
+def test_no_released_migration_is_edited():
+    now = {fn.__name__: digest(fn) for fn in tables.MIGRATIONS}
+    for name, released in RELEASED.items():
+        assert name in now, f"{name} was released: a migration is never removed or renamed"
+        assert now[name] == released, (
+            f"{name} was released and is never edited: a change to the class server is a new migration")
+    assert list(now)[:len(RELEASED)] == list(RELEASED), "the released migrations run in their order"
+    new = {name: d for name, d in now.items() if name not in RELEASED}
+    assert not new, (f"a new migration: add it to RELEASED ({new}) and write the schema's snapshot "
+                     f"again ({REGENERATE})")
+
+
+def test_each_file_is_run_by_the_migration_of_its_name():
+    folder = resources.files("trainer.progress.server").joinpath("migrations")
+    files = {f.name.removesuffix(".sql") for f in folder.iterdir() if f.name.endswith(".sql")}
+    assert files <= set(tables.known()), "a file no migration runs"
+    assert set(RELEASED) <= files, "a released migration runs its file"
+    for fn in tables.MIGRATIONS:
+        if fn.__name__ in files:
+            assert tables.frozen_sql(fn.__name__).encode() in b"\0".join(sent(fn)), fn.__name__
+
+
+def test_no_migration_is_made_from_todays_column_descriptions(monkeypatch):
+    """A migration sends the same SQL whatever trainer.progress.columns says today: a column
+    added there changes no migration (it needs a new one)."""
+    before = {fn.__name__: sent(fn) for fn in tables.MIGRATIONS}
+    for name in ("TRAINEES", "ATTEMPTS", "FINDINGS", "ATTEMPT_SKILLS", "EXAM_SITTINGS"):
+        for module in (tables, columns):
+            if hasattr(module, name):
+                table = getattr(module, name)
+                monkeypatch.setattr(module, name, dataclasses.replace(
+                    table, columns=(*table.columns, columns.Column("added_later", "text"))))
+    assert "added_later" in tables.push_function()  # the helpers do read them
+    assert {fn.__name__: sent(fn) for fn in tables.MIGRATIONS} == before
+
+
+@pytest.mark.parametrize(("migration", "table", "block"), [
+    ("s001_attempts", "trainees", {"own": "login = current_user", "insert_only": False}),
+    ("s001_attempts", "attempts", {"own": "trainee_id IN (SELECT id FROM trainees)", "insert_only": False}),
+    ("s001_attempts", "findings", {"own": "attempt_id IN (SELECT id FROM attempts)", "insert_only": False}),
+    ("s001_attempts", "attempt_skills", {"own": "trainee_id IN (SELECT id FROM trainees)",
+                                         "insert_only": False}),
+    ("s002_exam_ledger", "exam_sittings", {"insert": ("issue", "true")}),
+    ("s002_exam_ledger", "exam_sitting_uses", {"insert": ("issue", "true")}),
+    ("s004_exam_ledger_for_workstations", "exam_starts", {}),
+    ("s004_exam_ledger_for_workstations", "exam_certificates", {}),
+    ("s007_exam_forms_given", "exam_forms_given", {"insert": ("give", "given_by = session_user")}),
+    ("s008_trainee_logins_by_name", "trainee_logins", {"own": "login = current_user"}),
+])
+def test_the_row_level_security_block_is_the_one_the_frozen_migrations_wrote(migration, table, block):
+    """row_level_security writes, for a new migration, the block five released migrations wrote
+    out each time (s007 broke one line of it)."""
+    def words(text: str) -> str:
+        return " ".join(text.split())
+
+    assert words(tables.row_level_security(table, **block)) in words(tables.frozen_sql(migration))
+
+
+def test_a_new_table_under_the_row_level_security_block(klass):
+    """The block on a real server, as a new migration would run it: the staff read every row, an
+    instructor adds rows, a workstation reads none, and no role changes one."""
+    with klass.admin() as admin:
+        admin.execute("SET ROLE class_owner")
+        admin.execute(("CREATE TABLE notes (login text NOT NULL, note text NOT NULL);\n"
+                       + tables.row_level_security("notes", own="login = current_user",
+                                                   insert=("add", "true"))).encode())
+    with klass.connect("instructor") as instructor:
+        instructor.execute("INSERT INTO notes VALUES ('trainee_x', 'steady hands')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
+            instructor.execute("DELETE FROM notes")  # granted no DELETE
+    with klass.connect("supervisor") as supervisor:
+        assert supervisor.execute("SELECT note FROM notes").fetchall() == [("steady hands",)]
+    with klass.connect("workstation") as workstation, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        workstation.execute("SELECT note FROM notes")
+    with klass.admin() as admin, pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+        admin.execute("UPDATE notes SET note = 'shaky'")
+
+
+def code_ranges(pattern: str) -> list[tuple[int, int]]:
+    """The ranges of code points of a bracket expression as not_in_names writes it."""
+    found = re.findall(r"\\U([0-9A-F]{8})(?:-\\U([0-9A-F]{8}))?", pattern)
+    return [(int(a, 16), int(b or a, 16)) for a, b in found]
+
+
+def test_s008_refuses_every_character_clean_name_removes():
+    """s008's set of characters is frozen as Unicode 14.0 gave it (trainer.progress.server.tables.
+    not_in_names); every character this Python's clean_name removes is in it."""
+    frozen = re.search(r"name !~ '(\[[^']*\])'", tables.frozen_sql("s008_trainee_logins_by_name")).group(1)
+    here = tables.not_in_names()  # what clean_name removes, on this Python's Unicode
+    if unicodedata.unidata_version == "14.0.0":
+        assert frozen == here
+    refused = code_ranges(frozen)
+    starts = [a for a, _ in refused]
+    kept = [f"U+{a:04X}-U+{b:04X}" for a, b in code_ranges(here)
+            if refused[bisect.bisect_right(starts, a) - 1][1] < b or a < starts[0]]
+    assert kept == [], (f"the class server takes characters clean_name removes on Unicode "
+                        f"{unicodedata.unidata_version}: a migration gives it this Unicode's set")
+
+
+# --------------------------------------------------------------------------- the schema
+def test_a_class_migrated_step_by_step_is_the_class_made_today(server):
+    names = tables.known()
+    older = Class(server, upto=names[0])
+    for name in names[1:]:
+        assert older.install(upto=name) == [name]
+    assert older.install() == []  # a class already migrated: nothing runs again
+    today = Class(server)
+    assert schema(older) == schema(today)
+    assert schema(today) == SNAPSHOT.read_text(encoding="utf-8").splitlines(), (
+        f"the class server's schema is not {SNAPSHOT.name}: a migration added on purpose writes it "
+        f"again ({REGENERATE}), and the difference is reviewed")
+
+
+def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, klass):
+    """The shared columns (trainer.progress.columns) are what a workstation pushes: each is a
+    column of the server's table, read from the batch and written by push_attempts. A shared
+    column added with no migration giving it to the server fails here."""
+    queue = Queue(progress_file(tmp_path / "ws.sqlite", {"Ana": 3}))  # attempt 0 has a finding
+    try:
+        _, batch = queue.batch("a class", 10)
+    finally:
+        queue.close()
+    attempt = batch["attempts"][0]
+    pushed = {"batch->'trainees'": set(batch["trainees"][0]), "batch->'attempts'": set(attempt),
+              "a.findings": set(attempt["findings"][0])}
+    with klass.admin() as conn:
+        body = conn.execute("SELECT pg_get_functiondef('push_attempts'::regproc)").fetchone()[0]
+        for table in (*ATTEMPT_TABLES, EXAM_SITTINGS):
+            columns = [r[0] for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "
+                "AND table_name = %s ORDER BY ordinal_position", (table.name,))]
+            server_only = ["login"] if table.name == "trainees" else []  # s001: a trainee's own login
+            assert columns == [c.name for c in table.shared()] + server_only, table.name
+    read: dict[str, set[str]] = {}
+    for source, fields in re.findall(r"jsonb_to_recordset\(([^()]*)\) AS \w+ \(([^()]*)\)", body):
+        read.setdefault(source, set()).update(f.split()[0] for f in fields.split(","))
+    assert read == pushed, "push_attempts reads every field a workstation pushes, and no other"
+    written = dict(re.findall(r"INSERT INTO (\w+) \(([^()]*)\)", body))
+    for table in ATTEMPT_TABLES:
+        assert written[table.name].split(", ") == [c.name for c in table.shared() if c.kind != "key"], (
+            f"push_attempts writes every shared column of {table.name}")
+
+
+def write_snapshot() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="class-schema-"))
+    running = start_server(folder / "class")
+    try:
+        with Class(running).admin() as conn:
+            SNAPSHOT.write_text(catalog(conn), encoding="utf-8")
+    finally:
+        running.stop()
+    print(f"wrote {SNAPSHOT}", file=sys.stderr)
+    print("RELEASED:")
+    for fn in tables.MIGRATIONS:
+        print(f"{digest(fn)}  {fn.__name__}")
+
+
+if __name__ == "__main__":
+    write_snapshot()
