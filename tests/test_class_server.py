@@ -256,9 +256,7 @@ def test_a_trainees_attempts_from_the_server_are_the_files(tmp_path, klass):
     with Store.open(path) as store:
         local = {t.name: store.attempts(t.id, newest_first=True, limit=20) for t in store.trainees()}
         ana_uid = store.find_trainee("Ana").uid
-    # the server keeps no pass rule (trainer.progress.records.AttemptRecord.rule): None from it
-    anyone = lambda attempts: [dataclasses.replace(a, id=0, trainee_id=0, rule=None)  # noqa: E731
-                               for a in attempts]
+    anyone = lambda attempts: [dataclasses.replace(a, id=0, trainee_id=0) for a in attempts]  # noqa: E731
     with klass.connect("instructor") as conn:
         ids = {t.name: t.id for t in server_class_overview(conn).trainees}
         for name, mine in local.items():
@@ -507,3 +505,28 @@ def test_the_count_of_what_waits_is_kept_not_read_from_the_file_each_time(tmp_pa
     connection.wake()  # an attempt recorded: one more waits, said at once
     assert connection.waiting() == 4 and len(reads) == 1
     connection.close()
+
+
+def test_the_pass_rule_travels_and_a_class_before_s009_still_takes_the_push(tmp_path, server):
+    """s009: the class keeps the pass rule each attempt was graded under; a result recorded before
+    rules were kept reads as rule 1 there as in the file. A class not yet migrated to s009 takes
+    the same push (the field it does not know is left out), so a newer workstation never stops
+    an older class."""
+    path = tmp_path / "ws.db"
+    with Store.open(path) as store:
+        ana = store.add_trainee("Ana")
+        store.record_attempt(attempt(ana, 1))  # recorded before rules were kept
+        store.record_attempt(attempt(ana, 2, rule=2))
+    fresh = Class(server)
+    assert push_all(path, fresh) == 2
+    with fresh.connect("instructor") as conn:
+        [ana_id] = [t.id for t in server_class_overview(conn).trainees]
+        assert [a.rule for a in attempts_of(conn, ana_id)] == [2, 1]  # newest first
+    older = Class(server, upto="s008_trainee_logins_by_name")
+    copy = tmp_path / "ws2.db"
+    shutil.copy(path, copy)
+    assert push_all(copy, older) == 2
+    older.install()  # migrated later: what it took before reads as rule 1
+    with older.connect("instructor") as conn:
+        [ana_id] = [t.id for t in server_class_overview(conn).trainees]
+        assert [a.rule for a in attempts_of(conn, ana_id)] == [1, 1]

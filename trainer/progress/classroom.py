@@ -178,7 +178,7 @@ class AttemptLine:
     critical: bool
     abandoned: bool
     findings: tuple[dict, ...]  # as recorded: message, cite (the regulation's section), severity ...
-    rule: int | None = None  # the pass rule it was graded under (None: not known, from a server)
+    rule: int | None = None  # the pass rule it was graded under (trainer.policy)
 
 
 def attempt_line(a: Attempt) -> AttemptLine:

@@ -74,7 +74,7 @@ ATTEMPTS = Table("attempts", (
     _c("game", "text"), _c("mode", "choice", choices=MODES), _c("seed", "text", null=True),
     _c("started", "real"), _c("ended", "real"), _c("duration", "real"), _c("target", "real", null=True),
     *_scores(), _c("passed", "flag"), _c("critical", "flag"), _c("abandoned", "flag"), _c("log", "json"),
-    _c("source", "text"), _c("rule", "integer", null=True, local=True)), unique=("uid",))
+    _c("source", "text"), _c("rule", "integer", null=True)), unique=("uid",))
 
 FINDINGS = Table("findings", (
     _c("id", "key"), _c("attempt_id", "ref", ref="attempts"), _c("kind", "text"), _c("skill", "text"),

@@ -193,8 +193,8 @@ class AttemptRecord:
     log: tuple[dict, ...] = ()
     source: str = field(default_factory=workstation)
     uid: str = field(default_factory=lambda: uuid.uuid4().hex)
-    #: the pass rule it was graded under (trainer.policy); None: recorded before rules were kept
-    #: (rule 1), or read from a class server, which does not keep it
+    #: the pass rule it was graded under (trainer.policy); a row recorded before rules were kept
+    #: reads as rule 1
     rule: int | None = None
 
     def __post_init__(self) -> None:

@@ -55,9 +55,9 @@ def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attemp
                    payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
                    critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
                    findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"],
-                   # a file's row from before rules were kept (NULL) was graded under rule 1; a
-                   # class server keeps no rule (None: not known)
-                   rule=(r["rule"] or 1) if "rule" in r.keys() else None)  # noqa: SIM118 (a Row too)
+                   # a row from before rules were kept (NULL), in a file or on a class server,
+                   # was graded under rule 1
+                   rule=r.get("rule") or 1)
 
 
 def attempts_from_rows(rows: Iterable[dict], findings: Iterable[dict],

@@ -235,6 +235,14 @@ def s008_trainee_logins_by_name(conn: psycopg.Connection) -> None:
     _run(conn, frozen_sql("s008_trainee_logins_by_name"))
 
 
+@migration
+def s009_pass_rule(conn: psycopg.Connection) -> None:
+    """The pass rule each attempt was graded under (trainer.policy.RULE), as the progress file
+    keeps it (its m014): `attempts.rule`, and push_attempts writes it. Rows pushed before, and by
+    an app that grades under rule 1, have none: they read as rule 1."""
+    _run(conn, frozen_sql("s009_pass_rule"))
+
+
 # --------------------------------------------------------------------------- writing a migration
 # `append_only` and `row_level_security` read nothing but their arguments: a new migration may
 # call them when it runs (tests/test_class_server_migrations.py keeps the digest of what it sends).
