@@ -1,0 +1,33 @@
+"""`dealer-trainer class-server --data DIR [--host H] [--port N]`: run a class's PostgreSQL server
+on this machine and print the address workstations join with (trainer.progress.server.command)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "class-server"
+HELP = ("run a class's PostgreSQL server on this machine and print the address workstations join "
+        "with (Ctrl+C stops it)")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--data", required=True, metavar="DIR",
+                        help="the folder that keeps the class's data")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: "
+                             "every network)")
+    parser.add_argument("--port", type=_port, default=5432, help="the port to listen on (default 5432)")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (a whole number from 1 to 65535)")
+    return int(text)
+
+
+def run(args) -> int:
+    from trainer.exams.forms import bundled_forms
+    from trainer.progress.server.command import serve
+
+    forms = [(f.uid, f.digest, f.name, f.attempts_allowed) for f in bundled_forms()]
+    return serve(args.data, args.host, args.port, say=lambda line: print(line, flush=True), forms=forms)

@@ -1,0 +1,48 @@
+"""`dealer-trainer sitting --form FORM.json --trainee NAME --key KEY --ledger DB --out FILE`:
+issue a signed, one-time sitting, the file a trainee's workstation opens to sit the exam."""
+
+from __future__ import annotations
+
+from trainer.commands._shared import class_option, joined, passphrase
+from trainer.errors import RequestError
+
+NAME = "sitting"
+HELP = "issue a signed, one-time sitting: a file the trainee's workstation opens to sit the exam"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--form", required=True, metavar="FORM.json", help="an exam form file")
+    parser.add_argument("--trainee", required=True, help="the trainee's name")
+    parser.add_argument("--key", required=True, metavar="KEY", help="your instructor key file")
+    parser.add_argument("--ledger", required=True, metavar="DB",
+                        help="your progress file, which keeps the attempts issued")
+    parser.add_argument("--out", required=True, metavar="FILE", help="the sitting file to write")
+    parser.add_argument("--hours", type=float, default=4.0, help="how long it may be started (4)")
+    parser.add_argument("--unsealed", action="store_true", help="leave the form readable in the file "
+                        "(by default it is sealed under a start code you give when the sitting starts)")
+    parser.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
+                        "environment variable (else it is asked)")
+    class_option(parser)  # joined: the class server counts the attempts and records the sitting
+
+
+def run(args) -> int:
+    from trainer.exams.certify import issue_sitting, sign_form, sitting_form
+    from trainer.exams.forms import read_form
+    from trainer.exams.keys import read_private_key
+    from trainer.exams.submission import write_sitting_file
+    from trainer.progress.store import Store
+
+    form = read_form(args.form)
+    if not 0 < args.hours <= 24 * 30:
+        raise RequestError("--hours", "must be more than 0 and at most 720")
+    key = read_private_key(args.key, passphrase(args))
+    with Store.open(args.ledger) as store, joined(args, args.ledger) as classroom:
+        token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600,
+                              classroom=classroom)
+        shown = sitting_form(store, form, token)
+    code = write_sitting_file(args.out, token, sign_form(shown, key), sealed=not args.unsealed)
+    print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
+          f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint})")
+    if code:
+        print(f"start code: {code}  (give it to the trainee when the sitting starts)")
+    return 0

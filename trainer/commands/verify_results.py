@@ -1,0 +1,146 @@
+"""`dealer-trainer verify-results FILE --public-key KEY`: check exam certificates (a certificates
+file, or the certificates a progress file keeps) with instructors' public keys; or
+`verify-results --db PATH --secret PATH`: check a progress file's local results chain."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from trainer.commands._shared import EXIT_BAD_INPUT
+
+NAME = "verify-results"
+HELP = ("check exam certificates with an instructor's public key, or a progress file's results "
+        "chain")
+WHERE = f"dealer-trainer {NAME}"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="a certificates file (a list of certificates) or a progress file (its "
+                             "certificates), with --public-key")
+    parser.add_argument("--public-key", action="append", default=[], metavar="KEY",
+                        help="an instructor's public key file (may be given more than once)")
+    parser.add_argument("--db", metavar="PATH", help="a progress file whose local results chain to "
+                        "check (with --secret): an integrity check of the file, not evidence")
+    parser.add_argument("--secret", metavar="PATH",
+                        help="the installation secret the results were written with")
+
+
+def run(args) -> int:
+    """Exit 0 when every exam result verifies, 1 with one line per flagged result, 2 when the
+    database or the secret cannot be read. Neither file is created: a missing one is an error."""
+    from pathlib import Path
+
+    from trainer.exams.errors import KeyFileError
+    from trainer.exams.trust import read_installation_key, verify_results
+    from trainer.progress.errors import StoreError
+    from trainer.progress.store import Store
+
+    if args.file is not None or args.public_key:
+        return _verify_certificates(args)
+    if not args.db or not args.secret:
+        print(f"{WHERE}: give FILE --public-key KEY (certificates), or --db and --secret",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not Path(args.db).is_file():
+        print(f"{WHERE}: {args.db}: no such progress file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        key = read_installation_key(args.secret)
+        with Store.open(args.db, allow_unavailable=True) as store:
+            problems = verify_results(store, key)
+            count = store.query("SELECT count(*) AS n FROM (SELECT id FROM exam_results "
+                                "UNION SELECT result_id FROM exam_chain)")[0]["n"]
+    except (KeyFileError, StoreError) as e:
+        print(f"{WHERE}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not problems:
+        print(f"{count} exam result{'s' if count != 1 else ''} verified")
+        return 0
+    by_result: dict[int, list] = {}
+    for p in problems:
+        by_result.setdefault(p.result_id, []).append(p)
+    for rid, found in by_result.items():
+        label = f" ({found[0].label})" if found[0].label else ""
+        print(f"exam result {rid}{label}: {'; '.join(p.message for p in found)}")
+    print(f"{len(by_result)} of {count} exam results flagged", file=sys.stderr)
+    if len(by_result) == count and all("HMAC" in p.message for p in problems):
+        print(f"{WHERE}: every record fails: is {args.secret} the installation secret this progress "
+              "file was written with?", file=sys.stderr)
+    return 1
+
+
+def _verify_certificates(args) -> int:
+    """Exit 0 when every certificate verifies with one of the public keys, 1 with a line per
+    certificate that does not, 2 when a file cannot be read. No secret is needed."""
+    from pathlib import Path
+
+    from trainer.exams.certify import CertifyError, verification_code, verify_certificate
+    from trainer.exams.errors import KeyFileError
+    from trainer.exams.keys import read_public_key
+
+    if args.file is None or not args.public_key:
+        print(f"{WHERE}: give the certificates FILE and at least one --public-key", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        keys = [read_public_key(k) for k in args.public_key]
+    except KeyFileError as e:
+        print(f"{WHERE}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:  # floats as written: a certificate is signed over its canonical JSON
+        if _is_sqlite(args.file):
+            doc = _certificates_in(args.file)
+        else:
+            doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"{WHERE}: {args.file}: cannot be read ({getattr(e, 'strerror', None) or e})",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (json.JSONDecodeError, RecursionError) as e:
+        print(f"{WHERE}: {args.file}: not JSON ({getattr(e, 'msg', 'nested too deeply')})",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    found = doc if isinstance(doc, list) else [doc]
+    bad = 0
+    for n, certificate in enumerate(found):
+        try:
+            body = verify_certificate(certificate, keys)
+        except CertifyError as e:
+            bad += 1
+            print(f"certificate {n + 1}: {e}")
+            continue
+        verdict = "passed" if body.get("passed") else "did not pass"
+        print(f"certificate {n + 1}: {body.get('trainee')}, {body.get('form', {}).get('name')}: "
+              f"{verdict} ({body.get('total')}), signed by {body['signer']['name']} "
+              f"({body['signer']['fingerprint']}), verification code "
+              f"{verification_code(certificate)}")
+    if bad:
+        print(f"{bad} of {len(found)} certificates do not verify", file=sys.stderr)
+        return 1
+    print(f"{len(found)} certificate{'s' if len(found) != 1 else ''} verified")
+    return 0
+
+
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _certificates_in(path: str) -> list:
+    """The certificates a progress file holds, read on a connection that cannot write it."""
+    import sqlite3
+    from pathlib import Path
+
+    try:
+        db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            rows = db.execute("SELECT certificate FROM exam_certificates ORDER BY id").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        raise OSError(f"not a progress file with certificates: {e}") from None
+    return [json.loads(r[0]) for r in rows]
