@@ -18,13 +18,14 @@ from tests import class_server_fixtures
 from tests.class_server_support import Class, free_port, progress_file
 from tests.conftest import run_command
 from tests.test_class_server import push_all
-from tests.test_exams_trust import form, sit
+from tests.test_exams_trust import code_of, form, issuer, sit
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
 from trainer.exams.classledger import give_to_class
 from trainer.exams.errors import ClassLedgerError, ExamOfflineError, TraineeLoginNeeded
 from trainer.exams.forms import new_form
 from trainer.exams.keys import InstructorKey
+from trainer.exams.proof import proof_key, prove
 from trainer.exams.records import portable_record
 from trainer.exams.submission import SUBMISSION
 from trainer.library import load_library
@@ -38,7 +39,7 @@ joined = class_server_fixtures.joined  # ClassConnections to the test's class
 
 @pytest.fixture(scope="module")
 def ivy():
-    return InstructorKey.generate("Ivy Park")
+    return issuer(InstructorKey.generate("Ivy Park"))
 
 
 def workstation_file(path: Path, name: str = "Sam Lee") -> Path:
@@ -78,7 +79,8 @@ def test_a_sitting_sat_once_cannot_be_sat_again_from_an_older_progress_file(tmp_
         sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token, classroom=workstation)
     replace_file(path, tmp_path / "before.sqlite")  # the file from before the exam, to sit it again
     with Store.open(path) as store, pytest.raises(ClassLedgerError, match="already used"):
-        start_exam(store, exam, store.find_trainee("Sam Lee").id, key, sitting=token, classroom=workstation)
+        start_exam(store, exam, store.find_trainee("Sam Lee").id, key, sitting=token, classroom=workstation,
+                   start_code=code_of(token))
     assert local_results(path) == 0  # nothing started
     assert len(server_rows(klass, "exam_sitting_uses")) == 1
 
@@ -91,7 +93,7 @@ def test_a_sitting_issued_in_a_class_starts_on_no_workstation_out_of_it(tmp_path
     path = workstation_file(tmp_path / "workstation.sqlite")
     with Store.open(path) as store, pytest.raises(ExamOfflineError, match="joined to that class"):
         start_exam(store, exam, store.find_trainee("Sam Lee").id, installation_key(tmp_path / "k"),
-                   sitting=token)
+                   sitting=token, start_code=code_of(token))
     assert local_results(path) == 0
 
 
@@ -107,7 +109,8 @@ def test_a_counted_exam_does_not_start_while_the_class_server_cannot_be_reached(
     with Store.open(path) as store:
         sam = store.find_trainee("Sam Lee").id
         with pytest.raises(ExamOfflineError, match="does not start offline"):
-            start_exam(store, exam, sam, key, sitting=token, classroom=offline)
+            start_exam(store, exam, sam, key, sitting=token, classroom=offline,
+                       start_code=code_of(token))
         with pytest.raises(ExamOfflineError, match="does not start offline"):
             start_exam(store, exam, sam, key, classroom=offline)  # no sitting: counted all the same
     assert local_results(path) == 0
@@ -126,11 +129,12 @@ def test_the_server_refuses_a_sitting_it_did_not_issue_or_one_expired_by_its_clo
     with Store.open(path) as store:
         sam = store.find_trainee("Sam Lee").id
         with pytest.raises(ClassLedgerError, match="not issued in this class"):
-            start_exam(store, exam, sam, key, sitting=outside, classroom=workstation)
+            start_exam(store, exam, sam, key, sitting=outside, classroom=workstation,
+                       start_code=code_of(outside))
         with pytest.raises(ClassLedgerError, match=r"expired \(by the class server.s clock\)"):
             # the workstation's clock set back to when the sitting was good
             start_exam(store, exam, sam, key, sitting=stale, classroom=workstation,
-                       clock=lambda: stale["issued"] + 60)
+                       clock=lambda: stale["issued"] + 60, start_code=code_of(stale))
     assert local_results(path) == 0
 
 
@@ -297,14 +301,16 @@ def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_pat
         with pytest.raises(NoAttemptsLeftError, match="starts exams for Sam Lee only, not for Ann Roe"):
             start_exam(store, exam, ann, key, classroom=sams_own)
         with pytest.raises(ClassLedgerError, match="starts exams for Sam Lee only, not for Ann Roe"):
-            start_exam(store, exam, ann, key, sitting=ann_token, classroom=sams_own)
+            start_exam(store, exam, ann, key, sitting=ann_token, classroom=sams_own,
+                       start_code=code_of(ann_token))
         with pytest.raises(TraineeLoginNeeded, match="Sam Lee has a login of their own"):
             start_exam(store, exam, sam, key, classroom=shared)  # the app asks for his password
         with pytest.raises(ClassServerError, match="Sam Lee has a login of their own"):
             shared.start_attempt("f" * 32, "Sam Lee", exam.uid)  # an engine that would not ask
         assert server_rows(klass, "exam_starts") == [] and server_rows(klass, "exam_sitting_uses") == []
         start_exam(store, exam, sam, key, classroom=sams_own).abandon()  # his own, with his login
-        start_exam(store, exam, ann, key, sitting=ann_token, classroom=shared).abandon()  # her token
+        start_exam(store, exam, ann, key, sitting=ann_token, classroom=shared,  # her token
+                   start_code=code_of(ann_token)).abandon()
     assert [r[1] for r in server_rows(klass, "exam_starts")] == ["Sam Lee"]
     assert len(server_rows(klass, "exam_sitting_uses")) == 1
     for reach_around in ("SELECT nonce FROM exam_sittings",
@@ -354,6 +360,7 @@ def test_bad_class_input_to_the_commands_is_one_line_and_exit_2(tmp_path, ivy, i
         with Store.open(ledger) as store:
             token = issue_sitting(store, ivy, form(), "Sam Lee")
         record = {"trainee": "Sam Lee", "uid": token["nonce"], "form": {"digest": token["form"]["digest"]}}
+        record["proof"] = prove(proof_key(code_of(token), token["nonce"]), record)  # as if sat
         (tmp_path / "submission.json").write_text(json.dumps(
             {"format": SUBMISSION, "version": 1, "results": [{"record": record, "sitting": token}]}))
         args = ["certify", str(tmp_path / "submission.json")]

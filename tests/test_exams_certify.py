@@ -13,9 +13,9 @@ import stat
 import pytest
 
 from tests.conftest import run_command
-from tests.test_exams_trust import PASS, form, sit
+from tests.test_exams_trust import PASS, code_of, form, issuer, sit
 from trainer import policy
-from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key
+from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key, start_exam
 from trainer.exams.certify import (
     CertifyError,
     certificates,
@@ -46,7 +46,7 @@ FAST = {"n": 2**14}  # scrypt for the tests that are not about scrypt; one test 
 
 @pytest.fixture(scope="module")
 def ivy():
-    return InstructorKey.generate("Ivy Park")
+    return issuer(InstructorKey.generate("Ivy Park"))
 
 
 @pytest.fixture
@@ -185,9 +185,14 @@ def test_a_result_is_regraded_and_its_scores_in_the_file_are_ignored(ledger, wor
     record = sat(workstation, exam, token, critical_at=1)
     assert record["passed"] is False
     forged = copy.deepcopy(record)  # rewritten as 100% and passed, as the old chain allowed
-    forged.update(passed=True, status="passed", total=100, procedure=100, payouts=100, critical=False)
+    forged.update(passed=True, total=100, procedure=100, payouts=100, critical=False)
     for a in forged["answers"]:
         a.update(total=100, payouts=100, critical=False, passed=True, findings=[])
+    # what the proof of the start code covers (its status, its logs) cannot be changed at all
+    restatus = copy.deepcopy(forged)
+    restatus["status"] = "passed"
+    with pytest.raises(CertifyError, match="does not prove"):
+        certify(ledger, ivy, restatus, token)
     certificate = certify(ledger, ivy, forged, token)
     assert certificate["passed"] is False and certificate["critical"] is True
     assert certificate["answers"][1]["findings"][0]["kind"] == "wrong amount"
@@ -380,8 +385,8 @@ def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
         sam, secret = ws.add_trainee("Sam Lee"), installation_key(tmp_path / "installation.key")
         ana = ws.add_trainee("Ana Ruiz")
         with pytest.raises(CertifyError, match="issued to Sam Lee"):
-            start_exam(ws, sat_form, ana, secret, sitting=token)
-        session = start_exam(ws, sat_form, sam, secret, sitting=token)
+            start_exam(ws, sat_form, ana, secret, sitting=token, start_code=code)
+        session = start_exam(ws, sat_form, sam, secret, sitting=token, start_code=code)
         session.abandon()  # an attempt that went badly...
         sit(ws, secret, sam, sat_form, critical_at=0)  # ...and one sat without a sitting
         assert export_submission(ws, tmp_path / "submission.json") == 1
@@ -408,12 +413,12 @@ def test_a_sitting_file_signed_by_two_keys_or_for_another_form_is_refused(tmp_pa
     with Store.open(tmp_path / "l.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, form(), "Sam Lee")
     mallory = InstructorKey.generate("Mallory")
-    code = write_sitting_file(tmp_path / "a", token, sign_form(form(), mallory))
+    code = write_sitting_file(tmp_path / "a", token, sign_form(form(), mallory), key=ivy)
     with pytest.raises(CertifyError, match="not signed by an instructor key"):
         read_sitting_file(tmp_path / "a", code)
-    write_sitting_file(tmp_path / "b", token, sign_form(form(pass_mark=50), ivy), sealed=False)
+    write_sitting_file(tmp_path / "b", token, sign_form(form(pass_mark=50), ivy), sealed=False, key=ivy)
     with pytest.raises(CertifyError, match="another form"):
-        read_sitting_file(tmp_path / "b")
+        read_sitting_file(tmp_path / "b", code)
     (tmp_path / "c").write_text("{")
     with pytest.raises(CertifyError, match="not JSON"):
         read_sitting_file(tmp_path / "c")
@@ -442,14 +447,16 @@ def test_a_pool_sends_each_sitting_only_its_draw_and_certifies_on_it(ledger, wor
         assert "items" not in token["form"], "the draw is in the ledger only, not readable ahead"
         sat_form = sitting_form(ledger, exam, token)
         assert len(sat_form.items) == 2
-        write_sitting_file(tmp_path / f"s{n}.json", token, sign_form(sat_form, ivy), sealed=False)
+        write_sitting_file(tmp_path / f"s{n}.json", token, sign_form(sat_form, ivy), sealed=False,
+                           key=ivy)
         text = (tmp_path / f"s{n}.json").read_text()
         shown = [it.scenario_id for it in sat_form.items]
         others = [it for it in exam.items if it.scenario_id not in shown]
         assert all(f'"scenario": "{it.scenario_id}"' not in text for it in others)  # the rest stays home
         drawn.add(tuple(shown))
     assert len(drawn) > 1  # six draws of 2 from 5 (10 ways) are not all the same, but for 1e-5
-    _, token, sat_form = read_sitting_file(tmp_path / "s5.json")
+    _, token, sat_form = read_sitting_file(tmp_path / "s5.json", code_of(json.loads(
+        (tmp_path / "s5.json").read_text())["sitting"]))
     assert len(sat_form.items) == 2 and sat_form.uid == exam.uid
     store, key, trainee = workstation
     result = sit(store, key, trainee, sat_form, sitting=token)
@@ -582,7 +589,8 @@ def test_a_sitting_kept_and_sat_long_after_it_expired_is_refused(ledger, worksta
     store, key, trainee = workstation
     from trainer.exams.session import start_exam
 
-    session = start_exam(store, exam, trainee, key, sitting=token, clock=lambda: 1_790_000_100.0)
+    session = start_exam(store, exam, trainee, key, sitting=token, clock=lambda: 1_790_000_100.0,
+                         start_code=code_of(token))
     session.abandon()
     record = record_of(store, session.result.id)
     late = 1_790_000_000.0 + 3600 + CERTIFY_WITHIN + 60
@@ -604,3 +612,60 @@ def test_a_self_signed_token_with_hostile_fields_is_named_not_a_crash(edit):
     token = {**body, "signature": mallory.sign(body)}
     with pytest.raises(CertifyError, match="damaged sitting token"):
         read_sitting(token, [mallory.public])
+
+
+# --- the start code: only who opened the sitting can hand in its result (issue: a certificate only
+# for the person who sat) -------------------------------------------------------------------------------
+
+
+def test_a_classmate_with_the_token_but_not_the_code_gets_no_certificate(ledger, workstation, ivy, tmp_path):
+    """The attack: Ana's sitting token (read from her sitting file) and the items (Bo sat the same
+    form) let Bo write a submission for Ana. Without the start code it proves nothing: refused."""
+    from trainer.exams.submission import write_sitting_file
+
+    exam = form()
+    anas = issue_sitting(ledger, ivy, exam, "Ana Ruiz")
+    path = tmp_path / "ana.sitting"
+    write_sitting_file(path, anas, sign_form(sitting_form(ledger, exam, anas), ivy), key=ivy)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600  # her sitting file: hers only
+    store, key, _ = workstation
+    ana = store.add_trainee("Ana Ruiz")
+    with pytest.raises(CertifyError, match="start code"):
+        start_exam(store, exam, ana, key, sitting=anas)  # the app: no start without the code
+    with pytest.raises(CertifyError, match="start code is not right"):
+        start_exam(store, exam, ana, key, sitting=anas, start_code="AAAA-AAAA-AAAA-AAAA")
+    # a patched app: Bo's own perfect answers, written under Ana's token, with no proof or a guess
+    bos = issue_sitting(ledger, ivy, exam, "Bo Diaz")
+    bo = store.add_trainee("Bo Diaz")
+    mine = record_of(store, sit(store, key, bo, exam, sitting=bos).id)
+    forged = {**copy.deepcopy(mine), "uid": anas["nonce"], "trainee": "Ana Ruiz"}
+    for proof in (None, mine["proof"], "0" * 64, 7):
+        attempt = {**forged, "proof": proof} if proof is not None else {k: v for k, v in forged.items()
+                                                                      if k != "proof"}
+        with pytest.raises(CertifyError, match="does not prove"):
+            certify(ledger, ivy, attempt, anas)
+    # and her sitting is still hers to sit and be certified on
+    assert certify(ledger, ivy, record_of(store, sit(store, key, ana, exam, sitting=anas).id), anas)["passed"]
+
+
+def test_the_proof_key_is_gone_when_the_attempt_ends(ledger, workstation, ivy):
+    """What the start code gives is held while the attempt runs and cleared at its end, so a
+    file read afterwards holds nothing to write another result with."""
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee")
+    store, key, trainee = workstation
+    session = start_exam(store, exam, trainee, key, sitting=token, start_code=code_of(token))
+    [row] = store.query("SELECT proof_key, proof FROM exam_results WHERE uid = ?", (token["nonce"],))
+    assert row["proof_key"] and row["proof"] is None
+    session.abandon()
+    [row] = store.query("SELECT proof_key, proof FROM exam_results WHERE uid = ?", (token["nonce"],))
+    assert row["proof_key"] is None and len(row["proof"]) == 64
+    assert certify(ledger, ivy, record_of(store, session.result.id), token)["status"] == "abandoned"
+
+
+def test_a_sitting_from_before_proofs_is_certified_as_before(ledger, workstation, ivy):
+    """Tokens issued before results carried proofs (no "proof" in them) keep working."""
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee", proof=False)
+    record = sat(workstation, exam, token)
+    assert "proof" not in record and certify(ledger, ivy, record, token)["passed"]

@@ -53,12 +53,34 @@ def form(ids=("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive"), **mor
                     created_by="Ivy", attempts_allowed=3, uid="floor-1", **more)
 
 
+#: the instructor keys the tests issue sittings with, by public key: a sitting's start code comes
+#: from the key that issued it (trainer.exams.proof), and the proctor types it at the start
+ISSUERS: dict[bytes, object] = {}
+
+
+def issuer(key):
+    """An instructor key whose sittings the tests can start (their start codes derived from it)."""
+    ISSUERS[key.public.raw] = key
+    return key
+
+
+def code_of(token: dict | None) -> str | None:
+    """The start code the proctor types for this sitting (None for a token that asks none)."""
+    from trainer.exams.proof import start_code
+
+    if not token or not token.get("proof"):
+        return None
+    key = ISSUERS.get(bytes.fromhex(token["signer"]["public"]))
+    return start_code(key, token["nonce"]) if key is not None else None
+
+
 def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None,
         sitting: dict | None = None, classroom=None, missed_call_at: int | None = None):
     """Sit an exam (under a sitting token, if given; counted by a class, if joined to one); the
     ended result (or the session, still open, if `stop_after`). `critical_at`: that item pays
     one payout a dollar over; `missed_call_at`: that item leaves its first call undone."""
-    session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom)
+    session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom,
+                         start_code=code_of(sitting))
     for p in range(len(exam.items)):
         if stop_after is not None and p == stop_after:
             return session

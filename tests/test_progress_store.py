@@ -74,7 +74,7 @@ EXPECTED_COLUMNS = {
                      ("procedure", "INTEGER", 0, 0), ("payouts", "INTEGER", 0, 0), ("speed", "INTEGER", 0, 0),
                      ("total", "INTEGER", 0, 0),
                      ("source", "TEXT", 1, 0), ("imported", "REAL", 0, 0), ("sitting", "TEXT", 0, 0),
-                     ("rule", "INTEGER", 0, 0)],
+                     ("rule", "INTEGER", 0, 0), ("proof_key", "TEXT", 0, 0), ("proof", "TEXT", 0, 0)],
     "exam_answers": [("id", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("position", "INTEGER", 1, 0),
                      ("item_id", "TEXT", 1, 0), ("title", "TEXT", 1, 0), ("game", "TEXT", 1, 0),
                      ("answered", "REAL", 1, 0), ("procedure", "INTEGER", 1, 0), ("payouts", "INTEGER", 1, 0),
@@ -124,7 +124,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
-                                  "m014_pass_rule"]
+                                  "m014_pass_rule", "m015_sitting_proofs"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

@@ -33,12 +33,16 @@ def scenarios_dir() -> Path:
 
 
 @contextmanager
-def atomic_text(path: str | os.PathLike) -> Iterator[IO[str]]:
+def atomic_text(path: str | os.PathLike, *, private: bool = False) -> Iterator[IO[str]]:
     """A text file written whole or not at all: written to a temporary file beside it, flushed to
-    the disk, then renamed over it; an error leaves the old file and no temporary one."""
+    the disk, then renamed over it; an error leaves the old file and no temporary one. `private`:
+    readable and writable by its owner only (mode 0600), from its first byte."""
     path = Path(path)
     tmp = path.with_name(path.name + ".part")
     try:
+        if private:
+            tmp.unlink(missing_ok=True)
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         with open(tmp, "w", encoding="utf-8", newline="") as out:
             yield out
             out.flush()

@@ -19,7 +19,7 @@ class Certification:
     def sit(self, path: str | None = None, confirm: bool = True, code: str | None = None) -> bool:
         """Open a sitting file (asking the start code of a sealed one) and start the exam it
         grants (this trainee, this form, in time)."""
-        from trainer.exams import ExamError, read_sitting_file, sitting_is_sealed
+        from trainer.exams import ExamError, needs_start_code, read_sitting_file
 
         page = self.page
         if path is None:
@@ -28,9 +28,10 @@ class Certification:
         if not path:
             return False
         try:
-            if code is None and sitting_is_sealed(path):
-                code, ok = QInputDialog.getText(page, "Start code", "The start code the proctor "
-                                                "gives you now (XXXX-XXXX-XXXX-XXXX):")
+            if code is None and needs_start_code(path):  # typed by the proctor, not shown
+                code, ok = QInputDialog.getText(page, "Start code", "The proctor types the start "
+                                                "code here (XXXX-XXXX-XXXX-XXXX):",
+                                                QLineEdit.EchoMode.Password)
                 if not ok:
                     return False
             sitting, token, form = read_sitting_file(path, code)
@@ -44,7 +45,7 @@ class Certification:
                 "There is no feedback until the end, and leaving ends the attempt. Start?"
         ) != QMessageBox.StandardButton.Yes:
             return False
-        return page.begin(form, sitting=token)
+        return page.begin(form, sitting=token, start_code=code)
 
     def submit(self, path: str | None = None) -> int | None:
         """Write this trainee's results sat under sittings (an instructor's: everyone's)."""
@@ -128,7 +129,8 @@ class Certification:
             return None
         try:
             token = issue_sitting(page.store, key, form, trainee, classroom=page.class_connection())
-            code = write_sitting_file(out, token, sign_form(sitting_form(page.store, form, token), key))
+            code = write_sitting_file(out, token, sign_form(sitting_form(page.store, form, token), key),
+                                      key=key)
         except (ExamError, OSError) as e:
             QMessageBox.warning(page, "Issue a sitting", str(e))
             return None

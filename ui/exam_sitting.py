@@ -21,7 +21,7 @@ class ExamSitting:
             return
         self.begin(uid)
 
-    def begin(self, form, sitting: dict | None = None) -> bool:
+    def begin(self, form, sitting: dict | None = None, start_code: str | None = None) -> bool:
         """Start the attempt (a stored form's uid, or a form from a sitting file with its token)
         and lock the window to it; False (with a message) when it is refused."""
         from trainer.exams import ExamError, TraineeLoginNeeded, start_exam
@@ -33,7 +33,7 @@ class ExamSitting:
             try:
                 session = start_exam(self.store, form, self.trainee.id, self.services.key,
                                      sitting=sitting, classroom=self.class_connection(),
-                                     password=password)
+                                     password=password, start_code=start_code)
             except TraineeLoginNeeded as e:  # asked again until given, refused or cancelled
                 password = self.class_password(e)
                 if password is None:

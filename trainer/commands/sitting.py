@@ -19,7 +19,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", required=True, metavar="FILE", help="the sitting file to write")
     parser.add_argument("--hours", type=float, default=4.0, help="how long it may be started (4)")
     parser.add_argument("--unsealed", action="store_true", help="leave the form readable in the file "
-                        "(by default it is sealed under a start code you give when the sitting starts)")
+                        "(by default it is sealed under the start code; either way the sitting "
+                        "starts only with the code)")
     parser.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
                         "environment variable (else it is asked)")
     class_option(parser)  # joined: the class server counts the attempts and records the sitting
@@ -40,9 +41,11 @@ def run(args) -> int:
         token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600,
                               classroom=classroom)
         shown = sitting_form(store, form, token)
-    code = write_sitting_file(args.out, token, sign_form(shown, key), sealed=not args.unsealed)
+    code = write_sitting_file(args.out, token, sign_form(shown, key), sealed=not args.unsealed,
+                              key=key)
     print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
           f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint})")
     if code:
-        print(f"start code: {code}  (give it to the trainee when the sitting starts)")
+        print(f"start code: {code}  (type it yourself on the trainee's workstation when the "
+              "sitting starts; the result proves it was known)")
     return 0

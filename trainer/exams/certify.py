@@ -47,6 +47,7 @@ from trainer.exams.forms import VERSION as FORM_VERSION
 from trainer.exams.forms import ExamForm, form_from_json
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
+from trainer.exams.proof import code_check, proof_holds, proof_key, start_code
 from trainer.exams.records import Status
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.policy import rule
@@ -129,12 +130,16 @@ class Sitting:
     issued: float
     expires: float
     signer: str  # fingerprint
+    proof: bool = False  # its result must prove the start code was known (trainer.exams.proof)
 
 
 def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str, *,
-                  now: float | None = None, valid_for: float = VALID_FOR, classroom=None) -> dict:
+                  now: float | None = None, valid_for: float = VALID_FOR, classroom=None,
+                  proof: bool = True) -> dict:
     """A signed, one-time token for the trainee's next attempt at the form, recorded in the
     ledger. NoAttemptsLeftError when the ledger shows every attempt the form allows issued.
+    `proof` (the default): its result must prove it was opened with the start code
+    (trainer.exams.proof), which the sitting file's writer derives from `key`.
     Joined to a class (`classroom`), the class server counts the attempts and records the
     sitting before this file does; ExamOfflineError when it cannot be reached (nothing issued)."""
     name = clean_name(trainee)
@@ -161,7 +166,8 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
                 "form": {"uid": form.uid, "name": form.name, "digest": sat.digest},
                 "attempt": used + 1, "issued": now, "expires": now + valid_for,
-                "signer": _signer(key.public), **in_class}
+                "signer": _signer(key.public), **in_class,
+                **({"proof": 1, "code_check": code_check(start_code(key, nonce), nonce)} if proof else {})}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
                    "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -206,7 +212,7 @@ def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
             raise ValueError("its nonce is not 32 hex digits")
         return Sitting(str(body["nonce"]), clean_name(str(body["trainee"])), str(form["uid"]),
                        str(form["digest"]), int(body["attempt"]), float(body["issued"]),
-                       float(body["expires"]), signed_by(body).fingerprint)
+                       float(body["expires"]), signed_by(body).fingerprint, bool(body.get("proof")))
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
         raise CertifyError(f"a damaged sitting token ({e})") from None
 
@@ -247,6 +253,10 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if uid != sitting.nonce:  # a sitting's result is named by its nonce (session.start_exam)
         raise CertifyError("uid: this is not the result sat under this sitting (a result sat "
                            "under a sitting bears the sitting's id)")
+    if sitting.proof and not proof_holds(proof_key(start_code(key, sitting.nonce), sitting.nonce),
+                                         record, record.get("proof")):
+        raise CertifyError("proof: this result does not prove its sitting was opened with the "
+                           "start code (written without it, or changed after the attempt ended)")
 
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "

@@ -264,9 +264,9 @@ def write_form(form: ExamForm, path: str | os.PathLike) -> None:
     write_atomically(path, json.dumps(form.to_json(), ensure_ascii=False, indent=1) + "\n")
 
 
-def write_atomically(path: str | os.PathLike, text: str) -> None:
-    """Write a whole text file atomically (trainer.paths.atomic_text)."""
-    with atomic_text(path) as out:
+def write_atomically(path: str | os.PathLike, text: str, *, private: bool = False) -> None:
+    """Write a whole text file atomically (trainer.paths.atomic_text); `private`: mode 0600."""
+    with atomic_text(path, private=private) as out:
         out.write(text)
 
 

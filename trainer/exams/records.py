@@ -180,7 +180,10 @@ def portable(r: dict, answers: list[dict]) -> dict:
             "started": r["started"], "ended": r["ended"], "status": r["status"], "passed": bool(r["passed"]),
             "critical": bool(r["critical"]), "procedure": r["procedure"], "payouts": r["payouts"],
             "speed": r["speed"], "total": r["total"], "source": r["source"],
-            "answers": [portable_answer(a) for a in sorted(answers, key=lambda a: a["position"])]}
+            "answers": [portable_answer(a) for a in sorted(answers, key=lambda a: a["position"])],
+            # that its sitting was opened with the start code (trainer.exams.proof); a result from
+            # before proofs has none, and its record reads as it did
+            **({"proof": r["proof"]} if r.get("proof") else {})}
 
 
 def portable_record(store: Store, result_id: int) -> dict:

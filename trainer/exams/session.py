@@ -41,7 +41,8 @@ from trainer.exams.certify import CertifyError, read_sitting, signed_by
 from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import add_form, get_form
-from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result
+from trainer.exams.proof import code_is_right, proof_key, prove
+from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result, portable
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.exams.trust import chain
 from trainer.grading import Result
@@ -101,7 +102,8 @@ def standings(store: Store, trainee_id: int, allowed: dict[str, int],
 
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
                clock: Callable[[], float] = exam_clock, sitting: dict | None = None,
-               classroom=None, password: str | None = None) -> ExamSession:
+               classroom=None, password: str | None = None,
+               start_code: str | None = None) -> ExamSession:
     """Begin an attempt on a form (an ExamForm, stored now if it is not yet, or a stored form's
     uid). Refused for an archived form (FormError) and when the trainee has no attempt left
     (NoAttemptsLeftError). With a signed `sitting` token (trainer.exams.submission), the token
@@ -111,7 +113,8 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     does not happen when the server refuses it or cannot be reached (trainer.exams.classledger);
     a sitting whose token names a class needs that class. A trainee with a login of their own in
     the class starts an exam with no sitting with its `password` (TraineeLoginNeeded without it,
-    or when the server refuses it)."""
+    or when the server refuses it). A sitting that asks for proof needs its `start_code`: the
+    attempt holds the proof key it gives until it ends (trainer.exams.proof)."""
     trainee = store.trainee(trainee_id)
     if sitting is not None:
         # the sitting file's form (the instructor's draw) is held in memory only: it is never
@@ -119,6 +122,10 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
         if not isinstance(form, ExamForm):
             raise FormError("a sitting is sat on the form of its sitting file")
         check_sitting_here(sitting, trainee.name, form, float(clock()))
+        if sitting.get("proof") and not start_code:
+            raise CertifyError("this sitting starts with its start code: the proctor types it")
+        if sitting.get("proof") and not code_is_right(start_code, sitting):
+            raise CertifyError("the start code is not right")
     else:
         if isinstance(form, str):
             form = get_form(store, form)
@@ -147,11 +154,12 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
         classledger.count_start(classroom, sitting, trainee.name, form, uid, password)
         cur = db.execute(
             "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
-            "pass_mark, time_limit_seconds, item_count, started, status, source, sitting) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "pass_mark, time_limit_seconds, item_count, started, status, source, sitting, proof_key) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (uid, trainee_id, trainee.name, form.uid, form.name, form.digest, form.pass_mark,
              form.time_limit_seconds, len(form.items), started, Status.IN_PROGRESS.value, workstation(),
-             None if sitting is None else json.dumps(sitting, ensure_ascii=False)))
+             None if sitting is None else json.dumps(sitting, ensure_ascii=False),
+             proof_key(start_code, uid).hex() if sitting is not None and sitting.get("proof") else None))
         result_id = cur.lastrowid
         chain(db, key, "start", result_id)
     _LIVE.add(uid)
@@ -307,11 +315,14 @@ def close(db: Database, key: bytes, result_id: int, ending: Ending, ended: float
     score = exam_score(answers, r["item_count"], r["pass_mark"])
     status, passed = verdict(ending, score)
     ended = max(float(ended), r["started"])
+    # a sitting's proof of its start code, of the result as it ends; the key goes with the end
+    proof = (prove(bytes.fromhex(r["proof_key"]), portable({**r, "status": status.value}, answers))
+             if r.get("proof_key") else None)
     cur = db.execute("UPDATE exam_results SET ended = ?, status = ?, passed = ?, critical = ?, "
-                     "procedure = ?, payouts = ?, speed = ?, total = ?, rule = ? "
-                     "WHERE id = ? AND status = 'in-progress'",
+                     "procedure = ?, payouts = ?, speed = ?, total = ?, rule = ?, proof = ?, "
+                     "proof_key = NULL WHERE id = ? AND status = 'in-progress'",
                      (ended, status.value, int(passed), int(score.critical), score.procedure, score.payouts,
-                      score.speed, score.total, score.rule, result_id))
+                      score.speed, score.total, score.rule, proof, result_id))
     if cur.rowcount != 1:
         raise ExamOverError(f"Exam result {result_id} has already ended.")
     chain(db, key, "end", result_id)

@@ -40,6 +40,7 @@ from trainer.exams.certify import (
 from trainer.exams.errors import FormFileError
 from trainer.exams.forms import ExamForm, write_atomically
 from trainer.exams.keys import InstructorKey
+from trainer.exams.proof import CODE_ALPHABET, CODE_LENGTH, code_is_right, plain_code, start_code
 from trainer.exams.records import portable
 from trainer.progress.records import workstation
 from trainer.progress.store import Store
@@ -51,19 +52,38 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def write_sitting_file(path: str | os.PathLike, token: dict, signed_form: dict, *,
-                       sealed: bool = True) -> str | None:
-    """Write the sitting file. Sealed (the default), the form is encrypted under a start code:
-    the file can be handed out before the sitting and its scenarios read only once the proctor
-    gives the code. Returns the start code (None when not sealed)."""
+                       sealed: bool = True, key: InstructorKey | None = None) -> str | None:
+    """Write the sitting file, readable by its owner only. Sealed (the default), the form is
+    encrypted under the start code: the file can be handed out before the sitting and its
+    scenarios read only once the proctor gives the code. A token that asks for proof
+    (issue_sitting) has its start code from the instructor's `key` (trainer.exams.proof), which
+    the workstation needs to start it, sealed or not. Returns the start code (None when there is
+    none: an unsealed sitting of a token from before proofs)."""
     doc: dict = {"format": SITTING_FILE, "version": VERSION, "sitting": token}
     code = None
-    if sealed:
+    if isinstance(token, dict) and token.get("proof"):
+        if key is None:
+            raise ValueError("a sitting that asks for proof needs the instructor's key for its code")
+        code = start_code(key, str(token["nonce"]))
+    elif sealed:
         code = new_start_code()
+    if sealed:
         doc["sealed_form"] = seal(signed_form, code)
     else:
         doc["form"] = signed_form
-    write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n", private=True)
     return code
+
+
+def needs_start_code(path: str | os.PathLike) -> bool:
+    """Whether the sitting file asks for its start code at the start (sealed, or asking for a
+    proof)."""
+    return _needs_code(_read(os.fspath(path), SITTING_FILE, "sitting file"))
+
+
+def _needs_code(doc: dict) -> bool:
+    token = doc.get("sitting")
+    return "sealed_form" in doc or (isinstance(token, dict) and bool(token.get("proof")))
 
 
 def sitting_is_sealed(path: str | os.PathLike) -> bool:
@@ -78,11 +98,13 @@ def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
     name = os.fspath(path)
     doc = _read(name, SITTING_FILE, "sitting file")
     token, signed = doc.get("sitting"), doc.get("form")
+    if (code_needed := _needs_code(doc)) and not start_code:
+        raise CertifyError(f"{name}: enter the start code the proctor gives when the sitting "
+                           "starts")
     if "sealed_form" in doc:
-        if not start_code:
-            raise CertifyError(f"{name}: this sitting is sealed: enter the start code the proctor "
-                               "gives when the sitting starts")
         signed = unseal(doc["sealed_form"], start_code, name)
+    elif code_needed and not (isinstance(token, dict) and code_is_right(start_code, token)):
+        raise CertifyError(f"{name}: the start code is not right")
     signer = signed_by(token)
     if signer is None:
         raise CertifyError(f"{name}: a damaged sitting file (its token names no signer)")
@@ -100,9 +122,6 @@ def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
 
 # --- sealing -------------------------------------------------------------------------------------
 
-#: start codes: 16 characters of an alphabet with no look-alikes (80 bits), read aloud in fours
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 16
 SEAL_N, SEAL_R, SEAL_P = 2**14, 8, 1
 
 
@@ -112,7 +131,7 @@ def new_start_code() -> str:
 
 
 def _code_key(code: str, salt: bytes, n: int = SEAL_N) -> bytes:
-    plain = "".join(ch for ch in code.upper() if ch in CODE_ALPHABET)
+    plain = plain_code(code)
     return hashlib.scrypt(plain.encode("ascii"), salt=salt, n=n, r=SEAL_R, p=SEAL_P, dklen=32,
                           maxmem=256 * n * SEAL_R + 2**20)
 

@@ -425,3 +425,15 @@ def m014_pass_rule(db: Database) -> None:
 ALTER TABLE attempts ADD COLUMN rule INTEGER CHECK (rule IS NULL OR rule >= 1);
 ALTER TABLE exam_results ADD COLUMN rule INTEGER CHECK (rule IS NULL OR rule >= 1)
 """)
+
+
+@migration
+def m015_sitting_proofs(db: Database) -> None:
+    """A result sat under a sitting proves it was opened with its start code: `proof_key`, the
+    key the start code gives (held while the attempt runs, cleared when it ends), and `proof`,
+    the HMAC under it of what certification re-grades, written when the attempt ends
+    (trainer.exams.proof)."""
+    _script(db, """
+ALTER TABLE exam_results ADD COLUMN proof_key TEXT;
+ALTER TABLE exam_results ADD COLUMN proof TEXT
+""")
