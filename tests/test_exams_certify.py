@@ -669,3 +669,29 @@ def test_a_sitting_from_before_proofs_is_certified_as_before(ledger, workstation
     token = issue_sitting(ledger, ivy, exam, "Sam Lee", proof=False)
     record = sat(workstation, exam, token)
     assert "proof" not in record and certify(ledger, ivy, record, token)["passed"]
+
+
+def test_a_crafted_marker_move_is_refused_by_name_and_the_rest_is_certified(ledger, workstation, ivy,
+                                                                            tmp_path):
+    """One crafted `move-markers` value in one trainee's record made certify exit 70 and certify
+    nobody in the batch. The sitter's own app could write it (it holds the proof key while the
+    attempt runs), so it is re-proved here: the record is refused naming the field, and the
+    batch's other result is certified."""
+    from trainer.exams.proof import proof_key, prove
+    from trainer.exams.submission import SUBMISSION, certify_submission
+
+    exam = form(ids=("tdf-rejected-dice-lost-die",))
+    good, bad = (issue_sitting(ledger, ivy, exam, "Sam Lee") for _ in range(2))
+    records = [sat(workstation, exam, t) for t in (good, bad)]
+    crafted = records[1]
+    move = next(p for p in crafted["answers"][0]["log"] if p["do"] == "move-markers")
+    move["value"] = "13 · 2nd Down · play x"
+    crafted["proof"] = prove(proof_key(code_of(bad), bad["nonce"]), crafted)
+    path = tmp_path / "submission.json"
+    path.write_text(json.dumps({"format": SUBMISSION, "version": 1, "exported": 0, "source": "ws",
+                                "results": [{"record": records[1], "sitting": bad},
+                                            {"record": records[0], "sitting": good}]}))
+    summary = certify_submission(ledger, ivy, path)
+    [refused] = summary.refused
+    assert "results[0]" in refused and "log[" in refused and "not a move of the markers" in refused
+    assert [c["result"] for c in summary.certificates] == [good["nonce"]]

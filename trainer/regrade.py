@@ -12,6 +12,7 @@ import math
 from decimal import Decimal
 
 from trainer.errors import RequestError
+from trainer.games.three_dice_football import read_markers
 from trainer.grading import Result, grade
 from trainer.policy import rule, why_not
 from trainer.procedure import Automation, Do, Performed, build
@@ -66,6 +67,12 @@ def _action(item: object, where: str) -> Performed:
                                  or any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)):
             raise RequestError(f"{where}.{name}", "not a bet id or a call (too long, or "
                                                   "characters that cannot be printed)")
+    if do == Do.MOVE_MARKERS.value and isinstance(item.get("value"), str):
+        try:
+            read_markers(item["value"])
+        except ValueError:
+            raise RequestError(f"{where}.value", "not a move of the markers (a yard line, or "
+                               "\"13 · 2nd Down · play 3\")") from None
     if not isinstance(item.get("by_trainer", False), bool):
         raise RequestError(f"{where}.by_trainer", "expected true or false")
     return Performed(Do(do), round_, seat, item.get("bet"), amount, item.get("value"),

@@ -100,7 +100,10 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
     if do in (Do.PLACE_POINTER, Do.MOVE_LAMMER):
         return f"{LABELS[do]} on {value}" if do is Do.PLACE_POINTER else f"{LABELS[do]} from {value}"
     if do is Do.MOVE_MARKERS and value:
-        yard, down, play = read_markers(value)
+        try:
+            yard, down, play = read_markers(value)
+        except ValueError:  # not a move of the markers: said as it was logged
+            return f"{LABELS[do]}: {value}"
         pucks = f", Down Puck on {down}, Game Length Puck on play {play}" if down else ""
         return f"{LABELS[do]}: Yard Marker to the {yard}{pucks}"
     if do is Do.EXTRA_ROLL:
