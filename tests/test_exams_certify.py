@@ -403,6 +403,15 @@ def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
     done = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
                        str(tmp_path / "ivy.key.pub"))
     assert done.returncode == 0 and "1 certificate verified" in done.stdout
+    # the summary keeps passes and fails apart: a script reading only the exit code can ask
+    assert "0 passed, 1 did not pass" in done.stdout and "pass rule 2" in done.stdout
+    strict = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
+                         str(tmp_path / "ivy.key.pub"), "--require-pass")
+    assert strict.returncode == 1 and "certificate 1 did not pass" in strict.stderr
+    (tmp_path / "none.json").write_text("[]")  # nothing verified is not a success
+    empty = run_command("verify-results", str(tmp_path / "none.json"), "--public-key",
+                        str(tmp_path / "ivy.key.pub"))
+    assert empty.returncode == 1 and "no certificate" in empty.stderr
     wrong = run_command(*issue, "--out", str(tmp_path / "x"), env={"IVY_PASS": "not the passphrase"})
     assert wrong.returncode == 2 and "passphrase is not right" in wrong.stderr
 

@@ -25,6 +25,8 @@ def add_arguments(parser) -> None:
                         "check (with --secret): an integrity check of the file, not evidence")
     parser.add_argument("--secret", metavar="PATH",
                         help="the installation secret the results were written with")
+    parser.add_argument("--require-pass", action="store_true",
+                        help="exit 1 also when a certificate verifies but did not pass")
 
 
 def run(args) -> int:
@@ -73,12 +75,14 @@ def run(args) -> int:
 
 def _verify_certificates(args) -> int:
     """Exit 0 when every certificate verifies with one of the public keys, 1 with a line per
-    certificate that does not, 2 when a file cannot be read. No secret is needed."""
+    certificate that does not (or when there is none; with --require-pass, also when one did not
+    pass), 2 when a file cannot be read. No secret is needed."""
     from pathlib import Path
 
     from trainer.exams.certify import CertifyError, verification_code, verify_certificate
     from trainer.exams.errors import KeyFileError
     from trainer.exams.keys import read_public_key
+    from trainer.policy import rule
 
     if args.file is None or not args.public_key:
         print(f"{WHERE}: give the certificates FILE and at least one --public-key", file=sys.stderr)
@@ -102,7 +106,10 @@ def _verify_certificates(args) -> int:
               file=sys.stderr)
         return EXIT_BAD_INPUT
     found = doc if isinstance(doc, list) else [doc]
-    bad = 0
+    if not found:
+        print(f"{WHERE}: {args.file}: holds no certificate: nothing verified", file=sys.stderr)
+        return 1
+    bad, failed = 0, []
     for n, certificate in enumerate(found):
         try:
             body = verify_certificate(certificate, keys)
@@ -110,15 +117,24 @@ def _verify_certificates(args) -> int:
             bad += 1
             print(f"certificate {n + 1}: {e}")
             continue
-        verdict = "passed" if body.get("passed") else "did not pass"
+        verdict = "passed" if body.get("passed") is True else "did not pass"
+        if verdict != "passed":
+            failed.append(n + 1)
+        graded = rule(body["rule"].get("number") if isinstance(body.get("rule"), dict) else None)
         print(f"certificate {n + 1}: {body.get('trainee')}, {body.get('form', {}).get('name')}: "
-              f"{verdict} ({body.get('total')}), signed by {body['signer']['name']} "
-              f"({body['signer']['fingerprint']}), verification code "
+              f"{verdict} ({body.get('total')}, pass rule {graded.number or '?'}), signed by "
+              f"{body['signer']['name']} ({body['signer']['fingerprint']}), verification code "
               f"{verification_code(certificate)}")
     if bad:
         print(f"{bad} of {len(found)} certificates do not verify", file=sys.stderr)
         return 1
-    print(f"{len(found)} certificate{'s' if len(found) != 1 else ''} verified")
+    verified = len(found)
+    print(f"{verified} certificate{'s' if verified != 1 else ''} verified: {verified - len(failed)} "
+          f"passed, {len(failed)} did not pass")
+    if args.require_pass and failed:
+        print(f"{WHERE}: --require-pass: certificate{'s' if len(failed) > 1 else ''} "
+              f"{', '.join(map(str, failed))} did not pass", file=sys.stderr)
+        return 1
     return 0
 
 
