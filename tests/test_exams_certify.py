@@ -396,6 +396,11 @@ def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
                        "IVY_PASS", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "did not pass" in done.stdout  # abandoned: never passed
+    for grace in ("nan", "-1", "721"):
+        refused = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key),
+                              "--ledger", str(ledger), "--out", str(tmp_path / "g.json"),
+                              "--passphrase-env", "IVY_PASS", "--grace-hours", grace, env=env)
+        assert refused.returncode == 2 and "--grace-hours" in refused.stderr, refused.stderr
     again = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key), "--ledger",
                         str(ledger), "--out", str(tmp_path / "again.json"), "--passphrase-env",
                         "IVY_PASS", env=env)
@@ -603,9 +608,14 @@ def test_a_sitting_kept_and_sat_long_after_it_expired_is_refused(ledger, worksta
     session.abandon()
     record = record_of(store, session.result.id)
     late = 1_790_000_000.0 + 3600 + CERTIFY_WITHIN + 60
-    with pytest.raises(CertifyError, match="expired 14 days ago"):
+    assert CERTIFY_WITHIN == 12 * 3600  # hours, not days: a clock set back days gains nothing
+    with pytest.raises(CertifyError, match=r"expired 12 hours ago.*--grace-hours"):
         certify(ledger, ivy, record, token, now=late)
-    assert certify(ledger, ivy, record, token, now=late - 120)["status"] == "abandoned"
+    with pytest.raises(CertifyError, match="expired 3 days ago"):
+        certify(ledger, ivy, record, token, now=late + 60 * 3600)
+    # an instructor who certifies later widens it, on purpose
+    assert certify(ledger, ivy, record, token, now=late + 60 * 3600, within=4 * 86400)["status"] == \
+        "abandoned"
 
 
 @pytest.mark.parametrize("edit", [lambda t: t.update(issued=10**400), lambda t: t.update(nonce="x"),

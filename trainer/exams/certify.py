@@ -61,9 +61,10 @@ CERTIFICATE = "dealer-trainer-certificate"
 VERSION = 1
 #: how long a sitting token may be used to start the exam, by default
 VALID_FOR = 4 * 3600
-#: how long after a sitting's expiry its result may still be certified: the workstation's clock
-#: is not trusted, so a token kept and sat weeks late is refused here
-CERTIFY_WITHIN = 14 * 86400
+#: how long after a sitting's expiry its result may still be certified, by default: the
+#: workstation's clock is not trusted, so a token kept and sat days late is refused here (an
+#: instructor who certifies later widens it: `dealer-trainer certify --grace-hours N`)
+CERTIFY_WITHIN = 12 * 3600
 ENDINGS = {Status.PASSED: Ending.FINISHED, Status.FAILED: Ending.FINISHED,
            Status.TIMED_OUT: Ending.TIME_UP, Status.ABANDONED: Ending.LEFT}
 
@@ -221,7 +222,7 @@ def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
 
 
 def certify(store: Store, key: InstructorKey, record: object, token: object, *,
-            now: float | None = None, classroom=None) -> dict:
+            now: float | None = None, classroom=None, within: float = CERTIFY_WITHIN) -> dict:
     """Re-grade a result sat under `token` and sign it; the certificate is stored and returned.
     `record` is the result as the workstation exported it (trainer.exams.records.portable); its
     scores, findings and verdict are ignored. CertifyError names anything refused. Joined to a
@@ -273,10 +274,10 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     score = exam_score(answers, len(form.items), form.pass_mark)
     status, passed = verdict(ending, score)
     now = time.time() if now is None else float(now)
-    if now > ledger["expires"] + CERTIFY_WITHIN:
-        raise CertifyError(f"this sitting expired {(now - ledger['expires']) / 86400:.0f} days ago; "
-                           f"a result is certified within {CERTIFY_WITHIN // 86400} days of its "
-                           "sitting's expiry: issue a new sitting")
+    if now > ledger["expires"] + within:
+        raise CertifyError(f"this sitting expired {_span(now - ledger['expires'])} ago; a result is "
+                           f"certified within {_span(within)} of its sitting's expiry: issue a new "
+                           "sitting (or, if it was sat in time, certify with --grace-hours)")
     body = {"format": CERTIFICATE, "version": VERSION, "result": uid, "sitting": sitting.nonce,
             "attempt": ledger["attempt"], "trainee": trainee,
             "form": {"uid": form.uid, "name": form.name, "digest": form.digest,
@@ -301,6 +302,11 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     except sqlite3.IntegrityError:  # another process certified it a moment ago
         raise CertifyError("this sitting was already used") from None
     return certificate
+
+
+def _span(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours / 24:.0f} days" if hours >= 48 else f"{hours:.0f} hours"
 
 
 def certificate_matches(certificate: dict, result) -> bool:

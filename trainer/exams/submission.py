@@ -30,6 +30,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from trainer.exams.certify import (
+    CERTIFY_WITHIN,
     CertifyError,
     Sitting,
     certify,
@@ -188,7 +189,8 @@ class CertifySummary:
 
 
 def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike, *,
-                       now: float | None = None, classroom=None) -> CertifySummary:
+                       now: float | None = None, classroom=None,
+                       within: float = CERTIFY_WITHIN) -> CertifySummary:
     """Certify every result of a submission file; the ones refused are named with the reason.
     Joined to a class (`classroom`), each certificate is kept on the class server too
     (trainer.exams.certify.certify); a server that cannot be reached stops the rest
@@ -207,6 +209,7 @@ def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike
             if record is None or "sitting" not in entry:
                 raise CertifyError("not a record with its sitting token")
             summary.certificates.append(certify(store, key, record, entry["sitting"], now=now,
+                                                within=within,
                                                 classroom=classroom))
         except CertifyError as e:
             summary.refused.append(f"{where}: {e}")
