@@ -21,7 +21,7 @@ Typical use::
 
     key = installation_key(data_dir / "installation.key")   # the local chain's key
     close_interrupted(store, key)                            # once, after Store.open
-    session = start_exam(store, form, trainee_id, key, sitting=token)
+    session = start_exam(store, form, trainee_id, key, sitting=token, start_code=code)  # typed
     for p in range(len(session.form.items)):
         round_ = PracticeRound(session.scenario(p))          # the screen shows no feedback
         ...

@@ -9,6 +9,7 @@ import random
 from trainer.exams.certify import certify, issue_sitting, sitting_form
 from trainer.exams.formstore import list_forms
 from trainer.exams.keys import InstructorKey
+from trainer.exams.proof import start_code
 from trainer.exams.records import portable_record
 from trainer.exams.session import start_exam
 from trainer.grading import correct_log, grade
@@ -23,11 +24,11 @@ def sit_demo_exams(store: Store, key: bytes, trainees: dict[str, int], instructo
     done = []
     forms = list_forms(store)
     for n, (name, tid) in enumerate(sorted(trainees.items())[:4]):
-        form, token = forms[n % len(forms)], None
-        if n % 2 == 0:
+        form, token, code = forms[n % len(forms)], None, None
+        if n % 2 == 0:  # the proctor types the start code
             token = issue_sitting(store, instructor, form, name)
-            form = sitting_form(store, form, token)
-        session = start_exam(store, form, tid, key, sitting=token)
+            form, code = sitting_form(store, form, token), start_code(instructor, token["nonce"])
+        session = start_exam(store, form, tid, key, sitting=token, start_code=code)
         for p in range(len(session.form.items)):
             s = session.scenario(p)
             proc = build(s)
