@@ -1,4 +1,5 @@
-"""Shared test setup: the shared spec folder, the installed command, and a clean Qt per test."""
+"""Shared test setup: the shared spec folder, the installed command, and a clean Qt per test.
+The fixtures of tests/support load here, once for the whole run (one class server for all)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+pytest_plugins = ["tests.support.class_server_fixtures"]
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

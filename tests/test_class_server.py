@@ -15,8 +15,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests import class_server_fixtures
-from tests.class_server_support import PASSWORD, T0, Class, attempt, free_port, progress_file, until
+from tests.support.class_server import PASSWORD, T0, Class, attempt, free_port, progress_file, until
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
 from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
@@ -30,7 +29,6 @@ from trainer.progress.server.queue import Queue
 from trainer.progress.store import Store
 
 FAST = {"poll": 0.05, "backoff": (0.02, 0.2)}
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 
 
 def push_all(path, klass: Class, size: int = 50) -> int:

@@ -14,9 +14,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests import class_server_fixtures
-from tests.class_server_support import Class, free_port, progress_file
 from tests.conftest import run_command
+from tests.support.class_server import Class, free_port, progress_file
 from tests.test_class_server import push_all
 from tests.test_exams_trust import form, sit
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
@@ -31,9 +30,6 @@ from trainer.library import load_library
 from trainer.progress import ClassServerError, Store
 from trainer.progress.server.address import class_address
 from trainer.progress.server.logins import trainee_login
-
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
-joined = class_server_fixtures.joined  # ClassConnections to the test's class
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from decimal import Decimal
 
 import pytest
 
-from tests.class_server_support import T0, attempt
 from tests.conftest import run_command
+from tests.support.class_server import T0, attempt
 from tests.xapi_support import problems
 from trainer.progress.handoff import (
     IRI,

@@ -1,15 +1,13 @@
 """The class server's fixtures, for every test that needs a real PostgreSQL: `server`, one for the
-whole session (the packaged server on the loopback address), `klass`, a class database of its
-own per test, and `joined`, ClassConnections to it as the app holds them. A test module takes
-them as its own names:
-
-    server, klass = class_server_fixtures.server, class_server_fixtures.klass"""
+whole run (the packaged server on the loopback address), `klass`, a class database of its own
+per test, and `joined`, ClassConnections to it as the app holds them. Loaded once, as a plugin,
+by tests/conftest.py: a test takes them by name, and every test shares the one server."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.class_server_support import Class, start_server
+from tests.support.class_server import Class, start_server
 from trainer.progress import Store
 from trainer.progress.server.connection import ClassConnection
 
