@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import psycopg
+from psycopg import sql
 
 from trainer.progress.records import AttemptRecord, Mode
 from trainer.progress.server import tables
@@ -21,6 +22,8 @@ from trainer.progress.store import Store
 PASSWORD = "class-test-password"
 T0 = 1_700_000_000.0
 _classes = itertools.count(1)
+#: the classes made by the test that runs: dropped after it (tests/support/class_server_fixtures.py)
+made: list[Class] = []
 
 
 def free_port() -> int:
@@ -45,6 +48,7 @@ class Class:
     def __init__(self, server: Postgres, *, upto: str | None = None):
         self.server = server
         self.database = f"class_{next(_classes)}"
+        made.append(self)
         self.install(upto)
 
     def install(self, upto: str | None = None) -> list[str]:
@@ -58,6 +62,12 @@ class Class:
                 return install(admin, self.database)
         finally:
             tables.MIGRATIONS[:] = saved
+
+    def drop(self) -> None:
+        """Remove the class's database, ending any connection to it first."""
+        with psycopg.connect(self.server.admin_dsn(), autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(self.database)))
 
     def address(self, login: str = "workstation", password: str = PASSWORD) -> ClassAddress:
         return class_address(f"postgresql://{login}:{password}@127.0.0.1:{self.server.port}/{self.database}")
