@@ -11,8 +11,8 @@ import psycopg
 import pytest
 
 from tests.support.class_server import free_port
-from tests.test_exam_ui import PASSPHRASE, answer, build_form, window
-from tests.test_exams_trust import form
+from tests.support.exams import form
+from tests.support.screens import PASSPHRASE, answer, build_form, window
 from trainer.exams import add_bundled_forms, add_form, installation_key
 from trainer.progress import Store
 
@@ -161,7 +161,7 @@ def class_tab(qtbot, tmp_path, klass, login: str | None = "instructor", address=
     """The instructor's Class tab, in the class with `login` (or at `address`; None: in none),
     Ana's results in the instructor's file."""
     from tests.support.class_server import progress_file
-    from tests.test_progress_ui import window_for
+    from tests.support.screens import window_for
 
     store = Store.open(progress_file(tmp_path / "teacher.db", {"Ana Ruiz": 2}))
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")

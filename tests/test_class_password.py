@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from tests.support.class_server import PASSWORD, Class, attempt, progress_file, until
-from tests.test_progress_ui import window_for as progress_window
+from tests.support.screens import window_for as progress_window
 from trainer.progress import ClassConnection, ClassServerError, Store, class_address
 from trainer.progress.server import passfile
 from trainer.progress.server.address import masked, split_password, with_passfile, with_password

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.support.class_server import attempt, progress_file
-from tests.test_progress_ui import window_for as progress_window
+from tests.support.screens import window_for as progress_window
 from trainer.progress import ClassConnection, Store
 
 FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
@@ -207,7 +207,7 @@ def open_trainee(qtbot, view, name: str):
 
 
 def test_a_trainee_opened_live_shows_their_attempts_from_the_server_and_nobody_elses(qtbot, tmp_path, klass):
-    from tests.test_progress_stats import played_round
+    from tests.support.progress import played_round
     from ui.qt import Qt
 
     other = progress_file(tmp_path / "other.db", {"Bo": 3})

@@ -14,10 +14,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import run_command
-from tests.support.class_server import Class, free_port, progress_file
-from tests.test_class_server import push_all
-from tests.test_exams_trust import form, sit
+from tests.support.class_server import free_port, progress_file, push_all, server_rows
+from tests.support.command import run_command
+from tests.support.exams import form, sit
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
 from trainer.exams.classledger import give_to_class
@@ -48,11 +47,6 @@ def replace_file(path: Path, older: Path) -> None:
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     shutil.copy(older, path)
-
-
-def server_rows(klass: Class, table: str) -> list[tuple]:
-    with klass.admin() as conn:
-        return conn.execute(f"SELECT * FROM {table}").fetchall()
 
 
 def local_results(path: Path) -> int:

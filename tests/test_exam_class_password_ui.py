@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_exam_class_ledger import server_rows
-from tests.test_exam_ui import answer, window
-from tests.test_exams_trust import form
+from tests.support.class_server import server_rows
+from tests.support.exams import form
+from tests.support.screens import answer, window
 from trainer.exams import add_form, give_to_class, installation_key
 from trainer.progress import Store
 from trainer.progress.server.logins import class_login

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from tests.conftest import run_command
 from tests.support.class_server import PASSWORD, Class, progress_file, until
-from tests.xapi_support import problems
+from tests.support.command import run_command
+from tests.support.xapi import problems
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import file_lines, statements, write
 from trainer.progress.server.connection import ClassConnection

@@ -16,6 +16,8 @@ from trainer.progress.server import tables
 from trainer.progress.server.address import ClassAddress, class_address
 from trainer.progress.server.logins import CLASS_LOGINS, add_login
 from trainer.progress.server.postgres import Postgres
+from trainer.progress.server.push import class_uid, connect, push_batch, push_trainees
+from trainer.progress.server.queue import Queue
 from trainer.progress.server.tables import OWNER, install
 from trainer.progress.store import Store
 
@@ -154,3 +156,24 @@ def until(condition, *, within: float = 60.0, what: str = "the condition") -> No
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not happen within {within:.0f} s")
         time.sleep(0.01)
+
+
+def push_all(path, klass: Class, size: int = 50) -> int:
+    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
+    queue = Queue(path)
+    try:
+        with connect(klass.address()) as conn:
+            uid = class_uid(conn)
+            queue.remember(uid, klass.address().shown)
+            push_trainees(conn, queue)
+            sent = 0
+            while n := push_batch(conn, queue, uid, size):
+                sent += n
+            return sent
+    finally:
+        queue.close()
+
+
+def server_rows(klass: Class, table: str) -> list[tuple]:
+    with klass.admin() as conn:
+        return conn.execute(f"SELECT * FROM {table}").fetchall()
