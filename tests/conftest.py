@@ -11,4 +11,5 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain as a test's do
 
-pytest_plugins = ["tests.support.command", "tests.support.qt", "tests.support.class_server_fixtures"]
+pytest_plugins = ["tests.support.command", "tests.support.qt", "tests.support.class_server_fixtures",
+                  "tests.support.markers"]
