@@ -1,11 +1,12 @@
-# Dealer Trainer: `make run` opens the app, `make test` runs every check headless.
+# Dealer Trainer: `make run` opens the app, `make test` runs every check headless,
+# `make test-engine` the engine's own tests alone (no Qt, no PostgreSQL; about a minute).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench screenshots clean
+.PHONY: run test test-engine lint bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,11 @@ lint: $(TEST_STAMP)
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# the markers are given by what each test uses (tests/support/markers.py); left out here: the
+# tests of the screens, of the class server, of the program run as a command, and the slowest
+test-engine: $(TEST_STAMP)
+	$(BIN)/python -m pytest -m "not qt and not postgres and not cli and not slow"
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/benchmarks --benchmark-only -p no:randomly

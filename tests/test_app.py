@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run_command
+from tests.support.command import run_command
 
 
 class Trainee:

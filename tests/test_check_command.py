@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_command
+from tests.support.command import run_command
+from tests.support.paths import ROOT
 from trainer.procedure import build
 from trainer.scenario import ScenarioError, load
 

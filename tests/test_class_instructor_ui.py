@@ -10,14 +10,12 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from tests import class_server_fixtures
-from tests.class_server_support import free_port
-from tests.test_exam_ui import PASSPHRASE, answer, build_form, window
-from tests.test_exams_trust import form
+from tests.support.class_server import free_port
+from tests.support.exams import form
+from tests.support.screens import PASSPHRASE, answer, build_form, window
 from trainer.exams import add_bundled_forms, add_form, installation_key
 from trainer.progress import Store
 
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 WITHIN = 60_000  # ms: only a guard against a hang
 
 
@@ -162,8 +160,8 @@ def test_not_now_gives_nothing(qtbot, school, klass):
 def class_tab(qtbot, tmp_path, klass, login: str | None = "instructor", address=None):
     """The instructor's Class tab, in the class with `login` (or at `address`; None: in none),
     Ana's results in the instructor's file."""
-    from tests.class_server_support import progress_file
-    from tests.test_progress_ui import window_for
+    from tests.support.class_server import progress_file
+    from tests.support.screens import window_for
 
     store = Store.open(progress_file(tmp_path / "teacher.db", {"Ana Ruiz": 2}))
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")

@@ -20,12 +20,9 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests import class_server_fixtures
-from tests.class_server_support import PASSWORD, Class, progress_file
-from tests.conftest import run_command
-from tests.test_class_server import push_all
-from tests.test_exam_class_ledger import server_rows
-from tests.test_exams_trust import form
+from tests.support.class_server import PASSWORD, Class, progress_file, push_all, server_rows
+from tests.support.command import run_command
+from tests.support.exams import form
 from trainer.exams import ExamAccess, add_bundled_forms, add_form, installation_key, start_exam
 from trainer.exams.classledger import give_to_class
 from trainer.exams.errors import ClassLedgerError, NoAttemptsLeftError, TraineeLoginNeeded
@@ -37,9 +34,6 @@ from trainer.progress.server.connection import ClassLedger
 from trainer.progress.server.logins import CLASS_LOGINS, class_login
 from trainer.progress.server.queue import Queue
 from trainer.progress.server.tables import DATABASE
-
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
-joined = class_server_fixtures.joined  # ClassConnections to the test's class
 
 
 def workstation(tmp_path, name: str, *people: str):

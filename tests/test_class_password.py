@@ -13,16 +13,14 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests import class_server_fixtures
-from tests.class_server_support import PASSWORD, Class, attempt, progress_file, until
-from tests.test_progress_ui import window_for as progress_window
+from tests.support.class_server import PASSWORD, Class, attempt, progress_file, until
+from tests.support.screens import window_for as progress_window
 from trainer.progress import ClassConnection, ClassServerError, Store, class_address
 from trainer.progress.server import passfile
 from trainer.progress.server.address import masked, split_password, with_passfile, with_password
 from trainer.progress.server.logins import add_login
 from trainer.progress.server.push import connect
 
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
 WITHIN = 60_000  # ms: only a guard against a hang
 CONNECTED = "Class: connected — all results sent"

@@ -15,8 +15,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests import class_server_fixtures
-from tests.class_server_support import PASSWORD, T0, Class, attempt, free_port, progress_file, until
+from tests.support.class_server import PASSWORD, T0, Class, attempt, free_port, progress_file, push_all, until
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
 from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
@@ -25,28 +24,11 @@ from trainer.progress.server.classview import attempts_of, server_class_overview
 from trainer.progress.server.connection import ClassConnection
 from trainer.progress.server.ledger import attempts_used, record_sitting, use_sitting
 from trainer.progress.server.logins import trainee_login
-from trainer.progress.server.push import Pusher, class_uid, connect, push_batch, push_trainees
+from trainer.progress.server.push import Pusher
 from trainer.progress.server.queue import Queue
 from trainer.progress.store import Store
 
 FAST = {"poll": 0.05, "backoff": (0.02, 0.2)}
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
-
-
-def push_all(path, klass: Class, size: int = 50) -> int:
-    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
-    queue = Queue(path)
-    try:
-        with connect(klass.address()) as conn:
-            uid = class_uid(conn)
-            queue.remember(uid, klass.address().shown)
-            push_trainees(conn, queue)
-            sent = 0
-            while n := push_batch(conn, queue, uid, size):
-                sent += n
-            return sent
-    finally:
-        queue.close()
 
 
 def local_attempts(path) -> dict[str, tuple]:

@@ -18,8 +18,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.class_server_support import free_port
-from tests.conftest import ROOT
+from tests.support.class_server import free_port
+from tests.support.paths import ROOT
 from trainer import cli
 from trainer.exams.forms import bundled_forms
 from trainer.progress.errors import ClassServerError

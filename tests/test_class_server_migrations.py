@@ -41,14 +41,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests import class_server_fixtures
-from tests.class_server_support import Class, catalog, progress_file, start_server
+from tests.support.class_server import Class, catalog, progress_file, start_server
 from trainer.progress import columns
 from trainer.progress.columns import ATTEMPT_TABLES, EXAM_SITTINGS
 from trainer.progress.server import tables
 from trainer.progress.server.queue import Queue
-
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 
 SNAPSHOT = Path(__file__).parent / "data" / "class_server_schema.txt"
 REGENERATE = "PYTHONPATH=. python -m tests.test_class_server_migrations"

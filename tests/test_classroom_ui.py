@@ -12,12 +12,10 @@ import time
 
 import pytest
 
-from tests import class_server_fixtures
-from tests.class_server_support import attempt, progress_file
-from tests.test_progress_ui import window_for as progress_window
+from tests.support.class_server import attempt, progress_file
+from tests.support.screens import window_for as progress_window
 from trainer.progress import ClassConnection, Store
 
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
 WITHIN = 60_000  # ms: only a guard against a hang
 
@@ -209,7 +207,7 @@ def open_trainee(qtbot, view, name: str):
 
 
 def test_a_trainee_opened_live_shows_their_attempts_from_the_server_and_nobody_elses(qtbot, tmp_path, klass):
-    from tests.test_progress_stats import played_round
+    from tests.support.progress import played_round
     from ui.qt import Qt
 
     other = progress_file(tmp_path / "other.db", {"Bo": 3})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import run_command
+from tests.support.command import run_command
 
 ROUND = {"game": "props-and-hops", "wagers": [{"seat": 1, "bet": "field", "amount": "5"}],
          "throws": [{"no_roll": "die-fell-out"}, {"dice": [6, 6]}]}
@@ -34,7 +34,7 @@ def test_python_dash_m_trainer_is_the_same_command():
     import subprocess
     import sys
 
-    from tests.conftest import ROOT
+    from tests.support.paths import ROOT
 
     done = subprocess.run([sys.executable, "-m", "trainer", "settle"], input=json.dumps(ROUND),
                           capture_output=True, text=True, cwd=ROOT)

@@ -6,7 +6,8 @@ import shutil
 
 import pytest
 
-from tests.conftest import ROOT, run_command
+from tests.support.command import run_command
+from tests.support.paths import ROOT
 from trainer import paths, paytables
 from trainer.errors import DataError
 from trainer.settle import settle

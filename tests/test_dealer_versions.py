@@ -11,13 +11,13 @@ from functools import cache
 
 import pytest
 
-from tests.dealing_support import digest
+from tests.support.dealing import digest
 from trainer import games
 from trainer.drills import DEALER, UnknownRound, deal_again, payout_drill, random_round, rebuild
 from trainer.games import GAME_IDS
 from trainer.practice import PracticeRound
 
-#: tests/dealing_support.py's digests of 454 rounds per game (400 practice rounds, 80 per
+#: tests/support/dealing.py's digests of 454 rounds per game (400 practice rounds, 80 per
 #: difficulty; 44 aimed at a skill; 10 payout drills), made from the dealing code before dealer
 #: versions (commit d149502); its docstring says how they were made and how to make them again
 DEALER_1_DIGESTS = {

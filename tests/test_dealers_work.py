@@ -4,7 +4,7 @@ shooter's badge moves when the shaker is passed, not when the 7 shows."""
 
 from __future__ import annotations
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from trainer import Automation, Do, Mark, PracticeRound, load_library
 
 LIBRARY = load_library(ROOT / "scenarios")

@@ -75,7 +75,7 @@ def test_a_payout_drill_is_one_busy_throw_with_winners(game):
 def test_a_no_roll_is_drawn_with_the_games_own_number_of_dice(game):
     """A High Roll no roll showed 2 dice: the placeholder dice now come from the game. (Three
     Dice Football's one-throw scenario is not a whole game; its no rolls drew 3 dice already.)"""
-    from tests.conftest import one_player_scenario
+    from tests.support.scenario_text import one_player_scenario
     from trainer import games
     from trainer.practice import PracticeRound
     from trainer.scenario import parse

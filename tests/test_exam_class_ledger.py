@@ -14,11 +14,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests import class_server_fixtures
-from tests.class_server_support import Class, free_port, progress_file
-from tests.conftest import run_command
-from tests.test_class_server import push_all
-from tests.test_exams_trust import code_of, form, issuer, sit
+from tests.support.class_server import free_port, progress_file, push_all, server_rows
+from tests.support.command import run_command
+from tests.support.exams import code_of, form, issuer, sit
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
 from trainer.exams.classledger import give_to_class
@@ -32,9 +30,6 @@ from trainer.library import load_library
 from trainer.progress import ClassServerError, Store
 from trainer.progress.server.address import class_address
 from trainer.progress.server.logins import trainee_login
-
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
-joined = class_server_fixtures.joined  # ClassConnections to the test's class
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +48,6 @@ def replace_file(path: Path, older: Path) -> None:
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     shutil.copy(older, path)
-
-
-def server_rows(klass: Class, table: str) -> list[tuple]:
-    with klass.admin() as conn:
-        return conn.execute(f"SELECT * FROM {table}").fetchall()
 
 
 def local_results(path: Path) -> int:

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests import class_server_fixtures
-from tests.test_exam_class_ledger import server_rows
-from tests.test_exam_ui import answer, window
-from tests.test_exams_trust import form
+from tests.support.class_server import server_rows
+from tests.support.exams import form
+from tests.support.screens import answer, window
 from trainer.exams import add_form, give_to_class, installation_key
 from trainer.progress import Store
 from trainer.progress.server.logins import class_login
 from ui.classroom import classroom_of
-
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
-joined = class_server_fixtures.joined  # ClassConnections to the test's class
 
 
 @pytest.fixture

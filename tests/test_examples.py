@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from tests.conftest import EXAMPLES, SHARED
+from tests.support.paths import EXAMPLES, SHARED
 from trainer.settle import settle
 
 FILES = sorted(EXAMPLES.glob("*.json")) if EXAMPLES.is_dir() else []

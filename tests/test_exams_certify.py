@@ -12,8 +12,8 @@ import stat
 
 import pytest
 
-from tests.conftest import run_command
-from tests.test_exams_trust import PASS, code_of, form, issuer, sit
+from tests.support.command import run_command
+from tests.support.exams import PASS, code_of, form, issuer, sit
 from trainer import policy
 from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key, start_exam
 from trainer.exams.certify import (
@@ -306,7 +306,7 @@ def test_a_damaged_record_is_refused_with_a_message(ledger, workstation, ivy, da
 
 SITTER = """
 import sys, time
-from tests.test_exams_trust import form
+from tests.support.exams import form
 from trainer.exams import installation_key, start_exam
 from trainer.progress import Store
 store = Store.open(sys.argv[1])
@@ -323,7 +323,7 @@ def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
     import subprocess
     import sys
 
-    from tests.conftest import ROOT
+    from tests.support.paths import ROOT
     from trainer.exams import close_interrupted, get_result
 
     db, secret = tmp_path / "ws.sqlite", tmp_path / "installation.key"
@@ -355,7 +355,7 @@ def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
 def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
     """Instructor: key, sitting file. Workstation: opens it, sits the exam, exports the
     submission. Instructor: certifies. Auditor: verifies with the public key alone."""
-    from tests.test_exams_trust import sit
+    from tests.support.exams import sit
     from trainer.exams import start_exam
     from trainer.exams.forms import write_form
     from trainer.exams.submission import export_submission, read_sitting_file

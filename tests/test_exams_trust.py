@@ -5,7 +5,6 @@ trusts is tested in test_exams_certify."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 import stat
@@ -15,23 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_command
+from tests.support.command import run_command
+from tests.support.exams import PASS, form, sit
 from trainer.exams import (
     KeyFileError,
     installation_key,
-    new_form,
     read_installation_key,
     results,
-    start_exam,
     verify_results,
 )
-from trainer.grading import correct_log, grade
-from trainer.library import load_library
-from trainer.procedure import Do, build
 from trainer.progress import Store
 
 ROOT = Path(__file__).resolve().parents[1]
-PASS = "correct horse battery"
 
 
 def sql(db: Path, statements: str) -> None:
@@ -45,56 +39,6 @@ def sql(db: Path, statements: str) -> None:
         done = subprocess.run([sys.executable, "-c", code, str(db), statements], capture_output=True,
                               text=True, timeout=30)
     assert done.returncode == 0, done.stderr
-
-
-def form(ids=("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive"), **more):
-    lib = load_library()
-    return new_form("Floor supervisor exam", [lib.by_id(i) for i in ids], time_limit_seconds=900,
-                    created_by="Ivy", attempts_allowed=3, uid="floor-1", **more)
-
-
-#: the instructor keys the tests issue sittings with, by public key: a sitting's start code comes
-#: from the key that issued it (trainer.exams.proof), and the proctor types it at the start
-ISSUERS: dict[bytes, object] = {}
-
-
-def issuer(key):
-    """An instructor key whose sittings the tests can start (their start codes derived from it)."""
-    ISSUERS[key.public.raw] = key
-    return key
-
-
-def code_of(token: dict | None) -> str | None:
-    """The start code the proctor types for this sitting (None for a token that asks none)."""
-    from trainer.exams.proof import start_code
-
-    if not token or not token.get("proof"):
-        return None
-    key = ISSUERS.get(bytes.fromhex(token["signer"]["public"]))
-    return start_code(key, token["nonce"]) if key is not None else None
-
-
-def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None,
-        sitting: dict | None = None, classroom=None, missed_call_at: int | None = None):
-    """Sit an exam (under a sitting token, if given; counted by a class, if joined to one); the
-    ended result (or the session, still open, if `stop_after`). `critical_at`: that item pays
-    one payout a dollar over; `missed_call_at`: that item leaves its first call undone."""
-    session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom,
-                         start_code=code_of(sitting))
-    for p in range(len(exam.items)):
-        if stop_after is not None and p == stop_after:
-            return session
-        s = session.scenario(p)
-        proc = build(s)
-        log = correct_log(proc, s.automation)
-        if p == critical_at:  # one payout a dollar off: a critical error
-            k = next(i for i, a in enumerate(log) if a.do is Do.PAY)
-            log[k] = dataclasses.replace(log[k], amount=log[k].amount + 100)
-        if p == missed_call_at:  # the dice never announced: a major finding
-            log.remove(next(a for a in log if a.do is Do.ANNOUNCE))
-        session.record(p, grade(proc, log, automation=s.automation, game=s.game,
-                                target_seconds=s.target_seconds), log)
-    return session.result
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 FACES = ("trainer", "trainer.progress", "trainer.exams")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.test_table_views import GAMES, busy, irregular_kinds
+from tests.support.tables import GAMES, busy, irregular_kinds
 
 GOLDEN = Path(__file__).parent / "golden"
 SIZE = (800, 450)  # half the scene: small files, and the comparison still sees a chip move

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tests.conftest import ROOT, run_command
+from tests.support.command import run_command
+from tests.support.paths import ROOT
 from trainer.grading import correct_log
 from trainer.procedure import Automation, Do, build
 from trainer.scenario import load

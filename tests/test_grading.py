@@ -4,40 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.scenario_text import no_roll, players, scenario, throw, wager
 from trainer.grading import Kind, Severity, correct_log, grade
 from trainer.procedure import Automation, Do, Performed, build
-from trainer.scenario import parse
-
-HEAD = """schema_version = 1
-id = "t"
-title = "t"
-briefing = "t"
-difficulty = 4
-skills = ["payouts"]
-target_seconds = 60
-"""
-
-
-def scenario(game: str, body: str):
-    return parse(HEAD + f'game = "{game}"\n' + body, "test.toml")
-
-
-def players(*seats: int) -> str:
-    return "".join(f'[[players]]\nseat = {s}\nname = "P{s}"\n' for s in seats)
-
-
-def wager(seat, bet, amount, table="wagers", **extra) -> str:
-    more = "".join(f"{k} = {v}\n" for k, v in extra.items())
-    kind = 'type = "wager"\n' if table == "events" else ""
-    return f'[[{table}]]\n{kind}seat = {seat}\nbet = "{bet}"\namount = "{amount}"\n{more}'
-
-
-def throw(**fields) -> str:
-    return '[[events]]\ntype = "throw"\n' + "".join(f"{k} = {v}\n" for k, v in fields.items())
-
-
-def no_roll(reason) -> str:
-    return f'[[events]]\ntype = "no-roll"\nreason = "{reason}"\n'
 
 
 def run(s, log, automation=Automation.WHOLE_ROUND, elapsed=None):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.test_grading import no_roll, players, scenario, throw, wager
+from tests.support.paths import ROOT
+from tests.support.scenario_text import no_roll, players, scenario, throw, wager
 from trainer.cite import reading
 from trainer.grading import Kind, Severity, correct_log
 from trainer.procedure import Automation, Do, Performed, build

@@ -22,7 +22,7 @@ from collections import Counter
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from trainer.drills import random_round
 from trainer.grading import Kind, Severity, correct_log, grade, standing
 from trainer.procedure import Automation, Do, Performed, build

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from trainer import policy
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.grading import Kind, Severity, correct_log

@@ -15,9 +15,9 @@ from decimal import Decimal
 
 import pytest
 
-from tests.class_server_support import T0, attempt
-from tests.conftest import run_command
-from tests.xapi_support import problems
+from tests.support.class_server import T0, attempt
+from tests.support.command import run_command
+from tests.support.xapi import problems
 from trainer.progress.handoff import (
     IRI,
     NAMESPACE,

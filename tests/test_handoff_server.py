@@ -9,18 +9,15 @@ import json
 
 import pytest
 
-from tests import class_server_fixtures
-from tests.class_server_support import PASSWORD, Class, progress_file, until
-from tests.conftest import run_command
-from tests.xapi_support import problems
+from tests.support.class_server import PASSWORD, Class, progress_file, until
+from tests.support.command import run_command
+from tests.support.xapi import problems
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import file_lines, statements, write
 from trainer.progress.server.connection import ClassConnection
 from trainer.progress.server.logins import trainee_login
 from trainer.progress.server.results import server_lines
 from trainer.progress.store import Store
-
-server, klass = class_server_fixtures.server, class_server_fixtures.klass  # the real PostgreSQL
 
 
 def pushed(path, klass: Class):

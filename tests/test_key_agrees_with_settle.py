@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from trainer.drills import random_round
 from trainer.money import fmt
 from trainer.procedure import Do, build

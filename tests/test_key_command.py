@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import ROOT, run_command
+from tests.support.command import run_command
+from tests.support.paths import ROOT
 from trainer.cite import is_citation
 
 FIRST = ROOT / "scenarios" / "props-and-hops" / "01-first-shake.toml"

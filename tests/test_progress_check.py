@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from tests.test_progress_store import rec
+from tests.support.progress import rec
 from trainer.progress import Store
 from trainer.progress.errors import DamagedDatabaseError
 
@@ -142,7 +142,7 @@ def app_window(qtbot, path):
 
 
 def test_the_app_checks_in_the_background_and_names_a_damaged_file(qtbot, progress_file):
-    from tests.test_startup_store import answer_with
+    from tests.support.screens import answer_with
 
     path, _ = progress_file
     damage_an_index(path)
@@ -161,7 +161,7 @@ def test_the_app_checks_in_the_background_and_names_a_damaged_file(qtbot, progre
 
 
 def test_file_check_database_reports_a_sound_file(qtbot, progress_file):
-    from tests.test_startup_store import answer_with
+    from tests.support.screens import answer_with
     from ui.qt import QAction
 
     path, _ = progress_file

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.progress import DAY1, played_round
 from trainer.procedure import Skill
 from trainer.progress import (
     AttemptRecord,
@@ -20,7 +21,6 @@ from trainer.progress import (
     weakest_skills,
 )
 
-DAY1 = 1_699_920_000.0  # 2023-11-14 00:00 UTC
 H = 3600.0
 DAY = 24 * H
 
@@ -263,28 +263,6 @@ def test_the_payout_line_is_the_median_of_the_last_5():
 
 
 # --- one trainee's attempts, and a round replayed --------------------------------------------------
-
-
-def played_round(store, trainee: int, scenario_id: str = "ph-first-shake"):
-    """A round worked through the engine as the practice screen works it: every step due, with the
-    first payout $1.00 short; recorded as the app records it. (the round, its attempt id)."""
-    from trainer.library import load_library
-    from trainer.practice import PracticeRound
-    from trainer.procedure import Do
-    from trainer.progress import attempt_of
-
-    clock = iter(float(k) for k in range(1000))
-    r = PracticeRound(load_library().by_id(scenario_id), clock=lambda: next(clock))
-    short = True
-    states = []
-    while (e := r.next_expected()) is not None:
-        amount = e.amount
-        if e.do is Do.PAY and short:
-            amount, short = amount - 100, False
-        r.perform(e.do, seat=e.seat, bet=e.bet, amount=amount, value=e.value)
-        states.append(r.table_state())
-    result = r.finish()
-    return r, states, store.record_attempt(attempt_of(r, result, trainee_id=trainee, ended=DAY1 + 600))
 
 
 def test_a_recorded_round_replays_exactly_with_its_findings_on_their_steps(store):

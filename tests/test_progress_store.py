@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from tests.support.progress import T0, rec
 from trainer import policy
 from trainer.drills import random_round
 from trainer.grading import correct_log, grade
@@ -39,7 +40,6 @@ from trainer.progress import (
 from trainer.progress.rows import ATTEMPT_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
-T0 = 1_700_000_000.0
 
 EXPECTED_COLUMNS = {
     "_migrations": [("name", "TEXT", 0, 1), ("applied_at", "REAL", 1, 0)],
@@ -95,14 +95,6 @@ EXPECTED_COLUMNS = {
     "classes": [("uid", "TEXT", 0, 1), ("address", "TEXT", 1, 0), ("joined", "REAL", 1, 0)],
     "class_sent": [("class_uid", "TEXT", 1, 1), ("attempt_id", "INTEGER", 1, 2), ("sent", "REAL", 1, 0)],
 }
-
-
-def rec(trainee_id: int, n: int = 0, **more) -> AttemptRecord:
-    fields = dict(trainee_id=trainee_id, item_id="props-and-hops/01", game="props-and-hops",
-                  mode=Mode.SCENARIO, started=T0 + 60 * n, ended=T0 + 60 * n + 30, procedure=100,
-                  payouts=90, speed=100, total=96, passed=True, critical=False, target=45.0,
-                  skills=("payouts", "calls"), log=({"do": "pay", "round": 1, "at": 2.5, "amount": 500},))
-    return AttemptRecord(**{**fields, **more})
 
 
 def snapshot(path: Path) -> dict[str, bytes]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.screens import window_for
 from trainer.progress import Store
 from trainer.progress.demo import seed_demo
 
@@ -14,19 +15,6 @@ def demo(tmp_path):
     ids = seed_demo(store, trainees=("Ana Ruiz", "Ben Cole", "Cara Diaz"), days=12, seed=3)
     yield store, ids
     store.close()
-
-
-def window_for(qtbot, store, trainee):
-    from ui.services import Services
-    from ui.window import MainWindow
-
-    services = Services(store, trainee)
-    w = MainWindow(services)
-    services.window = w
-    qtbot.addWidget(w)
-    w.resize(1440, 900)
-    w.show()
-    return w, services
 
 
 def not_blank(widget) -> bool:
@@ -415,7 +403,7 @@ def test_a_trainee_opens_on_double_click_on_enter_and_from_the_button(qtbot, dem
 
 
 def test_a_replay_shows_the_rounds_table_and_the_steps_in_order(qtbot, tmp_path):
-    from tests.test_progress_stats import played_round
+    from tests.support.progress import played_round
     from trainer.procedure.model import describe
     from ui.qt import Qt
 

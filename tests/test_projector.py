@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_practice_ui import do_next
-from tests.test_table_views import busy
+from tests.support.practice_screen import do_next
+from tests.support.tables import busy
 from trainer.procedure import Automation, Do
 
 
@@ -218,7 +218,7 @@ def test_words_say_what_the_drawing_shows_and_no_face_it_hides(qtbot, kind, word
 def test_the_irregular_throw_is_said_only_where_it_is_named(qtbot, practice_screen, difficulty, named):
     """The words follow the drawing: the caption's words after the call at difficulty 1–2, and
     never from difficulty 3 (the trainee must notice it)."""
-    from tests.conftest import one_player_scenario
+    from tests.support.scenario_text import one_player_scenario
     from trainer.scenario import parse
 
     screen = practice_screen

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_exam_ui import answer
+from tests.support.screens import answer
 from trainer.exams.keys import InstructorKey, write_private_key
 from trainer.progress import Store
 

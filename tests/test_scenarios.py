@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from trainer.cite import is_citation
 from trainer.games import GAME_IDS, get
 from trainer.grading import correct_log, grade
@@ -112,7 +112,7 @@ def test_the_procedure_events_come_up():
                                                        "extra-roll")])
 def test_an_event_a_game_does_not_have_is_refused_naming_the_games_that_do(game, event):
     """The games' own events come from each game's descriptor (Game.events), not a list here."""
-    from tests.conftest import one_player_scenario
+    from tests.support.scenario_text import one_player_scenario
     from trainer import games
     from trainer.scenario import GAME_EVENTS, ScenarioError, parse
 

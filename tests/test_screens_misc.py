@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 
 def test_a_broken_scenario_is_skipped_with_a_visible_warning(qtbot, tmp_path):

@@ -5,24 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-
-def answer_with(button_text: str):
-    """Click a button of the message box that will be open in a moment."""
-    from ui.qt import QApplication, QMessageBox, QTimer
-
-    seen = []
-
-    def click():
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, click)
-            return
-        seen.append(box.text())
-        next(b for b in box.buttons() if b.text() == button_text).click()
-
-    QTimer.singleShot(20, click)
-    return seen
-
+from tests.support.screens import answer_with
 
 DAMAGED = [b"\x00not a database at all" * 40, b"SQLite format 3\x00" + b"\xff" * 4000]
 

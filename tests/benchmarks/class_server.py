@@ -44,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.benchmarks.progress_bench import build, median_ms
-from tests.class_server_support import Class, start_server
+from tests.support.class_server import Class, start_server
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, FINDINGS, TRAINEES
 from trainer.progress.records import AttemptRecord, Mode

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from trainer.library import load_library
 from trainer.procedure import Automation, Do
 

@@ -9,18 +9,26 @@ import time
 from pathlib import Path
 
 import psycopg
+from psycopg import sql
 
 from trainer.progress.records import AttemptRecord, Mode
 from trainer.progress.server import tables
 from trainer.progress.server.address import ClassAddress, class_address
 from trainer.progress.server.logins import CLASS_LOGINS, add_login
 from trainer.progress.server.postgres import Postgres
-from trainer.progress.server.tables import install
+from trainer.progress.server.push import class_uid, connect, push_batch, push_trainees
+from trainer.progress.server.queue import Queue
+from trainer.progress.server.tables import OWNER, install
 from trainer.progress.store import Store
 
 PASSWORD = "class-test-password"
 T0 = 1_700_000_000.0
 _classes = itertools.count(1)
+#: the classes made by the test that runs: dropped after it (tests/support/class_server_fixtures.py)
+made: list[Class] = []
+#: for each server and list of migrations, a class database with all of them applied, which each
+#: class copies (CREATE DATABASE ... TEMPLATE) instead of applying every migration again
+_templates: dict[tuple, str] = {}
 
 
 def free_port() -> int:
@@ -39,12 +47,35 @@ def start_server(folder: Path) -> Postgres:
     return server
 
 
+def template(server: Postgres) -> str:
+    """The server's class database with every migration applied, and no rows but the list of
+    migrations: what a class's install makes, less the class's id (each copy makes its own)."""
+    key = (server.folder, tuple(tables.MIGRATIONS))
+    if key not in _templates:
+        name = f"class_template_{len(_templates) + 1}"
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            install(admin, name)
+        with psycopg.connect(server.admin_dsn(name), autocommit=True) as conn:
+            conn.execute("DELETE FROM class_info")
+            names = conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                                 "AND tablename <> '_migrations' ORDER BY tablename").fetchall()
+            filled = [t for (t,) in names if conn.execute(
+                sql.SQL("SELECT EXISTS (SELECT FROM {})").format(sql.Identifier(t))).fetchone()[0]]
+        if filled:  # every class would get the same rows: make them per class in Class._copy
+            raise AssertionError(f"the migrations write rows in {filled}: each class needs its own")
+        _templates[key] = name
+    return _templates[key]
+
+
 class Class:
     """One class database on the test server, and its logins' addresses."""
 
     def __init__(self, server: Postgres, *, upto: str | None = None):
         self.server = server
         self.database = f"class_{next(_classes)}"
+        made.append(self)
+        if upto is None:
+            self._copy(template(server))
         self.install(upto)
 
     def install(self, upto: str | None = None) -> list[str]:
@@ -58,6 +89,21 @@ class Class:
                 return install(admin, self.database)
         finally:
             tables.MIGRATIONS[:] = saved
+
+    def _copy(self, template: str) -> None:
+        """The class's database as a copy of `template`, with a class id of its own (s001 gives
+        each class one when it makes the table)."""
+        with psycopg.connect(self.server.admin_dsn(), autocommit=True) as admin:
+            admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} OWNER {}").format(
+                sql.Identifier(self.database), sql.Identifier(template), sql.Identifier(OWNER)))
+        with self.admin() as conn:
+            conn.execute("INSERT INTO class_info DEFAULT VALUES")
+
+    def drop(self) -> None:
+        """Remove the class's database, ending any connection to it first."""
+        with psycopg.connect(self.server.admin_dsn(), autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(self.database)))
 
     def address(self, login: str = "workstation", password: str = PASSWORD) -> ClassAddress:
         return class_address(f"postgresql://{login}:{password}@127.0.0.1:{self.server.port}/{self.database}")
@@ -199,3 +245,24 @@ def catalog(conn: psycopg.Connection) -> str:
         out.append(f"function {signature} owner {owner} grants {acl(grants)}")
         out.append(definition.rstrip("\n"))
     return "\n".join(out) + "\n"
+
+
+def push_all(path, klass: Class, size: int = 50) -> int:
+    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
+    queue = Queue(path)
+    try:
+        with connect(klass.address()) as conn:
+            uid = class_uid(conn)
+            queue.remember(uid, klass.address().shown)
+            push_trainees(conn, queue)
+            sent = 0
+            while n := push_batch(conn, queue, uid, size):
+                sent += n
+            return sent
+    finally:
+        queue.close()
+
+
+def server_rows(klass: Class, table: str) -> list[tuple]:
+    with klass.admin() as conn:
+        return conn.execute(f"SELECT * FROM {table}").fetchall()

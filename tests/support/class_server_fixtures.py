@@ -1,15 +1,21 @@
 """The class server's fixtures, for every test that needs a real PostgreSQL: `server`, one for the
-whole session (the packaged server on the loopback address), `klass`, a class database of its
-own per test, and `joined`, ClassConnections to it as the app holds them. A test module takes
-them as its own names:
+whole run (the packaged server on the loopback address), `klass`, a class database of its own
+per test, and `joined`, ClassConnections to it as the app holds them. Loaded once, as a plugin,
+by tests/conftest.py: a test takes them by name, and every test shares the one server.
 
-    server, klass = class_server_fixtures.server, class_server_fixtures.klass"""
+The class databases a test made are dropped after it, so the server holds only the running
+test's: a crash's recovery and each checkpoint sync the files of a few databases, not of every
+class made since the run began."""
 
 from __future__ import annotations
 
+import contextlib
+
+import psycopg
 import pytest
 
-from tests.class_server_support import Class, start_server
+from tests.support import class_server
+from tests.support.class_server import Class, start_server
 from trainer.progress import Store
 from trainer.progress.server.connection import ClassConnection
 
@@ -44,3 +50,13 @@ def joined(tmp_path, klass):
     yield join
     for conn in made:
         conn.close()
+
+
+@pytest.fixture(autouse=True)
+def _drop_classes():
+    """Drop the class databases the test made (with `klass` or Class(server)), once it is over."""
+    yield
+    while class_server.made:
+        made = class_server.made.pop()
+        with contextlib.suppress(psycopg.OperationalError):  # down: a test crashed it, and failed
+            made.drop()

@@ -9,7 +9,7 @@ dealer versions (commit d149502), in a separate worktree, so that nothing in the
 is touched:
 
     git worktree add /tmp/dealer-v1 d149502
-    PYTHONHASHSEED=0 PYTHONPATH=/tmp/dealer-v1 .venv/bin/python tests/dealing_support.py
+    PYTHONHASHSEED=0 PYTHONPATH=/tmp/dealer-v1 .venv/bin/python tests/support/dealing.py
     git worktree remove /tmp/dealer-v1
 
 It prints the trainer it dealt with (check that it is the worktree's) and one digest per game.

@@ -10,7 +10,7 @@ from functools import cache
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 SCHEMA = ROOT / "tests" / "data" / "xapi-statement.schema.json"
 

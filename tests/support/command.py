@@ -1,0 +1,29 @@
+"""The program as a user runs it: `run_command` (python -m ui.main, in a subprocess) and the
+installed `dealer-trainer` entry point (the `dealer_trainer` fixture)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+
+
+def run_command(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m ui.main ARGS` (the dealer-trainer program) the way a user would."""
+    return subprocess.run([sys.executable, "-m", "ui.main", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, env={**os.environ, **(env or {})}, timeout=120)
+
+
+@pytest.fixture
+def dealer_trainer() -> str:
+    """The installed `dealer-trainer` entry point."""
+    exe = shutil.which("dealer-trainer", path=str(Path(sys.executable).parent))
+    if exe is None:
+        pytest.skip("the dealer-trainer entry point is not installed in this environment")
+    return exe

@@ -1,0 +1,181 @@
+"""Markers given to every test by what it uses, when the run is collected, so that a run can choose
+(`make test-engine` runs `-m "not qt and not postgres and not cli and not slow"`). What a test
+uses is read from its code: the test function, the fixtures it takes that are defined in tests/
+(and its module's autouse ones), and the functions of tests/ they call, in turn.
+
+- `qt`: it takes qtbot (itself or through a fixture), its module imports ui, its code imports
+  or patches something of ui, or it renders the app's window in a subprocess (`--screenshot`);
+- `postgres`: it takes the class server's fixtures (server, klass, joined) or connects to a
+  PostgreSQL itself (psycopg);
+- `cli`: it runs the program in a subprocess: run_command, the installed `dealer-trainer`, or
+  `python -m ui.main` / `python -m trainer`;
+- `slow`: one of the slowest tests of a full run (SLOW below, measured: every parameter of each
+  took 4 s or more on the 2-core development machine).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import types
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parents[1]
+SERVER_FIXTURES = {"server", "klass", "joined"}
+UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")  # what monkeypatch.setattr("ui.classroom.OPTIONS", ...) patches
+SLOW = {
+    "test_table_plays.py::test_random_rounds_play_through_their_table",
+    "test_properties.py::test_props_and_hops_rounds",
+    "test_properties.py::test_three_dice_football_games",
+    "test_properties.py::test_high_roll_dice_rounds",
+    "test_properties.py::test_high_roll_dice_6_rounds",
+    "test_properties.py::test_pai_gow_dice_rounds",
+    "test_dealer_versions.py::test_dealer_2_rounds_play_to_the_end",
+    "test_dealer_versions.py::test_dealer_2_deals_cocked_and_lost_dice_where_the_game_has_them",
+    "test_dealer_versions.py::test_an_id_without_a_version_deals_as_it_always_did",
+    "test_dealer_versions.py::test_a_v2_id_deals_as_it_did_when_dealer_2_came_in",
+    "test_payouts_exhaustive.py::test_high_roll_dice_6_every_outcome",
+    "test_payouts_exhaustive.py::test_high_roll_dice_10_every_multiset",
+    "test_key_agrees_with_settle.py::test_random_rounds",
+    "test_exams_certify.py::test_issue_sit_submit_certify_verify_through_the_commands",
+    "test_exam_ui.py::test_certification_issued_sat_submitted_certified_through_the_screens",
+    "test_progress_store.py::test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it",
+    "test_class_server.py::test_killing_the_server_mid_push_loses_nothing_and_doubles_nothing",
+    "test_class_server_command.py::test_the_command_starts_a_class_server_workstations_can_join_and_stops_on_sigterm",
+}
+
+
+class Uses:
+    """What some code reaches: the names it reads (globals, attributes, modules it imports), the
+    strings it holds (literals, and strings it reads from its module's globals), the functions
+    of tests/ it calls."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.strings: set[str] = set()
+        self.functions: set[str] = set()  # "module.name"
+
+    def add(self, other: Uses) -> None:
+        self.names |= other.names
+        self.strings |= other.strings
+        self.functions |= other.functions
+
+
+def _ours(obj) -> bool:
+    return isinstance(obj, types.FunctionType) and _in_tests(obj.__code__.co_filename)
+
+
+@cache
+def _in_tests(filename: str) -> bool:
+    return Path(filename).resolve().is_relative_to(TESTS)
+
+
+def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _codes(const)
+
+
+def _strings(value) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple | list | set | frozenset):
+        for v in value:
+            yield from _strings(v)
+
+
+@cache
+def reach(fn: types.FunctionType) -> Uses:
+    """What `fn` reaches, through the functions of tests/ it calls. Read from the names and
+    constants of its code (an attribute that shares a global's name counts as that global: it
+    can only add a marker, never lose one)."""
+    uses, todo, seen = Uses(), [fn], set()
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        uses.functions.add(f"{f.__module__}.{f.__name__}")
+        for code in _codes(f.__code__):
+            uses.strings.update(s for const in code.co_consts for s in _strings(const))
+            for name in code.co_names:
+                uses.names.add(name)
+                value = f.__globals__.get(name)
+                if _ours(value):
+                    todo.append(value)
+                elif isinstance(value, str | tuple | list):
+                    uses.strings.update(_strings(value))
+    return uses
+
+
+def _function(obj):
+    """The plain function behind a test or a fixture."""
+    obj = getattr(obj, "__func__", obj)
+    if hasattr(obj, "_get_wrapped_function"):  # pytest's fixture definition
+        obj = obj._get_wrapped_function()
+    return inspect.unwrap(obj)
+
+
+def module_imports_ui(module: types.ModuleType) -> bool:
+    """Whether the test's module imports something of ui when it is imported."""
+    return any(_is_ui(getattr(value, "__module__", None) or getattr(value, "__name__", ""))
+               for value in vars(module).values() if not isinstance(value, str))
+
+
+def _is_ui(module: str) -> bool:
+    return module == "ui" or module.startswith("ui.")
+
+
+def requested(item: pytest.Function) -> dict[str, list]:
+    """The fixtures the test asks for, those of its own module (autouse ones too), and those they
+    ask for in turn; each name's definitions. Not the autouse fixtures of tests/support, which
+    every test gets: they say nothing of what this one uses."""
+    info = item._fixtureinfo
+    here = str(item.path)
+    own = [name for name in item.fixturenames for d in info.name2fixturedefs.get(name, ())
+           if _function(d.func).__code__.co_filename == here]
+    todo = [*info.argnames, *(n for m in item.iter_markers("usefixtures") for n in m.args), *own]
+    found: dict[str, list] = {}
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found[name] = list(info.name2fixturedefs.get(name, ()))
+        todo += [n for d in found[name] for n in d.argnames]
+    return found
+
+
+def markers(item: pytest.Function) -> set[str]:
+    fixtures = requested(item)
+    functions = [_function(item.obj)]
+    for defs in fixtures.values():
+        functions += [f for f in (_function(d.func) for d in defs) if _ours(f)]
+    uses = Uses()
+    for f in functions:
+        uses.add(reach(f))
+    out = set()
+    if ("qtbot" in fixtures or module_imports_ui(item.module) or any(map(_is_ui, uses.names))
+            or any(map(UI_ATTRIBUTE.fullmatch, uses.strings)) or "--screenshot" in uses.strings):
+        out.add("qt")
+    if fixtures.keys() & SERVER_FIXTURES or "psycopg" in uses.names:
+        out.add("postgres")
+    if ("dealer_trainer" in fixtures or "tests.support.command.run_command" in uses.functions
+            or ("subprocess" in uses.names
+                and ("ui.main" in uses.strings or {"-m", "trainer"} <= uses.strings))):
+        out.add("cli")
+    if f"{item.path.name}::{item.originalname}" in SLOW:
+        out.add("slow")
+    return out
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m chooses by them
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if isinstance(item, pytest.Function):
+            for name in sorted(markers(item)):
+                item.add_marker(name)

@@ -1,0 +1,68 @@
+"""A clean Qt for every test that uses qtbot: settings of its own, no window or timer left
+behind; and the practice screen and page on their own, as fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(request, tmp_path_factory):
+    """Qt tests keep their QSettings (window size, theme, last screen) in a folder of their own."""
+    if "qtbot" not in request.fixturenames:
+        yield
+        return
+    from ui.qt import QSettings
+
+    folder = tmp_path_factory.mktemp("settings")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _no_qt_leftovers(request):
+    """Fail any Qt test that leaves windows open or timers running (napari's rule)."""
+    yield
+    if "qtbot" not in request.fixturenames:
+        return
+    from ui.qt import QApplication, QTimer
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    app.processEvents()
+    left = [w for w in app.topLevelWidgets() if w.isVisible()]
+    timers = [t for w in app.allWidgets() for t in w.findChildren(QTimer) if t.isActive()]
+    for w in left:
+        w.close()
+    assert not left, f"windows left open: {left}"
+    assert not timers, "timers left running: " + ", ".join(
+        f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)
+
+
+def shown_alone(qtbot, widget, height: int):
+    """Show a practice widget on its own at a workstation's size; stop and close it after."""
+    qtbot.addWidget(widget)
+    widget.resize(1400, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+    yield widget
+    widget.stop()
+    widget.close()
+
+
+@pytest.fixture
+def practice_screen(qtbot):
+    """A practice screen on its own, shown at a workstation's size."""
+    from ui.practice import PracticeScreen
+
+    yield from shown_alone(qtbot, PracticeScreen(), 860)
+
+
+@pytest.fixture
+def practice_page(qtbot):
+    """The practice page (deal bar and screen) on its own, shown at a workstation's size."""
+    from ui.practice_page import PracticePage
+
+    yield from shown_alone(qtbot, PracticePage(), 900)

@@ -1,0 +1,118 @@
+"""The main window on a real store, and its modal dialogs answered as a user answers them."""
+
+from __future__ import annotations
+
+PASSPHRASE = "correct horse battery"
+
+
+def answer(*steps: dict, seen: list | None = None, asked: list | None = None):
+    """Answer the modal dialogs that will open, in order. Each step is {"button": label} for a
+    message box, {"text": ...} for an input dialog, or {"file": path} for a file dialog. A
+    dialog nobody expected is cancelled after a few seconds, so a test fails instead of hanging.
+    `seen` collects the message boxes' texts, `asked` the input dialogs' questions and echo modes."""
+    from ui.qt import QApplication, QDialog, QFileDialog, QInputDialog, QMessageBox, QTimer
+
+    todo = list(steps)
+    tries = {"n": 0}
+
+    def act():
+        box = QApplication.activeModalWidget()
+        if box is None:
+            if todo:
+                QTimer.singleShot(30, act)
+            return
+        if not todo or tries["n"] > 150:
+            if isinstance(box, QDialog):
+                box.reject()
+            return
+        tries["n"] += 1
+        step = todo[0]
+        if "file" in step and isinstance(box, QFileDialog):
+            box.selectFile(step["file"])
+            box.accept()
+        elif "text" in step and isinstance(box, QInputDialog):
+            if asked is not None:
+                asked.append((box.labelText(), box.textEchoMode()))
+            box.setTextValue(step["text"])
+            box.accept()
+        elif "button" in step and isinstance(box, QMessageBox):
+            if seen is not None:
+                seen.append(box.text())
+            next(b for b in box.buttons() if b.text().replace("&", "") == step["button"]).click()
+        else:
+            QTimer.singleShot(30, act)
+            return
+        todo.pop(0)
+        tries["n"] = 0
+        if todo:
+            QTimer.singleShot(30, act)
+
+    QTimer.singleShot(30, act)
+
+
+def window(qtbot, store, key, trainee_id):
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    services = Services(store, store.trainee(trainee_id), key=key)
+    w = MainWindow(services)
+    services.window = w
+    qtbot.addWidget(w)
+    w.resize(1440, 900)
+    w.show()
+    return w
+
+
+def build_form(qtbot, page):
+    """The instructor's form builder, worked from the keyboard."""
+    from ui.exam_forms import FormBuilder
+    from ui.qt import Qt, QTimer
+
+    made = {}
+
+    def fill():
+        builder = next(w for w in page.findChildren(FormBuilder) if w.isVisible())
+        qtbot.keyClicks(builder.name, "Pai Gow and Props & Hops check ride")
+        wanted = ("Sum and Match", "one-roll wagers")
+        for row in range(builder.list.count()):
+            if any(w in builder.list.item(row).text() for w in wanted):
+                builder.list.setCurrentRow(row)
+                qtbot.keyClick(builder.list, Qt.Key.Key_Space)
+        builder.minutes.setValue(30)
+        made["items"] = len(builder.chosen())
+        builder.accept()
+
+    QTimer.singleShot(50, fill)
+    page.new_form()
+    return made
+
+
+def window_for(qtbot, store, trainee):
+    from ui.services import Services
+    from ui.window import MainWindow
+
+    services = Services(store, trainee)
+    w = MainWindow(services)
+    services.window = w
+    qtbot.addWidget(w)
+    w.resize(1440, 900)
+    w.show()
+    return w, services
+
+
+def answer_with(button_text: str):
+    """Click a button of the message box that will be open in a moment."""
+    from ui.qt import QApplication, QMessageBox, QTimer
+
+    seen = []
+
+    def click():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, click)
+            return
+        seen.append(box.text())
+        next(b for b in box.buttons() if b.text() == button_text).click()
+
+    QTimer.singleShot(20, click)
+    return seen
