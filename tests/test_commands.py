@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from trainer import cli, commands
 
 FOLDER = ROOT / "trainer" / "commands"
