@@ -395,3 +395,15 @@ def test_refusals_cite_the_sentence_that_refuses():
                    {"green": [1, 2], "red": 3, "wagers": [{"seat": 2, "bet": "touchdown", "amount": "5"}]}]})
     [late] = tdf["refused"]
     assert "§ 577.3(c)" in late["cite"]  # full game wagers "prior to the start of each new game"
+
+
+def test_an_extra_point_roll_thrown_with_no_extra_point_wager_is_major_citing_577_6_f_1():
+    """§ 577.6(f)(1): "If any player at the table has placed an Extra Point Wager, the Quarterback
+    shall then throw an extra point roll": one thrown with none up is a record of the game wrong."""
+    s = bundled(TDF_STAND)
+    log = correct_log(build(s), WHOLE)
+    last = max(p.round for p in log)
+    result = graded(s, [*log, Performed(Do.EXTRA_POINT_ROLL, last)])
+    [finding] = result.findings
+    assert finding.severity is Severity.MAJOR and finding.cite == "58 Pa. Code § 577.6(f)(1)"
+    assert not result.score.passed

@@ -329,9 +329,10 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
                        f"{describe(p.do, p.seat, p.bet, p.amount, p.value)}: expected “{e.label}”",
                        e.cite, e.skill, e, p), k
     same = next((a for _, a in procedure.actions() if a.do is p.do), None)
+    own = games.get(game).step_sections.get(p.do)
     return Finding(Kind.EXTRA, uncalled(p.do),
                    f"{describe(p.do, p.seat, p.bet, p.amount, p.value)} was not called for here",
-                   same.cite if same is not None else cite_for(game),
+                   same.cite if same is not None else cite(own) if own else cite_for(game),
                    Skill.WAGERS if p.do in (Do.ACCEPT, Do.REFUSE) else Skill.CALLS, None, p), None
 
 

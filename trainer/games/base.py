@@ -17,6 +17,7 @@ from trainer.errors import RequestError
 from trainer.money import winnings
 from trainer.paytables import PayEntry
 from trainer.settlement import Line, Refusal, ThrowReport, Wager
+from trainer.vocabulary import Do
 
 
 class Kind(StrEnum):
@@ -88,6 +89,9 @@ class Game(Protocol):
     #: bets decided on one throw and paid after a later one (a touchdown's Touchdown wager, paid
     #: after the extra point roll, § 577.6(f)(1)): paid early, it is out of order, not unearned
     paid_later: frozenset[str]
+    #: the section of a step of the game's own, cited when the step is done where none was
+    #: called for (an extra point roll with no Extra Point wager up)
+    step_sections: Mapping[Do, str]
     # the options whose odds `dealer-trainer odds` reports: every paytable a property may choose
     odds_options: tuple[Mapping[str, object], ...]
 

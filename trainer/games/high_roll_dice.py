@@ -341,6 +341,7 @@ class HighRollDice:
     cocked_dice = True
     stands_until: str | None = None
     paid_later: frozenset[str] = frozenset()
+    step_sections: Mapping[Do, str] = {}
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def __init__(self, variant: Variant):

@@ -26,6 +26,7 @@ from trainer.games.base import (
 from trainer.paytables import paytable
 from trainer.readings import SEATS
 from trainer.settlement import Refusal, ThrowReport, Wager, settle_together
+from trainer.vocabulary import Do
 
 ID = "pai-gow-dice"
 NAME = "Pai Gow Poker dice wagers"
@@ -198,6 +199,7 @@ class PaiGowDice:
     settles_in = "645c.2(g)"
     stands_until: str | None = None
     paid_later: frozenset[str] = frozenset()
+    step_sections: Mapping[Do, str] = {}
     # every Sum paytable and every Beat It paytable of § 645c.2(e), each at least once
     odds_options: tuple[Mapping[str, object], ...] = tuple(
         {"sum_paytable": s, "beat_it_paytable": b}

@@ -289,6 +289,7 @@ class PropsAndHops:
     settles_in = "668a.3"
     stands_until: str | None = None
     paid_later: frozenset[str] = frozenset()
+    step_sections: Mapping[Do, str] = {}
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:

@@ -446,6 +446,7 @@ class ThreeDiceFootball:
     settles_in = "577.6"
     stands_until = "577.6(f)"  # a full game wager stands until the game ends
     paid_later = frozenset({"touchdown"})  # after the extra point roll, § 577.6(f)(1)
+    step_sections: Mapping[Do, str] = {Do.EXTRA_POINT_ROLL: "577.6(f)(1)", Do.NEW_DICE: "577.4(d)"}
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
     def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
