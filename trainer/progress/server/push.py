@@ -172,11 +172,11 @@ class Pusher:
                     self._wake.wait(self.poll)
                     self._wake.clear()
             except (psycopg.Error, sqlite3.Error, OSError) as e:
+                self._disconnect()
+                with contextlib.suppress(sqlite3.Error):  # counted before the problem shows, so
+                    self._count()  # a status that names the problem gives the file's own count
                 self.refused = password_refused(e)
                 self.problem, self.failures = reason(e), self.failures + 1
-                self._disconnect()
-                with contextlib.suppress(sqlite3.Error):
-                    self._count()
                 self._wake.wait(pause)  # stop() and a new attempt wake it too
                 self._wake.clear()
                 pause = min(pause * 2, self.backoff[1])
