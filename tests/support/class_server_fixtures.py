@@ -10,6 +10,9 @@ class made since the run began."""
 from __future__ import annotations
 
 import contextlib
+import shutil
+import tempfile
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -21,10 +24,15 @@ from trainer.progress.server.connection import ClassConnection
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    server = start_server(tmp_path_factory.mktemp("class-server") / "class")
+def server():
+    # a folder of its own, not under pytest's: as root the server runs as its own user, who must
+    # reach its files, and any other pytest run of the same user (a second checkout's, say) takes
+    # that permission off pytest's folders when it starts, so the server stops with a PANIC
+    folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-class-"))
+    server = start_server(folder / "class")
     yield server
     server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
