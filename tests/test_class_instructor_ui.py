@@ -109,7 +109,7 @@ def test_a_workstation_login_is_refused_with_the_reason(qtbot, school, klass):
 
 
 def test_a_server_out_of_reach_is_said(qtbot, school, klass):
-    from trainer.progress import class_address
+    from trainer.classes import class_address
 
     gone = class_address(f"postgresql://instructor:pw@127.0.0.1:{free_port()}/{klass.database}")
     w, page = forms_tab(qtbot, school, gone)
@@ -257,7 +257,7 @@ def test_a_workstation_login_makes_no_login_and_shows_nothing(qtbot, tmp_path, k
 
 
 def test_a_server_out_of_reach_makes_no_login(qtbot, tmp_path, klass):
-    from trainer.progress import class_address
+    from trainer.classes import class_address
     from ui.qt import Qt
 
     gone = class_address(f"postgresql://instructor:pw@127.0.0.1:{free_port()}/{klass.database}")

@@ -23,17 +23,18 @@ from psycopg.types.json import Jsonb
 from tests.support.class_server import PASSWORD, Class, progress_file, push_all, server_rows
 from tests.support.command import run_command
 from tests.support.exams import form
+from trainer.classes import ClassServerError
+from trainer.classes.server.command import prepare
+from trainer.classes.server.logins import CLASS_LOGINS, class_login
+from trainer.classes.server.tables import DATABASE
+from trainer.classes.workstation.address import class_address
+from trainer.classes.workstation.connection import ClassLedger
+from trainer.classes.workstation.queue import Queue
 from trainer.exams import ExamAccess, add_bundled_forms, add_form, installation_key, start_exam
 from trainer.exams.classledger import give_to_class
 from trainer.exams.errors import ClassLedgerError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import write_form
-from trainer.progress import ClassServerError, Store, clean_name
-from trainer.progress.server.address import class_address
-from trainer.progress.server.command import prepare
-from trainer.progress.server.connection import ClassLedger
-from trainer.progress.server.logins import CLASS_LOGINS, class_login
-from trainer.progress.server.queue import Queue
-from trainer.progress.server.tables import DATABASE
+from trainer.progress import Store, clean_name
 
 
 def workstation(tmp_path, name: str, *people: str):

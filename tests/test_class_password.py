@@ -15,11 +15,12 @@ import pytest
 
 from tests.support.class_server import PASSWORD, Class, attempt, progress_file, until
 from tests.support.screens import window_for as progress_window
-from trainer.progress import ClassConnection, ClassServerError, Store, class_address
-from trainer.progress.server import passfile
-from trainer.progress.server.address import masked, split_password, with_passfile, with_password
-from trainer.progress.server.logins import add_login
-from trainer.progress.server.push import connect
+from trainer.classes import ClassConnection, ClassServerError, class_address
+from trainer.classes.server.logins import add_login
+from trainer.classes.workstation import passfile
+from trainer.classes.workstation.address import masked, split_password, with_passfile, with_password
+from trainer.classes.workstation.push import connect
+from trainer.progress import Store
 
 FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
 WITHIN = 60_000  # ms: only a guard against a hang

@@ -16,16 +16,16 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.support.class_server import PASSWORD, T0, Class, attempt, free_port, progress_file, push_all, until
+from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
+from trainer.classes.server.ledger import attempts_used, record_sitting, use_sitting
+from trainer.classes.server.logins import trainee_login
+from trainer.classes.workstation.address import class_address
+from trainer.classes.workstation.classview import attempts_of, server_class_overview
+from trainer.classes.workstation.connection import ClassConnection
+from trainer.classes.workstation.push import Pusher
+from trainer.classes.workstation.queue import Queue
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
-from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
-from trainer.progress.server.address import class_address
-from trainer.progress.server.classview import attempts_of, server_class_overview
-from trainer.progress.server.connection import ClassConnection
-from trainer.progress.server.ledger import attempts_used, record_sitting, use_sitting
-from trainer.progress.server.logins import trainee_login
-from trainer.progress.server.push import Pusher
-from trainer.progress.server.queue import Queue
 from trainer.progress.store import Store
 
 FAST = {"poll": 0.05, "backoff": (0.02, 0.2)}
@@ -474,7 +474,7 @@ def test_the_count_of_what_waits_is_kept_not_read_from_the_file_each_time(tmp_pa
     """The status bar asks every second; counting reads the whole file (160 ms at 1,000,000
     attempts). The count is read once, then kept by the pusher: one more for each attempt
     recorded, less each batch sent, counted again on its own thread after each try."""
-    from trainer.progress.server.queue import Queue
+    from trainer.classes.workstation.queue import Queue
 
     path = progress_file(tmp_path / "ws.db", {"Ana": 3})
     connection = ClassConnection(str(path), klass.address(), **FAST)

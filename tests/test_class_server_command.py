@@ -21,10 +21,10 @@ import pytest
 from tests.support.class_server import free_port
 from tests.support.paths import ROOT
 from trainer import cli
+from trainer.classes.errors import ClassServerError
+from trainer.classes.server.postgres import Postgres
+from trainer.classes.workstation.address import class_address
 from trainer.exams.forms import bundled_forms
-from trainer.progress.errors import ClassServerError
-from trainer.progress.server.address import class_address
-from trainer.progress.server.postgres import Postgres
 
 
 def class_server(*args: str) -> subprocess.CompletedProcess:

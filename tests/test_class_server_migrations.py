@@ -1,4 +1,4 @@
-"""The class server's migrations (trainer.progress.server.tables) are frozen:
+"""The class server's migrations (trainer.classes.server.tables) are frozen:
 
 - each released migration sends the server the SQL it sent when it was released: `RELEASED`
   holds a digest of it, and a migration edited since fails here; none sends SQL made from
@@ -12,7 +12,7 @@
   with no migration giving it to the server fails here;
 - `row_level_security` writes, for a new migration, the block the released ones wrote out.
 
-When a migration is deliberately added (a new file under trainer/progress/server/migrations and
+When a migration is deliberately added (a new file under trainer/classes/server/migrations and
 a function that runs it):
 
 1. its digest goes into `RELEASED` (the test names the migration and its digest);
@@ -42,10 +42,10 @@ import psycopg
 import pytest
 
 from tests.support.class_server import Class, catalog, progress_file, start_server
+from trainer.classes.server import tables
+from trainer.classes.workstation.queue import Queue
 from trainer.progress import columns
 from trainer.progress.columns import ATTEMPT_TABLES, EXAM_SITTINGS
-from trainer.progress.server import tables
-from trainer.progress.server.queue import Queue
 
 SNAPSHOT = Path(__file__).parent / "data" / "class_server_schema.txt"
 REGENERATE = "PYTHONPATH=. python -m tests.test_class_server_migrations"
@@ -106,7 +106,7 @@ def test_no_released_migration_is_edited():
 
 
 def test_each_file_is_run_by_the_migration_of_its_name():
-    folder = resources.files("trainer.progress.server").joinpath("migrations")
+    folder = resources.files("trainer.classes.server").joinpath("migrations")
     files = {f.name.removesuffix(".sql") for f in folder.iterdir() if f.name.endswith(".sql")}
     assert files <= set(tables.known()), "a file no migration runs"
     assert set(RELEASED) <= files, "a released migration runs its file"
@@ -178,7 +178,7 @@ def code_ranges(pattern: str) -> list[tuple[int, int]]:
 
 
 def test_s008_refuses_every_character_clean_name_removes():
-    """s008's set of characters is frozen as Unicode 14.0 gave it (trainer.progress.server.tables.
+    """s008's set of characters is frozen as Unicode 14.0 gave it (trainer.classes.server.tables.
     not_in_names); every character this Python's clean_name removes is in it."""
     frozen = re.search(r"name !~ '(\[[^']*\])'", tables.frozen_sql("s008_trainee_logins_by_name")).group(1)
     here = tables.not_in_names()  # what clean_name removes, on this Python's Unicode

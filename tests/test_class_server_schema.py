@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from trainer.classes.server.tables import column_ddl, create_table
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, EXAM_SITTINGS, FINDINGS, TRAINEES
 from trainer.progress.rows import ATTEMPT_COLUMNS
-from trainer.progress.server.tables import column_ddl, create_table
 from trainer.progress.store import Store
 
 TABLES = (TRAINEES, ATTEMPTS, FINDINGS, ATTEMPT_SKILLS, EXAM_SITTINGS)

@@ -14,7 +14,8 @@ import pytest
 
 from tests.support.class_server import attempt, progress_file
 from tests.support.screens import window_for as progress_window
-from trainer.progress import ClassConnection, Store
+from trainer.classes import ClassConnection
+from trainer.progress import Store
 
 FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
 WITHIN = 60_000  # ms: only a guard against a hang

@@ -17,6 +17,9 @@ import pytest
 from tests.support.class_server import free_port, progress_file, push_all, server_rows
 from tests.support.command import run_command
 from tests.support.exams import code_of, form, issuer, sit
+from trainer.classes import ClassServerError
+from trainer.classes.server.logins import trainee_login
+from trainer.classes.workstation.address import class_address
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
 from trainer.exams.classledger import give_to_class
@@ -27,9 +30,7 @@ from trainer.exams.proof import proof_key, prove
 from trainer.exams.records import portable_record
 from trainer.exams.submission import SUBMISSION
 from trainer.library import load_library
-from trainer.progress import ClassServerError, Store
-from trainer.progress.server.address import class_address
-from trainer.progress.server.logins import trainee_login
+from trainer.progress import Store
 
 
 @pytest.fixture(scope="module")

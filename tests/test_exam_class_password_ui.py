@@ -11,9 +11,9 @@ import pytest
 from tests.support.class_server import server_rows
 from tests.support.exams import form
 from tests.support.screens import answer, window
+from trainer.classes.server.logins import class_login
 from trainer.exams import add_form, give_to_class, installation_key
 from trainer.progress import Store
-from trainer.progress.server.logins import class_login
 from ui.classroom import classroom_of
 
 

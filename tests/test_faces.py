@@ -1,5 +1,5 @@
-"""The UI reaches the engine through three faces only: `trainer`, `trainer.progress` and
-`trainer.exams` (issue "one door for the UI"). Each face loads what it names when first used, so
+"""The UI reaches the engine through four faces only: `trainer`, `trainer.progress`,
+`trainer.classes` and `trainer.exams`. Each face loads what it names when first used, so
 importing one stays cheap, and every name it lists is really there."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.paths import ROOT
 
-FACES = ("trainer", "trainer.progress", "trainer.exams")
+FACES = ("trainer", "trainer.progress", "trainer.classes", "trainer.exams")
 
 
 def engine_imports(path):
@@ -40,8 +40,9 @@ def test_every_name_a_face_lists_is_there(face):
 
 
 def test_importing_a_face_loads_nothing_behind_it():
-    code = ("import sys, trainer, trainer.progress, trainer.exams; "
+    code = ("import sys, trainer, trainer.progress, trainer.classes, trainer.exams; "
             "print(sorted(m for m in sys.modules if m.startswith('trainer')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == str(sorted(["trainer", "trainer.faces", "trainer.progress",
+                                             "trainer.classes",
                                              "trainer.exams"]))

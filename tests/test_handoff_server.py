@@ -12,11 +12,11 @@ import pytest
 from tests.support.class_server import PASSWORD, Class, progress_file, until
 from tests.support.command import run_command
 from tests.support.xapi import problems
+from trainer.classes.server.logins import trainee_login
+from trainer.classes.workstation.connection import ClassConnection
+from trainer.classes.workstation.results import server_lines
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import file_lines, statements, write
-from trainer.progress.server.connection import ClassConnection
-from trainer.progress.server.logins import trainee_login
-from trainer.progress.server.results import server_lines
 from trainer.progress.store import Store
 
 

@@ -47,17 +47,17 @@ def test_an_unpacked_wheel_settles_with_its_own_data(wheel, tmp_path):
 
 
 def test_an_unpacked_wheel_runs_the_class_servers_migrations_from_its_own_files(wheel, tmp_path):
-    """The class server's migrations are SQL files in the package (trainer.progress.server.tables),
+    """The class server's migrations are SQL files in the package (trainer.classes.server.tables),
     carried by the wheel as they are in the repository."""
-    from trainer.progress.server import tables
+    from trainer.classes.server import tables
 
     zipfile.ZipFile(wheel).extractall(tmp_path)
-    code = ("import trainer.progress.server.tables as t;"
+    code = ("import trainer.classes.server.tables as t;"
             "print(t.__file__);"
             "print(*(t.frozen_sql(n) for n in t.known()), sep='\\0', end='')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
                           cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": ""})
     assert done.returncode == 0, done.stderr
     where, texts = done.stdout.split("\n", 1)
-    assert where == str(tmp_path / "trainer" / "progress" / "server" / "tables.py")
+    assert where == str(tmp_path / "trainer" / "classes" / "server" / "tables.py")
     assert texts.split("\0") == [tables.frozen_sql(n) for n in tables.known()]

@@ -268,13 +268,13 @@ def follow_demo_class(page, store) -> None:
     from the demonstration class in `store`, as an instructor's app follows a class server; back
     once the first read is drawn.
 
-    The live view reads a connection (trainer.progress.DemoClass here: the instructor's calls of
-    trainer.progress.ClassConnection, answered from the file), not a class server started for
+    The live view reads a connection (trainer.classes.DemoClass here: the instructor's calls of
+    trainer.classes.ClassConnection, answered from the file), not a class server started for
     the picture: a real PostgreSQL would need the packaged server's cluster made in a folder, its
     own system user where the screenshot runs as root, and the demonstration pushed to it, for
     the same view; the server's side of the live view is tested on a real PostgreSQL
     (tests/test_classroom_ui.py), the picture shows the view."""
-    from trainer.progress import DemoClass
+    from trainer.classes import DemoClass
     from ui.class_live import LiveClass
     from ui.qt import QEventLoop, QTimer
 

@@ -192,7 +192,7 @@ class LiveClass(QObject):
             self.failed.emit(f"following the class stopped: {e}")
 
     def _read(self) -> None:
-        from trainer.progress import ClassServerError
+        from trainer.classes import ClassServerError
 
         while True:
             self._wanted.wait()
@@ -211,7 +211,7 @@ class LiveClass(QObject):
             self.read.emit(overview, activity)
 
     def _read_trainees(self) -> None:
-        from trainer.progress import ClassServerError
+        from trainer.classes import ClassServerError
 
         while (job := self._trainees.get()) is not None:
             trainee, dialog = job

@@ -10,7 +10,7 @@ permanent line in the status bar; the pusher's thread touches no Qt object.
 `JoinDialog` is File › Join class…: the address the class server printed is pasted, checked and
 joined; the class is remembered, so the workstation rejoins it at the next start. The address is
 remembered without its password (QSettings `class/address`); the password is kept apart, in the
-app's own libpq password file (`password_file`, trainer.progress.server.passfile: readable by this
+app's own libpq password file (`password_file`, trainer.classes.workstation.passfile: readable by this
 user only), which the driver reads itself. The dialog never shows a password: one pasted with the
 address moves to a masked field. A workstation that keeps no password for its class (or whose
 password file cannot be read) asks for it again at the next start; File › Leave class removes both.
@@ -47,7 +47,7 @@ def results(n: int) -> str:
 def password_file(settings) -> Path:
     """The app's own libpq password file, this user's: beside the settings when they are a file
     of their own (INI), else in the app's configuration folder."""
-    from trainer.progress import passfile
+    from trainer.classes import passfile
     from ui.qt import QSettings, QStandardPaths
 
     if settings.format() == QSettings.Format.IniFormat:
@@ -106,7 +106,7 @@ class Classroom(QObject):
         kept in the password file, the address without it in the settings). An address without
         a password uses the one the password file keeps for it, if any. ClassServerError says
         why not (nothing changed then)."""
-        from trainer.progress import ClassConnection, ClassServerError, class_address, passfile, with_passfile
+        from trainer.classes import ClassConnection, ClassServerError, class_address, passfile, with_passfile
 
         address = class_address(address) if isinstance(address, str) else address
         store = self.window.services.store
@@ -137,7 +137,7 @@ class Classroom(QObject):
     def leave(self) -> None:
         """Stop pushing and forget the class, its password too (what waits stays in the file, for
         the next class). PasswordFileError when the password file cannot be removed."""
-        from trainer.progress import passfile
+        from trainer.classes import passfile
 
         settings = self.window.settings
         settings.remove(SETTING)
@@ -226,7 +226,7 @@ class JoinDialog(QDialog):
 
     def take_password(self, text: str) -> None:
         """A password in the address moves to the password field (and out of sight)."""
-        from trainer.progress import split_password
+        from trainer.classes import split_password
 
         rest, password = split_password(text)
         if password is not None:
@@ -237,7 +237,7 @@ class JoinDialog(QDialog):
     def kept_password(self):
         """The password kept on this workstation for the address in the field (None if none, or
         the address is not whole yet); PasswordFileError when the password file cannot be read."""
-        from trainer.progress import ClassServerError, class_address, passfile
+        from trainer.classes import ClassServerError, class_address, passfile
 
         try:
             address = class_address(self.address.text())
@@ -246,7 +246,7 @@ class JoinDialog(QDialog):
         return passfile.lookup(password_file(self.classroom.window.settings), address)
 
     def show_kept(self) -> None:
-        from trainer.progress import ClassServerError
+        from trainer.classes import ClassServerError
 
         try:
             kept = self.kept_password()
@@ -255,7 +255,7 @@ class JoinDialog(QDialog):
         self.password.setPlaceholderText(KEPT if kept else "")
 
     def accept(self) -> None:
-        from trainer.progress import ClassServerError, class_address, with_password
+        from trainer.classes import ClassServerError, class_address, with_password
 
         text = self.address.text().strip()
         if not text:
@@ -283,7 +283,7 @@ class JoinDialog(QDialog):
 def remembered(settings):
     """The class joined with File › Join class… last time (a ClassAddress), None if none or not
     a class address."""
-    from trainer.progress import ClassServerError, class_address
+    from trainer.classes import ClassServerError, class_address
 
     text = settings.value(SETTING)
     try:
@@ -313,7 +313,7 @@ def rejoin(window, address=None) -> None:
     a password file that cannot be read, File › Join class… opens to ask for it. A setting from
     before passwords were kept apart, which holds the password, is moved out of the settings
     first. Any other problem is a line in the status bar."""
-    from trainer.progress import ClassServerError, class_address, passfile, with_passfile
+    from trainer.classes import ClassServerError, class_address, passfile, with_passfile
 
     def problem(text: str) -> None:
         window.statusBar().showMessage(f"Not in the class: {text}.", 30000)

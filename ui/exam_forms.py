@@ -185,7 +185,7 @@ class GivenReader(QObject):
             self.start(*again)
 
     def _read(self, connection, uids: list[str]) -> None:
-        from trainer.progress import ClassServerError
+        from trainer.classes import ClassServerError
 
         given, problem = {}, None
         for uid in uids:

@@ -306,7 +306,7 @@ class MainWindow(QMainWindow):
         self.join_dialog.open()
 
     def leave_class(self) -> None:
-        from trainer.progress import ClassServerError
+        from trainer.classes import ClassServerError
 
         if self.services.classroom is not None:
             try:

@@ -45,12 +45,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.benchmarks.progress_bench import build, median_ms
 from tests.support.class_server import Class, start_server
+from trainer.classes.workstation.classview import follow, server_class_overview
+from trainer.classes.workstation.connection import ClassConnection
+from trainer.classes.workstation.push import connect
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, FINDINGS, TRAINEES
 from trainer.progress.records import AttemptRecord, Mode
-from trainer.progress.server.classview import follow, server_class_overview
-from trainer.progress.server.connection import ClassConnection
-from trainer.progress.server.push import connect
 from trainer.progress.store import Store
 
 LOG = tuple({"do": "pay", "round": 1, "at": 2.0 * k, "seat": 2, "bet": "double-3-3", "amount": 500}

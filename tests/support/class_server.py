@@ -11,14 +11,14 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
+from trainer.classes.server import tables
+from trainer.classes.server.logins import CLASS_LOGINS, add_login
+from trainer.classes.server.postgres import Postgres
+from trainer.classes.server.tables import OWNER, install
+from trainer.classes.workstation.address import ClassAddress, class_address
+from trainer.classes.workstation.push import class_uid, connect, push_batch, push_trainees
+from trainer.classes.workstation.queue import Queue
 from trainer.progress.records import AttemptRecord, Mode
-from trainer.progress.server import tables
-from trainer.progress.server.address import ClassAddress, class_address
-from trainer.progress.server.logins import CLASS_LOGINS, add_login
-from trainer.progress.server.postgres import Postgres
-from trainer.progress.server.push import class_uid, connect, push_batch, push_trainees
-from trainer.progress.server.queue import Queue
-from trainer.progress.server.tables import OWNER, install
 from trainer.progress.store import Store
 
 PASSWORD = "class-test-password"

@@ -19,8 +19,8 @@ import pytest
 
 from tests.support import class_server
 from tests.support.class_server import Class, start_server
+from trainer.classes.workstation.connection import ClassConnection
 from trainer.progress import Store
-from trainer.progress.server.connection import ClassConnection
 
 
 @pytest.fixture(scope="session")

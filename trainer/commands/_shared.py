@@ -79,8 +79,8 @@ def passphrase(args, *, new: bool = False) -> str:
 
 
 def _class_address(text: str):
-    from trainer.progress.errors import ClassServerError
-    from trainer.progress.server.address import class_address
+    from trainer.classes.errors import ClassServerError
+    from trainer.classes.workstation.address import class_address
 
     try:
         return class_address(text)
@@ -90,7 +90,7 @@ def _class_address(text: str):
 
 def class_option(parser: argparse.ArgumentParser) -> None:
     """`--class URL`: the class server the app joins (its address checked here, without
-    connecting; the parsed value is a trainer.progress.server.address.ClassAddress)."""
+    connecting; the parsed value is a trainer.classes.workstation.address.ClassAddress)."""
     parser.add_argument("--class", dest="class_address", type=_class_address, metavar="URL",
                         help="join a class: its server's postgresql:// address, as the class "
                              "server printed it")
@@ -109,7 +109,7 @@ def joined(args, ledger: str):
     if args.class_address is None:
         yield None
         return
-    from trainer.progress.server.connection import ClassConnection
+    from trainer.classes.workstation.connection import ClassConnection
 
     classroom = ClassConnection(ledger, args.class_address)
     try:

@@ -19,9 +19,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Exit 0 with each trainee's login and password printed, 2 when the class refuses."""
+    from trainer.classes.server.logins import new_password
+    from trainer.classes.workstation.connection import ClassLedger
     from trainer.progress.records import clean_name
-    from trainer.progress.server.connection import ClassLedger
-    from trainer.progress.server.logins import new_password
 
     names = [clean_name(n) for n in args.names]
     if not all(names):

@@ -1,5 +1,5 @@
 """`dealer-trainer class-server --data DIR [--host H] [--port N]`: run a class's PostgreSQL server
-on this machine and print the address workstations join with (trainer.progress.server.command)."""
+on this machine and print the address workstations join with (trainer.classes.server.command)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ def _port(text: str) -> int:
 
 
 def run(args) -> int:
+    from trainer.classes.server.command import serve
     from trainer.exams.forms import bundled_forms
-    from trainer.progress.server.command import serve
 
     forms = [(f.uid, f.digest, f.name, f.attempts_allowed) for f in bundled_forms()]
     return serve(args.data, args.host, args.port, say=lambda line: print(line, flush=True), forms=forms)

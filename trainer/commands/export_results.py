@@ -68,7 +68,7 @@ def run(args) -> int:
         with Store.open(args.file, allow_unavailable=True) as store:
             lines = handoff.file_lines(store, args.trainee)
     else:
-        from trainer.progress.server.results import class_lines
+        from trainer.classes.workstation.results import class_lines
 
         lines = class_lines(args.class_address, args.trainee)
     text = io.StringIO()

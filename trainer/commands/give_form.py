@@ -16,9 +16,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from trainer.classes.workstation.connection import ClassLedger
     from trainer.exams.classledger import give_to_class
     from trainer.exams.forms import read_form
-    from trainer.progress.server.connection import ClassLedger
 
     ledger = ClassLedger(args.class_address)
     for path in args.forms:

@@ -2,7 +2,7 @@
 is joined to a class, the class server counts the attempts, not the machine's progress file, so
 deleting, replacing or restoring a progress file gives no attempt back.
 
-`classroom` is the app's ClassConnection (trainer.progress.server.connection) while the machine
+`classroom` is the app's ClassConnection (trainer.classes.workstation.connection) while the machine
 is joined to a class, else None: then everything is counted in the files, as before.
 
 - **Issuing** (the instructor, `certify.issue_sitting(..., classroom=)`): the attempt number is
@@ -64,9 +64,9 @@ An exam with no sitting, on a machine in no class, is counted in its file as bef
 
 from __future__ import annotations
 
+from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
 from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import ExamForm
-from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
 from trainer.progress.records import clean_name
 
 OFFLINE = ("It does not start offline: the attempts are counted by the class server, not by this "

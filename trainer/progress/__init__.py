@@ -25,14 +25,7 @@ every statistic computed from that log.
 - `handoff`: results for the employer: xAPI statements and a CSV transcript (`file_lines`,
   `statements`, `write`; `dealer-trainer export-results`);
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user;
-- `server`: the class server: the progress file as the workstation's queue, pushed in the
-  background to the class's PostgreSQL (`ClassConnection`: `start`, `stop`, `close`, `wake`,
-  `waiting`, `status`, and for an instructor `class_overview`, `class_activity`, `attempts_of`,
-  `follow`; the exam ledger's calls, among them an instructor's `class_login`), `class_address`
-  to check a `--class` address, `ClassServerError` (`ClassUnreachableError`: not reached;
-  `LoginRefusedError`: its password refused), `new_password` for a trainee's login; the class password
-  kept apart from the address (`split_password`, `with_password`, `with_passfile`) in a libpq
-  password file (`passfile`: `store`, `lookup`, `forget`, `PasswordFileError`).
+- the class server, to which the file is a workstation's queue, is trainer.classes's.
 
 Typical use::
 
@@ -52,11 +45,10 @@ FACE = {
     **names_from("trainer.progress.classroom", "AttemptLine", "ClassOverview", "Replay", "ReplayStep",
                  "TRAINEE_ATTEMPTS", "attempt_line", "class_overview", "item_title", "replay", "replay_of",
                  "trainee_attempts"),
-    **names_from("trainer.progress.demo", "DemoClass", "seed_demo", "seed_session"),
+    **names_from("trainer.progress.demo", "seed_demo", "seed_session"),
     **names_from("trainer.progress.errors",
                  "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",
-                 "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError",
-                 "ClassServerError", "ClassUnreachableError", "LoginRefusedError"),
+                 "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError"),
     **names_from("trainer.progress.exchange",
                  "ImportSummary", "export_csv", "export_results", "import_results"),
     **names_from("trainer.progress.records",
@@ -66,11 +58,6 @@ FACE = {
                  "BinCount", "ProgressReport", "Series", "SkillRow", "accuracy_by_game", "accuracy_by_skill",
                  "attempts_per_day", "chart_bin_days", "next_drill_skill", "payout_times", "progress_report",
                  "rolling_median", "skill_table", "weakest_skills"),
-    **names_from("trainer.progress.server.address", "ClassAddress", "class_address", "split_password",
-                 "with_passfile", "with_password"),
-    "passfile": ("trainer.progress.server.passfile", None),  # the class password file, as a namespace
-    **names_from("trainer.progress.server.connection", "ClassConnection"),
-    **names_from("trainer.progress.server.logins", "new_password"),  # a trainee's class password
     **names_from("trainer.progress.store", "Store"),
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

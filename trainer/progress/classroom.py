@@ -13,7 +13,7 @@ no finding on that skill.
 **One trainee** (the drill-down): `trainee_attempts` lists their attempts with the findings as
 recorded, and `replay` plays one recorded round again from its log (see `Replay`). Both are made
 from the attempts themselves (`attempt_line`, `replay_of`), so that the class server's attempts of
-a trainee (trainer.progress.server.classview.attempts_of) are listed and replayed alike.
+a trainee (trainer.classes.workstation.classview.attempts_of) are listed and replayed alike.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The progress file's tables are made by its migrations (trainer.progress.schema), which are never
 edited; the class server's were made from these descriptions by its migrations
-(trainer.progress.server.tables), which are frozen too. tests/test_class_server_schema.py checks
+(trainer.classes.server.tables), which are frozen too. tests/test_class_server_schema.py checks
 that the file's migrated tables have exactly these columns, of these types, and
 tests/test_class_server_migrations.py that every shared column is the server's, so the three
 cannot drift apart unseen: a shared column added here needs a new server migration.

@@ -4,12 +4,11 @@ writes to the store it is given.
 
 `seed_demo` writes the month; `seed_session` adds the class at work now (a round each, finished in
 the last minutes); `DemoClass` answers the live Class tab's questions to a class server
-(trainer.progress.server.connection.ClassConnection's instructor calls) from a progress file."""
+(trainer.classes.workstation.connection.ClassConnection's instructor calls) from a progress file."""
 
 from __future__ import annotations
 
 import random
-import threading
 import time
 from dataclasses import dataclass
 
@@ -18,9 +17,7 @@ from trainer.drills import payout_drill, random_round
 from trainer.games import GAME_IDS
 from trainer.grading import Result, correct_log, grade
 from trainer.procedure import Do, Performed, Procedure, build
-from trainer.progress.classroom import TRAINEE_ATTEMPTS, ClassOverview, class_overview
-from trainer.progress.records import Attempt, AttemptRecord, Mode, drill_item_id, skills_of
-from trainer.progress.server.classview import RECENT, ClassActivity, Working
+from trainer.progress.records import AttemptRecord, Mode, drill_item_id, skills_of
 from trainer.progress.store import Store
 from trainer.scenario import Scenario
 
@@ -126,38 +123,3 @@ def seed_session(store: Store, ids: dict[str, int], *, now: float | None = None,
         difficulty, w = _practice(rng, f"{seed}:{name}:session", 0.05)
         _record(store, ids[name], w, mode=Mode.PRACTICE, difficulty=difficulty,
                 started=now - 60 * minutes - w.elapsed)
-
-
-class DemoClass:
-    """A progress file's class as the live Class tab reads a class server: ClassConnection's
-    instructor calls (`class_overview`, `class_activity`, `attempts_of`, `follow`), so that the
-    real live view (ui.class_live.LiveClass) draws it, for its screenshot, with no PostgreSQL.
-
-    Everything is read here, once, on the thread that makes it: a SQLite connection stays on the
-    thread that opened it, and the live view reads on threads of its own. The activity follows
-    the server's rules (trainer.progress.server.classview.class_activity): each trainee's last
-    attempt, working now when newer than RECENT; each trainee at work counts as a workstation of
-    their own (a file does not know which workstation recorded what). Nothing new arrives."""
-
-    def __init__(self, store: Store, *, now: float | None = None):
-        now = time.time() if now is None else now
-        self.overview = class_overview(store, now=now)
-        self.attempts = {t.id: store.attempts(t.id, newest_first=True, limit=TRAINEE_ATTEMPTS)
-                         for t in self.overview.trainees}
-        last = sorted((Working(t.name, mine[0].item_id, mine[0].ended) for t in self.overview.trainees
-                       if (mine := self.attempts[t.id])), key=lambda w: -w.ended)
-        working = [w for w in last if w.ended >= now - RECENT]
-        self.activity = ClassActivity(len(working), last[0].ended if last else None, working)
-
-    def class_overview(self, **_options) -> ClassOverview:
-        return self.overview
-
-    def class_activity(self, **_options) -> ClassActivity:
-        return self.activity
-
-    def attempts_of(self, trainee_id: int, **_options) -> list[Attempt]:
-        return self.attempts.get(trainee_id, [])
-
-    def follow(self, stop: threading.Event):
-        stop.wait()  # nothing arrives: the class stays as it was read
-        return iter(())

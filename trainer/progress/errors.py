@@ -82,18 +82,6 @@ class ResultsFileError(StoreError):
     """A results file that cannot be imported; the message names the file, the field and the problem."""
 
 
-class ClassServerError(StoreError):
-    """The class server cannot be started, reached or used as asked; the message says why."""
-
-
-class ClassUnreachableError(ClassServerError):
-    """The class server cannot be reached now (not: it refused); the message says why."""
-
-
-class LoginRefusedError(ClassServerError):
-    """The class server was reached and refused the login's password."""
-
-
 def is_damage(exc: sqlite3.Error) -> bool:
     return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (_CORRUPT, _NOTADB)
 

@@ -3,7 +3,7 @@ casino's learning record store, and as a CSV transcript for the personnel file (
 class, many workstations").
 
 Both read the same `Line`s: each attempt with its trainee, from a progress file (`file_lines`)
-or from the class server (trainer.progress.server.results.server_lines), oldest first.
+or from the class server (trainer.classes.workstation.results.server_lines), oldest first.
 
 **xAPI** (`statements`, `write_statements`): one Statement (xAPI 1.0.3) per attempt, a JSON list
 as an LRS's statements resource takes it:

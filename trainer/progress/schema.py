@@ -396,7 +396,7 @@ def m012_sitting_draws(db: Database) -> None:
 
 @migration
 def m013_class_queue(db: Database) -> None:
-    """The file is a workstation's queue for its class server (trainer.progress.server): the
+    """The file is a workstation's queue for its class server (trainer.classes): the
     classes it has pushed to (`classes`: the server's class id and its address, without any
     password) and which attempts reached which class (`class_sent`, one row per attempt and
     class, written once the server has committed them). An attempt with no row for the class is

@@ -1,6 +1,6 @@
 """`dealer-trainer class-server --data DIR [--host H] [--port N]`: a class server in one command.
 
-Starts PostgreSQL (trainer.progress.server.postgres) with its data in DIR, makes or brings up to
+Starts PostgreSQL (trainer.classes.server.postgres) with its data in DIR, makes or brings up to
 date the class's database, roles and logins (`instructor`, `supervisor`, `workstation`, their
 passwords kept in DIR/logins.json, readable by its owner only, the same on every start), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import psycopg
 
-from trainer.progress.errors import ClassServerError
-from trainer.progress.server.ledger import give_form
-from trainer.progress.server.logins import CLASS_LOGINS, add_login, new_password
-from trainer.progress.server.postgres import Postgres
-from trainer.progress.server.tables import DATABASE, install
+from trainer.classes.errors import ClassServerError
+from trainer.classes.server.ledger import give_form
+from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password
+from trainer.classes.server.postgres import Postgres
+from trainer.classes.server.tables import DATABASE, install
 
 LOGINS_FILE = "logins.json"
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed

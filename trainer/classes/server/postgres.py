@@ -25,7 +25,7 @@ import subprocess
 import warnings
 from pathlib import Path
 
-from trainer.progress.errors import ClassServerError
+from trainer.classes.errors import ClassServerError
 
 SYSTEM_USER = "pgserver"  # the user pgserver itself runs PostgreSQL as, under root
 HBA = """# Dealer Trainer class server: the superuser through the private socket, everyone else

@@ -34,6 +34,9 @@ from dataclasses import dataclass
 import psycopg
 from psycopg.rows import dict_row
 
+from trainer.classes.server.tables import CHANNEL
+from trainer.classes.workstation.address import ClassAddress
+from trainer.classes.workstation.push import BACKOFF, CONNECT, connect
 from trainer.procedure.model import Skill
 from trainer.progress.classroom import (
     ANSWER_ATTEMPTS,
@@ -45,9 +48,6 @@ from trainer.progress.classroom import (
 )
 from trainer.progress.records import Attempt, Trainee, answer_gaps
 from trainer.progress.rows import attempts_from_rows
-from trainer.progress.server.address import ClassAddress
-from trainer.progress.server.push import BACKOFF, CONNECT, connect
-from trainer.progress.server.tables import CHANNEL
 from trainer.progress.stats import DAY, WINDOW
 
 _CLASS = "t.archived = 0 AND t.instructor = 0"

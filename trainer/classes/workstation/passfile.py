@@ -1,7 +1,7 @@
 """The class password a workstation keeps between starts, in a password file of libpq's own format
 (PostgreSQL's documentation, libpq, "The Password File"), which the driver reads itself: the app
 connects with the address without its password (ClassAddress.kept) and `passfile=` naming this file
-(trainer.progress.server.address.with_passfile), so the password is never in the app's settings.
+(trainer.classes.workstation.address.with_passfile), so the password is never in the app's settings.
 
 The file is the app's own, per user, beside its settings, and holds the one class joined with
 File › Join class…: a comment, then one line
@@ -26,8 +26,8 @@ import os
 import stat
 from pathlib import Path
 
-from trainer.progress.errors import ClassServerError
-from trainer.progress.server.address import ClassAddress
+from trainer.classes.errors import ClassServerError
+from trainer.classes.workstation.address import ClassAddress
 
 NAME = "class.pgpass"
 HEADER = ("# Dealer Trainer: the password of the class joined with File › Join class… (libpq's "

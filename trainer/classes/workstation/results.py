@@ -3,7 +3,7 @@
 (trainer.progress.columns), turned into records by the same code (trainer.progress.rows).
 
 What a connection reads is what its role may: the class for an instructor or supervisor, their
-own attempts for a trainee (row-level security, trainer.progress.server.tables).
+own attempts for a trainee (row-level security, trainer.classes.server.tables).
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 import psycopg
 from psycopg.rows import dict_row
 
-from trainer.progress.errors import ClassServerError, UnknownTraineeError
+from trainer.classes.errors import ClassServerError
+from trainer.classes.workstation.address import ClassAddress
+from trainer.classes.workstation.push import connect, reason
+from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Line
 from trainer.progress.records import Trainee
 from trainer.progress.rows import attempts_from_rows
-from trainer.progress.server.address import ClassAddress
-from trainer.progress.server.push import connect, reason
 
 _TRAINEE = "id, name, created, archived, archived_at, instructor, uid"
 

@@ -16,7 +16,7 @@ what the live view adds (workstations connected, the last result, who is working
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
-The exam ledger (trainer.progress.server.ledger), each call its own connection: `attempts_used`,
+The exam ledger (trainer.classes.server.ledger), each call its own connection: `attempts_used`,
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `add_certificate`
 and `certificates` (an instructor's). A server that cannot be reached gives ClassUnreachableError (a
 ClassServerError), so that the caller can tell "refused" from "not reached".
@@ -33,18 +33,17 @@ from dataclasses import replace
 
 import psycopg
 
-from trainer.progress.classroom import ClassOverview
-from trainer.progress.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
-from trainer.progress.server import ledger, logins
-from trainer.progress.server.address import ClassAddress, class_address, with_password
-from trainer.progress.server.classview import (
+from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
+from trainer.classes.server import ledger, logins
+from trainer.classes.workstation.address import ClassAddress, class_address, with_password
+from trainer.classes.workstation.classview import (
     ClassActivity,
     attempts_of,
     class_activity,
     follow,
     server_class_overview,
 )
-from trainer.progress.server.push import (
+from trainer.classes.workstation.push import (
     BACKOFF,
     BATCH,
     POLL,
@@ -54,10 +53,11 @@ from trainer.progress.server.push import (
     password_refused,
     reason,
 )
+from trainer.progress.classroom import ClassOverview
 
 
 class ClassLedger:
-    """The exam ledger's calls (trainer.progress.server.ledger) on the class at `address`, each
+    """The exam ledger's calls (trainer.classes.server.ledger) on the class at `address`, each
     on a connection of its own: what any login may ask, then the instructor's."""
 
     def __init__(self, address: str | ClassAddress):

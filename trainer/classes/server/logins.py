@@ -18,8 +18,8 @@ import secrets
 import psycopg
 from psycopg import sql
 
-from trainer.progress.errors import ClassServerError
-from trainer.progress.server.tables import GROUPS
+from trainer.classes.errors import ClassServerError
+from trainer.classes.server.tables import GROUPS
 
 #: the logins the class-server command makes, and their groups
 CLASS_LOGINS = {"instructor": "class_instructor", "supervisor": "class_supervisor",

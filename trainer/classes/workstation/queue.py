@@ -17,8 +17,8 @@ import sqlite3
 import threading
 import time
 
+from trainer.classes.errors import ClassServerError
 from trainer.progress.columns import ATTEMPTS, FINDINGS, TRAINEES
-from trainer.progress.errors import ClassServerError
 from trainer.progress.records import clean_name
 from trainer.progress.store import BUSY_TIMEOUT
 
@@ -67,7 +67,7 @@ class Queue:
 
     def batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
         """The oldest `size` waiting attempts: their ids here, and the batch push_attempts takes
-        (trainer.progress.server.tables): their trainees, and each attempt with its trainee's uid,
+        (trainer.classes.server.tables): their trainees, and each attempt with its trainee's uid,
         its skills and its findings."""
         with self._lock:
             return self._batch(class_uid, size)

@@ -161,7 +161,7 @@ def s004_exam_ledger_for_workstations(conn: psycopg.Connection) -> None:
 
 @migration
 def s005_class_view_indexes(conn: psycopg.Connection) -> None:
-    """Indexes the instructor's Class view is read from (trainer.progress.server.classview), each
+    """Indexes the instructor's Class view is read from (trainer.classes.workstation.classview), each
     holding every column its query reads, so that PostgreSQL answers from the index alone (an
     index-only scan) instead of reading every attempt:
 

@@ -1,7 +1,7 @@
 """Sending a workstation's waiting attempts to its class server, in the background.
 
 `push_batch` sends the oldest waiting attempts in one server transaction (push_attempts, see
-trainer.progress.server.tables), then marks them sent in the file; `Pusher` does it in a thread
+trainer.classes.server.tables), then marks them sent in the file; `Pusher` does it in a thread
 until nothing waits, then waits for `wake()` (an attempt was recorded) or its poll interval.
 
 A lost connection, a server restart or a pulled cable is no error for the app: the attempts stay
@@ -20,8 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 import psycopg
 from psycopg.types.json import Jsonb
 
-from trainer.progress.server.address import ClassAddress
-from trainer.progress.server.queue import Queue
+from trainer.classes.workstation.address import ClassAddress
+from trainer.classes.workstation.queue import Queue
 
 BATCH = 200  # attempts per server transaction
 POLL = 2.0  # seconds between looks at the file when nothing was recorded meanwhile
@@ -33,7 +33,7 @@ CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepali
 
 def connect(address: ClassAddress) -> psycopg.Connection:
     """A connection to the class (its password in the address, or in its password file, which
-    libpq reads itself: trainer.progress.server.passfile). The password is proven by SCRAM only,
+    libpq reads itself: trainer.classes.workstation.passfile). The password is proven by SCRAM only,
     never sent as such: a server (or whatever answers at its address) asking for it in clear or
     as MD5 is refused before anything is sent. An address may name another method itself
     (`?require_auth=md5`, for a casino's server set up so)."""

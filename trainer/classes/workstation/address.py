@@ -4,7 +4,7 @@
 password masked), and `ClassAddress.shown` is the address without its password: what is printed,
 logged and kept in the progress file. `ClassAddress.kept` is the address to connect with, without
 its password (what the app remembers); `with_passfile` gives the driver a libpq password file to
-find the password in instead (trainer.progress.server.passfile).
+find the password in instead (trainer.classes.workstation.passfile).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
-from trainer.progress.errors import ClassServerError
+from trainer.classes.errors import ClassServerError
 
 SCHEMES = ("postgresql", "postgres")
 #: connection options in an address's query that hold a secret: never kept, shown or logged
@@ -58,7 +58,7 @@ class ClassAddress:
 
 def with_passfile(address: ClassAddress, passfile: str) -> ClassAddress:
     """The same class, without the password in its URL: the driver (libpq) looks it up in
-    `passfile`, a password file in libpq's format (trainer.progress.server.passfile)."""
+    `passfile`, a password file in libpq's format (trainer.classes.workstation.passfile)."""
     return replace(class_address(address.kept), passfile=str(passfile))
 
 

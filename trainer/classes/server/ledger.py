@@ -36,8 +36,8 @@ import time
 
 import psycopg
 
+from trainer.classes.errors import ClassServerError
 from trainer.progress.columns import EXAM_SITTINGS
-from trainer.progress.errors import ClassServerError
 
 SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
 

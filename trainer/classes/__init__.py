@@ -1,0 +1,48 @@
+"""The class: one PostgreSQL for a class, each workstation's progress file its queue.
+
+Two halves, the lower never importing the upper:
+
+- `server`, what runs on the instructor's machine and inside PostgreSQL:
+  - `postgres`: a real PostgreSQL run from the packaged server (`Postgres`), for
+    `dealer-trainer class-server`;
+  - `tables`: the server's schema (tables first made from trainer.progress.columns, append-only
+    triggers, roles, row-level security, the push function), as named migrations, each frozen as
+    the SQL it ran (`migrations/*.sql`);
+  - `ledger`: the exam ledger's calls (sittings issued and used, insert-only);
+  - `logins`: the class's logins (`add_login`) and a trainee's own (`class_login`,
+    `trainee_login`, `new_password`);
+  - `command`: `dealer-trainer class-server`.
+- `workstation`, what the app on a workstation (or the instructor's) does with a class:
+  - `address`: a `--class` address checked without connecting (`class_address`), its password
+    kept apart (`split_password`, `with_password`, `with_passfile`);
+  - `passfile`: the class password in a libpq password file of the app's own;
+  - `queue`: which attempts of the progress file were sent to which class;
+  - `push`: sending the unsent attempts, a batch per transaction (`push_batch`), and `Pusher`, the
+    thread that does it in the background and retries with backoff;
+  - `classview`: the Class screen from the server (`server_class_overview`), what the live view
+    adds (`class_activity`), one trainee's attempts (`attempts_of`) and `follow` (LISTEN/NOTIFY);
+  - `results`: the class's attempts read back for the hand-off to the employer
+    (`server_lines`, `class_lines`; trainer.progress.handoff writes them);
+  - `connection`: `ClassConnection`, what the app holds while a workstation is in a class
+    (`start`, `stop`, `close`, `wake`, `waiting`, `status`; for an instructor `class_overview`,
+    `class_activity`, `attempts_of`, `follow`; the exam ledger's calls).
+- `errors`: `ClassServerError` (`ClassUnreachableError`: not reached; `LoginRefusedError`: its
+  password refused);
+- `demo`: `DemoClass`, a demonstration progress file answering as a class server would.
+
+The class package sits above trainer.progress (a workstation's file is its queue) and below
+trainer.exams (the exam ledger is kept here); the UI reaches it through this face only.
+"""
+
+from trainer.faces import lazy_face, names_from
+
+FACE = {
+    **names_from("trainer.classes.errors", "ClassServerError", "ClassUnreachableError", "LoginRefusedError"),
+    **names_from("trainer.classes.demo", "DemoClass"),
+    **names_from("trainer.classes.workstation.address", "ClassAddress", "class_address", "split_password",
+                 "with_passfile", "with_password"),
+    "passfile": ("trainer.classes.workstation.passfile", None),  # the class password file, as a namespace
+    **names_from("trainer.classes.workstation.connection", "ClassConnection"),
+    **names_from("trainer.classes.server.logins", "new_password"),  # a trainee's class password
+}
+__getattr__, __dir__, __all__ = lazy_face(__name__, FACE)
