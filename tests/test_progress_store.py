@@ -94,6 +94,8 @@ EXPECTED_COLUMNS = {
                           ("certificate", "TEXT", 1, 0), ("signed", "REAL", 1, 0)],
     "classes": [("uid", "TEXT", 0, 1), ("address", "TEXT", 1, 0), ("joined", "REAL", 1, 0)],
     "class_sent": [("class_uid", "TEXT", 1, 1), ("attempt_id", "INTEGER", 1, 2), ("sent", "REAL", 1, 0)],
+    "class_refused": [("class_uid", "TEXT", 1, 1), ("attempt_id", "INTEGER", 1, 2), ("refused", "REAL", 1, 0),
+                      ("reason", "TEXT", 1, 0)],
 }
 
 
@@ -116,7 +118,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
-                                  "m014_pass_rule", "m015_sitting_proofs"]
+                                  "m014_pass_rule", "m015_sitting_proofs", "m016_class_refused"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

@@ -248,7 +248,8 @@ def catalog(conn: psycopg.Connection) -> str:
 
 
 def push_all(path, klass: Class, size: int = 50) -> int:
-    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
+    """What a Pusher does, in this thread: the trainees, then every waiting attempt; how many
+    were sent (those the class refused are set aside in the file)."""
     queue = Queue(path)
     try:
         with connect(klass.address()) as conn:
@@ -256,8 +257,8 @@ def push_all(path, klass: Class, size: int = 50) -> int:
             queue.remember(uid, klass.address().shown)
             push_trainees(conn, queue)
             sent = 0
-            while n := push_batch(conn, queue, uid, size):
-                sent += n
+            while sum(n := push_batch(conn, queue, uid, size)):
+                sent += n[0]
             return sent
     finally:
         queue.close()

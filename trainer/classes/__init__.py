@@ -43,6 +43,7 @@ FACE = {
                  "with_passfile", "with_password"),
     "passfile": ("trainer.classes.workstation.passfile", None),  # the class password file, as a namespace
     **names_from("trainer.classes.workstation.connection", "ClassConnection"),
+    **names_from("trainer.classes.workstation.push", "refused_line"),  # "1 result refused by ...: why"
     **names_from("trainer.classes.server.logins", "new_password"),  # a trainee's class password
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

@@ -49,8 +49,9 @@ def _activity_base(text: str) -> str:
 
 
 def run(args) -> int:
-    """Exit 0 with the results written (whole, or no file at all), 2 when a file or the class
-    cannot be read or the file cannot be written."""
+    """Exit 0 with the results written (whole, or no file at all; the class's attempts retracted
+    or unreadable left out, each named on stderr), 2 when a file or the class cannot be read or
+    the file cannot be written."""
     import io
     from pathlib import Path
 
@@ -58,6 +59,7 @@ def run(args) -> int:
     from trainer.progress import handoff
     from trainer.progress.store import Store
 
+    left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
     if (args.file is None) == (args.class_address is None):
         print(f"{WHERE}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -70,11 +72,14 @@ def run(args) -> int:
     else:
         from trainer.classes.workstation.results import class_lines
 
-        lines = class_lines(args.class_address, args.trainee)
+        lines = class_lines(args.class_address, args.trainee, left_out=left_out)
     text = io.StringIO()
     n = handoff.write(lines, text, args.format, home_page=args.home_page or handoff.HOME_PAGE,
                       activity_base=args.activity_base or handoff.IRI)
     placeholder = args.format == "xapi" and args.activity_base is None  # said once, when written
+    if left_out:
+        print(f"note: {len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left "
+              f"out: {'; '.join(left_out)}", file=sys.stderr)
     if args.out is None:
         sys.stdout.write(text.getvalue())
         if placeholder:
