@@ -1,12 +1,14 @@
+-- the three *_problem functions are inlined where they are called (no SET clause: they name
+-- only pg_catalog's functions, and public.canonical_name), so that each row costs microseconds
 CREATE FUNCTION trainee_problem(name text, created double precision, archived_at double precision,
                                 uid text) RETURNS text
-LANGUAGE sql IMMUTABLE SET search_path = public, pg_temp AS $$
+LANGUAGE sql IMMUTABLE AS $$
     SELECT CASE
-        WHEN uid IS NULL OR uid !~ '^[0-9A-Za-z]{8,64}$'
+        WHEN uid IS NULL OR length(uid) NOT BETWEEN 8 AND 64 OR uid ~ '[^0-9A-Za-z]'
             THEN 'the trainee''s id is not 8 to 64 letters and digits'
         WHEN name IS NULL OR length(name) > 200
             THEN 'the trainee''s name is longer than 200 characters'
-        WHEN NOT canonical_name(name)
+        WHEN NOT public.canonical_name(name)
             THEN 'the trainee''s name is not written as the class writes names (no invisible '
                  'characters, single spaces)'
         WHEN NOT coalesce(created BETWEEN 946684800 AND 4102444800, false)
@@ -21,9 +23,9 @@ CREATE FUNCTION attempt_problem(uid text, item_id text, game text, mode text, se
                                 procedure integer, payouts integer, speed integer, total integer,
                                 passed integer, critical integer, abandoned integer, log text,
                                 source text, rule integer) RETURNS text
-LANGUAGE sql IMMUTABLE SET search_path = public, pg_temp AS $$
+LANGUAGE sql STABLE AS $$
     SELECT CASE
-        WHEN uid IS NULL OR uid !~ '^[0-9A-Za-z_-]{1,64}$'
+        WHEN uid IS NULL OR length(uid) NOT BETWEEN 1 AND 64 OR uid ~ '[^0-9A-Za-z_-]'
             THEN 'its id is not 1 to 64 letters, digits, - and _'
         WHEN mode = 'exam'
             THEN 'it is an exam''s: an exam''s result reaches the class as its certificate, '
@@ -70,7 +72,7 @@ LANGUAGE sql IMMUTABLE SET search_path = public, pg_temp AS $$
 $$;
 CREATE FUNCTION finding_problem(kind text, skill text, citation text, severity text, message text,
                                 expected text, actual text) RETURNS text
-LANGUAGE sql IMMUTABLE SET search_path = public, pg_temp AS $$
+LANGUAGE sql STABLE AS $$
     SELECT CASE
         WHEN kind IS NULL OR length(kind) NOT BETWEEN 1 AND 100
                 OR skill IS NULL OR length(skill) NOT BETWEEN 1 AND 100
@@ -182,7 +184,7 @@ BEGIN
     END IF;
     SELECT format('trainee %s: %s', left(t.uid, 64), p.why) INTO refused
         FROM jsonb_to_recordset(batch->'trainees') AS t (name text, created double precision, archived integer, archived_at double precision, instructor integer, uid text)
-        CROSS JOIN LATERAL (SELECT trainee_problem(t.name, t.created, t.archived_at, t.uid) AS why) p
+        CROSS JOIN LATERAL (SELECT trainee_problem(t.name, t.created, t.archived_at, t.uid) AS why OFFSET 0) p
         WHERE p.why IS NOT NULL LIMIT 1;
     IF refused IS NOT NULL THEN
         RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
@@ -191,78 +193,84 @@ BEGIN
         SELECT name, created, archived, archived_at, instructor, uid
         FROM jsonb_to_recordset(batch->'trainees') AS t (name text, created double precision, archived integer, archived_at double precision, instructor integer, uid text)
         ON CONFLICT (uid) DO NOTHING;
-    -- each attempt as the class keeps attempts, its trainee in the class, and no other attempt
-    -- under its id: a copy of one already here (a push repeated) adds nothing, a different one
-    -- is refused (the first pushed under an id never hides another)
+    -- an attempt whose trainee is not in the class, or under an id the class holds for a
+    -- different attempt, is refused: a copy of one already here (a push repeated) adds nothing,
+    -- but the first pushed under an id never hides another sent later
     WITH a AS (
         SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
             uid text, item_id text, game text, mode text, seed text, started double precision, ended double precision, duration double precision, target double precision, procedure integer, payouts integer, speed integer, total integer, passed integer, critical integer, abandoned integer, log text, source text, rule integer, trainee_uid text, skills jsonb, findings jsonb)
     )
-    SELECT format('attempt %s: %s', left(a.uid, 64), p.why) INTO refused
+    SELECT format('attempt %s: %s', left(a.uid, 64), CASE WHEN t.id IS NULL
+            THEN 'its trainee is not in the class (the batch does not name them)'
+            ELSE 'the class server holds a different attempt under this id, sent before it from '
+                 || left(s.source, 60) || ' (the first under an id is kept: ask the instructor, '
+                 'who can retract it)' END) INTO refused
         FROM a LEFT JOIN trainees t ON t.uid = a.trainee_uid
         LEFT JOIN attempts s ON s.uid = a.uid
-        CROSS JOIN LATERAL (SELECT coalesce(
-            attempt_problem(a.uid, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration,
-                            a.target, a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical,
-                            a.abandoned, a.log, a.source, a.rule),
-            CASE WHEN t.id IS NULL THEN 'its trainee is not in the class (the batch does not name them)' END,
-            CASE WHEN jsonb_typeof(coalesce(a.findings, '[]')) <> 'array'
-                      OR jsonb_typeof(coalesce(a.skills, '[]')) <> 'array'
-                 THEN 'its findings or skills are not lists' END,
-            (SELECT finding_problem(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
-             FROM jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text)
-             WHERE finding_problem(f.kind, f.skill, f.citation, f.severity, f.message, f.expected,
-                                   f.actual) IS NOT NULL LIMIT 1),
-            (SELECT 'a skill''s name is empty or longer than 100 characters'
-             FROM jsonb_array_elements_text(a.skills) AS k (skill)
-             WHERE length(k.skill) NOT BETWEEN 1 AND 100 LIMIT 1),
-            CASE WHEN s.id IS NOT NULL AND (
-                    (t.id, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration, a.target,
-                     a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical, a.abandoned, a.log,
-                     a.source)
-                    IS DISTINCT FROM
-                    (s.trainee_id, s.item_id, s.game, s.mode, s.seed, s.started, s.ended, s.duration,
-                     s.target, s.procedure, s.payouts, s.speed, s.total, s.passed, s.critical, s.abandoned,
-                     s.log, s.source)
-                    OR (s.rule IS NOT NULL AND s.rule IS DISTINCT FROM a.rule)
-                    OR ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected,
-                                        f.actual)
-                             FROM findings f WHERE f.attempt_id = s.id ORDER BY f.id)
-                       IS DISTINCT FROM
-                       ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected,
-                                        f.actual)
-                             FROM jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text))
-                    OR ARRAY(SELECT k.skill FROM attempt_skills k WHERE k.attempt_id = s.id ORDER BY 1)
-                       IS DISTINCT FROM
-                       ARRAY(SELECT DISTINCT k.skill FROM jsonb_array_elements_text(a.skills) AS k (skill)
-                             ORDER BY 1))
-                 THEN 'the class server holds a different attempt under this id, sent before it from '
-                      || left(s.source, 60) || ' (the first under an id is kept: ask the instructor, '
-                      'who can retract it)' END) AS why) p
-        WHERE p.why IS NOT NULL LIMIT 1;
+        WHERE t.id IS NULL OR s.id IS NOT NULL AND (
+            (t.id, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration, a.target,
+             a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical, a.abandoned, a.log, a.source)
+            IS DISTINCT FROM
+            (s.trainee_id, s.item_id, s.game, s.mode, s.seed, s.started, s.ended, s.duration, s.target,
+             s.procedure, s.payouts, s.speed, s.total, s.passed, s.critical, s.abandoned, s.log, s.source)
+            OR (s.rule IS NOT NULL AND s.rule IS DISTINCT FROM a.rule)
+            OR ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
+                     FROM findings f WHERE f.attempt_id = s.id ORDER BY f.id)
+               IS DISTINCT FROM
+               ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
+                     FROM jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text))
+            OR ARRAY(SELECT k.skill FROM attempt_skills k WHERE k.attempt_id = s.id ORDER BY 1)
+               IS DISTINCT FROM
+               ARRAY(SELECT DISTINCT k.skill FROM jsonb_array_elements_text(a.skills) AS k (skill) ORDER BY 1))
+        LIMIT 1;
     IF refused IS NOT NULL THEN
         RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
     END IF;
-    WITH a AS (
-        SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
-            uid text, item_id text, game text, mode text, seed text, started double precision, ended double precision, duration double precision, target double precision, procedure integer, payouts integer, speed integer, total integer, passed integer, critical integer, abandoned integer, log text, source text, rule integer, trainee_uid text, skills jsonb, findings jsonb)
-    ), added AS (
-        INSERT INTO attempts (uid, trainee_id, item_id, game, mode, seed, started, ended, duration, target, procedure, payouts, speed, total, passed, critical, abandoned, log, source, rule)
-            SELECT a.uid, t.id, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration, a.target, a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical, a.abandoned, a.log, a.source, a.rule FROM a JOIN trainees t ON t.uid = a.trainee_uid
-            ORDER BY a.started
-            ON CONFLICT (uid) DO NOTHING
-            RETURNING id, uid, trainee_id, started
-    ), f AS (
-        INSERT INTO findings (attempt_id, kind, skill, citation, severity, message, expected, actual)
-            SELECT added.id, f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual
-            FROM added JOIN a USING (uid),
-                 jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text)
-    ), s AS (
-        INSERT INTO attempt_skills (attempt_id, skill, trainee_id, started)
-            SELECT added.id, k.skill, added.trainee_id, added.started
-            FROM added JOIN a USING (uid), jsonb_array_elements_text(a.skills) AS k (skill)
-    )
-    SELECT count(*) INTO added FROM added;
+    BEGIN
+        WITH a AS (
+            SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
+                uid text, item_id text, game text, mode text, seed text, started double precision, ended double precision, duration double precision, target double precision, procedure integer, payouts integer, speed integer, total integer, passed integer, critical integer, abandoned integer, log text, source text, rule integer, trainee_uid text, skills jsonb, findings jsonb)
+        ), added AS (
+            INSERT INTO attempts (uid, trainee_id, item_id, game, mode, seed, started, ended, duration, target, procedure, payouts, speed, total, passed, critical, abandoned, log, source, rule)
+                SELECT a.uid, t.id, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration, a.target, a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical, a.abandoned, a.log, a.source, a.rule FROM a JOIN trainees t ON t.uid = a.trainee_uid
+                ORDER BY a.started
+                ON CONFLICT (uid) DO NOTHING
+                RETURNING id, uid, trainee_id, started
+        ), f AS (
+            INSERT INTO findings (attempt_id, kind, skill, citation, severity, message, expected, actual)
+                SELECT added.id, f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual
+                FROM added JOIN a USING (uid),
+                     jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text)
+        ), s AS (
+            INSERT INTO attempt_skills (attempt_id, skill, trainee_id, started)
+                SELECT added.id, k.skill, added.trainee_id, added.started
+                FROM added JOIN a USING (uid), jsonb_array_elements_text(a.skills) AS k (skill)
+        )
+        SELECT count(*) INTO added FROM added;
+    EXCEPTION WHEN check_violation THEN
+        -- which attempt the checks refuse (trainer.classes.server.tables, s010), and why, in words
+        WITH a AS (
+            SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
+                uid text, item_id text, game text, mode text, seed text, started double precision, ended double precision, duration double precision, target double precision, procedure integer, payouts integer, speed integer, total integer, passed integer, critical integer, abandoned integer, log text, source text, rule integer, trainee_uid text, skills jsonb, findings jsonb)
+        )
+        SELECT format('attempt %s: %s', left(a.uid, 64), p.why) INTO refused
+            FROM a CROSS JOIN LATERAL (SELECT coalesce(
+                attempt_problem(a.uid, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration,
+                                a.target, a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical,
+                                a.abandoned, a.log, a.source, a.rule),
+                (SELECT finding_problem(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
+                 FROM jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text)
+                 WHERE finding_problem(f.kind, f.skill, f.citation, f.severity, f.message, f.expected,
+                                       f.actual) IS NOT NULL LIMIT 1),
+                (SELECT 'a skill''s name is empty or longer than 100 characters'
+                 FROM jsonb_array_elements_text(a.skills) AS k (skill)
+                 WHERE length(k.skill) NOT BETWEEN 1 AND 100 LIMIT 1)) AS why OFFSET 0) p
+            WHERE p.why IS NOT NULL LIMIT 1;
+        IF refused IS NULL THEN
+            RAISE;
+        END IF;
+        RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
+    END;
     RETURN added;
 END $$;
 REVOKE ALL ON FUNCTION push_attempts(jsonb) FROM PUBLIC;
