@@ -20,13 +20,21 @@ from __future__ import annotations
 import copy
 import io
 import json
-import sqlite3
 
 import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.support.class_server import T0, Class, attempt, progress_file, push_all, until
+from tests.support.class_server import (
+    T0,
+    Class,
+    attempt,
+    damaged_log,
+    flipped,
+    progress_file,
+    push_all,
+    until,
+)
 from tests.support.command import run_command
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.logins import class_login
@@ -56,10 +64,6 @@ def push(conn: psycopg.Connection, batch: dict) -> int:
     """What an attacker sends: push_attempts, by hand."""
     with conn.transaction():
         return conn.execute("SELECT push_attempts(%s)", (Jsonb(batch),)).fetchone()[0]
-
-
-def flipped(text: str, at: int) -> str:
-    return text[:at] + chr(ord(text[at]) ^ 1) + text[at + 1:]
 
 
 #: what an attacker changes in the first attempt of a real batch (attempt 0 has a finding)
@@ -278,25 +282,6 @@ def test_a_failing_copy_pushed_first_under_a_classmates_uid_never_counts_as_hers
 
 
 # --------------------------------------------------------------------------- one refusal, not a stuck queue
-def damaged_log(path, uid: str) -> None:
-    """One bit of an attempt's log flipped in the file, as a disk would (no check runs)."""
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("PRAGMA ignore_check_constraints = 1")
-        log = conn.execute("SELECT log FROM attempts WHERE uid = ?", (uid,)).fetchone()[0]
-        conn.execute("DROP TRIGGER IF EXISTS attempts_no_update")
-        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-                                "AND tbl_name = 'attempts'").fetchall()
-        for name, _ in triggers:
-            conn.execute(f"DROP TRIGGER {name}")
-        conn.execute("UPDATE attempts SET log = ? WHERE uid = ?", (flipped(log, 0), uid))
-        for _, sql in triggers:
-            conn.execute(sql)
-        conn.commit()
-    finally:
-        conn.close()
-
-
 def imported_with_a_nul(tmp_path, path) -> str:
     """A results file from another workstation with a NUL in an attempt's workstation name,
     imported as the app imports it (re-graded here): the uid of the attempt it added."""
@@ -336,9 +321,9 @@ def test_one_refused_attempt_is_set_aside_named_and_the_others_are_sent(tmp_path
     refused = dict(connection.refused_attempts())
     assert set(refused) == {uids[7], nul}
     assert refused[uids[7]] == f"attempt {uids[7]}: its log is not JSON the class server can keep"
-    assert refused[nul].startswith(f"attempt {nul}: unsupported Unicode escape sequence")
+    assert refused[nul] == f"attempt {nul}: a text of it holds a character no class server keeps (a NUL)"
     status = connection.status
-    assert status.startswith("2 results refused by the class server: attempt ") and status.endswith(
+    assert status.startswith("2 results refused by the class server, the last: attempt ") and status.endswith(
         "; the others are sent."), status
     assert "unreachable" not in status
     # set aside for good: a new pusher (the next start) sends nothing again, and goes on

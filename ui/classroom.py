@@ -66,14 +66,15 @@ def status_line(waiting: int, connected: bool, problem: str | None, refused: boo
     `unreachable`, the last try found no server (else the server answered and refused the push);
     `set_aside`, the attempts the class refused, (uid, why) newest first."""
     text = _state(waiting, connected, problem, refused, unreachable)
-    if set_aside:
-        from trainer.classes import refused_line
+    if not set_aside:
+        return text
+    from trainer.classes import refused_line
 
-        why = refused_line(set_aside)
-        why = why if len(why) <= SHOWN_REASON else why[:SHOWN_REASON - 1] + "…"
-        others = "; the others are sent" if not waiting and problem is None and connected else ""
-        text += f"; {why}{others}"
-    return text
+    why = refused_line(set_aside)
+    why = why if len(why) <= SHOWN_REASON else why[:SHOWN_REASON - 1] + "…"
+    if problem is None and connected and not waiting:
+        return f"Class: connected — {why}; the others are sent"
+    return f"{text}; {why}"
 
 
 def _state(waiting: int, connected: bool, problem: str | None, refused: bool, unreachable: bool) -> str:

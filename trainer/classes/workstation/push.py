@@ -161,17 +161,25 @@ def not_reached(e: BaseException) -> bool:
 
 
 def refused_line(refused: list[tuple[str, str]]) -> str:
-    """"1 result refused by the class server: <why>" ("" when none was)."""
+    """"1 result refused by the class server: <why>" (of several, the last refused; "" when none
+    was)."""
     if not refused:
         return ""
     n, (_, why) = len(refused), refused[0]
-    more = f" (the last; {n - 1} more)" if n > 1 else ""
-    return f"{n} result{'s' if n != 1 else ''} refused by the class server: {why}{more}"
+    if n == 1:
+        return f"1 result refused by the class server: {why}"
+    return f"{n} results refused by the class server, the last: {why}"
+
+
+#: the server's words for a refusal, where they are a parser's (its detail then says more)
+PLAIN = {"22P05": "a text of it holds a character no class server keeps (a NUL)"}
 
 
 def row_reason(e: psycopg.Error) -> str:
     """Why the server refused a row: its message, and its detail when that is short (a check's
     detail is the whole row, which is not)."""
+    if (plain := PLAIN.get(getattr(e, "sqlstate", None) or "")) is not None:
+        return plain
     text = reason(e)
     detail = (getattr(e.diag, "message_detail", None) or "").strip()
     if detail and "\n" not in detail and len(detail) <= 120 and not detail.startswith("Failing row"):
