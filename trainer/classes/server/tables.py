@@ -14,7 +14,9 @@ the server and the file have the same columns. The server adds what a shared dat
 - **push_attempts(batch)**: the one way attempts reach the server. A batch (JSON: its trainees,
   its attempts with their findings and skills) is written in the caller's transaction; an attempt
   whose uid is already there adds nothing (ON CONFLICT (uid) DO NOTHING). A trainee's login may
-  push its own attempts only;
+  push its own attempts only. Since s010 a row the class does not keep (impossible times, an
+  exam's attempt, a name of 50,000 characters ...) refuses the batch, named, and so does a
+  different attempt under a uid already there;
 - **NOTIFY class_attempts** with the attempt's server id on each insert, for the live Class view.
 
 `install(conn)` (a superuser connection to the cluster) makes the roles, the database and the

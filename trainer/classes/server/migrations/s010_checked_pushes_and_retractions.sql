@@ -164,6 +164,7 @@ CREATE OR REPLACE FUNCTION push_attempts(batch jsonb) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     added integer;
+    added_uids text[];
     own text;
     refused text;
 BEGIN
@@ -182,6 +183,11 @@ BEGIN
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
     END IF;
+    SELECT format('attempt %s: it is in the batch twice', left(a.uid, 64)) INTO refused
+        FROM jsonb_to_recordset(batch->'attempts') AS a (uid text) GROUP BY a.uid HAVING count(*) > 1 LIMIT 1;
+    IF refused IS NOT NULL THEN
+        RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
+    END IF;
     SELECT format('trainee %s: %s', left(t.uid, 64), p.why) INTO refused
         FROM jsonb_to_recordset(batch->'trainees') AS t (name text, created double precision, archived integer, archived_at double precision, instructor integer, uid text)
         CROSS JOIN LATERAL (SELECT trainee_problem(t.name, t.created, t.archived_at, t.uid) AS why OFFSET 0) p
@@ -193,39 +199,6 @@ BEGIN
         SELECT name, created, archived, archived_at, instructor, uid
         FROM jsonb_to_recordset(batch->'trainees') AS t (name text, created double precision, archived integer, archived_at double precision, instructor integer, uid text)
         ON CONFLICT (uid) DO NOTHING;
-    -- an attempt whose trainee is not in the class, or under an id the class holds for a
-    -- different attempt, is refused: a copy of one already here (a push repeated) adds nothing,
-    -- but the first pushed under an id never hides another sent later
-    WITH a AS (
-        SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
-            uid text, item_id text, game text, mode text, seed text, started double precision, ended double precision, duration double precision, target double precision, procedure integer, payouts integer, speed integer, total integer, passed integer, critical integer, abandoned integer, log text, source text, rule integer, trainee_uid text, skills jsonb, findings jsonb)
-    )
-    SELECT format('attempt %s: %s', left(a.uid, 64), CASE WHEN t.id IS NULL
-            THEN 'its trainee is not in the class (the batch does not name them)'
-            ELSE 'the class server holds a different attempt under this id, sent before it from '
-                 || left(s.source, 60) || ' (the first under an id is kept: ask the instructor, '
-                 'who can retract it)' END) INTO refused
-        FROM a LEFT JOIN trainees t ON t.uid = a.trainee_uid
-        LEFT JOIN attempts s ON s.uid = a.uid
-        WHERE t.id IS NULL OR s.id IS NOT NULL AND (
-            (t.id, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration, a.target,
-             a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical, a.abandoned, a.log, a.source)
-            IS DISTINCT FROM
-            (s.trainee_id, s.item_id, s.game, s.mode, s.seed, s.started, s.ended, s.duration, s.target,
-             s.procedure, s.payouts, s.speed, s.total, s.passed, s.critical, s.abandoned, s.log, s.source)
-            OR (s.rule IS NOT NULL AND s.rule IS DISTINCT FROM a.rule)
-            OR ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
-                     FROM findings f WHERE f.attempt_id = s.id ORDER BY f.id)
-               IS DISTINCT FROM
-               ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
-                     FROM jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text))
-            OR ARRAY(SELECT k.skill FROM attempt_skills k WHERE k.attempt_id = s.id ORDER BY 1)
-               IS DISTINCT FROM
-               ARRAY(SELECT DISTINCT k.skill FROM jsonb_array_elements_text(a.skills) AS k (skill) ORDER BY 1))
-        LIMIT 1;
-    IF refused IS NOT NULL THEN
-        RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
-    END IF;
     BEGIN
         WITH a AS (
             SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
@@ -246,7 +219,7 @@ BEGIN
                 SELECT added.id, k.skill, added.trainee_id, added.started
                 FROM added JOIN a USING (uid), jsonb_array_elements_text(a.skills) AS k (skill)
         )
-        SELECT count(*) INTO added FROM added;
+        SELECT count(*), coalesce(array_agg(uid), '{}') INTO added, added_uids FROM added;
     EXCEPTION WHEN check_violation THEN
         -- which attempt the checks refuse (trainer.classes.server.tables, s010), and why, in words
         WITH a AS (
@@ -271,6 +244,40 @@ BEGIN
         END IF;
         RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
     END;
+    -- an attempt not added is refused when its trainee is not in the class, or when the class
+    -- holds a different attempt under its id: a copy of one already here (a push repeated) adds
+    -- nothing, but the first pushed under an id never hides another sent later. (Checked after
+    -- the insert, which waits for another push of the same id to end: no race lets one through.)
+    WITH a AS (
+        SELECT * FROM jsonb_to_recordset(batch->'attempts') AS a (
+            uid text, item_id text, game text, mode text, seed text, started double precision, ended double precision, duration double precision, target double precision, procedure integer, payouts integer, speed integer, total integer, passed integer, critical integer, abandoned integer, log text, source text, rule integer, trainee_uid text, skills jsonb, findings jsonb)
+    )
+    SELECT format('attempt %s: %s', left(a.uid, 64), CASE WHEN t.id IS NULL OR s.id IS NULL
+            THEN 'its trainee is not in the class (the batch does not name them)'
+            ELSE 'the class server holds a different attempt under this id, sent before it from '
+                 || left(s.source, 60) || ' (the first under an id is kept: ask the instructor, '
+                 'who can retract it)' END) INTO refused
+        FROM a LEFT JOIN trainees t ON t.uid = a.trainee_uid
+        LEFT JOIN attempts s ON s.uid = a.uid
+        WHERE a.uid <> ALL(added_uids) AND (t.id IS NULL OR s.id IS NULL OR (
+            (t.id, a.item_id, a.game, a.mode, a.seed, a.started, a.ended, a.duration, a.target,
+             a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical, a.abandoned, a.log, a.source)
+            IS DISTINCT FROM
+            (s.trainee_id, s.item_id, s.game, s.mode, s.seed, s.started, s.ended, s.duration, s.target,
+             s.procedure, s.payouts, s.speed, s.total, s.passed, s.critical, s.abandoned, s.log, s.source)
+            OR (s.rule IS NOT NULL AND s.rule IS DISTINCT FROM a.rule)
+            OR ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
+                     FROM findings f WHERE f.attempt_id = s.id ORDER BY f.id)
+               IS DISTINCT FROM
+               ARRAY(SELECT ROW(f.kind, f.skill, f.citation, f.severity, f.message, f.expected, f.actual)
+                     FROM jsonb_to_recordset(a.findings) AS f (kind text, skill text, citation text, severity text, message text, expected text, actual text))
+            OR ARRAY(SELECT k.skill FROM attempt_skills k WHERE k.attempt_id = s.id ORDER BY 1)
+               IS DISTINCT FROM
+               ARRAY(SELECT DISTINCT k.skill FROM jsonb_array_elements_text(a.skills) AS k (skill) ORDER BY 1)))
+        LIMIT 1;
+    IF refused IS NOT NULL THEN
+        RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
+    END IF;
     RETURN added;
 END $$;
 REVOKE ALL ON FUNCTION push_attempts(jsonb) FROM PUBLIC;
