@@ -33,6 +33,7 @@ from tests.support.class_server import (
     flipped,
     progress_file,
     push_all,
+    rewritten,
     until,
 )
 from tests.support.command import run_command
@@ -147,6 +148,9 @@ def hostile_batches(batch: dict) -> dict[str, dict]:
     bad = copy.deepcopy(batch)  # a trainee id of 50,000 characters, the attempt naming it
     bad["trainees"][0]["uid"] = bad["attempts"][0]["trainee_uid"] = "t" * 50_000
     out["trainee id of 50,000 characters"] = bad
+    bad = copy.deepcopy(batch)  # the same id twice in one batch, the second a failing copy
+    bad["attempts"].append({**bad["attempts"][0], "total": 12, "passed": 0})
+    out["one id twice, the second different"] = bad
     return out
 
 
@@ -154,7 +158,7 @@ def hostile_batches(batch: dict) -> dict[str, dict]:
 def test_every_hostile_row_is_refused_at_push_and_nothing_of_its_batch_is_kept(tmp_path, klass):
     _, batch = real_batch(tmp_path, {"Ana": 2})
     attacks = hostile_batches(batch)
-    assert len(attacks) == 51  # reported in the branch's note
+    assert len(attacks) == 52  # reported in the branch's note
     accepted = {}
     with klass.connect("workstation") as conn:
         for name, bad in attacks.items():
@@ -304,10 +308,14 @@ def imported_with_a_nul(tmp_path, path) -> str:
 
 
 def test_one_refused_attempt_is_set_aside_named_and_the_others_are_sent(tmp_path, klass):
+    """A file of 30 attempts, one with a flipped bit in its log, one whose log a damaged file holds
+    as bytes, and one imported with a NUL: pushed in batches of 8, the three are set aside, named,
+    and the other 28 sent."""
     path = progress_file(tmp_path / "ws.db", {"Ana": 30})
     with Store.open(path) as store:
         uids = [a.uid for a in store.attempts()]
     damaged_log(path, uids[7])
+    rewritten(path, uids[20], "log", b'[{"do": "pay", "round": 1, "at": 2.5}]')
     nul = imported_with_a_nul(tmp_path, path)
     connection = ClassConnection(str(path), klass.address(), batch=8, **FAST)
     assert connection.waiting() == 31
@@ -317,13 +325,15 @@ def test_one_refused_attempt_is_set_aside_named_and_the_others_are_sent(tmp_path
         assert connection.problem is None and not connection.unreachable
     finally:
         connection.close()
-    assert sorted(klass.uids()) == sorted(u for u in uids if u != uids[7])
+    assert sorted(klass.uids()) == sorted(u for u in uids if u not in (uids[7], uids[20]))
     refused = dict(connection.refused_attempts())
-    assert set(refused) == {uids[7], nul}
+    assert set(refused) == {uids[7], uids[20], nul}
     assert refused[uids[7]] == f"attempt {uids[7]}: its log is not JSON the class server can keep"
+    assert refused[uids[20]] == (f"attempt {uids[20]}: this workstation cannot send it (Object of type "
+                                 "bytes is not JSON serializable)")
     assert refused[nul] == f"attempt {nul}: a text of it holds a character no class server keeps (a NUL)"
     status = connection.status
-    assert status.startswith("2 results refused by the class server, the last: attempt ") and status.endswith(
+    assert status.startswith("3 results refused by the class server, the last: attempt ") and status.endswith(
         "; the others are sent."), status
     assert "unreachable" not in status
     # set aside for good: a new pusher (the next start) sends nothing again, and goes on
@@ -333,7 +343,7 @@ def test_one_refused_attempt_is_set_aside_named_and_the_others_are_sent(tmp_path
         store.record_attempt(attempt(store.find_trainee("Ana").id, 99))
     again.start()
     try:
-        until(lambda: klass.count() == 30, what="a new attempt sent")
+        until(lambda: klass.count() == 29, what="a new attempt sent")
     finally:
         again.close()
     assert again.pusher.set_aside == 0, "a refused attempt is not sent again"

@@ -20,6 +20,7 @@ refused attempt never stops the queue, and `status` says which was refused and w
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -27,7 +28,6 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import psycopg
-from psycopg.types.json import Jsonb
 
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
@@ -89,11 +89,26 @@ def each_refused(send: Callable[[list], None], items: list) -> list[tuple[Any, s
             raise
         if len(items) == 1:
             return [(items[0], row_reason(e))]
-    except (TypeError, ValueError) as e:  # a value JSON cannot hold (bytes in a damaged file)
+    except UnsendableError as e:
         if len(items) == 1:
-            return [(items[0], f"this workstation cannot send it ({e})")]
+            return [(items[0], str(e))]
     half = len(items) // 2
     return each_refused(send, items[:half]) + each_refused(send, items[half:])
+
+
+class UnsendableError(Exception):
+    """A batch holds a value JSON cannot hold (bytes where a damaged file should hold text)."""
+
+
+def push(conn: psycopg.Connection, batch: dict) -> None:
+    """push_attempts(batch) in one server transaction; UnsendableError when the batch cannot even
+    be written as JSON."""
+    try:
+        text = json.dumps(batch)
+    except (TypeError, ValueError) as e:
+        raise UnsendableError(f"this workstation cannot send it ({e})") from None
+    with conn.transaction():
+        conn.execute("SELECT push_attempts(%s::jsonb)", (text,))
 
 
 def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> tuple[int, int]:
@@ -108,9 +123,7 @@ def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int 
     def send(part: list[tuple[int, dict]]) -> None:
         attempts = [a for _, a in part]
         named = {a["trainee_uid"] for a in attempts}
-        with conn.transaction():
-            conn.execute("SELECT push_attempts(%s)", (Jsonb({
-                "trainees": [t for uid, t in trainees.items() if uid in named], "attempts": attempts}),))
+        push(conn, {"trainees": [t for uid, t in trainees.items() if uid in named], "attempts": attempts})
         queue.mark_sent(class_id, [i for i, _ in part])
 
     refused = each_refused(send, list(zip(ids, batch["attempts"], strict=True)))
@@ -134,12 +147,8 @@ def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
     if conn.execute("SELECT pg_has_role('class_trainee', 'MEMBER')").fetchone()[0]:
         return
 
-    def send(trainees: list[dict]) -> None:
-        with conn.transaction():
-            conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": trainees, "attempts": []}),))
-
     if trainees := queue.trainees():
-        each_refused(send, trainees)
+        each_refused(lambda part: push(conn, {"trainees": part, "attempts": []}), trainees)
 
 
 def reason(e: BaseException) -> str:
