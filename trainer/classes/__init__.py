@@ -11,13 +11,16 @@ Two halves, the lower never importing the upper:
   - `ledger`: the exam ledger's calls (sittings issued and used, insert-only);
   - `logins`: the class's logins (`add_login`) and a trainee's own (`class_login`,
     `trainee_login`, `new_password`);
+  - `retractions`: an instructor hides an attempt from the exports and the view, with a reason
+    (`retract`, `retracted`);
   - `command`: `dealer-trainer class-server`.
 - `workstation`, what the app on a workstation (or the instructor's) does with a class:
   - `address`: a `--class` address checked without connecting (`class_address`), its password
     kept apart (`split_password`, `with_password`, `with_passfile`);
   - `passfile`: the class password in a libpq password file of the app's own;
   - `queue`: which attempts of the progress file were sent to which class;
-  - `push`: sending the unsent attempts, a batch per transaction (`push_batch`), and `Pusher`, the
+  - `push`: sending the unsent attempts, a batch per transaction (`push_batch`; an attempt the
+    server refuses found by halving the batch and set aside, `each_refused`), and `Pusher`, the
     thread that does it in the background and retries with backoff;
   - `classview`: the Class screen from the server (`server_class_overview`), what the live view
     adds (`class_activity`), one trainee's attempts (`attempts_of`) and `follow` (LISTEN/NOTIFY);
