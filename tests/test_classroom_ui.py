@@ -296,6 +296,7 @@ def test_the_live_class_screenshot_draws_the_live_view(qtbot):
     assert working == list(SESSION)
     dialog = open_trainee(qtbot, view, "Cara Diaz")
     assert dialog.records and dialog.records[0].ended > time.time() - 60  # her round of a moment ago
+    assert dialog.retract_button.isHidden(), "a demonstration class retracts nothing"
     dialog.close()
     page.live.stop()
     window.close()

@@ -176,7 +176,7 @@ class LiveClass(QObject):
             return
         self.problem, self.activity = None, activity
         self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
-        self.view.retract = self.retract
+        self.view.retract = self.retract if hasattr(self.connection, "retract") else None
         self.view.hint.setText(LIVE_HINT)
         refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
         self.view.show_overview(overview, before=refused_html(refused) + working_html(activity, time.time()))
