@@ -60,7 +60,10 @@ class Table(Protocol):
     """A game's table state across the throws of a round (or of a Props & Hops session)."""
 
     over: bool
-    dice_count: int  # how many dice the next throw has
+
+    @property
+    def dice_count(self) -> int:
+        """How many dice the next throw has."""
 
     def parse_throw(self, raw: Mapping[str, object], where: str) -> Throw: ...
     def offer(self, wager: Wager) -> Refusal | None: ...
