@@ -21,7 +21,7 @@ def run(args) -> int:
     from trainer.procedure import build
     from trainer.scenario import ScenarioError, load
 
-    files: list[Path] = []
+    files: list[Path | None] = []  # None: a path that does not exist, already reported
     for raw in args.paths:
         path = Path(raw)
         if path.is_dir():
