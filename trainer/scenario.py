@@ -20,11 +20,15 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainer import games
 from trainer.errors import RequestError
 from trainer.money import parse_amount
 from trainer.vocabulary import BY_DIFFICULTY, Automation, Skill
+
+if TYPE_CHECKING:
+    from trainer.games.base import Options
 
 SCHEMA_VERSION = 1
 TOP_KEYS = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
@@ -80,7 +84,7 @@ class Scenario:
     skills: tuple[Skill, ...]
     target_seconds: int
     automation: Automation
-    options: dict
+    options: Options  # as the game read them, defaults filled in
     players: dict[int, str]  # seat -> name
     shooter: int | None
     wagers: list[Offer]

@@ -90,7 +90,8 @@ class ThrowResult(TypedDict, total=False):
     yards: int
     yard_line: int  # ... where the ball is after it (0: a touchdown)
     next_down: str | None  # ... the next down (None: the game is over)
-    extra_point: bool  # ... the extra point roll
+    extra_point: bool  # ... the extra point roll, and how many of its dice show a one
+    ones: int
     face: str  # High Roll Dice: the winning face (ace, 2 ... 6) ...
     count: int  # ... how many dice show it (after an extra roll, the new total)
     extra_roll: bool  # ... the extra roll
