@@ -198,7 +198,7 @@ class PracticeRound:
     def marks(self) -> Marks:
         out = Marks()
         for p in self.log:
-            if p.round != self.round or p.seat is None:
+            if p.round != self.round or p.seat is None or p.bet is None:
                 continue
             key = (p.seat, p.bet)
             if p.do is Do.COLLECT:
@@ -220,7 +220,8 @@ class PracticeRound:
         view = self.view
         if do is Do.PAY:
             state = self.table_state()
-            name = games.get(self.scenario.game).catalogue(self.scenario.options)[bet].name
+            bets = games.get(self.scenario.game).catalogue(self.scenario.options)
+            name = bets[bet].name if bet is not None and bet in bets else "the wager"
             amount = next((w.amount for w in state.wagers if (w.seat, w.bet) == (seat, bet)), 0)
             return Amount(f"Pay seat {seat}: {name} ({fmt_dollars(amount)} wager)")
         if do is Do.ANNOUNCE and view is not None:
