@@ -152,7 +152,8 @@ def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSumm
                                                                      record.critical)
         graded.append((key, again))
     records = graded
-    source = " ".join(str(doc.get("source") or "another workstation").split())[:60]
+    named = doc.get("source") if isinstance(doc, dict) else None  # a dict: _parse checked it
+    source = " ".join(str(named or "another workstation").split())[:60]
     created: list[str] = []
     added = 0
     with store.write() as db:
