@@ -23,7 +23,7 @@ from trainer.errors import RequestError
 from trainer.games import pai_gow_dice as pgd
 from trainer.games import props_and_hops as ph
 from trainer.games import three_dice_football as tdf
-from trainer.games.base import Bet, Options
+from trainer.games.base import Bet, Options, WagerKind
 from trainer.games.high_roll_dice import FACE_KEY, winning_face
 from trainer.games.props_and_hops import LAMMERS
 from trainer.games.three_dice_football import Play, PlayKind, Table, read_play
@@ -180,7 +180,7 @@ def three_dice_football(options: Options) -> list[Row]:
             ep_back += Fraction(1, 216) * (odds("extra-point", key) + 1)
             ep_won += 1
     for b, bet in bets.items():
-        if bet.kind is not tdf.Kind.FULL_GAME:
+        if bet.kind is not WagerKind.FULL_GAME:
             continue
         if b == "touchdown":
             back, p = p_td * (odds(b) + 1), p_td
@@ -201,7 +201,7 @@ def three_dice_football(options: Options) -> list[Row]:
             p = sum((q for (_, k, _), q in ends.items() if k == n), Fraction(0))
             back = p * (odds(b) + 1)
         rows.append(row(bet, table, ONE - back, p))
-    singles = [b for b, bet in bets.items() if bet.kind is tdf.Kind.SINGLE_PLAY]
+    singles = [b for b, bet in bets.items() if bet.kind is WagerKind.SINGLE_PLAY]
 
     def resolvers(play: Play) -> Resolve:
         return lambda bet: tdf.single_play_result(bet, play)

@@ -20,8 +20,10 @@ from trainer.settlement import Line, Refusal, ThrowReport, ThrowResult, Wager
 from trainer.vocabulary import Do
 
 
-class Kind(StrEnum):
-    """When a bet is decided."""
+class WagerKind(StrEnum):
+    """When a wager is decided: on one roll, over a Six Eight Shake cycle, the full game or a
+    single play (the regulation's "full game wagers" and "single play wagers", § 577.3(b), (d)),
+    on the first roll, or by the extra roll bought. (A finding's kind is trainer.grading.Kind.)"""
 
     ONE_ROLL = "one roll"
     CYCLE = "Six Eight Shake cycle"
@@ -40,7 +42,7 @@ class Bet:
     cite: str  # the section that says when it wins
     wins_when: str  # one plain sentence
     pays: str  # the paytable entry that pays it
-    kind: Kind
+    kind: WagerKind
     reconstructed: bool = False
 
 

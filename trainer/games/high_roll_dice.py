@@ -17,9 +17,9 @@ from trainer.errors import RequestError
 from trainer.games.base import (
     Bet,
     Game,
-    Kind,
     Options,
     Throw,
+    WagerKind,
     dice_variants,
     no_options,
     pay_or_collect,
@@ -108,7 +108,7 @@ def _catalogue(v: Variant) -> dict[str, Bet]:
         one, many = FACE_WORDS[f]
         bets[b] = Bet(b, f"Pip Street {one.title()}", cite(v.pip_section),
                       f"Wins if {many} are the face on the most dice (ties go to the higher rank).",
-                      "pip-street", Kind.FIRST_ROLL)
+                      "pip-street", WagerKind.FIRST_ROLL)
     for k in v.like_kind:
         b = f"like-kind-{k}"
         if k == "none":
@@ -116,18 +116,18 @@ def _catalogue(v: Variant) -> dict[str, Bet]:
         else:
             name, when = (f"Like Kind {k} of a Kind",
                           f"Wins if exactly {k} dice show the winning face.")
-        bets[b] = Bet(b, name, cite(v.like_kind_section), when, "like-kind", Kind.FIRST_ROLL)
+        bets[b] = Bet(b, name, cite(v.like_kind_section), when, "like-kind", WagerKind.FIRST_ROLL)
     if v.extras:
         for k in ("9", "10"):
             bets[f"millionaire-{k}"] = Bet(
                 f"millionaire-{k}", f"Millionaire Row {k} of a Kind", cite("675a.2(e)(4)"),
                 f"Wins if {k} dice match on the first roll; at most $1.", "millionaire-row",
-                Kind.FIRST_ROLL)
+                WagerKind.FIRST_ROLL)
         bets["extra-roll"] = Bet(
             "extra-roll", "Extra Roll", cite("675a.2(e)(3)"),
             "A purchase, never returned: the dice that did not match are thrown again for the "
             "player's Like Kind wagers above the first count.", "like-kind-extra-roll",
-            Kind.EXTRA_ROLL)
+            WagerKind.EXTRA_ROLL)
     return bets
 
 

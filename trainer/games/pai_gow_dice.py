@@ -17,9 +17,9 @@ from trainer.errors import RequestError
 from trainer.games.base import (
     Bet,
     Game,
-    Kind,
     Options,
     Throw,
+    WagerKind,
     add_chips,
     dice_variants,
     read_dice,
@@ -77,13 +77,13 @@ def catalogue(options: Options) -> dict[str, Bet]:
 @cache
 def _catalogue(s: str, b: str) -> dict[str, Bet]:
     rc = cite("645c.2(e)") + RECONSTRUCTED
-    bets = {"sum": Bet("sum", f"Sum (paytable {s})", rc, SUM_WHEN[s], f"sum-{s}", Kind.ONE_ROLL, True)}
+    bets = {"sum": Bet("sum", f"Sum (paytable {s})", rc, SUM_WHEN[s], f"sum-{s}", WagerKind.ONE_ROLL, True)}
     for n in range(1, 7):
         bets[f"match-{n}"] = Bet(f"match-{n}", f"Match {n}", rc,
                                  f"Wins if two dice (6 to 1) or all three (100 to 1) show {n}.",
-                                 "match", Kind.ONE_ROLL, True)
+                                 "match", WagerKind.ONE_ROLL, True)
     bets["beat-it"] = Bet("beat-it", f"Beat It (paytable {b})", rc, BEAT_IT_WHEN[b],
-                          f"beat-it-{b}", Kind.ONE_ROLL, True)
+                          f"beat-it-{b}", WagerKind.ONE_ROLL, True)
     return bets
 
 

@@ -15,9 +15,9 @@ from trainer.errors import DataError, RequestError
 from trainer.games.base import (
     Bet,
     Game,
-    Kind,
     Options,
     Throw,
+    WagerKind,
     add_chips,
     dice_variants,
     read_dice,
@@ -70,30 +70,30 @@ def _catalogue() -> dict[str, Bet]:
     for n in range(1, 7):
         bets[f"double-{n}-{n}"] = Bet(
             f"double-{n}-{n}", f"{hardways[n]} the Hardway ({n}-{n})", cite(f"668a.2(d)({n})"),
-            f"Wins if the next roll is {n}-{n}.", "double", Kind.ONE_ROLL)
+            f"Wins if the next roll is {n}-{n}.", "double", WagerKind.ONE_ROLL)
     pairs = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
     for i, (a, b) in enumerate(pairs, start=1):
         bets[f"any-{a}-{b}"] = Bet(
             f"any-{a}-{b}", f"{WORDS[a].title()}-{WORDS[b].title()} ({a}-{b})",
             cite(f"668a.2(e)({i})"), f"Wins if the next roll is {a}-{b}.", "any-number",
-            Kind.ONE_ROLL)
+            WagerKind.ONE_ROLL)
     bets["field"] = Bet("field", "Field", cite("668a.2(f)(1)"),
-                        "Wins if the next roll totals 2, 3, 4, 9, 10, 11 or 12.", "field", Kind.ONE_ROLL)
+                        "Wins if the next roll totals 2, 3, 4, 9, 10, 11 or 12.", "field", WagerKind.ONE_ROLL)
     for n, region in enumerate(REGIONS, start=2):
         bets[f"hop-{region}"] = Bet(
             f"hop-{region}", f"Hop the {region.title()}", cite(f"668a.2(f)({n})"),
             f"Wins if the next roll is one of the combinations in the {region} hop region of the "
-            "layout.", f"hop-{region}", Kind.ONE_ROLL)
+            "layout.", f"hop-{region}", WagerKind.ONE_ROLL)
     bets["one-six-and-under"] = Bet(
         "one-six-and-under", "1-6 and Under", cite("668a.2(f)(6)"),
-        "Wins if the next roll is 1-6 or totals 6 or less.", "one-six-and-under", Kind.ONE_ROLL)
+        "Wins if the next roll is 1-6 or totals 6 or less.", "one-six-and-under", WagerKind.ONE_ROLL)
     bets["three-four-and-over"] = Bet(
         "three-four-and-over", "3-4 and Over", cite("668a.2(f)(7)"),
-        "Wins if the next roll is 3-4 or totals 8 or more.", "three-four-and-over", Kind.ONE_ROLL)
+        "Wins if the next roll is 3-4 or totals 8 or more.", "three-four-and-over", WagerKind.ONE_ROLL)
     bets["six-eight-shake"] = Bet(
         "six-eight-shake", "Six Eight Shake", cite("668a.2(f)(8)"),
         "Wins if 1-5, 2-4, 3-3, 2-6, 3-5 and 4-4 are all thrown before a 7.", "six-eight-shake",
-        Kind.CYCLE)
+        WagerKind.CYCLE)
     return bets
 
 

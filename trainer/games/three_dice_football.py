@@ -13,9 +13,9 @@ from trainer.cite import cite, reading
 from trainer.games.base import (
     Bet,
     Game,
-    Kind,
     Options,
     Throw,
+    WagerKind,
     add_chips,
     dice_variants,
     no_options,
@@ -226,8 +226,8 @@ def _catalogue() -> dict[str, Bet]:
         ("under-four-yards", "Under Four Yards", "577.3(d)(8)",
          "Wins on a gain of 3 yards or less, a penalty or a turnover; not on a Trips TD."),
     ]
-    bets = {b: Bet(b, n, cite(s), w, b, Kind.FULL_GAME) for b, n, s, w in full}
-    bets |= {b: Bet(b, n, cite(s), w, b, Kind.SINGLE_PLAY) for b, n, s, w in single}
+    bets = {b: Bet(b, n, cite(s), w, b, WagerKind.FULL_GAME) for b, n, s, w in full}
+    bets |= {b: Bet(b, n, cite(s), w, b, WagerKind.SINGLE_PLAY) for b, n, s, w in single}
     return bets
 
 
@@ -274,12 +274,12 @@ class Table:
 
     def offer(self, wager: Wager) -> Refusal | None:
         if self.extra_point_roll:  # a full game wager is placed before the first throw
-            full = CATALOGUE[wager.bet].kind is Kind.FULL_GAME
+            full = CATALOGUE[wager.bet].kind is WagerKind.FULL_GAME
             return Refusal(wager, "the game is over: no wager may be placed on the extra point "
                                   "roll", f"{cite('577.3(c)')}; {reading('tdf-extra-point')}" if full
                            else reading("tdf-extra-point"))
         key = (wager.seat, wager.bet)
-        if CATALOGUE[wager.bet].kind is Kind.FULL_GAME:
+        if CATALOGUE[wager.bet].kind is WagerKind.FULL_GAME:
             if self.plays:
                 return refuse(wager, "full game wagers are placed before the first throw of the game",
                               "577.3(c)")

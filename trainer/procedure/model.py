@@ -43,10 +43,10 @@ LABELS = {
 TRAINEE_DOES: dict[Automation, frozenset[Do]] = {}
 _SETTLE = frozenset({Do.PAY, Do.COLLECT, Do.MOVE_LAMMER, Do.TAKE_DOWN, Do.MOVE_MARKERS, Do.EXTRA_POINT_ROLL,
                      Do.EXTRA_ROLL, Do.MOVE_DICE})
-_CALLS = _SETTLE | {Do.NO_ROLL, Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN, Do.NEW_DICE}
 TRAINEE_DOES[Automation.PAYOUTS] = frozenset({Do.PAY})
 TRAINEE_DOES[Automation.SETTLEMENT] = _SETTLE
-TRAINEE_DOES[Automation.CALLS] = _CALLS
+TRAINEE_DOES[Automation.CALLS] = _SETTLE | {Do.NO_ROLL, Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN,
+                                            Do.NEW_DICE}
 TRAINEE_DOES[Automation.WHOLE_ROUND] = frozenset(Do)
 @dataclass(frozen=True, slots=True)
 class Expected:

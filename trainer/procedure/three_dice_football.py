@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from trainer.cite import reading
-from trainer.games.base import Kind, Throw
+from trainer.games.base import Throw, WagerKind
 from trainer.games.three_dice_football import (
     CATALOGUE,
     DOWNS,
@@ -43,7 +43,7 @@ class ThreeDiceFootballSteps(GameSteps[Table]):
         return later[0] if later else self.seats[0]
 
     def late(self, offer: Offer) -> tuple[str, str] | None:
-        if CATALOGUE[offer.bet].kind is Kind.FULL_GAME:
+        if CATALOGUE[offer.bet].kind is WagerKind.FULL_GAME:
             return "full game wagers are placed before the first throw of the game", "577.3(c)"
         return None
 
@@ -107,8 +107,8 @@ class ThreeDiceFootballSteps(GameSteps[Table]):
 
     def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
         """A whole game: full game and single play wagers, single play wagers before downs."""
-        full = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.FULL_GAME]
-        single = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.SINGLE_PLAY]
+        full = [b for b, bet in CATALOGUE.items() if bet.kind is WagerKind.FULL_GAME]
+        single = [b for b, bet in CATALOGUE.items() if bet.kind is WagerKind.SINGLE_PLAY]
         wagers = [Offer(s, d.rng.choice(full if i % 2 == 0 else single), d.amount())
                   for i, s in enumerate(d.seats)]
         table = Table()
