@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from trainer.errors import shown
 from trainer.paths import atomic_text
@@ -273,8 +273,9 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
         if unknown:
             fail(f"{where}: unknown field {unknown[0]!r}")
         try:
-            record = AttemptRecord(trainee_id=0, **{k: tuple(v) if isinstance(v, list) else v
-                                                    for k, v in a.items() if k != "trainee"})
+            given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # JSON, checked
+                                     for k, v in a.items() if k != "trainee"}  # by the record
+            record = AttemptRecord(trainee_id=0, **given)
         except TypeError as e:  # a required field is missing
             missing = str(e).split("argument")[-1].strip(": ") if "argument" in str(e) else str(e)
             fail(f"{where}: missing {missing}")
