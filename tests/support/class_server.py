@@ -38,6 +38,11 @@ def free_port() -> int:
 
 
 def start_server(folder: Path) -> Postgres:
+    """A class server in `folder`, under a folder of the test's own (made by mkdtemp, its owner's
+    only), which is opened for passing through: as root the server runs as its own user, who must
+    reach `folder`, and the server never opens a folder it was not named."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.parent.chmod(folder.parent.stat().st_mode | 0o011)
     server = Postgres(folder, port=free_port())
     server.start()
     with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
