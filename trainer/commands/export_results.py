@@ -134,7 +134,7 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
 def _from_class(address, trainee: str | None, *, asked: bool) -> tuple[list, list]:
     """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
     reads them; a trainee's reads none, which stops the export only when they were asked for)."""
-    from trainer.classes import ClassServerError
+    from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.classes.workstation.results import class_lines
 

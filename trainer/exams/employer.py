@@ -59,7 +59,8 @@ def certified(certificates: Iterable[object], trusted: Sequence[PublicKey],
 def _certified(doc: dict, body: dict, key: PublicKey | None) -> Certified:
     """The certificate's fields, each of the kind it must be (a signed certificate from another
     version may lack one): CertifyError names the first that is not."""
-    form = body.get("form") if isinstance(body.get("form"), dict) else {}
+    given = body.get("form")
+    form: dict = given if isinstance(given, dict) else {}
     return Certified(trainee=_field(body, "trainee", str), result=_field(body, "result", str),
                      form=_field(form, "name", str, "form.name"),
                      form_uid=_field(form, "uid", str, "form.uid"),
