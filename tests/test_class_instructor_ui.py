@@ -1,5 +1,5 @@
-"""The instructor's side of "whose attempts" in the app, on a real PostgreSQL (issue 14;
-trainer.exams.classledger): Exam › Forms › Give to class puts the form on the class server (and
+"""The instructor's side of "whose attempts" in the app, on a real PostgreSQL
+(trainer.exams.classledger): Exam › Forms › Give to class puts the form on the class server (and
 says so, or that it was given already, refused or out of reach); a form just made is offered to
 the class; the Class tab's Trainee logins… makes a login per trainee and shows each password
 once, to copy or print. Out of class both are disabled, saying why. Clicked as an instructor

@@ -127,7 +127,7 @@ def test_an_edit_outside_the_app_is_flagged(qtbot, school, tmp_path):
     done = subprocess.run([sys.executable, "-m", "trainer", "verify-results", "--db", db, "--secret",
                            str(tmp_path / "installation.key")], capture_output=True, text=True)
     assert done.returncode == 1 and f"exam result {result.id}" in done.stdout + done.stderr
-    # the app says so in File › Check database (not on every refresh of a list: issue 11)
+    # the app says so in File › Check database (not on every refresh of a list)
     teacher = window(qtbot, store, key, lee)
     seen: list = []
     answer({"button": "OK"}, seen=seen)

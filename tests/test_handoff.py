@@ -1,4 +1,4 @@
-"""Hand-off to the employer (issue 14, item 6): a progress file's attempts as xAPI statements,
+"""Hand-off to the employer: a progress file's attempts as xAPI statements,
 checked against the xAPI 1.0.3 data model, and as a CSV transcript that a spreadsheet shows as
 written (quoted, and no cell run as a formula); and `dealer-trainer export-results`."""
 

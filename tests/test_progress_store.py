@@ -585,7 +585,7 @@ def test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it(tmp_
 
 
 def test_a_refused_file_with_a_leftover_wal_is_never_written_or_checkpointed(tmp_path):
-    """The issue: the checks ran on a read-write connection, so closing it merged a leftover
+    """Once, the checks ran on a read-write connection, so closing it merged a leftover
     -wal into a file the app had just refused. Here a newer file's last commit is still in its
     -wal (its writer died): refused, and the database and its -wal keep every byte."""
     import shutil

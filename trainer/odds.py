@@ -3,7 +3,8 @@
 Everything is a Fraction; nothing is simulated. The odds take their rules from the games' own
 modules (the same functions that settle a round), and their payouts from the paytable data, so
 a figure here is the figure of the engine a trainee is graded against. Tests hold these figures
-to the published ones (Field 5.56%, Double 13.89%, Any Number 11.11%) and to interpretations.md.
+to the published ones (Field 5.56%, Double 13.89%, Any Number 11.11%) and to the readings
+(docs/readings.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The exam ledger on the class server, from the exam's side (issue 14, item 5): when a machine
+"""The exam ledger on the class server, from the exam's side: when a machine
 is joined to a class, the class server counts the attempts, not the machine's progress file, so
 deleting, replacing or restoring a progress file gives no attempt back.
 

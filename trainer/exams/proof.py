@@ -1,5 +1,5 @@
-"""Proof that a sitting was opened with its start code (issue: a certificate only for the person
-who sat).
+"""Proof that a sitting was opened with its start code, so that a certificate is only ever for
+the person who sat.
 
 A sitting token can be read by anyone who sees its file; its start code cannot: the proctor
 types it when the sitting starts. So the code, not the token, is what a result must show it

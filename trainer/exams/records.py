@@ -60,7 +60,7 @@ class SignOff:
     signer_name: str
     signed: float
     kdf: str  # "scrypt$n$r$p$salt-hex": how the countersignature's key came from the passphrase
-    countersignature: str  # hex HMAC-SHA256 (trainer.exams.trust.countersign)
+    countersignature: str  # hex HMAC-SHA256, made by earlier versions only (trainer.exams.trust)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """Sitting an exam, with no Qt: start an attempt, record each answer the moment it is graded,
-and end the attempt with a status (issue 6, "Taking an exam").
+and end the attempt with a status.
 
 Nothing given is ever lost: the attempt's row is written (status "in-progress") before the
 first scenario is shown, and every answer is its own transaction, chained at once

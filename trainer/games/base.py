@@ -1,7 +1,8 @@
 """What every game shares: bets, throws, the table protocol, and one-roll settlement.
 
-A game module defines its bet catalogue (ids from the settle contract, names and citations from
-the regulation), how it reads a throw, and a `Table` that carries the state across throws.
+A game module defines its bet catalogue (ids from the settle contract, docs/settle.md; names and
+citations from the regulation), how it reads a throw, and a `Table` that carries the state across
+throws.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from trainer.games.base import Throw
 from trainer.games.high_roll_dice import FACE_KEY, Table, throw_box
-from trainer.procedure.dealing import Deal
+from trainer.procedure.dealing import DEALT, Deal
 from trainer.procedure.model import Do, Expected, Number, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import HRD_RANK
@@ -91,8 +91,8 @@ class HighRollDiceSteps(GameSteps[Table]):
         the Extra Roll bought and Millionaire Row played on 10 dice."""
         game, rng = d.game, d.rng
         ten = game.dice == 10
-        circles = [b for b in game.catalogue({}) if b.startswith("like-kind-")]
-        faces = [b for b in game.catalogue({}) if b.startswith("pip-")]
+        circles = [b for b in DEALT[game.id] if b.startswith("like-kind-")]
+        faces = [b for b in DEALT[game.id] if b.startswith("pip-")]
         buy = ten and (d.skill is Skill.EXTRA_ROLL or (d.difficulty >= 3 and rng.random() < 0.7))
         wagers = []
         for i, seat in enumerate(d.seats):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from trainer.games.props_and_hops import ALL_COMBINATIONS, CATALOGUE, Table, combination
-from trainer.procedure.dealing import Deal
+from trainer.games.props_and_hops import ALL_COMBINATIONS, Table, combination
+from trainer.procedure.dealing import DEALT, Deal
 from trainer.procedure.model import Do, Expected, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
@@ -89,7 +89,7 @@ class PropsAndHopsSteps(GameSteps[Table]):
 
     def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
         """Throws with a wager offered between them; a Six Eight Shake cycle often from 3."""
-        one_roll = [b for b in CATALOGUE if b != "six-eight-shake"]
+        one_roll = [b for b in DEALT[d.game.id] if b != "six-eight-shake"]
         wagers = []
         shake = d.skill is Skill.SIX_EIGHT_SHAKE or (d.difficulty >= 3 and d.rng.random() < 0.5)
         for i, seat in enumerate(d.seats):

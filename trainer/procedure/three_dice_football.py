@@ -17,7 +17,7 @@ from trainer.games.three_dice_football import (
     play_place,
     yard_place,
 )
-from trainer.procedure.dealing import Deal
+from trainer.procedure.dealing import DEALT, Deal
 from trainer.procedure.model import Choice, Do, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import MAX_PLAYS
@@ -107,8 +107,8 @@ class ThreeDiceFootballSteps(GameSteps[Table]):
 
     def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
         """A whole game: full game and single play wagers, single play wagers before downs."""
-        full = [b for b, bet in CATALOGUE.items() if bet.kind is WagerKind.FULL_GAME]
-        single = [b for b, bet in CATALOGUE.items() if bet.kind is WagerKind.SINGLE_PLAY]
+        full = [b for b in DEALT[d.game.id] if CATALOGUE[b].kind is WagerKind.FULL_GAME]
+        single = [b for b in DEALT[d.game.id] if CATALOGUE[b].kind is WagerKind.SINGLE_PLAY]
         wagers = [Offer(s, d.rng.choice(full if i % 2 == 0 else single), d.amount())
                   for i, s in enumerate(d.seats)]
         table = Table()

@@ -264,7 +264,8 @@ class Attempt(AttemptRecord):
 def attempt_of(round_, result: Result, *, trainee_id: int, ended: float) -> AttemptRecord:
     """The attempt a finished practice round makes (trainer.practice.PracticeRound and its
     result): its mode and item from the round, and the id of a dealt round as its seed, so that
-    another machine can deal it again and re-grade it (trainer.regrade.regrade_attempt)."""
+    another machine can deal it again and re-grade it
+    (trainer.progress.regrade.regrade_attempt)."""
     s = round_.scenario
     if s.id.startswith("payout-drill-"):  # trainer.drills.payout_drill
         mode, item = Mode.PAYOUT_DRILL, drill_item_id(s.game, s.difficulty)
