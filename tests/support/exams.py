@@ -42,8 +42,9 @@ def code_of(token: dict | None) -> str | None:
 def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None,
         sitting: dict | None = None, classroom=None, missed_call_at: int | None = None):
     """Sit an exam (under a sitting token, if given; counted by a class, if joined to one, and
-    its answers sent there); the ended result (or the session, still open, if `stop_after`). `critical_at`: that item pays
-    one payout a dollar over; `missed_call_at`: that item leaves its first call undone."""
+    its answers sent there); the ended result (or the session, still open, if `stop_after`).
+    `critical_at`: that item pays one payout a dollar over; `missed_call_at`: that item leaves
+    its first call undone."""
     session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom,
                          start_code=code_of(sitting))
     for p in range(len(exam.items)):
