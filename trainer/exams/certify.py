@@ -275,12 +275,12 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
                     f"({classroom.address.shown}): nothing was certified", CertifyError):
-            if named is not None and classroom.class_uid() != named:
-                raise CertifyError(f"sitting {sitting.nonce} was issued in another class than the "
-                                   "one joined here")
-            refused = not_certifiable(classroom.sitting_use(sitting.nonce), sitting.nonce, trainee,
-                                      ledger["form_digest"], uid)
-            kept = None if refused else classroom.sitting_record(sitting.nonce)
+            state = classroom.sitting_state(sitting.nonce)  # one visit
+        if named is not None and state["class"] != named:
+            raise CertifyError(f"sitting {sitting.nonce} was issued in another class than the one "
+                               "joined here")
+        refused = not_certifiable(state["use"], sitting.nonce, trainee, ledger["form_digest"], uid)
+        kept = state["record"]
         if refused:
             raise CertifyError(refused)
         if kept is not None:  # what is certified is the server's first record of the sitting

@@ -56,12 +56,22 @@ def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
     return ClassServerError(str(e).strip().splitlines()[0])
 
 
+def class_uid(conn: psycopg.Connection) -> str:
+    """The class's own id (a class server keeps it for its life; its address may change)."""
+    return conn.execute("SELECT uid FROM class_info").fetchone()[0]
+
+
 def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_digest: str,
-                  result_uid: str, proof: bytes | None = None) -> tuple[int, str | None]:
+                  result_uid: str, proof: bytes | None = None, *,
+                  in_class: str | None = None) -> tuple[int, str | None]:
     """A workstation starts a sitting (marks it used, for this result, s012): (its attempt
     number, the server's own nonce for this start, None for a sitting issued without a verifier).
     `proof`: the first link of the sitting's chain (trainer.exams.proof.link), which a sitting
-    with a verifier needs. ClassServerError says why the server refuses it."""
+    with a verifier needs; `in_class`: the class the token names, which must be this one.
+    ClassServerError says why the server refuses it."""
+    if in_class is not None and class_uid(conn) != in_class:
+        raise ClassServerError("this sitting was issued in another class than the one this "
+                               "workstation is joined to")
     try:
         started = conn.execute("SELECT start_exam_sitting(%s, %s, %s, %s, %s)",
                                (nonce, trainee_name, form_digest, result_uid, proof)).fetchone()[0]
@@ -169,6 +179,12 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     record["refused"] = [f"step {step}: {reason}" for step, reason in conn.execute(
         "SELECT step, reason FROM exam_sitting_refusals WHERE nonce = %s ORDER BY id", (nonce,))]
     return record
+
+
+def sitting_state(conn: psycopg.Connection, nonce: str) -> dict:
+    """What certifying a sitting asks the class, in one visit: the class's id (`class`), how it
+    saw the sitting (`use`, as `sitting_use`) and its record (`record`, as `sitting_record`)."""
+    return {"class": class_uid(conn), "use": sitting_use(conn, nonce), "record": sitting_record(conn, nonce)}
 
 
 def add_certificate(conn: psycopg.Connection, certificate: dict, *, at: float | None = None) -> None:

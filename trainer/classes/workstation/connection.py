@@ -73,8 +73,9 @@ class ClassLedger:
         return self._ledger(ledger.attempts_used, trainee_name, form_uid)
 
     def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str,
-                      proof: bytes | None = None) -> tuple[int, str | None]:
-        return self._ledger(ledger.start_sitting, nonce, trainee_name, form_digest, result_uid, proof)
+                      proof: bytes | None = None, in_class: str | None = None) -> tuple[int, str | None]:
+        return self._ledger(lambda conn: ledger.start_sitting(conn, nonce, trainee_name, form_digest,
+                                                              result_uid, proof, in_class=in_class))
 
     def start_attempt(self, result_uid: str, trainee_name: str, form_uid: str) -> int:
         return self._ledger(ledger.start_attempt, result_uid, trainee_name, form_uid)
@@ -107,6 +108,9 @@ class ClassLedger:
 
     def sitting_record(self, nonce: str) -> dict | None:
         return self._ledger(ledger.sitting_record, nonce)
+
+    def sitting_state(self, nonce: str) -> dict:
+        return self._ledger(ledger.sitting_state, nonce)
 
     def add_certificate(self, certificate: dict) -> None:
         self._ledger(ledger.add_certificate, certificate)

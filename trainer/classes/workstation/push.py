@@ -22,6 +22,7 @@ from psycopg.types.json import Jsonb
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server import ledger
+from trainer.classes.server.ledger import class_uid
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
 
@@ -51,11 +52,6 @@ def password_refused(e: BaseException) -> bool:
     text = str(e)
     return (getattr(e, "sqlstate", None) == "28P01" or "password authentication failed" in text
             or "no password supplied" in text)
-
-
-def class_uid(conn: psycopg.Connection) -> str:
-    """The class's own id (a class server keeps it for its life; its address may change)."""
-    return conn.execute("SELECT uid FROM class_info").fetchone()[0]
 
 
 def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
