@@ -486,3 +486,29 @@ def test_a_refused_step_is_refused_by_name_not_as_a_lost_connection(tmp_path, kl
     token = issued(tmp_path, ivy, joined, exam)
     with pytest.raises(ClassLedgerError, match=r"The class server refuses this: .*start code was not proven"):
         classledger.count_start(joined("workstation"), token, "Sam Lee", exam, token["nonce"])
+
+
+def test_a_sitting_the_app_crashed_in_ends_on_the_server_when_the_app_starts_again(tmp_path, klass, joined,
+                                                                               ivy):
+    """The workstation goes down after item 1: when the app starts again it closes the attempt
+    as left, and that end goes to the server after the answer given; the sitting is certified as
+    the server kept it (abandoned, never passed)."""
+    from trainer.exams import close_interrupted
+    from trainer.exams import session as sessions
+
+    exam = form()
+    token = issued(tmp_path, ivy, joined, exam)
+    key = installation_key(tmp_path / "k")
+    with Store.open(workstation_file(tmp_path / "ws.sqlite")) as store:
+        running = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
+                      classroom=joined("workstation"), stop_after=1)
+        sessions._LIVE.discard(running.uid)  # the app is gone: its process held these
+        sessions._release(running.lock)
+    with Store.open(tmp_path / "ws.sqlite") as store:  # the next start of the app
+        assert close_interrupted(store, key) == [running.result_id]
+        assert sent(store, joined("workstation")) == 2
+        record = portable_record(store, running.result_id)
+    assert [(r[1], r[3], r[8]) for r in steps(klass)] == [(1, "start", None), (2, "answer", None),
+                                                         (3, "end", "left")]
+    certificate = certified(tmp_path, ivy, joined, record, token)
+    assert certificate["status"] == "abandoned" and not certificate["passed"]
