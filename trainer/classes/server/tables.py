@@ -243,6 +243,29 @@ def s009_pass_rule(conn: psycopg.Connection) -> None:
     _run(conn, frozen_sql("s009_pass_rule"))
 
 
+@migration
+def s012_proven_sitting_streams(conn: psycopg.Connection) -> None:
+    """A sitting is started, answered and ended on the class server only by whoever knows its
+    start code, and the server keeps the first record of it (trainer.exams.proof, "In a class";
+    trainer.exams.classledger, "The first sitting"):
+
+    - `exam_sitting_links`: what the instructor registers with a sitting when issuing it, its
+      item count and the verifier (the last link of a hash chain its start code seeds), never
+      the code; insert-only, read by the staff;
+    - `start_exam_sitting(nonce, trainee, digest, result, proof)`: a sitting with a verifier
+      starts only with the next link of its chain; the server records the start with a nonce of
+      its own (`opened`) and returns it with the attempt number. A sitting issued before (no
+      verifier) starts as s006's `use_exam_sitting` started it, which no login may call itself
+      any more;
+    - `exam_sitting_step(nonce, step, proof, kind, item, log, ending)`: each answer and the end,
+      in order, each with the next link: `exam_sitting_steps` keeps them, append-only, and the
+      first answer to an item wins; a second answer to it, a step taken twice or anything after
+      the end is refused, and recorded in `exam_sitting_refusals` (up to 100 a sitting);
+      a step whose link does not verify is refused, and nothing is written.
+    """
+    _run(conn, frozen_sql("s012_proven_sitting_streams"))
+
+
 # --------------------------------------------------------------------------- writing a migration
 # `append_only` and `row_level_security` read nothing but their arguments: a new migration may
 # call them when it runs (tests/test_class_server_migrations.py keeps the digest of what it sends).

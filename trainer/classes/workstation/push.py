@@ -20,6 +20,9 @@ from urllib.parse import parse_qs, urlsplit
 import psycopg
 from psycopg.types.json import Jsonb
 
+from trainer.classes.errors import ClassServerError
+from trainer.classes.server import ledger
+from trainer.classes.server.ledger import class_uid
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
 
@@ -51,11 +54,6 @@ def password_refused(e: BaseException) -> bool:
             or "no password supplied" in text)
 
 
-def class_uid(conn: psycopg.Connection) -> str:
-    """The class's own id (a class server keeps it for its life; its address may change)."""
-    return conn.execute("SELECT uid FROM class_info").fetchone()[0]
-
-
 def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
     """Send the oldest `size` waiting attempts in one transaction; how many were sent (0: none
     waits). They are marked sent only once the server has committed them."""
@@ -66,6 +64,35 @@ def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int 
         conn.execute("SELECT push_attempts(%s)", (Jsonb(batch),))
     queue.mark_sent(class_id, ids)
     return len(ids)
+
+
+def push_exam_steps(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
+    """Send the exams' waiting steps (answers and ends of sittings, trainer.classes.server.ledger
+    `sitting_step`), oldest first, each sitting's in order, each in a transaction of its own;
+    how many were sent. A step the server refuses (its reply, or a refusal of the step itself)
+    is sent: the reply is kept in the file and it is not sent again. A connection lost stops
+    here (psycopg.Error), and what was not answered waits."""
+    sent = 0
+    with queue.sending_steps:
+        while steps := queue.exam_steps(class_id, size):
+            for s in steps:
+                try:
+                    reply = ledger.sitting_step(conn, s["nonce"], s["step"], bytes.fromhex(s["link"]),
+                                                position=s["position"], log=s["log"], ending=s["ending"])
+                except ClassServerError as e:
+                    reply = f"refused: {e}"
+                queue.mark_step(s["result_id"], s["step"], reply)
+                sent += 1
+    return sent
+
+
+def send_waiting(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
+    """Send everything that waits for the class: the exams' steps first, then the attempts; how
+    many of both."""
+    sent = push_exam_steps(conn, queue, class_id, size)
+    while n := push_batch(conn, queue, class_id, size):
+        sent += n
+    return sent
 
 
 def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
@@ -149,7 +176,7 @@ class Pusher:
         return self._waiting
 
     def _count(self) -> None:
-        self._waiting = self.queue.waiting(self.class_uid)
+        self._waiting = self.queue.waiting(self.class_uid) + self.queue.steps_waiting(self.class_uid)
 
     @property
     def status(self) -> str:
@@ -190,7 +217,8 @@ class Pusher:
             self.queue.remember(self.class_uid, self.address.shown)
             push_trainees(self._conn, self.queue)
         while not self._stop.is_set():
-            n = push_batch(self._conn, self.queue, self.class_uid, self.batch)
+            n = push_exam_steps(self._conn, self.queue, self.class_uid, self.batch)
+            n += push_batch(self._conn, self.queue, self.class_uid, self.batch)
             self.sent += n
             if self._waiting is not None:
                 self._waiting = max(0, self._waiting - n)
@@ -198,6 +226,12 @@ class Pusher:
             if n == 0:
                 return True
         return False
+
+    def send(self, conn: psycopg.Connection) -> int:
+        """Send what waits now on `conn`, a connection of the caller's (send_waiting)."""
+        class_id = class_uid(conn)
+        self.queue.remember(class_id, self.address.shown)
+        return send_waiting(conn, self.queue, class_id, self.batch)
 
     def _disconnect(self) -> None:
         if self._conn is not None:
