@@ -41,6 +41,7 @@ import time
 import psycopg
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.sql import value
 from trainer.progress.columns import EXAM_SITTINGS
 
 SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
@@ -49,7 +50,7 @@ SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
 def attempts_used(conn: psycopg.Connection, trainee_name: str, form_uid: str) -> int:
     """The attempts the class counts for the trainee at the form: every sitting issued and every
     attempt started without one."""
-    return conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)).fetchone()[0]
+    return value(conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)))
 
 
 def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
@@ -58,7 +59,7 @@ def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
 
 def class_uid(conn: psycopg.Connection) -> str:
     """The class's own id (a class server keeps it for its life; its address may change)."""
-    return conn.execute("SELECT uid FROM class_info").fetchone()[0]
+    return value(conn.execute("SELECT uid FROM class_info"))
 
 
 def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_digest: str,
@@ -73,8 +74,8 @@ def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_
         raise ClassServerError("this sitting was issued in another class than the one this "
                                "workstation is joined to")
     try:
-        started = conn.execute("SELECT start_exam_sitting(%s, %s, %s, %s, %s)",
-                               (nonce, trainee_name, form_digest, result_uid, proof)).fetchone()[0]
+        started = value(conn.execute("SELECT start_exam_sitting(%s, %s, %s, %s, %s)",
+                                     (nonce, trainee_name, form_digest, result_uid, proof)))
     except psycopg.errors.RaiseException as e:
         raise _refused(e) from None
     return started["attempt"], started["opened"]
@@ -89,8 +90,8 @@ def sitting_step(conn: psycopg.Connection, nonce: str, step: int, proof: bytes, 
     before it is missing, it is malformed): nothing is written then."""
     kind = "answer" if ending is None else "end"
     try:
-        return conn.execute("SELECT exam_sitting_step(%s, %s, %s, %s, %s, %s, %s)",
-                            (nonce, step, proof, kind, position, log, ending)).fetchone()[0]
+        return value(conn.execute("SELECT exam_sitting_step(%s, %s, %s, %s, %s, %s, %s)",
+                                  (nonce, step, proof, kind, position, log, ending)))
     except psycopg.errors.RaiseException as e:
         raise _refused(e) from None
 
@@ -100,8 +101,8 @@ def start_attempt(conn: psycopg.Connection, result_uid: str, trainee_name: str, 
     ClassServerError when the form was not given to the class, or the trainee has had every
     attempt the class's record of it allows (`give_form`)."""
     try:
-        return conn.execute("SELECT start_exam_attempt(%s, %s, %s)",
-                            (result_uid, trainee_name, form_uid)).fetchone()[0]
+        return value(conn.execute("SELECT start_exam_attempt(%s, %s, %s)",
+                                  (result_uid, trainee_name, form_uid)))
     except psycopg.errors.RaiseException as e:
         raise _refused(e) from None
 
@@ -121,8 +122,8 @@ def give_form(conn: psycopg.Connection, uid: str, digest: str, name: str, attemp
                              "RETURNING form_uid", values).fetchone()
         if added is not None:
             return True
-        kept = conn.execute("SELECT form_digest FROM exam_forms_given WHERE form_uid = %s",
-                            (uid,)).fetchone()[0]
+        kept = value(conn.execute("SELECT form_digest FROM exam_forms_given WHERE form_uid = %s",
+                                  (uid,)))
     if kept != digest:
         raise ClassServerError(f"another form with the id {uid} was given to this class: {name!r} "
                                "differs from it (a different exam is a new form)")
@@ -140,7 +141,7 @@ def standing(conn: psycopg.Connection, trainee_name: str,
 
 def attempts_allowed(conn: psycopg.Connection, form_uid: str) -> int | None:
     """The attempts the class allows at a form given to it; None when it was not given."""
-    return conn.execute("SELECT exam_attempts_allowed(%s)", (form_uid,)).fetchone()[0]
+    return value(conn.execute("SELECT exam_attempts_allowed(%s)", (form_uid,)))
 
 
 def sitting_use(conn: psycopg.Connection, nonce: str) -> dict | None:

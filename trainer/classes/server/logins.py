@@ -19,6 +19,7 @@ import psycopg
 from psycopg import sql
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.sql import value
 from trainer.classes.server.tables import GROUPS
 
 #: the logins the class-server command makes, and their groups
@@ -44,8 +45,8 @@ def add_login(admin: psycopg.Connection, name: str, group: str, password: str) -
 def trainee_login(instructor: psycopg.Connection, trainee_uid: str, password: str) -> str:
     """The login of the name of a trainee who has sent results (s003, by their id); its name."""
     try:
-        return instructor.execute("SELECT trainee_login(%s, %s)",
-                                  (trainee_uid, verifier(instructor, password))).fetchone()[0]
+        return value(instructor.execute("SELECT trainee_login(%s, %s)",
+                                        (trainee_uid, verifier(instructor, password))))
     except (psycopg.errors.InvalidParameterValue, psycopg.errors.NoDataFound) as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
 
@@ -64,11 +65,11 @@ def verifier(conn: psycopg.Connection, password: str) -> str:
 def class_login(instructor: psycopg.Connection, name: str, password: str) -> str:
     """The login of the trainee named `name` (made, or given this new password); its name."""
     try:
-        return instructor.execute("SELECT class_login(%s, %s)",
-                                  (name, verifier(instructor, password))).fetchone()[0]
+        return value(instructor.execute("SELECT class_login(%s, %s)",
+                                        (name, verifier(instructor, password))))
     except psycopg.errors.InvalidParameterValue as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
 
 
 def login_of(conn: psycopg.Connection, name: str) -> str | None:
-    return conn.execute("SELECT trainee_login_of(%s)", (name,)).fetchone()[0]
+    return value(conn.execute("SELECT trainee_login_of(%s)", (name,)))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import pwd
 import shlex
 import shutil
 import socket
@@ -32,8 +33,12 @@ import subprocess
 import tempfile
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from trainer.classes.errors import ClassServerError
+
+if TYPE_CHECKING:
+    import pwd  # POSIX only: the hand-over to the server's user happens under root alone
 
 SYSTEM_USER = "pgserver"  # the user pgserver itself runs PostgreSQL as, under root
 #: the longest path a Unix socket's address holds (sun_path: 108 bytes on Linux, 104 on macOS,
@@ -220,7 +225,8 @@ class Postgres:
         binaries = self._programs()
         self.folder.mkdir(parents=True, exist_ok=True)
         with open(self.folder / "commands.log", "ab") as out:
-            user = {"user": self.user, "group": self.user, "extra_groups": []} if self.user else {}
+            user: dict[str, Any] = ({"user": self.user, "group": self.user, "extra_groups": []}
+                                    if self.user else {})
             return subprocess.run([str(binaries / program), *args], **user, stdin=subprocess.DEVNULL,
                                   stdout=out, stderr=out, check=False).returncode
 
@@ -249,7 +255,9 @@ def unreachable(path: Path, uid: int, gid: int) -> Path | None:
     return None
 
 
-def _system_user(name: str | None):
+def _system_user(name: str | None) -> pwd.struct_passwd:
+    """The system user the server runs as under root (made when missing)."""
+    assert name is not None, "only root hands the server over to its own user"
     _pgserver()
     from pgserver.utils import ensure_user_exists
 
