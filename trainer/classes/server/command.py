@@ -2,7 +2,9 @@
 
 Starts PostgreSQL (trainer.classes.server.postgres) with its data in DIR, makes or brings up to
 date the class's database, roles and logins (`instructor`, `supervisor`, `workstation`, their
-passwords kept in DIR/logins.json, readable by its owner only, the same on every start), gives
+passwords kept in DIR/logins.json, readable by its owner only, the same on every start: a
+password a login changed for itself is put back), removes the defaults any login of the class
+gave itself (ALTER ROLE ... SET, saying each), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
 the addresses to join with, and runs until Ctrl+C, SIGTERM or SIGHUP (its window closed), when it
 stops PostgreSQL cleanly. Every problem is one line naming it (ClassServerError), and PostgreSQL is
@@ -30,7 +32,7 @@ import psycopg
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
-from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password
+from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password, reset_defaults
 from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.tables import DATABASE, install
 
@@ -81,6 +83,8 @@ def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
             install(admin)
             for name, group in CLASS_LOGINS.items():
                 add_login(admin, name, group, secrets[name])
+            for line in reset_defaults(admin):
+                say(f"Removed a default a login of the class had given itself: {line}.")
         with psycopg.connect(server.admin_dsn(DATABASE), autocommit=True) as conn:
             for form in forms:
                 try:
