@@ -18,12 +18,13 @@ import uuid
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
 from tests.support.class_server import PASSWORD, progress_file, push_all, server_rows, until
 from tests.support.command import run_command
 from tests.support.exams import form
 from trainer.classes import ClassServerError
-from trainer.classes.server.command import prepare
+from trainer.classes.server.command import holders_ended, prepare
 from trainer.classes.server.logins import (
     CLASS_LOGINS,
     class_login,
@@ -32,10 +33,12 @@ from trainer.classes.server.logins import (
     revoke_workstation,
     workstations,
 )
+from trainer.classes.server.sessions import Ended, end_holders
 from trainer.classes.workstation import push
 from trainer.classes.workstation.address import class_address
 from trainer.classes.workstation.classview import follow
 from trainer.classes.workstation.connection import ClassLedger, with_login
+from trainer.classes.workstation.queue import Queue
 from trainer.exams.classledger import give_to_class
 
 WITHIN = 60.0  # seconds: only a guard against a hang (a call held up waits for ever)
@@ -345,6 +348,53 @@ def test_no_function_of_the_class_takes_an_advisory_lock(klass):
         found = admin.execute("SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace "
                               "AND prosrc ~* 'pg_(try_)?advisory'").fetchall()
     assert found == []
+
+
+def test_a_row_a_login_keeps_uncommitted_holds_up_a_classmate_only_until_the_server_ends_it(tmp_path, klass):
+    """The shared login adds Sam's trainee row (his id read from the shared progress file) in a
+    transaction it keeps open: Sam's workstation's push of that row waits on it, for ever had
+    nobody ended it. The class server ends a workstation's or trainee's session that holds up
+    another (trainer.classes.server.sessions), the staff's never."""
+    path = progress_file(tmp_path / "sam.sqlite", {"Sam Lee": 2})
+    queue = Queue(path)
+    try:
+        trainees = queue.trainees()
+    finally:
+        queue.close()
+    with klass.connect("instructor") as staff:
+        staff.execute("BEGIN")
+        staff.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": trainees, "attempts": []}),))
+        pushed = threading.Thread(target=push_all, args=(path, klass), daemon=True)
+        pushed.start()
+        until(lambda: waiting(klass), what="Sam's push waiting")
+        with klass.admin() as admin:
+            assert end_holders(admin, held=0) == []  # the staff's session is not ended
+        staff.execute("ROLLBACK")
+        pushed.join(WITHIN)
+    assert not pushed.is_alive() and klass.count() == 2
+    path = progress_file(tmp_path / "more.sqlite", {"Sam Lee": 2}, start=5)
+    with klass.connect("workstation") as attacker:
+        attacker.execute("BEGIN")
+        queue = Queue(path)
+        try:
+            pending = queue.batch("a class", 10)[1]  # Sam's results not sent yet, and his id
+        finally:
+            queue.close()
+        attacker.execute("SELECT push_attempts(%s)", (Jsonb(pending),))
+        got: list = []
+        pushed = threading.Thread(target=lambda: got.append(push_all(path, klass)), daemon=True)
+        pushed.start()
+        until(lambda: waiting(klass), what="Sam's push waiting")
+        assert holders_ended(klass.server, held=0) == [Ended("workstation", klass.database)]
+        pushed.join(WITHIN)
+        assert got == [2] and klass.count() == 4
+        with pytest.raises(psycopg.OperationalError):
+            attacker.execute("COMMIT")
+
+
+def waiting(klass) -> bool:
+    with klass.admin() as admin:
+        return admin.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0] > 0
 
 
 # --------------------------------------------------------------------------- announcements

@@ -143,6 +143,7 @@ def test_no_migration_is_made_from_todays_column_descriptions(monkeypatch):
     ("s004_exam_ledger_for_workstations", "exam_certificates", {}),
     ("s007_exam_forms_given", "exam_forms_given", {"insert": ("give", "given_by = session_user")}),
     ("s008_trainee_logins_by_name", "trainee_logins", {"own": "login = current_user"}),
+    ("s011_no_login_stops_the_class", "workstation_logins", {}),
 ])
 def test_the_row_level_security_block_is_the_one_the_frozen_migrations_wrote(migration, table, block):
     """row_level_security writes, for a new migration, the block five released migrations wrote

@@ -13,6 +13,8 @@ Two halves, the lower never importing the upper:
     `trainee_login`, `new_password`), a workstation's own (`enrol_workstation`,
     `revoke_workstation`, `workstations`), and the defaults a login gave itself removed at the
     class server's start (`reset_defaults`);
+  - `sessions`: the sessions of the class watched by the class server (`end_holders`: a
+    workstation's or trainee's session that holds up another is ended);
   - `command`: `dealer-trainer class-server`.
 - `workstation`, what the app on a workstation (or the instructor's) does with a class:
   - `address`: a `--class` address checked without connecting (`class_address`), its password

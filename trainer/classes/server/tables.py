@@ -306,7 +306,7 @@ def append_only(table: str) -> str:
 
 def row_level_security(table: str, *, own: str = "", insert: tuple[str, str] | None = None,
                        insert_only: bool = True) -> str:
-    """What every table of the class is under, as s001, s002, s004, s007 and s008 wrote it out:
+    """What every table of the class is under, as s001, s002, s004, s007, s008 and s011 wrote it out:
     row-level security, forced (the owner too is under it); the owner's policy (every row, every
     command); the staff read every row; with `own`, a trainee reads the rows where `own` holds;
     with `insert` (the policy's name, its check), an instructor adds rows where the check holds;
