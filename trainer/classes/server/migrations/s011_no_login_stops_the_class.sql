@@ -146,9 +146,8 @@ ALTER TABLE class_info ADD COLUMN channel text NOT NULL
 REVOKE SELECT ON class_info FROM class_trainee, class_instructor, class_supervisor, class_workstation;
 GRANT SELECT (uid, created, one) ON class_info TO class_trainee, class_workstation;
 GRANT SELECT ON class_info TO class_instructor, class_supervisor;
-CREATE OR REPLACE FUNCTION announce_attempt() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+CREATE OR REPLACE FUNCTION announce_attempt() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify((SELECT channel FROM class_info), NEW.id::text);
+    PERFORM pg_notify((SELECT channel FROM public.class_info), NEW.id::text);
     RETURN NULL;
 END $$
