@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import psycopg
 
+from trainer.classes.server.sql import value
+
 #: seconds a session of the class may wait on another's lock before the holder is ended
 HELD = 5.0
 
@@ -45,6 +47,6 @@ def end_holders(admin: psycopg.Connection, held: float = HELD) -> list[Ended]:
           AND NOT pg_has_role(r.oid, 'class_supervisor', 'MEMBER')""", (held,)).fetchall()
     ended = []
     for pid, login, database in rows:
-        if admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]:
+        if value(admin.execute("SELECT pg_terminate_backend(%s)", (pid,))):
             ended.append(Ended(login, database))
     return ended

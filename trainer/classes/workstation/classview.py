@@ -36,6 +36,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
 
+from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import BACKOFF, CONNECT, connect
 from trainer.procedure.model import Skill
@@ -157,7 +158,7 @@ def class_activity(conn: psycopg.Connection, *, now: float | None = None,
 def attempts_channel(conn: psycopg.Connection) -> str:
     """The channel the class announces new attempts on (s011): a name of its own that only the
     staff may read, since any login may LISTEN to any channel it knows."""
-    return conn.execute("SELECT channel FROM class_info").fetchone()[0]
+    return value(conn.execute("SELECT channel FROM class_info"))
 
 
 def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
