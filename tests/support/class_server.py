@@ -252,13 +252,15 @@ def catalog(conn: psycopg.Connection) -> str:
     return "\n".join(out) + "\n"
 
 
-def push_all(path, klass: Class, size: int = 50) -> int:
-    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
+def push_all(path, klass: Class, size: int = 50, *, address: ClassAddress | None = None) -> int:
+    """What a Pusher does, in this thread: the trainees, then every waiting attempt (with the
+    shared workstation login, or the login of `address`)."""
+    address = address or klass.address()
     queue = Queue(path)
     try:
-        with connect(klass.address()) as conn:
+        with connect(address) as conn:
             uid = class_uid(conn)
-            queue.remember(uid, klass.address().shown)
+            queue.remember(uid, address.shown)
             push_trainees(conn, queue)
             sent = 0
             while n := push_batch(conn, queue, uid, size):

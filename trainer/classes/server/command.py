@@ -2,7 +2,10 @@
 
 Starts PostgreSQL (trainer.classes.server.postgres) with its data in DIR, makes or brings up to
 date the class's database, roles and logins (`instructor`, `supervisor`, `workstation`, their
-passwords kept in DIR/logins.json, readable by its owner only, the same on every start), gives
+passwords kept in DIR/logins.json, readable by its owner only, the same on every start: a
+password a login changed for itself is put back), removes the defaults any login of the class
+gave itself (ALTER ROLE ... SET, saying each), ends every few seconds the session of a
+workstation's or trainee's login that holds up another (trainer.classes.server.sessions), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
 the addresses to join with, and runs until Ctrl+C, SIGTERM or SIGHUP (its window closed), when it
 stops PostgreSQL cleanly. Every problem is one line naming it (ClassServerError), and PostgreSQL is
@@ -30,8 +33,9 @@ import psycopg
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
-from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password
+from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password, reset_defaults
 from trainer.classes.server.postgres import Postgres
+from trainer.classes.server.sessions import HELD, Ended, end_holders
 from trainer.classes.server.tables import DATABASE, install
 
 LOGINS_FILE = "logins.json"
@@ -81,6 +85,8 @@ def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
             install(admin)
             for name, group in CLASS_LOGINS.items():
                 add_login(admin, name, group, secrets[name])
+            for line in reset_defaults(admin):
+                say(f"Removed a default a login of the class had given itself: {line}.")
         with psycopg.connect(server.admin_dsn(DATABASE), autocommit=True) as conn:
             for form in forms:
                 try:
@@ -118,11 +124,24 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
         while not stop.wait(CHECK_EVERY):
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
+            for ended in holders_ended(server):
+                say(f"Ended a session of the login {ended.login} ({ended.database}): it held up "
+                    f"another for more than {HELD:.0f} s.")
     finally:
         server.stop()
         pid_file.unlink(missing_ok=True)
     say("Class server stopped.")
     return 0
+
+
+def holders_ended(server: Postgres, held: float = HELD) -> list[Ended]:
+    """The sessions that held up another for `held` seconds, ended (trainer.classes.server.
+    sessions); none when the server cannot be asked just now (the next look asks again)."""
+    try:
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            return end_holders(admin, held)
+    except psycopg.Error:
+        return []
 
 
 def stop_server(folder: str, *, say: Callable[[str], None] = print) -> int:

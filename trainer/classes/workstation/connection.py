@@ -18,10 +18,13 @@ came back: read the overview again); run it on a thread of its own, and set `sto
 
 The exam ledger (trainer.classes.server.ledger), each call its own connection: `attempts_used`,
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
-`add_certificate` and `certificates` (an instructor's). A started sitting's answers and end
-travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
-sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
-ClassServerError), so that the caller can tell "refused" from "not reached".
+`add_certificate` and `certificates` (an instructor's); and the class's logins
+(trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
+`revoke_workstation` and `workstations` (an instructor's; the last a supervisor's too). A
+started sitting's answers and end travel as the attempts do, from the file, in the background
+(push.py), in order; `send_now` sends what waits at once. A server that cannot be reached gives
+ClassUnreachableError (a ClassServerError), so that the caller can tell "refused" from "not
+reached".
 
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
 gives ClassServerError with one line saying why.
@@ -48,6 +51,7 @@ from trainer.classes.workstation.classview import (
 from trainer.classes.workstation.push import (
     BACKOFF,
     BATCH,
+    LOCK_WAIT,
     POLL,
     Pusher,
     class_uid,
@@ -100,6 +104,17 @@ class ClassLedger:
     def class_login(self, name: str, password: str) -> str:
         return self._ledger(logins.class_login, name, password)
 
+    def enrol_workstation(self, name: str, password: str) -> str:
+        """A login of the workstation's own (logins.enrol_workstation); its login name. The
+        workstation joins with `with_login(address, login, password)`."""
+        return self._ledger(logins.enrol_workstation, name, password)
+
+    def revoke_workstation(self, name: str) -> str:
+        return self._ledger(logins.revoke_workstation, name)
+
+    def workstations(self) -> list[logins.Workstation]:
+        return self._ledger(logins.workstations)
+
     def record_sitting(self, sitting: dict, verifier: tuple[int, bytes] | None = None) -> None:
         self._ledger(ledger.record_sitting, sitting, verifier)
 
@@ -126,6 +141,9 @@ class ClassLedger:
         try:
             with connect(self.address) as conn:
                 return call(conn, *args)
+        except psycopg.errors.LockNotAvailable:
+            raise ClassServerError(f"{where} is busy: what this needs was held by another call for "
+                                   f"{LOCK_WAIT} s; nothing was changed, try again") from None
         except psycopg.OperationalError as e:
             if password_refused(e):
                 raise LoginRefusedError(f"{where} refuses the password of the login "

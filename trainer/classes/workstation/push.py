@@ -32,18 +32,62 @@ BACKOFF = (0.5, 30.0)  # seconds before the first retry, and the longest pause
 #: connection settings: fail fast on a server or a cable that is gone
 CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
            "keepalives_count": 3, "tcp_user_timeout": 10_000, "application_name": "dealer-trainer"}
+#: seconds a statement waits for a lock before it gives up and says so (nothing a login can
+#: hold makes the app's statements wait; this bounds what another start of the same exam can)
+LOCK_WAIT = 10
+#: the session settings the app's statements rely on, sent with every connection (libpq's
+#: `options`, which win over a role's defaults): PostgreSQL lets every login set defaults for
+#: itself (ALTER ROLE ... SET), so the shared workstation login could otherwise make every
+#: workstation's sessions read-only, time out at once, find no function (an empty search_path)
+#: or refuse every read under row-level security (issue 22)
+SESSION = {
+    "default_transaction_read_only": "off",  # pushes and exam starts write
+    "default_transaction_isolation": "read committed",  # the class's functions count on it
+    "default_transaction_deferrable": "off",
+    "statement_timeout": "0",
+    "lock_timeout": f"{LOCK_WAIT}s",
+    "idle_in_transaction_session_timeout": "0",
+    "idle_session_timeout": "0",  # the pusher keeps its connection between pushes
+    "search_path": "public",  # the class's tables and functions, named without their schema
+    "row_security": "on",  # a trainee's reads filtered by the policies, not refused
+    "role": "none",  # the login itself: its own rights and, for a trainee, its own rows
+    "client_encoding": "UTF8",  # names in every script
+    "standard_conforming_strings": "on",
+    "synchronous_commit": "on",  # an attempt marked sent is on the server's disk
+    "exit_on_error": "off",
+    "transform_null_equals": "off",
+    "DateStyle": "ISO",
+    "IntervalStyle": "postgres",
+    "extra_float_digits": "1",  # times read back exactly
+}
+
+
+def session_options(given: str | None = None) -> str:
+    """libpq's `options` for a connection: `-c name=value` for each of SESSION, after the
+    address's own `options` (`given`), so that ours win."""
+    ours = " ".join(f"-c {name}={_escaped(value)}" for name, value in SESSION.items())
+    return f"{given} {ours}" if given else ours
+
+
+def _escaped(value: str) -> str:
+    """A value as libpq's `options` reads it: a backslash and a space escaped with a backslash."""
+    return value.replace("\\", "\\\\").replace(" ", "\\ ")
 
 
 def connect(address: ClassAddress) -> psycopg.Connection:
     """A connection to the class (its password in the address, or in its password file, which
-    libpq reads itself: trainer.classes.workstation.passfile). The password is proven by SCRAM only,
-    never sent as such: a server (or whatever answers at its address) asking for it in clear or
-    as MD5 is refused before anything is sent. An address may name another method itself
-    (`?require_auth=md5`, for a casino's server set up so)."""
+    libpq reads itself: trainer.classes.workstation.passfile), its session set as the app's
+    statements need it (SESSION), whatever defaults its login gave itself. The password is
+    proven by SCRAM only, never sent as such: a server (or whatever answers at its address)
+    asking for it in clear or as MD5 is refused before anything is sent. An address may name
+    another method itself (`?require_auth=md5`, for a casino's server set up so)."""
+    query = parse_qs(urlsplit(address.url).query)
     more = {"passfile": address.passfile} if address.passfile is not None else {}
-    if "require_auth" not in parse_qs(urlsplit(address.url).query):
+    if "require_auth" not in query:
         more["require_auth"] = "scram-sha-256"
-    return psycopg.connect(address.url, autocommit=True, **CONNECT, **more)
+    given = query.get("options")
+    options = session_options(given[-1] if given else None)
+    return psycopg.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
 
 
 def password_refused(e: BaseException) -> bool:
