@@ -17,6 +17,7 @@ from __future__ import annotations
 import psycopg
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.sql import value
 from trainer.progress.records import clean_name
 
 #: the longest reason the class keeps (s010)
@@ -43,7 +44,7 @@ def retract(conn: psycopg.Connection, attempt_uid: str, reason: str) -> None:
 
 
 def retracted(conn: psycopg.Connection) -> dict[int, str]:
-    if conn.execute("SELECT to_regclass('retractions') IS NULL").fetchone()[0]:
+    if value(conn.execute("SELECT to_regclass('retractions') IS NULL")):
         return {}
     return {attempt_id: f"retracted by {by}: {reason}" for attempt_id, by, reason in conn.execute(
         "SELECT attempt_id, retracted_by, reason FROM retractions ORDER BY attempt_id")}
