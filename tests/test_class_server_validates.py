@@ -38,6 +38,7 @@ from tests.support.class_server import (
 )
 from tests.support.command import run_command
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server import tables
 from trainer.classes.server.logins import class_login
 from trainer.classes.workstation.classview import attempts_of, server_class_overview
 from trainer.classes.workstation.connection import ClassConnection, ClassLedger
@@ -350,20 +351,22 @@ def test_one_refused_attempt_is_set_aside_named_and_the_others_are_sent(tmp_path
 
 
 def test_a_server_that_refuses_every_push_is_not_unreachable_and_sets_nothing_aside(tmp_path, klass):
-    """The server answers, and refuses every write (a read-only class): that is no row's fault,
-    so nothing is set aside, the attempts wait, and the status says the server refused."""
+    """The server answers, and refuses every push of this login (the class no longer lets the
+    workstations push): that is no row's fault, so nothing is set aside, the attempts wait, and
+    the status says the server refused, not that it cannot be reached."""
     from ui.classroom import status_line
 
     path = progress_file(tmp_path / "ws.db", {"Ana": 3})
     with klass.admin() as admin:
-        admin.execute(f"ALTER DATABASE {klass.database} SET default_transaction_read_only = on")
+        admin.execute("REVOKE EXECUTE ON FUNCTION push_attempts(jsonb) FROM class_workstation")
     connection = ClassConnection(str(path), klass.address(), **FAST)
     connection.start()
     try:
         until(lambda: connection.problem is not None, what="the push refused")
     finally:
         connection.close()
-    assert "read-only transaction" in connection.problem and not connection.unreachable
+    assert "permission denied for function push_attempts" in connection.problem
+    assert not connection.unreachable
     assert connection.refused_attempts() == [] and connection.waiting() == 3
     line = status_line(3, False, connection.problem, unreachable=connection.unreachable)
     assert line.startswith("Class: the class server refused the push (") and "unreachable" not in line
@@ -374,7 +377,8 @@ def test_rows_stored_before_the_checks_are_left_out_named_and_the_class_exports(
     """The issue's forgeries, pushed to a class before s010 (which took them): then the class is
     brought up to date. The export writes the real attempts and names each forgery; the
     instructor's view and Open trainee read the class, not a traceback."""
-    older = Class(server, upto="s009_pass_rule")
+    names = tables.known()
+    older = Class(server, upto=names[names.index("s010_checked_pushes_and_retractions") - 1])
     path, batch = real_batch(tmp_path, {"Ana": 3, "Bo": 2})
     push_all(path, older)
     forged = {}
