@@ -532,3 +532,17 @@ def test_the_app_writes_no_name_the_class_refuses(tmp_path, klass):
     refused = queue.refused(queue.class_of(klass.address().shown))
     queue.close()
     assert refused == [] and pushed == 1 and klass.count("trainees") == 2
+
+
+def test_the_class_takes_every_game_and_mode_the_app_records(tmp_path, klass):
+    """s010 names the games and modes a class keeps: a game or mode the app adds later fails here
+    until a migration gives it to the class server too."""
+    from trainer.games import GAME_IDS
+    from trainer.progress.schema import MODES
+
+    _, batch = real_batch(tmp_path, {"Ana": 1})
+    with klass.connect("workstation") as conn:
+        for n, (game, mode) in enumerate((g, m) for g in GAME_IDS for m in MODES if m != "exam"):
+            one = copy.deepcopy(batch)
+            one["attempts"][0].update(uid=f"g{n}", game=game, mode=mode)
+            assert push(conn, one) == 1, (game, mode)
