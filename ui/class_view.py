@@ -205,10 +205,15 @@ class ClassView(QWidget):
         if self.remote is not None:
             self.remote(trainee, self.dialog)  # the dialog says it is reading until they come
         else:
-            from trainer.progress import TRAINEE_ATTEMPTS
+            from trainer.progress import TRAINEE_ATTEMPTS, StoreError
 
-            self.dialog.show_attempts(self.store.attempts(trainee.id, newest_first=True,
-                                                          limit=TRAINEE_ATTEMPTS))
+            try:
+                with self.store.noting_unreadable() as left_out:
+                    records = self.store.attempts(trainee.id, newest_first=True, limit=TRAINEE_ATTEMPTS)
+            except StoreError as e:  # the file cannot be read now: why, in the dialog
+                self.dialog.show_problem(str(e))
+            else:
+                self.dialog.show_attempts(records, left_out=tuple(e.what for e in left_out))
         self.dialog.open()
 
 
@@ -258,16 +263,21 @@ class TraineeDialog(QDialog):
         layout.addWidget(buttons)
         self.table.setFocus()
 
-    def show_attempts(self, records: list) -> None:
-        """The trainee's attempts (trainer.progress.Attempt), newest first."""
+    def show_attempts(self, records: list, left_out: tuple[str, ...] = ()) -> None:
+        """The trainee's attempts (trainer.progress.Attempt), newest first; `left_out`: those
+        that could not be read (damaged in the progress file), named under the heading."""
         from trainer.progress import TRAINEE_ATTEMPTS, attempt_line
 
         self.records = list(records)
         self.attempts = [attempt_line(a) for a in self.records]
         name, n = html.escape(self.trainee.name), len(self.attempts)
         last = "the last " if n >= TRAINEE_ATTEMPTS else ""  # older ones are not read
-        self.heading.setText(f"<b>{name}</b> — {last}{n} attempts, newest first" if n else
-                             f"<b>{name}</b> — not started yet: no attempt recorded.")
+        heading = (f"<b>{name}</b> — {last}{n} attempts, newest first" if n else
+                   f"<b>{name}</b> — not started yet: no attempt recorded.")
+        if left_out:
+            heading += (f"<br>Left out, damaged in the progress file (left as it is): "
+                        f"{html.escape(', '.join(left_out))}")
+        self.heading.setText(heading)
         self.table.setRowCount(len(self.attempts))
         for r, a in enumerate(self.attempts):
             result = ("left unfinished" if a.abandoned else "passed" if a.passed else

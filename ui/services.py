@@ -23,6 +23,8 @@ class Services(QObject):
         self.window = None
         self.key = key  # the installation secret that authenticates exam results
         self.classroom = None  # ui.classroom.Classroom, once a class was joined
+        if store is not None:  # a row found damaged when read is left out, and named here
+            store.on_unreadable = lambda error: self.status.emit(str(error))
 
     @property
     def trainee_name(self) -> str | None:
@@ -74,8 +76,14 @@ class Services(QObject):
 
         who = None if everyone or self.trainee is None else self.trainee.id
         write = export_csv if kind == "csv" else export_results
-        count = write(self.store, path, trainee_id=who)
-        return f"{count} attempts written to {path}"
+        with self.store.noting_unreadable() as left_out:
+            count = write(self.store, path, trainee_id=who)
+        text = f"{count} attempts written to {path}"
+        if left_out:
+            names = ", ".join(e.what for e in left_out[:3]) + (", …" if len(left_out) > 3 else "")
+            text += (f"; {len(left_out)} left out, damaged in the progress file and left as they "
+                     f"are: {names}")
+        return text
 
     def import_results(self, path: str) -> str:
         from trainer.progress import import_results

@@ -67,6 +67,8 @@ def run(args) -> int:
             return EXIT_BAD_INPUT
         with Store.open(args.file, allow_unavailable=True) as store:
             lines = handoff.file_lines(store, args.trainee)
+            for left_out in store.unreadable.values():  # damaged rows: named, the rest written
+                print(f"{WHERE}: {left_out}", file=sys.stderr)
     else:
         from trainer.classes.workstation.results import class_lines
 
