@@ -28,7 +28,8 @@ saved later (the file was replaced meanwhile) moves to `store.rejected`, kept fo
 a file of a million attempts), so the app opens with `full_check=False` (header, application id,
 schema and version only, on a connection that cannot write) and then calls `start_check()`: the
 full check runs in a thread on a read-only connection of its own. Until it passes, attempts
-recorded wait in memory (`record_attempt` returns None) and any other write waits for it
+recorded wait in memory (`record_attempt` returns None), and in a journal beside the file
+(trainer.progress.journal: a crash meanwhile loses none), and any other write waits for it
 (`wait_for_check`); `check_finished()` (polled by the app) saves the waiting attempts once it
 passed. A file that fails is never written again in this session: writes raise
 `DamagedDatabaseError`, the attempts stay in memory, and the store reads on from a read-only
@@ -73,6 +74,7 @@ from trainer.progress.errors import (
     unavailable_reason,
 )
 from trainer.progress.integrity import full_check
+from trainer.progress.journal import Journal
 from trainer.progress.opening import (
     check_database,
     check_header,
@@ -102,6 +104,7 @@ class Store:
         self._pending: list[AttemptRecord] = []
         self._rejected: list[AttemptRecord] = []
         self._background = BackgroundCheck(path, busy_timeout)
+        self._journal = Journal(path)  # the attempts waiting for the check, on the disk
         #: rows found damaged when read, by what they are ("attempt 17"): left out of what was read
         self.unreadable: dict[str, DamagedRowError] = {}
         #: called with each row newly found damaged (the app says so in its status bar)
@@ -190,8 +193,14 @@ class Store:
 
     # ----------------------------------------------------------------- the full check
     def start_check(self) -> None:
-        """Run `PRAGMA integrity_check` in a background thread on a read-only connection."""
+        """Run the full check in a background thread on a read-only connection; the attempts
+        that waited for it in a session that crashed (its journal) wait for it again."""
         if self.path != ":memory:" and self._db is not None:
+            records, unreadable = self._journal.read_back()
+            waiting = {r.uid for r in self._pending}
+            self._pending += [r for r in records if r.uid not in waiting]
+            for what, error in unreadable:
+                self.note_unreadable(what, error)
             self._background.start()
 
     def stop_check(self) -> None:
@@ -252,7 +261,7 @@ class Store:
         if self._db is None or self._reopen:
             # not open, or open read-only since the file was: open again (the full check ran when
             # the store was opened; here the header, schema and foreign checks run again)
-            self.close()
+            self._close_connection()
             self._reopen = False
             self._connect(full_check=False)
             if self.problem is not None:
@@ -286,6 +295,10 @@ class Store:
         self.stop_check()  # the background check stops at once
         if self.damaged:
             self._stop_writing()
+        self._close_connection()
+        self._journal.close()  # what still waits stays in the journal, for the next session
+
+    def _close_connection(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -411,6 +424,7 @@ class Store:
                 raise UnknownTraineeError(f"There is no trainee number {record.trainee_id}.", path=self.path)
         self._pending.append(record)
         if self.checking:
+            self._journal.append(record)  # on the disk too: a crash meanwhile loses nothing
             return None
         ids = self._flush()
         return ids[record.uid]
@@ -439,6 +453,7 @@ class Store:
                 self._rejected.append(self._pending.pop(0))
                 continue
             self._pending.pop(0)
+        self._journal.saved()  # nothing waits any more
         return saved
 
     def attempts(self, trainee_id: int | None = None, *, game: str | None = None, mode: str | None = None,
