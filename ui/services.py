@@ -24,7 +24,18 @@ class Services(QObject):
         self.key = key  # the installation secret that authenticates exam results
         self.classroom = None  # ui.classroom.Classroom, once a class was joined
         if store is not None:  # a row found damaged when read is left out, and named here
-            store.on_unreadable = lambda error: self.status.emit(str(error))
+            store.on_unreadable = self._unreadable
+
+    def _unreadable(self, error) -> None:
+        """A row of the file was found damaged when read: the status bar names it, and every
+        one found before (one status line at a time)."""
+        found = list(self.store.unreadable.values())
+        if len(found) <= 1:
+            self.status.emit(str(error))
+            return
+        names = ", ".join(e.what for e in found[:4]) + (", …" if len(found) > 4 else "")
+        self.status.emit(f"{len(found)} records of the progress file are damaged and cannot be read "
+                         f"(left out, and left as they are): {names}")
 
     @property
     def trainee_name(self) -> str | None:
