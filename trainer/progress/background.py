@@ -24,11 +24,13 @@ class BackgroundCheck:
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()  # guards _conn between the two threads
+        self._stopped = False  # stop() was called: the check ends at the next table
 
     def start(self) -> None:
         if self.running:
             return
         self.problems, self.seconds = None, None
+        self._stopped = False
         self._thread = threading.Thread(target=self._run, name="integrity-check", daemon=True)
         self._thread.start()
 
@@ -44,6 +46,7 @@ class BackgroundCheck:
     def stop(self) -> None:
         """Interrupt a running check (the app is closing, or the user pressed Stop)."""
         with self._lock:
+            self._stopped = True
             if self._conn is not None:
                 self._conn.interrupt()
 
@@ -60,7 +63,7 @@ class BackgroundCheck:
         with self._lock:
             self._conn = conn
         try:
-            problems = full_check(conn)
+            problems = full_check(conn, lambda: self._stopped)
             damaged = problems != ["ok"]
         except sqlite3.DatabaseError as e:
             damaged = is_damage(e)

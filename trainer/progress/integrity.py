@@ -13,23 +13,28 @@ flipped high bit makes a value that no query from Python can return.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 #: a text with a character outside ASCII (or a byte that is not one): only those are decoded
 NOT_ASCII = "*[^\x01-\x7f]*"
 SHOWN = 10  # problems named at most
+SHORT_TEXT = 64  # bytes: a text up to this long is looked at by GLOB, a longer one decoded
 
 
-def full_check(conn: sqlite3.Connection) -> list[str]:
+def full_check(conn: sqlite3.Connection, stopped: Callable[[], bool] = lambda: False) -> list[str]:
     """`integrity_check`, then the CHECK constraints and the texts of every table: ["ok"] when
-    sound, else what was found (at most SHOWN lines, as integrity_check gives them)."""
+    sound, else what was found (at most SHOWN lines, as integrity_check gives them). `stopped`
+    is asked between the tables (`conn.interrupt()` stops the one being read)."""
     problems = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if problems != ["ok"]:
         return problems
     problems = []
-    conn.create_function("dt_utf8", 1, _utf8, deterministic=True)
+    conn.create_function("dt_utf8", -1, _utf8, deterministic=True)
     tables = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND "
                           "name NOT LIKE 'sqlite^_%' ESCAPE '^' AND sql IS NOT NULL").fetchall()
     for name, sql in tables:
+        if stopped():
+            raise sqlite3.OperationalError("interrupted")
         problems += table_problems(conn, name, sql, SHOWN - len(problems))
         if len(problems) >= SHOWN:
             break
@@ -39,11 +44,10 @@ def full_check(conn: sqlite3.Connection) -> list[str]:
 def table_problems(conn: sqlite3.Connection, table: str, sql: str, limit: int = SHOWN) -> list[str]:
     """The rows of `table` that break one of its CHECK constraints or hold a text that is not
     UTF-8, named by their rowid."""
-    columns = [r[1] for r in conn.execute(f"PRAGMA table_info({quoted(table)})")]
-    checks = check_constraints(sql)
-    failed = " OR ".join(f"NOT coalesce(({e}), 1)" for e in checks) or "0"
-    text = " AND ".join(f"(typeof({quoted(c)}) != 'text' OR {quoted(c)} NOT GLOB :pattern "
-                        f"OR dt_utf8(CAST({quoted(c)} AS BLOB)))" for c in columns) or "1"
+    columns = [(quoted(r[1]), r[2].upper() == "TEXT") for r in
+               conn.execute(f"PRAGMA table_info({quoted(table)})")]
+    failed = " OR ".join(f"NOT coalesce(({e}), 1)" for e in check_constraints(sql)) or "0"
+    text = texts_read(columns)
     rowid = "NULL" if without_rowid(sql) else "rowid"
     try:
         rows = conn.execute(f"SELECT {rowid}, {failed}, {text} FROM {quoted(table)} "
@@ -65,6 +69,21 @@ def table_problems(conn: sqlite3.Connection, table: str, sql: str, limit: int = 
         if not good_text:
             out.append(f"a text that is not UTF-8 in {where}")
     return out
+
+
+def texts_read(columns: list[tuple[str, bool]]) -> str:
+    """An expression true when every text of a row is UTF-8 (`columns`: each quoted name, and
+    whether it is declared TEXT). A row whose TEXT columns are short and all ASCII is seen so
+    by GLOB; a row with a longer text (a log) or another character goes to Python's decoder, in
+    one call for the row. A text in another column (a flipped bit can make a number a text)
+    goes to the decoder alone."""
+    texts = [c for c, text in columns if text]
+    short = " AND ".join([f"coalesce(length(CAST({c} AS BLOB)) <= {SHORT_TEXT}, 1)" for c in texts]
+                         + [f"(typeof({c}) != 'text' OR {c} NOT GLOB :pattern)" for c in texts])
+    decoded = ", ".join(f"CAST({c} AS BLOB)" for c in texts)
+    checks = [f"(CASE WHEN {short} THEN 1 ELSE dt_utf8({decoded}) END)"] if texts else []
+    checks += [f"(typeof({c}) != 'text' OR dt_utf8(CAST({c} AS BLOB)))" for c, text in columns if not text]
+    return "(" + (" AND ".join(checks) or "1") + ")"
 
 
 def check_constraints(sql: str) -> list[str]:
@@ -95,9 +114,11 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _utf8(data: bytes | None) -> int:
+def _utf8(*texts: bytes | None) -> int:
     try:
-        (data or b"").decode("utf-8")
+        for text in texts:
+            if text:
+                text.decode("utf-8")
     except UnicodeDecodeError:
         return 0
     return 1
