@@ -63,13 +63,14 @@ def marked_file(path: Path, *, wal: bool = False) -> Path:
     return path
 
 
-def leftover(path: Path) -> None:
-    """Add a trainee that stays in the -wal: the file and its -wal as a crash leaves them."""
+def leftover(path: Path, statement: str = "INSERT INTO trainees (name, created) VALUES ('Late', 0)") -> None:
+    """A write (a trainee added) that stays in the -wal: the file and its -wal as a crash leaves
+    them."""
     live = path.with_name("live-" + path.name)
     copy(path, live)
     writer = sqlite3.connect(live)
     writer.execute("PRAGMA wal_autocheckpoint = 0")
-    writer.execute("INSERT INTO trainees (name, created) VALUES ('Late', 0)")
+    writer.execute(statement)
     writer.commit()
     for suffix in ("", "-wal"):
         shutil.copyfile(f"{live}{suffix}", f"{path}{suffix}")
@@ -260,15 +261,24 @@ def test_export_results_names_what_it_left_out(made, tmp_path):
 # --- item 6: a file refused or found damaged is never written -------------------------------------
 
 
-def test_a_refused_file_with_a_leftover_wal_gets_no_shm(tmp_path):
-    """The issue: the read-only check made a -shm beside a file it then refused."""
+@pytest.mark.parametrize("through", ["its name", "a symbolic link"])
+def test_a_refused_file_with_a_leftover_wal_gets_no_shm(tmp_path, through):
+    """The issue: the read-only check made a -shm beside a file it then refused. (Through a
+    link, SQLite reads the -wal beside the file the link names.)"""
     path = marked_file(tmp_path / "p.db")
-    conn = sqlite3.connect(path)
-    conn.execute("INSERT INTO _migrations (name, applied_at) VALUES ('m999_from_the_future', 0)")
-    conn.commit()  # the file opened whole: a newer app's file, with a -wal a crash left
-    conn.close()
-    leftover(path)
-    refused_untouched(path, NewerDatabaseError, "m999_from_the_future")
+    # a newer app's file, its last step in the -wal a crash left
+    leftover(path, "INSERT INTO _migrations (name, applied_at) VALUES ('m999_from_the_future', 0)")
+    before = beside(path)
+    opened = path
+    if through == "a symbolic link":
+        opened = tmp_path / "link" / "progress.db"
+        opened.parent.mkdir()
+        opened.symlink_to(path)
+    with pytest.raises(NewerDatabaseError, match="m999_from_the_future"):
+        Store.open(opened)
+    assert beside(path) == before
+    if opened != path:
+        assert [p.name for p in opened.parent.iterdir()] == [opened.name]  # nothing beside the link
 
 
 def test_a_file_the_background_check_finds_damaged_is_not_written_at_close(tmp_path):

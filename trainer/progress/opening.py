@@ -60,7 +60,8 @@ def check_header(path: str) -> None:
     page = 65536 if page == 1 else page
     # SQLite writes whole pages: a file that ends inside one was cut (reading pads it with
     # zeros, so nothing else notices). With a -wal, that page may wait there: SQLite decides.
-    if header and page >= 512 and not page & (page - 1) and size % page and not os.path.exists(path + "-wal"):
+    wal = os.path.exists(os.path.realpath(path) + "-wal")
+    if header and page >= 512 and not page & (page - 1) and size % page and not wal:
         raise DamagedDatabaseError(path, f"it was cut short: {size:,} bytes is not a whole number "
                                          f"of its {page:,}-byte pages")
 
@@ -105,8 +106,9 @@ def check_read_only(path: str, busy_timeout: float, *, full_check: bool) -> bool
     nobody has the file open) is read through links in a private folder (`apart`), where the
     -shm that reading it needs is made and removed. True when the checks ran and passed;
     False when this connection could not be made (the read-write one will say why)."""
-    wal = os.path.exists(path + "-wal")
-    with apart(path, wal and not os.path.exists(path + "-shm")) as read:
+    real = os.path.realpath(path)  # SQLite keeps the -wal and -shm beside the file a link names
+    wal = os.path.exists(real + "-wal")
+    with apart(real, wal and not os.path.exists(real + "-shm")) as read:
         uri = f"{Path(read).resolve().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
         try:
             conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None)
