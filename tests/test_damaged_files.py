@@ -297,6 +297,10 @@ def test_a_file_the_background_check_finds_damaged_is_not_written_at_close(tmp_p
     assert store.damaged
     assert store.check_finished() == 0
     assert [t.name for t in store.trainees()] == ["Ana", "Late"]  # reading goes on
+    late = rec(1, 7)
+    with pytest.raises(DamagedDatabaseError):
+        store.record_attempt(late)
+    assert late.uid in Path(store.waiting_file).read_text()  # kept beside the file, on the disk
     store.close()
     after = beside(path)
     assert {name: after.get(name) for name in before} == before  # (a -shm the store made aside)

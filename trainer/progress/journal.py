@@ -6,7 +6,9 @@ While the check runs, an attempt recorded waits in memory (`Store.pending`) and 
 the session's journal beside the file, `.NAME.waiting-TOKEN.jsonl`: one line per attempt, its
 record as JSON, synced to the disk before `record_attempt` returns. The session holds an OS lock
 on it (`….jsonl.lock`) while it is open. Once every waiting attempt is saved to the file, the
-journal and its lock are removed. A file found damaged is not written: its journal stays.
+journal and its lock are removed. A file found damaged is not written: every attempt recorded
+after goes to the journal too, and it stays (restore the file from a backup, and the next start
+saves them).
 
 When the next session starts its check (`Store.start_check`), a journal whose lock nobody holds
 (its session crashed) is read back into `pending`, each line checked as an imported attempt is
@@ -19,6 +21,7 @@ beside it: an attempt is practice, not evidence (exam results are the exams' own
 from __future__ import annotations
 
 import dataclasses
+import glob
 import json
 import os
 import secrets
@@ -32,7 +35,7 @@ from trainer.progress.records import AttemptRecord
 class Journal:
     def __init__(self, path: str):
         self.path = Path(path)
-        self._own: Path | None = None  # this session's journal, made when the first attempt waits
+        self.own: Path | None = None  # this session's journal, made when the first attempt waits
         self._locks: dict[Path, FileLock] = {}  # the journals held: this session's, and those read back
         self._broken = False  # it cannot be written here (a read-only folder, a full disk)
 
@@ -46,12 +49,12 @@ class Journal:
         line = json.dumps({f.name: getattr(record, f.name) for f in dataclasses.fields(AttemptRecord)},
                           ensure_ascii=False, separators=(",", ":")) + "\n"
         try:
-            if self._own is None:
+            if self.own is None:
                 own = self._name(secrets.token_hex(6))
                 self._hold(own)
                 os.close(os.open(own, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-                self._own = own
-            with open(self._own, "a", encoding="utf-8") as out:
+                self.own = own
+            with open(self.own, "a", encoding="utf-8") as out:
                 out.write(line)
                 out.flush()
                 os.fsync(out.fileno())
@@ -66,7 +69,8 @@ class Journal:
         records: list[AttemptRecord] = []
         unreadable: list[tuple[str, Exception]] = []
         try:
-            found = sorted(self.path.parent.glob(self._name("*").name), key=lambda p: p.stat().st_mtime)
+            pattern = glob.escape(f".{self.path.name}.waiting-") + "*.jsonl"
+            found = sorted(self.path.parent.glob(pattern), key=lambda p: p.stat().st_mtime)
         except OSError:
             return records, unreadable
         for journal in found:
@@ -92,13 +96,13 @@ class Journal:
         """Every attempt that waited is in the file now: the journals held are removed."""
         for journal in list(self._locks):
             self._let_go(journal, remove=True)
-        self._own = None
+        self.own = None
 
     def close(self) -> None:
         """The session ends: the journals held are let go, and stay for the next session."""
         for journal in list(self._locks):
             self._let_go(journal, remove=False)
-        self._own = None
+        self.own = None
 
     def _hold(self, journal: Path) -> None:
         lock = FileLock(f"{journal}.lock", timeout=0, mode=0o600)

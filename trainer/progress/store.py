@@ -32,8 +32,9 @@ recorded wait in memory (`record_attempt` returns None), and in a journal beside
 (trainer.progress.journal: a crash meanwhile loses none), and any other write waits for it
 (`wait_for_check`); `check_finished()` (polled by the app) saves the waiting attempts once it
 passed. A file that fails is never written again in this session: writes raise
-`DamagedDatabaseError`, the attempts stay in memory, and the store reads on from a read-only
-connection (closing the read-write one would checkpoint its -wal into the file).
+`DamagedDatabaseError`, the attempts stay in memory and in the journal (`waiting_file`), and the
+store reads on from a read-only connection (closing the read-write one would checkpoint its -wal
+into the file).
 
 **A damaged row.** A row damaged after the check (or in a way no check of the file sees: a log
 of JSON that is no actions) is left out by the readers and named, never a traceback: each in
@@ -423,8 +424,9 @@ class Store:
             if not known:  # a bug in the caller: fail before keeping it
                 raise UnknownTraineeError(f"There is no trainee number {record.trainee_id}.", path=self.path)
         self._pending.append(record)
+        if self.checking or self.damaged:  # on the disk too, beside the file: a crash loses none
+            self._journal.append(record)
         if self.checking:
-            self._journal.append(record)  # on the disk too: a crash meanwhile loses nothing
             return None
         ids = self._flush()
         return ids[record.uid]
@@ -436,6 +438,12 @@ class Store:
         if self.checking:
             return 0
         return len(self._flush())
+
+    @property
+    def waiting_file(self) -> str | None:
+        """The journal beside the file that keeps the attempts waiting for the check, or kept
+        from a file found damaged (trainer.progress.journal); None when none waits there."""
+        return None if self._journal.own is None else str(self._journal.own)
 
     @property
     def rejected(self) -> list[AttemptRecord]:
