@@ -27,8 +27,6 @@ import os
 import secrets
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from trainer.progress.records import AttemptRecord
 
 
@@ -36,7 +34,7 @@ class Journal:
     def __init__(self, path: str):
         self.path = Path(path)
         self.own: Path | None = None  # this session's journal, made when the first attempt waits
-        self._locks: dict[Path, FileLock] = {}  # the journals held: this session's, and those read back
+        self._locks: dict = {}  # the journals held (a FileLock each): this session's, those read back
         self._broken = False  # it cannot be written here (a read-only folder, a full disk)
 
     def _name(self, token: str) -> Path:
@@ -48,6 +46,8 @@ class Journal:
             return False
         line = json.dumps({f.name: getattr(record, f.name) for f in dataclasses.fields(AttemptRecord)},
                           ensure_ascii=False, separators=(",", ":")) + "\n"
+        from filelock import Timeout  # loaded when an attempt first waits: not at every start
+
         try:
             if self.own is None:
                 own = self._name(secrets.token_hex(6))
@@ -73,6 +73,10 @@ class Journal:
             found = sorted(self.path.parent.glob(pattern), key=lambda p: p.stat().st_mtime)
         except OSError:
             return records, unreadable
+        if not found:
+            return records, unreadable
+        from filelock import Timeout  # loaded only when there are journals
+
         for journal in found:
             if journal in self._locks:
                 continue
@@ -105,6 +109,8 @@ class Journal:
         self.own = None
 
     def _hold(self, journal: Path) -> None:
+        from filelock import FileLock
+
         lock = FileLock(f"{journal}.lock", timeout=0, mode=0o600)
         self._locks[journal] = lock
         lock.acquire()
