@@ -1,4 +1,4 @@
-"""The app in a class (issue 14), on a real PostgreSQL: File › Join class… (a bad address is a
+"""The app in a class, on a real PostgreSQL: File › Join class… (a bad address is a
 message, a good one is joined and remembered), the status bar's class line while the server is
 gone and after it is back, the instructor's Class tab following another workstation live, and a
 trainee opened from it read from the server (and the live view's screenshot).

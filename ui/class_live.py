@@ -1,4 +1,4 @@
-"""The Class tab live from the class server (issue 14), for an instructor whose app is in a class.
+"""The Class tab live from the class server, for an instructor whose app is in a class.
 
 `LiveClass(view, connection)` reads the class's overview and activity from the server and follows
 new attempts as the server announces them. Nothing waits for the network on the GUI thread:

@@ -42,6 +42,10 @@ LOGINS_TIP = ("A login of their own in the class for the trainees chosen, each w
               "shown once: they type it at a workstation to start an exam with no sitting")
 LOGINS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
                        "Join class…) to give trainees logins of their own.")
+WORKSTATIONS_TIP = ("The workstations enrolled with logins of their own (one trainee's mischief with "
+                    "one stops that workstation only): enrol one, its address shown once, or revoke one")
+WORKSTATIONS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
+                             "Join class…) to enrol workstations.")
 
 
 class KeyTable(QTableWidget):
@@ -112,6 +116,11 @@ class ClassView(QWidget):
         self.logins_button.setEnabled(False)
         self.logins_button.setToolTip(LOGINS_OUT_OF_CLASS)
         row.addWidget(self.logins_button)
+        # Workstations… (ui.class_workstations): enabled, as Trainee logins…, while in a class
+        self.workstations_button = QPushButton("&Workstations…")
+        self.workstations_button.setEnabled(False)
+        self.workstations_button.setToolTip(WORKSTATIONS_OUT_OF_CLASS)
+        row.addWidget(self.workstations_button)
         self.open_button = QPushButton("&Open trainee…")
         self.open_button.setToolTip("The selected trainee's attempts, findings and round replays")
         self.open_button.clicked.connect(lambda: self.open_trainee(self.table.currentRow()))

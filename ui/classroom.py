@@ -1,4 +1,4 @@
-"""A workstation in a class (issue 14): its results pushed to the class server in the background,
+"""A workstation in a class: its results pushed to the class server in the background,
 and the class's state in the status bar for as long as it is in the class.
 
 `Classroom(window)` holds the ClassConnection: `join(address)` starts pushing (the address is

@@ -1,4 +1,4 @@
-"""Benchmark of a class on one server (issue 14): N workstations pushing to one PostgreSQL.
+"""Benchmark of a class on one server: N workstations pushing to one PostgreSQL.
 
 Run: `.venv/bin/python tests/benchmarks/class_server.py [--workstations 30] [--seconds 600]
 [--pace 2] [--attempts 1000000] [--trainees 200] [--folder DIR] [--class-view-only]`.
@@ -7,8 +7,8 @@ It starts a real PostgreSQL on this machine (the packaged server, as `dealer-tra
 does), then:
 
 1. **The class view at scale.** A progress file of `--attempts` attempts of `--trainees` trainees
-   is made by bulk insert (executemany, tests/benchmarks/progress_bench.build), and the same rows
-   are copied into the class's database (COPY, with the server's triggers off while it loads):
+   is made by bulk insert (executemany, `build` in tests/benchmarks/progress_bench.py), and the
+   same rows are copied into the class's database (COPY, with the server's triggers off while it loads):
    neither goes through the app, which would take hours. The instructor's class view is then
    timed on both: `server_class_overview` over an instructor's login (row-level security on) and
    `class_overview` on the file, each beside `SELECT count(*) FROM trainees` on the same

@@ -38,6 +38,11 @@ def free_port() -> int:
 
 
 def start_server(folder: Path) -> Postgres:
+    """A class server in `folder`, under a folder of the test's own (made by mkdtemp, its owner's
+    only), which is opened for passing through: as root the server runs as its own user, who must
+    reach `folder`, and the server never opens a folder it was not named."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.parent.chmod(folder.parent.stat().st_mode | 0o011)
     server = Postgres(folder, port=free_port())
     server.start()
     with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
@@ -247,13 +252,15 @@ def catalog(conn: psycopg.Connection) -> str:
     return "\n".join(out) + "\n"
 
 
-def push_all(path, klass: Class, size: int = 50) -> int:
-    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
+def push_all(path, klass: Class, size: int = 50, *, address: ClassAddress | None = None) -> int:
+    """What a Pusher does, in this thread: the trainees, then every waiting attempt (with the
+    shared workstation login, or the login of `address`)."""
+    address = address or klass.address()
     queue = Queue(path)
     try:
-        with connect(klass.address()) as conn:
+        with connect(address) as conn:
             uid = class_uid(conn)
-            queue.remember(uid, klass.address().shown)
+            queue.remember(uid, address.shown)
             push_trainees(conn, queue)
             sent = 0
             while n := push_batch(conn, queue, uid, size):

@@ -9,8 +9,12 @@ Two halves, the lower never importing the upper:
     triggers, roles, row-level security, the push function), as named migrations, each frozen as
     the SQL it ran (`migrations/*.sql`);
   - `ledger`: the exam ledger's calls (sittings issued and used, insert-only);
-  - `logins`: the class's logins (`add_login`) and a trainee's own (`class_login`,
-    `trainee_login`, `new_password`);
+  - `logins`: the class's logins (`add_login`), a trainee's own (`class_login`,
+    `trainee_login`, `new_password`), a workstation's own (`enrol_workstation`,
+    `revoke_workstation`, `workstations`), and the defaults a login gave itself removed at the
+    class server's start (`reset_defaults`);
+  - `sessions`: the sessions of the class watched by the class server (`end_holders`: a
+    workstation's or trainee's session that holds up another is ended);
   - `command`: `dealer-trainer class-server`.
 - `workstation`, what the app on a workstation (or the instructor's) does with a class:
   - `address`: a `--class` address checked without connecting (`class_address`), its password
@@ -25,7 +29,9 @@ Two halves, the lower never importing the upper:
     (`server_lines`, `class_lines`; trainer.progress.handoff writes them);
   - `connection`: `ClassConnection`, what the app holds while a workstation is in a class
     (`start`, `stop`, `close`, `wake`, `waiting`, `status`; for an instructor `class_overview`,
-    `class_activity`, `attempts_of`, `follow`; the exam ledger's calls).
+    `class_activity`, `attempts_of`, `follow`; the exam ledger's calls; the class's logins:
+    `class_login`, `enrol_workstation`, `revoke_workstation`, `workstations`), and `with_login`
+    (the same class's address with another login and its password).
 - `errors`: `ClassServerError` (`ClassUnreachableError`: not reached; `LoginRefusedError`: its
   password refused);
 - `demo`: `DemoClass`, a demonstration progress file answering as a class server would.
@@ -42,7 +48,7 @@ FACE = {
     **names_from("trainer.classes.workstation.address", "ClassAddress", "class_address", "split_password",
                  "with_passfile", "with_password"),
     "passfile": ("trainer.classes.workstation.passfile", None),  # the class password file, as a namespace
-    **names_from("trainer.classes.workstation.connection", "ClassConnection"),
+    **names_from("trainer.classes.workstation.connection", "ClassConnection", "with_login"),
     **names_from("trainer.classes.server.logins", "new_password"),  # a trainee's class password
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from trainer.errors import shown
 from trainer.paths import atomic_text
@@ -149,7 +149,8 @@ def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSumm
                                                                      record.critical)
         graded.append((key, again))
     records = graded
-    source = " ".join(str(doc.get("source") or "another workstation").split())[:60]
+    named = doc.get("source") if isinstance(doc, dict) else None  # a dict: _parse checked it
+    source = " ".join(str(named or "another workstation").split())[:60]
     created: list[str] = []
     added = 0
     with store.write() as db:
@@ -269,8 +270,9 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
         if unknown:
             fail(f"{where}: unknown field {unknown[0]!r}")
         try:
-            record = AttemptRecord(trainee_id=0, **{k: tuple(v) if isinstance(v, list) else v
-                                                    for k, v in a.items() if k != "trainee"})
+            given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # JSON, checked
+                                     for k, v in a.items() if k != "trainee"}  # by the record
+            record = AttemptRecord(trainee_id=0, **given)
         except TypeError as e:  # a required field is missing
             missing = str(e).split("argument")[-1].strip(": ") if "argument" in str(e) else str(e)
             fail(f"{where}: missing {missing}")

@@ -17,9 +17,10 @@ the same records (trainer.progress.records.Attempt) a progress file gives, made 
 (trainer.progress.classroom: `attempt_line`, `replay_of`). The recorded action log is one of the
 columns the server shares (trainer.progress.columns.ATTEMPTS), so a server attempt replays.
 
-`follow(address)` yields the server id of each attempt as it arrives (LISTEN/NOTIFY), and None
-after the connection was lost and made again (announcements may have been missed meanwhile:
-read the overview again).
+`follow(address)` yields the server id of each attempt as it arrives (LISTEN/NOTIFY, on the
+class's own channel, which only the staff may read: `attempts_channel`), and None after the
+connection was lost and made again (announcements may have been missed meanwhile: read the
+overview again).
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import psycopg
+from psycopg import sql
 from psycopg.rows import dict_row
 
-from trainer.classes.server.tables import CHANNEL
+from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import BACKOFF, CONNECT, connect
 from trainer.procedure.model import Skill
@@ -153,6 +155,12 @@ def class_activity(conn: psycopg.Connection, *, now: float | None = None,
                          [w for w in last if w.ended >= now - recent])
 
 
+def attempts_channel(conn: psycopg.Connection) -> str:
+    """The channel the class announces new attempts on (s011): a name of its own that only the
+    staff may read, since any login may LISTEN to any channel it knows."""
+    return value(conn.execute("SELECT channel FROM class_info"))
+
+
 def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
            backoff: tuple[float, float] = BACKOFF) -> Iterator[int | None]:
     """The server id of each attempt added to the class, as the server announces it, until
@@ -161,7 +169,7 @@ def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
     while not stop.is_set():
         try:
             with connect(address) as conn:
-                conn.execute(f"LISTEN {CHANNEL}")
+                conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(attempts_channel(conn))))
                 if lost:
                     lost, pause = False, backoff[0]
                     yield None

@@ -20,6 +20,9 @@ from urllib.parse import parse_qs, urlsplit
 import psycopg
 from psycopg.types.json import Jsonb
 
+from trainer.classes.errors import ClassServerError
+from trainer.classes.server import ledger
+from trainer.classes.server.ledger import class_uid
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
 
@@ -29,18 +32,62 @@ BACKOFF = (0.5, 30.0)  # seconds before the first retry, and the longest pause
 #: connection settings: fail fast on a server or a cable that is gone
 CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
            "keepalives_count": 3, "tcp_user_timeout": 10_000, "application_name": "dealer-trainer"}
+#: seconds a statement waits for a lock before it gives up and says so (nothing a login can
+#: hold makes the app's statements wait; this bounds what another start of the same exam can)
+LOCK_WAIT = 10
+#: the session settings the app's statements rely on, sent with every connection (libpq's
+#: `options`, which win over a role's defaults): PostgreSQL lets every login set defaults for
+#: itself (ALTER ROLE ... SET), so the shared workstation login could otherwise make every
+#: workstation's sessions read-only, time out at once, find no function (an empty search_path)
+#: or refuse every read under row-level security (issue 22)
+SESSION = {
+    "default_transaction_read_only": "off",  # pushes and exam starts write
+    "default_transaction_isolation": "read committed",  # the class's functions count on it
+    "default_transaction_deferrable": "off",
+    "statement_timeout": "0",
+    "lock_timeout": f"{LOCK_WAIT}s",
+    "idle_in_transaction_session_timeout": "0",
+    "idle_session_timeout": "0",  # the pusher keeps its connection between pushes
+    "search_path": "public",  # the class's tables and functions, named without their schema
+    "row_security": "on",  # a trainee's reads filtered by the policies, not refused
+    "role": "none",  # the login itself: its own rights and, for a trainee, its own rows
+    "client_encoding": "UTF8",  # names in every script
+    "standard_conforming_strings": "on",
+    "synchronous_commit": "on",  # an attempt marked sent is on the server's disk
+    "exit_on_error": "off",
+    "transform_null_equals": "off",
+    "DateStyle": "ISO",
+    "IntervalStyle": "postgres",
+    "extra_float_digits": "1",  # times read back exactly
+}
+
+
+def session_options(given: str | None = None) -> str:
+    """libpq's `options` for a connection: `-c name=value` for each of SESSION, after the
+    address's own `options` (`given`), so that ours win."""
+    ours = " ".join(f"-c {name}={_escaped(value)}" for name, value in SESSION.items())
+    return f"{given} {ours}" if given else ours
+
+
+def _escaped(value: str) -> str:
+    """A value as libpq's `options` reads it: a backslash and a space escaped with a backslash."""
+    return value.replace("\\", "\\\\").replace(" ", "\\ ")
 
 
 def connect(address: ClassAddress) -> psycopg.Connection:
     """A connection to the class (its password in the address, or in its password file, which
-    libpq reads itself: trainer.classes.workstation.passfile). The password is proven by SCRAM only,
-    never sent as such: a server (or whatever answers at its address) asking for it in clear or
-    as MD5 is refused before anything is sent. An address may name another method itself
-    (`?require_auth=md5`, for a casino's server set up so)."""
+    libpq reads itself: trainer.classes.workstation.passfile), its session set as the app's
+    statements need it (SESSION), whatever defaults its login gave itself. The password is
+    proven by SCRAM only, never sent as such: a server (or whatever answers at its address)
+    asking for it in clear or as MD5 is refused before anything is sent. An address may name
+    another method itself (`?require_auth=md5`, for a casino's server set up so)."""
+    query = parse_qs(urlsplit(address.url).query)
     more = {"passfile": address.passfile} if address.passfile is not None else {}
-    if "require_auth" not in parse_qs(urlsplit(address.url).query):
+    if "require_auth" not in query:
         more["require_auth"] = "scram-sha-256"
-    return psycopg.connect(address.url, autocommit=True, **CONNECT, **more)
+    given = query.get("options")
+    options = session_options(given[-1] if given else None)
+    return psycopg.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
 
 
 def password_refused(e: BaseException) -> bool:
@@ -49,11 +96,6 @@ def password_refused(e: BaseException) -> bool:
     text = str(e)
     return (getattr(e, "sqlstate", None) == "28P01" or "password authentication failed" in text
             or "no password supplied" in text)
-
-
-def class_uid(conn: psycopg.Connection) -> str:
-    """The class's own id (a class server keeps it for its life; its address may change)."""
-    return conn.execute("SELECT uid FROM class_info").fetchone()[0]
 
 
 def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
@@ -66,6 +108,35 @@ def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int 
         conn.execute("SELECT push_attempts(%s)", (Jsonb(batch),))
     queue.mark_sent(class_id, ids)
     return len(ids)
+
+
+def push_exam_steps(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
+    """Send the exams' waiting steps (answers and ends of sittings, trainer.classes.server.ledger
+    `sitting_step`), oldest first, each sitting's in order, each in a transaction of its own;
+    how many were sent. A step the server refuses (its reply, or a refusal of the step itself)
+    is sent: the reply is kept in the file and it is not sent again. A connection lost stops
+    here (psycopg.Error), and what was not answered waits."""
+    sent = 0
+    with queue.sending_steps:
+        while steps := queue.exam_steps(class_id, size):
+            for s in steps:
+                try:
+                    reply = ledger.sitting_step(conn, s["nonce"], s["step"], bytes.fromhex(s["link"]),
+                                                position=s["position"], log=s["log"], ending=s["ending"])
+                except ClassServerError as e:
+                    reply = f"refused: {e}"
+                queue.mark_step(s["result_id"], s["step"], reply)
+                sent += 1
+    return sent
+
+
+def send_waiting(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
+    """Send everything that waits for the class: the exams' steps first, then the attempts; how
+    many of both."""
+    sent = push_exam_steps(conn, queue, class_id, size)
+    while n := push_batch(conn, queue, class_id, size):
+        sent += n
+    return sent
 
 
 def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
@@ -149,7 +220,7 @@ class Pusher:
         return self._waiting
 
     def _count(self) -> None:
-        self._waiting = self.queue.waiting(self.class_uid)
+        self._waiting = self.queue.waiting(self.class_uid) + self.queue.steps_waiting(self.class_uid)
 
     @property
     def status(self) -> str:
@@ -190,7 +261,8 @@ class Pusher:
             self.queue.remember(self.class_uid, self.address.shown)
             push_trainees(self._conn, self.queue)
         while not self._stop.is_set():
-            n = push_batch(self._conn, self.queue, self.class_uid, self.batch)
+            n = push_exam_steps(self._conn, self.queue, self.class_uid, self.batch)
+            n += push_batch(self._conn, self.queue, self.class_uid, self.batch)
             self.sent += n
             if self._waiting is not None:
                 self._waiting = max(0, self._waiting - n)
@@ -198,6 +270,12 @@ class Pusher:
             if n == 0:
                 return True
         return False
+
+    def send(self, conn: psycopg.Connection) -> int:
+        """Send what waits now on `conn`, a connection of the caller's (send_waiting)."""
+        class_id = class_uid(conn)
+        self.queue.remember(class_id, self.address.shown)
+        return send_waiting(conn, self.queue, class_id, self.batch)
 
     def _disconnect(self) -> None:
         if self._conn is not None:

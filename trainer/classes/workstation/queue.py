@@ -6,6 +6,10 @@ written only after the server has committed the attempt. A crash between the two
 attempt waiting, and it is pushed again: the server keeps one copy (its uid), so nothing is lost
 and nothing doubled.
 
+An exam sat under a class's sitting sends each answer and its end the same way: the session
+writes each step to `exam_stream` (migration m017) with its link (trainer.exams.proof), and it
+waits there until the server has answered it (`sent`, and the server's `reply`).
+
 `Queue` has a connection of its own to the file (the app's Store keeps its own); the pusher's
 thread and the app's `waiting()` share it under a lock.
 """
@@ -37,6 +41,7 @@ class Queue:
                                      check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.Lock()
+        self.sending_steps = threading.Lock()  # one sender of exam steps at a time: they go in order
         if not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'class_sent'").fetchone():
             self._conn.close()
             raise ClassServerError(f"{self.path} is not an open progress file (open it with the app first)")
@@ -102,6 +107,31 @@ class Queue:
             rows = self._conn.execute("SELECT * FROM trainees ORDER BY id").fetchall()
         # a name stored before names were cleaned goes as the class counts names (clean_name)
         return [{c: clean_name(t[c]) if c == "name" else t[c] for c in _TRAINEE} for t in rows]
+
+    # --------------------------------------------------------------- an exam's steps
+    def steps_waiting(self, class_uid: str | None) -> int:
+        """The answers and ends of exams sat under a class's sittings not yet sent to it."""
+        with self._lock:
+            return self._conn.execute("SELECT count(*) FROM exam_stream WHERE sent IS NULL AND "
+                                      "class_uid = ?", (class_uid or "",)).fetchone()[0]
+
+    def exam_steps(self, class_uid: str, size: int) -> list[dict]:
+        """The oldest `size` steps waiting for the class, in the order they are sent (each
+        sitting's in its order): the sitting's nonce, the step and its link, and the answer's
+        position and log (JSON text) or the ending (trainer.exams.session writes them)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT s.result_id, s.step, s.link, s.ending, r.uid AS nonce, a.position, a.log "
+                "FROM exam_stream s JOIN exam_results r ON r.id = s.result_id "
+                "LEFT JOIN exam_answers a ON a.id = s.answer_id "
+                "WHERE s.sent IS NULL AND s.class_uid = ? ORDER BY s.result_id, s.step LIMIT ?",
+                (class_uid, size)).fetchall()
+        return [dict(r) for r in rows]
+
+    def mark_step(self, result_id: int, step: int, reply: str) -> None:
+        """A step reached the server, which said `reply` ("recorded", or "refused: why")."""
+        self._write("UPDATE exam_stream SET sent = ?, reply = ? WHERE result_id = ? AND step = ? "
+                    "AND sent IS NULL", [(time.time(), reply, result_id, step)])
 
     def mark_sent(self, class_uid: str, attempt_ids: list[int]) -> None:
         now = time.time()
