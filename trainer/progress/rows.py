@@ -21,9 +21,11 @@ READ_ERRORS = (ValueError, TypeError, RecursionError)
 Unreadable = Callable[[str, Exception], None]  # (the row, as "attempt 17"; what is wrong with it)
 
 
-def stored_json(text: str | None, column: str, kind: type = list):
+def stored_json(text: object, column: str, kind: type = list):
     """A JSON column's value read back, which must be a `kind` (list, dict); ValueError naming
     the column when it is not."""
+    if not isinstance(text, str | bytes):  # a number or a blob where a JSON text belongs
+        raise ValueError(f"{column}: not JSON text")
     try:
         value = json.loads(text)
     except (TypeError, ValueError, RecursionError) as e:
