@@ -137,6 +137,17 @@ def test_a_schema_whose_check_names_no_column_is_refused_untouched(tmp_path):
     refused_untouched(path, match=r"malformed database schema \(attempts\) - no such column")
 
 
+def test_a_column_renamed_by_a_flipped_bit_is_refused_untouched(made, tmp_path):
+    """A flipped bit in the schema's text renamed a column that no constraint or index names:
+    every check passed, and every reader of exam results failed on the missing column."""
+    path = tmp_path / "p.db"
+    copy(made[0], path)
+    flip_at(path, b"form_name TEXT NOT NULL", 5, 0)  # form_name -> form_oame
+    refused_untouched(path, match="the table exam_results is not as its migrations make it")
+    with pytest.raises(DamagedDatabaseError):  # the app's open, the cheap checks only
+        Store.open(path, full_check=False)
+
+
 def test_a_file_cut_by_its_last_byte_is_refused_untouched(tmp_path):
     """Reading pads a page cut short with zeros, so SQLite never noticed: the file opened and
     was written."""
@@ -283,7 +294,7 @@ def test_a_refused_file_with_a_leftover_wal_gets_no_shm(tmp_path, through):
 
 def test_a_file_the_background_check_finds_damaged_is_not_written_at_close(tmp_path):
     """The issue: the file was declared damaged, and closing the store checkpointed its -wal
-    into it. Here an index that no longer matches its table (which the cheap checks pass), and
+    into it. Here an index whose entries are not its table's rows (the cheap checks pass it), and
     the -wal a crash left."""
     from tests.test_progress_check import damage_an_index
 
@@ -296,7 +307,7 @@ def test_a_file_the_background_check_finds_damaged_is_not_written_at_close(tmp_p
     store.wait_for_check(60)
     assert store.damaged
     assert store.check_finished() == 0
-    assert [t.name for t in store.trainees()] == ["Ana", "Late"]  # reading goes on
+    assert [a.item_id for a in store.attempts()] == ["props-and-hops/01"]  # reading goes on
     late = rec(1, 7)
     with pytest.raises(DamagedDatabaseError):
         store.record_attempt(late)

@@ -8,12 +8,17 @@ the first screen that read the log failed. Here each table's CHECK constraints, 
 `CREATE TABLE` text, are evaluated over its rows by one query, as `integrity_check` does where it
 can write. The same query asks that every text be UTF-8: SQLite keeps any bytes as text, and a
 flipped high bit makes a value that no query from Python can return.
+
+`schema_problems`, cheap enough for every open, holds the file's tables and indexes against those
+its own migrations make: a flipped bit in the schema's text (a column renamed, an index gone) is
+damage the other checks pass, and every reader of that column would fail.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from functools import cache
 
 #: a text with a character outside ASCII (or a byte that is not one): only those are decoded
 NOT_ASCII = "*[^\x01-\x7f]*"
@@ -154,3 +159,46 @@ def _tokens(sql: str):
             yield "word", start, i
         else:
             i += 1
+
+
+def schema_problems(conn: sqlite3.Connection, applied: tuple[str, ...]) -> list[str]:
+    """The tables and indexes the file's migrations (`applied`, by name) make that it lacks or
+    has otherwise, each named; a table or index of its own beside them is left alone."""
+    found = shape(conn)
+    out = []
+    for what, expected in _made_by(applied).items():
+        if what not in found:
+            out.append(f"the {what} its migrations make is missing")
+        elif found[what] != expected:
+            out.append(f"the {what} is not as its migrations make it")
+    return out
+
+
+def shape(conn: sqlite3.Connection) -> dict[str, tuple]:
+    """Each table's columns and each index's, by "table NAME" and "index NAME"; a trigger or a
+    view by its name only."""
+    out: dict[str, tuple] = {}
+    for name, kind in conn.execute("SELECT name, type FROM sqlite_master "
+                                   "WHERE name NOT LIKE 'sqlite^_%' ESCAPE '^'").fetchall():
+        pragma = {"table": "table_info", "index": "index_xinfo"}.get(kind)
+        out[f"{kind} {name}"] = tuple(conn.execute(f"PRAGMA {pragma}({quoted(name)})").fetchall()) \
+            if pragma else ()
+    return out
+
+
+@cache
+def _made_by(applied: tuple[str, ...]) -> dict[str, tuple]:
+    """The shape of a file these migrations made, made once in memory."""
+    from trainer.progress import schema
+    from trainer.progress._sqlite import Database
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    db = Database(conn, execute_plugins=False)
+    if applied:
+        db.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    for fn in schema.MIGRATIONS:
+        if fn.__name__ in applied:
+            fn(db)
+    made = shape(conn)
+    conn.close()
+    return made

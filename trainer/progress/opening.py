@@ -73,7 +73,8 @@ def check_database(db: Database, path: str, *, full_check: bool) -> None:
     try:
         problems = integrity.full_check(db.conn) if full_check else ["ok"]
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        objects = [r[0] for r in db.execute("SELECT name FROM sqlite_master "
+        # the schema's text read whole: a flipped high bit in it is a text Python cannot read
+        objects = [r[0] for r in db.execute("SELECT name, sql FROM sqlite_master "
                                             "WHERE name NOT LIKE 'sqlite_%'")]
         tables = schema.user_tables(db)
     except sqlite3.DatabaseError as e:
@@ -96,6 +97,14 @@ def check_database(db: Database, path: str, *, full_check: bool) -> None:
     unknown = [n for n in names if n not in schema.known()]
     if unknown:
         raise NewerDatabaseError(path, unknown)
+    try:
+        problems = integrity.schema_problems(db.conn, tuple(names))
+    except sqlite3.DatabaseError as e:
+        if is_damage(e):
+            raise damage(path, e) from None
+        raise
+    if problems:
+        raise DamagedDatabaseError(path, "; ".join(problems[:3]))
 
 
 def check_read_only(path: str, busy_timeout: float, *, full_check: bool) -> bool:
