@@ -148,6 +148,22 @@ def test_a_column_renamed_by_a_flipped_bit_is_refused_untouched(made, tmp_path):
         Store.open(path, full_check=False)
 
 
+@pytest.mark.parametrize(("marker", "offset", "bit", "says"), [
+    (b"draw ON exam_forms", 13, 7, "not UTF-8"),  # a trigger's table named with a byte not UTF-8
+    (b"CHECK (draw >= 0)", 14, 2, "malformed database schema"),  # "draw >=$0": a parameter
+])
+def test_a_schema_text_no_reader_can_take_is_refused_untouched(made, tmp_path, marker, offset, bit, says):
+    """Flipped bits in the schema's text that made Python's sqlite3 raise what no reader caught:
+    a UnicodeDecodeError (SQLite's message quoted the name), a ProgrammingError (the check's query
+    met a parameter)."""
+    path = tmp_path / "p.db"
+    copy(made[0], path)
+    flip_at(path, marker, offset, bit)
+    refused_untouched(path, match=says)
+    with pytest.raises(DamagedDatabaseError):  # the app's open, the cheap checks only
+        Store.open(path, full_check=False)
+
+
 def test_a_file_cut_by_its_last_byte_is_refused_untouched(tmp_path):
     """Reading pads a page cut short with zeros, so SQLite never noticed: the file opened and
     was written."""

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from trainer.progress.errors import damage, is_damage
+from trainer.progress.errors import READ_FAILURES, damage, is_damage
 from trainer.progress.integrity import full_check
 
 
@@ -65,7 +65,7 @@ class BackgroundCheck:
         try:
             problems = full_check(conn, lambda: self._stopped)
             damaged = problems != ["ok"]
-        except sqlite3.DatabaseError as e:
+        except READ_FAILURES as e:
             damaged = is_damage(e)
             problems = ([damage(self.path, e).detail] if damaged
                         else ["interrupted"] if "interrupt" in str(e) else [f"not checked: {e}"])

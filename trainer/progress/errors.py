@@ -96,18 +96,26 @@ class ResultsFileError(StoreError):
     """A results file that cannot be imported; the message names the file, the field and the problem."""
 
 
-def is_damage(exc: sqlite3.Error) -> bool:
+#: what reading the file can raise: SQLite's errors, and Python's when a name in the schema or
+#: SQLite's message about it is not UTF-8
+READ_FAILURES = (sqlite3.DatabaseError, UnicodeDecodeError)
+
+
+def is_damage(exc: Exception) -> bool:
     """SQLite found the file damaged, or a text in it that is not UTF-8 (which SQLite keeps, and
-    Python's sqlite3 cannot return)."""
+    Python's sqlite3 cannot return: a value, a name in the schema, SQLite's message quoting it)."""
     return ((getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (_CORRUPT, _NOTADB)
+            or isinstance(exc, UnicodeDecodeError)
             or (isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(_NOT_UTF8)))
 
 
-def damage(path: str, exc: sqlite3.Error) -> DamagedDatabaseError:
+def damage(path: str, exc: Exception) -> DamagedDatabaseError:
     """The DamagedDatabaseError for an error `is_damage` recognised, in one short line (Python's
     message for a text that is not UTF-8 quotes the whole text)."""
     text = str(exc)
-    if text.startswith(_NOT_UTF8):
+    if isinstance(exc, UnicodeDecodeError):
+        text = "a text in its schema that is not UTF-8"
+    elif text.startswith(_NOT_UTF8):
         column = text[len(_NOT_UTF8):].split("'")[1:2] or ["?"]
         text = f"a text that is not UTF-8 in its column {column[0]}"
     return DamagedDatabaseError(path, text)

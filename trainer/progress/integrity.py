@@ -58,12 +58,13 @@ def table_problems(conn: sqlite3.Connection, table: str, sql: str, limit: int = 
         rows = conn.execute(f"SELECT {rowid}, {failed}, {text} FROM {quoted(table)} "
                             f"WHERE ({failed}) OR NOT ({text}) LIMIT {int(limit)}",
                             {"pattern": NOT_ASCII}).fetchall()
-    except sqlite3.OperationalError as e:
+    except (sqlite3.OperationalError, sqlite3.ProgrammingError) as e:
         if "interrupt" in str(e):
             raise
-        if str(e).startswith(("no such column", "no such function")):
-            # a constraint naming what the table lacks (a flipped bit in the schema): where it
-            # can write, SQLite refuses to read the schema at all
+        if isinstance(e, sqlite3.ProgrammingError) or str(e).startswith(("no such column",
+                                                                         "no such function")):
+            # a constraint naming what the table lacks, or a parameter (a flipped bit in the
+            # schema): where it can write, SQLite refuses to read the schema at all
             return [f"malformed database schema ({table}) - {e}"]
         return [f"CHECK constraint failed in {table} ({e})"]  # a row its constraint cannot read
     out = []

@@ -82,13 +82,15 @@ class Journal:
                 continue
             try:
                 self._hold(journal)
-                lines = journal.read_text(encoding="utf-8", errors="replace").splitlines()
+                lines = journal.read_bytes().split(b"\n")
             except (OSError, Timeout):  # another session's, still running (or gone meanwhile)
                 self._let_go(journal, remove=False)
                 continue
             for n, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
                 try:
-                    fields = json.loads(line)
+                    fields = json.loads(line.decode("utf-8"))
                     if not isinstance(fields, dict):
                         raise ValueError("not a record")
                     records.append(AttemptRecord(**fields))

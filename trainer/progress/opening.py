@@ -22,6 +22,7 @@ from trainer.progress._sqlite import Database
 from trainer.progress.errors import (
     BUSY,
     LOCKED,
+    READ_FAILURES,
     DamagedDatabaseError,
     ForeignDatabaseError,
     NewerDatabaseError,
@@ -77,7 +78,7 @@ def check_database(db: Database, path: str, *, full_check: bool) -> None:
         objects = [r[0] for r in db.execute("SELECT name, sql FROM sqlite_master "
                                             "WHERE name NOT LIKE 'sqlite_%'")]
         tables = schema.user_tables(db)
-    except sqlite3.DatabaseError as e:
+    except READ_FAILURES as e:
         if is_damage(e):
             raise damage(path, e) from None
         raise
@@ -99,7 +100,7 @@ def check_database(db: Database, path: str, *, full_check: bool) -> None:
         raise NewerDatabaseError(path, unknown)
     try:
         problems = integrity.schema_problems(db.conn, tuple(names))
-    except sqlite3.DatabaseError as e:
+    except READ_FAILURES as e:
         if is_damage(e):
             raise damage(path, e) from None
         raise

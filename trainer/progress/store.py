@@ -61,6 +61,7 @@ from trainer.progress._sqlite import Database
 from trainer.progress.background import BackgroundCheck
 from trainer.progress.errors import (
     CANTOPEN,
+    READ_FAILURES,
     READONLY,
     DamagedDatabaseError,
     DamagedRowError,
@@ -313,7 +314,7 @@ class Store:
     def query(self, sql: str, params=()) -> list[dict]:
         try:
             return list(self.db.query(sql, params))
-        except sqlite3.DatabaseError as e:
+        except READ_FAILURES as e:
             if is_damage(e):
                 raise damage(self.path, e) from None
             raise
