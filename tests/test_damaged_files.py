@@ -258,9 +258,10 @@ def test_the_screens_leave_a_damaged_row_out_and_name_it(qtbot, made, tmp_path, 
     klass = page.klass
     names = [klass.table.verticalHeaderItem(r).text() for r in range(klass.table.rowCount())]
     klass.open_trainee(names.index("Ana Ruiz"))
-    heading = klass.dialog.heading.text()
-    assert f"Left out, damaged in the progress file (left as it is): attempt {ids['attempt not json']}, " \
-           f"attempt {ids['attempt no actions']}" in heading
+    hidden = klass.dialog.hidden.text()
+    assert hidden.startswith(f"2 attempts not listed: attempt {ids['attempt not json']}: damaged in the "
+                             "progress file, left as it is (log: not JSON")
+    assert f"; attempt {ids['attempt no actions']}: damaged in the progress file" in hidden
     assert klass.dialog.table.rowCount() > 0
     klass.dialog.close()
     assert said[-1].startswith("4 records of the progress file are damaged and cannot be read")

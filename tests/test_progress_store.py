@@ -98,6 +98,8 @@ EXPECTED_COLUMNS = {
     "exam_stream": [("result_id", "INTEGER", 1, 1), ("step", "INTEGER", 1, 2), ("class_uid", "TEXT", 1, 0),
                     ("answer_id", "INTEGER", 0, 0), ("ending", "TEXT", 0, 0), ("link", "TEXT", 1, 0),
                     ("sent", "REAL", 0, 0), ("reply", "TEXT", 0, 0)],
+    "class_refused": [("class_uid", "TEXT", 1, 1), ("attempt_id", "INTEGER", 1, 2), ("refused", "REAL", 1, 0),
+                      ("reason", "TEXT", 1, 0)],
 }
 
 
@@ -120,7 +122,8 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
-                                  "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams"]
+                                  "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams",
+                                  "m016_class_refused"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

@@ -54,14 +54,16 @@ def _activity_base(text: str) -> str:
 
 
 def run(args) -> int:
-    """Exit 0 with the results written (whole, or no file at all), 2 when a file, a key or the
-    class cannot be read or the file cannot be written."""
+    """Exit 0 with the results written (whole, or no file at all; the class's attempts retracted
+    or unreadable left out, each named on stderr), 2 when a file, a key or the class cannot be
+    read or the file cannot be written."""
     import io
     from pathlib import Path
 
     from trainer.paths import atomic_text
     from trainer.progress import handoff
 
+    left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
     if (args.file is None) == (args.class_address is None):
         print(f"{WHERE}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -72,8 +74,11 @@ def run(args) -> int:
             return EXIT_BAD_INPUT
         lines, kept = _from_file(args.file, args.trainee)
     else:
-        lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys))
+        lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out)
     notes: list[str] = []
+    if left_out:
+        notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
+                     + "; ".join(left_out))
     certified: list = []
     if keys:
         from trainer.exams.employer import certified as check
@@ -133,14 +138,15 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
     return lines, kept
 
 
-def _from_class(address, trainee: str | None, *, asked: bool) -> tuple[list, list]:
+def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str]) -> tuple[list, list]:
     """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
-    reads them; a trainee's reads none, which stops the export only when they were asked for)."""
+    reads them; a trainee's reads none, which stops the export only when they were asked for);
+    the attempts left out (retracted, or unreadable) named in `left_out`."""
     from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.classes.workstation.results import class_lines
 
-    lines = class_lines(address, trainee)
+    lines = class_lines(address, trainee, left_out=left_out)
     try:
         kept = ClassLedger(address).certificates()
     except ClassServerError:

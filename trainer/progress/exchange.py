@@ -47,7 +47,7 @@ from typing import IO, Any
 from trainer.errors import shown
 from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError
-from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
+from trainer.progress.records import AttemptRecord, clean_name, long_name, moment, workstation
 from trainer.progress.rows import attempts_from_rows, insert_attempt
 from trainer.progress.store import Store
 
@@ -239,6 +239,8 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
             fail(f"{where}.key: must be a whole number used once, not {shown(key)}")
         if not isinstance(tname, str) or not clean_name(tname):
             fail(f"{where}.name: must be a name, not {shown(tname)}")
+        if (why := long_name(clean_name(tname))) is not None:
+            fail(f"{where}.name: {why}")
         try:
             created = moment(f"{where}.created", created)
         except ValueError as e:

@@ -67,6 +67,16 @@ def clean_name(name: str) -> str:
 
 #: the characters no name keeps (format, control, private-use, unassigned, surrogates)
 INVISIBLE = ("Cf", "Cc", "Co", "Cn", "Cs")
+#: the longest name a trainee is given here, typed or imported; a class server keeps 200 (its
+#: s010), room for what an import adds to a name taken already: " (workstation 2)"
+NAME_LONGEST = 100
+
+
+def long_name(name: str) -> str | None:
+    """Why a (cleaned) name is too long to keep, or None."""
+    if len(name) <= NAME_LONGEST:
+        return None
+    return f"a name of {NAME_LONGEST} characters at most, please (this one has {len(name):,})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -473,3 +473,20 @@ BEGIN SELECT RAISE(ABORT, 'an exam step is sent once and never changed'); END;
 CREATE TRIGGER exam_stream_no_delete BEFORE DELETE ON exam_stream
 BEGIN SELECT RAISE(ABORT, 'exam steps are append-only'); END
 """)
+
+
+@migration
+def m016_class_refused(db: Database) -> None:
+    """An attempt a class server refused (trainer.classes: a row it does not keep, or a
+    different attempt under its id there) is set aside for that class: `class_refused`, one row
+    per attempt and class, with the server's reason. It stays in the file, is no longer waiting,
+    and is not sent to that class again; the others go on."""
+    _script(db, """
+CREATE TABLE class_refused (
+    class_uid TEXT NOT NULL REFERENCES classes (uid),
+    attempt_id INTEGER NOT NULL REFERENCES attempts (id),
+    refused REAL NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (class_uid, attempt_id)
+) WITHOUT ROWID
+""")

@@ -15,7 +15,9 @@ the server and the file have the same columns. The server adds what a shared dat
 - **push_attempts(batch)**: the one way attempts reach the server. A batch (JSON: its trainees,
   its attempts with their findings and skills) is written in the caller's transaction; an attempt
   whose uid is already there adds nothing (ON CONFLICT (uid) DO NOTHING). A trainee's login may
-  push its own attempts only;
+  push its own attempts only. Since s010 a row the class does not keep (impossible times, an
+  exam's attempt, a name of 50,000 characters ...) refuses the batch, named, and so does a
+  different attempt under a uid already there;
 - **NOTIFY** with the attempt's server id on each insert, for the live Class view, on a channel
   whose name only the staff may read (`class_info.channel`, s011);
 - **no lock a login can hold** on what another needs: no advisory lock (any login may take any),
@@ -291,6 +293,35 @@ def s011_no_login_stops_the_class(conn: psycopg.Connection) -> None:
       alone may read (LISTEN needs no right, so a channel everyone knows announced every
       attempt to every login); the workstations and trainees read the class's id only."""
     _run(conn, frozen_sql("s011_no_login_stops_the_class"))
+
+
+@migration
+def s010_checked_pushes_and_retractions(conn: psycopg.Connection) -> None:
+    """The class keeps only what it can use (issue 22), checked where it is stored, and an
+    instructor hides a row with a retraction:
+
+    - `trainee_problem`, `attempt_problem`, `finding_problem`: why a row is not one the class
+      keeps, in words (NULL: it is): ids of letters and digits; a trainee's name as the class
+      writes names (s008) and at most 200 characters (the app writes 100, and an import adds
+      " (workstation n)"); times between 2000 and 2100 (trainer.progress.records' bounds), an end
+      after the start, durations and targets of 0 to 7 days; the modes a workstation records
+      (never "exam": an exam's result reaches the class as its certificate), the five games;
+      scores from 0 to 100; texts of bounded length with no control characters; a log that is a
+      JSON list of logged actions (each an object with its action, its round and a time of 0 to
+      7 days), 2,000,000 characters at most; a finding's action a JSON object;
+    - a CHECK on each table from them, NOT VALID: every new row is checked, none stored before;
+    - `push_attempts` refuses a batch holding such a row, naming it ("refused attempt <uid>:
+      why", check_violation), and an attempt whose id the class holds for a different attempt
+      (another trainee's, another log, other scores...): a copy of an attempt already there (a
+      push repeated) still adds nothing, but the first pushed under an id no longer hides another
+      sent later as if it had arrived. A workstation finds the row refused by halving the batch
+      (trainer.classes.workstation.push) and sends the others;
+    - `retractions`: an instructor hides an attempt from the exports and the class view, with a
+      reason, insert-only (`retract_attempt(uid, reason)`, class_instructor only; the staff read
+      them, a trainee those of their own attempts);
+    - the rows stored before that these checks refuse are retracted here, each with the reason,
+      by "the class server (s010)": the readers skip them and say why, rather than fail."""
+    _run(conn, frozen_sql("s010_checked_pushes_and_retractions"))
 
 
 # --------------------------------------------------------------------------- writing a migration

@@ -6,6 +6,7 @@
     conn.wake()               # ... then push it now rather than at the next poll
     conn.status               # "3 results waiting to be sent: <why>; trying again."
     conn.connected, conn.problem  # the same, in parts: connected now; why the last push failed
+    conn.refused_attempts()   # [(uid, why)]: attempts the class refused, set aside in the file
     conn.stop()               # pause pushing (start() goes on); what waits stays in the file
     conn.close()              # on leaving the class or closing the app
 
@@ -20,11 +21,11 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate` and `certificates` (an instructor's); and the class's logins
 (trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation` and `workstations` (an instructor's; the last a supervisor's too). A
-started sitting's answers and end travel as the attempts do, from the file, in the background
-(push.py), in order; `send_now` sends what waits at once. A server that cannot be reached gives
-ClassUnreachableError (a ClassServerError), so that the caller can tell "refused" from "not
-reached".
+`revoke_workstation` and `workstations` (an instructor's; the last a supervisor's too); and
+`retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
+end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
+sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
+ClassServerError), so that the caller can tell "refused" from "not reached".
 
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
 gives ClassServerError with one line saying why.
@@ -39,7 +40,7 @@ from dataclasses import replace
 import psycopg
 
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
-from trainer.classes.server import ledger, logins
+from trainer.classes.server import ledger, logins, retractions
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
@@ -133,6 +134,11 @@ class ClassLedger:
     def certificates(self) -> list[dict]:
         return self._ledger(ledger.certificates)
 
+    def retract(self, attempt_uid: str, reason: str) -> None:
+        """Hide an attempt of the class from the exports and the view, with the reason
+        (retractions.retract: an instructor's login)."""
+        self._ledger(retractions.retract, attempt_uid, reason)
+
     def _ledger(self, call, *args):
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
@@ -201,6 +207,16 @@ class ClassConnection(ClassLedger):
     def problem(self) -> str | None:
         """Why the last push failed, in one line; None once a push went through."""
         return self.pusher.problem
+
+    @property
+    def unreachable(self) -> bool:
+        """The last push failed for want of the server (False: the server answered, refusing)."""
+        return self.pusher.unreachable
+
+    def refused_attempts(self) -> list[tuple[str, str]]:
+        """The attempts of the file the class refused, set aside: (uid, the server's reason),
+        newest first; the others are sent."""
+        return self.pusher.refused_attempts()
 
     @property
     def status(self) -> str:
