@@ -1,8 +1,8 @@
 """The progress file's full check: `integrity_check`, which finds the
 index damage `quick_check` misses, runs at a full open and, in the app, in the background after
 a cheap open. Until it passes, attempts wait in memory; a file that fails is never written again.
-The damage here is real: an index whose definition no longer matches its rows, the kind a flipped
-byte in an index page or a schema edit leaves, which `quick_check` passes."""
+The damage here is real: an index whose entries no longer match its rows, the kind a flipped byte
+in an index page leaves, which `quick_check` passes (and the cheap checks: the schema is whole)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,23 @@ from trainer.progress.errors import DamagedDatabaseError
 
 
 def damage_an_index(path) -> None:
+    """A trainee added while the index of active names was defined on another column, its
+    definition then put back: the schema is as the migrations make it, the index's entries are
+    not its rows'."""
+    def define(old: str, new: str) -> None:
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA writable_schema = ON")
+        db.execute("UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE name = 'trainees_active_name'",
+                   (old, new))
+        db.commit()
+        db.close()
+
+    define("(name COLLATE NOCASE)", "(id)")
     db = sqlite3.connect(path)
-    db.execute("PRAGMA writable_schema = ON")
-    db.execute("UPDATE sqlite_master SET sql = replace(sql, '(name COLLATE NOCASE)', '(id)') "
-               "WHERE name = 'trainees_active_name'")
+    db.execute("INSERT INTO trainees (name, created) VALUES ('Zed', 0)")  # indexed by its id
     db.commit()
     db.close()
+    define("(id)", "(name COLLATE NOCASE)")
 
 
 def digest(path) -> str:

@@ -80,7 +80,7 @@ class DatabaseCheck(QObject):
         if store.damaged:
             self.window.statusBar().showMessage(
                 f"The progress file is damaged; nothing more is written to it. "
-                f"{len(store.pending)} results are kept in memory.")
+                f"{len(store.pending)} results are kept in memory{kept_beside(store)}.")
             QMessageBox.critical(self.window, "Progress file damaged", damaged_text(store, problems))
         elif problems == ["interrupted"]:
             self.window.statusBar().showMessage("The check of the progress file was stopped.", 10000)
@@ -105,8 +105,13 @@ def damaged_text(store, problems: list[str]) -> str:
     more = f"\n… and {len(problems) - 5} more" if len(problems) > 5 else ""
     return (f"{store.path} failed its integrity check:\n{shown}{more}\n\nNothing more will be "
             "written to it, so that the damage does not spread. Results made since it was opened "
-            f"are kept in memory ({len(store.pending)}). Keep a copy of the file, then restore it "
-            "from a backup or start the app with another file.")
+            f"are kept ({len(store.pending)}), in memory{kept_beside(store)}. Keep a copy of the "
+            "file, then restore it from a backup or start the app with another file.")
+
+
+def kept_beside(store) -> str:
+    """Where results kept from a damaged file wait on the disk (" and in FILE"), if they do."""
+    return f" and in {store.waiting_file}" if store.waiting_file else ""
 
 
 def sound_text(services, seconds: float) -> str:

@@ -219,10 +219,16 @@ class ClassView(QWidget):
         if self.remote is not None:
             self.remote(trainee, self.dialog)  # the dialog says it is reading until they come
         else:
-            from trainer.progress import TRAINEE_ATTEMPTS
+            from trainer.progress import TRAINEE_ATTEMPTS, StoreError
 
-            self.dialog.show_attempts(self.store.attempts(trainee.id, newest_first=True,
-                                                          limit=TRAINEE_ATTEMPTS))
+            try:
+                with self.store.noting_unreadable() as left_out:
+                    records = self.store.attempts(trainee.id, newest_first=True, limit=TRAINEE_ATTEMPTS)
+            except StoreError as e:  # the file cannot be read now: why, in the dialog
+                self.dialog.show_problem(str(e))
+            else:
+                self.dialog.show_attempts(records, [f"{e.what}: damaged in the progress file, left "
+                                                    f"as it is ({e.detail})" for e in left_out])
         self.dialog.open()
 
 

@@ -123,6 +123,7 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
 
     def refresh(self) -> None:
         from trainer.exams import ExamAccess, list_forms, results_for
+        from trainer.progress import StoreError
 
         if self.store is None or self.trainee is None:
             self.title.setText("Exams — choose a trainee profile with a progress file first")
@@ -135,12 +136,15 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
                                f"{a.time_limit_seconds // 60} min", a.pass_mark,
                                f"{a.attempts_left} of {a.attempts_allowed}") for a in avail],
              [a.uid for a in avail])
-        shown = sorted(results_for(self.store, self.trainee), key=lambda x: -x.started)
-        fill(self.results, [(x.trainee_name, x.form_name, time.strftime("%Y-%m-%d %H:%M",
-                                                                          time.localtime(x.started)),
-                             x.status.value, x.total if x.total is not None else "—",
-                             self.certification_of(x)[1]) for x in shown],
-             [x.id for x in shown])
+        try:  # a result that cannot be read is left out, and named in the status bar
+            shown = sorted(results_for(self.store, self.trainee), key=lambda x: -x.started)
+            rows = [(x.trainee_name, x.form_name, time.strftime("%Y-%m-%d %H:%M", time.localtime(x.started)),
+                     x.status.value, x.total if x.total is not None else "—", self.certification_of(x)[1])
+                    for x in shown]
+        except StoreError as e:  # the file cannot be read now: said, and nothing listed
+            shown, rows = [], []
+            self.services.status.emit(str(e))
+        fill(self.results, rows, [x.id for x in shown])
         if hasattr(self, "certificates"):
             self.certificates.refresh()
         if hasattr(self, "forms"):

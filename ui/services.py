@@ -24,6 +24,19 @@ class Services(QObject):
         self.key = key  # the installation secret that authenticates exam results
         self.seen = seen  # trainer.exams.SittingsSeen: where a sitting started before is found
         self.classroom = None  # ui.classroom.Classroom, once a class was joined
+        if store is not None:  # a row found damaged when read is left out, and named here
+            store.on_unreadable = self._unreadable
+
+    def _unreadable(self, error) -> None:
+        """A row of the file was found damaged when read: the status bar names it, and every
+        one found before (one status line at a time)."""
+        found = list(self.store.unreadable.values())
+        if len(found) <= 1:
+            self.status.emit(str(error))
+            return
+        names = ", ".join(e.what for e in found[:4]) + (", …" if len(found) > 4 else "")
+        self.status.emit(f"{len(found)} records of the progress file are damaged and cannot be read "
+                         f"(left out, and left as they are): {names}")
 
     @property
     def trainee_name(self) -> str | None:
@@ -75,8 +88,14 @@ class Services(QObject):
 
         who = None if everyone or self.trainee is None else self.trainee.id
         write = export_csv if kind == "csv" else export_results
-        count = write(self.store, path, trainee_id=who)
-        return f"{count} attempts written to {path}"
+        with self.store.noting_unreadable() as left_out:
+            count = write(self.store, path, trainee_id=who)
+        text = f"{count} attempts written to {path}"
+        if left_out:
+            names = ", ".join(e.what for e in left_out[:3]) + (", …" if len(left_out) > 3 else "")
+            text += (f"; {len(left_out)} left out, damaged in the progress file and left as they "
+                     f"are: {names}")
+        return text
 
     def import_results(self, path: str) -> str:
         from trainer.progress import import_results

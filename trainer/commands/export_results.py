@@ -133,6 +133,8 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
                        and clean_name(c["trainee"]) == clean_name(trainee or "") for c in kept):
                 raise
             lines = []  # a trainee the file knows by their certificates only
+        for left_out in store.unreadable.values():  # damaged rows: named, the rest written
+            print(f"{WHERE}: {left_out}", file=sys.stderr)
     return lines, kept
 
 

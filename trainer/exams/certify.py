@@ -52,6 +52,7 @@ from trainer.exams.records import Status
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.policy import rule
 from trainer.progress.records import clean_name
+from trainer.progress.rows import READ_ERRORS, read_rows, stored_json
 from trainer.progress.store import Store
 from trainer.regrade import read_log, regrade
 
@@ -201,9 +202,10 @@ def sitting_form(store: Store, form: ExamForm, token: dict) -> ExamForm:
         raise CertifyError("this sitting token was not issued by this instructor's ledger")
     if rows[0]["draw"] is None:
         return form
-    positions = json.loads(rows[0]["draw"])
     try:
-        return form.drawn(positions)
+        return form.drawn(stored_json(rows[0]["draw"], "draw"))
+    except READ_ERRORS as e:
+        raise CertifyError(f"the ledger's record of this sitting's draw is damaged ({e})") from None
     except FormError as e:
         raise CertifyError(f"the sitting's draw does not fit the form: {e}") from None
 
@@ -397,16 +399,23 @@ def class_certificates(classroom, trusted: Sequence[PublicKey]) -> list[tuple[di
 
 
 def certificates(store: Store) -> list[dict]:
-    """Every certificate in the instructor's ledger, oldest first."""
-    return [json.loads(r["certificate"])
-            for r in store.query("SELECT certificate FROM exam_certificates ORDER BY id")]
+    """Every certificate in the instructor's ledger, oldest first; one that cannot be read
+    (damaged) is left out and named (Store.note_unreadable)."""
+    return _read_certificates(store, store.query("SELECT id, certificate FROM exam_certificates "
+                                                 "ORDER BY id"))
 
 
 def certificate_for(store: Store, result_uid: str) -> dict | None:
-    """The certificate this file holds for a result (its uid), if any; check it with
-    `verify_certificate` before believing it."""
-    rows = store.query("SELECT certificate FROM exam_certificates WHERE result_uid = ?", (result_uid,))
-    return json.loads(rows[0]["certificate"]) if rows else None
+    """The certificate this file holds for a result (its uid), if any (one that cannot be read
+    is named, and none); check it with `verify_certificate` before believing it."""
+    found = _read_certificates(store, store.query("SELECT id, certificate FROM exam_certificates "
+                                                  "WHERE result_uid = ?", (result_uid,)))
+    return found[0] if found else None
+
+
+def _read_certificates(store: Store, rows: list[dict]) -> list[dict]:
+    return read_rows(rows, lambda r: stored_json(r["certificate"], "certificate", dict),
+                     lambda r: f"certificate {r['id']}", store.note_unreadable)
 
 
 def verification_code(certificate: dict) -> str:

@@ -23,6 +23,7 @@ from trainer.exams.forms import (
     read_form,
     write_form,
 )
+from trainer.progress.rows import READ_ERRORS, stored_json
 from trainer.progress.store import Store
 
 
@@ -61,7 +62,11 @@ def add_form(store: Store, form: ExamForm) -> bool:
 
 
 def _form(row: dict) -> ExamForm:
-    items = tuple(FormItem(it["scenario"], it["toml"]) for it in json.loads(row["items"]))
+    try:
+        items = tuple(FormItem(it["scenario"], it["toml"]) for it in stored_json(row["items"], "items"))
+    except (*READ_ERRORS, KeyError) as e:
+        raise FormError(f"the form {row['name']!r} ({row['uid']}) is damaged in the progress file "
+                        f"({e})") from None
     form = ExamForm(uid=row["uid"], name=row["name"], items=items,
                     time_limit_seconds=row["time_limit_seconds"], pass_mark=row["pass_mark"],
                     attempts_allowed=row["attempts_allowed"], created=row["created"],

@@ -10,10 +10,11 @@ countersignature computed on a workstation is computed again on the instructor's
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
 
+from trainer.progress.records import action_json, finding_json
+from trainer.progress.rows import READ_ERRORS, read_rows, stored_json
 from trainer.progress.store import Store
 
 
@@ -107,12 +108,30 @@ class ExamResult:
 
 
 def answer_from_row(r: dict) -> Answer:
+    """An answer read back; ValueError naming what is damaged (its findings and log are checked
+    as a recorded attempt's are, and kept as they were written)."""
+    findings, log = stored_json(r["findings"], "findings"), stored_json(r["log"], "log")
+    for i, f in enumerate(findings):
+        finding_json(f, f"findings[{i}]")
+    for i, p in enumerate(log):
+        action_json(p, f"log[{i}]")
     return Answer(r["id"], r["position"], r["item_id"], r["title"], r["game"], r["answered"], r["procedure"],
                   r["payouts"], r["speed"], r["total"], bool(r["passed"]), bool(r["critical"]),
-                  tuple(json.loads(r["findings"])), tuple(json.loads(r["log"])))
+                  tuple(findings), tuple(log))
+
+
+def _answers(rows: list[dict]) -> tuple[Answer, ...]:
+    out = []
+    for a in sorted(rows, key=lambda a: a["position"]):
+        try:
+            out.append(answer_from_row(a))
+        except READ_ERRORS as e:
+            raise ValueError(f"its answer to part {a['position'] + 1}: {e}") from None
+    return tuple(out)
 
 
 def result_from_rows(r: dict, answers: list[dict], signoff: dict | None) -> ExamResult:
+    """A result read back with its answers and sign-off; ValueError naming what is damaged."""
     so = None if signoff is None else SignOff(signoff["signer_id"], signoff["signer_name"], signoff["signed"],
                                               signoff["kdf"], signoff["countersignature"])
     return ExamResult(
@@ -122,12 +141,13 @@ def result_from_rows(r: dict, answers: list[dict], signoff: dict | None) -> Exam
         started=r["started"], ended=r["ended"], status=Status(r["status"]), passed=bool(r["passed"]),
         critical=bool(r["critical"]), procedure=r["procedure"], payouts=r["payouts"], speed=r["speed"],
         total=r["total"], source=r["source"], imported=r["imported"],
-        answers=tuple(answer_from_row(a) for a in sorted(answers, key=lambda a: a["position"])), signoff=so,
-        sitting=json.loads(r["sitting"]) if r.get("sitting") else None, rule=r.get("rule"))
+        answers=_answers(answers), signoff=so,
+        sitting=stored_json(r["sitting"], "sitting", dict) if r.get("sitting") else None, rule=r.get("rule"))
 
 
 def load_results(store: Store, where: str = "", params: tuple = ()) -> list[ExamResult]:
-    """Results (with answers and sign-offs), oldest first; `where` filters exam_results (as r)."""
+    """Results (with answers and sign-offs), oldest first; `where` filters exam_results (as r).
+    A result that cannot be read (damaged) is left out and named (Store.note_unreadable)."""
     rows = store.query(f"SELECT r.* FROM exam_results r {where} ORDER BY r.started, r.id", params)
     ids = [r["id"] for r in rows]
     answers: dict[int, list[dict]] = {}
@@ -139,7 +159,8 @@ def load_results(store: Store, where: str = "", params: tuple = ()) -> list[Exam
             answers.setdefault(a["result_id"], []).append(a)
         for s in store.query(f"SELECT * FROM exam_signoffs WHERE result_id IN ({marks})", batch):
             signoffs[s["result_id"]] = s
-    return [result_from_rows(r, answers.get(r["id"], []), signoffs.get(r["id"])) for r in rows]
+    return read_rows(rows, lambda r: result_from_rows(r, answers.get(r["id"], []), signoffs.get(r["id"])),
+                     lambda r: f"exam result {r['id']}", store.note_unreadable)
 
 
 def get_result(store: Store, result_id: int) -> ExamResult:
@@ -167,8 +188,8 @@ def portable_answer(a: dict) -> dict:
             "answered": a["answered"], "procedure": a["procedure"], "payouts": a["payouts"],
             "speed": a["speed"], "total": a["total"], "passed": bool(a["passed"]),
             "critical": bool(a["critical"]),
-            "findings": json.loads(findings) if isinstance(findings, str) else findings,
-            "log": json.loads(log) if isinstance(log, str) else log}
+            "findings": stored_json(findings, "findings") if isinstance(findings, str) else findings,
+            "log": stored_json(log, "log") if isinstance(log, str) else log}
 
 
 def portable(r: dict, answers: list[dict]) -> dict:

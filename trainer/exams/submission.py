@@ -44,6 +44,7 @@ from trainer.exams.keys import InstructorKey
 from trainer.exams.proof import CODE_ALPHABET, CODE_LENGTH, code_is_right, names_form, plain_code, start_code
 from trainer.exams.records import portable
 from trainer.progress.records import workstation
+from trainer.progress.rows import read_rows, stored_json
 from trainer.progress.store import Store
 
 SITTING_FILE = "dealer-trainer-sitting-file"
@@ -179,16 +180,20 @@ def unseal(sealed: object, code: str, name: str) -> dict:
 
 
 def export_submission(store: Store, path: str | os.PathLike, *, trainee_id: int | None = None) -> int:
-    """Write every ended result sat under a sitting (of one trainee, or all); how many."""
+    """Write every ended result sat under a sitting (of one trainee, or all); how many. A result
+    that cannot be read (damaged) is left out and named (Store.note_unreadable)."""
     where = "status != 'in-progress' AND sitting IS NOT NULL"
     params: tuple = ()
     if trainee_id is not None:
         where += " AND trainee_id = ?"
         params = (trainee_id,)
-    out = []
-    for r in store.query(f"SELECT * FROM exam_results WHERE {where} ORDER BY started, id", params):
+
+    def submitted(r: dict) -> dict:
         answers = store.query("SELECT * FROM exam_answers WHERE result_id = ?", (r["id"],))
-        out.append({"record": portable(r, answers), "sitting": json.loads(r["sitting"])})
+        return {"record": portable(r, answers), "sitting": stored_json(r["sitting"], "sitting", dict)}
+
+    out = read_rows(store.query(f"SELECT * FROM exam_results WHERE {where} ORDER BY started, id", params),
+                    submitted, lambda r: f"exam result {r['id']}", store.note_unreadable)
     doc = {"format": SUBMISSION, "version": VERSION, "exported": time.time(),
            "source": workstation(), "results": out}
     write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")

@@ -6,8 +6,10 @@ every statistic computed from that log.
   (`Store.open`, `add_trainee`, `trainees`, `archive_trainee`, `restore_trainee`,
   `verify_passphrase`, `set_passphrase`, `record_attempt`, `flush_pending`, `pending`, `rejected`,
   `attempts`, `attempt`, `best_totals`);
-- `opening`, `background`, `rows`: the store's parts (the checks before any write and the write
-  transaction; the full check in a thread; attempts and trainees as rows);
+- `opening`, `integrity`, `background`, `rows`: the store's parts (the checks before any write,
+  a new file made whole, and the write transaction; the full check, CHECK constraints included,
+  on a connection that cannot write; that check in a thread; attempts and trainees as rows, a
+  damaged row left out and named);
 - `passphrase`: scrypt hashes of instructor passphrases;
 - `schema`: the tables, as named migrations recorded in `_migrations`;
 - `records`: `AttemptRecord` (what the app records when a round ends; `from_result` builds it
@@ -47,8 +49,9 @@ FACE = {
                  "trainee_attempts"),
     **names_from("trainer.progress.demo", "seed_demo", "seed_session"),
     **names_from("trainer.progress.errors",
-                 "DamagedDatabaseError", "ForeignDatabaseError", "NameTakenError", "NewerDatabaseError",
-                 "ResultsFileError", "StoreError", "StoreUnavailableError", "UnknownTraineeError"),
+                 "DamagedDatabaseError", "DamagedRowError", "ForeignDatabaseError", "NameTakenError",
+                 "NewerDatabaseError", "ResultsFileError", "StoreError", "StoreUnavailableError",
+                 "UnknownTraineeError"),
     **names_from("trainer.progress.exchange",
                  "ImportSummary", "export_csv", "export_results", "import_results"),
     **names_from("trainer.progress.records",

@@ -1,7 +1,8 @@
 """The progress file's full check, in a thread (trainer.progress.store's "The full check in the
-background"): `PRAGMA integrity_check` on a read-only connection of its own, which the store's
-owner may interrupt. Only damage marks the file damaged; a file busy or unreadable at this
-moment is "not checked", and is written as before."""
+background"): `PRAGMA integrity_check` and the CHECK constraints (trainer.progress.integrity) on
+a read-only connection of its own, which the store's owner may interrupt. Only damage marks the
+file damaged; a file busy or unreadable at this moment is "not checked", and is written as
+before."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import threading
 import time
 from pathlib import Path
 
-from trainer.progress.errors import is_damage
+from trainer.progress.errors import READ_FAILURES, damage, is_damage
+from trainer.progress.integrity import full_check
 
 
 class BackgroundCheck:
@@ -22,11 +24,13 @@ class BackgroundCheck:
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()  # guards _conn between the two threads
+        self._stopped = False  # stop() was called: the check ends at the next table
 
     def start(self) -> None:
         if self.running:
             return
         self.problems, self.seconds = None, None
+        self._stopped = False
         self._thread = threading.Thread(target=self._run, name="integrity-check", daemon=True)
         self._thread.start()
 
@@ -42,6 +46,7 @@ class BackgroundCheck:
     def stop(self) -> None:
         """Interrupt a running check (the app is closing, or the user pressed Stop)."""
         with self._lock:
+            self._stopped = True
             if self._conn is not None:
                 self._conn.interrupt()
 
@@ -58,12 +63,12 @@ class BackgroundCheck:
         with self._lock:
             self._conn = conn
         try:
-            problems = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+            problems = full_check(conn, lambda: self._stopped)
             damaged = problems != ["ok"]
-        except sqlite3.DatabaseError as e:
+        except READ_FAILURES as e:
             damaged = is_damage(e)
-            problems = ([str(e)] if damaged else ["interrupted"] if "interrupt" in str(e)
-                        else [f"not checked: {e}"])
+            problems = ([damage(self.path, e).detail] if damaged
+                        else ["interrupted"] if "interrupt" in str(e) else [f"not checked: {e}"])
         finally:
             with self._lock:
                 self._conn = None

@@ -26,7 +26,7 @@ from typing import Any
 
 from trainer.procedure.model import Skill
 from trainer.progress.records import Attempt, Trainee, answer_gaps
-from trainer.progress.rows import trainee_from_row
+from trainer.progress.rows import READ_ERRORS, stored_json, trainee_from_row
 from trainer.progress.stats import DAY, RIGHT_SQL, WINDOW
 from trainer.progress.store import Store
 
@@ -133,12 +133,15 @@ def class_overview(store: Store, *, now: float | None = None, days: float = 30, 
     del hardest[items:]
     # time to answer: each trainee action's gap from the action before it (records.answer_gaps)
     gaps: dict[int, list[float]] = {t.id: [] for t in trainees}
-    for tid, log in db.execute(
-            "SELECT a.trainee_id, a.log FROM trainees t JOIN attempts a ON a.id IN ("
+    for r in store.query(
+            "SELECT a.id, a.trainee_id, a.log FROM trainees t JOIN attempts a ON a.id IN ("
             "  SELECT id FROM attempts INDEXED BY attempts_trainee WHERE trainee_id = t.id AND abandoned = 0 "
             f"  ORDER BY started DESC LIMIT {int(answers)}) "
             "WHERE t.archived = 0 AND t.instructor = 0"):
-        gaps[tid].extend(answer_gaps(json.loads(log)))
+        try:
+            gaps[r["trainee_id"]].extend(answer_gaps(stored_json(r["log"], "log")))
+        except READ_ERRORS as e:  # a damaged log: named, and left out of the median
+            store.note_unreadable(f"attempt {r['id']}", e)
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
     return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
 

@@ -11,6 +11,8 @@ import sqlite3
 
 # SQLite's primary result codes (https://www.sqlite.org/rescode.html)
 _PERM, BUSY, LOCKED, READONLY, _IOERR, _CORRUPT, _FULL, CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
+#: how Python's sqlite3 begins its error for a text that is not UTF-8
+_NOT_UTF8 = "Could not decode to UTF-8 column "
 _REASONS = {
     _PERM: "permission denied",
     BUSY: "another program kept it locked for too long",
@@ -36,6 +38,18 @@ class DamagedDatabaseError(StoreError):
     def __init__(self, path: str, detail: str):
         super().__init__(f"The progress file {path} is damaged ({detail}). It was left as it is; "
                          "open or create another progress file.", path=path)
+        self.detail = detail
+
+
+class DamagedRowError(StoreError):
+    """One row of the file cannot be read: its JSON or its values are damaged (a flipped bit the
+    check did not see, or a file damaged since it was checked). The readers leave it out and
+    name it (`Store.unreadable`); the row is left as it is."""
+
+    def __init__(self, path: str, what: str, detail: str):
+        super().__init__(f"{what[:1].upper()}{what[1:]} in the progress file {path} is damaged and "
+                         f"cannot be read ({detail}); it is left out, and left as it is.", path=path)
+        self.what = what
         self.detail = detail
 
 
@@ -82,8 +96,29 @@ class ResultsFileError(StoreError):
     """A results file that cannot be imported; the message names the file, the field and the problem."""
 
 
-def is_damage(exc: sqlite3.Error) -> bool:
-    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (_CORRUPT, _NOTADB)
+#: what reading the file can raise: SQLite's errors, and Python's when a name in the schema or
+#: SQLite's message about it is not UTF-8
+READ_FAILURES = (sqlite3.DatabaseError, UnicodeDecodeError)
+
+
+def is_damage(exc: Exception) -> bool:
+    """SQLite found the file damaged, or a text in it that is not UTF-8 (which SQLite keeps, and
+    Python's sqlite3 cannot return: a value, a name in the schema, SQLite's message quoting it)."""
+    return ((getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (_CORRUPT, _NOTADB)
+            or isinstance(exc, UnicodeDecodeError)
+            or (isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(_NOT_UTF8)))
+
+
+def damage(path: str, exc: Exception) -> DamagedDatabaseError:
+    """The DamagedDatabaseError for an error `is_damage` recognised, in one short line (Python's
+    message for a text that is not UTF-8 quotes the whole text)."""
+    text = str(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        text = "a text in its schema that is not UTF-8"
+    elif text.startswith(_NOT_UTF8):
+        column = text[len(_NOT_UTF8):].split("'")[1:2] or ["?"]
+        text = f"a text that is not UTF-8 in its column {column[0]}"
+    return DamagedDatabaseError(path, text)
 
 
 def unavailable_reason(exc: BaseException) -> str | None:

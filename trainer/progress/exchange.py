@@ -48,7 +48,7 @@ from trainer.errors import shown
 from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError
 from trainer.progress.records import AttemptRecord, clean_name, long_name, moment, workstation
-from trainer.progress.rows import attempt_from_row, finding_from_row, insert_attempt
+from trainer.progress.rows import attempts_from_rows, insert_attempt
 from trainer.progress.store import Store
 
 FORMAT, VERSION = "dealer-trainer-results", 2
@@ -88,7 +88,8 @@ def export_csv(store: Store, dest: str | os.PathLike | IO[str], *, trainee_id: i
 
 def export_results(store: Store, dest: str | os.PathLike | IO[str], *, trainee_id: int | None = None) -> int:
     """Write a results file for one trainee (archived or not) or the whole workstation (its
-    active trainees that have attempts); the number of attempts written."""
+    active trainees that have attempts); the number of attempts written. An attempt that cannot
+    be read (damaged) is left out and named (Store.note_unreadable)."""
     if trainee_id is not None:
         trainees = [store.trainee(trainee_id)]
     else:
@@ -100,15 +101,11 @@ def export_results(store: Store, dest: str | os.PathLike | IO[str], *, trainee_i
     attempts = []
     for tid in keys:
         rows = store.query("SELECT * FROM attempts WHERE trainee_id = ? ORDER BY started, id", (tid,))
-        findings: dict[int, list[dict]] = {}
-        skills: dict[int, list[str]] = {}
-        for f in store.query("SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id "
-                             "WHERE a.trainee_id = ? ORDER BY f.id", (tid,)):
-            findings.setdefault(f["attempt_id"], []).append(finding_from_row(f))
-        for s in store.query("SELECT attempt_id, skill FROM attempt_skills WHERE trainee_id = ?", (tid,)):
-            skills.setdefault(s["attempt_id"], []).append(s["skill"])
-        for r in rows:
-            a = attempt_from_row(r, findings.get(r["id"], []), sorted(skills.get(r["id"], [])))
+        findings = store.query("SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id "
+                               "WHERE a.trainee_id = ? ORDER BY f.id", (tid,))
+        skills = store.query("SELECT attempt_id, skill FROM attempt_skills WHERE trainee_id = ? "
+                             "ORDER BY attempt_id, skill", (tid,))
+        for a in attempts_from_rows(rows, findings, skills, store.note_unreadable):
             attempts.append({
                 "uid": a.uid, "trainee": keys[tid], "item_id": a.item_id, "game": a.game,
                 "mode": a.mode.value, "seed": a.seed, "started": a.started, "ended": a.ended,

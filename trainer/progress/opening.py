@@ -8,22 +8,26 @@ cannot write, so it is never written or checkpointed.
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from trainer.progress import schema
+from trainer.progress import integrity, schema
 from trainer.progress._sqlite import Database
 from trainer.progress.errors import (
     BUSY,
     LOCKED,
+    READ_FAILURES,
     DamagedDatabaseError,
     ForeignDatabaseError,
     NewerDatabaseError,
     StoreUnavailableError,
+    damage,
     is_damage,
     unavailable_reason,
 )
@@ -44,28 +48,39 @@ def check_header(path: str) -> None:
         raise DamagedDatabaseError(path, "it is not a file but a pipe, socket or device")
     try:
         with open(path, "rb") as f:
-            header = f.read(len(SQLITE_HEADER))
+            first = f.read(100)  # the database header
+            size = os.fstat(f.fileno()).st_size
     except FileNotFoundError:
         return
     except IsADirectoryError:
         raise DamagedDatabaseError(path, "it is a folder, not a file") from None
+    header = first[:len(SQLITE_HEADER)]
     if header and header != SQLITE_HEADER:
         raise DamagedDatabaseError(path, "it is not a SQLite database")
+    page = int.from_bytes(first[16:18], "big") if len(first) >= 18 else 0
+    page = 65536 if page == 1 else page
+    # SQLite writes whole pages: a file that ends inside one was cut (reading pads it with
+    # zeros, so nothing else notices). With a -wal, that page may wait there: SQLite decides.
+    wal = os.path.exists(os.path.realpath(path) + "-wal")
+    if header and page >= 512 and not page & (page - 1) and size % page and not wal:
+        raise DamagedDatabaseError(path, f"it was cut short: {size:,} bytes is not a whole number "
+                                         f"of its {page:,}-byte pages")
 
 
-def check_database(db: Database, path: str, *, full_check: bool, created: bool) -> None:
-    """The read-only checks: damaged, newer, foreign. Nothing is written before they pass.
-    `created`: this store made the file (an empty file it did not make is refused)."""
+def check_database(db: Database, path: str, *, full_check: bool) -> None:
+    """The read-only checks: damaged, newer, foreign. Nothing is written before they pass (an
+    empty file is not ours: the store makes a new file whole, `create_whole`)."""
     db.execute("PRAGMA foreign_keys = ON")
     try:
-        problems = [r[0] for r in db.execute("PRAGMA integrity_check")] if full_check else ["ok"]
+        problems = integrity.full_check(db.conn) if full_check else ["ok"]
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        objects = [r[0] for r in db.execute("SELECT name FROM sqlite_master "
+        # the schema's text read whole: a flipped high bit in it is a text Python cannot read
+        objects = [r[0] for r in db.execute("SELECT name, sql FROM sqlite_master "
                                             "WHERE name NOT LIKE 'sqlite_%'")]
         tables = schema.user_tables(db)
-    except sqlite3.DatabaseError as e:
+    except READ_FAILURES as e:
         if is_damage(e):
-            raise DamagedDatabaseError(path, str(e)) from None
+            raise damage(path, e) from None
         raise
     if problems != ["ok"]:
         raise DamagedDatabaseError(path, "; ".join(problems[:3]))
@@ -74,7 +89,7 @@ def check_database(db: Database, path: str, *, full_check: bool, created: bool) 
                                          f"{app_id:#x})")
     if objects and "_migrations" not in tables:
         raise ForeignDatabaseError(path)
-    if not objects and not created and path != ":memory:" and not being_made(path):
+    if not objects and path != ":memory:":
         raise ForeignDatabaseError(path, "an empty file")
     try:
         names = schema.applied(db)
@@ -83,56 +98,134 @@ def check_database(db: Database, path: str, *, full_check: bool, created: bool) 
     unknown = [n for n in names if n not in schema.known()]
     if unknown:
         raise NewerDatabaseError(path, unknown)
+    try:
+        problems = integrity.schema_problems(db.conn, tuple(names))
+    except READ_FAILURES as e:
+        if is_damage(e):
+            raise damage(path, e) from None
+        raise
+    if problems:
+        raise DamagedDatabaseError(path, "; ".join(problems[:3]))
 
 
-def check_read_only(path: str, busy_timeout: float, *, full_check: bool, created: bool) -> bool:
+def check_read_only(path: str, busy_timeout: float, *, full_check: bool) -> bool:
     """Run the checks on a connection that cannot write, so that a file refused as damaged,
     newer or foreign is never written or checkpointed (closing a read-write connection can
-    merge a leftover -wal into it). Without a -wal nobody is writing, and the file is read
-    as it lies (`immutable`): not even a -shm is made. True when the checks ran and passed;
+    merge a leftover -wal into it), and gets no new companion file. Without a -wal nobody is
+    writing, and the file is read as it lies (`immutable`). A -wal that a crash left (no -shm:
+    nobody has the file open) is read through links in a private folder (`apart`), where the
+    -shm that reading it needs is made and removed. True when the checks ran and passed;
     False when this connection could not be made (the read-write one will say why)."""
-    if created:
-        return False
-    wal = os.path.exists(path + "-wal")
-    uri = f"{Path(path).resolve().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
-    try:
-        conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None)
-    except sqlite3.Error:
-        return False
-    try:
-        check_database(Database(conn, execute_plugins=False), path, full_check=full_check,
-                       created=created)
-    except sqlite3.OperationalError:
-        return False  # locked or unreadable now: the read-write connection will say
-    finally:
-        conn.close()
-    return True
-
-
-def being_made(path: str, wait: float = 2.0) -> bool:
-    """An empty file this store did not make: another copy of the app may be making it at this
-    moment (it writes within milliseconds); True if it stops being empty in `wait`."""
-    deadline = time.monotonic() + wait
-    while True:
+    real = os.path.realpath(path)  # SQLite keeps the -wal and -shm beside the file a link names
+    wal = os.path.exists(real + "-wal")
+    with apart(real, wal and not os.path.exists(real + "-shm")) as read:
+        uri = f"{Path(read).resolve().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
         try:
-            if os.path.getsize(path) > 0:
-                return True
-        except OSError:
+            conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None)
+        except sqlite3.Error:
             return False
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-
-
-def create_private(path: str | os.PathLike) -> bool:
-    """Create a new progress file readable by its owner only (SQLite gives its -wal and -shm
-    files the same mode); an existing file, or a name taken meanwhile, is left as it is. True
-    when this call made it."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        return False
+        try:
+            check_database(Database(conn, execute_plugins=False), path, full_check=full_check)
+        except sqlite3.OperationalError:
+            return False  # locked or unreadable now: the read-write connection will say
+        finally:
+            conn.close()
     return True
+
+
+@contextmanager
+def apart(path: str, wanted: bool = True) -> Iterator[str]:
+    """`path` and its -wal hard-linked into a private folder beside it, for a read-only
+    connection whose -shm must not appear beside the file; the folder is removed after. `path`
+    itself where no link can be made (a file system without hard links, a read-only folder:
+    there SQLite reads the -wal without a -shm) or none is `wanted`."""
+    if not wanted:
+        yield path
+        return
+    folder = Path(path).parent / f".{Path(path).name}.check-{secrets.token_hex(4)}"
+    try:
+        folder.mkdir(mode=0o700)
+    except OSError:
+        yield path
+        return
+    linked = folder / Path(path).name
+    try:
+        os.link(path, linked)
+        os.link(path + "-wal", f"{linked}-wal")
+    except OSError:
+        linked = Path(path)
+    try:
+        yield str(linked)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def read_only_instead(conn: sqlite3.Connection, path: str) -> sqlite3.Connection | None:
+    """Close a read-write connection without writing the file, and give a read-only connection
+    to it in its place (None if none can be made). SQLite checkpoints the -wal into the file
+    when the file's last connection closes; the read-only one holds the file open meanwhile, so
+    a file refused or found damaged keeps its bytes and its -wal as they are."""
+    try:
+        guard = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
+                                isolation_level=None, check_same_thread=False)
+    except sqlite3.Error:
+        guard = None
+    try:
+        if guard is not None:
+            guard.execute("PRAGMA schema_version").fetchone()  # holds the file from here on
+    except sqlite3.Error:
+        pass
+    conn.close()
+    return guard
+
+
+def create_whole(path: str, prepare: Callable[[Database], object]) -> bool:
+    """Create a new progress file whole: made under a temporary name in the same folder (readable
+    by its owner only; SQLite gives its -wal and -shm the same mode), `prepare`d there (the
+    schema, WAL, the application id), synced, and linked into place only if nothing is there
+    yet. A kill at any moment leaves either no file or a whole one, never the empty file that
+    every later start would refuse as not ours. True when this call made it; False when a file
+    was there (or another copy of the app made it meanwhile: theirs is used)."""
+    if os.path.lexists(path):
+        return False
+    target = Path(path)
+    made = target.with_name(f".{target.name}.{secrets.token_hex(6)}.new")
+    os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    try:
+        conn = sqlite3.connect(made, isolation_level=None)
+        try:
+            prepare(Database(conn, execute_plugins=False))
+        finally:
+            conn.close()  # its -wal checkpointed into it, and removed
+        _fsync(made)
+        try:
+            os.link(made, target)
+        except FileExistsError:
+            return False
+        except OSError:  # a file system without hard links
+            if os.path.lexists(target):
+                return False
+            os.replace(made, target)
+        _fsync(target.parent)
+        return True
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{made}{suffix}").unlink(missing_ok=True)
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file (or a folder: the name linked into it) to the disk; a folder that cannot be
+    opened so (Windows) is left to the file system."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def enable_wal(db: Database, busy_timeout: float) -> None:

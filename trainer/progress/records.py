@@ -292,7 +292,11 @@ def attempt_of(round_, result: Result, *, trainee_id: int, ended: float) -> Atte
 
 def answer_gaps(log: Iterable[dict]) -> list[float]:
     """Seconds the trainee took for each of their actions: from the action before it (theirs or
-    the trainer's), or from the start of the round for the first."""
+    the trainer's), or from the start of the round for the first. ValueError for a log that is
+    not a list of actions (a damaged one)."""
+    log = list(log)
+    if not all(isinstance(p, dict) for p in log):
+        raise ValueError("log: an action that is not an object")
     gaps, last = [], 0.0
     for p in sorted(log, key=lambda p: p.get("at", 0.0)):
         at = float(p.get("at", 0.0))

@@ -1,16 +1,53 @@
 """Rows of the progress file as records, and records as rows: the one place that turns attempts,
-findings and trainees into rows and back (their columns are described in trainer.progress.columns)."""
+findings and trainees into rows and back (their columns are described in trainer.progress.columns).
+
+A row read back is checked as a record made by the app is (trainer.progress.records): a row whose
+JSON or values are damaged raises ValueError naming the column, and the readers of many rows
+leave it out and name it (`read_rows`, `Store.note_unreadable`) rather than fail them all.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from trainer.progress._sqlite import Database
 from trainer.progress.columns import ATTEMPTS
 from trainer.progress.records import Attempt, AttemptRecord, Trainee
 
 ATTEMPT_COLUMNS = ATTEMPTS.names()  # uid, trainee_id, item_id, ... log, source (trainer.progress.columns)
+#: what reading a damaged row raises: a JSON or value error, a JSON value of the wrong kind
+READ_ERRORS = (ValueError, TypeError, RecursionError)
+Unreadable = Callable[[str, Exception], None]  # (the row, as "attempt 17"; what is wrong with it)
+
+
+def stored_json(text: object, column: str, kind: type = list):
+    """A JSON column's value read back, which must be a `kind` (list, dict); ValueError naming
+    the column when it is not."""
+    if not isinstance(text, str | bytes):  # a number or a blob where a JSON text belongs
+        raise ValueError(f"{column}: not JSON text")
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ValueError(f"{column}: not JSON ({e})") from None
+    if not isinstance(value, kind):
+        raise ValueError(f"{column}: not a JSON {'array' if kind is list else 'object'}")
+    return value
+
+
+def read_rows(rows: Iterable[dict], make: Callable[[dict], object], what: Callable[[dict], str],
+              unreadable: Unreadable | None = None) -> list:
+    """`make(row)` of each row, in order; a row that cannot be read is left out and given to
+    `unreadable` (named by `what(row)`), or, without it, raises."""
+    out = []
+    for r in rows:
+        try:
+            out.append(make(r))
+        except READ_ERRORS as e:
+            if unreadable is None:
+                raise
+            unreadable(what(r), e)
+    return out
 
 
 def insert_attempt(db: Database, r: AttemptRecord, trainee_id: int | None = None) -> int:
@@ -45,7 +82,7 @@ def trainee_from_row(r: dict) -> Trainee:
 def finding_from_row(r: dict) -> dict:
     return {"kind": r["kind"], "severity": r["severity"], "message": r["message"], "cite": r["citation"],
             "skill": r["skill"], "expected": r["expected"],
-            "actual": None if r["actual"] is None else json.loads(r["actual"])}
+            "actual": None if r["actual"] is None else stored_json(r["actual"], "actual", dict)}
 
 
 def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attempt:
@@ -54,21 +91,32 @@ def attempt_from_row(r: dict, findings: list[dict], skills: list[str]) -> Attemp
                    duration=r["duration"], target=r["target"], procedure=r["procedure"],
                    payouts=r["payouts"], speed=r["speed"], total=r["total"], passed=bool(r["passed"]),
                    critical=bool(r["critical"]), abandoned=bool(r["abandoned"]), skills=tuple(skills),
-                   findings=tuple(findings), log=tuple(json.loads(r["log"])), source=r["source"],
+                   findings=tuple(findings), log=tuple(stored_json(r["log"], "log")), source=r["source"],
                    # a row from before rules were kept (NULL), in a file or on a class server,
                    # was graded under rule 1
                    rule=r.get("rule") or 1)
 
 
-def attempts_from_rows(rows: Iterable[dict], findings: Iterable[dict],
-                       skills: Iterable[dict]) -> list[Attempt]:
+def attempts_from_rows(rows: Iterable[dict], findings: Iterable[dict], skills: Iterable[dict],
+                       unreadable: Unreadable | None = None) -> list[Attempt]:
     """Attempts from their rows, in their order, with the rows of their findings (each with its
     attempt_id, in the order they were recorded) and of their skills (attempt_id, skill): the
-    same from a progress file or the class server."""
+    same from a progress file or the class server. An attempt that cannot be read (itself or
+    one of its findings) is given to `unreadable` and left out (without it: raises)."""
     found: dict[int, list[dict]] = {}
     kept: dict[int, list[str]] = {}
+    broken: dict[int, str] = {}
     for f in findings:
-        found.setdefault(f["attempt_id"], []).append(finding_from_row(f))
+        try:
+            found.setdefault(f["attempt_id"], []).append(finding_from_row(f))
+        except READ_ERRORS as e:
+            broken.setdefault(f["attempt_id"], f"its finding {f.get('id', '')}: {e}")
     for s in skills:
         kept.setdefault(s["attempt_id"], []).append(s["skill"])
-    return [attempt_from_row(r, found.get(r["id"], []), kept.get(r["id"], [])) for r in rows]
+
+    def attempt(r: dict) -> Attempt:
+        if r["id"] in broken:
+            raise ValueError(broken[r["id"]])
+        return attempt_from_row(r, found.get(r["id"], []), kept.get(r["id"], []))
+
+    return read_rows(rows, attempt, lambda r: f"attempt {r['id']}", unreadable)

@@ -1,10 +1,13 @@
 """The progress file: opening it safely, trainees, and recording attempts so that none is lost.
 
 `Store.open(path)` checks before it writes anything:
-1. a file that is not a SQLite database, or fails `PRAGMA integrity_check`: `DamagedDatabaseError`;
+1. a file that is not a SQLite database, was cut short, or fails the full check (`PRAGMA
+   integrity_check` and the CHECK constraints, trainer.progress.integrity): `DamagedDatabaseError`;
 2. a `_migrations` table naming a migration this version does not know: `NewerDatabaseError`;
 3. tables of another program and no `_migrations`: `ForeignDatabaseError`.
-None of these files is ever written to. Then it turns on WAL (readers never wait for the writer),
+None of these files is ever written to, nor gets a -shm beside it. A new file is made whole
+(under another name, then linked into place), so a kill never leaves an empty one. Then it
+turns on WAL (readers never wait for the writer),
 `synchronous=FULL` (a committed attempt survives a crash of the program or of the machine),
 foreign keys, a busy timeout (two app processes share one file and wait for each other instead of
 failing with "database is locked"), and applies the missing migrations in one transaction.
@@ -25,10 +28,18 @@ saved later (the file was replaced meanwhile) moves to `store.rejected`, kept fo
 a file of a million attempts), so the app opens with `full_check=False` (header, application id,
 schema and version only, on a connection that cannot write) and then calls `start_check()`: the
 full check runs in a thread on a read-only connection of its own. Until it passes, attempts
-recorded wait in memory (`record_attempt` returns None) and any other write waits for it
+recorded wait in memory (`record_attempt` returns None), and in a journal beside the file
+(trainer.progress.journal: a crash meanwhile loses none), and any other write waits for it
 (`wait_for_check`); `check_finished()` (polled by the app) saves the waiting attempts once it
 passed. A file that fails is never written again in this session: writes raise
-`DamagedDatabaseError` and the attempts stay in memory.
+`DamagedDatabaseError`, the attempts stay in memory and in the journal (`waiting_file`), and the
+store reads on from a read-only connection (closing the read-write one would checkpoint its -wal
+into the file).
+
+**A damaged row.** A row damaged after the check (or in a way no check of the file sees: a log
+of JSON that is no actions) is left out by the readers and named, never a traceback: each in
+`store.unreadable` ("attempt 17": a `DamagedRowError`, one line), to `on_unreadable` when first
+found, and to every `noting_unreadable()` block open (an export says what it left out).
 
 Where the parts live: the checks before any write, and the transaction every write uses, in
 trainer.progress.opening; the background check in trainer.progress.background; the columns of
@@ -41,7 +52,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -50,23 +61,29 @@ from trainer.progress._sqlite import Database
 from trainer.progress.background import BackgroundCheck
 from trainer.progress.errors import (
     CANTOPEN,
+    READ_FAILURES,
     READONLY,
     DamagedDatabaseError,
+    DamagedRowError,
     ForeignDatabaseError,
     NameTakenError,
     NewerDatabaseError,
     StoreError,
     StoreUnavailableError,
     UnknownTraineeError,
+    damage,
     is_damage,
     unavailable_reason,
 )
+from trainer.progress.integrity import full_check
+from trainer.progress.journal import Journal
 from trainer.progress.opening import (
     check_database,
     check_header,
     check_read_only,
-    create_private,
+    create_whole,
     enable_wal,
+    read_only_instead,
     transaction,
 )
 from trainer.progress.passphrase import check_passphrase, hash_passphrase
@@ -85,10 +102,16 @@ class Store:
         self.problem: StoreUnavailableError | None = None
         self._db: Database | None = None
         self._reopen = False  # the connection can only read: open it again before writing
+        self._read_only = False  # found damaged: the connection is read-only, for good
         self._pending: list[AttemptRecord] = []
         self._rejected: list[AttemptRecord] = []
-        self._created = False  # this Store made the file (an empty file it did not make is refused)
         self._background = BackgroundCheck(path, busy_timeout)
+        self._journal = Journal(path)  # the attempts waiting for the check, on the disk
+        #: rows found damaged when read, by what they are ("attempt 17"): left out of what was read
+        self.unreadable: dict[str, DamagedRowError] = {}
+        #: called with each row newly found damaged (the app says so in its status bar)
+        self.on_unreadable: Callable[[DamagedRowError], None] | None = None
+        self._noting: list[list[DamagedRowError]] = []  # open `noting_unreadable` blocks
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -116,9 +139,8 @@ class Store:
                 except StoreUnavailableError as e:  # say how many results wait in memory
                     raise self._unavailable(e.reason) from None
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                self._created = create_private(self.path) or self._created
-                if check_read_only(self.path, self.busy_timeout, full_check=full_check,
-                                   created=self._created):
+                create_whole(self.path, lambda made: self._migrate(made, memory=False))
+                if check_read_only(self.path, self.busy_timeout, full_check=full_check):
                     full_check = False  # done, on a connection that cannot write
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
@@ -126,10 +148,13 @@ class Store:
             return
         db = Database(conn, execute_plugins=False)
         try:
-            check_database(db, self.path, full_check=full_check, created=self._created)
+            check_database(db, self.path, full_check=full_check)
             self._migrate(db, memory)
         except (DamagedDatabaseError, NewerDatabaseError, ForeignDatabaseError):
-            conn.close()
+            if memory:
+                conn.close()
+            elif (guard := read_only_instead(conn, self.path)) is not None:  # its -wal kept as it is
+                guard.close()
             raise
         except (OSError, sqlite3.Error) as e:
             reason = unavailable_reason(e)
@@ -170,8 +195,14 @@ class Store:
 
     # ----------------------------------------------------------------- the full check
     def start_check(self) -> None:
-        """Run `PRAGMA integrity_check` in a background thread on a read-only connection."""
+        """Run the full check in a background thread on a read-only connection; the attempts
+        that waited for it in a session that crashed (its journal) wait for it again."""
         if self.path != ":memory:" and self._db is not None:
+            records, unreadable = self._journal.read_back()
+            waiting = {r.uid for r in self._pending}
+            self._pending += [r for r in records if r.uid not in waiting]
+            for what, error in unreadable:
+                self.note_unreadable(what, error)
             self._background.start()
 
     def stop_check(self) -> None:
@@ -199,10 +230,23 @@ class Store:
         """The full check found damage: nothing more is written to this file."""
         return self._background.damaged
 
+    def _stop_writing(self) -> None:
+        """The full check found damage: the read-write connection closes without writing the
+        file (closing it would checkpoint its -wal into the file), and reading goes on from a
+        read-only connection."""
+        if self._db is None or self._read_only:
+            return
+        conn = read_only_instead(self._db.conn, self.path)
+        self._db = None if conn is None else Database(conn, execute_plugins=False)
+        self._read_only = True
+
     def check_finished(self) -> int:
         """After the background check: save the attempts that waited for it (when it passed);
         how many were saved. Call it from the thread that uses the store."""
-        if self.checking or not self._pending or self.damaged:
+        if self.damaged:
+            self._stop_writing()
+            return 0
+        if self.checking or not self._pending:
             return 0
         try:
             return self.flush_pending()
@@ -214,11 +258,12 @@ class Store:
         """One write transaction; a file that cannot be written gives StoreUnavailableError."""
         self.wait_for_check()
         if self.damaged:
+            self._stop_writing()
             raise DamagedDatabaseError(self.path, "; ".join(self.check_problems[:3]))
         if self._db is None or self._reopen:
             # not open, or open read-only since the file was: open again (the full check ran when
             # the store was opened; here the header, schema and foreign checks run again)
-            self.close()
+            self._close_connection()
             self._reopen = False
             self._connect(full_check=False)
             if self.problem is not None:
@@ -229,7 +274,7 @@ class Store:
                 yield db
         except sqlite3.Error as e:
             if is_damage(e):
-                raise DamagedDatabaseError(self.path, str(e)) from None
+                raise damage(self.path, e) from None
             reason = unavailable_reason(e)
             if reason is None:
                 raise
@@ -250,6 +295,12 @@ class Store:
 
     def close(self) -> None:
         self.stop_check()  # the background check stops at once
+        if self.damaged:
+            self._stop_writing()
+        self._close_connection()
+        self._journal.close()  # what still waits stays in the journal, for the next session
+
+    def _close_connection(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -263,13 +314,35 @@ class Store:
     def query(self, sql: str, params=()) -> list[dict]:
         try:
             return list(self.db.query(sql, params))
-        except sqlite3.DatabaseError as e:
+        except READ_FAILURES as e:
             if is_damage(e):
-                raise DamagedDatabaseError(self.path, str(e)) from None
+                raise damage(self.path, e) from None
             raise
 
+    def note_unreadable(self, what: str, error: Exception) -> None:
+        """A row that cannot be read (`what`: "attempt 17"), left out by its reader: named in
+        `unreadable` (and to `on_unreadable`) the first time, and to every `noting_unreadable`
+        block open now."""
+        found = self.unreadable.get(what)
+        if found is None:
+            self.unreadable[what] = found = DamagedRowError(self.path, what, str(error))
+            if self.on_unreadable is not None:
+                self.on_unreadable(found)
+        for noted in self._noting:
+            noted.append(found)
+
+    @contextmanager
+    def noting_unreadable(self) -> Iterator[list[DamagedRowError]]:
+        """A block whose list gets every row its reads left out (an export says which)."""
+        noted: list[DamagedRowError] = []
+        self._noting.append(noted)
+        try:
+            yield noted
+        finally:
+            self._noting.remove(noted)
+
     def integrity_check(self) -> list[str]:
-        return [r[0] for r in self.db.execute("PRAGMA integrity_check")]
+        return full_check(self.db.conn)
 
     # ---------------------------------------------------------------- trainees
     def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None,
@@ -354,6 +427,8 @@ class Store:
             if not known:  # a bug in the caller: fail before keeping it
                 raise UnknownTraineeError(f"There is no trainee number {record.trainee_id}.", path=self.path)
         self._pending.append(record)
+        if self.checking or self.damaged:  # on the disk too, beside the file: a crash loses none
+            self._journal.append(record)
         if self.checking:
             return None
         ids = self._flush()
@@ -366,6 +441,12 @@ class Store:
         if self.checking:
             return 0
         return len(self._flush())
+
+    @property
+    def waiting_file(self) -> str | None:
+        """The journal beside the file that keeps the attempts waiting for the check, or kept
+        from a file found damaged (trainer.progress.journal); None when none waits there."""
+        return None if self._journal.own is None else str(self._journal.own)
 
     @property
     def rejected(self) -> list[AttemptRecord]:
@@ -383,6 +464,7 @@ class Store:
                 self._rejected.append(self._pending.pop(0))
                 continue
             self._pending.pop(0)
+        self._journal.saved()  # nothing waits any more
         return saved
 
     def attempts(self, trainee_id: int | None = None, *, game: str | None = None, mode: str | None = None,
@@ -414,7 +496,8 @@ class Store:
             "WHERE trainee_id = ? AND abandoned = 0 GROUP BY item_id", (trainee_id,))}
 
     def _load(self, rows: list[dict]) -> list[Attempt]:
-        """Attempts from their rows, with their findings and skills (read in batches, not one by one)."""
+        """Attempts from their rows, with their findings and skills (read in batches, not one by
+        one); an attempt that cannot be read is left out and named (`note_unreadable`)."""
         ids = [r["id"] for r in rows]
 
         def batches(sql: str):
@@ -425,4 +508,4 @@ class Store:
         return attempts_from_rows(
             rows, batches("SELECT * FROM findings WHERE attempt_id IN ({marks}) ORDER BY id"),
             batches("SELECT attempt_id, skill FROM attempt_skills WHERE attempt_id IN ({marks}) "
-                    "ORDER BY attempt_id, skill"))
+                    "ORDER BY attempt_id, skill"), self.note_unreadable)
