@@ -106,7 +106,8 @@ class ResultsImport(QObject):
             _add(job, self.services.store)
         from ui.services import imported_text
 
-        self.lines.append(f"{job.path}: not imported — {job.problem}" if job.problem
+        problem = job.problem.removeprefix(f"{job.path}: ")  # the line names the file first
+        self.lines.append(f"{job.path}: not imported — {problem}" if job.problem
                           else f"{job.path}: {imported_text(job.summary)}")
         self.job = None
         if self.paths:
