@@ -365,6 +365,14 @@ def test_bytes_that_are_not_utf8_are_named_whatever_the_locale(encoding):
     assert answers[1]["error"].startswith("request: not UTF-8 text")
 
 
+@pytest.mark.parametrize(("key", "field"), [("", '""'), ("a b", '"a b"'), ("\ud800", '"\\ud800"')])
+def test_a_key_that_is_no_name_is_still_named(key, field):
+    """An unknown key "" gave the message "unknown field" with no field at all."""
+    with pytest.raises(RequestError) as refused:
+        settle({**PH, key: 1})
+    assert str(refused.value) == f"{field}: unknown field"
+
+
 def test_a_request_larger_than_the_cap_is_refused_by_name():
     done = subprocess.run([sys.executable, "-m", "trainer", "settle"],
                           input=WAGER % ('"5"' + " " * 1_000_000), capture_output=True, text=True)

@@ -167,3 +167,23 @@ def test_a_scenario_file_the_engine_refuses_is_named_in_the_form_builder(qtbot, 
     assert builder.list.count() == 0
     builder.add_from_file(str(good))
     assert builder.list.count() == 1 and builder.message.text() == ""
+
+
+def test_a_sitting_file_whose_code_check_is_not_ascii_is_refused_in_one_line(qtbot, desk, tmp_path):
+    """A sitting file asking for its start code, whose token's code check holds a letter outside
+    ASCII: comparing the code with it raised TypeError out of the Exam screen's Open."""
+    from tests.support.hostile_seeds import sitting_files
+
+    store, key, _ = desk
+    files, _ = sitting_files(tmp_path)
+    doc, code = next((d, c) for d, c in files if "form" in d)  # the one not sealed
+    doc["sitting"]["code_check"] = "é" * 16
+    path = written(tmp_path / "odd.sitting", doc)
+    rosa = store.find_trainee("Rosa Diaz").id
+    w = window(qtbot, store, key, rosa)
+    page = w.show_screen("exam")
+    seen: list[str] = []
+    answer({"button": "OK"}, seen=seen)
+    assert page.certification.sit(path, code=code) is False
+    assert seen == [f"{path}: the start code is not right"]
+    w.close()

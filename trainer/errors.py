@@ -1,6 +1,7 @@
 """The one error type for input the engine cannot use: it names the field and the problem; and
 OneLine, which keeps every message a user sees to one line whatever the input held."""
 
+import json
 import re
 
 #: the longest message: one that quotes a 70,000-character value names the problem in its start
@@ -39,6 +40,16 @@ class RequestError(OneLine, ValueError):
 
 class DataError(RuntimeError):
     """A bundled or property data file (paytable, layout) that is broken."""
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def key_name(key: object) -> str:
+    """A key of the input as a field path names it: a plain name as it is, any other (empty, with
+    spaces or dots, a lone surrogate) quoted as JSON, so that `""` is seen."""
+    text = str(key)
+    return text if _PLAIN_KEY.fullmatch(text) else json.dumps(text)[:40]
 
 
 def shown(value: object) -> str:

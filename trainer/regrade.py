@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from trainer.errors import RequestError
+from trainer.errors import RequestError, key_name
 from trainer.games.three_dice_football import read_markers
 from trainer.grading import Result, grade
 from trainer.policy import rule, why_not
@@ -52,7 +52,7 @@ def _action(item: object, where: str) -> Performed:
     if not isinstance(item, dict):
         raise RequestError(where, "expected an object such as {\"do\": \"pay\", \"round\": 1, ...}")
     if extra := sorted(set(item).difference(FIELDS)):
-        raise RequestError(f"{where}.{extra[0]}", "unknown field")
+        raise RequestError(f"{where}.{key_name(extra[0])}", "unknown field")
     do = item.get("do")
     if not isinstance(do, str) or do not in _ACTIONS:
         raise RequestError(f"{where}.do", f"{do!r} is not a dealer action")

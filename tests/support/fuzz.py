@@ -437,17 +437,41 @@ class ScenarioImport(Target):
 
 
 class SittingFile(Target):
-    """A sitting file opened on the workstation (ui.exam_certify.Certification.sit). Its signer
-    is whoever it names, so a hostile file is re-signed half the time (with a key of its own, as
-    a trainee could) to reach what is read after the signatures."""
+    """A sitting file opened on the workstation and its exam started there
+    (ui.exam_certify.Certification.sit, then start_exam). Its signer is whoever it names, so a
+    hostile file is re-signed half the time (with a key of its own, as a trainee could) to reach
+    what is read after the signatures."""
 
     name = "sitting-file"
 
     def prepare(self, folder):
         super().prepare(folder)
         from tests.support.hostile_seeds import sitting_files
+        from trainer.exams import installation_key
+        from trainer.progress import Store
 
         self.files, self.key = sitting_files(folder)
+        with Store.open(folder / "workstation.sqlite") as ws:
+            self.sam = ws.add_trainee("Sam Lee")
+        self.secret = installation_key(folder / "installation.key")
+
+    def started(self, token, form, code) -> Outcome:
+        """The exam a sitting file grants, started on a copy of the workstation's file."""
+        import shutil
+
+        from trainer.exams import ExamError, start_exam
+        from trainer.progress import Store, StoreError
+
+        shutil.copy(self.folder / "workstation.sqlite", self.folder / "sitting.sqlite")
+        with Store.open(self.folder / "sitting.sqlite") as ws:
+            try:
+                session = start_exam(ws, form, self.sam, self.secret, sitting=token, start_code=code)
+            except (ExamError, StoreError):
+                return Outcome("refused at the start")
+            for p in range(len(session.form.items)):
+                session.scenario(p)
+            session.abandon()
+        return Outcome("started")
 
     def case(self, m):
         from trainer.exams import ExamError
@@ -464,12 +488,12 @@ class SittingFile(Target):
 
         def run():
             try:
-                read_sitting_file(path, given)
+                _, token, form = read_sitting_file(path, given)
             except ExamError as e:
                 if str(path) not in str(e):
                     return Outcome("refused", f"a message that does not name the file: {str(e)[:300]!r}")
                 return Outcome("refused")
-            return Outcome("opened")
+            return self.started(token, form, given)
 
         return data, run
 

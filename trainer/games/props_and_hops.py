@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from trainer.cite import cite, reading
-from trainer.errors import DataError, RequestError
+from trainer.errors import DataError, RequestError, key_name
 from trainer.games.base import (
     Bet,
     Kind,
@@ -135,7 +135,7 @@ def parse_options(raw: Mapping[str, object]) -> dict:
     regions = default_regions()
     for key, value in raw.items():
         if key != "hop_regions":
-            raise RequestError(f"options.{key}", f"not an option of {ID}")
+            raise RequestError(f"options.{key_name(key)}", f"not an option of {ID}")
         if not isinstance(value, dict):
             raise RequestError("options.hop_regions", "expected an object of top/left/right/center")
         for region, combos in value.items():
