@@ -119,6 +119,7 @@ class ResultsImport(QObject):
         self.timer.stop()
         self.dialog.reset()
         self.dialog.hide()
+        self.dialog.deleteLater()
         self.job = None
         if report and self.lines:
             QMessageBox.information(self.window, "Import results", "\n".join(self.lines))

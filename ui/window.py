@@ -281,6 +281,8 @@ class MainWindow(QMainWindow):
         names, _ = QFileDialog.getOpenFileNames(self, "Import results", "", "Results files (*.json)")
         if not names or (self.importing is not None and self.importing.running):
             return
+        if self.importing is not None:
+            self.importing.deleteLater()  # the last import's
         self.importing = ResultsImport(self, self.services, names)
         self.importing.finished.connect(self._imported)
         self.importing.start()
