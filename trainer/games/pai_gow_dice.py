@@ -90,8 +90,8 @@ def parse_options(raw: Mapping[str, object]) -> dict:
         if choices is None:
             raise RequestError(f"options.{key_name(key)}", f"not an option of {ID}")
         if not isinstance(value, str) or value not in choices:
-            raise RequestError(f"options.{key_name(key)}", f"{value!r} is not a paytable; expected one of "
-                                                 f"{', '.join(choices)}")
+            raise RequestError(f"options.{key_name(key)}",
+                               f"{value!r} is not a paytable; expected one of {', '.join(choices)}")
         options[key] = value
     return options
 
