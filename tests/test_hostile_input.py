@@ -194,6 +194,25 @@ def test_verify_results_names_a_number_too_long_and_reads_any_signed_certificate
                                       "signed by Ivy Park"), out
 
 
+def test_a_result_whose_status_is_a_list_is_refused_and_the_rest_certified(tmp_path):
+    """A re-proved record (the sitter's app holds the proof key) whose status is a list: the
+    lookup of how the exam ended raised TypeError, and certify certified nobody."""
+    from tests.support.hostile_seeds import submission
+    from trainer.exams.proof import proof_key, prove
+    from trainer.exams.submission import certify_submission
+
+    doc, key, ledger_path, codes, now = submission(tmp_path)
+    record, nonce = doc["results"][0]["record"], doc["results"][0]["sitting"]["nonce"]
+    record["status"] = ["passed"]
+    record["proof"] = prove(proof_key(codes[nonce], nonce), record)
+    path = tmp_path / "crafted.json"
+    path.write_text(json.dumps(doc))
+    with Store.open(ledger_path) as ledger:
+        summary = certify_submission(ledger, key, path, now=now)
+    assert summary.refused == ["results[0] (Sam Lee): status: ['passed'] is not how an exam ends"]
+    assert len(summary.certificates) == 1
+
+
 # --- the fuzz -----------------------------------------------------------------------------------
 
 

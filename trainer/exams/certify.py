@@ -39,7 +39,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trainer.errors import RequestError
+from trainer.errors import RequestError, shown
 from trainer.exams.classledger import Server, not_certifiable
 from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
@@ -267,9 +267,10 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
         if refused:
             raise CertifyError(refused)
 
-    ending = ENDINGS.get(record.get("status"))
+    status = record.get("status")
+    ending = ENDINGS.get(status) if isinstance(status, str) else None
     if ending is None:
-        raise CertifyError(f"status: {record.get('status')!r} is not how an exam ends")
+        raise CertifyError(f"status: {shown(status)} is not how an exam ends")
     answers = regrade_answers(form, record.get("answers"))
     score = exam_score(answers, len(form.items), form.pass_mark)
     status, passed = verdict(ending, score)
