@@ -36,6 +36,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -241,12 +242,59 @@ def _read(src) -> tuple[str, object]:
     except OSError as e:
         raise ResultsFileError(f"{name}: cannot be read ({e.strerror or e})", path=str(name)) from None
     try:
-        return str(name), json.loads(text)
+        return str(name), loads_in_pieces(text)
     except json.JSONDecodeError as e:
         raise ResultsFileError(f"{name}: not a results file (not JSON: {e.msg} at line {e.lineno}, "
                                f"column {e.colno})", path=str(name)) from None
     except (RecursionError, ValueError) as e:  # too deep, or an integer too long to read
         raise _too_hard(name, e) from None
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def loads_in_pieces(text: str, depth: int = 2):
+    """json.loads(text), the values nested `depth` deep read one at a time (each attempt of a
+    results file): json.loads holds the interpreter for a whole 70 MB file (seconds), and a
+    thread reading it in pieces lets the window's thread run between them (ui.importing)."""
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    value, end = _value(text, _SPACE.match(text, 0).end(), depth)
+    end = _SPACE.match(text, end).end()
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return value
+
+
+def _value(text: str, at: int, depth: int):
+    """(the JSON value at `at`, where it ends); an object or a list opened here, member by member
+    while `depth` lasts."""
+    opened = text[at:at + 1]
+    if depth <= 0 or opened not in ("{", "["):
+        return _DECODER.raw_decode(text, at)
+    closing, out = ("}", {}) if opened == "{" else ("]", [])
+    at = _SPACE.match(text, at + 1).end()
+    if text.startswith(closing, at):
+        return out, at + 1
+    while True:
+        if opened == "{":
+            if not text.startswith('"', at):
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
+            key, at = _DECODER.raw_decode(text, at)
+            at = _SPACE.match(text, at).end()
+            if not text.startswith(":", at):
+                raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+            out[key], at = _value(text, _SPACE.match(text, at + 1).end(), depth - 1)
+        else:
+            item, at = _value(text, at, depth - 1)
+            out.append(item)
+        at = _SPACE.match(text, at).end()
+        if text.startswith(closing, at):
+            return out, at + 1
+        if not text.startswith(",", at):
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+        at = _SPACE.match(text, at + 1).end()
 
 
 def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
