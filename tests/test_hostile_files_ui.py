@@ -126,7 +126,7 @@ def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_s
     w.close()
 
 
-def test_a_form_file_the_engine_refuses_is_named_in_one_line(qtbot, desk, tmp_path):
+def test_a_form_file_the_engine_refuses_is_named_in_one_line(qtbot, desk, tmp_path, monkeypatch):
     """An exam form whose item holds a wager of -1e999999 dollars, and one whose id is a lone
     surrogate: each raised out of Import form… before (decimal.Overflow, UnicodeEncodeError)."""
     store, key, lee = desk
@@ -142,7 +142,9 @@ def test_a_form_file_the_engine_refuses_is_named_in_one_line(qtbot, desk, tmp_pa
                             ("surrogate.json", surrogate, "uid: a lone surrogate at character 1")):
         path = written(tmp_path / name, doc)
         seen: list[str] = []
-        answer({"file": path}, {"button": "OK"}, seen=seen)
+        monkeypatch.setattr("ui.qt.QFileDialog.getOpenFileName",
+                            staticmethod(lambda *a, path=path, **k: (path, "")))
+        answer({"button": "OK"}, seen=seen)
         page.import_form()
         assert len(seen) == 1 and seen[0].startswith(f"{path}: ") and said in seen[0], seen
         assert "\n" not in seen[0]
