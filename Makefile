@@ -26,6 +26,7 @@ run: $(STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check trainer ui tests
 	$(BIN)/lint-imports
+	$(BIN)/python .ci/mypy_baseline.py
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
@@ -55,4 +56,4 @@ screenshots: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .benchmarks build dist
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis .benchmarks build dist

@@ -1,6 +1,7 @@
 """Shared test setup, loaded once for the whole run from tests/support: the program as a user runs
 it, a clean Qt per test, and one class server (a real PostgreSQL) for every test that needs it.
-Helpers shared by several test modules live in tests/support too (`from tests.support.X import`)."""
+Helpers shared by several test modules live in tests/support too
+(`from tests.support.<module> import`)."""
 
 from __future__ import annotations
 

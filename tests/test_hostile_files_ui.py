@@ -1,9 +1,10 @@
-"""Hostile files handed to the app's imports, through the real widgets (issue 29, item 5): File ›
-Import results files…, the instructor's Import form… and the form builder's Add from file…,
-each given a file that raised an uncaught exception before (a huge negative amount, a lone
-surrogate, a list where a key goes). Each now says in one line which file and what is wrong, and
-the files beside it are still imported. A results import runs off the window's thread, shows its
-progress and can be stopped before anything is added."""
+"""Hostile files handed to the app's imports, through the real widgets: File › Import results
+files…, the instructor's Import form…, the form builder's Add from file… and the Exam screen's
+sitting file, each given a file that raised an uncaught exception before (a huge negative
+amount, a lone surrogate, a list where a key goes, a code check outside ASCII). Each now says
+in one line which file and what is wrong, and the files beside it are still imported. A results
+import runs off the window's thread, shows its progress and can be stopped before anything is
+added."""
 
 from __future__ import annotations
 
@@ -82,7 +83,7 @@ def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_s
     window's own thread goes on (a timer of the window fires), the dialog counts the attempts,
     and Stop ends the import with nothing added."""
     import ui.importing
-    from ui.qt import QPushButton, QTimer
+    from ui.qt import QFileDialog, QPushButton, QTimer
 
     store, key, lee = desk
     many = json.loads(json.dumps(results_doc))
@@ -98,7 +99,7 @@ def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_s
         return real(job, done, total)
 
     monkeypatch.setattr(ui.importing._Job, "progress", held)
-    monkeypatch.setattr("ui.qt.QFileDialog.getOpenFileNames", staticmethod(lambda *a, **k: ([path], "")))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(lambda *a, **k: ([path], "")))
     w = window(qtbot, store, key, lee)
     seen: list[str] = []
     try:
@@ -129,6 +130,8 @@ def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_s
 def test_a_form_file_the_engine_refuses_is_named_in_one_line(qtbot, desk, tmp_path, monkeypatch):
     """An exam form whose item holds a wager of -1e999999 dollars, and one whose id is a lone
     surrogate: each raised out of Import form… before (decimal.Overflow, UnicodeEncodeError)."""
+    from ui.qt import QFileDialog
+
     store, key, lee = desk
     huge = form_file()
     huge["items"][0]["toml"] = huge["items"][0]["toml"].replace('amount = "10"', 'amount = "-1e999999"', 1)
@@ -142,7 +145,7 @@ def test_a_form_file_the_engine_refuses_is_named_in_one_line(qtbot, desk, tmp_pa
                             ("surrogate.json", surrogate, "uid: a lone surrogate at character 1")):
         path = written(tmp_path / name, doc)
         seen: list[str] = []
-        monkeypatch.setattr("ui.qt.QFileDialog.getOpenFileName",
+        monkeypatch.setattr(QFileDialog, "getOpenFileName",
                             staticmethod(lambda *a, path=path, **k: (path, "")))
         answer({"button": "OK"}, seen=seen)
         page.import_form()

@@ -1,4 +1,4 @@
-"""Hostile input to the engine's commands and imports (issue 29, item 5). First each internal
+"""Hostile input to the engine's commands and imports. First each internal
 error found, a test of its own; then the fuzz (tests.support.fuzz): a few hundred hostile
 variants of valid input for each of `settle`, `key`, `grade`, `check` and every import, none of
 which may end in exit 70, a traceback, an exception the app does not report, or a message that

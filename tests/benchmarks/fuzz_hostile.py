@@ -1,4 +1,4 @@
-"""The full hostile-input fuzz of issue 29: 5,000 hostile inputs for each of `settle`, `key`,
+"""The full hostile-input fuzz: 5,000 hostile inputs for each of `settle`, `key`,
 `grade`, `check` and every import (tests.support.fuzz), run in this process. Prints, for each,
 the cases run, the failures (exit 70, a traceback, an uncaught exception, a message that names
 nothing), how each case ended, and the time; exit status 1 when any case failed.

@@ -1,4 +1,4 @@
-"""Benchmark: importing a class's results file of 20,000 attempts (issue 29, item 5).
+"""Benchmark: importing a class's results file of 20,000 attempts.
 
 Each figure comes with a baseline measured in the same run on the same file, so that the ratio
 means something on a shared machine:

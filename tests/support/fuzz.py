@@ -1,6 +1,6 @@
-"""The hostile-input fuzz of issue 29: every engine command a trainee's file reaches (`settle`,
-`key`, `grade`, `check`) and every import (results files, exam forms, scenario files, sitting
-files, exam submissions), each given thousands of hostile variants of valid input
+"""The hostile-input fuzz: every engine command a trainee's file reaches (`settle`, `key`,
+`grade`, `check`, `verify-results`) and every import (results files, exam forms, scenario files,
+sitting files, exam submissions), each given thousands of hostile variants of valid input
 (tests.support.hostile), run in this process through the command's entry (`trainer.cli.main`,
 stdin and stdout redirected) or the function the app calls.
 

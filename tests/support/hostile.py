@@ -1,5 +1,5 @@
 """Hostile variants of valid input, from a seed: what a trainee can do to a file before handing it
-to the engine (issue 29). `Mutator(seed)` turns a valid JSON document or TOML scenario text into
+to the engine. `Mutator(seed)` turns a valid JSON document or TOML scenario text into
 bytes that are broken in one to three places:
 
 - in the document: a value swapped for a hostile one (huge, negative, NaN, Infinity, an

@@ -43,12 +43,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from trainer.errors import one_line, shown
 from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError, StoreError
-from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
+from trainer.progress.records import AttemptRecord, clean_name, long_name, moment, workstation
 from trainer.progress.rows import attempt_from_row, finding_from_row, insert_attempt
 from trainer.progress.store import Store
 
@@ -162,11 +162,12 @@ def read_results(src: str | os.PathLike | IO[str], progress=None) -> ReadResults
     attempts are re-graded; when it returns False, ImportStopped is raised."""
     # imported here, not with the module: re-grading deals rounds (trainer.drills), which the
     # app's start, that imports this module, never needs (the layers contract still checks it)
-    from trainer.progress.regrade import regrade_attempt
+    from trainer.progress.regrade import Rounds, regrade_attempt
 
     name, doc = _read(src)
     trainees, records = _parse(name, doc)
-    graded, left_out, rescored, rounds = [], [], 0, {}
+    graded, left_out, rescored = [], [], 0
+    rounds: Rounds = {}  # each round dealt once for the whole file
     for i, (key, record) in enumerate(records):
         if progress is not None and i % PROGRESS_EVERY == 0 and progress(i, len(records)) is False:
             raise ImportStopped(f"{name}: the import was stopped; nothing was added", path=name)
@@ -179,7 +180,8 @@ def read_results(src: str | os.PathLike | IO[str], progress=None) -> ReadResults
         graded.append((key, again))
     if progress is not None:
         progress(len(records), len(records))
-    source = clean_name(str(doc.get("source") or ""))[:60] or "another workstation"
+    named = doc.get("source") if isinstance(doc, dict) else None  # a dict: _parse checked it
+    source = clean_name(str(named or ""))[:60] or "another workstation"
     return ReadResults(name, source, trainees, graded, left_out, rescored)
 
 
@@ -260,41 +262,49 @@ def loads_in_pieces(text: str, depth: int = 2):
     thread reading it in pieces lets the window's thread run between them (ui.importing)."""
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    value, end = _value(text, _SPACE.match(text, 0).end(), depth)
-    end = _SPACE.match(text, end).end()
+    value, end = _value(text, _skip(text, 0), depth)
+    end = _skip(text, end)
     if end != len(text):
         raise json.JSONDecodeError("Extra data", text, end)
     return value
 
 
-def _value(text: str, at: int, depth: int):
+def _skip(text: str, at: int) -> int:
+    """Where the JSON whitespace from `at` ends."""
+    space = _SPACE.match(text, at)
+    return space.end() if space else at
+
+
+def _value(text: str, at: int, depth: int) -> tuple[Any, int]:
     """(the JSON value at `at`, where it ends); an object or a list opened here, member by member
     while `depth` lasts."""
     opened = text[at:at + 1]
     if depth <= 0 or opened not in ("{", "["):
         return _DECODER.raw_decode(text, at)
-    closing, out = ("}", {}) if opened == "{" else ("]", [])
-    at = _SPACE.match(text, at + 1).end()
-    if text.startswith(closing, at):
-        return out, at + 1
-    while True:
+    closing = "}" if opened == "{" else "]"
+    members: dict[str, Any] = {}
+    items: list[Any] = []
+    at = _skip(text, at + 1)
+    empty = text.startswith(closing, at)
+    while not empty:  # a member, then its comma or the closing bracket
         if opened == "{":
             if not text.startswith('"', at):
                 raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
             key, at = _DECODER.raw_decode(text, at)
-            at = _SPACE.match(text, at).end()
+            at = _skip(text, at)
             if not text.startswith(":", at):
                 raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
-            out[key], at = _value(text, _SPACE.match(text, at + 1).end(), depth - 1)
+            members[key], at = _value(text, _skip(text, at + 1), depth - 1)
         else:
             item, at = _value(text, at, depth - 1)
-            out.append(item)
-        at = _SPACE.match(text, at).end()
+            items.append(item)
+        at = _skip(text, at)
         if text.startswith(closing, at):
-            return out, at + 1
+            break
         if not text.startswith(",", at):
             raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
-        at = _SPACE.match(text, at + 1).end()
+        at = _skip(text, at + 1)
+    return (members if opened == "{" else items), at + 1
 
 
 def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
@@ -324,6 +334,8 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
             fail(f"{where}.key: must be a whole number used once, not {shown(key)}")
         if not isinstance(tname, str) or not clean_name(tname):
             fail(f"{where}.name: must be a name, not {shown(tname)}")
+        if (why := long_name(clean_name(tname))) is not None:
+            fail(f"{where}.name: {why}")
         try:
             created = moment(f"{where}.created", created)
         except ValueError as e:
@@ -356,8 +368,9 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
         if unknown:
             fail(f"{where}: unknown field {unknown[0]!r}")
         try:
-            record = AttemptRecord(trainee_id=0, **{k: tuple(v) if isinstance(v, list) else v
-                                                    for k, v in a.items() if k != "trainee"})
+            given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # JSON, checked
+                                     for k, v in a.items() if k != "trainee"}  # by the record
+            record = AttemptRecord(trainee_id=0, **given)
         except TypeError as e:  # a required field is missing
             missing = str(e).split("argument")[-1].strip(": ") if "argument" in str(e) else str(e)
             fail(f"{where}: missing {missing}")

@@ -16,7 +16,7 @@ from trainer.drills import rebuild
 from trainer.errors import RequestError
 from trainer.grading import grade
 from trainer.library import Library, load_library
-from trainer.procedure import Automation, build
+from trainer.procedure import Automation, Procedure, build
 from trainer.progress.records import AttemptRecord, Mode, skills_of
 from trainer.regrade import read_log
 from trainer.scenario import Scenario
@@ -36,7 +36,10 @@ def scenario_of(record: AttemptRecord) -> Scenario | None:
     return None
 
 
-def regrade_attempt(record: AttemptRecord, rounds: dict | None = None) -> tuple[AttemptRecord | None, str]:
+Rounds = dict[tuple, tuple[Scenario | None, Procedure | None]]
+
+
+def regrade_attempt(record: AttemptRecord, rounds: Rounds | None = None) -> tuple[AttemptRecord | None, str]:
     """(the attempt with its scores, findings and skills as this machine grades its log, "") or
     (None, why it cannot be re-graded here). `rounds` keeps the rounds dealt again (and their
     procedures) for the attempts that follow: an import of a whole class deals each round once.
@@ -49,7 +52,7 @@ def regrade_attempt(record: AttemptRecord, rounds: dict | None = None) -> tuple[
         if rounds is not None:
             rounds[key] = found
     scenario, procedure = found
-    if scenario is None:
+    if scenario is None or procedure is None:
         what = f"the round {record.seed}" if record.seed is not None else f"the scenario {record.item_id!r}"
         return None, f"{what} cannot be dealt again on this machine"
     if scenario.game != record.game:
