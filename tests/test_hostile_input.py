@@ -61,16 +61,6 @@ def test_a_form_holding_a_huge_negative_amount_is_refused_naming_the_file_and_it
         read_form(path)
 
 
-def test_grade_names_a_log_that_is_not_utf8(tmp_path):
-    """A log in UTF-16 (or any byte UTF-8 cannot read) made grade exit 70: UnicodeDecodeError
-    has no strerror."""
-    _, log, _ = correct("ph-first-shake")
-    path = tmp_path / "log.json"
-    path.write_bytes(json.dumps([a.to_json() for a in log]).encode("utf-16"))
-    rc, out, err = run_cli(["grade", "ph-first-shake", "--log", str(path)])
-    assert (rc, out) == (2, "") and err == f"{path}: not a log (it is not UTF-8 text: byte 1)\n"
-
-
 def test_a_marker_move_of_5_00_is_refused_by_name_by_grade_and_the_results_import(tmp_path):
     """A Three Dice Football log whose move of the markers says "5.00" crashed grade, the results
     import and certify (fixed on main before this issue's branch: kept as the regression test of
