@@ -1,4 +1,4 @@
-"""No login can stop the class or another trainee (issue 22, property 5), on a real PostgreSQL.
+"""No login can stop the class or another trainee, on a real PostgreSQL.
 Each attack here is one a trainee can make with a login they hold (the shared workstation login
 is in every shared workstation's password file), and each must leave the others working:
 
@@ -95,7 +95,7 @@ def finishes(call, *args):
 
 # --------------------------------------------------------------------------- defaults planted
 def test_defaults_the_shared_login_gives_itself_stop_no_workstation(tmp_path, klass, joined, planted):
-    """The attack of issue 22: the shared workstation login makes itself read-only (and worse);
+    """The attack: the shared workstation login makes itself read-only (and worse);
     every workstation still pushes and starts exams, as each connection sets its own session."""
     exam = form()
     give_to_class(joined("instructor"), exam)

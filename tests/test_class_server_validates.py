@@ -1,4 +1,4 @@
-"""The class server keeps only what it can use (issues 22 and 29), each attack as a trainee at a
+"""The class server keeps only what it can use, each attack as a trainee at a
 shared workstation makes it, with the workstation's login (or their own) and psycopg:
 
 - rows with impossible times (Infinity, NaN, 1e308, -1e15), a 50,000-character name, an unknown
@@ -201,7 +201,7 @@ def test_a_refusal_names_the_row_and_why(tmp_path, klass, attack, why):
 
 
 def test_no_login_pushes_an_exam_attempt(tmp_path, klass):
-    """The forgery of issue 22: "Exam … 100 … passed" under a classmate's name, with the shared
+    """The forgery: "Exam … 100 … passed" under a classmate's name, with the shared
     workstation login, with a trainee's own login for their own name, and with the instructor's."""
     _, batch = real_batch(tmp_path, {"Ana": 1})
     exam = copy.deepcopy(batch)

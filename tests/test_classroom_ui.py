@@ -304,7 +304,7 @@ def test_the_live_class_screenshot_draws_the_live_view(qtbot):
 
 def test_the_status_line_names_a_refused_result_and_the_others_are_sent(qtbot, tmp_path, klass):
     """One attempt of the file has a flipped bit in its log: the class refuses it, the status bar
-    names it (not "server unreachable") and the others are sent (issue 29)."""
+    names it (not "server unreachable") and the others are sent."""
     from tests.support.class_server import damaged_log
 
     path = progress_file(tmp_path / "ws.db", {"Ana": 5})

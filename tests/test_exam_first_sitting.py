@@ -1,4 +1,4 @@
-"""A certificate only for the person who sat, the first time (issue 22, properties 1, 2 and 6):
+"""A certificate only for the person who sat, the first time:
 
 - in a class, the class server checks the start code when a sitting is started, answered and
   ended (s012), without holding the code or the instructor's key: a token read from someone's

@@ -1,4 +1,4 @@
-"""Benchmark of a class sitting one exam at once on its class server (issue 22): from the start to
+"""Benchmark of a class sitting one exam at once on its class server: from the start to
 the certificates, with each answer sent to the server as it is given.
 
 Run: `.venv/bin/python tests/benchmarks/exam_class.py [--trainees 30] [--items 6]

@@ -1,4 +1,4 @@
-"""One sitting, sat once on this account (issue 22, "the first sitting is the one certified").
+"""One sitting, sat once on this account ("the first sitting is the one certified").
 
 A sitting's result bears the sitting's nonce as its id, so one progress file sits a token once
 (trainer.exams.session). Another file would sit it again: a fresh file, `--db` elsewhere, or a

@@ -273,7 +273,7 @@ def s012_proven_sitting_streams(conn: psycopg.Connection) -> None:
 
 @migration
 def s011_no_login_stops_the_class(conn: psycopg.Connection) -> None:
-    """No login can stop the class or another trainee (issue 22):
+    """No login can stop the class or another trainee:
 
     - `workstation_logins`: workstations the instructor enrolled, each with a login of its own
       (`workstation_` and a digest of the class and the workstation's name, in
@@ -297,7 +297,7 @@ def s011_no_login_stops_the_class(conn: psycopg.Connection) -> None:
 
 @migration
 def s010_checked_pushes_and_retractions(conn: psycopg.Connection) -> None:
-    """The class keeps only what it can use (issue 22), checked where it is stored, and an
+    """The class keeps only what it can use, checked where it is stored, and an
     instructor hides a row with a retraction:
 
     - `trainee_problem`, `attempt_problem`, `finding_problem`: why a row is not one the class

@@ -48,7 +48,7 @@ LOCK_WAIT = 10
 #: `options`, which win over a role's defaults): PostgreSQL lets every login set defaults for
 #: itself (ALTER ROLE ... SET), so the shared workstation login could otherwise make every
 #: workstation's sessions read-only, time out at once, find no function (an empty search_path)
-#: or refuse every read under row-level security (issue 22)
+#: or refuse every read under row-level security
 SESSION = {
     "default_transaction_read_only": "off",  # pushes and exam starts write
     "default_transaction_isolation": "read committed",  # the class's functions count on it
