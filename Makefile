@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-engine lint bench screenshots clean
+.PHONY: run test test-engine lint bench fuzz screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,11 @@ test-engine: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/benchmarks --benchmark-only -p no:randomly
 	$(BIN)/python tests/benchmarks/settle_throughput.py
+	QT_QPA_PLATFORM=offscreen $(BIN)/python tests/benchmarks/results_import.py
+
+# 5,000 hostile inputs for each command and import (tests/support/fuzz.py): none may end in exit 70
+fuzz: $(TEST_STAMP)
+	$(BIN)/python tests/benchmarks/fuzz_hostile.py
 
 SHOTS := practice table-props-and-hops table-three-dice-football table-high-roll-dice \
 	table-pai-gow-dice drill scenarios rules progress class class-live exam exam-result

@@ -319,6 +319,9 @@ WAGER = '{"game": "props-and-hops", "wagers": [{"seat": 1, "bet": "field", "amou
     ('"1e999999"', "wagers[0].amount", "larger than the trainer's limit"),
     ("1e999999", "wagers[0].amount", "larger than the trainer's limit"),
     ("1e-999999", "wagers[0].amount", "finer than a cent"),
+    # as far below zero as 1e999999 is above it: multiplied by 100, it overflowed (exit 70)
+    ('"-1e999999"', "wagers[0].amount", "not a positive amount"),
+    ("-1e999999", "wagers[0].amount", "not a positive amount"),
     ('"\\ud800"', "wagers[0].amount", "is not a number of dollars"),
 ])
 def test_extreme_numbers_and_lone_surrogates_are_named_with_exit_2(amount, field, says):
@@ -337,6 +340,37 @@ def test_a_bad_line_never_stops_the_stream():
     assert len(answers) == 6 and done.returncode == 2
     assert [("error" in a) for a in answers] == [True, True, True, False, False, False]
     assert "\\ud800" in answers[0]["error"] and "longer than 1,000,000" in answers[1]["error"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", None])
+def test_bytes_that_are_not_utf8_are_named_whatever_the_locale(encoding):
+    """Read strictly (PYTHONIOENCODING=utf-8, or a locale other than C.UTF-8), a byte that is not
+    UTF-8 stopped the command at exit 70, and with --jsonl every line after it went unanswered.
+    JSON is UTF-8: the request that holds one is refused by name, the others answered."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"}
+    if encoding:
+        env["PYTHONIOENCODING"] = encoding
+    good = (WAGER % '"5"').encode()
+    bad = good.replace(b'"5"', b'"5\xff"')  # a byte no UTF-8 text holds
+    done = subprocess.run([*SETTLE], input=bad, capture_output=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 2 and done.stdout == b"", done.stderr
+    assert done.stderr.decode().startswith("request: not UTF-8 text (at character "), done.stderr
+    done = subprocess.run([*SETTLE, "--jsonl"], input=b"\n".join([good, bad, good]) + b"\n",
+                          capture_output=True, env=env, cwd=ROOT, timeout=120)
+    answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert done.returncode == 2 and len(answers) == 3, done.stderr
+    assert "error" not in answers[0] and "error" not in answers[2]
+    assert answers[1]["error"].startswith("request: not UTF-8 text")
+
+
+@pytest.mark.parametrize(("key", "field"), [("", '""'), ("a b", '"a b"'), ("\ud800", '"\\ud800"')])
+def test_a_key_that_is_no_name_is_still_named(key, field):
+    """An unknown key "" gave the message "unknown field" with no field at all."""
+    with pytest.raises(RequestError) as refused:
+        settle({**PH, key: 1})
+    assert str(refused.value) == f"{field}: unknown field"
 
 
 def test_a_request_larger_than_the_cap_is_refused_by_name():

@@ -339,3 +339,26 @@ def test_rounds_played_in_the_app_import_elsewhere_with_the_same_scores(tmp_path
                 a.procedure, a.payouts, a.speed, a.total, a.passed, a.critical), a.seed or a.item_id
             assert set(b.skills) == set(a.skills)
             assert [f["kind"] for f in b.findings] == [f["kind"] for f in a.findings]
+
+
+def test_a_results_file_read_in_pieces_is_what_json_reads(tmp_path):
+    """loads_in_pieces (a class's file read attempt by attempt, so that the window's thread runs
+    between them) gives json.loads's value, or its error at the same place, for hostile variants
+    of a results file."""
+    from tests.support.hostile import Mutator
+    from tests.support.hostile_seeds import results_file
+    from trainer.progress.exchange import loads_in_pieces
+
+    def read(reader, text):
+        try:
+            return "value", json.dumps(reader(text))  # as text: NaN is NaN
+        except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
+            return type(e).__name__, str(e)
+
+    doc = results_file(tmp_path / "station.db")
+    m = Mutator(7)
+    texts = [m.json_bytes(doc).decode("utf-8", "replace") for _ in range(300)]
+    texts += ["", " ", "{", '{"a":1,}', "[1,]", "[1 2]", '{"a" 1}', "{1:2}", "[]x", "\ufeff{}",
+              '{"a": [1, {"b": [2]}], "a": 3}', "[NaN, -Infinity]", "[" * 5000 + "]" * 5000]
+    differ = [t[:80] for t in texts if read(json.loads, t) != read(loads_in_pieces, t)]
+    assert not differ, differ

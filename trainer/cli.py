@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a request is escaped, not a crash
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    if hasattr(sys.stdin, "reconfigure"):  # JSON is UTF-8 whatever the locale; a byte that is not
+        sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")  # is refused by loads()
     from trainer.exams.errors import ExamError
     from trainer.progress.errors import StoreError
     from trainer.scenario import ScenarioError

@@ -198,11 +198,15 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
     """A finding for every action done while a stage the regulation puts before it had work
     left that was done afterwards; it cites the section that imposes the order."""
     done_at = {k: n for n, k in matched.items()}
+    by_stage: dict[int, list[int]] = {}  # stage -> its expected actions (indices, in order)
+    for j, (s, x) in enumerate(expected):
+        if id(x) not in skipped:
+            by_stage.setdefault(s, []).append(j)
     out = []
     for n, k in sorted(matched.items()):
         before = procedure.ancestors(expected[k][0])
-        pending = [j for j, (s, x) in enumerate(expected) if s in before
-                   and id(x) not in skipped and closed_at.get(j, len(log)) > n]
+        pending = sorted(j for s in before for j in by_stage.get(s, ())
+                         if closed_at.get(j, len(log)) > n)
         late = next((j for j in pending if done_at.get(j, -1) > n), None)
         if late is None and pending and not final and n == len(log) - 1:
             late = pending[0]  # live feedback: it must come first, whether or not it comes later

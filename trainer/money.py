@@ -28,17 +28,19 @@ def parse_amount(value: object, field: str) -> int:
         raise RequestError(field, f"{_show(value)} is not a number of dollars") from None
     if not dollars.is_finite():
         raise RequestError(field, f"{_show(value)} is not a number of dollars")
-    if dollars > 0 and dollars.adjusted() > 12:  # before any arithmetic, which could overflow
+    # each bound before any arithmetic: dollars * 100 overflows at an exponent of 999999, and
+    # -1e999999 is as far out as 1e999999
+    if dollars <= 0:
+        raise RequestError(field, f"{_show(value)} is not a positive amount")
+    if dollars.adjusted() > 12:
         raise RequestError(field, f"{_show(value)} is larger than the trainer's limit of $1,000,000.00")
-    if dollars and dollars.adjusted() < -12:
+    if dollars.adjusted() < -12:
         raise RequestError(field, f"{_show(value)} is finer than a cent")
     cents = dollars * 100
     if cents != cents.to_integral_value():
-        raise RequestError(field, f"{text} is finer than a cent")
-    if cents <= 0:
-        raise RequestError(field, f"{text} is not a positive amount")
+        raise RequestError(field, f"{_show(value)} is finer than a cent")
     if cents > MAX_WAGER_CENTS:
-        raise RequestError(field, f"{text} is larger than the trainer's limit of $1,000,000.00")
+        raise RequestError(field, f"{_show(value)} is larger than the trainer's limit of $1,000,000.00")
     return int(cents)
 
 

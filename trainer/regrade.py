@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from trainer.errors import RequestError
+from trainer.errors import RequestError, key_name
 from trainer.games.three_dice_football import read_markers
 from trainer.grading import Result, grade
 from trainer.policy import rule, why_not
@@ -21,6 +21,7 @@ from trainer.scenario import Scenario
 #: the most actions one log may hold (a whole Props & Hops session is a few hundred)
 MAX_ACTIONS = 10_000
 FIELDS = ("do", "round", "seat", "bet", "amount", "value", "at", "by_trainer")
+_ACTIONS = frozenset(d.value for d in Do)
 
 
 def read_log(raw: object) -> tuple[list[Performed], dict]:
@@ -50,10 +51,10 @@ def read_log(raw: object) -> tuple[list[Performed], dict]:
 def _action(item: object, where: str) -> Performed:
     if not isinstance(item, dict):
         raise RequestError(where, "expected an object such as {\"do\": \"pay\", \"round\": 1, ...}")
-    if extra := sorted(set(item) - set(FIELDS)):
-        raise RequestError(f"{where}.{extra[0]}", "unknown field")
+    if extra := sorted(set(item).difference(FIELDS)):
+        raise RequestError(f"{where}.{key_name(extra[0])}", "unknown field")
     do = item.get("do")
-    if not isinstance(do, str) or do not in {d.value for d in Do}:
+    if not isinstance(do, str) or do not in _ACTIONS:
         raise RequestError(f"{where}.do", f"{do!r} is not a dealer action")
     round_ = _whole(item.get("round"), f"{where}.round", 0, 10_000)
     seat = None if item.get("seat") is None else _whole(item["seat"], f"{where}.seat", 1, 99)
@@ -63,8 +64,8 @@ def _action(item: object, where: str) -> Performed:
         text = item.get(name)
         if text is not None and not isinstance(text, str):
             raise RequestError(f"{where}.{name}", f"expected text, got {text!r}")
-        if text is not None and (len(text) > 200 or not text.isprintable()
-                                 or any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)):
+        # isprintable() is False for a lone surrogate (category Cs) and for NUL
+        if text is not None and (len(text) > 200 or not text.isprintable()):
             raise RequestError(f"{where}.{name}", "not a bet id or a call (too long, or "
                                                   "characters that cannot be printed)")
     if do == Do.MOVE_MARKERS.value and isinstance(item.get("value"), str):

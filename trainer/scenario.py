@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from trainer import games
-from trainer.errors import RequestError
+from trainer.errors import OneLine, RequestError
 from trainer.money import parse_amount
 from trainer.vocabulary import BY_DIFFICULTY, Automation, Skill
 
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from trainer.games.base import Options
 
 SCHEMA_VERSION = 1
+#: the longest scenario text read: the longest bundled one is under 4,000 characters, and the
+#: TOML reader takes seconds over megabytes
+MAX_CHARS = 200_000
 TOP_KEYS = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
             "target_seconds", "automation", "options", "players", "wagers", "events")
 REQUIRED = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
@@ -42,7 +45,7 @@ GAME_EVENTS = ("take-down", "reject-dice", "lost-die", "extra-roll")
 EVENT_TYPES = ("throw", "no-roll", "wager", *GAME_EVENTS)
 
 
-class ScenarioError(ValueError):
+class ScenarioError(OneLine, ValueError):
     """A problem in a scenario file, at a line."""
 
     def __init__(self, path: str, line: int, message: str):
@@ -217,13 +220,18 @@ def load(path: Path | str) -> Scenario:
     path = Path(path)
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(MAX_CHARS + 1)  # no further: a huge file is refused, not read whole
+    except UnicodeDecodeError as e:
+        raise ScenarioError(name, 1, f"cannot read the file: it is not UTF-8 text ({e.reason})") from None
+    except OSError as e:
         raise ScenarioError(name, 1, f"cannot read the file ({e.__class__.__name__}: {e})") from None
     return parse(text, name)
 
 
 def parse(text: str, name: str = "<scenario>") -> Scenario:
+    if len(text) > MAX_CHARS:
+        raise ScenarioError(name, 1, f"larger than {MAX_CHARS:,} characters, which no scenario is")
     r = _Reader(name, text)
     try:
         data = tomllib.loads(text)

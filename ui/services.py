@@ -98,19 +98,11 @@ class Services(QObject):
         return text
 
     def import_results(self, path: str) -> str:
+        """Import a results file in this thread; what to tell the user. (File › Import results
+        reads and writes off the window's thread, with its progress shown: ui.importing.)"""
         from trainer.progress import import_results
 
-        summary = import_results(self.store, path)
-        created = f"; new trainees: {', '.join(summary.trainees_created)}" if summary.trainees_created else ""
-        text = (f"{summary.added} attempts added, {summary.already_present} already here{created}; "
-                f"every score graded again here from its log, under pass rule {policy.RULE}")
-        if summary.rescored:
-            text += (f" ({summary.rescored} differed from the file's and "
-                     f"{'was' if summary.rescored == 1 else 'were'} corrected)")
-        if summary.left_out:
-            shown = "; ".join(summary.left_out[:3]) + ("; …" if len(summary.left_out) > 3 else "")
-            text += f". Left out, as this machine cannot re-grade them: {shown}"
-        return text
+        return imported_text(import_results(self.store, path))
 
     def flush(self) -> int:
         """Try again to save results kept in memory (at exit, and before each new one). Results
@@ -126,3 +118,17 @@ class Services(QObject):
             return self.store.flush_pending()
         except StoreError:
             return 0
+
+
+def imported_text(summary) -> str:
+    """What an import did, in one paragraph (trainer.progress.ImportSummary)."""
+    created = f"; new trainees: {', '.join(summary.trainees_created)}" if summary.trainees_created else ""
+    text = (f"{summary.added} attempts added, {summary.already_present} already here{created}; "
+            f"every score graded again here from its log, under pass rule {policy.RULE}")
+    if summary.rescored:
+        text += (f" ({summary.rescored} differed from the file's and "
+                 f"{'was' if summary.rescored == 1 else 'were'} corrected)")
+    if summary.left_out:
+        shown = "; ".join(summary.left_out[:3]) + ("; …" if len(summary.left_out) > 3 else "")
+        text += f". Left out, as this machine cannot re-grade them: {shown}"
+    return text

@@ -46,6 +46,7 @@ class MainWindow(QMainWindow):
         from ui.checking import DatabaseCheck
 
         self.database_check = DatabaseCheck(self, services)
+        self.importing = None  # File › Import results, while it runs (ui.importing)
         self.setMinimumSize(QSize(1024, 680))
         central = QWidget()
         row = QHBoxLayout(central)
@@ -273,21 +274,23 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 10000)
 
     def import_results(self) -> None:
-        from trainer.progress import StoreError
+        """Import results files off the window's thread, with a progress dialog (ui.importing)."""
+        from ui.importing import ResultsImport
         from ui.qt import QFileDialog
 
         names, _ = QFileDialog.getOpenFileNames(self, "Import results", "", "Results files (*.json)")
-        lines = []
-        for name in names:
-            try:
-                lines.append(f"{name}: {self.services.import_results(name)}")
-            except (StoreError, OSError) as e:
-                lines.append(f"{name}: not imported — {e}")
-        if lines:
-            QMessageBox.information(self, "Import results", "\n".join(lines))
-            progress = self.pages.get("progress")
-            if progress is not None:
-                progress.refresh()
+        if not names or (self.importing is not None and self.importing.running):
+            return
+        if self.importing is not None:
+            self.importing.deleteLater()  # the last import's
+        self.importing = ResultsImport(self, self.services, names)
+        self.importing.finished.connect(self._imported)
+        self.importing.start()
+
+    def _imported(self) -> None:
+        progress = self.pages.get("progress")
+        if progress is not None:
+            progress.refresh()
 
     # --- the class (ui.classroom, loaded once a class is joined) -----------------------------------
 
@@ -370,6 +373,8 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.database_check.stop()  # a check still running ends with the window
+        if self.importing is not None and self.importing.running:
+            self.importing.wait()  # stopped: nothing more of it is added
         if self.services is not None and self.services.classroom is not None:
             self.services.classroom.close()  # the pusher's thread ends; what waits stays in the file
         self.settings.setValue("window/geometry", self.saveGeometry())

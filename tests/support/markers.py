@@ -49,6 +49,7 @@ SLOW = {
     "test_exams_certify.py::test_issue_sit_submit_certify_verify_through_the_commands",
     "test_exams_trust.py::test_verify_results_bad_paths_exit_2_in_one_line",
     "test_grade_command.py::test_grade_gives_the_policys_verdicts_on_the_corner_scenarios",
+    "test_hostile_input.py::test_hostile_inputs_end_in_a_named_refusal_never_an_internal_error",
     "test_key_agrees_with_settle.py::test_random_rounds",
     "test_payouts_exhaustive.py::test_high_roll_dice_10_every_multiset",
     "test_payouts_exhaustive.py::test_high_roll_dice_6_every_outcome",

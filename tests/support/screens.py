@@ -10,14 +10,14 @@ def answer(*steps: dict, seen: list | None = None, asked: list | None = None):
     message box, {"text": ...} for an input dialog, or {"file": path} for a file dialog. A
     dialog nobody expected is cancelled after a few seconds, so a test fails instead of hanging.
     `seen` collects the message boxes' texts, `asked` the input dialogs' questions and echo modes."""
-    from ui.qt import QApplication, QDialog, QFileDialog, QInputDialog, QMessageBox, QTimer
+    from ui.qt import QApplication, QDialog, QFileDialog, QInputDialog, QMessageBox, QProgressDialog, QTimer
 
     todo = list(steps)
     tries = {"n": 0}
 
     def act():
         box = QApplication.activeModalWidget()
-        if box is None:
+        if box is None or isinstance(box, QProgressDialog):  # work going on: no question yet
             if todo:
                 QTimer.singleShot(30, act)
             return

@@ -17,7 +17,13 @@ EXIT_BAD_INPUT = 2
 
 
 def loads(text: str):
-    """A request's JSON, its numbers read exactly (Decimal); RequestError when it is not JSON."""
+    """A request's JSON, its numbers read exactly (Decimal); RequestError when it is not JSON, or
+    not UTF-8 (stdin is read with each byte that is not UTF-8 kept as a lone surrogate, trainer.cli,
+    so that one bad line of `settle --jsonl` is refused by name and the others are answered)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise RequestError("request", f"not UTF-8 text (at character {e.start + 1})") from None
     try:
         return json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as e:

@@ -79,6 +79,7 @@ def _verify_certificates(args) -> int:
     pass), 2 when a file cannot be read. No secret is needed."""
     from pathlib import Path
 
+    from trainer.errors import one_line
     from trainer.exams.certify import CertifyError, verification_code, verify_certificate
     from trainer.exams.errors import KeyFileError
     from trainer.exams.keys import read_public_key
@@ -101,9 +102,10 @@ def _verify_certificates(args) -> int:
         print(f"{WHERE}: {args.file}: cannot be read ({getattr(e, 'strerror', None) or e})",
               file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (json.JSONDecodeError, RecursionError) as e:
-        print(f"{WHERE}: {args.file}: not JSON ({getattr(e, 'msg', 'nested too deeply')})",
-              file=sys.stderr)
+    except (ValueError, RecursionError) as e:  # not JSON, too deep, or a number too long to read
+        why = (e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+               if isinstance(e, RecursionError) else "a number too long to read")
+        print(f"{WHERE}: {args.file}: not JSON ({why})", file=sys.stderr)
         return EXIT_BAD_INPUT
     found = doc if isinstance(doc, list) else [doc]
     if not found:
@@ -121,10 +123,11 @@ def _verify_certificates(args) -> int:
         if verdict != "passed":
             failed.append(n + 1)
         graded = rule(body["rule"].get("number") if isinstance(body.get("rule"), dict) else None)
-        print(f"certificate {n + 1}: {body.get('trainee')}, {body.get('form', {}).get('name')}: "
-              f"{verdict} ({body.get('total')}, pass rule {graded.number or '?'}), signed by "
-              f"{body['signer']['name']} ({body['signer']['fingerprint']}), verification code "
-              f"{verification_code(certificate)}")
+        form, signer = (x if isinstance(x, dict) else {} for x in (body.get("form"), body["signer"]))
+        print(one_line(f"certificate {n + 1}: {body.get('trainee')}, {form.get('name')}: {verdict} "
+                       f"({body.get('total')}, pass rule {graded.number or '?'}), signed by "
+                       f"{signer.get('name')} ({signer.get('fingerprint')}), verification code "
+                       f"{verification_code(certificate)}"))
     if bad:
         print(f"{bad} of {len(found)} certificates do not verify", file=sys.stderr)
         return 1

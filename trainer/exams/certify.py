@@ -39,7 +39,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trainer.errors import RequestError
+from trainer.errors import RequestError, shown
 from trainer.exams.classledger import Server, class_named, kept_answers, not_as_recorded, not_certifiable
 from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
@@ -272,7 +272,8 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if code is not None and not proof_holds(proof_key(code, sitting.nonce), record, record.get("proof")):
         raise CertifyError("proof: this result does not prove its sitting was opened with the "
                            "start code (written without it, or changed after the attempt ended)")
-    ending = ENDINGS.get(record.get("status"))
+    status = record.get("status")
+    ending = next((e for s, e in ENDINGS.items() if s == status), None)  # a list is no key
     sat = record.get("answers")
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
@@ -291,7 +292,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
                 raise CertifyError(refused)
             sat = kept_answers(kept)
     if ending is None:
-        raise CertifyError(f"status: {record.get('status')!r} is not how an exam ends")
+        raise CertifyError(f"status: {shown(status)} is not how an exam ends")
     answers = regrade_answers(form, sat)
     score = exam_score(answers, len(form.items), form.pass_mark)
     status, passed = verdict(ending, score)

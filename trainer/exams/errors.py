@@ -7,8 +7,10 @@ results files.
 
 from __future__ import annotations
 
+from trainer.errors import OneLine
 
-class ExamError(Exception):
+
+class ExamError(OneLine):
     """Base of the exam errors; str() is one user-facing line."""
 
 

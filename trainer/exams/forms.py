@@ -90,6 +90,8 @@ class ExamForm:
         put("name", " ".join(self.name.split()))
         if not isinstance(self.created_by, str):
             raise FormError(f"created_by: must be text, not {self.created_by!r}")
+        for name in ("uid", "name", "created_by"):
+            _storable(name, getattr(self, name))
         _whole("time_limit_seconds", self.time_limit_seconds, 1, MAX_TIME_LIMIT)
         _whole("pass_mark", self.pass_mark, 0, 100)
         _whole("attempts_allowed", self.attempts_allowed, 1, MAX_ATTEMPTS)
@@ -111,6 +113,8 @@ class ExamForm:
                 raise FormError(f"items[{i}].scenario: must be a scenario id, not {item.scenario_id!r}")
             if not isinstance(item.text, str) or not item.text.strip():
                 raise FormError(f"items[{i}] ({item.scenario_id}): the scenario text is empty")
+            _storable(f"items[{i}].scenario", item.scenario_id)
+            _storable(f"items[{i}] ({item.scenario_id})", item.text)
             if item.scenario_id in seen:
                 raise FormError(f"items[{i}] ({item.scenario_id}): this scenario is already in the form")
             seen.add(item.scenario_id)
@@ -175,6 +179,18 @@ class ExamForm:
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, **self.content()}
+
+
+def _storable(name: str, text: str) -> None:
+    """Text a form can carry: UTF-8 can write it (no lone surrogate, which JSON can carry as an
+    escape) and it holds no NUL."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise FormError(f"{name}: a lone surrogate at character {e.start + 1}, which no text may "
+                        "hold") from None
+    if (at := text.find("\x00")) >= 0:
+        raise FormError(f"{name}: a NUL character at character {at + 1}, which no text may hold")
 
 
 def _whole(name: str, v, low: int, high: int | None) -> None:

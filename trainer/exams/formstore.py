@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from trainer.exams.canonical import digest as content_digest
-from trainer.exams.errors import FormError
+from trainer.exams.errors import FormError, FormFileError
 from trainer.exams.forms import (
     CONTENT_FIELDS,
     ExamForm,
@@ -136,7 +136,11 @@ def import_form(store: Store, path: str | os.PathLike) -> tuple[ExamForm, bool]:
     """Read a form file and store it: (the form, added?). Importing it twice adds it once; a
     malformed file raises FormFileError naming the file and the field."""
     form = read_form(path)
-    return form, add_form(store, form)
+    try:
+        return form, add_form(store, form)
+    except FormError as e:
+        name = os.fspath(path)
+        raise FormFileError(f"{name}: {e}", path=name) from None
 
 
 def add_bundled_forms(store: Store) -> int:

@@ -73,9 +73,11 @@ def code_check(code: str, nonce: str) -> str:
 
 def code_is_right(code: str | None, token: dict) -> bool:
     """Whether `code` is the start code of the sitting `token` (one that asks for proof)."""
-    check = token.get("code_check")
-    return bool(code) and isinstance(check, str) and hmac.compare_digest(
-        code_check(code, str(token.get("nonce"))), check)
+    check, nonce = token.get("code_check"), token.get("nonce")
+    if not code or not isinstance(check, str) or not isinstance(nonce, str) \
+            or not (check + nonce).isascii():
+        return False  # a token a workstation was handed can hold anything: no code fits it
+    return hmac.compare_digest(code_check(code, nonce), check)
 
 
 def links(items: int) -> int:

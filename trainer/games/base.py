@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Protocol, TypedDict
 
 from trainer.cite import cite
-from trainer.errors import RequestError
+from trainer.errors import RequestError, key_name
 from trainer.money import winnings
 from trainer.paytables import PayEntry
 from trainer.settlement import Line, Refusal, ThrowReport, ThrowResult, Wager
@@ -221,7 +221,8 @@ def read_no_roll(raw: Mapping[str, object], reasons: Mapping[str, str], where: s
 
 def check_keys(raw: Mapping[str, object], allowed: tuple[str, ...], where: str) -> None:
     if extra := sorted(raw.keys() - allowed):
-        raise RequestError(f"{where}.{extra[0]}" if where else extra[0], "unknown field")
+        name = key_name(extra[0])
+        raise RequestError(f"{where}.{name}" if where else name, "unknown field")
 
 
 def refuse(wager: Wager, reason: str, section: str) -> Refusal:
@@ -230,5 +231,5 @@ def refuse(wager: Wager, reason: str, section: str) -> Refusal:
 
 def no_options(raw: Mapping[str, object], game: str) -> Options:
     for key in raw:
-        raise RequestError(f"options.{key}", f"not an option of {game}")
+        raise RequestError(f"options.{key_name(key)}", f"not an option of {game}")
     return {}

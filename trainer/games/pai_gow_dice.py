@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from trainer.cite import cite, reading
-from trainer.errors import RequestError
+from trainer.errors import RequestError, key_name
 from trainer.games.base import (
     Bet,
     Game,
@@ -92,10 +92,10 @@ def parse_options(raw: Mapping[str, object]) -> Options:
     for key, value in raw.items():
         choices = {"sum_paytable": SUM_PAYTABLES, "beat_it_paytable": BEAT_IT_PAYTABLES}.get(key)
         if choices is None:
-            raise RequestError(f"options.{key}", f"not an option of {ID}")
+            raise RequestError(f"options.{key_name(key)}", f"not an option of {ID}")
         if not isinstance(value, str) or value not in choices:
-            raise RequestError(f"options.{key}", f"{value!r} is not a paytable; expected one of "
-                                                 f"{', '.join(choices)}")
+            raise RequestError(f"options.{key_name(key)}",
+                               f"{value!r} is not a paytable; expected one of {', '.join(choices)}")
         options[key] = value
     return Options(sum_paytable=options["sum_paytable"], beat_it_paytable=options["beat_it_paytable"])
 

@@ -11,7 +11,7 @@ from functools import cache
 from typing import NoReturn
 
 from trainer.cite import cite, reading
-from trainer.errors import DataError, RequestError
+from trainer.errors import DataError, RequestError, key_name
 from trainer.games.base import (
     Bet,
     Game,
@@ -139,7 +139,7 @@ def parse_options(raw: Mapping[str, object]) -> Options:
     regions = default_regions()
     for key, value in raw.items():
         if key != "hop_regions":
-            raise RequestError(f"options.{key}", f"not an option of {ID}")
+            raise RequestError(f"options.{key_name(key)}", f"not an option of {ID}")
         if not isinstance(value, dict):
             raise RequestError("options.hop_regions", "expected an object of top/left/right/center")
         for region, combos in value.items():

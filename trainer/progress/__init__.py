@@ -23,7 +23,8 @@ every statistic computed from that log.
 - `demo`: a demonstration class (`seed_demo`, `seed_session`), and `DemoClass`, a file's class
   as the live Class tab reads a class server, for its screenshot;
 - `exchange`: CSV of attempts, and results files one workstation exports and another imports
-  (`export_csv`, `export_results`, `import_results`);
+  (`export_csv`, `export_results`, `import_results`, or in its two halves `read_results`, which
+  needs no store, and `add_results`);
 - `handoff`: results for the employer: xAPI statements and a CSV transcript (`file_lines`,
   `statements`, `write`; `dealer-trainer export-results`);
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user;
@@ -53,7 +54,8 @@ FACE = {
                  "NewerDatabaseError", "ResultsFileError", "StoreError", "StoreUnavailableError",
                  "UnknownTraineeError"),
     **names_from("trainer.progress.exchange",
-                 "ImportSummary", "export_csv", "export_results", "import_results"),
+                 "ImportStopped", "ImportSummary", "ReadResults", "add_results", "export_csv",
+                 "export_results", "import_results", "read_results"),
     **names_from("trainer.progress.records",
                  "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "clean_name", "drill_item_id",
                  "long_name", "skills_of"),

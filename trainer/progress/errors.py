@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from trainer.errors import OneLine
+
 # SQLite's primary result codes (https://www.sqlite.org/rescode.html)
 _PERM, BUSY, LOCKED, READONLY, _IOERR, _CORRUPT, _FULL, CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
 #: how Python's sqlite3 begins its error for a text that is not UTF-8
@@ -24,7 +26,7 @@ _REASONS = {
 }
 
 
-class StoreError(Exception):
+class StoreError(OneLine):
     """Base of the progress store's errors; str() is one user-facing line."""
 
     def __init__(self, message: str, *, path: str = ""):

@@ -36,6 +36,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -44,9 +45,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from trainer.errors import shown
+from trainer.errors import one_line, shown
 from trainer.paths import atomic_text
-from trainer.progress.errors import ResultsFileError
+from trainer.progress.errors import ResultsFileError, StoreError
 from trainer.progress.records import AttemptRecord, clean_name, long_name, moment, workstation
 from trainer.progress.rows import attempts_from_rows, insert_attempt
 from trainer.progress.store import Store
@@ -131,51 +132,87 @@ class ImportSummary:
     rescored: int = 0  # attempts whose scores in the file were not what this machine's engine gives
 
 
+@dataclass(frozen=True)
+class ReadResults:
+    """A results file read, checked and re-graded, nothing written yet (`read_results`)."""
+
+    name: str
+    source: str  # the workstation it says it came from, as a name can show it
+    trainees: dict[int, tuple[str, float, str | None]]  # key -> (name, created, uid)
+    records: list[tuple[int, AttemptRecord]]  # (trainee key, the attempt as graded here)
+    left_out: list[str]
+    rescored: int
+
+
+class ImportStopped(StoreError):
+    """The user stopped an import while it was being read: nothing was added."""
+
+
 def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSummary:
     """Add a results file's attempts to this store; see the module docstring."""
+    return add_results(store, read_results(src))
+
+
+def read_results(src: str | os.PathLike | IO[str], progress=None) -> ReadResults:
+    """The first half of an import: the file read, checked and every attempt re-graded, with no
+    store (the app runs it off the window's thread). `progress(done, total)` is called as the
+    attempts are re-graded; when it returns False, ImportStopped is raised."""
     # imported here, not with the module: re-grading deals rounds (trainer.drills), which the
     # app's start, that imports this module, never needs (the layers contract still checks it)
-    from trainer.progress.regrade import regrade_attempt
+    from trainer.progress.regrade import Rounds, regrade_attempt
 
     name, doc = _read(src)
     trainees, records = _parse(name, doc)
     graded, left_out, rescored = [], [], 0
+    rounds: Rounds = {}  # each round dealt once for the whole file
     for i, (key, record) in enumerate(records):
-        again, why = regrade_attempt(record)
+        if progress is not None and i % PROGRESS_EVERY == 0 and progress(i, len(records)) is False:
+            raise ImportStopped(f"{name}: the import was stopped; nothing was added", path=name)
+        again, why = regrade_attempt(record, rounds)
         if again is None:
-            left_out.append(f"attempts[{i}] ({record.item_id}): {why}")
+            left_out.append(one_line(f"attempts[{i}] ({record.item_id}): {why}"))
             continue
         rescored += (again.total, again.passed, again.critical) != (record.total, record.passed,
                                                                      record.critical)
         graded.append((key, again))
-    records = graded
+    if progress is not None:
+        progress(len(records), len(records))
     named = doc.get("source") if isinstance(doc, dict) else None  # a dict: _parse checked it
-    source = " ".join(str(named or "another workstation").split())[:60]
+    source = clean_name(str(named or ""))[:60] or "another workstation"
+    return ReadResults(name, source, trainees, graded, left_out, rescored)
+
+
+#: how often read_results reports its progress, in attempts
+PROGRESS_EVERY = 50
+
+
+def add_results(store: Store, read: ReadResults) -> ImportSummary:
+    """The second half of an import: what `read_results` read, added in one transaction."""
     created: list[str] = []
     added = 0
     with store.write() as db:
         ids: dict[int, int] = {}
-        for key, (tname, tcreated, tuid) in trainees.items():
+        for key, (tname, tcreated, tuid) in read.trainees.items():
             # a version 1 file has no ids: its trainees always arrive as new profiles (matching
             # them by name would let an edited file add attempts to anyone of that name)
             row = None if tuid is None else db.execute(
                 "SELECT id, instructor FROM trainees WHERE uid = ?", (tuid,)).fetchone()
             if row is not None and row[1]:
-                raise ResultsFileError(f"{name}: trainees[{key}]: that id is an instructor's "
+                raise ResultsFileError(f"{read.name}: trainees[{key}]: that id is an instructor's "
                                        "profile here; a results file carries trainees' practice",
-                                       path=name)
+                                       path=read.name)
             if row is None:
-                shown = _free_name(db, tname, source)
+                name = _free_name(db, tname, read.source)
                 cur = db.execute("INSERT INTO trainees (name, created, uid) VALUES (?, ?, ?)",
-                                 (shown, tcreated, tuid))
+                                 (name, tcreated, tuid))
                 row = (cur.lastrowid,)
-                created.append(shown)
+                created.append(name)
             ids[key] = row[0]
-        for key, record in records:
+        for key, record in read.records:
             before = db.conn.total_changes
             insert_attempt(db, record, ids[key])
             added += db.conn.total_changes > before
-    return ImportSummary(added, len(records) - added, created, left_out, rescored)
+    return ImportSummary(added, len(read.records) - added, created, read.left_out, read.rescored)
 
 
 def _free_name(db, name: str, source: str) -> str:
@@ -204,12 +241,67 @@ def _read(src) -> tuple[str, object]:
     except OSError as e:
         raise ResultsFileError(f"{name}: cannot be read ({e.strerror or e})", path=str(name)) from None
     try:
-        return str(name), json.loads(text)
+        return str(name), loads_in_pieces(text)
     except json.JSONDecodeError as e:
         raise ResultsFileError(f"{name}: not a results file (not JSON: {e.msg} at line {e.lineno}, "
                                f"column {e.colno})", path=str(name)) from None
     except (RecursionError, ValueError) as e:  # too deep, or an integer too long to read
         raise _too_hard(name, e) from None
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def loads_in_pieces(text: str, depth: int = 2):
+    """json.loads(text), the values nested `depth` deep read one at a time (each attempt of a
+    results file): json.loads holds the interpreter for a whole 70 MB file (seconds), and a
+    thread reading it in pieces lets the window's thread run between them (ui.importing)."""
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    value, end = _value(text, _skip(text, 0), depth)
+    end = _skip(text, end)
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return value
+
+
+def _skip(text: str, at: int) -> int:
+    """Where the JSON whitespace from `at` ends."""
+    space = _SPACE.match(text, at)
+    return space.end() if space else at
+
+
+def _value(text: str, at: int, depth: int) -> tuple[Any, int]:
+    """(the JSON value at `at`, where it ends); an object or a list opened here, member by member
+    while `depth` lasts."""
+    opened = text[at:at + 1]
+    if depth <= 0 or opened not in ("{", "["):
+        return _DECODER.raw_decode(text, at)
+    closing = "}" if opened == "{" else "]"
+    members: dict[str, Any] = {}
+    items: list[Any] = []
+    at = _skip(text, at + 1)
+    empty = text.startswith(closing, at)
+    while not empty:  # a member, then its comma or the closing bracket
+        if opened == "{":
+            if not text.startswith('"', at):
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
+            key, at = _DECODER.raw_decode(text, at)
+            at = _skip(text, at)
+            if not text.startswith(":", at):
+                raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+            members[key], at = _value(text, _skip(text, at + 1), depth - 1)
+        else:
+            item, at = _value(text, at, depth - 1)
+            items.append(item)
+        at = _skip(text, at)
+        if text.startswith(closing, at):
+            break
+        if not text.startswith(",", at):
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+        at = _skip(text, at + 1)
+    return (members if opened == "{" else items), at + 1
 
 
 def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
@@ -261,13 +353,14 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
         where = f"attempts[{i}]"
         if not isinstance(a, dict):
             fail(f"{where}: must be an object")
-        if a.get("trainee") not in trainees:
-            fail(f"{where}.trainee: {a.get('trainee')!r} is not a key in trainees")
+        key = a.get("trainee")
+        if isinstance(key, bool) or not isinstance(key, int) or key not in trainees:
+            fail(f"{where}.trainee: {shown(key)} is not a key in trainees")
         for list_field in ("skills", "findings", "log"):
             if not isinstance(a.get(list_field, []), list):
                 fail(f"{where}.{list_field}: must be a list")
         if not isinstance(a.get("uid"), str) or not a["uid"]:
-            fail(f"{where}.uid: must be the attempt's id text, not {a.get('uid')!r}")
+            fail(f"{where}.uid: must be the attempt's id text, not {shown(a.get('uid'))}")
         unknown = sorted(set(a) - fields - {"trainee"})
         if unknown:
             fail(f"{where}: unknown field {unknown[0]!r}")

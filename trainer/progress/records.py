@@ -22,7 +22,7 @@ import platform
 import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -130,12 +130,24 @@ def _flag(name: str, v: Any) -> bool:
     return v
 
 
-def _text(name: str, v: Any, *, optional: bool = False) -> str | None:
+def _text(name: str, v: Any, *, optional: bool = False, empty: bool = False) -> str | None:
+    """Text the progress file can store and a class server can take: no NUL, and no lone
+    surrogate (which a results file can carry as an escape, "\\ud800", and UTF-8 cannot)."""
     if v is None and optional:
         return None
-    if not isinstance(v, str) or not v:
-        raise ValueError(f"{name}: must be a non-empty text, not {v!r}")
+    if not isinstance(v, str) or not (v or empty):
+        raise ValueError(f"{name}: must be a non-empty text, not {shown(v)}")
+    if "\x00" in v or not _utf8(v):
+        raise ValueError(f"{name}: {shown(v)} holds a NUL or a lone surrogate, which no text may")
     return v
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _enum(name: str, cls: type[StrEnum], v: Any):
@@ -157,8 +169,7 @@ def finding_json(f: Finding | dict, where: str = "finding") -> dict:
            "skill": _enum(f"{where}.skill", Skill, d.get("skill")).value,
            "expected": _text(f"{where}.expected", d.get("expected"), optional=True),
            "actual": d.get("actual")}
-    if not isinstance(out["cite"], str):
-        raise ValueError(f"{where}.cite: must be text, not {out['cite']!r}")
+    _text(f"{where}.cite", out["cite"], empty=True)
     if out["actual"] is not None:
         out["actual"] = action_json(out["actual"], f"{where}.actual")
     return out
@@ -213,13 +224,12 @@ class AttemptRecord:
             raise ValueError(f"trainee_id: must be a trainee id, not {self.trainee_id!r}")
         for name in ("item_id", "game", "uid"):
             _text(name, getattr(self, name))
-        if not isinstance(self.source, str):
-            raise ValueError(f"source: must be text, not {self.source!r}")
+        _text("source", self.source, empty=True)
         put("mode", _enum("mode", Mode, self.mode))
         if self.seed is not None:
             if isinstance(self.seed, bool) or not isinstance(self.seed, int | str):
-                raise ValueError(f"seed: must be text or a whole number, not {self.seed!r}")
-            put("seed", str(self.seed))
+                raise ValueError(f"seed: must be text or a whole number, not {shown(self.seed)}")
+            put("seed", _text("seed", str(self.seed)))
         put("started", moment("started", self.started))
         put("ended", moment("ended", self.ended))
         if self.ended < self.started:
@@ -259,6 +269,18 @@ class AttemptRecord:
                    findings=tuple(f.to_json() for f in result.findings),
                    log=tuple(p.to_json() for p in log), rule=s.rule,
                    **more)
+
+    def regraded(self, result: Result, skills: Iterable[Skill], target: float | None) -> AttemptRecord:
+        """This attempt with the scores, findings and skills of a grade of its log, done here
+        (trainer.progress.regrade); its log, checked when it was made, is not checked again."""
+        s = result.score
+        again = replace(
+            self, procedure=s.procedure, payouts=s.payouts, speed=s.speed, total=s.total,
+            passed=s.passed, critical=s.critical, findings=tuple(f.to_json() for f in result.findings),
+            rule=s.rule,
+            skills=tuple(skills), target=target, log=())
+        object.__setattr__(again, "log", self.log)
+        return again
 
     def performed(self) -> list[Performed]:
         return [Performed.from_json(p) for p in self.log]

@@ -10,14 +10,13 @@ deal again (a scenario file it does not have) cannot be re-graded: `regrade_atte
 
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
 
 from trainer.drills import rebuild
 from trainer.errors import RequestError
 from trainer.grading import grade
 from trainer.library import Library, load_library
-from trainer.procedure import Automation, build
+from trainer.procedure import Automation, Procedure, build
 from trainer.progress.records import AttemptRecord, Mode, skills_of
 from trainer.regrade import read_log
 from trainer.scenario import Scenario
@@ -37,11 +36,23 @@ def scenario_of(record: AttemptRecord) -> Scenario | None:
     return None
 
 
-def regrade_attempt(record: AttemptRecord) -> tuple[AttemptRecord | None, str]:
+Rounds = dict[tuple, tuple[Scenario | None, Procedure | None]]
+
+
+def regrade_attempt(record: AttemptRecord, rounds: Rounds | None = None) -> tuple[AttemptRecord | None, str]:
     """(the attempt with its scores, findings and skills as this machine grades its log, "") or
-    (None, why it cannot be re-graded here)."""
-    scenario = scenario_of(record)
-    if scenario is None:
+    (None, why it cannot be re-graded here). `rounds` keeps the rounds dealt again (and their
+    procedures) for the attempts that follow: an import of a whole class deals each round once.
+    Keep it to one thread: a procedure caches what it works out as it is graded."""
+    key = (record.seed, record.mode, record.item_id)
+    found = None if rounds is None else rounds.get(key)
+    if found is None:
+        scenario = scenario_of(record)
+        found = (scenario, None if scenario is None else build(scenario))
+        if rounds is not None:
+            rounds[key] = found
+    scenario, procedure = found
+    if scenario is None or procedure is None:
         what = f"the round {record.seed}" if record.seed is not None else f"the scenario {record.item_id!r}"
         return None, f"{what} cannot be dealt again on this machine"
     if scenario.game != record.game:
@@ -51,12 +62,6 @@ def regrade_attempt(record: AttemptRecord) -> tuple[AttemptRecord | None, str]:
     except RequestError as e:
         return None, f"its log cannot be read ({e})"
     automation = Automation.PAYOUTS if record.mode is Mode.PAYOUT_DRILL else scenario.automation
-    procedure = build(scenario)
     result = grade(procedure, log, automation=automation, game=scenario.game,
                    target_seconds=scenario.target_seconds, elapsed=record.duration)
-    s = result.score
-    return dataclasses.replace(
-        record, procedure=s.procedure, payouts=s.payouts, speed=s.speed, total=s.total,
-        passed=s.passed, critical=s.critical, findings=tuple(f.to_json() for f in result.findings),
-        rule=s.rule,
-        skills=skills_of(procedure, automation), target=float(scenario.target_seconds)), ""
+    return record.regraded(result, skills_of(procedure, automation), float(scenario.target_seconds)), ""

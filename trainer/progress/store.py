@@ -283,6 +283,15 @@ class Store:
             raise self._unavailable(reason) from None
         self.problem = None
 
+    def for_another_thread(self) -> Store:
+        """The same file opened again, for a thread that writes while this store's owner goes on
+        (a results import off the window's thread). It waits for the background check, and never
+        opens a file the check found damaged (DamagedDatabaseError). Close it in that thread."""
+        self.wait_for_check()
+        if self.damaged:
+            raise DamagedDatabaseError(self.path, "; ".join((self.check_problems or [])[:3]))
+        return Store.open(self.path, busy_timeout=self.busy_timeout, full_check=False)
+
     def _unavailable(self, reason: str) -> StoreUnavailableError:
         return StoreUnavailableError(self.path, reason, pending=len(self._pending))
 
