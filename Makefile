@@ -27,13 +27,20 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check trainer ui tests
 	$(BIN)/lint-imports
 
+# Every core runs tests (pytest-xdist: one test at a time to whichever worker is free; a module
+# marked xdist_group stays in one worker). Compiled modules are kept in the venv even where
+# PYTHONDONTWRITEBYTECODE is set: without them every worker, and every program a test starts,
+# compiles each module it imports again. `$(BIN)/python -m pytest` alone runs the suite in one
+# process, in order: for debugging (docs/ARCHITECTURE.md, Tests).
+TEST_ENV := QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache
+
 test: lint
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist loadgroup
 
 # the markers are given by what each test uses (tests/support/markers.py); left out here: the
 # tests of the screens, of the class server, of the program run as a command, and the slowest
 test-engine: $(TEST_STAMP)
-	$(BIN)/python -m pytest -m "not qt and not postgres and not cli and not slow"
+	$(TEST_ENV) $(BIN)/python -m pytest -m "not qt and not postgres and not cli and not slow"
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/benchmarks --benchmark-only -p no:randomly
