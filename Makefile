@@ -1,5 +1,5 @@
 # Dealer Trainer: `make run` opens the app, `make test` runs every check headless,
-# `make test-engine` the engine's own tests alone (no Qt, no PostgreSQL; about a minute).
+# `make test-engine` the engine's own tests alone (no Qt, no PostgreSQL; well under a minute).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -40,7 +40,7 @@ test: lint
 # the markers are given by what each test uses (tests/support/markers.py); left out here: the
 # tests of the screens, of the class server, of the program run as a command, and the slowest
 test-engine: $(TEST_STAMP)
-	$(TEST_ENV) $(BIN)/python -m pytest -m "not qt and not postgres and not cli and not slow"
+	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist loadgroup -m "not qt and not postgres and not cli and not slow"
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/benchmarks --benchmark-only -p no:randomly
