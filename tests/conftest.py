@@ -4,8 +4,9 @@ home folders of the run's own. Helpers shared by several test modules live in te
 (`from tests.support.X import`).
 
 `make test` runs the suite on every core (pytest-xdist, `-n auto --dist loadgroup`): each worker
-is a process of its own, with its own Qt, its own class server and its own home folders. Plain
-`python -m pytest` runs it in one process, in order, for debugging."""
+is a process of its own, with its own Qt, its own class server and its own home folders; tests
+marked with one xdist_group run in one worker (tests/support/groups.py). Plain `python -m pytest`
+runs it in one process, in order, for debugging."""
 
 from __future__ import annotations
 
@@ -17,4 +18,4 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain as a test's do
 
 pytest_plugins = ["tests.support.home", "tests.support.command", "tests.support.qt",
-                  "tests.support.class_server_fixtures", "tests.support.markers"]
+                  "tests.support.class_server_fixtures", "tests.support.markers", "tests.support.groups"]

@@ -1,6 +1,7 @@
 """The suite runs on every core (make test: pytest-xdist workers, each a process of its own):
 what one process's tests write must land nowhere another process of the run, or a second run,
-or the developer's own session writes too (tests/support/home.py, tests/support/class_server.py)."""
+or the developer's own session writes too (tests/support/home.py, tests/support/class_server.py);
+and tests that must share a process do (tests/support/groups.py)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,12 @@ def test_a_class_database_is_named_for_the_worker_that_made_it(klass):
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     assert klass.database.startswith(f"class_{worker}_")
     assert klass.count() == 0
+
+
+@pytest.mark.xdist_group("suite-isolation")
+def test_a_grouped_test_carries_its_group_to_xdists_scheduler(request):
+    """In a run grouped by xdist_group (make test), the scheduler sends a group to one worker as
+    a whole only if the test's id ends with @GROUP."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not a parallel run with --dist loadgroup (make test is one)")
+    assert request.node.nodeid.endswith("@suite-isolation"), request.node.nodeid
