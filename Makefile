@@ -26,6 +26,7 @@ run: $(STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check trainer ui tests
 	$(BIN)/lint-imports
+	$(BIN)/python .ci/mypy_baseline.py
 
 # Every core runs tests (pytest-xdist: one test at a time to whichever worker is free; a module
 # marked xdist_group stays in one worker). Compiled modules are kept in the venv even where
@@ -57,4 +58,4 @@ screenshots: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .benchmarks build dist
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis .benchmarks build dist

@@ -1,7 +1,7 @@
 """Shared test setup, loaded once for the whole run from tests/support: the program as a user runs
 it, a clean Qt per test, one class server (a real PostgreSQL) for every test that needs it, and
 home folders of the run's own. Helpers shared by several test modules live in tests/support too
-(`from tests.support.X import`).
+(`from tests.support.<module> import`).
 
 `make test` runs the suite on every core (pytest-xdist, `-n auto --dist loadgroup`): each worker
 is a process of its own, with its own Qt, its own class server and its own home folders; tests

@@ -1,8 +1,9 @@
-"""The instructor's side of "whose attempts" in the app, on a real PostgreSQL (issue 14;
-trainer.exams.classledger): Exam › Forms › Give to class puts the form on the class server (and
+"""The instructor's side of "whose attempts" in the app, on a real PostgreSQL
+(trainer.exams.classledger): Exam › Forms › Give to class puts the form on the class server (and
 says so, or that it was given already, refused or out of reach); a form just made is offered to
 the class; the Class tab's Trainee logins… makes a login per trainee and shows each password
-once, to copy or print. Out of class both are disabled, saying why. Clicked as an instructor
+once, to copy or print, and its Workstations… enrols workstations with logins of their own (each
+address shown once) and revokes them. Out of class all are disabled, saying why. Clicked as an instructor
 clicks them."""
 
 from __future__ import annotations
@@ -276,11 +277,90 @@ def test_a_server_out_of_reach_makes_no_login(qtbot, tmp_path, klass):
 
 def test_trainee_logins_is_disabled_out_of_class_saying_why(qtbot, tmp_path, klass):
     w, page, store = class_tab(qtbot, tmp_path, klass, login=None)
-    button = page.klass.logins_button
+    button, stations = page.klass.logins_button, page.klass.workstations_button
     assert not button.isEnabled() and "not in a class" in button.toolTip()
+    assert not stations.isEnabled() and "not in a class" in stations.toolTip()
     w.rejoin_class(klass.address("instructor"))
     assert button.isEnabled() and "shown once" in button.toolTip()
+    assert stations.isEnabled() and "shown once" in stations.toolTip()
     w.leave_class()
-    assert not button.isEnabled()
+    assert not button.isEnabled() and not stations.isEnabled()
+    w.close()
+    store.close()
+
+
+# --------------------------------------------------------------------------- Workstations…
+def open_workstations(qtbot, page):
+    from ui.qt import Qt
+
+    qtbot.mouseClick(page.klass.workstations_button, Qt.MouseButton.LeftButton)
+    dialog = page.workstations_dialog
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def listed(dialog) -> list[list[str]]:
+    return [[dialog.table.item(r, c).text() for c in (0, 1)] for r in range(dialog.table.rowCount())]
+
+
+def test_workstations_enrolled_from_the_class_tab_join_with_the_address_shown(qtbot, tmp_path, klass):
+    from tests.support.screens import answer
+    from trainer.classes import ClassServerError
+    from trainer.classes.workstation.connection import ClassLedger
+    from ui.qt import QApplication, Qt
+
+    w, page, store = class_tab(qtbot, tmp_path, klass)
+    assert page.klass.workstations_button.isEnabled()
+    dialog = open_workstations(qtbot, page)
+    assert listed(dialog) == [] and dialog.problem.isHidden() and not dialog.shown.isVisible()
+    assert not dialog.revoke_button.isEnabled()
+    for name in ("Table 1", "  Table   2 "):
+        qtbot.keyClicks(dialog.name, name)
+        qtbot.keyClick(dialog.name, Qt.Key.Key_Return)  # Enter in the field enrols it
+    assert dialog.isVisible() and listed(dialog) == [["Table 1", "enrolled"], ["Table 2", "enrolled"]]
+    assert "Shown only now" in dialog.warning.text() and dialog.shown.isVisible()
+    assert "127.0.0.1" in dialog.loopback.text() and dialog.loopback.isVisible()
+    made = dict(line.split(":  ") for line in dialog.addresses.toPlainText().splitlines())
+    assert set(made) == {"Table 1", "Table 2"} and dict(dialog.made) == made
+    one, two = ClassLedger(made["Table 1"]), ClassLedger(made["Table 2"])
+    assert one.address.user != two.address.user and one.class_uid() == two.class_uid()
+    qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == f"Table 1\t{made['Table 1']}\nTable 2\t{made['Table 2']}\n"
+
+    qtbot.mouseClick(dialog.table.viewport(), Qt.MouseButton.LeftButton,
+                     pos=dialog.table.visualItemRect(dialog.table.item(0, 0)).center())
+    assert dialog.revoke_button.isEnabled()
+    seen: list[str] = []
+    answer({"button": "Yes"}, seen=seen)
+    qtbot.mouseClick(dialog.revoke_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: listed(dialog)[0] == ["Table 1", "revoked"], timeout=WITHIN)
+    assert "Table 1 stops at once" in seen[0] and dialog.status.text() == "Table 1 was revoked."
+    assert dialog.addresses.toPlainText() == f"Table 2:  {made['Table 2']}"  # Table 1's works no more
+    with pytest.raises(ClassServerError):
+        one.class_uid()
+    assert two.class_uid()
+    dialog.table.selectRow(0)
+    assert not dialog.revoke_button.isEnabled(), "revoked already"
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert not dialog.isVisible()
+    w.close()
+    store.close()
+
+
+def test_a_workstation_login_lists_and_enrols_no_workstation(qtbot, tmp_path, klass):
+    from ui.qt import Qt
+
+    w, page, store = class_tab(qtbot, tmp_path, klass, "workstation")
+    dialog = open_workstations(qtbot, page)
+    said = dialog.problem.text()
+    assert said.startswith("The workstations cannot be read: the class at ")
+    assert "refuses this login (workstation)" in said
+    assert "only the instructor's login enrols and revokes workstations" in said and "\n" not in said
+    qtbot.keyClicks(dialog.name, "Table 1")
+    qtbot.mouseClick(dialog.enrol_button, Qt.MouseButton.LeftButton)
+    assert dialog.problem.text().startswith("Table 1 was not enrolled: the class at ")
+    assert "refuses this login (workstation)" in dialog.problem.text() and not dialog.shown.isVisible()
+    assert klass.count("workstation_logins") == 0
+    dialog.close()
     w.close()
     store.close()

@@ -1,4 +1,4 @@
-"""Whose attempts, on a real PostgreSQL (issue 14; trainer.exams.classledger): the exams an
+"""Whose attempts, on a real PostgreSQL (trainer.exams.classledger): the exams an
 instructor gives to the class and the attempts they allow are the server's, not what a
 workstation says (migration s007); a trainee's login belongs to their name in the class, from
 every workstation they use, and an exam with no sitting starts for them only with it (s008).

@@ -1,4 +1,4 @@
-"""The class server (issue 14): a real PostgreSQL on the loopback address, one for the whole
+"""The class server: a real PostgreSQL on the loopback address, one for the whole
 session, and a class database per test. Workstations push their progress files' attempts; the
 faults a classroom has (a server killed mid-push, a push repeated, two workstations at once) lose
 nothing and double nothing, and the server itself keeps trainees out of each other's rows and

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 from contextlib import contextmanager
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -40,9 +37,9 @@ def refused(done: subprocess.CompletedProcess, message: str) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_the_command_starts_a_class_server_workstations_can_join_and_stops_on_sigterm(tmp_path):
+def test_the_command_starts_a_class_server_workstations_can_join_and_stops_on_sigterm(open_folder):
     port = free_port()
-    folder = tmp_path / "class"
+    folder = open_folder / "class"
     with subprocess.Popen([sys.executable, "-m", "trainer", "class-server", "--data", str(folder),
                            "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, cwd=ROOT) as proc:
@@ -97,15 +94,6 @@ def as_nobody():
         os.seteuid(0)
 
 
-@pytest.fixture
-def open_folder():
-    """A folder everyone may enter (pytest's own are its owner's only)."""
-    folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder)
-
-
 def test_a_read_only_folder_is_refused(open_folder):
     (open_folder / "locked").mkdir(mode=0o555)
     with as_nobody(), pytest.raises(ClassServerError) as e:
@@ -120,14 +108,14 @@ def test_a_folder_out_of_reach_is_refused(tmp_path):
         Postgres(tmp_path / "private" / "class").check_folder()
 
 
-def test_a_port_in_use_is_refused(tmp_path):
+def test_a_port_in_use_is_refused(open_folder):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        refused(class_server("--data", str(tmp_path / "class"), "--port", str(port)),
+        refused(class_server("--data", str(open_folder / "class"), "--port", str(port)),
                 f"port {port} on 127.0.0.1 is in use by another program: choose another with --port")
-    assert not (tmp_path / "class" / "pgdata" / "PG_VERSION").exists()
+    assert not (open_folder / "class" / "pgdata" / "PG_VERSION").exists()
 
 
 @pytest.mark.parametrize("port", ["0", "65536", "http", "-1"])

@@ -62,6 +62,9 @@ ed014064658162fad843a6b7b30150cc5d2a3e9b4575364ad052321bfa36800d  s004_exam_ledg
 2d3a9f6075e340e27e5d37cd55216e7014eedef99e39f132689beef6eddcecfd  s007_exam_forms_given
 794ee6f6a205227de30a00ba6cc9ee53dc78c1be8543c2dad7031c5bc4cdd068  s008_trainee_logins_by_name
 4527eac1514dc4b1f4cc55542392f38a13e9f39e2ce69c9f3ffc7baed51a2ee2  s009_pass_rule
+458a4857463b75304671cce23593a884652160367938a37f960e205eb7423d4a  s012_proven_sitting_streams
+65b99898ed5bc7f60f82c7d4a7e1429063f5dc19cb78f9c0b008edc30919acbb  s011_no_login_stops_the_class
+7924fa26f10edf50fa438fe2c2cbf18243d0518e097c18052412da3513269d9b  s010_checked_pushes_and_retractions
 """.strip().splitlines())
 
 
@@ -141,6 +144,7 @@ def test_no_migration_is_made_from_todays_column_descriptions(monkeypatch):
     ("s004_exam_ledger_for_workstations", "exam_certificates", {}),
     ("s007_exam_forms_given", "exam_forms_given", {"insert": ("give", "given_by = session_user")}),
     ("s008_trainee_logins_by_name", "trainee_logins", {"own": "login = current_user"}),
+    ("s011_no_login_stops_the_class", "workstation_logins", {}),
 ])
 def test_the_row_level_security_block_is_the_one_the_frozen_migrations_wrote(migration, table, block):
     """row_level_security writes, for a new migration, the block five released migrations wrote

@@ -1,4 +1,4 @@
-"""The app in a class (issue 14), on a real PostgreSQL: File › Join class… (a bad address is a
+"""The app in a class, on a real PostgreSQL: File › Join class… (a bad address is a
 message, a good one is joined and remembered), the status bar's class line while the server is
 gone and after it is back, the instructor's Class tab following another workstation live, and a
 trainee opened from it read from the server (and the live view's screenshot).
@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.support.class_server import attempt, progress_file
+from tests.support.class_server import T0, attempt, progress_file
 from tests.support.screens import window_for as progress_window
 from trainer.classes import ClassConnection
 from trainer.progress import Store
@@ -147,7 +147,8 @@ def test_the_class_tab_follows_another_workstation_live(qtbot, tmp_path, klass):
         with Store.open(other) as bo_file:  # Bo records one more: the tab shows it
             bo = bo_file.find_trainee("Bo")
             before = page.live.refreshes
-            bo_file.record_attempt(attempt(bo.id, 40, ended=time.time(), item_id="props-and-hops/live"))
+            bo_file.record_attempt(attempt(bo.id, 40, started=time.time() - 30, ended=time.time(),
+                                           item_id="props-and-hops/live"))
         pusher.wake()
         assert "<b>Bo</b>" not in working_now(view)  # his first two are long past
         qtbot.waitUntil(lambda: "<b>Bo</b>" in working_now(view), timeout=WITHIN)
@@ -295,6 +296,104 @@ def test_the_live_class_screenshot_draws_the_live_view(qtbot):
     assert working == list(SESSION)
     dialog = open_trainee(qtbot, view, "Cara Diaz")
     assert dialog.records and dialog.records[0].ended > time.time() - 60  # her round of a moment ago
+    assert dialog.retract_button.isHidden(), "a demonstration class retracts nothing"
     dialog.close()
     page.live.stop()
     window.close()
+
+
+def test_the_status_line_names_a_refused_result_and_the_others_are_sent(qtbot, tmp_path, klass):
+    """One attempt of the file has a flipped bit in its log: the class refuses it, the status bar
+    names it (not "server unreachable") and the others are sent."""
+    from tests.support.class_server import damaged_log
+
+    path = progress_file(tmp_path / "ws.db", {"Ana": 5})
+    with Store.open(path) as store:
+        uid = [a.uid for a in store.attempts()][2]
+    damaged_log(path, uid)
+    store = Store.open(path)
+    w = window_for(qtbot, store, store.find_trainee("Ana"))
+    w.rejoin_class(klass.address())
+    want = (f"Class: connected — 1 result refused by the class server: attempt {uid}: its log is not "
+            "JSON the class server can keep; the others are sent")
+    qtbot.waitUntil(lambda: class_line(w) == want, timeout=WITHIN)
+    assert klass.count() == 4 and uid not in klass.uids()
+    assert "1 result refused by the class server" in w.services.classroom.label.toolTip()
+    qtbot.wait(200)  # the status bar laid out again for the longer line
+    w.statusBar().grab().save(str(tmp_path / "status.png"))
+    label = w.services.classroom.label
+    assert label.width() >= label.sizeHint().width(), "the line is shown whole"
+    w.close()
+    store.close()
+
+
+def test_an_instructor_retracts_an_attempt_from_the_trainee_window(qtbot, tmp_path, klass):
+    """Bo's workstation pushed a forged attempt under his name (a 12 he never scored): the
+    instructor opens Bo live, selects it, Retract…, gives the reason; it leaves his list and the
+    class's export, named with the reason, and the class keeps both."""
+    from tests.support.class_server import push_all
+    from ui.qt import Qt
+
+    other = progress_file(tmp_path / "other.db", {"Bo": 3}, start=1)
+    with Store.open(other) as bo_file:
+        forged = bo_file.record_attempt(attempt(bo_file.find_trainee("Bo").id, 50, total=12, passed=False,
+                                                ended=T0 + 60 * 50 + 30))
+        forged_uid = bo_file.query("SELECT uid FROM attempts WHERE id = ?", (forged,))[0]["uid"]
+    push_all(other, klass)
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Ana", "Bo"], timeout=WITHIN)
+    dialog = open_trainee(qtbot, view, "Bo")
+    assert dialog.heading.text() == "<b>Bo</b> — 4 attempts, newest first" and dialog.hidden.isHidden()
+    assert dialog.retract_button.isVisible() and dialog.retract_button.isEnabled()
+    row = [r.uid for r in dialog.records].index(forged_uid)
+    dialog.table.setCurrentCell(row, 0)
+    qtbot.mouseClick(dialog.retract_button, Qt.MouseButton.LeftButton)
+    ask = dialog.retract_dialog
+    qtbot.waitExposed(ask)
+    assert not ask.retract_button.isEnabled(), "no retraction without a reason"
+    qtbot.keyClicks(ask.reason, "pushed from Cy's seat under Bo's name")
+    ask.grab().save(str(tmp_path / "retract.png"))
+    qtbot.mouseClick(ask.retract_button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible()
+    assert forged_uid not in [r.uid for r in dialog.records]
+    assert dialog.heading.text() == "<b>Bo</b> — 3 attempts, newest first"
+    assert dialog.hidden.text() == (f"1 attempt not listed: attempt {forged_uid}: retracted now: pushed "
+                                    "from Cy's seat under Bo's name")
+    assert "Paid $4 on round 3" in dialog.findings.toPlainText(), "the selected row's findings"
+    dialog.grab().save(str(tmp_path / "trainee.png"))
+    with klass.admin() as admin:
+        assert admin.execute("SELECT a.uid, r.reason, r.retracted_by FROM retractions r JOIN attempts a "
+                             "ON a.id = r.attempt_id").fetchall() == [
+            (forged_uid, "pushed from Cy's seat under Bo's name", "instructor")]
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    dialog = open_trainee(qtbot, view, "Bo")  # read again from the server: named with who and why
+    assert dialog.heading.text() == "<b>Bo</b> — 3 attempts, newest first"
+    assert dialog.hidden.text() == (f"1 attempt not listed: attempt {forged_uid}: retracted by instructor: "
+                                    "pushed from Cy's seat under Bo's name")
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
+    w.close()
+    store.close()
+
+
+def test_the_class_tab_names_this_workstations_refused_result(qtbot, tmp_path, klass):
+    """The instructor's own file has an attempt whose workstation name holds a NUL (edited by
+    hand): the class refuses it, and the Class tab says so above its lists."""
+    from tests.support.class_server import rewritten
+
+    path = progress_file(tmp_path / "teacher.db", {"Ana": 4})
+    with Store.open(path) as store:
+        uid = [a.uid for a in store.attempts()][1]
+    rewritten(path, uid, "source", "desk\x001")
+    store = Store.open(path)
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
+    w = window_for(qtbot, store, store.trainee(lee))
+    w.rejoin_class(klass.address("instructor"))
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    note = (f"This workstation: 1 result refused by the class server: attempt {uid}: a text of it "
+            "holds a character no class server keeps (a NUL); the others are sent.")
+    qtbot.waitUntil(lambda: note in page.klass.side.toPlainText(), timeout=WITHIN)
+    page.grab().save(str(tmp_path / "class-tab.png"))
+    w.close()
+    store.close()

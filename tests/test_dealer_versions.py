@@ -11,10 +11,11 @@ from functools import cache
 
 import pytest
 
-from tests.support.dealing import digest
+from tests.support.dealing import canonical, digest
 from trainer import games
-from trainer.drills import DEALER, UnknownRound, deal_again, payout_drill, random_round, rebuild
+from trainer.drills import DEALER, DEALERS, UnknownRound, deal_again, payout_drill, random_round, rebuild
 from trainer.games import GAME_IDS
+from trainer.games.base import Bet
 from trainer.practice import PracticeRound
 
 #: tests/support/dealing.py's digests of 454 rounds per game (400 practice rounds, 80 per
@@ -74,6 +75,37 @@ def test_new_rounds_name_their_dealer_and_old_ids_are_dealt_by_dealer_1():
         again = rebuild(s.id)
         assert (again.id, again.wagers, again.events, again.players) == (
             s.id, s.wagers, s.events, s.players)
+
+
+#: the modules that hold a game's catalogue as CATALOGUE
+READ_BY_NAME = {
+    "props-and-hops": ("trainer.games.props_and_hops", "trainer.procedure.props_and_hops"),
+    "three-dice-football": ("trainer.games.three_dice_football", "trainer.procedure.three_dice_football"),
+}
+
+
+def some_rounds(game: str) -> list[str]:
+    """A few rounds of every difficulty and a few payout drills, by dealers 1 and 2, as text."""
+    return [canonical(s) for dealer in DEALERS
+            for s in [*(random_round(game, d, seed, dealer=dealer) for d in range(1, 6) for seed in range(4)),
+                      *(payout_drill(game, seed, dealer=dealer) for seed in range(3))]]
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_wager_added_to_a_game_is_dealt_by_no_dealer_there_is(game, monkeypatch):
+    """A new wager in a game's catalogue (made up here, like its first bet and first in it, where
+    it would shift every draw) changes no round an existing id deals: the dealers draw from their own frozen
+    lists of bets (trainer.procedure.dealing.DEALT), whatever the catalogue holds."""
+    before = some_rounds(game)
+    g = games.get(game)
+    own = dict(g.catalogue(g.parse_options({})))
+    first = next(iter(own.values()))  # the new one is of its kind, and its id of its family
+    new = f"{first.id}-made-up"
+    made_up = {new: Bet(new, "Made Up", first.cite, "Never.", first.pays, first.kind), **own}
+    monkeypatch.setattr(g, "catalogue", lambda options=None: made_up)
+    for module in READ_BY_NAME.get(game, ()):  # where a dealer could read the catalogue by name
+        monkeypatch.setattr(f"{module}.CATALOGUE", made_up, raising=False)
+    assert some_rounds(game) == before
 
 
 @cache

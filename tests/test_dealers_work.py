@@ -1,4 +1,4 @@
-"""The table changes when the dealer does the work, not when the dice land (issue 13, item 3):
+"""The table changes when the dealer does the work, not when the dice land:
 High Roll's wagers show HELD once the throw is called, and stay held through the extra roll; the
 shooter's badge moves when the shaker is passed, not when the 7 shows."""
 
@@ -50,7 +50,7 @@ def test_the_shooter_badge_moves_when_the_shaker_is_passed():
 
 
 def test_the_lammers_show_once_placed_and_stand_until_one_is_moved():
-    """Issue 13, item 6: on the first throw of a cycle the lammers the dealer placed are on the
+    """On the first throw of a cycle the lammers the dealer placed are on the
     layout when the trainee is asked to move one."""
     seen = list(steps("ph-seven-out-six-eight"))
     placed = next(i for i, (e, _) in enumerate(seen) if e.do is Do.PLACE_LAMMERS)

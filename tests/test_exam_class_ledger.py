@@ -1,4 +1,4 @@
-"""The exam ledger on the class server (issue 14, item 5), on a real PostgreSQL: a workstation or
+"""The exam ledger on the class server, on a real PostgreSQL: a workstation or
 an instructor's machine joined to a class cannot give an attempt back by deleting, replacing or
 restoring a progress file, nor start a counted exam while the server cannot be reached. Each
 attack closed is a test here."""

@@ -1,5 +1,5 @@
 """An exam with no sitting, on a workstation in a class, for a trainee with a login of their own
-(issue 14; trainer.exams.classledger, "Whose attempts"), through the app on a real PostgreSQL:
+(trainer.exams.classledger, "Whose attempts"), through the app on a real PostgreSQL:
 the Exam screen asks for the trainee's class password in a masked field, asks again when the
 server refuses it, starts nothing when it is cancelled, and counts the start with the trainee's
 own login."""

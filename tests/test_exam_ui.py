@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.practice_screen import work
 from tests.support.screens import PASSPHRASE, answer, build_form, window
-from trainer.exams import add_bundled_forms, get_result, installation_key, results
+from trainer.exams import Ending, add_bundled_forms, get_result, installation_key, results
 from trainer.progress import Store
 
 
@@ -127,7 +127,7 @@ def test_an_edit_outside_the_app_is_flagged(qtbot, school, tmp_path):
     done = subprocess.run([sys.executable, "-m", "trainer", "verify-results", "--db", db, "--secret",
                            str(tmp_path / "installation.key")], capture_output=True, text=True)
     assert done.returncode == 1 and f"exam result {result.id}" in done.stdout + done.stderr
-    # the app says so in File › Check database (not on every refresh of a list: issue 11)
+    # the app says so in File › Check database (not on every refresh of a list)
     teacher = window(qtbot, store, key, lee)
     seen: list = []
     answer({"button": "OK"}, seen=seen)
@@ -269,6 +269,47 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
     done = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
                        str(tmp_path / "lee.pub"))
     assert done.returncode == 0 and "Rosa Diaz" in done.stdout and "passed" in done.stdout
+
+
+def test_a_sitting_started_on_one_file_is_refused_on_another_through_the_screens(qtbot, school, tmp_path):
+    """Rosa starts her sitting on the school's file and leaves it; on a fresh progress file (the
+    app run with --db elsewhere) the same sitting file and code are refused, by name."""
+    from tests.support.exams import code_of, issuer
+    from trainer.exams import (
+        SittingsSeen,
+        get_form,
+        issue_sitting,
+        sign_form,
+        sitting_form,
+        write_sitting_file,
+    )
+    from trainer.exams.keys import InstructorKey
+
+    store, key, _, rosa = school
+    ivy = issuer(InstructorKey.generate("Ivy Park"))
+    exam = get_form(store, "example-pai-gow-dice-2")
+    with Store.open(tmp_path / "ivy.db") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Rosa Diaz")
+        signed = sign_form(sitting_form(ledger, exam, token), ivy)
+        write_sitting_file(tmp_path / "rosa.sitting", token, signed, key=ivy)
+    seen_here = SittingsSeen(store.path)  # the school's file is the app's default file
+    trainee = window(qtbot, store, key, rosa, seen=seen_here)
+    page = trainee.show_screen("exam")
+    assert page.certification.sit(str(tmp_path / "rosa.sitting"), confirm=False, code=code_of(token))
+    page.runner.end(Ending.LEFT)
+    qtbot.waitUntil(lambda: page.runner is None, timeout=5000)
+    trainee.close()
+
+    with Store.open(tmp_path / "fresh.db") as fresh:
+        again = fresh.add_trainee("Rosa Diaz")
+        other = window(qtbot, fresh, key, again, seen=seen_here)
+        page = other.show_screen("exam")
+        said: list = []
+        answer({"button": "OK"}, seen=said)
+        assert not page.certification.sit(str(tmp_path / "rosa.sitting"), confirm=False, code=code_of(token))
+        assert page.runner is None and "already started on this computer" in said[0]
+        assert fresh.query("SELECT count(*) AS n FROM exam_results")[0]["n"] == 0
+        other.close()
 
 
 def test_an_instructor_builds_a_pool_and_a_draw_too_big_is_named(qtbot, school):

@@ -1,7 +1,7 @@
 """Certification nobody at the workstation can forge: instructor keys (Ed25519), signed forms,
 one-time sitting tokens with the attempts ledger kept by the instructor, results re-graded from
-their logs, and certificates anyone can check with the public key. Each attack the exam issue
-names is a test here that the old HMAC design let through."""
+their logs, and certificates anyone can check with the public key. Each attack the old HMAC
+design let through is a test here."""
 
 from __future__ import annotations
 
@@ -318,7 +318,7 @@ time.sleep(120)
 
 
 def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
-    """The exam issue: starting a second app closed a running exam as abandoned. Now the sitting
+    """Starting a second copy of the app once closed a running exam as abandoned. Now the sitting
     holds a lock; the second copy leaves it, and closes it only once its process is gone."""
     import subprocess
     import sys
@@ -635,8 +635,8 @@ def test_a_self_signed_token_with_hostile_fields_is_named_not_a_crash(edit):
         read_sitting(token, [mallory.public])
 
 
-# --- the start code: only who opened the sitting can hand in its result (issue: a certificate only
-# for the person who sat) -------------------------------------------------------------------------------
+# --- the start code: only who opened the sitting can hand in its result, so that a certificate is
+# only ever for the person who sat -------------------------------------------------------------------
 
 
 def test_a_classmate_with_the_token_but_not_the_code_gets_no_certificate(ledger, workstation, ivy, tmp_path):

@@ -91,6 +91,14 @@ def test_a_missing_log_or_scenario_is_named(tmp_path):
     assert unknown.returncode == 2 and "no-such-scenario" in unknown.stderr
 
 
+def test_a_log_that_is_not_utf8_text_is_named_in_one_line(tmp_path):
+    path = tmp_path / "log.json"
+    path.write_bytes(b'[{"do": "pay", "round": 1, "bet": "\xff"}]')
+    done = run_command("grade", str(SCENARIO), "--log", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == f"{path}: not a log (it is not UTF-8 text)", done.stderr
+
+
 def test_a_name_two_bundled_scenarios_share_is_refused_not_guessed(tmp_path):
     done = run_command("grade", "10-improper-wagers", "--log", write(tmp_path, []))
     assert done.returncode == 2 and "more than one bundled scenario" in done.stderr

@@ -288,7 +288,7 @@ def test_a_late_full_game_wager_cites_577_3_c():
     assert refused["big-play"].cite.endswith("577.3(e)")
 
 
-# --- the Down Puck and the Game Length Puck, placed by hand (issue 13, item 1) ------------------------
+# --- the Down Puck and the Game Length Puck, placed by hand -------------------------------------------
 
 
 def test_each_play_moves_the_yard_marker_and_both_pucks_and_the_last_leaves_the_pucks():

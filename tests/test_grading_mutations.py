@@ -1,5 +1,5 @@
 """The grading policy held over every bundled scenario and random rounds of every game
-(../shared/spec/grading-policy.md; issue "a pass means a competent dealer").
+(trainer.policy): a pass means a competent dealer.
 
 For each round, worked whole by the trainee:
 (a) the perfect log, and logs in other orders the procedure's partial order allows (sampled), pass

@@ -1,8 +1,9 @@
 """The grading policy against the regulation's own words (../shared/spec/grading-policy.md).
 
 Each order below is worked from the text quoted in the test, on the bundled corner scenarios
-(checked by hand against the chapters: scenarios/*/13-17 and 14-*), not from the key under test:
-a log is the perfect one with its last settlement put in the order the test names.
+(checked by hand against the chapters: those numbered 13 and up in each folder of scenarios/),
+not from the key under test: a log is the perfect one with its last settlement put in the order
+the test names.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hand-off to the employer (issue 14, item 6): a progress file's attempts as xAPI statements,
+"""Hand-off to the employer: a progress file's attempts as xAPI statements,
 checked against the xAPI 1.0.3 data model, and as a CSV transcript that a spreadsheet shows as
 written (quoted, and no cell run as a formula); and `dealer-trainer export-results`."""
 
@@ -19,6 +19,8 @@ from tests.support.class_server import T0, attempt
 from tests.support.command import run_command
 from tests.support.xapi import problems
 from trainer.progress.handoff import (
+    CATEGORIES,
+    EXAMS_NOTE,
     IRI,
     NAMESPACE,
     PLACEHOLDER_NOTE,
@@ -26,6 +28,7 @@ from trainer.progress.handoff import (
     activity_base,
     file_lines,
     iso_duration,
+    practice,
     scaled,
     statements,
     transcript_rows,
@@ -44,8 +47,9 @@ CITED = ({"kind": "wrong amount", "severity": "major", "message": "Paid $4", "ci
 
 @pytest.fixture
 def progress(tmp_path):
-    """A progress file with a passed, a failed (three findings, two sections), an abandoned, an
-    exam and a drill attempt, of two trainees."""
+    """A progress file with a passed, a failed (three findings, two sections), an abandoned, a Pai
+    Gow and a drill attempt, of two trainees, and an exam attempt (which no export writes: an
+    exam reaches the employer as its certificate, tests/test_handoff_certificates.py)."""
     path = tmp_path / "ws.db"
     with Store.open(path) as store:
         ana, bo = store.add_trainee("Ana"), store.add_trainee("Bo")
@@ -53,7 +57,8 @@ def progress(tmp_path):
         store.record_attempt(attempt(ana, 2, findings=CITED, total=55, passed=False, critical=True,
                                      duration=65.25))
         store.record_attempt(attempt(bo, 4, abandoned=True, passed=False, total=0))
-        store.record_attempt(attempt(bo, 5, mode=Mode.EXAM, item_id="pgd-sum-c-pair", game="pai-gow-dice"))
+        store.record_attempt(attempt(bo, 5, item_id="pgd-sum-c-pair", game="pai-gow-dice"))
+        store.record_attempt(attempt(bo, 6, mode=Mode.EXAM, item_id="ph-first-shake", total=100))
         store.record_attempt(attempt(bo, 7, mode=Mode.PRACTICE, item_id="drill:high-roll-dice:3",
                                      game="high-roll-dice", total=100))
     return path
@@ -104,7 +109,8 @@ def test_statement_ids_come_from_the_attempts_uids_so_exporting_again_adds_nothi
     lines = lines_of(progress)
     first, again = statements(lines), statements(lines_of(progress))
     assert [s["id"] for s in first] == [s["id"] for s in again]
-    assert [s["id"] for s in first] == [str(uuid.uuid5(NAMESPACE, line.attempt.uid)) for line in lines]
+    assert [s["id"] for s in first] == [str(uuid.uuid5(NAMESPACE, line.attempt.uid))
+                                        for line in practice(lines)[0]]
     assert len({s["id"] for s in first}) == len(first)
     assert {uuid.UUID(s["id"]).version for s in first} == {5}
 
@@ -123,18 +129,21 @@ def test_verbs_results_and_scores(progress):
     assert abandoned["verb"]["id"] == "http://adlnet.gov/expapi/verbs/terminated"
     assert abandoned["result"]["completion"] is False
     assert "score" not in abandoned["result"] and "success" not in abandoned["result"]
-    exam = by_item["Bo", "pgd-sum-c-pair"]
-    assert exam["object"]["definition"]["type"] == "http://adlnet.gov/expapi/activities/assessment"
-    assert exam["object"]["definition"]["name"] == {"en-US": "Sum paytable C: a pair at even money"}
-    assert exam["context"]["contextActivities"]["parent"][0]["definition"]["name"] == {
+    pai_gow = by_item["Bo", "pgd-sum-c-pair"]
+    assert pai_gow["object"]["definition"]["type"] == "http://adlnet.gov/expapi/activities/simulation"
+    assert pai_gow["object"]["definition"]["name"] == {"en-US": "Sum paytable C: a pair at even money"}
+    assert pai_gow["context"]["contextActivities"]["parent"][0]["definition"]["name"] == {
         "en-US": "Pai Gow Poker dice wagers"}
+    assert ("Bo", "ph-first-shake") not in by_item  # the exam attempt
+    assert all(s["context"]["contextActivities"]["category"] == [CATEGORIES["practice"]]
+               for s in by_item.values())
     drill = by_item["Bo", "drill:high-roll-dice:3"]
     assert drill["object"]["definition"]["name"] == {"en-US": "High Roll Dice practice, difficulty 3"}
     assert drill["object"]["id"].endswith("/games/high-roll-dice/items/drill:high-roll-dice:3")
 
 
 def test_the_actor_is_the_trainees_account_and_context_names_the_sections_cited(progress):
-    lines = lines_of(progress)
+    lines, _ = practice(lines_of(progress))
     found = statements(lines, home_page="https://school.example/")
     for line, s in zip(lines, found, strict=True):
         assert s["actor"]["account"] == {"homePage": "https://school.example/", "name": line.trainee.uid}
@@ -230,7 +239,8 @@ def test_the_transcript_has_a_header_and_a_row_per_attempt(progress):
     assert write(lines_of(progress), out, "csv") == 5
     rows = read_csv(out.getvalue())
     assert rows[0] == list(TRANSCRIPT_COLUMNS)
-    by = {(r[0], r[-1]): dict(zip(rows[0], r, strict=True)) for r in rows[1:]}
+    by = {(r[0], r[TRANSCRIPT_COLUMNS.index("Attempt id")]): dict(zip(rows[0], r, strict=True))
+          for r in rows[1:]}
     failed = next(r for r in by.values() if r["Result"] == "failed")
     assert failed == {**failed, "Trainee": "Ana", "Game": "Props & Hops", "Mode": "Scenario",
                       "Score": "55", "Duration (s)": "65.25", "Findings": "3",
@@ -240,7 +250,7 @@ def test_the_transcript_has_a_header_and_a_row_per_attempt(progress):
     drill = next(r for r in by.values() if r["Game"] == "High Roll Dice")
     assert drill["Scenario or drill"] == "High Roll Dice practice, difficulty 3"
     assert drill["Mode"] == "Practice round"
-    assert {r["Mode"] for r in by.values()} >= {"Exam", "Scenario", "Practice round"}
+    assert {r["Mode"] for r in by.values()} == {"Scenario", "Practice round"}  # no exam row
 
 
 def test_names_with_commas_quotes_and_new_lines_come_back_as_written(progress):
@@ -281,14 +291,15 @@ def test_export_results_writes_xapi_and_csv(progress, tmp_path):
     done = run_command("export-results", str(progress), "--format", "xapi", "--out", str(out),
                        "--home-page", "https://school.example/", "--activity-base", BASE)
     assert done.returncode == 0, done.stderr
-    assert "5 attempts as xAPI statements" in done.stdout and done.stderr == ""
+    assert "5 attempts as xAPI statements" in done.stdout
+    assert done.stderr == f"note: {EXAMS_NOTE.format(n=1, s='')}\n"
     found = json.loads(out.read_text(encoding="utf-8"))
     assert len(found) == 5 and all(problems(s) == [] for s in found)
     assert found == statements(lines_of(progress), home_page="https://school.example/", activity_base=BASE)
     assert not list(tmp_path.glob("*.part"))
     done = run_command("export-results", str(progress), "--format", "csv", "--trainee", "Ana")
     assert done.returncode == 0, done.stderr
-    assert done.stderr == "", "a transcript names no activities"
+    assert done.stderr == "", "a transcript names no activities; Ana sat no exam"
     rows = read_csv(done.stdout)
     assert rows[0] == list(TRANSCRIPT_COLUMNS) and {r[0] for r in rows[1:]} == {"Ana"} and len(rows) == 3
 
@@ -299,7 +310,7 @@ def test_without_an_activity_base_the_placeholders_are_said_once(progress, tmp_p
     done = run_command("export-results", str(progress), "--format", "xapi",
                        *(["--out", str(path)] if out else []))
     assert done.returncode == 0, done.stderr
-    assert done.stderr.splitlines() == [PLACEHOLDER_NOTE]
+    assert done.stderr.splitlines() == [f"note: {EXAMS_NOTE.format(n=1, s='')}", PLACEHOLDER_NOTE]
     assert "--activity-base IRI" in PLACEHOLDER_NOTE and IRI in PLACEHOLDER_NOTE
     found = json.loads(path.read_text(encoding="utf-8") if out else done.stdout)
     assert found == statements(lines_of(progress)) and all(problems(s) == [] for s in found)

@@ -1,4 +1,4 @@
-"""Hand-off from the class server (issue 14, item 6): the class's attempts, pushed from the
+"""Hand-off from the class server: the class's attempts, pushed from the
 workstations, export as the same xAPI statements and the same transcript as the progress files
 they came from; a trainee's login exports their own only; `export-results --class URL`."""
 

@@ -1,4 +1,4 @@
-"""The answer key never disagrees with `settle` (issue: grading a dealer can be certified on).
+"""The answer key never disagrees with `settle`, so that a dealer graded by it can be certified.
 
 Every bundled scenario, and hundreds of seeded random rounds per game and difficulty, is turned
 into a settle request (../shared/spec/settle-contract.md) and answered by `settle`. The key's

@@ -70,7 +70,7 @@ def test_ten_choices_each_have_a_key(qtbot):
     assert dialog.choice == "reason 10"
 
 
-# --- a payout built from chips of real denominations (issue 13, item 4) ---------------------------
+# --- a payout built from chips of real denominations -------------------------------------------
 
 
 def chip(pad, cents):

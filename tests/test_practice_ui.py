@@ -176,7 +176,7 @@ def test_the_no_roll_choices_are_read_whole_in_the_regulations_words(qtbot, scre
 @pytest.mark.parametrize("difficulty, named", [(1, True), (2, True), (3, False), (5, False)])
 def test_an_irregular_throw_is_named_only_after_the_call_and_only_at_low_difficulty(
         qtbot, screen, difficulty, named):
-    """Issue 13, item 2: at difficulty 1–2 the caption comes after the trainee calls the no roll;
+    """At difficulty 1–2 the caption comes after the trainee calls the no roll;
     from 3 the throw is only drawn, before and after, and noticing it is the trainee's work."""
     from tests.support.scenario_text import one_player_scenario
     from trainer.scenario import parse
@@ -199,7 +199,7 @@ def test_an_irregular_throw_is_named_only_after_the_call_and_only_at_low_difficu
 
 
 def test_the_trainee_puts_the_pointer_on_the_box_and_a_wrong_box_is_a_finding(qtbot, screen):
-    """Issue 13, item 1: the pointer is not on the layout when the dice show; the trainee puts it
+    """The pointer is not on the layout when the dice show; the trainee puts it
     there by clicking a box, and the table shows it where it was put, right or wrong."""
     from ui.qt import QApplication, Qt
     from ui.table.items import PointerItem
@@ -228,7 +228,7 @@ def test_the_trainee_puts_the_pointer_on_the_box_and_a_wrong_box_is_a_finding(qt
 
 
 def test_the_trainee_moves_high_rolls_matching_dice_to_the_box_they_click(qtbot, screen):
-    """Issue 13, item 1: the matching dice go where the trainee clicks; a wrong box is drawn as
+    """The matching dice go where the trainee clicks; a wrong box is drawn as
     picked, and is a finding citing § 675a.4(e)."""
     from ui.qt import QApplication, Qt
     from ui.table.items import DieItem
@@ -252,7 +252,7 @@ def test_the_trainee_moves_high_rolls_matching_dice_to_the_box_they_click(qtbot,
 
 
 def test_the_trainee_moves_the_yard_marker_to_the_yard_line_they_click(qtbot, screen):
-    """Issue 13, item 1: the Yard Marker goes where the trainee clicks on the field; a wrong
+    """The Yard Marker goes where the trainee clicks on the field; a wrong
     yard line is drawn as put, and is a finding citing § 577.6."""
     from trainer.games.three_dice_football import read_markers
     from ui.qt import QApplication, Qt
@@ -283,7 +283,7 @@ def pucks(screen) -> dict[str, str]:
 
 @pytest.mark.parametrize("wrong", ["down", "play"])
 def test_the_trainee_puts_each_puck_by_hand_and_a_wrong_puck_is_a_finding(qtbot, screen, wrong):
-    """Issue 13, item 1: after the Yard Marker the trainee puts the Down Puck on a down and the
+    """After the Yard Marker the trainee puts the Down Puck on a down and the
     Game Length Puck on a play, by clicking the layout (§ 577.6(c)); nothing moves by itself, each
     puck is drawn where it was put, and a wrong one is a finding."""
     from trainer.games.three_dice_football import DOWNS, read_markers
@@ -344,7 +344,7 @@ def test_escape_while_placing_a_puck_places_nothing(qtbot, screen):
 
 
 def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot, practice_page):
-    """Issue 13, item 15: after the summary, Retry and Next (Ctrl+R, Ctrl+Shift+N)."""
+    """After the summary, Retry and Next (Ctrl+R, Ctrl+Shift+N)."""
     from ui.qt import Qt
 
     page = practice_page
@@ -368,7 +368,7 @@ def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot, practice_pa
 
 @pytest.mark.parametrize("game", ["props-and-hops", "three-dice-football"])
 def test_at_1024_by_680_every_button_reads_whole(qtbot, game):
-    """Issue 13, item 9: a small screen wraps the action bar into more rows rather than clip."""
+    """A small screen wraps the action bar into more rows rather than clip."""
     from ui.services import Services
     from ui.window import MainWindow
 
@@ -454,7 +454,7 @@ def test_escape_still_closes_a_dialog(qtbot, screen):
 
 def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trainee(
         qtbot, practice_page):
-    """Issue 13, item 4: the drill honours the difficulty; and the keypad opens beside the table,
+    """The drill honours the difficulty; and the keypad opens beside the table,
     not over it."""
     from ui.dialogs import PayoutKeypad
     from ui.qt import QRect, Qt
@@ -484,7 +484,7 @@ def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trai
 
 
 def test_feedback_names_bets_as_the_layout_prints_them(qtbot, screen):
-    """Issue 13, item 10: no bet id reaches the trainee ("seat 1 field", "double-3-3")."""
+    """No bet id reaches the trainee ("seat 1 field", "double-3-3")."""
     from trainer import games
 
     screen.start(LIBRARY.by_id("ph-first-shake"), automation=Automation.WHOLE_ROUND)

@@ -1,4 +1,4 @@
-"""The progress file's full check (issue 11, items 3 and 4): `integrity_check`, which finds the
+"""The progress file's full check: `integrity_check`, which finds the
 index damage `quick_check` misses, runs at a full open and, in the app, in the background after
 a cheap open. Until it passes, attempts wait in memory; a file that fails is never written again.
 The damage here is real: an index whose definition no longer matches its rows, the kind a flipped

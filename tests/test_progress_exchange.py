@@ -244,7 +244,7 @@ def test_a_results_file_too_deep_or_too_long_is_named(tmp_path, text, says):
         import_results(desk, path)
 
 
-# --- re-graded on import (issue 11, item 7) ------------------------------------------------------
+# --- re-graded on import ------------------------------------------------------------------------
 
 
 def test_scores_edited_in_a_results_file_are_graded_again(station, tmp_path):

@@ -74,7 +74,8 @@ EXPECTED_COLUMNS = {
                      ("procedure", "INTEGER", 0, 0), ("payouts", "INTEGER", 0, 0), ("speed", "INTEGER", 0, 0),
                      ("total", "INTEGER", 0, 0),
                      ("source", "TEXT", 1, 0), ("imported", "REAL", 0, 0), ("sitting", "TEXT", 0, 0),
-                     ("rule", "INTEGER", 0, 0), ("proof_key", "TEXT", 0, 0), ("proof", "TEXT", 0, 0)],
+                     ("rule", "INTEGER", 0, 0), ("proof_key", "TEXT", 0, 0), ("proof", "TEXT", 0, 0),
+                     ("class_start", "TEXT", 0, 0)],
     "exam_answers": [("id", "INTEGER", 0, 1), ("result_id", "INTEGER", 1, 0), ("position", "INTEGER", 1, 0),
                      ("item_id", "TEXT", 1, 0), ("title", "TEXT", 1, 0), ("game", "TEXT", 1, 0),
                      ("answered", "REAL", 1, 0), ("procedure", "INTEGER", 1, 0), ("payouts", "INTEGER", 1, 0),
@@ -94,6 +95,11 @@ EXPECTED_COLUMNS = {
                           ("certificate", "TEXT", 1, 0), ("signed", "REAL", 1, 0)],
     "classes": [("uid", "TEXT", 0, 1), ("address", "TEXT", 1, 0), ("joined", "REAL", 1, 0)],
     "class_sent": [("class_uid", "TEXT", 1, 1), ("attempt_id", "INTEGER", 1, 2), ("sent", "REAL", 1, 0)],
+    "exam_stream": [("result_id", "INTEGER", 1, 1), ("step", "INTEGER", 1, 2), ("class_uid", "TEXT", 1, 0),
+                    ("answer_id", "INTEGER", 0, 0), ("ending", "TEXT", 0, 0), ("link", "TEXT", 1, 0),
+                    ("sent", "REAL", 0, 0), ("reply", "TEXT", 0, 0)],
+    "class_refused": [("class_uid", "TEXT", 1, 1), ("attempt_id", "INTEGER", 1, 2), ("refused", "REAL", 1, 0),
+                      ("reason", "TEXT", 1, 0)],
 }
 
 
@@ -116,7 +122,8 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m005_covering_indexes", "m006_exams", "m007_exam_ledger",
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
-                                  "m014_pass_rule", "m015_sitting_proofs"]
+                                  "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams",
+                                  "m016_class_refused"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
@@ -124,7 +131,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                             "AND name NOT LIKE 'sqlite_%'")}
         assert indexes == {"trainees_active_name", "trainees_uid", "attempts_trainee", "attempts_item",
                            "findings_attempt", "attempt_skills_recent", "exam_results_trainee",
-                           "exam_chain_result"}
+                           "exam_chain_result", "exam_stream_waiting"}
 
 
 def test_opening_again_applies_nothing_and_keeps_the_data(tmp_path):
@@ -585,7 +592,7 @@ def test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it(tmp_
 
 
 def test_a_refused_file_with_a_leftover_wal_is_never_written_or_checkpointed(tmp_path):
-    """The issue: the checks ran on a read-write connection, so closing it merged a leftover
+    """Once, the checks ran on a read-write connection, so closing it merged a leftover
     -wal into a file the app had just refused. Here a newer file's last commit is still in its
     -wal (its writer died): refused, and the database and its -wal keep every byte."""
     import shutil

@@ -171,7 +171,7 @@ def test_the_scenarios_best_column_updates_as_soon_as_a_round_is_recorded(qtbot,
 
 
 def test_a_trainee_with_no_attempts_is_not_listed_as_needing_help(qtbot, demo):
-    """Issue 13, item 13: who needs help is who has worked and struggled; a new trainee is named
+    """Who needs help is who has worked and struggled; a new trainee is named
     apart, as not started."""
     store, _ = demo
     store.add_trainee("Nova Reyes")  # no attempt yet

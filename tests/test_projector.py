@@ -1,6 +1,6 @@
 """A table on a projector, and for a reader who needs help: the table zooms (Ctrl +/−, Ctrl+0
 fits it, Ctrl+wheel at the pointer), large print makes every word bigger, the table's too, and
-the dice are announced to a screen reader in words. Issue 13, item 14."""
+the dice are announced to a screen reader in words."""
 
 from __future__ import annotations
 

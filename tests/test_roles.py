@@ -1,5 +1,5 @@
-"""Who may be an instructor: whoever holds an instructor key and its passphrase (the exam
-issue: anyone could press "New instructor…" and sign off). Driven through the real profile
+"""Who may be an instructor: whoever holds an instructor key and its passphrase (once anyone
+could press "New instructor…" and sign off). Driven through the real profile
 dialog."""
 
 from __future__ import annotations

@@ -42,6 +42,29 @@ def test_the_trainee_is_picked_at_start(qtbot, tmp_path):
     store.close()
 
 
+def test_a_name_longer_than_a_class_keeps_is_refused_in_one_line(qtbot, tmp_path, monkeypatch):
+    """A class server keeps names of 200 characters at most (its s010); the app gives a trainee
+    100 at most, so that what an import adds to a name taken already still fits."""
+    from trainer.progress import Store
+    from ui.profiles import ProfileDialog
+    from ui.qt import QInputDialog
+
+    store = Store.open(tmp_path / "p.db")
+    dialog = ProfileDialog(store)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    typed = iter(["A" * 50_000, "Ana Ruiz"])
+    monkeypatch.setattr(QInputDialog, "getText", lambda *_args, **_kw: (next(typed), True))
+    dialog.add_trainee()
+    assert dialog.message.text() == ("Not added: a name of 100 characters at most, please (this one "
+                                     "has 50,000).")
+    assert store.trainees() == []
+    dialog.add_trainee()
+    assert [t.name for t in store.trainees()] == ["Ana Ruiz"]
+    dialog.close()
+    store.close()
+
+
 def test_an_empty_list_asks_for_a_trainee_first(qtbot, tmp_path):
     from trainer.progress import Store
     from ui.profiles import ProfileDialog

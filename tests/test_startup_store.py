@@ -57,7 +57,7 @@ def test_a_good_file_opens_without_a_question(qtbot, tmp_path):
 @pytest.mark.parametrize("kind", ["pipe", "dangling symlink", "under a file"])
 def test_a_path_that_cannot_be_a_progress_file_is_named_at_start_never_a_crash_or_a_hang(
         qtbot, tmp_path, kind):
-    """The issue: a dangling symlink or a folder that cannot be used crashed the start (the
+    """Once, a dangling symlink or a folder that cannot be used crashed the start (the
     profile dialog read from a store with no connection); a named pipe hung it."""
     import os
 

@@ -324,7 +324,7 @@ def test_a_sealed_exam_draws_the_irregular_throw_but_never_names_it(make_view, g
 
 @pytest.mark.parametrize(("game", "kind"), [(g, k) for g in GAMES for k in irregular_kinds(g)])
 def test_a_caption_never_covers_a_die(make_view, game, kind):
-    """Issue 13, item 8: the caption names the throw beside the dice, not over a die the trainee
+    """The caption names the throw beside the dice, not over a die the trainee
     must read."""
     from ui.table.items import CaptionItem, DieItem
 
@@ -367,7 +367,7 @@ def test_every_stack_shows_its_value_in_words(make_view, game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_label_covers_another_or_the_printed_words(make_view, game):
-    """Item 9 of the table issue: OFFERED/PAID/COLLECTED covered the odds and each other."""
+    """OFFERED/PAID/COLLECTED once covered the odds and each other."""
     from ui.qt import QRectF
 
     view = make_view(game)

@@ -1,8 +1,9 @@
 """Dealer Trainer's engine: the rules of Pennsylvania's regulated dice games, with no Qt.
 
 The user interface lives in `ui`; this package never imports it (an import-linter contract in
-pyproject.toml holds that line). The UI reaches the engine through three faces only: this
-package, `trainer.progress` and `trainer.exams` (tests/test_layers.py holds that line).
+pyproject.toml holds that line). The UI reaches the engine through four faces only: this
+package, `trainer.progress`, `trainer.classes` and `trainer.exams` (tests/test_faces.py holds
+that line).
 
 This face names what the UI may use. Each name loads its module when first used, so that
 `import trainer` (every command's start) stays cheap.

@@ -21,7 +21,7 @@ class DiceSource(Protocol):
 class SeededDice:
     """Fair dice from a seeded generator: the same seed gives the same throws."""
 
-    def __init__(self, seed: int | str | None = None):
+    def __init__(self, seed: int | float | str | None = None):
         self.seed = seed
         self._rng = random.Random(seed)
 

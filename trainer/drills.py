@@ -21,7 +21,7 @@ import re
 from trainer import games
 from trainer.dice import SeededDice
 from trainer.procedure import build, game_steps
-from trainer.procedure.dealing import ODD_AMOUNTS, Deal
+from trainer.procedure.dealing import DEALT, ODD_AMOUNTS, Deal
 from trainer.procedure.model import TRAINEE_DOES, Automation, Do
 from trainer.scenario import Event, Offer, Scenario
 from trainer.vocabulary import BY_DIFFICULTY, Skill
@@ -136,7 +136,7 @@ def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER) -> Scenari
         rng = random.Random(f"payout-drill:{game_id}:{seed}")
         dice = SeededDice(rng.random())
         seats = list(range(1, game.seats + 1))
-        bets = [b for b in game.catalogue(game.parse_options({}))
+        bets = [b for b in DEALT[game_id]
                 if b not in ("six-eight-shake", "extra-roll") and not b.startswith("millionaire-")]
         for _ in range(100):
             wagers = _busy_wagers(rng, game_id, seats, bets)

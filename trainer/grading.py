@@ -16,6 +16,7 @@ PASS_MARK.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -94,13 +95,15 @@ class Result:
 
 def as_expected_before_pucks(e: Expected) -> Expected:
     """A move of the markers as it was expected before the pucks were placed apart."""
+    if e.value is None:
+        return e
     value, note = as_before_pucks(e.value, e.note)
     return replace(e, value=value, note=note)
 
 
 def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
           target_seconds: float, elapsed: float | None = None, final: bool = True,
-          skipped: set[int] = frozenset()) -> Result:
+          skipped: AbstractSet[int] = frozenset()) -> Result:
     """Grade a log. `skipped` holds id()s of expected actions the trainee chose to leave: they
     hold up no later step (no out-of-order finding), and are missing at the end."""
     mine = procedure.for_trainee(automation)
@@ -338,7 +341,7 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
 
 def bet_cite(game: str, bet: str | None) -> str:
     bets = games.get(game).catalogue(games.get(game).parse_options({}))
-    return bets[bet].cite if bet in bets else cite_for(game)
+    return bets[bet].cite if bet is not None and bet in bets else cite_for(game)
 
 
 def cite_for(game: str) -> str:

@@ -17,8 +17,8 @@ _PLAIN = re.compile(r"(\d{1,7})(?:\.(\d{1,2}))?")
 
 def parse_amount(value: object, field: str) -> int:
     """Read a wager amount (dollars, as a decimal string or number) into cents, or refuse it."""
-    if (cents := plain_amount(value)) is not None:
-        return cents
+    if (plain := plain_amount(value)) is not None:
+        return plain
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
         raise RequestError(field, f"expected dollars such as \"5\" or \"2.50\", got {_show(value)}")
     text = str(value).strip()

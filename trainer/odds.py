@@ -3,12 +3,13 @@
 Everything is a Fraction; nothing is simulated. The odds take their rules from the games' own
 modules (the same functions that settle a round), and their payouts from the paytable data, so
 a figure here is the figure of the engine a trainee is graded against. Tests hold these figures
-to the published ones (Field 5.56%, Double 13.89%, Any Number 11.11%) and to interpretations.md.
+to the published ones (Field 5.56%, Double 13.89%, Any Number 11.11%) and to the readings
+(docs/readings.md).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
@@ -16,18 +17,24 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 from math import comb, factorial
+from typing import TypeVar
 
 from trainer import games
 from trainer.errors import RequestError
 from trainer.games import pai_gow_dice as pgd
 from trainer.games import props_and_hops as ph
 from trainer.games import three_dice_football as tdf
+from trainer.games.base import Bet, Options, WagerKind
 from trainer.games.high_roll_dice import FACE_KEY, winning_face
 from trainer.games.props_and_hops import LAMMERS
-from trainer.games.three_dice_football import PlayKind, Table, read_play
+from trainer.games.three_dice_football import Play, PlayKind, Table, read_play
 from trainer.paytables import PayEntry, paytable
 
 ONE = Fraction(1)
+#: what one equally-weighted outcome of a bet's throw is: the dice, or the play they make
+Outcome = TypeVar("Outcome")
+#: the paying result of a bet (a line of its paytable entry), or None when it loses
+Resolve = Callable[[str], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +49,7 @@ class Row:
     reconstructed: bool = False
 
     def to_json(self) -> dict:
-        out = {"bet": self.bet}
+        out: dict[str, str | bool] = {"bet": self.bet}
         if self.with_:
             out["with"] = self.with_
         out |= {
@@ -69,8 +76,9 @@ def pays_text(entry: PayEntry) -> str:
     return "; ".join(f"{k}: {v.text}" for k, v in entry.lines.items())
 
 
-def one_roll_rows(outcomes: Iterable[tuple[object, int]], resolvers: Callable[[object], Callable],
-                  bets: Mapping, table: Mapping[str, PayEntry], ids: Iterable[str]) -> list[Row]:
+def one_roll_rows(outcomes: Iterable[tuple[Outcome, int]], resolvers: Callable[[Outcome], Resolve],
+                  bets: Mapping[str, Bet], table: Mapping[str, PayEntry],
+                  ids: Iterable[str]) -> list[Row]:
     """Rows for bets decided by one equally-weighted outcome each (weight = number of ways)."""
     ids = list(ids)
     back = dict.fromkeys(ids, Fraction(0))  # total returned per unit, wager included
@@ -87,7 +95,8 @@ def one_roll_rows(outcomes: Iterable[tuple[object, int]], resolvers: Callable[[o
     return [row(bets[b], table, ONE - back[b] / total, Fraction(won[b], total)) for b in ids]
 
 
-def row(bet, table: Mapping[str, PayEntry], edge: Fraction, p: Fraction, with_=None) -> Row:
+def row(bet: Bet, table: Mapping[str, PayEntry], edge: Fraction, p: Fraction,
+        with_: str | None = None) -> Row:
     entry = table[bet.pays]  # the paytable's section sets the edge (§ 577.8(a), § 668a.4, ...)
     return Row(bet.id, bet.name, pays_text(entry), edge, p, entry.cite, with_, bet.reconstructed)
 
@@ -95,7 +104,7 @@ def row(bet, table: Mapping[str, PayEntry], edge: Fraction, p: Fraction, with_=N
 # --- Props & Hops --------------------------------------------------------------------------------
 
 
-def props_and_hops(options: Mapping) -> list[Row]:
+def props_and_hops(options: Options) -> list[Row]:
     table = paytable(ph.ID)
     regions = options["hop_regions"]
     ids = [b for b in ph.CATALOGUE if b != "six-eight-shake"]
@@ -128,7 +137,7 @@ def six_eight_shake_probability() -> Fraction:
 
 
 @cache
-def football_plays() -> tuple[tuple[object, int], ...]:
+def football_plays() -> tuple[tuple[Play, int], ...]:
     """Every throw of the three dice, grouped by the play it makes: (Play, ways of 216)."""
     plays = Counter(read_play((a, b), r) for a, b, r in product(range(1, 7), repeat=3))
     return tuple(plays.items())
@@ -139,10 +148,10 @@ def football_games() -> dict[tuple[bool, int, bool], Fraction]:
     """The probability of each way a game can end: (touchdown, plays, Trips TD or turnover).
 
     Exact DP over the drive's states, stepping the engine's own Table through every play."""
-    ends: Counter = Counter()
+    ends: defaultdict[tuple[bool, int, bool], Fraction] = defaultdict(Fraction)
     frontier = {(Table().yard_line, False, 0, 0): ONE}
     while frontier:
-        nxt: Counter = Counter()
+        nxt: defaultdict[tuple[int, bool, int, int], Fraction] = defaultdict(Fraction)
         for (yard, goal, down, plays), p in frontier.items():
             for play, ways in football_plays():
                 t = Table(yard_line=yard, goal=goal, down=down, plays=plays + 1)
@@ -156,7 +165,7 @@ def football_games() -> dict[tuple[bool, int, bool], Fraction]:
     return dict(ends)
 
 
-def three_dice_football(options: Mapping) -> list[Row]:
+def three_dice_football(options: Options) -> list[Row]:
     table, bets = paytable(tdf.ID), tdf.CATALOGUE
     ends = football_games()
     p_td = sum((p for (td, _, _), p in ends.items() if td), Fraction(0))
@@ -166,13 +175,13 @@ def three_dice_football(options: Mapping) -> list[Row]:
 
     rows = []
     ep_back, ep_won = Fraction(0), 0
-    for dice in product(range(1, 7), repeat=3):
-        key = tdf.extra_point_result(dice)
+    for g1, g2, red in product(range(1, 7), repeat=3):
+        key = tdf.extra_point_result((g1, g2, red))
         if key:
             ep_back += Fraction(1, 216) * (odds("extra-point", key) + 1)
             ep_won += 1
     for b, bet in bets.items():
-        if bet.kind is not tdf.Kind.FULL_GAME:
+        if bet.kind is not WagerKind.FULL_GAME:
             continue
         if b == "touchdown":
             back, p = p_td * (odds(b) + 1), p_td
@@ -193,9 +202,9 @@ def three_dice_football(options: Mapping) -> list[Row]:
             p = sum((q for (_, k, _), q in ends.items() if k == n), Fraction(0))
             back = p * (odds(b) + 1)
         rows.append(row(bet, table, ONE - back, p))
-    singles = [b for b, bet in bets.items() if bet.kind is tdf.Kind.SINGLE_PLAY]
+    singles = [b for b, bet in bets.items() if bet.kind is WagerKind.SINGLE_PLAY]
 
-    def resolvers(play):
+    def resolvers(play: Play) -> Resolve:
         return lambda bet: tdf.single_play_result(bet, play)
 
     rows += one_roll_rows(football_plays(), resolvers, bets, table, singles)
@@ -226,12 +235,12 @@ def dice_counts(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     return tuple(out)
 
 
-def high_roll_dice(options: Mapping, game_id: str) -> list[Row]:
+def high_roll_dice(options: Options, game_id: str) -> list[Row]:
     game = games.get(game_id)
     bets, table = game.catalogue(options), paytable(game_id)
     n = game.dice
 
-    def first_roll(counts):
+    def first_roll(counts: tuple[int, ...]) -> Resolve:
         dice = tuple(f for f, c in zip(range(1, 7), counts, strict=True) for _ in range(c))
         face, count = winning_face(dice)
         key = "none" if count == 1 else str(count)
@@ -252,9 +261,9 @@ def high_roll_dice(options: Mapping, game_id: str) -> list[Row]:
     return rows
 
 
-def extra_roll_rows(bets: Mapping, table: Mapping[str, PayEntry], n: int) -> list[Row]:
+def extra_roll_rows(bets: Mapping[str, Bet], table: Mapping[str, PayEntry], n: int) -> list[Row]:
     """The Extra Roll bought with one Like Kind wager on circle K, figured on both (2 units)."""
-    first = Counter()
+    first: Counter[int] = Counter()
     for counts, ways in dice_counts(n):
         dice = tuple(f for f, c in zip(range(1, 7), counts, strict=True) for _ in range(c))
         first[winning_face(dice)[1]] += ways
@@ -282,7 +291,7 @@ def extra_roll_rows(bets: Mapping, table: Mapping[str, PayEntry], n: int) -> lis
 # --- Pai Gow dice --------------------------------------------------------------------------------
 
 
-def pai_gow_dice(options: Mapping) -> list[Row]:
+def pai_gow_dice(options: Options) -> list[Row]:
     bets = pgd.catalogue(options)
     outcomes = ((((r, (a, b))), 1) for r, a, b in product(range(1, 7), repeat=3))
     return one_roll_rows(outcomes, lambda o: pgd.resolver(o[0], o[1], options), bets,
@@ -293,7 +302,7 @@ def pai_gow_dice(options: Mapping) -> list[Row]:
 
 
 #: each game's odds, by game id: the registry of this module
-ROWS: dict[str, Callable[[Mapping], list[Row]]] = {
+ROWS: dict[str, Callable[[Options], list[Row]]] = {
     "props-and-hops": props_and_hops,
     "three-dice-football": three_dice_football,
     "high-roll-dice": lambda options: high_roll_dice(options, "high-roll-dice"),
@@ -302,7 +311,7 @@ ROWS: dict[str, Callable[[Mapping], list[Row]]] = {
 }
 
 
-def rows(game_id: str, options: Mapping) -> list[Row]:
+def rows(game_id: str, options: Options) -> list[Row]:
     return ROWS[game_id](options)
 
 

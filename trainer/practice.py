@@ -42,8 +42,9 @@ PLACEMENTS = (Do.PLACE_POINTER, Do.MOVE_DICE, Do.MOVE_MARKERS)
 SETS_UP = (Do.PLACE_LAMMERS, Do.SET_MARKERS)
 #: the actions that give the dice (or shaker) to a new shooter or Quarterback
 SHOOTER_CHANGES = (Do.PASS_SHAKER, Do.OFFER_SHAKER, Do.OFFER_DICE)
-#: the actions that reveal the dice
-CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
+#: the dealer's call of a throw, which reveals the dice: its result, a no roll, or (the lid
+#: removed) the shaker re-covered. Not Automation.CALLS, the level at which the trainee calls too
+THROW_CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ class PracticeRound:
         if self.round == 0:
             return False
         acts = self._round_actions(self.round)
-        call_stage = next((s for _, s, e in acts if e.do in CALLS), None)
+        call_stage = next((s for _, s, e in acts if e.do in THROW_CALLS), None)
         if call_stage is None:
             return True
         before = self.procedure.ancestors(call_stage)
@@ -175,7 +176,7 @@ class PracticeRound:
         previous = (view.before if self.round > 0 and set_up
                     else self.procedure.rounds[self.round - 2].state if self.round >= 2 else {})
         visible = self.dice_visible()
-        called = any(k in self.done for k, _, e in acts if e.do in CALLS or e.do is Do.NEW_DICE)
+        called = any(k in self.done for k, _, e in acts if e.do in THROW_CALLS or e.do is Do.NEW_DICE)
         # the dealer's work changes the table when it is done, not when the dice land: the wagers
         # held for an extra roll once the throw is called, the shooter once the dice are passed
         for seat, bet in (view.state if called else previous).get("held", []):
@@ -198,7 +199,7 @@ class PracticeRound:
     def marks(self) -> Marks:
         out = Marks()
         for p in self.log:
-            if p.round != self.round or p.seat is None:
+            if p.round != self.round or p.seat is None or p.bet is None:
                 continue
             key = (p.seat, p.bet)
             if p.do is Do.COLLECT:
@@ -220,7 +221,8 @@ class PracticeRound:
         view = self.view
         if do is Do.PAY:
             state = self.table_state()
-            name = games.get(self.scenario.game).catalogue(self.scenario.options)[bet].name
+            bets = games.get(self.scenario.game).catalogue(self.scenario.options)
+            name = bets[bet].name if bet is not None and bet in bets else "the wager"
             amount = next((w.amount for w in state.wagers if (w.seat, w.bet) == (seat, bet)), 0)
             return Amount(f"Pay seat {seat}: {name} ({fmt_dollars(amount)} wager)")
         if do is Do.ANNOUNCE and view is not None:

@@ -4,7 +4,8 @@ Each reading here is shown on the rules screen, cited in feedback, and is the on
 engine's code takes these choices from. A property whose Rules Submission differs changes it here
 (or, for paytables and hop regions, in the data files under resources/).
 
-The text follows ../shared/spec/interpretations.md.
+docs/readings.md shows every reading, written from this module (tests/test_docs.py keeps the two
+the same).
 """
 
 from __future__ import annotations

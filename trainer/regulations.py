@@ -73,7 +73,9 @@ def _parse(text: str) -> dict[str, Section]:
 def _paragraphs(number: str, title: str, lines: list[str]) -> Section:
     top: list[Paragraph] = []
     lead: list[str] = []
-    level1 = level2 = level3 = None
+    level1: Paragraph | None = None
+    level2: Paragraph | None = None
+    level3: Paragraph | None = None
     pending: list[str] = []
     target: Paragraph | None = None
 
@@ -85,27 +87,26 @@ def _paragraphs(number: str, title: str, lines: list[str]) -> Section:
         pending.clear()
 
     for line in lines:
-        m = _LABEL.match(line)
-        label = m.group(1) if m else None
-        if label is not None:
+        if m := _LABEL.match(line):
+            label, text = m.group(1), m.group(2)
             next_letter = chr(ord(level1.label) + 1) if level1 else "a"
             next_number = str(int(level2.label) + 1) if level2 else "1"
             next_roman = ROMAN[ROMAN.index(level3.label) + 1] if level3 else "i"
             if level2 is not None and label == next_roman:
                 flush()
-                level3 = Paragraph(label, m.group(2))
+                level3 = Paragraph(label, text)
                 level2.children.append(level3)
                 target = level3
                 continue
             if level1 is not None and label == next_number:
                 flush()
-                level2, level3 = Paragraph(label, m.group(2)), None
+                level2, level3 = Paragraph(label, text), None
                 level1.children.append(level2)
                 target = level2
                 continue
             if label == next_letter:
                 flush()
-                level1, level2, level3 = Paragraph(label, m.group(2)), None, None
+                level1, level2, level3 = Paragraph(label, text), None, None
                 top.append(level1)
                 target = level1
                 continue
@@ -155,21 +156,29 @@ def _quote_one(citation: str) -> str | None:
     m = _CITE.search(citation)
     if not m:
         r = _READING.search(citation)
-        found = BY_ID.get(r.group(1)) if r else None
-        return f"{found.title}: {found.text}" if found else None
+        reading = BY_ID.get(r.group(1)) if r else None
+        return f"{reading.title}: {reading.text}" if reading else None
     section = _all().get(m.group(1))
     if section is None:
         return None
     labels = re.findall(r"\(([0-9a-z]+)\)", m.group(2))
     if not labels:
         return _tidy(section.lead) or section.title
-    nodes, found = section.paragraphs, None
+    found = _paragraph(section.paragraphs, labels)
+    if found is None:
+        return None
+    text = f"({found.label}) {found.text}"
+    if found.children and len(found.text) < 120:
+        text += " " + " ".join(f"({c.label}) {c.text}" for c in found.children)
+    return text
+
+
+def _paragraph(nodes: list[Paragraph], labels: list[str]) -> Paragraph | None:
+    """The paragraph at the end of a path of labels ("f", "2", "ii"), if the section has it."""
+    found = None
     for label in labels:
         found = next((p for p in nodes if p.label == label), None)
         if found is None:
             return None
         nodes = found.children
-    text = f"({found.label}) {found.text}"
-    if found.children and len(found.text) < 120:
-        text += " " + " ".join(f"({c.label}) {c.text}" for c in found.children)
-    return text
+    return found

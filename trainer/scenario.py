@@ -20,11 +20,15 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from trainer import games
 from trainer.errors import RequestError
 from trainer.money import parse_amount
 from trainer.vocabulary import BY_DIFFICULTY, Automation, Skill
+
+if TYPE_CHECKING:
+    from trainer.games.base import Options
 
 SCHEMA_VERSION = 1
 TOP_KEYS = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
@@ -80,7 +84,7 @@ class Scenario:
     skills: tuple[Skill, ...]
     target_seconds: int
     automation: Automation
-    options: dict
+    options: Options  # as the game read them, defaults filled in
     players: dict[int, str]  # seat -> name
     shooter: int | None
     wagers: list[Offer]
@@ -106,7 +110,7 @@ class Locator:
         self.lines = text.splitlines()
         self.blocks: dict[tuple[str, int | None], tuple[int, int]] = {}
         counts: dict[str, int] = {}
-        starts = []
+        starts: list[tuple[tuple[str, int | None], int]] = []
         for n, line in enumerate(self.lines, start=1):
             if m := _HEADER.match(line):
                 name = m.group(2)
@@ -124,7 +128,8 @@ class Locator:
 
     def line_of(self, where: str) -> int:
         parts = [p for p in re.split(r"[.\[\]]", where) if p]
-        block, rest = ("", None), parts
+        block: tuple[str, int | None] = ("", None)
+        rest = parts
         if parts and not parts[0].isdigit():
             if len(parts) > 1 and parts[1].isdigit() and (parts[0], int(parts[1])) in self.blocks:
                 block, rest = (parts[0], int(parts[1])), parts[2:]
@@ -159,7 +164,7 @@ class _Reader:
         self.path, self.text = path, text
         self.locator = Locator(text)
 
-    def fail(self, where: str, message: str):
+    def fail(self, where: str, message: str) -> NoReturn:
         raise ScenarioError(self.path, self.locator.line_of(where), message)
 
     def keys(self, table: dict, allowed: tuple[str, ...], where: str) -> None:
@@ -306,14 +311,14 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
 
     events = []
     listed = r.need(data, "events", list, "", "a list of [[events]] tables") if "events" in data else []
-    for i, e in enumerate(listed):
+    for i, raw in enumerate(listed):
         where = f"events[{i}]"
-        if not isinstance(e, dict):
+        if not isinstance(raw, dict):
             r.fail("events", "each event is an [[events]] table")
-        kind = r.need(e, "type", str, where, f"one of {', '.join(EVENT_TYPES)}")
+        kind = r.need(raw, "type", str, where, f"one of {', '.join(EVENT_TYPES)}")
         if kind not in EVENT_TYPES:
             r.fail(f"{where}.type", unknown_key(kind, EVENT_TYPES).replace("key", "event type"))
-        events.append(_event(r, e, kind, where, game, bets, checked))
+        events.append(_event(r, raw, kind, where, game, bets, checked))
     if not any(ev.type in ("throw", "no-roll", "lost-die", "extra-roll") for ev in events):
         r.fail("events" if "events" in data else "", "a scenario needs at least one throw")
     return Scenario(data["id"], data["title"].strip(), data["briefing"].strip(), game.id,

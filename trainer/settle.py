@@ -1,4 +1,4 @@
-"""The answer key: settle one round given as a request (../shared/spec/settle-contract.md).
+"""The answer key: settle one round given as a request (the settle contract, docs/settle.md).
 
 `settle(request)` reads the request strictly (every bad field is a RequestError naming it),
 plays the throws through the game's table, and returns the contract's response.

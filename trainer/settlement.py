@@ -8,8 +8,9 @@ the step before it (the text joins them with "and", with no "first" or "then": r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TypedDict, Unpack
 
 from trainer.money import fmt
 from trainer.vocabulary import Do
@@ -54,12 +55,55 @@ class Line:
         return out
 
 
+class StepDetail(TypedDict, total=False):
+    """What a step says beside its lines: the settle contract's "own fields" of a step."""
+
+    seat: int  # High Roll Dice: the player whose wagers the step settles (§ 675a.4(f))
+    to: str  # where a collection goes: "table inventory" (the Extra Roll, § 675a.4(a))
+    # move-lammer (Props & Hops, § 668a.3(i)): the box the lammer leaves, and how many have moved
+    combination: str
+    lammers_moved: int
+    # move-markers (Three Dice Football, § 577.6): where the Yard Marker and the pucks go, the play
+    # just made, and the next down (None: the game is over)
+    yard_line: int
+    play: int
+    down: str | None
+    down_puck: str
+    game_length_puck: int
+    # extra-roll (High Roll Dice, § 675a.4(g)): the face held, how many dice show it, and how
+    # many dice are thrown again
+    face: str
+    held: int
+    dice: int
+
+
+class ThrowResult(TypedDict, total=False):
+    """What a valid throw shows: the settle contract's `result`, each game with its own fields."""
+
+    dice: list[int]  # Props & Hops, High Roll Dice
+    total: int  # Props & Hops, Pai Gow dice
+    green: list[int]  # Three Dice Football: the two green dice, and the red one
+    red: int  # Three Dice Football, Pai Gow dice
+    blue: list[int]  # Pai Gow dice
+    play: int  # Three Dice Football: the play (1–6) ...
+    kind: str  # ... what it was (a PlayKind: gain, no-gain, penalty, turnover, trips)
+    yards: int
+    yard_line: int  # ... where the ball is after it (0: a touchdown)
+    next_down: str | None  # ... the next down (None: the game is over)
+    extra_point: bool  # ... the extra point roll, and how many of its dice show a one
+    ones: int
+    face: str  # High Roll Dice: the winning face (ace, 2 ... 6) ...
+    count: int  # ... how many dice show it (after an extra roll, the new total)
+    extra_roll: bool  # ... the extra roll
+    matched: int  # ... how many of the extra roll's dice match
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     action: Do
     lines: tuple[Line, ...] = ()
     cite: str = ""
-    detail: Mapping[str, object] = field(default_factory=dict)
+    detail: StepDetail = field(default_factory=lambda: StepDetail())
     #: may be done in any order with the step before it (not part of the settle interface)
     with_previous: bool = False
 
@@ -89,7 +133,7 @@ class ThrowReport:
 
     valid: bool
     call: str
-    result: Mapping[str, object] = field(default_factory=dict)
+    result: ThrowResult = field(default_factory=lambda: ThrowResult())
     steps: tuple[Step, ...] = ()
     no_roll: str | None = None
     cite: str = ""
@@ -108,7 +152,7 @@ class ThrowReport:
 
 
 def settle_together(losers: Iterable[Line], winners: Iterable[Line], cite: str,
-                    **detail) -> list[Step]:
+                    **detail: Unpack[StepDetail]) -> list[Step]:
     """"Collect the losing wagers and pay out the winning ones": the collections, then the
     payments, which the dealer may do in any order among themselves."""
     return joined([Step(Do.COLLECT, tuple(losers), cite, detail),

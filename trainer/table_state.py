@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypedDict
 
 from trainer.settlement import Wager
 
@@ -22,6 +23,34 @@ class Mark(StrEnum):
 
 #: TableState.irregular for a die cocked on chips: a valid throw, read by the die's top face
 COCKED = "cocked"
+
+
+class TableSnapshot(TypedDict, total=False):
+    """What a game's table holds besides the wagers at one moment of a round: its lammers,
+    markers, winning face. Each game's procedure steps make it (`GameSteps.snapshot`), the round's
+    view keeps it (`RoundView.state`, `RoundView.before`) and the game's table view draws it."""
+
+    over: bool  # the round (or the game) has ended
+    # Props & Hops (§ 668a.3): the shooter, the red lammers still on their boxes and those moved
+    # to the Six Eight Shake circles (in order), and the Six Eight Shake wagers by seat
+    shooter: int
+    lammers_left: list[str]
+    lammers_moved: list[str]
+    six_eight_shake: dict[int, int]
+    # High Roll Dice (§ 675a.4): the winning face and how many dice show it, the (seat, bet) of
+    # the Like Kind wagers held for the extra roll, and whether the extra roll is still to come
+    face: int
+    count: int
+    held: list[tuple[int, str]]
+    extra_roll: bool
+    # Three Dice Football (§ 577.6): the Yard Marker's yard line, the Down Puck's down (None once
+    # the game is over), the plays made, the Quarterback, a touchdown, the extra point roll
+    yard_line: int
+    down: str | None
+    plays: int
+    quarterback: int | None
+    touchdown: bool
+    extra_point_roll: bool
 
 
 @dataclass
@@ -46,5 +75,5 @@ class TableState:
     # Props & Hops pointer's box, the face box High Roll's matching dice were moved to
     placed: dict[str, str] = field(default_factory=dict)
     shooter: int | None = None  # Props & Hops shooter, Three Dice Football Quarterback
-    state: dict = field(default_factory=dict)  # trainer RoundView.state: lammers, markers, face ...
+    state: TableSnapshot = field(default_factory=lambda: TableSnapshot())  # lammers, markers, face ...
     selected: tuple[int, str] | None = None  # the wager the trainee clicked

@@ -59,8 +59,10 @@ class Skill(StrEnum):
     END_OF_GAME = "end-of-game"
     EXTRA_ROLL = "extra-roll"
 
+    # a skill's title is its name in words, which the screens show; str.title (title case) is
+    # never wanted of a skill, so the property hides it on purpose
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]
         return SKILL_TITLES[self]
 
 

@@ -48,7 +48,7 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
         return 0
     if store is not None:
         store.start_check()  # reads in a thread while the exam setup and the window get ready
-    services = Services(store, key=exam_setup(store, db))
+    services = Services(store, key=exam_setup(store, db), seen=sittings_seen())
     if not services.choose_trainee():
         return 0
     window = MainWindow(services)
@@ -79,6 +79,14 @@ def exam_setup(store, db: str | None) -> bytes | None:
         close_interrupted(store, key)
         add_bundled_forms(store)
     return key
+
+
+def sittings_seen():
+    """Where the app looks for a sitting started before, whatever file is open: the list beside
+    the default progress file, and that file (trainer.exams.seen)."""
+    from trainer.exams import SittingsSeen
+
+    return SittingsSeen(default_db())
 
 
 def default_db() -> Path:
@@ -203,7 +211,7 @@ def file_services(db: str):
     if not store.readable:
         print(f"--db: {store.problem}", file=sys.stderr)
         return None
-    services = Services(store, key=exam_setup(store, db))
+    services = Services(store, key=exam_setup(store, db), seen=sittings_seen())
     people = store.trainees()
     services.trainee = next((t for t in people if not t.instructor), None)
     return services

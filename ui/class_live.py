@@ -1,4 +1,4 @@
-"""The Class tab live from the class server (issue 14), for an instructor whose app is in a class.
+"""The Class tab live from the class server, for an instructor whose app is in a class.
 
 `LiveClass(view, connection)` reads the class's overview and activity from the server and follows
 new attempts as the server announces them. Nothing waits for the network on the GUI thread:
@@ -15,9 +15,13 @@ new attempts as the server announces them. Nothing waits for the network on the 
   shows as "Not live: <why>", and comes back by itself);
 - a trainee opened from the view (`read_trainee`, the view's `remote` once the server's class is
   drawn: its trainee ids are the server's, not the file's) is read by a *trainee reader* thread
-  (`connection.attempts_of`), one at a time, and shown in the dialog opened for them, or why it
-  could not be read, in one line. A connection cannot wait on the GUI thread: a server out of
-  reach takes seconds to say so.
+  (`connection.attempts_of`), one at a time, and shown in the dialog opened for them, with the
+  attempts left out named (retracted, or not readable), or why it could not be read, in one
+  line. A connection cannot wait on the GUI thread: a server out of reach takes seconds to say
+  so. Its **Retract…** (`retract`, the view's) hides an attempt in the class, then the class is
+  read again;
+- the results of this workstation the class refused (set aside in its file) are named above the
+  side panel's lists, as in the status bar.
 
 `stop()` ends the threads (joined) and the timers; the view shows the local file again.
 """
@@ -60,6 +64,16 @@ def why_not(problem: str) -> str:
     return problem
 
 
+def refused_html(refused: list[tuple[str, str]]) -> str:
+    """This workstation's results the class refused (set aside in its file), named."""
+    if not refused:
+        return ""
+    from trainer.classes import refused_line
+
+    return (f"<p><b>This workstation:</b> {html.escape(refused_line(refused))}; the others are "
+            "sent.</p>")
+
+
 def working_html(activity, now: float) -> str:
     from ui.class_view import item_name
 
@@ -73,7 +87,7 @@ class LiveClass(QObject):
     read = Signal(object, object)  # ClassOverview, ClassActivity
     failed = Signal(str)
     refreshed = Signal()  # the view was redrawn from the server
-    trainee_read = Signal(object, object)  # a TraineeDialog, the trainee's attempts
+    trainee_read = Signal(object, object)  # a TraineeDialog, (the trainee's attempts, those left out)
     trainee_failed = Signal(object, str)  # a TraineeDialog, why its trainee could not be read
 
     def __init__(self, view, connection, parent=None):
@@ -102,7 +116,7 @@ class LiveClass(QObject):
         self.arrived.connect(self._arrived)
         self.read.connect(self._show)
         self.failed.connect(self._failed)
-        self.trainee_read.connect(lambda dialog, attempts: dialog.show_attempts(attempts))
+        self.trainee_read.connect(lambda dialog, read: dialog.show_attempts(*read))
         self.trainee_failed.connect(lambda dialog, problem: dialog.show_problem(why_not(problem)))
         self.threads = [threading.Thread(target=self._follow, name="class-follow", daemon=True),
                         threading.Thread(target=self._read, name="class-read", daemon=True),
@@ -125,6 +139,12 @@ class LiveClass(QObject):
         dialog (ui.class_view.TraineeDialog)."""
         self._trainees.put((trainee, dialog))
 
+    def retract(self, attempt_uid: str, reason: str) -> None:
+        """Hide an attempt in the class, with the reason (a short call on the GUI thread, as
+        ui.server_call makes it); the class is read again. ClassServerError says why not."""
+        self.connection.retract(attempt_uid, reason)
+        self.request()
+
     def stop(self) -> None:
         self._stopping.set()
         self._wanted.set()
@@ -134,6 +154,7 @@ class LiveClass(QObject):
         for thread in self.threads:
             thread.join()
         self.view.remote = None
+        self.view.retract = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
@@ -155,8 +176,10 @@ class LiveClass(QObject):
             return
         self.problem, self.activity = None, activity
         self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
+        self.view.retract = self.retract if hasattr(self.connection, "retract") else None
         self.view.hint.setText(LIVE_HINT)
-        self.view.show_overview(overview, before=working_html(activity, time.time()))
+        refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
+        self.view.show_overview(overview, before=refused_html(refused) + working_html(activity, time.time()))
         self.refreshes += 1
         self._line()
         self.refreshed.emit()
@@ -215,12 +238,13 @@ class LiveClass(QObject):
 
         while (job := self._trainees.get()) is not None:
             trainee, dialog = job
+            left_out: list[str] = []
             try:
-                attempts = self.connection.attempts_of(trainee.id)
+                attempts = self.connection.attempts_of(trainee.id, left_out=left_out)
             except ClassServerError as e:
                 self.trainee_failed.emit(dialog, str(e))
                 continue
             except Exception as e:
                 self.trainee_failed.emit(dialog, f"{type(e).__name__}: {e}")
                 continue
-            self.trainee_read.emit(dialog, attempts)
+            self.trainee_read.emit(dialog, (attempts, left_out))

@@ -3,7 +3,9 @@ trainee's attempts, opened from it (double-click, Enter or "Open trainee"), from
 replayed (ui.replay_view). In a class, ui.class_live draws the same view from the class server,
 live, with its line above the table; a trainee opened there is read from the server (on a thread
 of its own, `ClassView.remote`) into the same dialog, which lists and replays the attempts
-however they were read.
+however they were read, and names those it does not list (retracted, or not readable). There an
+instructor hides an attempt from the exports and the view with **Retract…** and a reason
+(`ClassView.retract`; trainer.classes.server.retractions): the class keeps both for good.
 
 The trainees' names are the table's row header, so they stay in place while the skills scroll
 sideways; every column is as wide as its heading (the skill's title on short lines, in full in
@@ -25,6 +27,7 @@ from ui.qt import (
     QHeaderView,
     QItemSelectionModel,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSplitter,
     Qt,
@@ -42,6 +45,10 @@ LOGINS_TIP = ("A login of their own in the class for the trainees chosen, each w
               "shown once: they type it at a workstation to start an exam with no sitting")
 LOGINS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
                        "Join class…) to give trainees logins of their own.")
+WORKSTATIONS_TIP = ("The workstations enrolled with logins of their own (one trainee's mischief with "
+                    "one stops that workstation only): enrol one, its address shown once, or revoke one")
+WORKSTATIONS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
+                             "Join class…) to enrol workstations.")
 
 
 class KeyTable(QTableWidget):
@@ -80,6 +87,8 @@ class ClassView(QWidget):
         # while live (ui.class_live): remote(trainee, dialog) reads the trainee's attempts from the
         # class server and fills the dialog when they come; None: they are read from `store`
         self.remote = None
+        # while live with an instructor's login: retract(uid, reason) hides an attempt in the class
+        self.retract = None
         self.trainees: list = []
         self.dialog = None
         layout = QHBoxLayout(self)
@@ -112,6 +121,11 @@ class ClassView(QWidget):
         self.logins_button.setEnabled(False)
         self.logins_button.setToolTip(LOGINS_OUT_OF_CLASS)
         row.addWidget(self.logins_button)
+        # Workstations… (ui.class_workstations): enabled, as Trainee logins…, while in a class
+        self.workstations_button = QPushButton("&Workstations…")
+        self.workstations_button.setEnabled(False)
+        self.workstations_button.setToolTip(WORKSTATIONS_OUT_OF_CLASS)
+        row.addWidget(self.workstations_button)
         self.open_button = QPushButton("&Open trainee…")
         self.open_button.setToolTip("The selected trainee's attempts, findings and round replays")
         self.open_button.clicked.connect(lambda: self.open_trainee(self.table.currentRow()))
@@ -201,7 +215,7 @@ class ClassView(QWidget):
         if self.dialog is not None:
             self.dialog.close()
         trainee = self.trainees[row]
-        self.dialog = TraineeDialog(trainee, self)
+        self.dialog = TraineeDialog(trainee, self, retract=self.retract if self.remote is not None else None)
         if self.remote is not None:
             self.remote(trainee, self.dialog)  # the dialog says it is reading until they come
         else:
@@ -217,21 +231,33 @@ class TraineeDialog(QDialog):
     regulation sections; "Replay round" (Enter, or a double-click) plays the round again.
 
     It opens empty ("reading…"); `show_attempts` fills it with the trainee's attempts (records,
-    trainer.progress.Attempt, from the file or the class server alike), `show_problem` says in one
-    line why they could not be read."""
+    trainer.progress.Attempt, from the file or the class server alike) and names those left out,
+    `show_problem` says in one line why they could not be read. With `retract` (the live class,
+    an instructor's login), **Retract…** hides the selected attempt, with a reason."""
 
-    def __init__(self, trainee, parent=None):
+    retracted = Signal(str)  # an attempt's uid, retracted in the class from this dialog
+
+    def __init__(self, trainee, parent=None, *, retract=None):
         super().__init__(parent)
         self.trainee = trainee
+        self.retract = retract
         self.records: list = []
         self.attempts: list = []
+        self.left_out: list[str] = []
         self.replay_dialog = None
+        self.retract_dialog = None
         self.setWindowTitle(f"{trainee.name} — attempts")
         self.resize(960, 600)
         layout = QVBoxLayout(self)
         self.heading = QLabel(f"<b>{html.escape(trainee.name)}</b> — reading their attempts…")
         self.heading.setWordWrap(True)
         layout.addWidget(self.heading)
+        self.hidden = QLabel()  # the attempts not listed, and why
+        self.hidden.setTextFormat(Qt.TextFormat.PlainText)
+        self.hidden.setObjectName("subtitle")
+        self.hidden.setWordWrap(True)
+        self.hidden.hide()
+        layout.addWidget(self.hidden)
         self.table = KeyTable(0, 6)
         self.table.setHorizontalHeaderLabels(["When", "Game", "Round", "Score", "Result", "Findings"])
         self.table.verticalHeader().setVisible(False)
@@ -254,14 +280,23 @@ class TraineeDialog(QDialog):
                                       "and findings in order (Enter)")
         self.replay_button.clicked.connect(lambda: self.replay(self.table.currentRow()))
         self.replay_button.setEnabled(False)
+        self.retract_button = buttons.addButton("Re&tract…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.retract_button.setToolTip("Hide the selected attempt from the exports and the class view, "
+                                       "with a reason the class keeps (an instructor's; never taken back)")
+        self.retract_button.clicked.connect(lambda: self.ask_retract(self.table.currentRow()))
+        self.retract_button.setEnabled(False)
+        self.retract_button.setVisible(retract is not None)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.table.setFocus()
 
-    def show_attempts(self, records: list) -> None:
-        """The trainee's attempts (trainer.progress.Attempt), newest first."""
+    def show_attempts(self, records: list, left_out: list[str] = ()) -> None:
+        """The trainee's attempts (trainer.progress.Attempt), newest first; `left_out`, those not
+        listed, each named with why ("attempt <uid>: retracted by …: reason")."""
         from trainer.progress import TRAINEE_ATTEMPTS, attempt_line
 
+        self.left_out = list(left_out)
+        self.show_left_out()
         self.records = list(records)
         self.attempts = [attempt_line(a) for a in self.records]
         name, n = html.escape(self.trainee.name), len(self.attempts)
@@ -282,10 +317,37 @@ class TraineeDialog(QDialog):
                 item.setToolTip(text)
                 self.table.setItem(r, c, item)
         self.replay_button.setEnabled(bool(self.attempts))
+        self.retract_button.setEnabled(bool(self.attempts))
         if self.attempts:
             self.table.setCurrentCell(0, 0)
+            self.show_findings(0)  # drawn again: the row's attempt may be another than before
         else:
             self.findings.setPlainText("Nothing to show yet: this trainee has not started.")
+
+    def show_left_out(self) -> None:
+        n = len(self.left_out)
+        self.hidden.setVisible(bool(n))
+        if n:
+            shown = "; ".join(self.left_out[:LEFT_OUT_SHOWN]) + ("; …" if n > LEFT_OUT_SHOWN else "")
+            self.hidden.setText(f"{n} attempt{'s' if n != 1 else ''} not listed: {shown}")
+            self.hidden.setToolTip("\n".join(self.left_out))
+
+    def ask_retract(self, row: int) -> None:
+        """Retract… for the attempt of `row`: its reason asked in a dialog of its own."""
+        if self.retract is None or not 0 <= row < len(self.records):
+            return
+        if self.retract_dialog is not None:
+            self.retract_dialog.close()
+        self.retract_dialog = RetractDialog(self.records[row], self.attempts[row], self.retract, self)
+        self.retract_dialog.accepted.connect(lambda r=self.records[row]: self.was_retracted(r))
+        self.retract_dialog.open()
+
+    def was_retracted(self, record) -> None:
+        """The class took the retraction: the attempt leaves the list, named with the reason."""
+        reason = self.retract_dialog.reason.text().strip() if self.retract_dialog is not None else ""
+        rest = [r for r in self.records if r.uid != record.uid]
+        self.show_attempts(rest, [*self.left_out, f"attempt {record.uid}: retracted now: {reason}"])
+        self.retracted.emit(record.uid)
 
     def show_problem(self, problem: str) -> None:
         """The attempts could not be read: why, in one line."""
@@ -315,6 +377,60 @@ class TraineeDialog(QDialog):
             self.replay_dialog.close()
         self.replay_dialog = ReplayDialog(replay_of(self.records[row]), self)
         self.replay_dialog.open()
+
+
+class RetractDialog(QDialog):
+    """Retract one attempt: what it was, a reason (kept with it, 500 characters at most), then
+    Retract. The call is short, on the GUI thread (ui.server_call); a refusal is one line here."""
+
+    def __init__(self, record, line, retract, parent=None):
+        super().__init__(parent)
+        self.record, self.retract = record, retract
+        self.setWindowTitle("Retract an attempt")
+        layout = QVBoxLayout(self)
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(line.started))
+        what = QLabel(f"Hide <b>{html.escape(line.title)}</b> of {when} ({line.total}, "
+                      f"{'passed' if line.passed else 'not passed'}) from the exports and the class "
+                      "view. The class keeps the attempt and your reason; a retraction is never taken "
+                      "back.")
+        what.setWordWrap(True)
+        layout.addWidget(what)
+        self.reason = QLineEdit()
+        self.reason.setMaxLength(500)
+        self.reason.setPlaceholderText("Why it is hidden (kept with it)")
+        self.reason.setAccessibleName("Reason")
+        layout.addWidget(self.reason)
+        self.problem = QLabel()
+        self.problem.setObjectName("wrong")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        layout.addWidget(self.problem)
+        self.status = QLabel()
+        layout.addWidget(self.status)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.retract_button = buttons.addButton("&Retract", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.retract_button.setEnabled(False)
+        self.reason.textChanged.connect(lambda text: self.retract_button.setEnabled(bool(text.strip())))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(560, self.sizeHint().height())
+
+    def accept(self) -> None:
+        from trainer.classes import ClassServerError
+        from ui.server_call import server_call
+
+        try:
+            with server_call(self.status.setText, "Retracting in the class"):
+                self.retract(self.record.uid, self.reason.text())
+        except ClassServerError as e:
+            self.problem.setText(f"Not retracted: {e}")
+            self.problem.show()
+            return
+        super().accept()
+
+
+LEFT_OUT_SHOWN = 3  # attempts not listed that the trainee's window names (its tooltip names all)
 
 
 def findings_html(findings, *, empty: str = "No findings.") -> str:

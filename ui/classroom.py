@@ -1,4 +1,4 @@
-"""A workstation in a class (issue 14): its results pushed to the class server in the background,
+"""A workstation in a class: its results pushed to the class server in the background,
 and the class's state in the status bar for as long as it is in the class.
 
 `Classroom(window)` holds the ClassConnection: `join(address)` starts pushing (the address is
@@ -38,6 +38,7 @@ STATUS_MS = 1000
 EXAMPLE = "postgresql://workstation:PASSWORD@HOST:5432/dealer_class"
 KEPT = "(kept on this workstation)"  # the password field's placeholder when the password is kept
 OPTIONS: dict = {}  # the ClassConnection's timings (poll, backoff): its own unless a test shortens them
+SHOWN_REASON = 160  # characters of a refusal the status bar shows (its tooltip has it whole)
 
 
 def results(n: int) -> str:
@@ -59,11 +60,30 @@ def password_file(settings) -> Path:
     return Path(folder) / passfile.NAME
 
 
-def status_line(waiting: int, connected: bool, problem: str | None, refused: bool = False) -> str:
-    """The status bar's words for the class's state."""
+def status_line(waiting: int, connected: bool, problem: str | None, refused: bool = False, *,
+                unreachable: bool = True, set_aside: list[tuple[str, str]] | None = None) -> str:
+    """The status bar's words for the class's state: `refused`, the server refused the password;
+    `unreachable`, the last try found no server (else the server answered and refused the push);
+    `set_aside`, the attempts the class refused, (uid, why) newest first."""
+    text = _state(waiting, connected, problem, refused, unreachable)
+    if not set_aside:
+        return text
+    from trainer.classes import refused_line
+
+    why = refused_line(set_aside)
+    why = why if len(why) <= SHOWN_REASON else why[:SHOWN_REASON - 1] + "…"
+    if problem is None and connected and not waiting:
+        return f"Class: connected — {why}; the others are sent"
+    return f"{text}; {why}"
+
+
+def _state(waiting: int, connected: bool, problem: str | None, refused: bool, unreachable: bool) -> str:
     if problem is not None and refused:
         text = "Class: the server refuses this workstation's password (File › Join class… to type it again)"
         return f"{text}; {results(waiting)} waiting" if waiting else text
+    if problem is not None and not unreachable:
+        return (f"Class: the class server refused the push ({problem}); {results(waiting)} waiting; "
+                "trying again")
     if problem is not None:
         if waiting:
             return f"Class: {results(waiting)} waiting to be sent (server unreachable; trying again)"
@@ -174,7 +194,9 @@ class Classroom(QObject):
             self.label.setText(f"Class: cannot read the progress file ({e})")
             return
         pusher = getattr(c, "pusher", None)
-        self.label.setText(status_line(waiting, c.connected, c.problem, getattr(pusher, "refused", False)))
+        self.label.setText(status_line(waiting, c.connected, c.problem, getattr(pusher, "refused", False),
+                                       unreachable=getattr(c, "unreachable", True),
+                                       set_aside=c.refused_attempts() if pusher is not None else None))
         self.label.setToolTip(f"{c.address.shown}\n{c.status}")
 
 

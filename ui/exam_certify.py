@@ -130,7 +130,7 @@ class Certification:
         try:
             token = issue_sitting(page.store, key, form, trainee, classroom=page.class_connection())
             code = write_sitting_file(out, token, sign_form(sitting_form(page.store, form, token), key),
-                                      key=key)
+                                      key=key, pool=form)
         except (ExamError, OSError) as e:
             QMessageBox.warning(page, "Issue a sitting", str(e))
             return None

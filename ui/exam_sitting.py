@@ -33,7 +33,8 @@ class ExamSitting:
             try:
                 session = start_exam(self.store, form, self.trainee.id, self.services.key,
                                      sitting=sitting, classroom=self.class_connection(),
-                                     password=password, start_code=start_code)
+                                     password=password, start_code=start_code,
+                                     seen=self.services.seen)
             except TraineeLoginNeeded as e:  # asked again until given, refused or cancelled
                 password = self.class_password(e)
                 if password is None:

@@ -76,6 +76,11 @@ class ProfileDialog(QDialog):
         name = name.strip()
         if not ok or not name:
             return None
+        from trainer.progress import clean_name, long_name
+
+        if (why := long_name(clean_name(name))) is not None:
+            self.say(f"Not added: {why}.")
+            return None
         if self.store.find_trainee(name) is not None:
             self.say(f"“{name}” is already on the list.")
             return None

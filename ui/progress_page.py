@@ -1,14 +1,22 @@
 """The Progress screen: a trainee's accuracy and speed over time, attempts per day or week, and
 the weakest skills with a button that drills each; and, for an instructor, the Class tab
-(ui.class_view; live from the class server while the app is in a class, ui.class_live, and
-its Trainee logins…, ui.class_logins). The charts are drawn by ui.progress_charts.
+(ui.class_view; live from the class server while the app is in a class, ui.class_live; its
+Trainee logins…, ui.class_logins, and its Workstations…, ui.class_workstations). The charts
+are drawn by ui.progress_charts.
 
 pyqtgraph loads with this screen, not at start-up."""
 
 from __future__ import annotations
 
 from trainer import SKILL_TITLES
-from ui.class_view import LOGINS_OUT_OF_CLASS, LOGINS_TIP, ClassView, item_name
+from ui.class_view import (
+    LOGINS_OUT_OF_CLASS,
+    LOGINS_TIP,
+    WORKSTATIONS_OUT_OF_CLASS,
+    WORKSTATIONS_TIP,
+    ClassView,
+    item_name,
+)
 from ui.progress_charts import Chart, configure, draw_accuracy, draw_attempts, draw_speed
 from ui.qt import (
     QComboBox,
@@ -76,10 +84,12 @@ class ProgressPage(QWidget):
         if trainee is not None and getattr(trainee, "instructor", False):
             self.klass = ClassView(services.store)
             self.klass.logins_button.clicked.connect(self.trainee_logins)
+            self.klass.workstations_button.clicked.connect(self.class_workstations)
             self.tabs.addTab(self.klass, "Class")
             services.class_changed.connect(self.follow_class)
         self.live = None  # ui.class_live.LiveClass while the app is in a class
         self.logins_dialog = None  # Trainee logins… (ui.class_logins), once opened
+        self.workstations_dialog = None  # Workstations… (ui.class_workstations), once opened
         self.refresh()
         self.follow_class()
 
@@ -113,6 +123,9 @@ class ProgressPage(QWidget):
         connection = classroom.connection if classroom is not None else None
         self.klass.logins_button.setEnabled(connection is not None)
         self.klass.logins_button.setToolTip(LOGINS_TIP if connection is not None else LOGINS_OUT_OF_CLASS)
+        self.klass.workstations_button.setEnabled(connection is not None)
+        self.klass.workstations_button.setToolTip(WORKSTATIONS_TIP if connection is not None
+                                                  else WORKSTATIONS_OUT_OF_CLASS)
         if self.live is not None:
             if connection is self.live.connection:
                 return
@@ -139,6 +152,18 @@ class ProgressPage(QWidget):
         self.logins_dialog = LoginsDialog(connection, [t.name for t in trainees],
                                           [trainees[r].name for r in rows if r < len(trainees)], self)
         self.logins_dialog.open()
+
+    def class_workstations(self) -> None:
+        """Workstations… (ui.class_workstations): those enrolled in the class, enrolling and
+        revoking; the app must be in the class (with the instructor's login to change them)."""
+        classroom = getattr(self.services, "classroom", None)
+        connection = classroom.connection if classroom is not None else None
+        if connection is None or self.klass is None:
+            return
+        from ui.class_workstations import WorkstationsDialog
+
+        self.workstations_dialog = WorkstationsDialog(connection, self)
+        self.workstations_dialog.open()
 
     def _empty(self, text: str) -> None:
         for chart in (self.accuracy, self.speed, self.days):

@@ -16,12 +16,13 @@ class Services(QObject):
     status = Signal(str)
     class_changed = Signal()  # joined or left a class (ui.classroom)
 
-    def __init__(self, store=None, trainee=None, parent=None, key: bytes | None = None):
+    def __init__(self, store=None, trainee=None, parent=None, key: bytes | None = None, seen=None):
         super().__init__(parent)
         self.store = store
         self.trainee = trainee
         self.window = None
         self.key = key  # the installation secret that authenticates exam results
+        self.seen = seen  # trainer.exams.SittingsSeen: where a sitting started before is found
         self.classroom = None  # ui.classroom.Classroom, once a class was joined
 
     @property

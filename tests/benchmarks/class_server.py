@@ -1,14 +1,15 @@
-"""Benchmark of a class on one server (issue 14): N workstations pushing to one PostgreSQL.
+"""Benchmark of a class on one server: N workstations pushing to one PostgreSQL.
 
 Run: `.venv/bin/python tests/benchmarks/class_server.py [--workstations 30] [--seconds 600]
-[--pace 2] [--attempts 1000000] [--trainees 200] [--folder DIR] [--class-view-only]`.
+[--pace 2] [--attempts 1000000] [--trainees 200] [--backlog 20000] [--folder DIR]
+[--class-view-only | --backlog-only]`.
 
 It starts a real PostgreSQL on this machine (the packaged server, as `dealer-trainer class-server`
 does), then:
 
 1. **The class view at scale.** A progress file of `--attempts` attempts of `--trainees` trainees
-   is made by bulk insert (executemany, tests/benchmarks/progress_bench.build), and the same rows
-   are copied into the class's database (COPY, with the server's triggers off while it loads):
+   is made by bulk insert (executemany, `build` in tests/benchmarks/progress_bench.py), and the
+   same rows are copied into the class's database (COPY, with the server's triggers off while it loads):
    neither goes through the app, which would take hours. The instructor's class view is then
    timed on both: `server_class_overview` over an instructor's login (row-level security on) and
    `class_overview` on the file, each beside `SELECT count(*) FROM trainees` on the same
@@ -23,6 +24,10 @@ does), then:
    figures of the local files: the attempts per second recorded into them, and the time
    `record_attempt` takes (when it returns, the attempt is visible in the file).
    `--class-view-only` stops after the class view.
+3. **A backlog pushed** (`backlog`, between the two, in a class of its own): `--backlog` attempts
+   of one file pushed by the real pusher, in its batches, then a copy of the file pushed again
+   (each attempt compared with the server's copy, none added): attempts per second, what the
+   push function costs. `--backlog-only` runs this alone.
 
 Times are wall-clock on a shared machine: compare the ratios, not the milliseconds, across runs.
 """
@@ -47,7 +52,7 @@ from tests.benchmarks.progress_bench import build, median_ms
 from tests.support.class_server import Class, start_server
 from trainer.classes.workstation.classview import follow, server_class_overview
 from trainer.classes.workstation.connection import ClassConnection
-from trainer.classes.workstation.push import connect
+from trainer.classes.workstation.push import BATCH, connect
 from trainer.progress.classroom import class_overview
 from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, FINDINGS, TRAINEES
 from trainer.progress.records import AttemptRecord, Mode
@@ -71,7 +76,8 @@ def line(label: str, value: str, aim: str = "", ratio: str = "") -> None:
 # --------------------------------------------------------------------------- 1. the class view at scale
 def copy_to_server(path: Path, klass: Class) -> float:
     """The progress file's trainees, attempts, findings and skills, copied into the class's
-    database as they are (ids too), with the triggers off; seconds taken."""
+    database as they are (ids too), with the triggers off, less the exams' attempts (which no
+    class keeps); seconds taken."""
     import sqlite3
 
     t = time.perf_counter()
@@ -80,8 +86,11 @@ def copy_to_server(path: Path, klass: Class) -> float:
         admin.execute("SET session_replication_role = replica")  # no announcement per row
         for table in (TRAINEES, ATTEMPTS, FINDINGS, ATTEMPT_SKILLS):
             columns = ", ".join(c.name for c in table.shared())
+            # an exam's attempts are the file's only: a class keeps an exam as its certificate (s010)
+            kept = ("WHERE mode <> 'exam'" if table is ATTEMPTS else "" if table is TRAINEES else
+                    "WHERE attempt_id IN (SELECT id FROM attempts WHERE mode <> 'exam')")
             with admin.cursor().copy(f"COPY {table.name} ({columns}) FROM STDIN") as copy:
-                for row in source.execute(f"SELECT {columns} FROM {table.name}"):
+                for row in source.execute(f"SELECT {columns} FROM {table.name} {kept}"):
                     copy.write_row(row)
         for table in ("trainees", "attempts", "findings"):  # ids made later follow those copied
             admin.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -105,6 +114,29 @@ def class_view(path: Path, klass: Class, runs: int) -> None:
     line("local file: class overview", f"{local:.1f} ms", "",
          f"{local / local_base:,.0f}x its count(*) baseline ({local_base:.3f} ms)")
     line("server / local file", f"{server / local:.2f}x")
+
+
+# --------------------------------------------------------------------------- 3. a backlog pushed
+def backlog(klass: Class, folder: Path, attempts: int) -> None:
+    """A workstation's backlog (the server was down for a day): a progress file of `attempts`
+    attempts made as the app records them (a third with a finding), pushed by the real pusher
+    in batches of push.BATCH; then a copy of the file pushed again, as after a crash between the
+    server's commit and the file's mark (every attempt is on the server already: the push
+    compares each with the server's copy and adds nothing)."""
+    from tests.support.class_server import progress_file, until
+
+    path = progress_file(folder / "backlog.db", {f"Trainee {k}": attempts // 10 for k in range(10)})
+    again = folder / "backlog-again.db"
+    shutil.copy(path, again)
+    print(f"\na backlog of {attempts:,} attempts pushed in batches of {BATCH} (the real pusher)")
+    for label, file in (("new to the class", path), ("on the class already (pushed again)", again)):
+        conn = ClassConnection(str(file), klass.address())
+        t = time.perf_counter()
+        conn.start()
+        until(lambda c=conn: c.waiting() == 0, within=3600, what="the backlog sent")
+        seconds = time.perf_counter() - t
+        conn.close()
+        line(f"server: a backlog {label}", f"{attempts / seconds:,.0f}/s", "", f"{seconds:.1f} s")
 
 
 # --------------------------------------------------------------------------- 2. a class at work
@@ -219,6 +251,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=10, help="timings of each class view (median)")
     ap.add_argument("--class-view-only", action="store_true", help="time the class view only, "
                     "without the rounds of a class at work")
+    ap.add_argument("--backlog", type=int, default=20_000, help="the attempts of a backlog pushed at once")
+    ap.add_argument("--backlog-only", action="store_true", help="time the backlog only")
     ap.add_argument("--folder", type=Path, help="where the server and the files go (default: a "
                     "temporary folder, removed afterwards)")
     args = ap.parse_args()
@@ -229,12 +263,16 @@ def main() -> None:
     server = start_server(folder / "server")
     try:
         klass = Class(server)
+        if args.backlog_only:
+            backlog(klass, folder, args.backlog)
+            return
         file = folder / "class-view.db"
         build(file, args.attempts, args.trainees)  # executemany into the file, indexes afterwards
         print(f"copied to the server (COPY): {copy_to_server(file, klass):.1f} s")
         class_view(file, klass, args.runs)
         if args.class_view_only:
             return
+        backlog(Class(server), folder, args.backlog)
         report_work(f"a class at work, one attempt every {args.pace:g} s a workstation",
                     class_at_work(klass, folder, args.workstations, args.seconds, args.pace))
         report_work("a class at work, flat out",

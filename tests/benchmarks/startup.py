@@ -1,7 +1,7 @@
 """Benchmark: a cold start to a rendered main window, against a bare PySide6 window.
 
 Both run as fresh processes in the same environment, render their window off screen to a PNG
-and exit; best of 5 each. The ratio is what the desktop-app issue holds to (≤ 1.5).
+and exit; best of 5 each. The ratio of the two is held to 1.5 or less.
 
     .venv/bin/python tests/benchmarks/startup.py
 """

@@ -39,7 +39,7 @@ from ui.services import Services
 from ui.window import MainWindow
 db = sys.argv[2]
 store = open_store(db)
-store.start_check()  # as ui.app.main: the full check runs in the background
+store.start_check()  # as ui.app.run: the full check runs in the background
 services = Services(store, key=exam_setup(store, db))
 services.trainee = store.trainees()[0]
 window = MainWindow(services)

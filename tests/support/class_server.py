@@ -3,6 +3,7 @@ address, a class database per test, and progress files full of attempts."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import socket
@@ -43,9 +44,13 @@ def free_port() -> int:
 
 
 def start_server(folder: Path, tries: int = 3) -> Postgres:
-    """The packaged server in `folder` on a free port, with the class logins. A port found free
-    can be taken before the server binds it (another process's free_port, in a parallel run):
-    then the server starts again on another."""
+    """A class server in `folder` on a free port, with the class logins. `folder` is under a
+    folder of the test's own (made by mkdtemp, its owner's only), which is opened for passing
+    through: as root the server runs as its own user, who must reach `folder`, and the server
+    never opens a folder it was not named. A port found free can be taken before the server binds
+    it (another process's free_port, in a parallel run): then the server starts on another."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.parent.chmod(folder.parent.stat().st_mode | 0o011)
     for attempt in range(tries):
         server = Postgres(folder, port=free_port())
         try:
@@ -162,6 +167,37 @@ def progress_file(path: Path, attempts: dict[str, int], *, start: int = 0) -> Pa
     return path
 
 
+def flipped(text: str, at: int) -> str:
+    """The text with the lowest bit of one character flipped (at 0, a log's "[" becomes "Z")."""
+    return text[:at] + chr(ord(text[at]) ^ 1) + text[at + 1:]
+
+
+def damaged_log(path, uid: str) -> None:
+    """One bit of an attempt's log flipped in the file, as a disk would (no check runs)."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        log = conn.execute("SELECT log FROM attempts WHERE uid = ?", (uid,)).fetchone()[0]
+    rewritten(path, uid, "log", flipped(log, 0))
+
+
+def rewritten(path, uid: str, column: str, value) -> None:
+    """An attempt's column changed in the file behind the app's back (no check runs, its
+    triggers set aside for the write and made again): a damaged or hand-edited file."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA ignore_check_constraints = 1")
+        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                                "AND tbl_name = 'attempts'").fetchall()
+        for name, _ in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute(f"UPDATE attempts SET {column} = ? WHERE uid = ?", (value, uid))
+        for _, sql in triggers:
+            conn.execute(sql)
+        conn.commit()
+
+
 def until(condition, *, within: float = 60.0, what: str = "the condition") -> None:
     """Wait for `condition()` to hold (a generous limit only guards against a hang: no test
     depends on how fast anything is)."""
@@ -261,17 +297,20 @@ def catalog(conn: psycopg.Connection) -> str:
     return "\n".join(out) + "\n"
 
 
-def push_all(path, klass: Class, size: int = 50) -> int:
-    """What a Pusher does, in this thread: the trainees, then every waiting attempt."""
+def push_all(path, klass: Class, size: int = 50, *, address: ClassAddress | None = None) -> int:
+    """What a Pusher does, in this thread: the trainees, then every waiting attempt (with the
+    shared workstation login, or the login of `address`); how many were sent (those the class
+    refused are set aside in the file)."""
+    address = address or klass.address()
     queue = Queue(path)
     try:
-        with connect(klass.address()) as conn:
+        with connect(address) as conn:
             uid = class_uid(conn)
-            queue.remember(uid, klass.address().shown)
+            queue.remember(uid, address.shown)
             push_trainees(conn, queue)
             sent = 0
-            while n := push_batch(conn, queue, uid, size):
-                sent += n
+            while sum(n := push_batch(conn, queue, uid, size)):
+                sent += n[0]
             return sent
     finally:
         queue.close()

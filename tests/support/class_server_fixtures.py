@@ -68,3 +68,13 @@ def _drop_classes():
         made = class_server.made.pop()
         with contextlib.suppress(psycopg.OperationalError):  # down: a test crashed it, and failed
             made.drop()
+
+
+@pytest.fixture
+def open_folder():
+    """A folder everyone may enter (pytest's own are its owner's only), for a class server the
+    test starts itself: as root, PostgreSQL runs as its own user, who must reach it."""
+    folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -41,9 +41,10 @@ def code_of(token: dict | None) -> str | None:
 
 def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_after: int | None = None,
         sitting: dict | None = None, classroom=None, missed_call_at: int | None = None):
-    """Sit an exam (under a sitting token, if given; counted by a class, if joined to one); the
-    ended result (or the session, still open, if `stop_after`). `critical_at`: that item pays
-    one payout a dollar over; `missed_call_at`: that item leaves its first call undone."""
+    """Sit an exam (under a sitting token, if given; counted by a class, if joined to one, and
+    its answers sent there); the ended result (or the session, still open, if `stop_after`).
+    `critical_at`: that item pays one payout a dollar over; `missed_call_at`: that item leaves
+    its first call undone."""
     session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom,
                          start_code=code_of(sitting))
     for p in range(len(exam.items)):
@@ -59,4 +60,22 @@ def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_af
             log.remove(next(a for a in log if a.do is Do.ANNOUNCE))
         session.record(p, grade(proc, log, automation=s.automation, game=s.game,
                                 target_seconds=s.target_seconds), log)
+    sent(store, classroom)
     return session.result
+
+
+def sent(store, classroom) -> int:
+    """Send what waits in the progress file for the class now, as the app's background pusher
+    would (the tests' class connections push nothing in the background, and from a file of
+    their own); how many steps and attempts were sent."""
+    from trainer.classes.workstation.push import class_uid, connect, send_waiting
+    from trainer.classes.workstation.queue import Queue
+
+    if classroom is None or store.path == ":memory:":
+        return 0
+    queue = Queue(store.path)
+    try:
+        with connect(classroom.address) as conn:
+            return send_waiting(conn, queue, class_uid(conn))
+    finally:
+        queue.close()

@@ -3,8 +3,9 @@ with one group's name run in one worker, in their order.
 
 xdist tells its scheduler a test's group by adding `@NAME` to the test's id in the worker. With
 pytest 9.2, whose ids are structured, what xdist 3.8 writes is never read, so every group is
-silently scattered (pytest-xdist issue 1386). This plugin writes the id the way pytest 9.2 reads
-it, after xdist has had its turn, and leaves alone an id that already carries its group."""
+silently scattered (https://github.com/pytest-dev/pytest-xdist/issues/1386). This plugin writes
+the id the way pytest 9.2 reads it, after xdist has had its turn, and leaves alone an id that
+already carries its group."""
 
 from __future__ import annotations
 

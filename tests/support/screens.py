@@ -50,11 +50,13 @@ def answer(*steps: dict, seen: list | None = None, asked: list | None = None):
     QTimer.singleShot(30, act)
 
 
-def window(qtbot, store, key, trainee_id):
+def window(qtbot, store, key, trainee_id, seen=None):
+    """The main window on `store`, for the trainee; `seen`: where the app looks for a sitting
+    started before (trainer.exams.SittingsSeen; the app's default file's, in the app)."""
     from ui.services import Services
     from ui.window import MainWindow
 
-    services = Services(store, store.trainee(trainee_id), key=key)
+    services = Services(store, store.trainee(trainee_id), key=key, seen=seen)
     w = MainWindow(services)
     services.window = w
     qtbot.addWidget(w)

@@ -9,15 +9,22 @@ Two halves, the lower never importing the upper:
     triggers, roles, row-level security, the push function), as named migrations, each frozen as
     the SQL it ran (`migrations/*.sql`);
   - `ledger`: the exam ledger's calls (sittings issued and used, insert-only);
-  - `logins`: the class's logins (`add_login`) and a trainee's own (`class_login`,
-    `trainee_login`, `new_password`);
+  - `logins`: the class's logins (`add_login`), a trainee's own (`class_login`,
+    `trainee_login`, `new_password`), a workstation's own (`enrol_workstation`,
+    `revoke_workstation`, `workstations`), and the defaults a login gave itself removed at the
+    class server's start (`reset_defaults`);
+  - `sessions`: the sessions of the class watched by the class server (`end_holders`: a
+    workstation's or trainee's session that holds up another is ended);
+  - `retractions`: an instructor hides an attempt from the exports and the view, with a reason
+    (`retract`, `retracted`);
   - `command`: `dealer-trainer class-server`.
 - `workstation`, what the app on a workstation (or the instructor's) does with a class:
   - `address`: a `--class` address checked without connecting (`class_address`), its password
     kept apart (`split_password`, `with_password`, `with_passfile`);
   - `passfile`: the class password in a libpq password file of the app's own;
   - `queue`: which attempts of the progress file were sent to which class;
-  - `push`: sending the unsent attempts, a batch per transaction (`push_batch`), and `Pusher`, the
+  - `push`: sending the unsent attempts, a batch per transaction (`push_batch`; an attempt the
+    server refuses found by halving the batch and set aside, `each_refused`), and `Pusher`, the
     thread that does it in the background and retries with backoff;
   - `classview`: the Class screen from the server (`server_class_overview`), what the live view
     adds (`class_activity`), one trainee's attempts (`attempts_of`) and `follow` (LISTEN/NOTIFY);
@@ -25,7 +32,9 @@ Two halves, the lower never importing the upper:
     (`server_lines`, `class_lines`; trainer.progress.handoff writes them);
   - `connection`: `ClassConnection`, what the app holds while a workstation is in a class
     (`start`, `stop`, `close`, `wake`, `waiting`, `status`; for an instructor `class_overview`,
-    `class_activity`, `attempts_of`, `follow`; the exam ledger's calls).
+    `class_activity`, `attempts_of`, `follow`; the exam ledger's calls; the class's logins:
+    `class_login`, `enrol_workstation`, `revoke_workstation`, `workstations`), and `with_login`
+    (the same class's address with another login and its password).
 - `errors`: `ClassServerError` (`ClassUnreachableError`: not reached; `LoginRefusedError`: its
   password refused);
 - `demo`: `DemoClass`, a demonstration progress file answering as a class server would.
@@ -42,7 +51,8 @@ FACE = {
     **names_from("trainer.classes.workstation.address", "ClassAddress", "class_address", "split_password",
                  "with_passfile", "with_password"),
     "passfile": ("trainer.classes.workstation.passfile", None),  # the class password file, as a namespace
-    **names_from("trainer.classes.workstation.connection", "ClassConnection"),
+    **names_from("trainer.classes.workstation.connection", "ClassConnection", "with_login"),
+    **names_from("trainer.classes.workstation.push", "refused_line"),  # "1 result refused by ...: why"
     **names_from("trainer.classes.server.logins", "new_password"),  # a trainee's class password
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

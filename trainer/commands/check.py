@@ -22,6 +22,7 @@ def run(args) -> int:
     from trainer.scenario import ScenarioError, load
 
     files: list[Path] = []
+    missing = 0  # paths that do not exist, each reported at once
     for raw in args.paths:
         path = Path(raw)
         if path.is_dir():
@@ -30,12 +31,9 @@ def run(args) -> int:
             files.append(path)
         else:
             print(f"{raw}:1: no such file or folder", file=sys.stderr)
-            files.append(None)
-    bad = 0
+            missing += 1
+    bad = missing
     for path in files:
-        if path is None:
-            bad += 1
-            continue
         try:
             build(load(path))
         except ScenarioError as e:
@@ -44,6 +42,6 @@ def run(args) -> int:
         except Exception as e:  # one bad file must not stop the check of the others
             print(f"{path}:1: cannot be checked ({type(e).__name__}: {e})", file=sys.stderr)
             bad += 1
-    good = sum(1 for f in files if f is not None) - bad + sum(1 for f in files if f is None)
-    print(f"{good} of {len(files)} scenario files are good", file=sys.stdout)
+    total = len(files) + missing
+    print(f"{total - bad} of {total} scenario files are good", file=sys.stdout)
     return EXIT_BAD_INPUT if bad else 0

@@ -1,5 +1,6 @@
 """`dealer-trainer class-server --data DIR [--host H] [--port N]`: run a class's PostgreSQL server
-on this machine and print the address workstations join with (trainer.classes.server.command)."""
+on this machine and print the address workstations join with; `dealer-trainer class-server --stop
+DIR`: stop the one whose data is in DIR (trainer.classes.server.command)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import argparse
 
 NAME = "class-server"
 HELP = ("run a class's PostgreSQL server on this machine and print the address workstations join "
-        "with (Ctrl+C stops it)")
+        "with (Ctrl+C or --stop DIR stops it)")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--data", required=True, metavar="DIR",
-                        help="the folder that keeps the class's data")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--data", metavar="DIR", help="the folder that keeps the class's data")
+    what.add_argument("--stop", metavar="DIR",
+                      help="stop the class server whose data is in DIR (started here, in any window)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: "
                              "every network)")
@@ -26,7 +29,10 @@ def _port(text: str) -> int:
 
 
 def run(args) -> int:
-    from trainer.classes.server.command import serve
+    from trainer.classes.server.command import serve, stop_server
+
+    if args.stop is not None:
+        return stop_server(args.stop, say=lambda line: print(line, flush=True))
     from trainer.exams.forms import bundled_forms
 
     forms = [(f.uid, f.digest, f.name, f.attempts_allowed) for f in bundled_forms()]

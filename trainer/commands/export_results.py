@@ -1,6 +1,8 @@
 """`dealer-trainer export-results FILE|--class URL --format xapi|csv [--trainee NAME] [--out PATH]
-[--home-page URL] [--activity-base IRI]`: the results for the employer, xAPI statements for a
-learning record store or a CSV transcript for the personnel file (trainer.progress.handoff)."""
+[--home-page URL] [--activity-base IRI] [--public-key KEY ...]`: the results for the employer,
+xAPI statements for a learning record store or a CSV transcript for the personnel file
+(trainer.progress.handoff): the practice attempts, and each exam's certificate that verifies with
+an instructor's public key (trainer.exams.employer). Exam attempts themselves are never written."""
 
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--activity-base", type=_activity_base, metavar="IRI",
                         help="the school's or casino's IRI the activity ids are made under, e.g. "
                              "https://lms.example-casino.com/dealer-trainer/ (default: a placeholder)")
+    parser.add_argument("--public-key", action="append", default=[], metavar="KEY",
+                        help="an instructor's public key file: the exam certificates (the file's, or "
+                             "the class's) that verify with it are exported (may be given more than once)")
 
 
 def _home_page(text: str) -> str:
@@ -49,45 +54,111 @@ def _activity_base(text: str) -> str:
 
 
 def run(args) -> int:
-    """Exit 0 with the results written (whole, or no file at all), 2 when a file or the class
-    cannot be read or the file cannot be written."""
+    """Exit 0 with the results written (whole, or no file at all; the class's attempts retracted
+    or unreadable left out, each named on stderr), 2 when a file, a key or the class cannot be
+    read or the file cannot be written."""
     import io
     from pathlib import Path
 
     from trainer.paths import atomic_text
     from trainer.progress import handoff
-    from trainer.progress.store import Store
 
+    left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
     if (args.file is None) == (args.class_address is None):
         print(f"{WHERE}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
         return EXIT_BAD_INPUT
+    keys = _keys(args.public_key)
     if args.file is not None:
         if not Path(args.file).is_file():
             print(f"{WHERE}: {args.file}: no such progress file", file=sys.stderr)
             return EXIT_BAD_INPUT
-        with Store.open(args.file, allow_unavailable=True) as store:
-            lines = handoff.file_lines(store, args.trainee)
+        lines, kept = _from_file(args.file, args.trainee)
     else:
-        from trainer.classes.workstation.results import class_lines
+        lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out)
+    notes: list[str] = []
+    if left_out:
+        notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
+                     + "; ".join(left_out))
+    certified: list = []
+    if keys:
+        from trainer.exams.employer import certified as check
 
-        lines = class_lines(args.class_address, args.trainee)
+        certified, notes = check(kept, keys, args.trainee)
+    elif kept:
+        many = len(kept) != 1
+        notes.append(f"{len(kept)} exam certificate{'s' if many else ''} not written: give the "
+                     f"instructor's --public-key KEY to check and export {'them' if many else 'it'}")
+    _, exams = handoff.practice(lines)
+    if exams:
+        notes.append(handoff.EXAMS_NOTE.format(n=exams, s="s" if exams != 1 else ""))
     text = io.StringIO()
-    n = handoff.write(lines, text, args.format, home_page=args.home_page or handoff.HOME_PAGE,
+    n = handoff.write(lines, text, args.format, certified=certified,
+                      home_page=args.home_page or handoff.HOME_PAGE,
                       activity_base=args.activity_base or handoff.IRI)
-    placeholder = args.format == "xapi" and args.activity_base is None  # said once, when written
-    if args.out is None:
+    if args.format == "xapi" and args.activity_base is None:  # said once, when written
+        notes.append(handoff.PLACEHOLDER_NOTE)
+    if args.out is not None:
+        try:
+            with atomic_text(args.out) as out:
+                out.write(text.getvalue())
+        except OSError as e:
+            print(f"{WHERE}: {args.out}: cannot be written ({e.strerror or e})", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        attempts = n - len(certified)
+        print(f"{args.out}: {attempts} attempt{'s' if attempts != 1 else ''}"
+              + (f" and {len(certified)} certificate{'s' if len(certified) != 1 else ''}" if keys else "")
+              + f" as {'xAPI statements' if args.format == 'xapi' else 'a CSV transcript'}")
+    else:
         sys.stdout.write(text.getvalue())
-        if placeholder:
-            print(handoff.PLACEHOLDER_NOTE, file=sys.stderr)
-        return 0
-    try:
-        with atomic_text(args.out) as out:
-            out.write(text.getvalue())
-    except OSError as e:
-        print(f"{WHERE}: {args.out}: cannot be written ({e.strerror or e})", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    print(f"{args.out}: {n} attempt{'s' if n != 1 else ''} as "
-          f"{'xAPI statements' if args.format == 'xapi' else 'a CSV transcript'}")
-    if placeholder:
-        print(handoff.PLACEHOLDER_NOTE, file=sys.stderr)
+    for note in notes:
+        print(note if note.startswith("note:") else f"note: {note}", file=sys.stderr)
     return 0
+
+
+def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
+    """The file's attempts (one trainee's, or everyone's) and the certificates it keeps (an
+    instructor's file keeps those it signed, of trainees it may hold no attempt of)."""
+    from trainer.exams.certify import certificates
+    from trainer.progress import handoff
+    from trainer.progress.errors import UnknownTraineeError
+    from trainer.progress.records import clean_name
+    from trainer.progress.store import Store
+
+    with Store.open(path, allow_unavailable=True) as store:
+        kept = certificates(store)
+        try:
+            lines = handoff.file_lines(store, trainee)
+        except UnknownTraineeError:
+            if not any(isinstance(c, dict) and isinstance(c.get("trainee"), str)
+                       and clean_name(c["trainee"]) == clean_name(trainee or "") for c in kept):
+                raise
+            lines = []  # a trainee the file knows by their certificates only
+    return lines, kept
+
+
+def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str]) -> tuple[list, list]:
+    """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
+    reads them; a trainee's reads none, which stops the export only when they were asked for);
+    the attempts left out (retracted, or unreadable) named in `left_out`."""
+    from trainer.classes.errors import ClassServerError
+    from trainer.classes.workstation.connection import ClassLedger
+    from trainer.classes.workstation.results import class_lines
+
+    lines = class_lines(address, trainee, left_out=left_out)
+    try:
+        kept = ClassLedger(address).certificates()
+    except ClassServerError:
+        if asked:
+            raise
+        kept = []
+    return lines, kept
+
+
+def _keys(paths: list[str]) -> list:
+    """The instructors' public keys named; a key that cannot be read stops the export (KeyFileError,
+    one line, exit 2)."""
+    if not paths:
+        return []
+    from trainer.exams.keys import read_public_key
+
+    return [read_public_key(p) for p in paths]

@@ -32,7 +32,9 @@ def run(args) -> int:
     scenario = find_scenario(args.scenario)
     try:
         text = Path(args.log).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError:
+        raise RequestError(args.log, "not a log (it is not UTF-8 text)") from None
+    except OSError as e:
         raise RequestError(args.log, f"cannot be read ({e.strerror or e})") from None
     try:
         log, settings = read_log(loads(text))

@@ -1,5 +1,5 @@
-"""`dealer-trainer settle [--jsonl]`: settle rounds given as JSON on stdin
-(../shared/spec/settle-contract.md); with --jsonl, one request per line and one answer per line."""
+"""`dealer-trainer settle [--jsonl]`: settle rounds given as JSON on stdin (docs/settle.md);
+with --jsonl, one request per line and one answer per line."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def run(args) -> int:
                               classroom=classroom)
         shown = sitting_form(store, form, token)
     code = write_sitting_file(args.out, token, sign_form(shown, key), sealed=not args.unsealed,
-                              key=key)
+                              key=key, pool=form)
     print(f"{args.out}: attempt {token['attempt']} of {form.attempts_allowed} at {form.name!r} for "
           f"{token['trainee']}, signed by {key.name} ({key.public.fingerprint})")
     if code:

@@ -13,7 +13,10 @@ issued and results certified by an instructor's Ed25519 key. No Qt.
 - `keys`, `roles`: instructor keys and who may be an instructor; `certify`: signed forms,
   sitting tokens, the ledger and certificates; `submission`: the files between them;
 - `classledger`: the exam ledger on the class server when the machine is joined to a class
-  (`classroom=` of `issue_sitting`, `start_exam`, `certify`, `ExamAccess`; the offline rule);
+  (`classroom=` of `issue_sitting`, `start_exam`, `certify`, `ExamAccess`; the offline rule;
+  the server's first record of a sitting is what is certified);
+- `proof`: the start code a sitting's result, and in a class each of its steps, proves known;
+  `seen`: the files and the list where a sitting started before on this account is found;
 - `trust`: the local results chain (`verify_results`), an integrity record, not evidence;
 - `access`: who sees what (`results_for`, `ExamAccess` with `unlock`).
 
@@ -56,6 +59,7 @@ FACE = {
                  "Answer", "ExamResult", "SignOff", "Status", "get_result", "results"),
     **names_from("trainer.exams.roles", "new_instructor", "open_instructor", "trusted_keys"),
     **names_from("trainer.exams.scoring", "Ending", "ExamScore", "exam_score"),
+    **names_from("trainer.exams.seen", "SatBeforeError", "SittingsSeen"),
     **names_from("trainer.exams.session",
                  "ExamSession", "attempts_left", "attempts_used", "close_interrupted", "start_exam"),
     **names_from("trainer.exams.submission",

@@ -1,4 +1,4 @@
-"""Who sees what (issue 6): a trainee sees only their own results, and sees exam forms and answer
+"""Who sees what: a trainee sees only their own results, and sees exam forms and answer
 keys only when an instructor has unlocked them for the session; an instructor sees everything.
 
 The UI holds one `ExamAccess` per session (the profile signed in). Listing the exams one may sit

@@ -40,14 +40,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainer.errors import RequestError
-from trainer.exams.classledger import Server, not_certifiable
+from trainer.exams.classledger import Server, class_named, kept_answers, not_as_recorded, not_certifiable
 from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
 from trainer.exams.forms import ExamForm, form_from_json
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
-from trainer.exams.proof import code_check, proof_holds, proof_key, start_code
+from trainer.exams.proof import code_check, drawn_digest, link, names_form, proof_holds, proof_key, start_code
 from trainer.exams.records import Status
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.policy import rule
@@ -164,11 +164,14 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
             raise NoAttemptsLeftError(
                 f"{name} has had every attempt at {form.name!r} ({form.attempts_allowed}): no "
                 "sitting was issued")
+        code = start_code(key, nonce) if proof else None
+        named = {"uid": form.uid, "name": form.name, "digest": sat.digest}
+        if code is not None and form.draw:  # a pool's draw, named so that only the code tells it
+            named.update(digest=drawn_digest(code, nonce, sat.digest), salted=1)
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
-                "form": {"uid": form.uid, "name": form.name, "digest": sat.digest},
-                "attempt": used + 1, "issued": now, "expires": now + valid_for,
+                "form": named, "attempt": used + 1, "issued": now, "expires": now + valid_for,
                 "signer": _signer(key.public), **in_class,
-                **({"proof": 1, "code_check": code_check(start_code(key, nonce), nonce)} if proof else {})}
+                **({"proof": 1, "code_check": code_check(code, nonce)} if code is not None else {})}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
                    "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -177,9 +180,12 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                     json.dumps(positions) if form.draw else None))
         if classroom is not None:  # in the file's transaction: refused or not reached, nothing is kept
             row = next(iter(db.query("SELECT * FROM exam_sittings WHERE nonce = ?", (nonce,))))
+            # the server checks the start code by the chain's last link, never by the code
+            verifier = None if code is None else \
+                (len(sat.items), link(proof_key(code, nonce), len(sat.items), 0))
             with Server("The class server cannot be reached now: no sitting was issued",
                         NoAttemptsLeftError):
-                classroom.record_sitting(row)
+                classroom.record_sitting(row, verifier)
     return token
 
 
@@ -231,6 +237,10 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     trainee, for this form, for this result, and not certified yet (CertifyError naming the
     sitting when not); ExamOfflineError when the server cannot be reached (nothing certified)."""
     sitting = read_sitting(token, [key.public])
+    named = class_named(token)
+    if named is not None and classroom is None:
+        raise CertifyError(f"sitting {sitting.nonce} was issued in a class: its result is certified "
+                           "with the class (--class), which keeps the sitting as it was first sat")
     rows = store.query("SELECT * FROM exam_sittings WHERE nonce = ?", (sitting.nonce,))
     if not rows:
         raise CertifyError("this sitting token was not issued by this instructor's ledger")
@@ -254,23 +264,33 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if uid != sitting.nonce:  # a sitting's result is named by its nonce (session.start_exam)
         raise CertifyError("uid: this is not the result sat under this sitting (a result sat "
                            "under a sitting bears the sitting's id)")
-    if sitting.proof and not proof_holds(proof_key(start_code(key, sitting.nonce), sitting.nonce),
-                                         record, record.get("proof")):
+    code = start_code(key, sitting.nonce) if sitting.proof else None
+    if not names_form(token, ledger["form_digest"], code):
+        raise CertifyError("the sitting token names another form than the ledger's sitting")
+    if code is not None and not proof_holds(proof_key(code, sitting.nonce), record, record.get("proof")):
         raise CertifyError("proof: this result does not prove its sitting was opened with the "
                            "start code (written without it, or changed after the attempt ended)")
-
+    ending = ENDINGS.get(record.get("status"))
+    sat = record.get("answers")
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
                     f"({classroom.address.shown}): nothing was certified", CertifyError):
-            refused = not_certifiable(classroom.sitting_use(sitting.nonce), sitting.nonce, trainee,
-                                      ledger["form_digest"], uid)
+            state = classroom.sitting_state(sitting.nonce)  # one visit
+        if named is not None and state["class"] != named:
+            raise CertifyError(f"sitting {sitting.nonce} was issued in another class than the one "
+                               "joined here")
+        refused = not_certifiable(state["use"], sitting.nonce, trainee, ledger["form_digest"], uid)
+        kept = state["record"]
         if refused:
             raise CertifyError(refused)
-
-    ending = ENDINGS.get(record.get("status"))
+        if kept is not None:  # what is certified is the server's first record of the sitting
+            refused = not_as_recorded(kept, record, sitting.nonce, ending)
+            if refused:
+                raise CertifyError(refused)
+            sat = kept_answers(kept)
     if ending is None:
         raise CertifyError(f"status: {record.get('status')!r} is not how an exam ends")
-    answers = regrade_answers(form, record.get("answers"))
+    answers = regrade_answers(form, sat)
     score = exam_score(answers, len(form.items), form.pass_mark)
     status, passed = verdict(ending, score)
     now = time.time() if now is None else float(now)

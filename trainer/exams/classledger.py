@@ -1,4 +1,4 @@
-"""The exam ledger on the class server, from the exam's side (issue 14, item 5): when a machine
+"""The exam ledger on the class server, from the exam's side: when a machine
 is joined to a class, the class server counts the attempts, not the machine's progress file, so
 deleting, replacing or restoring a progress file gives no attempt back.
 
@@ -64,6 +64,8 @@ An exam with no sitting, on a machine in no class, is counted in its file as bef
 
 from __future__ import annotations
 
+import json
+
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
 from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import ExamForm
@@ -97,40 +99,41 @@ def class_named(token: dict | None) -> str | None:
 
 
 def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, result_uid: str,
-                password: str | None = None) -> None:
+                password: str | None = None, proof: bytes | None = None) -> str | None:
     """Count the start of an attempt on the class server (see the module): returns when it is
-    counted; raises, having counted nothing (ExamOfflineError, ClassLedgerError,
+    counted, with the server's own nonce for the start of a sitting it keeps a record of (None
+    for any other); raises, having counted nothing (ExamOfflineError, ClassLedgerError,
     NoAttemptsLeftError, TraineeLoginNeeded), when the exam must not start. `password`: the
     trainee's class password, for a trainee with a login of their own (an exam with no sitting
-    is counted with that login)."""
+    is counted with that login). `proof`: the sitting's first link (trainer.exams.proof), for a
+    sitting that asks for proof."""
     named = class_named(token)
     if classroom is None:
         if named is not None:
             raise ExamOfflineError(
                 "This sitting was issued in a class: it is counted on the class server, so it "
                 "starts only on a workstation joined to that class (File › Join class).")
-        return
+        return None
     what = "This exam is counted on the class server, which cannot be reached now (" \
            f"{classroom.address.shown}). {OFFLINE}"
     if token is not None:
-        with Server(what):
-            if named is not None and classroom.class_uid() != named:
-                raise ClassLedgerError("This sitting was issued in another class than the one this "
-                                       "workstation is joined to.")
-            classroom.start_sitting(str(token["nonce"]), clean_name(trainee), form.digest, result_uid)
-    else:
-        name = clean_name(trainee)
-        with Server(what, NoAttemptsLeftError):
-            login = classroom.login_of(name)
-            counter = classroom
-            if login is not None and login != classroom.address.user:  # not joined with it
-                if password is None:
-                    raise TraineeLoginNeeded(name)
-                counter = classroom.signed_in(login, password)
-            try:
-                counter.start_attempt(result_uid, name, form.uid)
-            except LoginRefusedError:
-                raise TraineeLoginNeeded(name, refused=True) from None
+        with Server(what):  # one visit: the class the token names is checked there too
+            _, opened = classroom.start_sitting(str(token["nonce"]), clean_name(trainee), form.digest,
+                                                result_uid, proof, in_class=named)
+        return opened
+    name = clean_name(trainee)
+    with Server(what, NoAttemptsLeftError):
+        login = classroom.login_of(name)
+        counter = classroom
+        if login is not None and login != classroom.address.user:  # not joined with it
+            if password is None:
+                raise TraineeLoginNeeded(name)
+            counter = classroom.signed_in(login, password)
+        try:
+            counter.start_attempt(result_uid, name, form.uid)
+        except LoginRefusedError:
+            raise TraineeLoginNeeded(name, refused=True) from None
+    return None
 
 
 def give_to_class(classroom, form: ExamForm) -> bool:
@@ -186,3 +189,46 @@ def not_certifiable(use: dict | None, nonce: str, trainee: str, digest: str, res
     if use["used"] != result_uid:
         return f"{named} was used on the class server for result {use['used']}, not this one"
     return None
+
+
+def not_as_recorded(kept: dict, record: dict, nonce: str, ending) -> str | None:
+    """Why a result handed in is not the class server's record of its sitting (`kept`, as
+    ClassConnection.sitting_record gives it: what the server received first), so that it is not
+    certified; None when it is that record. `ending`: how the result says it ended (an Ending)."""
+    named = f"sitting {nonce}"
+    first = "the class certifies a sitting as the class server recorded it when it was first sat"
+    if record.get("class_start") != kept["opened"]:
+        return (f"{named}: the result handed in is not the one the class server started (it does "
+                "not bear the server's start of it): it was sat again apart from the class, and "
+                f"{first}")
+    if kept["ending"] is None:
+        return (f"{named} has not ended on the class server yet: its last answers may still be on "
+                "their way from the workstation (its status bar says so); certify it once they "
+                "have reached the class")
+    given = {a.get("position"): a.get("log") for a in record.get("answers") or []
+             if isinstance(a, dict)}
+    server = {p: _log(t) for p, t in kept["answers"].items()}
+    differ = sorted((p for p in set(given) | set(server)
+                     if given.get(p, _MISSING) != server.get(p, _MISSING)),
+                    key=lambda p: (not isinstance(p, int), str(p) if not isinstance(p, int) else p))
+    if differ:
+        items = ", ".join(str(p + 1) if isinstance(p, int) else repr(p) for p in differ)
+        return (f"{named}: the result handed in differs from the class server's record of it "
+                f"(item{'s' if len(differ) != 1 else ''} {items}): {first}")
+    if ending is not None and str(ending) != kept["ending"]:
+        return (f"{named}: the result handed in ended {ending}, the class server's record of it "
+                f"{kept['ending']}: {first}")
+    return None
+
+
+def kept_answers(kept: dict) -> list[dict]:
+    """The answers of the class server's record of a sitting, as a portable record gives them
+    (position and log) for re-grading."""
+    return [{"position": p, "log": _log(t)} for p, t in sorted(kept["answers"].items())]
+
+
+_MISSING = object()
+
+
+def _log(text: str):
+    return json.loads(text)

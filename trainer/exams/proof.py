@@ -1,5 +1,5 @@
-"""Proof that a sitting was opened with its start code (issue: a certificate only for the person
-who sat).
+"""Proof that a sitting was opened with its start code, so that a certificate is only ever for
+the person who sat.
 
 A sitting token can be read by anyone who sees its file; its start code cannot: the proctor
 types it when the sitting starts. So the code, not the token, is what a result must show it
@@ -13,6 +13,19 @@ the sitting's nonce (`start_code`), so certification derives it again.
   clears the key. The submission carries the proof beside the record.
 - `certify` derives the code and the key again and checks the proof: a result written for a
   sitting by someone who never had its code, or changed after it ended, is refused.
+
+In a class (trainer.exams.classledger), the class server checks the code too, without ever
+holding it or the instructor's key: when the sitting is issued, the instructor registers the
+end of a hash chain the proof key seeds (`links`: `link(k)` is SHA-256 applied `items + 2 - k`
+times to the seed, and the server keeps `link(0)`). Each call the workstation makes for the
+sitting reveals the next link: the start `link(1)`, each answer in turn, the end last; the server
+checks that the SHA-256 of what it is given is the link it holds, and keeps it. A link that was
+revealed is spent, and the next cannot be made from it, so neither a token read from a sitting
+file, nor a look at the server's tables or at the traffic, lets anyone act for the sitting.
+
+A pool's draw (trainer.exams.forms) is named in the token by a salted digest (`drawn_digest`):
+the digest of the drawn form under a salt derived from the proof key, so the token read before
+the start says nothing of which items were drawn, however many sittings of the pool were seen.
 
 The code carries 80 bits: a proof cannot be guessed, nor the code found from a proof offline.
 """
@@ -29,6 +42,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 16
 _CODE = b"dealer-trainer start code\0"
 _KEY = b"dealer-trainer sitting proof\0"
+_LINKS = b"dealer-trainer class server links\0"
+_SALT = b"dealer-trainer draw salt\0"
 
 
 def start_code(key, nonce: str) -> str:
@@ -63,14 +78,52 @@ def code_is_right(code: str | None, token: dict) -> bool:
         code_check(code, str(token.get("nonce"))), check)
 
 
+def links(items: int) -> int:
+    """How many links a sitting of `items` items has after its verifier: its start, one per
+    item answered, its end."""
+    return items + 2
+
+
+def link(key: bytes, items: int, step: int) -> bytes:
+    """The link the workstation reveals at `step` of a sitting (1: its start; then each answer
+    and its end, in order; 0: the verifier the instructor registers)."""
+    if not 0 <= step <= links(items):
+        raise ValueError(f"a sitting of {items} items has no step {step}")
+    value = hmac.new(key, _LINKS, hashlib.sha256).digest()
+    for _ in range(links(items) - step):
+        value = hashlib.sha256(value).digest()
+    return value
+
+
+def drawn_digest(code: str, nonce: str, digest: str) -> str:
+    """What a sitting token of a pool names its drawn form by: the form's digest under a salt
+    only the start code gives (the token alone says nothing of the draw)."""
+    salt = hmac.new(proof_key(code, nonce), _SALT, hashlib.sha256).digest()
+    return hashlib.sha256(salt + digest.encode("ascii")).hexdigest()
+
+
+def names_form(token: dict, digest: str, code: str | None) -> bool:
+    """Whether the sitting `token` is for the form of `digest`: its digest as it is, or, for a
+    pool's token (`"salted"`), as the start code salts it."""
+    form = token.get("form") if isinstance(token.get("form"), dict) else {}
+    named = form.get("digest")
+    if not form.get("salted"):
+        return named == digest
+    return bool(code) and isinstance(named, str) and hmac.compare_digest(
+        drawn_digest(code, str(token.get("nonce")), digest), named)
+
+
 def proven(record: dict) -> dict:
-    """What a proof covers of a result's portable record: what certification reads of it."""
+    """What a proof covers of a result's portable record: what certification reads of it (and
+    the class server's start of it, for a result sat in a class that keeps one)."""
     form = record.get("form") if isinstance(record.get("form"), dict) else {}
     answers = record.get("answers") if isinstance(record.get("answers"), list) else []
+    opened = record.get("class_start")
     return {"uid": record.get("uid"), "trainee": record.get("trainee"), "form": form.get("digest"),
             "status": record.get("status"),
             "answers": [{"position": a.get("position"), "log": a.get("log")} if isinstance(a, dict)
-                        else None for a in answers]}
+                        else None for a in answers],
+            **({"class_start": opened} if opened is not None else {})}
 
 
 def prove(key: bytes, record: dict) -> str:

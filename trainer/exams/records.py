@@ -60,7 +60,7 @@ class SignOff:
     signer_name: str
     signed: float
     kdf: str  # "scrypt$n$r$p$salt-hex": how the countersignature's key came from the passphrase
-    countersignature: str  # hex HMAC-SHA256 (trainer.exams.trust.countersign)
+    countersignature: str  # hex HMAC-SHA256, made by earlier versions only (trainer.exams.trust)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +183,9 @@ def portable(r: dict, answers: list[dict]) -> dict:
             "answers": [portable_answer(a) for a in sorted(answers, key=lambda a: a["position"])],
             # that its sitting was opened with the start code (trainer.exams.proof); a result from
             # before proofs has none, and its record reads as it did
-            **({"proof": r["proof"]} if r.get("proof") else {})}
+            **({"proof": r["proof"]} if r.get("proof") else {}),
+            # the class server's own nonce for its start, for a sitting the server keeps
+            **({"class_start": r["class_start"]} if r.get("class_start") else {})}
 
 
 def portable_record(store: Store, result_id: int) -> dict:

@@ -1,4 +1,5 @@
-"""An exam's score and verdict, from the answers given (issue 6, "the pass rule").
+"""An exam's score and verdict, from the answers given, under the pass rule of
+trainer.policy.
 
 - Each part (procedure, payouts, speed, total) is the mean over *all* the form's items, an item
   not answered counting 0; the means are rounded down, so that the total shown is at or above the

@@ -1,5 +1,5 @@
 """Sitting an exam, with no Qt: start an attempt, record each answer the moment it is graded,
-and end the attempt with a status (issue 6, "Taking an exam").
+and end the attempt with a status.
 
 Nothing given is ever lost: the attempt's row is written (status "in-progress") before the
 first scenario is shown, and every answer is its own transaction, chained at once
@@ -27,6 +27,7 @@ countdown reads the session's `remaining()`; tests pass their own clock.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
 import time
@@ -41,9 +42,10 @@ from trainer.exams.certify import CertifyError, read_sitting, signed_by
 from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import add_form, get_form
-from trainer.exams.proof import code_is_right, proof_key, prove
+from trainer.exams.proof import code_is_right, link, names_form, proof_key, prove
 from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result, portable
 from trainer.exams.scoring import Ending, exam_score, verdict
+from trainer.exams.seen import SittingsSeen
 from trainer.exams.trust import chain
 from trainer.grading import Result
 from trainer.procedure.model import Performed
@@ -103,7 +105,7 @@ def standings(store: Store, trainee_id: int, allowed: dict[str, int],
 def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
                clock: Callable[[], float] = exam_clock, sitting: dict | None = None,
                classroom=None, password: str | None = None,
-               start_code: str | None = None) -> ExamSession:
+               start_code: str | None = None, seen: SittingsSeen | None = None) -> ExamSession:
     """Begin an attempt on a form (an ExamForm, stored now if it is not yet, or a stored form's
     uid). Refused for an archived form (FormError) and when the trainee has no attempt left
     (NoAttemptsLeftError). With a signed `sitting` token (trainer.exams.submission), the token
@@ -114,18 +116,22 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     a sitting whose token names a class needs that class. A trainee with a login of their own in
     the class starts an exam with no sitting with its `password` (TraineeLoginNeeded without it,
     or when the server refuses it). A sitting that asks for proof needs its `start_code`: the
-    attempt holds the proof key it gives until it ends (trainer.exams.proof)."""
+    attempt holds the proof key it gives until it ends (trainer.exams.proof). In a class whose
+    server checks the code (s012), the start proves it there, and each answer and the end are
+    sent to the server as they are given, from the file (`exam_stream`), in order. `seen`
+    (trainer.exams.seen): the other files and the list where a sitting started before on this
+    account is found (SatBeforeError)."""
     trainee = store.trainee(trainee_id)
     if sitting is not None:
         # the sitting file's form (the instructor's draw) is held in memory only: it is never
         # written to this progress file, where the trainee's account could read it
         if not isinstance(form, ExamForm):
             raise FormError("a sitting is sat on the form of its sitting file")
-        check_sitting_here(sitting, trainee.name, form, float(clock()))
         if sitting.get("proof") and not start_code:
             raise CertifyError("this sitting starts with its start code: the proctor types it")
         if sitting.get("proof") and not code_is_right(start_code, sitting):
             raise CertifyError("the start code is not right")
+        check_sitting_here(sitting, trainee.name, form, float(clock()), start_code)
     else:
         if isinstance(form, str):
             form = get_form(store, form)
@@ -139,7 +145,11 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     # a sitting's result bears the sitting's nonce as its id: one result per token, and the
     # instructor can tell which result a token was sat for (certify refuses any other id)
     uid = uuid.uuid4().hex if sitting is None else str(sitting["nonce"])
-    with store.write() as db:
+    proving = sitting is not None and bool(sitting.get("proof"))
+    sitting_key = proof_key(start_code, uid) if proving else None
+    first = seen.first_sitting(uid, store.path) if seen is not None and sitting is not None \
+        else contextlib.nullcontext()
+    with first, store.write() as db:
         if sitting is not None and db.execute("SELECT 1 FROM exam_results WHERE uid = ?",
                                               (uid,)).fetchone():
             raise CertifyError("this sitting was already sat on this workstation: a sitting is "
@@ -151,33 +161,37 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
                 f"{trainee.name} has used {used} of the {form.attempts_allowed} attempt"
                 f"{'s' if form.attempts_allowed != 1 else ''} allowed at {form.name!r}.")
         # the class server counts first: a start it refuses or cannot count writes nothing here
-        classledger.count_start(classroom, sitting, trainee.name, form, uid, password)
+        opened = classledger.count_start(
+            classroom, sitting, trainee.name, form, uid, password,
+            proof=None if sitting_key is None else link(sitting_key, len(form.items), 1))
         cur = db.execute(
             "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
-            "pass_mark, time_limit_seconds, item_count, started, status, source, sitting, proof_key) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "pass_mark, time_limit_seconds, item_count, started, status, source, sitting, proof_key, "
+            "class_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (uid, trainee_id, trainee.name, form.uid, form.name, form.digest, form.pass_mark,
              form.time_limit_seconds, len(form.items), started, Status.IN_PROGRESS.value, workstation(),
              None if sitting is None else json.dumps(sitting, ensure_ascii=False),
-             proof_key(start_code, uid).hex() if sitting is not None and sitting.get("proof") else None))
+             None if sitting_key is None else sitting_key.hex(), opened))
         result_id = cur.lastrowid
         chain(db, key, "start", result_id)
     _LIVE.add(uid)
     lock = attempt_lock(store, uid)
     lock.acquire()  # a new uid: nobody else holds it
-    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock)
+    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock, classroom)
 
 
-def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float) -> None:
+def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float,
+                       code: str | None = None) -> None:
     """What a workstation can check of a sitting token: signed by the key it names, this
-    trainee's, this form's, and not expired. CertifyError (an ExamError) says which."""
+    trainee's, this form's (a pool's draw by the digest its start `code` salts), and not
+    expired. CertifyError (an ExamError) says which."""
     signer = signed_by(token)
     if signer is None:
         raise CertifyError("the sitting token names no signer")
     sitting = read_sitting(token, [signer])
     if sitting.trainee != clean_name(trainee):
         raise CertifyError(f"this sitting was issued to {sitting.trainee}, not {trainee}")
-    if sitting.form_digest != form.digest:
+    if not names_form(token, form.digest, code):
         raise CertifyError(f"this sitting is for another exam than {form.name!r}")
     if now > sitting.expires:
         raise CertifyError("this sitting has expired: ask the instructor for a new one")
@@ -203,8 +217,9 @@ class ExamSession:
 
     def __init__(self, store: Store, key: bytes, form: ExamForm, result_id: int, uid: str,
                  trainee_id: int, started: float, clock: Callable[[], float],
-                 lock: FileLock | None = None):
+                 lock: FileLock | None = None, classroom=None):
         self.store, self.key, self.form, self.lock = store, key, form, lock
+        self.classroom = classroom  # told when an answer waits to be sent to the class
         self.result_id, self.uid, self.trainee_id = result_id, uid, trainee_id
         self.started, self.clock = started, clock
         self.answers: dict[int, Answer] = {}
@@ -259,13 +274,21 @@ class ExamSession:
                  actions))
             chain(db, self.key, "answer", cur.lastrowid)
             row = next(iter(db.query("SELECT * FROM exam_answers WHERE id = ?", (cur.lastrowid,))))
+            stream(db, self.result_id, answer_id=cur.lastrowid)
             if last:
                 close(db, self.key, self.result_id, Ending.FINISHED, float(self.clock()))
+        self._wake()
         answer = answer_from_row(row)
         self.answers[position] = answer
         if last:
             self._closed()
         return answer
+
+    def _wake(self) -> None:
+        """Tell the class connection an answer waits to be sent (sent in the background)."""
+        wake = getattr(self.classroom, "wake", None)
+        if wake is not None:
+            wake()
 
     def finish(self) -> ExamResult:
         """Hand in: the items not answered count 0. After the time limit this is a time-out."""
@@ -298,6 +321,7 @@ class ExamSession:
         with self.store.write() as db:
             self._still_open(db)
             close(db, self.key, self.result_id, ending, ended)
+        self._wake()
         return self._closed()
 
     def _closed(self) -> ExamResult:
@@ -318,6 +342,7 @@ def close(db: Database, key: bytes, result_id: int, ending: Ending, ended: float
     # a sitting's proof of its start code, of the result as it ends; the key goes with the end
     proof = (prove(bytes.fromhex(r["proof_key"]), portable({**r, "status": status.value}, answers))
              if r.get("proof_key") else None)
+    stream(db, result_id, ending=ending)
     cur = db.execute("UPDATE exam_results SET ended = ?, status = ?, passed = ?, critical = ?, "
                      "procedure = ?, payouts = ?, speed = ?, total = ?, rule = ?, proof = ?, "
                      "proof_key = NULL WHERE id = ? AND status = 'in-progress'",
@@ -327,6 +352,26 @@ def close(db: Database, key: bytes, result_id: int, ending: Ending, ended: float
         raise ExamOverError(f"Exam result {result_id} has already ended.")
     chain(db, key, "end", result_id)
     return status
+
+
+def stream(db: Database, result_id: int, *, answer_id: int | None = None,
+           ending: Ending | None = None) -> None:
+    """Queue the next step of a sitting the class server keeps a record of (its `class_start`),
+    in the caller's transaction: an answer (its row) or the end, with the step's link
+    (trainer.exams.proof.link), while the attempt holds its proof key. Nothing for any other
+    result."""
+    r = db.execute("SELECT proof_key, class_start, item_count, sitting FROM exam_results WHERE id = ?",
+                   (result_id,)).fetchone()
+    if r is None or r[0] is None or r[1] is None:
+        return
+    sitting = json.loads(r[3])
+    answered = db.execute("SELECT count(*) FROM exam_stream WHERE result_id = ? AND answer_id IS NOT NULL",
+                          (result_id,)).fetchone()[0]
+    step = answered + 2  # 1 is the start; then the answers in the order given; then the end
+    db.execute("INSERT INTO exam_stream (result_id, step, class_uid, answer_id, ending, link) "
+               "VALUES (?, ?, ?, ?, ?, ?)",
+               (result_id, step, str(sitting.get("class")), answer_id,
+                None if ending is None else ending.value, link(bytes.fromhex(r[0]), r[2], step).hex()))
 
 
 def close_interrupted(store: Store, key: bytes) -> list[int]:

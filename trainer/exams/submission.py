@@ -41,7 +41,7 @@ from trainer.exams.certify import (
 from trainer.exams.errors import FormFileError
 from trainer.exams.forms import ExamForm, write_atomically
 from trainer.exams.keys import InstructorKey
-from trainer.exams.proof import CODE_ALPHABET, CODE_LENGTH, code_is_right, plain_code, start_code
+from trainer.exams.proof import CODE_ALPHABET, CODE_LENGTH, code_is_right, names_form, plain_code, start_code
 from trainer.exams.records import portable
 from trainer.progress.records import workstation
 from trainer.progress.store import Store
@@ -53,13 +53,16 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def write_sitting_file(path: str | os.PathLike, token: dict, signed_form: dict, *,
-                       sealed: bool = True, key: InstructorKey | None = None) -> str | None:
+                       sealed: bool = True, key: InstructorKey | None = None,
+                       pool: ExamForm | None = None) -> str | None:
     """Write the sitting file, readable by its owner only. Sealed (the default), the form is
     encrypted under the start code: the file can be handed out before the sitting and its
     scenarios read only once the proctor gives the code. A token that asks for proof
     (issue_sitting) has its start code from the instructor's `key` (trainer.exams.proof), which
     the workstation needs to start it, sealed or not. Returns the start code (None when there is
-    none: an unsealed sitting of a token from before proofs)."""
+    none: an unsealed sitting of a token from before proofs). For a sitting of a pool, `pool`
+    (the whole form) makes every sealed draw of it the same length: the length of a sealed form
+    says nothing of which items were drawn."""
     doc: dict = {"format": SITTING_FILE, "version": VERSION, "sitting": token}
     code = None
     if isinstance(token, dict) and token.get("proof"):
@@ -69,7 +72,7 @@ def write_sitting_file(path: str | os.PathLike, token: dict, signed_form: dict, 
     elif sealed:
         code = new_start_code()
     if sealed:
-        doc["sealed_form"] = seal(signed_form, code)
+        doc["sealed_form"] = seal(signed_form, code, pool)
     else:
         doc["form"] = signed_form
     write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n", private=True)
@@ -116,7 +119,7 @@ def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
         raise CertifyError(f"{name}: a damaged sitting file ({e})") from None
     except (CertifyError, FormFileError) as e:
         raise CertifyError(f"{name}: {str(e).removeprefix(name + ': ')}") from None
-    if form.digest != sitting.form_digest:
+    if not names_form(token, form.digest, start_code):
         raise CertifyError(f"{name}: the sitting is for another form than the one in the file")
     return sitting, token, form
 
@@ -137,10 +140,20 @@ def _code_key(code: str, salt: bytes, n: int = SEAL_N) -> bytes:
                           maxmem=256 * n * SEAL_R + 2**20)
 
 
-def seal(signed_form: dict, code: str) -> dict:
-    """The signed form encrypted (AES-256-GCM) under a key scrypt derives from the start code."""
+def _compact(doc: object) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def seal(signed_form: dict, code: str, pool: ExamForm | None = None) -> dict:
+    """The signed form encrypted (AES-256-GCM) under a key scrypt derives from the start code.
+    A draw of the `pool` is padded with spaces (which JSON ignores) to the length it would have
+    with every item of the pool: every draw of a pool seals to one length."""
     salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
-    body = json.dumps(signed_form, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = _compact(signed_form)
+    if pool is not None and pool.draw:
+        drawn = signed_form.get("form", {}).get("items", []) if isinstance(signed_form, dict) else []
+        whole = [{"scenario": i.scenario_id, "toml": i.text} for i in pool.items]
+        body += b" " * max(0, len(_compact(whole)) - len(_compact(drawn)))
     sealed = AESGCM(_code_key(code, salt)).encrypt(nonce, body, SITTING_FILE.encode("ascii"))
     return {"kdf": {"name": "scrypt", "n": SEAL_N, "salt": salt.hex()}, "nonce": nonce.hex(),
             "sealed": sealed.hex()}

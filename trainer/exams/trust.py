@@ -1,5 +1,5 @@
 """The exam results chain: a local integrity record of this progress file, never a source of
-trust (issue 6 made it; the exam trust issue retired it as evidence).
+trust (it was evidence once; the instructor's signed certificates replaced it as evidence).
 
 Every write to an exam result appends an entry to `exam_chain`: "start" (the attempt began),
 "answer" (one scenario answered) and "end" (closed with its status and score); files from

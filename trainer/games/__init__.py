@@ -1,4 +1,4 @@
-"""The games, by their settle-contract id."""
+"""The games, by the id the settle contract knows them by (docs/settle.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """What every game shares: bets, throws, the table protocol, and one-roll settlement.
 
-A game module defines its bet catalogue (ids from the settle contract, names and citations from
-the regulation), how it reads a throw, and a `Table` that carries the state across throws.
+A game module defines its bet catalogue (ids from the settle contract, docs/settle.md; names and
+citations from the regulation), how it reads a throw, and a `Table` that carries the state across
+throws.
 """
 
 from __future__ import annotations
@@ -10,18 +11,20 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from trainer.cite import cite
 from trainer.errors import RequestError
 from trainer.money import winnings
 from trainer.paytables import PayEntry
-from trainer.settlement import Line, Refusal, ThrowReport, Wager
+from trainer.settlement import Line, Refusal, ThrowReport, ThrowResult, Wager
 from trainer.vocabulary import Do
 
 
-class Kind(StrEnum):
-    """When a bet is decided."""
+class WagerKind(StrEnum):
+    """When a wager is decided: on one roll, over a Six Eight Shake cycle, the full game or a
+    single play (the regulation's "full game wagers" and "single play wagers", § 577.3(b), (d)),
+    on the first roll, or by the extra roll bought. (A finding's kind is trainer.grading.Kind.)"""
 
     ONE_ROLL = "one roll"
     CYCLE = "Six Eight Shake cycle"
@@ -40,7 +43,7 @@ class Bet:
     cite: str  # the section that says when it wins
     wins_when: str  # one plain sentence
     pays: str  # the paytable entry that pays it
-    kind: Kind
+    kind: WagerKind
     reconstructed: bool = False
 
 
@@ -56,11 +59,23 @@ class Throw:
         return self.no_roll is None
 
 
+class Options(TypedDict, total=False):
+    """A game's options as read (`Game.parse_options`), defaults filled in: the settle contract's
+    `options`. A game reads only its own."""
+
+    hop_regions: Mapping[str, frozenset[str]]  # Props & Hops: each hop region's combinations
+    sum_paytable: str  # Pai Gow dice: the property's Sum paytable, A–D (§ 645c.2(e))
+    beat_it_paytable: str  # Pai Gow dice: its Beat It paytable, A–C
+
+
 class Table(Protocol):
     """A game's table state across the throws of a round (or of a Props & Hops session)."""
 
     over: bool
-    dice_count: int  # how many dice the next throw has
+
+    @property
+    def dice_count(self) -> int:
+        """How many dice the next throw has."""
 
     def parse_throw(self, raw: Mapping[str, object], where: str) -> Throw: ...
     def offer(self, wager: Wager) -> Refusal | None: ...
@@ -95,21 +110,21 @@ class Game(Protocol):
     # the options whose odds `dealer-trainer odds` reports: every paytable a property may choose
     odds_options: tuple[Mapping[str, object], ...]
 
-    def catalogue(self, options: Mapping[str, object]) -> Mapping[str, Bet]: ...
+    def catalogue(self, options: Options) -> Mapping[str, Bet]: ...
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
         """A throw's dice in the game's order (the throw as the settle contract writes it)."""
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         """The throw of these dice (in the game's order), as the settle contract writes it."""
     def call_of(self, dice: tuple[int, ...]) -> str:
         """The call of a first throw of these dice (in the game's order)."""
-    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+    def calls_like(self, result: ThrowResult, dice: tuple[int, ...],
                    rng: random.Random) -> list[str]:
         """Calls a dealer might make instead of this throw's right one (the practice screen's
         wrong choices): the calls of nearby dice, or of the game's own special throws."""
     def paid_once(self, bet: str) -> str | None:
         """The section that forbids paying this wager again in a later throw, if the game has one."""
-    def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]: ...
-    def new_table(self, options: Mapping[str, object]) -> Table: ...
+    def parse_options(self, raw: Mapping[str, object]) -> Options: ...
+    def new_table(self, options: Options) -> Table: ...
 
 
 # --- helpers the games share ----------------------------------------------------------------------
@@ -149,7 +164,8 @@ def settle_each(
     resolve: Callable[[str], str | None],
 ) -> tuple[list[Line], list[Line]]:
     """Settle wagers decided by one result; returns (losers, winners) in seat order."""
-    losers, winners = [], []
+    losers: list[Line] = []
+    winners: list[Line] = []
     for w in sorted(wagers, key=lambda w: w.seat):
         bet = catalogue[w.bet]
         line = pay_or_collect(w, resolve(w.bet), bet.cite, paytable[bet.pays])
@@ -157,11 +173,13 @@ def settle_each(
     return losers, winners
 
 
-def read_dice(raw: object, count: int, where: str) -> tuple[int, ...]:
-    """A list of `count` die faces, each 1–6, or a RequestError naming the field."""
+def read_dice(raw: object, count: int | None, where: str) -> tuple[int, ...]:
+    """A list of `count` die faces (None: any number), each 1–6, or a RequestError naming the
+    field."""
     if not isinstance(raw, list):
-        raise RequestError(where, f"expected a list of {count} dice, got {type(raw).__name__}")
-    if len(raw) != count:
+        many = "" if count is None else f" of {count}"
+        raise RequestError(where, f"expected a list{many} dice, got {type(raw).__name__}")
+    if count is not None and len(raw) != count:
         raise RequestError(where, f"expected {count} dice, got {len(raw)}")
     return tuple(read_die(v, f"{where}[{i}]") for i, v in enumerate(raw))
 
@@ -202,8 +220,7 @@ def read_no_roll(raw: Mapping[str, object], reasons: Mapping[str, str], where: s
 
 
 def check_keys(raw: Mapping[str, object], allowed: tuple[str, ...], where: str) -> None:
-    if extra := raw.keys() - allowed:
-        extra = sorted(extra)
+    if extra := sorted(raw.keys() - allowed):
         raise RequestError(f"{where}.{extra[0]}" if where else extra[0], "unknown field")
 
 
@@ -211,7 +228,7 @@ def refuse(wager: Wager, reason: str, section: str) -> Refusal:
     return Refusal(wager, reason, cite(section))
 
 
-def no_options(raw: Mapping[str, object], game: str) -> Mapping[str, object]:
+def no_options(raw: Mapping[str, object], game: str) -> Options:
     for key in raw:
         raise RequestError(f"options.{key}", f"not an option of {game}")
     return {}

@@ -16,18 +16,21 @@ from trainer.cite import cite
 from trainer.errors import RequestError
 from trainer.games.base import (
     Bet,
-    Kind,
+    Game,
+    Options,
     Throw,
+    WagerKind,
     dice_variants,
     no_options,
     pay_or_collect,
+    read_dice,
     read_throw,
     refuse,
 )
 from trainer.money import fmt_dollars
 from trainer.paytables import paytable
 from trainer.readings import HRD_RANK, MILLIONAIRE_MAX_CENTS, SEATS
-from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, settle_together
+from trainer.settlement import Line, Refusal, Step, ThrowReport, ThrowResult, Wager, settle_together
 from trainer.vocabulary import Do
 
 NO_ROLLS = {
@@ -105,7 +108,7 @@ def _catalogue(v: Variant) -> dict[str, Bet]:
         one, many = FACE_WORDS[f]
         bets[b] = Bet(b, f"Pip Street {one.title()}", cite(v.pip_section),
                       f"Wins if {many} are the face on the most dice (ties go to the higher rank).",
-                      "pip-street", Kind.FIRST_ROLL)
+                      "pip-street", WagerKind.FIRST_ROLL)
     for k in v.like_kind:
         b = f"like-kind-{k}"
         if k == "none":
@@ -113,18 +116,18 @@ def _catalogue(v: Variant) -> dict[str, Bet]:
         else:
             name, when = (f"Like Kind {k} of a Kind",
                           f"Wins if exactly {k} dice show the winning face.")
-        bets[b] = Bet(b, name, cite(v.like_kind_section), when, "like-kind", Kind.FIRST_ROLL)
+        bets[b] = Bet(b, name, cite(v.like_kind_section), when, "like-kind", WagerKind.FIRST_ROLL)
     if v.extras:
         for k in ("9", "10"):
             bets[f"millionaire-{k}"] = Bet(
                 f"millionaire-{k}", f"Millionaire Row {k} of a Kind", cite("675a.2(e)(4)"),
                 f"Wins if {k} dice match on the first roll; at most $1.", "millionaire-row",
-                Kind.FIRST_ROLL)
+                WagerKind.FIRST_ROLL)
         bets["extra-roll"] = Bet(
             "extra-roll", "Extra Roll", cite("675a.2(e)(3)"),
             "A purchase, never returned: the dice that did not match are thrown again for the "
             "player's Like Kind wagers above the first count.", "like-kind-extra-roll",
-            Kind.EXTRA_ROLL)
+            WagerKind.EXTRA_ROLL)
     return bets
 
 
@@ -236,13 +239,13 @@ class Table:
         return sorted((Wager(s, b, a) for (s, b), a in book.items()), key=lambda w: (w.seat, w.bet))
 
     def throw(self, throw: Throw) -> ThrowReport:
-        if not throw.valid:
+        if throw.no_roll is not None:
             return ThrowReport(False, "No roll", no_roll=throw.no_roll,
                                cite=cite(NO_ROLLS[throw.no_roll]))
         if self.extra_roll:
             return self._extra_roll(throw.dice)
         self.face, self.count = winning_face(throw.dice)
-        result = {"dice": list(throw.dice), "face": FACE_KEY[self.face], "count": self.count}
+        result: ThrowResult = {"dice": list(throw.dice), "face": FACE_KEY[self.face], "count": self.count}
         steps = self._settle_ten() if self.v.extras else self._settle_six()
         self.wagers.clear()
         self.over = not self.extra_roll
@@ -266,7 +269,8 @@ class Table:
         mine = [b for (s, b) in self.wagers if s == seat and b.startswith(prefix)]
         if not mine:
             return []
-        losers, winners = [], []
+        losers: list[Line] = []
+        winners: list[Line] = []
         for bet in mine:
             key = self._first_roll_key(bet)
             if buyer and key is None and int(like_kind_key(bet)) > self.count:
@@ -297,7 +301,8 @@ class Table:
         return steps
 
     def _settle_six(self) -> list[Step]:
-        losers, winners = [], []
+        losers: list[Line] = []
+        winners: list[Line] = []
         for seat, bet in sorted(self.wagers):
             key = self._first_roll_key(bet)
             entry = "pip-street" if bet.startswith("pip-") else "like-kind"
@@ -310,7 +315,8 @@ class Table:
         entry = paytable(self.v.id)["like-kind-extra-roll"]
         steps = []
         for seat in sorted({s for s, _ in self.held}):
-            losers, winners = [], []
+            losers: list[Line] = []
+            winners: list[Line] = []
             for (s, bet), amount in self.held.items():
                 if s != seat:
                     continue
@@ -321,22 +327,22 @@ class Table:
             steps += settle_together(losers, winners, cite("675a.4(h)"), seat=seat)
         self.held.clear()
         self.extra_roll, self.over = False, True
-        result = {"dice": list(dice), "face": FACE_KEY[self.face], "count": self.count,
-                  "extra_roll": True, "matched": matched}
+        result: ThrowResult = {"dice": list(dice), "face": FACE_KEY[self.face], "count": self.count,
+                               "extra_roll": True, "matched": matched}
         text = extra_roll_call(self.face, matched, self.count)
         return ThrowReport(True, text, result, tuple(steps), cite=cite("675a.4(h)"))
 
 
 class HighRollDice:
     seats = SEATS["high-roll-dice"]
-    no_rolls = NO_ROLLS
-    no_roll_names = NO_ROLL_NAMES
+    no_rolls: Mapping[str, str] = NO_ROLLS
+    no_roll_names: Mapping[str, str] = NO_ROLL_NAMES
     face_keys = FACE_KEY  # face -> its name in bet ids ("pip-ace") and results
     throw_box = staticmethod(throw_box)
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     chapter = "675a"
     regulation_file = "675a-high-roll-dice.txt"
-    throw_fields = ("dice",)
+    throw_fields: tuple[str, ...] = ("dice",)
     shooter = False
     cocked_dice = True
     stands_until: str | None = None
@@ -353,7 +359,7 @@ class HighRollDice:
         self.settles_in = "675a.4" if self.events else "675a.6"
 
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
-        return tuple(throw["dice"])  # type: ignore[arg-type]
+        return read_dice(throw["dice"], None, "dice")  # a first roll, or an extra roll
 
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         return {"dice": list(dice)}
@@ -361,28 +367,28 @@ class HighRollDice:
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call(*winning_face(dice))
 
-    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+    def calls_like(self, result: ThrowResult, dice: tuple[int, ...],
                    rng: random.Random) -> list[str]:
         if not result.get("extra_roll"):
             return [self.call_of(d) for d in dice_variants(dice, rng)]
         # the extra roll's call counts the matching dice: offer the other counts
-        face = FACE_VALUE[str(result["face"])]
-        held = int(result["count"]) - int(result["matched"])  # type: ignore[arg-type]
+        face = FACE_VALUE[result["face"]]
+        held = result["count"] - result["matched"]
         return [extra_roll_call(face, m, held + m) for m in range(0, min(5, len(dice) + 1))]
 
     def paid_once(self, bet: str) -> str | None:
         # § 675a.4(h): a Like Kind paid on the first roll is not paid again on the extra roll
         return cite("675a.4(h)") if self.events and bet.startswith("like-kind-") else None
 
-    def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
+    def catalogue(self, options: Options | None = None) -> Mapping[str, Bet]:
         return self._catalogue
 
-    def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]:
+    def parse_options(self, raw: Mapping[str, object]) -> Options:
         return no_options(raw, self.id)
 
-    def new_table(self, options: Mapping[str, object]) -> Table:
+    def new_table(self, options: Options) -> Table:
         return Table(self.v, self._catalogue)
 
 
-GAME = HighRollDice(TEN)
-GAME_6 = HighRollDice(SIX)
+GAME: Game = HighRollDice(TEN)  # typed: mypy holds the descriptor to the protocol
+GAME_6: Game = HighRollDice(SIX)

@@ -8,7 +8,7 @@ dice; one throw settles the round.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -16,16 +16,20 @@ from trainer.cite import cite, reading
 from trainer.errors import RequestError
 from trainer.games.base import (
     Bet,
-    Kind,
+    Game,
+    Options,
     Throw,
+    WagerKind,
     add_chips,
     dice_variants,
+    read_dice,
+    read_die,
     read_throw,
     settle_each,
 )
 from trainer.paytables import paytable
 from trainer.readings import SEATS
-from trainer.settlement import Refusal, ThrowReport, Wager, settle_together
+from trainer.settlement import Refusal, ThrowReport, ThrowResult, Wager, settle_together
 from trainer.vocabulary import Do
 
 ID = "pai-gow-dice"
@@ -66,25 +70,25 @@ BEAT_IT_WHEN = {
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
-def catalogue(options: Mapping[str, object]) -> dict[str, Bet]:
+def catalogue(options: Options) -> dict[str, Bet]:
     return _catalogue(options["sum_paytable"], options["beat_it_paytable"])
 
 
 @cache
 def _catalogue(s: str, b: str) -> dict[str, Bet]:
     rc = cite("645c.2(e)") + RECONSTRUCTED
-    bets = {"sum": Bet("sum", f"Sum (paytable {s})", rc, SUM_WHEN[s], f"sum-{s}", Kind.ONE_ROLL, True)}
+    bets = {"sum": Bet("sum", f"Sum (paytable {s})", rc, SUM_WHEN[s], f"sum-{s}", WagerKind.ONE_ROLL, True)}
     for n in range(1, 7):
         bets[f"match-{n}"] = Bet(f"match-{n}", f"Match {n}", rc,
                                  f"Wins if two dice (6 to 1) or all three (100 to 1) show {n}.",
-                                 "match", Kind.ONE_ROLL, True)
+                                 "match", WagerKind.ONE_ROLL, True)
     bets["beat-it"] = Bet("beat-it", f"Beat It (paytable {b})", rc, BEAT_IT_WHEN[b],
-                          f"beat-it-{b}", Kind.ONE_ROLL, True)
+                          f"beat-it-{b}", WagerKind.ONE_ROLL, True)
     return bets
 
 
-def parse_options(raw: Mapping[str, object]) -> dict:
-    options = {"sum_paytable": "A", "beat_it_paytable": "A"}
+def parse_options(raw: Mapping[str, object]) -> Options:
+    options: dict[str, str] = {"sum_paytable": "A", "beat_it_paytable": "A"}
     for key, value in raw.items():
         choices = {"sum_paytable": SUM_PAYTABLES, "beat_it_paytable": BEAT_IT_PAYTABLES}.get(key)
         if choices is None:
@@ -93,10 +97,10 @@ def parse_options(raw: Mapping[str, object]) -> dict:
             raise RequestError(f"options.{key}", f"{value!r} is not a paytable; expected one of "
                                                  f"{', '.join(choices)}")
         options[key] = value
-    return options
+    return Options(sum_paytable=options["sum_paytable"], beat_it_paytable=options["beat_it_paytable"])
 
 
-def resolver(red: int, blue: tuple[int, int], options: Mapping[str, object]):
+def resolver(red: int, blue: tuple[int, int], options: Options) -> Callable[[str], str | None]:
     dice = (red, *blue)
     total = sum(dice)
     distinct = len(set(dice))
@@ -138,7 +142,7 @@ def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
 
 @dataclass
 class Table:
-    options: Mapping[str, object]
+    options: Options
     bets: Mapping[str, Bet]
     wagers: dict[tuple[int, str], int] = field(default_factory=dict)
     over: bool = False
@@ -188,11 +192,11 @@ class PaiGowDice:
     chapter = CHAPTER
     seats = SEATS[ID]
     dice = 3
-    no_rolls = NO_ROLLS
-    no_roll_names = NO_ROLL_NAMES
-    cannot_happen = CANNOT_HAPPEN
+    no_rolls: Mapping[str, str] = NO_ROLLS
+    no_roll_names: Mapping[str, str] = NO_ROLL_NAMES
+    cannot_happen: Mapping[str, str] = CANNOT_HAPPEN
     regulation_file = "645c2-pai-gow-poker-dice-wagers.txt"
-    throw_fields = ("red", "blue")
+    throw_fields: tuple[str, ...] = ("red", "blue")
     events: frozenset[str] = frozenset()
     shooter = False
     cocked_dice = False  # a closed shaker: its no rolls are the chapter's own
@@ -208,7 +212,7 @@ class PaiGowDice:
     catalogue = staticmethod(catalogue)
 
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
-        return (throw["red"], *throw["blue"])  # type: ignore[misc]
+        return (read_die(throw["red"], "red"), *read_dice(throw["blue"], 2, "blue"))
 
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         return {"red": dice[0], "blue": list(dice[1:])}
@@ -219,13 +223,13 @@ class PaiGowDice:
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call(dice[0], (dice[1], dice[2]))
 
-    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+    def calls_like(self, result: ThrowResult, dice: tuple[int, ...],
                    rng: random.Random) -> list[str]:
         return [self.call_of(d) for d in dice_variants(dice, rng)]
     parse_options = staticmethod(parse_options)
 
-    def new_table(self, options: Mapping[str, object]) -> Table:
+    def new_table(self, options: Options) -> Table:
         return Table(options, catalogue(options))
 
 
-GAME = PaiGowDice()
+GAME: Game = PaiGowDice()  # typed: mypy holds the descriptor to the protocol

@@ -8,22 +8,26 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from typing import NoReturn
 
 from trainer.cite import cite, reading
 from trainer.errors import DataError, RequestError
 from trainer.games.base import (
     Bet,
-    Kind,
+    Game,
+    Options,
     Throw,
+    WagerKind,
     add_chips,
     dice_variants,
+    read_dice,
     read_throw,
     settle_each,
 )
 from trainer.money import winnings
 from trainer.paytables import layout, paytable
 from trainer.readings import SEATS
-from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager
+from trainer.settlement import Line, Refusal, Step, ThrowReport, ThrowResult, Wager
 from trainer.vocabulary import Do
 
 ID = "props-and-hops"
@@ -66,30 +70,30 @@ def _catalogue() -> dict[str, Bet]:
     for n in range(1, 7):
         bets[f"double-{n}-{n}"] = Bet(
             f"double-{n}-{n}", f"{hardways[n]} the Hardway ({n}-{n})", cite(f"668a.2(d)({n})"),
-            f"Wins if the next roll is {n}-{n}.", "double", Kind.ONE_ROLL)
+            f"Wins if the next roll is {n}-{n}.", "double", WagerKind.ONE_ROLL)
     pairs = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
     for i, (a, b) in enumerate(pairs, start=1):
         bets[f"any-{a}-{b}"] = Bet(
             f"any-{a}-{b}", f"{WORDS[a].title()}-{WORDS[b].title()} ({a}-{b})",
             cite(f"668a.2(e)({i})"), f"Wins if the next roll is {a}-{b}.", "any-number",
-            Kind.ONE_ROLL)
+            WagerKind.ONE_ROLL)
     bets["field"] = Bet("field", "Field", cite("668a.2(f)(1)"),
-                        "Wins if the next roll totals 2, 3, 4, 9, 10, 11 or 12.", "field", Kind.ONE_ROLL)
+                        "Wins if the next roll totals 2, 3, 4, 9, 10, 11 or 12.", "field", WagerKind.ONE_ROLL)
     for n, region in enumerate(REGIONS, start=2):
         bets[f"hop-{region}"] = Bet(
             f"hop-{region}", f"Hop the {region.title()}", cite(f"668a.2(f)({n})"),
             f"Wins if the next roll is one of the combinations in the {region} hop region of the "
-            "layout.", f"hop-{region}", Kind.ONE_ROLL)
+            "layout.", f"hop-{region}", WagerKind.ONE_ROLL)
     bets["one-six-and-under"] = Bet(
         "one-six-and-under", "1-6 and Under", cite("668a.2(f)(6)"),
-        "Wins if the next roll is 1-6 or totals 6 or less.", "one-six-and-under", Kind.ONE_ROLL)
+        "Wins if the next roll is 1-6 or totals 6 or less.", "one-six-and-under", WagerKind.ONE_ROLL)
     bets["three-four-and-over"] = Bet(
         "three-four-and-over", "3-4 and Over", cite("668a.2(f)(7)"),
-        "Wins if the next roll is 3-4 or totals 8 or more.", "three-four-and-over", Kind.ONE_ROLL)
+        "Wins if the next roll is 3-4 or totals 8 or more.", "three-four-and-over", WagerKind.ONE_ROLL)
     bets["six-eight-shake"] = Bet(
         "six-eight-shake", "Six Eight Shake", cite("668a.2(f)(8)"),
         "Wins if 1-5, 2-4, 3-3, 2-6, 3-5 and 4-4 are all thrown before a 7.", "six-eight-shake",
-        Kind.CYCLE)
+        WagerKind.CYCLE)
     return bets
 
 
@@ -111,14 +115,14 @@ def default_regions() -> dict[str, frozenset[str]]:
 
 
 def _region(raw: object, where: str, error: type[Exception]) -> frozenset[str]:
-    def fail(message: str):
+    def fail(message: str) -> NoReturn:
         if error is RequestError:
             raise RequestError(where, message)
         raise error(f"{where}: {message}")
 
     if not isinstance(raw, list):
         fail("expected a list of combinations such as \"1-2\"")
-    combos = set()
+    combos: set[str] = set()
     for i, c in enumerate(raw):
         if not isinstance(c, str):
             fail(f"item {i} is not a combination")
@@ -131,7 +135,7 @@ def _region(raw: object, where: str, error: type[Exception]) -> frozenset[str]:
     return frozenset(combos)
 
 
-def parse_options(raw: Mapping[str, object]) -> dict:
+def parse_options(raw: Mapping[str, object]) -> Options:
     regions = default_regions()
     for key, value in raw.items():
         if key != "hop_regions":
@@ -142,7 +146,7 @@ def parse_options(raw: Mapping[str, object]) -> dict:
             if region not in REGIONS:
                 raise RequestError(f"options.hop_regions.{region}", "unknown hop region")
             regions[region] = _region(combos, f"options.hop_regions.{region}", RequestError)
-    return {"hop_regions": regions}
+    return Options(hop_regions=regions)
 
 
 def parse_throw(raw: Mapping[str, object], where: str) -> Throw:
@@ -229,11 +233,12 @@ class Table:
         self.moved = []
 
     def throw(self, throw: Throw) -> ThrowReport:
-        if not throw.valid:
+        if throw.no_roll is not None:
             self.reshake = NO_ROLLS[throw.no_roll]
             return ThrowReport(False, "No roll", no_roll=throw.no_roll, cite=cite(self.reshake))
         self.reshake = None
-        dice = throw.dice
+        first, second = throw.dice
+        dice = (first, second)
         combo, total = combination(dice), sum(dice)
         pays = paytable(ID)
         one_roll = [Wager(s, b, a) for (s, b), a in self.wagers.items()]
@@ -276,13 +281,13 @@ class PropsAndHops:
     chapter = CHAPTER
     seats = SEATS[ID]
     dice = 2
-    no_rolls = NO_ROLLS
-    no_roll_names = NO_ROLL_NAMES
+    no_rolls: Mapping[str, str] = NO_ROLLS
+    no_roll_names: Mapping[str, str] = NO_ROLL_NAMES
     lammers = LAMMERS  # the Six Eight Shake combinations, for the layout (§ 668a.3(e))
     hop_regions = REGIONS  # the hop regions' names (reading "ph-hop-regions")
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     regulation_file = "668a-props-and-hops.txt"
-    throw_fields = ("dice",)
+    throw_fields: tuple[str, ...] = ("dice",)
     events = frozenset({"take-down"})  # a Six Eight Shake wager taken down
     shooter = True
     cocked_dice = False
@@ -292,11 +297,11 @@ class PropsAndHops:
     step_sections: Mapping[Do, str] = {}
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
-    def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
+    def catalogue(self, options: Options | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
 
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
-        return tuple(throw["dice"])  # type: ignore[arg-type]
+        return read_dice(throw["dice"], 2, "dice")
 
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         return {"dice": list(dice)}
@@ -307,14 +312,14 @@ class PropsAndHops:
     def call_of(self, dice: tuple[int, ...]) -> str:
         return call((dice[0], dice[1]))
 
-    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+    def calls_like(self, result: ThrowResult, dice: tuple[int, ...],
                    rng: random.Random) -> list[str]:
         return [self.call_of(d) for d in dice_variants(dice, rng)]
 
     parse_options = staticmethod(parse_options)
 
-    def new_table(self, options: Mapping[str, object]) -> Table:
+    def new_table(self, options: Options) -> Table:
         return Table(options["hop_regions"])
 
 
-GAME = PropsAndHops()
+GAME: Game = PropsAndHops()  # typed: mypy holds the descriptor to the protocol

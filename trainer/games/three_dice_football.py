@@ -12,18 +12,22 @@ from enum import StrEnum
 from trainer.cite import cite, reading
 from trainer.games.base import (
     Bet,
-    Kind,
+    Game,
+    Options,
     Throw,
+    WagerKind,
     add_chips,
     dice_variants,
     no_options,
+    read_dice,
+    read_die,
     read_throw,
     refuse,
     settle_each,
 )
 from trainer.paytables import paytable
 from trainer.readings import GOAL_TO_GO_LINE, MAX_PLAYS, PENALTY_YARDS, SEATS, YARD_MARKER_START
-from trainer.settlement import Line, Refusal, Step, ThrowReport, Wager, joined, settle_together
+from trainer.settlement import Line, Refusal, Step, ThrowReport, ThrowResult, Wager, joined, settle_together
 from trainer.vocabulary import Do
 
 ID = "three-dice-football"
@@ -190,7 +194,8 @@ def as_before_pucks(value: str, note: str) -> tuple[str, str]:
 
 def extra_point_call(dice: tuple[int, ...]) -> str:
     """The call of the extra point roll (§ 577.5(e)): the dice, and what the Extra Point wins."""
-    return f"Extra point roll {dice[0]}-{dice[1]}-{dice[2]}: " + (extra_point_result(dice) or "no good")
+    g1, g2, red = dice
+    return f"Extra point roll {g1}-{g2}-{red}: " + (extra_point_result((g1, g2, red)) or "no good")
 
 
 def _catalogue() -> dict[str, Bet]:
@@ -221,8 +226,8 @@ def _catalogue() -> dict[str, Bet]:
         ("under-four-yards", "Under Four Yards", "577.3(d)(8)",
          "Wins on a gain of 3 yards or less, a penalty or a turnover; not on a Trips TD."),
     ]
-    bets = {b: Bet(b, n, cite(s), w, b, Kind.FULL_GAME) for b, n, s, w in full}
-    bets |= {b: Bet(b, n, cite(s), w, b, Kind.SINGLE_PLAY) for b, n, s, w in single}
+    bets = {b: Bet(b, n, cite(s), w, b, WagerKind.FULL_GAME) for b, n, s, w in full}
+    bets |= {b: Bet(b, n, cite(s), w, b, WagerKind.SINGLE_PLAY) for b, n, s, w in single}
     return bets
 
 
@@ -269,12 +274,12 @@ class Table:
 
     def offer(self, wager: Wager) -> Refusal | None:
         if self.extra_point_roll:  # a full game wager is placed before the first throw
-            full = CATALOGUE[wager.bet].kind is Kind.FULL_GAME
+            full = CATALOGUE[wager.bet].kind is WagerKind.FULL_GAME
             return Refusal(wager, "the game is over: no wager may be placed on the extra point "
                                   "roll", f"{cite('577.3(c)')}; {reading('tdf-extra-point')}" if full
                            else reading("tdf-extra-point"))
         key = (wager.seat, wager.bet)
-        if CATALOGUE[wager.bet].kind is Kind.FULL_GAME:
+        if CATALOGUE[wager.bet].kind is WagerKind.FULL_GAME:
             if self.plays:
                 return refuse(wager, "full game wagers are placed before the first throw of the game",
                               "577.3(c)")
@@ -296,19 +301,21 @@ class Table:
         return sorted((Wager(s, b, a) for (s, b), a in standing), key=lambda w: (w.seat, w.bet))
 
     def throw(self, throw: Throw) -> ThrowReport:
-        if not throw.valid:
+        if throw.no_roll is not None:
             return ThrowReport(False, "No roll", no_roll=throw.no_roll,
                                cite=cite(NO_ROLLS[throw.no_roll]))
+        g1, g2, red = throw.dice
         if self.extra_point_roll:
-            return self._extra_point(throw.dice)
-        green, red = (throw.dice[0], throw.dice[1]), throw.dice[2]
+            return self._extra_point((g1, g2, red))
+        green = (g1, g2)
         play = read_play(green, red)
         down_played = self.down_name
         self.plays += 1
         ended = self._advance(play)
-        result = {"green": list(green), "red": red, "play": self.plays, "kind": str(play.kind),
-                  "yards": play.yards, "yard_line": self.yard_line,
-                  "next_down": None if ended else self.down_name}
+        result: ThrowResult = {"green": list(green), "red": red, "play": self.plays,
+                               "kind": str(play.kind), "yards": play.yards,
+                               "yard_line": self.yard_line,
+                               "next_down": None if ended else self.down_name}
         # the pucks go to the next down and play; a play that ends the game leaves them on the
         # down played and the play the game ended on (reading "tdf-pucks")
         steps = [Step(Do.MOVE_MARKERS, cite=cite(PLAY_CITES[play.kind]),
@@ -407,17 +414,17 @@ class Table:
         return [*settle_together(lost, defense_won, section),
                 *joined([*single, *settle_together(losers, winners, section)])]
 
-    def _extra_point(self, dice: tuple[int, ...]) -> ThrowReport:
+    def _extra_point(self, dice: tuple[int, int, int]) -> ThrowReport:
         section = cite("577.6(f)(1)")
         _, touchdown_won = settle_each(self._take(self.full_game, ("touchdown",)), CATALOGUE,
                                        paytable(ID), lambda bet: "win")
-        key = extra_point_result(dice)  # type: ignore[arg-type]
+        key = extra_point_result(dice)
         losers, winners = settle_each(self._take(self.full_game), CATALOGUE, paytable(ID),
                                       lambda bet: key)
         self.extra_point_roll, self.over = False, True
-        result = {"green": list(dice[:2]), "red": dice[2], "extra_point": True,
-                  "ones": dice.count(1), "yard_line": 0, "next_down": None}
-        text = extra_point_call(dice)  # type: ignore[arg-type]
+        result: ThrowResult = {"green": list(dice[:2]), "red": dice[2], "extra_point": True,
+                               "ones": dice.count(1), "yard_line": 0, "next_down": None}
+        text = extra_point_call(dice)
         # "pay out winning Touchdown Wagers and settle the Extra Point Wagers": one group
         return ThrowReport(True, text, result, tuple(joined([
             Step(Do.PAY, tuple(touchdown_won), cite=section),
@@ -431,29 +438,29 @@ class ThreeDiceFootball:
     chapter = CHAPTER
     seats = SEATS[ID]
     dice = 3
-    no_rolls = NO_ROLLS
-    no_roll_names = NO_ROLL_NAMES
+    no_rolls: Mapping[str, str] = NO_ROLLS
+    no_roll_names: Mapping[str, str] = NO_ROLL_NAMES
     yard_place = staticmethod(yard_place)
     down_place = staticmethod(down_place)
     play_place = staticmethod(play_place)
     read_markers = staticmethod(read_markers)
     cannot_happen: Mapping[str, str] = {}  # no-roll reasons a scenario may not deal
     regulation_file = "577-three-dice-football.txt"
-    throw_fields = ("green", "red")
+    throw_fields: tuple[str, ...] = ("green", "red")
     events = frozenset({"reject-dice", "lost-die"})  # the dice offered from seat 1; a new set
     shooter = False
     cocked_dice = True
     settles_in = "577.6"
-    stands_until = "577.6(f)"  # a full game wager stands until the game ends
+    stands_until: str | None = "577.6(f)"  # a full game wager stands until the game ends
     paid_later = frozenset({"touchdown"})  # after the extra point roll, § 577.6(f)(1)
     step_sections: Mapping[Do, str] = {Do.EXTRA_POINT_ROLL: "577.6(f)(1)", Do.NEW_DICE: "577.4(d)"}
     odds_options: tuple[Mapping[str, object], ...] = ({},)
 
-    def catalogue(self, options: Mapping[str, object] | None = None) -> Mapping[str, Bet]:
+    def catalogue(self, options: Options | None = None) -> Mapping[str, Bet]:
         return CATALOGUE
 
     def dice_of(self, throw: Mapping[str, object]) -> tuple[int, ...]:
-        return (*throw["green"], throw["red"])  # type: ignore[misc]
+        return (*read_dice(throw["green"], 2, "green"), read_die(throw["red"], "red"))
 
     def throw_of(self, dice: tuple[int, ...]) -> dict:
         return {"green": list(dice[:2]), "red": dice[2]}
@@ -465,16 +472,16 @@ class ThreeDiceFootball:
         green, red = (dice[0], dice[1]), dice[2]
         return call(green, red, read_play(green, red))
 
-    def calls_like(self, result: Mapping[str, object], dice: tuple[int, ...],
+    def calls_like(self, result: ThrowResult, dice: tuple[int, ...],
                    rng: random.Random) -> list[str]:
         read = extra_point_call if result.get("extra_point") else self.call_of
         return [read(d) for d in dice_variants(dice, rng)]
 
-    def parse_options(self, raw: Mapping[str, object]) -> Mapping[str, object]:
+    def parse_options(self, raw: Mapping[str, object]) -> Options:
         return no_options(raw, ID)
 
-    def new_table(self, options: Mapping[str, object]) -> Table:
+    def new_table(self, options: Options) -> Table:
         return Table()
 
 
-GAME = ThreeDiceFootball()
+GAME: Game = ThreeDiceFootball()  # typed: mypy holds the descriptor to the protocol

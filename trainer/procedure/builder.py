@@ -9,21 +9,24 @@ holds what every game shares. This module decides the wagers offered and walks t
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from trainer import games
 from trainer.errors import RequestError
+from trainer.games.base import Table
 from trainer.procedure import high_roll_dice, pai_gow_dice, props_and_hops, three_dice_football
 from trainer.procedure.model import Do, Expected, Procedure, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps
 from trainer.scenario import Event, Offer, Scenario
 from trainer.settlement import Refusal, Wager
 
-#: each game's steps, by game id: the one registry of procedure modules
-GAME_STEPS: dict[str, Callable[[], GameSteps]] = {
+#: each game's steps, by game id: the one registry of procedure modules. Each works on its own
+#: game's table (`GameSteps[Table]` of trainer.games.<game>); the id pairs them, which no type says
+GAME_STEPS: dict[str, Callable[[], GameSteps[Any]]] = {
     **props_and_hops.STEPS, **three_dice_football.STEPS, **high_roll_dice.STEPS, **pai_gow_dice.STEPS}
 
 
-def game_steps(game_id: str) -> GameSteps:
+def game_steps(game_id: str) -> GameSteps[Any]:
     """The game's own steps around each throw."""
     return GAME_STEPS[game_id]()
 
@@ -40,7 +43,7 @@ def build(scenario: Scenario) -> Procedure:
     pending: list[Offer | Event] = list(scenario.wagers)  # offers and take-downs, in file order
     for event in scenario.events:
         ctx.last_event = event
-        if event.type == "wager":
+        if event.offer is not None:  # a wager event: the offer it carries
             pending.append(event.offer)
             continue
         if event.type == "take-down":
@@ -65,7 +68,7 @@ def build(scenario: Scenario) -> Procedure:
         report = ctx.table.throw(throw)
         steps.after_throw(ctx, event, report)
         ctx.proc.rounds.append(RoundView(ctx.round, decided, layout, event, report.valid,
-                                         report.call, dict(report.result), steps.snapshot(ctx),
+                                         report.call, report.result.copy(), steps.snapshot(ctx),
                                          before))
         ctx.new_round = report.valid
     for item in pending:
@@ -77,7 +80,8 @@ def build(scenario: Scenario) -> Procedure:
     return ctx.proc
 
 
-def decide(ctx: Context, steps: GameSteps, pending: list) -> tuple:
+def decide(ctx: Context[Table], steps: GameSteps[Any],
+           pending: list[Offer | Event]) -> tuple[tuple[Offer, str], ...]:
     """One stage: the take-downs, and accepting or refusing each wager offered before this
     throw, applied to the table in the order they came. Returns the offers with the reason each
     refused one is refused ("" when accepted)."""
@@ -85,7 +89,8 @@ def decide(ctx: Context, steps: GameSteps, pending: list) -> tuple:
     decided: list[tuple[Offer, Wager | None, Refusal | None]] = []
     take_downs: list[Expected] = []
     for item in pending:
-        if isinstance(item, Event):
+        if isinstance(item, Event):  # a take-down, which names both (trainer.scenario)
+            assert item.seat is not None and item.bet is not None
             if not ctx.table.take_down(item.seat, item.bet):
                 ctx.fail(item, f"no {item.bet} wager from seat {item.seat} is on the layout to "
                                "take down")
@@ -107,8 +112,8 @@ def decide(ctx: Context, steps: GameSteps, pending: list) -> tuple:
     # since chips on one bet are one wager
     later = {(r.wager.seat, r.wager.bet): r for r in ctx.table.no_more_bets()}
     actions, shown = list(take_downs), []
-    for o, wager, refusal in decided:
-        if refusal is None and wager is not None:
+    for o, accepted, refusal in decided:
+        if refusal is None and accepted is not None:
             refusal = later.get((o.seat, o.bet))
         shown.append((o, refusal.reason if refusal else ""))
         if refusal is not None:
@@ -118,5 +123,6 @@ def decide(ctx: Context, steps: GameSteps, pending: list) -> tuple:
             actions.append(ctx.expect(Do.ACCEPT, steps.accept, Skill.WAGERS,
                                       "a proper wager from a seated player", seat=o.seat, bet=o.bet,
                                       amount=o.amount))
-    ctx.proc.add(*actions)
+    if actions:
+        ctx.proc.add(*actions)
     return tuple(shown)

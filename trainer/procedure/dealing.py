@@ -7,7 +7,9 @@ skill drilled). The same seed always deals the same round, so a drill is dealt a
 when a results file is imported: keep the order of the random draws. A new draw belongs to a new
 dealer version (`Deal.dealer`, named in the drill's id by trainer.drills): version 1 is the
 dealing before versions, version 2 adds the die cocked on chips and the lost die to the
-irregular throws.
+irregular throws. The bets a dealer draws from are `DEALT`, not the game's catalogue: a wager
+added to a game changes no round an existing id deals, and a dealer that deals it is a new
+version.
 """
 
 from __future__ import annotations
@@ -20,6 +22,26 @@ from trainer.games.base import Game
 from trainer.scenario import Event, Offer
 from trainer.table_state import COCKED
 from trainer.vocabulary import Skill
+
+_HRD_PIPS = ("pip-ace", "pip-6", "pip-5", "pip-4", "pip-3", "pip-2")
+#: every bet dealers 1 and 2 deal, per game, in the order they draw from: frozen, as every dealt
+#: round is (never add to or reorder a list: a new dealer version gets lists of its own)
+DEALT: dict[str, tuple[str, ...]] = {
+    "props-and-hops": (
+        *(f"double-{n}-{n}" for n in range(1, 7)),
+        *(f"any-{a}-{b}" for a in range(1, 7) for b in range(a + 1, 7)),
+        "field", "hop-top", "hop-left", "hop-right", "hop-center", "one-six-and-under",
+        "three-four-and-over", "six-eight-shake"),
+    "three-dice-football": (
+        "touchdown", "defense", "extra-point", "quick-strike", "game-changer",
+        *(f"game-length-{n}" for n in range(1, 7)),
+        "trips-td", "penalty", "turnover", "cover-three", "no-gain", "big-play", "over-four-yards",
+        "under-four-yards"),
+    "high-roll-dice": (*_HRD_PIPS, *(f"like-kind-{k}" for k in range(2, 9)), "millionaire-9",
+                       "millionaire-10", "extra-roll"),
+    "high-roll-dice-6": (*_HRD_PIPS, *(f"like-kind-{k}" for k in range(2, 7)), "like-kind-none"),
+    "pai-gow-dice": ("sum", *(f"match-{n}" for n in range(1, 7)), "beat-it"),
+}
 
 ROUND_AMOUNTS = (500, 1000, 2500, 500, 1000)
 ODD_AMOUNTS = (335, 750, 1225, 700, 333, 1800, 2500, 575)

@@ -4,16 +4,17 @@ Extra Roll lock-out, the throw, the winning face, per-player settlement, the ext
 from __future__ import annotations
 
 from trainer.games.base import Throw
-from trainer.games.high_roll_dice import FACE_KEY, throw_box
-from trainer.procedure.dealing import Deal
+from trainer.games.high_roll_dice import FACE_KEY, Table, throw_box
+from trainer.procedure.dealing import DEALT, Deal
 from trainer.procedure.model import Do, Expected, Number, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import HRD_RANK
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport, Wager
+from trainer.table_state import TableSnapshot
 
 
-class HighRollDiceSteps(GameSteps):
+class HighRollDiceSteps(GameSteps[Table]):
     improper = ("675a.2(b)", "675a.2(c)", "675a.2(a)")
     late_reason = "wagers are made before the dice are shaken"
     accept = "675a.2(b)"
@@ -22,7 +23,7 @@ class HighRollDiceSteps(GameSteps):
         self.six = six
         self.own_skills = () if six else (Skill.EXTRA_ROLL,)  # § 675a.6: no Extra Roll on 6 dice
 
-    def before_throw(self, ctx: Context, event: Event) -> None:
+    def before_throw(self, ctx: Context[Table], event: Event) -> None:
         table = ctx.table
         if event.type == "extra-roll" and not table.extra_roll:
             ctx.fail(event, "an extra roll, but no player bought one (or the first roll has not "
@@ -51,7 +52,7 @@ class HighRollDiceSteps(GameSteps):
         ctx.add(Do.SHAKE_AND_THROW, "675a.4(b)", Skill.SHAKER,
                 "cover, shake at least three times, and throw all the dice at once")
 
-    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
+    def after_throw(self, ctx: Context[Table], event: Event, report: ThrowReport) -> None:
         if not report.valid:
             ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL, "a no roll settles nothing",
                     value=report.no_roll)
@@ -73,12 +74,12 @@ class HighRollDiceSteps(GameSteps):
         # each player's groups in order, collecting and paying within a group in any order
         settlement(ctx, report, skip_inventory=True)
 
-    def snapshot(self, ctx: Context) -> dict:
+    def snapshot(self, ctx: Context[Table]) -> TableSnapshot:
         t = ctx.table
         return {"face": t.face, "count": t.count, "held": sorted(t.held),
                 "extra_roll": t.extra_roll, "over": t.over}
 
-    def finish(self, ctx: Context) -> None:
+    def finish(self, ctx: Context[Table]) -> None:
         if ctx.table.extra_roll:
             ctx.fail(ctx.last_event, "a player bought an Extra Roll: the scenario must end with the "
                                      "extra-roll event that settles the held Like Kind wagers")
@@ -90,8 +91,8 @@ class HighRollDiceSteps(GameSteps):
         the Extra Roll bought and Millionaire Row played on 10 dice."""
         game, rng = d.game, d.rng
         ten = game.dice == 10
-        circles = [b for b in game.catalogue() if b.startswith("like-kind-")]
-        faces = [b for b in game.catalogue() if b.startswith("pip-")]
+        circles = [b for b in DEALT[game.id] if b.startswith("like-kind-")]
+        faces = [b for b in DEALT[game.id] if b.startswith("pip-")]
         buy = ten and (d.skill is Skill.EXTRA_ROLL or (d.difficulty >= 3 and rng.random() < 0.7))
         wagers = []
         for i, seat in enumerate(d.seats):
@@ -116,7 +117,7 @@ class HighRollDiceSteps(GameSteps):
         first = d.dice.roll(game.dice)
         events.append(d.throw(len(events), {"dice": list(first)}))
         table.throw(Throw(dice=first))
-        if table.extra_roll:
+        if not table.over:  # a player bought the Extra Roll, and it is still to come
             if d.difficulty >= 4:
                 late = Offer(d.seats[-1], "extra-roll", d.amount())
                 events.append(Event("wager", f"events[{len(events)}]", offer=late))
@@ -124,7 +125,7 @@ class HighRollDiceSteps(GameSteps):
                                 {"dice": list(d.dice.roll(table.dice_count))}))
         return {}, wagers, events
 
-    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
         if do is Do.MOVE_DICE:  # the trainee finds the box (a wrong one is graded), valid or not
             return Place("Throw box", "Click the box of the face the matching dice go to.",
                          {throw_box(f): FACE_KEY[f] for f in HRD_RANK})

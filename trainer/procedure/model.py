@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from trainer.games import bet_name
 from trainer.games.three_dice_football import read_markers
 from trainer.money import fmt_dollars
+from trainer.scenario import Event, Offer
+from trainer.settlement import ThrowResult, Wager
+from trainer.table_state import TableSnapshot
 from trainer.vocabulary import Automation, Do, Skill
 
 LABELS = {
@@ -40,10 +43,10 @@ LABELS = {
 TRAINEE_DOES: dict[Automation, frozenset[Do]] = {}
 _SETTLE = frozenset({Do.PAY, Do.COLLECT, Do.MOVE_LAMMER, Do.TAKE_DOWN, Do.MOVE_MARKERS, Do.EXTRA_POINT_ROLL,
                      Do.EXTRA_ROLL, Do.MOVE_DICE})
-_CALLS = _SETTLE | {Do.NO_ROLL, Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN, Do.NEW_DICE}
 TRAINEE_DOES[Automation.PAYOUTS] = frozenset({Do.PAY})
 TRAINEE_DOES[Automation.SETTLEMENT] = _SETTLE
-TRAINEE_DOES[Automation.CALLS] = _CALLS
+TRAINEE_DOES[Automation.CALLS] = _SETTLE | {Do.NO_ROLL, Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN,
+                                            Do.NEW_DICE}
 TRAINEE_DOES[Automation.WHOLE_ROUND] = frozenset(Do)
 @dataclass(frozen=True, slots=True)
 class Expected:
@@ -153,14 +156,15 @@ class RoundView:
     """What the table shows in one round (throw attempt), for drawing it."""
 
     round: int
-    offers: tuple  # (Offer, refusal reason or "") for each wager offered before the throw
-    layout: tuple  # the Wagers standing when the dice are thrown
-    event: object  # the scenario Event of the throw
+    offers: tuple[tuple[Offer, str], ...]  # each wager offered before the throw, and why it is
+    # refused ("" when it is accepted)
+    layout: tuple[Wager, ...]  # the wagers standing when the dice are thrown
+    event: Event  # the scenario's event of the throw
     valid: bool
     call: str
-    result: dict
-    state: dict  # the table after the throw (lammers, markers, winning face, ...)
-    before: dict = field(default_factory=dict)  # the table as the dice are thrown
+    result: ThrowResult
+    state: TableSnapshot  # the table after the throw (lammers, markers, winning face, ...)
+    before: TableSnapshot = field(default_factory=lambda: TableSnapshot())  # as the dice are thrown
 
 
 # --- what an action asks of the trainee -----------------------------------------------------------
@@ -230,11 +234,9 @@ class Procedure:
     after: list[frozenset[int]] = field(default_factory=list)
     tail: frozenset[int] = frozenset()  # the stages a new stage waits for by default
 
-    def add(self, *actions: Expected, after: Iterable[int] | None = None) -> int | None:
-        """Add a stage (nothing when `actions` is empty); returns its index."""
-        if not actions:
-            return None
-        self.stages.append(tuple(actions))
+    def add(self, first: Expected, *more: Expected, after: Iterable[int] | None = None) -> int:
+        """Add a stage of one action or more; returns its index."""
+        self.stages.append((first, *more))
         self.after.append(frozenset(self.tail if after is None else after))
         self.tail = frozenset({len(self.stages) - 1})
         return len(self.stages) - 1

@@ -4,7 +4,7 @@ collect then pay. The lists after (f)'s "and:" are lost; reading "pgd-procedure"
 from __future__ import annotations
 
 from trainer.cite import reading
-from trainer.games.pai_gow_dice import BEAT_IT_PAYTABLES, SUM_PAYTABLES
+from trainer.games.pai_gow_dice import BEAT_IT_PAYTABLES, SUM_PAYTABLES, Table
 from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
@@ -12,12 +12,12 @@ from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
 
 
-class PaiGowDiceSteps(GameSteps):
+class PaiGowDiceSteps(GameSteps[Table]):
     improper = (reading("improper-offers"), reading("improper-offers"), "645c.2(f)")
     late_reason = "a wager must be placed before the shaker is used"
     accept = "645c.2(f)"
 
-    def before_throw(self, ctx: Context, event: Event) -> None:
+    def before_throw(self, ctx: Context[Table], event: Event) -> None:
         if ctx.new_round:
             ctx.add(Do.NO_MORE_BETS, "645c.2(f)", Skill.NO_MORE_BETS,
                     "after all wagers are placed, before the shaker is used")
@@ -27,7 +27,7 @@ class PaiGowDiceSteps(GameSteps):
                 "activate the shaker, or shake the manual shaker" if ctx.new_round
                 else "a no roll: use the shaker again; \"no more bets\" still stands")
 
-    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
+    def after_throw(self, ctx: Context[Table], event: Event, report: ThrowReport) -> None:
         if not report.valid:
             ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL, "a no roll settles nothing",
                     value=report.no_roll)
@@ -35,7 +35,7 @@ class PaiGowDiceSteps(GameSteps):
         ctx.add(Do.ANNOUNCE, "645c.2(g)", Skill.CALLS, "the value of each die", value=report.call)
         settlement(ctx, report)
 
-    def finish(self, ctx: Context) -> None:
+    def finish(self, ctx: Context[Table]) -> None:
         if not ctx.table.over:
             ctx.fail(ctx.last_event, "the round needs a valid throw to settle its wagers")
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from trainer.games.props_and_hops import ALL_COMBINATIONS, CATALOGUE, combination
-from trainer.procedure.dealing import Deal
+from trainer.games.props_and_hops import ALL_COMBINATIONS, Table, combination
+from trainer.procedure.dealing import DEALT, Deal
 from trainer.procedure.model import Do, Expected, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
+from trainer.table_state import TableSnapshot
 
 NO_ROLL_NOTES = {
     "die-fell-out": "a die fell out when the shaker was uncovered",
@@ -19,12 +20,12 @@ NO_ROLL_NOTES = {
 BOXES = {bet: c for c in ALL_COMBINATIONS
          for bet in (f"double-{c}" if c[0] == c[2] else f"any-{c}",)}
 
-class PropsAndHopsSteps(GameSteps):
+class PropsAndHopsSteps(GameSteps[Table]):
     improper = ("668a.2(b)", "668a.2(c)", "668a.2(a)")
     late_reason = "wagers are made before the dice are shaken"
     accept = "668a.2(b)"
 
-    def start(self, ctx: Context) -> None:
+    def start(self, ctx: Context[Table]) -> None:
         seats = sorted(ctx.scenario.players)
         self.shooter = ctx.scenario.shooter or seats[0]
         self.placed: set[int] = set()  # Six Eight Shake wagers already in the circles
@@ -32,13 +33,13 @@ class PropsAndHopsSteps(GameSteps):
         ctx.add(Do.COVER_AND_SHAKE, "668a.3(d)", Skill.SHAKER,
                 "prior to the commencement of play the dealer shakes the covered shaker")
 
-    def take_down(self, ctx: Context, event: Event) -> list[Expected]:
+    def take_down(self, ctx: Context[Table], event: Event) -> list[Expected]:
         self.placed.discard(event.seat)
         return [ctx.expect(Do.TAKE_DOWN, "668a.2(f)(8)", Skill.SIX_EIGHT_SHAKE,
                            "a player may remove the wager at any time before a 7: return it",
                            seat=event.seat, bet=event.bet)]
 
-    def before_throw(self, ctx: Context, event: Event) -> None:
+    def before_throw(self, ctx: Context[Table], event: Event) -> None:
         table = ctx.table
         if ctx.new_round:
             ctx.add(Do.NO_MORE_BETS, "668a.3(e)", Skill.NO_MORE_BETS,
@@ -57,9 +58,8 @@ class PropsAndHopsSteps(GameSteps):
         ctx.add(Do.OFFER_SHAKER, "668a.3(f)", Skill.SHAKER, "the shooter shakes at least three times",
                 value=str(self.shooter))
 
-    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
-        if not report.valid:
-            reason = report.no_roll
+    def after_throw(self, ctx: Context[Table], event: Event, report: ThrowReport) -> None:
+        if (reason := report.no_roll) is not None:  # not a valid throw
             if reason == "lid-removed":
                 ctx.add(Do.RECOVER_SHAKER, "668a.3(f)", Skill.SHAKER,
                         "the player removed the lid: re-cover the shaker and have it shaken again")
@@ -89,14 +89,14 @@ class PropsAndHopsSteps(GameSteps):
 
     def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
         """Throws with a wager offered between them; a Six Eight Shake cycle often from 3."""
-        one_roll = [b for b in CATALOGUE if b != "six-eight-shake"]
+        one_roll = [b for b in DEALT[d.game.id] if b != "six-eight-shake"]
         wagers = []
         shake = d.skill is Skill.SIX_EIGHT_SHAKE or (d.difficulty >= 3 and d.rng.random() < 0.5)
         for i, seat in enumerate(d.seats):
             bet = "six-eight-shake" if shake and i % 2 == 0 else d.rng.choice(one_roll)
             wagers.append(d.improper(seat, bet, d.amount(), f"wagers[{i}]")
                           or Offer(seat, bet, d.amount()))
-        events = []
+        events: list[Event] = []
         for _ in range(1 + d.difficulty // 2 + (4 if shake else 0)):
             if (e := d.no_roll(len(events))) is not None:
                 events.append(e)
@@ -107,7 +107,7 @@ class PropsAndHopsSteps(GameSteps):
         events.pop()  # no wager after the last throw
         return {}, wagers, events
 
-    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
         # the trainee finds the box on the layout; a wrong box is logged as picked, and graded.
         # Asked for on a no roll too, so that asking tells nothing about the throw
         if do is Do.PLACE_POINTER:
@@ -118,14 +118,15 @@ class PropsAndHopsSteps(GameSteps):
         return None
 
 
-    def snapshot(self, ctx: Context) -> dict:
+    def snapshot(self, ctx: Context[Table]) -> TableSnapshot:
         t = ctx.table
         return {"shooter": self.shooter, "lammers_left": list(t.lammers),
                 "lammers_moved": list(t.moved), "six_eight_shake": dict(t.shake)}
 
 
 def _combo(report: ThrowReport) -> str:
-    return combination(tuple(report.result["dice"]))
+    first, second = report.result["dice"]
+    return combination((first, second))
 
 
 #: this game's steps, by game id (trainer.procedure.builder.GAME_STEPS)

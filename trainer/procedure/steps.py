@@ -5,21 +5,27 @@ settlement steps turned into expected actions (`settlement`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Generic, NoReturn, TypeVar
 
 from trainer.cite import cite, reading
+from trainer.games.base import Table
 from trainer.games.three_dice_football import GAME_ENDED, markers_value
 from trainer.procedure.dealing import Deal
 from trainer.procedure.model import Do, Expected, Procedure, Prompt, RoundView, Skill
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
-from trainer.settlement import Step, ThrowReport
+from trainer.settlement import Line, Step, ThrowReport
+from trainer.table_state import TableSnapshot
+
+#: a game's own table (trainer.games.<game>.Table): what its steps see of the rules engine
+TableT = TypeVar("TableT", bound=Table)
 
 
 @dataclass
-class Context:
+class Context(Generic[TableT]):
     """What a game module sees while the driver walks the events."""
 
     scenario: Scenario
-    table: object
+    table: TableT
     proc: Procedure = field(default_factory=Procedure)
     round: int = 0
     new_round: bool = True  # the next throw starts a new round (not a retry after a no roll)
@@ -36,12 +42,13 @@ class Context:
         where = self.cite(section)
         return Expected(do, where, skill, self.round, note=note, order_cite=where, **fields)
 
-    def fail(self, event: Event, message: str, field_: str | None = None):
-        where = field_ or event.where
+    def fail(self, event: Event | None, message: str, field_: str | None = None) -> NoReturn:
+        """A ScenarioError at the event's line (the events' when there is none)."""
+        where = field_ or (event.where if event is not None else "events")
         raise ScenarioError(self.scenario.path, self.scenario.line_of(where), message)
 
 
-def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
+def settlement(ctx: Context[TableT], report: ThrowReport, skip_inventory: bool = False,
                skip_markers: bool = False) -> None:
     """The engine's settlement steps of a throw, as stages of expected actions.
 
@@ -70,7 +77,7 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
             lanes: dict[object, list[Step]] = {}
             for step in work[n:end]:
                 lanes.setdefault(step.detail["seat"], []).append(step)
-            base, ends = proc.tail, set()
+            base, ends = proc.tail, set[int]()
             for chain in lanes.values():
                 proc.tail = base
                 _order(ctx, chain)
@@ -79,7 +86,7 @@ def settlement(ctx: Context, report: ThrowReport, skip_inventory: bool = False,
         n = end
 
 
-def _order(ctx: Context, steps: list[Step]) -> None:
+def _order(ctx: Context[TableT], steps: list[Step]) -> None:
     """Stages for a run of steps in one chain (see settlement)."""
     proc = ctx.proc
     last_collect: tuple[int, frozenset[int]] | None = None  # (stage, what it waited for)
@@ -129,7 +136,7 @@ def _pay_beside_lammer(proc: Procedure, pays: list[Expected], lammer: int) -> No
     proc.tail = frozenset(ends)
 
 
-def _line(ctx: Context, step: Step, line) -> Expected:
+def _line(ctx: Context[TableT], step: Step, line: Line) -> Expected:
     do = Do.COLLECT if line.payout is None else Do.PAY
     return Expected(do, line.cite, skill_of(do, line.bet, step.cite), ctx.round, line.seat,
                     line.bet, line.amount if line.payout is None else line.payout,
@@ -138,7 +145,7 @@ def _line(ctx: Context, step: Step, line) -> Expected:
                     pays_cite=line.odds_cite or "")
 
 
-def _other(ctx: Context, step: Step) -> Expected | None:
+def _other(ctx: Context[TableT], step: Step) -> Expected | None:
     """The expected action of a step that is not a collection or a payment."""
     if step.action is Do.MOVE_LAMMER:
         return Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.round,
@@ -175,7 +182,7 @@ def skill_of(do: Do, bet: str, step_cite: str) -> Skill:
     return Skill.COLLECTING if do is Do.COLLECT else Skill.PAYOUTS
 
 
-class GameSteps:
+class GameSteps(Generic[TableT]):
     """What a game adds around each throw; the default adds nothing. Its wager rules:
     `improper` (what refuses a cash offer, an unseated player's and a late one: a section, or a
     reading where the chapter has no text), `late_reason` (why a late offer is refused, in the
@@ -192,22 +199,22 @@ class GameSteps:
         """A random round's options, opening wagers and events (trainer.procedure.dealing)."""
         raise NotImplementedError(f"{type(self).__name__} deals no random rounds")
 
-    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
         """What one of this game's own actions asks of the trainee, on the throw `view`, with the
         table showing `shown` (its state before the action); None for nothing."""
         return None
 
-    def start(self, ctx: Context) -> None: ...
-    def reject(self, ctx: Context, event: Event) -> None:
+    def start(self, ctx: Context[TableT]) -> None: ...
+    def reject(self, ctx: Context[TableT], event: Event) -> None:
         ctx.fail(event, "this game has no such event")
-    def take_down(self, ctx: Context, event: Event) -> list[Expected]:
+    def take_down(self, ctx: Context[TableT], event: Event) -> list[Expected]:
         return []  # the actions of a take-down, done with the wagers before the throw
 
     def late(self, offer: Offer) -> tuple[str, str] | None:
         """(reason, section) for an offer marked late, where the game's default does not fit."""
         return None
-    def before_throw(self, ctx: Context, event: Event) -> None: ...
-    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None: ...
-    def finish(self, ctx: Context) -> None: ...
-    def snapshot(self, ctx: Context) -> dict:
+    def before_throw(self, ctx: Context[TableT], event: Event) -> None: ...
+    def after_throw(self, ctx: Context[TableT], event: Event, report: ThrowReport) -> None: ...
+    def finish(self, ctx: Context[TableT]) -> None: ...
+    def snapshot(self, ctx: Context[TableT]) -> TableSnapshot:
         return {}

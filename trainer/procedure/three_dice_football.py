@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from trainer.cite import reading
-from trainer.games.base import Kind, Throw
+from trainer.games.base import Throw, WagerKind
 from trainer.games.three_dice_football import (
     CATALOGUE,
     DOWNS,
@@ -17,20 +17,21 @@ from trainer.games.three_dice_football import (
     play_place,
     yard_place,
 )
-from trainer.procedure.dealing import Deal
+from trainer.procedure.dealing import DEALT, Deal
 from trainer.procedure.model import Choice, Do, Place, Prompt, RoundView, Skill
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import MAX_PLAYS
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport, Wager
+from trainer.table_state import TableSnapshot
 
 
-class ThreeDiceFootballSteps(GameSteps):
+class ThreeDiceFootballSteps(GameSteps[Table]):
     improper = ("577.3(a)", reading("improper-offers"), "577.3(e)")
     late_reason = "single play wagers are placed before the Quarterback's throw"
     accept = "577.3(a)"
 
-    def start(self, ctx: Context) -> None:
+    def start(self, ctx: Context[Table]) -> None:
         ctx.add(Do.SET_MARKERS, "577.6(a)", Skill.MARKERS,
                 "Down Puck on 1st Down, Yard Marker on the 20, Game Length Puck on play 1")
         self.seats = sorted(ctx.scenario.players)
@@ -42,11 +43,11 @@ class ThreeDiceFootballSteps(GameSteps):
         return later[0] if later else self.seats[0]
 
     def late(self, offer: Offer) -> tuple[str, str] | None:
-        if CATALOGUE[offer.bet].kind is Kind.FULL_GAME:
+        if CATALOGUE[offer.bet].kind is WagerKind.FULL_GAME:
             return "full game wagers are placed before the first throw of the game", "577.3(c)"
         return None
 
-    def reject(self, ctx: Context, event: Event) -> None:
+    def reject(self, ctx: Context[Table], event: Event) -> None:
         if self.quarterback is not None:
             ctx.fail(event, f"seat {self.quarterback} already has the dice")
         if event.seat != self.candidate:
@@ -56,14 +57,14 @@ class ThreeDiceFootballSteps(GameSteps):
                 value=str(self.candidate))
         self.candidate = self._next_seat(self.candidate)
 
-    def before_throw(self, ctx: Context, event: Event) -> None:
+    def before_throw(self, ctx: Context[Table], event: Event) -> None:
         if self.quarterback is None:
             self.quarterback = self.candidate
             ctx.add(Do.OFFER_DICE, "577.4(c)", Skill.SHAKER,
                     "the first player to accept becomes the Quarterback and selects two green "
                     "dice and one red", value=str(self.quarterback))
 
-    def after_throw(self, ctx: Context, event: Event, report: ThrowReport) -> None:
+    def after_throw(self, ctx: Context[Table], event: Event, report: ThrowReport) -> None:
         if not report.valid:
             if event.type == "lost-die":
                 ctx.add(Do.NO_ROLL, report.cite, Skill.NO_ROLL, "a die went off the table",
@@ -83,13 +84,13 @@ class ThreeDiceFootballSteps(GameSteps):
             ctx.add(Do.ANNOUNCE_DOWN, "577.6(d)", Skill.MARKERS, "the down and the distance",
                     value=f"{report.result['next_down']} on the {report.result['yard_line']}")
 
-    def snapshot(self, ctx: Context) -> dict:
+    def snapshot(self, ctx: Context[Table]) -> TableSnapshot:
         t = ctx.table
         return {"yard_line": t.yard_line, "down": None if t.over else t.down_name,
                 "plays": t.plays, "quarterback": self.quarterback, "touchdown": t.touchdown,
                 "extra_point_roll": t.extra_point_roll, "over": t.over}
 
-    def finish(self, ctx: Context) -> None:
+    def finish(self, ctx: Context[Table]) -> None:
         table = ctx.table
         if not table.over or self.quarterback is None:
             ctx.fail(ctx.last_event, "the game is not over: add throws until it ends, so every "
@@ -106,14 +107,14 @@ class ThreeDiceFootballSteps(GameSteps):
 
     def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
         """A whole game: full game and single play wagers, single play wagers before downs."""
-        full = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.FULL_GAME]
-        single = [b for b, bet in CATALOGUE.items() if bet.kind is Kind.SINGLE_PLAY]
+        full = [b for b in DEALT[d.game.id] if CATALOGUE[b].kind is WagerKind.FULL_GAME]
+        single = [b for b in DEALT[d.game.id] if CATALOGUE[b].kind is WagerKind.SINGLE_PLAY]
         wagers = [Offer(s, d.rng.choice(full if i % 2 == 0 else single), d.amount())
                   for i, s in enumerate(d.seats)]
         table = Table()
         for w in wagers:
             table.offer(Wager(w.seat, w.bet, w.amount))
-        events = []
+        events: list[Event] = []
         while not table.over:
             if (e := d.no_roll(len(events))) is not None:
                 events.append(e)
@@ -126,7 +127,7 @@ class ThreeDiceFootballSteps(GameSteps):
             events.append(d.throw(len(events), {"green": [g1, g2], "red": r}))
         return {}, wagers, events
 
-    def prompt(self, do: Do, view: RoundView, shown: dict) -> Prompt | None:
+    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
         if do is Do.MOVE_MARKERS:  # the trainee puts each marker by hand; a wrong place is graded
             downs = (*DOWNS, *GOAL_DOWNS)
             return Place("Move markers", "Click the yard line the Yard Marker moves to (the end "

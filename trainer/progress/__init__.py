@@ -53,7 +53,7 @@ FACE = {
                  "ImportSummary", "export_csv", "export_results", "import_results"),
     **names_from("trainer.progress.records",
                  "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "clean_name", "drill_item_id",
-                 "skills_of"),
+                 "long_name", "skills_of"),
     **names_from("trainer.progress.stats",
                  "BinCount", "ProgressReport", "Series", "SkillRow", "accuracy_by_game", "accuracy_by_skill",
                  "attempts_per_day", "chart_bin_days", "next_drill_skill", "payout_times", "progress_report",

@@ -29,6 +29,7 @@ def flawed(log: list[Performed], rng: random.Random, slip: float) -> list[Perfor
     """A trainee's log: the right one with a slip now and then (a missed step, a short payout,
     two steps swapped)."""
     out = list(log)
+    dropped: set[int] = set()
     for i in range(len(out)):
         if rng.random() >= slip:
             continue
@@ -40,8 +41,8 @@ def flawed(log: list[Performed], rng: random.Random, slip: float) -> list[Perfor
         elif kind == "swap" and i + 1 < len(out):
             out[i], out[i + 1] = out[i + 1], out[i]
         elif kind == "drop":
-            out[i] = None
-    return [p for p in out if p is not None]
+            dropped.add(i)
+    return [p for i, p in enumerate(out) if i not in dropped]
 
 #: the games whose payout drill is one settled throw (a full game wager stands past its throw)
 ONE_THROW_GAMES = tuple(g for g in GAME_IDS if games.get(g).stands_until is None)

@@ -42,12 +42,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from trainer.errors import shown
 from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError
-from trainer.progress.records import AttemptRecord, clean_name, moment, workstation
+from trainer.progress.records import AttemptRecord, clean_name, long_name, moment, workstation
 from trainer.progress.rows import attempt_from_row, finding_from_row, insert_attempt
 from trainer.progress.store import Store
 
@@ -152,7 +152,8 @@ def import_results(store: Store, src: str | os.PathLike | IO[str]) -> ImportSumm
                                                                      record.critical)
         graded.append((key, again))
     records = graded
-    source = " ".join(str(doc.get("source") or "another workstation").split())[:60]
+    named = doc.get("source") if isinstance(doc, dict) else None  # a dict: _parse checked it
+    source = " ".join(str(named or "another workstation").split())[:60]
     created: list[str] = []
     added = 0
     with store.write() as db:
@@ -241,6 +242,8 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
             fail(f"{where}.key: must be a whole number used once, not {shown(key)}")
         if not isinstance(tname, str) or not clean_name(tname):
             fail(f"{where}.name: must be a name, not {shown(tname)}")
+        if (why := long_name(clean_name(tname))) is not None:
+            fail(f"{where}.name: {why}")
         try:
             created = moment(f"{where}.created", created)
         except ValueError as e:
@@ -272,8 +275,9 @@ def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],
         if unknown:
             fail(f"{where}: unknown field {unknown[0]!r}")
         try:
-            record = AttemptRecord(trainee_id=0, **{k: tuple(v) if isinstance(v, list) else v
-                                                    for k, v in a.items() if k != "trainee"})
+            given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # JSON, checked
+                                     for k, v in a.items() if k != "trainee"}  # by the record
+            record = AttemptRecord(trainee_id=0, **given)
         except TypeError as e:  # a required field is missing
             missing = str(e).split("argument")[-1].strip(": ") if "argument" in str(e) else str(e)
             fail(f"{where}: missing {missing}")

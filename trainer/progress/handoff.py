@@ -3,7 +3,11 @@ casino's learning record store, and as a CSV transcript for the personnel file (
 class, many workstations").
 
 Both read the same `Line`s: each attempt with its trainee, from a progress file (`file_lines`)
-or from the class server (trainer.classes.workstation.results.server_lines), oldest first.
+or from the class server (trainer.classes.workstation.results.server_lines), oldest first. An
+exam reaches the employer only as its certificate (`Certified`, which trainer.exams.employer
+makes from a certificate checked with the instructor's public key): the attempts of exam mode are
+left out (`practice`), since any workstation can write such a row, and everything else is
+labelled practice. Attempts and certificates are written together, oldest first.
 
 **xAPI** (`statements`, `write_statements`): one Statement (xAPI 1.0.3) per attempt, a JSON list
 as an LRS's statements resource takes it:
@@ -11,22 +15,24 @@ as an LRS's statements resource takes it:
 - `actor`: an Agent identified by an account, {homePage: the school's address, name: the
   trainee's uid}, with the trainee's name;
 - `verb`: ADL's `passed` or `failed` for a graded round (every round is graded against its pass
-  mark, in every mode), `terminated` for an abandoned one (it was not graded);
+  mark, in every mode) or a certified exam, `terminated` for an abandoned round (not graded);
 - `object`: an Activity whose IRI names the game and the item (scenario or drill) under the
   school's activity base (`activity_base`, `export-results --activity-base IRI`; without it,
   a placeholder base under dealer-trainer.invalid, which `PLACEHOLDER_NOTE` says), titled as the
-  app titles it; an assessment for an exam, a simulation otherwise;
+  app titles it, a simulation; for a certificate, the exam form, an assessment;
 - `result`: score {scaled, raw, min 0, max 100} (scaled is the total over 100, exact to the
   hundredth), success, completion, duration (ISO 8601, to the hundredth of a second), and the
   part scores as an extension; an abandoned attempt has completion false and no score;
-- `context`: the game as the parent activity, and extensions naming the mode, the workstation
-  and the regulation sections the findings cite;
-- `timestamp`: when the attempt ended, ISO 8601 in UTC.
+- `context`: the game as the parent activity, `practice` or `certified-exam` as the category,
+  and extensions naming the mode, the workstation and the regulation sections the findings cite
+  (for a certificate: its signer, the signer's key fingerprint and its verification code);
+- `timestamp`: when the attempt ended (a certificate: when it was signed), ISO 8601 in UTC.
 
-**Transcript** (`transcript_rows`, `write_transcript`): a header and one row per attempt, every
-cell quoted. A cell that a spreadsheet would read as a formula (it starts with = + - @, a tab or a
-carriage return) is written after a single quote, as OWASP's CSV injection guidance says, so a
-trainee named "=HYPERLINK(...)" is shown as text, never run.
+**Transcript** (`transcript_rows`, `write_transcript`): a header and one row per attempt or
+certificate, every cell quoted; a certificate's row names its signer and verification code. A
+cell that a spreadsheet would read as a formula (it starts with = + - @, a tab or a carriage
+return) is written after a single quote, as OWASP's CSV injection guidance says, so a trainee
+named "=HYPERLINK(...)" is shown as text, never run.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from urllib.parse import quote, urlsplit
 from trainer.progress.classroom import MODE_NAMES, item_title
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.exchange import iso
-from trainer.progress.records import Attempt, Trainee
+from trainer.progress.records import Attempt, Mode, Trainee, clean_name
 from trainer.progress.store import Store
 
 FORMATS = ("xapi", "csv")
@@ -65,9 +71,17 @@ SIMULATION = "http://adlnet.gov/expapi/activities/simulation"
 LANGUAGE = "en-US"
 SCORE_MAX = 100
 EXTENSIONS = {name: f"{IRI}extensions/{name}"
-              for name in ("part-scores", "critical", "mode", "workstation", "regulation-sections")}
+              for name in ("part-scores", "critical", "mode", "workstation", "regulation-sections",
+                           "signer", "signer-key", "verification-code")}
+#: what an item is to the employer: practice (every attempt written), or a certified exam
+CATEGORIES = {name: {"objectType": "Activity", "id": f"{IRI}categories/{name}"}
+              for name in ("practice", "certified-exam")}
 TRANSCRIPT_COLUMNS = ("Trainee", "Date and time (UTC)", "Game", "Scenario or drill", "Mode", "Score",
-                      "Result", "Duration (s)", "Findings", "Sections cited", "Attempt id")
+                      "Result", "Duration (s)", "Findings", "Sections cited", "Attempt id",
+                      "Certified by", "Verification code")
+CERTIFIED_MODE = "Certified exam"
+#: said on stderr when exam attempts were left out of an export
+EXAMS_NOTE = "{n} exam attempt{s} left out: an exam reaches the employer only as its certificate"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -76,6 +90,36 @@ class Line(NamedTuple):
 
     trainee: Trainee
     attempt: Attempt
+
+
+class Certified(NamedTuple):
+    """An exam result as its certificate says, the certificate checked by the caller with the
+    instructor's public key (trainer.exams.employer.certified)."""
+
+    trainee: str
+    result: str  # the result's uid
+    form: str  # the form's name
+    form_uid: str
+    certified: float  # when it was signed
+    status: str  # how the exam ended: passed, failed, expired, abandoned
+    passed: bool
+    total: int
+    signer: str  # the instructor's name, as their key names them
+    fingerprint: str  # of the instructor's key
+    code: str  # the verification code printed on the certificate
+
+    @property
+    def outcome(self) -> str:
+        return "passed" if self.passed else self.status if self.status != "passed" else "failed"
+
+
+def practice(lines: Iterable[Line]) -> tuple[list[Line], int]:
+    """The attempts the employer gets, all practice, and how many exam attempts were left out (an
+    exam reaches the employer only as its certificate: a row of exam mode is what a workstation
+    says, not what an instructor signed)."""
+    lines = list(lines)
+    kept = [line for line in lines if line.attempt.mode is not Mode.EXAM]
+    return kept, len(lines) - len(kept)
 
 
 # --------------------------------------------------------------------------- reading
@@ -164,10 +208,13 @@ def title(attempt: Attempt, titles: dict[tuple[str, str], str]) -> str:
 
 
 def item_activity(attempt: Attempt, titles: dict[tuple[str, str], str], base: str = IRI) -> dict:
-    kind = ASSESSMENT if attempt.mode.value == "exam" else SIMULATION
     return {"objectType": "Activity",
             "id": f"{base}games/{quote(attempt.game, safe='')}/items/{quote(attempt.item_id, safe='/:')}",
-            "definition": {"name": {LANGUAGE: title(attempt, titles)}, "type": kind}}
+            "definition": {"name": {LANGUAGE: title(attempt, titles)}, "type": SIMULATION}}
+
+
+def actor(name: str, account: str, home_page: str) -> dict:
+    return {"objectType": "Agent", "name": name, "account": {"homePage": home_page, "name": account}}
 
 
 def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = None,
@@ -185,29 +232,60 @@ def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = N
                                   EXTENSIONS["critical"]: a.critical}}
     return {
         "id": str(uuid.uuid5(NAMESPACE, a.uid)),
-        "actor": {"objectType": "Agent", "name": trainee.name,
-                  "account": {"homePage": home_page, "name": trainee.uid}},
+        "actor": actor(trainee.name, trainee.uid, home_page),
         "verb": {"id": ADL_VERBS + verb, "display": {LANGUAGE: verb}},
         "object": item_activity(a, {} if titles is None else titles, activity_base),
         "result": result,
         "context": {"platform": "Dealer Trainer", "language": LANGUAGE,
-                    "contextActivities": {"parent": [game_activity(a.game, activity_base)]},
+                    "contextActivities": {"parent": [game_activity(a.game, activity_base)],
+                                          "category": [CATEGORIES["practice"]]},
                     "extensions": {EXTENSIONS["mode"]: a.mode.value, EXTENSIONS["workstation"]: a.source,
                                    EXTENSIONS["regulation-sections"]: sections(a)}},
         "timestamp": iso(a.ended).replace("+00:00", "Z"),
     }
 
 
-def statements(lines: Iterable[Line], *, home_page: str = HOME_PAGE, activity_base: str = IRI) -> list[dict]:
+def certified_statement(c: Certified, *, accounts: dict[str, str], home_page: str = HOME_PAGE,
+                        activity_base: str = IRI) -> dict:
+    """A certified exam result as an xAPI Statement: the form as an assessment, the verdict and
+    total the certificate signs, its signer and verification code. The trainee's account is the
+    one their attempts name (`accounts`: clean name to uid), else their name."""
+    verb = "passed" if c.passed else "failed"
+    return {
+        "id": str(uuid.uuid5(NAMESPACE, "certificate:" + c.result)),
+        "actor": actor(c.trainee, accounts.get(clean_name(c.trainee), c.trainee), home_page),
+        "verb": {"id": ADL_VERBS + verb, "display": {LANGUAGE: verb}},
+        "object": {"objectType": "Activity", "id": f"{activity_base}exams/{quote(c.form_uid, safe='')}",
+                   "definition": {"name": {LANGUAGE: c.form}, "type": ASSESSMENT}},
+        "result": {"completion": True, "success": c.passed,
+                   "score": {"scaled": scaled(c.total), "raw": c.total, "min": 0, "max": SCORE_MAX}},
+        "context": {"platform": "Dealer Trainer", "language": LANGUAGE,
+                    "contextActivities": {"category": [CATEGORIES["certified-exam"]]},
+                    "extensions": {EXTENSIONS["mode"]: "exam", EXTENSIONS["signer"]: c.signer,
+                                   EXTENSIONS["signer-key"]: c.fingerprint,
+                                   EXTENSIONS["verification-code"]: c.code}},
+        "timestamp": iso(c.certified).replace("+00:00", "Z"),
+    }
+
+
+def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), home_page: str = HOME_PAGE,
+               activity_base: str = IRI) -> list[dict]:
+    """The practice attempts' and the certificates' statements, oldest first (an exam attempt
+    is left out: see `practice`)."""
+    kept, _ = practice(lines)
     titles: dict = {}
-    return [statement(line, home_page=home_page, titles=titles, activity_base=activity_base)
-            for line in lines]
+    accounts = {clean_name(t.name): t.uid for t, _ in kept if t.uid}
+    found = [statement(line, home_page=home_page, titles=titles, activity_base=activity_base)
+             for line in kept]
+    found += [certified_statement(c, accounts=accounts, home_page=home_page, activity_base=activity_base)
+              for c in certified]
+    return sorted(found, key=lambda s: s["timestamp"])
 
 
-def write_statements(lines: Iterable[Line], out: IO[str], *, home_page: str = HOME_PAGE,
-                     activity_base: str = IRI) -> int:
+def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
+                     home_page: str = HOME_PAGE, activity_base: str = IRI) -> int:
     """Write the statements as one JSON list; how many."""
-    found = statements(lines, home_page=home_page, activity_base=activity_base)
+    found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base)
     json.dump(found, out, ensure_ascii=False, indent=1)
     out.write("\n")
     return len(found)
@@ -221,25 +299,31 @@ def cell(value: object) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def transcript_rows(lines: Iterable[Line]) -> Iterator[list[str]]:
-    """The header, then a row per attempt."""
+def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) -> Iterator[list[str]]:
+    """The header, then a row per practice attempt or certificate, oldest first."""
     from trainer.games import GAME_NAMES
 
+    kept, _ = practice(lines)
     titles: dict[tuple[str, str], str] = {}
+    rows = [(a.started, (trainee.name, iso(a.started).replace("+00:00", "Z"), GAME_NAMES.get(a.game, a.game),
+                         title(a, titles), MODE_NAMES.get(a.mode.value, a.mode.value),
+                         "" if a.abandoned else a.total, outcome(a), f"{a.duration:.2f}", len(a.findings),
+                         "; ".join(sections(a)), a.uid, "", ""))
+            for trainee, a in kept]
+    rows += [(c.certified, (c.trainee, iso(c.certified).replace("+00:00", "Z"), "", c.form, CERTIFIED_MODE,
+                            c.total, c.outcome, "", "", "", c.result, f"{c.signer} (key {c.fingerprint})",
+                            c.code))
+             for c in certified]
     yield list(TRANSCRIPT_COLUMNS)
-    for trainee, a in lines:
-        row = (trainee.name, iso(a.started).replace("+00:00", "Z"), GAME_NAMES.get(a.game, a.game),
-               title(a, titles), MODE_NAMES.get(a.mode.value, a.mode.value),
-               "" if a.abandoned else a.total, outcome(a), f"{a.duration:.2f}", len(a.findings),
-               "; ".join(sections(a)), a.uid)
+    for _, row in sorted(rows, key=lambda r: r[0]):
         yield [cell(v) for v in row]
 
 
-def write_transcript(lines: Iterable[Line], out: IO[str]) -> int:
+def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = ()) -> int:
     """Write the transcript as CSV (every cell quoted, CRLF line ends as RFC 4180 has them);
-    how many attempts."""
+    how many rows under the header."""
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
-    rows = transcript_rows(lines)
+    rows = transcript_rows(lines, certified)
     writer.writerow(next(rows))  # the header
     n = 0
     for row in rows:
@@ -248,11 +332,13 @@ def write_transcript(lines: Iterable[Line], out: IO[str]) -> int:
     return n
 
 
-def write(lines: Iterable[Line], out: IO[str], fmt: str, *, home_page: str = HOME_PAGE,
-          activity_base: str = IRI) -> int:
-    """Write the attempts in a format of FORMATS; how many attempts were written."""
+def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
+          home_page: str = HOME_PAGE, activity_base: str = IRI) -> int:
+    """Write the practice attempts and the certified exams in a format of FORMATS; how many
+    items were written."""
     if fmt == "xapi":
-        return write_statements(lines, out, home_page=home_page, activity_base=activity_base)
+        return write_statements(lines, out, certified=certified, home_page=home_page,
+                                activity_base=activity_base)
     if fmt == "csv":
-        return write_transcript(lines, out)
+        return write_transcript(lines, out, certified)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")

@@ -67,6 +67,16 @@ def clean_name(name: str) -> str:
 
 #: the characters no name keeps (format, control, private-use, unassigned, surrogates)
 INVISIBLE = ("Cf", "Cc", "Co", "Cn", "Cs")
+#: the longest name a trainee is given here, typed or imported; a class server keeps 200 (its
+#: s010), room for what an import adds to a name taken already: " (workstation 2)"
+NAME_LONGEST = 100
+
+
+def long_name(name: str) -> str | None:
+    """Why a (cleaned) name is too long to keep, or None."""
+    if len(name) <= NAME_LONGEST:
+        return None
+    return f"a name of {NAME_LONGEST} characters at most, please (this one has {len(name):,})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +119,7 @@ def _number(name: str, v: Any, *, optional: bool = False, high: float = LONGEST)
 def moment(name: str, v: Any) -> float:
     """A time of day as seconds since 1970, between 2000 and 2100."""
     seconds = _number(name, v, high=LATEST)
-    if seconds < EARLIEST:
+    if seconds is None or seconds < EARLIEST:  # None: not a number at all (already refused)
         raise ValueError(f"{name}: {shown(v)} is not a time between 2000 and 2100")
     return seconds
 
@@ -244,8 +254,10 @@ class AttemptRecord:
         s = result.score
         return cls(trainee_id=trainee_id, item_id=item_id, game=game, mode=mode, started=started,
                    ended=ended, procedure=s.procedure, payouts=s.payouts, speed=s.speed, total=s.total,
-                   passed=s.passed, critical=s.critical, target=target, seed=seed, abandoned=abandoned,
-                   skills=tuple(skills), findings=tuple(result.findings), log=tuple(log), rule=s.rule,
+                   passed=s.passed, critical=s.critical, target=target,
+                   seed=None if seed is None else str(seed), abandoned=abandoned, skills=tuple(skills),
+                   findings=tuple(f.to_json() for f in result.findings),
+                   log=tuple(p.to_json() for p in log), rule=s.rule,
                    **more)
 
     def performed(self) -> list[Performed]:
@@ -262,7 +274,8 @@ class Attempt(AttemptRecord):
 def attempt_of(round_, result: Result, *, trainee_id: int, ended: float) -> AttemptRecord:
     """The attempt a finished practice round makes (trainer.practice.PracticeRound and its
     result): its mode and item from the round, and the id of a dealt round as its seed, so that
-    another machine can deal it again and re-grade it (trainer.regrade.regrade_attempt)."""
+    another machine can deal it again and re-grade it
+    (trainer.progress.regrade.regrade_attempt)."""
     s = round_.scenario
     if s.id.startswith("payout-drill-"):  # trainer.drills.payout_drill
         mode, item = Mode.PAYOUT_DRILL, drill_item_id(s.game, s.difficulty)

@@ -57,5 +57,6 @@ def regrade_attempt(record: AttemptRecord) -> tuple[AttemptRecord | None, str]:
     s = result.score
     return dataclasses.replace(
         record, procedure=s.procedure, payouts=s.payouts, speed=s.speed, total=s.total,
-        passed=s.passed, critical=s.critical, findings=tuple(result.findings), rule=s.rule,
+        passed=s.passed, critical=s.critical, findings=tuple(f.to_json() for f in result.findings),
+        rule=s.rule,
         skills=skills_of(procedure, automation), target=float(scenario.target_seconds)), ""

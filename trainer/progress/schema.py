@@ -437,3 +437,56 @@ def m015_sitting_proofs(db: Database) -> None:
 ALTER TABLE exam_results ADD COLUMN proof_key TEXT;
 ALTER TABLE exam_results ADD COLUMN proof TEXT
 """)
+
+
+@migration
+def m017_exam_streams(db: Database) -> None:
+    """An exam sat under a class's sitting sends each answer and its end to the class server as
+    it is given (trainer.exams.session, trainer.classes.workstation.queue):
+
+    - `exam_results.class_start`: the class server's own nonce for the start of the sitting
+      (NULL: a result the server keeps no record of);
+    - `exam_stream`: each step to send (an answer, by its row, or the end), with the link that
+      proves it (trainer.exams.proof) and the class it goes to; `sent` and the server's `reply`
+      once the server has answered it (NULL: waiting). Rows are added, and answered once."""
+    _script(db, """
+ALTER TABLE exam_results ADD COLUMN class_start TEXT;
+CREATE TABLE exam_stream (
+    result_id INTEGER NOT NULL REFERENCES exam_results (id),
+    step INTEGER NOT NULL CHECK (step >= 2),
+    class_uid TEXT NOT NULL,
+    answer_id INTEGER UNIQUE REFERENCES exam_answers (id),
+    ending TEXT CHECK (ending IS NULL OR ending IN ('finished', 'time-up', 'left')),
+    link TEXT NOT NULL CHECK (length(link) = 64),
+    sent REAL,
+    reply TEXT,
+    PRIMARY KEY (result_id, step),
+    CHECK ((answer_id IS NULL) <> (ending IS NULL)),
+    CHECK ((sent IS NULL) = (reply IS NULL))
+);
+CREATE INDEX exam_stream_waiting ON exam_stream (class_uid, result_id, step) WHERE sent IS NULL;
+CREATE TRIGGER exam_stream_answered_once BEFORE UPDATE ON exam_stream
+WHEN OLD.sent IS NOT NULL OR NEW.result_id IS NOT OLD.result_id OR NEW.step IS NOT OLD.step
+    OR NEW.class_uid IS NOT OLD.class_uid OR NEW.answer_id IS NOT OLD.answer_id
+    OR NEW.ending IS NOT OLD.ending OR NEW.link IS NOT OLD.link
+BEGIN SELECT RAISE(ABORT, 'an exam step is sent once and never changed'); END;
+CREATE TRIGGER exam_stream_no_delete BEFORE DELETE ON exam_stream
+BEGIN SELECT RAISE(ABORT, 'exam steps are append-only'); END
+""")
+
+
+@migration
+def m016_class_refused(db: Database) -> None:
+    """An attempt a class server refused (trainer.classes: a row it does not keep, or a
+    different attempt under its id there) is set aside for that class: `class_refused`, one row
+    per attempt and class, with the server's reason. It stays in the file, is no longer waiting,
+    and is not sent to that class again; the others go on."""
+    _script(db, """
+CREATE TABLE class_refused (
+    class_uid TEXT NOT NULL REFERENCES classes (uid),
+    attempt_id INTEGER NOT NULL REFERENCES attempts (id),
+    refused REAL NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (class_uid, attempt_id)
+) WITHOUT ROWID
+""")

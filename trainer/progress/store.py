@@ -70,7 +70,7 @@ from trainer.progress.opening import (
     transaction,
 )
 from trainer.progress.passphrase import check_passphrase, hash_passphrase
-from trainer.progress.records import Attempt, AttemptRecord, Trainee, clean_name
+from trainer.progress.records import Attempt, AttemptRecord, Trainee, clean_name, long_name
 from trainer.progress.rows import attempts_from_rows, insert_attempt, trainee_from_row
 
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another process's transaction
@@ -277,6 +277,8 @@ class Store:
         name = clean_name(name)
         if not name:
             raise ValueError("a trainee needs a name")
+        if (why := long_name(name)) is not None:
+            raise ValueError(why)
         if instructor and not passphrase:
             raise ValueError("the instructor profile needs a passphrase")
         hashed = hash_passphrase(passphrase) if passphrase else None

@@ -11,6 +11,9 @@ from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, PointerItem, PuckItem, ShakerItem, TagItem, pen, stack_height
 
 SHAKE = "six-eight-shake"
+#: the wagers whose box depicts two dice (§ 668a.2(f)(6), (7)); any other box of the layout is
+#: drawn with its label and odds alone
+DICE_PICTURED = {"one-six-and-under": (1, 6), "three-four-and-over": (3, 4)}
 
 
 class PropsAndHopsView(TableView):
@@ -156,11 +159,14 @@ class PropsAndHopsView(TableView):
                 self.text(self.odds(bet), QRectF(r.left(), r.top() + 33, r.width(), 24), 20)
             elif bet == "field":
                 self._field(r, label)
+            elif bet in DICE_PICTURED:
+                self.box(r, 8)
+                self.die_pair(*DICE_PICTURED[bet], QPointF(r.left() + 48, r.top() + 27), 30)
+                self.text(label, QRectF(r.left() + 90, r.top() + 8, r.width() - 96, 38), 21, condensed=True)
+                self.text(self.odds(bet), QRectF(r.left(), r.top() + 45, r.width(), 22), 18)
             else:
                 self.box(r, 8)
-                a, b = (1, 6) if bet == "one-six-and-under" else (3, 4)
-                self.die_pair(a, b, QPointF(r.left() + 48, r.top() + 27), 30)
-                self.text(label, QRectF(r.left() + 90, r.top() + 8, r.width() - 96, 38), 21, condensed=True)
+                self.text(label, QRectF(r.left() + 4, r.top() + 8, r.width() - 8, 38), 21, condensed=True)
                 self.text(self.odds(bet), QRectF(r.left(), r.top() + 45, r.width(), 22), 18)
             self.shared_spots(bet, r.adjusted(4, 0, -4, -2), seats)
 

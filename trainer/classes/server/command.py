@@ -2,11 +2,20 @@
 
 Starts PostgreSQL (trainer.classes.server.postgres) with its data in DIR, makes or brings up to
 date the class's database, roles and logins (`instructor`, `supervisor`, `workstation`, their
-passwords kept in DIR/logins.json, readable by its owner only, the same on every start), gives
+passwords kept in DIR/logins.json, readable by its owner only, the same on every start: a
+password a login changed for itself is put back), removes the defaults any login of the class
+gave itself (ALTER ROLE ... SET, saying each), ends every few seconds the session of a
+workstation's or trainee's login that holds up another (trainer.classes.server.sessions), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
-the addresses to join with, and runs until Ctrl+C or SIGTERM, when it stops PostgreSQL cleanly.
-Every problem is one line naming it (ClassServerError), and PostgreSQL is stopped again if the
-start went wrong after it was running.
+the addresses to join with, and runs until Ctrl+C, SIGTERM or SIGHUP (its window closed), when it
+stops PostgreSQL cleanly. Every problem is one line naming it (ClassServerError), and PostgreSQL is
+stopped again if the start went wrong after it was running.
+
+PostgreSQL runs on its own, so a command killed outright (SIGKILL, a crash) leaves it running: the
+command keeps its process id in DIR/class-server.pid while it runs, and the next start in DIR,
+finding PostgreSQL running and that process gone, stops it and starts again.
+`dealer-trainer class-server --stop DIR` (`stop`) stops the class server in DIR from anywhere:
+through its command when that still runs, else PostgreSQL itself.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import os
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -23,11 +33,14 @@ import psycopg
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
-from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password
+from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password, reset_defaults
 from trainer.classes.server.postgres import Postgres
+from trainer.classes.server.sessions import HELD, Ended, end_holders
 from trainer.classes.server.tables import DATABASE, install
 
 LOGINS_FILE = "logins.json"
+PID_FILE = "class-server.pid"  # the running command's process id
+STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the server
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
 
@@ -72,6 +85,8 @@ def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
             install(admin)
             for name, group in CLASS_LOGINS.items():
                 add_login(admin, name, group, secrets[name])
+            for line in reset_defaults(admin):
+                say(f"Removed a default a login of the class had given itself: {line}.")
         with psycopg.connect(server.admin_dsn(DATABASE), autocommit=True) as conn:
             for form in forms:
                 try:
@@ -88,30 +103,105 @@ def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
 
 def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = print,
           stop: threading.Event | None = None, forms: Sequence[GivenForm] = ()) -> int:
-    """Run the class server until `stop` is set (by SIGINT or SIGTERM when not given), the
-    `forms` given to the class."""
+    """Run the class server until `stop` is set (by SIGINT, SIGTERM or SIGHUP when not given),
+    the `forms` given to the class."""
     stop = stop or _stop_on_signals()
     server = Postgres(folder, host=host, port=port)
+    server.check_folder()
+    _left_running(server, say)
     server.start()
+    pid_file = server.folder / PID_FILE
     try:
+        pid_file.write_text(f"{os.getpid()}\n", encoding="ascii")
         addresses = prepare(server, forms, say)
         say(f"Class server running on {host}:{port}, its data in {server.folder}.")
         say("Workstations join the class with:")
         say(f"  dealer-trainer --class {addresses['workstation']}")
         say(f"The instructor's address: {addresses['instructor']}")
         say(f"The supervisor's address: {addresses['supervisor']}")
-        say("Stop the server with Ctrl+C.")
+        say("Stop the server with Ctrl+C (or: dealer-trainer class-server --stop "
+            f"{_shown(server.folder)}).")
         while not stop.wait(CHECK_EVERY):
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
+            for ended in holders_ended(server):
+                say(f"Ended a session of the login {ended.login} ({ended.database}): it held up "
+                    f"another for more than {HELD:.0f} s.")
     finally:
         server.stop()
+        pid_file.unlink(missing_ok=True)
     say("Class server stopped.")
     return 0
 
 
+def holders_ended(server: Postgres, held: float = HELD) -> list[Ended]:
+    """The sessions that held up another for `held` seconds, ended (trainer.classes.server.
+    sessions); none when the server cannot be asked just now (the next look asks again)."""
+    try:
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            return end_holders(admin, held)
+    except psycopg.Error:
+        return []
+
+
+def stop_server(folder: str, *, say: Callable[[str], None] = print) -> int:
+    """Stop the class server whose data is in `folder`: ask its command to stop it (SIGTERM) and
+    wait, or, when that command is gone, stop PostgreSQL here. 0 when stopped or not running."""
+    server = Postgres(folder)
+    if not (server.pgdata / "PG_VERSION").exists():
+        raise ClassServerError(f"{server.folder} holds no class server's data")
+    if not server.running:
+        say(f"No class server is running in {server.folder}.")
+        return 0
+    command = _command(server)
+    if command is not None:
+        os.kill(command, signal.SIGTERM)
+        waited = time.monotonic() + STOP_WAIT
+        while _command(server) is not None and time.monotonic() < waited:
+            time.sleep(0.1)
+    server.stop()  # the command is gone (or did not stop it in time): stop PostgreSQL itself
+    say(f"Class server in {server.folder} stopped.")
+    return 0
+
+
+def _left_running(server: Postgres, say: Callable[[str], None]) -> None:
+    """A PostgreSQL left running in the folder by a command that is gone is stopped, so that this
+    start goes on; one whose command still runs is refused, saying how to stop it."""
+    if not server.running:
+        return
+    command = _command(server)
+    if command is not None:
+        raise ClassServerError(f"a class server is already running in {server.folder} (process {command}): "
+                               f"stop it with Ctrl+C there, or: dealer-trainer class-server --stop "
+                               f"{_shown(server.folder)}")
+    say(f"A class server was left running in {server.folder} after its command ended; stopping it first.")
+    server.stop()
+
+
+def _command(server: Postgres) -> int | None:
+    """The process id of the class-server command running in the folder, if it still runs."""
+    try:
+        pid = int((server.folder / PID_FILE).read_text(encoding="ascii").strip())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    try:  # another program given the same id since: not ours
+        if b"class-server" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+            return None
+    except OSError:
+        pass  # no /proc here: the id is believed
+    return pid
+
+
+def _shown(folder: Path) -> str:
+    import shlex
+
+    return shlex.quote(str(folder))
+
+
 def _stop_on_signals() -> threading.Event:
     stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # SIGHUP: the terminal it ran in was closed
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), lambda *_: stop.set())
     return stop

@@ -13,7 +13,10 @@ s004_exam_ledger_for_workstations gives it functions that check as they write):
 - `attempts_used`: the attempts counted at a form, sittings issued and unsigned attempts started;
 - `start_sitting`: a sitting starts on a workstation: the server refuses one not issued in this
   class, issued to someone else or for another form, expired by the server's clock, or already
-  used; the sitting's attempt number;
+  used, and one registered with a verifier (s012) unless the start proves its start code; the
+  sitting's attempt number, and the server's own nonce for the start;
+- `sitting_step`: each answer of a started sitting, and its end, proven the same way, kept as
+  first received (a second answer to an item is refused, and the refusal kept);
 - `start_attempt`: an attempt with no sitting starts: counted, and refused at a form the
   instructor did not give to the class (`give_form`, s007) or past the allowance the class keeps
   for it; its attempt number.
@@ -26,7 +29,8 @@ And the instructors' certificates, kept insert-only (`add_certificate`, `certifi
 server has no key and checks no signature; whoever reads them checks them with the public key.
 Before signing, an instructor asks `sitting_use`: how the server saw the sitting (issued to whom,
 for which form, used for which result, certified already), so that a result whose start the
-server never counted, or a second result for one use, is refused before anything is signed.
+server never counted, or a second result for one use, is refused before anything is signed; and
+`sitting_record`: the answers and end the server received first, which is what is certified.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import time
 import psycopg
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.sql import value
 from trainer.progress.columns import EXAM_SITTINGS
 
 SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
@@ -45,20 +50,48 @@ SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
 def attempts_used(conn: psycopg.Connection, trainee_name: str, form_uid: str) -> int:
     """The attempts the class counts for the trainee at the form: every sitting issued and every
     attempt started without one."""
-    return conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)).fetchone()[0]
+    return value(conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)))
 
 
 def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
     return ClassServerError(str(e).strip().splitlines()[0])
 
 
+def class_uid(conn: psycopg.Connection) -> str:
+    """The class's own id (a class server keeps it for its life; its address may change)."""
+    return value(conn.execute("SELECT uid FROM class_info"))
+
+
 def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_digest: str,
-                  result_uid: str) -> int:
-    """A workstation starts a sitting (marks it used, for this result); its attempt number.
+                  result_uid: str, proof: bytes | None = None, *,
+                  in_class: str | None = None) -> tuple[int, str | None]:
+    """A workstation starts a sitting (marks it used, for this result, s012): (its attempt
+    number, the server's own nonce for this start, None for a sitting issued without a verifier).
+    `proof`: the first link of the sitting's chain (trainer.exams.proof.link), which a sitting
+    with a verifier needs; `in_class`: the class the token names, which must be this one.
     ClassServerError says why the server refuses it."""
+    if in_class is not None and class_uid(conn) != in_class:
+        raise ClassServerError("this sitting was issued in another class than the one this "
+                               "workstation is joined to")
     try:
-        return conn.execute("SELECT use_exam_sitting(%s, %s, %s, %s)",
-                            (nonce, trainee_name, form_digest, result_uid)).fetchone()[0]
+        started = value(conn.execute("SELECT start_exam_sitting(%s, %s, %s, %s, %s)",
+                                     (nonce, trainee_name, form_digest, result_uid, proof)))
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+    return started["attempt"], started["opened"]
+
+
+def sitting_step(conn: psycopg.Connection, nonce: str, step: int, proof: bytes, *,
+                 position: int | None = None, log: str | None = None, ending: str | None = None) -> str:
+    """Send one step of a started sitting (s012): an answer (`position`, its `log` as JSON text)
+    or its end (`ending`), with the step's link. What the server says: "recorded" (now, or it
+    was already, the same), or "refused: why" (first wins: the server keeps the refusal).
+    ClassServerError when the server refuses the step itself (its link does not verify, a step
+    before it is missing, it is malformed): nothing is written then."""
+    kind = "answer" if ending is None else "end"
+    try:
+        return value(conn.execute("SELECT exam_sitting_step(%s, %s, %s, %s, %s, %s, %s)",
+                                  (nonce, step, proof, kind, position, log, ending)))
     except psycopg.errors.RaiseException as e:
         raise _refused(e) from None
 
@@ -68,8 +101,8 @@ def start_attempt(conn: psycopg.Connection, result_uid: str, trainee_name: str, 
     ClassServerError when the form was not given to the class, or the trainee has had every
     attempt the class's record of it allows (`give_form`)."""
     try:
-        return conn.execute("SELECT start_exam_attempt(%s, %s, %s)",
-                            (result_uid, trainee_name, form_uid)).fetchone()[0]
+        return value(conn.execute("SELECT start_exam_attempt(%s, %s, %s)",
+                                  (result_uid, trainee_name, form_uid)))
     except psycopg.errors.RaiseException as e:
         raise _refused(e) from None
 
@@ -89,8 +122,8 @@ def give_form(conn: psycopg.Connection, uid: str, digest: str, name: str, attemp
                              "RETURNING form_uid", values).fetchone()
         if added is not None:
             return True
-        kept = conn.execute("SELECT form_digest FROM exam_forms_given WHERE form_uid = %s",
-                            (uid,)).fetchone()[0]
+        kept = value(conn.execute("SELECT form_digest FROM exam_forms_given WHERE form_uid = %s",
+                                  (uid,)))
     if kept != digest:
         raise ClassServerError(f"another form with the id {uid} was given to this class: {name!r} "
                                "differs from it (a different exam is a new form)")
@@ -108,7 +141,7 @@ def standing(conn: psycopg.Connection, trainee_name: str,
 
 def attempts_allowed(conn: psycopg.Connection, form_uid: str) -> int | None:
     """The attempts the class allows at a form given to it; None when it was not given."""
-    return conn.execute("SELECT exam_attempts_allowed(%s)", (form_uid,)).fetchone()[0]
+    return value(conn.execute("SELECT exam_attempts_allowed(%s)", (form_uid,)))
 
 
 def sitting_use(conn: psycopg.Connection, nonce: str) -> dict | None:
@@ -123,6 +156,36 @@ def sitting_use(conn: psycopg.Connection, nonce: str) -> dict | None:
     if row is None:
         return None
     return dict(zip(("trainee", "digest", "attempt", "used", "certified"), row, strict=True))
+
+
+def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
+    """The class server's record of a sitting whose start code it checks (s012), as first
+    received (an instructor's or supervisor's read); None for a sitting it keeps no record of
+    (issued without a verifier, or not here). `opened`: the server's nonce of its start (None:
+    not started), `result`: the result it was started for, `answers`: {position: its log, as
+    JSON text}, `ending`: how it ended (None: no end received yet), `refused`: what it refused,
+    one line each."""
+    if conn.execute("SELECT 1 FROM exam_sitting_links WHERE nonce = %s", (nonce,)).fetchone() is None:
+        return None
+    record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "refused": []}
+    for kind, opened, result, position, answer, ending in conn.execute(
+            "SELECT kind, opened, result_uid, position, answer, ending FROM exam_sitting_steps "
+            "WHERE nonce = %s ORDER BY step", (nonce,)):
+        if kind == "start":
+            record.update(opened=opened, result=result)
+        elif kind == "answer":
+            record["answers"][position] = answer
+        else:
+            record["ending"] = ending
+    record["refused"] = [f"step {step}: {reason}" for step, reason in conn.execute(
+        "SELECT step, reason FROM exam_sitting_refusals WHERE nonce = %s ORDER BY id", (nonce,))]
+    return record
+
+
+def sitting_state(conn: psycopg.Connection, nonce: str) -> dict:
+    """What certifying a sitting asks the class, in one visit: the class's id (`class`), how it
+    saw the sitting (`use`, as `sitting_use`) and its record (`record`, as `sitting_record`)."""
+    return {"class": class_uid(conn), "use": sitting_use(conn, nonce), "record": sitting_record(conn, nonce)}
 
 
 def add_certificate(conn: psycopg.Connection, certificate: dict, *, at: float | None = None) -> None:
@@ -148,15 +211,20 @@ def certificates(conn: psycopg.Connection) -> list[dict]:
                                                     "ORDER BY signed, result_uid")]
 
 
-def record_sitting(conn: psycopg.Connection, sitting: dict) -> None:
-    """Add an issued sitting (its columns as trainer.progress.columns.EXAM_SITTINGS's). Its
-    attempt number must be the next: two instructors issuing the same attempt at once, one is
-    refused."""
+def record_sitting(conn: psycopg.Connection, sitting: dict,
+                   verifier: tuple[int, bytes] | None = None) -> None:
+    """Add an issued sitting (its columns as trainer.progress.columns.EXAM_SITTINGS's) and, for
+    one whose start code is proven to the server (s012), its `verifier`: (its item count, the
+    chain's last link, trainer.exams.proof.link(..., 0)). Its attempt number must be the next:
+    two instructors issuing the same attempt at once, one is refused."""
     values = [sitting.get(c) for c in SITTING_COLUMNS]
     try:
         with conn.transaction():
             conn.execute(f"INSERT INTO exam_sittings ({', '.join(SITTING_COLUMNS)}) "
                          f"VALUES ({', '.join(['%s'] * len(values))})", values)
+            if verifier is not None:
+                conn.execute("INSERT INTO exam_sitting_links (nonce, items, verifier) VALUES (%s, %s, %s)",
+                             (sitting.get("nonce"), *verifier))
     except psycopg.errors.UniqueViolation:
         raise ClassServerError(f"attempt {sitting.get('attempt')} of {sitting.get('trainee_name')!r} at "
                                "this form was already issued") from None

@@ -8,18 +8,25 @@
 - `trainee_login(instructor, trainee_uid, password)`: the same, for the name of a trainee who
   has sent results;
 - `login_of(conn, name)`: the login a trainee's name has in the class, if any (any login may
-  ask: a workstation asks for the trainee's password when there is one).
+  ask: a workstation asks for the trainee's password when there is one);
+- `enrol_workstation(instructor, name, password)`, `revoke_workstation(instructor, name)`,
+  `workstations(conn)`: workstations with a login of their own (s011), so that what a trainee
+  does with a workstation's login (a new password, its settings) stops that workstation only;
+- `reset_defaults(admin)`: the class server's start removes the defaults any login of the
+  class gave itself (ALTER ROLE ... SET, which PostgreSQL lets every login do).
 """
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 import psycopg
 from psycopg import sql
 
 from trainer.classes.errors import ClassServerError
-from trainer.classes.server.tables import GROUPS
+from trainer.classes.server.sql import value
+from trainer.classes.server.tables import GROUPS, OWNER
 
 #: the logins the class-server command makes, and their groups
 CLASS_LOGINS = {"instructor": "class_instructor", "supervisor": "class_supervisor",
@@ -44,8 +51,8 @@ def add_login(admin: psycopg.Connection, name: str, group: str, password: str) -
 def trainee_login(instructor: psycopg.Connection, trainee_uid: str, password: str) -> str:
     """The login of the name of a trainee who has sent results (s003, by their id); its name."""
     try:
-        return instructor.execute("SELECT trainee_login(%s, %s)",
-                                  (trainee_uid, verifier(instructor, password))).fetchone()[0]
+        return value(instructor.execute("SELECT trainee_login(%s, %s)",
+                                        (trainee_uid, verifier(instructor, password))))
     except (psycopg.errors.InvalidParameterValue, psycopg.errors.NoDataFound) as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
 
@@ -53,22 +60,91 @@ def trainee_login(instructor: psycopg.Connection, trainee_uid: str, password: st
 MIN_PASSWORD = 8
 
 
-def verifier(conn: psycopg.Connection, password: str) -> str:
+def verifier(conn: psycopg.Connection, password: str, whose: str = "a trainee's") -> str:
     """The password's SCRAM-SHA-256 verifier, made here by the driver: the server is given this
     only, so no statement, error or log line of the server holds the password itself."""
     if len(password) < MIN_PASSWORD:
-        raise ClassServerError(f"a trainee's password has at least {MIN_PASSWORD} characters")
+        raise ClassServerError(f"{whose} password has at least {MIN_PASSWORD} characters")
     return conn.pgconn.encrypt_password(password.encode(), b"", b"scram-sha-256").decode()
 
 
 def class_login(instructor: psycopg.Connection, name: str, password: str) -> str:
     """The login of the trainee named `name` (made, or given this new password); its name."""
     try:
-        return instructor.execute("SELECT class_login(%s, %s)",
-                                  (name, verifier(instructor, password))).fetchone()[0]
+        return value(instructor.execute("SELECT class_login(%s, %s)",
+                                        (name, verifier(instructor, password))))
     except psycopg.errors.InvalidParameterValue as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
 
 
 def login_of(conn: psycopg.Connection, name: str) -> str | None:
-    return conn.execute("SELECT trainee_login_of(%s)", (name,)).fetchone()[0]
+    return value(conn.execute("SELECT trainee_login_of(%s)", (name,)))
+
+
+# --------------------------------------------------------------------------- workstations
+@dataclass(frozen=True, slots=True)
+class Workstation:
+    """A workstation enrolled in the class (s011): its name, its login, when it was first
+    enrolled and, once revoked (and not enrolled again since), when."""
+
+    name: str
+    login: str
+    enrolled: float
+    revoked: float | None
+
+
+def enrol_workstation(instructor: psycopg.Connection, name: str, password: str) -> str:
+    """A login of the workstation's own, `name` (made, given this new password, or given back
+    after a revocation); its login name."""
+    try:
+        return value(instructor.execute("SELECT enrol_workstation(%s, %s)",
+                                        (name, verifier(instructor, password, "a workstation's"))))
+    except psycopg.errors.InvalidParameterValue as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None
+
+
+def revoke_workstation(instructor: psycopg.Connection, name: str) -> str:
+    """The workstation's login stops working: its connections lose every right at their next
+    statement, and it connects no more. Its login name; ClassServerError when no workstation of
+    that name is enrolled."""
+    try:
+        return value(instructor.execute("SELECT revoke_workstation(%s)", (name,)))
+    except psycopg.errors.NoDataFound as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None
+
+
+def workstations(conn: psycopg.Connection) -> list[Workstation]:
+    """Every workstation ever enrolled in the class, by name (an instructor's or supervisor's read)."""
+    rows = conn.execute("""
+        SELECT DISTINCT ON (name) name, login,
+               min(at) FILTER (WHERE event = 'enrolled') OVER (PARTITION BY name),
+               CASE WHEN event = 'revoked' THEN at END
+        FROM workstation_logins ORDER BY name, id DESC""").fetchall()
+    return [Workstation(*r) for r in rows]
+
+
+# --------------------------------------------------------------------------- defaults planted
+def reset_defaults(admin: psycopg.Connection) -> list[str]:
+    """Remove the defaults the class's logins (and groups) gave themselves, in every database:
+    a login may set defaults for its own role (ALTER ROLE ... SET), which would otherwise stay
+    through every restart and which the instructor, not a superuser, cannot remove. Each removed
+    as "login: setting=value" (in DATABASE), for the class server to say. `admin`: a superuser's
+    autocommit connection."""
+    found = admin.execute("""
+        SELECT r.rolname, d.datname, s.setconfig
+        FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+        LEFT JOIN pg_database d ON d.oid = s.setdatabase
+        WHERE NOT r.rolsuper AND (r.rolname = ANY (%(ours)s) OR EXISTS (
+            SELECT FROM unnest(%(groups)s::text[]) AS g (name) WHERE pg_has_role(r.oid, g.name, 'MEMBER')))
+        ORDER BY r.rolname, d.datname NULLS FIRST""",
+        {"ours": [OWNER, *GROUPS], "groups": list(GROUPS)}).fetchall()
+    removed = []
+    for role, database, settings in found:
+        statement = sql.SQL("ALTER ROLE {} RESET ALL").format(sql.Identifier(role))
+        if database is not None:
+            statement = sql.SQL("ALTER ROLE {} IN DATABASE {} RESET ALL").format(
+                sql.Identifier(role), sql.Identifier(database))
+        admin.execute(statement)
+        where = f" (in {database})" if database is not None else ""
+        removed += [f"{role}: {setting}{where}" for setting in settings]
+    return removed

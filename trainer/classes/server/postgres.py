@@ -1,33 +1,50 @@
 """A real PostgreSQL, run from the packaged server (pgserver) in a folder of the instructor's.
 
 `Postgres(folder, host, port)` keeps the cluster in `folder/pgdata`, its log in
-`folder/server.log` and its socket in `folder/socket`. `start()` makes the cluster the first time
-(initdb), then runs it listening on `host:port`; `stop()` shuts it down cleanly, `crash()` stops
-it as a power cut would (no checkpoint: the next start recovers from the write-ahead log).
+`folder/server.log` and its socket in `folder/socket` (or, when that path is longer than a socket's
+address may be, in a short folder of its own under the temporary folder). `start()` makes the
+cluster the first time (initdb), then runs it listening on `host:port`; `stop()` shuts it down
+cleanly, `crash()` stops it as a power cut would (no checkpoint: the next start recovers from the
+write-ahead log). Any path works, spaces included.
 
 Connections over TCP need a password (scram-sha-256). The superuser (`postgres`) connects only
 through the socket, in a folder only the server's own user may enter.
 
 **As root.** PostgreSQL refuses to run as root. pgserver's answer, used here too: the server
 runs as the system user `pgserver` (made with useradd if missing), which owns `pgdata` and
-`socket`; the folders above `folder` get search permission (o+x) so that user can reach it.
-Unlike pgserver, the server's programs run in that user's group only, not in root's group 0
-(pgserver keeps root's groups, and makes the folders above group-readable to match).
+`socket`, in that user's group only (not in root's group 0, as pgserver has it). That user must
+reach the data folder: a folder above it that it cannot enter is named, with what to change, and
+never changed here (pgserver opens every folder above to everyone; a private home would be open
+to every local user). The packaged server's programs, when that user cannot reach them (the app
+installed under a private folder), are copied once into the data folder and run from there.
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
+import pwd
+import shlex
+import shutil
 import socket
 import stat
 import subprocess
+import tempfile
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from trainer.classes.errors import ClassServerError
 
+if TYPE_CHECKING:
+    import pwd  # POSIX only: the hand-over to the server's user happens under root alone
+
 SYSTEM_USER = "pgserver"  # the user pgserver itself runs PostgreSQL as, under root
+#: the longest path a Unix socket's address holds (sun_path: 108 bytes on Linux, 104 on macOS,
+#: each with its terminating NUL); PostgreSQL's socket is `<folder>/.s.PGSQL.<port>`
+SOCKET_PATH_MAX = 103
+PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 HBA = """# Dealer Trainer class server: the superuser through the private socket, everyone else
 # with a password
 local all all trust
@@ -50,7 +67,7 @@ class Postgres:
         self.folder = Path(folder).absolute()
         self.host, self.port = host, port
         self.pgdata = self.folder / "pgdata"
-        self.socket_dir = self.folder / "socket"
+        self.socket_dir = socket_folder(self.folder, port)
         self.log = self.folder / "server.log"
         self.user = SYSTEM_USER if os.geteuid() == 0 else None
 
@@ -96,8 +113,9 @@ class Postgres:
         self.check_port()
         if not (self.pgdata / "PG_VERSION").exists():
             self._init()
-        options = (f"-c listen_addresses='{self.host}' -p {self.port} -k {self.socket_dir} "
-                   "-c unix_socket_permissions=0700")
+        self._socket_folder()
+        options = (f"-c listen_addresses={shlex.quote(self.host)} -p {self.port} "
+                   f"-k {shlex.quote(str(self.socket_dir))} -c unix_socket_permissions=0700")
         if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False):
             raise ClassServerError(f"PostgreSQL did not start: {self.last_log_line()}")
 
@@ -112,7 +130,9 @@ class Postgres:
             self._ctl("stop", "-w", "-m", "immediate")
 
     def admin_dsn(self, dbname: str = "postgres") -> str:
-        return f"host={self.socket_dir} port={self.port} user=postgres dbname={dbname}"
+        from psycopg.conninfo import make_conninfo  # each value quoted: a folder may hold spaces
+
+        return make_conninfo(host=str(self.socket_dir), port=self.port, user="postgres", dbname=dbname)
 
     def last_log_line(self) -> str:
         try:
@@ -129,25 +149,67 @@ class Postgres:
                                    "(initdb failed)")
         (self.pgdata / "pg_hba.conf").write_text(HBA)
 
-    def _hand_over(self) -> None:
-        """Running as root: the folders the server writes belong to its own user."""
-        _pgserver()
-        from pgserver.utils import ensure_user_exists
+    def _socket_folder(self) -> None:
+        """The socket's folder, the server's own user's only (made on every start: one under the
+        temporary folder does not outlive a restart of the machine)."""
+        self.socket_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        owner = _system_user(self.user).pw_uid if self.user else os.geteuid()
+        st = os.lstat(self.socket_dir)  # one made by someone else (or a link) is never used
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid not in (owner, os.geteuid()):
+            raise ClassServerError(f"{self.socket_dir}, the server's socket folder, belongs to someone "
+                                   "else: remove it, or give a data folder with a shorter path")
+        if self.user:
+            os.chown(self.socket_dir, owner, _system_user(self.user).pw_gid, follow_symlinks=False)
+        self.socket_dir.chmod(0o700)
 
-        entry = ensure_user_exists(self.user)
+    def _hand_over(self) -> None:
+        """Running as root: the folders the server writes belong to its own user, who must be able
+        to reach them (ClassServerError naming the folder that stops it, and what to do)."""
+        entry = _system_user(self.user)
         self.folder.mkdir(parents=True, exist_ok=True)
-        for d in (self.pgdata, self.socket_dir):
+        blocked = unreachable(self.folder.parent, entry.pw_uid, entry.pw_gid)
+        if blocked is not None:
+            raise ClassServerError(
+                f"the class server runs PostgreSQL as the system user {self.user}, who cannot enter "
+                f"{blocked} (mode {stat.S_IMODE(blocked.stat().st_mode):o}): give a data folder it can "
+                f"reach (e.g. /srv/dealer-class), or let it pass with: chmod o+x {shlex.quote(str(blocked))}")
+        for d in (self.pgdata,):
             d.mkdir(mode=0o700, exist_ok=True)
         for p in (self.log, self.folder / "commands.log"):
             p.touch()
-        for p in (self.pgdata, self.socket_dir, self.log):
+        for p in (self.pgdata, self.log):
             os.chown(p, entry.pw_uid, entry.pw_gid)
-        for parent in self.folder.parents:
-            mode = parent.stat().st_mode
-            if not mode & stat.S_IXOTH:
-                parent.chmod(mode | stat.S_IXOTH)
-        mode = self.folder.stat().st_mode
+        mode = self.folder.stat().st_mode  # the folder named: its user may pass through it
         self.folder.chmod(mode | stat.S_IXOTH)
+
+    def _programs(self) -> Path:
+        """The packaged server's programs, where the server's user can run them: where pgserver
+        keeps them, or a copy in the data folder when that user cannot reach them there (the app
+        installed under a private folder)."""
+        binaries = Path(_pgserver()._commands.POSTGRES_BIN_PATH)
+        if not self.user:
+            return binaries
+        entry = _system_user(self.user)
+        if unreachable(binaries, entry.pw_uid, entry.pw_gid) is None:
+            return binaries
+        install = binaries.parent  # site-packages/pgserver/pginstall
+        site = install.parent.parent
+        made = (binaries / "postgres").stat()  # this version of the programs, where it is installed
+        version = hashlib.sha256(f"{install}:{made.st_size}:{made.st_mtime_ns}".encode()).hexdigest()[:16]
+        copy = self.folder / PROGRAMS / version
+        if not (copy / install.relative_to(site) / "bin" / "postgres").exists():
+            partial = self.folder / PROGRAMS / f"{version}.part"
+            shutil.rmtree(partial, ignore_errors=True)
+            # the programs find their libraries beside the package (pgserver.libs, their RPATH
+            # $ORIGIN/../../../pgserver.libs): both are copied, in the same places
+            for part in (install, site / "pgserver.libs"):
+                if part.is_dir():
+                    shutil.copytree(part, partial / part.relative_to(site), symlinks=True)
+            for d in (self.folder / PROGRAMS, partial, *(partial / install.relative_to(site)).parents):
+                if d.is_relative_to(self.folder / PROGRAMS):
+                    d.chmod(0o755)
+            partial.rename(copy)
+        return copy / install.relative_to(site) / "bin"
 
     def _ctl(self, action: str, *args: str, check: bool = True) -> int:
         if self.user:
@@ -160,9 +222,43 @@ class Postgres:
     def _run(self, program: str, *args: str) -> int:
         """Run one of the packaged server's programs, as the server's user; its exit code. Its
         output goes to the log, never to the user's terminal."""
-        binaries = Path(_pgserver()._commands.POSTGRES_BIN_PATH)
+        binaries = self._programs()
         self.folder.mkdir(parents=True, exist_ok=True)
         with open(self.folder / "commands.log", "ab") as out:
-            user = {"user": self.user, "group": self.user, "extra_groups": []} if self.user else {}
+            user: dict[str, Any] = ({"user": self.user, "group": self.user, "extra_groups": []}
+                                    if self.user else {})
             return subprocess.run([str(binaries / program), *args], **user, stdin=subprocess.DEVNULL,
                                   stdout=out, stderr=out, check=False).returncode
+
+
+def socket_folder(folder: Path, port: int) -> Path:
+    """Where the server's socket goes: `folder/socket`, or, when that path is too long for a
+    socket's address, a short folder under the temporary folder named from `folder`."""
+    inside = folder / "socket"
+    if len(os.fsencode(inside / f".s.PGSQL.{port}")) <= SOCKET_PATH_MAX:
+        return inside
+    name = hashlib.sha256(os.fsencode(folder)).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"dealer-trainer-{name}"
+
+
+def unreachable(path: Path, uid: int, gid: int) -> Path | None:
+    """The first folder on the way to `path` (itself included) that the user `uid` (of group
+    `gid`) may not pass through, or None."""
+    for folder in (*reversed(path.parents), path):
+        try:
+            st = folder.stat()
+        except OSError:
+            return None  # made later, by the one who may
+        bit = (stat.S_IXUSR if st.st_uid == uid else stat.S_IXGRP if st.st_gid == gid else stat.S_IXOTH)
+        if not st.st_mode & bit:
+            return folder
+    return None
+
+
+def _system_user(name: str | None) -> pwd.struct_passwd:
+    """The system user the server runs as under root (made when missing)."""
+    assert name is not None, "only root hands the server over to its own user"
+    _pgserver()
+    from pgserver.utils import ensure_user_exists
+
+    return ensure_user_exists(name)

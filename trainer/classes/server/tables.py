@@ -8,14 +8,20 @@ the server and the file have the same columns. The server adds what a shared dat
   no role but the owner is granted any write on them at all;
 - **roles** (NOLOGIN groups; each login is a member of one): `class_trainee` reads its own
   rows only, `class_instructor` and `class_supervisor` read the class, `class_workstation` (the
-  login every workstation of the class shares) reads nothing and may only push;
+  login every workstation of the class shares, and each workstation enrolled with a login of
+  its own, s011) reads nothing and may only push;
 - **row-level security**, forced (the owner too is under it), so the server itself filters what
   a trainee's connection reads: rows of other trainees are not there for it;
 - **push_attempts(batch)**: the one way attempts reach the server. A batch (JSON: its trainees,
   its attempts with their findings and skills) is written in the caller's transaction; an attempt
   whose uid is already there adds nothing (ON CONFLICT (uid) DO NOTHING). A trainee's login may
-  push its own attempts only;
-- **NOTIFY class_attempts** with the attempt's server id on each insert, for the live Class view.
+  push its own attempts only. Since s010 a row the class does not keep (impossible times, an
+  exam's attempt, a name of 50,000 characters ...) refuses the batch, named, and so does a
+  different attempt under a uid already there;
+- **NOTIFY** with the attempt's server id on each insert, for the live Class view, on a channel
+  whose name only the staff may read (`class_info.channel`, s011);
+- **no lock a login can hold** on what another needs: no advisory lock (any login may take any),
+  no row a login may lock, no table it may lock but to read (s011).
 
 `install(conn)` (a superuser connection to the cluster) makes the roles, the database and the
 missing migrations; it can run again on every start.
@@ -60,7 +66,6 @@ OWNER = "class_owner"
 GROUPS = ("class_trainee", "class_instructor", "class_supervisor", "class_workstation")
 TRAINEE = "class_trainee"
 STAFF = "class_instructor, class_supervisor"
-CHANNEL = "class_attempts"
 MIGRATIONS: list[Callable[[psycopg.Connection], None]] = []
 
 
@@ -243,6 +248,82 @@ def s009_pass_rule(conn: psycopg.Connection) -> None:
     _run(conn, frozen_sql("s009_pass_rule"))
 
 
+@migration
+def s012_proven_sitting_streams(conn: psycopg.Connection) -> None:
+    """A sitting is started, answered and ended on the class server only by whoever knows its
+    start code, and the server keeps the first record of it (trainer.exams.proof, "In a class";
+    trainer.exams.classledger, "The first sitting"):
+
+    - `exam_sitting_links`: what the instructor registers with a sitting when issuing it, its
+      item count and the verifier (the last link of a hash chain its start code seeds), never
+      the code; insert-only, read by the staff;
+    - `start_exam_sitting(nonce, trainee, digest, result, proof)`: a sitting with a verifier
+      starts only with the next link of its chain; the server records the start with a nonce of
+      its own (`opened`) and returns it with the attempt number. A sitting issued before (no
+      verifier) starts as s006's `use_exam_sitting` started it, which no login may call itself
+      any more;
+    - `exam_sitting_step(nonce, step, proof, kind, item, log, ending)`: each answer and the end,
+      in order, each with the next link: `exam_sitting_steps` keeps them, append-only, and the
+      first answer to an item wins; a second answer to it, a step taken twice or anything after
+      the end is refused, and recorded in `exam_sitting_refusals` (up to 100 a sitting);
+      a step whose link does not verify is refused, and nothing is written.
+    """
+    _run(conn, frozen_sql("s012_proven_sitting_streams"))
+
+
+@migration
+def s011_no_login_stops_the_class(conn: psycopg.Connection) -> None:
+    """No login can stop the class or another trainee:
+
+    - `workstation_logins`: workstations the instructor enrolled, each with a login of its own
+      (`workstation_` and a digest of the class and the workstation's name, in
+      class_workstation): a trainee who changes its password, or the settings it starts with,
+      stops that workstation only. Each enrolment and revocation is a row, insert-only; the staff
+      read them. `enrol_workstation(name, verifier)` makes the login (or gives it a new
+      password, or gives a revoked one back), `revoke_workstation(name)` takes the group from
+      it (its open connections lose every right at their next statement) and its login. The
+      shared `workstation` login stays, for a class that enrols none;
+    - no advisory lock: every login may take any advisory lock, and hold it, so s004's
+      `start_exam_attempt` (a lock per trainee and form) and s008's `class_login` (a lock per
+      name) could be stopped by any login holding that key. A start now relies on the attempt
+      numbers being unique per trainee and form (the second of two starts at once counts again),
+      and class_login on a lock of its table that no other login may take (they may only read
+      it, which that lock lets through);
+    - `class_info.channel`: the channel new attempts are announced on, a random name the staff
+      alone may read (LISTEN needs no right, so a channel everyone knows announced every
+      attempt to every login); the workstations and trainees read the class's id only."""
+    _run(conn, frozen_sql("s011_no_login_stops_the_class"))
+
+
+@migration
+def s010_checked_pushes_and_retractions(conn: psycopg.Connection) -> None:
+    """The class keeps only what it can use, checked where it is stored, and an
+    instructor hides a row with a retraction:
+
+    - `trainee_problem`, `attempt_problem`, `finding_problem`: why a row is not one the class
+      keeps, in words (NULL: it is): ids of letters and digits; a trainee's name as the class
+      writes names (s008) and at most 200 characters (the app writes 100, and an import adds
+      " (workstation n)"); times between 2000 and 2100 (trainer.progress.records' bounds), an end
+      after the start, durations and targets of 0 to 7 days; the modes a workstation records
+      (never "exam": an exam's result reaches the class as its certificate), the five games;
+      scores from 0 to 100; texts of bounded length with no control characters; a log that is a
+      JSON list of logged actions (each an object with its action, its round and a time of 0 to
+      7 days), 2,000,000 characters at most; a finding's action a JSON object;
+    - a CHECK on each table from them, NOT VALID: every new row is checked, none stored before;
+    - `push_attempts` refuses a batch holding such a row, naming it ("refused attempt <uid>:
+      why", check_violation), and an attempt whose id the class holds for a different attempt
+      (another trainee's, another log, other scores...): a copy of an attempt already there (a
+      push repeated) still adds nothing, but the first pushed under an id no longer hides another
+      sent later as if it had arrived. A workstation finds the row refused by halving the batch
+      (trainer.classes.workstation.push) and sends the others;
+    - `retractions`: an instructor hides an attempt from the exports and the class view, with a
+      reason, insert-only (`retract_attempt(uid, reason)`, class_instructor only; the staff read
+      them, a trainee those of their own attempts);
+    - the rows stored before that these checks refuse are retracted here, each with the reason,
+      by "the class server (s010)": the readers skip them and say why, rather than fail."""
+    _run(conn, frozen_sql("s010_checked_pushes_and_retractions"))
+
+
 # --------------------------------------------------------------------------- writing a migration
 # `append_only` and `row_level_security` read nothing but their arguments: a new migration may
 # call them when it runs (tests/test_class_server_migrations.py keeps the digest of what it sends).
@@ -256,7 +337,7 @@ def append_only(table: str) -> str:
 
 def row_level_security(table: str, *, own: str = "", insert: tuple[str, str] | None = None,
                        insert_only: bool = True) -> str:
-    """What every table of the class is under, as s001, s002, s004, s007 and s008 wrote it out:
+    """What every table of the class is under, as s001, s002, s004, s007, s008 and s011 wrote it out:
     row-level security, forced (the owner too is under it); the owner's policy (every row, every
     command); the staff read every row; with `own`, a trainee reads the rows where `own` holds;
     with `insert` (the policy's name, its check), an instructor adds rows where the check holds;

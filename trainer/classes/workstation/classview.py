@@ -17,9 +17,15 @@ the same records (trainer.progress.records.Attempt) a progress file gives, made 
 (trainer.progress.classroom: `attempt_line`, `replay_of`). The recorded action log is one of the
 columns the server shares (trainer.progress.columns.ATTEMPTS), so a server attempt replays.
 
-`follow(address)` yields the server id of each attempt as it arrives (LISTEN/NOTIFY), and None
-after the connection was lost and made again (announcements may have been missed meanwhile:
-read the overview again).
+`follow(address)` yields the server id of each attempt as it arrives (LISTEN/NOTIFY, on the
+class's own channel, which only the staff may read: `attempts_channel`), and None after the
+connection was lost and made again (announcements may have been missed meanwhile: read the
+overview again).
+
+An attempt an instructor retracted (trainer.classes.server.retractions, s010) counts nowhere in
+the overview and is not listed by `attempts_of`, which names it in `left_out` with the reason,
+as it names an attempt it cannot read (trainer.classes.workstation.results.readable). While no
+attempt is retracted, the queries are those the indexes of s005 answer alone.
 """
 
 from __future__ import annotations
@@ -32,11 +38,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import psycopg
+from psycopg import sql
 from psycopg.rows import dict_row
 
-from trainer.classes.server.tables import CHANNEL
+from trainer.classes.server.retractions import retracted
+from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import BACKOFF, CONNECT, connect
+from trainer.classes.workstation.results import readable
 from trainer.procedure.model import Skill
 from trainer.progress.classroom import (
     ANSWER_ATTEMPTS,
@@ -47,15 +56,25 @@ from trainer.progress.classroom import (
     who_needs_help,
 )
 from trainer.progress.records import Attempt, Trainee, answer_gaps
-from trainer.progress.rows import attempts_from_rows
 from trainer.progress.stats import DAY, WINDOW
 
 _CLASS = "t.archived = 0 AND t.instructor = 0"
+NAME_SHOWN = 100  # characters of a trainee's name the view shows (a row stored before s010 may hold more)
 
 
 def _trainee(r: tuple) -> Trainee:
     tid, name, created, archived, archived_at, instructor, uid = r
+    name = name if len(name) <= NAME_SHOWN else f"{name[:NAME_SHOWN - 1]}… ({len(name):,} characters)"
     return Trainee(tid, name, created, bool(archived), archived_at, bool(instructor), False, uid=uid)
+
+
+def _gaps(log: str) -> list[float]:
+    """The trainee's times to answer in a stored log; none from a log this app cannot read (the
+    class server refuses such a log since s010)."""
+    try:
+        return answer_gaps(json.loads(log))
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return []
 
 
 def server_class_overview(conn: psycopg.Connection, *, now: float | None = None, days: float = 30,
@@ -64,22 +83,29 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
     now = time.time() if now is None else now
     since = now - days * DAY
     skills = list(Skill)
+    hidden = sorted(retracted(conn))
+    # the retracted attempts left out, when there are any (the filter reads each attempt's id,
+    # which the indexes do not hold: without retractions, the indexes answer alone)
+    kept_a = "AND a.id <> ALL(%(hidden)s) " if hidden else ""
+    kept_s = "AND s.attempt_id <> ALL(%(hidden)s) " if hidden else ""
     trainees = [_trainee(r) for r in conn.execute(
         f"SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
         f"WHERE {_CLASS} ORDER BY lower(name), id")]
     cells = {(tid, Skill(skill)): Cell(n, right) for tid, skill, n, right in conn.execute(
-        f"SELECT t.id, k.skill, w.n, w.right FROM trainees t CROSS JOIN unnest(%s::text[]) AS k (skill) "
+        f"SELECT t.id, k.skill, w.n, w.right FROM trainees t "
+        f"CROSS JOIN unnest(%(skills)s::text[]) AS k (skill) "
         f"CROSS JOIN LATERAL (SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS right FROM ("
         f"  SELECT NOT EXISTS (SELECT 1 FROM findings f WHERE f.attempt_id = s.attempt_id "
         f"    AND f.skill = s.skill) AS ok FROM attempt_skills s "
-        f"  WHERE s.trainee_id = t.id AND s.skill = k.skill "
+        f"  WHERE s.trainee_id = t.id AND s.skill = k.skill {kept_s}"
         f"  ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW}) x) w WHERE {_CLASS}",
-        ([s.value for s in skills],))}
+        {"skills": [s.value for s in skills], "hidden": hidden})}
     recent = {tid: (n, critical, passed) for tid, n, critical, passed in conn.execute(
         f"SELECT t.id, r.n, r.critical, r.passed FROM trainees t CROSS JOIN LATERAL ("
         f"  SELECT count(*) AS n, coalesce(sum(critical), 0) AS critical, coalesce(sum(passed), 0) AS passed "
-        f"  FROM attempts a WHERE a.trainee_id = t.id AND a.started >= %s AND a.abandoned = 0) r "
-        f"WHERE {_CLASS}", (since,))}
+        f"  FROM attempts a WHERE a.trainee_id = t.id AND a.started >= %(since)s AND a.abandoned = 0 "
+        f"  {kept_a}) r "
+        f"WHERE {_CLASS}", {"since": since, "hidden": hidden})}
     help_rows = who_needs_help(trainees, skills, cells, recent)
     # the items: a loose index scan (each next item id found by one search of the index
     # attempts_kept_by_item), then each item's range of the last `days` days, from that index alone
@@ -88,26 +114,30 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
         "  UNION ALL SELECT (SELECT min(item_id) FROM attempts WHERE item_id > i.item AND abandoned = 0) "
         "  FROM i WHERE i.item IS NOT NULL) "
         "SELECT i.item, c.n, c.passed, c.game FROM i CROSS JOIN LATERAL ("
-        "  SELECT count(*) AS n, sum(passed) AS passed, min(game) AS game FROM attempts "
-        "  WHERE item_id = i.item AND started >= %s AND abandoned = 0) c "
-        "WHERE i.item IS NOT NULL AND c.n >= %s", (since, min_attempts))]
+        "  SELECT count(*) AS n, sum(passed) AS passed, min(game) AS game FROM attempts a "
+        f"  WHERE item_id = i.item AND started >= %(since)s AND abandoned = 0 {kept_a}) c "
+        "WHERE i.item IS NOT NULL AND c.n >= %(least)s",
+        {"since": since, "least": min_attempts, "hidden": hidden})]
     hardest.sort(key=lambda i: (i.pass_rate, -i.attempts, i.item_id))
     del hardest[items:]
     gaps: dict[int, list[float]] = {t.id: [] for t in trainees}
     for tid, log in conn.execute(
             f"SELECT t.id, a.log FROM trainees t CROSS JOIN LATERAL ("
-            f"  SELECT log FROM attempts WHERE trainee_id = t.id AND abandoned = 0 "
-            f"  ORDER BY started DESC LIMIT %s) a WHERE {_CLASS}", (int(answers),)):
-        gaps[tid].extend(answer_gaps(json.loads(log)))
+            f"  SELECT log FROM attempts a WHERE trainee_id = t.id AND abandoned = 0 {kept_a}"
+            f"  ORDER BY started DESC LIMIT %(answers)s) a WHERE {_CLASS}",
+            {"answers": int(answers), "hidden": hidden}):
+        gaps[tid].extend(_gaps(log))
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
     return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
 
 
-def attempts_of(conn: psycopg.Connection, trainee_id: int, *, limit: int = TRAINEE_ATTEMPTS) -> list[Attempt]:
+def attempts_of(conn: psycopg.Connection, trainee_id: int, *, limit: int = TRAINEE_ATTEMPTS,
+                left_out: list[str] | None = None) -> list[Attempt]:
     """One trainee's attempts (`trainee_id`: the server's id, as the overview gives it), newest
     first, the last `limit`, with their findings and skills: what Store.attempts(trainee_id,
     newest_first=True, limit=limit) gives from a progress file. Another trainee's id gives nothing
-    to a trainee's own login (row-level security)."""
+    to a trainee's own login (row-level security). The attempts retracted, and those that cannot
+    be read, are not listed: named, with why, in `left_out`."""
     with conn.cursor(row_factory=dict_row) as cur:
         rows = cur.execute("SELECT * FROM attempts WHERE trainee_id = %s ORDER BY started DESC, id LIMIT %s",
                            (trainee_id, limit)).fetchall()
@@ -116,7 +146,7 @@ def attempts_of(conn: psycopg.Connection, trainee_id: int, *, limit: int = TRAIN
                                (ids,)).fetchall()
         skills = cur.execute("SELECT attempt_id, skill FROM attempt_skills WHERE attempt_id = ANY(%s) "
                              "ORDER BY attempt_id, skill", (ids,)).fetchall()
-    return attempts_from_rows(rows, findings, skills)
+    return readable(rows, findings, skills, retracted(conn), [] if left_out is None else left_out)
 
 
 RECENT = 15 * 60  # seconds: a trainee whose last result is newer is "working now"
@@ -139,10 +169,13 @@ class ClassActivity:
 def class_activity(conn: psycopg.Connection, *, now: float | None = None,
                    recent: float = RECENT) -> ClassActivity:
     now = time.time() if now is None else now
+    hidden = sorted(retracted(conn))
+    kept = "AND id <> ALL(%(hidden)s) " if hidden else ""
     last = [Working(name, item, ended) for name, item, ended in conn.execute(
         f"SELECT t.name, a.item_id, a.ended FROM trainees t CROSS JOIN LATERAL ("
         f"  SELECT item_id, coalesce(ended, started) AS ended FROM attempts "
-        f"  WHERE trainee_id = t.id ORDER BY started DESC LIMIT 1) a WHERE {_CLASS}")]
+        f"  WHERE trainee_id = t.id {kept}ORDER BY started DESC LIMIT 1) a WHERE {_CLASS}",
+        {"hidden": hidden})]
     last.sort(key=lambda w: -w.ended)
     # other sessions' rows show their login and program to every role (not their address)
     stations = conn.execute(
@@ -153,6 +186,12 @@ def class_activity(conn: psycopg.Connection, *, now: float | None = None,
                          [w for w in last if w.ended >= now - recent])
 
 
+def attempts_channel(conn: psycopg.Connection) -> str:
+    """The channel the class announces new attempts on (s011): a name of its own that only the
+    staff may read, since any login may LISTEN to any channel it knows."""
+    return value(conn.execute("SELECT channel FROM class_info"))
+
+
 def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
            backoff: tuple[float, float] = BACKOFF) -> Iterator[int | None]:
     """The server id of each attempt added to the class, as the server announces it, until
@@ -161,7 +200,7 @@ def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
     while not stop.is_set():
         try:
             with connect(address) as conn:
-                conn.execute(f"LISTEN {CHANNEL}")
+                conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(attempts_channel(conn))))
                 if lost:
                     lost, pause = False, backoff[0]
                     yield None

@@ -6,6 +6,7 @@
     conn.wake()               # ... then push it now rather than at the next poll
     conn.status               # "3 results waiting to be sent: <why>; trying again."
     conn.connected, conn.problem  # the same, in parts: connected now; why the last push failed
+    conn.refused_attempts()   # [(uid, why)]: attempts the class refused, set aside in the file
     conn.stop()               # pause pushing (start() goes on); what waits stays in the file
     conn.close()              # on leaving the class or closing the app
 
@@ -17,8 +18,13 @@ what the live view adds (workstations connected, the last result, who is working
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
 The exam ledger (trainer.classes.server.ledger), each call its own connection: `attempts_used`,
-`start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `add_certificate`
-and `certificates` (an instructor's). A server that cannot be reached gives ClassUnreachableError (a
+`start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
+`add_certificate` and `certificates` (an instructor's); and the class's logins
+(trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
+`revoke_workstation` and `workstations` (an instructor's; the last a supervisor's too); and
+`retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
+end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
+sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
 ClassServerError), so that the caller can tell "refused" from "not reached".
 
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
@@ -34,7 +40,7 @@ from dataclasses import replace
 import psycopg
 
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
-from trainer.classes.server import ledger, logins
+from trainer.classes.server import ledger, logins, retractions
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
@@ -46,6 +52,7 @@ from trainer.classes.workstation.classview import (
 from trainer.classes.workstation.push import (
     BACKOFF,
     BATCH,
+    LOCK_WAIT,
     POLL,
     Pusher,
     class_uid,
@@ -70,8 +77,10 @@ class ClassLedger:
     def attempts_used(self, trainee_name: str, form_uid: str) -> int:
         return self._ledger(ledger.attempts_used, trainee_name, form_uid)
 
-    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str) -> int:
-        return self._ledger(ledger.start_sitting, nonce, trainee_name, form_digest, result_uid)
+    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str,
+                      proof: bytes | None = None, in_class: str | None = None) -> tuple[int, str | None]:
+        return self._ledger(lambda conn: ledger.start_sitting(conn, nonce, trainee_name, form_digest,
+                                                              result_uid, proof, in_class=in_class))
 
     def start_attempt(self, result_uid: str, trainee_name: str, form_uid: str) -> int:
         return self._ledger(ledger.start_attempt, result_uid, trainee_name, form_uid)
@@ -96,17 +105,39 @@ class ClassLedger:
     def class_login(self, name: str, password: str) -> str:
         return self._ledger(logins.class_login, name, password)
 
-    def record_sitting(self, sitting: dict) -> None:
-        self._ledger(ledger.record_sitting, sitting)
+    def enrol_workstation(self, name: str, password: str) -> str:
+        """A login of the workstation's own (logins.enrol_workstation); its login name. The
+        workstation joins with `with_login(address, login, password)`."""
+        return self._ledger(logins.enrol_workstation, name, password)
+
+    def revoke_workstation(self, name: str) -> str:
+        return self._ledger(logins.revoke_workstation, name)
+
+    def workstations(self) -> list[logins.Workstation]:
+        return self._ledger(logins.workstations)
+
+    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes] | None = None) -> None:
+        self._ledger(ledger.record_sitting, sitting, verifier)
 
     def sitting_use(self, nonce: str) -> dict | None:
         return self._ledger(ledger.sitting_use, nonce)
+
+    def sitting_record(self, nonce: str) -> dict | None:
+        return self._ledger(ledger.sitting_record, nonce)
+
+    def sitting_state(self, nonce: str) -> dict:
+        return self._ledger(ledger.sitting_state, nonce)
 
     def add_certificate(self, certificate: dict) -> None:
         self._ledger(ledger.add_certificate, certificate)
 
     def certificates(self) -> list[dict]:
         return self._ledger(ledger.certificates)
+
+    def retract(self, attempt_uid: str, reason: str) -> None:
+        """Hide an attempt of the class from the exports and the view, with the reason
+        (retractions.retract: an instructor's login)."""
+        self._ledger(retractions.retract, attempt_uid, reason)
 
     def _ledger(self, call, *args):
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
@@ -116,6 +147,9 @@ class ClassLedger:
         try:
             with connect(self.address) as conn:
                 return call(conn, *args)
+        except psycopg.errors.LockNotAvailable:
+            raise ClassServerError(f"{where} is busy: what this needs was held by another call for "
+                                   f"{LOCK_WAIT} s; nothing was changed, try again") from None
         except psycopg.OperationalError as e:
             if password_refused(e):
                 raise LoginRefusedError(f"{where} refuses the password of the login "
@@ -151,8 +185,14 @@ class ClassConnection(ClassLedger):
         self.pusher.close()
 
     def wake(self) -> None:
-        """An attempt was recorded: push it now."""
+        """An attempt (or an exam's answer) was recorded: push it now."""
         self.pusher.wake()
+
+    def send_now(self) -> None:
+        """Send what waits (an exam's answers first, then attempts) on this thread, now, on a
+        connection of its own; ClassServerError as the ledger's calls give it. The background
+        pusher may be sending the same at once: the server keeps one of each."""
+        self._ledger(lambda conn: self.pusher.send(conn))
 
     def waiting(self) -> int:
         """Attempts in the progress file the class server has not confirmed."""
@@ -167,6 +207,16 @@ class ClassConnection(ClassLedger):
     def problem(self) -> str | None:
         """Why the last push failed, in one line; None once a push went through."""
         return self.pusher.problem
+
+    @property
+    def unreachable(self) -> bool:
+        """The last push failed for want of the server (False: the server answered, refusing)."""
+        return self.pusher.unreachable
+
+    def refused_attempts(self) -> list[tuple[str, str]]:
+        """The attempts of the file the class refused, set aside: (uid, the server's reason),
+        newest first; the others are sent."""
+        return self.pusher.refused_attempts()
 
     @property
     def status(self) -> str:

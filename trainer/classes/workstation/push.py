@@ -8,18 +8,30 @@ A lost connection, a server restart or a pulled cable is no error for the app: t
 waiting in the file, `status` says how many and why, and the pusher tries again after a pause
 that doubles from `backoff[0]` up to `backoff[1]` seconds. TCP keepalives and a user timeout make
 a pulled cable fail a push within seconds instead of hanging on the dead connection.
+
+A server that answers and refuses a row (what the row holds: SQLSTATE classes 22, 23 and 54,
+`refuses_a_row`; not the login, the connection or the server's state) refuses the whole batch it
+is in: the batch is halved, and each half sent again, until every refused attempt is alone. Each
+is set aside in the file with the server's reason (Queue.set_aside) and the others are sent: one
+refused attempt never stops the queue, and `status` says which was refused and why, apart from
+"cannot be reached".
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 import threading
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import psycopg
-from psycopg.types.json import Jsonb
 
+from trainer.classes.errors import ClassServerError
+from trainer.classes.server import ledger
+from trainer.classes.server.ledger import class_uid
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
 
@@ -29,18 +41,62 @@ BACKOFF = (0.5, 30.0)  # seconds before the first retry, and the longest pause
 #: connection settings: fail fast on a server or a cable that is gone
 CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
            "keepalives_count": 3, "tcp_user_timeout": 10_000, "application_name": "dealer-trainer"}
+#: seconds a statement waits for a lock before it gives up and says so (nothing a login can
+#: hold makes the app's statements wait; this bounds what another start of the same exam can)
+LOCK_WAIT = 10
+#: the session settings the app's statements rely on, sent with every connection (libpq's
+#: `options`, which win over a role's defaults): PostgreSQL lets every login set defaults for
+#: itself (ALTER ROLE ... SET), so the shared workstation login could otherwise make every
+#: workstation's sessions read-only, time out at once, find no function (an empty search_path)
+#: or refuse every read under row-level security
+SESSION = {
+    "default_transaction_read_only": "off",  # pushes and exam starts write
+    "default_transaction_isolation": "read committed",  # the class's functions count on it
+    "default_transaction_deferrable": "off",
+    "statement_timeout": "0",
+    "lock_timeout": f"{LOCK_WAIT}s",
+    "idle_in_transaction_session_timeout": "0",
+    "idle_session_timeout": "0",  # the pusher keeps its connection between pushes
+    "search_path": "public",  # the class's tables and functions, named without their schema
+    "row_security": "on",  # a trainee's reads filtered by the policies, not refused
+    "role": "none",  # the login itself: its own rights and, for a trainee, its own rows
+    "client_encoding": "UTF8",  # names in every script
+    "standard_conforming_strings": "on",
+    "synchronous_commit": "on",  # an attempt marked sent is on the server's disk
+    "exit_on_error": "off",
+    "transform_null_equals": "off",
+    "DateStyle": "ISO",
+    "IntervalStyle": "postgres",
+    "extra_float_digits": "1",  # times read back exactly
+}
+
+
+def session_options(given: str | None = None) -> str:
+    """libpq's `options` for a connection: `-c name=value` for each of SESSION, after the
+    address's own `options` (`given`), so that ours win."""
+    ours = " ".join(f"-c {name}={_escaped(value)}" for name, value in SESSION.items())
+    return f"{given} {ours}" if given else ours
+
+
+def _escaped(value: str) -> str:
+    """A value as libpq's `options` reads it: a backslash and a space escaped with a backslash."""
+    return value.replace("\\", "\\\\").replace(" ", "\\ ")
 
 
 def connect(address: ClassAddress) -> psycopg.Connection:
     """A connection to the class (its password in the address, or in its password file, which
-    libpq reads itself: trainer.classes.workstation.passfile). The password is proven by SCRAM only,
-    never sent as such: a server (or whatever answers at its address) asking for it in clear or
-    as MD5 is refused before anything is sent. An address may name another method itself
-    (`?require_auth=md5`, for a casino's server set up so)."""
+    libpq reads itself: trainer.classes.workstation.passfile), its session set as the app's
+    statements need it (SESSION), whatever defaults its login gave itself. The password is
+    proven by SCRAM only, never sent as such: a server (or whatever answers at its address)
+    asking for it in clear or as MD5 is refused before anything is sent. An address may name
+    another method itself (`?require_auth=md5`, for a casino's server set up so)."""
+    query = parse_qs(urlsplit(address.url).query)
     more = {"passfile": address.passfile} if address.passfile is not None else {}
-    if "require_auth" not in parse_qs(urlsplit(address.url).query):
+    if "require_auth" not in query:
         more["require_auth"] = "scram-sha-256"
-    return psycopg.connect(address.url, autocommit=True, **CONNECT, **more)
+    given = query.get("options")
+    options = session_options(given[-1] if given else None)
+    return psycopg.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
 
 
 def password_refused(e: BaseException) -> bool:
@@ -51,30 +107,119 @@ def password_refused(e: BaseException) -> bool:
             or "no password supplied" in text)
 
 
-def class_uid(conn: psycopg.Connection) -> str:
-    """The class's own id (a class server keeps it for its life; its address may change)."""
-    return conn.execute("SELECT uid FROM class_info").fetchone()[0]
+#: the SQLSTATE classes of a refusal of what a row holds: data exception (22: a value the server
+#: cannot read, out of range, a NUL), integrity constraint violation (23: a check, s010's among
+#: them), program limit exceeded (54: a value too large to index)
+ROW_REFUSALS = ("22", "23", "54")
 
 
-def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
-    """Send the oldest `size` waiting attempts in one transaction; how many were sent (0: none
-    waits). They are marked sent only once the server has committed them."""
+def refuses_a_row(e: BaseException) -> bool:
+    """The server answered and refused what the batch holds (not: the login, the connection or
+    the server's state, which no row of the batch causes)."""
+    return (getattr(e, "sqlstate", None) or "")[:2] in ROW_REFUSALS
+
+
+def each_refused(send: Callable[[list], None], items: list) -> list[tuple[Any, str]]:
+    """`send(items)` (one server transaction); when the server refuses a row, the items halved and
+    each half sent again, until every refused one is alone: [(item, why)] of those refused, the
+    others sent. A batch with one refused row of n takes about 2·log2(n) sends more."""
+    try:
+        send(items)
+        return []
+    except psycopg.Error as e:
+        if not refuses_a_row(e):
+            raise
+        if len(items) == 1:
+            return [(items[0], row_reason(e))]
+    except UnsendableError as e:
+        if len(items) == 1:
+            return [(items[0], str(e))]
+    half = len(items) // 2
+    return each_refused(send, items[:half]) + each_refused(send, items[half:])
+
+
+class UnsendableError(Exception):
+    """A batch holds a value JSON cannot hold (bytes where a damaged file should hold text)."""
+
+
+def push(conn: psycopg.Connection, batch: dict) -> None:
+    """push_attempts(batch) in one server transaction; UnsendableError when the batch cannot even
+    be written as JSON."""
+    try:
+        text = json.dumps(batch)
+    except (TypeError, ValueError) as e:
+        raise UnsendableError(f"this workstation cannot send it ({e})") from None
+    with conn.transaction():
+        conn.execute("SELECT push_attempts(%s::jsonb)", (text,))
+
+
+def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> tuple[int, int]:
+    """Send the oldest `size` waiting attempts in one transaction: (sent, refused); (0, 0) when
+    none waits. Each is marked sent only once the server has committed it; an attempt the server
+    refuses is found (each_refused) and set aside with the server's reason, the others sent."""
     ids, batch = queue.batch(class_id, size)
     if not ids:
-        return 0
-    with conn.transaction():
-        conn.execute("SELECT push_attempts(%s)", (Jsonb(batch),))
-    queue.mark_sent(class_id, ids)
-    return len(ids)
+        return 0, 0
+    trainees = {t["uid"]: t for t in batch["trainees"]}
+
+    def send(part: list[tuple[int, dict]]) -> None:
+        attempts = [a for _, a in part]
+        named = {a["trainee_uid"] for a in attempts}
+        push(conn, {"trainees": [t for uid, t in trainees.items() if uid in named], "attempts": attempts})
+        queue.mark_sent(class_id, [i for i, _ in part])
+
+    refused = each_refused(send, list(zip(ids, batch["attempts"], strict=True)))
+    if refused:
+        queue.set_aside(class_id, {i: refusal(a, why) for (i, a), why in refused})
+    return len(ids) - len(refused), len(refused)
+
+
+def refusal(attempt: dict, why: str) -> str:
+    """The server's reason for refusing an attempt, naming it: "attempt <uid>: why"."""
+    why = why.removeprefix("refused ")
+    if why.startswith(("attempt ", "trainee ")):
+        return why
+    return f"attempt {str(attempt.get('uid'))[:64]}: {why}"
+
+
+def push_exam_steps(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
+    """Send the exams' waiting steps (answers and ends of sittings, trainer.classes.server.ledger
+    `sitting_step`), oldest first, each sitting's in order, each in a transaction of its own;
+    how many were sent. A step the server refuses (its reply, or a refusal of the step itself)
+    is sent: the reply is kept in the file and it is not sent again. A connection lost stops
+    here (psycopg.Error), and what was not answered waits."""
+    sent = 0
+    with queue.sending_steps:
+        while steps := queue.exam_steps(class_id, size):
+            for s in steps:
+                try:
+                    reply = ledger.sitting_step(conn, s["nonce"], s["step"], bytes.fromhex(s["link"]),
+                                                position=s["position"], log=s["log"], ending=s["ending"])
+                except ClassServerError as e:
+                    reply = f"refused: {e}"
+                queue.mark_step(s["result_id"], s["step"], reply)
+                sent += 1
+    return sent
+
+
+def send_waiting(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> int:
+    """Send everything that waits for the class: the exams' steps first, then the attempts; how
+    many of both were sent (an attempt the class refused is set aside, and not counted)."""
+    sent = push_exam_steps(conn, queue, class_id, size)
+    while sum(n := push_batch(conn, queue, class_id, size)):
+        sent += n[0]
+    return sent
 
 
 def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
     """Send the file's trainees, so that the class lists those who have not started too (a
-    trainee's own login sends only with their attempts: it may not speak for the others)."""
+    trainee's own login sends only with their attempts: it may not speak for the others). A
+    trainee the server refuses is left out (their attempts are refused with the reason)."""
     if conn.execute("SELECT pg_has_role('class_trainee', 'MEMBER')").fetchone()[0]:
         return
-    with conn.transaction():
-        conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": queue.trainees(), "attempts": []}),))
+
+    if trainees := queue.trainees():
+        each_refused(lambda part: push(conn, {"trainees": part, "attempts": []}), trainees)
 
 
 def reason(e: BaseException) -> str:
@@ -82,6 +227,43 @@ def reason(e: BaseException) -> str:
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     for noise in ("connection failed: ",):
         text = text.replace(noise, "")
+    return text
+
+
+def not_reached(e: BaseException) -> bool:
+    """The try failed for want of the server: no answer (no SQLSTATE), or the server's connection,
+    resources or operator (classes 08, 53, 57: gone, out of connections, shutting down); a
+    progress file that cannot be read is no server's fault either."""
+    if isinstance(e, sqlite3.Error | OSError):
+        return False
+    state = getattr(e, "sqlstate", None)
+    return state is None or state[:2] in ("08", "53", "57")
+
+
+def refused_line(refused: list[tuple[str, str]]) -> str:
+    """"1 result refused by the class server: <why>" (of several, the last refused; "" when none
+    was)."""
+    if not refused:
+        return ""
+    n, (_, why) = len(refused), refused[0]
+    if n == 1:
+        return f"1 result refused by the class server: {why}"
+    return f"{n} results refused by the class server, the last: {why}"
+
+
+#: the server's words for a refusal, where they are a parser's (its detail then says more)
+PLAIN = {"22P05": "a text of it holds a character no class server keeps (a NUL)"}
+
+
+def row_reason(e: psycopg.Error) -> str:
+    """Why the server refused a row: its message, and its detail when that is short (a check's
+    detail is the whole row, which is not)."""
+    if (plain := PLAIN.get(getattr(e, "sqlstate", None) or "")) is not None:
+        return plain
+    text = reason(e)
+    detail = (getattr(e.diag, "message_detail", None) or "").strip()
+    if detail and "\n" not in detail and len(detail) <= 120 and not detail.startswith("Failing row"):
+        text += f" ({detail})"
     return text
 
 
@@ -95,7 +277,11 @@ class Pusher:
         self.class_uid: str | None = self.queue.class_of(address.shown)
         self.problem: str | None = None  # why the last try failed; None once a push went through
         self.refused = False  # the last try failed because the server refused the password
+        # the last try failed for want of the server (not reached, gone, out of connections);
+        # False: the server answered, and refused the push (a read-only server, a login's grants)
+        self.unreachable = False
         self.sent = 0  # attempts sent by this pusher
+        self.set_aside = 0  # attempts the class refused and this pusher set aside
         self.failures = 0  # tries that failed since the last that went through
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -104,6 +290,7 @@ class Pusher:
         # how many attempts wait, counted on the pusher's thread after each try (counting reads
         # the whole file: 160 ms at 1,000,000 attempts, too long for the status bar's every second)
         self._waiting: int | None = None
+        self._refused: list[tuple[str, str]] | None = None  # (uid, why), newest first, as last read
 
     def start(self) -> None:
         if self._thread is not None and self._thread.is_alive():
@@ -148,18 +335,29 @@ class Pusher:
             self._count()
         return self._waiting
 
+    def refused_attempts(self) -> list[tuple[str, str]]:
+        """The attempts the class refused, set aside in the file: (uid, the server's reason),
+        newest first, as last read (on the pusher's thread after each try)."""
+        if self._refused is None:
+            self._count()
+        return self._refused or []
+
     def _count(self) -> None:
-        self._waiting = self.queue.waiting(self.class_uid)
+        self._waiting = self.queue.waiting(self.class_uid) + self.queue.steps_waiting(self.class_uid)
+        self._refused = self.queue.refused(self.class_uid) if self.class_uid is not None else []
 
     @property
     def status(self) -> str:
         n = self.waiting()
+        refused = refused_line(self.refused_attempts())
         if n == 0 and self.class_uid is not None:
-            return "All results sent to the class."
+            return f"{refused}; the others are sent." if refused else "All results sent to the class."
         text = f"{n} result{'s' if n != 1 else ''} waiting to be sent"
         if self.problem:
-            return f"{text}: {self.problem}; trying again."
-        return text + "."
+            text = f"{text}: {self.problem}; trying again."
+        else:
+            text += "."
+        return f"{text} {refused}." if refused else text
 
     # ------------------------------------------------------------------ the thread
     def _run(self) -> None:
@@ -176,6 +374,7 @@ class Pusher:
                 with contextlib.suppress(sqlite3.Error):  # counted before the problem shows, so
                     self._count()  # a status that names the problem gives the file's own count
                 self.refused = password_refused(e)
+                self.unreachable = not self.refused and not_reached(e)
                 self.problem, self.failures = reason(e), self.failures + 1
                 self._wake.wait(pause)  # stop() and a new attempt wake it too
                 self._wake.clear()
@@ -190,14 +389,25 @@ class Pusher:
             self.queue.remember(self.class_uid, self.address.shown)
             push_trainees(self._conn, self.queue)
         while not self._stop.is_set():
-            n = push_batch(self._conn, self.queue, self.class_uid, self.batch)
-            self.sent += n
+            sent = push_exam_steps(self._conn, self.queue, self.class_uid, self.batch)
+            attempts, refused = push_batch(self._conn, self.queue, self.class_uid, self.batch)
+            sent += attempts
+            self.sent += sent
+            self.set_aside += refused
             if self._waiting is not None:
-                self._waiting = max(0, self._waiting - n)
-            self.problem, self.failures, self.refused = None, 0, False
-            if n == 0:
+                self._waiting = max(0, self._waiting - sent - refused)
+            if refused:
+                self._refused = self.queue.refused(self.class_uid)
+            self.problem, self.failures, self.refused, self.unreachable = None, 0, False, False
+            if sent + refused == 0:
                 return True
         return False
+
+    def send(self, conn: psycopg.Connection) -> int:
+        """Send what waits now on `conn`, a connection of the caller's (send_waiting)."""
+        class_id = class_uid(conn)
+        self.queue.remember(class_id, self.address.shown)
+        return send_waiting(conn, self.queue, class_id, self.batch)
 
     def _disconnect(self) -> None:
         if self._conn is not None:

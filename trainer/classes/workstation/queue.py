@@ -6,6 +6,16 @@ written only after the server has committed the attempt. A crash between the two
 attempt waiting, and it is pushed again: the server keeps one copy (its uid), so nothing is lost
 and nothing doubled.
 
+An attempt the class server refused (a row it does not keep, or a different attempt under its
+uid there: trainer.classes.server.tables, s010) is *set aside* for that class: a `class_refused`
+row with the server's reason (m016). It stays in the file, no longer waits, and is not sent to
+that class again, so one refused attempt never stops the others. An exam's attempts never wait:
+an exam reaches the class as its certificate, not as attempts (they stay in the file).
+
+An exam sat under a class's sitting sends each answer and its end the same way: the session
+writes each step to `exam_stream` (migration m017) with its link (trainer.exams.proof), and it
+waits there until the server has answered it (`sent`, and the server's `reply`).
+
 `Queue` has a connection of its own to the file (the app's Store keeps its own); the pusher's
 thread and the app's `waiting()` share it under a lock.
 """
@@ -25,7 +35,10 @@ from trainer.progress.store import BUSY_TIMEOUT
 _TRAINEE = [c for c in TRAINEES.names(local=False) if c != "id"]
 _ATTEMPT = [c for c in ATTEMPTS.names(local=False) if c != "trainee_id"]
 _FINDING = [c for c in FINDINGS.names() if c != "attempt_id"]
-_NOT_SENT = "NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ? AND s.attempt_id = a.id)"
+#: an attempt waiting for the class (its uid the one parameter): not sent, not set aside, no exam's
+_WAITING = ("a.mode <> 'exam' "
+            "AND NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ?1 AND s.attempt_id = a.id) "
+            "AND NOT EXISTS (SELECT 1 FROM class_refused r WHERE r.class_uid = ?1 AND r.attempt_id = a.id)")
 
 
 class Queue:
@@ -37,7 +50,8 @@ class Queue:
                                      check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.Lock()
-        if not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'class_sent'").fetchone():
+        self.sending_steps = threading.Lock()  # one sender of exam steps at a time: they go in order
+        if not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'class_refused'").fetchone():
             self._conn.close()
             raise ClassServerError(f"{self.path} is not an open progress file (open it with the app first)")
 
@@ -62,7 +76,7 @@ class Queue:
     def waiting(self, class_uid: str | None) -> int:
         """Attempts in the file the class has not confirmed (all of them before the first push)."""
         with self._lock:
-            return self._conn.execute(f"SELECT count(*) FROM attempts a WHERE {_NOT_SENT}",
+            return self._conn.execute(f"SELECT count(*) FROM attempts a WHERE {_WAITING}",
                                       (class_uid or "",)).fetchone()[0]
 
     def batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
@@ -75,7 +89,7 @@ class Queue:
     def _batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
         rows = self._conn.execute(
             f"SELECT a.*, t.uid AS trainee_uid FROM attempts a JOIN trainees t ON t.id = a.trainee_id "
-            f"WHERE {_NOT_SENT} ORDER BY a.id LIMIT ?", (class_uid, size)).fetchall()
+            f"WHERE {_WAITING} ORDER BY a.id LIMIT ?2", (class_uid, size)).fetchall()
         if not rows:
             return [], {}
         ids = [r["id"] for r in rows]
@@ -103,10 +117,49 @@ class Queue:
         # a name stored before names were cleaned goes as the class counts names (clean_name)
         return [{c: clean_name(t[c]) if c == "name" else t[c] for c in _TRAINEE} for t in rows]
 
+    # --------------------------------------------------------------- an exam's steps
+    def steps_waiting(self, class_uid: str | None) -> int:
+        """The answers and ends of exams sat under a class's sittings not yet sent to it."""
+        with self._lock:
+            return self._conn.execute("SELECT count(*) FROM exam_stream WHERE sent IS NULL AND "
+                                      "class_uid = ?", (class_uid or "",)).fetchone()[0]
+
+    def exam_steps(self, class_uid: str, size: int) -> list[dict]:
+        """The oldest `size` steps waiting for the class, in the order they are sent (each
+        sitting's in its order): the sitting's nonce, the step and its link, and the answer's
+        position and log (JSON text) or the ending (trainer.exams.session writes them)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT s.result_id, s.step, s.link, s.ending, r.uid AS nonce, a.position, a.log "
+                "FROM exam_stream s JOIN exam_results r ON r.id = s.result_id "
+                "LEFT JOIN exam_answers a ON a.id = s.answer_id "
+                "WHERE s.sent IS NULL AND s.class_uid = ? ORDER BY s.result_id, s.step LIMIT ?",
+                (class_uid, size)).fetchall()
+        return [dict(r) for r in rows]
+
+    def mark_step(self, result_id: int, step: int, reply: str) -> None:
+        """A step reached the server, which said `reply` ("recorded", or "refused: why")."""
+        self._write("UPDATE exam_stream SET sent = ?, reply = ? WHERE result_id = ? AND step = ? "
+                    "AND sent IS NULL", [(time.time(), reply, result_id, step)])
+
     def mark_sent(self, class_uid: str, attempt_ids: list[int]) -> None:
         now = time.time()
         self._write("INSERT INTO class_sent (class_uid, attempt_id, sent) VALUES (?, ?, ?) "
                     "ON CONFLICT DO NOTHING", [(class_uid, i, now) for i in attempt_ids])
+
+    def set_aside(self, class_uid: str, refused: dict[int, str]) -> None:
+        """The attempts (their ids here) the class refused, each with the server's reason: they
+        wait no more for that class."""
+        now = time.time()
+        self._write("INSERT INTO class_refused (class_uid, attempt_id, refused, reason) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING", [(class_uid, i, now, why) for i, why in refused.items()])
+
+    def refused(self, class_uid: str | None) -> list[tuple[str, str]]:
+        """The attempts the class refused, newest refusal first: (uid, the server's reason)."""
+        with self._lock:
+            return [tuple(r) for r in self._conn.execute(
+                "SELECT a.uid, r.reason FROM class_refused r JOIN attempts a ON a.id = r.attempt_id "
+                "WHERE r.class_uid = ? ORDER BY r.refused DESC, r.attempt_id DESC", (class_uid or "",))]
 
     def _write(self, statement: str, rows: list[tuple]) -> None:
         with self._lock:

@@ -4,6 +4,11 @@
 
 What a connection reads is what its role may: the class for an instructor or supervisor, their
 own attempts for a trainee (row-level security, trainer.classes.server.tables).
+
+A row is left out, and named with why in `left_out`, rather than fail the whole class: an
+attempt an instructor retracted (trainer.classes.server.retractions; s010 retracted, with the
+check each fails, the rows stored before it checked them), and one this app cannot read as an
+attempt (`readable`).
 """
 
 from __future__ import annotations
@@ -12,12 +17,14 @@ import psycopg
 from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.retractions import retracted
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import connect, reason
+from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Line
-from trainer.progress.records import Trainee
-from trainer.progress.rows import attempts_from_rows
+from trainer.progress.records import Attempt, Trainee
+from trainer.progress.rows import attempt_from_row, finding_from_row
 
 _TRAINEE = "id, name, created, archived, archived_at, instructor, uid"
 
@@ -27,9 +34,38 @@ def _trainee(r: dict) -> Trainee:
                    bool(r["instructor"]), False, uid=r["uid"])
 
 
-def server_lines(conn: psycopg.Connection, trainee: str | None = None) -> list[Line]:
+def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden: dict[int, str],
+             left_out: list[str], names: dict[int, str] | None = None) -> list[Attempt]:
+    """The attempts of the server's rows, in their order (what trainer.progress.rows.
+    attempts_from_rows makes), less those `hidden` ({id: why}: retracted) and those that cannot
+    be read as attempts: each of these is named in `left_out` ("attempt <uid> of <trainee>:
+    why"), never raised."""
+    found: dict[int, list[dict]] = {}
+    kept: dict[int, list[str]] = {}
+    for f in findings:
+        found.setdefault(f["attempt_id"], []).append(f)
+    for k in skills:
+        kept.setdefault(k["attempt_id"], []).append(k["skill"])
+    out = []
+    for r in rows:
+        why = hidden.get(r["id"])
+        if why is None:
+            try:
+                out.append(attempt_from_row(r, [finding_from_row(f) for f in found.get(r["id"], [])],
+                                            kept.get(r["id"], [])))
+                continue
+            except (ValueError, TypeError, KeyError, OverflowError, RecursionError) as e:
+                why = f"not readable as an attempt ({e})"
+        whose = f" of {shown(names[r['trainee_id']])}" if names and r["trainee_id"] in names else ""
+        left_out.append(f"attempt {str(r['uid'])[:64]}{whose}: {why}")
+    return out
+
+
+def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
+                 left_out: list[str] | None = None) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active trainee of this name; two
-    workstations' trainees of one name are refused as ambiguous) or everyone's."""
+    workstations' trainees of one name are refused as ambiguous) or everyone's. The attempts
+    retracted, and those that cannot be read, are left out: named, with why, in `left_out`."""
     with conn.cursor(row_factory=dict_row) as cur:
         trainees = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
         where, params = "", ()
@@ -46,14 +82,18 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None) -> list[L
         skills = cur.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
                              f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill",
                              params).fetchall()
-    return [Line(trainees[a.trainee_id], a) for a in attempts_from_rows(rows, findings, skills)]
+        hidden = retracted(conn)
+    names = {tid: t.name for tid, t in trainees.items()}
+    attempts = readable(rows, findings, skills, hidden, [] if left_out is None else left_out, names)
+    return [Line(trainees[a.trainee_id], a) for a in attempts]
 
 
-def class_lines(address: ClassAddress, trainee: str | None = None) -> list[Line]:
+def class_lines(address: ClassAddress, trainee: str | None = None, *,
+                left_out: list[str] | None = None) -> list[Line]:
     """`server_lines` of the class at `address`; a server that cannot be reached or refuses
     gives ClassServerError with one line saying why."""
     try:
         with connect(address) as conn:
-            return server_lines(conn, trainee)
+            return server_lines(conn, trainee, left_out=left_out)
     except psycopg.Error as e:
         raise ClassServerError(f"the class at {address.shown}: {reason(e)}") from None

@@ -1,0 +1,52 @@
+"""The class's sessions, watched by the class server: a login that holds up another is ended.
+
+A workstation's or trainee's login may open a transaction and keep it open: a row it added and
+has not committed (a classmate's trainee id, read from a shared progress file, or an attempt's)
+makes that classmate's push of the same row wait for as long as the transaction stays open,
+and nothing in PostgreSQL lets the server bound a session's transaction against its own login's
+wishes (every timeout is a setting the session may change). So the class-server command looks
+every few seconds (`end_holders`): a session of a login of the class that is not the staff's,
+holding a lock another session has waited for more than HELD seconds, is ended (its transaction
+rolled back, its rows gone), and the one waiting goes on. HELD is shorter than the app's own
+wait (trainer.classes.workstation.push.LOCK_WAIT), so the one waiting is still there to go on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import psycopg
+
+from trainer.classes.server.sql import value
+
+#: seconds a session of the class may wait on another's lock before the holder is ended
+HELD = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    login: str
+    database: str
+
+
+def end_holders(admin: psycopg.Connection, held: float = HELD) -> list[Ended]:
+    """End every session of a workstation's or trainee's login (not the staff's, not a
+    superuser's) that holds a lock some session has waited for longer than `held` seconds;
+    those ended. `admin`: a superuser's autocommit connection."""
+    rows = admin.execute("""
+        SELECT DISTINCT b.pid, b.usename, b.datname
+        FROM pg_locks w
+        CROSS JOIN LATERAL unnest(pg_blocking_pids(w.pid)) AS blocker (pid)
+        JOIN pg_stat_activity b ON b.pid = blocker.pid
+        JOIN pg_roles r ON r.oid = b.usesysid
+        WHERE NOT w.granted AND w.waitstart < clock_timestamp() - make_interval(secs => %s)
+          AND NOT r.rolsuper
+          AND (pg_has_role(r.oid, 'class_workstation', 'MEMBER')
+               OR pg_has_role(r.oid, 'class_trainee', 'MEMBER'))
+          AND NOT pg_has_role(r.oid, 'class_instructor', 'MEMBER')
+          AND NOT pg_has_role(r.oid, 'class_supervisor', 'MEMBER')""", (held,)).fetchall()
+    ended = []
+    for pid, login, database in rows:
+        if value(admin.execute("SELECT pg_terminate_backend(%s)", (pid,))):
+            ended.append(Ended(login, database))
+    return ended

@@ -1,0 +1,91 @@
+"""`dealer-trainer class-workstation add NAME... | list | revoke NAME... --class URL`: workstations
+with a login of their own in a class (an instructor's address; `list` a supervisor's too).
+
+Each workstation enrolled joins the class with its own address (printed once, with a new
+password): a trainee who changes that login's password or settings stops that workstation only,
+where with the shared workstation login they stop every workstation that uses it. A workstation
+enrolled again gets a new password (the old one stops working); one revoked loses every right at
+once and connects no more."""
+
+from __future__ import annotations
+
+import time
+
+from trainer.commands._shared import required_class_option
+from trainer.errors import RequestError
+
+NAME = "class-workstation"
+HELP = ("enrol workstations in a class with logins of their own (an instructor's --class address), "
+        "list them, or revoke one: a trainee's mischief with one workstation's login stays there")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def add_arguments(parser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, metavar="{add,list,revoke}")
+    add = actions.add_parser("add", help="enrol workstations (or give them new passwords): each "
+                                         "one's own address, printed once")
+    add.add_argument("names", nargs="+", metavar="NAME", help="a name for the workstation, e.g. 'Table 3'")
+    required_class_option(add)
+    listed = actions.add_parser("list", help="the workstations enrolled, and those revoked")
+    required_class_option(listed)
+    revoke = actions.add_parser("revoke", help="a workstation's login stops working, at once")
+    revoke.add_argument("names", nargs="+", metavar="NAME", help="the workstation's name, as enrolled")
+    required_class_option(revoke)
+
+
+def run(args) -> int:
+    """Exit 0 having done it (and printed what), 2 when the class refuses."""
+    from trainer.classes.workstation.connection import ClassLedger
+
+    ledger = ClassLedger(args.class_address)
+    if args.action == "list":
+        return _list(ledger)
+    from trainer.progress.records import clean_name
+
+    names = [clean_name(n) for n in args.names]
+    if not all(names):
+        raise RequestError("NAME", "a workstation's name cannot be empty")
+    return _add(ledger, names) if args.action == "add" else _revoke(ledger, names)
+
+
+def _add(ledger, names: list[str]) -> int:
+    from trainer.classes.server.logins import new_password
+    from trainer.classes.workstation.connection import with_login
+
+    for n, name in enumerate(names):
+        password = new_password()
+        login = ledger.enrol_workstation(name, password)  # a refusal stops here, said in one line
+        if n == 0:
+            print(f"Workstations enrolled in {ledger.address.database} (join each with its own "
+                  "address, File › Join class…, and keep it from the trainees):")
+        print(f"  {name}: {with_login(ledger.address, login, password).url}", flush=True)
+    if ledger.address.host in LOOPBACK:
+        print(f"These addresses reach the server as this machine does ({ledger.address.host}): on a "
+              "workstation, put the instructor machine's name or address in its place.")
+    return 0
+
+
+def _list(ledger) -> int:
+    found = ledger.workstations()
+    if not found:
+        print(f"No workstation is enrolled in {ledger.address.database}: every workstation joins "
+              "with the shared workstation login.")
+        return 0
+    width = max(len(w.name) for w in found)
+    print(f"Workstations of {ledger.address.database}:")
+    for w in found:
+        state = (f"revoked {_when(w.revoked)}" if w.revoked is not None
+                 else f"enrolled {_when(w.enrolled)}")
+        print(f"  {w.name:<{width}}  {state}  (login {w.login})")
+    return 0
+
+
+def _revoke(ledger, names: list[str]) -> int:
+    for name in names:
+        login = ledger.revoke_workstation(name)
+        print(f"  {name}: revoked (login {login}); its connections lose their rights now", flush=True)
+    return 0
+
+
+def _when(epoch: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch))
