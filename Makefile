@@ -1,5 +1,5 @@
 # Dealer Trainer: `make run` opens the app, `make test` runs every check headless,
-# `make test-engine` the engine's own tests alone (no Qt, no PostgreSQL; about a minute).
+# `make test-engine` the engine's own tests alone (no Qt, no PostgreSQL; well under a minute).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -28,13 +28,20 @@ lint: $(TEST_STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/python .ci/mypy_baseline.py
 
+# Every core runs tests (pytest-xdist: one test at a time to whichever worker is free; a module
+# marked xdist_group stays in one worker). Compiled modules are kept in the venv even where
+# PYTHONDONTWRITEBYTECODE is set: without them every worker, and every program a test starts,
+# compiles each module it imports again. `$(BIN)/python -m pytest` alone runs the suite in one
+# process, in order: for debugging (docs/ARCHITECTURE.md, Tests).
+TEST_ENV := QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache
+
 test: lint
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist loadgroup
 
 # the markers are given by what each test uses (tests/support/markers.py); left out here: the
 # tests of the screens, of the class server, of the program run as a command, and the slowest
 test-engine: $(TEST_STAMP)
-	$(BIN)/python -m pytest -m "not qt and not postgres and not cli and not slow"
+	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist loadgroup -m "not qt and not postgres and not cli and not slow"
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/benchmarks --benchmark-only -p no:randomly

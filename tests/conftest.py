@@ -1,7 +1,12 @@
 """Shared test setup, loaded once for the whole run from tests/support: the program as a user runs
-it, a clean Qt per test, and one class server (a real PostgreSQL) for every test that needs it.
-Helpers shared by several test modules live in tests/support too
-(`from tests.support.<module> import`)."""
+it, a clean Qt per test, one class server (a real PostgreSQL) for every test that needs it, and
+home folders of the run's own. Helpers shared by several test modules live in tests/support too
+(`from tests.support.<module> import`).
+
+`make test` runs the suite on every core (pytest-xdist, `-n auto --dist loadgroup`): each worker
+is a process of its own, with its own Qt, its own class server and its own home folders; tests
+marked with one xdist_group run in one worker (tests/support/groups.py). Plain `python -m pytest`
+runs it in one process, in order, for debugging."""
 
 from __future__ import annotations
 
@@ -12,5 +17,5 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain as a test's do
 
-pytest_plugins = ["tests.support.command", "tests.support.qt", "tests.support.class_server_fixtures",
-                  "tests.support.markers"]
+pytest_plugins = ["tests.support.home", "tests.support.command", "tests.support.qt",
+                  "tests.support.class_server_fixtures", "tests.support.markers", "tests.support.groups"]

@@ -113,7 +113,12 @@ def dealt(game: str) -> tuple:
     return tuple(random_round(game, 1 + k % 5, f"irregular-{k}") for k in range(ROUNDS))
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+#: the two tests of a game that read its dealt rounds run in one worker of a parallel run, so the
+#: 2,000 rounds are dealt once
+DEALT = [pytest.param(game, marks=pytest.mark.xdist_group(f"dealt-{game}")) for game in GAME_IDS]
+
+
+@pytest.mark.parametrize("game", DEALT)
 def test_dealer_2_deals_cocked_and_lost_dice_where_the_game_has_them(game):
     g = games.get(game)
     assert (g.cocked_dice, "lost-die" in g.events) == (game in COCKED_IN, game in LOST_IN)
@@ -146,7 +151,7 @@ def play(scenario, mistakes: random.Random | None = None) -> PracticeRound:
     raise AssertionError(f"{scenario.id}: still not finished")
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", DEALT)
 def test_dealer_2_rounds_play_to_the_end(game):
     """Every one of the 2,000 rounds with a cocked or lost die, and every 10th of the others,
     worked right through the engine, scores 100."""

@@ -40,6 +40,9 @@ MONEY = (Do.PAY, Do.COLLECT)
 #: § 577.6(f)(1) or § 675a.4(g)), which decide only the wagers held for them
 LATE = (Severity.CRITICAL, Severity.MAJOR)
 COUNTS: Counter = Counter()
+#: in a parallel run (make test) the whole module runs in one worker, in order, so that
+#: test_the_counts sees what every round tried
+pytestmark = pytest.mark.xdist_group("grading-mutations")
 
 
 def rounds() -> list[Scenario]:

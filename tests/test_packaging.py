@@ -3,23 +3,36 @@ the trainer package, and the engine finds them there."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import zipfile
 
 import pytest
+from filelock import FileLock
 
 from tests.support.paths import ROOT
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def wheel(tmp_path_factory):
+    """The project's wheel, built once per run: in a parallel run, by the first worker to ask,
+    in the folder all workers share (pytest's base folder's parent), under a lock."""
     pytest.importorskip("hatchling")
-    out = tmp_path_factory.mktemp("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                           "--quiet", "-w", str(out), str(ROOT)], capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
+    shared = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        shared = shared.parent
+    out = shared / "wheel"
+    with FileLock(shared / "wheel.lock"):
+        if not out.is_dir():
+            out.mkdir()
+            done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                                   "--quiet", "-w", str(out), str(ROOT)], capture_output=True, text=True,
+                                  timeout=300)
+            if done.returncode != 0:
+                shutil.rmtree(out)  # no wheel, so each test that asks says why
+            assert done.returncode == 0, done.stderr
     return next(out.glob("dealer_trainer-*.whl"))
 
 

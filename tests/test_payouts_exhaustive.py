@@ -607,6 +607,7 @@ def test_there_are_3003_multisets_of_ten_dice():
     assert len(MULTISETS_10) == 3003
 
 
+@pytest.mark.xdist_group("hrd10-multisets")  # one worker settles the 3,003 multisets, once
 @pytest.mark.parametrize("family", list(HRD10_FAMILIES))
 def test_high_roll_dice_10_every_multiset(family):
     """All 3003 multisets of 10 dice (each stands for all its orderings); no extra roll."""

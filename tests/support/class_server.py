@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import socket
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
+from trainer.classes.errors import ClassServerError
 from trainer.classes.server import tables
 from trainer.classes.server.logins import CLASS_LOGINS, add_login
 from trainer.classes.server.postgres import Postgres
@@ -25,6 +27,9 @@ from trainer.progress.store import Store
 PASSWORD = "class-test-password"
 T0 = 1_700_000_000.0
 _classes = itertools.count(1)
+#: xdist's worker (gw0, gw1 ...), or "main" in a run of one process: in every class's name, so that
+#: no two tests of a run ever name the same database, whichever server they reach
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 #: the classes made by the test that runs: dropped after it (tests/support/class_server_fixtures.py)
 made: list[Class] = []
 #: for each server and list of migrations, a class database with all of them applied, which each
@@ -38,14 +43,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(folder: Path) -> Postgres:
-    """A class server in `folder`, under a folder of the test's own (made by mkdtemp, its owner's
-    only), which is opened for passing through: as root the server runs as its own user, who must
-    reach `folder`, and the server never opens a folder it was not named."""
+def start_server(folder: Path, tries: int = 3) -> Postgres:
+    """A class server in `folder` on a free port, with the class logins. `folder` is under a
+    folder of the test's own (made by mkdtemp, its owner's only), which is opened for passing
+    through: as root the server runs as its own user, who must reach `folder`, and the server
+    never opens a folder it was not named. A port found free can be taken before the server binds
+    it (another process's free_port, in a parallel run): then the server starts on another."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     folder.parent.chmod(folder.parent.stat().st_mode | 0o011)
-    server = Postgres(folder, port=free_port())
-    server.start()
+    for attempt in range(tries):
+        server = Postgres(folder, port=free_port())
+        try:
+            server.start()
+            break
+        except ClassServerError:
+            if attempt == tries - 1:
+                raise
     with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
         install(admin)
         for name, group in CLASS_LOGINS.items():
@@ -78,7 +91,7 @@ class Class:
 
     def __init__(self, server: Postgres, *, upto: str | None = None):
         self.server = server
-        self.database = f"class_{next(_classes)}"
+        self.database = f"class_{WORKER}_{next(_classes)}"
         made.append(self)
         if upto is None:
             self._copy(template(server))

@@ -26,16 +26,21 @@ def _no_qt_leftovers(request):
     yield
     if "qtbot" not in request.fixturenames:
         return
-    from ui.qt import QApplication, QTimer
+    from ui.qt import QApplication, QEvent, QTimer
 
     app = QApplication.instance()
     if app is None:
         return
     app.processEvents()
     left = [w for w in app.topLevelWidgets() if w.isVisible()]
-    timers = [t for w in app.allWidgets() for t in w.findChildren(QTimer) if t.isActive()]
+    # every widget is a top-level one or inside one, and findChildren looks all the way down
+    timers = {t for w in app.topLevelWidgets() for t in w.findChildren(QTimer) if t.isActive()}
     for w in left:
         w.close()
+    # the widgets the test closed and deleted later (qtbot's among them) go now, as they would
+    # when the app's event loop came round: no test pays for another's windows (a theme
+    # restyles every widget that still exists)
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not left, f"windows left open: {left}"
     assert not timers, "timers left running: " + ", ".join(
         f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)

@@ -72,14 +72,17 @@ class Grid:
         for key in self._keys(b):
             self.cells.setdefault(key, []).append(b)
 
-    def _keys(self, b: Box):
+    def _keys(self, b: Box) -> list[tuple[int, int]]:
         c = self.CELL
-        for i in range(int(b[0] // c), int(b[2] // c) + 1):
-            for j in range(int(b[1] // c), int(b[3] // c) + 1):
-                yield i, j
+        rows = range(int(b[1] // c), int(b[3] // c) + 1)
+        return [(i, j) for i in range(int(b[0] // c), int(b[2] // c) + 1) for j in rows]
 
     def near(self, region: Box) -> list[Box]:
-        found = {b for key in self._keys(region) for b in self.cells.get(key, ())}
+        found: set[Box] = set()
+        cells = self.cells
+        for key in self._keys(region):
+            if key in cells:
+                found.update(cells[key])
         return _near(found, region)
 
     def all(self) -> set[Box]:
@@ -94,7 +97,7 @@ class Printed(Grid):
 
 
 def _box(r: QRectF) -> Box:
-    return r.left(), r.top(), r.right(), r.bottom()
+    return r.getCoords()  # left, top, right, bottom, in one call
 
 
 def _near(boxes: Iterable[Box], region: Box) -> list[Box]:
@@ -156,16 +159,16 @@ class Costs:
                 if o[0] < span[2] and o[2] > span[0] and o[1] < span[3] and o[3] > span[1]]
         room, (ax, ay) = self.room, self.anchor
         out = []
-        for b in boxes:
-            covers = 0.0 if room[0] <= b[0] and room[1] <= b[1] and b[2] <= room[2] and b[3] <= room[3] \
+        for left, top, right, bottom in boxes:
+            covers = 0.0 if room[0] <= left and room[1] <= top and right <= room[2] and bottom <= room[3] \
                 else OUTSIDE
-            for o, wt in near:
-                iw = min(b[2], o[2]) - max(b[0], o[0])
+            for (o0, o1, o2, o3), wt in near:  # the overlap's width and height, without min and max calls
+                iw = (right if right < o2 else o2) - (left if left > o0 else o0)
                 if iw > 0:
-                    ih = min(b[3], o[3]) - max(b[1], o[1])
+                    ih = (bottom if bottom < o3 else o3) - (top if top > o1 else o1)
                     if ih > 0:
                         covers += wt * iw * ih
-            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            cx, cy = (left + right) / 2, (top + bottom) / 2
             out.append((covers, covers + NEAR * ((cx - ax) ** 2 + (cy - ay) ** 2) ** 0.5))
         return out
 

@@ -1,0 +1,51 @@
+"""The suite runs on every core (make test: pytest-xdist workers, each a process of its own):
+what one process's tests write must land nowhere another process of the run, or a second run,
+or the developer's own session writes too (tests/support/home.py, tests/support/class_server.py);
+and tests that must share a process do (tests/support/groups.py)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.support import home
+
+
+@pytest.mark.parametrize("location", ["ConfigLocation", "AppConfigLocation", "AppDataLocation",
+                                      "GenericDataLocation"])
+def test_qt_keeps_settings_and_data_in_the_runs_own_folder(request, location):
+    """QFileDialog's QtProject.conf, QSettings in their default place, the default progress file
+    and the class password file all live under these."""
+    from ui.qt import QStandardPaths
+
+    own = home.folder(request.config)
+    where = Path(QStandardPaths.writableLocation(getattr(QStandardPaths.StandardLocation, location)))
+    assert where.is_relative_to(own), f"{location} is {where}, outside the run's folder {own}"
+    assert own.parent == Path(tempfile.gettempdir()) and own.name.startswith("dealer-trainer-home-")
+
+
+def test_qt_file_dialogs_remember_their_folders_in_the_runs_own_settings(request):
+    from ui.qt import QSettings
+
+    remembered = QSettings(QSettings.Scope.UserScope, "QtProject")
+    assert Path(remembered.fileName()).is_relative_to(home.folder(request.config))
+
+
+def test_a_class_database_is_named_for_the_worker_that_made_it(klass):
+    """Each worker has a class server of its own; the worker's name in each class's name keeps
+    two workers' tests from ever naming the same database, whichever server they reach."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    assert klass.database.startswith(f"class_{worker}_")
+    assert klass.count() == 0
+
+
+@pytest.mark.xdist_group("suite-isolation")
+def test_a_grouped_test_carries_its_group_to_xdists_scheduler(request):
+    """In a run grouped by xdist_group (make test), the scheduler sends a group to one worker as
+    a whole only if the test's id ends with @GROUP."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not a parallel run with --dist loadgroup (make test is one)")
+    assert request.node.nodeid.endswith("@suite-isolation"), request.node.nodeid
