@@ -1,4 +1,4 @@
-"""Damaged progress files (issue 29, items 2, 6 and 7): a file damaged where only a read-write
+"""Damaged progress files: a file damaged where only a read-write
 check looked (a log that is not JSON, a text that is not UTF-8, a schema that names no column,
 a file cut short) is refused and left exactly as it is, without a new -shm beside it; a file the
 background check finds damaged is not written when it closes; a row damaged after the check is
@@ -93,7 +93,7 @@ def refused_untouched(path: Path, error=DamagedDatabaseError, match: str = "") -
 
 
 def test_a_log_that_is_not_json_is_refused_untouched(tmp_path):
-    """The issue: on a read-only connection SQLite skips CHECK constraints, so a flipped bit that
+    """Before: on a read-only connection SQLite skips CHECK constraints, so a flipped bit that
     made a log invalid JSON (`:` to `;`) passed the check, and the file was opened and written."""
     path = marked_file(tmp_path / "p.db")
     flip_at(path, b'"amount":4321', 8, 0)  # ':' (0x3a) -> ';' (0x3b)
@@ -197,7 +197,7 @@ def damaged_store(made, tmp_path) -> tuple[Store, dict[str, int]]:
 
 
 def test_every_reader_leaves_a_damaged_row_out_and_names_it(made, tmp_path):
-    """The issue: results export, the exam results list, a trainee's attempts raised an uncaught
+    """Before: results export, the exam results list, a trainee's attempts raised an uncaught
     JSONDecodeError (or a ValueError) on one damaged row."""
     from trainer.exams import certificate_for, certificates, list_forms, results
     from trainer.progress import class_overview, export_results
@@ -291,7 +291,7 @@ def test_export_results_names_what_it_left_out(made, tmp_path):
 
 @pytest.mark.parametrize("through", ["its name", "a symbolic link"])
 def test_a_refused_file_with_a_leftover_wal_gets_no_shm(tmp_path, through):
-    """The issue: the read-only check made a -shm beside a file it then refused. (Through a
+    """Before: the read-only check made a -shm beside a file it then refused. (Through a
     link, SQLite reads the -wal beside the file the link names.)"""
     path = marked_file(tmp_path / "p.db")
     # a newer app's file, its last step in the -wal a crash left
@@ -310,7 +310,7 @@ def test_a_refused_file_with_a_leftover_wal_gets_no_shm(tmp_path, through):
 
 
 def test_a_file_the_background_check_finds_damaged_is_not_written_at_close(tmp_path):
-    """The issue: the file was declared damaged, and closing the store checkpointed its -wal
+    """Before: the file was declared damaged, and closing the store checkpointed its -wal
     into it. Here an index whose entries are not its table's rows (the cheap checks pass it), and
     the -wal a crash left."""
     from tests.test_progress_check import damage_an_index
@@ -369,7 +369,7 @@ def first_start(path: Path, kill_at: int) -> subprocess.CompletedProcess:
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_a_kill_during_the_first_start_leaves_no_file_or_a_whole_one(tmp_path):
-    """The issue: a kill between making the file and writing its schema left a 0-byte file,
+    """Before: a kill between making the file and writing its schema left a 0-byte file,
     which every later start refused as not a progress file. Each run here is killed at another
     of the lines the first start runs, spread over all of them."""
     whole = first_start(tmp_path / "whole.db", 0)
@@ -456,7 +456,7 @@ WAITER = textwrap.dedent("""
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_attempts_waiting_for_the_check_survive_a_kill(tmp_path):
-    """The issue: while the check runs, results wait in memory only, and a kill lost them all.
+    """Before: while the check runs, results wait in memory only, and a kill lost them all.
     Each session here is killed while its check still runs; the next session's check saves what
     every one of them acknowledged, once each. A journal line the kill cut is named."""
     path = tmp_path / "p.db"
