@@ -26,7 +26,7 @@ def test_the_library_loads_every_bundled_file():
 
 
 def actions(proc, do: Do, round_: int | None = None, bet: str | None = None):
-    return [a for _, a in proc.actions() if a.do is do and (round_ is None or a.round == round_)
+    return [a for _, a in proc.actions() if a.do is do and (round_ is None or a.throw == round_)
             and (bet is None or a.bet == bet)]
 
 
@@ -38,7 +38,7 @@ def offered(s, bet: str) -> list:
 
 def high_roll_dice(s, proc) -> set[str]:
     found = set()
-    rounds = proc.rounds
+    rounds = proc.throws
     kinds = [e.type for e in s.events if e.type in ("throw", "no-roll", "extra-roll")]
     for i, r in enumerate(rounds):
         if r.valid and not r.result.get("extra_roll"):  # a first roll
@@ -46,12 +46,12 @@ def high_roll_dice(s, proc) -> set[str]:
             faces = Counter(dice)
             if count == 2 and len(faces) == 5 and set(faces.values()) == {2}:
                 top = next(f for f in RANK if f in faces)
-                if r.result["face"] == FACE_KEY[top] and actions(proc, Do.PAY, r.round, "like-kind-2"):
+                if r.result["face"] == FACE_KEY[top] and actions(proc, Do.PAY, r.throw, "like-kind-2"):
                     found.add("pairs only on ten dice, the highest rank wins")
-            if count == 8 and max(faces.values()) == 8 and actions(proc, Do.PAY, r.round, "like-kind-8"):
+            if count == 8 and max(faces.values()) == 8 and actions(proc, Do.PAY, r.throw, "like-kind-8"):
                 found.add("eight of a kind")
             if (count == 10 and offered(s, "extra-roll") and actions(proc, Do.COLLECT, bet="extra-roll")
-                    and actions(proc, Do.PAY, r.round, "millionaire-10")
+                    and actions(proc, Do.PAY, r.throw, "millionaire-10")
                     and not actions(proc, Do.EXTRA_ROLL) and i == len(rounds) - 1
                     and r.state["over"] and not r.state["extra_roll"]):
                 found.add("ten of a kind, an Extra Roll bought and none thrown")
@@ -68,7 +68,7 @@ def high_roll_dice(s, proc) -> set[str]:
 def three_dice_football(s, proc) -> set[str]:
     found = set()
     goal_downs = False  # the play about to be thrown is a goal down
-    rounds = proc.rounds
+    rounds = proc.throws
     for i, r in enumerate(rounds):
         if not r.valid:
             if i > 0 and rounds[i - 1].state["extra_point_roll"] and r.event.type == "no-roll" and any(
@@ -94,12 +94,12 @@ def three_dice_football(s, proc) -> set[str]:
 def props_and_hops(s, proc) -> set[str]:
     found = set()
     for win in actions(proc, Do.PAY, bet="six-eight-shake"):
-        later = [r for r in proc.rounds if r.round > win.round]
-        restart = next((r for r in later if actions(proc, Do.PLACE_LAMMERS, r.round)
-                        and actions(proc, Do.ACCEPT, r.round, "six-eight-shake")), None)
+        later = [r for r in proc.throws if r.throw > win.throw]
+        restart = next((r for r in later if actions(proc, Do.PLACE_LAMMERS, r.throw)
+                        and actions(proc, Do.ACCEPT, r.throw, "six-eight-shake")), None)
         if restart is None:
             continue
-        moved = next((r.state for r in later if r.round >= restart.round and r.state["lammers_moved"]), None)
+        moved = next((r.state for r in later if r.throw >= restart.throw and r.state["lammers_moved"]), None)
         if moved and len(moved["lammers_moved"]) == 1 and len(moved["lammers_left"]) == 5:
             found.add("a Six Eight Shake win, then a new cycle with fresh lammers")
     return found
@@ -109,9 +109,9 @@ def pai_gow_dice(s, proc) -> set[str]:
     found = set()
     table = s.options.get("beat_it_paytable")
     stakes = {o.seat: o.amount for o in offered(s, "beat-it")}
-    for r in proc.rounds:
+    for r in proc.throws:
         if r.valid and table in ("A", "B") and r.result["red"] == sum(r.result["blue"]):
-            paid = actions(proc, Do.PAY, r.round, "beat-it")
+            paid = actions(proc, Do.PAY, r.throw, "beat-it")
             if paid and all(a.amount == stakes[a.seat] for a in paid):  # 1 to 1
                 found.add(f"a Beat It tie under paytable {table}")
     return found

@@ -62,7 +62,7 @@ def test_a_wrong_payout_cites_the_paytable(tmp_path):
 
 @pytest.mark.parametrize(("log", "field"), [
     ([{"do": "dance", "round": 1}], "log[0].do"),
-    ([{"do": "pay", "round": -1}], "log[0].round"),
+    ([{"do": "pay", "round": -1}], "log[0].throw"),
     ([{"do": "pay", "round": 1, "amount": "5"}], "log[0].amount"),
     ([{"do": "pay", "round": 1, "at": 1e308}], "log[0].at"),
     ([{"do": "pay", "round": 1, "colour": "red"}], "log[0].colour"),

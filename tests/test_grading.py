@@ -42,7 +42,7 @@ def test_paying_before_collecting_is_out_of_order_under_668a_3_i():
 def test_a_wrong_payout_is_critical_and_names_the_odds():
     [pay] = correct_log(build(FIELD_AND_HARDWAY), Automation.PAYOUTS)
     assert pay.amount == 15000  # $5 at 30 to 1, § 668a.4
-    wrong = Performed(Do.PAY, pay.round, pay.seat, pay.bet, 14500)
+    wrong = Performed(Do.PAY, pay.throw, pay.seat, pay.bet, 14500)
     result = run(FIELD_AND_HARDWAY, [wrong], Automation.PAYOUTS)
     [finding] = result.findings
     assert finding.kind is Kind.WRONG_AMOUNT and finding.critical
@@ -77,7 +77,7 @@ def test_settling_after_a_no_roll_is_critical_and_cites_the_no_roll():
     s = scenario("props-and-hops", players(1) + wager(1, "field", 5) + no_roll("die-fell-out")
                  + throw(dice=[6, 6]))
     log = correct_log(build(s), Automation.SETTLEMENT)
-    assert all(p.round == 2 for p in log)  # the no roll (round 1) settles nothing
+    assert all(p.throw == 2 for p in log)  # the no roll (round 1) settles nothing
     wrong = Performed(Do.PAY, 1, 1, "field", 1000)
     result = run(s, [wrong, *log], Automation.SETTLEMENT)
     [finding] = result.findings
@@ -92,7 +92,7 @@ def test_a_value_called_on_a_no_roll_is_a_major_wrong_call():
                  + throw(dice=[6, 6]))
     log = correct_log(build(s), Automation.CALLS)
     no_roll_call = next(p for p in log if p.do is Do.NO_ROLL)
-    announced = Performed(Do.ANNOUNCE, no_roll_call.round, value="Seven, three-four")
+    announced = Performed(Do.ANNOUNCE, no_roll_call.throw, value="Seven, three-four")
     result = run(s, [announced if p is no_roll_call else p for p in log], Automation.CALLS)
     [finding] = result.findings
     assert finding.kind is Kind.WRONG_CALL and finding.severity is Severity.MAJOR
@@ -122,7 +122,7 @@ def test_accepting_a_late_full_game_wager_is_critical():
                  + throw(green=[1, 2], red=6))
     log = correct_log(build(s), Automation.WHOLE_ROUND)
     refuse = next(p for p in log if p.do is Do.REFUSE)
-    accepted = Performed(Do.ACCEPT, refuse.round, refuse.seat, refuse.bet, refuse.amount)
+    accepted = Performed(Do.ACCEPT, refuse.throw, refuse.seat, refuse.bet, refuse.amount)
     result = run(s, [accepted if p is refuse else p for p in log])
     [finding] = result.findings
     assert finding.kind is Kind.ACCEPTED_IMPROPER and finding.critical
@@ -147,7 +147,7 @@ def test_an_improper_wager_not_refused_is_critical(flag, section):
 def test_refusing_a_proper_wager_is_a_wrong_call():
     log = correct_log(build(FIELD_AND_HARDWAY), Automation.WHOLE_ROUND)
     accept = next(p for p in log if p.do is Do.ACCEPT)
-    refused = Performed(Do.REFUSE, accept.round, accept.seat, accept.bet, accept.amount)
+    refused = Performed(Do.REFUSE, accept.throw, accept.seat, accept.bet, accept.amount)
     [finding] = run(FIELD_AND_HARDWAY, [refused if p is accept else p for p in log]).findings
     assert finding.kind is Kind.WRONG_CALL and finding.severity is Severity.MAJOR
 

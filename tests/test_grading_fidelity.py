@@ -39,8 +39,8 @@ def reorder(log: list[Performed], key) -> list[Performed]:
     """The log with each throw's collections and payments sorted by `key` (stable), every
     other action kept where it is."""
     out = list(log)
-    for r in {p.round for p in log}:
-        at = [i for i, p in enumerate(log) if p.round == r and settling(p)]
+    for r in {p.throw for p in log}:
+        at = [i for i, p in enumerate(log) if p.throw == r and settling(p)]
         for i, p in zip(at, sorted((log[i] for i in at), key=key), strict=True):
             out[i] = p
     return out
@@ -73,11 +73,11 @@ def test_an_extra_roll_buyer_may_be_paid_before_the_hopeless_wagers_are_collecte
     possibility of winning"; its own example pays first."""
     s = bundled("high-roll-dice/03-extra-roll-partial-settlement")
     log = correct_log(build(s), WHOLE)
-    first_roll = [p for p in log if p.round == 1]
+    first_roll = [p for p in log if p.throw == 1]
     paid_first = reorder(first_roll, key=lambda p: (p.seat, not (p.bet or "").startswith("pip-"),
                                                     p.do is Do.COLLECT))
-    paid_first += [p for p in log if p.round != 1]
-    buyer = [p for p in paid_first if p.seat == 2 and p.round == 1 and settling(p)
+    paid_first += [p for p in log if p.throw != 1]
+    buyer = [p for p in paid_first if p.seat == 2 and p.throw == 1 and settling(p)
              and p.bet.startswith("like-")]
     assert buyer[0].do is Do.PAY and buyer[-1].do is Do.COLLECT
     assert perfect(regraded(s, paid_first))
@@ -97,9 +97,9 @@ def test_the_lammer_may_move_before_the_collections_and_after_the_payments():
     s = bundled("props-and-hops/11-busy-six-seats")
     log = correct_log(build(s), WHOLE)
     early = list(log)
-    for r in {p.round for p in log}:
-        lammer = [i for i, p in enumerate(early) if p.round == r and p.do is Do.MOVE_LAMMER]
-        collects = [i for i, p in enumerate(early) if p.round == r and p.do is Do.COLLECT]
+    for r in {p.throw for p in log}:
+        lammer = [i for i, p in enumerate(early) if p.throw == r and p.do is Do.MOVE_LAMMER]
+        collects = [i for i, p in enumerate(early) if p.throw == r and p.do is Do.COLLECT]
         if lammer and collects and collects[0] < lammer[0]:
             early.insert(collects[0], early.pop(lammer[0]))
     assert early != log
@@ -108,9 +108,9 @@ def test_the_lammer_may_move_before_the_collections_and_after_the_payments():
     late = list(log)
     i = max(i for i, p in enumerate(late) if p.do is Do.MOVE_LAMMER)
     moved = late.pop(i)
-    last_pay = max(j for j, p in enumerate(late) if p.do is Do.PAY and p.round == moved.round)
+    last_pay = max(j for j, p in enumerate(late) if p.do is Do.PAY and p.throw == moved.throw)
     late.insert(last_pay + 1, moved)
-    assert not any(p.bet == "six-eight-shake" and p.round == moved.round for p in log if p.do is Do.PAY)
+    assert not any(p.bet == "six-eight-shake" and p.throw == moved.throw for p in log if p.do is Do.PAY)
     assert perfect(regraded(s, late))
 
 
@@ -134,11 +134,11 @@ def test_a_turnover_ends_the_game_without_a_marker_move():
     """§ 577.6(c)(4): "the dealer shall announce the turnover and end the game"."""
     s = bundled("three-dice-football/03-turnover-on-third-down")
     proc = build(s)
-    last = proc.rounds[-1]
+    last = proc.throws[-1]
     assert last.result["kind"] == "turnover"
-    assert not any(a.do is Do.MOVE_MARKERS for _, a in proc.actions() if a.round == last.round)
+    assert not any(a.do is Do.MOVE_MARKERS for _, a in proc.actions() if a.throw == last.throw)
     assert any(a.do is Do.ANNOUNCE and "turnover" in a.value for _, a in proc.actions()
-               if a.round == last.round)
+               if a.throw == last.throw)
 
 
 # --- calls ------------------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def test_a_missed_call_is_major_and_the_round_does_not_pass(call):
 
 def test_a_wrong_call_fails_the_round():
     log = correct_log(build(ONE_THROW), WHOLE)
-    wrong = [Performed(p.do, p.round, value="Six, one-five") if p.do is Do.ANNOUNCE else p
+    wrong = [Performed(p.do, p.throw, value="Six, one-five") if p.do is Do.ANNOUNCE else p
              for p in log]
     result = regrade(ONE_THROW, wrong, WHOLE, elapsed=1.0)
     assert [f.kind for f in result.findings] == [Kind.WRONG_CALL]
@@ -179,18 +179,18 @@ def test_props_and_hops_shakes_before_play_and_re_covers_after_a_no_roll():
                  + throw(dice=[2, 2]))
     acts = actions(s)
     assert acts[0].do is Do.COVER_AND_SHAKE and acts[0].cite.endswith("668a.3(d)")
-    no_roll_round = [a.do for a in acts if a.round == 1]
+    no_roll_round = [a.do for a in acts if a.throw == 1]
     assert no_roll_round[-2:] == [Do.NO_ROLL, Do.RECOVER_SHAKER]
-    assert [a.do for a in acts if a.round == 2].count(Do.OFFER_SHAKER) == 1
+    assert [a.do for a in acts if a.throw == 2].count(Do.OFFER_SHAKER) == 1
 
 
 def test_pai_gow_uses_the_shaker_after_no_more_bets_and_again_after_a_no_roll():
     s = scenario("pai-gow-dice", players(1) + wager(1, "sum", 5) + no_roll("die-on-die")
                  + throw(red=4, blue=[6, 6]))
     acts = actions(s)
-    first = [a.do for a in acts if a.round == 1]
+    first = [a.do for a in acts if a.throw == 1]
     assert first.index(Do.NO_MORE_BETS) < first.index(Do.USE_SHAKER) < first.index(Do.NO_ROLL)
-    second = [a.do for a in acts if a.round == 2]
+    second = [a.do for a in acts if a.throw == 2]
     assert Do.NO_MORE_BETS not in second and second[0] is Do.USE_SHAKER
 
 
@@ -214,7 +214,7 @@ def test_an_offer_before_a_take_down_is_judged_before_it():
     acts = actions(scenario("props-and-hops", body))
     [refused] = [a for a in acts if a.do is Do.REFUSE]
     assert refused.seat == 2 and "lammer" in refused.note and "668a.3(e)" in refused.cite
-    assert not any(a.do is Do.PLACE_LAMMERS for a in acts if a.round == 2)
+    assert not any(a.do is Do.PLACE_LAMMERS for a in acts if a.throw == 2)
 
 
 # --- citations -------------------------------------------------------------------------------
@@ -260,8 +260,8 @@ def test_collecting_on_a_no_roll_is_critical_and_cites_the_no_roll():
     s = bundled("props-and-hops/05-no-roll-calls")
     log = correct_log(build(s), WHOLE)
     first = next(p for p in log if p.do is Do.NO_ROLL)
-    wager = build(s).rounds[0].layout[0]
-    bad = [*log[:log.index(first) + 1], Performed(Do.COLLECT, first.round, wager.seat, wager.bet),
+    wager = build(s).throws[0].layout[0]
+    bad = [*log[:log.index(first) + 1], Performed(Do.COLLECT, first.throw, wager.seat, wager.bet),
            *log[log.index(first) + 1:]]
     result = regraded(s, bad)
     [finding] = result.findings
@@ -318,7 +318,7 @@ def test_a_wrong_puck_is_a_finding_that_names_where_each_marker_goes():
     log = correct_log(build(s), WHOLE)
     i = next(i for i, p in enumerate(log) if p.do is Do.MOVE_MARKERS)
     wrong = list(log)
-    wrong[i] = Performed(Do.MOVE_MARKERS, log[i].round, value="15 · 3rd Down · play 2", at=log[i].at)
+    wrong[i] = Performed(Do.MOVE_MARKERS, log[i].throw, value="15 · 3rd Down · play 2", at=log[i].at)
     result = regraded(s, wrong)
     assert not perfect(result)
     [finding] = [f for f in result.findings if f.actual is not None and f.actual.do is Do.MOVE_MARKERS]
@@ -331,12 +331,12 @@ def test_a_log_from_before_the_pucks_were_placed_apart_grades_as_it_did():
     alone re-grade on the yard line, as they were graded then; a wrong yard line is still wrong."""
     s = bundled("three-dice-football/03-turnover-on-third-down")
     log = correct_log(build(s), WHOLE)
-    old = [Performed(p.do, p.round, p.seat, p.bet, p.amount, p.value.split(" · ")[0], p.at, p.by_trainer)
+    old = [Performed(p.do, p.throw, p.seat, p.bet, p.amount, p.value.split(" · ")[0], p.at, p.by_trainer)
            if p.do is Do.MOVE_MARKERS else p for p in log]
     assert old != log and perfect(regraded(s, old))
     i = next(i for i, p in enumerate(old) if p.do is Do.MOVE_MARKERS)
     off = list(old)
-    off[i] = Performed(Do.MOVE_MARKERS, old[i].round, value=str(int(old[i].value) + 1), at=old[i].at)
+    off[i] = Performed(Do.MOVE_MARKERS, old[i].throw, value=str(int(old[i].value) + 1), at=old[i].at)
     result = regraded(s, off)
     assert not perfect(result)
     # its findings read as they did then: the yard line expected, no puck the trainee was never asked for

@@ -74,7 +74,7 @@ def allowed_order(proc, rng: random.Random) -> list[Performed]:
         done.add(i)
         stage = list(proc.stages[i])
         rng.shuffle(stage)
-        out += [Performed(e.do, e.round, e.seat, e.bet, e.amount, e.value) for e in stage]
+        out += [Performed(e.do, e.throw, e.seat, e.bet, e.amount, e.value) for e in stage]
     return out
 
 
@@ -100,32 +100,32 @@ def money_mutations(s: Scenario, proc, log: list[Performed]):
         if p.do is Do.PAY:
             yield ("winner unpaid", log[:i] + log[i + 1:],
                    lambda f, p=p: f.kind is Kind.MISSING and f.expected.key == p.key)
-            collected = Performed(Do.COLLECT, p.round, p.seat, p.bet)
+            collected = Performed(Do.COLLECT, p.throw, p.seat, p.bet)
             yield ("winner collected", [*log[:i], collected, *log[i + 1:]],
                    lambda f, c=collected: f.actual == c)
             if p.amount:
-                short = Performed(Do.PAY, p.round, p.seat, p.bet, p.amount - 1)
+                short = Performed(Do.PAY, p.throw, p.seat, p.bet, p.amount - 1)
                 yield ("paid a cent short", [*log[:i], short, *log[i + 1:]],
                        lambda f, c=short: f.kind is Kind.WRONG_AMOUNT and f.actual == c)
         elif p.do is Do.COLLECT:
             yield ("loser uncollected", log[:i] + log[i + 1:],
                    lambda f, p=p: f.kind is Kind.MISSING and f.expected.key == p.key)
-            paid = Performed(Do.PAY, p.round, p.seat, p.bet, p.amount or 100)
+            paid = Performed(Do.PAY, p.throw, p.seat, p.bet, p.amount or 100)
             yield ("loser paid", [*log[:i], paid, *log[i + 1:]], lambda f, c=paid: f.actual == c)
-    rounds = sorted({p.round for p in log})
+    rounds = sorted({p.throw for p in log})
     for i, p in enumerate(log):  # settled only after the dice were thrown again
-        later = [r for r in rounds if r > p.round]
+        later = [r for r in rounds if r > p.throw]
         if p.do in MONEY and later:
-            j = next(j for j, q in enumerate(log) if q.round == later[0])
+            j = next(j for j, q in enumerate(log) if q.throw == later[0])
             late = Performed(p.do, later[0], p.seat, p.bet, p.amount, p.value)
             yield ("settled after the next throw", [*log[:i], *log[i + 1:j + 1], late, *log[j + 1:]],
                    lambda f, c=late: f.actual == c, LATE)
-    for view in proc.rounds:  # a wager still working, collected after its throw's own steps
-        last = max((i for i, p in enumerate(log) if p.round == view.round), default=None)
+    for view in proc.throws:  # a wager still working, collected after its throw's own steps
+        last = max((i for i, p in enumerate(log) if p.throw == view.throw), default=None)
         if last is None:
             continue
         for w in view.layout:
-            grab = Performed(Do.COLLECT, view.round, w.seat, w.bet)
+            grab = Performed(Do.COLLECT, view.throw, w.seat, w.bet)
             if standing(grab, proc, s.game) is not None:
                 yield ("working wager collected", [*log[:last + 1], grab, *log[last + 1:]],
                        lambda f, c=grab: f.actual == c)
@@ -141,13 +141,13 @@ def record_mutations(s: Scenario, log: list[Performed]):
                lambda f, p=p: f.kind is Kind.MISSING and f.expected.key == p.key)
         value = other_value(p, s)
         if value is not None:
-            wrong = Performed(p.do, p.round, p.seat, p.bet, p.amount, value)
+            wrong = Performed(p.do, p.throw, p.seat, p.bet, p.amount, value)
             # the step done wrong, or the same step of the throw it took the place of (the dice
             # offered to seat 4 first, when seat 4 is offered them next: the second offer is off)
             yield (f"{p.do.value} done wrong", [*log[:i], wrong, *log[i + 1:]], Severity.MAJOR,
                    lambda f, c=wrong: f.actual == c or (f.kind in (Kind.WRONG_CALL, Kind.WRONG_RECORD)
                                                         and f.actual.do is c.do
-                                                        and f.actual.round == c.round))
+                                                        and f.actual.throw == c.throw))
 
 
 @pytest.mark.parametrize("s", ROUNDS, ids=lambda s: s.id)

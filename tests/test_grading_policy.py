@@ -41,7 +41,7 @@ def settling(p: Performed) -> bool:
 def with_round(log: list[Performed], r: int, order) -> list[Performed]:
     """The log with throw r's collections and payments put in the order `order` gives them (a
     function of the list), every other action kept where it is."""
-    at = [i for i, p in enumerate(log) if p.round == r and settling(p)]
+    at = [i for i, p in enumerate(log) if p.throw == r and settling(p)]
     placed = order([log[i] for i in at])
     assert sorted(map(id, placed)) == sorted(id(log[i]) for i in at)
     out = list(log)
@@ -51,7 +51,7 @@ def with_round(log: list[Performed], r: int, order) -> list[Performed]:
 
 
 def last_round(log):
-    return max(p.round for p in log if settling(p))
+    return max(p.throw for p in log if settling(p))
 
 
 def perfect(result) -> bool:
@@ -105,7 +105,7 @@ def test_f1_single_play_and_full_game_wagers_in_any_order_after_defense():
     wagers ... with the exception of the Touchdown and Extra Point Wagers"."""
     s = bundled(TDF_SCORE)
     log = correct_log(build(s), WHOLE)
-    touchdown = next(p.round for p in log if p.do is Do.EXTRA_POINT_ROLL)
+    touchdown = next(p.throw for p in log if p.do is Do.EXTRA_POINT_ROLL)
 
     def order(ps):
         defense = [p for p in ps if p.bet == "defense"]
@@ -120,7 +120,7 @@ def test_f1_single_play_and_full_game_wagers_in_any_order_after_defense():
 def test_f1_defense_collected_after_another_settlement_is_out_of_order_under_f1():
     s = bundled(TDF_SCORE)
     log = correct_log(build(s), WHOLE)
-    touchdown = next(p.round for p in log if p.do is Do.EXTRA_POINT_ROLL)
+    touchdown = next(p.throw for p in log if p.do is Do.EXTRA_POINT_ROLL)
     late = with_round(log, touchdown, lambda ps: sorted(ps, key=lambda p: p.bet == "defense"))
     result = graded(s, late)
     assert not result.score.passed
@@ -136,7 +136,7 @@ def test_f1_a_touchdown_paid_before_the_extra_point_roll_is_an_order_error_not_a
     log = correct_log(build(s), WHOLE)
     roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_POINT_ROLL)
     pay = next(i for i, p in enumerate(log) if p.do is Do.PAY and p.bet == "touchdown")
-    early = Performed(Do.PAY, log[roll].round, log[pay].seat, "touchdown", log[pay].amount)
+    early = Performed(Do.PAY, log[roll].throw, log[pay].seat, "touchdown", log[pay].amount)
     moved = [*log[:roll], early, *log[roll:pay], *log[pay + 1:]]
     result = graded(s, moved)
     [finding] = result.findings
@@ -145,7 +145,7 @@ def test_f1_a_touchdown_paid_before_the_extra_point_roll_is_an_order_error_not_a
     assert "Extra point roll" in finding.message and "has not won" not in finding.message
     assert not result.score.passed
     # paid early and short: the money is wrong as well
-    short = [*log[:roll], Performed(Do.PAY, early.round, early.seat, "touchdown", early.amount - 100),
+    short = [*log[:roll], Performed(Do.PAY, early.throw, early.seat, "touchdown", early.amount - 100),
              *log[roll:pay], *log[pay + 1:]]
     kinds = {f.kind for f in graded(s, short).findings}
     assert kinds == {Kind.OUT_OF_ORDER, Kind.WRONG_AMOUNT}
@@ -173,7 +173,7 @@ def test_high_roll_pip_street_paid_before_its_loser_is_collected_is_right():
     Street Wagers"."""
     s = bundled(HRD_HELD)
     log = correct_log(build(s), WHOLE)
-    first = min(p.round for p in log if settling(p))
+    first = min(p.throw for p in log if settling(p))
 
     def order(ps):  # each player's Pip Street payment before the same player's Pip collection
         groups = {"pip": 0, "lik": 1, "mil": 2}
@@ -187,7 +187,7 @@ def test_high_roll_pip_street_paid_before_its_loser_is_collected_is_right():
 def test_high_roll_like_kind_before_pip_street_is_out_of_order():
     s = bundled(HRD_HELD)
     log = correct_log(build(s), WHOLE)
-    first = min(p.round for p in log if settling(p))
+    first = min(p.throw for p in log if settling(p))
     like_kind_first = lambda p: (p.seat, not p.bet.startswith("like"))  # noqa: E731
     backwards = with_round(log, first, lambda ps: sorted(ps, key=like_kind_first))
     result = graded(s, backwards)
@@ -200,10 +200,10 @@ def test_high_roll_collecting_a_held_like_kind_before_the_extra_roll_is_critical
     s = bundled(HRD_HELD)
     proc = build(s)
     log = correct_log(proc, WHOLE)
-    view = next(v for v in proc.rounds if v.valid)
+    view = next(v for v in proc.throws if v.valid)
     seat, bet = sorted(view.state["held"])[0]
     roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_ROLL)
-    grab = Performed(Do.COLLECT, log[roll].round, seat, bet)
+    grab = Performed(Do.COLLECT, log[roll].throw, seat, bet)
     result = graded(s, [*log[:roll], grab, *log[roll:]])
     assert any(f.severity is Severity.CRITICAL and f.actual == grab and "still working" in f.message
                for f in result.findings)
@@ -245,7 +245,7 @@ def test_a_winner_collected_is_critical_in_every_game(name, bet):
     s = bundled(name)
     log = correct_log(build(s), WHOLE)
     i = next(i for i, p in enumerate(log) if p.do is Do.PAY and p.bet == bet)
-    taken = Performed(Do.COLLECT, log[i].round, log[i].seat, bet)
+    taken = Performed(Do.COLLECT, log[i].throw, log[i].seat, bet)
     result = graded(s, [*log[:i], taken, *log[i + 1:]])
     assert not result.score.passed
     assert any(f.severity is Severity.CRITICAL and f.actual == taken for f in result.findings)
@@ -268,7 +268,7 @@ def test_a_down_puck_on_the_wrong_down_is_major_and_fails():
     s = bundled(TDF_STAND)
     log = correct_log(build(s), WHOLE)
     i = next(i for i, p in enumerate(log) if p.do is Do.MOVE_MARKERS and "2nd Down" in p.value)
-    wrong = Performed(Do.MOVE_MARKERS, log[i].round, value=log[i].value.replace("2nd Down", "3rd Down"))
+    wrong = Performed(Do.MOVE_MARKERS, log[i].throw, value=log[i].value.replace("2nd Down", "3rd Down"))
     result = graded(s, [*log[:i], wrong, *log[i + 1:]])
     [finding] = result.findings
     assert finding.severity is Severity.MAJOR and "577.6" in finding.cite
@@ -320,7 +320,7 @@ def moved_after(log, i, j):
     """The log with action i moved to just after action j (j > i), as the dealer did it then:
     logged in action j's throw."""
     p = log[i]
-    late = Performed(p.do, log[j].round, p.seat, p.bet, p.amount, p.value)
+    late = Performed(p.do, log[j].throw, p.seat, p.bet, p.amount, p.value)
     return [*log[:i], *log[i + 1:j + 1], late, *log[j + 1:]], late
 
 
@@ -333,7 +333,7 @@ def test_a_first_roll_wager_settled_after_the_extra_roll_breaks_675a_4_g_once():
     log = correct_log(build(s), WHOLE)
     roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_ROLL)
     i = next(i for i, p in enumerate(log)
-             if p.do is Do.COLLECT and p.seat == 4 and p.round == log[roll].round)
+             if p.do is Do.COLLECT and p.seat == 4 and p.throw == log[roll].throw)
     after, late = moved_after(log, i, roll + 1)
     result = graded(s, after)
     [finding] = result.findings
@@ -359,8 +359,8 @@ def test_a_one_roll_loser_collected_after_the_next_throw_stood_in_action_critica
     collects losers after each valid roll): collected only after it, critical, one finding."""
     s = bundled(PH_WIN)
     log = correct_log(build(s), WHOLE)
-    i = next(i for i, p in enumerate(log) if p.do is Do.COLLECT and p.round == 1)
-    j = next(j for j, p in enumerate(log) if p.round == 2)
+    i = next(i for i, p in enumerate(log) if p.do is Do.COLLECT and p.throw == 1)
+    j = next(j for j, p in enumerate(log) if p.throw == 2)
     after, late = moved_after(log, i, j)
     result = graded(s, after)
     [finding] = result.findings
@@ -374,7 +374,7 @@ def test_the_extra_point_roll_thrown_early_cites_577_6_f_1():
     s = bundled(TDF_SCORE)
     log = correct_log(build(s), WHOLE)
     roll = next(i for i, p in enumerate(log) if p.do is Do.EXTRA_POINT_ROLL)
-    first = next(i for i, p in enumerate(log) if p.round == log[roll].round and settling(p)
+    first = next(i for i, p in enumerate(log) if p.throw == log[roll].throw and settling(p)
                  and p.bet != "defense")
     early = [*log[:first], log[roll], *log[first:roll], *log[roll + 1:]]
     result = graded(s, early)
@@ -403,7 +403,7 @@ def test_an_extra_point_roll_thrown_with_no_extra_point_wager_is_major_citing_57
     shall then throw an extra point roll": one thrown with none up is a record of the game wrong."""
     s = bundled(TDF_STAND)
     log = correct_log(build(s), WHOLE)
-    last = max(p.round for p in log)
+    last = max(p.throw for p in log)
     result = graded(s, [*log, Performed(Do.EXTRA_POINT_ROLL, last)])
     [finding] = result.findings
     assert finding.severity is Severity.MAJOR and finding.cite == "58 Pa. Code § 577.6(f)(1)"

@@ -65,14 +65,14 @@ def key_of(s: Scenario) -> tuple[Counter, list[Counter]]:
     made_wrong = {(o.seat, o.bet, o.amount) for o in
                   [*s.wagers, *(e.offer for e in s.events if e.offer)] if improper(o)}
     refused: Counter = Counter()
-    lines: list[Counter] = [Counter() for _ in range(len(proc.rounds) + 1)]
+    lines: list[Counter] = [Counter() for _ in range(len(proc.throws) + 1)]
     for _, a in proc.actions():
         if a.do is Do.REFUSE and (a.seat, a.bet, a.amount) not in made_wrong:
             refused[(a.seat, a.bet, fmt(a.amount))] += 1
         elif a.do in (Do.COLLECT, Do.PAY):
             # an Extra Roll purchase is collected at "no more bets" (§ 675a.4(a)), before the
             # throw; settle lists it with the first valid throw: compare it over the round
-            at = 0 if a.bet == "extra-roll" else a.round
+            at = 0 if a.bet == "extra-roll" else a.throw
             lines[at][(a.do.value, a.seat, a.bet, fmt(a.amount))] += 1
     return refused, lines
 

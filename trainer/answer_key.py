@@ -16,7 +16,7 @@ def key_json(s: Scenario) -> dict:
         "scenario": s.id, "title": s.title, "game": s.game, "difficulty": s.difficulty,
         "automation": s.automation.value, "target_seconds": s.target_seconds,
         "stages": [[{
-            "id": a.id, "round": a.round, "do": a.do.value, "label": a.label, "cite": a.cite,
+            "id": a.id, "round": a.throw, "do": a.do.value, "label": a.label, "cite": a.cite,
             "skill": a.skill.value, "note": a.note, "trainee": a.do in mine,
             "after": sorted(s + 1 for s in proc.after[n]),
             **{k: v for k, v in (("seat", a.seat), ("bet", a.bet), ("amount", a.amount),
@@ -44,8 +44,8 @@ def key_text(s: Scenario) -> str:
                "those steps, so it may come before the ones just above it.")
     current = None
     for n, stage in enumerate(proc.stages, start=1):
-        if stage[0].round != current:
-            current = stage[0].round
+        if stage[0].throw != current:
+            current = stage[0].throw
             out.append("Before the first throw" if current == 0 else f"Throw {current}")
         who = lambda a: "" if a.do in mine else "   [trainer]"  # noqa: E731
         order = waits_for(proc, n - 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from trainer import games
-from trainer.procedure.model import RoundView
+from trainer.procedure.model import ThrowView
 
 
 def dice_of(game: str, throw: dict) -> tuple[int, ...]:
@@ -20,9 +20,9 @@ def call_of(game: str, dice: tuple[int, ...]) -> str:
     return games.get(game).call_of(dice)
 
 
-def choices(game: str, view: RoundView, n: int = 4, seed: int = 0) -> list[str]:
+def choices(game: str, view: ThrowView, n: int = 4, seed: int = 0) -> list[str]:
     """The right call of a round's throw among n - 1 wrong ones, in a fixed order."""
-    rng = random.Random(f"{game}:{view.round}:{seed}")
+    rng = random.Random(f"{game}:{view.throw}:{seed}")
     right = view.call
     result = view.result
     g = games.get(game)

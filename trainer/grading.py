@@ -114,8 +114,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                     for s, e in expected]
     open_ = [True] * len(expected)
     closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
-    settles = {a.round for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
-    no_rolls = {a.round: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
+    settles = {a.throw for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
+    no_rolls = {a.throw: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
     findings: list[Finding] = []
     matched: dict[int, int] = {}
     paid_wagers: set[tuple[int | None, str | None]] = set()
@@ -123,7 +123,7 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
 
     def find(p: Performed, test) -> int | None:
         for k, (_, e) in enumerate(expected):
-            if open_[k] and e.round == p.round and test(e):
+            if open_[k] and e.throw == p.throw and test(e):
                 return k
         return None
 
@@ -131,16 +131,16 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
 
     def early(p: Performed) -> int | None:
         return next((k for k, (_, e) in enumerate(expected)
-                     if open_[k] and e.round > p.round and e.key == p.key), None)
+                     if open_[k] and e.throw > p.throw and e.key == p.key), None)
 
     def late(p: Performed) -> int | None:  # the latest earlier throw's, where there are several
         return next((k for k, (_, e) in reversed(list(enumerate(expected)))
-                     if open_[k] and e.round < p.round and e.key == p.key), None)
+                     if open_[k] and e.throw < p.throw and e.key == p.key), None)
 
     skipped = set(skipped)
     for n, p in enumerate(log):
         if p.do is Do.SKIP_THROW:  # what of that throw is still open is left, not out of order
-            skipped |= {id(e) for k, (_, e) in enumerate(expected) if open_[k] and e.round == p.round}
+            skipped |= {id(e) for k, (_, e) in enumerate(expected) if open_[k] and e.throw == p.throw}
             continue
         if p.by_trainer:
             continue
@@ -225,13 +225,13 @@ HELD_FOR = (Do.EXTRA_POINT_ROLL, Do.EXTRA_ROLL)
 
 
 def late_finding(p: Performed, e: Expected, procedure: Procedure) -> Finding:
-    """A settlement of throw e.round done after the dice were thrown again (p.round). Where the
+    """A settlement of throw e.throw done after the dice were thrown again (p.throw). Where the
     throws between decide only held wagers (the extra point roll, the extra roll), it is the
     order the text imposes, broken: major, citing the section that puts that throw after it.
     Otherwise the wager stood on the layout, in action, through another throw: critical."""
     what = describe(p.do, p.seat, p.bet, p.amount, None)
-    gate = next((a for _, a in procedure.actions() if a.round == e.round and a.do in HELD_FOR), None)
-    between = [v for v in procedure.rounds if e.round < v.round <= p.round]
+    gate = next((a for _, a in procedure.actions() if a.throw == e.throw and a.do in HELD_FOR), None)
+    between = [v for v in procedure.throws if e.throw < v.throw <= p.throw]
     if gate is not None and all(v.result.get("extra_point") or v.result.get("extra_roll")
                                 or not v.valid for v in between):
         return Finding(Kind.OUT_OF_ORDER, Severity.MAJOR,
@@ -240,7 +240,7 @@ def late_finding(p: Performed, e: Expected, procedure: Procedure) -> Finding:
     stood = "a winner left unpaid" if e.do is Do.PAY else "a losing wager left on the layout"
     return Finding(Kind.LATE, Severity.CRITICAL,
                    f"{what} was done only after the dice were thrown again: {stood} through the "
-                   f"next throw; it belongs to throw {e.round}", e.order_cite or e.cite, e.skill, e, p)
+                   f"next throw; it belongs to throw {e.throw}", e.order_cite or e.cite, e.skill, e, p)
 
 
 def missing_message(e: Expected) -> str:
@@ -255,12 +255,12 @@ def missing_message(e: Expected) -> str:
 def standing(p: Performed, procedure: Procedure, game: str) -> str | None:
     """The section that keeps a wager on the layout, if it stands undecided in p's round (a
     round that is a no roll is judged as one instead)."""
-    if p.do not in (Do.COLLECT, Do.PAY) or not 1 <= p.round <= len(procedure.rounds):
+    if p.do not in (Do.COLLECT, Do.PAY) or not 1 <= p.throw <= len(procedure.throws):
         return None
-    view = procedure.rounds[p.round - 1]
+    view = procedure.throws[p.throw - 1]
     if not view.valid:
         return None
-    decided = {(a.seat, a.bet) for _, a in procedure.actions() if a.round == p.round
+    decided = {(a.seat, a.bet) for _, a in procedure.actions() if a.throw == p.throw
                and a.do in (Do.PAY, Do.COLLECT)}
     if (p.seat, p.bet) in decided or not any((w.seat, w.bet) == (p.seat, p.bet) for w in view.layout):
         return None
@@ -291,13 +291,13 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
         return Finding(Kind.WRONG_CALL, Severity.MAJOR,
                        f"refused seat {p.seat} {bet_name(p.bet)}, a proper wager", e.cite, e.skill, e, p), k
     if p.do in (Do.PAY, Do.COLLECT):
-        if p.round in no_rolls and p.round not in settles:
-            nr = no_rolls[p.round]
+        if p.throw in no_rolls and p.throw not in settles:
+            nr = no_rolls[p.throw]
             return Finding(Kind.EXTRA, Severity.CRITICAL,
                            f"{describe(p.do, p.seat, p.bet, p.amount, None)} after a no roll: a no "
                            "roll settles nothing", nr.cite, Skill.NO_ROLL, nr, p), None
         if p.do is Do.PAY:
-            k = next((j for j, (_, e) in enumerate(expected) if e.round == p.round
+            k = next((j for j, (_, e) in enumerate(expected) if e.throw == p.throw
                       and e.do is Do.COLLECT and same_wager(e)), None)
             if k is not None:
                 e = expected[k][1]
@@ -318,8 +318,8 @@ def classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game, pro
             return Finding(Kind.EXTRA, Severity.CRITICAL,
                            f"collected seat {p.seat} {bet_name(p.bet)}, a winning wager: pay it", e.cite,
                            Skill.COLLECTING, e, p), None
-    if p.do is Do.ANNOUNCE and p.round in no_rolls:
-        nr = no_rolls[p.round]
+    if p.do is Do.ANNOUNCE and p.throw in no_rolls:
+        nr = no_rolls[p.throw]
         k = find(p, lambda e: e.do is Do.NO_ROLL)
         return Finding(Kind.WRONG_CALL, Severity.MAJOR,
                        f"announced {p.value!r}, but the throw is no roll ({nr.note})", nr.cite,
@@ -387,5 +387,5 @@ def score(expected, open_, findings, extras, target, elapsed) -> Score:
 def correct_log(procedure: Procedure, automation: Automation, seconds_each: float = 1.0) -> list[Performed]:
     """The trainee's log of a perfect round: every expected action, in stage order."""
     mine = procedure.for_trainee(automation)
-    return [Performed(e.do, e.round, e.seat, e.bet, e.amount, e.value, at=n * seconds_each)
+    return [Performed(e.do, e.throw, e.seat, e.bet, e.amount, e.value, at=n * seconds_each)
             for n, (_, e) in enumerate(mine.actions())]

@@ -18,7 +18,7 @@ from trainer.calls import choices, dice_of
 from trainer.grading import Finding, Result, grade
 from trainer.money import fmt_dollars
 from trainer.procedure import Automation, Do, Expected, Performed, build, game_steps
-from trainer.procedure.model import LABELS, TRAINEE_DOES, Amount, Choice, Prompt, RoundView
+from trainer.procedure.model import LABELS, TRAINEE_DOES, Amount, Choice, Prompt, ThrowView
 from trainer.regulations import quote
 from trainer.scenario import Scenario
 from trainer.settlement import Wager
@@ -80,7 +80,7 @@ class PracticeRound:
         self.full = list(self.procedure.actions())  # (stage, Expected)
         self.done: set[int] = set()  # indexes into self.full that are closed
         self.skipped: set[int] = set()
-        self.round = 0
+        self.throw = 0
         self._snapshot: TableState | None = None
         self._listeners: list[Callable[[PracticeRound], None]] = []
         self.steps = game_steps(scenario.game)
@@ -94,15 +94,15 @@ class PracticeRound:
         return self.ended is not None
 
     @property
-    def rounds(self) -> int:
-        return len(self.procedure.rounds)
+    def throws(self) -> int:
+        return len(self.procedure.throws)
 
     @property
-    def view(self) -> RoundView | None:
+    def view(self) -> ThrowView | None:
         """The throw the table shows now (the first throw while the table is being set up)."""
-        if not self.procedure.rounds:
+        if not self.procedure.throws:
             return None
-        return self.procedure.rounds[max(self.round, 1) - 1]
+        return self.procedure.throws[max(self.throw, 1) - 1]
 
     @property
     def elapsed(self) -> float:
@@ -115,14 +115,14 @@ class PracticeRound:
                 return e
         return None
 
-    def _round_actions(self, r: int) -> list[tuple[int, int, Expected]]:
-        return [(k, s, e) for k, (s, e) in enumerate(self.full) if e.round == r]
+    def _throw_actions(self, r: int) -> list[tuple[int, int, Expected]]:
+        return [(k, s, e) for k, (s, e) in enumerate(self.full) if e.throw == r]
 
     def dice_visible(self) -> bool:
         """The dice show once every stage before the round's call is done."""
-        if self.round == 0:
+        if self.throw == 0:
             return False
-        acts = self._round_actions(self.round)
+        acts = self._throw_actions(self.throw)
         call_stage = next((s for _, s, e in acts if e.do in THROW_CALLS), None)
         if call_stage is None:
             return True
@@ -166,15 +166,15 @@ class PracticeRound:
         dice = dice_of(self.scenario.game, event.throw) if event.type not in DICELESS else None
         if irregular and dice is None:  # a no roll or a lost die: the game's dice, as they lie
             dice = (3, 4, 2, 5, 5, 1, 6, 2, 3, 4)[:games.get(self.scenario.game).dice]
-        acts = self._round_actions(self.round)
+        acts = self._throw_actions(self.throw)
         changes = [k for k, _, e in acts if e.do in STATE_CHANGES]
-        show_new = self.round > 0 and (all(k in self.done for k in changes) if changes
+        show_new = self.throw > 0 and (all(k in self.done for k in changes) if changes
                                         else self.dice_visible())
         # the table before this throw: as the last throw left it, and once the dealer has set it
         # up (the lammers placed, the markers set) as it stands when the dice are thrown
         set_up = all(k in self.done for k, _, e in acts if e.do in SETS_UP)
-        previous = (view.before if self.round > 0 and set_up
-                    else self.procedure.rounds[self.round - 2].state if self.round >= 2 else {})
+        previous = (view.before if self.throw > 0 and set_up
+                    else self.procedure.throws[self.throw - 2].state if self.throw >= 2 else {})
         visible = self.dice_visible()
         called = any(k in self.done for k, _, e in acts if e.do in THROW_CALLS or e.do is Do.NEW_DICE)
         # the dealer's work changes the table when it is done, not when the dice land: the wagers
@@ -183,7 +183,7 @@ class PracticeRound:
             if marks.marks.get((seat, bet)) in (None, Mark.ACCEPTED):  # accepted, now held
                 marks.marks[(seat, bet)] = Mark.HELD
         passed = all(k in self.done for k, _, e in acts if e.do in SHOOTER_CHANGES)
-        shooter_state = view.state if self.round > 0 and passed else previous
+        shooter_state = view.state if self.throw > 0 and passed else previous
         return TableState(
             players=dict(self.scenario.players), wagers=wagers, marks=marks.marks,
             payouts=marks.payouts, dice=dice, dice_visible=visible,
@@ -191,7 +191,7 @@ class PracticeRound:
             cocked_die=event.cocked if irregular == COCKED and visible else None,
             named=bool(irregular) and visible and called and self.scenario.difficulty <= NAMED_UP_TO,
             placed={p.do.value: p.value for p in self.log  # nothing is placed on hidden dice
-                    if visible and p.round == self.round and p.do in PLACEMENTS and p.value},
+                    if visible and p.throw == self.throw and p.do in PLACEMENTS and p.value},
             shooter=(shooter_state.get("shooter") or shooter_state.get("quarterback")
                      or self.scenario.shooter),
             state=view.state if show_new else previous)
@@ -199,7 +199,7 @@ class PracticeRound:
     def marks(self) -> Marks:
         out = Marks()
         for p in self.log:
-            if p.round != self.round or p.seat is None or p.bet is None:
+            if p.throw != self.throw or p.seat is None or p.bet is None:
                 continue
             key = (p.seat, p.bet)
             if p.do is Do.COLLECT:
@@ -244,7 +244,7 @@ class PracticeRound:
         if self.finished:
             raise RuntimeError("the round is over")
         due = self.next_expected()
-        action = Performed(do, max(self.round, 0), seat, bet, amount, value, self.elapsed)
+        action = Performed(do, max(self.throw, 0), seat, bet, amount, value, self.elapsed)
         self.log.append(action)
         self._result = self._grade()
         new = tuple(f for f in self._result.findings if f.actual is action)
@@ -262,8 +262,8 @@ class PracticeRound:
 
     def skip_throw(self) -> None:
         """Leave the rest of this throw undone (it is missing at the end) and go on."""
-        self.log.append(Performed(Do.SKIP_THROW, max(self.round, 0), at=self.elapsed))
-        for k, _, e in self._round_actions(self.round):
+        self.log.append(Performed(Do.SKIP_THROW, max(self.throw, 0), at=self.elapsed))
+        for k, _, e in self._throw_actions(self.throw):
             if k not in self.done and e.do in self.mine:
                 self.skipped.add(k)
                 self.done.add(k)
@@ -307,11 +307,11 @@ class PracticeRound:
             did = False
             for k, (s, e) in enumerate(self.full):
                 if s in due and k not in self.done and e.do not in self.mine:
-                    self.log.append(Performed(e.do, e.round, e.seat, e.bet, e.amount, e.value,
+                    self.log.append(Performed(e.do, e.throw, e.seat, e.bet, e.amount, e.value,
                                               self.elapsed, by_trainer=True))
                     self.done.add(k)
                     did = True
             first = min(open_)
-            self.round = next(e.round for s, e in self.full if s == first)
+            self.throw = next(e.throw for s, e in self.full if s == first)
             if not did:
                 return

@@ -56,7 +56,7 @@ def _action(item: object, where: str) -> Performed:
     do = item.get("do")
     if not isinstance(do, str) or do not in _ACTIONS:
         raise RequestError(f"{where}.do", f"{do!r} is not a dealer action")
-    round_ = _whole(item.get("round"), f"{where}.round", 0, 10_000)
+    throw = _whole(item.get("round"), f"{where}.throw", 0, 10_000)
     seat = None if item.get("seat") is None else _whole(item["seat"], f"{where}.seat", 1, 99)
     amount = (None if item.get("amount") is None
               else _whole(item["amount"], f"{where}.amount", 0, 10**12))
@@ -76,7 +76,7 @@ def _action(item: object, where: str) -> Performed:
                                "\"13 · 2nd Down · play 3\")") from None
     if not isinstance(item.get("by_trainer", False), bool):
         raise RequestError(f"{where}.by_trainer", "expected true or false")
-    return Performed(Do(do), round_, seat, item.get("bet"), amount, item.get("value"),
+    return Performed(Do(do), throw, seat, item.get("bet"), amount, item.get("value"),
                      _seconds(item.get("at", 0), f"{where}.at"), item.get("by_trainer", False))
 
 

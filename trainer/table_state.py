@@ -28,7 +28,7 @@ COCKED = "cocked"
 class TableSnapshot(TypedDict, total=False):
     """What a game's table holds besides the wagers at one moment of a round: its lammers,
     markers, winning face. Each game's procedure steps make it (`GameSteps.snapshot`), the round's
-    view keeps it (`RoundView.state`, `RoundView.before`) and the game's table view draws it."""
+    view keeps it (`ThrowView.state`, `ThrowView.before`) and the game's table view draws it."""
 
     over: bool  # the round (or the game) has ended
     # Props & Hops (§ 668a.3): the shooter, the red lammers still on their boxes and those moved

@@ -274,7 +274,7 @@ class PracticeScreen(QWidget):
         if r is None or self.view is None:
             return
         self.view.set_state(replace(r.table_state(), selected=self.selected))
-        self.progress.setText(f"Throw {max(r.round, 1)} of {r.rounds}" if r.rounds else "")
+        self.progress.setText(f"Throw {max(r.throw, 1)} of {r.throws}" if r.throws else "")
         self.hint.setText("")
         self._tick()
 

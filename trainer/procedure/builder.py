@@ -15,7 +15,7 @@ from trainer import games
 from trainer.errors import RequestError
 from trainer.games.base import Table
 from trainer.procedure import high_roll_dice, pai_gow_dice, props_and_hops, three_dice_football
-from trainer.procedure.model import Do, Expected, Procedure, RoundView, Skill
+from trainer.procedure.model import Do, Expected, Procedure, Skill, ThrowView
 from trainer.procedure.steps import Context, GameSteps
 from trainer.scenario import Event, Offer, Scenario
 from trainer.settlement import Refusal, Wager
@@ -55,7 +55,7 @@ def build(scenario: Scenario) -> Procedure:
         if ctx.table.over:
             ctx.fail(event, "an extra roll, but no player bought one" if event.type == "extra-roll"
                      else "the round is already over; this throw cannot happen")
-        ctx.round += 1
+        ctx.throw += 1
         decided = decide(ctx, steps, pending)
         pending = []
         steps.before_throw(ctx, event)
@@ -67,7 +67,7 @@ def build(scenario: Scenario) -> Procedure:
             ctx.fail(event, e.message, e.field)
         report = ctx.table.throw(throw)
         steps.after_throw(ctx, event, report)
-        ctx.proc.rounds.append(RoundView(ctx.round, decided, layout, event, report.valid,
+        ctx.proc.throws.append(ThrowView(ctx.throw, decided, layout, event, report.valid,
                                          report.call, report.result.copy(), steps.snapshot(ctx),
                                          before))
         ctx.new_round = report.valid

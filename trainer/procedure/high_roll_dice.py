@@ -6,7 +6,7 @@ from __future__ import annotations
 from trainer.games.base import Throw
 from trainer.games.high_roll_dice import FACE_KEY, Table, throw_box
 from trainer.procedure.dealing import DEALT, Deal
-from trainer.procedure.model import Do, Expected, Number, Place, Prompt, RoundView, Skill
+from trainer.procedure.model import Do, Expected, Number, Place, Prompt, Skill, ThrowView
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import HRD_RANK
 from trainer.scenario import Event, Offer
@@ -46,7 +46,7 @@ class HighRollDiceSteps(GameSteps[Table]):
                 ctx.add(Do.LOCK_OUT_EXTRA_ROLL, "675a.4(a)", Skill.EXTRA_ROLL,
                         "no Extra Roll may be bought after \"no more bets\"")
                 ctx.proc.add(*(Expected(Do.COLLECT, ctx.cite("675a.4(a)"),
-                                        Skill.EXTRA_ROLL, ctx.round, s, "extra-roll", a,
+                                        Skill.EXTRA_ROLL, ctx.throw, s, "extra-roll", a,
                                         note="into the table inventory (§ 675a.4(a))")
                                for s, a in buyers))
         ctx.add(Do.SHAKE_AND_THROW, "675a.4(b)", Skill.SHAKER,
@@ -83,7 +83,7 @@ class HighRollDiceSteps(GameSteps[Table]):
         if ctx.table.extra_roll:
             ctx.fail(ctx.last_event, "a player bought an Extra Roll: the scenario must end with the "
                                      "extra-roll event that settles the held Like Kind wagers")
-        if not ctx.proc.rounds or not any(r.valid for r in ctx.proc.rounds):
+        if not ctx.proc.throws or not any(r.valid for r in ctx.proc.throws):
             ctx.fail(ctx.last_event, "the round needs a valid throw")
 
     def deal(self, d: Deal) -> tuple[dict, list[Offer], list[Event]]:
@@ -125,7 +125,7 @@ class HighRollDiceSteps(GameSteps[Table]):
                                 {"dice": list(d.dice.roll(table.dice_count))}))
         return {}, wagers, events
 
-    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
+    def prompt(self, do: Do, view: ThrowView, shown: TableSnapshot) -> Prompt | None:
         if do is Do.MOVE_DICE:  # the trainee finds the box (a wrong one is graded), valid or not
             return Place("Throw box", "Click the box of the face the matching dice go to.",
                          {throw_box(f): FACE_KEY[f] for f in HRD_RANK})

@@ -55,7 +55,7 @@ class Expected:
     do: Do
     cite: str
     skill: Skill
-    round: int  # the throw attempt it belongs to (0 before the first throw)
+    throw: int  # the throw attempt it belongs to (0 before the first throw)
     seat: int | None = None
     bet: str | None = None
     amount: int | None = None  # collect: the wager; pay: the payout
@@ -71,7 +71,7 @@ class Expected:
 
     @property
     def id(self) -> str:
-        parts = [f"r{self.round}", self.do.value]
+        parts = [f"r{self.throw}", self.do.value]
         if self.seat is not None:
             parts.append(f"seat{self.seat}")
         if self.bet:
@@ -123,7 +123,7 @@ class Performed:
     """One action the trainee did (or the trainer did for them), as logged."""
 
     do: Do
-    round: int
+    throw: int
     seat: int | None = None
     bet: str | None = None
     amount: int | None = None
@@ -136,7 +136,7 @@ class Performed:
         return (self.do, self.seat, self.bet, self.value)
 
     def to_json(self) -> dict:
-        out = {"do": self.do.value, "round": self.round, "at": round(self.at, 3)}
+        out = {"do": self.do.value, "round": self.throw, "at": round(self.at, 3)}
         for name in ("seat", "bet", "amount", "value"):
             if (v := getattr(self, name)) is not None:
                 out[name] = v
@@ -152,10 +152,10 @@ class Performed:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundView:
+class ThrowView:
     """What the table shows in one round (throw attempt), for drawing it."""
 
-    round: int
+    throw: int
     offers: tuple[tuple[Offer, str], ...]  # each wager offered before the throw, and why it is
     # refused ("" when it is accepted)
     layout: tuple[Wager, ...]  # the wagers standing when the dice are thrown
@@ -230,7 +230,7 @@ class Procedure:
     """
 
     stages: list[tuple[Expected, ...]] = field(default_factory=list)
-    rounds: list[RoundView] = field(default_factory=list)
+    throws: list[ThrowView] = field(default_factory=list)
     after: list[frozenset[int]] = field(default_factory=list)
     tail: frozenset[int] = frozenset()  # the stages a new stage waits for by default
 
@@ -257,9 +257,9 @@ class Procedure:
         """The trainee's part: the same stages and order, holding only the trainee's actions."""
         mine = TRAINEE_DOES[automation]
         return Procedure([tuple(a for a in stage if a.do in mine) for stage in self.stages],
-                         self.rounds, list(self.after), self.tail)
+                         self.throws, list(self.after), self.tail)
 
-    def performed_by_trainer(self, automation: Automation, round_: int) -> list[Expected]:
+    def performed_by_trainer(self, automation: Automation, throw: int) -> list[Expected]:
         """The actions of a round the trainer does itself at this automation level."""
         mine = TRAINEE_DOES[automation]
-        return [a for _, a in self.actions() if a.round == round_ and a.do not in mine]
+        return [a for _, a in self.actions() if a.throw == throw and a.do not in mine]

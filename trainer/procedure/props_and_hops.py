@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trainer.games.props_and_hops import ALL_COMBINATIONS, Table, combination
 from trainer.procedure.dealing import DEALT, Deal
-from trainer.procedure.model import Do, Expected, Place, Prompt, RoundView, Skill
+from trainer.procedure.model import Do, Expected, Place, Prompt, Skill, ThrowView
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowReport
@@ -107,7 +107,7 @@ class PropsAndHopsSteps(GameSteps[Table]):
         events.pop()  # no wager after the last throw
         return {}, wagers, events
 
-    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
+    def prompt(self, do: Do, view: ThrowView, shown: TableSnapshot) -> Prompt | None:
         # the trainee finds the box on the layout; a wrong box is logged as picked, and graded.
         # Asked for on a no roll too, so that asking tells nothing about the throw
         if do is Do.PLACE_POINTER:

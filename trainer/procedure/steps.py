@@ -11,7 +11,7 @@ from trainer.cite import cite, reading
 from trainer.games.base import Table
 from trainer.games.three_dice_football import GAME_ENDED, markers_value
 from trainer.procedure.dealing import Deal
-from trainer.procedure.model import Do, Expected, Procedure, Prompt, RoundView, Skill
+from trainer.procedure.model import Do, Expected, Procedure, Prompt, Skill, ThrowView
 from trainer.scenario import Event, Offer, Scenario, ScenarioError
 from trainer.settlement import Line, Step, ThrowReport
 from trainer.table_state import TableSnapshot
@@ -27,7 +27,7 @@ class Context(Generic[TableT]):
     scenario: Scenario
     table: TableT
     proc: Procedure = field(default_factory=Procedure)
-    round: int = 0
+    throw: int = 0
     new_round: bool = True  # the next throw starts a new round (not a retry after a no roll)
     last_event: Event | None = None
 
@@ -40,7 +40,7 @@ class Context(Generic[TableT]):
 
     def expect(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> Expected:
         where = self.cite(section)
-        return Expected(do, where, skill, self.round, note=note, order_cite=where, **fields)
+        return Expected(do, where, skill, self.throw, note=note, order_cite=where, **fields)
 
     def fail(self, event: Event | None, message: str, field_: str | None = None) -> NoReturn:
         """A ScenarioError at the event's line (the events' when there is none)."""
@@ -138,7 +138,7 @@ def _pay_beside_lammer(proc: Procedure, pays: list[Expected], lammer: int) -> No
 
 def _line(ctx: Context[TableT], step: Step, line: Line) -> Expected:
     do = Do.COLLECT if line.payout is None else Do.PAY
-    return Expected(do, line.cite, skill_of(do, line.bet, step.cite), ctx.round, line.seat,
+    return Expected(do, line.cite, skill_of(do, line.bet, step.cite), ctx.throw, line.seat,
                     line.bet, line.amount if line.payout is None else line.payout,
                     note=(f"{line.odds} under {line.odds_cite}" if line.payout is not None
                           else "a losing wager"), order_cite=step.cite,
@@ -148,7 +148,7 @@ def _line(ctx: Context[TableT], step: Step, line: Line) -> Expected:
 def _other(ctx: Context[TableT], step: Step) -> Expected | None:
     """The expected action of a step that is not a collection or a payment."""
     if step.action is Do.MOVE_LAMMER:
-        return Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.round,
+        return Expected(Do.MOVE_LAMMER, step.cite, Skill.SIX_EIGHT_SHAKE, ctx.throw,
                         value=str(step.detail["combination"]), order_cite=step.cite,
                         note=f"lammer {step.detail['lammers_moved']} of 6")
     if step.action is Do.MOVE_MARKERS:
@@ -157,14 +157,14 @@ def _other(ctx: Context[TableT], step: Step) -> Expected | None:
                 "the Game Length Puck to the next play" if d["down"] else
                 f"{GAME_ENDED} {d['play']}: the Yard Marker moves, the pucks stay "
                 f"({reading('tdf-pucks')})")
-        return Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.round,
+        return Expected(Do.MOVE_MARKERS, step.cite, Skill.MARKERS, ctx.throw,
                         value=markers_value(d["yard_line"], d["down_puck"], d["game_length_puck"]),
                         note=note, order_cite=step.cite)
     if step.action is Do.EXTRA_POINT_ROLL:
-        return Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.round,
+        return Expected(Do.EXTRA_POINT_ROLL, step.cite, Skill.END_OF_GAME, ctx.throw,
                         note="an Extra Point wager stands after the touchdown", order_cite=step.cite)
     if step.action is Do.EXTRA_ROLL:
-        return Expected(Do.EXTRA_ROLL, step.cite, Skill.EXTRA_ROLL, ctx.round,
+        return Expected(Do.EXTRA_ROLL, step.cite, Skill.EXTRA_ROLL, ctx.throw,
                         value=str(step.detail["dice"]), order_cite=step.cite,
                         note=f"gather the {step.detail['dice']} dice that are not "
                              f"{step.detail['face']}s; cover, shake at least three times and "
@@ -199,7 +199,7 @@ class GameSteps(Generic[TableT]):
         """A random round's options, opening wagers and events (trainer.procedure.dealing)."""
         raise NotImplementedError(f"{type(self).__name__} deals no random rounds")
 
-    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
+    def prompt(self, do: Do, view: ThrowView, shown: TableSnapshot) -> Prompt | None:
         """What one of this game's own actions asks of the trainee, on the throw `view`, with the
         table showing `shown` (its state before the action); None for nothing."""
         return None

@@ -18,7 +18,7 @@ from trainer.games.three_dice_football import (
     yard_place,
 )
 from trainer.procedure.dealing import DEALT, Deal
-from trainer.procedure.model import Choice, Do, Place, Prompt, RoundView, Skill
+from trainer.procedure.model import Choice, Do, Place, Prompt, Skill, ThrowView
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import MAX_PLAYS
 from trainer.scenario import Event, Offer
@@ -127,7 +127,7 @@ class ThreeDiceFootballSteps(GameSteps[Table]):
             events.append(d.throw(len(events), {"green": [g1, g2], "red": r}))
         return {}, wagers, events
 
-    def prompt(self, do: Do, view: RoundView, shown: TableSnapshot) -> Prompt | None:
+    def prompt(self, do: Do, view: ThrowView, shown: TableSnapshot) -> Prompt | None:
         if do is Do.MOVE_MARKERS:  # the trainee puts each marker by hand; a wrong place is graded
             downs = (*DOWNS, *GOAL_DOWNS)
             return Place("Move markers", "Click the yard line the Yard Marker moves to (the end "
@@ -148,10 +148,10 @@ class ThreeDiceFootballSteps(GameSteps[Table]):
 STEPS = {"three-dice-football": ThreeDiceFootballSteps}
 
 
-def down_choices(view: RoundView, seed: int = 0) -> list[str]:
+def down_choices(view: ThrowView, seed: int = 0) -> list[str]:
     """The right down-and-distance call after a play, among plausible wrong ones."""
     right = f"{view.result['next_down']} on the {view.result['yard_line']}"
-    rng = random.Random(f"down:{view.round}:{seed}")
+    rng = random.Random(f"down:{view.throw}:{seed}")
     yard = view.result["yard_line"]
     pool = [f"{d} on the {y}" for d in (*DOWNS, *GOAL_DOWNS) for y in (yard - 1, yard, yard + 1)
             if y > 0]

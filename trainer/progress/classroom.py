@@ -274,7 +274,7 @@ def replay_of(a: Attempt) -> Replay:
                      "the trainee's recorded steps and findings are shown, but not the table or the "
                      "answer key.")
         steps = [ReplayStep(n, describe(p.do, p.seat, p.bet, p.amount, p.value), p.at, p.by_trainer,
-                            p.round, findings_on(raw))
+                            p.throw, findings_on(raw))
                  for n, (p, raw) in enumerate(zip(log, a.log, strict=True), start=1)]
         return Replay(a.id, title, a.game, {}, None, steps, unplaced, [], False, notes)
 
@@ -282,7 +282,7 @@ def replay_of(a: Attempt) -> Replay:
     clock = [0.0]
     round_ = PracticeRound(scenario, automation, clock=lambda: clock[0])
     dealt = round_.table_state()
-    expected = [(e.round, e.label, e.cite) for _, e in round_.procedure.for_trainee(automation).actions()]
+    expected = [(e.throw, e.label, e.cite) for _, e in round_.procedure.for_trainee(automation).actions()]
     exact, following = True, True
     steps = []
     for n, (p, raw) in enumerate(zip(log, a.log, strict=True), start=1):
@@ -293,12 +293,12 @@ def replay_of(a: Attempt) -> Replay:
                 if p.do is Do.SKIP_THROW:
                     round_.skip_throw()
                 else:
-                    while p.round > round_.round and not round_.finished:
-                        notes.append(f"The record goes on to throw {p.round} at step {n} with throw "
-                                     f"{round_.round} unfinished: the replay moves the table on there.")
+                    while p.throw > round_.throw and not round_.finished:
+                        notes.append(f"The record goes on to throw {p.throw} at step {n} with throw "
+                                     f"{round_.throw} unfinished: the replay moves the table on there.")
                         exact = False
                         round_.skip_throw()
-                    if round_.finished or p.round < round_.round:
+                    if round_.finished or p.throw < round_.throw:
                         raise ValueError("the round dealt here is already past this step")
                     round_.perform(p.do, seat=p.seat, bet=p.bet, amount=p.amount, value=p.value)
                 table = round_.table_state()
@@ -311,7 +311,7 @@ def replay_of(a: Attempt) -> Replay:
         elif following:
             table = dealt
         steps.append(ReplayStep(n, describe(p.do, p.seat, p.bet, p.amount, p.value), p.at, p.by_trainer,
-                                p.round, findings_on(raw), table))
+                                p.throw, findings_on(raw), table))
     if following:
         again = {(f.message, f.cite) for f in round_.finish().findings}
         if again != {(f["message"], f["cite"]) for f in a.findings}:

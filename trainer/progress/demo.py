@@ -36,7 +36,7 @@ def flawed(log: list[Performed], rng: random.Random, slip: float) -> list[Perfor
         p = out[i]
         kind = rng.choice(("drop", "short", "swap"))
         if kind == "short" and p.do is Do.PAY and p.amount:
-            out[i] = Performed(p.do, p.round, p.seat, p.bet, max(1, p.amount - rng.choice((25, 50, 100))),
+            out[i] = Performed(p.do, p.throw, p.seat, p.bet, max(1, p.amount - rng.choice((25, 50, 100))),
                                p.value, p.at)
         elif kind == "swap" and i + 1 < len(out):
             out[i], out[i + 1] = out[i + 1], out[i]
