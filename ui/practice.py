@@ -218,7 +218,7 @@ class PracticeScreen(QWidget):
         self.end.setEnabled(True)
         self.clock.start()
         if mode is not Mode.EXAM:
-            self.feedback.briefing(scenario.title, scenario.briefing)
+            self.feedback.briefing(scenario.title, scenario.told)
         self.hint.setVisible(mode is not Mode.EXAM)
         if mode is Mode.PAYOUT_DRILL:
             self.feedback.note("Pay every winning wager, one after another: type the payout, or "

@@ -121,7 +121,7 @@ class ScenariosPage(QWidget):
         if s is None:
             self.briefing.setHtml("")
             return
-        self.briefing.setHtml(f"<h3>{html.escape(s.title)}</h3><p>{html.escape(s.briefing)}</p>"
+        self.briefing.setHtml(f"<h3>{html.escape(s.title)}</h3><p>{html.escape(s.told)}</p>"
                               f"<p><i>{get(s.game).name} · difficulty {s.difficulty} · you do: "
                               f"{s.automation.value} · target {s.target_seconds} s</i></p>")
 
