@@ -360,8 +360,9 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         exam = self.pages.get("exam")
-        if getattr(exam, "runner", None) is not None:
-            exam.abandon()  # closing the app ends the attempt; its answers are already recorded
+        if exam is not None and not exam.leave():  # asked as Leave exam asks; its answers are kept
+            event.ignore()
+            return
         if self.services is not None and self.services.store is not None:
             self.services.flush()
             kept = len(self.services.store.pending)
