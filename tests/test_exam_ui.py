@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.practice_screen import work
 from tests.support.screens import PASSPHRASE, answer, build_form, window
-from trainer.exams import Ending, add_bundled_forms, get_result, installation_key, results
+from trainer.exams import add_bundled_forms, get_result, installation_key, results
 from trainer.progress import Store
 
 

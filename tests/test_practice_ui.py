@@ -542,3 +542,48 @@ def test_a_round_with_a_wrong_puck_ends_not_passed_saying_why_and_under_which_ru
     text = " ".join(screen.feedback.toPlainText().split())
     assert "NOT PASSED" in text and "1 major finding" in text
     assert "Graded under Pass rule 2" in text
+
+
+def recorded_title(round_, result) -> str:
+    """What the progress file and the class view call the attempt."""
+    from trainer.progress.classroom import item_title
+    from trainer.progress.records import attempt_of
+
+    record = attempt_of(round_, result, trainee_id=1, ended=1.8e9)
+    return item_title(record.item_id, record.mode.value)
+
+
+@pytest.mark.parametrize("game", ["props-and-hops", "three-dice-football"])
+def test_a_payout_drill_is_shown_headed_and_recorded_at_the_difficulty_chosen(qtbot, practice_page, game):
+    from ui.qt import Qt
+
+    page = practice_page
+    page.game.setCurrentIndex(page.game.findData(game))
+    page.kind.setCurrentIndex(page.kind.findData(Mode.PAYOUT_DRILL))
+    page.difficulty.setValue(2)
+    done = []
+    page.finished.connect(lambda result, round_: done.append((round_, result)))
+    qtbot.mouseClick(page.deal_button, Qt.MouseButton.LeftButton)
+    screen = page.screen
+    assert "Payout drill" in screen.briefing.text() and "difficulty 2" in screen.briefing.text()
+    assert screen.title.text().endswith("payout drill"), screen.title.text()
+    assert page.difficulty.value() == 2
+    qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
+    if screen.dialog is not None:
+        screen.dialog.reject()
+    qtbot.mouseClick(screen.end, Qt.MouseButton.LeftButton)
+    [(round_, result)] = done
+    assert recorded_title(round_, result).endswith("payout drill, difficulty 2")
+
+
+def test_the_deal_bar_shows_the_difficulty_of_the_round_on_the_screen(qtbot, practice_page):
+    page = practice_page
+    page.kind.setCurrentIndex(page.kind.findData(Mode.PAYOUT_DRILL))
+    page.difficulty.setValue(4)
+    easy = next(s for s in LIBRARY.scenarios if s.difficulty == 1)
+    page.start_scenario(easy)
+    assert page.difficulty.value() == 1 and page.kind.currentData() == Mode.PRACTICE
+    assert "difficulty 1" in page.screen.briefing.text()
+    page.deal(seed=3, confirm=False)  # dealt as the bar now says: a practice round at 1
+    assert page.screen.round.scenario.difficulty == 1
+    assert page.screen.round.scenario.title.endswith("practice round")
