@@ -587,3 +587,49 @@ def test_the_deal_bar_shows_the_difficulty_of_the_round_on_the_screen(qtbot, pra
     page.deal(seed=3, confirm=False)  # dealt as the bar now says: a practice round at 1
     assert page.screen.round.scenario.difficulty == 1
     assert page.screen.round.scenario.title.endswith("practice round")
+
+
+def test_a_wrong_yard_marker_is_put_right_with_a_word_and_the_end_zone_is_named(qtbot, screen):
+    """A Yard Marker put wrong is a wrong record (not a call), and the screen says that the next
+    play starts from where it belongs; the touchdown's yard line is the end zone, in words."""
+    from trainer.games.three_dice_football import read_markers
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_MARKERS:
+        do_next(qtbot, screen)
+    right, down, play = read_markers(screen.round.next_expected().value)
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    for place in (screen.view.game.yard_place(right + 2), screen.view.game.down_place(down),
+                  screen.view.game.play_place(play)):
+        click_place(qtbot, screen, place)
+    text = screen.feedback.toPlainText()
+    assert f"goes on as it should be: Move markers: Yard Marker to the {right}," in text
+    [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_MARKERS]
+    assert finding.kind.value == "wrong record"
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while not (screen.round.next_expected().do is Do.MOVE_MARKERS
+               and read_markers(screen.round.next_expected().value)[0] == 0):
+        do_next(qtbot, screen)
+    assert "Yard Marker to the end zone" in screen.round.next_expected().label
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    click_place(qtbot, screen, screen.view.game.yard_place(0))
+    text = screen.feedback.toPlainText()
+    assert "Move markers: the end zone." in text and "Move markers: 0" not in text
+
+
+def test_a_wrong_throw_box_is_said_in_words_never_a_digit_beside_a_word(qtbot, screen):
+    import re
+
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("hrd-full-table"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_DICE:
+        do_next(qtbot, screen)
+    right = screen.round.next_expected().value
+    wrong_face = next(f for f in (2, 3) if screen.view.game.face_keys[f] != right)
+    qtbot.keyClick(screen, Qt.Key.Key_B)
+    click_place(qtbot, screen, screen.view.game.throw_box(wrong_face))
+    said = screen.feedback.toPlainText()
+    assert ("twos", "threes")[wrong_face - 2] in said
+    assert not re.search(r"throw box (\d|ace)", said), said

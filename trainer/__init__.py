@@ -20,7 +20,8 @@ FACE: dict[str, tuple[str, str | None]] = {
     **{m: (f"trainer.{m}", None) for m in ("cli", "games", "odds", "policy", "readings",
                                            "regulations")},
     # a round being worked, and what the table shows
-    **names_from("trainer.practice", "PracticeRound", "Feedback", "NEEDS_WAGER", "CLEARS_SELECTION"),
+    **names_from("trainer.practice", "PracticeRound", "Feedback", "NEEDS_WAGER", "CLEARS_SELECTION",
+                 "PLACEMENTS"),
     **names_from("trainer.table_state", "TableState", "Mark", "COCKED"),
     # the words of a procedure, and what an action asks of the trainee
     **names_from("trainer.vocabulary", "Do", "Skill", "SKILL_TITLES", "Automation"),

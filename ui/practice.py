@@ -303,7 +303,7 @@ class PracticeScreen(QWidget):
                 following = self._stages.pop(0)
                 self.placing, self._place = (do, following), None
                 self.hint.setText("")
-                self.feedback.note(f"{prompt.title}: {self._picked[-1]}. {following.title}: "
+                self.feedback.note(f"{prompt.title}: {prompt.said(self._picked[-1])}. {following.title}: "
                                    f"{following.question} Or choose with ← → and press Enter. (Esc to stop)")
                 return
             picked, join = self._picked, self._join
@@ -327,7 +327,7 @@ class PracticeScreen(QWidget):
         """The place chosen from the keyboard, in words: the bet's name, or the place's own."""
         _, prompt = self.placing
         bet = self.view.catalogue.get(self._place) if self.view is not None else None
-        return bet.name if bet is not None else prompt.targets[self._place]
+        return bet.name if bet is not None else prompt.said(prompt.targets[self._place])
 
     def keyPressEvent(self, event) -> None:
         # Enter puts what is being placed, Esc stops placing: not shortcuts, so that in a dialog
@@ -436,10 +436,24 @@ class PracticeScreen(QWidget):
         fb = r.perform(do, **fields)  # the round tells the screen it changed (refresh)
         if self.mode is not Mode.EXAM:
             self.feedback.add(fb)
+            self._put_right(fb)
         if r.finished:
             self._done()
         elif self.mode is Mode.PAYOUT_DRILL:
             QTimer.singleShot(0, self._drill_next)
+
+    def _put_right(self, fb: Feedback) -> None:
+        """A record put wrong (the pointer, a marker, the matching dice) stays where the trainee
+        put it for this throw; the next throw starts from where it belongs. Said, so that the
+        table never changes without a word."""
+        from trainer import PLACEMENTS
+
+        wrong = next((f.expected for f in fb.findings
+                      if fb.action.do in PLACEMENTS and f.expected is not None
+                      and f.expected.do is fb.action.do), None)
+        if wrong is not None:
+            self.feedback.note(f"It stays where you put it for this throw; from the next throw the "
+                               f"table goes on as it should be: {wrong.label}.")
 
     def _drill_next(self) -> None:
         r = self.round
