@@ -633,3 +633,29 @@ def test_a_wrong_throw_box_is_said_in_words_never_a_digit_beside_a_word(qtbot, s
     said = screen.feedback.toPlainText()
     assert ("twos", "threes")[wrong_face - 2] in said
     assert not re.search(r"throw box (\d|ace)", said), said
+
+
+@pytest.mark.parametrize(("scenario_id", "picked"), [
+    ("hrd-no-rolls-cocked", 6), ("hrd-no-rolls-cocked", 5), ("hrd6-five-sixes", 6), ("hrd6-five-sixes", 3)])
+def test_a_valid_throw_with_a_die_cocked_on_chips_moves_the_dice_to_the_box_picked(
+        qtbot, screen, scenario_id, picked):
+    """§ 675a.4(c): a die cocked on chips by one edge is read, the throw is valid, and its
+    matching dice go to the box the trainee picks (right or wrong), the cocked die with them when
+    it shows that face; the others lie where they fell, the cocked one still cocked."""
+    from ui.qt import QApplication, Qt
+    from ui.table.items import DieItem
+
+    screen.start(LIBRARY.by_id(scenario_id), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_DICE:
+        do_next(qtbot, screen)
+    state = screen.round.table_state()
+    assert state.irregular == "cocked" and state.cocked_die is not None
+    qtbot.keyClick(screen, Qt.Key.Key_B)
+    click_place(qtbot, screen, screen.view.game.throw_box(picked))
+    QApplication.processEvents()
+    dice = [d for d in screen.view.scene().items() if isinstance(d, DieItem)]
+    box = screen.view.face_boxes[picked]
+    assert sum(1 for d in dice if box.contains(d.pos())) == state.dice.count(picked) > 0
+    assert len(dice) == len(state.dice), "every die drawn once"
+    cocked_face = state.dice[state.cocked_die]
+    assert sum(1 for d in dice if d.cocked) == (0 if cocked_face == picked else 1)

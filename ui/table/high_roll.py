@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trainer import Do, TableState, get_game
+from trainer import COCKED, Do, TableState, get_game
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, TagItem, pen
@@ -239,13 +239,23 @@ class HighRollView(TableView):
         if moved is not None:  # where the dealer put them, right or wrong: that face's dice
             face = {v: k for k, v in self.game.face_keys.items()}.get(moved, face)
             count = sum(1 for d in state.dice or () if d == face)
-        in_box = face in self.face_boxes and count and (not state.irregular or st.get("extra_roll"))
+        # a die cocked on chips is a valid throw, read by the face opposite the chips
+        # (§ 675a.4(c)): its matching dice are moved like any other's; a no roll's are not
+        valid = state.irregular in (None, COCKED)
+        in_box = face in self.face_boxes and count and (valid or st.get("extra_roll"))
         if in_box:
             self._moved(face, count)
         if not state.dice or not (state.dice_visible or state.irregular):
             return
-        rest = list(state.dice) if state.irregular or not in_box else [d for d in state.dice if d != face]
-        self.draw_dice(self._scatter(rest), self.die_size, state)
+        if not in_box or not valid:
+            self.draw_dice(self._scatter(list(state.dice)), self.die_size, state)
+            return
+        left = [i for i, d in enumerate(state.dice) if d != face]  # the dice still where they lie
+        if state.irregular == COCKED:  # the cocked die stays cocked, unless it went to the box
+            cocked = state.cocked_die
+            state = (replace(state, cocked_die=left.index(cocked)) if cocked in left
+                     else replace(state, irregular=None, cocked_die=None))
+        self.draw_dice(self._scatter([state.dice[i] for i in left]), self.die_size, state)
 
     def _moved(self, face: int, count: int) -> None:
         """§ 675a.4(e): the winning face's dice, moved into its box, left in plain view."""
