@@ -359,8 +359,8 @@ class MainWindow(QMainWindow):
                           "confirm them against your Rules Submission.</p>")
 
     def closeEvent(self, event) -> None:
-        exam = self.pages.get("exam")
-        if exam is not None and not exam.leave():  # asked as Leave exam asks; its answers are kept
+        leave = getattr(self.pages.get("exam"), "leave", None)  # a placeholder has no exams
+        if leave is not None and not leave():  # asked as Leave exam asks; its answers are kept
             event.ignore()
             return
         if self.services is not None and self.services.store is not None:
