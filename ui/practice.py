@@ -11,7 +11,7 @@ import html
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from trainer import LABELS, Automation, Do, policy
+from trainer import LABELS, Automation, Do, automation_words, policy, readable
 from trainer.progress import Mode
 from ui.actions import ActionBar
 from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
@@ -48,11 +48,11 @@ class FeedbackPanel(QTextBrowser):
     def add(self, fb: Feedback) -> None:
         mark = ('<span style="color:#146c2e;font-weight:700">✔ Right</span>' if fb.ok else
                 '<span style="color:#a11d1d;font-weight:700">✘ Not right</span>')
-        parts = [f"<p>{mark} — {html.escape(fb.message.removeprefix('Right: '))}</p>"]
+        parts = [f"<p>{mark} — {html.escape(readable(fb.message.removeprefix('Right: ')))}</p>"]
         if not fb.ok and fb.expected is not None:
             parts.append(f"<p><b>Expected:</b> {html.escape(fb.expected.label)}</p>")
         if fb.cite:
-            parts.append(f"<p><b>{html.escape(fb.cite)}</b></p>")
+            parts.append(f"<p><b>{html.escape(readable(fb.cite))}</b></p>")
         if fb.quote:
             parts.append(f"<blockquote style='color:#555'>{html.escape(_short(fb.quote))}</blockquote>")
         self.entries.insert(0, "".join(parts))
@@ -83,7 +83,8 @@ class FeedbackPanel(QTextBrowser):
             rows.append("<h3>Findings</h3><ol>")
             for f in result.findings:
                 rows.append(f"<li><b>{html.escape(f.kind.value)}</b> ({f.severity.value}): "
-                            f"{html.escape(f.message)}<br><i>{html.escape(f.cite)}</i></li>")
+                            f"{html.escape(readable(f.message))}<br><i>{html.escape(readable(f.cite))}"
+                            "</i></li>")
             rows.append("</ol>")
         else:
             rows.append("<p>No findings: every step right, in order, to the cent.</p>")
@@ -205,11 +206,13 @@ class PracticeScreen(QWidget):
         self.title.setText(scenario.title)
         label = {Mode.PAYOUT_DRILL: "Payout drill", Mode.EXAM: "Exam"}.get(mode, "Practice")
         if mode is Mode.EXAM:  # sealed: no briefing, no hint, nothing that gives the answer
-            self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do: "
-                                  f"{self.round.automation.value} · no feedback until the end")
+            self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do "
+                                  f"{automation_words(self.round.automation)} · no feedback until "
+                                  "the end")
         else:
             self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · difficulty "
-                                  f"{scenario.difficulty} · you do: {self.round.automation.value} · "
+                                  f"{scenario.difficulty} · you do "
+                                  f"{automation_words(self.round.automation)} · "
                                   "the briefing is on the right · H for a hint")
         self._ensure_view(scenario)
         self.view.name_irregularities = mode is not Mode.EXAM
@@ -375,7 +378,7 @@ class PracticeScreen(QWidget):
         if self.round is None or self.mode is Mode.EXAM:
             return
         e = self.round.next_expected()
-        self.hint.setText(f"<b>Next:</b> {html.escape(e.label)} — {html.escape(e.cite)}" if e
+        self.hint.setText(f"<b>Next:</b> {html.escape(e.label)} — {html.escape(readable(e.cite))}" if e
                           else "Nothing left to do: finish the round.")
 
     # --- acting --------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowResult, Wager
 from trainer.table_state import TableSnapshot
 from trainer.vocabulary import Automation, Do, Skill
+from trainer.words import no_roll_words
 
 LABELS = {
     Do.ACCEPT: "Accept wager", Do.REFUSE: "Refuse wager", Do.NO_MORE_BETS: "No more bets",
@@ -126,6 +127,8 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
         return f"{LABELS[do]} of {value} dice"
     if do is Do.MOVE_DICE:
         return f"{LABELS[do]} of the {box_words(value)}" if value else LABELS[do]
+    if do is Do.NO_ROLL and value:
+        return f"{LABELS[do]}: {no_roll_words(value).lower()}"
     if value:
         return f"{LABELS[do]}: {value}"
     return LABELS[do]
