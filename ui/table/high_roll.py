@@ -241,21 +241,28 @@ class HighRollView(TableView):
             count = sum(1 for d in state.dice or () if d == face)
         # a die cocked on chips is a valid throw, read by the face opposite the chips
         # (§ 675a.4(c)): its matching dice are moved like any other's; a no roll's are not
-        valid = state.irregular in (None, COCKED)
-        in_box = face in self.face_boxes and count and (valid or st.get("extra_roll"))
+        cocked = state.irregular == COCKED and not st.get("extra_roll")
+        in_box = face in self.face_boxes and count and (not state.irregular or cocked
+                                                        or st.get("extra_roll"))
         if in_box:
             self._moved(face, count)
         if not state.dice or not (state.dice_visible or state.irregular):
             return
-        if not in_box or not valid:
-            self.draw_dice(self._scatter(list(state.dice)), self.die_size, state)
+        if not (in_box and cocked):
+            rest = list(state.dice) if state.irregular or not in_box else [d for d in state.dice if d != face]
+            self.draw_dice(self._scatter(rest), self.die_size, state)
             return
         left = [i for i, d in enumerate(state.dice) if d != face]  # the dice still where they lie
-        if state.irregular == COCKED:  # the cocked die stays cocked, unless it went to the box
-            cocked = state.cocked_die
-            state = (replace(state, cocked_die=left.index(cocked)) if cocked in left
-                     else replace(state, irregular=None, cocked_die=None))
-        self.draw_dice(self._scatter([state.dice[i] for i in left]), self.die_size, state)
+        die = state.cocked_die
+        if die in left:  # the cocked die lies where it fell, still cocked
+            self.draw_dice(self._scatter([state.dice[i] for i in left]), self.die_size,
+                           replace(state, cocked_die=left.index(die)))
+            return
+        # the cocked die was read and moved with its matching dice: the throw is still named
+        self.draw_dice(self._scatter([state.dice[i] for i in left]), self.die_size,
+                       replace(state, irregular=None, cocked_die=None))
+        if self.name_irregularities and state.named:
+            self.alert(self.caption_text(COCKED, die), rounded(self.face_boxes[face], 8))
 
     def _moved(self, face: int, count: int) -> None:
         """§ 675a.4(e): the winning face's dice, moved into its box, left in plain view."""
