@@ -182,7 +182,7 @@ def test_file_check_database_reports_a_sound_file(qtbot, progress_file):
     action.trigger()
     qtbot.waitUntil(lambda: bool(seen), timeout=10000)
     assert "every page and index is sound" in seen[0] and "20 attempts" in seen[0]
-    assert "checked: sound" in window.statusBar().currentMessage()
+    assert "checked and nothing in it is damaged" in window.statusBar().currentMessage()
     window.close()
     store.close()
 

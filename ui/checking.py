@@ -94,7 +94,8 @@ class DatabaseCheck(QObject):
             seconds = store.check_seconds or 0.0
             extra = f"; {saved} results kept meanwhile were saved" if saved else ""
             self.window.statusBar().showMessage(
-                f"Progress file checked: sound ({seconds:.1f} s){extra}.", 10000)
+                f"The progress file was checked and nothing in it is damaged ({seconds:.1f} s)"
+                f"{extra}.", 10000)
             if report:
                 QMessageBox.information(self.window, "Check database", sound_text(self.services, seconds))
         self.finished.emit(problems)

@@ -45,7 +45,8 @@ class ExamSitting:
         self.session = session
         form = session.form
         scenarios = [self.session.scenario(p) for p in range(len(form.items))]
-        self.runner = ExamRunner(form.name, scenarios, self.session.remaining)
+        self.runner = ExamRunner(form.name, scenarios, self.session.remaining,
+                                 sitting=sitting is not None)
         self.runner.item_finished.connect(self._answer)
         self.runner.over.connect(self._over)
         self.stack.addWidget(self.runner)
@@ -95,6 +96,11 @@ class ExamSitting:
         self.show_result(result)
 
     def abandon(self) -> None:
-        """End a running exam as left (the app is closing)."""
+        """End a running exam as left, without asking."""
         if self.runner is not None:
             self.runner.end(Ending.LEFT)
+
+    def leave(self) -> bool:
+        """The window is closing: ask as Leave exam does, and on Yes end the attempt as left;
+        False when the trainee stays (or no exam runs: True)."""
+        return self.runner is None or self.runner.ask_leave()
