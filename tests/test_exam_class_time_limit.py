@@ -5,7 +5,8 @@
   after the time limit, counted by the server's clock from its own record of the start, is kept
   in order and marked late, and the workstation is told so;
 - `certify --class` counts an answer marked late as not answered, and names it and why in the
-  certificate; an end marked late is a time-out;
+  certificate; an end marked late is a time-out, and so is a sitting whose end never reached
+  the server once the time is over (what it never received is not answered);
 - an outage: answers queued in time that reach the server within the allowance count; those
   that reach it later count as not answered, as a held clock's would (the server cannot tell
   them apart), and the certificate says which and by how much.
@@ -25,7 +26,7 @@ import pytest
 from tests.support.class_server import server_rows
 from tests.support.exams import code_of, form, issuer, sent
 from trainer.exams import installation_key, start_exam
-from trainer.exams.certify import certify, issue_sitting
+from trainer.exams.certify import CertifyError, certify, issue_sitting
 from trainer.exams.keys import InstructorKey
 from trainer.exams.records import portable_record
 from trainer.progress import Store
@@ -132,8 +133,8 @@ def test_a_workstation_that_holds_its_clock_and_sends_an_hour_late_gets_nothing_
     # an hour after the start is 45 minutes after the limit, and whatever the test took besides
     assert all(i["after_limit"] >= 3600 - LIMIT for i in late["items"]) and late["ended_after_limit"] >= 2700
     assert re.match(r"items 1, 2, 3 reached the class server up to 4\d min after the time limit and count "
-                    r"as not answered; its end reached it 4\d min after the time limit, so it timed out",
-                    late["why"]), late["why"]
+                    r"as not answered; its end reached it 4\d min after the time limit \(handed in "
+                    r"then, it timed out\)", late["why"]), late["why"]
     assert "the time limit is 15 min from the class server's own record of the start" in late["why"]
 
 
@@ -179,3 +180,29 @@ def test_answers_held_up_within_the_allowance_count(tmp_path, klass, joined, ivy
         assert replies(store) == ["recorded"] * 4
     certificate = certified(tmp_path, ivy, joined, record, token)
     assert certificate["passed"] and certificate["status"] == "passed" and "late" not in certificate
+
+
+def test_a_workstation_that_never_sends_its_answers_is_certified_as_the_server_kept_it(tmp_path, klass,
+                                                                                      joined, ivy):
+    """The attack: a patched workstation sends the start and then nothing (not its answers, not
+    its end), so that the class server's record never ends and the sitting is never certified;
+    its result is handed in with every answer right. Within the time it is not certified yet
+    (its answers may be on their way); once the time limit and its allowance are over by the
+    server's clock, it is certified as the server kept it: timed out, nothing answered."""
+    exam = form()
+    token = issued(tmp_path, ivy, joined, exam)
+    with workstation(tmp_path) as store:
+        session = started(store, tmp_path, exam, token, joined("workstation"))
+        answer(session, 0, 1, 2)  # kept back: never sent
+        record = portable_record(store, session.result_id)
+    assert record["status"] == "passed"
+    with pytest.raises(CertifyError, match="has not ended on the class server yet"):
+        certified(tmp_path, ivy, joined, record, token)
+    server_clock_moves_on(klass, token["nonce"], 3600)
+    certificate = certified(tmp_path, ivy, joined, record, token)
+    assert not certificate["passed"] and certificate["status"] == "timed-out"
+    assert certificate["answers"] == [] and certificate["late"]["items"] == []
+    assert certificate["late"]["ended"] is False
+    assert re.match(r"its end had not reached the class server 4\d min after the time limit: it timed "
+                    r"out, and what the server had not received counts as not answered",
+                    certificate["late"]["why"])

@@ -300,7 +300,9 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
                 raise CertifyError(refused)
             sat = kept_answers(kept)  # an answer that came after the time limit is not answered
             late = counted_late(kept)
-            if late is not None and late["ended_after_limit"] is not None and ending is Ending.FINISHED:
+            if late is not None and not late["ended"]:
+                ending = Ending.TIME_UP  # never ended on the server: its time ran out there
+            elif late is not None and late["ended_after_limit"] is not None and ending is Ending.FINISHED:
                 ending = Ending.TIME_UP  # by the class server's clock, the time ran out first
     if ending is None:
         raise CertifyError(f"status: {shown(status)} is not how an exam ends")
