@@ -206,3 +206,33 @@ def test_a_workstation_that_never_sends_its_answers_is_certified_as_the_server_k
     assert re.match(r"its end had not reached the class server 4\d min after the time limit: it timed "
                     r"out, and what the server had not received counts as not answered",
                     certificate["late"]["why"])
+
+
+def test_the_certify_command_says_what_came_too_late(tmp_path, klass, joined, ivy):
+    """`dealer-trainer certify --class` prints, under the certificate's line, which items reached
+    the class server too late and why."""
+    from tests.support.command import run_command
+    from trainer.exams.keys import write_private_key
+    from trainer.exams.submission import export_submission
+
+    # scrypt at n = 2**14, as the other tests not about scrypt
+    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern", n=2**14)
+    exam = form()
+    token = issued(tmp_path, ivy, joined, exam)
+    with workstation(tmp_path) as store:
+        session = started(store, tmp_path, exam, token, joined("workstation"))
+        answer(session, 0)
+        sent(store, joined("workstation"))
+        answer(session, 1, 2)
+        server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE + 600)
+        sent(store, joined("workstation"))
+        assert export_submission(store, tmp_path / "submission.json") == 1
+    done = run_command("certify", str(tmp_path / "submission.json"), "--key", str(tmp_path / "ivy.key"),
+                       "--ledger", str(tmp_path / "instructor.sqlite"), "--out", str(tmp_path / "out.json"),
+                       "--passphrase-env", "IVY_PASS", "--class", klass.address("instructor").url,
+                       env={"IVY_PASS": "plum kettle orbit 58 lantern"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("certified: Sam Lee, Floor supervisor exam, attempt 1: did not pass")
+    assert re.match(r"  not in time: items 2, 3 reached the class server up to 1\d min after the time "
+                    r"limit and count as not answered", lines[1]), lines[1]
