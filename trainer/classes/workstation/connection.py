@@ -21,7 +21,8 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate` and `certificates` (an instructor's); and the class's logins
 (trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation` and `workstations` (an instructor's; the last a supervisor's too); and
+`revoke_workstation`, `workstations`, `close_shared_login`, `open_shared_login` and
+`shared_login` (an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
 end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
 sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
@@ -116,7 +117,19 @@ class ClassLedger:
     def workstations(self) -> list[logins.Workstation]:
         return self._ledger(logins.workstations)
 
-    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes] | None = None) -> None:
+    def shared_login(self) -> logins.SharedLogin:
+        """Whether the class's shared workstation login is closed (logins.shared_login)."""
+        return self._ledger(logins.shared_login)
+
+    def close_shared_login(self) -> int:
+        """Close the shared workstation login (logins.close_shared_login): the workstations
+        enrolled go on, no other joins; their number."""
+        return self._ledger(logins.close_shared_login)
+
+    def open_shared_login(self) -> None:
+        self._ledger(logins.open_shared_login)
+
+    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes, int] | None = None) -> None:
         self._ledger(ledger.record_sitting, sitting, verifier)
 
     def sitting_use(self, nonce: str) -> dict | None:
