@@ -61,11 +61,13 @@ def password_file(settings) -> Path:
 
 
 def status_line(waiting: int, connected: bool, problem: str | None, refused: bool = False, *,
-                unreachable: bool = True, set_aside: list[tuple[str, str]] | None = None) -> str:
+                unreachable: bool = True, set_aside: list[tuple[str, str]] | None = None,
+                answering: bool = True) -> str:
     """The status bar's words for the class's state: `refused`, the server refused the password;
     `unreachable`, the last try found no server (else the server answered and refused the push);
-    `set_aside`, the attempts the class refused, (uid, why) newest first."""
-    text = _state(waiting, connected, problem, refused, unreachable)
+    `set_aside`, the attempts the class refused, (uid, why) newest first; `answering` False, the
+    server is there and does not answer (frozen)."""
+    text = _state(waiting, connected, problem, refused, unreachable, answering)
     if not set_aside:
         return text
     from trainer.classes import refused_line
@@ -77,10 +79,14 @@ def status_line(waiting: int, connected: bool, problem: str | None, refused: boo
     return f"{text}; {why}"
 
 
-def _state(waiting: int, connected: bool, problem: str | None, refused: bool, unreachable: bool) -> str:
+def _state(waiting: int, connected: bool, problem: str | None, refused: bool, unreachable: bool,
+           answering: bool) -> str:
     if problem is not None and refused:
         text = "Class: the server refuses this workstation's password (File › Join class… to type it again)"
         return f"{text}; {results(waiting)} waiting" if waiting else text
+    if not answering:
+        text = "Class: the class server is not answering (trying again)"
+        return f"{text}; {results(waiting)} waiting" if waiting else f"{text}; no results waiting"
     if problem is not None and not unreachable:
         return (f"Class: the class server refused the push ({problem}); {results(waiting)} waiting; "
                 "trying again")
@@ -196,7 +202,8 @@ class Classroom(QObject):
         pusher = getattr(c, "pusher", None)
         self.label.setText(status_line(waiting, c.connected, c.problem, getattr(pusher, "refused", False),
                                        unreachable=getattr(c, "unreachable", True),
-                                       set_aside=c.refused_attempts() if pusher is not None else None))
+                                       set_aside=c.refused_attempts() if pusher is not None else None,
+                                       answering=getattr(c, "answering", True)))
         self.label.setToolTip(f"{c.address.shown}\n{c.status}")
 
 

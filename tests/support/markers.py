@@ -5,7 +5,7 @@ uses is read from its code: the test function, the fixtures it takes that are de
 
 - `qt`: it takes qtbot (itself or through a fixture), its module imports ui, its code imports
   or patches something of ui, or it renders the app's window in a subprocess (`--screenshot`);
-- `postgres`: it takes the class server's fixtures (server, klass, joined) or connects to a
+- `postgres`: it takes the class server's fixtures (server, own_server, klass, joined) or connects to a
   PostgreSQL itself (psycopg);
 - `cli`: it runs the program in a subprocess: run_command, the installed `dealer-trainer`, or
   `python -m ui.main` / `python -m trainer`;
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
-SERVER_FIXTURES = {"server", "klass", "joined"}
+SERVER_FIXTURES = {"server", "own_server", "klass", "joined"}
 UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")  # what monkeypatch.setattr("ui.classroom.OPTIONS", ...) patches
 SLOW = {
     "test_app.py::test_screenshot_switch_writes_a_png",

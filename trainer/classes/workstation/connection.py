@@ -6,6 +6,7 @@
     conn.wake()               # ... then push it now rather than at the next poll
     conn.status               # "3 results waiting to be sent: <why>; trying again."
     conn.connected, conn.problem  # the same, in parts: connected now; why the last push failed
+    conn.answering            # False while the server is there and does not answer
     conn.refused_attempts()   # [(uid, why)]: attempts the class refused, set aside in the file
     conn.stop()               # pause pushing (start() goes on); what waits stays in the file
     conn.close()              # on leaving the class or closing the app
@@ -168,10 +169,12 @@ def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress
 
 class ClassConnection(ClassLedger):
     def __init__(self, progress_path: str, address: str | ClassAddress, *, batch: int = BATCH,
-                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF):
+                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF, **timing: float):
+        """`timing`: the pusher's liveness check (heartbeat, answer_within, give_up: Pusher)."""
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
-        self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff)
+        self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
+                             **timing)
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -207,6 +210,12 @@ class ClassConnection(ClassLedger):
     def problem(self) -> str | None:
         """Why the last push failed, in one line; None once a push went through."""
         return self.pusher.problem
+
+    @property
+    def answering(self) -> bool:
+        """False while the class server does not answer (it is there and silent: frozen, or a
+        socket that never replies), within a bounded time (Pusher, `answering`)."""
+        return self.pusher.answering
 
     @property
     def unreachable(self) -> bool:
