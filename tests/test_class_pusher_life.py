@@ -8,6 +8,7 @@ waits for what it expects, with a generous limit."""
 from __future__ import annotations
 
 import sys
+import threading
 
 import pytest
 
@@ -58,3 +59,55 @@ def test_a_frozen_server_is_not_answering_and_connected_again_when_it_answers(ow
     finally:
         connection.close()
     assert klass.count() == 3 and len(set(klass.uids())) == 3
+
+
+# --- a progress file its full check finds damaged ---------------------------------------------------
+
+
+@pytest.mark.parametrize("found", ["damaged", "sound"])
+def test_the_pusher_keeps_the_checks_verdict(klass, tmp_path, monkeypatch, found):
+    """Before: the pusher's own connection to the file sent its attempts and wrote their marks
+    (and the class it joined) into a file the background check had found damaged, and its -wal
+    changed. Now nothing is sent while the check runs; from a file found damaged nothing is
+    sent and nothing written, the status says why; from a sound file everything is sent."""
+    from tests.support.damage import beside
+    from tests.test_damaged_files import leftover
+    from tests.test_progress_check import damage_an_index
+    from trainer.classes import ClassServerError
+    from trainer.progress.background import BackgroundCheck
+
+    path = progress_file(tmp_path / "ws.db", {"Ana": 5})
+    if found == "damaged":
+        damage_an_index(path)  # an index whose entries are not its rows: only the full check sees it
+    leftover(path)  # and the -wal a crash left
+    before = beside(path)
+    go = threading.Event()
+    run = BackgroundCheck._run
+    monkeypatch.setattr(BackgroundCheck, "_run", lambda self: (go.wait(60), run(self)))
+    store = Store.open(path, full_check=False)  # as the app opens it, the check in the background
+    store.start_check()
+    connection = ClassConnection(str(path), klass.address(), store=store, **QUICK)
+    connection.start()
+    try:
+        until(lambda: connection.pusher.queue.may_write() is False and connection.waiting() == 5,
+              what="the pusher waiting for the check")
+        assert klass.count() == 0 and not connection.connected  # nothing sent while it runs
+        go.set()
+        store.wait_for_check(60)
+        assert store.damaged is (found == "damaged")
+        if found == "sound":
+            until(lambda: connection.waiting() == 0, what="everything sent once the check passed")
+            assert klass.count() == 5
+            return
+        until(lambda: connection.pusher.queue.read_only, what="the pusher finding the file damaged")
+        assert connection.status == ("5 results waiting to be sent: the progress file is damaged, and "
+                                     "nothing more is sent from it.")
+        with pytest.raises(ClassServerError, match=r"^the progress file is damaged, and nothing more"):
+            connection.send_now()
+    finally:
+        go.set()
+        connection.close()
+        store.close()
+    assert klass.count() == 0
+    after = beside(path)
+    assert {name: after.get(name) for name in before} == before  # (a -shm the store made aside)

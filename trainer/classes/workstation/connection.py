@@ -169,12 +169,14 @@ def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress
 
 class ClassConnection(ClassLedger):
     def __init__(self, progress_path: str, address: str | ClassAddress, *, batch: int = BATCH,
-                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF, **timing: float):
-        """`timing`: the pusher's liveness check (heartbeat, answer_within, give_up: Pusher)."""
+                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF, store=None, **timing: float):
+        """`store`: the app's Store of the file, whose full check decides whether the pusher may
+        write it (Pusher); `timing`: the pusher's liveness check (heartbeat, answer_within,
+        give_up: Pusher)."""
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
-                             **timing)
+                             store=store, **timing)
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -210,6 +212,11 @@ class ClassConnection(ClassLedger):
     def problem(self) -> str | None:
         """Why the last push failed, in one line; None once a push went through."""
         return self.pusher.problem
+
+    @property
+    def file_damaged(self) -> bool:
+        """The progress file was found damaged by its full check: nothing more is sent from it."""
+        return self.pusher.file_damaged
 
     @property
     def answering(self) -> bool:

@@ -20,6 +20,10 @@ as after any loss (`connect_timeout` bounds that too). The first answer makes it
 From the server's last answer to the status saying so takes at most POLL + HEARTBEAT +
 ANSWER_WITHIN seconds, and the status bar reads it every second (ui.classroom).
 
+Given the app's Store of the file, the pusher keeps its full check's verdict (Queue, "The file's
+full check"): it sends nothing while the check runs, and nothing more from a file found damaged,
+whose status then says so.
+
 A server that answers and refuses a row (what the row holds: SQLSTATE classes 22, 23 and 54,
 `refuses_a_row`; not the login, the connection or the server's state) refuses the whole batch it
 is in: the batch is halved, and each half sent again, until every refused attempt is alone. Each
@@ -47,6 +51,7 @@ from trainer.classes.server import ledger
 from trainer.classes.server.ledger import class_uid
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
+from trainer.progress.errors import DamagedDatabaseError
 
 BATCH = 200  # attempts per server transaction
 POLL = 2.0  # seconds between looks at the file when nothing was recorded meanwhile
@@ -317,7 +322,7 @@ def not_reached(e: BaseException) -> bool:
     """The try failed for want of the server: no answer (no SQLSTATE), or the server's connection,
     resources or operator (classes 08, 53, 57: gone, out of connections, shutting down); a
     progress file that cannot be read is no server's fault either."""
-    if isinstance(e, sqlite3.Error | OSError):
+    if isinstance(e, sqlite3.Error | OSError | DamagedDatabaseError):
         return False
     state = getattr(e, "sqlstate", None)
     return state is None or state[:2] in ("08", "53", "57")
@@ -350,18 +355,24 @@ def row_reason(e: psycopg.Error) -> str:
     return text
 
 
+#: why nothing is sent from a progress file its full check found damaged
+DAMAGED = "the progress file is damaged, and nothing more is sent from it"
+
+
 class Pusher:
     """Pushes a progress file's waiting attempts to a class in a background thread."""
 
     def __init__(self, path: str, address: ClassAddress, *, batch: int = BATCH, poll: float = POLL,
                  backoff: tuple[float, float] = BACKOFF, heartbeat: float = HEARTBEAT,
-                 answer_within: float = ANSWER_WITHIN, give_up: float = GIVE_UP):
+                 answer_within: float = ANSWER_WITHIN, give_up: float = GIVE_UP, store=None):
+        """`store`: the app's Store of the file, whose full check decides whether the file may be
+        written (Queue): nothing is sent while it runs, nor ever once it found the file damaged."""
         self.address, self.batch, self.poll, self.backoff = address, batch, poll, backoff
         self.heartbeat, self.answer_within = heartbeat, answer_within
         self._watch = Watch(give_up)
         self._answered = 0.0  # when the server last answered (time.monotonic())
         self.silent = False  # the last try ended for want of an answer (cut, or connecting timed out)
-        self.queue = Queue(path)
+        self.queue = Queue(path, store=store)
         self.class_uid: str | None = self.queue.class_of(address.shown)
         self.problem: str | None = None  # why the last try failed; None once a push went through
         self.refused = False  # the last try failed because the server refused the password
@@ -455,10 +466,12 @@ class Pusher:
         n = self.waiting()
         refused = refused_line(self.refused_attempts())
         problem = self.problem or self.not_answering
-        if n == 0 and self.class_uid is not None and not problem:
+        if n == 0 and self.class_uid is not None and not problem and not self.file_damaged:
             return f"{refused}; the others are sent." if refused else "All results sent to the class."
         text = f"{n} result{'s' if n != 1 else ''} waiting to be sent"
-        if problem:
+        if self.file_damaged:
+            text = f"{text}: {DAMAGED}."
+        elif problem:
             text = f"{text}: {problem}; trying again."
         else:
             text += "."
@@ -474,7 +487,7 @@ class Pusher:
                     self._count()
                     self._wake.wait(min(self.poll, self.heartbeat))
                     self._wake.clear()
-            except (psycopg.Error, sqlite3.Error, OSError) as e:
+            except (psycopg.Error, sqlite3.Error, OSError, DamagedDatabaseError) as e:
                 self._disconnect()
                 with contextlib.suppress(sqlite3.Error):  # counted before the problem shows, so
                     self._count()  # a status that names the problem gives the file's own count
@@ -490,8 +503,18 @@ class Pusher:
                 pause = min(pause * 2, self.backoff[1])
         self._disconnect()
 
+    @property
+    def file_damaged(self) -> bool:
+        """The progress file was found damaged: nothing more is sent from it (Queue)."""
+        return self.queue.damaged
+
     def _push_all(self) -> bool:
-        """Push until nothing waits (or stop() was called); True when everything was sent."""
+        """Push until nothing waits (or stop() was called); True when everything was sent, or
+        nothing may be (the file is being checked, or was found damaged: Queue.may_write)."""
+        if not self.queue.may_write():
+            if self.queue.damaged:
+                self._disconnect()
+            return True
         if self._conn is None or self._conn.closed:
             self._conn = connect(self.address, self._watch)
             self.class_uid = class_uid(self._conn)
@@ -520,7 +543,10 @@ class Pusher:
         return False
 
     def send(self, conn: psycopg.Connection) -> int:
-        """Send what waits now on `conn`, a connection of the caller's (send_waiting)."""
+        """Send what waits now on `conn`, a connection of the caller's (send_waiting); nothing
+        from a file found damaged (ClassServerError says so)."""
+        if self.queue.damaged:
+            raise ClassServerError(DAMAGED)
         class_id = class_uid(conn)
         self.queue.remember(class_id, self.address.shown)
         return send_waiting(conn, self.queue, class_id, self.batch)
