@@ -49,12 +49,13 @@ def held(leftover: Path) -> Iterator[None]:
     lock = FileLock(f"{leftover}.lock", timeout=0, mode=0o600)
     try:
         lock.acquire()
+        locked = True
     except (OSError, Timeout):
-        lock = None
+        locked = False
     try:
         yield
     finally:
-        if lock is not None:
+        if locked:
             _let_go(lock)
 
 

@@ -122,7 +122,7 @@ def connect(address: ClassAddress, watch: Watch | None = None) -> psycopg.Connec
     options = session_options(given[-1] if given else None)
     kind = psycopg.Connection if watch is None else WatchedConnection
     conn = kind.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
-    if watch is not None:
+    if isinstance(conn, WatchedConnection):
         conn.watch = watch
     return conn
 

@@ -208,7 +208,8 @@ class Queue:
         with self._lock:
             if self.damaged:  # found so while a push was under way: its marks are not written
                 self._only_read()
-                raise DamagedDatabaseError(self.path, "; ".join((self.store.check_problems or [])[:3]))
+                problems = self.store.check_problems if self.store is not None else None
+                raise DamagedDatabaseError(self.path, "; ".join((problems or [])[:3]))
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._conn.executemany(statement, rows)
