@@ -46,7 +46,8 @@ def held(leftover: Path) -> Iterator[None]:
     the block runs without one: it cannot make its leftover there either."""
     from filelock import FileLock, Timeout  # loaded only when a leftover is made
 
-    lock = FileLock(f"{leftover}.lock", timeout=0, mode=0o600)
+    # the name is new: only a start cleaning at this moment can hold its lock, for an instant
+    lock = FileLock(f"{leftover}.lock", timeout=5, mode=0o600)
     try:
         lock.acquire()
         locked = True

@@ -97,10 +97,10 @@ class Queue:
         if self.read_only:
             return
         conn = read_only_instead(self._conn, self.path)
-        if conn is None:  # not even readable now: an in-memory stand-in keeps the calls failing softly
-            conn = sqlite3.connect(":memory:", check_same_thread=False)
-        conn.row_factory = sqlite3.Row
-        self._conn, self.read_only = conn, True
+        if conn is not None:  # None: the file cannot be read now (the closed connection says so)
+            conn.row_factory = sqlite3.Row
+            self._conn = conn
+        self.read_only = True
 
     # --------------------------------------------------------------- classes
     def class_of(self, address: str) -> str | None:
