@@ -6,7 +6,9 @@
 2. a `_migrations` table naming a migration this version does not know: `NewerDatabaseError`;
 3. tables of another program and no `_migrations`: `ForeignDatabaseError`.
 None of these files is ever written to, nor gets a -shm beside it. A new file is made whole
-(under another name, then linked into place), so a kill never leaves an empty one. Then it
+(under another name, then linked into place), so a kill never leaves an empty one; what a kill
+leaves beside the file (that name, a folder a file was checked in) the next open removes
+(trainer.progress.leftovers). Then it
 turns on WAL (readers never wait for the writer),
 `synchronous=FULL` (a committed attempt survives a crash of the program or of the machine),
 foreign keys, a busy timeout (two app processes share one file and wait for each other instead of
@@ -56,7 +58,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from trainer.progress import schema
+from trainer.progress import leftovers, schema
 from trainer.progress._sqlite import Database
 from trainer.progress.background import BackgroundCheck
 from trainer.progress.errors import (
@@ -121,6 +123,8 @@ class Store:
         `full_check` reads the whole file (seconds for a large one); without it, call
         `start_check()` once the store is open."""
         store = cls(os.fspath(path), busy_timeout)
+        if store.path != ":memory:":
+            leftovers.clean(store.path)  # what a start killed before left beside the file
         store._connect(full_check=full_check)
         if store.problem is not None:
             if not allow_unavailable:

@@ -6,6 +6,7 @@
     conn.wake()               # ... then push it now rather than at the next poll
     conn.status               # "3 results waiting to be sent: <why>; trying again."
     conn.connected, conn.problem  # the same, in parts: connected now; why the last push failed
+    conn.answering            # False while the server is there and does not answer
     conn.refused_attempts()   # [(uid, why)]: attempts the class refused, set aside in the file
     conn.stop()               # pause pushing (start() goes on); what waits stays in the file
     conn.close()              # on leaving the class or closing the app
@@ -181,10 +182,14 @@ def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress
 
 class ClassConnection(ClassLedger):
     def __init__(self, progress_path: str, address: str | ClassAddress, *, batch: int = BATCH,
-                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF):
+                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF, store=None, **timing: float):
+        """`store`: the app's Store of the file, whose full check decides whether the pusher may
+        write it (Pusher); `timing`: the pusher's liveness check (heartbeat, answer_within,
+        give_up: Pusher)."""
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
-        self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff)
+        self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
+                             store=store, **timing)
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -220,6 +225,17 @@ class ClassConnection(ClassLedger):
     def problem(self) -> str | None:
         """Why the last push failed, in one line; None once a push went through."""
         return self.pusher.problem
+
+    @property
+    def file_damaged(self) -> bool:
+        """The progress file was found damaged by its full check: nothing more is sent from it."""
+        return self.pusher.file_damaged
+
+    @property
+    def answering(self) -> bool:
+        """False while the class server does not answer (it is there and silent: frozen, or a
+        socket that never replies), within a bounded time (Pusher, `answering`)."""
+        return self.pusher.answering
 
     @property
     def unreachable(self) -> bool:
