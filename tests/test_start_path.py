@@ -217,3 +217,24 @@ def test_what_waits_for_the_check_runs_once_it_passes_and_never_on_damage(tmp_pa
         store.check_finished()
         store.after_check(lambda: ran.append("after the damage was found"))
         assert store.damaged and ran == []
+
+
+def test_a_new_profile_is_made_while_the_check_runs(qtbot, tmp_path, monkeypatch, held,  # noqa: F811
+                                                    watchdog):
+    """The trainee dialog comes before the window: a trainee added there is not held behind
+    the check."""
+    from ui.profiles import ProfileDialog
+    from ui.qt import QInputDialog
+
+    db = tmp_path / "progress.db"
+    with Store.open(db) as store:
+        store.add_trainee("Ana")
+    with Store.open(db, full_check=False) as store:
+        store.start_check()
+        dialog = ProfileDialog(store)
+        qtbot.addWidget(dialog)
+        monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("Ben", True)))
+        dialog.add_trainee()  # New trainee…, "Ben" typed
+        assert not watchdog and store.checking
+        assert dialog.list.currentItem().text() == "Ben"
+        held.set()
