@@ -165,6 +165,40 @@ def test_an_exam_starts_and_shows_its_first_part_while_the_check_runs(
         assert [r["status"] for r in store.query("SELECT status FROM exam_results")] == ["abandoned"]
 
 
+def test_an_exam_on_a_file_the_check_then_finds_damaged_ends_with_one_line(
+        qtbot, tmp_path, monkeypatch, held, watchdog):  # noqa: F811
+    """The exam started while the check ran; the check finds the file damaged; leaving the exam
+    cannot be recorded: the window says so in its status bar (no traceback) and goes on."""
+    from tests.support.exams import form
+    from tests.support.screens import answer_with
+    from trainer.exams import Ending, add_form
+
+    db = tmp_path / "progress.db"
+    with Store.open(db) as store:
+        store.add_trainee("Ana")
+        add_form(store, form())
+    damage_an_index(db)
+    window = started_app(monkeypatch, db)
+    store = window.services.store
+    try:
+        page = window.show_screen("exam")
+        page.start(confirm=False)
+        assert page.runner is not None and not watchdog
+        seen = answer_with("OK")
+        held.set()
+        qtbot.waitUntil(lambda: bool(seen), timeout=30000)
+        assert "missing from index" in seen[0]
+        page.runner.end(Ending.LEFT)
+        assert page.runner is None and page.stack.currentIndex() == 0
+        message = window.statusBar().currentMessage()
+        assert message.startswith("The exam ended, but its end could not be recorded: The "
+                                  "progress file"), message
+        assert "missing from index" in message
+    finally:
+        window.close()
+        store.close()
+
+
 def test_an_exam_begun_during_the_check_stops_writing_when_it_finds_damage(
         tmp_path, held, watchdog):  # noqa: F811
     """The exam's writes go on while the check runs; once it has found the file damaged they

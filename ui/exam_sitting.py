@@ -98,12 +98,13 @@ class ExamSitting:
         self.stack.removeWidget(runner)
         runner.deleteLater()
         self.locked.emit(False)
-        self.refresh()
-        if result is not None:
-            self.show_result(result)
-        else:
+        if result is None:
+            self.home()  # the lists, read again
             self.services.status.emit(f"The exam ended, but its end could not be recorded: "
                                       f"{unclosed} The answers saved before are kept.")
+            return
+        self.refresh()
+        self.show_result(result)
 
     def abandon(self) -> None:
         """End a running exam as left (the app is closing)."""

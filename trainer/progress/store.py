@@ -35,10 +35,10 @@ answers, a new profile: `write(now=True)`), which goes to the file at once: the 
 snapshot of its own (WAL), which such a write does not change. What the start itself would write
 (an exam a crash left open closed, new bundled forms) waits without holding anything up
 (`after_check`). `check_finished()` (polled by the app) saves the waiting attempts once it
-passed, and runs what waited for it. A file that fails is never written again in this session: writes raise
-`DamagedDatabaseError`, the attempts stay in memory and in the journal (`waiting_file`), and the
-store reads on from a read-only connection (closing the read-write one would checkpoint its -wal
-into the file).
+passed, and runs what waited for it. A file that fails is never written again in this session:
+writes raise `DamagedDatabaseError`, the attempts stay in memory and in the journal
+(`waiting_file`), and the store reads on from a read-only connection (closing the read-write one
+would checkpoint its -wal into the file).
 
 **A damaged row.** A row damaged after the check (or in a way no check of the file sees: a log
 of JSON that is no actions) is left out by the readers and named, never a traceback: each in
