@@ -82,16 +82,28 @@ class ExamSitting:
             self.runner.end(Ending.LEFT)
 
     def _over(self, how: Ending) -> None:
+        from trainer.exams import ExamError
+        from trainer.progress import StoreError
+
         session, runner = self.session, self.runner
+        unclosed = None
         if not session.over:
-            {Ending.FINISHED: session.finish, Ending.TIME_UP: session.time_out,
-             Ending.LEFT: session.abandon}[how]()
+            try:
+                {Ending.FINISHED: session.finish, Ending.TIME_UP: session.time_out,
+                 Ending.LEFT: session.abandon}[how]()
+            except (ExamError, StoreError) as e:  # the file cannot take the end (found damaged)
+                unclosed = e
         result = session.result
         self.session = None
         self.runner = None
         self.stack.removeWidget(runner)
         runner.deleteLater()
         self.locked.emit(False)
+        if result is None:
+            self.home()  # the lists, read again
+            self.services.status.emit(f"The exam ended, but its end could not be recorded: "
+                                      f"{unclosed} The answers saved before are kept.")
+            return
         self.refresh()
         self.show_result(result)
 
