@@ -365,7 +365,7 @@ class MainWindow(QMainWindow):
             return
         if self.services is not None and self.services.store is not None:
             self.services.flush()
-            kept = len(self.services.store.pending)
+            kept = len(self.services.store.in_memory_only)
             if kept and QMessageBox.question(
                     self, "Unsaved results",
                     f"{kept} results could not be saved to the progress file "
