@@ -45,6 +45,10 @@ SYSTEM_USER = "pgserver"  # the user pgserver itself runs PostgreSQL as, under r
 #: each with its terminating NUL); PostgreSQL's socket is `<folder>/.s.PGSQL.<port>`
 SOCKET_PATH_MAX = 103
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
+#: what `class-server` says without the optional extra that brings the packaged PostgreSQL
+NOT_INSTALLED = ("the class server's packaged PostgreSQL (pgserver) is not installed: pip install "
+                 "'dealer-trainer[class-server]' (Python 3.11 or 3.12), or point the workstations at "
+                 "an existing PostgreSQL with --class postgresql://…")
 HBA = """# Dealer Trainer class server: the superuser through the private socket, everyone else
 # with a password
 local all all trust
@@ -58,8 +62,13 @@ def _pgserver():
         try:
             import pgserver
         except ImportError:
-            raise ClassServerError("the packaged PostgreSQL server (pgserver) is not installed") from None
+            raise ClassServerError(NOT_INSTALLED) from None
     return pgserver
+
+
+def packaged_server() -> None:
+    """ClassServerError (NOT_INSTALLED) unless the packaged PostgreSQL can be imported."""
+    _pgserver()
 
 
 class Postgres:
