@@ -3,6 +3,7 @@ needs: each test simulates what the other OS, or the missing package, does."""
 
 from __future__ import annotations
 
+import io
 import os
 import zipfile
 
@@ -52,3 +53,107 @@ def test_pgserver_is_an_optional_extra_of_the_wheel(wheel):  # noqa: F811
     assert 'pgserver>=0.1.4; extra == "class-server"' in pg, requires
     assert all("; extra ==" in r for r in pg), f"pgserver must be an extra, never a dependency: {pg}"
     assert "Provides-Extra: class-server" in meta
+
+
+# --- files of bytes: O_BINARY -----------------------------------------------------------------------
+
+O_BINARY = 0x40000000  # a flag no Linux open() knows: this simulation's O_BINARY
+
+
+class _TextModeFile(io.RawIOBase):
+    """What a Windows C runtime does to a file opened without O_BINARY: each b"\\n" written is
+    b"\\r\\n" on the disk."""
+
+    def __init__(self, fd: int, close):
+        self.fd, self._close = fd, close
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        os.write(self.fd, bytes(data))  # the patched os.write translates
+        return len(data)
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def close(self) -> None:
+        if not self.closed:
+            self._close(self.fd)
+        super().close()
+
+
+@pytest.fixture
+def windows_text_mode(monkeypatch):
+    """os.open, os.fdopen, os.write and os.close as on Windows: a file opened for writing without
+    os.O_BINARY (which exists here, as there) gets b"\\r\\n" for each b"\\n" written."""
+    real_open, real_fdopen, real_write, real_close = os.open, os.fdopen, os.write, os.close
+    text: set[int] = set()
+
+    def fake_open(path, flags, mode=0o777, *, dir_fd=None):
+        fd = real_open(path, flags & ~O_BINARY, mode, dir_fd=dir_fd)
+        if flags & (os.O_WRONLY | os.O_RDWR) and not flags & O_BINARY:
+            text.add(fd)
+        return fd
+
+    def fake_write(fd, data):
+        if fd in text:
+            real_write(fd, bytes(data).replace(b"\n", b"\r\n"))
+            return len(data)
+        return real_write(fd, data)
+
+    def fake_close(fd):
+        text.discard(fd)
+        real_close(fd)
+
+    def fake_fdopen(fd, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True):
+        if fd not in text:
+            return real_fdopen(fd, mode, buffering, encoding, errors, newline, closefd)
+        buffered = io.BufferedWriter(_TextModeFile(fd, fake_close))
+        return buffered if "b" in mode else io.TextIOWrapper(buffered, encoding, errors, newline)
+
+    monkeypatch.setattr(os, "O_BINARY", O_BINARY, raising=False)
+    for name, fake in (("open", fake_open), ("fdopen", fake_fdopen), ("write", fake_write),
+                       ("close", fake_close)):
+        monkeypatch.setattr(os, name, fake)
+    return text
+
+
+def test_the_simulation_turns_a_newline_into_two_bytes_without_o_binary(windows_text_mode, tmp_path):
+    fd = os.open(tmp_path / "t", os.O_WRONLY | os.O_CREAT)
+    with os.fdopen(fd, "wb") as out:
+        out.write(b"a\nb")
+    fd = os.open(tmp_path / "b", os.O_WRONLY | os.O_CREAT | os.O_BINARY)
+    with os.fdopen(fd, "wb") as out:
+        out.write(b"a\nb")
+    assert (tmp_path / "t").read_bytes() == b"a\r\nb" and (tmp_path / "b").read_bytes() == b"a\nb"
+
+
+def test_an_installation_key_holding_a_newline_survives_a_windows_write(windows_text_mode, tmp_path,
+                                                                          monkeypatch):
+    from trainer.exams import trust
+
+    key = b"\n" + bytes(range(1, 32))  # 1 key in 8 holds a newline byte (32 random bytes)
+    monkeypatch.setattr(trust.secrets, "token_bytes", lambda n: key[:n])
+    assert trust.installation_key(tmp_path / "installation.key") == key
+    assert (tmp_path / "installation.key").read_bytes() == key
+    assert trust.installation_key(tmp_path / "installation.key") == key  # and read back again
+
+
+def test_every_file_the_engine_writes_by_os_open_is_binary(windows_text_mode, tmp_path):
+    """The instructor's key file, the list of sittings seen, the class's logins, the class's
+    password file: the same bytes on every OS."""
+    from trainer.classes.server.command import passwords
+    from trainer.classes.workstation.address import class_address
+    from trainer.classes.workstation.passfile import store
+    from trainer.exams import keys
+    from trainer.exams.seen import SittingsSeen
+
+    keys._write_new(tmp_path / "key.json", {"version": 1, "lines": "a\nb"})
+    SittingsSeen(tmp_path / "progress.db")._add("nonce-1")
+    passwords(tmp_path)
+    store(tmp_path / "pgpass", class_address("postgresql://w:secret@host:5432/dealer_class"))
+    written = [p for p in tmp_path.iterdir() if p.is_file()]
+    assert len(written) == 4, written
+    for path in written:
+        assert b"\n" in path.read_bytes() and b"\r" not in path.read_bytes(), path.name

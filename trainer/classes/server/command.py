@@ -38,6 +38,7 @@ from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password,
 from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.sessions import HELD, Ended, end_holders
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
+from trainer.paths import binary
 
 LOGINS_FILE = "logins.json"
 PID_FILE = "class-server.pid"  # the running command's process id
@@ -61,8 +62,8 @@ def passwords(folder: Path) -> dict[str, str]:
     missing = {name: new_password() for name in CLASS_LOGINS if name not in kept}
     if missing:
         kept.update(missing)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        fd = os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             json.dump(kept, f, indent=2)
     return kept
 
