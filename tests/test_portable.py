@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import os
+import sys
+import time
 import zipfile
 
 import pytest
@@ -157,3 +159,62 @@ def test_every_file_the_engine_writes_by_os_open_is_binary(windows_text_mode, tm
     assert len(written) == 4, written
     for path in written:
         assert b"\n" in path.read_bytes() and b"\r" not in path.read_bytes(), path.name
+
+
+# --- the exam clock over a suspend ------------------------------------------------------------------
+
+class _Machine:
+    """A computer's clocks: `awake` seconds run, `asleep` seconds suspended; each OS's clocks
+    count one or both, as their manuals say."""
+
+    def __init__(self, os_name: str):
+        self.os_name, self.awake, self.asleep, self.wall = os_name, 1000.0, 0.0, 1_800_000_000.0
+
+    def monotonic(self) -> float:  # Linux CLOCK_MONOTONIC, macOS mach_absolute_time: awake only
+        return self.awake + (self.asleep if self.os_name == "win32" else 0.0)
+
+    def clock_gettime(self, clock: int) -> float:
+        if clock == getattr(time, "CLOCK_BOOTTIME", None) and self.os_name == "linux":
+            return self.awake + self.asleep
+        if clock == time.CLOCK_MONOTONIC:  # macOS's counts sleep, Linux's does not
+            return self.awake + (self.asleep if self.os_name == "darwin" else 0.0)
+        raise OSError(22, "no such clock here")
+
+    def time(self) -> float:
+        return self.wall
+
+    def run(self, awake: float = 0.0, asleep: float = 0.0) -> None:
+        self.awake, self.asleep = self.awake + awake, self.asleep + asleep
+        self.wall += awake + asleep
+
+
+@pytest.mark.parametrize(("os_name", "named"), [("linux", "CLOCK_BOOTTIME"), ("darwin", "CLOCK_MONOTONIC"),
+                                                ("win32", "time.monotonic")])
+def test_the_exam_clock_counts_a_suspend_on_every_os(monkeypatch, os_name, named):
+    from trainer.exams import clock
+
+    machine = _Machine(os_name)
+    monkeypatch.setattr(sys, "platform", os_name)
+    if os_name != "linux":
+        monkeypatch.delattr(time, "CLOCK_BOOTTIME", raising=False)
+    elif not hasattr(time, "CLOCK_BOOTTIME"):
+        monkeypatch.setattr(time, "CLOCK_BOOTTIME", 7, raising=False)
+    for name in ("monotonic", "clock_gettime", "time"):
+        monkeypatch.setattr(time, name, getattr(machine, name))
+    exam = clock.ExamClock()
+    assert exam.name == named
+    start = exam()
+    assert start == machine.wall
+    machine.run(awake=60)
+    machine.run(asleep=3600)  # the lid closed for an hour
+    machine.wall -= 7200  # and the computer's clock wound back two hours
+    machine.run(awake=30)
+    assert exam() - start == 60 + 3600 + 30
+
+
+def test_the_fallback_is_named_in_one_place(monkeypatch):
+    from trainer.exams import clock
+
+    monkeypatch.setattr(sys, "platform", "sunos5")
+    monkeypatch.delattr(time, "CLOCK_BOOTTIME", raising=False)
+    assert clock.steady_clock()[0] == clock.FALLBACK == "time.monotonic"
