@@ -218,3 +218,76 @@ def test_the_fallback_is_named_in_one_place(monkeypatch):
     monkeypatch.setattr(sys, "platform", "sunos5")
     monkeypatch.delattr(time, "CLOCK_BOOTTIME", raising=False)
     assert clock.steady_clock()[0] == clock.FALLBACK == "time.monotonic"
+
+
+# --- POSIX-only calls, each guarded ----------------------------------------------------------------
+
+def test_the_class_server_module_loads_without_pwd_and_geteuid(tmp_path):
+    """Windows has neither: importing the class server's PostgreSQL, and making one, still works."""
+    import subprocess
+
+    code = ("import os, sys; sys.modules['pwd'] = sys.modules['fcntl'] = None; del os.geteuid, os.getuid\n"
+            "from trainer.classes.server.postgres import Postgres\n"
+            "import trainer.classes.server.command\n"
+            f"print(Postgres({str(tmp_path)!r}).user)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "None\n", "")
+
+
+def test_without_geteuid_the_server_is_no_roots_and_its_socket_folder_is_made(monkeypatch, tmp_path):
+    from trainer.classes.server import postgres
+
+    monkeypatch.delattr(os, "geteuid")
+    server = postgres.Postgres(tmp_path / "class")
+    assert server.user is None and not postgres.as_root()
+    server._socket_folder()
+    assert server.socket_dir.is_dir()
+
+
+def test_pg_ctl_options_are_quoted_as_each_os_splits_them(monkeypatch):
+    from trainer.classes.server.postgres import option
+
+    folder = r"C:\Users\Ana Ruiz\dealer class\socket"
+    assert option(folder) == "'" + folder + "'"  # POSIX: the shell's quoting
+    monkeypatch.setattr(os, "name", "nt")
+    assert option(folder) == '"' + folder + '"'  # Windows: the C runtime's; a quote is a letter
+    assert option("127.0.0.1") == "127.0.0.1"
+
+
+class _Kernel32:
+    """Windows' answers about processes: which ids run."""
+
+    def __init__(self, running: set[int]):
+        self.running, self.closed = running, []
+
+    def OpenProcess(self, access, inherit, pid):
+        return pid + 1000 if pid in self.running or pid == 7 else 0  # 7: ended, its handle still there
+
+    def GetExitCodeProcess(self, handle, code):
+        code._obj.value = 259 if handle - 1000 in self.running else 0
+        return 1
+
+    def CloseHandle(self, handle):
+        self.closed.append(handle)
+
+
+def test_on_windows_whether_a_process_runs_is_asked_never_signalled(monkeypatch):
+    """os.kill(pid, 0) on Windows ends the process: the class-server command found running would
+    be killed by the next start's look at it."""
+    import ctypes
+
+    from trainer.classes.server import command
+
+    kernel32 = _Kernel32({4242})
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(ctypes, "WinDLL", lambda name, **_: kernel32, raising=False)
+    monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"os.kill{a} on Windows ends the process"))
+    assert command.runs(4242) and not command.runs(7) and not command.runs(99)
+    assert kernel32.closed == [5242, 1007]
+
+
+def test_on_posix_whether_a_process_runs_is_signal_0():
+    from trainer.classes.server.command import runs
+
+    assert runs(os.getpid())
+    assert not runs(2**22 + 12345)  # beyond pid_max
