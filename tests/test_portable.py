@@ -291,3 +291,23 @@ def test_on_posix_whether_a_process_runs_is_signal_0():
 
     assert runs(os.getpid())
     assert not runs(2**22 + 12345)  # beyond pid_max
+
+
+# --- UTF-8 output -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("program", ["trainer", "ui.main"])
+def test_piped_output_is_utf8_where_the_locale_is_cp1252(program, tmp_path):
+    """Piped, Windows' Python writes cp1252: the § of every citation would reach a UTF-8 reader as
+    the byte 0xA7. Each entry point (python -m trainer; the dealer-trainer program) writes UTF-8."""
+    import subprocess
+
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    done = subprocess.run([sys.executable, "-m", program, "odds", "--game", "props-and-hops"],
+                          capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "§ 668a.2(d)(1)".encode() in done.stdout
+    done.stdout.decode("utf-8")  # and no byte of another encoding (cp1252: § is 0xA7 alone)
+    missing = tmp_path / "nowhere§" / "shot.png"  # an error line (stderr) with a § in it
+    done = subprocess.run([sys.executable, "-m", program, "grade", str(missing), "--log", str(missing)],
+                          capture_output=True, env=env, timeout=120)
+    assert done.returncode == 2 and "nowhere§".encode() in done.stderr, done.stderr
