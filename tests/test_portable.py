@@ -311,3 +311,30 @@ def test_piped_output_is_utf8_where_the_locale_is_cp1252(program, tmp_path):
     done = subprocess.run([sys.executable, "-m", program, "grade", str(missing), "--log", str(missing)],
                           capture_output=True, env=env, timeout=120)
     assert done.returncode == 2 and "nowhere§".encode() in done.stderr, done.stderr
+
+
+# --- one look on every OS ---------------------------------------------------------------------------
+
+def test_the_app_draws_in_fusion_whatever_the_oss_own_style(qtbot):
+    """Windows starts Qt in its own style (windowsvista), macOS in macOS: the app sets Fusion, the
+    style of the screenshots. Simulated with Qt's Windows style, which Qt has here too."""
+    from ui.app import application
+    from ui.qt import QApplication
+
+    app = QApplication.instance()
+    sheet = app.styleSheet()
+
+    def base_style() -> str:  # under the theme's style sheet
+        app.setStyleSheet("")
+        name = app.style().name()
+        app.setStyleSheet(sheet)
+        return name
+
+    app.setStyle("Windows")
+    assert base_style() == "windows"
+    try:
+        assert application() is app
+        sheet = app.styleSheet()
+        assert base_style() == "fusion"
+    finally:
+        app.setStyle("Fusion")
