@@ -10,6 +10,7 @@ from trainer import GAME_IDS, __version__
 
 SCREENS = ("practice", "scenarios", "progress", "class", "class-live", "rules", "exam", "exam-result",
            "drill", *(f"table-{game}" for game in GAME_IDS))
+STYLE = "Fusion"  # Qt's own style, drawn alike on Windows, macOS and Linux
 LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture is taken
 
 
@@ -22,6 +23,8 @@ def application():
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
             Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication(sys.argv[:1])
+    # Fusion on every OS: Windows' and macOS's own styles would not look like the screenshots
+    app.setStyle(STYLE)
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)

@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     from trainer import cli
 
+    cli.utf8_output()  # the app's own lines too (--screenshot, --db): UTF-8 on every OS
     if argv and argv[0] in cli.COMMANDS:
         return cli.main(argv)
     args = build_parser().parse_args(argv)

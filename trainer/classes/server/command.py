@@ -25,6 +25,7 @@ import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -38,6 +39,7 @@ from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password,
 from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.sessions import HELD, Ended, end_holders
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
+from trainer.paths import binary
 
 LOGINS_FILE = "logins.json"
 PID_FILE = "class-server.pid"  # the running command's process id
@@ -45,6 +47,7 @@ STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the ser
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
 SHARED = "workstation"  # the login every workstation not enrolled shares
+PROCESS_QUERY_LIMITED_INFORMATION, STILL_ACTIVE = 0x1000, 259  # Windows: asking whether a process runs
 
 
 def passwords(folder: Path) -> dict[str, str]:
@@ -61,8 +64,8 @@ def passwords(folder: Path) -> dict[str, str]:
     missing = {name: new_password() for name in CLASS_LOGINS if name not in kept}
     if missing:
         kept.update(missing)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        fd = os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             json.dump(kept, f, indent=2)
     return kept
 
@@ -192,8 +195,9 @@ def _command(server: Postgres) -> int | None:
     """The process id of the class-server command running in the folder, if it still runs."""
     try:
         pid = int((server.folder / PID_FILE).read_text(encoding="ascii").strip())
-        os.kill(pid, 0)
     except (OSError, ValueError):
+        return None
+    if not runs(pid):
         return None
     try:  # another program given the same id since: not ours
         if b"class-server" not in Path(f"/proc/{pid}/cmdline").read_bytes():
@@ -201,6 +205,29 @@ def _command(server: Postgres) -> int | None:
     except OSError:
         pass  # no /proc here: the id is believed
     return pid
+
+
+def runs(pid: int) -> bool:
+    """Whether the process `pid` runs: signal 0 on POSIX; on Windows, where os.kill(pid, 0) would
+    end the process (TerminateProcess), its exit code is asked for instead."""
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        handle = kernel32.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
+        if not handle:
+            return False
+        try:
+            code = ctypes.c_ulong()
+            asked = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+            return bool(asked) and code.value == STILL_ACTIVE
+        finally:
+            kernel32.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
 
 
 def _shown(folder: Path) -> str:
