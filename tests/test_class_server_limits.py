@@ -116,7 +116,7 @@ def test_the_large_objects_made_before_are_removed(server):
         for _ in range(3):
             attacker.execute("SELECT lo_from_bytea(0, repeat('x', 100000)::bytea)")
     assert klass.count("pg_largeobject_metadata") == 3
-    assert klass.install() == ["s016_class_limits"]
+    assert "s016_class_limits" in klass.install()
     assert klass.count("pg_largeobject_metadata") == 0
 
 
