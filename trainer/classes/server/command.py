@@ -6,7 +6,8 @@ passwords kept in DIR/logins.json, readable by its owner only, the same on every
 password a login changed for itself is put back; the shared workstation login stays closed when
 the instructor closed it), removes the defaults any login of the class
 gave itself (ALTER ROLE ... SET, saying each), ends every few seconds the session of a
-workstation's or trainee's login that holds up another (trainer.classes.server.sessions), gives
+workstation's or trainee's login that holds up another or keeps a transaction open, and of a
+login revoked (trainer.classes.server.sessions), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
 the addresses to join with, and runs until Ctrl+C, SIGTERM or SIGHUP (its window closed), when it
 stops PostgreSQL cleanly. Every problem is one line naming it (ClassServerError), and PostgreSQL is
@@ -37,7 +38,14 @@ from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password, reset_defaults
 from trainer.classes.server.postgres import Postgres
-from trainer.classes.server.sessions import HELD, Ended, end_holders
+from trainer.classes.server.sessions import (
+    HELD,
+    LONGEST,
+    Ended,
+    end_holders,
+    end_long_transactions,
+    end_revoked,
+)
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
 from trainer.paths import binary
 
@@ -137,14 +145,26 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
         while not stop.wait(CHECK_EVERY):
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
-            for ended in holders_ended(server):
-                say(f"Ended a session of the login {ended.login} ({ended.database}): it held up "
-                    f"another for more than {HELD:.0f} s.")
+            for ended, why in sessions_ended(server):
+                say(f"Ended a session of the login {ended.login} ({ended.database}): {why}.")
     finally:
         server.stop()
         pid_file.unlink(missing_ok=True)
     say("Class server stopped.")
     return 0
+
+
+def sessions_ended(server: Postgres) -> list[tuple[Ended, str]]:
+    """The sessions the class server ends at each look (trainer.classes.server.sessions), each
+    with why; none when the server cannot be asked just now (the next look asks again)."""
+    try:
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            return ([(e, f"it held up another for more than {HELD:.0f} s") for e in end_holders(admin)]
+                    + [(e, f"its transaction was open for more than {LONGEST:.0f} s")
+                       for e in end_long_transactions(admin)]
+                    + [(e, "its login was revoked") for e in end_revoked(admin)])
+    except psycopg.Error:
+        return []
 
 
 def holders_ended(server: Postgres, held: float = HELD) -> list[Ended]:

@@ -47,6 +47,11 @@ SYSTEM_USER = "pgserver"  # the user pgserver itself runs PostgreSQL as, under r
 #: the longest path a Unix socket's address holds (sun_path: 108 bytes on Linux, 104 on macOS,
 #: each with its terminating NUL); PostgreSQL's socket is `<folder>/.s.PGSQL.<port>`
 SOCKET_PATH_MAX = 103
+#: connections the server takes, and of them those kept for the instructor (a login holding the
+#: others, the shared workstation login's most, leaves the instructor room; the superuser has 3
+#: of its own besides, superuser_reserved_connections)
+CONNECTIONS = 200
+RESERVED = 10
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 #: what `class-server` says without the optional extra that brings the packaged PostgreSQL
 NOT_INSTALLED = ("the class server's packaged PostgreSQL (pgserver) is not installed: pip install "
@@ -127,7 +132,8 @@ class Postgres:
             self._init()
         self._socket_folder()
         options = (f"-c listen_addresses={option(self.host)} -p {self.port} "
-                   f"-k {option(str(self.socket_dir))} -c unix_socket_permissions=0700")
+                   f"-k {option(str(self.socket_dir))} -c unix_socket_permissions=0700 "
+                   f"-c max_connections={CONNECTIONS} -c reserved_connections={RESERVED}")
         if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False):
             raise ClassServerError(f"PostgreSQL did not start: {self.last_log_line()}")
 
