@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 def window_size(text: str) -> tuple[int, int]:
     """A window size given as WIDTHxHEIGHT, each from 320 to 7680 pixels."""
     width, x, height = text.lower().partition("x")
-    if not (x and width.isdigit() and height.isdigit()
+    if not (x and text.isascii() and width.isdigit() and height.isdigit()
             and 320 <= int(width) <= 7680 and 320 <= int(height) <= 7680):
         raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768 "
                                          "(each side 320 to 7680 pixels)")
