@@ -516,7 +516,11 @@ class TagItem(QGraphicsItem):
 
     @staticmethod
     def _pill(f: QFont, text: str, px: float) -> tuple[float, float]:
-        return QFontMetricsF(f).horizontalAdvance(text) + px * 0.9, px * 1.45
+        """Its width and height: a line of text, or a few (a label folded to fit a narrow box)."""
+        lines = text.split("\n")
+        metrics = QFontMetricsF(f)
+        return (max(metrics.horizontalAdvance(line) for line in lines) + px * 0.9,
+                px * 1.45 + (len(lines) - 1) * metrics.lineSpacing())
 
     @staticmethod
     @functools.lru_cache(maxsize=4096)
@@ -531,8 +535,8 @@ class TagItem(QGraphicsItem):
     def paint(self, p: QPainter, option, widget=None) -> None:
         p.setPen(QPen(self.outline, 1.2))
         p.setBrush(self.fill)
-        h = self._rect.height()
-        p.drawRoundedRect(self._rect, h / 2, h / 2)
+        r = min(self._rect.height(), self._rect.width()) / 2
+        p.drawRoundedRect(self._rect, r, r)
         p.setPen(self.ink)
         p.setFont(self._font)
         p.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.text)
