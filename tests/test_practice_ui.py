@@ -542,3 +542,17 @@ def test_a_round_with_a_wrong_puck_ends_not_passed_saying_why_and_under_which_ru
     text = " ".join(screen.feedback.toPlainText().split())
     assert "NOT PASSED" in text and "1 major finding" in text
     assert "Graded under Pass rule 2" in text
+
+
+def test_after_the_round_the_action_buttons_are_off_until_the_next(qtbot, screen):
+    """The buttons stayed enabled after the round and did nothing; they are off once it is
+    over, and on again for the next round."""
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("ph-first-shake"))
+    assert all(b.isEnabled() for b in screen.actions.buttons.values())
+    qtbot.mouseClick(screen.end, Qt.MouseButton.LeftButton)
+    assert "Round complete" in screen.feedback.toPlainText()
+    assert not any(b.isEnabled() for b in screen.actions.buttons.values())
+    screen.start(LIBRARY.by_id("ph-first-shake"))
+    assert all(b.isEnabled() for b in screen.actions.buttons.values())

@@ -224,6 +224,7 @@ class PracticeScreen(QWidget):
         self._ensure_view(scenario)
         self.view.name_irregularities = mode is not Mode.EXAM
         self.actions.set_game(scenario.game, self)
+        self.actions.setEnabled(True)
         self.skip.setEnabled(True)
         self.end.setEnabled(True)
         self.clock.start()
@@ -494,6 +495,7 @@ class PracticeScreen(QWidget):
             self.feedback.note("This part of the exam is done.")
         else:
             self.feedback.summary(result, r)
+        self.actions.setEnabled(False)  # the round is over: nothing is left for them to do
         self.skip.setEnabled(False)
         self.end.setEnabled(False)
         self.finished.emit(result, r)
