@@ -326,6 +326,7 @@ class MainWindow(QMainWindow):
     def set_theme(self, name: str) -> None:
         self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name,
                                                          large=self.large_print_action.isChecked()))
+        theme.retheme(self)
 
     def zoom_tables(self, factor: float | None) -> None:
         """Zoom every table on screen by `factor` (None fits the whole table); a table opened
