@@ -48,8 +48,10 @@ def leaks(text: str, scenario) -> list[str]:
 
 
 def shown(qtbot, screen, scenario) -> str:
+    """All the screen says before the round: its heading, the throw count, the briefing."""
     screen.start(scenario)
-    return screen.briefing.text() + "\n" + screen.feedback.toPlainText()
+    return "\n".join((screen.title.text(), screen.progress.text(), screen.briefing.text(),
+                      screen.feedback.toPlainText()))
 
 
 @pytest.mark.parametrize("scenario_id", QUIET)
@@ -60,6 +62,8 @@ def test_a_bundled_scenario_from_difficulty_3_is_briefed_without_its_answers(
     assert games.get(scenario.game).name in text
     assert all(name in text for name in scenario.players.values())
     assert leaks(text, scenario) == []
+    assert scenario.title not in text  # a title such as "Three no rolls, then a hard ten"
+    assert practice_screen.progress.text() == "Throw 1"  # not "of 4": how many no rolls come
 
 
 @pytest.mark.parametrize(("game", "difficulty"), DEALT)
@@ -88,3 +92,5 @@ def test_up_to_difficulty_2_the_scenarios_own_briefing_walks_through_the_round(q
     scenario = replace(LIBRARY.by_id("ph-no-roll-calls"), difficulty=2)
     told = leaks(shown(qtbot, practice_screen, scenario), scenario)
     assert {"$150", "Ten, five-five"} <= set(told)
+    assert practice_screen.title.text() == scenario.title
+    assert re.fullmatch(r"Throw 1 of \d+", practice_screen.progress.text())

@@ -99,11 +99,26 @@ class Scenario:
         return Locator(self.text).line_of(where) if self.text else 1
 
     @property
+    def walked_through(self) -> bool:
+        """Up to TOLD_UP_TO the trainee is told the round before it (briefing, title, how many
+        throws); above it only what a dealer at the table knows."""
+        return self.difficulty <= TOLD_UP_TO
+
+    @property
+    def heading(self) -> str:
+        """The title the table shows while the round is worked: the scenario's own up to
+        TOLD_UP_TO; above it the game and the difficulty only (a title such as "Three no rolls,
+        then a hard ten" would tell what is coming)."""
+        if self.walked_through:
+            return self.title
+        return f"{games.get(self.game).name}, difficulty {self.difficulty}"
+
+    @property
     def told(self) -> str:
         """The briefing the trainee reads before the round. Up to TOLD_UP_TO it is the
         scenario's own, which may walk through the round; above it, only what a dealer at the
         table knows before the round: the game, the players, the bets up and the paytable."""
-        if self.difficulty <= TOLD_UP_TO:
+        if self.walked_through:
             return self.briefing
         game = games.get(self.game)
         bets = game.catalogue(self.options)

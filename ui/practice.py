@@ -213,7 +213,7 @@ class PracticeScreen(QWidget):
         self.selected = None
         self.feedback.entries.clear()
         self.feedback.setHtml("")
-        self.title.setText(scenario.title)
+        self.title.setText(scenario.heading)
         label = {Mode.PAYOUT_DRILL: "Payout drill", Mode.EXAM: "Exam"}.get(mode, "Practice")
         if mode is Mode.EXAM:  # sealed: no briefing, no hint, nothing that gives the answer
             self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do "
@@ -288,7 +288,10 @@ class PracticeScreen(QWidget):
         if r is None or self.view is None:
             return
         self.view.set_state(replace(r.table_state(), selected=self.selected))
-        self.progress.setText(f"Throw {max(r.throw, 1)} of {r.throws}" if r.throws else "")
+        # how many throws the round has is told only where the briefing walks through it
+        told = r.scenario.walked_through
+        self.progress.setText(f"Throw {max(r.throw, 1)}" + (f" of {r.throws}" if told else "")
+                              if r.throws else "")
         self.hint.setText("")
         self._tick()
 
