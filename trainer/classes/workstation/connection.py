@@ -58,8 +58,10 @@ from trainer.classes.workstation.push import (
     class_uid,
     connect,
     password_refused,
+    push_exam_steps,
     reason,
 )
+from trainer.classes.workstation.queue import Queue
 from trainer.progress.classroom import ClassOverview
 
 
@@ -127,6 +129,16 @@ class ClassLedger:
 
     def sitting_state(self, nonce: str) -> dict:
         return self._ledger(ledger.sitting_state, nonce)
+
+    def send_steps(self, progress_path: str) -> int:
+        """Send the exam steps waiting in the progress file at `progress_path` (push_exam_steps,
+        the pusher's own sending) now, on this thread, on a connection of its own; how many were
+        answered. An exam sat online waits on this before its next item opens."""
+        queue = Queue(progress_path)
+        try:
+            return self._ledger(lambda conn: push_exam_steps(conn, queue, class_uid(conn)))
+        finally:
+            queue.close()
 
     def add_certificate(self, certificate: dict) -> None:
         self._ledger(ledger.add_certificate, certificate)
