@@ -210,7 +210,7 @@ def test_the_class_exports_the_certificates_it_keeps(tmp_path, klass, ivy, ivy_p
     assert "1 exam certificate not written" in done.stderr
 
 
-def test_with_the_public_key_every_attempt_left_out_of_the_class_is_still_named(tmp_path, klass, ivy, ivy_pub):
+def test_with_the_public_key_every_attempt_left_out_of_the_class_is_named(tmp_path, klass, ivy, ivy_pub):
     """Checking the certificates with the key once replaced the notes naming the class's attempts
     left out (a retracted one): the export said nothing of them."""
     from tests.support.class_server import progress_file, push_all
