@@ -23,6 +23,7 @@ import psycopg
 import pytest
 
 from tests.support.class_server import free_port, server_rows, until
+from tests.support.command import run_command
 from tests.support.exams import code_of, form, issuer, sent, sit
 from trainer.classes import ClassServerError
 from trainer.classes.server import ledger as server_ledger
@@ -359,6 +360,64 @@ def test_in_a_class_no_answer_is_seen_then_redone(tmp_path, klass, joined, ivy):
     assert record["status"] == "passed"  # the file says so...
     with pytest.raises(CertifyError, match="differs from the class server's record"):
         certified(tmp_path, ivy, joined, record, token)  # ...the class does not
+
+
+def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path, klass, joined, ivy):
+    """The attack: cut the network after the start and never send; the server held the start
+    only, `certify --class` said "has not ended … may still be on their way" forever, and the
+    instructor issued another sitting, only that one certified. Now the instructor sees it
+    ("started HH:MM, N of M answers received, not ended") and records it abandoned, a fail, with
+    a reason; what is handed in for it later is not certified, sent or not."""
+    import time
+
+    from trainer.exams.classledger import unended_lines
+
+    exam = form()
+    token = issued(tmp_path, ivy, joined, exam)
+    conn = joined("workstation")
+    reachable = conn.address
+    path = workstation_file(tmp_path / "ws.sqlite")
+    with Store.open(path) as store:
+        session = start_exam(store, exam, store.find_trainee("Sam Lee").id, installation_key(tmp_path / "k"),
+                             sitting=token, classroom=conn, start_code=code_of(token))
+        conn.address = class_address(  # the network is cut, and stays cut
+            f"postgresql://workstation:x@127.0.0.1:{free_port()}/{klass.database}")
+        answer(session, 0, dollar_over=True)
+        result = session.abandon()
+        assert result is None  # no verdict: the server has neither the answer nor the end
+        record = portable_record(store, session.result_id)
+    started = steps(klass)[0][9]
+    instructor = joined("instructor")
+    [line] = unended_lines(instructor)
+    assert line == (f"Sam Lee, {exam.uid}, attempt 1 (sitting {token['nonce']}): started "
+                    f"{time.strftime('%H:%M', time.localtime(started))}, 0 of 3 answers received, not ended")
+    with pytest.raises(CertifyError, match=r"has not ended on the class server yet.*abandon-sitting"):
+        certified(tmp_path, ivy, joined, record, token)
+    url = klass.address("instructor").url
+    for args, says in (((token["nonce"], " \u200b "), "needs a reason"),
+                       (("0" * 32, "gone"), "was never started on this class server")):
+        done = run_command("abandon-sitting", args[0], "--reason", args[1], "--class", url)
+        assert done.returncode == 2 and says in done.stderr, done.stderr
+    done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
+                       "--class", klass.address("workstation").url)
+    assert done.returncode == 2 and "instructor" in done.stderr, done.stderr
+    done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
+                       "--class", url)
+    assert done.returncode == 0, done.stderr
+    [line] = unended_lines(instructor)
+    recorded = time.localtime(server_rows(klass, "exam_sitting_abandonments")[0][2])
+    assert line.endswith(f"; recorded abandoned by instructor at {time.strftime('%H:%M', recorded)}"
+                         " (left with the network cut): a fail")
+    done = run_command("abandon-sitting", token["nonce"], "--reason", "again", "--class", url)
+    assert done.returncode == 2 and "recorded abandoned already" in done.stderr
+    conn.address = reachable  # the network back: what waited goes, and changes nothing
+    with Store.open(path) as store:
+        assert sent(store, conn) == 2
+    with pytest.raises(CertifyError, match="recorded abandoned on the class server by instructor "
+                                           r"\(left with the network cut\): it counts as a fail"):
+        certified(tmp_path, ivy, joined, record, token)
+    with klass.connect("instructor") as c, pytest.raises(psycopg.Error):
+        c.execute("DELETE FROM exam_sitting_abandonments")
 
 
 def test_the_background_pusher_sends_each_answer_as_it_is_given(tmp_path, klass, joined, ivy):

@@ -143,6 +143,12 @@ class ClassLedger:
     def add_certificate(self, certificate: dict) -> None:
         self._ledger(ledger.add_certificate, certificate)
 
+    def unended_sittings(self) -> list[dict]:
+        return self._ledger(ledger.unended_sittings)
+
+    def abandon_sitting(self, nonce: str, reason: str) -> None:
+        self._ledger(ledger.abandon_sitting, nonce, reason)
+
     def certificates(self) -> list[dict]:
         return self._ledger(ledger.certificates)
 
