@@ -11,7 +11,7 @@ from tests.support.class_server import free_port, server_rows
 from tests.support.exams import code_of, form, issuer
 from tests.support.screens import window
 from trainer.classes.workstation.address import class_address
-from trainer.exams import Ending, installation_key, issue_sitting
+from trainer.exams import Ending, installation_key, issue_sitting, start_exam
 from trainer.exams.keys import InstructorKey
 from trainer.progress import Store
 from ui.classroom import classroom_of
@@ -57,5 +57,40 @@ def test_the_exam_waits_for_the_class_server_before_the_next_part_and_the_result
         qtbot.waitUntil(lambda: page.runner is None, timeout=3 * RETRY_MS)  # the result is shown
         assert [r[3] for r in server_rows(klass, "exam_sitting_steps")] == ["start", "answer", "end"]
     finally:
+        w.close()
+        store.close()
+
+
+def test_the_class_tab_shows_a_sitting_started_and_never_ended(qtbot, tmp_path, klass, joined, ivy):
+    """The trainee cut the network after the start and never sent: the instructor's Class tab,
+    live from the server, lists the sitting as started, with the answers received, not ended."""
+    import time
+
+    from tests.support.screens import window_for
+
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    with Store.open(tmp_path / "ws.db") as store:
+        start_exam(store, exam, store.add_trainee("Sam Lee"), installation_key(tmp_path / "k"), sitting=token,
+                   classroom=joined("workstation"), start_code=code_of(token))
+    started = server_rows(klass, "exam_sitting_steps")[0][9]
+    store = Store.open(tmp_path / "teacher.db")
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
+    w, _ = window_for(qtbot, store, store.trainee(lee))
+    page = None
+    try:
+        w.rejoin_class(klass.address("instructor"))
+        page = w.show_screen("progress")
+        page.tabs.setCurrentIndex(1)
+        qtbot.waitUntil(lambda: page.live.refreshes >= 1, timeout=10_000)
+        side = page.klass.side.toPlainText()
+        assert "Sittings not ended" in side
+        when = time.strftime("%H:%M", time.localtime(started))
+        assert (f"Sam Lee, {exam.uid}, attempt 1 (sitting {token['nonce']}): started {when}, "
+                "0 of 3 answers received, not ended") in side
+    finally:
+        if page is not None and page.live is not None:
+            page.live.stop()
         w.close()
         store.close()

@@ -42,7 +42,7 @@ FACE = {
                  "certificate_for", "certificate_matches", "certificates", "class_certificates",
                  "issue_sitting", "sign_form",
                  "sitting_form", "trusted_signer", "verification_code"),
-    **names_from("trainer.exams.classledger", "give_to_class"),
+    **names_from("trainer.exams.classledger", "give_to_class", "unended_line"),
     **names_from("trainer.exams.demo", "sit_demo_exams"),
     **names_from("trainer.exams.errors",
                  "AwaitingClassError", "ClassLedgerError", "ExamError", "ExamOfflineError",
