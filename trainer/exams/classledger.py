@@ -60,6 +60,22 @@ only if the workstation chose to tell. A start whose answer is lost on the way b
 pulled just then) may be counted on the server and not started here: the sitting is spent, and
 the instructor, who sees it used, issues another. Counting too much is the safe side.
 An exam with no sitting, on a machine in no class, is counted in its file as before.
+
+**Sat online.** A sitting the class server keeps a record of (s012) is sat online
+(trainer.exams.session, `ExamSession.send`): each answer is sent as it is given, with the app's
+own sender, and the next item opens (`record` raises AwaitingClassError until then) only once
+the server has acknowledged it; the attempt's result is given only once the server has
+acknowledged every answer and the end. So no verdict is shown that the server does not hold, and
+no answer is seen, then redone. The exam's clock does not stop while it waits: the server's
+clock is what counts, time lost to an outage is lost, bounded by the form's time limit, and the
+instructor sees the sitting as it reached the server (below) and decides.
+
+**A sitting that never ends.** A sitting started on the server and not ended there (a trainee who
+cut the network and never sent) is listed for the instructor (`unended_lines`: `certify --class`
+and the Class tab print it, "started 14:05, 1 of 3 answers received, not ended"), who records it
+abandoned with a reason (`abandon`, s015; `dealer-trainer abandon-sitting`): it counts as a
+fail, and `not_as_recorded` refuses any result of it handed in afterwards, so a withheld fail is
+never turned silently into a fresh sitting.
 """
 
 from __future__ import annotations
