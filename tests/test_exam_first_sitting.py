@@ -401,9 +401,13 @@ def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path
     done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
                        "--class", klass.address("workstation").url)
     assert done.returncode == 2 and "instructor" in done.stderr, done.stderr
+    with pytest.raises(ClassLedgerError, match=r"Sam Lee has a sitting of .* started on the class server and "
+                                               "not ended .*: no sitting was issued.*abandon-sitting"):
+        issued(tmp_path, ivy, joined, exam)  # a fresh sitting, not without a word about the first
     done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
                        "--class", url)
     assert done.returncode == 0, done.stderr
+    assert issued(tmp_path, ivy, joined, exam)["nonce"] != token["nonce"]  # recorded: a new one may go
     [line] = unended_lines(instructor)
     recorded = time.localtime(server_rows(klass, "exam_sitting_abandonments")[0][2])
     assert line.endswith(f"; recorded abandoned by instructor at {time.strftime('%H:%M', recorded)}"

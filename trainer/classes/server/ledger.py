@@ -197,11 +197,12 @@ def abandonment(conn: psycopg.Connection, nonce: str) -> dict | None:
 def unended_sittings(conn: psycopg.Connection) -> list[dict]:
     """Every sitting started on the class server (s012) that has not ended there, oldest start
     first (an instructor's or supervisor's read): its `nonce`, `trainee`, `form` (the name the
-    class gave it, else its uid), `attempt`, when it `started` (the server's clock), the
+    class gave it, else its uid; `form_uid`), `attempt`, when it `started` (the server's clock), the
     `answers` received of its `items`, the last `received`, and `abandoned` (as `abandonment`)."""
     abandoned = not value(conn.execute("SELECT to_regclass('exam_sitting_abandonments') IS NULL"))
     rows = conn.execute(
         "SELECT l.nonce, s.trainee_name, coalesce(g.name, s.form_uid), s.attempt, st.received, l.items, "
+        "s.form_uid, "
         "(SELECT count(*) FROM exam_sitting_steps a WHERE a.nonce = l.nonce AND a.kind = 'answer'), "
         "(SELECT max(received) FROM exam_sitting_steps a WHERE a.nonce = l.nonce) "
         "FROM exam_sitting_links l JOIN exam_sitting_steps st ON st.nonce = l.nonce AND st.step = 1 "
@@ -210,7 +211,8 @@ def unended_sittings(conn: psycopg.Connection) -> list[dict]:
         "WHERE NOT EXISTS (SELECT 1 FROM exam_sitting_steps e WHERE e.nonce = l.nonce AND e.kind = 'end') "
         "ORDER BY st.received, l.nonce").fetchall()
     return [{"nonce": r[0], "trainee": r[1], "form": r[2], "attempt": r[3], "started": r[4], "items": r[5],
-             "answers": r[6], "received": r[7], "abandoned": abandonment(conn, r[0]) if abandoned else None}
+             "form_uid": r[6], "answers": r[7], "received": r[8],
+             "abandoned": abandonment(conn, r[0]) if abandoned else None}
             for r in rows]
 
 
