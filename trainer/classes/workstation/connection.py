@@ -33,6 +33,8 @@ gives ClassServerError with one line saying why.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
@@ -161,10 +163,15 @@ class ClassLedger:
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
         (one line) for any other refusal: never a driver error."""
+        with self._errors(), connect(self.address) as conn:
+            return call(conn, *args)
+
+    @contextlib.contextmanager
+    def _errors(self):
+        """A driver error in the block, as `_ledger` says it."""
         where = f"the class at {self.address.shown}"
         try:
-            with connect(self.address) as conn:
-                return call(conn, *args)
+            yield
         except psycopg.errors.LockNotAvailable:
             raise ClassServerError(f"{where} is busy: what this needs was held by another call for "
                                    f"{LOCK_WAIT} s; nothing was changed, try again") from None
@@ -190,6 +197,8 @@ class ClassConnection(ClassLedger):
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff)
+        self._steps_lock = threading.Lock()
+        self._kept: tuple | None = None  # (address, connection, queue) an exam's steps go on
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -201,6 +210,34 @@ class ClassConnection(ClassLedger):
 
     def close(self) -> None:
         self.pusher.close()
+        with self._steps_lock:
+            self._drop_kept()
+
+    def send_steps(self, progress_path: str) -> int:
+        """As ClassLedger.send_steps, on one connection kept between answers (an exam sat online
+        waits on each answer: no new login each time); dropped when it fails, or when the class's
+        address changes, and made again at the next send."""
+        with self._steps_lock, self._errors():
+            try:
+                kept = self._kept
+                if kept is None or kept[0] is not self.address or kept[1].closed \
+                        or kept[2].path != os.fspath(progress_path):
+                    self._drop_kept()
+                    conn = connect(self.address)
+                    kept = self._kept = (self.address, conn, Queue(progress_path))
+                _, conn, queue = kept
+                return push_exam_steps(conn, queue, class_uid(conn))
+            except BaseException:
+                self._drop_kept()
+                raise
+
+    def _drop_kept(self) -> None:
+        if self._kept is not None:
+            _, conn, queue = self._kept
+            self._kept = None
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
+            queue.close()
 
     def wake(self) -> None:
         """An attempt (or an exam's answer) was recorded: push it now."""
