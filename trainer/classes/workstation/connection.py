@@ -34,7 +34,6 @@ gives ClassServerError with one line saying why.
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
@@ -198,7 +197,7 @@ class ClassConnection(ClassLedger):
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff)
         self._steps_lock = threading.Lock()
-        self._kept: tuple | None = None  # (address, connection, queue) an exam's steps go on
+        self._kept: tuple | None = None  # (address, connection) an exam's steps go on
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -214,40 +213,30 @@ class ClassConnection(ClassLedger):
             self._drop_kept()
 
     def send_steps(self, progress_path: str) -> int:
-        """As ClassLedger.send_steps, on one connection kept between answers (an exam sat online
-        waits on each answer: no new login each time); dropped when it fails, or when the class's
-        address changes, and made again at the next send."""
-        with self._steps_lock, self._errors():
-            try:
-                kept = self._kept
-                if kept is None or kept[0] is not self.address or kept[1].closed \
-                        or kept[2].path != os.fspath(progress_path):
+        """As ClassLedger.send_steps, on one connection to the class kept between answers (an
+        exam sat online waits on each answer: no new login each time); dropped when it fails, or
+        when the class's address changes, and made again at the next send. The progress file is
+        opened for each send only."""
+        queue = Queue(progress_path)
+        try:
+            with self._steps_lock, self._errors():
+                try:
+                    if self._kept is None or self._kept[0] is not self.address or self._kept[1].closed:
+                        self._drop_kept()
+                        self._kept = (self.address, connect(self.address))
+                    conn = self._kept[1]
+                    return push_exam_steps(conn, queue, class_uid(conn))
+                except BaseException:
                     self._drop_kept()
-                    conn = connect(self.address)
-                    kept = self._kept = (self.address, conn, Queue(progress_path))
-                _, conn, queue = kept
-                return push_exam_steps(conn, queue, class_uid(conn))
-            except BaseException:
-                self._drop_kept()
-                raise
+                    raise
+        finally:
+            queue.close()
 
     def _drop_kept(self) -> None:
         if self._kept is not None:
-            _, conn, queue = self._kept
-            self._kept = None
+            conn, self._kept = self._kept[1], None
             with contextlib.suppress(psycopg.Error):
                 conn.close()
-            queue.close()
-
-    def wake(self) -> None:
-        """An attempt (or an exam's answer) was recorded: push it now."""
-        self.pusher.wake()
-
-    def send_now(self) -> None:
-        """Send what waits (an exam's answers first, then attempts) on this thread, now, on a
-        connection of its own; ClassServerError as the ledger's calls give it. The background
-        pusher may be sending the same at once: the server keeps one of each."""
-        self._ledger(lambda conn: self.pusher.send(conn))
 
     def waiting(self) -> int:
         """Attempts in the progress file the class server has not confirmed."""
