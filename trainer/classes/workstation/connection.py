@@ -256,6 +256,16 @@ class ClassConnection(ClassLedger):
             with contextlib.suppress(psycopg.Error):
                 conn.close()
 
+    def wake(self) -> None:
+        """An attempt (or an exam's answer) was recorded: push it now."""
+        self.pusher.wake()
+
+    def send_now(self) -> None:
+        """Send what waits (an exam's answers first, then attempts) on this thread, now, on a
+        connection of its own; ClassServerError as the ledger's calls give it. The background
+        pusher may be sending the same at once: the server keeps one of each."""
+        self._ledger(lambda conn: self.pusher.send(conn))
+
     def waiting(self) -> int:
         """Attempts in the progress file the class server has not confirmed."""
         return self.pusher.waiting()
