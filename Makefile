@@ -6,14 +6,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-engine lint bench fuzz screenshots clean
+.PHONY: run test test-engine lint bench fuzz screenshots readme-screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[class-server]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
@@ -52,12 +52,26 @@ bench: $(TEST_STAMP)
 fuzz: $(TEST_STAMP)
 	$(BIN)/python tests/benchmarks/fuzz_hostile.py
 
-SHOTS := practice table-props-and-hops table-three-dice-football table-high-roll-dice \
+# every screen (ui.app.SCREENS) in both themes on a laptop's 1366x768, to look at before a change
+# to a screen is merged: screenshots-local/1366x768/NAME-light.png and NAME-dark.png, git-ignored
+LAPTOP_SHOTS := screenshots-local/1366x768
+
+screenshots: $(STAMP)
+	mkdir -p $(LAPTOP_SHOTS)
+	for s in $$($(BIN)/python -c 'from ui.app import SCREENS; print(*SCREENS)'); do \
+		for t in light dark; do \
+			QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot $(LAPTOP_SHOTS)/$$s-$$t.png \
+				--screen $$s --theme $$t --size 1366x768 || exit 1; \
+		done; \
+	done
+
+README_SHOTS := practice table-props-and-hops table-three-dice-football table-high-roll-dice \
 	table-pai-gow-dice drill scenarios rules progress class class-live exam exam-result
 
-# every screen in the light theme (resources/screenshots/NAME.png) and the dark (NAME-dark.png)
-screenshots: $(STAMP)
-	for s in $(SHOTS); do \
+# the README's pictures, 1440x900: the light theme (resources/screenshots/NAME.png) and the dark
+# (NAME-dark.png)
+readme-screenshots: $(STAMP)
+	for s in $(README_SHOTS); do \
 		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s.png --screen $$s || exit 1; \
 		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s-dark.png --screen $$s --theme dark || exit 1; \
 	done

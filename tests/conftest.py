@@ -18,4 +18,5 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain as a test's do
 
 pytest_plugins = ["tests.support.home", "tests.support.command", "tests.support.qt",
-                  "tests.support.class_server_fixtures", "tests.support.markers", "tests.support.groups"]
+                  "tests.support.class_server_fixtures", "tests.support.markers", "tests.support.groups",
+                  "tests.support.order"]

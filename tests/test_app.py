@@ -206,3 +206,23 @@ def test_closing_the_window_mid_check_stops_the_check(qtbot, tmp_path, monkeypat
     assert stopped and not window.database_check.timer.isActive()
     monkeypatch.undo()
     store.close()
+
+
+def test_a_screenshot_at_a_laptops_size_and_a_bad_size_in_one_line(qtbot, tmp_path):
+    """`make screenshots` draws every screen at 1366x768 (--size); a size that is not one is
+    refused in one line, and --size is only for a screenshot."""
+    from ui.qt import QImage
+
+    out = tmp_path / "practice.png"
+    done = run_command("--screenshot", str(out), "--screen", "practice", "--size", "1366x768",
+                       env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1366, 768)
+    for bad in ("1366", "1366x", "x768", "-5x768", "1366x768x2", "99999x768", "0x0", "١٣٦٦x768"):
+        done = run_command("--screenshot", str(tmp_path / "x.png"), f"--size={bad}",
+                           env={"QT_QPA_PLATFORM": "offscreen"})
+        assert done.returncode == 2 and "is not a size such as 1366x768" in done.stderr, bad
+        assert "Traceback" not in done.stderr and not (tmp_path / "x.png").exists(), bad
+    done = run_command("--size", "1366x768", env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and "--size goes with --screenshot" in done.stderr

@@ -384,7 +384,7 @@ def test_rows_stored_before_the_checks_are_left_out_named_and_the_class_exports(
         assert ("attempt forged0 of 'Ana': not readable as an attempt (started: must be a number of "
                 "seconds, not inf)") in left
         server_class_overview(conn, now=T0 + 86_400)
-    assert older.install() == ["s010_checked_pushes_and_retractions"]
+    assert older.install() == names[names.index("s010_checked_pushes_and_retractions"):]
     with older.connect("instructor") as conn:
         left: list[str] = []
         lines = server_lines(conn, left_out=left)

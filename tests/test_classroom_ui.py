@@ -418,3 +418,39 @@ def test_the_class_tab_names_this_workstations_refused_result(qtbot, tmp_path, k
     page.grab().save(str(tmp_path / "class-tab.png"))
     w.close()
     store.close()
+
+
+def test_the_status_line_says_when_the_server_has_no_connection_free(qtbot, tmp_path, klass):
+    """conns.py: a trainee holds every connection the workstation's login may open; the status
+    bar said "connected" (the pusher kept the one it had) while the exam starts were refused."""
+    import psycopg
+
+    from trainer.classes import ClassUnreachableError
+    from trainer.classes.server.logins import enrol_workstation, new_password
+
+    with klass.connect("instructor") as instructor:
+        login = enrol_workstation(instructor, "Table 1", password := new_password())
+    path = progress_file(tmp_path / "ws.db", {"Ana": 1})
+    store = Store.open(path)
+    w = window_for(qtbot, store, store.find_trainee("Ana"))
+    w.rejoin_class(klass.address(login, password))
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
+    held = []
+    try:
+        while True:
+            try:
+                held.append(klass.connect(login, password))
+            except psycopg.OperationalError:
+                break
+        with pytest.raises(ClassUnreachableError, match="has no connection free for the login"):
+            w.services.classroom.connection.attempts_used("Ana", "floor-1")
+        qtbot.waitUntil(lambda: class_line(w).startswith(
+            "Class: the class server has no connection free for this workstation (too many "
+            f'connections for role "{login}")'), timeout=WITHIN)
+    finally:
+        for conn in held:
+            conn.close()
+    assert w.services.classroom.connection.attempts_used("Ana", "floor-1") == 0
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
+    w.close()
+    store.close()

@@ -396,3 +396,58 @@ def test_the_certificates_tab_reads_the_class_certificates_beside_the_files(qtbo
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert "cannot be read: The class server cannot be reached now" in tab.note.text()
     teacher.close()
+
+
+def pdf_title(path) -> str:
+    """The title in a PDF's document information: a literal string (escapes and octal read), in
+    UTF-16 after its byte-order mark, or in PDFDocEncoding."""
+    data = path.read_bytes()
+    at = data.index(b"/Title")
+    at = data.index(b"(", at) + 1
+    out, depth = bytearray(), 1
+    escapes = {ord("n"): 10, ord("r"): 13, ord("t"): 9, ord("b"): 8, ord("f"): 12}
+    while True:
+        c = data[at]
+        at += 1
+        if c == ord("\\"):
+            e = data[at]
+            if ord("0") <= e <= ord("7"):
+                n = next(k for k in (3, 2, 1) if all(ord("0") <= d <= ord("7") for d in data[at:at + k]))
+                out.append(int(data[at:at + n], 8) & 0xFF)
+                at += n
+            else:
+                out.append(escapes.get(e, e))
+                at += 1
+            continue
+        if c == ord("("):
+            depth += 1
+        elif c == ord(")"):
+            depth -= 1
+            if depth == 0:
+                break
+        out.append(c)
+    return out[2:].decode("utf-16-be") if out[:2] == b"\xfe\xff" else out.decode("latin-1")
+
+
+def test_a_failed_result_is_never_headed_certificate_nor_is_its_pdf(qtbot, tmp_path):
+    """A certified result that failed was headed "Certificate", and every PDF was titled "Exam
+    result": each says what it is."""
+    from trainer.exams import certificate_for, results
+    from ui.app import demo_services, throwaway_settings
+    from ui.window import MainWindow
+
+    services = demo_services(instructor=True)
+    w = MainWindow(services, settings=throwaway_settings())
+    qtbot.addWidget(w)
+    w.show()
+    page = w.show_screen("exam")
+    certified = [r for r in results(services.store)
+                 if r.over and certificate_for(services.store, r.uid) is not None]
+    passed = next(r for r in certified if r.passed)
+    failed = next(r for r in certified if not r.passed)
+    for result, head in ((passed, "Certificate"), (failed, "Certified result (not passed)")):
+        page.show_result(result)
+        assert page.report.toPlainText().splitlines()[0] == f"Dealer Certification Exam — {head}"
+        pdf = page.print_result(result, str(tmp_path / f"{result.uid}.pdf"))
+        assert pdf_title(pdf).startswith(f"{head} — "), pdf_title(pdf)
+    w.close()

@@ -659,3 +659,17 @@ def test_a_valid_throw_with_a_die_cocked_on_chips_moves_the_dice_to_the_box_pick
     assert len(dice) == len(state.dice), "every die drawn once"
     cocked_face = state.dice[state.cocked_die]
     assert sum(1 for d in dice if d.cocked) == (0 if cocked_face == picked else 1)
+
+
+def test_after_the_round_the_action_buttons_are_off_until_the_next(qtbot, screen):
+    """The buttons stayed enabled after the round and did nothing; they are off once it is
+    over, and on again for the next round."""
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("ph-first-shake"))
+    assert all(b.isEnabled() for b in screen.actions.buttons.values())
+    qtbot.mouseClick(screen.end, Qt.MouseButton.LeftButton)
+    assert "Round complete" in screen.feedback.toPlainText()
+    assert not any(b.isEnabled() for b in screen.actions.buttons.values())
+    screen.start(LIBRARY.by_id("ph-first-shake"))
+    assert all(b.isEnabled() for b in screen.actions.buttons.values())

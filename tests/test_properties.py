@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from decimal import Decimal
+from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -68,10 +69,15 @@ def cents(text: str) -> int:
     return int(value)
 
 
+@cache  # a strategy made once: Hypothesis checks each one it is given anew, at every draw
+def cents_between(low: int, high: int) -> st.SearchStrategy[int]:
+    return st.one_of(st.sampled_from((100, 500, 1000, 2500)), st.integers(low, high))
+
+
 @st.composite
 def amounts(draw, low: int = 1, high: int = 100_000) -> tuple[str, int]:
     """An amount in cents, written as the contract's decimal string ("5", "5.00" or "0.25")."""
-    c = draw(st.one_of(st.sampled_from([100, 500, 1000, 2500]), st.integers(low, high)))
+    c = draw(cents_between(low, high))
     c = min(max(c, low), high)
     if c % 100 == 0 and draw(st.booleans()):
         return str(c // 100), c
@@ -87,9 +93,10 @@ def wagers(draw, seats: int, bets: list[str], max_size: int) -> list[dict]:
     """Random wagers; a repeated (seat, bet) is likely, to exercise the merge rule."""
     seat = st.integers(1, seats) if draw(st.booleans()) else st.integers(1, min(seats, 3))
     out = []
+    bet = st.sampled_from(tuple(bets))  # a tuple, which Hypothesis keeps: a list it checks again
     for _ in range(draw(st.integers(0, max_size))):
         text, _ = draw(amounts())
-        out.append(wager(draw(seat), draw(st.sampled_from(bets)), text))
+        out.append(wager(draw(seat), draw(bet), text))
     return out
 
 

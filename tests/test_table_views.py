@@ -176,7 +176,8 @@ def test_each_mark_is_labelled(make_view, mark):
     view.set_state(TableState(players={4: "Dmitri"}, wagers=[W(4, "like-kind-5", 500)],
                               marks={(4, "like-kind-5"): mark}, payouts={(4, "like-kind-5"): 2000}))
     labels = [t.text for t in items_of(view, TagItem)]
-    assert any(t.split() == [mark.upper(), "$5"] for t in labels), labels
+    words = [mark.upper(), "$20", "on", "$5"] if mark == "paid" else [mark.upper(), "$5"]  # paid $20
+    assert any(t.split() == words for t in labels), labels
 
 
 def test_held_like_kind_wagers_from_the_round_are_marked(make_view):
@@ -405,3 +406,34 @@ def test_props_and_hops_chips_stay_inside_the_hop_region_outlines(make_view):
                 if combo in combos:
                     inner = view.region_outlines[name].boundingRect().adjusted(2, 2, -2, -2)
                     assert inner.left() <= left and right <= inner.right(), (combo, seat, name)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_paid_wager_is_labelled_with_what_it_was_paid(make_view, game):
+    """"PAID $5" on a hard ten paid $149 showed the wager: the label says the payment too."""
+    view = make_view(game)
+    state = busy(game)
+    paid = next(k for k, m in state.marks.items() if m == "paid")
+    view.set_state(busy(game, payouts={paid: 14_900}))
+    [label] = [t for t in labels_of(view)
+               if t.toolTip().startswith(f"Seat {paid[0]} · {view.catalogue[paid[1]].name}:")]
+    words = label.text.split()
+    assert "PAID" in words and words[words.index("PAID") + 1] == "$149", label.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_selection_ring_never_covers_a_label(make_view, game):
+    """The selected box's ring was drawn over the chips' labels on its edge."""
+    from ui.qt import QGraphicsPathItem
+
+    view = make_view(game)
+    state = busy(game)
+    for key in list(state.marks)[:4]:
+        view.set_state(busy(game, selected=key))
+        outline = view.spots[key].outline
+        rings = [i for i in view.scene().items() if isinstance(i, QGraphicsPathItem) and i.path() == outline]
+        assert rings, key
+        for label in labels_of(view):
+            for ring in rings:
+                if ring.shape().intersects(label.sceneBoundingRect()):
+                    assert label.zValue() > ring.zValue(), (key, label.text)

@@ -1,10 +1,10 @@
-"""Both themes read: the words on the menu bar, an exam report and the Progress screen stand out
-from the ground they are drawn on, measured on rendered pixels (WCAG contrast ratio, 4.5:1 for
-text)."""
+"""Both themes read: every colour of words on every screen stands out from the ground it is
+drawn on, measured on rendered pixels (WCAG contrast ratio, 4.5:1 for text); a theme chosen
+while the app runs reaches what was drawn before it."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 
@@ -38,6 +38,143 @@ def text_contrast(widget) -> float:
     ground = luminance(Counter(pixels).most_common(1)[0][0])
     return max((max(ground, luminance(p)) + 0.05) / (min(ground, luminance(p)) + 0.05)
                for p in set(pixels))
+
+
+def rgb(pixel: int) -> tuple[int, int, int]:
+    return (pixel >> 16) & 255, (pixel >> 8) & 255, pixel & 255
+
+
+def ratio(a: int, b: int) -> float:
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+#: a run of one colour this long, across or down, is a line or a surface (a rule, a border, a
+#: selected row), not a letter
+RUN = 24
+#: how far (0-255) from the ground a pixel must be to be ink at all, and how many pixels a colour
+#: of ink takes (with its anti-aliased edge) to count: fewer is a speck, not words
+NEAR, LEAST = 24, 12
+
+
+def line_pixels(grid):
+    """Where runs of one colour at least RUN long lie, across or down (a boolean array)."""
+    import numpy as np
+
+    def across(a):
+        out = np.zeros(a.shape, dtype=bool)
+        for y, row in enumerate(a):
+            starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
+            lengths = np.diff(np.r_[starts, row.size])
+            for s, n in zip(starts[lengths >= RUN], lengths[lengths >= RUN], strict=True):
+                out[y, s:s + n] = True
+        return out
+
+    return across(grid) | across(grid.T).T
+
+
+def inks(image, *, inset: int = 3, right: int = 0, ground: int | None = None) -> tuple[int, list[int]]:
+    """The ground of a picture (its commonest colour, unless given) and every colour of ink
+    drawn on it.
+
+    A letter is drawn in its colour with an anti-aliased edge of blends towards the ground: the
+    pixels are grouped by their direction from the ground; in each group the farthest colour is
+    ink unless it is itself a blend of the ground and a stronger ink. Grey words under white
+    ones lie in one direction: rich text is measured a paragraph at a time (`rich_inks`).
+    Lines and surfaces (RUN) and the frame (`inset`; `right`: a combo box's arrow) are left
+    out: they are not words."""
+    import numpy as np
+
+    from ui.qt import QImage
+
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
+    rows = np.frombuffer(image.constBits(), dtype=np.uint32).reshape(
+        image.height(), image.bytesPerLine() // 4)
+    grid = rows[inset:image.height() - inset, inset:image.width() - inset - right] & 0xFFFFFF
+    if grid.size == 0:
+        return 0, []
+    if ground is None:
+        colours, counts = np.unique(grid, return_counts=True)
+        ground = int(colours[counts.argmax()])
+    colours, counts = np.unique(grid[~line_pixels(grid)], return_counts=True)
+    g = rgb(ground)
+    groups: dict[tuple, list[tuple[int, int, int]]] = defaultdict(list)
+    for pixel, n in zip(colours.tolist(), counts.tolist(), strict=True):
+        away = [a - b for a, b in zip(rgb(pixel), g, strict=True)]
+        far = max(abs(v) for v in away)
+        if far >= NEAR:
+            groups[tuple(round(v / far * 5) for v in away)].append((far, pixel, n))
+    farthest = [max(members)[1] for members in groups.values() if sum(n for *_, n in members) >= LEAST]
+
+    def edge_of_another(c: int) -> bool:
+        v = [a - b for a, b in zip(rgb(c), g, strict=True)]
+        for other in farthest:
+            if ratio(ground, other) <= ratio(ground, c):
+                continue
+            d = [a - b for a, b in zip(rgb(other), g, strict=True)]
+            t = sum(a * b for a, b in zip(d, v, strict=True)) / sum(a * a for a in d)
+            if 0 < t < 1 and sum((vi - t * di) ** 2 for vi, di in zip(v, d, strict=True)) ** 0.5 < 30:
+                return True
+        return False
+
+    return ground, [c for c in farthest if not edge_of_another(c)]
+
+
+def rich_inks(browser) -> tuple[int, list[int]]:
+    """The ground of a rich-text browser and the colours of ink of each of its paragraphs on
+    screen, each paragraph measured alone on the browser's ground."""
+    image = browser.viewport().grab().toImage()
+    ground, colours = inks(image)
+    found = set(colours)
+    layout = browser.document().documentLayout()
+    dx, dy = browser.horizontalScrollBar().value(), browser.verticalScrollBar().value()
+    block = browser.document().begin()
+    while block.isValid():
+        r = layout.blockBoundingRect(block).toRect().translated(-dx, -dy).intersected(image.rect())
+        if r.width() > 4 and r.height() > 4:
+            found.update(inks(image.copy(r), inset=0, ground=ground)[1])
+        block = block.next()
+    return ground, sorted(found)
+
+
+def faint_words(window) -> list[str]:
+    """Every colour of words under 4.5:1 on its ground in the window's labels, buttons, fields,
+    lists, tables, tab bars, menu bar and rich text, one line each. A disabled control is left
+    out (WCAG asks no contrast of an inactive control); so are the tables' felt and the charts,
+    drawings measured by their own tests."""
+    from ui.qt import (
+        QAbstractButton,
+        QAbstractItemView,
+        QComboBox,
+        QHeaderView,
+        QLabel,
+        QLineEdit,
+        QMenuBar,
+        QTabBar,
+        QTextBrowser,
+    )
+
+    out = []
+    kinds = (QLabel, QAbstractButton, QTextBrowser, QLineEdit, QComboBox, QTabBar, QHeaderView,
+             QAbstractItemView, QMenuBar)
+    seen = set()
+    for widget in (w for kind in kinds for w in window.findChildren(kind)):
+        if id(widget) in seen or not widget.isVisible() or not widget.isEnabled() or widget.width() < 8:
+            continue
+        seen.add(id(widget))
+        if isinstance(widget, QLabel) and not widget.text():
+            continue
+        if isinstance(widget, QTextBrowser):
+            ground, colours = rich_inks(widget)
+        else:
+            drawn = widget.viewport() if isinstance(widget, QAbstractItemView) else widget
+            ground, colours = inks(drawn.grab().toImage(), right=28 if isinstance(widget, QComboBox) else 0)
+        for c in colours:
+            if ratio(ground, c) < MIN_CONTRAST:
+                words = widget.text()[:40] if callable(getattr(widget, "text", None)) else ""
+                out.append(f"{type(widget).__name__} {widget.objectName()!r} {words!r}: #{c:06x} on "
+                           f"#{ground:06x} is {ratio(ground, c):.2f}:1")
+    return out
 
 
 @pytest.fixture(params=["light", "dark"])
@@ -88,3 +225,91 @@ def test_an_exam_report_reads_in_both_themes(qtbot, themed):
     assert ground_of(page.report.viewport()) > 0.9, f"{themed}: a report is printed on white"
     assert text_contrast(page.report.viewport()) >= MIN_CONTRAST, f"{themed}: the report"
     w.close()
+
+
+def showcased(qtbot, screen: str):
+    from ui.app import showcase
+    from ui.qt import QApplication
+
+    w = showcase(screen, size=(1366, 768))
+    qtbot.addWidget(w)
+    QApplication.processEvents()
+    return w
+
+
+def close(w) -> None:
+    progress = w.pages.get("progress")
+    if progress is not None and progress.live is not None:
+        progress.live.stop()
+    w.close()
+
+
+@pytest.mark.parametrize("screen", __import__("ui.app", fromlist=["SCREENS"]).SCREENS)
+def test_every_colour_of_words_on_every_screen_reads_in_both_themes(qtbot, themed, screen):
+    w = showcased(qtbot, screen)
+    faint = faint_words(w)
+    close(w)
+    assert not faint, f"{themed} {screen}: " + "; ".join(faint)
+
+
+def test_the_feedback_right_wrong_and_quote_read_in_the_dark(qtbot, themed):
+    """A right and a wrong action with the regulation's words under each, as the panel shows
+    them at the table."""
+    from ui.practice import FeedbackPanel
+
+    panel = FeedbackPanel()
+    qtbot.addWidget(panel)
+    panel.resize(420, 500)
+    quote = "The dealer shall collect all losing wagers before paying any winning wager. " * 2
+    for ok in (True, False):
+        panel.add(_Feedback(ok, quote))
+    panel.show()
+    qtbot.waitExposed(panel)
+    ground, colours = rich_inks(panel)
+    assert len(colours) >= 3, f"{themed}: the words, the ✔ and the ✘ each in a colour of their own"
+    faint = [f"#{c:06x} {ratio(ground, c):.2f}:1" for c in colours if ratio(ground, c) < MIN_CONTRAST]
+    assert not faint, f"{themed}: {faint} on #{ground:06x}"
+
+
+class _Feedback:
+    """What the panel reads of a trainer.Feedback."""
+
+    def __init__(self, ok: bool, quote: str):
+        self.ok, self.quote = ok, quote
+        self.message = "Right: collect the losing wagers" if ok else "Pay before collecting"
+        self.expected = None if ok else type("E", (), {"label": "Collect the Field"})()
+        self.cite = "58 Pa. Code § 668a.3(g)"
+
+
+def test_a_theme_chosen_while_running_reaches_the_charts_and_the_feedback(qtbot):
+    """View › Dark theme with the Progress screen and a round's feedback already drawn in the
+    light: the charts' ground turns dark and their words and the feedback's read at 4.5:1."""
+    from ui import theme
+    from ui.app import demo_services
+    from ui.qt import QApplication
+
+    app = QApplication.instance()
+    theme.apply(app, "light")
+    try:
+        w = window(qtbot, demo_services())
+        page = w.show_screen("progress")
+        practice = w.show_screen("practice")
+        practice.screen.feedback.add(_Feedback(False, "The dealer shall collect all losing wagers."))
+        w.show_screen("progress")
+        assert ground_of(page.accuracy.plot.viewport()) > 0.9, "the light theme's charts are white"
+        next(a for a in w.findChildren(type(w.large_print_action)) if a.text() == "Dark theme").trigger()
+        QApplication.processEvents()
+        for name, chart in (("accuracy", page.accuracy), ("speed", page.speed), ("days", page.days)):
+            assert ground_of(chart.plot.viewport()) < 0.05, f"the {name} chart: still drawn on white"
+            assert text_contrast(chart.plot.viewport()) >= MIN_CONTRAST, f"the {name} chart"
+        w.show_screen("practice")
+        panel = practice.screen.feedback
+        ground, colours = rich_inks(panel)
+        assert luminance(ground) < 0.05, "the feedback is drawn on the dark ground"
+        faint = [f"#{c:06x}" for c in colours if ratio(ground, c) < MIN_CONTRAST]
+        assert not faint, f"the feedback written in the light theme, read in the dark: {faint}"
+        w.close()
+    finally:
+        app.setStyleSheet("")
+        app.setPalette(app.style().standardPalette())
+        app.setProperty("theme", None)

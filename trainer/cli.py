@@ -18,7 +18,8 @@ from trainer import __version__, commands
 from trainer.commands._shared import EXIT_BAD_INPUT, class_option
 from trainer.errors import DataError, RequestError
 
-__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "build_parser", "class_option", "main"]
+__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "build_parser", "class_option", "main",
+           "utf8_output"]
 
 EXIT_INTERNAL = 70  # a bug (sysexits' EX_SOFTWARE): never mistaken for "failed" (1) or bad input (2)
 
@@ -44,11 +45,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a request is escaped, not a crash
+def utf8_output() -> None:
+    """Standard output and error in UTF-8 whatever the locale (piped on Windows they would be
+    cp1252, and every § a byte no UTF-8 reader takes); a lone surrogate is escaped, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
+def main(argv: list[str] | None = None) -> int:
+    utf8_output()
+    args = build_parser().parse_args(argv)
     if hasattr(sys.stdin, "reconfigure"):  # JSON is UTF-8 whatever the locale; a byte that is not
         sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")  # is refused by loads()
     from trainer.exams.errors import ExamError

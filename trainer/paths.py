@@ -32,6 +32,12 @@ def scenarios_dir() -> Path:
     return _find("scenarios")
 
 
+def binary(flags: int) -> int:
+    """`os.open`'s `flags` for a file of bytes: with O_BINARY where it exists (Windows, whose C
+    runtime otherwise writes each b"\\n" as b"\\r\\n", and reads b"\\x1a" as the end of the file)."""
+    return flags | getattr(os, "O_BINARY", 0)
+
+
 @contextmanager
 def atomic_text(path: str | os.PathLike, *, private: bool = False) -> Iterator[IO[str]]:
     """A text file written whole or not at all: written to a temporary file beside it, flushed to
@@ -42,7 +48,7 @@ def atomic_text(path: str | os.PathLike, *, private: bool = False) -> Iterator[I
     try:
         if private:
             tmp.unlink(missing_ok=True)
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.close(os.open(tmp, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600))
         with open(tmp, "w", encoding="utf-8", newline="") as out:
             yield out
             out.flush()

@@ -10,6 +10,10 @@ from trainer import GAME_IDS, __version__
 
 SCREENS = ("practice", "scenarios", "progress", "class", "class-live", "rules", "exam", "exam-result",
            "drill", *(f"table-{game}" for game in GAME_IDS))
+STYLE = "Fusion"  # Qt's own style, drawn alike on Windows, macOS and Linux
+#: the window's size in a screenshot unless asked otherwise (the README's pictures); `make
+#: screenshots` asks for a laptop's screen, 1366×768
+SHOT_SIZE = (1440, 900)
 LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture is taken
 
 
@@ -22,6 +26,8 @@ def application():
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
             Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication(sys.argv[:1])
+    # Fusion on every OS: Windows' and macOS's own styles would not look like the screenshots
+    app.setStyle(STYLE)
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)
@@ -32,14 +38,14 @@ def application():
 
 
 def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None,
-        theme: str | None = None, class_address=None) -> int:
+        theme: str | None = None, size: tuple[int, int] = SHOT_SIZE, class_address=None) -> int:
     """`class_address`: the class given with --class (a ClassAddress), joined for this run."""
     app = application()
     if screenshot:
         from ui import theme as themes
 
         themes.apply(app, theme or "light")  # a picture in the theme asked for, not the user's
-        return save_screenshot(Path(screenshot), screen or "practice", db)
+        return save_screenshot(Path(screenshot), screen or "practice", db, size)
     from ui.services import Services
     from ui.window import MainWindow
 
@@ -150,7 +156,8 @@ def open_store(db: str | None):
             path = Path(name)
 
 
-def save_screenshot(path: Path, screen: str, db: str | None = None) -> int:
+def save_screenshot(path: Path, screen: str, db: str | None = None,
+                    size: tuple[int, int] = SHOT_SIZE) -> int:
     """Render one screen of the main window to a PNG; one line and exit 2 if it cannot. With
     `db`, the window is the one the real start path makes for that progress file (headless, and
     nothing is asked); without, a demonstration class in memory."""
@@ -168,7 +175,7 @@ def save_screenshot(path: Path, screen: str, db: str | None = None) -> int:
             return 2
     from ui.qt import QApplication
 
-    window = showcase(screen, services)
+    window = showcase(screen, services, size)
     QApplication.processEvents()  # the layouts settle, as they would before the first frame
     image = with_dialogs(window)
     progress = window.pages.get("progress")
@@ -230,9 +237,9 @@ def file_services(db: str):
     return services
 
 
-def showcase(screen: str, services=None):
-    """The main window on a screen: for the services given (a progress file), or as a
-    demonstration (no progress file is touched)."""
+def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
+    """The main window on a screen, at `size`: for the services given (a progress file), or as
+    a demonstration (no progress file is touched)."""
     from ui.qt import QApplication
     from ui.services import Services
     from ui.window import MainWindow
@@ -243,7 +250,7 @@ def showcase(screen: str, services=None):
             services = demo_services(instructor=screen in ("class", "class-live", "exam-result"),
                                      session=screen == "class-live")
     window = MainWindow(services, settings=throwaway_settings())
-    window.resize(1440, 900)
+    window.resize(*size)
     window.show()  # shown first: a dialog the screen opens stands where it would in use
     if screen.startswith("table-") or screen == "drill":
         game = screen.removeprefix("table-") if screen.startswith("table-") else GAME_IDS[0]

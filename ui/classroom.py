@@ -62,15 +62,20 @@ def password_file(settings) -> Path:
 
 def status_line(waiting: int, connected: bool, problem: str | None, refused: bool = False, *,
                 unreachable: bool = True, set_aside: list[tuple[str, str]] | None = None,
-                answering: bool = True, file_damaged: bool = False) -> str:
+                answering: bool = True, file_damaged: bool = False, crowded: str | None = None) -> str:
     """The status bar's words for the class's state: `refused`, the server refused the password;
     `unreachable`, the last try found no server (else the server answered and refused the push);
     `set_aside`, the attempts the class refused, (uid, why) newest first; `answering` False, the
     server is there and does not answer (frozen); `file_damaged`, the progress file's check found
-    it damaged, and nothing more is sent from it."""
+    it damaged, and nothing more is sent from it; `crowded`, the server had no connection free
+    for the login at the last push or call (its words), which a connection still held does not
+    hide."""
     if file_damaged:
         return (f"Class: the progress file is damaged, and nothing more is sent from it; "
                 f"{results(waiting)} not sent")
+    if crowded is not None and not refused:
+        text = f"Class: the class server has no connection free for this workstation ({crowded})"
+        return f"{text}; {results(waiting)} waiting" if waiting else text
     text = _state(waiting, connected, problem, refused, unreachable, answering)
     if not set_aside:
         return text
@@ -208,7 +213,8 @@ class Classroom(QObject):
                                        unreachable=getattr(c, "unreachable", True),
                                        set_aside=c.refused_attempts() if pusher is not None else None,
                                        answering=getattr(c, "answering", True),
-                                       file_damaged=getattr(c, "file_damaged", False)))
+                                       file_damaged=getattr(c, "file_damaged", False),
+                                       crowded=getattr(c, "crowded", None)))
         self.label.setToolTip(f"{c.address.shown}\n{c.status}")
 
 

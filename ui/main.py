@@ -27,24 +27,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screen", metavar="NAME", help="the screen to render with --screenshot")
     p.add_argument("--theme", choices=("light", "dark"),
                    help="the theme --screenshot renders in (default: light)")
+    p.add_argument("--size", metavar="WxH", type=window_size,
+                   help="the window's size in --screenshot, e.g. 1366x768 (default: 1440x900)")
     p.add_argument("--db", metavar="FILE", help="the progress database (default: your data folder)")
     cli.class_option(p)
     return p
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """A window size given as WIDTHxHEIGHT, each from 320 to 7680 pixels."""
+    width, x, height = text.lower().partition("x")
+    if not (x and text.isascii() and width.isdigit() and height.isdigit()
+            and 320 <= int(width) <= 7680 and 320 <= int(height) <= 7680):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768 "
+                                         "(each side 320 to 7680 pixels)")
+    return int(width), int(height)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     from trainer import cli
 
+    cli.utf8_output()  # the app's own lines too (--screenshot, --db): UTF-8 on every OS
     if argv and argv[0] in cli.COMMANDS:
         return cli.main(argv)
     args = build_parser().parse_args(argv)
-    from ui.app import run
+    from ui.app import SHOT_SIZE, run
 
     if args.theme and not args.screenshot:
         build_parser().error("--theme goes with --screenshot (the app itself has View › Dark theme)")
+    if args.size and not args.screenshot:
+        build_parser().error("--size goes with --screenshot (the app's window is yours to size)")
     return run(screenshot=args.screenshot, screen=args.screen, db=args.db, theme=args.theme,
-               class_address=args.class_address)
+               size=args.size or SHOT_SIZE, class_address=args.class_address)
 
 
 if __name__ == "__main__":

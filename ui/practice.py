@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from trainer import LABELS, Automation, Do, automation_words, policy, readable
 from trainer.progress import Mode
+from ui import theme
 from ui.actions import ActionBar
 from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
 from ui.qt import (
@@ -44,32 +45,41 @@ class FeedbackPanel(QTextBrowser):
         self.setObjectName("feedback")
         self.setOpenExternalLinks(False)
         self.entries: list[str] = []
+        self.retheme()
+
+    def retheme(self) -> None:
+        """The marks and quotes in the theme's colours, those already written included."""
+        self.document().setDefaultStyleSheet(theme.rich_text_css())
+        self._show()
+
+    def _show(self) -> None:
+        self.setHtml("<hr>".join(self.entries[:12]))
 
     def add(self, fb: Feedback) -> None:
-        mark = ('<span style="color:#146c2e;font-weight:700">✔ Right</span>' if fb.ok else
-                '<span style="color:#a11d1d;font-weight:700">✘ Not right</span>')
+        mark = ('<span class="ok">✔ Right</span>' if fb.ok else
+                '<span class="wrong">✘ Not right</span>')
         parts = [f"<p>{mark} — {html.escape(readable(fb.message.removeprefix('Right: ')))}</p>"]
         if not fb.ok and fb.expected is not None:
             parts.append(f"<p><b>Expected:</b> {html.escape(fb.expected.label)}</p>")
         if fb.cite:
             parts.append(f"<p><b>{html.escape(readable(fb.cite))}</b></p>")
         if fb.quote:
-            parts.append(f"<blockquote style='color:#555'>{html.escape(_short(fb.quote))}</blockquote>")
+            parts.append(f"<blockquote class='quiet'>{html.escape(_short(fb.quote))}</blockquote>")
         self.entries.insert(0, "".join(parts))
-        self.setHtml("<hr>".join(self.entries[:12]))
+        self._show()
 
     def briefing(self, title: str, text: str) -> None:
         self.entries.insert(0, f"<h3>Briefing</h3><p>{html.escape(text)}</p>")
-        self.setHtml("<hr>".join(self.entries[:12]))
+        self._show()
 
     def note(self, text: str) -> None:
         self.entries.insert(0, f"<p><i>{html.escape(text)}</i></p>")
-        self.setHtml("<hr>".join(self.entries[:12]))
+        self._show()
 
     def summary(self, result: Result, round_: PracticeRound) -> None:
         s = result.score
-        verdict = ("<span style='color:#146c2e;font-weight:700'>PASSED</span>" if s.passed else
-                   "<span style='color:#a11d1d;font-weight:700'>NOT PASSED</span>")
+        verdict = ("<span class='ok'>PASSED</span>" if s.passed else
+                   "<span class='wrong'>NOT PASSED</span>")
         rows = [f"<h2>Round complete — {verdict}</h2>",
                 f"<p style='font-size:13pt'>Procedure <b>{s.procedure}</b> · Payouts "
                 f"<b>{s.payouts}</b> · Speed <b>{s.speed}</b> · Total <b>{s.total}</b>"
@@ -77,7 +87,7 @@ class FeedbackPanel(QTextBrowser):
         reasons = policy.why_not((f.severity for f in result.findings), s.total)
         if reasons:
             rows.append("<p><b>Not passed:</b> " + html.escape("; ".join(reasons)) + ".</p>")
-        rows.append(f"<p style='color:#555'><i>Graded under {html.escape(policy.rule(s.rule).title)}"
+        rows.append(f"<p class='quiet'><i>Graded under {html.escape(policy.rule(s.rule).title)}"
                     "</i></p>")
         if result.findings:
             rows.append("<h3>Findings</h3><ol>")
@@ -89,7 +99,7 @@ class FeedbackPanel(QTextBrowser):
         else:
             rows.append("<p>No findings: every step right, in order, to the cent.</p>")
         self.entries.insert(0, "".join(rows))
-        self.setHtml("<hr>".join(self.entries[:12]))
+        self._show()
 
 
 def _short(text: str, limit: int = 420) -> str:
@@ -217,6 +227,7 @@ class PracticeScreen(QWidget):
         self._ensure_view(scenario)
         self.view.name_irregularities = mode is not Mode.EXAM
         self.actions.set_game(scenario.game, self)
+        self.actions.setEnabled(True)
         self.skip.setEnabled(True)
         self.end.setEnabled(True)
         self.clock.start()
@@ -501,6 +512,7 @@ class PracticeScreen(QWidget):
             self.feedback.note("This part of the exam is done.")
         else:
             self.feedback.summary(result, r)
+        self.actions.setEnabled(False)  # the round is over: nothing is left for them to do
         self.skip.setEnabled(False)
         self.end.setEnabled(False)
         self.finished.emit(result, r)

@@ -20,22 +20,26 @@ pg = pyqtgraph()
 
 DAY = 86400.0
 #: each game's line, in the order of the games' registry
-GAME_COLOURS = dict(zip(games.GAME_IDS, ("#0b7a4b", "#b5651d", "#1f5fa8", "#6a3fa0", "#b3262e"),
+GAME_COLOURS = dict(zip(games.GAME_IDS, ("#0b7a4b", "#9c5518", "#1f5fa8", "#6a3fa0", "#b3262e"),
                         strict=False))
 #: lighter lines for the dark ground, in the same order
 GAME_COLOURS_DARK = dict(zip(games.GAME_IDS, ("#3ec483", "#e59a52", "#6fa8ee", "#b48be6", "#ef6b73"),
                              strict=False))
-PALETTE = ("#0b7a4b", "#1f5fa8", "#b5651d", "#b3262e", "#6a3fa0", "#2a8c8c")
+PALETTE = ("#0b7a4b", "#1f5fa8", "#9c5518", "#b3262e", "#6a3fa0", "#2a8c8c")
 PALETTE_DARK = ("#3ec483", "#6fa8ee", "#e59a52", "#ef6b73", "#b48be6", "#4fc9c9")
 #: the accuracy chart by skill draws the most practised skills only, so that it stays readable
 MOST_SKILLS = 6
 RAW_ALPHA = 80  # the raw points: faint, under the line
 
 
+#: a chart's ground and ink, light and dark
+GROUND = {False: "#ffffff", True: "#262a27"}
+INK = {False: "#222222", True: "#e8e4d8"}
+
+
 def configure(dark: bool):
     """pyqtgraph's ground and ink for the theme; the module, for making charts."""
-    pg.setConfigOptions(antialias=True, background="#262a27" if dark else "w",
-                        foreground="#e8e4d8" if dark else "#222")
+    pg.setConfigOptions(antialias=True, background=GROUND[dark], foreground=INK[dark])
     return pg
 
 
@@ -82,6 +86,7 @@ class Chart(QWidget):
     def __init__(self, title: str, left: str, dark: bool = False):
         super().__init__()
         self.dark = dark
+        self.title = title
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.axis = DayAxis()
@@ -102,6 +107,17 @@ class Chart(QWidget):
         layout.addWidget(self.plot)
         layout.addWidget(self.legend)
         layout.addWidget(self.empty)
+
+    def set_dark(self, dark: bool) -> None:
+        """The chart's ground, axes and title in the other theme's colours (its lines are drawn
+        again by whoever draws them)."""
+        self.dark = dark
+        self.plot.setBackground(GROUND[dark])
+        for side in ("left", "bottom"):
+            axis = self.plot.getAxis(side)
+            axis.setPen(INK[dark])
+            axis.setTextPen(INK[dark])
+        self.plot.setTitle(self.title, size="12pt", color=INK[dark])
 
     def start(self, report) -> None:
         """Clear the chart and set its days: the report's range and offset, by day or by week."""
@@ -205,5 +221,6 @@ def draw_attempts(chart: Chart, report) -> None:
     chart.plot.getAxis("left").setTickSpacing(major, major)  # whole attempts only
     chart.plot.setYRange(0, top, padding=0.05)
     per = "day" if report.bin_days == 1 else "week"
-    chart.plot.setTitle(f"Attempts per {per}", size="12pt")
+    chart.title = f"Attempts per {per}"
+    chart.plot.setTitle(chart.title, size="12pt", color=INK[chart.dark])
     chart.empty.setText(f"Green: attempts; gold: passed.{binning_note(report)}")

@@ -95,6 +95,16 @@ class ProgressPage(QWidget):
 
     # --- drawing -------------------------------------------------------------------------------
 
+    def retheme(self) -> None:
+        """The charts in the theme now applied, drawn again (View › Dark theme while running)."""
+        from ui import theme
+
+        dark = theme.current() == "dark"
+        configure(dark)
+        for chart in (self.accuracy, self.speed, self.days):
+            chart.set_dark(dark)
+        self.refresh()
+
     def refresh(self) -> None:
         store = self.services.store if self.services is not None else None
         trainee = self.services.trainee if self.services is not None else None

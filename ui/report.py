@@ -33,6 +33,14 @@ def _when(t: float | None) -> str:
     return datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M") if t else "—"
 
 
+def heading(r: dict) -> str:
+    """What the paper is: a certificate only when a certified result passed; a failed one
+    certified is a certified result, and one not certified a result."""
+    if r.get("certificate"):
+        return "Certificate" if r["passed"] else "Certified result (not passed)"
+    return "Result"
+
+
 def report_html(r: dict) -> str:
     """The report as HTML. `r` holds: trainee, form, started, ended, duration, status, passed,
     total, procedure, payouts, speed, pass_mark, items [{title, total, findings [{kind,
@@ -81,7 +89,7 @@ def report_html(r: dict) -> str:
         trust = ("This report is printed from the workstation's own record, which is not signed: "
                  "it proves nothing outside the trainer.")
     return f"""<html><head><style>{CSS}</style></head><body>
-<h1>Dealer Certification Exam — {"Certificate" if cert else "Result"}</h1>
+<h1>Dealer Certification Exam — {html.escape(heading(r))}</h1>
 <p class='sub'>Pennsylvania dice table games · 58 Pa. Code · Dealer Trainer {__version__}</p>
 <table class='facts'>{rows}</table>
 <p>{verdict}</p>
@@ -107,7 +115,7 @@ def write_pdf(r: dict, path: Path) -> Path:
                                      QPageLayout.Orientation.Portrait, QMarginsF(20, 20, 20, 20),
                                      QPageLayout.Unit.Millimeter))
     writer.setResolution(300)
-    writer.setTitle(f"Exam result — {r['trainee']} — {r['form']}")
+    writer.setTitle(f"{heading(r)} — {r['trainee']} — {r['form']}")
     writer.setCreator(f"Dealer Trainer {__version__}")
     doc = QTextDocument()
     doc.documentLayout().setPaintDevice(writer)  # lay out in the printer's resolution

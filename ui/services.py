@@ -105,13 +105,15 @@ class Services(QObject):
         return imported_text(import_results(self.store, path))
 
     def flush(self) -> int:
-        """Try again to save results kept in memory (at exit, and before each new one). Results
-        waiting for the background check wait for its end here, then are saved if it passed."""
+        """Try again to save results kept in memory (the window is closing): how many were saved.
+        A background check still running is stopped, not waited for: the results waiting for it
+        are in the journal beside the file, and the next start saves them once its check passes
+        (`Store.in_memory_only` are those that are not)."""
         if self.store is None or not self.store.pending:
             return 0
         if self.store.checking:
-            self.store.wait_for_check()
-            return self.store.check_finished()
+            self.store.stop_check()
+            return 0
         from trainer.progress import StoreError
 
         try:

@@ -326,6 +326,7 @@ class MainWindow(QMainWindow):
     def set_theme(self, name: str) -> None:
         self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name,
                                                          large=self.large_print_action.isChecked()))
+        theme.retheme(self)
 
     def zoom_tables(self, factor: float | None) -> None:
         """Zoom every table on screen by `factor` (None fits the whole table); a table opened
@@ -365,7 +366,7 @@ class MainWindow(QMainWindow):
             return
         if self.services is not None and self.services.store is not None:
             self.services.flush()
-            kept = len(self.services.store.pending)
+            kept = len(self.services.store.in_memory_only)
             if kept and QMessageBox.question(
                     self, "Unsaved results",
                     f"{kept} results could not be saved to the progress file "

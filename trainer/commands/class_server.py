@@ -29,6 +29,9 @@ def _port(text: str) -> int:
 
 
 def run(args) -> int:
+    from trainer.classes.server.postgres import packaged_server
+
+    packaged_server()  # before anything is made in the folder: without it, how to get it
     from trainer.classes.server.command import serve, stop_server
 
     if args.stop is not None:

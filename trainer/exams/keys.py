@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from trainer.exams.canonical import canonical
 from trainer.exams.errors import KeyFileError
+from trainer.paths import binary
 
 PRIVATE_FORMAT = "dealer-trainer-instructor-key"
 PUBLIC_FORMAT = "dealer-trainer-public-key"
@@ -211,13 +212,13 @@ def _write_new(path: str | os.PathLike, doc: dict, mode: int = 0o600) -> None:
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        fd = os.open(target, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), mode)
     except FileExistsError:
         raise KeyFileError(f"{target} already exists; a key file is never overwritten",
                            path=str(target)) from None
     except OSError as e:
         raise KeyFileError(f"cannot write {target} ({e.strerror or e})", path=str(target)) from None
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
         json.dump(doc, out, indent=1)
         out.write("\n")
         out.flush()

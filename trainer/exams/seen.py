@@ -26,6 +26,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from trainer.exams.errors import ExamError
+from trainer.paths import binary
 
 LIST = "sittings-started"
 WAIT = 10.0  # seconds a start waits for another copy of the app starting a sitting
@@ -79,7 +80,7 @@ class SittingsSeen:
         return None
 
     def _add(self, nonce: str) -> None:
-        fd = os.open(self.list, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        fd = os.open(self.list, binary(os.O_WRONLY | os.O_CREAT | os.O_APPEND), 0o600)
         try:
             os.write(fd, f"{nonce}\n".encode("ascii"))
             os.fsync(fd)

@@ -21,9 +21,10 @@ counts too, and first: a start it refuses, or cannot be asked about, does not ha
 (trainer.exams.classledger, "the offline rule"), so a progress file deleted or restored gives
 no attempt back.
 
-One clock times an attempt: `exam_clock`, seconds since 1970 as the wall clock read them when
-the app started, advanced by a steady clock that counts sleep too, so that setting the
-computer's clock during an exam neither buys time nor moves the times recorded. The screen's
+One clock times an attempt: `exam_clock` (trainer.exams.clock), seconds since 1970 as the wall
+clock read them when the app started, advanced by a steady clock that counts sleep too, on every
+OS, so that setting the computer's clock or closing the lid during an exam buys no time and
+moves none of the times recorded. The screen's
 countdown reads the session's `remaining()`; tests pass their own clock.
 """
 
@@ -32,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import json
 import tempfile
-import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -42,6 +42,7 @@ from filelock import FileLock, Timeout
 from trainer.classes.errors import ClassServerError
 from trainer.exams import classledger
 from trainer.exams.certify import CertifyError, read_sitting, signed_by
+from trainer.exams.clock import exam_clock
 from trainer.exams.errors import (
     AwaitingClassError,
     ExamError,
@@ -65,22 +66,6 @@ from trainer.progress.store import Store
 from trainer.scenario import Scenario
 
 _LIVE: set[str] = set()  # uids of the attempts being sat in this process
-
-
-def _steady() -> float:
-    """Seconds that only go forward, sleep included: closing a laptop's lid buys no exam time
-    (CLOCK_BOOTTIME on Linux; elsewhere the monotonic clock)."""
-    if hasattr(time, "CLOCK_BOOTTIME"):
-        return time.clock_gettime(time.CLOCK_BOOTTIME)
-    return time.monotonic()
-
-
-_WALL, _STEADY = time.time(), _steady()  # read together, once
-
-
-def exam_clock() -> float:
-    """Now, in seconds since 1970, by the wall clock at start-up plus the steady time since."""
-    return _WALL + (_steady() - _STEADY)
 
 
 def attempts_used(store: Store, trainee_id: int, form_uid: str, classroom=None) -> int:

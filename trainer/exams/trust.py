@@ -34,6 +34,7 @@ from pathlib import Path
 from trainer.exams.canonical import canonical
 from trainer.exams.errors import KeyFileError
 from trainer.exams.records import ANSWER_COLUMNS, RESULT_COLUMNS, SIGNOFF_COLUMNS, Status
+from trainer.paths import binary
 from trainer.progress._sqlite import Database
 from trainer.progress.store import Store
 
@@ -79,7 +80,7 @@ def installation_key(path: str | os.PathLike) -> bytes:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.part")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(tmp, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(secrets.token_bytes(KEY_BYTES))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 
 #: a text with a character outside ASCII (or a byte that is not one): only those are decoded
 NOT_ASCII = "*[^\x01-\x7f]*"
@@ -95,6 +95,16 @@ def texts_read(columns: list[tuple[str, bool]]) -> str:
 def check_constraints(sql: str) -> list[str]:
     """The expressions of the CHECK constraints in a CREATE TABLE statement, in order (its
     string literals, quoted names and comments never mistaken for one)."""
+    return list(_read_create(sql)[0])
+
+
+def without_rowid(sql: str) -> bool:
+    return _read_create(sql)[1]
+
+
+@lru_cache(maxsize=64)  # every open reads the same few CREATE TABLE texts
+def _read_create(sql: str) -> tuple[tuple[str, ...], bool]:
+    """A CREATE TABLE statement's CHECK expressions, and whether it is WITHOUT ROWID."""
     out = []
     tokens = list(_tokens(sql))
     for k, (kind, start, end) in enumerate(tokens):
@@ -108,12 +118,8 @@ def check_constraints(sql: str) -> list[str]:
             if depth == 0:
                 out.append(sql[opened:start2].strip())
                 break
-    return out
-
-
-def without_rowid(sql: str) -> bool:
-    words = [sql[s:e].upper() for kind, s, e in _tokens(sql) if kind == "word"]
-    return words[-2:] == ["WITHOUT", "ROWID"]
+    words = [sql[s:e].upper() for kind, s, e in tokens if kind == "word"]
+    return tuple(out), words[-2:] == ["WITHOUT", "ROWID"]
 
 
 def quoted(name: str) -> str:

@@ -27,6 +27,7 @@ import os
 import secrets
 from pathlib import Path
 
+from trainer.paths import binary
 from trainer.progress.records import AttemptRecord
 
 
@@ -52,7 +53,7 @@ class Journal:
             if self.own is None:
                 own = self._name(secrets.token_hex(6))
                 self._hold(own)
-                os.close(os.open(own, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+                os.close(os.open(own, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600))
                 self.own = own
             with open(self.own, "a", encoding="utf-8") as out:
                 out.write(line)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from trainer.paths import binary
 from trainer.progress import integrity, leftovers, schema
 from trainer.progress._sqlite import Database
 from trainer.progress.errors import (
@@ -192,7 +193,7 @@ def create_whole(path: str, prepare: Callable[[Database], object]) -> bool:
     target = Path(path)
     made = leftovers.new_name(target, secrets.token_hex(6))
     with leftovers.held(made):  # a kill leaves it: the next start removes it
-        os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.close(os.open(made, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600))
         try:
             conn = sqlite3.connect(made, isolation_level=None)
             try:

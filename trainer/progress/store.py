@@ -113,6 +113,7 @@ class Store:
         self._rejected: list[AttemptRecord] = []
         self._background = BackgroundCheck(path, busy_timeout)
         self._journal = Journal(path)  # the attempts waiting for the check, on the disk
+        self._journaled: set[str] = set()  # the uids of the waiting attempts the journal holds
         self._after_check: list[Callable[[], object]] = []  # run once the check has passed
         #: rows found damaged when read, by what they are ("attempt 17"): left out of what was read
         self.unreadable: dict[str, DamagedRowError] = {}
@@ -210,6 +211,7 @@ class Store:
             records, unreadable = self._journal.read_back()
             waiting = {r.uid for r in self._pending}
             self._pending += [r for r in records if r.uid not in waiting]
+            self._journaled |= {r.uid for r in records}
             for what, error in unreadable:
                 self.note_unreadable(what, error)
             self._background.start()
@@ -464,8 +466,9 @@ class Store:
             if not known:  # a bug in the caller: fail before keeping it
                 raise UnknownTraineeError(f"There is no trainee number {record.trainee_id}.", path=self.path)
         self._pending.append(record)
-        if self.checking or self.damaged:  # on the disk too, beside the file: a crash loses none
-            self._journal.append(record)
+        # on the disk too, beside the file, while it waits: a crash loses none
+        if (self.checking or self.damaged) and self._journal.append(record):
+            self._journaled.add(record.uid)
         if self.checking:
             return None
         ids = self._flush()
@@ -486,6 +489,12 @@ class Store:
         return None if self._journal.own is None else str(self._journal.own)
 
     @property
+    def in_memory_only(self) -> list[AttemptRecord]:
+        """The waiting attempts neither in the file nor in the journal beside it: those an end of
+        the app now would lose (the journal's wait for the next start's check)."""
+        return [r for r in self._pending if r.uid not in self._journaled]
+
+    @property
     def rejected(self) -> list[AttemptRecord]:
         """Attempts the file refused (their trainee is not in it): kept, for export, never saved."""
         return list(self._rejected)
@@ -502,6 +511,7 @@ class Store:
                 continue
             self._pending.pop(0)
         self._journal.saved()  # nothing waits any more
+        self._journaled.clear()
         return saved
 
     def attempts(self, trainee_id: int | None = None, *, game: str | None = None, mode: str | None = None,

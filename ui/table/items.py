@@ -38,7 +38,7 @@ CHIPS = (
     (100_000, "1000", "#f2c12e", "#1b1b1b", "#1b1b1b"),
     (50_000, "500", "#6c2c93", "#f4f1ea", "#f4f1ea"),
     (10_000, "100", "#1d1d1f", "#f4f1ea", "#f4f1ea"),
-    (2_500, "25", "#1d8a3c", "#f4f1ea", "#f4f1ea"),
+    (2_500, "25", "#177a34", "#f4f1ea", "#f4f1ea"),
     (500, "5", "#c8232c", "#f4f1ea", "#f4f1ea"),
     (100, "1", "#f4f1ea", "#2a5db0", "#1b1b1b"),
 )
@@ -516,7 +516,11 @@ class TagItem(QGraphicsItem):
 
     @staticmethod
     def _pill(f: QFont, text: str, px: float) -> tuple[float, float]:
-        return QFontMetricsF(f).horizontalAdvance(text) + px * 0.9, px * 1.45
+        """Its width and height: a line of text, or a few (a label folded to fit a narrow box)."""
+        lines = text.split("\n")
+        metrics = QFontMetricsF(f)
+        return (max(metrics.horizontalAdvance(line) for line in lines) + px * 0.9,
+                px * 1.45 + (len(lines) - 1) * metrics.lineSpacing())
 
     @staticmethod
     @functools.lru_cache(maxsize=4096)
@@ -531,8 +535,8 @@ class TagItem(QGraphicsItem):
     def paint(self, p: QPainter, option, widget=None) -> None:
         p.setPen(QPen(self.outline, 1.2))
         p.setBrush(self.fill)
-        h = self._rect.height()
-        p.drawRoundedRect(self._rect, h / 2, h / 2)
+        r = min(self._rect.height(), self._rect.width()) / 2
+        p.drawRoundedRect(self._rect, r, r)
         p.setPen(self.ink)
         p.setFont(self._font)
         p.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.text)

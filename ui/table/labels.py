@@ -1,8 +1,8 @@
 """Where each chip stack's label goes: its amount (and seat, in a box every seat shares, and mark),
 set beside the stack where it covers no printed words, dice, chips or other label.
 
-A label has forms, longest first: all its words, then without the mark's word (the mark is drawn
-on the stack itself), then that in smaller type. Each form is tried at a few places around its
+A label has forms, largest first: all its words, then the same words in smaller type, then
+folded onto two lines (the mark's word is never dropped). Each form is tried at a few places around its
 stack: under the stack's footprint, above its top, to the right, to the left, the corners, a row
 further out, and each of these moved into the stack's box; where all of these cover something,
 across the part of the box around the stack; and only where none of those is in the box, across

@@ -11,8 +11,11 @@ from ui.table.items import HitItem
 
 
 class Z:
-    FELT, PRINT, AREA, HIT, PUCK, CHIPS, PAYOUT, MARK, DICE, SELECT, ALERT = (
-        0, 1, 2, 3, 6, 10, 11, 12, 20, 25, 40)
+    """What is drawn over what: the selected box's ring lies under the chips and their labels,
+    which it would otherwise hide."""
+
+    FELT, PRINT, AREA, HIT, PUCK, SELECT, CHIPS, PAYOUT, MARK, DICE, ALERT = (
+        0, 1, 2, 3, 6, 8, 10, 11, 12, 20, 40)
 
 
 @dataclass

@@ -22,8 +22,9 @@ MARKS = {
 }
 #: an unmarked stack's label: fill, ink
 PLAIN = ("#0d1f16", "#f3ead2")
-#: the smaller type a label falls back to where nothing else fits
-SMALLER = 0.8
+#: the smaller types a label falls back to where nothing else fits, every word kept: the mark's
+#: word is what the trainee reads the table by
+SMALLER = (0.8, 0.65)
 
 
 def leader(label: QRectF, stack: QRectF):
@@ -48,11 +49,18 @@ def amount_text(cents: int) -> str:
     return fmt_dollars(cents).removesuffix(".00")
 
 
-def label_text(seat: int | None, cents: int | None, mark: str | None) -> str:
-    """A stack's label: its seat (in a shared box), its mark's word, its amount."""
+def label_text(seat: int | None, cents: int | None, mark: str | None, payout: int | None = None,
+               *, folded: bool = False) -> str:
+    """A stack's label: its seat (in a shared box), its mark's word, its amount; a paid wager's
+    says what it was paid first ("PAID $149 on $5"). `folded`: the amount on a second line, for
+    a narrow box."""
     word = MARKS[mark][1] if mark in MARKS else ""
-    parts = [f"{seat} ·" if seat is not None else "", word, amount_text(cents) if cents else ""]
-    return " ".join(p for p in parts if p)
+    amount = amount_text(cents) if cents else ""
+    if word and mark == Mark.PAID and payout:
+        word = f"{word} {amount_text(payout)}"
+        amount = f"on {amount}" if amount else ""
+    head = " ".join(p for p in (f"{seat} ·" if seat is not None else "", word) if p)
+    return f"{head}{chr(10) if folded and head and amount else ' '}{amount}".strip()
 
 
 class WagersDrawn:
@@ -166,8 +174,9 @@ class WagersDrawn:
 
     def _draw_labels(self, shown: list[tuple]) -> None:
         """One label per stack (and per mark on an empty area), placed clear of everything else
-        (ui.table.labels), in the longest of its forms that fits: all its words, then without the
-        mark's word (the mark is drawn on the stack), then that in smaller type. A label that
+        (ui.table.labels), in the largest of its forms that fits: all its words, then the same in
+        smaller type, then folded onto two lines; at the last, a paid wager's without the wager it
+        was paid on, any other's without its mark's word (drawn on the stack too). A label that
         stands apart from its stack has a thin line to it. A label that neither changed nor moved
         keeps its item."""
         px = max(10.0, self.chip_r * self.label_scale) * self.text_scale
@@ -175,10 +184,16 @@ class WagersDrawn:
         for key, cents, mark, payout in shown:
             seat, bet = key
             spot = self.spots[key]
-            full = label_text(seat if spot.shared else None, cents, mark)
-            short = label_text(seat if spot.shared else None, cents, None) if cents else full
-            forms = [(full, px), (short, px), (short, px * SMALLER)] if short != full else \
-                [(full, px), (full, px * SMALLER)]
+            full = label_text(seat if spot.shared else None, cents, mark, payout)
+            folded = label_text(seat if spot.shared else None, cents, mark, payout, folded=True)
+            forms = [(full, px), *((full, px * smaller) for smaller in SMALLER)]
+            if folded != full:
+                forms[2:] = [(folded, px * smaller) for smaller in SMALLER]
+            if mark == Mark.PAID and payout:  # what was paid, without the wager it was paid on
+                forms.append((label_text(seat if spot.shared else None, None, mark, payout), px * SMALLER[1]))
+            if mark in MARKS and MARKS[mark][1] and cents:  # at the last, the amount alone: the mark
+                # is drawn on the stack itself (a strike, a cross, a ring, the payout's chips)
+                forms.append((label_text(seat if spot.shared else None, cents, None), px * SMALLER[1]))
             items = self._stacks[(key, cents, mark, payout)]
             rects = [i.sceneBoundingRect() for i in items if isinstance(i, ChipStackItem)]
             r = self.chip_r

@@ -6,7 +6,8 @@ passwords kept in DIR/logins.json, readable by its owner only, the same on every
 password a login changed for itself is put back; the shared workstation login stays closed when
 the instructor closed it), removes the defaults any login of the class
 gave itself (ALTER ROLE ... SET, saying each), ends every few seconds the session of a
-workstation's or trainee's login that holds up another (trainer.classes.server.sessions), gives
+workstation's or trainee's login that holds up another or keeps a transaction open, and of a
+login revoked (trainer.classes.server.sessions), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
 the addresses to join with, and runs until Ctrl+C, SIGTERM or SIGHUP (its window closed), when it
 stops PostgreSQL cleanly. Every problem is one line naming it (ClassServerError), and PostgreSQL is
@@ -25,6 +26,7 @@ import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -36,8 +38,16 @@ from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password, reset_defaults
 from trainer.classes.server.postgres import Postgres
-from trainer.classes.server.sessions import HELD, Ended, end_holders
+from trainer.classes.server.sessions import (
+    HELD,
+    LONGEST,
+    Ended,
+    end_holders,
+    end_long_transactions,
+    end_revoked,
+)
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
+from trainer.paths import binary
 
 LOGINS_FILE = "logins.json"
 PID_FILE = "class-server.pid"  # the running command's process id
@@ -45,6 +55,7 @@ STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the ser
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
 SHARED = "workstation"  # the login every workstation not enrolled shares
+PROCESS_QUERY_LIMITED_INFORMATION, STILL_ACTIVE = 0x1000, 259  # Windows: asking whether a process runs
 
 
 def passwords(folder: Path) -> dict[str, str]:
@@ -61,8 +72,8 @@ def passwords(folder: Path) -> dict[str, str]:
     missing = {name: new_password() for name in CLASS_LOGINS if name not in kept}
     if missing:
         kept.update(missing)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        fd = os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             json.dump(kept, f, indent=2)
     return kept
 
@@ -134,14 +145,26 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
         while not stop.wait(CHECK_EVERY):
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
-            for ended in holders_ended(server):
-                say(f"Ended a session of the login {ended.login} ({ended.database}): it held up "
-                    f"another for more than {HELD:.0f} s.")
+            for ended, why in sessions_ended(server):
+                say(f"Ended a session of the login {ended.login} ({ended.database}): {why}.")
     finally:
         server.stop()
         pid_file.unlink(missing_ok=True)
     say("Class server stopped.")
     return 0
+
+
+def sessions_ended(server: Postgres) -> list[tuple[Ended, str]]:
+    """The sessions the class server ends at each look (trainer.classes.server.sessions), each
+    with why; none when the server cannot be asked just now (the next look asks again)."""
+    try:
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            return ([(e, f"it held up another for more than {HELD:.0f} s") for e in end_holders(admin)]
+                    + [(e, f"its transaction was open for more than {LONGEST:.0f} s")
+                       for e in end_long_transactions(admin)]
+                    + [(e, "its login was revoked") for e in end_revoked(admin)])
+    except psycopg.Error:
+        return []
 
 
 def holders_ended(server: Postgres, held: float = HELD) -> list[Ended]:
@@ -192,8 +215,9 @@ def _command(server: Postgres) -> int | None:
     """The process id of the class-server command running in the folder, if it still runs."""
     try:
         pid = int((server.folder / PID_FILE).read_text(encoding="ascii").strip())
-        os.kill(pid, 0)
     except (OSError, ValueError):
+        return None
+    if not runs(pid):
         return None
     try:  # another program given the same id since: not ours
         if b"class-server" not in Path(f"/proc/{pid}/cmdline").read_bytes():
@@ -201,6 +225,29 @@ def _command(server: Postgres) -> int | None:
     except OSError:
         pass  # no /proc here: the id is believed
     return pid
+
+
+def runs(pid: int) -> bool:
+    """Whether the process `pid` runs: signal 0 on POSIX; on Windows, where os.kill(pid, 0) would
+    end the process (TerminateProcess), its exit code is asked for instead."""
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        handle = kernel32.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
+        if not handle:
+            return False
+        try:
+            code = ctypes.c_ulong()
+            asked = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+            return bool(asked) and code.value == STILL_ACTIVE
+        finally:
+            kernel32.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
 
 
 def _shown(folder: Path) -> str:

@@ -17,6 +17,13 @@
   opens it again (s013);
 - `reset_defaults(admin)`: the class server's start removes the defaults any login of the
   class gave itself (ALTER ROLE ... SET, which PostgreSQL lets every login do).
+
+**Limits.** No login may take every connection the server has: a trainee's login and an enrolled
+workstation's hold 4 at most (s016 sets it where they are made; the app holds 3 at once: its
+pusher, a call, a send), the shared workstation login `SHARED_CONNECTIONS` (every workstation of a
+class that enrols none uses it: what a trainee does with it stops those workstations, never the
+instructor), and the instructor may use the connections the class server keeps back
+(trainer.classes.server.postgres.RESERVED). A login cannot change its own limit.
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ from trainer.classes.server.tables import GROUPS, OWNER
 #: the logins the class-server command makes, and their groups
 CLASS_LOGINS = {"instructor": "class_instructor", "supervisor": "class_supervisor",
                 "workstation": "class_workstation"}
+#: connections the shared workstation login may hold (-1: no limit, the staff's)
+SHARED_CONNECTIONS = 120
+LIMITS = {"class_workstation": SHARED_CONNECTIONS}
 
 
 def new_password() -> str:
@@ -46,8 +56,8 @@ def add_login(admin: psycopg.Connection, name: str, group: str, password: str) -
         raise ClassServerError(f"{group!r} is not one of the class's roles ({', '.join(GROUPS)})")
     exists = admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,)).fetchone()
     verb = "ALTER" if exists else "CREATE"
-    admin.execute(sql.SQL(verb + " ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(name),
-                                                                     sql.Literal(password)))
+    admin.execute(sql.SQL(verb + " ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT {}").format(
+        sql.Identifier(name), sql.Literal(password), sql.Literal(LIMITS.get(group, -1))))
     admin.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(name)))
 
 

@@ -17,6 +17,10 @@ reach the data folder: a folder above it that it cannot enter is named, with wha
 never changed here (pgserver opens every folder above to everyone; a private home would be open
 to every local user). The packaged server's programs, when that user cannot reach them (the app
 installed under a private folder), are copied once into the data folder and run from there.
+
+**On Windows.** No root and no user ids: nothing is handed over (`as_root`), the socket folder's
+owner is not checked by number, and paths given to pg_ctl are quoted as its command line is split
+there (`option`).
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import pwd
 import shlex
 import shutil
 import socket
@@ -44,7 +47,16 @@ SYSTEM_USER = "pgserver"  # the user pgserver itself runs PostgreSQL as, under r
 #: the longest path a Unix socket's address holds (sun_path: 108 bytes on Linux, 104 on macOS,
 #: each with its terminating NUL); PostgreSQL's socket is `<folder>/.s.PGSQL.<port>`
 SOCKET_PATH_MAX = 103
+#: connections the server takes, and of them those kept for the instructor (a login holding the
+#: others, the shared workstation login's most, leaves the instructor room; the superuser has 3
+#: of its own besides, superuser_reserved_connections)
+CONNECTIONS = 200
+RESERVED = 10
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
+#: what `class-server` says without the optional extra that brings the packaged PostgreSQL
+NOT_INSTALLED = ("the class server's packaged PostgreSQL (pgserver) is not installed: pip install "
+                 "'dealer-trainer[class-server]' (Python 3.11 or 3.12), or point the workstations at "
+                 "an existing PostgreSQL with --class postgresql://…")
 HBA = """# Dealer Trainer class server: the superuser through the private socket, everyone else
 # with a password
 local all all trust
@@ -58,8 +70,13 @@ def _pgserver():
         try:
             import pgserver
         except ImportError:
-            raise ClassServerError("the packaged PostgreSQL server (pgserver) is not installed") from None
+            raise ClassServerError(NOT_INSTALLED) from None
     return pgserver
+
+
+def packaged_server() -> None:
+    """ClassServerError (NOT_INSTALLED) unless the packaged PostgreSQL can be imported."""
+    _pgserver()
 
 
 class Postgres:
@@ -69,7 +86,7 @@ class Postgres:
         self.pgdata = self.folder / "pgdata"
         self.socket_dir = socket_folder(self.folder, port)
         self.log = self.folder / "server.log"
-        self.user = SYSTEM_USER if os.geteuid() == 0 else None
+        self.user = SYSTEM_USER if as_root() else None
 
     # ------------------------------------------------------------------ checks
     def check_folder(self) -> None:
@@ -114,8 +131,9 @@ class Postgres:
         if not (self.pgdata / "PG_VERSION").exists():
             self._init()
         self._socket_folder()
-        options = (f"-c listen_addresses={shlex.quote(self.host)} -p {self.port} "
-                   f"-k {shlex.quote(str(self.socket_dir))} -c unix_socket_permissions=0700")
+        options = (f"-c listen_addresses={option(self.host)} -p {self.port} "
+                   f"-k {option(str(self.socket_dir))} -c unix_socket_permissions=0700 "
+                   f"-c max_connections={CONNECTIONS} -c reserved_connections={RESERVED}")
         if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False):
             raise ClassServerError(f"PostgreSQL did not start: {self.last_log_line()}")
 
@@ -153,6 +171,8 @@ class Postgres:
         """The socket's folder, the server's own user's only (made on every start: one under the
         temporary folder does not outlive a restart of the machine)."""
         self.socket_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not hasattr(os, "geteuid"):  # Windows: no owners by number; the folder's ACL guards it
+            return
         owner = _system_user(self.user).pw_uid if self.user else os.geteuid()
         st = os.lstat(self.socket_dir)  # one made by someone else (or a link) is never used
         if not stat.S_ISDIR(st.st_mode) or st.st_uid not in (owner, os.geteuid()):
@@ -229,6 +249,20 @@ class Postgres:
                                     if self.user else {})
             return subprocess.run([str(binaries / program), *args], **user, stdin=subprocess.DEVNULL,
                                   stdout=out, stderr=out, check=False).returncode
+
+
+def as_root() -> bool:
+    """Run by root (POSIX): PostgreSQL is then handed over to its own system user. Windows has no
+    effective user id, and no root to refuse."""
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def option(value: str) -> str:
+    """`value` quoted for pg_ctl's `-o`, which the server splits as its OS splits a command line:
+    a POSIX shell's quoting, or on Windows the C runtime's (double quotes; a `'` is a letter there)."""
+    if os.name == "nt":
+        return subprocess.list2cmdline([value])
+    return shlex.quote(value)
 
 
 def socket_folder(folder: Path, port: int) -> Path:

@@ -9,6 +9,14 @@ every few seconds (`end_holders`): a session of a login of the class that is not
 holding a lock another session has waited for more than HELD seconds, is ended (its transaction
 rolled back, its rows gone), and the one waiting goes on. HELD is shorter than the app's own
 wait (trainer.classes.workstation.push.LOCK_WAIT), so the one waiting is still there to go on.
+
+A transaction kept open holds more than rows: a session that LISTENs and stays in a transaction
+reads no notification, so the NOTIFY queue, which every login may add to, fills behind it. The
+app's statements are each a transaction of a moment, so `end_long_transactions` ends a session of
+such a login whose transaction is older than LONGEST seconds, waiting or running (the setting
+idle_in_transaction_session_timeout, which the app's connections set, is one a session may turn
+off). And a session whose login can no longer log in (a workstation revoked a moment after it
+connected) is ended too (`end_revoked`).
 """
 
 from __future__ import annotations
@@ -21,6 +29,14 @@ from trainer.classes.server.sql import value
 
 #: seconds a session of the class may wait on another's lock before the holder is ended
 HELD = 5.0
+#: seconds a transaction of a workstation's or trainee's login may stay open
+LONGEST = 60.0
+#: the sessions watched: a workstation's or trainee's login, not the staff's, not a superuser's
+WATCHED = """NOT r.rolsuper
+          AND (pg_has_role(r.oid, 'class_workstation', 'MEMBER')
+               OR pg_has_role(r.oid, 'class_trainee', 'MEMBER'))
+          AND NOT pg_has_role(r.oid, 'class_instructor', 'MEMBER')
+          AND NOT pg_has_role(r.oid, 'class_supervisor', 'MEMBER')"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +56,29 @@ def end_holders(admin: psycopg.Connection, held: float = HELD) -> list[Ended]:
         JOIN pg_stat_activity b ON b.pid = blocker.pid
         JOIN pg_roles r ON r.oid = b.usesysid
         WHERE NOT w.granted AND w.waitstart < clock_timestamp() - make_interval(secs => %s)
-          AND NOT r.rolsuper
-          AND (pg_has_role(r.oid, 'class_workstation', 'MEMBER')
-               OR pg_has_role(r.oid, 'class_trainee', 'MEMBER'))
-          AND NOT pg_has_role(r.oid, 'class_instructor', 'MEMBER')
-          AND NOT pg_has_role(r.oid, 'class_supervisor', 'MEMBER')""", (held,)).fetchall()
+          AND """ + WATCHED, (held,)).fetchall()
+    return _ended(admin, rows)
+
+
+def end_long_transactions(admin: psycopg.Connection, longest: float = LONGEST) -> list[Ended]:
+    """End every session of a workstation's or trainee's login whose transaction has been open
+    for more than `longest` seconds; those ended."""
+    rows = admin.execute("""
+        SELECT b.pid, b.usename, b.datname FROM pg_stat_activity b JOIN pg_roles r ON r.oid = b.usesysid
+        WHERE b.xact_start < clock_timestamp() - make_interval(secs => %s) AND """ + WATCHED,
+                         (longest,)).fetchall()
+    return _ended(admin, rows)
+
+
+def end_revoked(admin: psycopg.Connection) -> list[Ended]:
+    """End every session of a login that may no longer log in (not a superuser's)."""
+    rows = admin.execute("""
+        SELECT b.pid, b.usename, b.datname FROM pg_stat_activity b JOIN pg_roles r ON r.oid = b.usesysid
+        WHERE b.backend_type = 'client backend' AND NOT r.rolcanlogin AND NOT r.rolsuper""").fetchall()
+    return _ended(admin, rows)
+
+
+def _ended(admin: psycopg.Connection, rows: list[tuple]) -> list[Ended]:
     ended = []
     for pid, login, database in rows:
         if value(admin.execute("SELECT pg_terminate_backend(%s)", (pid,))):

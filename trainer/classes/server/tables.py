@@ -384,6 +384,27 @@ def s014_late_answers_marked(conn: psycopg.Connection) -> None:
       class), and `certify --class` counts an answer marked late as not answered, naming it."""
     _run(conn, frozen_sql("s014_late_answers_marked"))
 
+
+@migration
+def s016_class_limits(conn: psycopg.Connection) -> None:
+    """No login fills or holds what the class shares (trainer.classes.server.logins, "Limits"):
+
+    - PUBLIC loses the large objects (a login, even a revoked one, filled the disk with
+      `lo_from_bytea`, and nobody but a superuser could remove them; those made before are
+      removed here), the advisory locks (a login holding thousands fills the lock table) and
+      `pg_notify` (the owner keeps it, for announce_attempt); the superuser does this part, as
+      these are PostgreSQL's own functions;
+    - a trainee's and an enrolled workstation's login hold 4 connections at most (CONNECTION
+      LIMIT, which a login cannot change for itself): `class_login` and `enrol_workstation` set
+      it on the logins they make, this migration on those made before; the instructor may use
+      the connections PostgreSQL keeps back (`pg_use_reserved_connections`, from PostgreSQL 16);
+    - `revoke_workstation` ends the revoked login's open sessions (`pg_terminate_backend`; the
+      owner is given `pg_signal_backend` for it);
+    - `announce_attempt` announces nothing while the NOTIFY queue is half full or more, so a
+      queue a login keeps from draining fails no push (NOTIFY itself needs no right)."""
+    _run(conn, frozen_sql("s016_class_limits"))
+
+
 # --------------------------------------------------------------------------- writing a migration
 # `append_only` and `row_level_security` read nothing but their arguments: a new migration may
 # call them when it runs (tests/test_class_server_migrations.py keeps the digest of what it sends).

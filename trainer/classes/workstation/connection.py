@@ -60,6 +60,7 @@ from trainer.classes.workstation.push import (
     Pusher,
     class_uid,
     connect,
+    no_room,
     password_refused,
     push_exam_steps,
     reason,
@@ -71,6 +72,10 @@ from trainer.progress.classroom import ClassOverview
 class ClassLedger:
     """The exam ledger's calls (trainer.classes.server.ledger) on the class at `address`, each
     on a connection of its own: what any login may ask, then the instructor's."""
+
+    #: the last call found no connection free for the login on the server: its words (None once a
+    #: call went through)
+    no_room: str | None = None
 
     def __init__(self, address: str | ClassAddress):
         self.address = class_address(address) if isinstance(address, str) else address
@@ -177,6 +182,7 @@ class ClassLedger:
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
         (one line) for any other refusal: never a driver error."""
         with self._errors(), connect(self.address) as conn:
+            self.no_room = None
             return call(conn, *args)
 
     @contextlib.contextmanager
@@ -192,6 +198,10 @@ class ClassLedger:
             if password_refused(e):
                 raise LoginRefusedError(f"{where} refuses the password of the login "
                                        f"{self.address.user}") from None
+            self.no_room = no_room(e)
+            if self.no_room is not None:
+                raise ClassUnreachableError(f"{where} has no connection free for the login "
+                                            f"{self.address.user}: {self.no_room}") from None
             raise ClassUnreachableError(f"{where} cannot be reached: {reason(e)}") from None
         except psycopg.errors.InsufficientPrivilege as e:
             raise ClassServerError(f"{where} refuses this login ({self.address.user}): {reason(e)}") from None
@@ -290,6 +300,13 @@ class ClassConnection(ClassLedger):
         """False while the class server does not answer (it is there and silent: frozen, or a
         socket that never replies), within a bounded time (Pusher, `answering`)."""
         return self.pusher.answering
+
+    @property
+    def crowded(self) -> str | None:
+        """The server had no connection free for this workstation's login at the last push or
+        call (its words; the pusher may still hold the connection it had): None once one went
+        through."""
+        return self.pusher.no_room or self.no_room
 
     @property
     def unreachable(self) -> bool:

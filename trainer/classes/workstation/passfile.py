@@ -28,6 +28,7 @@ from pathlib import Path
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.workstation.address import ClassAddress
+from trainer.paths import binary
 
 NAME = "class.pgpass"
 HEADER = ("# Dealer Trainer: the password of the class joined with File › Join class… (libpq's "
@@ -84,7 +85,7 @@ def store(path: str | os.PathLike, address: ClassAddress, password: str | None =
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.unlink(missing_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        fd = os.open(tmp, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600)
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
                 out.write(HEADER + entry(address, password))

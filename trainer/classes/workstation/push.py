@@ -318,6 +318,19 @@ def reason(e: BaseException) -> str:
     return text
 
 
+#: what PostgreSQL says when it has no connection free for a login (SQLSTATE 53300, which libpq
+#: does not pass on for a connection it refuses): the server's, a login's limit, the slots kept back
+NO_ROOM = ("too many connections", "too many clients", "connection slots are reserved")
+
+
+def no_room(e: BaseException) -> str | None:
+    """The server's words when it refused a connection for want of a free one (else None)."""
+    text = str(e)
+    if getattr(e, "sqlstate", None) != "53300" and not any(t in text for t in NO_ROOM):
+        return None
+    return text.rpartition("FATAL:")[2].strip().splitlines()[0] if "FATAL:" in text else reason(e)
+
+
 def not_reached(e: BaseException) -> bool:
     """The try failed for want of the server: no answer (no SQLSTATE), or the server's connection,
     resources or operator (classes 08, 53, 57: gone, out of connections, shutting down); a
@@ -379,6 +392,7 @@ class Pusher:
         # the last try failed for want of the server (not reached, gone, out of connections);
         # False: the server answered, and refused the push (a read-only server, a login's grants)
         self.unreachable = False
+        self.no_room: str | None = None  # the last try found no connection free for the login: why
         self.sent = 0  # attempts sent by this pusher
         self.set_aside = 0  # attempts the class refused and this pusher set aside
         self.failures = 0  # tries that failed since the last that went through
@@ -498,6 +512,7 @@ class Pusher:
                 self.problem = (f"no answer from the class server in {self._watch.give_up:g} s" if cut
                                 else reason(e))
                 self.failures += 1
+                self.no_room = no_room(e)
                 self._wake.wait(pause)  # stop() and a new attempt wake it too
                 self._wake.clear()
                 pause = min(pause * 2, self.backoff[1])
@@ -538,6 +553,7 @@ class Pusher:
                 self._answered = time.monotonic()
             self.problem, self.failures, self.refused, self.unreachable = None, 0, False, False
             self.silent = False
+            self.no_room = None
             if sent + refused == 0:
                 return True
         return False
