@@ -23,15 +23,15 @@ import psycopg
 import pytest
 
 from tests.support.class_server import free_port, server_rows, until
+from tests.support.command import run_command
 from tests.support.exams import code_of, form, issuer, sent, sit
 from trainer.classes import ClassServerError
 from trainer.classes.server import ledger as server_ledger
 from trainer.classes.workstation.address import class_address
 from trainer.classes.workstation.connection import ClassConnection
-from trainer.classes.workstation.queue import Queue
 from trainer.exams import classledger, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, issue_sitting, sign_form, sitting_form
-from trainer.exams.errors import ClassLedgerError, ExamError
+from trainer.exams.errors import AwaitingClassError, ClassLedgerError, ExamError
 from trainer.exams.forms import new_form
 from trainer.exams.keys import InstructorKey
 from trainer.exams.proof import link, proof_key, prove
@@ -268,33 +268,160 @@ def test_a_sitting_issued_in_a_class_is_certified_only_with_the_class(tmp_path, 
         certify(ledger, ivy, record, token)
 
 
-def test_answers_wait_in_the_file_while_the_server_is_unreachable_and_go_in_order(tmp_path, klass, joined,
-                                                                                ivy):
-    """The cable is pulled after the start: the exam goes on, each answer waits in the file; when
-    the server is back the answers go in the order given, and the sitting is certified."""
+def answer(session, p: int, *, dollar_over: bool = False):
+    """Answer item `p` right, or with a dollar over on its first payout; the log given."""
+    import dataclasses
+
+    from trainer.grading import correct_log, grade
+    from trainer.procedure import build
+
+    s = session.scenario(p)
+    proc = build(s)
+    log = correct_log(proc, s.automation)
+    if dollar_over:
+        k = next(i for i, a in enumerate(log) if a.do.name == "PAY")
+        log[k] = dataclasses.replace(log[k], amount=log[k].amount + 100)
+    session.record(p, grade(proc, log, automation=s.automation, game=s.game,
+                            target_seconds=s.target_seconds), log)
+    return log
+
+
+def rewrite_answers(path: Path, exam, held: bytes) -> None:
+    """The attack's second half, on the trainee's own file: every answer rewritten right, the
+    append-only triggers dropped and put back, the result's proof written again with the key
+    read from the file while the attempt ran."""
+    import sqlite3
+
+    from trainer.exams.records import portable
+    from trainer.exams.session import action_json
+    from trainer.grading import correct_log, grade
+    from trainer.procedure import build
+
+    con = sqlite3.connect(path)
+    con.row_factory = sqlite3.Row
+    kept = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN "
+                       "('exam_answers_no_update', 'exam_results_close_once')").fetchall()
+    for t in kept:
+        con.execute(f"DROP TRIGGER {t['name']}")
+    rid = con.execute("SELECT id FROM exam_results").fetchone()[0]
+    for p, s in enumerate(exam.scenarios):
+        proc = build(s)
+        log = correct_log(proc, s.automation)
+        r = grade(proc, log, automation=s.automation, game=s.game, target_seconds=s.target_seconds)
+        text = json.dumps([action_json(a, f"log[{i}]") for i, a in enumerate(log)], ensure_ascii=False)
+        con.execute("UPDATE exam_answers SET log = ?, total = ?, passed = ?, critical = ?, findings = '[]' "
+                    "WHERE result_id = ? AND position = ?",
+                    (text, r.score.total, int(r.score.passed), int(r.score.critical), rid, p))
+    row = dict(con.execute("SELECT * FROM exam_results WHERE id = ?", (rid,)).fetchone())
+    answers = [dict(a) for a in con.execute("SELECT * FROM exam_answers WHERE result_id = ?", (rid,))]
+    row["status"] = "passed"
+    con.execute("UPDATE exam_results SET status = 'passed', passed = 1, critical = 0, proof = ? WHERE id = ?",
+                (prove(held, portable(row, answers)), rid))
+    for t in kept:
+        con.execute(t["sql"])
+    con.commit()
+    con.close()
+
+
+def test_in_a_class_no_answer_is_seen_then_redone(tmp_path, klass, joined, ivy):
+    """The attack: start the sitting online, cut the network, sit it (a dollar over on each
+    item), see the fail, rewrite the waiting answers in the file with the proof key read from it
+    while the attempt ran, and let the app's own sender send them: `certify --class` signed
+    "passed (100)". Sat online, the next item opens only once the server has acknowledged the
+    answer before it, and the result only once it holds every answer and the end: when the fail
+    is seen, the server has it, and the rewrite gains nothing."""
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
-    nowhere = joined(address=class_address(
-        f"postgresql://workstation:x@127.0.0.1:{free_port()}/{klass.database}"))
-    with Store.open(workstation_file(tmp_path / "ws.sqlite")) as store:
-        result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
-                     sitting=token, classroom=joined("workstation"), stop_after=0)
-        with pytest.raises(psycopg.OperationalError):
-            sent(store, nowhere)  # what the background pusher meets while the cable is out
-        result = sit_rest(result)
-        with pytest.raises(psycopg.OperationalError):
-            sent(store, nowhere)
-        queue = Queue(store.path)
-        class_id = token["class"]
-        assert queue.steps_waiting(class_id) == 4  # three answers and the end
-        queue.close()
-        assert [r[1] for r in steps(klass)] == [1]  # the start only
-        assert sent(store, joined("workstation")) == 4
+    conn = joined("workstation")
+    reachable = conn.address
+    path = workstation_file(tmp_path / "ws.sqlite")
+    with Store.open(path) as store:
+        session = start_exam(store, exam, store.find_trainee("Sam Lee").id, installation_key(tmp_path / "k"),
+                             sitting=token, classroom=conn, start_code=code_of(token))
+        held = bytes.fromhex(store.query("SELECT proof_key FROM exam_results")[0]["proof_key"])
+        conn.address = class_address(  # the network to the class server is cut
+            f"postgresql://workstation:x@127.0.0.1:{free_port()}/{klass.database}")
+        answer(session, 0, dollar_over=True)
+        assert session.waiting and "cannot be reached" in session.problem
+        with pytest.raises(AwaitingClassError, match="has not acknowledged the last answer"):
+            answer(session, 1, dollar_over=True)
+        assert session.result is None and sorted(session.answers) == [0]
+        assert [r[3] for r in steps(klass)] == ["start"]
+        conn.address = reachable  # the network is back: the answer given goes, and the exam on
+        assert session.send() and not session.waiting
+        for p in (1, 2):
+            answer(session, p, dollar_over=True)
+        result = session.result
+        assert result is not None and not result.passed  # the fail is seen only now...
+        assert [r[3] for r in steps(klass)] == ["start", "answer", "answer", "answer", "end"]  # ...held there
+        rewrite_answers(path, exam, held)
+        assert sent(store, conn) == 0  # nothing waits: every answer was acknowledged as given
         record = portable_record(store, result.id)
-        replies = [r["reply"] for r in store.query("SELECT reply FROM exam_stream ORDER BY step")]
-    assert replies == ["recorded"] * 4
-    assert [(r[1], r[6]) for r in steps(klass)] == [(1, None), (2, 0), (3, 1), (4, 2), (5, None)]
-    assert certified(tmp_path, ivy, joined, record, token)["passed"]
+    assert record["status"] == "passed"  # the file says so...
+    with pytest.raises(CertifyError, match="differs from the class server's record"):
+        certified(tmp_path, ivy, joined, record, token)  # ...the class does not
+
+
+def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path, klass, joined, ivy):
+    """The attack: cut the network after the start and never send; the server held the start
+    only, `certify --class` said "has not ended … may still be on their way" forever, and the
+    instructor issued another sitting, only that one certified. Now the instructor sees it
+    ("started HH:MM, N of M answers received, not ended") and records it abandoned, a fail, with
+    a reason; what is handed in for it later is not certified, sent or not."""
+    import time
+
+    from trainer.exams.classledger import unended_lines
+
+    exam = form()
+    token = issued(tmp_path, ivy, joined, exam)
+    conn = joined("workstation")
+    reachable = conn.address
+    path = workstation_file(tmp_path / "ws.sqlite")
+    with Store.open(path) as store:
+        session = start_exam(store, exam, store.find_trainee("Sam Lee").id, installation_key(tmp_path / "k"),
+                             sitting=token, classroom=conn, start_code=code_of(token))
+        conn.address = class_address(  # the network is cut, and stays cut
+            f"postgresql://workstation:x@127.0.0.1:{free_port()}/{klass.database}")
+        answer(session, 0, dollar_over=True)
+        result = session.abandon()
+        assert result is None  # no verdict: the server has neither the answer nor the end
+        record = portable_record(store, session.result_id)
+    started = steps(klass)[0][9]
+    instructor = joined("instructor")
+    [line] = unended_lines(instructor)
+    assert line == (f"Sam Lee, {exam.uid}, attempt 1 (sitting {token['nonce']}): started "
+                    f"{time.strftime('%H:%M', time.localtime(started))}, 0 of 3 answers received, not ended")
+    with pytest.raises(CertifyError, match=r"has not ended on the class server yet.*abandon-sitting"):
+        certified(tmp_path, ivy, joined, record, token)
+    url = klass.address("instructor").url
+    for args, says in (((token["nonce"], " \u200b "), "needs a reason"),
+                       (("0" * 32, "gone"), "was never started on this class server")):
+        done = run_command("abandon-sitting", args[0], "--reason", args[1], "--class", url)
+        assert done.returncode == 2 and says in done.stderr, done.stderr
+    done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
+                       "--class", klass.address("workstation").url)
+    assert done.returncode == 2 and "instructor" in done.stderr, done.stderr
+    with pytest.raises(ClassLedgerError, match=r"Sam Lee has a sitting of .* started on the class server and "
+                                               "not ended .*: no sitting was issued.*abandon-sitting"):
+        issued(tmp_path, ivy, joined, exam)  # a fresh sitting, not without a word about the first
+    done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
+                       "--class", url)
+    assert done.returncode == 0, done.stderr
+    assert issued(tmp_path, ivy, joined, exam)["nonce"] != token["nonce"]  # recorded: a new one may go
+    [line] = unended_lines(instructor)
+    recorded = time.localtime(server_rows(klass, "exam_sitting_abandonments")[0][2])
+    assert line.endswith(f"; recorded abandoned by instructor at {time.strftime('%H:%M', recorded)}"
+                         " (left with the network cut): a fail")
+    done = run_command("abandon-sitting", token["nonce"], "--reason", "again", "--class", url)
+    assert done.returncode == 2 and "recorded abandoned already" in done.stderr
+    conn.address = reachable  # the network back: what waited goes, and changes nothing
+    with Store.open(path) as store:
+        assert sent(store, conn) == 2
+    with pytest.raises(CertifyError, match="recorded abandoned on the class server by instructor "
+                                           r"\(left with the network cut\): it counts as a fail"):
+        certified(tmp_path, ivy, joined, record, token)
+    with klass.connect("instructor") as c, pytest.raises(psycopg.Error):
+        c.execute("DELETE FROM exam_sitting_abandonments")
 
 
 def test_the_background_pusher_sends_each_answer_as_it_is_given(tmp_path, klass, joined, ivy):
@@ -506,7 +633,7 @@ def test_a_sitting_the_app_crashed_in_ends_on_the_server_when_the_app_starts_aga
         sessions._release(running.lock)
     with Store.open(tmp_path / "ws.sqlite") as store:  # the next start of the app
         assert close_interrupted(store, key) == [running.result_id]
-        assert sent(store, joined("workstation")) == 2
+        assert sent(store, joined("workstation")) == 1  # the end: the answer went as it was given
         record = portable_record(store, running.result_id)
     assert [(r[1], r[3], r[8]) for r in steps(klass)] == [(1, "start", None), (2, "answer", None),
                                                          (3, "end", "left")]

@@ -208,3 +208,33 @@ def test_the_class_exports_the_certificates_it_keeps(tmp_path, klass, ivy, ivy_p
     done = run_command("export-results", "--class", url, "--format", "csv")
     assert done.returncode == 0 and read_csv(done.stdout) == []
     assert "1 exam certificate not written" in done.stderr
+
+
+def test_with_the_public_key_every_attempt_left_out_of_the_class_is_named(tmp_path, klass, ivy, ivy_pub):
+    """Checking the certificates with the key once replaced the notes naming the class's attempts
+    left out (a retracted one): the export said nothing of them."""
+    from tests.support.class_server import progress_file, push_all
+
+    push_all(progress_file(tmp_path / "ws.db", {"Ana": 2}), klass)
+    uid = klass.uids()[0]
+    ClassLedger(klass.address("instructor")).retract(uid, "sat at Bo's seat")
+    url = klass.address("instructor").url
+    done = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub))
+    assert done.returncode == 0, done.stderr
+    assert uid not in done.stdout
+    assert f"attempt {uid} of 'Ana': retracted by instructor: sat at Bo's seat" in done.stderr
+
+
+def test_the_submission_is_readable_by_the_trainees_account_only(tmp_path, ivy):
+    """It carries the sittings' tokens and every answer, as a sitting file does."""
+    import os
+    import stat
+
+    from trainer.exams.submission import export_submission
+
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, EXAM, "Sam Lee")
+    with Store.open(tmp_path / "ws.sqlite") as store:
+        sit(store, installation_key(tmp_path / "k"), store.add_trainee("Sam Lee"), EXAM, sitting=token)
+        assert export_submission(store, tmp_path / "submission.json") == 1
+    assert stat.S_IMODE(os.stat(tmp_path / "submission.json").st_mode) == 0o600

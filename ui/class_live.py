@@ -21,7 +21,10 @@ new attempts as the server announces them. Nothing waits for the network on the 
   so. Its **Retract…** (`retract`, the view's) hides an attempt in the class, then the class is
   read again;
 - the results of this workstation the class refused (set aside in its file) are named above the
-  side panel's lists, as in the status bar.
+  side panel's lists, as in the status bar;
+- so are the sittings started on the class server and not ended there (an instructor's or
+  supervisor's read; trainer.exams.classledger, "A sitting that never ends"): "started 14:05,
+  1 of 3 answers received, not ended", and how each was recorded abandoned.
 
 `stop()` ends the threads (joined) and the timers; the view shows the local file again.
 """
@@ -74,6 +77,19 @@ def refused_html(refused: list[tuple[str, str]]) -> str:
             "sent.</p>")
 
 
+def unended_html(unended: list[dict]) -> str:
+    """The sittings started on the class server and not ended there: before a trainee leaves,
+    each answer acknowledged; one never ended, the instructor records abandoned (a fail)."""
+    if not unended:
+        return ""
+    from trainer.exams import unended_line
+
+    rows = "".join(f"<li>{html.escape(unended_line(r))}</li>" for r in unended)
+    return (f"<h3>Sittings not ended</h3><ul>{rows}</ul><p>One that will not end: "
+            "<code>dealer-trainer abandon-sitting ID --reason TEXT --class URL</code> records it "
+            "abandoned, a fail.</p>")
+
+
 def working_html(activity, now: float) -> str:
     from ui.class_view import item_name
 
@@ -84,7 +100,7 @@ def working_html(activity, now: float) -> str:
 
 class LiveClass(QObject):
     arrived = Signal(object)  # a new attempt's server id; None: the follower reconnected
-    read = Signal(object, object)  # ClassOverview, ClassActivity
+    read = Signal(object, object, object)  # ClassOverview, ClassActivity, the sittings not ended
     failed = Signal(str)
     refreshed = Signal()  # the view was redrawn from the server
     trainee_read = Signal(object, object)  # a TraineeDialog, (the trainee's attempts, those left out)
@@ -171,7 +187,7 @@ class LiveClass(QObject):
         else:
             self.debounce.start(int(wait) + 1)
 
-    def _show(self, overview, activity) -> None:
+    def _show(self, overview, activity, unended) -> None:
         if self._stopping.is_set():
             return
         self.problem, self.activity = None, activity
@@ -179,7 +195,8 @@ class LiveClass(QObject):
         self.view.retract = self.retract if hasattr(self.connection, "retract") else None
         self.view.hint.setText(LIVE_HINT)
         refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
-        self.view.show_overview(overview, before=refused_html(refused) + working_html(activity, time.time()))
+        self.view.show_overview(overview, before=refused_html(refused) + unended_html(unended)
+                                + working_html(activity, time.time()))
         self.refreshes += 1
         self._line()
         self.refreshed.emit()
@@ -225,13 +242,24 @@ class LiveClass(QObject):
             try:
                 overview = self.connection.class_overview()
                 activity = self.connection.class_activity()
+                unended = self._unended()
             except ClassServerError as e:
                 self.failed.emit(str(e))
                 continue
             except Exception as e:
                 self.failed.emit(f"{type(e).__name__}: {e}")
                 continue
-            self.read.emit(overview, activity)
+            self.read.emit(overview, activity, unended)
+
+    def _unended(self) -> list[dict]:
+        """The sittings not ended, when this login may read them (else none are shown)."""
+        from trainer.classes import ClassServerError
+
+        read = getattr(self.connection, "unended_sittings", None)
+        try:
+            return list(read()) if read is not None else []
+        except ClassServerError:
+            return []
 
     def _read_trainees(self) -> None:
         from trainer.classes import ClassServerError

@@ -2,16 +2,24 @@
 (no feedback, no hints), under one visible countdown: the session's own clock
 (trainer.exams.session.exam_clock), read through `remaining`, so that what the trainee sees and
 what the record says cannot drift apart. Time running out ends the exam; so does leaving it. The
-page that owns the runner records each part as soon as it is done."""
+page that owns the runner records each part as soon as it is done.
+
+An exam sat online in a class (trainer.exams.session, `ExamSession.send`) is `hold`-en after an
+answer the class server has not acknowledged: the runner says so in place of the table, tries
+again every few seconds, and opens the next part (or, at the end, the result) only once the
+server has it. The countdown runs on meanwhile: the exam's clock does not stop for an outage."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 from trainer.exams import Ending
 from trainer.progress import Mode
 from ui.practice import PracticeScreen
 from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
+
+RETRY_MS = 3000  # how often a held exam asks the class server again
 
 
 class ExamRunner(QWidget):
@@ -43,6 +51,19 @@ class ExamRunner(QWidget):
         bar.addWidget(self.countdown)
         bar.addWidget(self.leave)
         layout.addLayout(bar)
+        self.held = QLabel("")
+        self.held.setObjectName("examWaiting")
+        self.held.setWordWrap(True)
+        self.held.setContentsMargins(24, 24, 24, 24)
+        self.held.hide()
+        layout.addWidget(self.held)
+        self._send: Callable[[], bool] | None = None  # while held: try the class server again
+        self._problem: Callable[[], str | None] = lambda: None
+        self._then: Callable[[], None] | None = None
+        self._due = False  # the part is done and its moment shown: the next opens when not held
+        self.retry = QTimer(self)
+        self.retry.setInterval(RETRY_MS)
+        self.retry.timeout.connect(self.try_again)
         self.screen = PracticeScreen()
         self.screen.finished.connect(self._item_done)
         layout.addWidget(self.screen, 1)
@@ -66,7 +87,55 @@ class ExamRunner(QWidget):
         if left <= 0 and self.ended is None:
             self.end(Ending.TIME_UP)
 
+    def hold(self, send: Callable[[], bool], problem: Callable[[], str | None],
+             then: Callable[[], None] | None = None) -> None:
+        """The class server has not acknowledged the last answer: say so in place of the table
+        and `send` again every RETRY_MS until it has; then go on (the next part, or `then`)."""
+        self._send, self._problem, self._then = send, problem, then
+        self.screen.hide()
+        self.held.show()
+        self._say()
+        self.retry.start()
+
+    def try_again(self) -> None:
+        if self._send is None:
+            return
+        if not self._send():
+            self._say()
+            return
+        then = self._then
+        self._send, self._then = None, None
+        self.retry.stop()
+        if then is not None:
+            then()  # the exam has ended: the page shows its result
+            return
+        self.held.hide()
+        self.screen.show()
+        if self._due:
+            self._next()
+
+    def _say(self) -> None:
+        done = f"part {self.index + 1}" if self.ended is None else "the end of the exam"
+        why = self._problem()
+        self.held.setText(
+            f"<h3>Waiting for the class server</h3><p>Your answer to {escape(done)} is saved on this "
+            "workstation, but the class server has not acknowledged it yet. "
+            + ("The next part opens" if self.ended is None else "Your result is shown")
+            + " as soon as it has; this screen tries again every few seconds.</p>"
+            "<p>The exam's clock keeps running while you wait: time lost to an outage is not given "
+            "back here. Tell the proctor now: the instructor sees how many answers reached the class "
+            "and decides about the sitting.</p>"
+            + (f"<p><i>{escape(why)}</i></p>" if why else ""))
+
+    def _advance(self) -> None:
+        self._due = True
+        if self._send is None:  # held: the next part opens once the class server has the answer
+            self._next()
+
     def _next(self) -> None:
+        self._due = False
+        if self.ended is not None:
+            return
         self.index += 1
         if self.index >= len(self.scenarios):
             self.end(Ending.FINISHED)
@@ -79,7 +148,7 @@ class ExamRunner(QWidget):
         if self.ended is not None:
             return
         self.item_finished.emit(self.index, result, round_)
-        QTimer.singleShot(600, self._next)  # a moment to see that the part is done
+        QTimer.singleShot(600, self._advance)  # a moment to see that the part is done
 
     def ask_leave(self) -> bool:
         """Ask before ending the attempt as left (Leave exam, closing the window); True when it
@@ -100,5 +169,7 @@ class ExamRunner(QWidget):
             return
         self.ended = how
         self.timer.stop()
+        self.retry.stop()
+        self._send = None
         self.screen.stop()
         self.over.emit(how)

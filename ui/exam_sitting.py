@@ -69,17 +69,25 @@ class ExamSitting:
         return typed or None
 
     def _answer(self, position: int, result, round_) -> None:
-        from trainer.exams import ExamError
+        from trainer.exams import AwaitingClassError, ExamError
         from trainer.progress import StoreError
 
+        session = self.session
         try:
-            self.session.record(position, result, round_.log)
+            session.record(position, result, round_.log)
+        except AwaitingClassError:  # the answer before this one is not on the class server yet
+            self.runner.hold(session.send, lambda: session.problem)
+            return
         except ExamError:  # time is up by the exam's own clock
             self.runner.end(Ending.TIME_UP)
+            return
         except StoreError as e:  # the file cannot take the answer: say so, and end the attempt
             QMessageBox.critical(self, "Exam", f"{e}\n\nThe attempt ends here; the answers "
                                  "saved before this one are kept.")
             self.runner.end(Ending.LEFT)
+            return
+        if session.waiting:  # sat online: the next part waits for the class server's acknowledgement
+            self.runner.hold(session.send, lambda: session.problem)
 
     def _over(self, how: Ending) -> None:
         from trainer.exams import ExamError
@@ -93,6 +101,13 @@ class ExamSitting:
                  Ending.LEFT: session.abandon}[how]()
             except (ExamError, StoreError) as e:  # the file cannot take the end (found damaged)
                 unclosed = e
+        if unclosed is None and session.waiting:  # the result once the server has every answer and the end
+            runner.hold(session.send, lambda: session.problem,
+                        then=lambda: self._shown(session, runner, None))
+            return
+        self._shown(session, runner, unclosed)
+
+    def _shown(self, session, runner, unclosed) -> None:
         result = session.result
         self.session = None
         self.runner = None

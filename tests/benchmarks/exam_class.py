@@ -19,7 +19,8 @@ does) and makes a class, then:
 
 Reported: the time to start (`start_exam`, per trainee), the time from an answer given (the call
 to `record`) to the class server holding it (the server's own receipt time, same machine), p50
-and p95, with the time `record` itself takes; the time to certify the class. Times are
+and p95, with the time `record` itself takes (the answer in the file and, sat online, sent and
+acknowledged before it returns); the time to certify the class. Times are
 wall-clock on a shared machine: compare the ratios, not the milliseconds, across runs.
 """
 
@@ -190,7 +191,7 @@ def main() -> None:
         line("an answer given to the server holding it, p50", f"{1000 * percentile(reach, 50):.0f} ms")
         line("an answer given to the server holding it, p95", f"{1000 * percentile(reach, 95):.0f} ms",
              f"max {1000 * max(reach):.0f} ms")
-        line("record (the answer in the file, queued), median",
+        line("record (in the file, sent and acknowledged), median",
              f"{1000 * statistics.median(records):.1f} ms")
         line("record, p95", f"{1000 * percentile(records, 95):.1f} ms")
         line("certify the class (--class), all", f"{certifying:.2f} s",

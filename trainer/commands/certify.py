@@ -26,6 +26,7 @@ def run(args) -> int:
     """Exit 0 when every result was certified, 1 when some were refused (each named)."""
     from trainer.errors import RequestError
     from trainer.exams.certify import CERTIFY_WITHIN
+    from trainer.exams.classledger import unended_lines
     from trainer.exams.keys import read_private_key
     from trainer.exams.submission import certify_submission, write_certificates
     from trainer.progress.store import Store
@@ -36,6 +37,7 @@ def run(args) -> int:
     key = read_private_key(args.key, passphrase(args))
     with Store.open(args.ledger) as store, joined(args, args.ledger) as classroom:
         summary = certify_submission(store, key, args.submission, classroom=classroom, within=grace)
+        unended = [] if classroom is None else unended_lines(classroom)
     write_certificates(args.out, summary.certificates)
     for c in summary.certificates:
         verdict = "passed" if c["passed"] else "did not pass"
@@ -45,6 +47,8 @@ def run(args) -> int:
             print(f"  not in time: {c['late']['why']}")
     for line in summary.refused:
         print(f"refused: {line}")
+    for line in unended:  # a withheld fail is not invisible: the instructor decides about it
+        print(f"not ended: {line}")
     print(f"{args.out}: {len(summary.certificates)} certificate"
           f"{'s' if len(summary.certificates) != 1 else ''}; {len(summary.refused)} refused")
     return 1 if summary.refused else 0

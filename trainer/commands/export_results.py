@@ -83,7 +83,8 @@ def run(args) -> int:
     if keys:
         from trainer.exams.employer import certified as check
 
-        certified, notes = check(kept, keys, args.trainee)
+        certified, bad = check(kept, keys, args.trainee)
+        notes.extend(bad)  # after the class's attempts left out: every row not written is named
     elif kept:
         many = len(kept) != 1
         notes.append(f"{len(kept)} exam certificate{'s' if many else ''} not written: give the "

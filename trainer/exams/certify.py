@@ -47,8 +47,9 @@ from trainer.exams.classledger import (
     kept_answers,
     not_as_recorded,
     not_certifiable,
+    unended_line,
 )
-from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
+from trainer.exams.errors import ClassLedgerError, ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
 from trainer.exams.forms import ExamForm, form_from_json
@@ -162,12 +163,20 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
     with store.write() as db:
         used = db.execute("SELECT count(*) FROM exam_sittings WHERE trainee_name = ? AND form_uid = ?",
                           (name, form.uid)).fetchone()[0]
-        in_class = {}
+        in_class, open_ = {}, []
         if classroom is not None:
             with Server(f"Sittings are issued on the class server, which cannot be reached now "
                         f"({classroom.address.shown}): no sitting was issued"):
                 used = max(used, classroom.attempts_used(name, form.uid))
                 in_class = {"class": classroom.class_uid()}
+                open_ = [r for r in classroom.unended_sittings() if r["trainee"] == name
+                         and r["form_uid"] == form.uid and not r["abandoned"]]
+            if open_:  # a withheld fail is not turned into a fresh sitting without a word
+                raise ClassLedgerError(
+                    f"{name} has a sitting of {form.name!r} started on the class server and not ended "
+                    f"({unended_line(open_[0], now)}): no sitting was issued. Once its last answers "
+                    "are in, certify it; if they never will be, record it abandoned first (a fail): "
+                    f"dealer-trainer abandon-sitting {open_[0]['nonce']} --reason TEXT --class URL")
         if used >= form.attempts_allowed:
             raise NoAttemptsLeftError(
                 f"{name} has had every attempt at {form.name!r} ({form.attempts_allowed}): no "

@@ -74,11 +74,28 @@ sitting from ever being certified. An answer held up by an outage is late on the
 one held back on purpose: the server cannot tell them apart. The certificate names each late
 item and by how much, for the instructor, who knows whether the network was down, to judge
 (README, "An outage during a sitting").
+
+**Sat online.** A sitting the class server keeps a record of (s012) is sat online
+(trainer.exams.session, `ExamSession.send`): each answer is sent as it is given, with the app's
+own sender, and the next item opens (`record` raises AwaitingClassError until then) only once
+the server has acknowledged it; the attempt's result is given only once the server has
+acknowledged every answer and the end. So no verdict is shown that the server does not hold, and
+no answer is seen, then redone. The exam's clock does not stop while it waits: the server's
+clock is what counts, time lost to an outage is lost, as the time limit above says, and the
+instructor sees the sitting as it reached the server (below) and decides.
+
+**A sitting that never ends.** A sitting started on the server and not ended there (a trainee who
+cut the network and never sent) is listed for the instructor (`unended_lines`: `certify --class`
+and the Class tab print it, "started 14:05, 1 of 3 answers received, not ended"), who records it
+abandoned with a reason (`abandon`, s015; `dealer-trainer abandon-sitting`): it counts as a
+fail, and `not_as_recorded` refuses any result of it handed in afterwards, so a withheld fail is
+never turned silently into a fresh sitting.
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
 from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError, TraineeLoginNeeded
@@ -211,6 +228,10 @@ def not_as_recorded(kept: dict, record: dict, nonce: str, ending) -> str | None:
     certified; None when it is that record. `ending`: how the result says it ended (an Ending)."""
     named = f"sitting {nonce}"
     first = "the class certifies a sitting as the class server recorded it when it was first sat"
+    if kept.get("abandoned"):
+        gone = kept["abandoned"]
+        return (f"{named} was recorded abandoned on the class server by {gone['by']} ({gone['reason']}): "
+                "it counts as a fail, and no result of it is certified")
     if record.get("class_start") != kept["opened"]:
         return (f"{named}: the result handed in is not the one the class server started (it does "
                 "not bear the server's start of it): it was sat again apart from the class, and "
@@ -219,7 +240,8 @@ def not_as_recorded(kept: dict, record: dict, nonce: str, ending) -> str | None:
     if kept["ending"] is None and not over:
         return (f"{named} has not ended on the class server yet: its last answers may still be on "
                 "their way from the workstation (its status bar says so); certify it once they "
-                "have reached the class")
+                "have reached the class, or, when they never will, record it abandoned "
+                f"(dealer-trainer abandon-sitting {nonce} --reason TEXT --class URL): a fail")
     given = {a.get("position"): a.get("log") for a in record.get("answers") or []
              if isinstance(a, dict)}
     server = {p: _log(t) for p, t in kept["answers"].items()}
@@ -237,6 +259,40 @@ def not_as_recorded(kept: dict, record: dict, nonce: str, ending) -> str | None:
         return (f"{named}: the result handed in ended {ending}, the class server's record of it "
                 f"{kept['ending']}: {first}")
     return None
+
+
+def unended_lines(classroom, now: float | None = None) -> list[str]:
+    """One line for each sitting started on the class server and not ended there (see "A
+    sitting that never ends"), as the instructor sees it in `certify --class` and on the Class
+    tab: "Sam Lee, Form, attempt 1 (sitting N): started 14:05, 1 of 3 answers received, not
+    ended" and, once recorded, how it was recorded abandoned. ExamOfflineError or
+    ClassLedgerError when the server cannot be read."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown}): the sittings "
+                "not ended are not known"):
+        rows = classroom.unended_sittings()
+    return [unended_line(r, now) for r in rows]
+
+
+def unended_line(r: dict, now: float | None = None) -> str:
+    today = time.localtime(time.time() if now is None else now)[:3]
+    started = time.localtime(r["started"])
+    when = time.strftime("%H:%M", started) + \
+        ("" if started[:3] == today else time.strftime(" on %Y-%m-%d", started))
+    line = (f"{r['trainee']}, {r['form']}, attempt {r['attempt']} (sitting {r['nonce']}): started {when}, "
+            f"{r['answers']} of {r['items']} answers received, not ended")
+    gone = r.get("abandoned")
+    if gone:
+        line += (f"; recorded abandoned by {gone['by']} at "
+                 f"{time.strftime('%H:%M', time.localtime(gone['recorded']))} ({gone['reason']}): a fail")
+    return line
+
+
+def abandon(classroom, nonce: str, reason: str) -> None:
+    """Record a sitting started on the class server and never ended as abandoned, with the
+    reason (an instructor's): it counts as a fail, and no result of it is certified."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
+                "recorded"):
+        classroom.abandon_sitting(nonce, reason)
 
 
 def kept_answers(kept: dict) -> list[dict]:

@@ -63,6 +63,11 @@ class ExamOfflineError(ClassLedgerError):
     """An exam step that must be counted on the class server, which cannot be reached now."""
 
 
+class AwaitingClassError(ClassLedgerError):
+    """An exam sat online in a class: the class server has not acknowledged the last answer (or
+    the end) yet, so the next item does not open and no result is shown."""
+
+
 class TraineeLoginNeeded(ClassLedgerError):
     """The trainee has a login of their own in the class: an exam with no sitting starts for them
     only with its password (trainer.exams.classledger). `name` is the trainee's; `refused` is

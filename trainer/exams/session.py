@@ -39,10 +39,18 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from trainer.classes.errors import ClassServerError
 from trainer.exams import classledger
 from trainer.exams.certify import CertifyError, read_sitting, signed_by
 from trainer.exams.clock import exam_clock
-from trainer.exams.errors import ExamError, ExamOverError, FormError, NoAttemptsLeftError, TimeUpError
+from trainer.exams.errors import (
+    AwaitingClassError,
+    ExamError,
+    ExamOverError,
+    FormError,
+    NoAttemptsLeftError,
+    TimeUpError,
+)
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.proof import code_is_right, link, names_form, proof_key, prove
@@ -164,7 +172,8 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     _LIVE.add(uid)
     lock = attempt_lock(store, uid)
     lock.acquire()  # a new uid: nobody else holds it
-    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock, classroom)
+    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock, classroom,
+                       online=opened is not None and classroom is not None)
 
 
 def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float,
@@ -204,13 +213,17 @@ class ExamSession:
 
     def __init__(self, store: Store, key: bytes, form: ExamForm, result_id: int, uid: str,
                  trainee_id: int, started: float, clock: Callable[[], float],
-                 lock: FileLock | None = None, classroom=None):
+                 lock: FileLock | None = None, classroom=None, online: bool = False):
         self.store, self.key, self.form, self.lock = store, key, form, lock
         self.classroom = classroom  # told when an answer waits to be sent to the class
+        # sat online: a sitting the class server keeps a record of (see `send`)
+        self.online = online
+        self.problem: str | None = None  # why the last answer has not reached the class server
         self.result_id, self.uid, self.trainee_id = result_id, uid, trainee_id
         self.started, self.clock = started, clock
         self.answers: dict[int, Answer] = {}
-        self.result: ExamResult | None = None  # once the attempt has ended
+        self._result: ExamResult | None = None  # once the attempt has ended
+        self._last_answered: float | None = None  # online: the last answer, before its end is sent
 
     @property
     def deadline(self) -> float:
@@ -222,8 +235,43 @@ class ExamSession:
 
     @property
     def over(self) -> bool:
-        return self.result is not None
+        return self._result is not None
 
+    @property
+    def result(self) -> ExamResult | None:
+        """The ended attempt. Sat online, only once the class server has acknowledged every answer
+        and the end: no verdict is shown that the server does not hold already."""
+        return None if self._result is None or self.waiting else self._result
+
+    @property
+    def waiting(self) -> bool:
+        """Sat online, an answer (or the end) the class server has not acknowledged yet."""
+        if not self.online:
+            return False
+        return self.store.query("SELECT count(*) AS n FROM exam_stream WHERE result_id = ? AND sent IS NULL",
+                                (self.result_id,))[0]["n"] > 0 or \
+            (self._result is None and self._last_answered is not None)
+
+    def send(self) -> bool:
+        """An exam sat online (a sitting whose class server keeps its record, s012): send what
+        waits of it now, with the app's own sender; True when the server has acknowledged every
+        step. While it cannot, `problem` says why, and the next item does not open. Once the last
+        answer is acknowledged, the attempt ends (its end then sent the same way)."""
+        if not self.online:
+            return True
+        if self._queued():
+            try:
+                self.classroom.send_steps(self.store.path)
+                self.problem = None
+            except ClassServerError as e:
+                self.problem = str(e)
+        if self._result is None and self._last_answered is not None and not self._queued():
+            self._end(Ending.FINISHED, self._last_answered)  # sends its end in turn
+        return not self.waiting
+
+    def _queued(self) -> bool:
+        return self.store.query("SELECT count(*) AS n FROM exam_stream WHERE result_id = ? AND sent IS NULL",
+                                (self.result_id,))[0]["n"] > 0
     def scenario(self, position: int) -> Scenario:
         return self.form.scenarios[position]
 
@@ -234,8 +282,12 @@ class ExamSession:
         """Save one item's graded answer at once (its own transaction, chained). The last answer
         also ends the attempt ("passed" or "failed"; `self.result`). After the time limit the
         answer is not counted: the attempt ends "timed-out" and TimeUpError carries the result."""
-        if self.result is not None:
-            raise ExamOverError(f"This exam attempt has ended ({self.result.status.value}).")
+        if self._result is not None or self._last_answered is not None:
+            raise ExamOverError("This exam attempt has ended.")
+        if self.online and not self.send():
+            raise AwaitingClassError(
+                "The class server has not acknowledged the last answer yet, so the next item does not "
+                f"open ({self.problem or 'it is on its way'}). The exam waits; its clock runs on.")
         if self.clock() > self.deadline:
             over = self._end(Ending.TIME_UP, self.deadline)
             raise TimeUpError("Time ran out before this answer: the exam has ended.", over)
@@ -250,23 +302,29 @@ class ExamSession:
         actions = json.dumps([action_json(p, f"log[{i}]") for i, p in enumerate(log)], ensure_ascii=False)
         score = result.score
         last = len(self.answers) + 1 == len(self.form.items)
+        answered = float(self.clock())
         with self.store.write(now=True) as db:
             self._still_open(db)
             cur = db.execute(
                 "INSERT INTO exam_answers (result_id, position, item_id, title, game, answered, procedure, "
                 "payouts, speed, total, passed, critical, findings, log) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.result_id, position, s.id, s.title, s.game, float(self.clock()), score.procedure,
+                (self.result_id, position, s.id, s.title, s.game, answered, score.procedure,
                  score.payouts, score.speed, score.total, int(score.passed), int(score.critical), findings,
                  actions))
             chain(db, self.key, "answer", cur.lastrowid)
             row = next(iter(db.query("SELECT * FROM exam_answers WHERE id = ?", (cur.lastrowid,))))
             stream(db, self.result_id, answer_id=cur.lastrowid)
-            if last:
-                close(db, self.key, self.result_id, Ending.FINISHED, float(self.clock()))
-        self._wake()
+            if last and not self.online:
+                close(db, self.key, self.result_id, Ending.FINISHED, answered)
         answer = answer_from_row(row)
         self.answers[position] = answer
+        if self.online:  # the end only once the last answer is on the server, its verdict after both
+            if last:
+                self._last_answered = answered
+            self.send()
+            return answer
+        self._wake()
         if last:
             self._closed()
         return answer
@@ -277,24 +335,25 @@ class ExamSession:
         if wake is not None:
             wake()
 
-    def finish(self) -> ExamResult:
-        """Hand in: the items not answered count 0. After the time limit this is a time-out."""
-        if self.result is not None:
+    def finish(self) -> ExamResult | None:
+        """Hand in: the items not answered count 0. After the time limit this is a time-out.
+        Sat online, the result once the class server holds it (else None: `send` again)."""
+        if self._result is not None:
             return self.result
-        now = float(self.clock())
+        now = float(self.clock()) if self._last_answered is None else self._last_answered
         if now > self.deadline:
             return self._end(Ending.TIME_UP, self.deadline)
         return self._end(Ending.FINISHED, now)
 
-    def time_out(self) -> ExamResult:
+    def time_out(self) -> ExamResult | None:
         """The exam's timer ran out: end it "timed-out"; the rest is unanswered (0)."""
-        if self.result is not None:
+        if self._result is not None:
             return self.result
         return self._end(Ending.TIME_UP, min(float(self.clock()), self.deadline))
 
-    def abandon(self) -> ExamResult:
+    def abandon(self) -> ExamResult | None:
         """The trainee left the exam or closed the app: end it "abandoned", the answers kept."""
-        if self.result is not None:
+        if self._result is not None:
             return self.result
         return self._end(Ending.LEFT, float(self.clock()))
 
@@ -304,17 +363,21 @@ class ExamSession:
             _LIVE.discard(self.uid)
             raise ExamOverError(f"This exam attempt was closed ({status}), by another app on this file.")
 
-    def _end(self, ending: Ending, ended: float) -> ExamResult:
+    def _end(self, ending: Ending, ended: float) -> ExamResult | None:
         with self.store.write(now=True) as db:
             self._still_open(db)
             close(db, self.key, self.result_id, ending, ended)
-        self._wake()
-        return self._closed()
+        self._closed()
+        if self.online:
+            self.send()
+        else:
+            self._wake()
+        return self.result
 
-    def _closed(self) -> ExamResult:
+    def _closed(self) -> ExamResult | None:
         _LIVE.discard(self.uid)
         _release(self.lock)
-        self.result = get_result(self.store, self.result_id)
+        self._result = get_result(self.store, self.result_id)
         return self.result
 
 

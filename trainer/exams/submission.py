@@ -196,7 +196,8 @@ def export_submission(store: Store, path: str | os.PathLike, *, trainee_id: int 
                     submitted, lambda r: f"exam result {r['id']}", store.note_unreadable)
     doc = {"format": SUBMISSION, "version": VERSION, "exported": time.time(),
            "source": workstation(), "results": out}
-    write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    # the answers and the sittings' tokens: readable by the trainee's account only, as a sitting file
+    write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n", private=True)
     return len(out)
 
 

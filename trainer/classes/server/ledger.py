@@ -43,6 +43,7 @@ import psycopg
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.sql import value
 from trainer.progress.columns import EXAM_SITTINGS
+from trainer.progress.records import clean_name
 
 SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
 
@@ -193,7 +194,59 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
             record.update(ending=ending, ended_late=late)
     record["refused"] = [f"step {step}: {reason}" for step, reason in conn.execute(
         "SELECT step, reason FROM exam_sitting_refusals WHERE nonce = %s ORDER BY id", (nonce,))]
+    record["abandoned"] = abandonment(conn, nonce)
     return record
+
+
+def abandonment(conn: psycopg.Connection, nonce: str) -> dict | None:
+    """How the instructor recorded a sitting abandoned (s015): its `reason`, when (`recorded`)
+    and by which login (`by`); None when not (or on a server before s015)."""
+    if value(conn.execute("SELECT to_regclass('exam_sitting_abandonments') IS NULL")):
+        return None
+    row = conn.execute("SELECT reason, recorded, login FROM exam_sitting_abandonments WHERE nonce = %s",
+                       (nonce,)).fetchone()
+    return None if row is None else {"reason": row[0], "recorded": row[1], "by": row[2]}
+
+
+def unended_sittings(conn: psycopg.Connection) -> list[dict]:
+    """Every sitting started on the class server (s012) that has not ended there, oldest start
+    first (an instructor's or supervisor's read): its `nonce`, `trainee`, `form` (the name the
+    class gave it, else its uid; `form_uid`), `attempt`, when it `started` (the server's clock), the
+    `answers` received of its `items`, the last `received`, and `abandoned` (as `abandonment`)."""
+    abandoned = not value(conn.execute("SELECT to_regclass('exam_sitting_abandonments') IS NULL"))
+    rows = conn.execute(
+        "SELECT l.nonce, s.trainee_name, coalesce(g.name, s.form_uid), s.attempt, st.received, l.items, "
+        "s.form_uid, "
+        "(SELECT count(*) FROM exam_sitting_steps a WHERE a.nonce = l.nonce AND a.kind = 'answer'), "
+        "(SELECT max(received) FROM exam_sitting_steps a WHERE a.nonce = l.nonce) "
+        "FROM exam_sitting_links l JOIN exam_sitting_steps st ON st.nonce = l.nonce AND st.step = 1 "
+        "JOIN exam_sittings s ON s.nonce = l.nonce "
+        "LEFT JOIN exam_forms_given g ON g.form_uid = s.form_uid "
+        "WHERE NOT EXISTS (SELECT 1 FROM exam_sitting_steps e WHERE e.nonce = l.nonce AND e.kind = 'end') "
+        "ORDER BY st.received, l.nonce").fetchall()
+    return [{"nonce": r[0], "trainee": r[1], "form": r[2], "attempt": r[3], "started": r[4], "items": r[5],
+             "form_uid": r[6], "answers": r[7], "received": r[8],
+             "abandoned": abandonment(conn, r[0]) if abandoned else None}
+            for r in rows]
+
+
+def abandon_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
+    """Record a started sitting that never ended as abandoned (s015, an instructor's call), with
+    the reason: it counts as a fail. ClassServerError says why not (not started here, ended,
+    recorded already, no reason, not an instructor)."""
+    why = clean_name(" ".join(reason.split()))
+    if not why:
+        raise ClassServerError("recording a sitting abandoned needs a reason (it is kept with it)")
+    try:
+        with conn.transaction():
+            conn.execute("SELECT abandon_exam_sitting(%s, %s)", (nonce, why))
+    except psycopg.errors.UndefinedFunction:
+        raise ClassServerError("this class server records no abandoned sitting yet: start it with this "
+                               "version (dealer-trainer class-server) to bring it up to date") from None
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError("only an instructor's login records a sitting abandoned") from None
 
 
 def sitting_state(conn: psycopg.Connection, nonce: str) -> dict:

@@ -575,3 +575,13 @@ def not_in_names() -> str:
             else:
                 ranges.append([code, code])
     return "[" + "".join(f"\\U{a:08X}" + (f"-\\U{b:08X}" if b > a else "") for a, b in ranges) + "]"
+
+
+@migration
+def s015_abandoned_sittings(conn: psycopg.Connection) -> None:
+    """A sitting started on the class server and never ended is the instructor's to close
+    (trainer.exams.classledger, "A sitting that never ends"): `abandon_exam_sitting(nonce,
+    reason)`, an instructor's call, records it abandoned in `exam_sitting_abandonments`, with the
+    reason and who recorded it, insert-only, read by the staff. Only a started sitting with no
+    end, once; it then counts as a fail, and no result of it is certified."""
+    _run(conn, frozen_sql("s015_abandoned_sittings"))

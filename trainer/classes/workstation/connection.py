@@ -35,6 +35,7 @@ gives ClassServerError with one line saying why.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
@@ -61,8 +62,10 @@ from trainer.classes.workstation.push import (
     connect,
     no_room,
     password_refused,
+    push_exam_steps,
     reason,
 )
+from trainer.classes.workstation.queue import Queue
 from trainer.progress.classroom import ClassOverview
 
 
@@ -147,8 +150,24 @@ class ClassLedger:
     def sitting_state(self, nonce: str) -> dict:
         return self._ledger(ledger.sitting_state, nonce)
 
+    def send_steps(self, progress_path: str) -> int:
+        """Send the exam steps waiting in the progress file at `progress_path` (push_exam_steps,
+        the pusher's own sending) now, on this thread, on a connection of its own; how many were
+        answered. An exam sat online waits on this before its next item opens."""
+        queue = Queue(progress_path)
+        try:
+            return self._ledger(lambda conn: push_exam_steps(conn, queue, class_uid(conn)))
+        finally:
+            queue.close()
+
     def add_certificate(self, certificate: dict) -> None:
         self._ledger(ledger.add_certificate, certificate)
+
+    def unended_sittings(self) -> list[dict]:
+        return self._ledger(ledger.unended_sittings)
+
+    def abandon_sitting(self, nonce: str, reason: str) -> None:
+        self._ledger(ledger.abandon_sitting, nonce, reason)
 
     def certificates(self) -> list[dict]:
         return self._ledger(ledger.certificates)
@@ -162,11 +181,16 @@ class ClassLedger:
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
         (one line) for any other refusal: never a driver error."""
+        with self._errors(), connect(self.address) as conn:
+            self.no_room = None
+            return call(conn, *args)
+
+    @contextlib.contextmanager
+    def _errors(self):
+        """A driver error in the block, as `_ledger` says it."""
         where = f"the class at {self.address.shown}"
         try:
-            with connect(self.address) as conn:
-                self.no_room = None
-                return call(conn, *args)
+            yield
         except psycopg.errors.LockNotAvailable:
             raise ClassServerError(f"{where} is busy: what this needs was held by another call for "
                                    f"{LOCK_WAIT} s; nothing was changed, try again") from None
@@ -200,6 +224,8 @@ class ClassConnection(ClassLedger):
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
                              store=store, **timing)
+        self._steps_lock = threading.Lock()
+        self._kept: tuple | None = None  # (address, connection) an exam's steps go on
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -211,6 +237,34 @@ class ClassConnection(ClassLedger):
 
     def close(self) -> None:
         self.pusher.close()
+        with self._steps_lock:
+            self._drop_kept()
+
+    def send_steps(self, progress_path: str) -> int:
+        """As ClassLedger.send_steps, on one connection to the class kept between answers (an
+        exam sat online waits on each answer: no new login each time); dropped when it fails, or
+        when the class's address changes, and made again at the next send. The progress file is
+        opened for each send only."""
+        queue = Queue(progress_path)
+        try:
+            with self._steps_lock, self._errors():
+                try:
+                    if self._kept is None or self._kept[0] is not self.address or self._kept[1].closed:
+                        self._drop_kept()
+                        self._kept = (self.address, connect(self.address))
+                    conn = self._kept[1]
+                    return push_exam_steps(conn, queue, class_uid(conn))
+                except BaseException:
+                    self._drop_kept()
+                    raise
+        finally:
+            queue.close()
+
+    def _drop_kept(self) -> None:
+        if self._kept is not None:
+            conn, self._kept = self._kept[1], None
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
 
     def wake(self) -> None:
         """An attempt (or an exam's answer) was recorded: push it now."""
