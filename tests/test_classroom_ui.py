@@ -23,7 +23,7 @@ WITHIN = 60_000  # ms: only a guard against a hang
 
 @pytest.fixture(autouse=True)
 def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.OPTIONS", FAST)
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
 
 
 def window_for(qtbot, store, trainee):
@@ -163,7 +163,7 @@ def test_the_class_tab_follows_another_workstation_live(qtbot, tmp_path, klass):
 def test_a_burst_of_results_is_read_at_most_twice_a_second(qtbot, tmp_path, klass):
     """Sixty attempts arrive in one push: sixty announcements, a few reads, none asked for within
     half a second of the one before."""
-    from ui.class_live import DEBOUNCE_MS
+    from ui.classroom.live import DEBOUNCE_MS
 
     w, page, store = instructor_window(qtbot, tmp_path, klass)
     live = page.live
@@ -283,8 +283,8 @@ def test_the_live_class_screenshot_draws_the_live_view(qtbot):
     import re
 
     from trainer.progress.demo import SESSION
-    from ui.app import showcase
-    from ui.class_live import LiveClass
+    from ui.classroom.live import LiveClass
+    from ui.shell.app import showcase
 
     window = showcase("class-live")
     qtbot.addWidget(window)

@@ -314,7 +314,7 @@ def test_a_sitting_started_on_one_file_is_refused_on_another_through_the_screens
 
 def test_an_instructor_builds_a_pool_and_a_draw_too_big_is_named(qtbot, school):
     from trainer.exams import list_forms
-    from ui.exam_forms import FormBuilder
+    from ui.exams.forms import FormBuilder
     from ui.qt import Qt, QTimer
 
     store, key, lee, _ = school

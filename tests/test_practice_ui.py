@@ -81,7 +81,7 @@ def test_an_action_without_a_selected_wager_asks_for_one(qtbot, screen):
 
 def test_the_payout_drill_opens_the_keypad_for_each_winner(qtbot, screen):
     from trainer.drills import payout_drill
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
 
     screen.start(payout_drill("props-and-hops", 11), mode=Mode.PAYOUT_DRILL)
     qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
@@ -369,8 +369,8 @@ def test_after_a_round_retry_works_it_again_and_next_moves_on(qtbot, practice_pa
 @pytest.mark.parametrize("game", ["props-and-hops", "three-dice-football"])
 def test_at_1024_by_680_every_button_reads_whole(qtbot, game):
     """A small screen wraps the action bar into more rows rather than clip."""
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     w = MainWindow(Services(None))
     qtbot.addWidget(w)
@@ -456,7 +456,7 @@ def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trai
         qtbot, practice_page):
     """The drill honours the difficulty; and the keypad opens beside the table,
     not over it."""
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
     from ui.qt import QRect, Qt
 
     page = practice_page

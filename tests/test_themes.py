@@ -42,8 +42,8 @@ def text_contrast(widget) -> float:
 
 @pytest.fixture(params=["light", "dark"])
 def themed(request, qtbot):
-    from ui import theme
     from ui.qt import QApplication
+    from ui.shell import theme
 
     app = QApplication.instance()
     theme.apply(app, request.param)
@@ -54,8 +54,8 @@ def themed(request, qtbot):
 
 
 def window(qtbot, services):
-    from ui.app import throwaway_settings
-    from ui.window import MainWindow
+    from ui.shell.app import throwaway_settings
+    from ui.shell.window import MainWindow
 
     w = MainWindow(services, settings=throwaway_settings())
     qtbot.addWidget(w)
@@ -66,8 +66,8 @@ def window(qtbot, services):
 
 
 def test_the_menu_bar_and_the_progress_screen_read_in_both_themes(qtbot, themed):
-    from ui.app import demo_services
     from ui.qt import QLabel
+    from ui.shell.app import demo_services
 
     w = window(qtbot, demo_services())
     assert text_contrast(w.menuBar()) >= MIN_CONTRAST, f"{themed}: the menu bar"
@@ -79,7 +79,7 @@ def test_the_menu_bar_and_the_progress_screen_read_in_both_themes(qtbot, themed)
 
 def test_an_exam_report_reads_in_both_themes(qtbot, themed):
     from trainer.exams import results
-    from ui.app import demo_services
+    from ui.shell.app import demo_services
 
     services = demo_services(instructor=True)
     w = window(qtbot, services)

@@ -28,7 +28,8 @@ import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
 SERVER_FIXTURES = {"server", "klass", "joined"}
-UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")  # what monkeypatch.setattr("ui.classroom.OPTIONS", ...) patches
+# what monkeypatch.setattr("ui.classroom.membership.OPTIONS", ...) patches
+UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")
 SLOW = {
     "test_app.py::test_screenshot_switch_writes_a_png",
     "test_class_logins.py::test_no_other_spelling_of_a_name_gets_round_its_login",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from trainer.exams import Ending
 from trainer.progress import Mode
-from ui.practice import PracticeScreen
+from ui.practice.screen import PracticeScreen
 from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
 
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from trainer import LABELS, Automation, Do, policy
 from trainer.progress import Mode
-from ui.actions import ActionBar
-from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
+from ui.practice.actions import ActionBar
+from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
 from ui.qt import (
     QHBoxLayout,
     QKeySequence,

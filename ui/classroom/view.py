@@ -1,6 +1,6 @@
 """The instructor's Class tab: skills by trainee, who needs help, the hardest items and each
 trainee's attempts, opened from it (double-click, Enter or "Open trainee"), from which a round is
-replayed (ui.replay_view). In a class, ui.class_live draws the same view from the class server,
+replayed (ui.classroom.replay). In a class, ui.classroom.live draws the same view from the class server,
 live, with its line above the table; a trainee opened there is read from the server (on a thread
 of its own, `ClassView.remote`) into the same dialog, which lists and replays the attempts
 however they were read, and names those it does not list (retracted, or not readable). There an
@@ -84,7 +84,7 @@ class ClassView(QWidget):
     def __init__(self, store=None, parent=None):
         super().__init__(parent)
         self.store = store
-        # while live (ui.class_live): remote(trainee, dialog) reads the trainee's attempts from the
+        # while live (ui.classroom.live): remote(trainee, dialog) reads the trainee's attempts from the
         # class server and fills the dialog when they come; None: they are read from `store`
         self.remote = None
         # while live with an instructor's login: retract(uid, reason) hides an attempt in the class
@@ -95,7 +95,7 @@ class ClassView(QWidget):
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
-        self.live = QLabel()  # "Live: 6 workstations, last result 12 s ago" (ui.class_live)
+        self.live = QLabel()  # "Live: 6 workstations, last result 12 s ago" (ui.classroom.live)
         self.live.setObjectName("liveLine")
         self.live.setAccessibleName("Live class")
         self.live.hide()
@@ -116,12 +116,12 @@ class ClassView(QWidget):
         self.hint.setObjectName("subtitle")
         self.hint.setWordWrap(True)
         row.addWidget(self.hint, 1)
-        # Trainee logins… (ui.class_logins): the progress page enables it while the app is in a class
+        # Trainee logins… (ui.classroom.logins): the progress page enables it while the app is in a class
         self.logins_button = QPushButton("Trainee &logins…")
         self.logins_button.setEnabled(False)
         self.logins_button.setToolTip(LOGINS_OUT_OF_CLASS)
         row.addWidget(self.logins_button)
-        # Workstations… (ui.class_workstations): enabled, as Trainee logins…, while in a class
+        # Workstations… (ui.classroom.workstations): enabled, as Trainee logins…, while in a class
         self.workstations_button = QPushButton("&Workstations…")
         self.workstations_button.setEnabled(False)
         self.workstations_button.setToolTip(WORKSTATIONS_OUT_OF_CLASS)
@@ -377,7 +377,7 @@ class TraineeDialog(QDialog):
         if not 0 <= row < len(self.records):
             return
         from trainer.progress import replay_of
-        from ui.replay_view import ReplayDialog
+        from ui.classroom.replay import ReplayDialog
 
         if self.replay_dialog is not None:
             self.replay_dialog.close()
@@ -387,7 +387,7 @@ class TraineeDialog(QDialog):
 
 class RetractDialog(QDialog):
     """Retract one attempt: what it was, a reason (kept with it, 500 characters at most), then
-    Retract. The call is short, on the GUI thread (ui.server_call); a refusal is one line here."""
+    Retract. The call is short, on the GUI thread (ui.shell.server_call); a refusal is one line here."""
 
     def __init__(self, record, line, retract, parent=None):
         super().__init__(parent)
@@ -424,7 +424,7 @@ class RetractDialog(QDialog):
 
     def accept(self) -> None:
         from trainer.classes import ClassServerError
-        from ui.server_call import server_call
+        from ui.shell.server_call import server_call
 
         try:
             with server_call(self.status.setText, "Retracting in the class"):

@@ -16,7 +16,7 @@ from ui.qt import (
     Qt,
     QVBoxLayout,
 )
-from ui.theme import points
+from ui.shell.theme import points
 
 
 def chip_face(cents: int) -> str:
@@ -39,7 +39,7 @@ class ChipButton(QPushButton):
                         f"{'chip' if cents >= 100 else 'coin'}")
         self.setAccessibleName(f"{fmt_dollars(cents)} {'chip' if cents >= 100 else 'coin'}")
         from ui.qt import QApplication
-        from ui.theme import LARGE_PRINT
+        from ui.shell.theme import LARGE_PRINT
 
         large = bool(QApplication.instance().property("large_print"))
         if large:  # the chips grow with the words, as in large print everywhere
