@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from ui.classroom.view import findings_html
+from ui.classroom.findings import findings_html
 from ui.qt import (
     QDialog,
     QDialogButtonBox,

@@ -18,6 +18,7 @@ import textwrap
 import time
 
 from trainer import SKILL_TITLES, policy
+from ui.classroom.findings import findings_html
 from ui.qt import (
     QAbstractItemView,
     QColor,
@@ -437,13 +438,3 @@ class RetractDialog(QDialog):
 
 
 LEFT_OUT_SHOWN = 3  # attempts not listed that the trainee's window names (its tooltip names all)
-
-
-def findings_html(findings, *, empty: str = "No findings.") -> str:
-    """Findings as a list, each with its regulation section."""
-    if not findings:
-        return f"<p>{html.escape(empty)}</p>"
-    rows = "".join(f"<li><b>{html.escape(f.get('severity', ''))}</b> — {html.escape(f['message'])}"
-                   f"<br><i>{html.escape(f.get('cite') or 'no section recorded')}</i></li>"
-                   for f in findings)
-    return f"<ol>{rows}</ol>"
