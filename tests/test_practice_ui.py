@@ -454,10 +454,10 @@ def test_escape_still_closes_a_dialog(qtbot, screen):
 
 def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trainee(
         qtbot, practice_page):
-    """The drill honours the difficulty; and the keypad opens beside the table,
-    not over it."""
+    """The drill honours the difficulty. (Where the keypad opens, on a real screen's size:
+    tests/test_screen_sizes.py.)"""
     from ui.practice.dialogs import PayoutKeypad
-    from ui.qt import QRect, Qt
+    from ui.qt import Qt
 
     page = practice_page
     page.kind.setCurrentIndex(page.kind.findText("Payout drill"))
@@ -471,11 +471,6 @@ def test_a_payout_drill_from_difficulty_3_leaves_finding_the_winners_to_the_trai
     qtbot.mouseClick(screen.actions.buttons[Do.PAY], Qt.MouseButton.LeftButton)
     keypad = screen.dialog
     assert isinstance(keypad, PayoutKeypad)
-    table = QRect(screen.view.mapToGlobal(screen.view.rect().topLeft()), screen.view.size())
-    assert not table.intersects(keypad.frameGeometry()), "the keypad covers the table"
-    bar = screen.actions
-    buttons = QRect(bar.mapToGlobal(bar.rect().topLeft()), bar.size())
-    assert not buttons.intersects(keypad.frameGeometry()), "the keypad, chips and all, covers the action bar"
     keypad.reject()
     page.difficulty.setValue(2)  # guided: each winner is brought to the keypad
     page.deal(seed=5, game="props-and-hops", confirm=False)

@@ -37,6 +37,7 @@ SLOW = {
     "test_class_server_command.py::test_the_command_starts_a_class_server_workstations_can_join_and_stops_on_sigterm",
     "test_classroom_ui.py::test_the_status_line_counts_what_waits_while_the_server_is_gone",
     "test_damaged_files.py::test_120_bit_flips_each_refused_untouched_or_opened_with_every_reader_running",
+    "test_screen_sizes.py::test_on_a_laptop_and_a_projector",
     "test_damaged_files.py::test_a_kill_during_the_first_start_leaves_no_file_or_a_whole_one",
     "test_dealer_versions.py::test_a_v2_id_deals_as_it_did_when_dealer_2_came_in",
     "test_dealer_versions.py::test_an_id_without_a_version_deals_as_it_always_did",

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 from trainer import LABELS, Automation, Do, policy
 from trainer.progress import Mode
 from ui.practice.actions import ActionBar
-from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
+from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad, place_on_screen
 from ui.qt import (
     QHBoxLayout,
     QKeySequence,
     QLabel,
+    QPoint,
     QPushButton,
     QShortcut,
     QSplitter,
@@ -421,9 +422,10 @@ class PracticeScreen(QWidget):
 
         dialog.finished.connect(done)
         dialog.open()
-        # beside the table, over the feedback panel: the chips stay in sight
+        # beside the table, over the feedback panel: the chips stay in sight; on the screen, whole
         panel = self.feedback.mapToGlobal(self.feedback.rect().topLeft())
-        dialog.move(panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2), panel.y() + 8)
+        place_on_screen(dialog, QPoint(panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2),
+                                       panel.y() + 8))
 
     def _do(self, do: Do, **fields) -> None:
         r = self.round
