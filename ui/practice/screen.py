@@ -127,6 +127,7 @@ class PracticeScreen(QWidget):
         self.progress.setObjectName("subtitle")
         self.timer_label = QLabel("")
         self.timer_label.setObjectName("timer")
+        self.title.setWordWrap(True)  # a long title wraps (large print, a laptop): never cut
         top.addWidget(self.title, 1)
         top.addWidget(self.progress)
         top.addSpacing(16)
@@ -156,20 +157,18 @@ class PracticeScreen(QWidget):
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([1000, 360])
         layout.addWidget(self.split, 1)
-        bottom = QHBoxLayout()
         self.actions = ActionBar()
         self.actions.triggered.connect(self.act)
-        bottom.addWidget(self.actions, 1)
         self.skip = QPushButton("Next throw\nCtrl+→")
         self.skip.setToolTip("Leave the rest of this throw (it counts as missing) — Ctrl+Right")
         self.skip.clicked.connect(self.skip_throw)
         self.end = QPushButton("Finish\nCtrl+Enter")
         self.end.setToolTip("End the round and see the score — Ctrl+Enter")
         self.end.clicked.connect(self.finish)
-        for b in (self.skip, self.end):
+        for b in (self.skip, self.end):  # after the actions, in their rows: the page's width for all
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            bottom.addWidget(b)
-        layout.addLayout(bottom)
+            self.actions.add_after(b)
+        layout.addWidget(self.actions)
         self._keys = []
         for key, slot in (("Right", lambda: self.cycle(1)), ("Left", lambda: self.cycle(-1)),
                           ("Tab", lambda: self.cycle(1)), ("H", self.show_hint),
