@@ -29,8 +29,16 @@ from ui.qt import (
     QItemSelectionModel,
     QLabel,
     QLineEdit,
+    QPalette,
+    QPen,
     QPushButton,
+    QRect,
+    QSize,
     QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionHeader,
+    QStyleOptionViewItem,
     Qt,
     QTableWidget,
     QTableWidgetItem,
@@ -40,8 +48,8 @@ from ui.qt import (
     Signal,
 )
 
-HEADING_WIDTH = 16  # characters a line of a skill's heading
-MIN_COLUMN = 64  # pixels: no column narrower, so that "100%" and its heading have room
+HEADING_WIDTH = 16  # characters a line of a skill's heading (written upwards: UprightHeader)
+MIN_COLUMN = 56  # pixels: no column narrower, so that "100%" has room
 LOGINS_TIP = ("A login of their own in the class for the trainees chosen, each with a new password "
               "shown once: they type it at a workstation to start an exam with no sitting")
 LOGINS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
@@ -50,6 +58,59 @@ WORKSTATIONS_TIP = ("The workstations enrolled with logins of their own (one tra
                     "one stops that workstation only): enrol one, its address shown once, or revoke one")
 WORKSTATIONS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
                              "Join class…) to enrol workstations.")
+
+
+class UprightHeader(QHeaderView):
+    """Column headings written upwards, on short lines: a column is as wide as its lines stacked
+    side by side, so that every skill of the class fits across a laptop's screen, in large print
+    too, with no scrolling sideways. The theme's section style (ground, padding, ink) draws it."""
+
+    def __init__(self, parent=None):
+        super().__init__(Qt.Orientation.Horizontal, parent)
+
+    def _lines(self, section: int) -> list[str]:
+        text = self.model().headerData(section, self.orientation(), Qt.ItemDataRole.DisplayRole)
+        return str(text or "").split("\n")
+
+    def sectionSizeFromContents(self, section: int) -> QSize:
+        lines = self._lines(section)
+        metrics = self.fontMetrics()
+        # the style's margins, or the theme's padding (6 px a side), whichever is more
+        margin = max(2 * self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self), 12)
+        across = len(lines) * metrics.height() + margin
+        up = max(metrics.horizontalAdvance(line) for line in lines) * 11 // 10 + margin  # bold
+        return QSize(across, up)
+
+    def paintSection(self, painter, rect, section: int) -> None:
+        option = QStyleOptionHeader()
+        self.initStyleOption(option)
+        option.section = section
+        option.text = "\n".join(self._lines(section))
+        option.textAlignment = Qt.AlignmentFlag.AlignCenter
+        option.rect = QRect(0, 0, rect.height(), rect.width())  # the section, turned on its side
+        painter.save()
+        painter.translate(rect.left(), rect.bottom() + 1)
+        painter.rotate(-90)
+        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+        painter.restore()
+
+
+class KeepColours(QStyledItemDelegate):
+    """A selected cell keeps its colour code (green, amber, red): the selection is a frame round
+    it in the highlight colour, never a fill over it."""
+
+    def paint(self, painter, option, index) -> None:
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if selected:
+            option = QStyleOptionViewItem(option)
+            # the style tints the current cell too: the frame says which row is chosen
+            option.state &= ~(QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_HasFocus)
+        super().paint(painter, option, index)
+        if selected:
+            painter.save()
+            painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 3))
+            painter.drawRect(option.rect.adjusted(1, 1, -2, -2))
+            painter.restore()
 
 
 class KeyTable(QTableWidget):
@@ -102,6 +163,8 @@ class ClassView(QWidget):
         self.live.hide()
         column.addWidget(self.live)
         self.table = KeyTable()
+        self.table.setHorizontalHeader(UprightHeader(self.table))
+        self.table.setItemDelegate(KeepColours(self.table))
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setMinimumSectionSize(MIN_COLUMN)
@@ -133,7 +196,7 @@ class ClassView(QWidget):
         row.addWidget(self.open_button)
         column.addLayout(row)
         self.side = QTextBrowser()
-        self.side.setMinimumWidth(220)
+        self.side.setMinimumWidth(170)
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(self.side)
