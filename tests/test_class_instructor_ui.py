@@ -347,6 +347,44 @@ def test_workstations_enrolled_from_the_class_tab_join_with_the_address_shown(qt
     store.close()
 
 
+def test_the_shared_login_is_closed_and_opened_from_the_workstations_dialog_when_confirmed(qtbot, tmp_path,
+                                                                                         klass):
+    """The dialog says the shared login's state, closes it only once a workstation is enrolled and
+    the instructor confirms (No changes nothing), and opens it again: the shared password
+    connects no more while it is closed."""
+    from tests.support.screens import answer
+    from ui.qt import Qt
+
+    w, page, store = class_tab(qtbot, tmp_path, klass)
+    dialog = open_workstations(qtbot, page)
+    assert "Shared workstation login: open." in dialog.shared_state.text()
+    assert not dialog.shared_button.isEnabled(), "nothing enrolled: closing would stop every workstation"
+    qtbot.keyClicks(dialog.name, "Table 1")
+    qtbot.keyClick(dialog.name, Qt.Key.Key_Return)
+    assert dialog.shared_button.isEnabled() and dialog.shared_button.text() == "Close the &shared login…"
+    seen: list[str] = []
+    answer({"button": "No"}, seen=seen)
+    qtbot.mouseClick(dialog.shared_button, Qt.MouseButton.LeftButton)
+    assert "it connects to this class no more" in seen[0] and "Enrolled (1): Table 1." in seen[0]
+    assert klass.count("shared_login_events") == 0 and "open" in dialog.shared_state.text()
+    answer({"button": "Yes"}, seen=seen)
+    qtbot.mouseClick(dialog.shared_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "closed</b> since" in dialog.shared_state.text(), timeout=WITHIN)
+    assert "Only the 1 enrolled workstation join" in dialog.shared_state.text()
+    assert dialog.status.text() == "The shared workstation login is closed."
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+        klass.connect("workstation")
+    assert dialog.shared_button.text() == "Open the &shared login…"
+    answer({"button": "Yes"}, seen=seen)
+    qtbot.mouseClick(dialog.shared_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Shared workstation login: open." in dialog.shared_state.text(), timeout=WITHIN)
+    assert "can again lock them all out" in seen[-1]
+    klass.connect("workstation").close()
+    dialog.close()
+    w.close()
+    store.close()
+
+
 def test_a_workstation_login_lists_and_enrols_no_workstation(qtbot, tmp_path, klass):
     from ui.qt import Qt
 

@@ -8,7 +8,9 @@ is in every shared workstation's password file), and each must leave the others 
   (a new password, its settings) to itself, and a revoked one stops at once;
 - nothing a login can lock (advisory locks, the tables it may read) holds up an exam start,
   a trainee's login or a workstation's enrolment;
-- new attempts are announced to the staff only."""
+- new attempts are announced to the staff only;
+- once every workstation is enrolled, the instructor closes the shared login: it connects no
+  more, a session of it still open sends nothing, and no start of the class server opens it."""
 
 from __future__ import annotations
 
@@ -28,8 +30,10 @@ from trainer.classes.server.command import holders_ended, prepare
 from trainer.classes.server.logins import (
     CLASS_LOGINS,
     class_login,
+    close_shared_login,
     enrol_workstation,
     new_password,
+    open_shared_login,
     revoke_workstation,
     workstations,
 )
@@ -257,7 +261,9 @@ def test_the_class_workstation_command(klass):
     assert ledger.address.user.startswith("workstation_") and ledger.class_uid()
     listed = run_command("class-workstation", "list", "--class", klass.address("supervisor").url)
     assert listed.returncode == 0, listed.stderr
-    assert [ln.split()[0:2] for ln in listed.stdout.splitlines()[1:]] == [["Table", "1"], ["Table", "2"]]
+    assert [ln.split()[0:2] for ln in listed.stdout.splitlines()[1:-1]] == [["Table", "1"], ["Table", "2"]]
+    assert listed.stdout.splitlines()[-1] == ("The shared workstation login is open: workstations not "
+                                              "enrolled join with it.")
     revoked = run_command("class-workstation", "revoke", "Table 2", "--class", url)
     assert revoked.returncode == 0 and "Table 2: revoked" in revoked.stdout
     with pytest.raises(ClassServerError):
@@ -269,7 +275,8 @@ def test_the_class_workstation_command(klass):
     empty = run_command("class-workstation", "add", " ", "--class", url)
     assert empty.returncode == 2 and "name cannot be empty" in empty.stderr
     after = run_command("class-workstation", "list", "--class", klass.address("supervisor").url)
-    assert [ln.split()[1:3] for ln in after.stdout.splitlines()[1:]] == [["1", "enrolled"], ["2", "revoked"]]
+    assert [ln.split()[1:3] for ln in after.stdout.splitlines()[1:-1]] == [["1", "enrolled"],
+                                                                          ["2", "revoked"]]
 
 
 # --------------------------------------------------------------------------- locks
@@ -447,3 +454,98 @@ def test_the_shared_login_still_joins_a_class_that_enrols_no_workstation(tmp_pat
     address = klass.address("workstation")
     assert with_login(address, "workstation", PASSWORD).user == "workstation"
     assert push_all(progress_file(tmp_path / "ws.sqlite", {"Sam Lee": 1}), klass) == 1
+
+
+# --------------------------------------------------------------------------- the shared login closed
+def test_the_shared_login_closed_connects_and_sends_nothing_and_enrolled_workstations_go_on(tmp_path, klass,
+                                                                                           joined):
+    """The attack: a trainee at a shared workstation holds the shared login (its password file)
+    and a session of it opened before the instructor closes it. Once every workstation is
+    enrolled and the shared login closed, that password connects no more, the session still open
+    pushes nothing and starts no exam, and a start of the class server (install) does not open it
+    again; the enrolled workstations, one of them enrolled after the close, push and start exams."""
+    exam = form()
+    give_to_class(joined("instructor"), exam)
+    instructor = ClassLedger(klass.address("instructor"))
+    with pytest.raises(ClassServerError, match="no workstation is enrolled in this class"):
+        instructor.close_shared_login()  # every workstation would stop
+    assert ClassLedger(klass.address("supervisor")).shared_login().closed is False
+    one = with_login(klass.address(), instructor.enrol_workstation("Table 1", first := new_password()), first)
+    held = klass.connect("workstation")  # the trainee's session, opened before the close
+    try:
+        for login in ("workstation", "supervisor"):
+            with pytest.raises(ClassServerError, match=f"refuses this login \\({login}\\)"):
+                ClassLedger(klass.address(login)).close_shared_login()
+        assert instructor.close_shared_login() == 1
+        state = ClassLedger(klass.address("supervisor")).shared_login()
+        assert state.closed and state.by == "instructor"
+        with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+            klass.connect("workstation")
+        with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+            push_all(progress_file(tmp_path / "shared.sqlite", {"Sam Lee": 2}), klass)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="shared workstation login is closed"):
+            held.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [], "attempts": []}),))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="shared workstation login is closed"):
+            held.execute("SELECT start_exam_attempt(%s, 'Sam Lee', %s)", (uuid.uuid4().hex, exam.uid))
+    finally:
+        held.close()
+    assert klass.count() == 0 and klass.count("exam_starts") == 0
+    klass.install()  # what every start of the class server runs
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+        klass.connect("workstation")
+    second = new_password()
+    two = with_login(klass.address(), instructor.enrol_workstation("Table 2", second), second)
+    assert push_all(progress_file(tmp_path / "one.sqlite", {"Bo Chen": 2}), klass, address=one) == 2
+    assert push_all(progress_file(tmp_path / "two.sqlite", {"Ana Ruiz": 1}), klass, address=two) == 1
+    assert sam_starts(ClassLedger(one), exam) == 1 and sam_starts(ClassLedger(two), exam) == 2
+    with pytest.raises(ClassServerError, match="closed already"):
+        instructor.close_shared_login()
+    instructor.open_shared_login()
+    assert push_all(progress_file(tmp_path / "again.sqlite", {"Sam Lee": 1}), klass) == 1
+    with klass.admin() as admin:
+        assert admin.execute("SELECT event, done_by FROM shared_login_events ORDER BY id").fetchall() == [
+            ("closed", "instructor"), ("opened", "instructor")]
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            admin.execute("DELETE FROM shared_login_events")
+
+
+def test_the_class_servers_start_keeps_the_shared_login_closed_and_says_so(server):
+    """A restart puts the shared login's password back (prepare): it must not open it again."""
+    address = class_servers_own(server)
+    with psycopg.connect(address.format("instructor", PASSWORD), autocommit=True) as instructor:
+        enrol_workstation(instructor, "Table 1", new_password())
+        close_shared_login(instructor)
+    try:
+        addresses = prepare(server, say=lambda _: None)
+        assert "workstation" not in addresses and set(addresses) == {"instructor", "supervisor"}
+        with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+            psycopg.connect(address.format("workstation", PASSWORD))
+    finally:
+        with psycopg.connect(address.format("instructor", PASSWORD), autocommit=True) as instructor:
+            open_shared_login(instructor)  # the test server's class database is every test's
+    assert "workstation" in prepare(server, say=lambda _: None)
+    with psycopg.connect(address.format("workstation", PASSWORD)) as conn:
+        assert conn.execute("SELECT current_user").fetchone()[0] == "workstation"
+
+
+def test_the_class_workstation_command_closes_and_opens_the_shared_login_when_confirmed(klass):
+    url = klass.address("instructor").url
+    refused = run_command("class-workstation", "close-shared", "--yes", "--class", url)
+    assert refused.returncode == 2 and "no workstation is enrolled" in refused.stderr
+    assert run_command("class-workstation", "add", "Table 1", "--class", url).returncode == 0
+    unasked = run_command("class-workstation", "close-shared", "--class", url)  # no terminal to ask at
+    assert unasked.returncode == 1 and "Nothing was changed." in unasked.stdout
+    assert "it connects to this class no more" in unasked.stdout and "Table 1" in unasked.stdout
+    assert not ClassLedger(klass.address("supervisor")).shared_login().closed
+    done = run_command("class-workstation", "close-shared", "--yes", "--class", url)
+    assert done.returncode == 0, done.stderr
+    assert "The shared workstation login is closed: the 1 enrolled workstation go on" in done.stdout
+    listed = run_command("class-workstation", "list", "--class", klass.address("supervisor").url)
+    assert listed.stdout.splitlines()[-1].startswith("The shared workstation login is closed since ")
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+        klass.connect("workstation")
+    again = run_command("class-workstation", "close-shared", "--yes", "--class", url)
+    assert again.returncode == 2 and "closed already" in again.stderr and "Traceback" not in again.stderr
+    opened = run_command("class-workstation", "open-shared", "--yes", "--class", url)
+    assert opened.returncode == 0 and "is open: workstations not enrolled join" in opened.stdout
+    assert klass.connect("workstation").close() is None

@@ -8,11 +8,12 @@ No test depends on how fast anything is: each waits for what it expects, with a 
 from __future__ import annotations
 
 import itertools
+import sys
 import time
 
 import pytest
 
-from tests.support.class_server import T0, attempt, progress_file
+from tests.support.class_server import T0, Class, attempt, frozen, progress_file
 from tests.support.screens import window_for as progress_window
 from trainer.classes import ClassConnection
 from trainer.progress import Store
@@ -110,6 +111,26 @@ def test_the_status_line_counts_what_waits_while_the_server_is_gone(qtbot, tmp_p
         klass.server.start()
     qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
     assert klass.count() == 5
+    w.close()
+    store.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the server's processes in /proc")
+def test_the_status_line_says_a_frozen_server_is_not_answering(qtbot, tmp_path, own_server, monkeypatch):
+    """Before: "Class: connected — all results sent" for as long as the server stayed frozen."""
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", {**FAST, "heartbeat": 0.1, "answer_within": 0.5,
+                                                 "give_up": 1.5})
+    klass = Class(own_server)
+    path = progress_file(tmp_path / "ws.db", {"Ana": 2})
+    store = Store.open(path)
+    w = window_for(qtbot, store, store.find_trainee("Ana"))
+    w.rejoin_class(klass.address())
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
+    with frozen(own_server):
+        qtbot.waitUntil(lambda: class_line(w) == "Class: the class server is not answering (trying "
+                                                  "again); no results waiting", timeout=WITHIN)
+        assert "no answer from the class server" in w.services.classroom.label.toolTip()
+    qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
     w.close()
     store.close()
 

@@ -387,6 +387,117 @@ def test_a_kill_during_the_first_start_leaves_no_file_or_a_whole_one(tmp_path):
             assert store.integrity_check() == ["ok"]
 
 
+# --- what a kill leaves beside the file ---------------------------------------------------------
+
+LEFTOVER_CHILD = textwrap.dedent("""
+    import contextlib, os, signal, sys
+    path, kill_at = sys.argv[1], int(sys.argv[2])
+    from trainer.progress import Store
+    from trainer.progress import integrity, leftovers, opening, schema, store
+    FILES = {integrity.__file__, leftovers.__file__, opening.__file__, schema.__file__, store.__file__}
+    seen, making = 0, False
+    held = leftovers.held
+
+    @contextlib.contextmanager
+    def watched(leftover):  # the lines run while a leftover is on its way, there, or going
+        global making
+        making = True
+        try:
+            with held(leftover):
+                yield
+        finally:
+            making = False
+
+    leftovers.held = watched
+
+    def trace(frame, event, arg):  # killed at the kill_at-th of those lines
+        global seen
+        if frame.f_code.co_filename not in FILES:
+            return None
+        if event == "line" and making:
+            seen += 1
+            if seen == kill_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return trace
+
+    sys.settrace(trace)
+    Store.open(path).close()
+    sys.settrace(None)
+    print(seen)
+""")
+
+
+def started(path: Path, kill_at: int) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", LEFTOVER_CHILD, str(path), str(kill_at)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.parametrize("start", ["the first start", "a start after a crash"])
+def test_what_a_killed_start_leaves_beside_the_file_the_next_start_removes(tmp_path, start):
+    """Before: a kill while a new file was made (`.NAME.<hex>.new`) or while a file with a crash's
+    -wal was checked through links (`.NAME.check-<hex>/`) left them beside the file for good.
+    Each run here is killed at another line of those steps, spread over all of them; the next
+    start leaves nothing beside the file, and loses nothing of it."""
+    def made(folder: Path) -> Path:
+        path = folder / "p.db"
+        if start == "a start after a crash":
+            marked_file(path, wal=True)  # an attempt, and a trainee in the -wal a crash left
+        return path
+
+    whole = started(made(tmp_path / "whole"), 0)
+    assert whole.returncode == 0, whole.stderr
+    lines, kills, left = int(whole.stdout), 10, 0
+    for k in range(kills):
+        path = made(tmp_path / f"k{k}")
+        killed = started(path, 1 + k * lines // kills)
+        assert killed.returncode == -signal.SIGKILL, killed.stderr
+        left += any(p.name.startswith(".p.db.") for p in path.parent.iterdir())
+        with Store.open(path) as store:  # the next start
+            if start == "a start after a crash":
+                assert [a.item_id for a in store.attempts()] == ["props-and-hops/01"]
+                assert [t.name for t in store.trainees()] == ["Ana", "Late"]
+        assert sorted(p.name for p in path.parent.iterdir()) == ["p.db"], k
+    assert left >= kills // 2  # the kills did leave something to remove
+
+
+def test_leftovers_held_by_a_live_start_or_not_ours_are_left_alone(tmp_path):
+    """Only a leftover no live process holds is removed, of the two names the store makes; a
+    name of another pattern, a link, a folder holding a file of someone else's stay."""
+    from filelock import FileLock
+
+    path = marked_file(tmp_path / "p.db")
+    live = tmp_path / ".p.db.0123456789ab.new"
+    live.write_bytes(b"a start under way")
+    holder = FileLock(f"{live}.lock", timeout=0)
+    holder.acquire()  # the start making it holds its lock
+    stale = tmp_path / ".p.db.fedcba987654.new"
+    stale.write_bytes(b"a start killed")
+    Path(f"{stale}-journal").write_bytes(b"")
+    theirs = {".p.db.notes.new": b"not ours", ".p.db.check-01234567": None, ".p.db.check-89abcdef": "link",
+              ".p.db.0123456789ab.newer": b"another pattern", ".q.db.fedcba987654.new": b"another file's"}
+    for name, what in theirs.items():
+        if what is None:
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "notes.txt").write_bytes(b"someone's")
+        elif what == "link":
+            (tmp_path / name).symlink_to(tmp_path / ".p.db.check-01234567")
+        else:
+            (tmp_path / name).write_bytes(what)
+    try:
+        Store.open(path).close()
+        assert live.read_bytes() == b"a start under way"
+        assert not any(Path(f"{stale}{end}").exists() for end in ("", "-journal", ".lock"))
+        for name in theirs:
+            assert (tmp_path / name).exists() or (tmp_path / name).is_symlink(), name
+        assert (tmp_path / ".p.db.check-01234567" / "notes.txt").read_bytes() == b"someone's"
+    finally:
+        holder.release()
+    Store.open(path).close()  # its start gone: the next removes it
+    assert not live.exists() and not Path(f"{live}.lock").exists()
+
+
 # --- the damage run -------------------------------------------------------------------------------
 
 

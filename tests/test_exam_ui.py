@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.practice_screen import work
 from tests.support.screens import PASSPHRASE, answer, build_form, window
-from trainer.exams import Ending, add_bundled_forms, get_result, installation_key, results
+from trainer.exams import add_bundled_forms, get_result, installation_key, results
 from trainer.progress import Store
 
 
@@ -153,14 +153,21 @@ def start_first_exam(qtbot, school):
     return trainee, page
 
 
-def test_closing_the_app_mid_exam_records_the_attempt_as_left(qtbot, school):
+def test_closing_the_window_mid_exam_asks_and_on_yes_records_the_attempt_as_left(qtbot, school):
     from ui.qt import Qt
 
     store = school[0]
     trainee, page = start_first_exam(qtbot, school)
     qtbot.mouseClick(page.runner.screen.end, Qt.MouseButton.LeftButton)  # one part answered
     qtbot.waitUntil(lambda: len(results(store)[0].answers) == 1, timeout=3000)
-    trainee.close()
+    asked: list = []
+    answer({"button": "No"}, seen=asked)
+    assert not trainee.close(), "No: the window stays open"
+    assert trainee.isVisible() and page.runner is not None and page.runner.ended is None
+    assert "Leaving ends this attempt" in asked[0] and "sitting" not in asked[0]
+    assert results(store)[0].status.value == "in-progress"
+    answer({"button": "Yes"})
+    assert trainee.close()
     [result] = results(store)
     assert result.status.value == "abandoned" and len(result.answers) == 1
     assert json.dumps(result.answers[0].findings)  # the answer given is kept
@@ -296,9 +303,12 @@ def test_a_sitting_started_on_one_file_is_refused_on_another_through_the_screens
     trainee = window(qtbot, store, key, rosa, seen=seen_here)
     page = trainee.show_screen("exam")
     assert page.certification.sit(str(tmp_path / "rosa.sitting"), confirm=False, code=code_of(token))
-    page.runner.end(Ending.LEFT)
-    qtbot.waitUntil(lambda: page.runner is None, timeout=5000)
-    trainee.close()
+    asked: list = []
+    answer({"button": "Yes"}, seen=asked)
+    assert trainee.close()  # the window's ×: asked as Leave exam asks, and Yes
+    assert "the sitting is spent" in asked[0].lower()
+    [left] = results(store)
+    assert left.status.value == "abandoned" and left.sitting is not None
 
     with Store.open(tmp_path / "fresh.db") as fresh:
         again = fresh.add_trainee("Rosa Diaz")

@@ -537,3 +537,120 @@ def test_a_round_with_a_wrong_puck_ends_not_passed_saying_why_and_under_which_ru
     text = " ".join(screen.feedback.toPlainText().split())
     assert "NOT PASSED" in text and "1 major finding" in text
     assert "Graded under Pass rule 2" in text
+
+
+def recorded_title(round_, result) -> str:
+    """What the progress file and the class view call the attempt."""
+    from trainer.progress.classroom import item_title
+    from trainer.progress.records import attempt_of
+
+    record = attempt_of(round_, result, trainee_id=1, ended=1.8e9)
+    return item_title(record.item_id, record.mode.value)
+
+
+@pytest.mark.parametrize("game", ["props-and-hops", "three-dice-football"])
+def test_a_payout_drill_is_shown_headed_and_recorded_at_the_difficulty_chosen(qtbot, practice_page, game):
+    from ui.qt import Qt
+
+    page = practice_page
+    page.game.setCurrentIndex(page.game.findData(game))
+    page.kind.setCurrentIndex(page.kind.findData(Mode.PAYOUT_DRILL))
+    page.difficulty.setValue(2)
+    done = []
+    page.finished.connect(lambda result, round_: done.append((round_, result)))
+    qtbot.mouseClick(page.deal_button, Qt.MouseButton.LeftButton)
+    screen = page.screen
+    assert "Payout drill" in screen.briefing.text() and "difficulty 2" in screen.briefing.text()
+    assert screen.title.text().endswith("payout drill"), screen.title.text()
+    assert page.difficulty.value() == 2
+    qtbot.waitUntil(lambda: screen.dialog is not None or screen.round.finished, timeout=2000)
+    if screen.dialog is not None:
+        screen.dialog.reject()
+    qtbot.mouseClick(screen.end, Qt.MouseButton.LeftButton)
+    [(round_, result)] = done
+    assert recorded_title(round_, result).endswith("payout drill, difficulty 2")
+
+
+def test_the_deal_bar_shows_the_difficulty_of_the_round_on_the_screen(qtbot, practice_page):
+    page = practice_page
+    page.kind.setCurrentIndex(page.kind.findData(Mode.PAYOUT_DRILL))
+    page.difficulty.setValue(4)
+    easy = next(s for s in LIBRARY.scenarios if s.difficulty == 1)
+    page.start_scenario(easy)
+    assert page.difficulty.value() == 1 and page.kind.currentData() == Mode.PRACTICE
+    assert "difficulty 1" in page.screen.briefing.text()
+    page.deal(seed=3, confirm=False)  # dealt as the bar now says: a practice round at 1
+    assert page.screen.round.scenario.difficulty == 1
+    assert page.screen.round.scenario.title.endswith("practice round")
+
+
+def test_a_wrong_yard_marker_is_put_right_with_a_word_and_the_end_zone_is_named(qtbot, screen):
+    """A Yard Marker put wrong is a wrong record (not a call), and the screen says that the next
+    play starts from where it belongs; the touchdown's yard line is the end zone, in words."""
+    from trainer.games.three_dice_football import read_markers
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_MARKERS:
+        do_next(qtbot, screen)
+    right, down, play = read_markers(screen.round.next_expected().value)
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    for place in (screen.view.game.yard_place(right + 2), screen.view.game.down_place(down),
+                  screen.view.game.play_place(play)):
+        click_place(qtbot, screen, place)
+    text = screen.feedback.toPlainText()
+    assert f"goes on as it should be: Move markers: Yard Marker to the {right}," in text
+    [finding] = [f for f in screen.round.finish().findings if f.actual and f.actual.do is Do.MOVE_MARKERS]
+    assert finding.kind.value == "wrong record"
+    screen.start(LIBRARY.by_id("tdf-opening-drive"), automation=Automation.WHOLE_ROUND)
+    while not (screen.round.next_expected().do is Do.MOVE_MARKERS
+               and read_markers(screen.round.next_expected().value)[0] == 0):
+        do_next(qtbot, screen)
+    assert "Yard Marker to the end zone" in screen.round.next_expected().label
+    qtbot.keyClick(screen, Qt.Key.Key_M)
+    click_place(qtbot, screen, screen.view.game.yard_place(0))
+    text = screen.feedback.toPlainText()
+    assert "Move markers: the end zone." in text and "Move markers: 0" not in text
+
+
+def test_a_wrong_throw_box_is_said_in_words_never_a_digit_beside_a_word(qtbot, screen):
+    import re
+
+    from ui.qt import Qt
+
+    screen.start(LIBRARY.by_id("hrd-full-table"), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_DICE:
+        do_next(qtbot, screen)
+    right = screen.round.next_expected().value
+    wrong_face = next(f for f in (2, 3) if screen.view.game.face_keys[f] != right)
+    qtbot.keyClick(screen, Qt.Key.Key_B)
+    click_place(qtbot, screen, screen.view.game.throw_box(wrong_face))
+    said = screen.feedback.toPlainText()
+    assert ("twos", "threes")[wrong_face - 2] in said
+    assert not re.search(r"throw box (\d|ace)", said), said
+
+
+@pytest.mark.parametrize(("scenario_id", "picked"), [
+    ("hrd-no-rolls-cocked", 6), ("hrd-no-rolls-cocked", 5), ("hrd6-five-sixes", 6), ("hrd6-five-sixes", 3)])
+def test_a_valid_throw_with_a_die_cocked_on_chips_moves_the_dice_to_the_box_picked(
+        qtbot, screen, scenario_id, picked):
+    """§ 675a.4(c): a die cocked on chips by one edge is read, the throw is valid, and its
+    matching dice go to the box the trainee picks (right or wrong), the cocked die with them when
+    it shows that face; the others lie where they fell, the cocked one still cocked."""
+    from ui.qt import QApplication, Qt
+    from ui.table.items import DieItem
+
+    screen.start(LIBRARY.by_id(scenario_id), automation=Automation.WHOLE_ROUND)
+    while screen.round.next_expected().do is not Do.MOVE_DICE:
+        do_next(qtbot, screen)
+    state = screen.round.table_state()
+    assert state.irregular == "cocked" and state.cocked_die is not None
+    qtbot.keyClick(screen, Qt.Key.Key_B)
+    click_place(qtbot, screen, screen.view.game.throw_box(picked))
+    QApplication.processEvents()
+    dice = [d for d in screen.view.scene().items() if isinstance(d, DieItem)]
+    box = screen.view.face_boxes[picked]
+    assert sum(1 for d in dice if box.contains(d.pos())) == state.dice.count(picked) > 0
+    assert len(dice) == len(state.dice), "every die drawn once"
+    cocked_face = state.dice[state.cocked_die]
+    assert sum(1 for d in dice if d.cocked) == (0 if cocked_face == picked else 1)

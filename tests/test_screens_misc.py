@@ -103,7 +103,8 @@ def test_the_rules_screen_shows_the_chosen_pai_gow_paytable(qtbot):
     page.show_game("pai-gow-dice")
     assert page.banner.isVisible() and "Reconstructed" in page.banner.text()
     page.sum_table.setCurrentText("B")
-    assert "sum-B" in page.pay_view.toPlainText() and "sum-A" not in page.pay_view.toPlainText()
+    paytables = page.pay_view.toPlainText()
+    assert "Sum (paytable B)" in paytables and "Sum (paytable A)" not in paytables
     assert "Sum (paytable B)" in page.edge_view.toPlainText()
     assert "4.63%" in page.edge_view.toPlainText()
     page.show_game("props-and-hops")

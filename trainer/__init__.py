@@ -20,7 +20,8 @@ FACE: dict[str, tuple[str, str | None]] = {
     **{m: (f"trainer.{m}", None) for m in ("cli", "games", "odds", "policy", "readings",
                                            "regulations")},
     # a round being worked, and what the table shows
-    **names_from("trainer.practice", "PracticeRound", "Feedback", "NEEDS_WAGER", "CLEARS_SELECTION"),
+    **names_from("trainer.practice", "PracticeRound", "Feedback", "NEEDS_WAGER", "CLEARS_SELECTION",
+                 "PLACEMENTS"),
     **names_from("trainer.table_state", "TableState", "Mark", "COCKED"),
     # the words of a procedure, and what an action asks of the trainee
     **names_from("trainer.vocabulary", "Do", "Skill", "SKILL_TITLES", "Automation"),
@@ -39,6 +40,9 @@ FACE: dict[str, tuple[str, str | None]] = {
                  "read_payout"),
     **names_from("trainer.paytables", "layout", "paytable"),
     **names_from("trainer.paths", "resources_dir"),
+    # the words people read for the engine's ids
+    **names_from("trainer.words", "automation_words", "no_roll_words", "paytable_entry_words",
+                 "readable"),
 }
 
 __getattr__, __dir__, _names = lazy_face(__name__, FACE)

@@ -122,12 +122,17 @@ def _briefing(name: str, difficulty: int, skill: Skill | None) -> str:
             "says; every finding names its section.")
 
 
-def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER) -> Scenario:
+def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
+                 difficulty: int | None = None) -> Scenario:
     """A settled throw on a busy layout: every seat full, odd amounts, several winners to pay.
 
     A game whose wagers stand past a throw (Three Dice Football's full game wagers) has no
     one-throw round, so its drill is a whole round (a drive, with single play wagers before every
-    down)."""
+    down). The deal is the seed's alone; `difficulty` is the one the trainee chose, which the
+    drill is shown and recorded at (from 3 the trainee finds the winners too); without one, the
+    drill keeps the difficulty it was dealt at, as ids dealt again always have."""
+    if difficulty is not None and not 1 <= difficulty <= 5:
+        raise ValueError(f"difficulty {difficulty} is not 1 to 5")
     game = games.get(game_id)
     round_id = f"payout-drill-{_versioned(dealer)}{game_id}-{seed}"  # what `rebuild` deals again
     if game.stands_until is not None:
@@ -142,17 +147,20 @@ def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER) -> Scenari
             wagers = _busy_wagers(rng, game_id, seats, bets)
             throw = game.throw_of(dice.roll(game.dice))
             s = Scenario(
-                id=round_id, title=f"{game.name}: payout drill",
-                briefing="A settled throw on a busy layout. The losers are down; pay every winner, "
-                         "one after another, to the cent and against the clock.",
-                game=game_id, difficulty=4, skills=(Skill.PAYOUTS,), target_seconds=60,
-                automation=Automation.PAYOUTS, options=game.parse_options({}),
+                id=round_id, title="", briefing="", game=game_id, difficulty=4,
+                skills=(Skill.PAYOUTS,), target_seconds=60, automation=Automation.PAYOUTS,
+                options=game.parse_options({}),
                 players={n: NAMES[n - 1] for n in seats}, shooter=None, wagers=wagers,
                 events=[Event("throw", "events[0]", throw)])
             if sum(1 for _, a in build(s).actions() if a.do is Do.PAY) >= 3:
                 break
     s.automation = Automation.PAYOUTS
-    s.id = round_id
+    s.id, s.difficulty = round_id, difficulty or s.difficulty
+    s.title = f"{game.name}: payout drill"
+    s.briefing = ("A settled throw on a busy layout. The losers are down; pay every winner, one "
+                  "after another, to the cent and against the clock." if game.stands_until is None
+                  else f"A whole {game.name} round on a busy layout: pay every winner, throw after "
+                  "throw, to the cent and against the clock.")
     pays = sum(1 for _, a in build(s).actions() if a.do is Do.PAY)
     s.target_seconds = max(15, 6 * pays)
     return s

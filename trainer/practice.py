@@ -23,6 +23,7 @@ from trainer.regulations import quote
 from trainer.scenario import Scenario
 from trainer.settlement import Wager
 from trainer.table_state import COCKED, Mark, TableState
+from trainer.vocabulary import TOLD_UP_TO
 
 #: actions after which a round's table shows its new state (lammers, markers, dice in the box)
 STATE_CHANGES = (Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.MOVE_DICE, Do.EXTRA_ROLL)
@@ -33,9 +34,6 @@ DICELESS = ("no-roll", "lost-die")
 NEEDS_WAGER = (Do.ACCEPT, Do.REFUSE, Do.COLLECT, Do.PAY, Do.PLACE_SIX_EIGHT, Do.TAKE_DOWN)
 #: after these the wager is dealt with, and nothing stays selected
 CLEARS_SELECTION = (Do.COLLECT, Do.PAY, Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN)
-#: the highest difficulty at which the table names an irregular throw, once it is called; above
-#: it (and in exams) the throw is only drawn, and noticing it is the trainee's work
-NAMED_UP_TO = 2
 #: the actions that put something on the layout where the trainee clicks (TableState.placed)
 PLACEMENTS = (Do.PLACE_POINTER, Do.MOVE_DICE, Do.MOVE_MARKERS)
 #: the actions that set the table up before a throw: the state they make shows once they are done
@@ -189,7 +187,7 @@ class PracticeRound:
             payouts=marks.payouts, dice=dice, dice_visible=visible,
             irregular=irregular if visible else None,
             cocked_die=event.cocked if irregular == COCKED and visible else None,
-            named=bool(irregular) and visible and called and self.scenario.difficulty <= NAMED_UP_TO,
+            named=bool(irregular) and visible and called and self.scenario.difficulty <= TOLD_UP_TO,
             placed={p.do.value: p.value for p in self.log  # nothing is placed on hidden dice
                     if visible and p.throw == self.throw and p.do in PLACEMENTS and p.value},
             shooter=(shooter_state.get("shooter") or shooter_state.get("quarterback")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NoReturn
 from trainer import games
 from trainer.errors import OneLine, RequestError
 from trainer.money import parse_amount
-from trainer.vocabulary import BY_DIFFICULTY, Automation, Skill
+from trainer.vocabulary import BY_DIFFICULTY, TOLD_UP_TO, Automation, Skill
 
 if TYPE_CHECKING:
     from trainer.games.base import Options
@@ -97,6 +97,25 @@ class Scenario:
 
     def line_of(self, where: str) -> int:
         return Locator(self.text).line_of(where) if self.text else 1
+
+    @property
+    def told(self) -> str:
+        """The briefing the trainee reads before the round. Up to TOLD_UP_TO it is the
+        scenario's own, which may walk through the round; above it, only what a dealer at the
+        table knows before the round: the game, the players, the bets up and the paytable."""
+        if self.difficulty <= TOLD_UP_TO:
+            return self.briefing
+        game = games.get(self.game)
+        bets = game.catalogue(self.options)
+        seats = ", ".join(f"seat {seat} {name}" for seat, name in sorted(self.players.items()))
+        up: dict[int, list[str]] = {}
+        for w in self.wagers:
+            up.setdefault(w.seat, []).append(bets[w.bet].name if w.bet in bets else games.bet_name(w.bet))
+        wagers = "; ".join(f"seat {seat}: {', '.join(names)}" for seat, names in sorted(up.items()))
+        return (f"{game.name}, difficulty {self.difficulty}. At the table: {seats or 'no players'}. "
+                f"Bets up: {wagers or 'none yet'}. The paytable is printed on the layout (and "
+                "under Rules › Paytables). Deal the round as the regulation says: what happens "
+                "is for you to see.")
 
 
 # --- locating a field in the file's text ---------------------------------------------------------

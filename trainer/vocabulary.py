@@ -90,6 +90,12 @@ class Automation(StrEnum):
     WHOLE_ROUND = "whole-round"  # every step, wagers and shaker included
 
 
+#: the highest difficulty at which the trainer tells the trainee about the round: the scenario's
+#: own briefing (the irregular throws, the calls, the payouts) and the name of an irregular throw
+#: once it is called. Above it (and in exams) the trainee is told only what a dealer knows before
+#: the round, and noticing what happens is the trainee's work
+TOLD_UP_TO = 2
+
 #: the automation a difficulty starts with, when a scenario does not say
 BY_DIFFICULTY = {1: Automation.PAYOUTS, 2: Automation.SETTLEMENT, 3: Automation.CALLS,
                  4: Automation.WHOLE_ROUND, 5: Automation.WHOLE_ROUND}

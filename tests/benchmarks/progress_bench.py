@@ -24,8 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from trainer import policy
 from trainer.procedure import Skill
 from trainer.progress import AttemptRecord, Mode, Store, class_overview, progress_report
+from trainer.progress.columns import ATTEMPT_SKILLS, ATTEMPTS, FINDINGS, Table
 
 GAMES = ("props-and-hops", "three-dice-football", "high-roll-dice", "high-roll-dice-6", "pai-gow-dice")
 MODES = (("payout-drill", 30), ("scenario", 30), ("practice", 25), ("drill", 10), ("exam", 5))
@@ -81,16 +83,20 @@ def build(path: Path, attempts: int, trainees: int, seed: int = 1) -> None:
                     fid += 1
                     sev = "critical" if rng.random() < 0.3 else "major"
                     critical |= sev == "critical"
-                    f_rows.append((fid, i, "wrong call", s, "§ 668a.3(i)", sev, "collected before paying",
-                                   "r1:pay:seat2:double-3-3", None))
-                s_rows.append((i, s, tid, started))
+                    f_rows.append(row(FINDINGS, id=fid, attempt_id=i, kind="wrong call", skill=s,
+                                      citation="58 Pa. Code § 668a.3(i)", severity=sev,
+                                      message="collected before paying",
+                                      expected="r1:pay:seat2:double-3-3", actual=None))
+                s_rows.append(row(ATTEMPT_SKILLS, attempt_id=i, skill=s, trainee_id=tid, started=started))
             total = rng.randint(40, 100)
             game = item.split(":")[1] if item.startswith("drill:") else item.split("/")[0]
-            a_rows.append((i, uuid.UUID(int=rng.getrandbits(128)).hex, tid, item, game, mode, str(i),
-                           started, started + duration,
-                           duration, target, total, total, rng.randint(50, 100), total,
-                           int(total >= 80 and not critical), int(critical), int(rng.random() < 0.02),
-                           rng.choice(logs), "bench"))
+            a_rows.append(row(ATTEMPTS, id=i, uid=uuid.UUID(int=rng.getrandbits(128)).hex, trainee_id=tid,
+                              item_id=item, game=game, mode=mode, seed=str(i), started=started,
+                              ended=started + duration, duration=duration, target=target,
+                              procedure=total, payouts=total, speed=rng.randint(50, 100), total=total,
+                              passed=int(total >= 80 and not critical), critical=int(critical),
+                              abandoned=int(rng.random() < 0.02), log=rng.choice(logs), source="bench",
+                              rule=policy.RULE))
             if len(a_rows) >= 50_000:
                 flush(w, a_rows, s_rows, f_rows)
         flush(w, a_rows, s_rows, f_rows)
@@ -105,10 +111,26 @@ def build(path: Path, attempts: int, trainees: int, seed: int = 1) -> None:
           f"{t2 - t1:.1f} s, {size:.0f} MB")
 
 
+def row(table: Table, **values) -> tuple:
+    """One row of `table`, its values in the order of the table's columns as described in
+    trainer.progress.columns (KeyError for a column not given, ValueError for one it lacks)."""
+    names = table.names(key=True)
+    extra = set(values) - set(names)
+    if extra:
+        raise ValueError(f"{table.name} has no column {', '.join(sorted(extra))}")
+    return tuple(values[n] for n in names)
+
+
+def insert(w, table: Table, rows: list[tuple]) -> None:
+    names = table.names(key=True)
+    w.conn.executemany(f"INSERT INTO {table.name} ({', '.join(names)}) "
+                       f"VALUES ({', '.join('?' * len(names))})", rows)
+
+
 def flush(w, a_rows, s_rows, f_rows) -> None:
-    w.conn.executemany(f"INSERT INTO attempts VALUES ({', '.join('?' * 20)})", a_rows)
-    w.conn.executemany("INSERT INTO attempt_skills VALUES (?, ?, ?, ?)", s_rows)
-    w.conn.executemany("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", f_rows)
+    insert(w, ATTEMPTS, a_rows)
+    insert(w, ATTEMPT_SKILLS, s_rows)
+    insert(w, FINDINGS, f_rows)
     a_rows.clear()
     s_rows.clear()
     f_rows.clear()

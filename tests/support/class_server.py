@@ -319,3 +319,39 @@ def push_all(path, klass: Class, size: int = 50, *, address: ClassAddress | None
 def server_rows(klass: Class, table: str) -> list[tuple]:
     with klass.admin() as conn:
         return conn.execute(f"SELECT * FROM {table}").fetchall()
+
+
+def server_processes(server: Postgres) -> list[int]:
+    """The server's processes: the postmaster (its pid file's first line), then every process
+    it started (Linux: read from /proc)."""
+    main = int((server.pgdata / "postmaster.pid").read_text().split()[0])
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):  # gone meanwhile
+                # the parent's pid is the second field after the command's name, which may hold spaces
+                if int((entry / "stat").read_text().rpartition(")")[2].split()[1]) == main:
+                    children.append(int(entry.name))
+    return [main, *children]
+
+
+@contextlib.contextmanager
+def frozen(server: Postgres):
+    """The server frozen while the block runs, as a machine that hangs: every one of its processes
+    stopped (SIGSTOP; the postmaster first, so that it starts no other), its sockets open, its
+    kernel still answering TCP; then let go on (SIGCONT), whatever happened in the block."""
+    import signal
+
+    main, *_ = server_processes(server)
+    os.kill(main, signal.SIGSTOP)
+    stopped = [main]
+    try:
+        for pid in server_processes(server)[1:]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+        yield stopped
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)

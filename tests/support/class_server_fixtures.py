@@ -3,6 +3,8 @@ whole run (the packaged server on the loopback address), `klass`, a class databa
 per test, and `joined`, ClassConnections to it as the app holds them. Loaded once, as a plugin,
 by tests/conftest.py: a test takes them by name, and every test shares the one server.
 
+`own_server` is a server of the test's own, for a test that freezes it.
+
 The class databases a test made are dropped after it, so the server holds only the running
 test's: a crash's recovery and each checkpoint sync the files of a few databases, not of every
 class made since the run began."""
@@ -33,6 +35,15 @@ def server():
     yield server
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def own_server(open_folder):
+    """A class server of the test's own, for a test that freezes or crashes it: the run's other
+    tests never meet it."""
+    server = start_server(open_folder / "class")
+    yield server
+    server.crash()  # nothing of it is kept
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ uses is read from its code: the test function, the fixtures it takes that are de
 
 - `qt`: it takes qtbot (itself or through a fixture), its module imports ui, its code imports
   or patches something of ui, or it renders the app's window in a subprocess (`--screenshot`);
-- `postgres`: it takes the class server's fixtures (server, klass, joined) or connects to a
+- `postgres`: it takes the class server's fixtures (server, own_server, klass, joined) or connects to a
   PostgreSQL itself (psycopg);
 - `cli`: it runs the program in a subprocess: run_command, the installed `dealer-trainer`, or
   `python -m ui.main` / `python -m trainer`;
@@ -27,18 +27,21 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
-SERVER_FIXTURES = {"server", "klass", "joined"}
+SERVER_FIXTURES = {"server", "own_server", "klass", "joined"}
 # what monkeypatch.setattr("ui.classroom.membership.OPTIONS", ...) patches
 UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")
 SLOW = {
     "test_app.py::test_screenshot_switch_writes_a_png",
     "test_class_logins.py::test_no_other_spelling_of_a_name_gets_round_its_login",
     "test_class_logins.py::test_the_give_form_command",
+    "test_class_pusher_life.py::test_a_frozen_server_is_not_answering_and_connected_again_when_it_answers",
     "test_class_server_command.py::test_the_command_starts_a_class_server_workstations_can_join_and_stops_on_sigterm",
     "test_classroom_ui.py::test_the_status_line_counts_what_waits_while_the_server_is_gone",
+    "test_classroom_ui.py::test_the_status_line_says_a_frozen_server_is_not_answering",
     "test_damaged_files.py::test_120_bit_flips_each_refused_untouched_or_opened_with_every_reader_running",
     "test_screen_sizes.py::test_on_a_laptop_and_a_projector",
     "test_damaged_files.py::test_a_kill_during_the_first_start_leaves_no_file_or_a_whole_one",
+    "test_damaged_files.py::test_what_a_killed_start_leaves_beside_the_file_the_next_start_removes",
     "test_dealer_versions.py::test_a_v2_id_deals_as_it_did_when_dealer_2_came_in",
     "test_dealer_versions.py::test_an_id_without_a_version_deals_as_it_always_did",
     "test_dealer_versions.py::test_dealer_2_deals_cocked_and_lost_dice_where_the_game_has_them",

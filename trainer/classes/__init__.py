@@ -11,8 +11,9 @@ Two halves, the lower never importing the upper:
   - `ledger`: the exam ledger's calls (sittings issued and used, insert-only);
   - `logins`: the class's logins (`add_login`), a trainee's own (`class_login`,
     `trainee_login`, `new_password`), a workstation's own (`enrol_workstation`,
-    `revoke_workstation`, `workstations`), and the defaults a login gave itself removed at the
-    class server's start (`reset_defaults`);
+    `revoke_workstation`, `workstations`), the shared workstation login closed or opened
+    (`close_shared_login`, `open_shared_login`, `shared_login`), and the defaults a login gave
+    itself removed at the class server's start (`reset_defaults`);
   - `sessions`: the sessions of the class watched by the class server (`end_holders`: a
     workstation's or trainee's session that holds up another is ended);
   - `retractions`: an instructor hides an attempt from the exports and the view, with a reason
@@ -33,7 +34,8 @@ Two halves, the lower never importing the upper:
   - `connection`: `ClassConnection`, what the app holds while a workstation is in a class
     (`start`, `stop`, `close`, `wake`, `waiting`, `status`; for an instructor `class_overview`,
     `class_activity`, `attempts_of`, `follow`; the exam ledger's calls; the class's logins:
-    `class_login`, `enrol_workstation`, `revoke_workstation`, `workstations`), and `with_login`
+    `class_login`, `enrol_workstation`, `revoke_workstation`, `workstations`, the shared login's
+    calls), and `with_login`
     (the same class's address with another login and its password).
 - `errors`: `ClassServerError` (`ClassUnreachableError`: not reached; `LoginRefusedError`: its
   password refused);
@@ -53,6 +55,7 @@ FACE = {
     "passfile": ("trainer.classes.workstation.passfile", None),  # the class password file, as a namespace
     **names_from("trainer.classes.workstation.connection", "ClassConnection", "with_login"),
     **names_from("trainer.classes.workstation.push", "refused_line"),  # "1 result refused by ...: why"
-    **names_from("trainer.classes.server.logins", "new_password"),  # a trainee's class password
+    **names_from("trainer.classes.server.logins", "new_password",  # a trainee's class password
+                 "CLOSE_SHARED_SAYS", "OPEN_SHARED_SAYS"),  # what closing the shared login does
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

@@ -41,6 +41,8 @@ def run(args) -> int:
         verdict = "passed" if c["passed"] else "did not pass"
         print(f"certified: {c['trainee']}, {c['form']['name']}, attempt {c['attempt']}: {verdict} "
               f"({c['total']})")
+        if c.get("late"):
+            print(f"  not in time: {c['late']['why']}")
     for line in summary.refused:
         print(f"refused: {line}")
     print(f"{args.out}: {len(summary.certificates)} certificate"

@@ -1,14 +1,21 @@
-"""`dealer-trainer class-workstation add NAME... | list | revoke NAME... --class URL`: workstations
-with a login of their own in a class (an instructor's address; `list` a supervisor's too).
+"""`dealer-trainer class-workstation add NAME... | list | revoke NAME... | close-shared | open-shared
+--class URL`: workstations with a login of their own in a class (an instructor's address; `list`
+a supervisor's too), and the shared workstation login closed once they all are, or opened again.
 
 Each workstation enrolled joins the class with its own address (printed once, with a new
 password): a trainee who changes that login's password or settings stops that workstation only,
 where with the shared workstation login they stop every workstation that uses it. A workstation
 enrolled again gets a new password (the old one stops working); one revoked loses every right at
-once and connects no more."""
+once and connects no more.
+
+`close-shared` closes the shared workstation login once every workstation is enrolled: it connects
+no more, a session of it still open sends nothing, and no start of the class server opens it
+again; `open-shared` opens it. Each says what it does and asks first (`--yes` answers for a
+script, or where nobody can be asked)."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 from trainer.commands._shared import required_class_option
@@ -21,7 +28,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def add_arguments(parser) -> None:
-    actions = parser.add_subparsers(dest="action", required=True, metavar="{add,list,revoke}")
+    actions = parser.add_subparsers(dest="action", required=True,
+                                    metavar="{add,list,revoke,close-shared,open-shared}")
     add = actions.add_parser("add", help="enrol workstations (or give them new passwords): each "
                                          "one's own address, printed once")
     add.add_argument("names", nargs="+", metavar="NAME", help="a name for the workstation, e.g. 'Table 3'")
@@ -31,6 +39,13 @@ def add_arguments(parser) -> None:
     revoke = actions.add_parser("revoke", help="a workstation's login stops working, at once")
     revoke.add_argument("names", nargs="+", metavar="NAME", help="the workstation's name, as enrolled")
     required_class_option(revoke)
+    for name, text in (("close-shared", "close the shared workstation login once every workstation is "
+                                        "enrolled: only the enrolled workstations join"),
+                       ("open-shared", "open the shared workstation login again: workstations not "
+                                       "enrolled join with it")):
+        shared = actions.add_parser(name, help=text)
+        shared.add_argument("--yes", action="store_true", help="do it without asking")
+        required_class_option(shared)
 
 
 def run(args) -> int:
@@ -40,6 +55,8 @@ def run(args) -> int:
     ledger = ClassLedger(args.class_address)
     if args.action == "list":
         return _list(ledger)
+    if args.action in ("close-shared", "open-shared"):
+        return _shared(ledger, close=args.action == "close-shared", yes=args.yes)
     from trainer.progress.records import clean_name
 
     names = [clean_name(n) for n in args.names]
@@ -65,11 +82,55 @@ def _add(ledger, names: list[str]) -> int:
     return 0
 
 
+def shared_state(state) -> str:
+    """The shared login's state in one line (trainer.classes.server.logins.SharedLogin)."""
+    if state.closed:
+        return f"closed since {_when(state.since)} (by {state.by}): only the enrolled workstations join"
+    since = f" since {_when(state.since)} (by {state.by})" if state.since is not None else ""
+    return f"open{since}: workstations not enrolled join with it"
+
+
+def _shared(ledger, *, close: bool, yes: bool) -> int:
+    from trainer.classes.errors import ClassServerError
+
+    state = ledger.shared_login()
+    if state.closed == close:
+        raise ClassServerError(f"the shared workstation login is {'closed' if close else 'open'} already")
+    enrolled = [w.name for w in ledger.workstations() if w.revoked is None]
+    print(f"The shared workstation login of {ledger.address.database} is {shared_state(state)}.")
+    from trainer.classes.server.logins import CLOSE_SHARED_SAYS, OPEN_SHARED_SAYS
+
+    print(CLOSE_SHARED_SAYS if close else OPEN_SHARED_SAYS)
+    if close:
+        print(f"Workstations enrolled ({len(enrolled)}): {', '.join(enrolled) or 'none'}.")
+    if not yes and not _confirmed(f"{'Close' if close else 'Open'} the shared workstation login? [y/N] "):
+        print("Nothing was changed.")
+        return 1
+    if close:
+        n = ledger.close_shared_login()
+        print(f"The shared workstation login is closed: the {n} enrolled workstation"
+              f"{'s' if n != 1 else ''} go on, no other joins.")
+    else:
+        ledger.open_shared_login()
+        print("The shared workstation login is open: workstations not enrolled join with it.")
+    return 0
+
+
+def _confirmed(question: str) -> bool:
+    """The answer typed at a terminal; no terminal (a script, a pipe) is no answer: --yes says it."""
+    if not sys.stdin.isatty():
+        print("Not asked: no terminal to answer at (add --yes to do it).")
+        return False
+    return input(question).strip().lower() in ("y", "yes")
+
+
 def _list(ledger) -> int:
     found = ledger.workstations()
+    shared = ledger.shared_login()
     if not found:
-        print(f"No workstation is enrolled in {ledger.address.database}: every workstation joins "
-              "with the shared workstation login.")
+        print(f"No workstation is enrolled in {ledger.address.database}"
+              + (", and the shared workstation login is closed: no workstation joins." if shared.closed
+                 else ": every workstation joins with the shared workstation login."))
         return 0
     width = max(len(w.name) for w in found)
     print(f"Workstations of {ledger.address.database}:")
@@ -77,6 +138,7 @@ def _list(ledger) -> int:
         state = (f"revoked {_when(w.revoked)}" if w.revoked is not None
                  else f"enrolled {_when(w.enrolled)}")
         print(f"  {w.name:<{width}}  {state}  (login {w.login})")
+    print(f"The shared workstation login is {shared_state(shared)}.")
     return 0
 
 

@@ -40,7 +40,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainer.errors import RequestError, shown
-from trainer.exams.classledger import Server, class_named, kept_answers, not_as_recorded, not_certifiable
+from trainer.exams.classledger import (
+    Server,
+    class_named,
+    counted_late,
+    kept_answers,
+    not_as_recorded,
+    not_certifiable,
+)
 from trainer.exams.errors import ExamError, FormError, FormFileError, NoAttemptsLeftError
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
@@ -183,7 +190,7 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
             row = next(iter(db.query("SELECT * FROM exam_sittings WHERE nonce = ?", (nonce,))))
             # the server checks the start code by the chain's last link, never by the code
             verifier = None if code is None else \
-                (len(sat.items), link(proof_key(code, nonce), len(sat.items), 0))
+                (len(sat.items), link(proof_key(code, nonce), len(sat.items), 0), sat.time_limit_seconds)
             with Server("The class server cannot be reached now: no sitting was issued",
                         NoAttemptsLeftError):
                 classroom.record_sitting(row, verifier)
@@ -275,6 +282,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     status = record.get("status")
     ending = next((e for s, e in ENDINGS.items() if s == status), None)  # a list is no key
     sat = record.get("answers")
+    late = None  # what reached the class server after the time limit (s014)
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
                     f"({classroom.address.shown}): nothing was certified", CertifyError):
@@ -290,7 +298,12 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             refused = not_as_recorded(kept, record, sitting.nonce, ending)
             if refused:
                 raise CertifyError(refused)
-            sat = kept_answers(kept)
+            sat = kept_answers(kept)  # an answer that came after the time limit is not answered
+            late = counted_late(kept)
+            if late is not None and not late["ended"]:
+                ending = Ending.TIME_UP  # never ended on the server: its time ran out there
+            elif late is not None and late["ended_after_limit"] is not None and ending is Ending.FINISHED:
+                ending = Ending.TIME_UP  # by the class server's clock, the time ran out first
     if ending is None:
         raise CertifyError(f"status: {shown(status)} is not how an exam ends")
     answers = regrade_answers(form, sat)
@@ -309,6 +322,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             "procedure": score.procedure, "payouts": score.payouts, "speed": score.speed,
             "total": score.total, "answers": answers, "certified": now,
             "rule": {"number": score.rule, "name": rule(score.rule).name},
+            **({"late": late} if late is not None else {}),
             "signer": _signer(key.public)}
     certificate = {**body, "signature": key.sign(body)}
     try:

@@ -60,6 +60,20 @@ only if the workstation chose to tell. A start whose answer is lost on the way b
 pulled just then) may be counted on the server and not started here: the sitting is spent, and
 the instructor, who sees it used, issues another. Counting too much is the safe side.
 An exam with no sitting, on a machine in no class, is counted in its file as before.
+
+**The time limit** (s014). The workstation's clock is the trainee's, so the class server keeps
+the sitting's time: the instructor registers the form's time limit with the sitting, and the
+server counts it from its own record of the start, by its own clock. A step that reaches it
+more than `exam_queue_allowance()` (120 s, for the workstation's queue) after the limit is kept
+in order, marked late; `counted_late` says what came late and why, `kept_answers` leaves those
+answers out, and certification counts them as not answered (and a late end as a time-out).
+Once the time and its allowance are over by the server's clock (`over`), a sitting whose end never
+reached the server is certified as it kept it, timed out, what it never received not answered
+(`not_as_recorded` no longer waits for it): a workstation that sends nothing more cannot keep its
+sitting from ever being certified. An answer held up by an outage is late on the same terms as
+one held back on purpose: the server cannot tell them apart. The certificate names each late
+item and by how much, for the instructor, who knows whether the network was down, to judge
+(README, "An outage during a sitting").
 """
 
 from __future__ import annotations
@@ -201,30 +215,76 @@ def not_as_recorded(kept: dict, record: dict, nonce: str, ending) -> str | None:
         return (f"{named}: the result handed in is not the one the class server started (it does "
                 "not bear the server's start of it): it was sat again apart from the class, and "
                 f"{first}")
-    if kept["ending"] is None:
+    over = kept.get("over") is not None  # past the time limit and its allowance: nothing more counts
+    if kept["ending"] is None and not over:
         return (f"{named} has not ended on the class server yet: its last answers may still be on "
                 "their way from the workstation (its status bar says so); certify it once they "
                 "have reached the class")
     given = {a.get("position"): a.get("log") for a in record.get("answers") or []
              if isinstance(a, dict)}
     server = {p: _log(t) for p, t in kept["answers"].items()}
-    differ = sorted((p for p in set(given) | set(server)
+    # once the time is over, an answer the server never received is one it would mark late: not
+    # answered, rather than a difference that keeps the sitting from ever being certified
+    never = set(given) - set(server) if over else set()
+    differ = sorted((p for p in (set(given) | set(server)) - never
                      if given.get(p, _MISSING) != server.get(p, _MISSING)),
                     key=lambda p: (not isinstance(p, int), str(p) if not isinstance(p, int) else p))
     if differ:
         items = ", ".join(str(p + 1) if isinstance(p, int) else repr(p) for p in differ)
         return (f"{named}: the result handed in differs from the class server's record of it "
                 f"(item{'s' if len(differ) != 1 else ''} {items}): {first}")
-    if ending is not None and str(ending) != kept["ending"]:
+    if ending is not None and kept["ending"] is not None and str(ending) != kept["ending"]:
         return (f"{named}: the result handed in ended {ending}, the class server's record of it "
                 f"{kept['ending']}: {first}")
     return None
 
 
 def kept_answers(kept: dict) -> list[dict]:
-    """The answers of the class server's record of a sitting, as a portable record gives them
-    (position and log) for re-grading."""
-    return [{"position": p, "log": _log(t)} for p, t in sorted(kept["answers"].items())]
+    """The answers of the class server's record of a sitting that reached it in time, as a
+    portable record gives them (position and log) for re-grading: an answer the server marked
+    late (s014) counts as not answered."""
+    late = kept.get("late") or {}
+    return [{"position": p, "log": _log(t)} for p, t in sorted(kept["answers"].items()) if p not in late]
+
+
+def counted_late(kept: dict) -> dict | None:
+    """What of the class server's record of a sitting reached it after the time limit and the
+    queue's allowance (s014; see the module, "The time limit"), as a certificate names it: the
+    items (`position`, `after_limit` in whole seconds), counted as not answered, whether its end
+    came late too (`ended_after_limit`: the sitting is then certified as timed out) and `why`, in
+    words. None when everything came in time (or the server keeps no time for the sitting)."""
+    late, ended = kept.get("late") or {}, kept.get("ended_late")
+    unended = kept["ending"] is None and kept.get("over") is not None
+    if not late and ended is None and not unended:
+        return None
+    said = []
+    if late:
+        items = sorted(late)
+        said.append(f"item{'s' if len(items) != 1 else ''} {', '.join(str(p + 1) for p in items)} "
+                    f"reached the class server up to {_span(max(late.values()))} after the time "
+                    "limit and count as not answered")
+    if ended is not None:
+        said.append(f"its end reached it {_span(ended)} after the time limit (handed in then, "
+                    "it timed out)")
+    if unended:
+        said.append(f"its end had not reached the class server {_span(kept['over'] + kept['allowance'])} "
+                    "after the time limit: it timed out, and what the server had not received "
+                    "counts as not answered")
+    limit, allowance = kept.get("time_limit"), kept.get("allowance")
+    why = (f"{'; '.join(said)} (the time limit is {_span(limit)} from the class server's own record "
+           f"of the start, by its clock, and the class allows {_span(allowance)} more for the "
+           "workstation's queue)")
+    return {"items": [{"position": p, "after_limit": int(late[p])} for p in sorted(late)],
+            "ended_after_limit": None if ended is None else int(ended), "ended": not unended,
+            "why": why}
+
+
+def _span(seconds) -> str:
+    seconds = int(seconds or 0)
+    if seconds < 120:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    return f"{minutes} min" if minutes < 120 else f"{minutes // 60} h {minutes % 60} min"
 
 
 _MISSING = object()

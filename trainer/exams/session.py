@@ -3,10 +3,12 @@ and end the attempt with a status.
 
 Nothing given is ever lost: the attempt's row is written (status "in-progress") before the
 first scenario is shown, and every answer is its own transaction, chained at once
-(trainer.exams.trust). The answer to the last item closes the attempt in the same transaction, so
-a finished exam never depends on a later write. An attempt still "in-progress" when the app
-starts again (it crashed, or the machine went down) is closed as "abandoned" by
-`close_interrupted`, its answers kept; the app calls it after opening the progress file. An
+(trainer.exams.trust); none of them waits for the progress file's full check running in the
+background (`Store.write(now=True)`: the trainee is waiting). The answer to the last item closes
+the attempt in the same transaction, so a finished exam never depends on a later write. An
+attempt still "in-progress" when the app starts again (it crashed, or the machine went down) is
+closed as "abandoned" by `close_interrupted`, its answers kept; the app calls it once the
+progress file's full check has passed (ui.shell.app.exam_upkeep). An
 attempt being sat holds a lock file beside the progress file (`filelock`: an OS lock the system
 drops when its process ends), so a second copy of the app never closes a running exam: it closes
 only the attempts whose lock nobody holds (the stale-lock rule needs no clock or process id).
@@ -149,7 +151,7 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     sitting_key = proof_key(start_code, uid) if proving else None
     first = seen.first_sitting(uid, store.path) if seen is not None and sitting is not None \
         else contextlib.nullcontext()
-    with first, store.write() as db:
+    with first, store.write(now=True) as db:  # the trainee waits for it: not for the file's check
         if sitting is not None and db.execute("SELECT 1 FROM exam_results WHERE uid = ?",
                                               (uid,)).fetchone():
             raise CertifyError("this sitting was already sat on this workstation: a sitting is "
@@ -263,7 +265,7 @@ class ExamSession:
         actions = json.dumps([action_json(p, f"log[{i}]") for i, p in enumerate(log)], ensure_ascii=False)
         score = result.score
         last = len(self.answers) + 1 == len(self.form.items)
-        with self.store.write() as db:
+        with self.store.write(now=True) as db:
             self._still_open(db)
             cur = db.execute(
                 "INSERT INTO exam_answers (result_id, position, item_id, title, game, answered, procedure, "
@@ -318,7 +320,7 @@ class ExamSession:
             raise ExamOverError(f"This exam attempt was closed ({status}), by another app on this file.")
 
     def _end(self, ending: Ending, ended: float) -> ExamResult:
-        with self.store.write() as db:
+        with self.store.write(now=True) as db:
             self._still_open(db)
             close(db, self.key, self.result_id, ending, ended)
         self._wake()

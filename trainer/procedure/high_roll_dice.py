@@ -6,7 +6,7 @@ from __future__ import annotations
 from trainer.games.base import Throw
 from trainer.games.high_roll_dice import FACE_KEY, Table, throw_box
 from trainer.procedure.dealing import DEALT, Deal
-from trainer.procedure.model import Do, Expected, Number, Place, Prompt, Skill, ThrowView
+from trainer.procedure.model import Do, Expected, Number, Place, Prompt, Skill, ThrowView, box_words
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import HRD_RANK
 from trainer.scenario import Event, Offer
@@ -128,7 +128,8 @@ class HighRollDiceSteps(GameSteps[Table]):
     def prompt(self, do: Do, view: ThrowView, shown: TableSnapshot) -> Prompt | None:
         if do is Do.MOVE_DICE:  # the trainee finds the box (a wrong one is graded), valid or not
             return Place("Throw box", "Click the box of the face the matching dice go to.",
-                         {throw_box(f): FACE_KEY[f] for f in HRD_RANK})
+                         {throw_box(f): FACE_KEY[f] for f in HRD_RANK},
+                         words={FACE_KEY[f]: f"the {box_words(FACE_KEY[f])} box" for f in HRD_RANK})
         if do is Do.EXTRA_ROLL:
             return Number("Extra roll", "How many dice go back in the shaker?", 1, 10, 5)
         return None

@@ -16,12 +16,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from trainer.games import bet_name
+from trainer.games.high_roll_dice import FACE_VALUE, FACE_WORDS
 from trainer.games.three_dice_football import read_markers
 from trainer.money import fmt_dollars
 from trainer.scenario import Event, Offer
 from trainer.settlement import ThrowResult, Wager
 from trainer.table_state import TableSnapshot
 from trainer.vocabulary import Automation, Do, Skill
+from trainer.words import no_roll_words
 
 LABELS = {
     Do.ACCEPT: "Accept wager", Do.REFUSE: "Refuse wager", Do.NO_MORE_BETS: "No more bets",
@@ -85,6 +87,18 @@ class Expected:
         return describe(self.do, self.seat, self.bet, self.amount, self.value)
 
 
+def yard_words(yard: int) -> str:
+    """A yard line the Yard Marker goes to, as the dealer says it: "the 13", "the end zone"."""
+    return "the end zone" if yard == 0 else f"the {yard}"
+
+
+def box_words(value: str | None) -> str:
+    """A High Roll Dice throw box, by its face, in words: "aces", "sixes" (never a digit beside
+    a word)."""
+    face = FACE_VALUE.get(value or "")
+    return FACE_WORDS[face][1] if face is not None else str(value)
+
+
 def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, value: str | None) -> str:
     """A dealer action in words: "Pay seat 2 Six the Hardway (3-3) $150.00", "Offer shaker to
     seat 1". A bet is named as the layout prints it, never by its id."""
@@ -108,11 +122,13 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
         except ValueError:  # not a move of the markers: said as it was logged
             return f"{LABELS[do]}: {value}"
         pucks = f", Down Puck on {down}, Game Length Puck on play {play}" if down else ""
-        return f"{LABELS[do]}: Yard Marker to the {yard}{pucks}"
+        return f"{LABELS[do]}: Yard Marker to {yard_words(yard)}{pucks}"
     if do is Do.EXTRA_ROLL:
         return f"{LABELS[do]} of {value} dice"
     if do is Do.MOVE_DICE:
-        return f"{LABELS[do]} {value}"
+        return f"{LABELS[do]} of the {box_words(value)}" if value else LABELS[do]
+    if do is Do.NO_ROLL and value:
+        return f"{LABELS[do]}: {no_roll_words(value).lower()}"
     if value:
         return f"{LABELS[do]}: {value}"
     return LABELS[do]
@@ -212,6 +228,11 @@ class Place:
     targets: Mapping[str, str]
     then: tuple[Place, ...] = ()
     join: str = ""
+    words: Mapping[str, str] = field(default_factory=dict)  # a logged value, as people read it
+
+    def said(self, value: str) -> str:
+        """What is logged for a place, in words ("the end zone" for the yard line 0)."""
+        return self.words.get(value, value)
 
 
 Prompt = Amount | Choice | Number | Place

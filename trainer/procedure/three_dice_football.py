@@ -18,7 +18,7 @@ from trainer.games.three_dice_football import (
     yard_place,
 )
 from trainer.procedure.dealing import DEALT, Deal
-from trainer.procedure.model import Choice, Do, Place, Prompt, Skill, ThrowView
+from trainer.procedure.model import Choice, Do, Place, Prompt, Skill, ThrowView, yard_words
 from trainer.procedure.steps import Context, GameSteps, settlement
 from trainer.readings import MAX_PLAYS
 from trainer.scenario import Event, Offer
@@ -132,6 +132,7 @@ class ThreeDiceFootballSteps(GameSteps[Table]):
             downs = (*DOWNS, *GOAL_DOWNS)
             return Place("Move markers", "Click the yard line the Yard Marker moves to (the end "
                          "zone for a touchdown).", {yard_place(y): str(y) for y in range(0, 100)},
+                         words={str(y): yard_words(y) for y in range(0, 100)},
                          then=(Place("Down Puck", "Click the down the Down Puck goes on.",
                                      {down_place(d): d for d in downs}),
                                Place("Game Length Puck", "Click the play the Game Length Puck "

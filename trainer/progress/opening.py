@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from trainer.progress import integrity, schema
+from trainer.progress import integrity, leftovers, schema
 from trainer.progress._sqlite import Database
 from trainer.progress.errors import (
     BUSY,
@@ -142,22 +142,23 @@ def apart(path: str, wanted: bool = True) -> Iterator[str]:
     if not wanted:
         yield path
         return
-    folder = Path(path).parent / f".{Path(path).name}.check-{secrets.token_hex(4)}"
-    try:
-        folder.mkdir(mode=0o700)
-    except OSError:
-        yield path
-        return
-    linked = folder / Path(path).name
-    try:
-        os.link(path, linked)
-        os.link(path + "-wal", f"{linked}-wal")
-    except OSError:
-        linked = Path(path)
-    try:
-        yield str(linked)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    folder = leftovers.check_folder(Path(path), secrets.token_hex(4))
+    with leftovers.held(folder):  # a kill leaves the folder: the next start removes it
+        try:
+            folder.mkdir(mode=0o700)
+        except OSError:
+            yield path
+            return
+        linked = folder / Path(path).name
+        try:
+            os.link(path, linked)
+            os.link(path + "-wal", f"{linked}-wal")
+        except OSError:
+            linked = Path(path)
+        try:
+            yield str(linked)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def read_only_instead(conn: sqlite3.Connection, path: str) -> sqlite3.Connection | None:
@@ -189,28 +190,29 @@ def create_whole(path: str, prepare: Callable[[Database], object]) -> bool:
     if os.path.lexists(path):
         return False
     target = Path(path)
-    made = target.with_name(f".{target.name}.{secrets.token_hex(6)}.new")
-    os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    try:
-        conn = sqlite3.connect(made, isolation_level=None)
+    made = leftovers.new_name(target, secrets.token_hex(6))
+    with leftovers.held(made):  # a kill leaves it: the next start removes it
+        os.close(os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         try:
-            prepare(Database(conn, execute_plugins=False))
-        finally:
-            conn.close()  # its -wal checkpointed into it, and removed
-        _fsync(made)
-        try:
-            os.link(made, target)
-        except FileExistsError:
-            return False
-        except OSError:  # a file system without hard links
-            if os.path.lexists(target):
+            conn = sqlite3.connect(made, isolation_level=None)
+            try:
+                prepare(Database(conn, execute_plugins=False))
+            finally:
+                conn.close()  # its -wal checkpointed into it, and removed
+            _fsync(made)
+            try:
+                os.link(made, target)
+            except FileExistsError:
                 return False
-            os.replace(made, target)
-        _fsync(target.parent)
-        return True
-    finally:
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{made}{suffix}").unlink(missing_ok=True)
+            except OSError:  # a file system without hard links
+                if os.path.lexists(target):
+                    return False
+                os.replace(made, target)
+            _fsync(target.parent)
+            return True
+        finally:
+            for suffix in ("", *leftovers.SQLITE_SIDES):
+                Path(f"{made}{suffix}").unlink(missing_ok=True)
 
 
 def _fsync(path: Path) -> None:

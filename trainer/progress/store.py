@@ -6,7 +6,9 @@
 2. a `_migrations` table naming a migration this version does not know: `NewerDatabaseError`;
 3. tables of another program and no `_migrations`: `ForeignDatabaseError`.
 None of these files is ever written to, nor gets a -shm beside it. A new file is made whole
-(under another name, then linked into place), so a kill never leaves an empty one. Then it
+(under another name, then linked into place), so a kill never leaves an empty one; what a kill
+leaves beside the file (that name, a folder a file was checked in) the next open removes
+(trainer.progress.leftovers). Then it
 turns on WAL (readers never wait for the writer),
 `synchronous=FULL` (a committed attempt survives a crash of the program or of the machine),
 foreign keys, a busy timeout (two app processes share one file and wait for each other instead of
@@ -30,11 +32,15 @@ schema and version only, on a connection that cannot write) and then calls `star
 full check runs in a thread on a read-only connection of its own. Until it passes, attempts
 recorded wait in memory (`record_attempt` returns None), and in a journal beside the file
 (trainer.progress.journal: a crash meanwhile loses none), and any other write waits for it
-(`wait_for_check`); `check_finished()` (polled by the app) saves the waiting attempts once it
-passed. A file that fails is never written again in this session: writes raise
-`DamagedDatabaseError`, the attempts stay in memory and in the journal (`waiting_file`), and the
-store reads on from a read-only connection (closing the read-write one would checkpoint its -wal
-into the file).
+(`wait_for_check`), but for a write the trainee is waiting on at that moment (an exam's start and
+answers, a new profile: `write(now=True)`), which goes to the file at once: the check reads a
+snapshot of its own (WAL), which such a write does not change. What the start itself would write
+(an exam a crash left open closed, new bundled forms) waits without holding anything up
+(`after_check`). `check_finished()` (polled by the app) saves the waiting attempts once it
+passed, and runs what waited for it. A file that fails is never written again in this session:
+writes raise `DamagedDatabaseError`, the attempts stay in memory and in the journal
+(`waiting_file`), and the store reads on from a read-only connection (closing the read-write one
+would checkpoint its -wal into the file).
 
 **A damaged row.** A row damaged after the check (or in a way no check of the file sees: a log
 of JSON that is no actions) is left out by the readers and named, never a traceback: each in
@@ -53,10 +59,10 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from trainer.progress import schema
+from trainer.progress import leftovers, schema
 from trainer.progress._sqlite import Database
 from trainer.progress.background import BackgroundCheck
 from trainer.progress.errors import (
@@ -107,6 +113,7 @@ class Store:
         self._rejected: list[AttemptRecord] = []
         self._background = BackgroundCheck(path, busy_timeout)
         self._journal = Journal(path)  # the attempts waiting for the check, on the disk
+        self._after_check: list[Callable[[], object]] = []  # run once the check has passed
         #: rows found damaged when read, by what they are ("attempt 17"): left out of what was read
         self.unreadable: dict[str, DamagedRowError] = {}
         #: called with each row newly found damaged (the app says so in its status bar)
@@ -121,6 +128,8 @@ class Store:
         `full_check` reads the whole file (seconds for a large one); without it, call
         `start_check()` once the store is open."""
         store = cls(os.fspath(path), busy_timeout)
+        if store.path != ":memory:":
+            leftovers.clean(store.path)  # what a start killed before left beside the file
         store._connect(full_check=full_check)
         if store.problem is not None:
             if not allow_unavailable:
@@ -240,26 +249,45 @@ class Store:
         self._db = None if conn is None else Database(conn, execute_plugins=False)
         self._read_only = True
 
+    def after_check(self, action: Callable[[], object]) -> None:
+        """Run `action` once the full check has passed: now when none is running, else from
+        `check_finished` after the attempts that waited are saved; never when it finds damage
+        (nothing more is written to the file). For writes that need not hold the window up while
+        the check runs. What `action` raises, `check_finished` raises."""
+        if self.checking:
+            self._after_check.append(action)
+        elif not self.damaged:
+            action()
+
     def check_finished(self) -> int:
-        """After the background check: save the attempts that waited for it (when it passed);
-        how many were saved. Call it from the thread that uses the store."""
+        """After the background check: save the attempts that waited for it (when it passed),
+        then run what waited for it (`after_check`); how many attempts were saved. Call it from
+        the thread that uses the store."""
         if self.damaged:
+            self._after_check.clear()
             self._stop_writing()
             return 0
-        if self.checking or not self._pending:
+        if self.checking:
             return 0
-        try:
-            return self.flush_pending()
-        except StoreError:
-            return 0
+        saved = 0
+        if self._pending:
+            with suppress(StoreError):  # kept in memory, said by the next write
+                saved = self.flush_pending()
+        actions, self._after_check = self._after_check, []
+        for action in actions:
+            action()
+        return saved
 
     @contextmanager
-    def write(self) -> Iterator[Database]:
-        """One write transaction; a file that cannot be written gives StoreUnavailableError."""
-        self.wait_for_check()
+    def write(self, *, now: bool = False) -> Iterator[Database]:
+        """One write transaction; a file that cannot be written gives StoreUnavailableError.
+        It waits for a running full check, unless `now`: a write the trainee is waiting on (the
+        check reads its own snapshot of the file, which this write leaves as it is)."""
+        if not now:
+            self.wait_for_check()
         if self.damaged:
             self._stop_writing()
-            raise DamagedDatabaseError(self.path, "; ".join(self.check_problems[:3]))
+            raise DamagedDatabaseError(self.path, "; ".join((self.check_problems or [])[:3]))
         if self._db is None or self._reopen:
             # not open, or open read-only since the file was: open again (the full check ran when
             # the store was opened; here the header, schema and foreign checks run again)
@@ -365,7 +393,7 @@ class Store:
             raise ValueError("the instructor profile needs a passphrase")
         hashed = hash_passphrase(passphrase) if passphrase else None
         try:
-            with self.write() as db:
+            with self.write(now=True) as db:  # made in the profile dialog, which waits for it
                 cur = db.execute("INSERT INTO trainees (name, created, instructor, passphrase, "
                                  "public_key, key_path) VALUES (?, ?, ?, ?, ?, ?)",
                                  (name, time.time(), int(instructor), hashed, public_key, key_path))

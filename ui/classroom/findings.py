@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import html
 
+from trainer import readable
+
 
 def findings_html(findings, *, empty: str = "No findings.") -> str:
     """Findings as a list, each with its regulation section."""
     if not findings:
         return f"<p>{html.escape(empty)}</p>"
-    rows = "".join(f"<li><b>{html.escape(f.get('severity', ''))}</b> — {html.escape(f['message'])}"
-                   f"<br><i>{html.escape(f.get('cite') or 'no section recorded')}</i></li>"
+    rows = "".join(f"<li><b>{html.escape(f.get('severity', ''))}</b> — {html.escape(readable(f['message']))}"
+                   f"<br><i>{html.escape(readable(f.get('cite') or 'no section recorded'))}</i></li>"
                    for f in findings)
     return f"<ol>{rows}</ol>"

@@ -61,11 +61,17 @@ def password_file(settings) -> Path:
 
 
 def status_line(waiting: int, connected: bool, problem: str | None, refused: bool = False, *,
-                unreachable: bool = True, set_aside: list[tuple[str, str]] | None = None) -> str:
+                unreachable: bool = True, set_aside: list[tuple[str, str]] | None = None,
+                answering: bool = True, file_damaged: bool = False) -> str:
     """The status bar's words for the class's state: `refused`, the server refused the password;
     `unreachable`, the last try found no server (else the server answered and refused the push);
-    `set_aside`, the attempts the class refused, (uid, why) newest first."""
-    text = _state(waiting, connected, problem, refused, unreachable)
+    `set_aside`, the attempts the class refused, (uid, why) newest first; `answering` False, the
+    server is there and does not answer (frozen); `file_damaged`, the progress file's check found
+    it damaged, and nothing more is sent from it."""
+    if file_damaged:
+        return (f"Class: the progress file is damaged, and nothing more is sent from it; "
+                f"{results(waiting)} not sent")
+    text = _state(waiting, connected, problem, refused, unreachable, answering)
     if not set_aside:
         return text
     from trainer.classes import refused_line
@@ -77,10 +83,14 @@ def status_line(waiting: int, connected: bool, problem: str | None, refused: boo
     return f"{text}; {why}"
 
 
-def _state(waiting: int, connected: bool, problem: str | None, refused: bool, unreachable: bool) -> str:
+def _state(waiting: int, connected: bool, problem: str | None, refused: bool, unreachable: bool,
+           answering: bool) -> str:
     if problem is not None and refused:
         text = "Class: the server refuses this workstation's password (File › Join class… to type it again)"
         return f"{text}; {results(waiting)} waiting" if waiting else text
+    if not answering:
+        text = "Class: the class server is not answering (trying again)"
+        return f"{text}; {results(waiting)} waiting" if waiting else f"{text}; no results waiting"
     if problem is not None and not unreachable:
         return (f"Class: the class server refused the push ({problem}); {results(waiting)} waiting; "
                 "trying again")
@@ -145,7 +155,7 @@ class Classroom(QObject):
             settings.sync()
         elif address.password is None and address.passfile is None:
             address = with_passfile(address, password_file(settings))  # the kept one, if any
-        connection = ClassConnection(str(store.path), address, **OPTIONS)
+        connection = ClassConnection(str(store.path), address, store=store, **OPTIONS)
         self._disconnect()
         self.connection = connection
         connection.start()
@@ -196,7 +206,9 @@ class Classroom(QObject):
         pusher = getattr(c, "pusher", None)
         self.label.setText(status_line(waiting, c.connected, c.problem, getattr(pusher, "refused", False),
                                        unreachable=getattr(c, "unreachable", True),
-                                       set_aside=c.refused_attempts() if pusher is not None else None))
+                                       set_aside=c.refused_attempts() if pusher is not None else None,
+                                       answering=getattr(c, "answering", True),
+                                       file_damaged=getattr(c, "file_damaged", False)))
         self.label.setToolTip(f"{c.address.shown}\n{c.status}")
 
 

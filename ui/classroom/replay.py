@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 
+from trainer import readable
 from ui.classroom.findings import findings_html
 from ui.qt import (
     QDialog,
@@ -106,7 +107,7 @@ class ReplayDialog(QDialog):
             who = " (the trainer)" if s.by_trainer else ""
             mark = "✗" if s.findings else "✓"
             lines = [f"{s.number}. {clock(s.at)}  {mark} {s.text}{who}"]
-            lines += [f"      ✗ {f['message']} — {f.get('cite') or 'no section recorded'}"
+            lines += [f"      ✗ {readable(f['message'])} — {readable(f.get('cite') or 'no section recorded')}"
                       for f in s.findings]
             item = QListWidgetItem("\n".join(lines))
             item.setToolTip(f"Throw {s.throw}" if s.throw else "Before the first throw")
@@ -123,7 +124,7 @@ class ReplayDialog(QDialog):
                 if t != throw:
                     throw = t
                     rows.append(f"<p><b>{'Before the first throw' if t == 0 else f'Throw {t}'}</b></p>")
-                rows.append(f"<p>{n}. {html.escape(label)} <i>({html.escape(cite)})</i></p>")
+                rows.append(f"<p>{n}. {html.escape(label)} <i>({html.escape(readable(cite))})</i></p>")
             parts.append("<h3>The answer key: the trainee's steps</h3>" + "".join(rows))
         self.notes.setHtml("".join(parts))
 

@@ -11,7 +11,11 @@ new password (and gives a revoked one back).
 
 Each password is made here, given to the server as its verifier, and shown once inside the
 workstation's address, to copy; nothing keeps it. A call refused (a workstation's login; a
-supervisor's lists but enrols nothing) or a server out of reach is one line."""
+supervisor's lists but enrols nothing) or a server out of reach is one line.
+
+Below the list, the shared workstation login's state (open or closed, since when, by whom) and
+the button that closes it once every workstation is enrolled, or opens it again (asked first,
+saying what it does; `dealer-trainer class-workstation close-shared|open-shared` does the same)."""
 
 from __future__ import annotations
 
@@ -56,6 +60,7 @@ class WorkstationsDialog(QDialog):
         super().__init__(parent)
         self.connection = connection
         self.listed: list = []  # trainer.classes.server.logins.Workstation, as shown
+        self.shared = None  # trainer.classes.server.logins.SharedLogin, as shown (None: not read)
         self.made: list[tuple[str, str]] = []  # (name, address with its password), as shown
         self.setWindowTitle("Workstations")
         self.setMinimumWidth(680)
@@ -101,6 +106,18 @@ class WorkstationsDialog(QDialog):
         row.addSpacing(12)
         row.addWidget(self.revoke_button)
         layout.addLayout(row)
+        # the shared workstation login: its state, and closing or opening it
+        shared = QHBoxLayout()
+        self.shared_state = QLabel()
+        self.shared_state.setWordWrap(True)
+        self.shared_state.setAccessibleName("The shared workstation login")
+        shared.addWidget(self.shared_state, 1)
+        self.shared_button = QPushButton("Close the &shared login…")
+        self.shared_button.setAutoDefault(False)
+        self.shared_button.setEnabled(False)
+        self.shared_button.clicked.connect(lambda: self.toggle_shared())
+        shared.addWidget(self.shared_button)
+        layout.addLayout(shared)
         self.problem = QLabel()
         self.problem.setObjectName("wrong")  # the theme's colour for what went wrong
         self.problem.setWordWrap(True)
@@ -173,6 +190,38 @@ class WorkstationsDialog(QDialog):
         self.table.setAccessibleDescription(f"{len(self.listed)} workstations" if self.listed
                                             else "No workstation enrolled yet")
         self._selected()
+        return self.refresh_shared()
+
+    def refresh_shared(self) -> bool:
+        """The shared workstation login's state as the class server has it, and its button."""
+        from trainer.classes import ClassServerError
+
+        try:
+            with self._call("Reading the shared workstation login"):
+                self.shared = self.connection.shared_login()
+        except ClassServerError as e:
+            self.shared = None
+            self.shared_state.setText("The shared workstation login's state cannot be read.")
+            self.shared_button.setEnabled(False)
+            self.say("The shared workstation login cannot be read: " + self._why(e))
+            return False
+        enrolled = sum(1 for w in self.listed if w.revoked is None)
+        if self.shared.closed:
+            self.shared_state.setText(
+                f"<b>Shared workstation login: closed</b> since {when(self.shared.since)} (by "
+                f"{self.shared.by}). Only the {enrolled} enrolled workstation{'s' if enrolled != 1 else ''} "
+                "join; no start of the class server opens it again.")
+            self.shared_button.setText("Open the &shared login…")
+            self.shared_button.setToolTip("Workstations not enrolled join with the shared login again")
+        else:
+            self.shared_state.setText(
+                "<b>Shared workstation login: open.</b> Workstations not enrolled join with it, and "
+                "whoever holds it can lock them all out. Close it once every workstation is enrolled.")
+            self.shared_button.setText("Close the &shared login…")
+            self.shared_button.setToolTip("Only the enrolled workstations join: the shared login "
+                                          "connects no more" if enrolled else
+                                          "Enrol the workstations first: closed now, every workstation stops")
+        self.shared_button.setEnabled(self.shared.closed or enrolled > 0)
         return True
 
     def selected(self):
@@ -234,6 +283,37 @@ class WorkstationsDialog(QDialog):
         self._fill_made()
         self.refresh()
         self.status.setText(f"{chosen.name} was revoked.")
+        return True
+
+    def toggle_shared(self, *, confirm: bool = True) -> bool:
+        """Close the shared workstation login, or open it again (asked first, saying what it does)."""
+        from trainer.classes import CLOSE_SHARED_SAYS, OPEN_SHARED_SAYS, ClassServerError
+
+        if self.shared is None:
+            return False
+        close = not self.shared.closed
+        enrolled = [w.name for w in self.listed if w.revoked is None]
+        says = CLOSE_SHARED_SAYS if close else OPEN_SHARED_SAYS
+        if close:
+            says += f"\n\nEnrolled ({len(enrolled)}): {', '.join(enrolled)}."
+        verb = "Close" if close else "Open"
+        if confirm and QMessageBox.question(
+                self, f"{verb} the shared workstation login?",
+                f"{says}\n\n{verb} it?") != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            with self._call(f"{'Closing' if close else 'Opening'} the shared workstation login"):
+                if close:
+                    self.connection.close_shared_login()
+                else:
+                    self.connection.open_shared_login()
+        except ClassServerError as e:
+            done = "closed" if close else "opened"
+            self.say(f"The shared workstation login was not {done}: " + self._why(e))
+            return False
+        self.problem.hide()
+        self.refresh()
+        self.status.setText(f"The shared workstation login is {'closed' if close else 'open'}.")
         return True
 
     def show_made(self, name: str, address) -> None:

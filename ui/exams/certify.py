@@ -173,6 +173,7 @@ class Certification:
                 write_certificates(out, summary.certificates)
         lines = [f"{c['trainee']}, {c['form']['name']}: "
                  f"{'passed' if c['passed'] else 'did not pass'} ({c['total']})"
+                 + (f" — not in time: {c['late']['why']}" if c.get("late") else "")
                  for c in summary.certificates]
         lines += [f"Refused — {r}" for r in summary.refused]
         QMessageBox.information(page, "Certify a submission",

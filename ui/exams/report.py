@@ -10,7 +10,7 @@ import html
 from datetime import datetime
 from pathlib import Path
 
-from trainer import __version__, policy
+from trainer import __version__, policy, readable
 
 CSS = """
 body { font-family: 'DejaVu Serif', serif; font-size: 10.5pt; color: #111; }
@@ -63,7 +63,7 @@ def report_html(r: dict) -> str:
     for n, item in enumerate(r["items"], start=1):
         findings = "".join(
             f"<li><b>{html.escape(f['kind'])}</b> ({html.escape(f['severity'])}): "
-            f"{html.escape(f['message'])} — <i>{html.escape(f['cite'])}</i></li>"
+            f"{html.escape(readable(f['message']))} — <i>{html.escape(readable(f['cite']))}</i></li>"
             for f in item["findings"]) or "<li>No findings.</li>"
         passed = "" if "passed" not in item else (", passed" if item["passed"] else ", not passed")
         items.append(f"<h3>{n}. {html.escape(item['title'])} — {item['total']}{passed}</h3>"

@@ -18,9 +18,11 @@ class ExamRunner(QWidget):
     item_finished = Signal(int, object, object)  # index, Result, PracticeRound
     over = Signal(object)  # how it ended: an Ending
 
-    def __init__(self, title: str, scenarios: list, remaining: Callable[[], float], parent=None):
+    def __init__(self, title: str, scenarios: list, remaining: Callable[[], float],
+                 sitting: bool = False, parent=None):
         super().__init__(parent)
         self.scenarios = scenarios
+        self.sitting = sitting  # sat under a sitting an instructor issued: good for one attempt
         self._remaining = remaining  # seconds left, by the exam session's clock
         self.index = -1
         self.ended: Ending | None = None
@@ -79,11 +81,19 @@ class ExamRunner(QWidget):
         self.item_finished.emit(self.index, result, round_)
         QTimer.singleShot(600, self._next)  # a moment to see that the part is done
 
-    def ask_leave(self) -> None:
+    def ask_leave(self) -> bool:
+        """Ask before ending the attempt as left (Leave exam, closing the window); True when it
+        ended."""
+        if self.ended is not None:
+            return True
+        spent = (" The sitting is spent with it: it cannot be sat again, and the attempt goes to "
+                 "your instructor as left." if self.sitting else "")
         answer = QMessageBox.question(self, "Leave the exam?", "Leaving ends this attempt: it is "
-                                      "recorded as left, with the parts you finished. Leave?")
-        if answer == QMessageBox.StandardButton.Yes:
-            self.end(Ending.LEFT)
+                                      f"recorded as left, with the parts you finished.{spent} Leave?")
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self.end(Ending.LEFT)
+        return True
 
     def end(self, how: Ending) -> None:
         if self.ended is not None:

@@ -45,7 +45,8 @@ class ExamSitting:
         self.session = session
         form = session.form
         scenarios = [self.session.scenario(p) for p in range(len(form.items))]
-        self.runner = ExamRunner(form.name, scenarios, self.session.remaining)
+        self.runner = ExamRunner(form.name, scenarios, self.session.remaining,
+                                 sitting=sitting is not None)
         self.runner.item_finished.connect(self._answer)
         self.runner.over.connect(self._over)
         self.stack.addWidget(self.runner)
@@ -81,20 +82,37 @@ class ExamSitting:
             self.runner.end(Ending.LEFT)
 
     def _over(self, how: Ending) -> None:
+        from trainer.exams import ExamError
+        from trainer.progress import StoreError
+
         session, runner = self.session, self.runner
+        unclosed = None
         if not session.over:
-            {Ending.FINISHED: session.finish, Ending.TIME_UP: session.time_out,
-             Ending.LEFT: session.abandon}[how]()
+            try:
+                {Ending.FINISHED: session.finish, Ending.TIME_UP: session.time_out,
+                 Ending.LEFT: session.abandon}[how]()
+            except (ExamError, StoreError) as e:  # the file cannot take the end (found damaged)
+                unclosed = e
         result = session.result
         self.session = None
         self.runner = None
         self.stack.removeWidget(runner)
         runner.deleteLater()
         self.locked.emit(False)
+        if result is None:
+            self.home()  # the lists, read again
+            self.services.status.emit(f"The exam ended, but its end could not be recorded: "
+                                      f"{unclosed} The answers saved before are kept.")
+            return
         self.refresh()
         self.show_result(result)
 
     def abandon(self) -> None:
-        """End a running exam as left (the app is closing)."""
+        """End a running exam as left, without asking."""
         if self.runner is not None:
             self.runner.end(Ending.LEFT)
+
+    def leave(self) -> bool:
+        """The window is closing: ask as Leave exam does, and on Yes end the attempt as left;
+        False when the trainee stays (or no exam runs: True)."""
+        return self.runner is None or self.runner.ask_leave()

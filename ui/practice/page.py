@@ -128,8 +128,8 @@ class PracticePage(QWidget):
             seed = self.seed
         if mode is Mode.PAYOUT_DRILL and skill is None:  # a skill is drilled in a procedure round
             # from difficulty 3 the trainee finds the winners too; below, each is brought to the keypad
-            self._start(("deal", game, seed, skill), payout_drill(game, seed), mode,
-                        guided=difficulty <= 2)
+            self._start(("deal", game, seed, skill), payout_drill(game, seed, difficulty=difficulty),
+                        mode, guided=difficulty <= 2)
         else:
             self._start(("deal", game, seed, skill), random_round(game, difficulty, seed, skill),
                         Mode.PRACTICE)
@@ -137,11 +137,15 @@ class PracticePage(QWidget):
     def start_scenario(self, scenario) -> None:
         if not self.confirm_replace():
             return
-        self.game.setCurrentIndex(GAME_IDS.index(scenario.game))
         self._start(("scenario", scenario), scenario, Mode.PRACTICE)
 
     def _start(self, how: tuple, scenario, mode: Mode, *, guided: bool = True) -> None:
         self.current = (how, scenario, mode, guided)
+        # the deal bar shows the round on the screen: one difficulty, wherever it is read
+        self.game.setCurrentIndex(GAME_IDS.index(scenario.game))
+        self.kind.setCurrentIndex([m for _, m in KINDS].index(
+            Mode.PAYOUT_DRILL if mode is Mode.PAYOUT_DRILL else Mode.PRACTICE))
+        self.difficulty.setValue(scenario.difficulty)
         self._round_over(False)
         self.screen.start(scenario, mode, guided=guided)
 

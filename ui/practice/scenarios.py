@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from trainer import Library
+from trainer import Library, automation_words
 from trainer import get_game as get
 from ui.qt import (
     QAbstractItemView,
@@ -121,9 +121,9 @@ class ScenariosPage(QWidget):
         if s is None:
             self.briefing.setHtml("")
             return
-        self.briefing.setHtml(f"<h3>{html.escape(s.title)}</h3><p>{html.escape(s.briefing)}</p>"
-                              f"<p><i>{get(s.game).name} · difficulty {s.difficulty} · you do: "
-                              f"{s.automation.value} · target {s.target_seconds} s</i></p>")
+        self.briefing.setHtml(f"<h3>{html.escape(s.title)}</h3><p>{html.escape(s.told)}</p>"
+                              f"<p><i>{get(s.game).name} · difficulty {s.difficulty} · you do "
+                              f"{automation_words(s.automation)} · target {s.target_seconds} s</i></p>")
 
     def _start(self) -> None:
         s = self.current()

@@ -11,7 +11,7 @@ import html
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from trainer import LABELS, Automation, Do, policy
+from trainer import LABELS, Automation, Do, automation_words, policy, readable
 from trainer.progress import Mode
 from ui.practice.actions import ActionBar
 from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad, place_on_screen
@@ -49,11 +49,11 @@ class FeedbackPanel(QTextBrowser):
     def add(self, fb: Feedback) -> None:
         mark = ('<span style="color:#146c2e;font-weight:700">✔ Right</span>' if fb.ok else
                 '<span style="color:#a11d1d;font-weight:700">✘ Not right</span>')
-        parts = [f"<p>{mark} — {html.escape(fb.message.removeprefix('Right: '))}</p>"]
+        parts = [f"<p>{mark} — {html.escape(readable(fb.message.removeprefix('Right: ')))}</p>"]
         if not fb.ok and fb.expected is not None:
             parts.append(f"<p><b>Expected:</b> {html.escape(fb.expected.label)}</p>")
         if fb.cite:
-            parts.append(f"<p><b>{html.escape(fb.cite)}</b></p>")
+            parts.append(f"<p><b>{html.escape(readable(fb.cite))}</b></p>")
         if fb.quote:
             parts.append(f"<blockquote style='color:#555'>{html.escape(_short(fb.quote))}</blockquote>")
         self.entries.insert(0, "".join(parts))
@@ -84,7 +84,8 @@ class FeedbackPanel(QTextBrowser):
             rows.append("<h3>Findings</h3><ol>")
             for f in result.findings:
                 rows.append(f"<li><b>{html.escape(f.kind.value)}</b> ({f.severity.value}): "
-                            f"{html.escape(f.message)}<br><i>{html.escape(f.cite)}</i></li>")
+                            f"{html.escape(readable(f.message))}<br><i>{html.escape(readable(f.cite))}"
+                            "</i></li>")
             rows.append("</ol>")
         else:
             rows.append("<p>No findings: every step right, in order, to the cent.</p>")
@@ -205,11 +206,13 @@ class PracticeScreen(QWidget):
         self.title.setText(scenario.title)
         label = {Mode.PAYOUT_DRILL: "Payout drill", Mode.EXAM: "Exam"}.get(mode, "Practice")
         if mode is Mode.EXAM:  # sealed: no briefing, no hint, nothing that gives the answer
-            self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do: "
-                                  f"{self.round.automation.value} · no feedback until the end")
+            self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do "
+                                  f"{automation_words(self.round.automation)} · no feedback until "
+                                  "the end")
         else:
             self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · difficulty "
-                                  f"{scenario.difficulty} · you do: {self.round.automation.value} · "
+                                  f"{scenario.difficulty} · you do "
+                                  f"{automation_words(self.round.automation)} · "
                                   "the briefing is on the right · H for a hint")
         self._ensure_view(scenario)
         self.view.name_irregularities = mode is not Mode.EXAM
@@ -218,7 +221,7 @@ class PracticeScreen(QWidget):
         self.end.setEnabled(True)
         self.clock.start()
         if mode is not Mode.EXAM:
-            self.feedback.briefing(scenario.title, scenario.briefing)
+            self.feedback.briefing(scenario.title, scenario.told)
         self.hint.setVisible(mode is not Mode.EXAM)
         if mode is Mode.PAYOUT_DRILL:
             self.feedback.note("Pay every winning wager, one after another: type the payout, or "
@@ -303,7 +306,7 @@ class PracticeScreen(QWidget):
                 following = self._stages.pop(0)
                 self.placing, self._place = (do, following), None
                 self.hint.setText("")
-                self.feedback.note(f"{prompt.title}: {self._picked[-1]}. {following.title}: "
+                self.feedback.note(f"{prompt.title}: {prompt.said(self._picked[-1])}. {following.title}: "
                                    f"{following.question} Or choose with ← → and press Enter. (Esc to stop)")
                 return
             picked, join = self._picked, self._join
@@ -327,7 +330,7 @@ class PracticeScreen(QWidget):
         """The place chosen from the keyboard, in words: the bet's name, or the place's own."""
         _, prompt = self.placing
         bet = self.view.catalogue.get(self._place) if self.view is not None else None
-        return bet.name if bet is not None else prompt.targets[self._place]
+        return bet.name if bet is not None else prompt.said(prompt.targets[self._place])
 
     def keyPressEvent(self, event) -> None:
         # Enter puts what is being placed, Esc stops placing: not shortcuts, so that in a dialog
@@ -375,7 +378,7 @@ class PracticeScreen(QWidget):
         if self.round is None or self.mode is Mode.EXAM:
             return
         e = self.round.next_expected()
-        self.hint.setText(f"<b>Next:</b> {html.escape(e.label)} — {html.escape(e.cite)}" if e
+        self.hint.setText(f"<b>Next:</b> {html.escape(e.label)} — {html.escape(readable(e.cite))}" if e
                           else "Nothing left to do: finish the round.")
 
     # --- acting --------------------------------------------------------------------------------
@@ -437,10 +440,24 @@ class PracticeScreen(QWidget):
         fb = r.perform(do, **fields)  # the round tells the screen it changed (refresh)
         if self.mode is not Mode.EXAM:
             self.feedback.add(fb)
+            self._put_right(fb)
         if r.finished:
             self._done()
         elif self.mode is Mode.PAYOUT_DRILL:
             QTimer.singleShot(0, self._drill_next)
+
+    def _put_right(self, fb: Feedback) -> None:
+        """A record put wrong (the pointer, a marker, the matching dice) stays where the trainee
+        put it for this throw; the next throw starts from where it belongs. Said, so that the
+        table never changes without a word."""
+        from trainer import PLACEMENTS
+
+        wrong = next((f.expected for f in fb.findings
+                      if fb.action.do in PLACEMENTS and f.expected is not None
+                      and f.expected.do is fb.action.do), None)
+        if wrong is not None:
+            self.feedback.note(f"It stays where you put it for this throw; from the next throw the "
+                               f"table goes on as it should be: {wrong.label}.")
 
     def _drill_next(self) -> None:
         r = self.round

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from decimal import Decimal
 
-from trainer import GAME_IDS, odds, paytable, policy, readings, regulations
+from trainer import GAME_IDS, odds, paytable, paytable_entry_words, policy, readings, regulations
 from trainer import get_game as get
 from ui.qt import (
     QComboBox,
@@ -109,7 +109,8 @@ class RulesPage(QWidget):
                 continue
             lines = "".join(f"<tr><td>&nbsp;&nbsp;{html.escape(k if k != 'win' else 'wins')}</td>"
                             f"<td>{html.escape(v.text)}</td></tr>" for k, v in entry.lines.items())
-            pay_rows.append(f"<tr><td><b>{html.escape(name)}</b></td><td>{html.escape(entry.cite)}"
+            pay_rows.append(f"<tr><td><b>{html.escape(paytable_entry_words(game_id, name))}</b></td>"
+                            f"<td>{html.escape(entry.cite)}"
                             f"</td></tr>{lines}")
         self.pay_view.setHtml("<h2>Paytables</h2><p>From resources/paytables: a property edits the "
                               "file to match its Rules Submission.</p><table cellpadding=3>"
@@ -119,7 +120,11 @@ class RulesPage(QWidget):
                         for r in readings.for_game(game_id)]
         self.reading_view.setHtml("<h2>How the trainer reads the regulation</h2>"
                                   + "".join(reading_rows))
-        self.text.setPlainText(regulations.chapter_text(game_id))
+        chapter = regulations.chapter_text(game_id)
+        if chapter.startswith("#"):  # a chapter kept as markdown is read rendered
+            self.text.setMarkdown(chapter)
+        else:
+            self.text.setPlainText(chapter)
         self.grading_view.setHtml(grading_html(game_id))
 
 

@@ -64,10 +64,11 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
 
 
 def exam_setup(store, db: str | None) -> bytes | None:
-    """The installation secret (beside the progress file, never inside it); exams a crash left
-    open are closed as left; the example exam forms are offered. None when the secret cannot be
-    read or made: the app runs, without exams."""
-    from trainer.exams import ExamError, add_bundled_forms, close_interrupted, installation_key
+    """The installation secret (beside the progress file, never inside it); once the file's full
+    check has passed (`Store.after_check`: the window does not wait for it), exams a crash left
+    open are closed as left and the example exam forms are offered. None when the secret cannot
+    be read or made: the app runs, without exams."""
+    from trainer.exams import ExamError, installation_key
 
     folder = Path(db).parent if db else default_db().parent
     try:
@@ -76,9 +77,21 @@ def exam_setup(store, db: str | None) -> bytes | None:
         print(f"exams are off: {e}", file=sys.stderr)
         return None
     if store is not None and store.problem is None:
+        store.after_check(lambda: exam_upkeep(store, key))
+    return key
+
+
+def exam_upkeep(store, key: bytes) -> None:
+    """Exams a crash left open closed as left; the example forms offered. A file that cannot
+    take them now is said in one line, and the app goes on."""
+    from trainer.exams import ExamError, add_bundled_forms, close_interrupted
+    from trainer.progress import StoreError
+
+    try:
         close_interrupted(store, key)
         add_bundled_forms(store)
-    return key
+    except (ExamError, StoreError) as e:
+        print(f"exams: {e}", file=sys.stderr)
 
 
 def sittings_seen():

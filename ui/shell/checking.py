@@ -75,7 +75,10 @@ class DatabaseCheck(QObject):
             self.dialog.reset()
             self.dialog = None
         problems = store.check_problems or ["ok"]
-        saved = store.check_finished()
+        saved = store.check_finished()  # and what waited for the check (ui.shell.app.exam_upkeep)
+        exams = self.window.pages.get("exam")
+        if exams is not None and hasattr(exams, "refresh") and exams.runner is None:
+            exams.refresh()  # an attempt a crash left open is closed now; new forms are offered
         report, self.report_when_done = self.report_when_done, False
         if store.damaged:
             self.window.statusBar().showMessage(
@@ -94,7 +97,8 @@ class DatabaseCheck(QObject):
             seconds = store.check_seconds or 0.0
             extra = f"; {saved} results kept meanwhile were saved" if saved else ""
             self.window.statusBar().showMessage(
-                f"Progress file checked: sound ({seconds:.1f} s){extra}.", 10000)
+                f"The progress file was checked and nothing in it is damaged ({seconds:.1f} s)"
+                f"{extra}.", 10000)
             if report:
                 QMessageBox.information(self.window, "Check database", sound_text(self.services, seconds))
         self.finished.emit(problems)

@@ -359,9 +359,10 @@ class MainWindow(QMainWindow):
                           "confirm them against your Rules Submission.</p>")
 
     def closeEvent(self, event) -> None:
-        exam = self.pages.get("exam")
-        if getattr(exam, "runner", None) is not None:
-            exam.abandon()  # closing the app ends the attempt; its answers are already recorded
+        leave = getattr(self.pages.get("exam"), "leave", None)  # a placeholder has no exams
+        if leave is not None and not leave():  # asked as Leave exam asks; its answers are kept
+            event.ignore()
+            return
         if self.services is not None and self.services.store is not None:
             self.services.flush()
             kept = len(self.services.store.pending)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trainer import Do, TableState, get_game
+from trainer import COCKED, Do, TableState, get_game
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
 from ui.table.items import DieItem, TagItem, pen
@@ -241,13 +241,30 @@ class HighRollView(TableView):
         if moved is not None:  # where the dealer put them, right or wrong: that face's dice
             face = {v: k for k, v in self.game.face_keys.items()}.get(moved, face)
             count = sum(1 for d in state.dice or () if d == face)
-        in_box = face in self.face_boxes and count and (not state.irregular or st.get("extra_roll"))
+        # a die cocked on chips is a valid throw, read by the face opposite the chips
+        # (§ 675a.4(c)): its matching dice are moved like any other's; a no roll's are not
+        cocked = state.irregular == COCKED and not st.get("extra_roll")
+        in_box = face in self.face_boxes and count and (not state.irregular or cocked
+                                                        or st.get("extra_roll"))
         if in_box:
             self._moved(face, count)
         if not state.dice or not (state.dice_visible or state.irregular):
             return
-        rest = list(state.dice) if state.irregular or not in_box else [d for d in state.dice if d != face]
-        self.draw_dice(self._scatter(rest), self.die_size, state)
+        if not (in_box and cocked):
+            rest = list(state.dice) if state.irregular or not in_box else [d for d in state.dice if d != face]
+            self.draw_dice(self._scatter(rest), self.die_size, state)
+            return
+        left = [i for i, d in enumerate(state.dice) if d != face]  # the dice still where they lie
+        die = state.cocked_die
+        if die in left:  # the cocked die lies where it fell, still cocked
+            self.draw_dice(self._scatter([state.dice[i] for i in left]), self.die_size,
+                           replace(state, cocked_die=left.index(die)))
+            return
+        # the cocked die was read and moved with its matching dice: the throw is still named
+        self.draw_dice(self._scatter([state.dice[i] for i in left]), self.die_size,
+                       replace(state, irregular=None, cocked_die=None))
+        if self.name_irregularities and state.named:
+            self.alert(self.caption_text(COCKED, die), rounded(self.face_boxes[face], 8))
 
     def _moved(self, face: int, count: int) -> None:
         """§ 675a.4(e): the winning face's dice, moved into its box, left in plain view."""

@@ -3,7 +3,8 @@
 Starts PostgreSQL (trainer.classes.server.postgres) with its data in DIR, makes or brings up to
 date the class's database, roles and logins (`instructor`, `supervisor`, `workstation`, their
 passwords kept in DIR/logins.json, readable by its owner only, the same on every start: a
-password a login changed for itself is put back), removes the defaults any login of the class
+password a login changed for itself is put back; the shared workstation login stays closed when
+the instructor closed it), removes the defaults any login of the class
 gave itself (ALTER ROLE ... SET, saying each), ends every few seconds the session of a
 workstation's or trainee's login that holds up another (trainer.classes.server.sessions), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
@@ -36,13 +37,14 @@ from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password, reset_defaults
 from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.sessions import HELD, Ended, end_holders
-from trainer.classes.server.tables import DATABASE, install
+from trainer.classes.server.tables import DATABASE, install, shared_login_closed
 
 LOGINS_FILE = "logins.json"
 PID_FILE = "class-server.pid"  # the running command's process id
 STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the server
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
+SHARED = "workstation"  # the login every workstation not enrolled shares
 
 
 def passwords(folder: Path) -> dict[str, str]:
@@ -73,7 +75,9 @@ def shown_host(host: str) -> str:
 def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
             say: Callable[[str], None] = print) -> dict[str, str]:
     """The class's database and logins on a running server, and the `forms` given to the class
-    (the bundled exams: uid, digest, name, attempts allowed); each login's address. A bundled
+    (the bundled exams: uid, digest, name, attempts allowed); each login's address (but the
+    shared workstation login's while the instructor has it closed, s013: the start keeps it
+    closed, and says so). A bundled
     form the class was given in another version (the same id, other content) is said, and the
     class keeps the one it had: a given form never changes, and the server still starts."""
     secrets = passwords(server.folder)
@@ -93,12 +97,13 @@ def prepare(server: Postgres, forms: Sequence[GivenForm] = (),
                     give_form(conn, *form, given_by="class server")
                 except ClassServerError as e:
                     say(f"Not given to the class: {e}; the class keeps the form it was given.")
+            closed = shared_login_closed(conn)
     except psycopg.Error as e:
         raise ClassServerError(f"could not set up the class database: {str(e).splitlines()[0]}") from None
     host = shown_host(server.host)
     host = f"[{host}]" if ":" in host else host
     return {name: f"postgresql://{name}:{secrets[name]}@{host}:{server.port}/{DATABASE}"
-            for name in CLASS_LOGINS}
+            for name in CLASS_LOGINS if not (closed and name == SHARED)}
 
 
 def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = print,
@@ -115,8 +120,13 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
         pid_file.write_text(f"{os.getpid()}\n", encoding="ascii")
         addresses = prepare(server, forms, say)
         say(f"Class server running on {host}:{port}, its data in {server.folder}.")
-        say("Workstations join the class with:")
-        say(f"  dealer-trainer --class {addresses['workstation']}")
+        if SHARED in addresses:
+            say("Workstations join the class with:")
+            say(f"  dealer-trainer --class {addresses[SHARED]}")
+        else:
+            say("The shared workstation login is closed in this class: only the workstations enrolled "
+                "join, each with the address it was given when enrolled (dealer-trainer "
+                "class-workstation list names them; open-shared opens the shared login again).")
         say(f"The instructor's address: {addresses['instructor']}")
         say(f"The supervisor's address: {addresses['supervisor']}")
         say("Stop the server with Ctrl+C (or: dealer-trainer class-server --stop "

@@ -164,19 +164,33 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     (issued without a verifier, or not here). `opened`: the server's nonce of its start (None:
     not started), `result`: the result it was started for, `answers`: {position: its log, as
     JSON text}, `ending`: how it ended (None: no end received yet), `refused`: what it refused,
-    one line each."""
-    if conn.execute("SELECT 1 FROM exam_sitting_links WHERE nonce = %s", (nonce,)).fetchone() is None:
+    one line each; `late`: {position: seconds after the time limit} of the answers that reached
+    the server after it and its allowance (s014), `ended_late` the same of the end (None: on
+    time, or not received), `time_limit` the limit the server keeps (None: registered before
+    s014, not kept), `allowance` the seconds it allows for the queue, and `over`: the seconds
+    since the time limit and the allowance ran out by the server's clock, now (None: not yet, or
+    no limit kept): whatever reaches the server from then on is late."""
+    found = conn.execute(
+        "SELECT l.time_limit, exam_queue_allowance(), extract(epoch FROM clock_timestamp()) "
+        "- (s.received + l.time_limit + exam_queue_allowance()) FROM exam_sitting_links l "
+        "LEFT JOIN exam_sitting_steps s ON s.nonce = l.nonce AND s.step = 1 WHERE l.nonce = %s",
+        (nonce,)).fetchone()
+    if found is None:
         return None
-    record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "refused": []}
-    for kind, opened, result, position, answer, ending in conn.execute(
-            "SELECT kind, opened, result_uid, position, answer, ending FROM exam_sitting_steps "
+    record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "refused": [],
+                    "late": {}, "ended_late": None, "time_limit": found[0], "allowance": found[1],
+                    "over": found[2] if found[2] is not None and found[2] > 0 else None}
+    for kind, opened, result, position, answer, ending, late in conn.execute(
+            "SELECT kind, opened, result_uid, position, answer, ending, late FROM exam_sitting_steps "
             "WHERE nonce = %s ORDER BY step", (nonce,)):
         if kind == "start":
             record.update(opened=opened, result=result)
         elif kind == "answer":
             record["answers"][position] = answer
+            if late is not None:
+                record["late"][position] = late
         else:
-            record["ending"] = ending
+            record.update(ending=ending, ended_late=late)
     record["refused"] = [f"step {step}: {reason}" for step, reason in conn.execute(
         "SELECT step, reason FROM exam_sitting_refusals WHERE nonce = %s ORDER BY id", (nonce,))]
     return record
@@ -212,19 +226,20 @@ def certificates(conn: psycopg.Connection) -> list[dict]:
 
 
 def record_sitting(conn: psycopg.Connection, sitting: dict,
-                   verifier: tuple[int, bytes] | None = None) -> None:
+                   verifier: tuple[int, bytes, int] | None = None) -> None:
     """Add an issued sitting (its columns as trainer.progress.columns.EXAM_SITTINGS's) and, for
     one whose start code is proven to the server (s012), its `verifier`: (its item count, the
-    chain's last link, trainer.exams.proof.link(..., 0)). Its attempt number must be the next:
-    two instructors issuing the same attempt at once, one is refused."""
+    chain's last link, trainer.exams.proof.link(..., 0), and the form's time limit in seconds,
+    which the server keeps by its own clock, s014). Its attempt number must be the next: two
+    instructors issuing the same attempt at once, one is refused."""
     values = [sitting.get(c) for c in SITTING_COLUMNS]
     try:
         with conn.transaction():
             conn.execute(f"INSERT INTO exam_sittings ({', '.join(SITTING_COLUMNS)}) "
                          f"VALUES ({', '.join(['%s'] * len(values))})", values)
             if verifier is not None:
-                conn.execute("INSERT INTO exam_sitting_links (nonce, items, verifier) VALUES (%s, %s, %s)",
-                             (sitting.get("nonce"), *verifier))
+                conn.execute("INSERT INTO exam_sitting_links (nonce, items, verifier, time_limit) "
+                             "VALUES (%s, %s, %s, %s)", (sitting.get("nonce"), *verifier))
     except psycopg.errors.UniqueViolation:
         raise ClassServerError(f"attempt {sitting.get('attempt')} of {sitting.get('trainee_name')!r} at "
                                "this form was already issued") from None

@@ -12,6 +12,9 @@
 - `enrol_workstation(instructor, name, password)`, `revoke_workstation(instructor, name)`,
   `workstations(conn)`: workstations with a login of their own (s011), so that what a trainee
   does with a workstation's login (a new password, its settings) stops that workstation only;
+- `shared_login(conn)`, `close_shared_login(instructor)`, `open_shared_login(instructor)`: the
+  instructor closes the shared `workstation` login once every workstation is enrolled, and
+  opens it again (s013);
 - `reset_defaults(admin)`: the class server's start removes the defaults any login of the
   class gave itself (ALTER ROLE ... SET, which PostgreSQL lets every login do).
 """
@@ -121,6 +124,55 @@ def workstations(conn: psycopg.Connection) -> list[Workstation]:
                CASE WHEN event = 'revoked' THEN at END
         FROM workstation_logins ORDER BY name, id DESC""").fetchall()
     return [Workstation(*r) for r in rows]
+
+
+# --------------------------------------------------------------------------- the shared login
+#: what closing and opening the shared login do, as `class-workstation` and the Workstations… dialog say
+CLOSE_SHARED_SAYS = ("Closing the shared workstation login: it connects to this class no more, a session of "
+              "it still open sends nothing, and no start of the class server opens it again. The "
+              "workstations enrolled go on with their own logins; any workstation still joined "
+              "with the shared login stops (its results wait in its progress file) until it is "
+              "enrolled.")
+OPEN_SHARED_SAYS = ("Opening the shared workstation login again: every workstation not enrolled joins the "
+             "class with it, and whoever holds it (it is in every such workstation's password "
+             "file) can again lock them all out by changing its password.")
+
+
+@dataclass(frozen=True, slots=True)
+class SharedLogin:
+    """The shared `workstation` login of the class (s013): `closed` or open, and since when and
+    by whom it is so (None: never closed, open since the class was made)."""
+
+    closed: bool
+    since: float | None
+    by: str | None
+
+
+def shared_login(conn: psycopg.Connection) -> SharedLogin:
+    """Whether the shared workstation login is closed, since when and by whom (an instructor's or
+    supervisor's read)."""
+    row = conn.execute("SELECT event, at, done_by FROM shared_login_events "
+                       "ORDER BY id DESC LIMIT 1").fetchone()
+    return SharedLogin(False, None, None) if row is None else SharedLogin(row[0] == "closed", row[1], row[2])
+
+
+def close_shared_login(instructor: psycopg.Connection) -> int:
+    """Close the shared workstation login: it connects no more, and a session of it still open
+    sends nothing; the enrolled workstations go on. The number of workstations enrolled;
+    ClassServerError when none is (every workstation would stop) or it is closed already."""
+    try:
+        return value(instructor.execute("SELECT close_shared_login()"))
+    except (psycopg.errors.InvalidParameterValue, psycopg.errors.NoDataFound) as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None
+
+
+def open_shared_login(instructor: psycopg.Connection) -> None:
+    """Open the shared workstation login again: every workstation not enrolled joins with it.
+    ClassServerError when it is open already."""
+    try:
+        instructor.execute("SELECT open_shared_login()")
+    except psycopg.errors.NoDataFound as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None
 
 
 # --------------------------------------------------------------------------- defaults planted

@@ -65,6 +65,7 @@ DATABASE = "dealer_class"
 OWNER = "class_owner"
 GROUPS = ("class_trainee", "class_instructor", "class_supervisor", "class_workstation")
 TRAINEE = "class_trainee"
+WORKSTATIONS = "class_workstation"
 STAFF = "class_instructor, class_supervisor"
 MIGRATIONS: list[Callable[[psycopg.Connection], None]] = []
 
@@ -102,8 +103,7 @@ def install(admin: psycopg.Connection, database: str = DATABASE) -> list[str]:
                          dbname=database) as conn:
         conn.execute("REVOKE ALL ON DATABASE " + database + " FROM PUBLIC")
         # each trainee's own login connects to its class only (s008), not the group to every class
-        shared = ", ".join(g for g in GROUPS if g != TRAINEE)
-        conn.execute(f"GRANT CONNECT ON DATABASE {database} TO {shared}")
+        conn.execute(f"GRANT CONNECT ON DATABASE {database} TO {STAFF}")
         conn.execute(f"REVOKE CONNECT ON DATABASE {database} FROM {TRAINEE}")
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name text PRIMARY KEY, "
                      "applied_at double precision NOT NULL)")
@@ -118,7 +118,20 @@ def install(admin: psycopg.Connection, database: str = DATABASE) -> list[str]:
                 conn.execute("INSERT INTO _migrations VALUES (%s, %s)", (fn.__name__, time.time()))
                 new.append(fn.__name__)
         conn.execute("RESET ROLE")
+        # every workstation's login connects through its group while the shared login is open;
+        # once the instructor closed it (s013), only the enrolled workstations' own rights remain
+        verb = "REVOKE CONNECT ON DATABASE {} FROM {}" if shared_login_closed(conn) \
+            else "GRANT CONNECT ON DATABASE {} TO {}"
+        conn.execute(sql.SQL(verb).format(sql.Identifier(database), sql.Identifier(WORKSTATIONS)))
     return new
+
+
+def shared_login_closed(conn: psycopg.Connection) -> bool:
+    """Whether the instructor closed the class's shared workstation login (s013; never, in a
+    class without that migration)."""
+    made = conn.execute("SELECT to_regclass('shared_login_events') IS NOT NULL").fetchone()
+    closed = conn.execute("SELECT shared_login_closed()").fetchone() if made and made[0] else None
+    return bool(closed and closed[0])
 
 
 def known() -> list[str]:
@@ -323,6 +336,53 @@ def s010_checked_pushes_and_retractions(conn: psycopg.Connection) -> None:
       by "the class server (s010)": the readers skip them and say why, rather than fail."""
     _run(conn, frozen_sql("s010_checked_pushes_and_retractions"))
 
+
+
+@migration
+def s013_shared_workstation_login_closed(conn: psycopg.Connection) -> None:
+    """The instructor closes the shared `workstation` login once every workstation is enrolled
+    with a login of its own (s011), and opens it again: whoever holds the shared login (it is in
+    every shared workstation's password file) can change its password and lock out every
+    workstation that still uses it; closed, it serves no workstation at all.
+
+    - `shared_login_events`: each closing and opening, with who and when, insert-only; the staff
+      read them; `shared_login_closed()` says whether it is closed now;
+    - `close_shared_login()` (an instructor's): refused while no workstation is enrolled (every
+      workstation would stop); gives each enrolled workstation's login a right of its own to
+      connect to the class's database and takes the right from the group every workstation's
+      login is in, so the shared login connects no more; the number of workstations enrolled.
+      `open_shared_login()` gives the group its right back;
+    - a session of the shared login opened before it was closed adds nothing after: a trigger on
+      every table a workstation's call writes (trainees, attempts, exam starts and sitting uses,
+      a sitting's steps and refusals) refuses a login of class_workstation that is not an
+      enrolled workstation's while the shared login is closed;
+    - `enrol_workstation` (s011's, written again) gives each workstation it enrols its own right
+      to connect, so that one enrolled while the shared login is closed joins.
+
+    The class server's start reads the state (trainer.classes.server.tables.install) and gives
+    the group its right to connect only while the shared login is open: a restart never opens
+    it again."""
+    _run(conn, frozen_sql("s013_shared_workstation_login_closed"))
+
+
+@migration
+def s014_late_answers_marked(conn: psycopg.Connection) -> None:
+    """The exam's time limit, kept by the class server's own clock (trainer.exams.classledger,
+    "The time limit"):
+
+    - `exam_sitting_links.time_limit`: the form's time limit in seconds, which the instructor
+      registers with the sitting's verifier when issuing it (required of every sitting
+      registered from now on; NULL for those registered before, whose time the server does not
+      keep);
+    - `exam_queue_allowance()`: 120 seconds, what the class allows after the time limit for a
+      step to come through the workstation's queue (the pusher's longest pause between tries is
+      30 s, a connection found dead is given up in 10 s);
+    - `exam_sitting_step` (s012's, written again): a step that reaches the server more than the
+      allowance after the time limit, counted from the server's own record of the sitting's
+      start (step 1's `received`), is kept, in order, with `late`: how many seconds after the
+      time limit it arrived; the reply says so. The chain goes on (the end still reaches the
+      class), and `certify --class` counts an answer marked late as not answered, naming it."""
+    _run(conn, frozen_sql("s014_late_answers_marked"))
 
 # --------------------------------------------------------------------------- writing a migration
 # `append_only` and `row_level_security` read nothing but their arguments: a new migration may

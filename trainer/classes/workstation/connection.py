@@ -6,6 +6,7 @@
     conn.wake()               # ... then push it now rather than at the next poll
     conn.status               # "3 results waiting to be sent: <why>; trying again."
     conn.connected, conn.problem  # the same, in parts: connected now; why the last push failed
+    conn.answering            # False while the server is there and does not answer
     conn.refused_attempts()   # [(uid, why)]: attempts the class refused, set aside in the file
     conn.stop()               # pause pushing (start() goes on); what waits stays in the file
     conn.close()              # on leaving the class or closing the app
@@ -21,7 +22,8 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate` and `certificates` (an instructor's); and the class's logins
 (trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation` and `workstations` (an instructor's; the last a supervisor's too); and
+`revoke_workstation`, `workstations`, `close_shared_login`, `open_shared_login` and
+`shared_login` (an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
 end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
 sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
@@ -116,7 +118,19 @@ class ClassLedger:
     def workstations(self) -> list[logins.Workstation]:
         return self._ledger(logins.workstations)
 
-    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes] | None = None) -> None:
+    def shared_login(self) -> logins.SharedLogin:
+        """Whether the class's shared workstation login is closed (logins.shared_login)."""
+        return self._ledger(logins.shared_login)
+
+    def close_shared_login(self) -> int:
+        """Close the shared workstation login (logins.close_shared_login): the workstations
+        enrolled go on, no other joins; their number."""
+        return self._ledger(logins.close_shared_login)
+
+    def open_shared_login(self) -> None:
+        self._ledger(logins.open_shared_login)
+
+    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes, int] | None = None) -> None:
         self._ledger(ledger.record_sitting, sitting, verifier)
 
     def sitting_use(self, nonce: str) -> dict | None:
@@ -168,10 +182,14 @@ def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress
 
 class ClassConnection(ClassLedger):
     def __init__(self, progress_path: str, address: str | ClassAddress, *, batch: int = BATCH,
-                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF):
+                 poll: float = POLL, backoff: tuple[float, float] = BACKOFF, store=None, **timing: float):
+        """`store`: the app's Store of the file, whose full check decides whether the pusher may
+        write it (Pusher); `timing`: the pusher's liveness check (heartbeat, answer_within,
+        give_up: Pusher)."""
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
-        self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff)
+        self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
+                             store=store, **timing)
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -207,6 +225,17 @@ class ClassConnection(ClassLedger):
     def problem(self) -> str | None:
         """Why the last push failed, in one line; None once a push went through."""
         return self.pusher.problem
+
+    @property
+    def file_damaged(self) -> bool:
+        """The progress file was found damaged by its full check: nothing more is sent from it."""
+        return self.pusher.file_damaged
+
+    @property
+    def answering(self) -> bool:
+        """False while the class server does not answer (it is there and silent: frozen, or a
+        socket that never replies), within a bounded time (Pusher, `answering`)."""
+        return self.pusher.answering
 
     @property
     def unreachable(self) -> bool:

@@ -9,6 +9,21 @@ waiting in the file, `status` says how many and why, and the pusher tries again 
 that doubles from `backoff[0]` up to `backoff[1]` seconds. TCP keepalives and a user timeout make
 a pulled cable fail a push within seconds instead of hanging on the dead connection.
 
+A server that is there and does not answer (its processes stopped, a machine frozen, a socket that
+accepts and never replies) keeps the TCP connection alive: its kernel answers the keepalives and
+takes what is sent, so neither of those notices, and `statement_timeout` is the server's own. The
+pusher's connection therefore bounds every wait for an answer itself (`Watch`): while idle it asks
+the server for a word every `heartbeat` seconds (SELECT 1); a wait that lasts `answer_within`
+seconds makes `answering` False (the status says the server is not answering, and it is not
+"connected"); one that lasts `give_up` seconds cuts the connection, and the pusher connects again
+as after any loss (`connect_timeout` bounds that too). The first answer makes it "connected" again.
+From the server's last answer to the status saying so takes at most POLL + HEARTBEAT +
+ANSWER_WITHIN seconds, and the status bar reads it every second (ui.classroom.membership).
+
+Given the app's Store of the file, the pusher keeps its full check's verdict (Queue, "The file's
+full check"): it sends nothing while the check runs, and nothing more from a file found damaged,
+whose status then says so.
+
 A server that answers and refuses a row (what the row holds: SQLSTATE classes 22, 23 and 54,
 `refuses_a_row`; not the login, the connection or the server's state) refuses the whole batch it
 is in: the batch is halved, and each half sent again, until every refused attempt is alone. Each
@@ -21,9 +36,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import sqlite3
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -34,6 +51,7 @@ from trainer.classes.server import ledger
 from trainer.classes.server.ledger import class_uid
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
+from trainer.progress.errors import DamagedDatabaseError
 
 BATCH = 200  # attempts per server transaction
 POLL = 2.0  # seconds between looks at the file when nothing was recorded meanwhile
@@ -44,6 +62,11 @@ CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepali
 #: seconds a statement waits for a lock before it gives up and says so (nothing a login can
 #: hold makes the app's statements wait; this bounds what another start of the same exam can)
 LOCK_WAIT = 10
+HEARTBEAT = 5.0  # seconds without a word from the server before the idle pusher asks for one
+ANSWER_WITHIN = 5.0  # seconds a wait for the server's answer lasts before it is "not answering"
+#: seconds a wait lasts before the connection is cut and made again (a statement may wait
+#: LOCK_WAIT for a lock: the server is busy then, not gone)
+GIVE_UP = LOCK_WAIT + ANSWER_WITHIN
 #: the session settings the app's statements rely on, sent with every connection (libpq's
 #: `options`, which win over a role's defaults): PostgreSQL lets every login set defaults for
 #: itself (ALTER ROLE ... SET), so the shared workstation login could otherwise make every
@@ -83,20 +106,85 @@ def _escaped(value: str) -> str:
     return value.replace("\\", "\\\\").replace(" ", "\\ ")
 
 
-def connect(address: ClassAddress) -> psycopg.Connection:
+def connect(address: ClassAddress, watch: Watch | None = None) -> psycopg.Connection:
     """A connection to the class (its password in the address, or in its password file, which
     libpq reads itself: trainer.classes.workstation.passfile), its session set as the app's
     statements need it (SESSION), whatever defaults its login gave itself. The password is
     proven by SCRAM only, never sent as such: a server (or whatever answers at its address)
     asking for it in clear or as MD5 is refused before anything is sent. An address may name
-    another method itself (`?require_auth=md5`, for a casino's server set up so)."""
+    another method itself (`?require_auth=md5`, for a casino's server set up so). With `watch`,
+    every wait for the server's answer on it is bounded (Watch)."""
     query = parse_qs(urlsplit(address.url).query)
     more = {"passfile": address.passfile} if address.passfile is not None else {}
     if "require_auth" not in query:
         more["require_auth"] = "scram-sha-256"
     given = query.get("options")
     options = session_options(given[-1] if given else None)
-    return psycopg.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
+    kind = psycopg.Connection if watch is None else WatchedConnection
+    conn = kind.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
+    if isinstance(conn, WatchedConnection):
+        conn.watch = watch
+    return conn
+
+
+class Watch:
+    """How long the wait for the server's answer under way has lasted (`silent_for`), and a limit
+    to it: a wait that lasts `give_up` seconds has its connection's socket shut down, so that the
+    wait ends with an error (`cut`) and the connection is made again. Nothing else ends a wait
+    for a server that is there and silent: libpq waits on the socket for as long as it stays
+    open, and a cancel request needs the server to answer too."""
+
+    def __init__(self, give_up: float):
+        self.give_up = give_up
+        self.cut = False  # the last wait lasted give_up seconds: its connection was cut
+        self._lock = threading.Lock()
+        self._since: float | None = None  # when the wait under way began
+        self._wait: object | None = None  # the wait under way (the timer cuts only that one)
+
+    def silent_for(self) -> float:
+        """Seconds the wait for the server under way has lasted (0 when none is under way)."""
+        since = self._since
+        return 0.0 if since is None else time.monotonic() - since
+
+    @contextlib.contextmanager
+    def waiting(self, conn: psycopg.Connection) -> Iterator[None]:
+        wait = object()
+        with self._lock:
+            self._since, self._wait = time.monotonic(), wait
+        timer = threading.Timer(self.give_up, self._cut, (conn, wait))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+            with self._lock:
+                self._since = self._wait = None
+
+    def _cut(self, conn: psycopg.Connection, wait: object) -> None:
+        with self._lock:  # the wait is still under way, so the connection (and its socket) is open
+            if self._wait is not wait:
+                return
+            self.cut = True
+            with contextlib.suppress(OSError, ValueError, psycopg.Error):
+                shut = socket.fromfd(conn.fileno(), socket.AF_INET, socket.SOCK_STREAM)  # a copy
+                try:
+                    shut.shutdown(socket.SHUT_RDWR)  # ends the wait: the socket is shut for all copies
+                finally:
+                    shut.close()
+
+
+class WatchedConnection(psycopg.Connection):
+    """A connection whose every wait for the server (each statement, commit, fetch: psycopg
+    waits for all of them in `wait`) is timed by its Watch."""
+
+    watch: Watch | None = None
+
+    def wait(self, *args, **kwargs):
+        if self.watch is None:
+            return super().wait(*args, **kwargs)
+        with self.watch.waiting(self):
+            return super().wait(*args, **kwargs)
 
 
 def password_refused(e: BaseException) -> bool:
@@ -234,7 +322,7 @@ def not_reached(e: BaseException) -> bool:
     """The try failed for want of the server: no answer (no SQLSTATE), or the server's connection,
     resources or operator (classes 08, 53, 57: gone, out of connections, shutting down); a
     progress file that cannot be read is no server's fault either."""
-    if isinstance(e, sqlite3.Error | OSError):
+    if isinstance(e, sqlite3.Error | OSError | DamagedDatabaseError):
         return False
     state = getattr(e, "sqlstate", None)
     return state is None or state[:2] in ("08", "53", "57")
@@ -267,13 +355,24 @@ def row_reason(e: psycopg.Error) -> str:
     return text
 
 
+#: why nothing is sent from a progress file its full check found damaged
+DAMAGED = "the progress file is damaged, and nothing more is sent from it"
+
+
 class Pusher:
     """Pushes a progress file's waiting attempts to a class in a background thread."""
 
     def __init__(self, path: str, address: ClassAddress, *, batch: int = BATCH, poll: float = POLL,
-                 backoff: tuple[float, float] = BACKOFF):
+                 backoff: tuple[float, float] = BACKOFF, heartbeat: float = HEARTBEAT,
+                 answer_within: float = ANSWER_WITHIN, give_up: float = GIVE_UP, store=None):
+        """`store`: the app's Store of the file, whose full check decides whether the file may be
+        written (Queue): nothing is sent while it runs, nor ever once it found the file damaged."""
         self.address, self.batch, self.poll, self.backoff = address, batch, poll, backoff
-        self.queue = Queue(path)
+        self.heartbeat, self.answer_within = heartbeat, answer_within
+        self._watch = Watch(give_up)
+        self._answered = 0.0  # when the server last answered (time.monotonic())
+        self.silent = False  # the last try ended for want of an answer (cut, or connecting timed out)
+        self.queue = Queue(path, store=store)
         self.class_uid: str | None = self.queue.class_of(address.shown)
         self.problem: str | None = None  # why the last try failed; None once a push went through
         self.refused = False  # the last try failed because the server refused the password
@@ -324,9 +423,25 @@ class Pusher:
 
     @property
     def connected(self) -> bool:
-        """The thread holds a connection to the class now (a moment's view, for the status bar)."""
+        """The thread holds a connection to the class now, and the server answers on it (a
+        moment's view, for the status bar)."""
         conn = self._conn
-        return conn is not None and not conn.closed
+        return conn is not None and not conn.closed and self.answering
+
+    @property
+    def answering(self) -> bool:
+        """False while the class server does not answer: a wait for its answer has lasted
+        `answer_within` seconds, or the last try ended for want of one."""
+        return not self.silent and self._watch.silent_for() < self.answer_within
+
+    @property
+    def not_answering(self) -> str | None:
+        """Why the server counts as not answering, in one line (None while it answers)."""
+        if self.silent:
+            return self.problem
+        if (waited := self._watch.silent_for()) >= self.answer_within:
+            return f"no answer from the class server for {waited:.0f} s"
+        return None
 
     def waiting(self) -> int:
         """Attempts waiting to be sent, as last counted (the file is read on the first call only;
@@ -350,11 +465,14 @@ class Pusher:
     def status(self) -> str:
         n = self.waiting()
         refused = refused_line(self.refused_attempts())
-        if n == 0 and self.class_uid is not None:
+        problem = self.problem or self.not_answering
+        if n == 0 and self.class_uid is not None and not problem and not self.file_damaged:
             return f"{refused}; the others are sent." if refused else "All results sent to the class."
         text = f"{n} result{'s' if n != 1 else ''} waiting to be sent"
-        if self.problem:
-            text = f"{text}: {self.problem}; trying again."
+        if self.file_damaged:
+            text = f"{text}: {DAMAGED}."
+        elif problem:
+            text = f"{text}: {problem}; trying again."
         else:
             text += "."
         return f"{text} {refused}." if refused else text
@@ -367,27 +485,42 @@ class Pusher:
                 if self._push_all():
                     pause = self.backoff[0]
                     self._count()
-                    self._wake.wait(self.poll)
+                    self._wake.wait(min(self.poll, self.heartbeat))
                     self._wake.clear()
-            except (psycopg.Error, sqlite3.Error, OSError) as e:
+            except (psycopg.Error, sqlite3.Error, OSError, DamagedDatabaseError) as e:
                 self._disconnect()
                 with contextlib.suppress(sqlite3.Error):  # counted before the problem shows, so
                     self._count()  # a status that names the problem gives the file's own count
                 self.refused = password_refused(e)
                 self.unreachable = not self.refused and not_reached(e)
-                self.problem, self.failures = reason(e), self.failures + 1
+                cut, self._watch.cut = self._watch.cut, False
+                self.silent = cut or isinstance(e, psycopg.errors.ConnectionTimeout)
+                self.problem = (f"no answer from the class server in {self._watch.give_up:g} s" if cut
+                                else reason(e))
+                self.failures += 1
                 self._wake.wait(pause)  # stop() and a new attempt wake it too
                 self._wake.clear()
                 pause = min(pause * 2, self.backoff[1])
         self._disconnect()
 
+    @property
+    def file_damaged(self) -> bool:
+        """The progress file was found damaged: nothing more is sent from it (Queue)."""
+        return self.queue.damaged
+
     def _push_all(self) -> bool:
-        """Push until nothing waits (or stop() was called); True when everything was sent."""
+        """Push until nothing waits (or stop() was called); True when everything was sent, or
+        nothing may be (the file is being checked, or was found damaged: Queue.may_write)."""
+        if not self.queue.may_write():
+            if self.queue.damaged:
+                self._disconnect()
+            return True
         if self._conn is None or self._conn.closed:
-            self._conn = connect(self.address)
+            self._conn = connect(self.address, self._watch)
             self.class_uid = class_uid(self._conn)
             self.queue.remember(self.class_uid, self.address.shown)
             push_trainees(self._conn, self.queue)
+            self._answered = time.monotonic()
         while not self._stop.is_set():
             sent = push_exam_steps(self._conn, self.queue, self.class_uid, self.batch)
             attempts, refused = push_batch(self._conn, self.queue, self.class_uid, self.batch)
@@ -398,13 +531,22 @@ class Pusher:
                 self._waiting = max(0, self._waiting - sent - refused)
             if refused:
                 self._refused = self.queue.refused(self.class_uid)
+            if sent + refused:
+                self._answered = time.monotonic()
+            elif time.monotonic() - self._answered >= self.heartbeat:
+                self._conn.execute("SELECT 1")  # idle: is the server still there, and answering?
+                self._answered = time.monotonic()
             self.problem, self.failures, self.refused, self.unreachable = None, 0, False, False
+            self.silent = False
             if sent + refused == 0:
                 return True
         return False
 
     def send(self, conn: psycopg.Connection) -> int:
-        """Send what waits now on `conn`, a connection of the caller's (send_waiting)."""
+        """Send what waits now on `conn`, a connection of the caller's (send_waiting); nothing
+        from a file found damaged (ClassServerError says so)."""
+        if self.queue.damaged:
+            raise ClassServerError(DAMAGED)
         class_id = class_uid(conn)
         self.queue.remember(class_id, self.address.shown)
         return send_waiting(conn, self.queue, class_id, self.batch)

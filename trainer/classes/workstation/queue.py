@@ -18,6 +18,15 @@ waits there until the server has answered it (`sent`, and the server's `reply`).
 
 `Queue` has a connection of its own to the file (the app's Store keeps its own); the pusher's
 thread and the app's `waiting()` share it under a lock.
+
+**The file's full check.** Given the app's Store of the same file (`store`), the queue keeps the
+store's rules for writing: nothing is written while the store's full check runs in the background
+(`may_write` is False: the pusher sends nothing meanwhile, since what it sent it must mark), and
+nothing ever again once the check found the file damaged. Then the queue's connection is made
+read-only (closing a read-write one would checkpoint its -wal into the file), and the pusher stops
+sending from this file: what a damaged file holds is not to be trusted, and what it cannot mark
+sent it would send again and again. What waits is still counted, and stays in the file (and the
+results recorded since, in the store's journal) for when the file is restored.
 """
 
 from __future__ import annotations
@@ -29,8 +38,10 @@ import time
 
 from trainer.classes.errors import ClassServerError
 from trainer.progress.columns import ATTEMPTS, FINDINGS, TRAINEES
+from trainer.progress.errors import DamagedDatabaseError
+from trainer.progress.opening import read_only_instead
 from trainer.progress.records import clean_name
-from trainer.progress.store import BUSY_TIMEOUT
+from trainer.progress.store import BUSY_TIMEOUT, Store
 
 _TRAINEE = [c for c in TRAINEES.names(local=False) if c != "id"]
 _ATTEMPT = [c for c in ATTEMPTS.names(local=False) if c != "trainee_id"]
@@ -42,8 +53,13 @@ _WAITING = ("a.mode <> 'exam' "
 
 
 class Queue:
-    def __init__(self, path: str | os.PathLike, *, busy_timeout: float = BUSY_TIMEOUT):
+    def __init__(self, path: str | os.PathLike, *, busy_timeout: float = BUSY_TIMEOUT,
+                 store: Store | None = None):
+        """`store`: the app's Store of the same file, whose full check decides whether the file
+        may be written (see the module); None where no check runs beside the queue."""
         self.path = os.fspath(path)
+        self.store = store
+        self.read_only = False  # the file was found damaged: this connection only reads
         if self.path == ":memory:":
             raise ClassServerError("a progress file in memory cannot be a class's queue")
         self._conn = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None,
@@ -57,7 +73,34 @@ class Queue:
 
     def close(self) -> None:
         with self._lock:
+            if self.damaged:
+                self._only_read()
             self._conn.close()
+
+    # --------------------------------------------------------------- the file's check
+    @property
+    def damaged(self) -> bool:
+        """The store's full check found the file damaged: nothing more is written to it."""
+        return self.store is not None and self.store.damaged
+
+    def may_write(self) -> bool:
+        """Whether the file may be written now: not while the store's full check runs, never once
+        it found the file damaged (this connection is made read-only then)."""
+        if self.damaged:
+            with self._lock:
+                self._only_read()
+            return False
+        return self.store is None or not self.store.checking
+
+    def _only_read(self) -> None:
+        """The read-write connection let go without writing the file; a read-only one instead."""
+        if self.read_only:
+            return
+        conn = read_only_instead(self._conn, self.path)
+        if conn is not None:  # None: the file cannot be read now (the closed connection says so)
+            conn.row_factory = sqlite3.Row
+            self._conn = conn
+        self.read_only = True
 
     # --------------------------------------------------------------- classes
     def class_of(self, address: str) -> str | None:
@@ -163,6 +206,10 @@ class Queue:
 
     def _write(self, statement: str, rows: list[tuple]) -> None:
         with self._lock:
+            if self.damaged:  # found so while a push was under way: its marks are not written
+                self._only_read()
+                problems = self.store.check_problems if self.store is not None else None
+                raise DamagedDatabaseError(self.path, "; ".join((problems or [])[:3]))
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._conn.executemany(statement, rows)
