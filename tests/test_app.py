@@ -13,8 +13,8 @@ class Trainee:
 
 @pytest.fixture
 def window(qtbot):
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     services = Services(None, Trainee())
     w = MainWindow(services)
@@ -38,8 +38,8 @@ def test_ctrl_digits_switch_screens(window, qtbot):
 
 
 def test_the_last_screen_is_remembered(qtbot):
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     first = MainWindow(Services(None))
     qtbot.addWidget(first)
@@ -114,7 +114,7 @@ def test_screenshot_with_db_renders_that_file_by_the_real_start_path(qtbot, tmp_
     """`--screenshot --db FILE` opens the file as the app starts (nothing asked), and a file it
     cannot use is one line and exit 2, with no image and the file left as it was."""
     from trainer.progress import Store
-    from ui.app import file_services, showcase
+    from ui.shell.app import file_services, showcase
 
     db = tmp_path / "class.db"
     with Store.open(db) as store:
@@ -140,8 +140,8 @@ def test_screenshot_with_db_renders_that_file_by_the_real_start_path(qtbot, tmp_
 def test_the_screenshot_window_shows_every_action_whole(qtbot):
     """The --screenshot path lays the window out before the picture is taken: no action button
     is squashed or clipped."""
-    from ui.app import showcase
     from ui.qt import QApplication
+    from ui.shell.app import showcase
 
     window = showcase("table-props-and-hops", None)
     qtbot.addWidget(window)
@@ -155,14 +155,14 @@ def test_the_screenshot_window_shows_every_action_whole(qtbot):
 
 
 def test_the_app_starts_by_the_real_path_to_its_window(qtbot, tmp_path, monkeypatch):
-    """`make run`'s path through ui.app.run: the file opened, the exam setup, the trainee chosen
+    """`make run`'s path through ui.shell.app.run: the file opened, the exam setup, the trainee chosen
     (the one dialog stubbed: the file's trainee is picked), the window shown with its database
     check and its class line; the event loop is the only thing not entered."""
     from trainer.progress import Store
-    from ui.app import run
     from ui.qt import QApplication
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.app import run
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     db = tmp_path / "progress.db"
     with Store.open(db) as store:
@@ -189,8 +189,8 @@ def test_closing_the_window_mid_check_stops_the_check(qtbot, tmp_path, monkeypat
     """A check of a large file is still running when the window closes: it stops, and so does
     the timer following it."""
     from trainer.progress import Store
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     store = Store.open(tmp_path / "p.db", full_check=False)
     window = MainWindow(Services(store, Trainee()))

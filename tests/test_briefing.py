@@ -75,7 +75,7 @@ def test_a_dealt_round_from_difficulty_3_is_briefed_without_its_answers(
 
 
 def test_the_library_shows_the_same_quiet_briefing(qtbot):
-    from ui.scenarios_page import ScenariosPage
+    from ui.practice.scenarios import ScenariosPage
 
     page = ScenariosPage(LIBRARY)
     qtbot.addWidget(page)

@@ -22,7 +22,7 @@ WITHIN = 60_000  # ms: only a guard against a hang
 
 @pytest.fixture(autouse=True)
 def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.OPTIONS", {"poll": 0.05, "backoff": (0.05, 0.5)})
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", {"poll": 0.05, "backoff": (0.05, 0.5)})
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def given(klass) -> list[tuple]:
 
 def in_class(page) -> dict[str, str]:
     """The Forms list's "In the class" column, by form name."""
-    from ui.exam_forms import IN_CLASS
+    from ui.exams.forms import IN_CLASS
 
     return {page.forms.item(r, 0).text(): page.forms.item(r, IN_CLASS).text()
             for r in range(page.forms.rowCount())}
@@ -78,7 +78,7 @@ def click_give(qtbot, page) -> list[str]:
 # --------------------------------------------------------------------------- Give to class
 def test_give_to_class_puts_the_form_on_the_server_once(qtbot, school, klass):
     w, page = forms_tab(qtbot, school, klass.address("instructor"))
-    from ui.exam_forms import IN_CLASS
+    from ui.exams.forms import IN_CLASS
 
     assert page.give_button.isEnabled() and page.give_button.text() == "Give to &class"
     assert not page.forms.isColumnHidden(IN_CLASS)

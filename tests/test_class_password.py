@@ -31,7 +31,7 @@ _logins = itertools.count(1)
 
 @pytest.fixture(autouse=True)
 def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.OPTIONS", FAST)
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
 
 
 def odd_login(klass: Class, password: str = ODD):
@@ -153,7 +153,7 @@ def settings_on_disk() -> str:
 
 
 def password_file() -> Path:
-    from ui.classroom import password_file
+    from ui.classroom.membership import password_file
     from ui.qt import QSettings
 
     return password_file(QSettings())

@@ -26,8 +26,8 @@ QUICK = {"poll": 0.05, "backoff": (0.05, 0.2), "heartbeat": 0.1, "answer_within"
 
 def test_the_longest_a_frozen_server_shows_connected_is_15_seconds():
     """Idle, the pusher asks at its next look at the file after `HEARTBEAT`; the answer is
-    missed `ANSWER_WITHIN` later; the status bar reads it within a second (ui.classroom)."""
-    from ui.classroom import STATUS_MS
+    missed `ANSWER_WITHIN` later; the status bar reads it within a second (ui.classroom.membership)."""
+    from ui.classroom.membership import STATUS_MS
 
     assert push.POLL + push.HEARTBEAT + push.ANSWER_WITHIN + STATUS_MS / 1000 <= 15
     assert push.GIVE_UP > push.LOCK_WAIT  # a statement waiting for a lock is not cut

@@ -335,7 +335,7 @@ def test_a_server_that_refuses_every_push_is_not_unreachable_and_sets_nothing_as
     """The server answers, and refuses every push of this login (the class no longer lets the
     workstations push): that is no row's fault, so nothing is set aside, the attempts wait, and
     the status says the server refused, not that it cannot be reached."""
-    from ui.classroom import status_line
+    from ui.classroom.membership import status_line
 
     path = progress_file(tmp_path / "ws.db", {"Ana": 3})
     with klass.admin() as admin:

@@ -24,7 +24,7 @@ WITHIN = 60_000  # ms: only a guard against a hang
 
 @pytest.fixture(autouse=True)
 def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.OPTIONS", FAST)
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
 
 
 def window_for(qtbot, store, trainee):
@@ -118,7 +118,7 @@ def test_the_status_line_counts_what_waits_while_the_server_is_gone(qtbot, tmp_p
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the server's processes in /proc")
 def test_the_status_line_says_a_frozen_server_is_not_answering(qtbot, tmp_path, own_server, monkeypatch):
     """Before: "Class: connected — all results sent" for as long as the server stayed frozen."""
-    monkeypatch.setattr("ui.classroom.OPTIONS", {**FAST, "heartbeat": 0.1, "answer_within": 0.5,
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", {**FAST, "heartbeat": 0.1, "answer_within": 0.5,
                                                  "give_up": 1.5})
     klass = Class(own_server)
     path = progress_file(tmp_path / "ws.db", {"Ana": 2})
@@ -184,7 +184,7 @@ def test_the_class_tab_follows_another_workstation_live(qtbot, tmp_path, klass):
 def test_a_burst_of_results_is_read_at_most_twice_a_second(qtbot, tmp_path, klass):
     """Sixty attempts arrive in one push: sixty announcements, a few reads, none asked for within
     half a second of the one before."""
-    from ui.class_live import DEBOUNCE_MS
+    from ui.classroom.live import DEBOUNCE_MS
 
     w, page, store = instructor_window(qtbot, tmp_path, klass)
     live = page.live
@@ -304,8 +304,8 @@ def test_the_live_class_screenshot_draws_the_live_view(qtbot):
     import re
 
     from trainer.progress.demo import SESSION
-    from ui.app import showcase
-    from ui.class_live import LiveClass
+    from ui.classroom.live import LiveClass
+    from ui.shell.app import showcase
 
     window = showcase("class-live")
     qtbot.addWidget(window)

@@ -230,8 +230,8 @@ def test_the_screens_leave_a_damaged_row_out_and_name_it(qtbot, made, tmp_path, 
     damaged rows: what can be read is shown, each damaged row is named, nothing raises."""
     from trainer.exams import installation_key
     from ui.qt import QFileDialog
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     store, ids = damaged_store(made, tmp_path)
     key = installation_key(made[0].parent / "installation.key")

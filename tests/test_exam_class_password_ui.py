@@ -14,7 +14,7 @@ from tests.support.screens import answer, window
 from trainer.classes.server.logins import class_login
 from trainer.exams import add_form, give_to_class, installation_key
 from trainer.progress import Store
-from ui.classroom import classroom_of
+from ui.classroom.membership import classroom_of
 
 
 @pytest.fixture

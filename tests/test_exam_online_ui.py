@@ -14,8 +14,8 @@ from trainer.classes.workstation.address import class_address
 from trainer.exams import Ending, installation_key, issue_sitting, start_exam
 from trainer.exams.keys import InstructorKey
 from trainer.progress import Store
-from ui.classroom import classroom_of
-from ui.exam_runner import RETRY_MS
+from ui.classroom.membership import classroom_of
+from ui.exams.runner import RETRY_MS
 from ui.qt import Qt
 
 

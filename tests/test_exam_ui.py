@@ -324,7 +324,7 @@ def test_a_sitting_started_on_one_file_is_refused_on_another_through_the_screens
 
 def test_an_instructor_builds_a_pool_and_a_draw_too_big_is_named(qtbot, school):
     from trainer.exams import list_forms
-    from ui.exam_forms import FormBuilder
+    from ui.exams.forms import FormBuilder
     from ui.qt import Qt, QTimer
 
     store, key, lee, _ = school
@@ -433,8 +433,8 @@ def test_a_failed_result_is_never_headed_certificate_nor_is_its_pdf(qtbot, tmp_p
     """A certified result that failed was headed "Certificate", and every PDF was titled "Exam
     result": each says what it is."""
     from trainer.exams import certificate_for, results
-    from ui.app import demo_services, throwaway_settings
-    from ui.window import MainWindow
+    from ui.shell.app import demo_services, throwaway_settings
+    from ui.shell.window import MainWindow
 
     services = demo_services(instructor=True)
     w = MainWindow(services, settings=throwaway_settings())

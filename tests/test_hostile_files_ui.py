@@ -82,7 +82,7 @@ def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_s
     """The thread that reads the file is held at its first report of progress: meanwhile the
     window's own thread goes on (a timer of the window fires), the dialog counts the attempts,
     and Stop ends the import with nothing added."""
-    import ui.importing
+    import ui.shell.importing
     from ui.qt import QFileDialog, QPushButton, QTimer
 
     store, key, lee = desk
@@ -90,7 +90,7 @@ def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_s
     many["attempts"] = [{**a, "uid": f"{k:032x}"} for k, a in enumerate(results_doc["attempts"] * 40)]
     path = written(tmp_path / "class.json", many)
     reported, release = threading.Event(), threading.Event()
-    real = ui.importing._Job.progress
+    real = ui.shell.importing._Job.progress
 
     def held(job, done, total):
         job.done, job.total = done, total
@@ -98,7 +98,7 @@ def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_s
         release.wait(60)
         return real(job, done, total)
 
-    monkeypatch.setattr(ui.importing._Job, "progress", held)
+    monkeypatch.setattr(ui.shell.importing._Job, "progress", held)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(lambda *a, **k: ([path], "")))
     w = window(qtbot, store, key, lee)
     seen: list[str] = []
@@ -157,7 +157,7 @@ def test_a_form_file_the_engine_refuses_is_named_in_one_line(qtbot, desk, tmp_pa
 
 def test_a_scenario_file_the_engine_refuses_is_named_in_the_form_builder(qtbot, tmp_path):
     from trainer import load_library
-    from ui.exam_forms import FormBuilder
+    from ui.exams.forms import FormBuilder
 
     text = load_library().by_id("ph-first-shake").text
     bad = tmp_path / "huge.toml"

@@ -31,7 +31,7 @@ def test_fewest_chips():
 
 
 def test_the_keypad_field_refuses_text_and_enables_pay(qtbot):
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
     from ui.qt import Qt
 
     pad = PayoutKeypad("Pay seat 2")
@@ -58,7 +58,7 @@ def test_the_keypad_field_refuses_text_and_enables_pay(qtbot):
 
 def test_ten_choices_each_have_a_key(qtbot):
     """Three Dice Football has ten no-roll reasons: the tenth is picked with 0."""
-    from ui.dialogs import ChoiceDialog
+    from ui.practice.dialogs import ChoiceDialog
     from ui.qt import Qt
 
     options = [f"reason {n}" for n in range(1, 11)]
@@ -79,7 +79,7 @@ def chip(pad, cents):
 
 def test_the_bank_holds_every_chip_and_coin_each_showing_its_value(qtbot):
     from trainer.money import CHIPS, COINS
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
 
     pad = PayoutKeypad("Pay seat 2")
     qtbot.addWidget(pad)
@@ -90,7 +90,7 @@ def test_the_bank_holds_every_chip_and_coin_each_showing_its_value(qtbot):
 
 
 def test_clicking_chips_builds_the_payout_and_pay_pays_their_sum(qtbot):
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
     from ui.qt import Qt
 
     pad = PayoutKeypad("Pay seat 2")
@@ -108,7 +108,7 @@ def test_clicking_chips_builds_the_payout_and_pay_pays_their_sum(qtbot):
 
 def test_a_digit_typed_after_chips_starts_the_amount_over(qtbot):
     """After chips the amount is selected, as on a calculator: a digit replaces it."""
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
     from ui.qt import Qt
 
     pad = PayoutKeypad("Pay seat 2")
@@ -122,7 +122,7 @@ def test_a_digit_typed_after_chips_starts_the_amount_over(qtbot):
 
 
 def test_chips_after_typing_add_to_the_typed_amount(qtbot):
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
     from ui.qt import Qt
 
     pad = PayoutKeypad("Pay seat 2")
@@ -143,7 +143,7 @@ def test_a_payout_drill_paid_with_chips_alone_scores_in_full(qtbot, practice_scr
     from trainer.drills import payout_drill
     from trainer.money import DENOMINATIONS
     from trainer.progress import Mode
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
     from ui.qt import Qt
 
     screen = practice_screen
@@ -165,7 +165,7 @@ def test_a_payout_drill_paid_with_chips_alone_scores_in_full(qtbot, practice_scr
 
 
 def test_in_large_print_the_chips_grow_with_the_words(qtbot):
-    from ui.dialogs import PayoutKeypad
+    from ui.practice.dialogs import PayoutKeypad
     from ui.qt import QApplication
 
     normal = PayoutKeypad("Pay seat 2")

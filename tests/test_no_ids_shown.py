@@ -79,7 +79,7 @@ def test_a_round_with_no_rolls_worked_wrong_shows_no_id(qtbot, practice_screen, 
 
 @pytest.mark.parametrize("game", games.GAME_IDS)
 def test_the_rules_screen_shows_no_id_and_renders_the_regulation(qtbot, game):
-    from ui.rules_page import RulesPage
+    from ui.rules.page import RulesPage
 
     page = RulesPage()
     qtbot.addWidget(page)
@@ -91,7 +91,7 @@ def test_the_rules_screen_shows_no_id_and_renders_the_regulation(qtbot, game):
 
 
 def test_the_scenarios_screen_says_what_the_trainee_does_in_words(qtbot):
-    from ui.scenarios_page import ScenariosPage
+    from ui.practice.scenarios import ScenariosPage
 
     page = ScenariosPage(LIBRARY)
     qtbot.addWidget(page)

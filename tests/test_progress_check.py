@@ -142,9 +142,9 @@ def test_closing_the_store_stops_a_running_check(progress_file):
 
 
 def app_window(qtbot, path):
-    from ui.app import open_store
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.app import open_store
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     store = open_store(str(path))
     services = Services(store, key=None)
@@ -192,7 +192,7 @@ def test_file_check_database_reports_a_sound_file(qtbot, progress_file):
 def test_the_start_path_writes_nothing_so_it_never_waits_for_the_check(tmp_path, held):
     """The app's exam setup on a file that has its forms: it must not wait for the full check
     (a write would), or start-up takes as long as the check (seconds on a large file)."""
-    from ui.app import exam_setup
+    from ui.shell.app import exam_setup
 
     path = tmp_path / "progress.db"
     with Store.open(path) as store:
@@ -249,7 +249,7 @@ def test_closing_mid_check_stops_it_and_the_next_start_saves_what_waited(qtbot, 
     file, the window frozen). Now the close stops the check at once; the result that waited for it
     is in the journal beside the file (nothing in memory only, so nothing to ask about), and the
     next start saves it once its own check passes."""
-    from ui.services import Services
+    from ui.shell.services import Services
 
     path, ana = progress_file
     store = Store.open(path, full_check=False)

@@ -122,7 +122,7 @@ def test_results_exported_from_one_workstation_import_on_another(qtbot, tmp_path
     first = Store.open(tmp_path / "a.db")
     ana = first.add_trainee("Ana")
     seed_demo(first, trainees=("Ben",), days=3, seed=9)
-    from ui.services import Services
+    from ui.shell.services import Services
 
     services = Services(first, first.trainee(ana))
     path = tmp_path / "results.json"
@@ -196,8 +196,8 @@ A_DATE = re.compile(r"^[A-Z][a-z]{2} \d{1,2}$")  # "Nov 17"
 
 
 def progress_page(qtbot, store, trainee_id, dark=False):
-    from ui.progress_page import ProgressPage
-    from ui.services import Services
+    from ui.progress.page import ProgressPage
+    from ui.shell.services import Services
 
     page = ProgressPage(Services(store, store.trainee(trainee_id)), dark)
     qtbot.addWidget(page)
@@ -294,7 +294,7 @@ def test_the_accuracy_chart_draws_a_rolling_line_over_faint_raw_points(qtbot, de
     assert any(list(s.getData()[1]) != list(line.getData()[1])
                for s, line in zip(scatters, lines, strict=True))
     page.view.setCurrentIndex(page.view.findData("skill"))
-    from ui.progress_charts import MOST_SKILLS
+    from ui.progress.charts import MOST_SKILLS
 
     lines = [i for i in plot.listDataItems() if isinstance(i, pg.PlotDataItem)]
     assert 0 < len(lines) <= MOST_SKILLS
@@ -302,7 +302,7 @@ def test_the_accuracy_chart_draws_a_rolling_line_over_faint_raw_points(qtbot, de
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_the_charts_read_in_both_themes(qtbot, demo, dark):
-    from ui.progress_charts import GAME_COLOURS, GAME_COLOURS_DARK
+    from ui.progress.charts import GAME_COLOURS, GAME_COLOURS_DARK
     from ui.qt import QColor
 
     store, ids = demo
@@ -350,8 +350,9 @@ def test_no_class_column_clips_its_heading_or_its_values(qtbot, demo, size):
     for c in range(table.columnCount()):
         item = table.horizontalHeaderItem(c)
         lines = item.text().split("\n")
-        assert header.sectionSize(c) >= max(metrics.horizontalAdvance(t) for t in lines) + margin, item.text()
-        assert header.height() >= len(lines) * metrics.height()
+        # written upwards: the lines side by side across the column, each whole up the header
+        assert header.sectionSize(c) >= len(lines) * metrics.height() + margin, item.text()
+        assert header.height() >= max(metrics.horizontalAdvance(t) for t in lines) + margin, item.text()
         if c < len(titles):
             assert item.toolTip() == titles[c]  # the full title, on one line
         for r in range(table.rowCount()):

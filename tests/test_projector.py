@@ -18,8 +18,8 @@ class Trainee:
 @pytest.fixture
 def window(qtbot):
     from ui.qt import QApplication
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     w = MainWindow(Services(None, Trainee()))
     qtbot.addWidget(w)

@@ -10,7 +10,7 @@ README.md. In them:
   is not checked;
 - a test file named alone (`test_faces.py`) is one of tests/;
 - a dotted name of the engine, the UI or the tests (`trainer.exams.certify`,
-  `trainer.cite.reading`, `ui.class_live.LiveClass`) is a module, or a name a module defines;
+  `trainer.cite.reading`, `ui.classroom.live.LiveClass`) is a module, or a name a module defines;
 - no text points at an issue by number or calls it "the issue": what the repository says about
   why it is so is said in its own words, since the issues are kept elsewhere.
 """

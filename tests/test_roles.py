@@ -20,7 +20,7 @@ PASS = "correct horse battery staple"
 
 @pytest.fixture
 def dialog(qtbot, tmp_path):
-    from ui.profiles import ProfileDialog
+    from ui.shell.profiles import ProfileDialog
 
     store = Store.open(tmp_path / "school.db")
     store.add_trainee("Rosa Diaz")

@@ -10,7 +10,7 @@ from tests.support.paths import ROOT
 
 def test_a_broken_scenario_is_skipped_with_a_visible_warning(qtbot, tmp_path):
     from trainer.library import load_library
-    from ui.scenarios_page import ScenariosPage
+    from ui.practice.scenarios import ScenariosPage
 
     shutil.copytree(ROOT / "scenarios" / "pai-gow-dice", tmp_path / "pai-gow-dice")
     (tmp_path / "pai-gow-dice" / "99-broken.toml").write_text('schema_version = 1\nid = "x"\nwagr = 1\n')
@@ -26,8 +26,8 @@ def test_a_broken_scenario_is_skipped_with_a_visible_warning(qtbot, tmp_path):
 
 def test_the_trainee_is_picked_at_start(qtbot, tmp_path):
     from trainer.progress import Store
-    from ui.profiles import ProfileDialog
     from ui.qt import Qt
+    from ui.shell.profiles import ProfileDialog
 
     store = Store.open(tmp_path / "p.db")
     store.add_trainee("Ana")
@@ -46,8 +46,8 @@ def test_a_name_longer_than_a_class_keeps_is_refused_in_one_line(qtbot, tmp_path
     """A class server keeps names of 200 characters at most (its s010); the app gives a trainee
     100 at most, so that what an import adds to a name taken already still fits."""
     from trainer.progress import Store
-    from ui.profiles import ProfileDialog
     from ui.qt import QInputDialog
+    from ui.shell.profiles import ProfileDialog
 
     store = Store.open(tmp_path / "p.db")
     dialog = ProfileDialog(store)
@@ -67,7 +67,7 @@ def test_a_name_longer_than_a_class_keeps_is_refused_in_one_line(qtbot, tmp_path
 
 def test_an_empty_list_asks_for_a_trainee_first(qtbot, tmp_path):
     from trainer.progress import Store
-    from ui.profiles import ProfileDialog
+    from ui.shell.profiles import ProfileDialog
 
     store = Store.open(tmp_path / "p.db")
     dialog = ProfileDialog(store)
@@ -80,8 +80,8 @@ def test_an_empty_list_asks_for_a_trainee_first(qtbot, tmp_path):
 
 
 def test_the_window_remembers_its_size(qtbot):
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     first = MainWindow(Services(None))
     qtbot.addWidget(first)
@@ -95,7 +95,7 @@ def test_the_window_remembers_its_size(qtbot):
 
 
 def test_the_rules_screen_shows_the_chosen_pai_gow_paytable(qtbot):
-    from ui.rules_page import RulesPage
+    from ui.rules.page import RulesPage
 
     page = RulesPage()
     qtbot.addWidget(page)
@@ -117,7 +117,7 @@ def test_the_rules_screen_shows_the_grading_policy_and_each_games_orders(qtbot):
     """Rules › Grading: the pass rule, what is critical, major and minor, and the orders the
     regulation imposes for the game shown (trainer.policy; reading "settlement-orders")."""
     from ui.qt import Qt
-    from ui.rules_page import RulesPage
+    from ui.rules.page import RulesPage
 
     page = RulesPage()
     qtbot.addWidget(page)
@@ -140,8 +140,8 @@ def test_the_rules_screen_shows_the_grading_policy_and_each_games_orders(qtbot):
 
 def test_a_screenshot_leaves_the_users_settings_alone(qtbot, tmp_path):
     """--screenshot rendered the window and saved its size and screen over the user's."""
-    from ui.app import save_screenshot
     from ui.qt import QSettings, QSize
+    from ui.shell.app import save_screenshot
 
     mine = QSettings()
     mine.setValue("window/size", QSize(1111, 777))

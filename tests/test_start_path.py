@@ -37,12 +37,12 @@ def watchdog(held):  # noqa: F811
 
 
 def started_app(monkeypatch, db: Path):
-    """`make run`'s path (ui.app.run) on `db`: the trainee dialog answered with the file's first
+    """`make run`'s path (ui.shell.app.run) on `db`: the trainee dialog answered with the file's first
     trainee who is not an instructor, the event loop not entered; the window it shows."""
-    from ui.app import run
     from ui.qt import QApplication
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.app import run
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     def choose(self, parent=None):
         self.trainee = next(t for t in self.store.trainees() if not t.instructor)
@@ -257,8 +257,8 @@ def test_a_new_profile_is_made_while_the_check_runs(qtbot, tmp_path, monkeypatch
                                                     watchdog):
     """The trainee dialog comes before the window: a trainee added there is not held behind
     the check."""
-    from ui.profiles import ProfileDialog
     from ui.qt import QInputDialog
+    from ui.shell.profiles import ProfileDialog
 
     db = tmp_path / "progress.db"
     with Store.open(db) as store:

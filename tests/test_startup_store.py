@@ -12,7 +12,7 @@ DAMAGED = [b"\x00not a database at all" * 40, b"SQLite format 3\x00" + b"\xff" *
 
 @pytest.mark.parametrize("content", DAMAGED)
 def test_a_damaged_file_is_named_and_left_alone(qtbot, tmp_path, content):
-    from ui.app import open_store
+    from ui.shell.app import open_store
 
     path = tmp_path / "progress.db"
     path.write_bytes(content)
@@ -23,7 +23,7 @@ def test_a_damaged_file_is_named_and_left_alone(qtbot, tmp_path, content):
 
 
 def test_quitting_from_the_damaged_file_message(qtbot, tmp_path):
-    from ui.app import open_store
+    from ui.shell.app import open_store
 
     path = tmp_path / "progress.db"
     path.write_bytes(b"garbage" * 100)
@@ -33,7 +33,7 @@ def test_quitting_from_the_damaged_file_message(qtbot, tmp_path):
 
 def test_a_newer_file_is_refused_and_unchanged(qtbot, tmp_path):
     from trainer.progress import Store
-    from ui.app import open_store
+    from ui.shell.app import open_store
 
     path = tmp_path / "progress.db"
     store = Store.open(path)
@@ -47,7 +47,7 @@ def test_a_newer_file_is_refused_and_unchanged(qtbot, tmp_path):
 
 
 def test_a_good_file_opens_without_a_question(qtbot, tmp_path):
-    from ui.app import open_store
+    from ui.shell.app import open_store
 
     store = open_store(str(tmp_path / "new" / "progress.db"))
     assert store is not None and store is not False and store.problem is None
@@ -61,7 +61,7 @@ def test_a_path_that_cannot_be_a_progress_file_is_named_at_start_never_a_crash_o
     profile dialog read from a store with no connection); a named pipe hung it."""
     import os
 
-    from ui.app import open_store
+    from ui.shell.app import open_store
 
     if kind == "pipe":
         path = tmp_path / "progress.db"

@@ -437,3 +437,23 @@ def test_the_selection_ring_never_covers_a_label(make_view, game):
             for ring in rings:
                 if ring.shape().intersects(label.sceneBoundingRect()):
                     assert label.zValue() > ring.zValue(), (key, label.text)
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal-print", "large-print"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_printed_words_never_run_into_each_other(make_view, game, large):
+    """In large print "$1,000,000" ran into "10 of a kind", and a box's odds into its name."""
+    from ui.qt import QApplication
+    from ui.table.items import TextItem
+
+    app = QApplication.instance()
+    app.setProperty("large_print", large)
+    try:
+        view = make_view(game)
+        words = [t for t in view.layout_items() if isinstance(t, TextItem) and t.text.strip()]
+        inks = [(t.text, t.ink_rect().adjusted(1, 1, -1, -1)) for t in words]
+    finally:
+        app.setProperty("large_print", None)
+    assert len(inks) > 20
+    crossed = [(a, b) for i, (a, ra) in enumerate(inks) for b, rb in inks[i + 1:] if ra.intersects(rb)]
+    assert not crossed, f"words run into each other: {crossed[:5]}"

@@ -179,8 +179,8 @@ def faint_words(window) -> list[str]:
 
 @pytest.fixture(params=["light", "dark"])
 def themed(request, qtbot):
-    from ui import theme
     from ui.qt import QApplication
+    from ui.shell import theme
 
     app = QApplication.instance()
     theme.apply(app, request.param)
@@ -191,8 +191,8 @@ def themed(request, qtbot):
 
 
 def window(qtbot, services):
-    from ui.app import throwaway_settings
-    from ui.window import MainWindow
+    from ui.shell.app import throwaway_settings
+    from ui.shell.window import MainWindow
 
     w = MainWindow(services, settings=throwaway_settings())
     qtbot.addWidget(w)
@@ -203,8 +203,8 @@ def window(qtbot, services):
 
 
 def test_the_menu_bar_and_the_progress_screen_read_in_both_themes(qtbot, themed):
-    from ui.app import demo_services
     from ui.qt import QLabel
+    from ui.shell.app import demo_services
 
     w = window(qtbot, demo_services())
     assert text_contrast(w.menuBar()) >= MIN_CONTRAST, f"{themed}: the menu bar"
@@ -216,7 +216,7 @@ def test_the_menu_bar_and_the_progress_screen_read_in_both_themes(qtbot, themed)
 
 def test_an_exam_report_reads_in_both_themes(qtbot, themed):
     from trainer.exams import results
-    from ui.app import demo_services
+    from ui.shell.app import demo_services
 
     services = demo_services(instructor=True)
     w = window(qtbot, services)
@@ -228,7 +228,7 @@ def test_an_exam_report_reads_in_both_themes(qtbot, themed):
 
 
 def showcased(qtbot, screen: str):
-    from ui.app import showcase
+    from ui.shell.app import showcase
     from ui.qt import QApplication
 
     w = showcase(screen, size=(1366, 768))
@@ -244,7 +244,7 @@ def close(w) -> None:
     w.close()
 
 
-@pytest.mark.parametrize("screen", __import__("ui.app", fromlist=["SCREENS"]).SCREENS)
+@pytest.mark.parametrize("screen", __import__("ui.shell.app", fromlist=["SCREENS"]).SCREENS)
 def test_every_colour_of_words_on_every_screen_reads_in_both_themes(qtbot, themed, screen):
     w = showcased(qtbot, screen)
     faint = faint_words(w)
@@ -255,7 +255,7 @@ def test_every_colour_of_words_on_every_screen_reads_in_both_themes(qtbot, theme
 def test_the_feedback_right_wrong_and_quote_read_in_the_dark(qtbot, themed):
     """A right and a wrong action with the regulation's words under each, as the panel shows
     them at the table."""
-    from ui.practice import FeedbackPanel
+    from ui.practice.screen import FeedbackPanel
 
     panel = FeedbackPanel()
     qtbot.addWidget(panel)
@@ -284,8 +284,8 @@ class _Feedback:
 def test_a_theme_chosen_while_running_reaches_the_charts_and_the_feedback(qtbot):
     """View › Dark theme with the Progress screen and a round's feedback already drawn in the
     light: the charts' ground turns dark and their words and the feedback's read at 4.5:1."""
-    from ui import theme
-    from ui.app import demo_services
+    from ui.shell import theme
+    from ui.shell.app import demo_services
     from ui.qt import QApplication
 
     app = QApplication.instance()

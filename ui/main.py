@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in cli.COMMANDS:
         return cli.main(argv)
     args = build_parser().parse_args(argv)
-    from ui.app import SHOT_SIZE, run
+    from ui.shell.app import SHOT_SIZE, run
 
     if args.theme and not args.screenshot:
         build_parser().error("--theme goes with --screenshot (the app itself has View › Dark theme)")

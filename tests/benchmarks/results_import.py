@@ -74,8 +74,8 @@ def through_the_window(path: Path, db: Path) -> tuple[float, float]:
     """(seconds until the message at the end, the longest the window's thread was busy)."""
     from trainer.progress import Store
     from ui.qt import QAction, QApplication, QEventLoop, QFileDialog, QMessageBox, QTimer
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     store = Store.open(db)

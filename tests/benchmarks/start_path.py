@@ -1,4 +1,4 @@
-"""Benchmark: the real start (ui.app.run, as `make run` starts it) on a file of 1,000,000 attempts,
+"""Benchmark: the real start (ui.shell.app.run, as `make run` starts it) on a file of 1,000,000 attempts,
 against a bare window (a QMainWindow shown) measured in the same run.
 
 Three starts, each a fresh process on the large file:
@@ -101,10 +101,10 @@ def child_bare(launched: float) -> dict:
 
 
 def child_real(launched: float, db: str, exam: bool) -> dict:
-    import ui.app
-    from ui.profiles import ProfileDialog
+    import ui.shell.app
     from ui.qt import QApplication
-    from ui.window import MainWindow
+    from ui.shell.profiles import ProfileDialog
+    from ui.shell.window import MainWindow
 
     out: dict = {}
     steps: dict = {}
@@ -119,8 +119,8 @@ def child_real(launched: float, db: str, exam: bool) -> dict:
                 steps[name] = round(time.monotonic() - t, 3)
         return run
 
-    ui.app.open_store = timed("open the file", ui.app.open_store)
-    ui.app.exam_setup = timed("exam setup", ui.app.exam_setup)
+    ui.shell.app.open_store = timed("open the file", ui.shell.app.open_store)
+    ui.shell.app.exam_setup = timed("exam setup", ui.shell.app.exam_setup)
 
     def answered(self):  # the trainee dialog, built and shown, answered as Enter does
         self.show()
@@ -146,7 +146,7 @@ def child_real(launched: float, db: str, exam: bool) -> dict:
         watch(QApplication.instance(), self, out, launched, then)
 
     MainWindow.show = shown
-    code = ui.app.run(db=db)
+    code = ui.shell.app.run(db=db)
     out["exit"] = code
     window = next((w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)), None)
     store = window.services.store if window is not None else None

@@ -34,12 +34,12 @@ import sys
 from pathlib import Path
 from ui.qt import QApplication
 app = QApplication(sys.argv[:1])
-from ui.app import exam_setup, open_store
-from ui.services import Services
-from ui.window import MainWindow
+from ui.shell.app import exam_setup, open_store
+from ui.shell.services import Services
+from ui.shell.window import MainWindow
 db = sys.argv[2]
 store = open_store(db)
-store.start_check()  # as ui.app.run: the full check runs in the background
+store.start_check()  # as ui.shell.app.run: the full check runs in the background
 services = Services(store, key=exam_setup(store, db))
 services.trainee = store.trainees()[0]
 window = MainWindow(services)

@@ -408,7 +408,7 @@ class FormImport(_Imports):
 
 
 class ScenarioImport(Target):
-    """A scenario file added to an exam form (ui.exam_forms.FormBuilder.add_from_file): read,
+    """A scenario file added to an exam form (ui.exams.forms.FormBuilder.add_from_file): read,
     then played through the rules engine."""
 
     name = "scenario-import"
@@ -438,7 +438,7 @@ class ScenarioImport(Target):
 
 class SittingFile(Target):
     """A sitting file opened on the workstation and its exam started there
-    (ui.exam_certify.Certification.sit, then start_exam). Its signer is whoever it names, so a
+    (ui.exams.certify.Certification.sit, then start_exam). Its signer is whoever it names, so a
     hostile file is re-signed half the time (with a key of its own, as a trainee could) to reach
     what is read after the signatures."""
 
@@ -526,7 +526,7 @@ class SittingFile(Target):
 
 
 class Submission(_Imports):
-    """An exam submission certified by the instructor (ui.exam_certify.Certification.certify).
+    """An exam submission certified by the instructor (ui.exams.certify.Certification.certify).
     A sitter's own app holds the proof key while the attempt runs, so a hostile record is
     re-proved half the time, to reach the re-grade behind the proof."""
 

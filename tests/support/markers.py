@@ -28,7 +28,8 @@ import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
 SERVER_FIXTURES = {"server", "own_server", "klass", "joined"}
-UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")  # what monkeypatch.setattr("ui.classroom.OPTIONS", ...) patches
+# what monkeypatch.setattr("ui.classroom.membership.OPTIONS", ...) patches
+UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")
 SLOW = {
     "test_app.py::test_screenshot_switch_writes_a_png",
     "test_class_logins.py::test_no_other_spelling_of_a_name_gets_round_its_login",
@@ -38,6 +39,7 @@ SLOW = {
     "test_classroom_ui.py::test_the_status_line_counts_what_waits_while_the_server_is_gone",
     "test_classroom_ui.py::test_the_status_line_says_a_frozen_server_is_not_answering",
     "test_damaged_files.py::test_120_bit_flips_each_refused_untouched_or_opened_with_every_reader_running",
+    "test_screen_sizes.py::test_on_a_laptop_and_a_projector",
     "test_damaged_files.py::test_a_kill_during_the_first_start_leaves_no_file_or_a_whole_one",
     "test_damaged_files.py::test_what_a_killed_start_leaves_beside_the_file_the_next_start_removes",
     "test_dealer_versions.py::test_a_v2_id_deals_as_it_did_when_dealer_2_came_in",

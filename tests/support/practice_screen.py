@@ -28,7 +28,7 @@ def click_wager(qtbot, screen, seat, bet):
 
 def answer(qtbot, screen, expected, amount=None, *, keyboard=False):
     """Fill whatever dialog the action opened, as a trainee would."""
-    from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
+    from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
     from ui.qt import Qt
 
     if screen.placing is not None:  # click the box on the layout, or choose it with the keys

@@ -60,7 +60,7 @@ def shown_alone(qtbot, widget, height: int):
 @pytest.fixture
 def practice_screen(qtbot):
     """A practice screen on its own, shown at a workstation's size."""
-    from ui.practice import PracticeScreen
+    from ui.practice.screen import PracticeScreen
 
     yield from shown_alone(qtbot, PracticeScreen(), 860)
 
@@ -68,6 +68,6 @@ def practice_screen(qtbot):
 @pytest.fixture
 def practice_page(qtbot):
     """The practice page (deal bar and screen) on its own, shown at a workstation's size."""
-    from ui.practice_page import PracticePage
+    from ui.practice.page import PracticePage
 
     yield from shown_alone(qtbot, PracticePage(), 900)

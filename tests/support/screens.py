@@ -53,8 +53,8 @@ def answer(*steps: dict, seen: list | None = None, asked: list | None = None):
 def window(qtbot, store, key, trainee_id, seen=None):
     """The main window on `store`, for the trainee; `seen`: where the app looks for a sitting
     started before (trainer.exams.SittingsSeen; the app's default file's, in the app)."""
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     services = Services(store, store.trainee(trainee_id), key=key, seen=seen)
     w = MainWindow(services)
@@ -67,7 +67,7 @@ def window(qtbot, store, key, trainee_id, seen=None):
 
 def build_form(qtbot, page):
     """The instructor's form builder, worked from the keyboard."""
-    from ui.exam_forms import FormBuilder
+    from ui.exams.forms import FormBuilder
     from ui.qt import Qt, QTimer
 
     made = {}
@@ -90,8 +90,8 @@ def build_form(qtbot, page):
 
 
 def window_for(qtbot, store, trainee):
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     services = Services(store, trainee)
     w = MainWindow(services)

@@ -16,7 +16,7 @@ from trainer.progress.store import Store
 class DemoClass:
     """A progress file's class as the live Class tab reads a class server: ClassConnection's
     instructor calls (`class_overview`, `class_activity`, `attempts_of`, `follow`), so that the
-    real live view (ui.class_live.LiveClass) draws it, for its screenshot, with no PostgreSQL.
+    real live view (ui.classroom.live.LiveClass) draws it, for its screenshot, with no PostgreSQL.
 
     Everything is read here, once, on the thread that makes it: a SQLite connection stays on the
     thread that opened it, and the live view reads on threads of its own. The activity follows

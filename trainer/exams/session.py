@@ -8,7 +8,7 @@ background (`Store.write(now=True)`: the trainee is waiting). The answer to the 
 the attempt in the same transaction, so a finished exam never depends on a later write. An
 attempt still "in-progress" when the app starts again (it crashed, or the machine went down) is
 closed as "abandoned" by `close_interrupted`, its answers kept; the app calls it once the
-progress file's full check has passed (ui.app.exam_upkeep). An
+progress file's full check has passed (ui.shell.app.exam_upkeep). An
 attempt being sat holds a lock file beside the progress file (`filelock`: an OS lock the system
 drops when its process ends), so a second copy of the app never closes a running exam: it closes
 only the attempts whose lock nobody holds (the stale-lock rule needs no clock or process id).

@@ -256,7 +256,7 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 def loads_in_pieces(text: str, depth: int = 2):
     """json.loads(text), the values nested `depth` deep read one at a time (each attempt of a
     results file): json.loads holds the interpreter for a whole 70 MB file (seconds), and a
-    thread reading it in pieces lets the window's thread run between them (ui.importing)."""
+    thread reading it in pieces lets the window's thread run between them (ui.shell.importing)."""
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     value, end = _value(text, _skip(text, 0), depth)

@@ -36,6 +36,7 @@ from ui.qt import (
     QTransform,
     Signal,
 )
+from ui.shell.theme import LARGE_PRINT, ZOOM_STEP, clamp_zoom
 from ui.table.dice import CAPTIONS, HIDDEN_FACE, SEEN, DiceDrawn, caption
 from ui.table.items import (
     HitItem,
@@ -45,7 +46,6 @@ from ui.table.items import (
 )
 from ui.table.shapes import DieSpec, Spot, Z, ellipse, rect, rounded
 from ui.table.wagers import MARKS, WagersDrawn
-from ui.theme import LARGE_PRINT, ZOOM_STEP, clamp_zoom
 
 DEFAULT_STYLE = {
     "felt": "#0b5d3b",

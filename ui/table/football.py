@@ -9,7 +9,7 @@ from __future__ import annotations
 from trainer import Do, TableState
 from ui.qt import QColor, QLinearGradient, QPainterPath, QPen, QPointF, QRectF, Qt
 from ui.table.base import DieSpec, TableView, Z, ellipse, rect, rounded
-from ui.table.items import ChipStackItem, PuckItem, TagItem, pen
+from ui.table.items import ChipStackItem, PuckItem, TagItem, TextItem, pen
 
 #: where the dice rest in the landing area, as fractions of it, and their turn
 DICE_PLACES = ((0.28, 0.38, -12.0), (0.68, 0.5, 16.0), (0.42, 0.76, -5.0))
@@ -74,11 +74,16 @@ class FootballView(TableView):
             bet.startswith("game-length-")
         self.path(rounded(r, 8), self.pen(2.5), QColor(0, 0, 0, 50) if full else None)
         head = QRectF(r.left() + 4, r.top() + 3, r.width() - 8, 21)
-        self.text(label, head, 17, "text" if full else "accent", condensed=True)
+        named = self.text(label, head, 17, "text" if full else "accent", condensed=True)
         odds = self._odds_text(bet)
         two = "·" in odds
         odds_r = QRectF(r.left() + 4, r.top() + 22, r.width() - 8, 30 if two else 17)
-        self.text(odds, odds_r, 13 if two else 14, "dim", condensed=True)
+        px = 13 if two else 14
+        # under the name's words, never into them (large print fills the name's rectangle)
+        below = named.ink_rect().bottom()
+        if TextItem(odds, odds_r, px * self.text_scale, condensed=True).ink_rect().top() < below - 2:
+            odds_r.setTop(below)
+        self.text(odds, odds_r, px, "dim", condensed=True)
         # eight seats in four columns of two, in the order they sit
         cols = 4
         w = r.width() / cols

@@ -110,11 +110,13 @@ class HighRollView(TableView):
         h = min(24.0, (r.height() - 32) / max(1, len(lines)))
         for i, (what, odds) in enumerate(lines):
             y = r.top() + 28 + i * h
-            self.text(what, QRectF(r.left() + 8, y, r.width() * 0.5, h), 14, bold=False, condensed=True,
+            paid = self.text(odds, QRectF(r.left() + r.width() * 0.45, y, r.width() * 0.55 - 8, h), 14,
+                             condensed=True,
+                             align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            # the words end where the odds begin ("10 of a kind" never runs into "$1,000,000")
+            room = min(r.width() * 0.5, paid.ink_rect().left() - 4 - (r.left() + 8))
+            self.text(what, QRectF(r.left() + 8, y, room, h), 14, bold=False, condensed=True,
                       align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            self.text(odds, QRectF(r.left() + r.width() * 0.45, y, r.width() * 0.55 - 8, h), 14,
-                      condensed=True,
-                      align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
     # --- the betting positions -----------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ seconds makes `answering` False (the status says the server is not answering, an
 "connected"); one that lasts `give_up` seconds cuts the connection, and the pusher connects again
 as after any loss (`connect_timeout` bounds that too). The first answer makes it "connected" again.
 From the server's last answer to the status saying so takes at most POLL + HEARTBEAT +
-ANSWER_WITHIN seconds, and the status bar reads it every second (ui.classroom).
+ANSWER_WITHIN seconds, and the status bar reads it every second (ui.classroom.membership).
 
 Given the app's Store of the file, the pusher keeps its full check's verdict (Queue, "The file's
 full check"): it sends nothing while the check runs, and nothing more from a file found damaged,

@@ -87,7 +87,7 @@ class PracticePage(QWidget):
     def screen(self):
         """The practice screen, built the first time it is needed."""
         if self._screen is None:
-            from ui.practice import PracticeScreen
+            from ui.practice.screen import PracticeScreen
 
             self._screen = PracticeScreen()
             self._screen.finished.connect(self.finished)

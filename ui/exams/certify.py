@@ -188,7 +188,7 @@ HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Certif
 
 
 def certificate_data(cert: dict, verified: bool) -> dict:
-    """What the printed report shows of a certificate (ui.report.report_html's fields)."""
+    """What the printed report shows of a certificate (ui.exams.report.report_html's fields)."""
     from trainer.exams import verification_code
 
     items = [{"title": a.get("title", f"Part {a.get('position', 0) + 1}"), "total": a.get("total", 0),
@@ -214,8 +214,8 @@ class CertificatesTab:
     this file's profiles (never against the key a certificate merely names)."""
 
     def __init__(self, page):
-        from ui.lists import button_row, table
         from ui.qt import QLabel, QVBoxLayout, QWidget
+        from ui.shell.lists import button_row, table
 
         self.page = page
         self.widget = QWidget()
@@ -247,7 +247,7 @@ class CertificatesTab:
         import time
 
         from trainer.exams import certificates
-        from ui.lists import fill
+        from ui.shell.lists import fill
 
         here = list(reversed(certificates(self.page.store)))
         signatures = {c.get("signature") for c in here}
@@ -290,13 +290,13 @@ class CertificatesTab:
         return len(self.from_class)
 
     def _selected(self) -> dict | None:
-        from ui.lists import selected
+        from ui.shell.lists import selected
 
         n = selected(self.table)
         return self.shown[n] if n is not None else None
 
     def open(self) -> None:
-        from ui.report import report_html
+        from ui.exams.report import report_html
 
         cert = self._selected()
         if cert is not None:
@@ -305,7 +305,7 @@ class CertificatesTab:
     def print_selected(self, path: str | None = None):
         from pathlib import Path
 
-        from ui.report import write_pdf
+        from ui.exams.report import write_pdf
 
         cert = self._selected()
         if cert is None:

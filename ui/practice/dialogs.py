@@ -7,16 +7,39 @@ from ui.qt import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
+    QGuiApplication,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
+    QPoint,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     Qt,
     QVBoxLayout,
 )
-from ui.theme import points
+from ui.shell.theme import points
+
+
+def place_on_screen(dialog, where: QPoint) -> None:
+    """Move a shown dialog's top left (its frame's) to `where`, or as near as keeps the whole
+    dialog, frame and all, inside the available geometry of the screen `where` is on (the
+    parent's, off every screen): no button, chip or typed digit past the screen's edge or under a
+    task bar. A dialog larger than that area is made smaller first."""
+    parent = dialog.parentWidget()
+    screen = (QGuiApplication.screenAt(where) or (parent.screen() if parent is not None else None)
+              or QGuiApplication.primaryScreen())
+    area = screen.availableGeometry()
+    frame = dialog.frameGeometry()
+    extra = frame.size() - dialog.size()  # the window manager's frame around the dialog
+    if frame.width() > area.width() or frame.height() > area.height():
+        dialog.resize(min(dialog.width(), area.width() - extra.width()),
+                      min(dialog.height(), area.height() - extra.height()))
+        frame = dialog.frameGeometry()
+    x = max(area.left(), min(where.x(), area.left() + area.width() - frame.width()))
+    y = max(area.top(), min(where.y(), area.top() + area.height() - frame.height()))
+    dialog.move(x, y)
 
 
 def chip_face(cents: int) -> str:
@@ -39,7 +62,7 @@ class ChipButton(QPushButton):
                         f"{'chip' if cents >= 100 else 'coin'}")
         self.setAccessibleName(f"{fmt_dollars(cents)} {'chip' if cents >= 100 else 'coin'}")
         from ui.qt import QApplication
-        from ui.theme import LARGE_PRINT
+        from ui.shell.theme import LARGE_PRINT
 
         large = bool(QApplication.instance().property("large_print"))
         if large:  # the chips grow with the words, as in large print everywhere
@@ -62,6 +85,8 @@ class PayoutKeypad(QDialog):
         self.cents: int | None = None
         layout = QVBoxLayout(self)
         heading = QLabel(what)
+        heading.setWordWrap(True)  # a long wager's name wraps: it never widens the keypad
+        heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         heading.setStyleSheet(f"font-size: {points(13)}; font-weight: 600;")
         layout.addWidget(heading)
         self.field = QLineEdit()
@@ -73,7 +98,9 @@ class PayoutKeypad(QDialog):
         self.error = QLabel("")
         self.error.setObjectName("wrong")
         self.chips = QLabel("")
-        self.chips.setWordWrap(True)
+        for label in (self.error, self.chips):  # a long message wraps too
+            label.setWordWrap(True)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.error)
         layout.addWidget(self.chips)
         grid = QGridLayout()

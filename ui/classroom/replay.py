@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from trainer import readable
-from ui.class_view import findings_html
+from ui.classroom.findings import findings_html
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -86,7 +86,7 @@ class ReplayDialog(QDialog):
         """The View menu's zoom keys, here too (the dialog keeps the main window's from it):
         Ctrl++ and Ctrl+− zoom the table, Ctrl+0 fits it."""
         from ui.qt import QKeySequence
-        from ui.theme import ZOOM_STEP
+        from ui.shell.theme import ZOOM_STEP
 
         ctrl = event.modifiers() & Qt.KeyboardModifier.ControlModifier
         if self.view is not None and ctrl:

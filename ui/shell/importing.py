@@ -104,7 +104,7 @@ class ResultsImport(QObject):
             return
         if job.read is not None and not job.problem:  # a store in memory: added here
             _add(job, self.services.store)
-        from ui.services import imported_text
+        from ui.shell.services import imported_text
 
         problem = job.problem.removeprefix(f"{job.path}: ")  # the line names the file first
         self.lines.append(f"{job.path}: not imported — {problem}" if job.problem

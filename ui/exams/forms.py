@@ -8,7 +8,6 @@ import contextlib
 import threading
 
 from trainer import GAME_NAMES
-from ui.lists import button_row, selected, table
 from ui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -27,6 +26,7 @@ from ui.qt import (
     QWidget,
     Signal,
 )
+from ui.shell.lists import button_row, selected, table
 
 
 class FormBuilder(QDialog):
@@ -274,7 +274,7 @@ class FormsTab:
         """Give the selected form (or `uid`'s) to the class, and say how it went in a message:
         True given now, False given already, None not given (out of class, refused, out of reach)."""
         from trainer.exams import ClassLedgerError, ExamOfflineError, get_form, give_to_class
-        from ui.server_call import server_call, status_bar_of
+        from ui.shell.server_call import server_call, status_bar_of
 
         classroom = self.class_connection()
         uid = uid or selected(self.forms)
@@ -330,7 +330,7 @@ class FormsTab:
 
     def new_form(self) -> None:
         from trainer.exams import add_form, exam_items
-        from ui.exam_forms import FormBuilder
+        from ui.exams.forms import FormBuilder
 
         builder = FormBuilder(exam_items().values(), self.trainee.name, self)
         if builder.exec() and builder.form is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trainer import LABELS, Do
-from ui.qt import QGridLayout, QKeySequence, QPushButton, QShortcut, Qt, QWidget, Signal
+from ui.qt import QHBoxLayout, QKeySequence, QPushButton, QShortcut, Qt, QVBoxLayout, QWidget, Signal
 from ui.table import game_actions
 
 #: the button captions: short, so a game's every action fits in two rows
@@ -21,6 +21,14 @@ SHORT = {
 }
 
 
+SPACING = 6  # between two buttons, and two rows
+
+
+def words(button: QPushButton) -> list[str]:
+    """A button's lines as drawn (a doubled & is one)."""
+    return button.text().replace("&&", "&").split("\n")
+
+
 class ActionBar(QWidget):
     """Buttons for a game's actions; the keys work anywhere on the practice screen."""
 
@@ -29,12 +37,19 @@ class ActionBar(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("actionBar")
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(0, 0, 0, 0)
-        self.grid.setSpacing(6)
+        self.column = QVBoxLayout(self)  # a row of buttons under another, each as wide as it needs
+        self.column.setContentsMargins(0, 0, 0, 0)
+        self.column.setSpacing(SPACING)
+        self._shape: list[int] = []
         self.buttons: dict[Do, QPushButton] = {}
+        self.after: list[QPushButton] = []  # the round's own buttons (next throw, finish), last
         self.shortcuts: list[QShortcut] = []
         self.game = ""
+
+    def add_after(self, button: QPushButton) -> None:
+        """A button of the round's own, laid out after the game's actions, in the same rows."""
+        self.after.append(button)
+        self._arrange()
 
     def set_game(self, game: str, scope: QWidget) -> None:
         if game == self.game:
@@ -45,7 +60,7 @@ class ActionBar(QWidget):
         for s in self.shortcuts:
             s.setEnabled(False)
             s.deleteLater()
-        self.buttons, self.shortcuts = {}, []
+        self.buttons, self.shortcuts, self._shape = {}, [], []
         actions = game_actions(game)
         self.shortcuts_keys = [(do, QKeySequence(key)[0].key()) for do, key in actions]
         for do, key in actions:
@@ -61,30 +76,46 @@ class ActionBar(QWidget):
             self.shortcuts.append(shortcut)
         self._arrange()
 
-    def per_row(self) -> int:
-        """As many buttons to a row as fit whole in the bar's width (two rows when they can),
+    def rows(self) -> list[list[QPushButton]]:
+        """The buttons in rows, in order: as few rows as hold every button whole in the bar's
+        width, each button as wide as its own words (two rows when there are more than eleven),
         the rows as even as they can be."""
-        buttons = list(self.buttons.values())
+        buttons = [*self.buttons.values(), *self.after]
         if not buttons:
-            return 1
+            return []
         for b in buttons:
             b.ensurePolished()  # the style sheet's font, not the default one
-        widest = max(max(b.fontMetrics().horizontalAdvance(line)
-                         for line in b.text().replace("&&", "&").split("\n"))
-                     for b in buttons) + 12 + self.grid.spacing()  # the words, and a margin
-        if not self.isVisible() or self.width() <= 0:  # not laid out yet: two rows, until it is
-            fit = len(buttons)
-        else:
-            fit = max(1, (self.width() + self.grid.spacing()) // widest)
-        rows = max(1 if len(buttons) <= 9 else 2, -(-len(buttons) // fit))
-        return -(-len(buttons) // rows)
+        spacing = SPACING
+        need = [max(b.sizeHint().width(), max(map(b.fontMetrics().horizontalAdvance, words(b))) + 12)
+                + spacing for b in buttons]  # the words, and a margin
+        room = self.width() + spacing if self.isVisible() and self.width() > 0 else None
+        count = 1 if len(buttons) <= 11 else 2
+        while True:
+            per = -(-len(buttons) // count)
+            rows = [list(range(i, min(i + per, len(buttons)))) for i in range(0, len(buttons), per)]
+            if room is None or count >= len(buttons) or all(sum(need[i] for i in r) <= room for r in rows):
+                return [[buttons[i] for i in r] for r in rows]
+            count += 1
 
     def _arrange(self) -> None:
-        self._per_row = self.per_row()
-        for n, button in enumerate(self.buttons.values()):
-            self.grid.addWidget(button, n // self._per_row, n % self._per_row)
+        rows = self.rows()
+        shape = [len(r) for r in rows]
+        if shape == self._shape:
+            return
+        self._shape = shape
+        while (item := self.column.takeAt(0)) is not None:  # the old rows (their buttons stay)
+            if item.layout() is not None:
+                while item.layout().takeAt(0) is not None:
+                    pass
+                item.layout().deleteLater()
+        for row in rows:
+            line = QHBoxLayout()
+            line.setSpacing(SPACING)
+            for button in row:
+                line.addWidget(button, 1)  # the room left shared out evenly
+            self.column.addLayout(line)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if self.buttons and self.per_row() != getattr(self, "_per_row", None):
+        if self.buttons:
             self._arrange()

@@ -16,7 +16,7 @@ from html import escape
 
 from trainer.exams import Ending
 from trainer.progress import Mode
-from ui.practice import PracticeScreen
+from ui.practice.screen import PracticeScreen
 from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
 
 RETRY_MS = 3000  # how often a held exam asks the class server again

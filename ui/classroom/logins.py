@@ -180,7 +180,7 @@ class LoginsDialog(QDialog):
         """A login (or a new password) for each trainee ticked; how many were made. Stops at the
         first refusal, saying why in one line; those made before it are shown."""
         from trainer.classes import ClassServerError, ClassUnreachableError, new_password
-        from ui.server_call import server_call
+        from ui.shell.server_call import server_call
 
         if self.name.text().strip():
             self.add_typed()

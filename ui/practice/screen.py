@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 
 from trainer import LABELS, Automation, Do, automation_words, policy, readable
 from trainer.progress import Mode
-from ui import theme
-from ui.actions import ActionBar
-from ui.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad
+from ui.shell import theme
+from ui.practice.actions import ActionBar
+from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad, place_on_screen
 from ui.qt import (
     QHBoxLayout,
     QKeySequence,
     QLabel,
+    QPoint,
     QPushButton,
     QShortcut,
     QSplitter,
@@ -137,6 +138,7 @@ class PracticeScreen(QWidget):
         self.progress.setObjectName("subtitle")
         self.timer_label = QLabel("")
         self.timer_label.setObjectName("timer")
+        self.title.setWordWrap(True)  # a long title wraps (large print, a laptop): never cut
         top.addWidget(self.title, 1)
         top.addWidget(self.progress)
         top.addSpacing(16)
@@ -166,20 +168,18 @@ class PracticeScreen(QWidget):
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([1000, 360])
         layout.addWidget(self.split, 1)
-        bottom = QHBoxLayout()
         self.actions = ActionBar()
         self.actions.triggered.connect(self.act)
-        bottom.addWidget(self.actions, 1)
         self.skip = QPushButton("Next throw\nCtrl+→")
         self.skip.setToolTip("Leave the rest of this throw (it counts as missing) — Ctrl+Right")
         self.skip.clicked.connect(self.skip_throw)
         self.end = QPushButton("Finish\nCtrl+Enter")
         self.end.setToolTip("End the round and see the score — Ctrl+Enter")
         self.end.clicked.connect(self.finish)
-        for b in (self.skip, self.end):
+        for b in (self.skip, self.end):  # after the actions, in their rows: the page's width for all
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            bottom.addWidget(b)
-        layout.addLayout(bottom)
+            self.actions.add_after(b)
+        layout.addWidget(self.actions)
         self._keys = []
         for key, slot in (("Right", lambda: self.cycle(1)), ("Left", lambda: self.cycle(-1)),
                           ("Tab", lambda: self.cycle(1)), ("H", self.show_hint),
@@ -438,9 +438,10 @@ class PracticeScreen(QWidget):
 
         dialog.finished.connect(done)
         dialog.open()
-        # beside the table, over the feedback panel: the chips stay in sight
+        # beside the table, over the feedback panel: the chips stay in sight; on the screen, whole
         panel = self.feedback.mapToGlobal(self.feedback.rect().topLeft())
-        dialog.move(panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2), panel.y() + 8)
+        place_on_screen(dialog, QPoint(panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2),
+                                       panel.y() + 8))
 
     def _do(self, do: Do, **fields) -> None:
         r = self.round

@@ -4,8 +4,8 @@ window to it, record each part the moment it is done, and end it as the runner s
 from __future__ import annotations
 
 from trainer.exams import Ending
-from ui.lists import selected
 from ui.qt import QInputDialog, QLineEdit, QMessageBox
+from ui.shell.lists import selected
 
 
 class ExamSitting:
@@ -26,7 +26,7 @@ class ExamSitting:
         and lock the window to it; False (with a message) when it is refused."""
         from trainer.exams import ExamError, TraineeLoginNeeded, start_exam
         from trainer.progress import StoreError
-        from ui.exam_runner import ExamRunner
+        from ui.exams.runner import ExamRunner
 
         password, session = None, None
         while session is None:

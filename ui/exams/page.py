@@ -4,19 +4,18 @@ print it, have it signed off; instructors also build and move exam forms.
 While an exam runs the window is locked to it (no other screen, no rules). Closing the app ends
 the attempt as left; each part is recorded the moment it is done, so a crash loses no answer.
 
-Its parts: sitting an exam (ui.exam_sitting), a result and its report (ui.exam_results), the
-instructor's forms (ui.exam_forms) and certification (ui.exam_certify)."""
+Its parts: sitting an exam (ui.exams.sitting), a result and its report (ui.exams.results), the
+instructor's forms (ui.exams.forms) and certification (ui.exams.certify)."""
 
 from __future__ import annotations
 
 import time
 
 from trainer import GAME_NAMES
-from ui.exam_certify import CertificatesTab, Certification
-from ui.exam_forms import FormsTab
-from ui.exam_results import ResultsShown
-from ui.exam_sitting import ExamSitting
-from ui.lists import button_row, fill, selected, table
+from ui.exams.certify import CertificatesTab, Certification
+from ui.exams.forms import FormsTab
+from ui.exams.results import ResultsShown
+from ui.exams.sitting import ExamSitting
 from ui.qt import (
     QHBoxLayout,
     QLabel,
@@ -28,6 +27,7 @@ from ui.qt import (
     QWidget,
     Signal,
 )
+from ui.shell.lists import button_row, fill, selected, table
 
 
 class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):

@@ -1,6 +1,6 @@
 """The instructor's Class tab: skills by trainee, who needs help, the hardest items and each
 trainee's attempts, opened from it (double-click, Enter or "Open trainee"), from which a round is
-replayed (ui.replay_view). In a class, ui.class_live draws the same view from the class server,
+replayed (ui.classroom.replay). In a class, ui.classroom.live draws the same view from the class server,
 live, with its line above the table; a trainee opened there is read from the server (on a thread
 of its own, `ClassView.remote`) into the same dialog, which lists and replays the attempts
 however they were read, and names those it does not list (retracted, or not readable). There an
@@ -17,7 +17,8 @@ import html
 import textwrap
 import time
 
-from trainer import SKILL_TITLES, policy, readable
+from trainer import SKILL_TITLES, policy
+from ui.classroom.findings import findings_html
 from ui.qt import (
     QAbstractItemView,
     QColor,
@@ -28,8 +29,16 @@ from ui.qt import (
     QItemSelectionModel,
     QLabel,
     QLineEdit,
+    QPalette,
+    QPen,
     QPushButton,
+    QRect,
+    QSize,
     QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionHeader,
+    QStyleOptionViewItem,
     Qt,
     QTableWidget,
     QTableWidgetItem,
@@ -39,8 +48,8 @@ from ui.qt import (
     Signal,
 )
 
-HEADING_WIDTH = 16  # characters a line of a skill's heading
-MIN_COLUMN = 64  # pixels: no column narrower, so that "100%" and its heading have room
+HEADING_WIDTH = 16  # characters a line of a skill's heading (written upwards: UprightHeader)
+MIN_COLUMN = 56  # pixels: no column narrower, so that "100%" has room
 LOGINS_TIP = ("A login of their own in the class for the trainees chosen, each with a new password "
               "shown once: they type it at a workstation to start an exam with no sitting")
 LOGINS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
@@ -49,6 +58,59 @@ WORKSTATIONS_TIP = ("The workstations enrolled with logins of their own (one tra
                     "one stops that workstation only): enrol one, its address shown once, or revoke one")
 WORKSTATIONS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
                              "Join class…) to enrol workstations.")
+
+
+class UprightHeader(QHeaderView):
+    """Column headings written upwards, on short lines: a column is as wide as its lines stacked
+    side by side, so that every skill of the class fits across a laptop's screen, in large print
+    too, with no scrolling sideways. The theme's section style (ground, padding, ink) draws it."""
+
+    def __init__(self, parent=None):
+        super().__init__(Qt.Orientation.Horizontal, parent)
+
+    def _lines(self, section: int) -> list[str]:
+        text = self.model().headerData(section, self.orientation(), Qt.ItemDataRole.DisplayRole)
+        return str(text or "").split("\n")
+
+    def sectionSizeFromContents(self, section: int) -> QSize:
+        lines = self._lines(section)
+        metrics = self.fontMetrics()
+        # the style's margins, or the theme's padding (6 px a side), whichever is more
+        margin = max(2 * self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self), 12)
+        across = len(lines) * metrics.height() + margin
+        up = max(metrics.horizontalAdvance(line) for line in lines) * 11 // 10 + margin  # bold
+        return QSize(across, up)
+
+    def paintSection(self, painter, rect, section: int) -> None:
+        option = QStyleOptionHeader()
+        self.initStyleOption(option)
+        option.section = section
+        option.text = "\n".join(self._lines(section))
+        option.textAlignment = Qt.AlignmentFlag.AlignCenter
+        option.rect = QRect(0, 0, rect.height(), rect.width())  # the section, turned on its side
+        painter.save()
+        painter.translate(rect.left(), rect.bottom() + 1)
+        painter.rotate(-90)
+        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+        painter.restore()
+
+
+class KeepColours(QStyledItemDelegate):
+    """A selected cell keeps its colour code (green, amber, red): the selection is a frame round
+    it in the highlight colour, never a fill over it."""
+
+    def paint(self, painter, option, index) -> None:
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if selected:
+            option = QStyleOptionViewItem(option)
+            # the style tints the current cell too: the frame says which row is chosen
+            option.state &= ~(QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_HasFocus)
+        super().paint(painter, option, index)
+        if selected:
+            painter.save()
+            painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 3))
+            painter.drawRect(option.rect.adjusted(1, 1, -2, -2))
+            painter.restore()
 
 
 class KeyTable(QTableWidget):
@@ -84,7 +146,7 @@ class ClassView(QWidget):
     def __init__(self, store=None, parent=None):
         super().__init__(parent)
         self.store = store
-        # while live (ui.class_live): remote(trainee, dialog) reads the trainee's attempts from the
+        # while live (ui.classroom.live): remote(trainee, dialog) reads the trainee's attempts from the
         # class server and fills the dialog when they come; None: they are read from `store`
         self.remote = None
         # while live with an instructor's login: retract(uid, reason) hides an attempt in the class
@@ -95,12 +157,14 @@ class ClassView(QWidget):
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
-        self.live = QLabel()  # "Live: 6 workstations, last result 12 s ago" (ui.class_live)
+        self.live = QLabel()  # "Live: 6 workstations, last result 12 s ago" (ui.classroom.live)
         self.live.setObjectName("liveLine")
         self.live.setAccessibleName("Live class")
         self.live.hide()
         column.addWidget(self.live)
         self.table = KeyTable()
+        self.table.setHorizontalHeader(UprightHeader(self.table))
+        self.table.setItemDelegate(KeepColours(self.table))
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setMinimumSectionSize(MIN_COLUMN)
@@ -116,12 +180,12 @@ class ClassView(QWidget):
         self.hint.setObjectName("subtitle")
         self.hint.setWordWrap(True)
         row.addWidget(self.hint, 1)
-        # Trainee logins… (ui.class_logins): the progress page enables it while the app is in a class
+        # Trainee logins… (ui.classroom.logins): the progress page enables it while the app is in a class
         self.logins_button = QPushButton("Trainee &logins…")
         self.logins_button.setEnabled(False)
         self.logins_button.setToolTip(LOGINS_OUT_OF_CLASS)
         row.addWidget(self.logins_button)
-        # Workstations… (ui.class_workstations): enabled, as Trainee logins…, while in a class
+        # Workstations… (ui.classroom.workstations): enabled, as Trainee logins…, while in a class
         self.workstations_button = QPushButton("&Workstations…")
         self.workstations_button.setEnabled(False)
         self.workstations_button.setToolTip(WORKSTATIONS_OUT_OF_CLASS)
@@ -132,7 +196,7 @@ class ClassView(QWidget):
         row.addWidget(self.open_button)
         column.addLayout(row)
         self.side = QTextBrowser()
-        self.side.setMinimumWidth(220)
+        self.side.setMinimumWidth(170)
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(self.side)
@@ -377,7 +441,7 @@ class TraineeDialog(QDialog):
         if not 0 <= row < len(self.records):
             return
         from trainer.progress import replay_of
-        from ui.replay_view import ReplayDialog
+        from ui.classroom.replay import ReplayDialog
 
         if self.replay_dialog is not None:
             self.replay_dialog.close()
@@ -387,7 +451,7 @@ class TraineeDialog(QDialog):
 
 class RetractDialog(QDialog):
     """Retract one attempt: what it was, a reason (kept with it, 500 characters at most), then
-    Retract. The call is short, on the GUI thread (ui.server_call); a refusal is one line here."""
+    Retract. The call is short, on the GUI thread (ui.shell.server_call); a refusal is one line here."""
 
     def __init__(self, record, line, retract, parent=None):
         super().__init__(parent)
@@ -424,7 +488,7 @@ class RetractDialog(QDialog):
 
     def accept(self) -> None:
         from trainer.classes import ClassServerError
-        from ui.server_call import server_call
+        from ui.shell.server_call import server_call
 
         try:
             with server_call(self.status.setText, "Retracting in the class"):
@@ -437,13 +501,3 @@ class RetractDialog(QDialog):
 
 
 LEFT_OUT_SHOWN = 3  # attempts not listed that the trainee's window names (its tooltip names all)
-
-
-def findings_html(findings, *, empty: str = "No findings.") -> str:
-    """Findings as a list, each with its regulation section."""
-    if not findings:
-        return f"<p>{html.escape(empty)}</p>"
-    rows = "".join(f"<li><b>{html.escape(f.get('severity', ''))}</b> — {html.escape(readable(f['message']))}"
-                   f"<br><i>{html.escape(readable(f.get('cite') or 'no section recorded'))}</i></li>"
-                   for f in findings)
-    return f"<ol>{rows}</ol>"

@@ -18,8 +18,8 @@ LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture i
 
 
 def application():
-    from ui import theme
     from ui.qt import QApplication, QGuiApplication, QSettings, Qt
+    from ui.shell import theme
 
     app = QApplication.instance()
     if app is None:
@@ -42,12 +42,12 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     """`class_address`: the class given with --class (a ClassAddress), joined for this run."""
     app = application()
     if screenshot:
-        from ui import theme as themes
+        from ui.shell import theme as themes
 
         themes.apply(app, theme or "light")  # a picture in the theme asked for, not the user's
         return save_screenshot(Path(screenshot), screen or "practice", db, size)
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     store = open_store(db)
     if store is False:
@@ -124,7 +124,7 @@ def open_store(db: str | None):
     path = Path(db) if db else default_db()
     while True:
         try:
-            # the cheap checks only: the full integrity check runs in the background (ui.checking)
+            # the cheap checks only: the full integrity check runs in the background (ui.shell.checking)
             store = Store.open(path, allow_unavailable=True, full_check=False)
             if store.readable:
                 return store  # perhaps read-only for now: results wait in memory
@@ -221,7 +221,7 @@ def file_services(db: str):
     instructor's profile opens only with the instructor key's passphrase). None, with one line,
     when the file cannot be used."""
     from trainer.progress import Store, StoreError
-    from ui.services import Services
+    from ui.shell.services import Services
 
     try:
         store = Store.open(db, allow_unavailable=True)
@@ -241,8 +241,8 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
     """The main window on a screen, at `size`: for the services given (a progress file), or as
     a demonstration (no progress file is touched)."""
     from ui.qt import QApplication
-    from ui.services import Services
-    from ui.window import MainWindow
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
 
     if services is None:
         services = Services(None)
@@ -292,7 +292,7 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
 
 
 def follow_demo_class(page, store) -> None:
-    """The progress page's Class tab live (ui.class_live.LiveClass, drawing ui.class_view.ClassView)
+    """The progress page's Class tab live (ui.classroom.live.LiveClass, drawing ui.classroom.view.ClassView)
     from the demonstration class in `store`, as an instructor's app follows a class server; back
     once the first read is drawn.
 
@@ -303,7 +303,7 @@ def follow_demo_class(page, store) -> None:
     the same view; the server's side of the live view is tested on a real PostgreSQL
     (tests/test_classroom_ui.py), the picture shows the view."""
     from trainer.classes import DemoClass
-    from ui.class_live import LiveClass
+    from ui.classroom.live import LiveClass
     from ui.qt import QEventLoop, QTimer
 
     live = LiveClass(page.klass, DemoClass(store), page)
@@ -324,7 +324,7 @@ def demo_services(*, instructor: bool = False, session: bool = False):
 
     from trainer.exams import InstructorKey, add_bundled_forms, installation_key, sit_demo_exams
     from trainer.progress import Store, seed_demo, seed_session
-    from ui.services import Services
+    from ui.shell.services import Services
 
     store = Store.open(":memory:")
     ids = seed_demo(store)

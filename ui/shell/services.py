@@ -14,7 +14,7 @@ from ui.qt import QObject, Signal
 class Services(QObject):
     recorded = Signal(object)  # the attempt id, or None when it is pending
     status = Signal(str)
-    class_changed = Signal()  # joined or left a class (ui.classroom)
+    class_changed = Signal()  # joined or left a class (ui.classroom.membership)
 
     def __init__(self, store=None, trainee=None, parent=None, key: bytes | None = None, seen=None):
         super().__init__(parent)
@@ -23,7 +23,7 @@ class Services(QObject):
         self.window = None
         self.key = key  # the installation secret that authenticates exam results
         self.seen = seen  # trainer.exams.SittingsSeen: where a sitting started before is found
-        self.classroom = None  # ui.classroom.Classroom, once a class was joined
+        self.classroom = None  # ui.classroom.membership.Classroom, once a class was joined
         if store is not None:  # a row found damaged when read is left out, and named here
             store.on_unreadable = self._unreadable
 
@@ -45,7 +45,7 @@ class Services(QObject):
     def choose_trainee(self, parent=None) -> bool:
         if self.store is None:
             return True
-        from ui.profiles import ProfileDialog
+        from ui.shell.profiles import ProfileDialog
 
         dialog = ProfileDialog(self.store, parent)
         if dialog.exec() and dialog.chosen is not None:
@@ -99,7 +99,7 @@ class Services(QObject):
 
     def import_results(self, path: str) -> str:
         """Import a results file in this thread; what to tell the user. (File › Import results
-        reads and writes off the window's thread, with its progress shown: ui.importing.)"""
+        reads and writes off the window's thread, with its progress shown: ui.shell.importing.)"""
         from trainer.progress import import_results
 
         return imported_text(import_results(self.store, path))

@@ -355,7 +355,7 @@ class WorkstationsDialog(QDialog):
         return f"{e}" + (f" — {INSTRUCTORS_ONLY}." if "refuses this login" in str(e) else ".")
 
     def _call(self, text: str):
-        from ui.server_call import server_call
+        from ui.shell.server_call import server_call
 
         return server_call(self.status.setText, text)
 

@@ -91,7 +91,7 @@ def unended_html(unended: list[dict]) -> str:
 
 
 def working_html(activity, now: float) -> str:
-    from ui.class_view import item_name
+    from ui.classroom.view import item_name
 
     rows = "".join(f"<li><b>{html.escape(w.name)}</b> — {html.escape(item_name(w.item_id))}, "
                    f"{ago(now - w.ended)}</li>" for w in activity.working)
@@ -152,12 +152,12 @@ class LiveClass(QObject):
 
     def read_trainee(self, trainee, dialog) -> None:
         """Read the trainee's attempts from the server (on the trainee reader thread) into the
-        dialog (ui.class_view.TraineeDialog)."""
+        dialog (ui.classroom.view.TraineeDialog)."""
         self._trainees.put((trainee, dialog))
 
     def retract(self, attempt_uid: str, reason: str) -> None:
         """Hide an attempt in the class, with the reason (a short call on the GUI thread, as
-        ui.server_call makes it); the class is read again. ClassServerError says why not."""
+        ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
         self.connection.retract(attempt_uid, reason)
         self.request()
 

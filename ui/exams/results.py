@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 
 from trainer import policy
-from ui.lists import selected
 from ui.qt import QFileDialog
+from ui.shell.lists import selected
 
 
 def certification_text(result, certificate: dict | None, signer) -> str:
@@ -26,7 +26,7 @@ def certification_text(result, certificate: dict | None, signer) -> str:
 
 def report_data(result, certification: str) -> dict:
     """What the printed report and the result view show, from an ExamResult that has no
-    certificate here (a certified one shows its certificate, ui.exam_certify.certificate_data)."""
+    certificate here (a certified one shows its certificate, ui.exams.certify.certificate_data)."""
     items = []
     answered = {a.position: a for a in result.answers}
     for p in range(result.item_count):
@@ -60,7 +60,7 @@ class ResultsShown:
 
     def report_of(self, result) -> dict:
         """The report's fields: the certificate's when this file holds one, else the result's."""
-        from ui.exam_certify import certificate_data
+        from ui.exams.certify import certificate_data
 
         cert, text = self.certification_of(result)
         if cert is not None:
@@ -68,7 +68,7 @@ class ResultsShown:
         return report_data(result, text)
 
     def show_result(self, result) -> None:
-        from ui.report import report_html
+        from ui.exams.report import report_html
 
         self.shown_result = result
         self.print_button.setEnabled(True)
@@ -101,7 +101,7 @@ class ResultsShown:
         self.print_result(self._result(selected(self.results)))
 
     def print_result(self, result, path: str | None = None) -> Path | None:
-        from ui.report import write_pdf
+        from ui.exams.report import write_pdf
 
         if result is None:
             return None

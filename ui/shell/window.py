@@ -4,7 +4,6 @@ trainee's name in the title; size, last screen and theme remembered between runs
 from __future__ import annotations
 
 from trainer import __version__
-from ui import theme
 from ui.qt import (
     QAction,
     QActionGroup,
@@ -19,6 +18,7 @@ from ui.qt import (
     QStackedWidget,
     QWidget,
 )
+from ui.shell import theme
 
 SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "Progress"),
            ("rules", "Rules"), ("exam", "Exam"))
@@ -43,10 +43,10 @@ class MainWindow(QMainWindow):
         self.services = services
         self.settings = settings if settings is not None else QSettings()
         self.pages: dict[str, QWidget] = {}
-        from ui.checking import DatabaseCheck
+        from ui.shell.checking import DatabaseCheck
 
         self.database_check = DatabaseCheck(self, services)
-        self.importing = None  # File › Import results, while it runs (ui.importing)
+        self.importing = None  # File › Import results, while it runs (ui.shell.importing)
         self.setMinimumSize(QSize(1024, 680))
         central = QWidget()
         row = QHBoxLayout(central)
@@ -107,7 +107,7 @@ class MainWindow(QMainWindow):
 
     def _build(self, name: str) -> QWidget:
         if name == "practice":
-            from ui.practice_page import PracticePage
+            from ui.practice.page import PracticePage
 
             page = PracticePage()
             if self.services is not None:
@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
             return page
         if name == "scenarios":
             from trainer import load_library
-            from ui.scenarios_page import ScenariosPage
+            from ui.practice.scenarios import ScenariosPage
 
             best = self.services.best_scores() if self.services is not None else {}
             page = ScenariosPage(load_library(), best)
@@ -124,11 +124,11 @@ class MainWindow(QMainWindow):
                 self.services.recorded.connect(lambda _id: page.set_best(self.services.best_scores()))
             return page
         if name == "rules":
-            from ui.rules_page import RulesPage
+            from ui.rules.page import RulesPage
 
             return RulesPage()
         if name == "progress":
-            from ui.progress_page import ProgressPage
+            from ui.progress.page import ProgressPage
 
             dark = QApplication.instance().property("theme") == "dark"
             page = ProgressPage(self.services, dark)
@@ -138,12 +138,12 @@ class MainWindow(QMainWindow):
             return page
         if (name == "exam" and self.services is not None and self.services.store is not None
                 and self.services.key is not None):
-            from ui.exam_page import ExamPage
+            from ui.exams.page import ExamPage
 
             page = ExamPage(self.services)
             page.locked.connect(self.set_locked)
             return page
-        from ui.placeholder import Placeholder
+        from ui.shell.placeholder import Placeholder
 
         return Placeholder("Exam", "Certification exams need a progress file and the installation "
                                    "key kept beside it; this session has neither, so exams are off. "
@@ -274,9 +274,9 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 10000)
 
     def import_results(self) -> None:
-        """Import results files off the window's thread, with a progress dialog (ui.importing)."""
-        from ui.importing import ResultsImport
+        """Import results files off the window's thread, with a progress dialog (ui.shell.importing)."""
         from ui.qt import QFileDialog
+        from ui.shell.importing import ResultsImport
 
         names, _ = QFileDialog.getOpenFileNames(self, "Import results", "", "Results files (*.json)")
         if not names or (self.importing is not None and self.importing.running):
@@ -292,18 +292,18 @@ class MainWindow(QMainWindow):
         if progress is not None:
             progress.refresh()
 
-    # --- the class (ui.classroom, loaded once a class is joined) -----------------------------------
+    # --- the class (ui.classroom.membership, loaded once a class is joined) ----------------------------
 
     def rejoin_class(self, address=None) -> None:
         """At start: the class given with --class, or the one joined last time."""
         if self.services is not None and self.services.store is not None and (
                 address is not None or self.settings.contains("class/address")):
-            from ui.classroom import rejoin
+            from ui.classroom.membership import rejoin
 
             rejoin(self, address)
 
     def join_class(self) -> None:
-        from ui.classroom import JoinDialog, classroom_of
+        from ui.classroom.membership import JoinDialog, classroom_of
 
         self.join_dialog = JoinDialog(classroom_of(self), self)
         self.join_dialog.open()

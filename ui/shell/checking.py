@@ -75,7 +75,7 @@ class DatabaseCheck(QObject):
             self.dialog.reset()
             self.dialog = None
         problems = store.check_problems or ["ok"]
-        saved = store.check_finished()  # and what waited for the check (ui.app.exam_upkeep)
+        saved = store.check_finished()  # and what waited for the check (ui.shell.app.exam_upkeep)
         exams = self.window.pages.get("exam")
         if exams is not None and hasattr(exams, "refresh") and exams.runner is None:
             exams.refresh()  # an attempt a crash left open is closed now; new forms are offered

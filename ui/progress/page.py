@@ -1,15 +1,15 @@
 """The Progress screen: a trainee's accuracy and speed over time, attempts per day or week, and
 the weakest skills with a button that drills each; and, for an instructor, the Class tab
-(ui.class_view; live from the class server while the app is in a class, ui.class_live; its
-Trainee logins…, ui.class_logins, and its Workstations…, ui.class_workstations). The charts
-are drawn by ui.progress_charts.
+(ui.classroom.view; live from the class server while the app is in a class, ui.classroom.live; its
+Trainee logins…, ui.classroom.logins, and its Workstations…, ui.classroom.workstations). The charts
+are drawn by ui.progress.charts.
 
 pyqtgraph loads with this screen, not at start-up."""
 
 from __future__ import annotations
 
 from trainer import SKILL_TITLES
-from ui.class_view import (
+from ui.classroom.view import (
     LOGINS_OUT_OF_CLASS,
     LOGINS_TIP,
     WORKSTATIONS_OUT_OF_CLASS,
@@ -17,7 +17,7 @@ from ui.class_view import (
     ClassView,
     item_name,
 )
-from ui.progress_charts import Chart, configure, draw_accuracy, draw_attempts, draw_speed
+from ui.progress.charts import Chart, configure, draw_accuracy, draw_attempts, draw_speed
 from ui.qt import (
     QComboBox,
     QGridLayout,
@@ -87,9 +87,9 @@ class ProgressPage(QWidget):
             self.klass.workstations_button.clicked.connect(self.class_workstations)
             self.tabs.addTab(self.klass, "Class")
             services.class_changed.connect(self.follow_class)
-        self.live = None  # ui.class_live.LiveClass while the app is in a class
-        self.logins_dialog = None  # Trainee logins… (ui.class_logins), once opened
-        self.workstations_dialog = None  # Workstations… (ui.class_workstations), once opened
+        self.live = None  # ui.classroom.live.LiveClass while the app is in a class
+        self.logins_dialog = None  # Trainee logins… (ui.classroom.logins), once opened
+        self.workstations_dialog = None  # Workstations… (ui.classroom.workstations), once opened
         self.refresh()
         self.follow_class()
 
@@ -97,7 +97,7 @@ class ProgressPage(QWidget):
 
     def retheme(self) -> None:
         """The charts in the theme now applied, drawn again (View › Dark theme while running)."""
-        from ui import theme
+        from ui.shell import theme
 
         dark = theme.current() == "dark"
         configure(dark)
@@ -144,18 +144,18 @@ class ProgressPage(QWidget):
             self.live = None
             self.refresh()  # the local file's view, until the class's is read
         if connection is not None:
-            from ui.class_live import LiveClass
+            from ui.classroom.live import LiveClass
 
             self.live = LiveClass(self.klass, connection, self)
 
     def trainee_logins(self) -> None:
-        """Trainee logins… (ui.class_logins): the class view's trainees listed, those selected
+        """Trainee logins… (ui.classroom.logins): the class view's trainees listed, those selected
         ticked, or a name typed; the app must be in the class (with the instructor's login)."""
         classroom = getattr(self.services, "classroom", None)
         connection = classroom.connection if classroom is not None else None
         if connection is None or self.klass is None:
             return
-        from ui.class_logins import LoginsDialog
+        from ui.classroom.logins import LoginsDialog
 
         trainees = self.klass.trainees
         rows = {i.row() for i in self.klass.table.selectionModel().selectedRows()}
@@ -164,13 +164,13 @@ class ProgressPage(QWidget):
         self.logins_dialog.open()
 
     def class_workstations(self) -> None:
-        """Workstations… (ui.class_workstations): those enrolled in the class, enrolling and
+        """Workstations… (ui.classroom.workstations): those enrolled in the class, enrolling and
         revoking; the app must be in the class (with the instructor's login to change them)."""
         classroom = getattr(self.services, "classroom", None)
         connection = classroom.connection if classroom is not None else None
         if connection is None or self.klass is None:
             return
-        from ui.class_workstations import WorkstationsDialog
+        from ui.classroom.workstations import WorkstationsDialog
 
         self.workstations_dialog = WorkstationsDialog(connection, self)
         self.workstations_dialog.open()

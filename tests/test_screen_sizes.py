@@ -1,0 +1,230 @@
+"""The app on a real laptop (1366×768) and a projector (1920×1080), in normal and large print,
+the window maximised: every dialog of the table lies inside the screen's available geometry and
+shows what is typed; large print makes the table's words bigger, never the table smaller; the
+Class tab shows every skill without scrolling sideways.
+
+The run's own Qt has the offscreen platform's one small screen. These tests need the two real
+sizes, so `test_on_a_laptop_and_a_projector` runs this file again in a Qt whose offscreen platform
+has both screens (`QT_QPA_PLATFORM=offscreen:configfile=…`, named "laptop" and "projector"); in
+any other Qt the tests below it skip, saying so."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from trainer.progress import Mode
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENS = {"laptop": (1366, 768), "projector": (1920, 1080)}
+GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dice"]
+
+
+@pytest.mark.qt  # the app's widgets, in a pytest of its own
+def test_on_a_laptop_and_a_projector(tmp_path):
+    config = tmp_path / "screens.json"
+    x, screens = 0, []
+    for name, (width, height) in SCREENS.items():
+        screens.append({"name": name, "x": x, "y": 0, "width": width, "height": height,
+                        "logicalDpi": 96, "dpr": 1})
+        x += width
+    config.write_text(json.dumps({"screens": screens}))
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    done = subprocess.run([sys.executable, "-m", "pytest", str(Path(__file__)), "-q", "-p", "no:randomly",
+                           "-p", "no:cacheprovider", "-k", "not test_on_a_laptop_and_a_projector"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
+    assert done.returncode == 0, done.stdout[-6000:]
+    assert "skipped" not in summary, summary
+    assert int(re.search(r"(\d+) passed", summary).group(1)) >= 2 * 2 * (2 * len(GAMES) + 2), summary
+
+
+class Trainee:
+    id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(request):
+    from ui.qt import QApplication
+
+    found = [s for s in QApplication.instance().screens() if s.name() == request.param]
+    if not found or (found[0].size().width(), found[0].size().height()) != SCREENS[request.param]:
+        pytest.skip("needs the laptop and projector screens: test_on_a_laptop_and_a_projector runs it")
+    return found[0]
+
+
+@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
+def window(request, qtbot, screen):
+    """The main window maximised on the screen, in the print size asked for."""
+    from ui.qt import QApplication
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    w = MainWindow(Services(None, Trainee()))
+    qtbot.addWidget(w)
+    w.setScreen(screen)
+    w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))
+    w.showMaximized()
+    qtbot.waitExposed(w)
+    w.set_large_print(request.param)
+    qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
+    yield w
+    w.close()
+    QApplication.instance().setProperty("table_zoom", None)
+    if request.param:
+        w.set_large_print(False)
+
+
+def area(window):
+    return window.screen().availableGeometry()
+
+
+def deal(qtbot, window, game, mode=Mode.PRACTICE, difficulty=2):
+    page = window.show_screen("practice")
+    page.kind.setCurrentIndex(page.kind.findData(mode.value))
+    page.difficulty.setValue(difficulty)
+    page.deal(seed=5, game=game, confirm=False)
+    qtbot.wait(50)
+    return page.screen
+
+
+def on_screen(widget):
+    from ui.qt import QRect
+
+    return QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_payout_keypad_lies_on_the_screen_and_shows_what_is_typed(qtbot, window, game):
+    from ui.practice.dialogs import PayoutKeypad
+
+    screen = deal(qtbot, window, game, Mode.PAYOUT_DRILL)  # guided: the keypad opens by itself
+    qtbot.waitUntil(lambda: screen.dialog is not None)
+    keypad = screen.dialog
+    assert isinstance(keypad, PayoutKeypad)
+    qtbot.waitExposed(keypad)
+    assert area(window).contains(keypad.frameGeometry()), (
+        f"keypad {keypad.frameGeometry().getRect()} off the screen {area(window).getRect()}")
+    for button in [*keypad.findChildren(type(keypad.ok)), *keypad.bank]:
+        assert area(window).contains(on_screen(button)), f"{button.text()!r} is off the screen"
+    table = on_screen(screen.view)
+    if screen.feedback.width() >= keypad.frameGeometry().width():  # room beside the table: there
+        assert not table.intersects(keypad.frameGeometry()), "the keypad covers the table"
+    qtbot.keyClicks(keypad.field, "123456.78")
+    field = keypad.field
+    assert area(window).contains(on_screen(field))
+    room = field.contentsRect().width() - field.textMargins().left() - field.textMargins().right()
+    assert field.fontMetrics().horizontalAdvance(field.text()) < room, "the typed amount is cut"
+    keypad.reject()
+
+
+def test_a_choice_lies_on_the_screen(qtbot, window):
+    from trainer import load_library
+    from trainer.procedure import Do
+    from ui.practice.dialogs import ChoiceDialog
+
+    screen = window.show_screen("practice").screen
+    screen.start(load_library().by_id("ph-no-roll-calls"))
+    screen.act(Do.NO_ROLL)
+    dialog = screen.dialog
+    assert isinstance(dialog, ChoiceDialog)
+    qtbot.waitExposed(dialog)
+    assert area(window).contains(dialog.frameGeometry()), (
+        f"choice {dialog.frameGeometry().getRect()} off the screen {area(window).getRect()}")
+    dialog.reject()
+
+
+def shown_scale(view) -> float:
+    """How many screen pixels a unit of the table's layout takes."""
+    return view.transform().m11()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_large_print_never_makes_the_table_smaller(qtbot, window, game):
+    """Large print makes the words bigger; the table keeps its size, the title reads whole and
+    every action's button shows its words."""
+    from ui.qt import QApplication
+
+    screen = deal(qtbot, window, game)
+    large = bool(QApplication.instance().property("large_print"))
+    scale = shown_scale(screen.view)
+    window.set_large_print(not large)
+    qtbot.wait(50)
+    other = shown_scale(screen.view)
+    normal, big = (other, scale) if large else (scale, other)
+    assert big >= normal * 0.99, f"large print shrinks the table from {normal:.3f} to {big:.3f}"
+    window.set_large_print(large)
+    qtbot.wait(50)
+    title = screen.title
+    assert title.height() >= title.heightForWidth(title.width()) > 0 or (
+        title.fontMetrics().horizontalAdvance(title.text()) <= title.width()), "the title is cut"
+    assert not title.geometry().intersects(screen.progress.geometry()), "the title runs under the throw"
+    for b in [*screen.actions.buttons.values(), screen.skip, screen.end]:
+        drawn = max(map(b.fontMetrics().horizontalAdvance, b.text().replace("&&", "&").split("\n")))
+        assert drawn <= b.width(), f"{b.text()!r} is cut: {drawn} px of words in {b.width()}"
+    assert area(window).contains(on_screen(screen.view)) and area(window).contains(on_screen(screen.actions))
+
+
+@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
+def class_tab(request, qtbot, screen, tmp_path):
+    """An instructor's Class tab, the window maximised on the screen, a class of three."""
+    from trainer.progress import Store
+    from trainer.progress.demo import seed_demo
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    store = Store.open(tmp_path / "progress.db")
+    seed_demo(store, trainees=("Ana Ruiz", "Ben Cole", "Cara Diaz"), days=12, seed=3)
+    lee = store.add_trainee("Lee", instructor=True, passphrase="correct horse")
+    w = MainWindow(Services(store, store.trainee(lee)))
+    qtbot.addWidget(w)
+    w.setScreen(screen)
+    w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))
+    w.showMaximized()
+    qtbot.waitExposed(w)
+    w.set_large_print(request.param)
+    qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    qtbot.wait(50)
+    yield page.klass
+    w.close()
+    if request.param:
+        w.set_large_print(False)
+    store.close()
+
+
+def test_the_class_tab_shows_every_skill_and_keeps_its_colours_when_selected(qtbot, class_tab):
+    from trainer import Skill
+    from ui.qt import QColor, QPoint, Qt
+
+    table = class_tab.table
+    assert table.columnCount() == len(Skill) + 1
+    assert table.horizontalScrollBar().maximum() == 0, "the skills scroll sideways"
+    shown = table.viewport().rect()
+    for c in range(table.columnCount()):
+        assert shown.contains(table.visualItemRect(table.item(0, c))), f"column {c} is cut"
+    coded = [r for r in range(table.rowCount())
+             if table.item(r, 0).background().style() != Qt.BrushStyle.NoBrush]
+    row = coded[0]
+    names = table.verticalHeader()  # the trainee's name: the row is selected, the pointer off it
+    qtbot.mouseClick(names.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(names.width() // 2, table.visualItemRect(table.item(row, 0)).center().y()))
+    assert table.currentRow() == row and table.item(row, 0).isSelected()
+    image = table.viewport().grab().toImage()
+    for c in range(len(Skill)):
+        code = table.item(row, c).background()
+        if code.style() == Qt.BrushStyle.NoBrush:
+            continue
+        cell = table.visualItemRect(table.item(row, c))
+        seen = QColor(image.pixel(cell.left() + 6, cell.center().y()))
+        want = code.color()
+        assert max(abs(seen.red() - want.red()), abs(seen.green() - want.green()),
+                   abs(seen.blue() - want.blue())) <= 8, (
+            f"the selected row hides {table.item(row, c).text()}'s colour: {seen.name()} for {want.name()}")
