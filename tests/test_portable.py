@@ -318,8 +318,8 @@ def test_piped_output_is_utf8_where_the_locale_is_cp1252(program, tmp_path):
 def test_the_app_draws_in_fusion_whatever_the_oss_own_style(qtbot):
     """Windows starts Qt in its own style (windowsvista), macOS in macOS: the app sets Fusion, the
     style of the screenshots. Simulated with Qt's Windows style, which Qt has here too."""
-    from ui.shell.app import application
     from ui.qt import QApplication
+    from ui.shell.app import application
 
     app = QApplication.instance()
     sheet = app.styleSheet()

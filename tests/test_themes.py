@@ -228,8 +228,8 @@ def test_an_exam_report_reads_in_both_themes(qtbot, themed):
 
 
 def showcased(qtbot, screen: str):
-    from ui.shell.app import showcase
     from ui.qt import QApplication
+    from ui.shell.app import showcase
 
     w = showcase(screen, size=(1366, 768))
     qtbot.addWidget(w)
@@ -284,9 +284,9 @@ class _Feedback:
 def test_a_theme_chosen_while_running_reaches_the_charts_and_the_feedback(qtbot):
     """View › Dark theme with the Progress screen and a round's feedback already drawn in the
     light: the charts' ground turns dark and their words and the feedback's read at 4.5:1."""
+    from ui.qt import QApplication
     from ui.shell import theme
     from ui.shell.app import demo_services
-    from ui.qt import QApplication
 
     app = QApplication.instance()
     theme.apply(app, "light")

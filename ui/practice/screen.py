@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from trainer import LABELS, Automation, Do, automation_words, policy, readable
 from trainer.progress import Mode
-from ui.shell import theme
 from ui.practice.actions import ActionBar
 from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad, place_on_screen
 from ui.qt import (
@@ -31,6 +30,7 @@ from ui.qt import (
     QWidget,
     Signal,
 )
+from ui.shell import theme
 from ui.table.base import PLACE
 
 if TYPE_CHECKING:  # the engine's round machinery loads with the first round, not at start-up
