@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.damage import beside
+from tests.support.screens import answer
 from tests.test_progress_check import damage_an_index, held  # noqa: F401  (held: a fixture)
 from trainer.progress import Store
 from trainer.progress.errors import DamagedDatabaseError
@@ -159,6 +160,7 @@ def test_an_exam_starts_and_shows_its_first_part_while_the_check_runs(
         assert store.check_problems == ["ok"]
         assert page.runner is not None, "the check's end leaves the exam running"
     finally:
+        answer({"button": "Yes"})  # the window asks, as Leave exam does
         window.close()  # leaving ends the attempt
         store.close()
     with Store.open(db) as store:
