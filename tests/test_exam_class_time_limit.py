@@ -17,6 +17,7 @@ statement."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
@@ -25,7 +26,7 @@ import pytest
 
 from tests.support.class_server import server_rows
 from tests.support.exams import code_of, form, issuer, sent
-from trainer.exams import installation_key, start_exam
+from trainer.exams import AwaitingClassError, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, issue_sitting
 from trainer.exams.keys import InstructorKey
 from trainer.exams.records import portable_record
@@ -76,6 +77,25 @@ def answer(session, *positions: int) -> None:
                                 target_seconds=s.target_seconds), log)
 
 
+@contextlib.contextmanager
+def cable_out(session):
+    """The network is down: every send of the sitting's steps fails as an unreachable server
+    would. Sat online, the answer just given then waits in the file, and the next item does not
+    open until the server has it (trainer.exams.session)."""
+    from trainer.classes.errors import ClassUnreachableError
+
+    classroom = session.classroom
+
+    def unreachable(path):
+        raise ClassUnreachableError("the class server cannot be reached (the cable is out)")
+
+    classroom.send_steps = unreachable
+    try:
+        yield
+    finally:
+        del classroom.send_steps  # the class connection's own again
+
+
 def server_clock_moves_on(klass, nonce: str, seconds: float) -> None:
     """For the sitting `nonce`, the class server's clock reads `seconds` later: its record of the
     start is moved back as much (the superuser, the append-only triggers off for this statement)."""
@@ -117,9 +137,9 @@ def test_a_workstation_that_holds_its_clock_and_sends_an_hour_late_gets_nothing_
         held = time.time()  # the exam clock stops where it was at the start
         session = started(store, tmp_path, exam, token, joined("workstation"), clock=lambda: held)
         server_clock_moves_on(klass, token["nonce"], 3600)
-        answer(session, 0, 1, 2)
+        answer(session, 0, 1, 2)  # sat online: each answer goes as it is given, an hour late
         assert session.result.status.value == "passed"  # by its own held clock
-        assert sent(store, joined("workstation")) == 4
+        assert sent(store, joined("workstation")) == 0  # nothing waits
         record = portable_record(store, session.result_id)
         said = replies(store)
     assert all(r.startswith("recorded late: it reached the class server 27") for r in said), said
@@ -140,19 +160,24 @@ def test_a_workstation_that_holds_its_clock_and_sends_an_hour_late_gets_nothing_
 
 def test_an_outage_past_the_allowance_costs_the_answers_that_came_late_and_says_so(tmp_path, klass, joined,
                                                                                    ivy):
-    """Item 1 reaches the class in time; then the network is down: items 2 and 3 are answered in
-    time at the workstation and wait in its file, and the outage outlasts the time limit and the
-    allowance by ten minutes. When the network is back they go, marked late: item 1 counts, 2 and
-    3 count as not answered, and the certificate names them and how late they came."""
+    """Item 1 reaches the class in time; then the network is down: item 2 is answered in time at
+    the workstation and waits in its file (item 3 does not open), and the outage outlasts the time
+    limit and the allowance by ten minutes. When the network is back item 2 goes, marked late, and
+    item 3 after it: item 1 counts, 2 and 3 count as not answered, and the certificate names them
+    and how late they came."""
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
         session = started(store, tmp_path, exam, token, joined("workstation"))
-        answer(session, 0)
-        assert sent(store, joined("workstation")) == 1  # in time
-        answer(session, 1, 2)  # the cable is out: they wait in the file
-        server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE + 600)
-        assert sent(store, joined("workstation")) == 3  # the network is back
+        answer(session, 0)  # in time: it goes as it is given
+        with cable_out(session):
+            answer(session, 1)  # it waits in the file
+            with pytest.raises(AwaitingClassError):
+                answer(session, 2)
+            server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE + 600)
+        assert session.send()  # the network is back
+        answer(session, 2)
+        assert sent(store, joined("workstation")) == 0
         record = portable_record(store, session.result_id)
         said = replies(store)
     assert said[0] == "recorded" and all(r.startswith("recorded late: ") for r in said[1:])
@@ -167,15 +192,18 @@ def test_an_outage_past_the_allowance_costs_the_answers_that_came_late_and_says_
 
 
 def test_answers_held_up_within_the_allowance_count(tmp_path, klass, joined, ivy):
-    """A short outage: the answers given in time reach the class a minute after the time limit,
-    within the two minutes allowed for the queue; they count, and the sitting passes."""
+    """An outage: the answer given in time reaches the class a minute after the time limit,
+    within the two minutes allowed for the queue, and the others follow within them; they count,
+    and the sitting passes."""
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
         session = started(store, tmp_path, exam, token, joined("workstation"))
-        answer(session, 0, 1, 2)
-        server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE - 60)
-        assert sent(store, joined("workstation")) == 4
+        with cable_out(session):
+            answer(session, 0)  # it waits in the file
+            server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE - 60)
+        answer(session, 1, 2)  # the network is back: the first goes, then these
+        assert sent(store, joined("workstation")) == 0
         record = portable_record(store, session.result_id)
         assert replies(store) == ["recorded"] * 4
     certificate = certified(tmp_path, ivy, joined, record, token)
@@ -193,6 +221,7 @@ def test_a_workstation_that_never_sends_its_answers_is_certified_as_the_server_k
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
         session = started(store, tmp_path, exam, token, joined("workstation"))
+        session.online = False  # the patch: sat as if offline, and nothing sent
         answer(session, 0, 1, 2)  # kept back: never sent
         record = portable_record(store, session.result_id)
     assert record["status"] == "passed"
@@ -222,10 +251,10 @@ def test_the_certify_command_says_what_came_too_late(tmp_path, klass, joined, iv
     with workstation(tmp_path) as store:
         session = started(store, tmp_path, exam, token, joined("workstation"))
         answer(session, 0)
-        sent(store, joined("workstation"))
-        answer(session, 1, 2)
-        server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE + 600)
-        sent(store, joined("workstation"))
+        with cable_out(session):
+            answer(session, 1)
+            server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE + 600)
+        answer(session, 2)
         assert export_submission(store, tmp_path / "submission.json") == 1
     done = run_command("certify", str(tmp_path / "submission.json"), "--key", str(tmp_path / "ivy.key"),
                        "--ledger", str(tmp_path / "instructor.sqlite"), "--out", str(tmp_path / "out.json"),

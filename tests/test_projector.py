@@ -128,8 +128,10 @@ def test_large_print_makes_the_words_and_the_table_bigger_and_is_remembered(qtbo
                    if isinstance(t, TextItem) and t.text in ("15 to 1", "30 to 1", "1 to 1"))
 
     def label_height(view):
+        """The chip labels' type: the largest a label is drawn in (a crowded label may fold onto
+        two lines, so the pill's height alone says little)."""
         view.set_state(busy(view.game_id))
-        return max(t.boundingRect().height() for t in view.scene().items()
+        return max(t._font.pixelSize() for t in view.scene().items()
                    if isinstance(t, TagItem) and t.toolTip().startswith("Seat "))
 
     view = table_of(window)
