@@ -27,6 +27,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check trainer ui tests
 	$(BIN)/lint-imports
 	$(BIN)/python .ci/mypy_baseline.py
+	$(BIN)/python .ci/subjects.py
 
 # Every core runs tests (pytest-xdist: one test at a time to whichever worker is free; a module
 # marked xdist_group stays in one worker). Compiled modules are kept in the venv even where
