@@ -44,6 +44,29 @@ INTRO = ("Each trainee ticked gets a login of their own in the class: at a works
 SHOWN_ONCE = ("<b>Shown only now.</b> These passwords are kept nowhere, here or on the class server: "
               "copy or print them before closing, and give each trainee their own. A password "
               "lost is replaced by making that trainee's login again.")
+
+
+def problem_and_status(layout) -> tuple[QLabel, QLabel]:
+    """A dialog's line for what went wrong (the theme's colour, hidden until then) and its status
+    line, added to `layout` in that order."""
+    problem = QLabel()
+    problem.setObjectName("wrong")  # the theme's colour for what went wrong
+    problem.setWordWrap(True)
+    problem.hide()
+    layout.addWidget(problem)
+    status = QLabel()
+    status.setObjectName("subtitle")
+    layout.addWidget(status)
+    return problem, status
+
+
+def shown_once(text: str) -> QLabel:
+    """The framed warning above what a dialog shows only once (new passwords, new addresses)."""
+    warning = QLabel(text)
+    warning.setObjectName("warning")
+    warning.setWordWrap(True)
+    warning.setStyleSheet("border: 2px solid #c77c02; border-radius: 4px; padding: 6px;")
+    return warning
 INSTRUCTORS_ONLY = ("only the instructor's login makes trainee logins: join the class with the "
                     "instructor's address (File › Join class…)")
 
@@ -85,22 +108,12 @@ class LoginsDialog(QDialog):
         row.addWidget(self.name, 1)
         row.addWidget(self.add_button)
         layout.addLayout(row)
-        self.problem = QLabel()
-        self.problem.setObjectName("wrong")  # the theme's colour for what went wrong
-        self.problem.setWordWrap(True)
-        self.problem.hide()
-        layout.addWidget(self.problem)
-        self.status = QLabel()
-        self.status.setObjectName("subtitle")
-        layout.addWidget(self.status)
+        self.problem, self.status = problem_and_status(layout)
         # what was made: each name and its new password, shown once
         self.shown = QWidget()
         shown = QVBoxLayout(self.shown)
         shown.setContentsMargins(0, 0, 0, 0)
-        self.warning = QLabel(SHOWN_ONCE)
-        self.warning.setObjectName("warning")
-        self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("border: 2px solid #c77c02; border-radius: 4px; padding: 6px;")
+        self.warning = shown_once(SHOWN_ONCE)
         shown.addWidget(self.warning)
         self.table = QTableWidget(0, 3)
         self.table.setHorizontalHeaderLabels(["Trainee", "Password", "Login"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 
+from ui.classroom.logins import problem_and_status, shown_once
 from ui.qt import (
     QAbstractItemView,
     QApplication,
@@ -118,22 +119,12 @@ class WorkstationsDialog(QDialog):
         self.shared_button.clicked.connect(lambda: self.toggle_shared())
         shared.addWidget(self.shared_button)
         layout.addLayout(shared)
-        self.problem = QLabel()
-        self.problem.setObjectName("wrong")  # the theme's colour for what went wrong
-        self.problem.setWordWrap(True)
-        self.problem.hide()
-        layout.addWidget(self.problem)
-        self.status = QLabel()
-        self.status.setObjectName("subtitle")
-        layout.addWidget(self.status)
+        self.problem, self.status = problem_and_status(layout)
         # the addresses just made, each with its password: shown once
         self.shown = QWidget()
         shown = QVBoxLayout(self.shown)
         shown.setContentsMargins(0, 0, 0, 0)
-        self.warning = QLabel(SHOWN_ONCE)
-        self.warning.setObjectName("warning")
-        self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("border: 2px solid #c77c02; border-radius: 4px; padding: 6px;")
+        self.warning = shown_once(SHOWN_ONCE)
         shown.addWidget(self.warning)
         # each address whole (they are long), to read, select or copy: a line per workstation
         self.addresses = QPlainTextEdit()
