@@ -14,14 +14,13 @@ its tooltip) and its values."""
 from __future__ import annotations
 
 import html
-import textwrap
 import time
 
-from trainer import SKILL_TITLES, policy
+from trainer import policy
 from ui.classroom.findings import findings_html
+from ui.classroom.grid import KeyView, SkillsModel, opens_row
 from ui.qt import (
     QAbstractItemView,
-    QColor,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -48,7 +47,6 @@ from ui.qt import (
     Signal,
 )
 
-HEADING_WIDTH = 16  # characters a line of a skill's heading (written upwards: UprightHeader)
 MIN_COLUMN = 56  # pixels: no column narrower, so that "100%" has room
 LOGINS_TIP = ("A login of their own in the class for the trainees chosen, each with a new password "
               "shown once: they type it at a workstation to start an exam with no sitting")
@@ -127,10 +125,8 @@ class KeyTable(QTableWidget):
         self.verticalHeader().sectionDoubleClicked.connect(self.opened.emit)
 
     def keyPressEvent(self, event) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
-            self.opened.emit(self.currentRow())
-            return
-        super().keyPressEvent(event)
+        if not opens_row(self, event):
+            super().keyPressEvent(event)
 
 
 def item_name(item_id: str) -> str:
@@ -162,15 +158,17 @@ class ClassView(QWidget):
         self.live.setAccessibleName("Live class")
         self.live.hide()
         column.addWidget(self.live)
-        self.table = KeyTable()
+        self.table = KeyView()
+        self.model = SkillsModel(self.table)
+        self.table.setModel(self.model)
         self.table.setHorizontalHeader(UprightHeader(self.table))
         self.table.setItemDelegate(KeepColours(self.table))
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setMinimumSectionSize(MIN_COLUMN)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sized when the model is reset (show_overview), never re-measured for each changed cell
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.setAccessibleName("Skills by trainee")
         self.table.opened.connect(self.open_trainee)
         column.addWidget(self.table, 1)
@@ -210,39 +208,17 @@ class ClassView(QWidget):
         self.live.setVisible(text is not None)
 
     def show_overview(self, overview, *, before: str = "") -> None:
-        """Draw a ClassOverview; `before`: HTML put at the top of the side panel."""
-        skills = overview.skills
+        """Draw a ClassOverview; `before`: HTML put at the top of the side panel. Only the rows
+        that changed are drawn again (ui.classroom.grid), and the columns sized only when the
+        trainees or the skills are others."""
         self.trainees = list(overview.trainees)
-        self.table.clear()
-        self.table.setColumnCount(len(skills) + 1)
-        # each skill by its title, on two or three short lines, in full in its tooltip
-        for c, s in enumerate(skills):
-            item = QTableWidgetItem(textwrap.fill(s.title, HEADING_WIDTH))
-            item.setToolTip(s.title)
-            self.table.setHorizontalHeaderItem(c, item)
-        answer = QTableWidgetItem("Answer\n(s)")
-        answer.setToolTip("Median seconds to each action, over the trainee's last 10 attempts")
-        self.table.setHorizontalHeaderItem(len(skills), answer)
-        self.table.setRowCount(len(overview.trainees))
-        self.table.setVerticalHeaderLabels([t.name for t in overview.trainees])
-        for r, t in enumerate(overview.trainees):
-            for c, s in enumerate(skills):
-                cell = overview.cells.get((t.id, s))
-                acc = cell.accuracy if cell is not None else None
-                item = QTableWidgetItem(f"{acc:.0%}" if acc is not None else "—")
-                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                if acc is not None:
-                    item.setBackground(QColor("#c8e6c9") if acc >= 0.9 else
-                                       QColor("#fff3cd") if acc >= 0.75 else QColor("#f8d7da"))
-                    item.setForeground(QColor("#1d1d1b"))
-                item.setToolTip(f"{t.name}: {SKILL_TITLES[s]}")
-                self.table.setItem(r, c, item)
-            seconds = overview.answer_seconds.get(t.id)
-            item = QTableWidgetItem(f"{seconds:.1f}" if seconds else "—")
-            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            self.table.setItem(r, len(skills), item)
-        if self.trainees:  # Enter opens the first trainee; nothing is highlighted until chosen
-            self.table.setCurrentCell(0, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
+        chosen = self.table.currentRow()
+        if self.model.show(overview):
+            self.table.resizeColumnsToContents()
+            chosen = -1
+        if self.trainees and chosen < 0:  # Enter opens the first trainee; nothing highlighted until chosen
+            self.table.selectionModel().setCurrentIndex(self.model.index(0, 0),
+                                                        QItemSelectionModel.SelectionFlag.NoUpdate)
         self.open_button.setEnabled(bool(self.trainees) and self.can_open)
         if not self.trainees:
             where = ("their workstations have sent their results to the class" if not self.live.isHidden()
