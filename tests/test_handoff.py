@@ -12,6 +12,7 @@ import uuid
 from dataclasses import replace
 from datetime import UTC, datetime
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -244,13 +245,54 @@ def test_the_transcript_has_a_header_and_a_row_per_attempt(progress):
     failed = next(r for r in by.values() if r["Result"] == "failed")
     assert failed == {**failed, "Trainee": "Ana", "Game": "Props & Hops", "Mode": "Scenario",
                       "Score": "55", "Duration (s)": "65.25", "Findings": "3",
-                      "Sections cited": "§ 577.6; § 668a.3(i)", "Date and time (UTC)": iso_z(T0 + 120)}
+                      "Sections cited": "§ 577.6; § 668a.3(i)"}
     abandoned = next(r for r in by.values() if r["Result"] == "abandoned")
     assert abandoned["Score"] == ""
     drill = next(r for r in by.values() if r["Game"] == "High Roll Dice")
     assert drill["Scenario or drill"] == "High Roll Dice practice, difficulty 3"
     assert drill["Mode"] == "Practice round"
     assert {r["Mode"] for r in by.values()} == {"Scenario", "Practice round"}  # no exam row
+
+
+@pytest.fixture
+def new_york(monkeypatch):
+    """The exporting machine's clock in New York (UTC-5 in winter, UTC-4 in summer)."""
+    import time
+
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    yield ZoneInfo("America/New_York")
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_the_transcript_reads_in_a_spreadsheet_as_dates_ids_and_certification(progress, tmp_path, new_york):
+    """For Excel on a school's PC: a byte order mark (else "§" reads "Â§"), the local date and time
+    a spreadsheet takes for a date, the offset apart, the trainee's id, the workstation, and
+    whether a row is certified."""
+    out = tmp_path / "transcript.csv"
+    done = run_command("export-results", str(progress), "--format", "csv", "--out", str(out),
+                       env={"TZ": "America/New_York"})
+    assert done.returncode == 0, done.stderr
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf\"Trainee\",") and raw.count(b"\xef\xbb\xbf") == 1
+    rows = read_csv(raw.decode("utf-8-sig"))
+    assert rows[0] == list(TRANSCRIPT_COLUMNS)
+    by = [dict(zip(rows[0], r, strict=True)) for r in rows[1:]]
+    failed = next(r for r in by if r["Result"] == "failed")
+    when = datetime.fromtimestamp(T0 + 120, new_york)
+    assert failed["Date and time"] == when.strftime("%Y-%m-%d %H:%M:%S")
+    assert failed["UTC offset"] == {-5: "UTC-05:00", -4: "UTC-04:00"}[when.utcoffset().total_seconds() // 3600]
+    with Store.open(progress) as store:
+        ana = store.find_trainee("Ana")
+        source = store.attempts(ana.id)[0].source
+    assert failed["Trainee id"] == ana.uid and ana.uid
+    assert failed["Workstation"] == source and source
+    assert {r["Certification"] for r in by} == {"Practice, not certified"}
+    assert "§ 577.6" in raw.decode("utf-8-sig")
+    assert out.stat().st_mode & 0o777 == 0o600, "trainees' results are the owner's to read"
+    piped = run_command("export-results", str(progress), "--format", "csv")
+    assert not piped.stdout.startswith("\ufeff"), "a pipe to a script gets no byte order mark"
 
 
 def test_names_with_commas_quotes_and_new_lines_come_back_as_written(progress):
@@ -262,7 +304,8 @@ def test_names_with_commas_quotes_and_new_lines_come_back_as_written(progress):
     write([odd], out, "csv")
     text = out.getvalue()
     rows = read_csv(text)
-    assert len(rows) == 2 and rows[1][0] == name and rows[1][9] == 'x", "y\r\nz'
+    cited = TRANSCRIPT_COLUMNS.index("Sections cited")
+    assert len(rows) == 2 and rows[1][0] == name and rows[1][cited] == 'x", "y\r\nz'
     assert text.startswith('"Trainee",')  # every cell quoted
 
 

@@ -95,12 +95,12 @@ def run(args) -> int:
     text = io.StringIO()
     n = handoff.write(lines, text, args.format, certified=certified,
                       home_page=args.home_page or handoff.HOME_PAGE,
-                      activity_base=args.activity_base or handoff.IRI)
+                      activity_base=args.activity_base or handoff.IRI, bom=args.out is not None)
     if args.format == "xapi" and args.activity_base is None:  # said once, when written
         notes.append(handoff.PLACEHOLDER_NOTE)
     if args.out is not None:
         try:
-            with atomic_text(args.out) as out:
+            with atomic_text(args.out, private=True) as out:  # trainees' results: the owner's only
                 out.write(text.getvalue())
         except OSError as e:
             print(f"{WHERE}: {args.out}: cannot be written ({e.strerror or e})", file=sys.stderr)

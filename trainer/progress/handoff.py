@@ -29,7 +29,10 @@ as an LRS's statements resource takes it:
 - `timestamp`: when the attempt ended (a certificate: when it was signed), ISO 8601 in UTC.
 
 **Transcript** (`transcript_rows`, `write_transcript`): a header and one row per attempt or
-certificate, every cell quoted; a certificate's row names its signer and verification code. A
+certificate, every cell quoted, for a spreadsheet: the trainee's id beside the name, the date and
+time in the exporting machine's zone (a date the spreadsheet reads as one) with the zone's offset
+in its own column, the workstation, and whether the row is certified; a certificate's row names
+its signer and verification code; a file begins with the byte order mark. A
 cell that a spreadsheet would read as a formula (it starts with = + - @, a tab or a carriage
 return) is written after a single quote, as OWASP's CSV injection guidance says, so a trainee
 named "=HYPERLINK(...)" is shown as text, never run.
@@ -42,6 +45,7 @@ import json
 import re
 import uuid
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from fractions import Fraction
 from typing import IO, NamedTuple
 from urllib.parse import quote, urlsplit
@@ -76,9 +80,11 @@ EXTENSIONS = {name: f"{IRI}extensions/{name}"
 #: what an item is to the employer: practice (every attempt written), or a certified exam
 CATEGORIES = {name: {"objectType": "Activity", "id": f"{IRI}categories/{name}"}
               for name in ("practice", "certified-exam")}
-TRANSCRIPT_COLUMNS = ("Trainee", "Date and time (UTC)", "Game", "Scenario or drill", "Mode", "Score",
-                      "Result", "Duration (s)", "Findings", "Sections cited", "Attempt id",
-                      "Certified by", "Verification code")
+TRANSCRIPT_COLUMNS = ("Trainee", "Trainee id", "Date and time", "UTC offset", "Game", "Scenario or drill",
+                      "Mode", "Certification", "Score", "Result", "Duration (s)", "Findings",
+                      "Sections cited", "Workstation", "Attempt id", "Certified by", "Verification code")
+#: the Certification column: what the instructor signed, or what a workstation says
+CERTIFICATION = {"practice": "Practice, not certified", "certified-exam": "Certified by the instructor"}
 CERTIFIED_MODE = "Certified exam"
 #: said on stderr when exam attempts were left out of an export
 EXAMS_NOTE = "{n} exam attempt{s} left out: an exam reaches the employer only as its certificate"
@@ -299,29 +305,44 @@ def cell(value: object) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def local_time(t: float) -> tuple[str, str]:
+    """When, as a spreadsheet reads a date and time ("2026-11-25 14:05:09", in the exporting
+    machine's time zone) and that zone's offset from UTC then ("UTC-05:00": words, which a
+    spreadsheet neither computes nor takes for a formula), in a column of its own so that the
+    date stays a date."""
+    when = datetime.fromtimestamp(t).astimezone()
+    offset = when.strftime("%z")
+    return when.strftime("%Y-%m-%d %H:%M:%S"), f"UTC{offset[:3]}:{offset[3:]}"
+
+
 def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) -> Iterator[list[str]]:
     """The header, then a row per practice attempt or certificate, oldest first."""
     from trainer.games import GAME_NAMES
 
     kept, _ = practice(lines)
     titles: dict[tuple[str, str], str] = {}
-    rows = [(a.started, (trainee.name, iso(a.started).replace("+00:00", "Z"), GAME_NAMES.get(a.game, a.game),
+    rows = [(a.started, (trainee.name, trainee.uid, *local_time(a.started), GAME_NAMES.get(a.game, a.game),
                          title(a, titles), MODE_NAMES.get(a.mode.value, a.mode.value),
-                         "" if a.abandoned else a.total, outcome(a), f"{a.duration:.2f}", len(a.findings),
-                         "; ".join(sections(a)), a.uid, "", ""))
+                         CERTIFICATION["practice"], "" if a.abandoned else a.total, outcome(a),
+                         f"{a.duration:.2f}", len(a.findings), "; ".join(sections(a)), a.source, a.uid,
+                         "", ""))
             for trainee, a in kept]
-    rows += [(c.certified, (c.trainee, iso(c.certified).replace("+00:00", "Z"), "", c.form, CERTIFIED_MODE,
-                            c.total, c.outcome, "", "", "", c.result, f"{c.signer} (key {c.fingerprint})",
-                            c.code))
+    rows += [(c.certified, (c.trainee, "", *local_time(c.certified), "", c.form, CERTIFIED_MODE,
+                            CERTIFICATION["certified-exam"], c.total, c.outcome, "", "", "", "", c.result,
+                            f"{c.signer} (key {c.fingerprint})", c.code))
              for c in certified]
     yield list(TRANSCRIPT_COLUMNS)
     for _, row in sorted(rows, key=lambda r: r[0]):
         yield [cell(v) for v in row]
 
 
-def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = ()) -> int:
+def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = (), *,
+                     bom: bool = False) -> int:
     """Write the transcript as CSV (every cell quoted, CRLF line ends as RFC 4180 has them);
-    how many rows under the header."""
+    how many rows under the header. `bom`: begin with the byte order mark, by which a
+    spreadsheet on Windows knows the file is UTF-8 (without it "§" reads "Â§")."""
+    if bom:
+        out.write("\ufeff")
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     rows = transcript_rows(lines, certified)
     writer.writerow(next(rows))  # the header
@@ -333,12 +354,12 @@ def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Ce
 
 
 def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
-          home_page: str = HOME_PAGE, activity_base: str = IRI) -> int:
+          home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False) -> int:
     """Write the practice attempts and the certified exams in a format of FORMATS; how many
-    items were written."""
+    items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe)."""
     if fmt == "xapi":
         return write_statements(lines, out, certified=certified, home_page=home_page,
                                 activity_base=activity_base)
     if fmt == "csv":
-        return write_transcript(lines, out, certified)
+        return write_transcript(lines, out, certified, bom=bom)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")
