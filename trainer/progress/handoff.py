@@ -11,7 +11,9 @@ labelled practice. Attempts and certificates are written together, oldest first.
 
 **xAPI** (`statements`, `write_statements`): one Statement (xAPI 1.0.3) per attempt, a JSON list
 as an LRS's statements resource takes it:
-- `id`: uuid5 of the attempt's uid, so exporting again gives the same ids and the LRS keeps one;
+- `id`: uuid5 of the attempt's uid and of all the statement says (`with_id`), so exporting the same
+  again gives the same ids and the LRS keeps one, and a statement that says something else (another
+  base) has an id of its own, which an LRS takes; `--replaces-base` voids those sent before;
 - `actor`: an Agent identified by an account, {homePage: the school's address, name: the
   trainee's uid}, with the trainee's name;
 - `verb`: ADL's `passed` or `failed` for a graded round (every round is graded against its pass
@@ -41,6 +43,7 @@ named "=HYPERLINK(...)" is shown as text, never run.
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import re
 import uuid
@@ -236,8 +239,7 @@ def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = N
                    "extensions": {EXTENSIONS["part-scores"]: {"procedure": a.procedure, "payouts": a.payouts,
                                                               "speed": a.speed},
                                   EXTENSIONS["critical"]: a.critical}}
-    return {
-        "id": str(uuid.uuid5(NAMESPACE, a.uid)),
+    return with_id(a.uid, {
         "actor": actor(trainee.name, trainee.uid, home_page),
         "verb": {"id": ADL_VERBS + verb, "display": {LANGUAGE: verb}},
         "object": item_activity(a, {} if titles is None else titles, activity_base),
@@ -248,7 +250,7 @@ def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = N
                     "extensions": {EXTENSIONS["mode"]: a.mode.value, EXTENSIONS["workstation"]: a.source,
                                    EXTENSIONS["regulation-sections"]: sections(a)}},
         "timestamp": iso(a.ended).replace("+00:00", "Z"),
-    }
+    })
 
 
 def certified_statement(c: Certified, *, accounts: dict[str, str], home_page: str = HOME_PAGE,
@@ -257,8 +259,7 @@ def certified_statement(c: Certified, *, accounts: dict[str, str], home_page: st
     total the certificate signs, its signer and verification code. The trainee's account is the
     one their attempts name (`accounts`: clean name to uid), else their name."""
     verb = "passed" if c.passed else "failed"
-    return {
-        "id": str(uuid.uuid5(NAMESPACE, "certificate:" + c.result)),
+    return with_id("certificate:" + c.result, {
         "actor": actor(c.trainee, accounts.get(clean_name(c.trainee), c.trainee), home_page),
         "verb": {"id": ADL_VERBS + verb, "display": {LANGUAGE: verb}},
         "object": {"objectType": "Activity", "id": f"{activity_base}exams/{quote(c.form_uid, safe='')}",
@@ -271,27 +272,57 @@ def certified_statement(c: Certified, *, accounts: dict[str, str], home_page: st
                                    EXTENSIONS["signer-key"]: c.fingerprint,
                                    EXTENSIONS["verification-code"]: c.code}},
         "timestamp": iso(c.certified).replace("+00:00", "Z"),
-    }
+    })
+
+
+def with_id(uid: str, body: dict) -> dict:
+    """A statement with its id: a uuid5 of what it records (an attempt's or a certificate's uid)
+    and of everything it says. Exporting the same again gives the same id, which the LRS keeps
+    once; a statement that says something else (another activity base or home page, an item
+    renamed) gets an id of its own, since an LRS refuses a known id with other content (409
+    Conflict, xAPI 1.0.3 part three, 2.1.1)."""
+    said = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return {"id": str(uuid.uuid5(NAMESPACE, f"{uid}\n{hashlib.sha256(said.encode()).hexdigest()}")), **body}
+
+
+def voiding(old: str, home_page: str) -> dict:
+    """The statement that voids the statement `old` (xAPI 1.0.3 part two, 2.3.2), as the trainer
+    says it: its id made from the id voided, so that exporting again sends the same one."""
+    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old)),
+            "actor": actor("Dealer Trainer", "dealer-trainer", home_page),
+            "verb": {"id": ADL_VERBS + "voided", "display": {LANGUAGE: "voided"}},
+            "object": {"objectType": "StatementRef", "id": old}}
 
 
 def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), home_page: str = HOME_PAGE,
-               activity_base: str = IRI) -> list[dict]:
+               activity_base: str = IRI, replaces: tuple[str, str] | None = None) -> list[dict]:
     """The practice attempts' and the certificates' statements, oldest first (an exam attempt
-    is left out: see `practice`)."""
+    is left out: see `practice`). `replaces`: the (home page, activity base) of an export sent
+    before: the statements it sent that these replace are voided first."""
     kept, _ = practice(lines)
+    certified = list(certified)
     titles: dict = {}
     accounts = {clean_name(t.name): t.uid for t, _ in kept if t.uid}
-    found = [statement(line, home_page=home_page, titles=titles, activity_base=activity_base)
-             for line in kept]
-    found += [certified_statement(c, accounts=accounts, home_page=home_page, activity_base=activity_base)
-              for c in certified]
-    return sorted(found, key=lambda s: s["timestamp"])
+
+    def made(home: str, base: str) -> list[dict]:
+        return ([statement(line, home_page=home, titles=titles, activity_base=base) for line in kept]
+                + [certified_statement(c, accounts=accounts, home_page=home, activity_base=base)
+                   for c in certified])
+
+    found = sorted(made(home_page, activity_base), key=lambda s: s["timestamp"])
+    if replaces is None:
+        return found
+    now = {s["id"] for s in found}
+    before = sorted(made(*replaces), key=lambda s: s["timestamp"])
+    return [voiding(s["id"], home_page) for s in before if s["id"] not in now] + found
 
 
 def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
-                     home_page: str = HOME_PAGE, activity_base: str = IRI) -> int:
-    """Write the statements as one JSON list; how many."""
-    found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base)
+                     home_page: str = HOME_PAGE, activity_base: str = IRI,
+                     replaces: tuple[str, str] | None = None) -> int:
+    """Write the statements as one JSON list (those voided first); how many."""
+    found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base,
+                       replaces=replaces)
     json.dump(found, out, ensure_ascii=False, indent=1)
     out.write("\n")
     return len(found)
@@ -354,12 +385,13 @@ def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Ce
 
 
 def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
-          home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False) -> int:
+          home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False,
+          replaces: tuple[str, str] | None = None) -> int:
     """Write the practice attempts and the certified exams in a format of FORMATS; how many
     items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe)."""
     if fmt == "xapi":
         return write_statements(lines, out, certified=certified, home_page=home_page,
-                                activity_base=activity_base)
+                                activity_base=activity_base, replaces=replaces)
     if fmt == "csv":
         return write_transcript(lines, out, certified, bom=bom)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")
