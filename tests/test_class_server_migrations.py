@@ -69,6 +69,7 @@ ed014064658162fad843a6b7b30150cc5d2a3e9b4575364ad052321bfa36800d  s004_exam_ledg
 5218028f315df38ea5158ae58c29364e23bc13f5bbe55e0404e328f414145bba  s014_late_answers_marked
 912a2914c44a930bd5f91f061a8df9c02b7a041dc92085465ce1a7bfc0302e77  s016_class_limits
 c4517b9b9b93e366660f3e1f4e883fd0a517601eefbf81cad9c928b3cc098ecb  s015_abandoned_sittings
+f225b3661f5dba661a212927ba0a61917b3207f736546845a6c230b9e49c69f3  s018_rows_for_their_trainee
 """.strip().splitlines())
 
 
@@ -217,7 +218,8 @@ def test_a_class_migrated_step_by_step_is_the_class_made_today(server):
 def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, klass):
     """The shared columns (trainer.progress.columns) are what a workstation pushes: each is a
     column of the server's table, read from the batch and written by push_attempts. A shared
-    column added with no migration giving it to the server fails here."""
+    column added with no migration giving it to the server fails here. Since s018 the rows are
+    written by s010's push, `push_attempts_checked`, which push_attempts calls first."""
     queue = Queue(progress_file(tmp_path / "ws.sqlite", {"Ana": 3}))  # attempt 0 has a finding
     try:
         _, batch = queue.batch("a class", 10)
@@ -227,7 +229,7 @@ def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, k
     pushed = {"batch->'trainees'": set(batch["trainees"][0]), "batch->'attempts'": set(attempt),
               "a.findings": set(attempt["findings"][0])}
     with klass.admin() as conn:
-        body = conn.execute("SELECT pg_get_functiondef('push_attempts'::regproc)").fetchone()[0]
+        body = conn.execute("SELECT pg_get_functiondef('push_attempts_checked'::regproc)").fetchone()[0]
         for table in (*ATTEMPT_TABLES, EXAM_SITTINGS):
             columns = [r[0] for r in conn.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "

@@ -50,8 +50,9 @@ SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
 
 def attempts_used(conn: psycopg.Connection, trainee_name: str, form_uid: str) -> int:
     """The attempts the class counts for the trainee at the form: every sitting issued and every
-    attempt started without one."""
-    return value(conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)))
+    attempt started without one. Only the staff read anyone's; a trainee's login its own, a
+    workstation's the trainees it serves (s018): the others are refused (insufficient_privilege)."""
+    return value(conn.execute("SELECT exam_attempts_of(%s, %s)", (trainee_name, form_uid)))
 
 
 def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
@@ -135,7 +136,7 @@ def standing(conn: psycopg.Connection, trainee_name: str,
              form_uids: list[str]) -> dict[str, tuple[int, int | None]]:
     """For each form, the attempts the class counts for the trainee and those it allows (None:
     not given to the class), on one connection: what a list of exams shows."""
-    return {uid: tuple(conn.execute("SELECT exam_attempts_used(%s, %s), exam_attempts_allowed(%s)",
+    return {uid: tuple(conn.execute("SELECT exam_attempts_of(%s, %s), exam_attempts_allowed(%s)",
                                     (trainee_name, uid, uid)).fetchone())
             for uid in form_uids}
 

@@ -585,3 +585,26 @@ def s015_abandoned_sittings(conn: psycopg.Connection) -> None:
     reason and who recorded it, insert-only, read by the staff. Only a started sitting with no
     end, once; it then counts as a fail, and no result of it is certified."""
     _run(conn, frozen_sql("s015_abandoned_sittings"))
+
+
+@migration
+def s018_rows_for_their_trainee(conn: psycopg.Connection) -> None:
+    """Each trainee's rows come from whoever serves that trainee, and each login reads only what
+    concerns it (trainer.classes.server.logins, "Whose rows"):
+
+    - `trainee_workstations`: the login that registered each trainee id (the first that sent it;
+      for the ids a class held before, the first that sends it from now on), and the enrolled
+      workstations an instructor attached it to (`attach_trainee(uid, station)`), insert-only,
+      read by the staff;
+    - `push_attempts` (s010's, kept as `push_attempts_checked`, which no login calls itself)
+      then refuses, by name (check_violation, so a workstation sets the row aside and sends the
+      others), a workstation's login's row for a trainee it does not serve, and for a trainee
+      whose name has a login of their own: that trainee's rows come from that login only;
+    - `exam_attempts_of(name, form)`: the attempts counted at a form, for the staff of anyone,
+      for a trainee's login of its own name only, for a workstation's login of the trainees it
+      serves who have no login of their own. s004's `exam_attempts_used`, which the class's own
+      calls count with, no trainee's or workstation's login calls any more;
+    - `trainee_login_of(name)` tells a trainee's login its own login only (a workstation's is
+      still told, as it asks the trainee's password: the login's name is a digest of the class's
+      id and the name, which it can work out anyway)."""
+    _run(conn, frozen_sql("s018_rows_for_their_trainee"))
