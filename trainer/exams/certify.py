@@ -169,8 +169,10 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                         f"({classroom.address.shown}): no sitting was issued"):
                 used = max(used, classroom.attempts_used(name, form.uid))
                 in_class = {"class": classroom.class_uid()}
+                # a sitting past its time (and the queue's allowance) by the server's clock has
+                # ended, timed out, as certify --class certifies it: it holds up nothing
                 open_ = [r for r in classroom.unended_sittings() if r["trainee"] == name
-                         and r["form_uid"] == form.uid and not r["abandoned"]]
+                         and r["form_uid"] == form.uid and not r["abandoned"] and r.get("over") is None]
             if open_:  # a withheld fail is not turned into a fresh sitting without a word
                 raise ClassLedgerError(
                     f"{name} has a sitting of {form.name!r} started on the class server and not ended "

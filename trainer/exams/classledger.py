@@ -89,7 +89,9 @@ cut the network and never sent) is listed for the instructor (`unended_lines`: `
 and the Class tab print it, "started 14:05, 1 of 3 answers received, not ended"), who records it
 abandoned with a reason (`abandon`, s015; `dealer-trainer abandon-sitting`): it counts as a
 fail, and `not_as_recorded` refuses any result of it handed in afterwards, so a withheld fail is
-never turned silently into a fresh sitting.
+never turned silently into a fresh sitting. One whose time and allowance are over by the server's
+clock (`over`) has ended, timed out, as it is certified: it no longer holds up a new sitting of
+its form (trainer.exams.certify `issue_sitting`), recorded abandoned or not.
 """
 
 from __future__ import annotations
@@ -284,6 +286,8 @@ def unended_line(r: dict, now: float | None = None) -> str:
     if gone:
         line += (f"; recorded abandoned by {gone['by']} at "
                  f"{time.strftime('%H:%M', time.localtime(gone['recorded']))} ({gone['reason']}): a fail")
+    elif r.get("over") is not None:
+        line += "; its time is over: it is certified as timed out"
     return line
 
 

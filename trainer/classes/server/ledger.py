@@ -213,13 +213,16 @@ def unended_sittings(conn: psycopg.Connection) -> list[dict]:
     """Every sitting started on the class server (s012) that has not ended there, oldest start
     first (an instructor's or supervisor's read): its `nonce`, `trainee`, `form` (the name the
     class gave it, else its uid; `form_uid`), `attempt`, when it `started` (the server's clock), the
-    `answers` received of its `items`, the last `received`, and `abandoned` (as `abandonment`)."""
+    `answers` received of its `items`, the last `received`, `abandoned` (as `abandonment`) and
+    `over` (as `sitting_record`'s: the seconds since its time limit and the queue's allowance ran
+    out by the server's clock; None: not yet, or no limit kept)."""
     abandoned = not value(conn.execute("SELECT to_regclass('exam_sitting_abandonments') IS NULL"))
     rows = conn.execute(
         "SELECT l.nonce, s.trainee_name, coalesce(g.name, s.form_uid), s.attempt, st.received, l.items, "
         "s.form_uid, "
         "(SELECT count(*) FROM exam_sitting_steps a WHERE a.nonce = l.nonce AND a.kind = 'answer'), "
-        "(SELECT max(received) FROM exam_sitting_steps a WHERE a.nonce = l.nonce) "
+        "(SELECT max(received) FROM exam_sitting_steps a WHERE a.nonce = l.nonce), "
+        "extract(epoch FROM clock_timestamp()) - (st.received + l.time_limit + exam_queue_allowance()) "
         "FROM exam_sitting_links l JOIN exam_sitting_steps st ON st.nonce = l.nonce AND st.step = 1 "
         "JOIN exam_sittings s ON s.nonce = l.nonce "
         "LEFT JOIN exam_forms_given g ON g.form_uid = s.form_uid "
@@ -227,6 +230,7 @@ def unended_sittings(conn: psycopg.Connection) -> list[dict]:
         "ORDER BY st.received, l.nonce").fetchall()
     return [{"nonce": r[0], "trainee": r[1], "form": r[2], "attempt": r[3], "started": r[4], "items": r[5],
              "form_uid": r[6], "answers": r[7], "received": r[8],
+             "over": r[9] if r[9] is not None and r[9] > 0 else None,
              "abandoned": abandonment(conn, r[0]) if abandoned else None}
             for r in rows]
 
