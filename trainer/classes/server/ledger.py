@@ -55,6 +55,12 @@ def attempts_used(conn: psycopg.Connection, trainee_name: str, form_uid: str) ->
     return value(conn.execute("SELECT exam_attempts_of(%s, %s)", (trainee_name, form_uid)))
 
 
+def attempts_issued(conn: psycopg.Connection, trainee_name: str, form_uid: str) -> int:
+    """The attempts the class numbered for the trainee at the form, voided sittings included (a
+    staff's read): a new sitting's attempt number comes after them."""
+    return value(conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)))
+
+
 def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
     return ClassServerError(str(e).strip().splitlines()[0])
 
@@ -149,15 +155,16 @@ def attempts_allowed(conn: psycopg.Connection, form_uid: str) -> int | None:
 def sitting_use(conn: psycopg.Connection, nonce: str) -> dict | None:
     """How the class saw a sitting (an instructor's or supervisor's read): None when it was never
     issued here; else its `trainee`, form `digest` and `attempt`, the result it was `used` for
-    (None: never started on the server) and the result its certificate is for (`certified`,
-    None: none yet)."""
+    (None: never started on the server), the result its certificate is for (`certified`,
+    None: none yet) and how it was `voided` (as `voiding`; None: it was not)."""
     row = conn.execute("SELECT s.trainee_name, s.form_digest, s.attempt, u.result_uid, c.result_uid "
                        "FROM exam_sittings s LEFT JOIN exam_sitting_uses u ON u.nonce = s.nonce "
                        "LEFT JOIN exam_certificates c ON c.nonce = s.nonce WHERE s.nonce = %s",
                        (nonce,)).fetchone()
     if row is None:
         return None
-    return dict(zip(("trainee", "digest", "attempt", "used", "certified"), row, strict=True))
+    return {**dict(zip(("trainee", "digest", "attempt", "used", "certified"), row, strict=True)),
+            "voided": voiding(conn, nonce)}
 
 
 def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
@@ -207,6 +214,41 @@ def abandonment(conn: psycopg.Connection, nonce: str) -> dict | None:
     row = conn.execute("SELECT reason, recorded, login FROM exam_sitting_abandonments WHERE nonce = %s",
                        (nonce,)).fetchone()
     return None if row is None else {"reason": row[0], "recorded": row[1], "by": row[2]}
+
+
+def voiding(conn: psycopg.Connection, nonce: str) -> dict | None:
+    """How the instructor voided a sitting (s019): its `reason`, when (`recorded`) and by which
+    login (`by`); None when not (or on a server before s019)."""
+    return voided_sittings(conn, nonce).get(nonce)
+
+
+def voided_sittings(conn: psycopg.Connection, nonce: str | None = None) -> dict[str, dict]:
+    """Every sitting voided in the class (or the one `nonce`), as `voiding` gives each, by its
+    nonce (an instructor's or supervisor's read; none on a server before s019)."""
+    if value(conn.execute("SELECT to_regclass('exam_sitting_voids') IS NULL")):
+        return {}
+    rows = conn.execute("SELECT nonce, reason, recorded, login FROM exam_sitting_voids "
+                        "WHERE %(nonce)s::text IS NULL OR nonce = %(nonce)s", {"nonce": nonce})
+    return {r[0]: {"reason": r[1], "recorded": r[2], "by": r[3]} for r in rows}
+
+
+def void_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
+    """Void a sitting (s019, an instructor's call), with the reason: its attempt is given back,
+    and it is never started nor certified. ClassServerError says why not (not issued here,
+    certified already, voided already, no reason, not an instructor)."""
+    why = clean_name(" ".join(reason.split()))
+    if not why:
+        raise ClassServerError("voiding a sitting needs a reason (it is kept with it)")
+    try:
+        with conn.transaction():
+            conn.execute("SELECT void_exam_sitting(%s, %s)", (nonce, why))
+    except psycopg.errors.UndefinedFunction:
+        raise ClassServerError("this class server voids no sitting yet: start it with this version "
+                               "(dealer-trainer class-server) to bring it up to date") from None
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError("only an instructor's login voids a sitting") from None
 
 
 def unended_sittings(conn: psycopg.Connection) -> list[dict]:

@@ -608,3 +608,20 @@ def s018_rows_for_their_trainee(conn: psycopg.Connection) -> None:
       still told, as it asks the trainee's password: the login's name is a digest of the class's
       id and the name, which it can work out anyway)."""
     _run(conn, frozen_sql("s018_rows_for_their_trainee"))
+
+
+@migration
+def s019_sittings_voided(conn: psycopg.Connection) -> None:
+    """An instructor voids a sitting that a genuine outage spoiled, so that it spends no attempt
+    (trainer.exams.classledger, "A sitting voided"):
+
+    - `exam_sitting_voids`: each sitting voided, with the reason and who voided it, insert-only,
+      read by the staff; `void_exam_sitting(nonce, reason)`, an instructor's call: once, never a
+      sitting certified already (one at a time with a certificate of it: both take its row);
+    - a voided sitting is never started nor certified: a trigger refuses its use and its
+      certificate;
+    - `exam_attempts_spent(name, form)`: the attempts counted (s004's `exam_attempts_used`) less
+      the sittings voided: what `exam_attempts_of` (s018) now answers, and what an exam with no
+      sitting is allowed against (`start_exam_attempt_as_asked`, which still numbers it after
+      every attempt counted, so no number is given twice)."""
+    _run(conn, frozen_sql("s019_sittings_voided"))
