@@ -252,13 +252,14 @@ def void_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
 
 
 def unended_sittings(conn: psycopg.Connection) -> list[dict]:
-    """Every sitting started on the class server (s012) that has not ended there, oldest start
-    first (an instructor's or supervisor's read): its `nonce`, `trainee`, `form` (the name the
-    class gave it, else its uid; `form_uid`), `attempt`, when it `started` (the server's clock), the
-    `answers` received of its `items`, the last `received`, `abandoned` (as `abandonment`) and
-    `over` (as `sitting_record`'s: the seconds since its time limit and the queue's allowance ran
-    out by the server's clock; None: not yet, or no limit kept)."""
+    """Every sitting started on the class server (s012) that has not ended there nor was voided
+    (s019), oldest start first (an instructor's or supervisor's read): its `nonce`, `trainee`,
+    `form` (the name the class gave it, else its uid; `form_uid`), `attempt`, when it `started`
+    (the server's clock), the `answers` received of its `items`, the last `received`, `abandoned`
+    (as `abandonment`) and `over` (as `sitting_record`'s: the seconds since its time limit and the
+    queue's allowance ran out by the server's clock; None: not yet, or no limit kept)."""
     abandoned = not value(conn.execute("SELECT to_regclass('exam_sitting_abandonments') IS NULL"))
+    voids = not value(conn.execute("SELECT to_regclass('exam_sitting_voids') IS NULL"))
     rows = conn.execute(
         "SELECT l.nonce, s.trainee_name, coalesce(g.name, s.form_uid), s.attempt, st.received, l.items, "
         "s.form_uid, "
@@ -269,6 +270,7 @@ def unended_sittings(conn: psycopg.Connection) -> list[dict]:
         "JOIN exam_sittings s ON s.nonce = l.nonce "
         "LEFT JOIN exam_forms_given g ON g.form_uid = s.form_uid "
         "WHERE NOT EXISTS (SELECT 1 FROM exam_sitting_steps e WHERE e.nonce = l.nonce AND e.kind = 'end') "
+        + ("AND NOT EXISTS (SELECT 1 FROM exam_sitting_voids v WHERE v.nonce = l.nonce) " if voids else "") +
         "ORDER BY st.received, l.nonce").fetchall()
     return [{"nonce": r[0], "trainee": r[1], "form": r[2], "attempt": r[3], "started": r[4], "items": r[5],
              "form_uid": r[6], "answers": r[7], "received": r[8],
