@@ -16,6 +16,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.support.class_server import PASSWORD, progress_file, push_all
+from tests.support.command import run_command
 from tests.support.exams import form
 from trainer.classes import ClassServerError
 from trainer.classes.server import ledger
@@ -94,7 +95,13 @@ def test_a_workstation_login_sends_rows_only_for_the_trainees_it_serves(tmp_path
         attach_trainee(conns["table 1"], uids["Cy"], "Table 2")
     with pytest.raises(ClassServerError, match="no workstation 'Table 9' is enrolled"):
         attach_trainee(conns["instructor"], uids["Cy"], "Table 9")
-    attach_trainee(conns["instructor"], uids["Cy"], "Table 2")  # Cy moved to Table 2
+    done = run_command("class-workstation", "attach", "Table 2", "--trainee", uids["Cy"], "--class",
+                       klass.address("instructor").url)  # Cy moved to Table 2
+    assert done.returncode == 0 and f"trainee {uids['Cy']}: attached to Table 2" in done.stdout, done.stderr
+    refused = run_command("class-workstation", "attach", "Table 2", "--trainee", "f" * 32, "--class",
+                          klass.address("instructor").url)
+    assert refused.returncode == 2 and "no trainee ffff" in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.stderr
     assert push(conns["table 2"], forged(tmp_path, uids["Cy"], "moved")) == 1
     assert klass.count() == before + 3
 

@@ -23,7 +23,7 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
 (trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation`, `workstations`, `close_shared_login`, `open_shared_login` and
+`revoke_workstation`, `attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and
 `shared_login` (an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
 end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
@@ -123,6 +123,10 @@ class ClassLedger:
 
     def revoke_workstation(self, name: str) -> str:
         return self._ledger(logins.revoke_workstation, name)
+
+    def attach_trainee(self, trainee_uid: str, station: str) -> str:
+        """The enrolled workstation `station` sends that trainee's results (logins.attach_trainee)."""
+        return self._ledger(logins.attach_trainee, trainee_uid, station)
 
     def workstations(self) -> list[logins.Workstation]:
         return self._ledger(logins.workstations)

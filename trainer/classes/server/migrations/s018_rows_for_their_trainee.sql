@@ -59,7 +59,7 @@ BEGIN
                     format('%s has a login of their own in this class: their results reach it from '
                            'that login only, not from a workstation''s', s.name)
                 ELSE 'this trainee was registered in the class by another workstation''s login: '
-                     'the instructor attaches them to this workstation (class-workstation --attach)' END)
+                     'the instructor attaches them to this workstation (dealer-trainer class-workstation attach)' END)
             INTO refused
             FROM (SELECT 'trainee' AS kind, t.uid, t.uid AS trainee_uid
                   FROM jsonb_to_recordset(batch->'trainees') AS t (uid text)
