@@ -9,7 +9,8 @@ the server and the file have the same columns. The server adds what a shared dat
 - **roles** (NOLOGIN groups; each login is a member of one): `class_trainee` reads its own
   rows only, `class_instructor` and `class_supervisor` read the class, `class_workstation` (the
   login every workstation of the class shares, and each workstation enrolled with a login of
-  its own, s011) reads nothing and may only push;
+  its own, s011) reads nothing and may only push, and since s018 only the rows of the trainees
+  it serves;
 - **row-level security**, forced (the owner too is under it), so the server itself filters what
   a trainee's connection reads: rows of other trainees are not there for it;
 - **push_attempts(batch)**: the one way attempts reach the server. A batch (JSON: its trainees,
@@ -17,7 +18,8 @@ the server and the file have the same columns. The server adds what a shared dat
   whose uid is already there adds nothing (ON CONFLICT (uid) DO NOTHING). A trainee's login may
   push its own attempts only. Since s010 a row the class does not keep (impossible times, an
   exam's attempt, a name of 50,000 characters ...) refuses the batch, named, and so does a
-  different attempt under a uid already there;
+  different attempt under a uid already there; since s018 so does a workstation's row of a
+  trainee it does not serve, or who has a login of their own;
 - **NOTIFY** with the attempt's server id on each insert, for the live Class view, on a channel
   whose name only the staff may read (`class_info.channel`, s011);
 - **no lock a login can hold** on what another needs: no advisory lock (any login may take any),
