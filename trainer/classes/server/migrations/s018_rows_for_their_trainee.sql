@@ -111,12 +111,12 @@ GRANT EXECUTE ON FUNCTION attach_trainee(text, text) TO class_instructor;
 -- who have no login of their own (s004's exam_attempts_used, which the class's own calls count
 -- with, no login calls itself any more)
 REVOKE ALL ON FUNCTION exam_attempts_used(text, text) FROM PUBLIC, class_trainee, class_workstation;
-CREATE FUNCTION exam_attempts_of(trainee text, form text) RETURNS integer
+CREATE FUNCTION exam_attempts_readable(trainee text) RETURNS void
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
     IF pg_has_role(session_user, 'class_instructor', 'MEMBER')
             OR pg_has_role(session_user, 'class_supervisor', 'MEMBER') THEN
-        NULL;
+        RETURN;
     ELSIF pg_has_role(session_user, 'class_trainee', 'MEMBER') THEN
         IF NOT EXISTS (SELECT 1 FROM trainee_logins WHERE login = session_user AND name = trainee) THEN
             RAISE EXCEPTION 'this login reads its own trainee''s attempts only'
@@ -129,6 +129,11 @@ BEGIN
             '(a trainee with a login of their own reads theirs with it)'
             USING ERRCODE = 'insufficient_privilege';
     END IF;
+END $$;
+CREATE FUNCTION exam_attempts_of(trainee text, form text) RETURNS integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM exam_attempts_readable(trainee);
     RETURN exam_attempts_used(trainee, form);
 END $$;
 REVOKE ALL ON FUNCTION exam_attempts_of(text, text) FROM PUBLIC;
@@ -141,5 +146,6 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
         AND (login = session_user OR NOT pg_has_role(session_user, 'class_trainee', 'MEMBER')
              OR pg_has_role(session_user, 'class_instructor', 'MEMBER'))
 $$;
+REVOKE ALL ON FUNCTION exam_attempts_readable(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION workstation_caller() FROM PUBLIC;
 REVOKE ALL ON FUNCTION serves_trainee(text) FROM PUBLIC

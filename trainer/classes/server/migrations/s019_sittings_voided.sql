@@ -69,21 +69,7 @@ $$;
 CREATE OR REPLACE FUNCTION exam_attempts_of(trainee text, form text) RETURNS integer
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
-    IF pg_has_role(session_user, 'class_instructor', 'MEMBER')
-            OR pg_has_role(session_user, 'class_supervisor', 'MEMBER') THEN
-        NULL;
-    ELSIF pg_has_role(session_user, 'class_trainee', 'MEMBER') THEN
-        IF NOT EXISTS (SELECT 1 FROM trainee_logins WHERE login = session_user AND name = trainee) THEN
-            RAISE EXCEPTION 'this login reads its own trainee''s attempts only'
-                USING ERRCODE = 'insufficient_privilege';
-        END IF;
-    ELSIF NOT workstation_caller()
-            OR EXISTS (SELECT 1 FROM trainee_logins WHERE name = trainee)
-            OR NOT EXISTS (SELECT 1 FROM trainees s WHERE s.name = trainee AND serves_trainee(s.uid)) THEN
-        RAISE EXCEPTION 'a workstation''s login reads the attempts of the trainees it serves only '
-            '(a trainee with a login of their own reads theirs with it)'
-            USING ERRCODE = 'insufficient_privilege';
-    END IF;
+    PERFORM exam_attempts_readable(trainee);
     RETURN exam_attempts_spent(trainee, form);
 END $$;
 -- an exam with no sitting is numbered after every attempt counted, and allowed while those
