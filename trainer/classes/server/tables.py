@@ -604,8 +604,9 @@ def s018_rows_for_their_trainee(conn: psycopg.Connection) -> None:
       whose name has a login of their own: that trainee's rows come from that login only;
     - `exam_attempts_of(name, form)`: the attempts counted at a form, for the staff of anyone,
       for a trainee's login of its own name only, for a workstation's login of the trainees it
-      serves who have no login of their own (`exam_attempts_readable(name)` checks the caller). s004's `exam_attempts_used`, which the class's own
-      calls count with, no trainee's or workstation's login calls any more;
+      serves who have no login of their own (`exam_attempts_readable(name)` checks the caller).
+      s004's `exam_attempts_used`, which the class's own calls count with, no trainee's or
+      workstation's login calls any more;
     - `trainee_login_of(name)` tells a trainee's login its own login only (a workstation's is
       still told, as it asks the trainee's password: the login's name is a digest of the class's
       id and the name, which it can work out anyway)."""
