@@ -43,7 +43,7 @@ def user_settings():
     from ui.qt import QSettings
 
     identify()
-    settings = QSettings(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, ORGANIZATION,
+    settings = QSettings(QSettings.defaultFormat(), QSettings.Scope.UserScope, ORGANIZATION,
                          APPLICATION)
     settings.setFallbacksEnabled(False)
     return settings
