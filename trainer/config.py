@@ -205,10 +205,12 @@ def _locked(value: object, path: Path, line: int | None) -> frozenset[str]:
 
 
 def key_line(text: str, name: str) -> int | None:
-    """The line that sets the top-level key `name` (bare or quoted), if one does."""
+    """The line that sets the top-level key `name` (bare or quoted), or opens a table of that
+    name, if one does."""
     for n, line in enumerate(text.splitlines(), start=1):
         head = line.split("=", 1)[0].strip().strip("\"'")
-        if "=" in line and head == name:
+        table = line.strip().strip("[]").strip().strip("\"'")
+        if ("=" in line and head == name) or (line.strip().startswith("[") and table == name):
             return n
     return None
 

@@ -59,9 +59,9 @@ class SettingsDialog(QDialog):
         self.theme = QComboBox()
         for name in theme.THEMES:
             self.theme.addItem(name.title(), name)
-        self.theme.activated.connect(lambda _: window.set_theme(self.theme.currentData()))
+        self.theme.activated.connect(lambda _: self.changed(window.set_theme, self.theme.currentData()))
         self.large_print = QCheckBox("Larger words everywhere")
-        self.large_print.clicked.connect(window.large_print_action.setChecked)
+        self.large_print.clicked.connect(lambda on: self.changed(window.large_print_action.setChecked, on))
         self.folder = QLineEdit()
         self.folder.setReadOnly(True)
         self.choose_folder = QPushButton("Choose…")
@@ -122,6 +122,11 @@ class SettingsDialog(QDialog):
             reset = self.resets[key]
             reset.setText("Use the default" if c.machine.values.get(key) is None else "Follow the school")
             reset.setVisible(key != "class_address" and not locked and c.user(key) is not None)
+
+    def changed(self, apply, value) -> None:
+        """A setting changed here: applied as the window's menu applies it, and shown again."""
+        apply(value)
+        self.refresh()
 
     def reset(self, key: str) -> None:
         """Drop the user's choice: the machine's value (or the default) again."""

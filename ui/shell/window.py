@@ -39,14 +39,14 @@ class MainWindow(QMainWindow):
     def __init__(self, services=None, settings: QSettings | None = None, config=None):
         """`settings`: where the window remembers its size, screen and theme (the user's own by
         default; a screenshot passes a throwaway one, so it never changes them); `config`: the
-        run's settings in layers (ui.shell.config.Config; the app's start passes the machine
-        file's and the command line's; by default `settings` alone)."""
+        run's settings in layers (ui.shell.config.Config; the app's start passes the command
+        line's too; by default the machine file's under `settings`)."""
         super().__init__()
-        from ui.shell.config import Config, user_settings
+        from ui.shell.config import load, user_settings
 
         self.services = services
         self.settings = settings if settings is not None else user_settings()
-        self.config = config if config is not None else Config(self.settings)
+        self.config = config if config is not None else load(settings=self.settings)
         self.pages: dict[str, QWidget] = {}
         from ui.shell.checking import DatabaseCheck
 
