@@ -134,14 +134,13 @@ def read(path: Path) -> tuple[dict[str, object], frozenset[str]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise ConfigError(path, "is not UTF-8 text", line) from None
+        raise ConfigError(path, "is not UTF-8 text", data[:e.start].count(b"\n") + 1) from None
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        line = getattr(e, "lineno", None) or _line_of_message(str(e))
         reason = str(e).split(" (at ", 1)[0]
-        raise ConfigError(path, f"is not valid TOML ({reason})", line) from None
+        raise ConfigError(path, f"is not valid TOML ({reason})",
+                          getattr(e, "lineno", None) or _line_of_message(str(e))) from None
     values: dict[str, object] = {}
     for name, value in table.items():
         line = key_line(text, name)
@@ -164,7 +163,8 @@ def check(key: Key, value: object, path: Path, line: int | None) -> object:
         raise ConfigError(path, f"theme must be one of {', '.join(map(repr, themes()))}, not "
                                 f"{_shown(value)}", line)
     if key.name == "class_address" and value:
-        from trainer.classes import ClassServerError, class_address
+        from trainer.classes.errors import ClassServerError
+        from trainer.classes.workstation.address import class_address
 
         try:
             class_address(str(value))
