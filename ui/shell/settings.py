@@ -49,7 +49,7 @@ class SettingsDialog(QDialog):
         self.window = window
         self.config = window.config
         self.setWindowTitle("Settings")
-        self.setMinimumWidth(640)
+        self.setMinimumWidth(720)
         layout = QVBoxLayout(self)
         intro = QLabel("Your choices are kept for you. A setting your school's IT set for this "
                        "computer applies until you choose otherwise; a locked one stays as they set it.")
@@ -88,6 +88,7 @@ class SettingsDialog(QDialog):
             self.resets[key] = reset
             said = QLabel()
             said.setObjectName("quiet")
+            said.setWordWrap(True)
             said.setAccessibleName(f"{key} source")
             grid.addWidget(said, n * 2 + 1, 1, 1, 2)
             self.origins[key] = said
@@ -110,14 +111,15 @@ class SettingsDialog(QDialog):
         self.large_print.setChecked(bool(c.value("large_print")))
         self.folder.setText(str(c.value("data_folder")))
         address = c.value("class_address")
-        self.klass.setText(f"{shown('class_address', address)}  (File › Join class… and Leave class)"
-                           if address else "No class (File › Join class…)")
+        self.klass.setText(shown("class_address", address) if address else "No class")
         for key in KEYS:
             locked = c.locked(key)
             self.controls[key].setEnabled(not locked)
             text = origin(c, key)
             if key == "data_folder" and c.user(key) is not None and c.source(key) == USER_SETTINGS:
                 text += "; used from the next start"
+            if key == "class_address" and not locked:
+                text += "; File › Join class… and Leave class change it"
             self.origins[key].setText(text)
             reset = self.resets[key]
             reset.setText("Use the default" if c.machine.values.get(key) is None else "Follow the school")
