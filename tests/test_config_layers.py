@@ -216,6 +216,13 @@ def test_a_bad_machine_file_says_so_in_the_status_bar_and_the_app_starts_on_its_
     db = a_file_with_ana(tmp_path / "mine")
     w = started('theme = "dark"\nlocked = ["theem"]\n', db=str(db))
     said = w.statusBar().currentMessage()
+    w.statusBar().showMessage("The progress file was checked and nothing in it is damaged.")
+    assert not w.settings_note.isHidden() and w.settings_note.text().startswith(
+        "The machine's settings file was not used: the app uses its defaults")  # it stays
+    assert w.settings_note.toolTip() == said
+    w.open_settings()
+    assert w.settings_dialog.problem.text() == said and not w.settings_dialog.problem.isHidden()
+    w.settings_dialog.close()
     assert said.startswith("The machine's settings file was not used: ")
     assert "config.toml, line 2: locked names an unknown key 'theem'" in said
     assert said.endswith("the app uses its defaults.")

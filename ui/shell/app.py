@@ -73,11 +73,9 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     window.show()
     if store is not None:
         window.database_check.start()  # follows the check already running
-    said = list(config.notes)
+    window.show_notes(config.notes)
     if store is not None and store.problem is not None:
-        said.append(f"{store.problem} Results are kept until they can be saved.")
-    if said:
-        window.statusBar().showMessage(" ".join(said))
+        window.statusBar().showMessage(f"{store.problem} Results are kept until they can be saved.")
     window.rejoin_class(class_address)
     return app.exec()
 

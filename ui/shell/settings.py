@@ -97,7 +97,8 @@ class SettingsDialog(QDialog):
         self.problem = QLabel()
         self.problem.setObjectName("wrong")
         self.problem.setWordWrap(True)
-        self.problem.hide()
+        self.problem.setVisible(bool(self.config.notes))
+        self.problem.setText(" ".join(self.config.notes))  # what this start could not use
         layout.addWidget(self.problem)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

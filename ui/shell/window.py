@@ -279,6 +279,23 @@ class MainWindow(QMainWindow):
             action.setStatusTip(f"Locked by {self.config.source(key)}")
             action.setProperty("locked", True)
 
+    def show_notes(self, notes: list[str]) -> None:
+        """What the settings' start has to say (a machine file not used, a command-line option a
+        lock overrode): each whole line in the status bar until another message, and a short line
+        that stays beside it (its tooltip and File › Settings… have the whole lines)."""
+        if not notes:
+            return
+        from ui.qt import QLabel
+
+        self.statusBar().showMessage(" ".join(notes))
+        short = ("The machine's settings file was not used: the app uses its defaults"
+                 if self.config.machine.problem else "A setting of the command line was not used")
+        self.settings_note = QLabel(f"{short} (File › Settings…)")
+        self.settings_note.setObjectName("wrong")  # the theme's colour for what went wrong
+        self.settings_note.setAccessibleName("Settings")
+        self.settings_note.setToolTip("\n".join(notes))
+        self.statusBar().addPermanentWidget(self.settings_note)
+
     def open_settings(self) -> None:
         from ui.shell.settings import SettingsDialog
 
