@@ -137,3 +137,32 @@ def test_a_huge_file_a_folder_and_an_unreadable_name_are_each_one_line(tmp_path)
     assert machine_config([folder]).problem.startswith(f"{folder}: cannot be read")
     unnamable = machine_config([tmp_path / "bad\x00name.toml"])  # no file can have it: none found
     assert unnamable.path is None and unnamable.problem is None
+
+
+def test_hostile_variants_of_a_good_file_are_each_read_or_one_line(tmp_path):
+    """A few hundred broken copies of a good file (tests/support/hostile.py): each is read whole
+    or refused with one line naming the file; never another exception."""
+    from tests.support.hostile import Mutator
+
+    mutator = Mutator(24)
+    path = tmp_path / "config.toml"
+    refused = 0
+    for _ in range(300):
+        path.write_bytes(mutator.toml_bytes(GOOD))
+        found = machine_config([path])
+        if found.problem is not None:
+            refused += 1
+            assert found.problem.startswith(f"{path}") and "\n" not in found.problem
+            assert not found.values and not found.locked
+        else:
+            assert set(found.values) <= {"class_address", "data_folder", "theme", "large_print"}
+    assert refused > 100, "most variants are broken"
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("theme = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    ("large_print = " + "9" * 5000 + "\n", "a number too long to read"),
+])
+def test_what_the_toml_parser_itself_chokes_on_is_one_line(tmp_path, text, problem):
+    found = machine_config([written(tmp_path, text)])
+    assert found.problem == f"{tmp_path / 'config.toml'}: is not valid TOML ({problem})"

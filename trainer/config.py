@@ -141,6 +141,10 @@ def read(path: Path) -> tuple[dict[str, object], frozenset[str]]:
         reason = str(e).split(" (at ", 1)[0]
         raise ConfigError(path, f"is not valid TOML ({reason})",
                           getattr(e, "lineno", None) or _line_of_message(str(e))) from None
+    except RecursionError:  # arrays or tables nested deeper than the parser goes
+        raise ConfigError(path, "is not valid TOML (nested too deeply)") from None
+    except ValueError:  # an integer of more digits than Python reads
+        raise ConfigError(path, "is not valid TOML (a number too long to read)") from None
     values: dict[str, object] = {}
     for name, value in table.items():
         line = key_line(text, name)
