@@ -26,6 +26,8 @@ ORGANIZATION = APPLICATION = "Dealer Trainer"  # Qt's names: the user's settings
 USER = {"class_address": "class/address", "data_folder": "data/folder", "theme": "view/theme",
         "large_print": "view/large_print"}
 DEFAULT, USER_SETTINGS, COMMAND_LINE = "default", "user settings", "command line"
+#: the app's own values (the data folder's is the OS's: `default_data_folder`)
+DEFAULTS: dict[str, object] = {"class_address": "", "theme": "light", "large_print": False}
 PROGRESS_FILE = "progress.db"
 
 
@@ -79,8 +81,9 @@ class Config:
             del self.command_line[key]
 
     def default(self, key: str) -> object:
-        return {"class_address": "", "data_folder": str(default_data_folder()), "theme": "light",
-                "large_print": False}[key]
+        if key == "data_folder":
+            return str(default_data_folder())
+        return DEFAULTS[key]
 
     def locked(self, key: str) -> bool:
         return key in self.machine.locked
