@@ -15,7 +15,6 @@ locked."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -230,6 +229,8 @@ def show(config: Config) -> str:
 
 def main(argv: list[str]) -> int:
     """`dealer-trainer config --show [--db FILE] [--class URL]`."""
+    import argparse
+
     from trainer import cli
 
     p = argparse.ArgumentParser(
