@@ -67,6 +67,13 @@ def test_a_locked_key_keeps_the_machines_value_over_the_user_and_the_command_lin
     assert not c.locked("large_print")
 
 
+def test_a_key_locked_without_a_value_is_locked_at_the_default(user):
+    user.setValue("view/large_print", True)  # chosen before IT locked it
+    c = config(user, machine(locked=["large_print"]))
+    assert c.value("large_print") is False and c.locked("large_print")
+    assert not c.choose("large_print", True)
+
+
 def test_a_choice_the_same_as_the_schools_is_no_choice_so_a_later_change_is_seen(user):
     c = config(user, machine(theme="dark"))
     assert c.choose("theme", "dark") and "theme" not in on_disk(user)
@@ -155,6 +162,7 @@ def test_config_show_names_a_bad_files_line_and_problem_and_shows_the_defaults(t
                            "must be true or false, not 'yes'")
     assert "Traceback" not in done.stderr
     assert rows(done.stdout)["theme"] == ["light", "default"]
+    assert done.stdout.splitlines()[0] == f"machine file: {path} (not used)"
 
 
 # --------------------------------------------------------------------------- the app

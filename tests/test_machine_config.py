@@ -119,7 +119,7 @@ def test_a_bad_file_is_one_line_naming_the_file_the_line_and_the_problem(tmp_pat
     assert message.startswith(f"{path}, line {line}: "), message
     assert problem in message, message
     found = machine_config([path])
-    assert found.problem == message and not found.values and not found.locked and found.path is None
+    assert found.problem == message and not found.values and not found.locked and found.path == path
 
 
 def test_a_password_in_a_bad_class_address_is_not_repeated(tmp_path):

@@ -65,9 +65,9 @@ class ConfigError(OneLine):
 
 @dataclass(frozen=True)
 class MachineConfig:
-    """What the machine file gives: `path` the file read (None when none was found or it could
-    not be used), its `values` and `locked` keys; `problem` the one line when a file was found
-    and could not be used (then nothing of it is used); `looked` every place looked at."""
+    """What the machine file gives: `path` the file found (None when none was), its `values`
+    and `locked` keys; `problem` the one line when the file found could not be used (then
+    nothing of it is used); `looked` every place looked at."""
 
     path: Path | None = None
     values: Mapping[str, object] = field(default_factory=dict)
@@ -117,7 +117,7 @@ def machine_config(looked: list[Path] | None = None) -> MachineConfig:
         try:
             values, locked = read(path)
         except ConfigError as e:
-            return MachineConfig(problem=str(e), looked=tuple(looked))
+            return MachineConfig(path, problem=str(e), looked=tuple(looked))
         return MachineConfig(path, values, locked, None, tuple(looked))
     return MachineConfig(looked=tuple(looked))
 

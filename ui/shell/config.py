@@ -75,9 +75,9 @@ class Config:
             self.notes.append(f"The machine's settings file was not used: {self.machine.problem}; "
                               "the app uses its defaults.")
         for key in [k for k in self.command_line if self.locked(k)]:
-            self.notes.append(f"{key} is locked by {self.machine.path}: its value "
-                              f"{shown(key, self.machine.values.get(key))} is used, not the command line's.")
             del self.command_line[key]
+            self.notes.append(f"{key} is locked by {self.machine.path}: its value "
+                              f"{shown(key, self.value(key))} is used, not the command line's.")
 
     def default(self, key: str) -> object:
         if key == "data_folder":
@@ -100,8 +100,8 @@ class Config:
         return self.machine.values.get(key, self.default(key))
 
     def _layer(self, key: str) -> tuple[object, str]:
-        if key in self.machine.values and self.locked(key):
-            return self.machine.values[key], str(self.machine.path)
+        if self.locked(key):  # the file's value, or the default the file locks
+            return self.machine.values.get(key, self.default(key)), str(self.machine.path)
         if key in self.command_line:
             return self.command_line[key], COMMAND_LINE
         mine = self.user(key)
@@ -214,8 +214,7 @@ def show(config: Config) -> str:
     machine = config.machine
     lines = []
     for place in machine.looked:
-        found = "read" if place == machine.path else ("not used" if machine.problem and
-                                                      str(place) in machine.problem else "not found")
+        found = "not found" if place != machine.path else "not used" if machine.problem else "read"
         lines.append(f"machine file: {place} ({found})")
     if not machine.looked:
         lines.append("machine file: none (DEALER_TRAINER_CONFIG is empty)")
