@@ -275,6 +275,9 @@ def test_the_settings_dialog_shows_a_locked_value_as_locked(qtbot, tmp_path, use
     assert dialog.origins["large_print"].text() == f"Locked by your school ({path})"
     assert not dialog.resets["large_print"].isVisible()
     assert not w.large_print_action.isEnabled()
+    w.set_locked(True)  # an exam starts, and ends
+    w.set_locked(False)
+    assert not w.large_print_action.isEnabled(), "still locked after an exam"
     # the theme is the school's, not locked: the user changes it, and can follow the school again
     assert dialog.theme.isEnabled() and dialog.origins["theme"].text() == f"Set by your school ({path})"
     dialog.theme.setFocus()

@@ -158,8 +158,8 @@ class MainWindow(QMainWindow):
         """During an exam the window shows the exam only: no other screen, no rules."""
         self.sidebar.setEnabled(not locked)
         for action in self.findChildren(QAction):
-            if action.shortcut().toString() not in ("", "F11"):
-                action.setEnabled(not locked)
+            if action.shortcut().toString() not in ("", "F11") and not action.property("locked"):
+                action.setEnabled(not locked)  # a setting the machine file locks stays off
         self.menuBar().setEnabled(not locked)
 
     def _drill(self, skill) -> None:
