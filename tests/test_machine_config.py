@@ -3,6 +3,7 @@ file that cannot be used named in one line with its line and problem, never a tr
 
 from __future__ import annotations
 
+import os
 from pathlib import Path, PureWindowsPath
 
 import pytest
@@ -134,7 +135,11 @@ def test_a_huge_file_a_folder_and_an_unreadable_name_are_each_one_line(tmp_path)
     assert "larger than 64 KiB" in machine_config([huge]).problem
     folder = tmp_path / "config.toml.d"
     folder.mkdir()
-    assert machine_config([folder]).problem.startswith(f"{folder}: cannot be read")
+    assert machine_config([folder]).problem == f"{folder}: is not a file"
+    if hasattr(os, "mkfifo"):  # a pipe is refused before it is opened: reading it would wait for good
+        pipe = tmp_path / "pipe.toml"
+        os.mkfifo(pipe)
+        assert machine_config([pipe]).problem == f"{pipe}: is not a file"
     unnamable = machine_config([tmp_path / "bad\x00name.toml"])  # no file can have it: none found
     assert unnamable.path is None and unnamable.problem is None
 

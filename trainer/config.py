@@ -17,6 +17,7 @@ its defaults."""
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -125,6 +126,8 @@ def machine_config(looked: list[Path] | None = None) -> MachineConfig:
 def read(path: Path) -> tuple[dict[str, object], frozenset[str]]:
     """The file's values and locked keys; ConfigError names the line and the problem."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe would hold the start up for good
+            raise ConfigError(path, "is not a file")
         with open(path, "rb") as f:
             data = f.read(LONGEST + 1)
     except OSError as e:
