@@ -87,7 +87,6 @@ class SettingsDialog(QDialog):
             grid.addWidget(reset, n * 2, 2)
             self.resets[key] = reset
             said = QLabel()
-            said.setObjectName("quiet")
             said.setWordWrap(True)
             said.setAccessibleName(f"{key} source")
             grid.addWidget(said, n * 2 + 1, 1, 1, 2)
