@@ -18,7 +18,6 @@ from ui.qt import (
     QLabel,
     QLineEdit,
     QPushButton,
-    Qt,
     QVBoxLayout,
     QWidget,
 )
@@ -71,8 +70,9 @@ class SettingsDialog(QDialog):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.folder, 1)
         row.addWidget(self.choose_folder)
-        self.klass = QLabel()
-        self.klass.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.klass = QLineEdit()  # an address is long: it scrolls rather than wraps
+        self.klass.setReadOnly(True)
+        self.klass.setToolTip("File › Join class… and File › Leave class change it")
         self.controls = {"theme": self.theme, "large_print": self.large_print, "data_folder": folder,
                          "class_address": self.klass}
         self.origins: dict[str, QLabel] = {}
@@ -112,14 +112,13 @@ class SettingsDialog(QDialog):
         self.folder.setText(str(c.value("data_folder")))
         address = c.value("class_address")
         self.klass.setText(shown("class_address", address) if address else "No class")
+        self.klass.setCursorPosition(0)  # the address from its start
         for key in KEYS:
             locked = c.locked(key)
             self.controls[key].setEnabled(not locked)
             text = origin(c, key)
             if key == "data_folder" and c.user(key) is not None and c.source(key) == USER_SETTINGS:
                 text += "; used from the next start"
-            if key == "class_address" and not locked:
-                text += "; File › Join class… and Leave class change it"
             self.origins[key].setText(text)
             reset = self.resets[key]
             reset.setText("Use the default" if c.machine.values.get(key) is None else "Follow the school")
