@@ -80,3 +80,24 @@ def test_a_locked_class_cannot_be_left_or_swapped(qtbot, tmp_path, klass, pushed
     assert class_line(w) == CONNECTED, "still in the class"
     w.close()
     store.close()
+
+
+def test_a_pushed_class_without_its_password_asks_once_and_then_follows_the_school(
+        qtbot, tmp_path, klass, pushed):
+    from tests.test_class_password import click_join
+
+    pushed(f'class_address = "{klass.address().kept}"\n')  # no password in the file
+    store = Store.open(progress_file(tmp_path / "ws.db", {"Ana": 1}))
+    w = window_for(qtbot, store)
+    w.rejoin_class()
+    dialog = w.join_dialog
+    qtbot.waitExposed(dialog)
+    assert dialog.problem.text() == (f"Your school set this workstation's class, {klass.address().shown}: "
+                                     "type its password to join it.")
+    dialog.password.setText(PASSWORD)
+    click_join(qtbot, dialog)
+    qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
+    assert w.config.source("class_address").endswith("config.toml"), "the school's, not copied"
+    assert "postgresql://" not in settings_on_disk()
+    w.close()
+    store.close()

@@ -405,6 +405,9 @@ def rejoin(window, address=None) -> None:
         password = passfile.lookup(path, remembered)
     except ClassServerError as e:
         return ask(window, remembered, f"Not rejoined: {e}. Type the class password to join again.")
+    if password is None and config.source(SETTING) != USER_SETTINGS:  # the school's class, first time
+        return ask(window, remembered, f"Your school set this workstation's class, {remembered.shown}: "
+                                       "type its password to join it.")
     if password is None:
         return ask(window, remembered, "This workstation keeps no password for the class at "
                                        f"{remembered.shown}: type it to join again.")
