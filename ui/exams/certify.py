@@ -19,7 +19,7 @@ class Certification:
     def sit(self, path: str | None = None, confirm: bool = True, code: str | None = None) -> bool:
         """Open a sitting file (asking the start code of a sealed one) and start the exam it
         grants (this trainee, this form, in time)."""
-        from trainer.exams import ExamError, needs_start_code, read_sitting_file
+        from trainer.exams import ExamError, needs_start_code, read_sitting_file, sitting_used
 
         page = self.page
         if path is None:
@@ -37,6 +37,10 @@ class Certification:
             sitting, token, form = read_sitting_file(path, code)
         except ExamError as e:
             QMessageBox.warning(page, "Sitting", str(e))
+            return False
+        used = sitting_used(page.store, token, page.services.seen)
+        if used is not None:  # said before "the clock starts now", never after it
+            QMessageBox.warning(page, "Sitting", used[:1].upper() + used[1:] + ".")
             return False
         if confirm and QMessageBox.question(
                 page, "Start the exam?",
@@ -189,9 +193,11 @@ HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Certif
 
 def certificate_data(cert: dict, verified: bool) -> dict:
     """What the printed report shows of a certificate (ui.exams.report.report_html's fields)."""
+    from trainer import part_title
     from trainer.exams import verification_code
 
-    items = [{"title": a.get("title", f"Part {a.get('position', 0) + 1}"), "total": a.get("total", 0),
+    items = [{"title": part_title(str(a.get("title", f"Part {a.get('position', 0) + 1}")), a.get("game")),
+              "total": a.get("total", 0),
               "findings": a.get("findings", []), "passed": bool(a.get("passed"))}
              for a in cert.get("answers", [])]
     answered = {a.get("position") for a in cert.get("answers", [])}
