@@ -171,7 +171,7 @@ class PracticeScreen(QWidget):
         # in an exam, where there is no feedback panel: what the screen says of the trainee's
         # input (select a wager first, nothing was placed), one line under the table
         self.said = QLabel("")
-        self.said.setObjectName("subtitle")
+        self.said.setObjectName("examSaid")
         self.said.setWordWrap(True)
         self.said.hide()
         layout.addWidget(self.said)

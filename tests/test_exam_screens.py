@@ -1,0 +1,147 @@
+"""The Exam screen as a trainee and an instructor meet it on a laptop: a used sitting refused before
+the clock is offered, the exam's table with one clock and no empty panel, parts that name their
+game, the date sat on a certificate, the instructor key read off the GUI thread, and forms
+retired, reordered and duplicated. Every test drives the real widgets."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.exams import code_of, issuer
+from tests.support.screens import answer, window
+from trainer.exams import add_bundled_forms, installation_key
+from trainer.progress import Store
+
+
+@pytest.fixture
+def school(tmp_path):
+    store = Store.open(tmp_path / "school.db")
+    rosa = store.add_trainee("Rosa Diaz")
+    key = installation_key(tmp_path / "installation.key")
+    add_bundled_forms(store)  # as the app does at start-up
+    yield store, key, rosa
+    store.close()
+
+
+def first_box(seen: list) -> None:
+    """Note the text of the next message box and close it as Esc does (No to a question)."""
+    from ui.qt import QApplication, QMessageBox, QTimer
+
+    def look():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, look)
+            return
+        seen.append(box.text())
+        box.reject()
+
+    QTimer.singleShot(20, look)
+
+
+def sitting_file(tmp_path, store, form_uid: str = "example-pai-gow-dice-2"):
+    """A sealed sitting of a bundled form for Rosa, issued by another instructor's ledger; the path
+    and the token."""
+    from trainer.exams import get_form, issue_sitting, sign_form, sitting_form, write_sitting_file
+    from trainer.exams.keys import InstructorKey
+
+    ivy = issuer(InstructorKey.generate("Ivy Park"))
+    exam = get_form(store, form_uid)
+    with Store.open(tmp_path / "ivy.db") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Rosa Diaz")
+        signed = sign_form(sitting_form(ledger, exam, token), ivy)
+        write_sitting_file(tmp_path / "rosa.sitting", token, signed, key=ivy)
+    return str(tmp_path / "rosa.sitting"), token
+
+
+@pytest.mark.parametrize("where", ["this file", "another file"])
+def test_a_used_sitting_is_refused_before_the_clock_is_offered(qtbot, school, tmp_path, where):
+    """The sitting was sat once and left. Opened again, the refusal came only after "The clock
+    starts now … Start?" had been answered Yes: it comes first, and nothing else is asked."""
+    from trainer.exams import SittingsSeen
+
+    store, key, rosa = school
+    path, token = sitting_file(tmp_path, store)
+    seen = SittingsSeen(store.path)
+    first = window(qtbot, store, key, rosa, seen=seen)
+    page = first.show_screen("exam")
+    assert page.certification.sit(path, confirm=False, code=code_of(token))
+    page.abandon()
+    qtbot.waitUntil(lambda: page.runner is None, timeout=3000)
+    first.close()
+
+    other = Store.open(tmp_path / "fresh.db") if where == "another file" else store
+    again = window(qtbot, other, key, other.add_trainee("Rosa Diaz") if other is not store else rosa,
+                   seen=seen)
+    page = again.show_screen("exam")
+    said: list = []
+    first_box(said)
+    assert not page.certification.sit(path, code=code_of(token))
+    assert said and "already" in said[0] and "good for one attempt" in said[0], said
+    assert not any("clock starts now" in s for s in said)
+    assert page.runner is None
+    again.close()
+    if other is not store:
+        assert other.query("SELECT count(*) AS n FROM exam_results")[0]["n"] == 0
+        other.close()
+
+
+def start_first_exam(qtbot, school, size=(1366, 768)):
+    from ui.qt import Qt
+
+    store, key, rosa = school
+    w = window(qtbot, store, key, rosa)
+    w.resize(*size)
+    page = w.show_screen("exam")
+    page.available.selectRow(0)
+    answer({"button": "Yes"})
+    qtbot.mouseClick(page.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.runner is not None and page.runner.screen.round is not None, timeout=3000)
+    return w, page
+
+
+def test_the_exam_table_has_the_width_and_one_clock(qtbot, school):
+    """At 1366×768 the exam kept the practice screen's feedback panel, empty and white, on the
+    right third, and two clocks side by side (the exam's and the part's): the table has the
+    width, one clock runs, and what the screen says of the trainee's input has a line."""
+    from trainer import Do
+    from ui.qt import QLabel
+
+    w, page = start_first_exam(qtbot, school)
+    runner = page.runner
+    try:
+        qtbot.wait(50)
+        table = runner.screen.view
+        assert table.width() >= 0.9 * runner.width(), (table.width(), runner.width())
+        clocks = [label for label in runner.findChildren(QLabel)
+                  if label.objectName() in ("timer", "timerLate") and label.isVisible()]
+        assert clocks == [runner.countdown], [c.text() for c in clocks]
+        runner.screen.selected = None
+        runner.screen.act(Do.PAY)  # no wager selected: the screen says so, where it can be read
+        said = runner.screen.findChild(QLabel, "examSaid")
+        assert said is not None and said.isVisible() and "select a wager first" in said.text()
+    finally:  # never a running exam left to ask "Leave the exam?" when the window closes
+        page.abandon()
+    qtbot.waitUntil(lambda: page.runner is None, timeout=3000)
+    w.close()
+
+
+def test_two_parts_called_the_same_name_their_games(qtbot, school):
+    """Props & Hops' and Pai Gow's exam items are both "Exam: calling the dice": the result
+    listed two parts of that one title. Each names its game, on the screen and the certificate."""
+    from tests.support.exams import sit
+    from trainer.exams import exam_items, new_form
+
+    store, key, rosa = school
+    items = exam_items()
+    exam = new_form("Calling check ride", [items["exam-ph-02"], items["exam-pgd-03"]],
+                    time_limit_seconds=900, created_by="Ivy", attempts_allowed=1)
+    assert items["exam-ph-02"].title == items["exam-pgd-03"].title  # the case in point
+    result = sit(store, key, rosa, exam)
+    w = window(qtbot, store, key, rosa)
+    page = w.show_screen("exam")
+    page.show_result(result)
+    text = page.report.toPlainText()
+    heads = [line.split(" — ")[0] for line in text.splitlines() if line[:3] in ("1. ", "2. ")]
+    assert heads == ["1. Props & Hops: calling the dice",
+                     "2. Pai Gow Poker dice wagers: calling the dice"], heads
+    w.close()
