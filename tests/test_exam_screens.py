@@ -145,3 +145,39 @@ def test_two_parts_called_the_same_name_their_games(qtbot, school):
     assert heads == ["1. Props & Hops: calling the dice",
                      "2. Pai Gow Poker dice wagers: calling the dice"], heads
     w.close()
+
+
+def test_a_certificate_shows_the_date_it_was_sat(qtbot, tmp_path):
+    """The certificate (its list, its page on the screen, its PDF) named when it was certified
+    but not when the exam was sat: each shows the date sat, the one the result recorded."""
+    import time
+
+    from trainer.exams import ExamAccess, certificates
+    from ui.exams.certify import certificate_data
+    from ui.exams.report import report_html
+    from ui.shell.app import demo_services, throwaway_settings
+    from ui.shell.window import MainWindow
+
+    services = demo_services(instructor=True)
+    w = MainWindow(services, settings=throwaway_settings())
+    qtbot.addWidget(w)
+    w.show()
+    page = w.show_screen("exam")
+    tab = page.certificates
+    found = certificates(services.store)
+    assert found and tab.table.rowCount() == len(found)
+    access = ExamAccess(services.store, services.trainee)
+    header = [tab.table.horizontalHeaderItem(c).text() for c in range(tab.table.columnCount())]
+    for row in range(tab.table.rowCount()):
+        cert = tab.shown[row]
+        result = next(r for r in access.results() if r.uid == cert["result"])
+        day = time.strftime("%Y-%m-%d %H:%M", time.localtime(result.started))
+        assert tab.table.item(row, header.index("Sat")).text() == day
+        tab.table.selectRow(row)
+        tab.open()
+        said = " ".join(page.report.toPlainText().split())
+        assert f"Sat {day}" in said, said[:400]
+        pdf = tab.print_selected(str(tmp_path / f"{row}.pdf"))
+        assert pdf.read_bytes()[:5] == b"%PDF-"
+        assert f"Sat</b></td><td>{day}" in report_html(certificate_data(cert, tab.verified(cert)))
+    w.close()

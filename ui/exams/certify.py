@@ -188,7 +188,14 @@ class Certification:
 
 # --- the instructor's certificates ------------------------------------------------------------------
 
-HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Certified"]
+HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Sat", "Certified"]
+
+
+def sat_on(cert: dict) -> float | None:
+    """When the exam a certificate certifies was sat, as it signs it (trainer.exams.certify
+    date_sat); None for a certificate signed before it stated the date."""
+    sat = cert.get("sat")
+    return float(sat) if isinstance(sat, int | float) and not isinstance(sat, bool) else None
 
 
 def certificate_data(cert: dict, verified: bool) -> dict:
@@ -211,8 +218,15 @@ def certificate_data(cert: dict, verified: bool) -> dict:
             "rule": cert["rule"].get("number") if isinstance(cert.get("rule"), dict) else cert.get("rule"),
             "certificate": {"signer": cert["signer"]["name"], "attempt": cert["attempt"],
                             "fingerprint": cert["signer"]["fingerprint"],
-                            "certified": cert["certified"], "code": verification_code(cert),
+                            "certified": cert["certified"], "sat": sat_on(cert),
+                            "code": verification_code(cert),
                             "verified": verified}}
+
+
+def _day(t: float | None) -> str:
+    import time
+
+    return "—" if t is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
 
 
 class CertificatesTab:
@@ -250,8 +264,6 @@ class CertificatesTab:
         return trusted_signer(cert, self.trusted()) is not None
 
     def refresh(self) -> None:
-        import time
-
         from trainer.exams import certificates
         from ui.shell.lists import fill
 
@@ -265,7 +277,7 @@ class CertificatesTab:
         fill(self.table, [(c["trainee"], c["form"]["name"], c["attempt"], c["status"], c["total"],
                            ("✓ verified" if ok else "⚠ not by an instructor key here")
                            + (" · kept by the class" if kept == "the class" else ""),
-                           time.strftime("%Y-%m-%d %H:%M", time.localtime(c["certified"])))
+                           _day(sat_on(c)), _day(c["certified"]))
                           for c, ok, kept in zip(self.shown, checked, self.kept, strict=True)],
              list(range(len(self.shown))))
 
