@@ -181,3 +181,52 @@ def test_a_certificate_shows_the_date_it_was_sat(qtbot, tmp_path):
         assert pdf.read_bytes()[:5] == b"%PDF-"
         assert f"Sat</b></td><td>{day}" in report_html(certificate_data(cert, tab.verified(cert)))
     w.close()
+
+
+@pytest.mark.parametrize("where", ["issuing a sitting", "opening the profile"])
+def test_the_passphrase_is_checked_off_the_gui_thread(qtbot, school, tmp_path, monkeypatch, where):
+    """scrypt over the instructor key's passphrase froze the window 0.8–1.6 s with no busy cursor.
+    It runs on a thread of its own; meanwhile the GUI thread runs (a timer fires), shows a busy
+    cursor and a line that says what is being done, and both are gone after."""
+    import hashlib
+    import threading
+
+    from tests.support.screens import PASSPHRASE
+    from trainer.exams import InstructorKey
+    from trainer.exams.roles import new_instructor
+    from ui.qt import QApplication, Qt, QTimer
+    from ui.shell.profiles import ProfileDialog
+
+    store, key, _ = school
+    lee, path = new_instructor(store, "Ivy Lee", PASSPHRASE, tmp_path)
+    w = window(qtbot, store, key, lee)
+    real, seen, ran = hashlib.scrypt, {}, threading.Event()
+
+    def scrypt(*args, **kwargs):
+        seen["on the GUI thread"] = threading.current_thread() is threading.main_thread()
+        seen["the GUI ran meanwhile"] = ran.wait(10)  # on the GUI thread, it never can
+        return real(*args, **kwargs)
+
+    def meanwhile():
+        cursor = QApplication.overrideCursor()
+        seen["cursor"] = cursor.shape() if cursor is not None else None
+        seen["line"] = (w.statusBar().currentMessage() if where == "issuing a sitting"
+                        else dialog.message.text())
+        ran.set()
+
+    monkeypatch.setattr(hashlib, "scrypt", scrypt)
+    QTimer.singleShot(0, meanwhile)
+    if where == "issuing a sitting":
+        opened = w.show_screen("exam").certification._key(str(path), PASSPHRASE, "Issue a sitting")
+        assert isinstance(opened, InstructorKey) and opened.public.raw.hex() == store.trainee(lee).public_key
+    else:
+        dialog = ProfileDialog(store, w)
+        assert dialog.open_instructor(store.trainee(lee), PASSPHRASE)
+        dialog.deleteLater()
+    assert seen["on the GUI thread"] is False and seen["the GUI ran meanwhile"], seen
+    assert seen["cursor"] == Qt.CursorShape.WaitCursor
+    assert "passphrase" in seen["line"], seen["line"]
+    assert QApplication.overrideCursor() is None
+    assert w.statusBar().currentMessage() == "" and (where == "issuing a sitting" or
+                                                     dialog.message.text() == "")
+    w.close()

@@ -77,6 +77,8 @@ class Certification:
 
     def _key(self, key_path: str | None, passphrase: str | None, title: str):
         from trainer.exams import ExamError, read_private_key
+        from ui.shell.server_call import status_bar_of
+        from ui.shell.working import KEY_WORK, off_the_gui_thread
 
         page = self.page
         known = getattr(page.trainee, "key_path", None)
@@ -93,7 +95,8 @@ class Certification:
             if not ok:
                 return None
         try:
-            return read_private_key(key_path, passphrase)
+            return off_the_gui_thread(status_bar_of(page), KEY_WORK,
+                                      lambda: read_private_key(key_path, passphrase))
         except ExamError as e:
             QMessageBox.warning(page, title, str(e))
             return None
