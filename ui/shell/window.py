@@ -243,6 +243,14 @@ class MainWindow(QMainWindow):
         view.addAction(large)
         self.large_print_action = large
         view.addSeparator()
+        from ui.shell.presenting import KEY, Presentation
+
+        self.presentation = Presentation(self)
+        present = QAction(f"Present on second screen\t{KEY}", self)  # F5 is read in every window
+        present.setStatusTip("The table, or the replay, full screen on the projector; the console "
+                             "stays here. F5 or Esc ends it")
+        present.triggered.connect(self.presentation.toggle)
+        view.addAction(present)
         full = QAction("Full screen", self)
         full.setShortcut(QKeySequence("F11"))
         full.triggered.connect(lambda: self.showNormal() if self.isFullScreen() else self.showFullScreen())
@@ -374,6 +382,7 @@ class MainWindow(QMainWindow):
                     != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
+        self.presentation.stop()  # the table back in the window, the projector's window closed
         self.database_check.stop()  # a check still running ends with the window
         if self.importing is not None and self.importing.running:
             self.importing.wait()  # stopped: nothing more of it is added
