@@ -230,3 +230,65 @@ def test_the_passphrase_is_checked_off_the_gui_thread(qtbot, school, tmp_path, m
     assert w.statusBar().currentMessage() == "" and (where == "issuing a sitting" or
                                                      dialog.message.text() == "")
     w.close()
+
+
+def test_an_instructor_duplicates_retires_and_brings_back_a_form(qtbot):
+    """Forms could be neither edited, retired nor reordered. A form is signed and digested, so it
+    is duplicated as a new form (its settings and items to change), which may retire the old;
+    a retired form is no longer listed or issued, and its certificates stay, verified."""
+    from trainer.exams import FormError, InstructorKey, get_form, issue_sitting, list_forms
+    from ui.exams.forms import FormBuilder
+    from ui.qt import QTimer
+    from ui.shell.app import demo_services, throwaway_settings
+    from ui.shell.window import MainWindow
+
+    services = demo_services(instructor=True)
+    store = services.store
+    w = MainWindow(services, settings=throwaway_settings())
+    qtbot.addWidget(w)
+    w.show()
+    page = w.show_screen("exam")
+    tab = page.certificates
+
+    def shown(table, column=0):
+        return [table.item(r, column).text() for r in range(table.rowCount())]
+
+    certified = [(r, c) for r, c in zip(shown(tab.table, 1), shown(tab.table, 5), strict=True)]
+    assert certified and all(c.startswith("✓") for _, c in certified)
+    source = get_form(store, tab.shown[0]["form"]["uid"])
+    page.forms.selectRow(shown(page.forms).index(source.name))
+    seen = {}
+
+    def change():
+        builder = next(b for b in page.findChildren(FormBuilder) if b.isVisible())
+        seen["name"] = builder.name.text()
+        seen["ticked"] = [s.id for s in builder.chosen()]
+        seen["retire"] = builder.retire_source.isChecked()
+        builder.pass_mark.setValue(90)
+        builder.accept()
+
+    QTimer.singleShot(50, change)
+    assert page.duplicate_form()
+    assert seen == {"name": f"{source.name} (new)", "ticked": [s.id for s in source.scenarios],
+                    "retire": True}
+    [new] = [f for f in list_forms(store) if f.name == f"{source.name} (new)"]
+    assert new.uid != source.uid and new.digest != source.digest and new.pass_mark == 90
+    assert [s.id for s in new.scenarios] == [s.id for s in source.scenarios]
+    kept = get_form(store, source.uid)
+    assert kept.archived and kept.digest == source.digest and kept.pass_mark == source.pass_mark
+    assert source.name not in shown(page.forms) and new.name in shown(page.forms)
+    with pytest.raises(FormError, match="retired"):
+        issue_sitting(store, InstructorKey.generate("Ivy Park"), kept, "Rosa Diaz")
+    page.refresh()
+    assert list(zip(shown(tab.table, 1), shown(tab.table, 5), strict=True)) == certified
+
+    page.show_retired.setChecked(True)
+    assert f"{source.name} (retired)" in shown(page.forms)
+    page.forms.selectRow(shown(page.forms).index(f"{source.name} (retired)"))
+    assert page.bring_back_form() and not get_form(store, source.uid).archived
+    page.show_retired.setChecked(False)
+    page.forms.selectRow(shown(page.forms).index(new.name))
+    answer({"button": "Yes"})
+    assert page.retire_form() and get_form(store, new.uid).archived
+    assert new.name not in shown(page.forms) and source.name in shown(page.forms)
+    w.close()

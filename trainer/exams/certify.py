@@ -155,11 +155,15 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
     `proof` (the default): its result must prove it was opened with the start code
     (trainer.exams.proof), which the sitting file's writer derives from `key`.
     Joined to a class (`classroom`), the class server counts the attempts and records the
-    sitting before this file does; ExamOfflineError when it cannot be reached (nothing issued)."""
+    sitting before this file does; ExamOfflineError when it cannot be reached (nothing issued).
+    FormError for a form retired (archived) here."""
     name = clean_name(trainee)
     if not name:
         raise CertifyError("a sitting needs the trainee's name")
     add_form(store, form)  # the instructor's own copy, for re-grading
+    if get_form(store, form.uid).archived:
+        raise FormError(f"{form.name!r} is retired: no sitting of it is issued (bring it back to "
+                        "issue one); the sittings issued before it was retired stay good")
     now = time.time() if now is None else float(now)
     nonce = secrets.token_hex(16)
     positions = form.draw_positions()
