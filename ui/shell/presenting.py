@@ -83,7 +83,8 @@ class Presentation(QObject):
             QMessageBox.information(owner, "Present on second screen", NOTHING)
             return False
         self.view, self.screen = view, screen
-        self.holder = QLabel(f"The table is on the other screen ({screen.name() or 'the projector'}). "
+        size = screen.size()
+        self.holder = QLabel(f"The table is on the other screen ({size.width()}×{size.height()}). "
                              "F5 or Esc brings it back here.")
         self.holder.setObjectName("presenting")
         self.holder.setWordWrap(True)
