@@ -102,6 +102,7 @@ class Presentation(QObject):
         shown.showFullScreen()
         self.shown = shown
         view.destroyed.connect(self._view_gone)  # a round of another game replaced it
+        self.holder.destroyed.connect(self._place_gone)  # the exam, or the replay, closed
         return True
 
     def stop(self) -> None:
@@ -112,15 +113,25 @@ class Presentation(QObject):
             return
         if view is not None:
             view.destroyed.disconnect(self._view_gone)
-            if holder is not None:
-                _swap(holder, view)
         if holder is not None:
+            holder.destroyed.disconnect(self._place_gone)
+            if view is not None:
+                _swap(holder, view)
             holder.deleteLater()
         shown.hide()
         shown.deleteLater()
 
     def _view_gone(self, *_args) -> None:
         self.view = None
+        self.stop()
+
+    def _place_gone(self, *_args) -> None:
+        """The screen the table was taken from is gone (an exam ended, a replay closed): the
+        presentation ends, and the table, whose screen it was, goes with it."""
+        self.holder = None
+        if self.view is not None:
+            self.view.destroyed.disconnect(self._view_gone)
+            self.view = None  # a child of the presentation's window: deleted with it
         self.stop()
 
     def _screen_removed(self, screen) -> None:
