@@ -292,3 +292,28 @@ def test_an_instructor_duplicates_retires_and_brings_back_a_form(qtbot):
     assert page.retire_form() and get_form(store, new.uid).archived
     assert new.name not in shown(page.forms) and source.name in shown(page.forms)
     w.close()
+
+
+@pytest.mark.parametrize("sat", [float("nan"), float("inf"), 1e300, -1e300, "yesterday", True, None])
+def test_a_hostile_date_sat_on_a_class_certificate_is_no_date(qtbot, sat):
+    """The class keeps certificates that any instructor's login wrote, signed or not: one whose date
+    sat is no date is listed and opened with none, never a traceback."""
+    from ui.shell.app import demo_services, throwaway_settings
+    from ui.shell.window import MainWindow
+
+    services = demo_services(instructor=True)
+    w = MainWindow(services, settings=throwaway_settings())
+    qtbot.addWidget(w)
+    page = w.show_screen("exam")
+    tab = page.certificates
+    forged = dict(tab.shown[0], sat=sat, signature="00" * 64, result="someone-else")
+    tab.from_class = [(forged, None)]
+    tab.refresh()
+    row = tab.shown.index(forged)
+    header = [tab.table.horizontalHeaderItem(c).text() for c in range(tab.table.columnCount())]
+    sat_column = header.index("Sat")
+    assert tab.table.item(row, sat_column).text() == "—"
+    tab.table.selectRow(row)
+    tab.open()
+    assert "Sat not stated" in " ".join(page.report.toPlainText().split())
+    w.close()

@@ -196,9 +196,17 @@ HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Sat", 
 
 def sat_on(cert: dict) -> float | None:
     """When the exam a certificate certifies was sat, as it signs it (trainer.exams.certify
-    date_sat); None for a certificate signed before it stated the date."""
+    date_sat); None for a certificate signed before it stated the date, or stating none."""
+    from datetime import datetime
+
     sat = cert.get("sat")
-    return float(sat) if isinstance(sat, int | float) and not isinstance(sat, bool) else None
+    if isinstance(sat, bool) or not isinstance(sat, int | float):
+        return None
+    try:  # a date no calendar holds (NaN, 1e300) is no date: a certificate may be hostile
+        datetime.fromtimestamp(sat)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return float(sat)
 
 
 def certificate_data(cert: dict, verified: bool) -> dict:
