@@ -716,3 +716,26 @@ def test_a_crafted_marker_move_is_refused_by_name_and_the_rest_is_certified(ledg
     [refused] = summary.refused
     assert "results[0]" in refused and "log[" in refused and "not a move of the markers" in refused
     assert [c["result"] for c in summary.certificates] == [good["nonce"]]
+
+
+def test_a_certificate_signs_the_date_sat_and_a_made_up_one_is_refused(ledger, workstation, ivy):
+    """The certificate said when it was certified, never when the exam was sat. It signs the
+    date sat, which must lie in its sitting (issued, valid until) by the instructor's ledger: a
+    record whose start was moved a year on, or is not a time, is refused by name."""
+    exam = form()
+    token = issue_sitting(ledger, ivy, exam, "Sam Lee", now=1_790_000_000.0, valid_for=3600)
+    store, key, trainee = workstation
+    session = start_exam(store, exam, trainee, key, sitting=token, clock=lambda: 1_790_000_600.0,
+                         start_code=code_of(token))
+    session.abandon()
+    record = record_of(store, session.result.id)
+    for started, why in ((1_790_000_600.0 + 365 * 86400, "outside its sitting"),
+                         (1_790_000_000.0 - 86400, "outside its sitting"),
+                         ("yesterday", "is not a time"), (float("nan"), "is not a time")):
+        with pytest.raises(CertifyError, match=why):
+            certify(ledger, ivy, dict(record, started=started), token, now=1_790_001_000.0)
+    signed = certify(ledger, ivy, record, token, now=1_790_001_000.0)
+    assert verify_certificate(signed, [ivy.public])["sat"] == 1_790_000_600.0
+    forged = dict(signed, sat=1_790_000_100.0)  # the date changed on the signed file
+    with pytest.raises(CertifyError, match="signature does not verify"):
+        verify_certificate(forged, [ivy.public])

@@ -44,8 +44,8 @@ FACE: dict[str, tuple[str, str | None]] = {
     **names_from("trainer.config", "KEYS", "ConfigError", "MachineConfig", "machine_config", "places",
                  "data_folder", "themes"),
     # the words people read for the engine's ids
-    **names_from("trainer.words", "automation_words", "no_roll_words", "paytable_entry_words",
-                 "readable"),
+    **names_from("trainer.words", "automation_words", "no_roll_words", "part_title",
+                 "paytable_entry_words", "readable"),
 }
 
 __getattr__, __dir__, _names = lazy_face(__name__, FACE)

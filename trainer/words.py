@@ -46,6 +46,21 @@ def no_roll_words(reason: str | None, game: str | None = None) -> str:
     return _no_roll_names().get(reason, reason)
 
 
+_EXAM_PREFIX = re.compile(r"^\s*exam\s*[:\-—–]\s*", re.IGNORECASE)
+
+
+def part_title(title: str, game: str | None) -> str:
+    """An exam part's title naming its game, so that two parts of one form never read the same
+    ("Exam: calling the dice" of Props & Hops and of Pai Gow: "Props & Hops: calling the dice",
+    "Pai Gow Poker dice wagers: calling the dice"); a title that names its game already is kept."""
+    if game not in games.GAME_IDS:
+        return title
+    name = games.get(game).name
+    if name.casefold() in title.casefold():
+        return title
+    return f"{name}: {_EXAM_PREFIX.sub('', title) or title}"
+
+
 _READING = re.compile(re.escape(READING) + r" '([a-z0-9-]+)'")
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import secrets
 import sqlite3
 import time
@@ -74,6 +75,9 @@ VALID_FOR = 4 * 3600
 #: workstation's clock is not trusted, so a token kept and sat days late is refused here (an
 #: instructor who certifies later widens it: `dealer-trainer certify --grace-hours N`)
 CERTIFY_WITHIN = 12 * 3600
+#: how far a workstation's clock may be from the instructor's when the date an exam was sat is
+#: checked against its sitting's issue and expiry
+CLOCKS_DIFFER = 15 * 60
 ENDINGS = {Status.PASSED: Ending.FINISHED, Status.FAILED: Ending.FINISHED,
            Status.TIMED_OUT: Ending.TIME_UP, Status.ABANDONED: Ending.LEFT}
 
@@ -151,11 +155,15 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
     `proof` (the default): its result must prove it was opened with the start code
     (trainer.exams.proof), which the sitting file's writer derives from `key`.
     Joined to a class (`classroom`), the class server counts the attempts and records the
-    sitting before this file does; ExamOfflineError when it cannot be reached (nothing issued)."""
+    sitting before this file does; ExamOfflineError when it cannot be reached (nothing issued).
+    FormError for a form retired (archived) here."""
     name = clean_name(trainee)
     if not name:
         raise CertifyError("a sitting needs the trainee's name")
     add_form(store, form)  # the instructor's own copy, for re-grading
+    if get_form(store, form.uid).archived:
+        raise FormError(f"{form.name!r} is retired: no sitting of it is issued (bring it back to "
+                        "issue one); the sittings issued before it was retired stay good")
     now = time.time() if now is None else float(now)
     nonce = secrets.token_hex(16)
     positions = form.draw_positions()
@@ -296,7 +304,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
                            "start code (written without it, or changed after the attempt ended)")
     status = record.get("status")
     ending = next((e for s, e in ENDINGS.items() if s == status), None)  # a list is no key
-    sat = record.get("answers")
+    given = record.get("answers")
     late = None  # what reached the class server after the time limit (s014)
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
@@ -313,7 +321,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             refused = not_as_recorded(kept, record, sitting.nonce, ending)
             if refused:
                 raise CertifyError(refused)
-            sat = kept_answers(kept)  # an answer that came after the time limit is not answered
+            given = kept_answers(kept)  # an answer that came after the time limit is not answered
             late = counted_late(kept)
             if late is not None and not late["ended"]:
                 ending = Ending.TIME_UP  # never ended on the server: its time ran out there
@@ -321,7 +329,8 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
                 ending = Ending.TIME_UP  # by the class server's clock, the time ran out first
     if ending is None:
         raise CertifyError(f"status: {shown(status)} is not how an exam ends")
-    answers = regrade_answers(form, sat)
+    sat = date_sat(record.get("started"), ledger["issued"], ledger["expires"])
+    answers = regrade_answers(form, given)
     score = exam_score(answers, len(form.items), form.pass_mark)
     status, passed = verdict(ending, score)
     now = time.time() if now is None else float(now)
@@ -335,7 +344,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
                      "pass_mark": form.pass_mark, "items": len(form.items)},
             "status": status.value, "passed": passed, "critical": score.critical,
             "procedure": score.procedure, "payouts": score.payouts, "speed": score.speed,
-            "total": score.total, "answers": answers, "certified": now,
+            "total": score.total, "answers": answers, "certified": now, "sat": sat,
             "rule": {"number": score.rule, "name": rule(score.rule).name},
             **({"late": late} if late is not None else {}),
             "signer": _signer(key.public)}
@@ -354,6 +363,27 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     except sqlite3.IntegrityError:  # another process certified it a moment ago
         raise CertifyError("this sitting was already used") from None
     return certificate
+
+
+def date_sat(started: object, issued: float, expires: float) -> float:
+    """When the result says its exam started (seconds since 1970, by the workstation's exam clock),
+    as the certificate states it: only between its sitting's issue and expiry by the instructor's
+    ledger, give or take CLOCKS_DIFFER (the sitting starts only before it expires); CertifyError
+    otherwise, for a date the workstation's clock or an edit made up."""
+    if isinstance(started, bool) or not isinstance(started, int | float) or not math.isfinite(started):
+        raise CertifyError(f"started: {shown(started)} is not a time")
+    if not issued - CLOCKS_DIFFER <= started <= expires + CLOCKS_DIFFER:
+        raise CertifyError(f"started: the result says it was sat {_when(started)}, outside its "
+                           f"sitting (issued {_when(issued)}, valid until {_when(expires)}): the "
+                           "workstation's clock was wrong, or the record was changed")
+    return float(started)
+
+
+def _when(t: float) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+    except (OverflowError, OSError, ValueError):
+        return f"at {t:.0f} s since 1970"
 
 
 def _span(seconds: float) -> str:

@@ -56,13 +56,17 @@ class SittingsSeen:
         try:
             where = self._sat(nonce, here)
             if where is not None:
-                raise SatBeforeError(f"this sitting was already started on this computer ({where}): "
-                                     "a sitting is good for one attempt; ask the instructor for a "
-                                     "new one")
+                raise SatBeforeError(_sat_before(where))
             yield
             self._add(nonce)
         finally:
             lock.release()
+
+    def refusal(self, nonce: str, here: str | None = None) -> str | None:
+        """What `first_sitting` would refuse the sitting with, asked before anything starts (the
+        start asks again under the lock); None when it was not started before on this account."""
+        where = self._sat(nonce, here)
+        return None if where is None else _sat_before(where)
 
     def _sat(self, nonce: str, here: str | None) -> str | None:
         try:
@@ -86,6 +90,11 @@ class SittingsSeen:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _sat_before(where: str) -> str:
+    return (f"this sitting was already started on this computer ({where}): a sitting is good for "
+            "one attempt; ask the instructor for a new one")
 
 
 def _same_file(a: str | os.PathLike, b: Path) -> bool:

@@ -147,8 +147,7 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     with first, store.write(now=True) as db:  # the trainee waits for it: not for the file's check
         if sitting is not None and db.execute("SELECT 1 FROM exam_results WHERE uid = ?",
                                               (uid,)).fetchone():
-            raise CertifyError("this sitting was already sat on this workstation: a sitting is "
-                               "good for one attempt; ask the instructor for a new one")
+            raise CertifyError(SAT_HERE)
         used = db.execute("SELECT count(*) FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
                           (trainee_id, form.uid)).fetchone()[0]
         if used >= form.attempts_allowed:
@@ -174,6 +173,20 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     lock.acquire()  # a new uid: nobody else holds it
     return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock, classroom,
                        online=opened is not None and classroom is not None)
+
+
+SAT_HERE = ("this sitting was already sat on this workstation: a sitting is good for one attempt; "
+            "ask the instructor for a new one")
+
+
+def sitting_used(store: Store, token: dict, seen: SittingsSeen | None = None) -> str | None:
+    """Why a sitting cannot be started here because it was started before (in this progress file,
+    or on this account as `seen` finds it), asked before the trainee is told the clock starts;
+    None when nothing says so. `start_exam` checks it again under its locks."""
+    nonce = str(token.get("nonce", ""))
+    if store.query("SELECT 1 AS x FROM exam_results WHERE uid = ?", (nonce,)):
+        return SAT_HERE
+    return seen.refusal(nonce, store.path) if seen is not None else None
 
 
 def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float,

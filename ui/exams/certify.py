@@ -19,7 +19,7 @@ class Certification:
     def sit(self, path: str | None = None, confirm: bool = True, code: str | None = None) -> bool:
         """Open a sitting file (asking the start code of a sealed one) and start the exam it
         grants (this trainee, this form, in time)."""
-        from trainer.exams import ExamError, needs_start_code, read_sitting_file
+        from trainer.exams import ExamError, needs_start_code, read_sitting_file, sitting_used
 
         page = self.page
         if path is None:
@@ -37,6 +37,10 @@ class Certification:
             sitting, token, form = read_sitting_file(path, code)
         except ExamError as e:
             QMessageBox.warning(page, "Sitting", str(e))
+            return False
+        used = sitting_used(page.store, token, page.services.seen)
+        if used is not None:  # said before "the clock starts now", never after it
+            QMessageBox.warning(page, "Sitting", used[:1].upper() + used[1:] + ".")
             return False
         if confirm and QMessageBox.question(
                 page, "Start the exam?",
@@ -73,6 +77,8 @@ class Certification:
 
     def _key(self, key_path: str | None, passphrase: str | None, title: str):
         from trainer.exams import ExamError, read_private_key
+        from ui.shell.server_call import status_bar_of
+        from ui.shell.working import KEY_WORK, off_the_gui_thread
 
         page = self.page
         known = getattr(page.trainee, "key_path", None)
@@ -89,7 +95,8 @@ class Certification:
             if not ok:
                 return None
         try:
-            return read_private_key(key_path, passphrase)
+            return off_the_gui_thread(status_bar_of(page), KEY_WORK,
+                                      lambda: read_private_key(key_path, passphrase))
         except ExamError as e:
             QMessageBox.warning(page, title, str(e))
             return None
@@ -184,14 +191,31 @@ class Certification:
 
 # --- the instructor's certificates ------------------------------------------------------------------
 
-HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Certified"]
+HEADERS = ["Trainee", "Exam", "Attempt", "Result", "Total", "Signature", "Sat", "Certified"]
+
+
+def sat_on(cert: dict) -> float | None:
+    """When the exam a certificate certifies was sat, as it signs it (trainer.exams.certify
+    date_sat); None for a certificate signed before it stated the date, or stating none."""
+    from datetime import datetime
+
+    sat = cert.get("sat")
+    if isinstance(sat, bool) or not isinstance(sat, int | float):
+        return None
+    try:  # a date no calendar holds (NaN, 1e300) is no date: a certificate may be hostile
+        datetime.fromtimestamp(sat)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return float(sat)
 
 
 def certificate_data(cert: dict, verified: bool) -> dict:
     """What the printed report shows of a certificate (ui.exams.report.report_html's fields)."""
+    from trainer import part_title
     from trainer.exams import verification_code
 
-    items = [{"title": a.get("title", f"Part {a.get('position', 0) + 1}"), "total": a.get("total", 0),
+    items = [{"title": part_title(str(a.get("title", f"Part {a.get('position', 0) + 1}")), a.get("game")),
+              "total": a.get("total", 0),
               "findings": a.get("findings", []), "passed": bool(a.get("passed"))}
              for a in cert.get("answers", [])]
     answered = {a.get("position") for a in cert.get("answers", [])}
@@ -205,8 +229,15 @@ def certificate_data(cert: dict, verified: bool) -> dict:
             "rule": cert["rule"].get("number") if isinstance(cert.get("rule"), dict) else cert.get("rule"),
             "certificate": {"signer": cert["signer"]["name"], "attempt": cert["attempt"],
                             "fingerprint": cert["signer"]["fingerprint"],
-                            "certified": cert["certified"], "code": verification_code(cert),
+                            "certified": cert["certified"], "sat": sat_on(cert),
+                            "code": verification_code(cert),
                             "verified": verified}}
+
+
+def _day(t: float | None) -> str:
+    import time
+
+    return "—" if t is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
 
 
 class CertificatesTab:
@@ -244,8 +275,6 @@ class CertificatesTab:
         return trusted_signer(cert, self.trusted()) is not None
 
     def refresh(self) -> None:
-        import time
-
         from trainer.exams import certificates
         from ui.shell.lists import fill
 
@@ -259,7 +288,7 @@ class CertificatesTab:
         fill(self.table, [(c["trainee"], c["form"]["name"], c["attempt"], c["status"], c["total"],
                            ("✓ verified" if ok else "⚠ not by an instructor key here")
                            + (" · kept by the class" if kept == "the class" else ""),
-                           time.strftime("%Y-%m-%d %H:%M", time.localtime(c["certified"])))
+                           _day(sat_on(c)), _day(c["certified"]))
                           for c, ok, kept in zip(self.shown, checked, self.kept, strict=True)],
              list(range(len(self.shown))))
 

@@ -9,6 +9,7 @@ import threading
 
 from trainer import GAME_NAMES
 from ui.qt import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -32,9 +33,12 @@ from ui.shell.lists import button_row, selected, table
 class FormBuilder(QDialog):
     """Build an exam form; `form` holds it once accepted."""
 
-    def __init__(self, items, author: str, parent=None):
+    def __init__(self, items, author: str, parent=None, source=None):
+        """`source`: a form to start from (Duplicate as a new form): its settings, and its items
+        ticked first in its order. What is saved is a new form, with an id and digest of its own;
+        the source is never changed (a form's content is fixed once stored)."""
         super().__init__(parent)
-        self.setWindowTitle("New exam form")
+        self.setWindowTitle("New exam form" if source is None else f"Duplicate {source.name!r} as a new form")
         self.setMinimumSize(640, 560)
         self.author = author
         self.form = None
@@ -69,8 +73,12 @@ class FormBuilder(QDialog):
         hint.setWordWrap(True)
         layout.addWidget(hint)
         self.list = QListWidget()
+        ticked = list(source.scenarios) if source is not None else []
+        for s in ticked:
+            self._add_item(s, checked=True)
         for s in items:
-            self._add_item(s, checked=False)
+            if all(s.id != t.id for t in ticked):
+                self._add_item(s, checked=False)
         layout.addWidget(self.list, 1)
         from_file = QPushButton("Add exam items from files…")
         from_file.clicked.connect(self.add_from_file)
@@ -79,6 +87,17 @@ class FormBuilder(QDialog):
         self.message.setObjectName("wrong")
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
+        self.retire_source = None
+        if source is not None:
+            self.name.setText(f"{source.name} (new)")
+            self.minutes.setValue(max(1, source.time_limit_seconds // 60))
+            self.pass_mark.setValue(source.pass_mark)
+            self.attempts.setValue(source.attempts_allowed)
+            self.draw.setValue(source.draw)
+            self.retire_source = QCheckBox(f"Retire {source.name!r} once the new form is saved "
+                                           "(its results and certificates stay)")
+            self.retire_source.setChecked(True)
+            layout.addWidget(self.retire_source)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -226,6 +245,12 @@ class FormsTab:
         self.give_button.clicked.connect(lambda: self.give_form_to_class())
         row.insertWidget(3, self.give_button)  # after Export form…
         v.addLayout(row)
+        keep = button_row((("Duplicate as a new form…", self.duplicate_form),
+                           ("Retire form…", self.retire_form), ("Bring back", self.bring_back_form)))
+        self.show_retired = QCheckBox("Show retired forms")
+        self.show_retired.toggled.connect(lambda _on: self.refresh())
+        keep.addWidget(self.show_retired)
+        v.addLayout(keep)
         self.services.class_changed.connect(self.show_class_state)
         self.show_class_state()
         return w
@@ -337,6 +362,58 @@ class FormsTab:
             add_form(self.store, builder.form)
             self.refresh()
             self.offer_to_class(builder.form, "")
+
+    def duplicate_form(self) -> bool:
+        """A new form made from the selected one (its settings and items to change): forms are
+        signed and digested, so a form is never edited; the new one may retire the old."""
+        from trainer.exams import add_form, archive_form, exam_items, get_form
+        from ui.exams.forms import FormBuilder
+
+        uid = selected(self.forms)
+        if uid is None:
+            QMessageBox.information(self, "Duplicate as a new form", "Choose a form first.")
+            return False
+        source = get_form(self.store, uid)
+        builder = FormBuilder(exam_items().values(), self.trainee.name, self, source=source)
+        if not builder.exec() or builder.form is None:
+            return False
+        add_form(self.store, builder.form)
+        if builder.retire_source.isChecked():
+            archive_form(self.store, source.uid)
+        self.refresh()
+        self.offer_to_class(builder.form, "")
+        return True
+
+    def retire_form(self, confirm: bool = True) -> bool:
+        """Retire the selected form: no longer offered, sat or issued; its results, sittings issued
+        and certificates stay, and it can be brought back."""
+        from trainer.exams import archive_form, get_form
+
+        uid = selected(self.forms)
+        if uid is None:
+            return False
+        form = get_form(self.store, uid)
+        if form.archived:
+            return False
+        if confirm and QMessageBox.question(
+                self, "Retire form", f"Retire {form.name!r}? It is no longer offered to trainees and "
+                "no sitting of it can be issued. Its results, the sittings already issued and their "
+                "certificates stay; Show retired forms, then Bring back, offers it again.") \
+                != QMessageBox.StandardButton.Yes:
+            return False
+        archive_form(self.store, uid)
+        self.refresh()
+        return True
+
+    def bring_back_form(self) -> bool:
+        from trainer.exams import get_form, restore_form
+
+        uid = selected(self.forms)
+        if uid is None or not get_form(self.store, uid).archived:
+            return False
+        restore_form(self.store, uid)
+        self.refresh()
+        return True
 
     def import_form(self) -> None:
         from trainer.exams import ExamError, import_form

@@ -148,8 +148,9 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
         if hasattr(self, "certificates"):
             self.certificates.refresh()
         if hasattr(self, "forms"):
-            forms = list_forms(self.store)
-            fill(self.forms, [(f.name, ", ".join(GAME_NAMES.get(g, g) for g in f.games),
+            forms = list_forms(self.store, archived=self.show_retired.isChecked())
+            fill(self.forms, [(f.name + (" (retired)" if f.archived else ""),
+                               ", ".join(GAME_NAMES.get(g, g) for g in f.games),
                                f"{f.draw} drawn of {len(f.items)}" if f.draw else len(f.items),
                                f"{f.time_limit_seconds // 60} min", f.pass_mark, f.attempts_allowed,
                                self.in_class(f.uid))

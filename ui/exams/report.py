@@ -45,7 +45,7 @@ def report_html(r: dict) -> str:
     """The report as HTML. `r` holds: trainee, form, started, ended, duration, status, passed,
     total, procedure, payouts, speed, pass_mark, items [{title, total, findings [{kind,
     severity, message, cite}]}], result_id, and either certificate {signer, attempt, fingerprint,
-    certified, code, verified} or certification (what is said of an uncertified result)."""
+    certified, sat, code, verified} or certification (what is said of an uncertified result)."""
     verdict = ("<span class='pass'>PASSED</span>" if r["passed"] else
                f"<span class='fail'>NOT PASSED</span> ({html.escape(r['status'])})")
     cert = r.get("certificate")
@@ -58,7 +58,9 @@ def report_html(r: dict) -> str:
     facts.append(("Graded under", f"{graded.title}" + ("" if graded.number == policy.RULE else
                                                         " (recorded under that rule, kept as it was)")))
     if cert:
-        facts += [("Certified", f"{_when(cert['certified'])} by {cert['signer']}, attempt "
+        facts += [("Sat", f"{_when(cert['sat'])}, by the workstation's clock, within its sitting"
+                   if cert.get("sat") else "not stated (certified before certificates signed it)"),
+                  ("Certified", f"{_when(cert['certified'])} by {cert['signer']}, attempt "
                                 f"{cert['attempt']}"),
                   ("Instructor key", cert["fingerprint"]),
                   ("Verification code", cert["code"] + ("" if cert["verified"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from trainer import policy
+from trainer import part_title, policy
 from ui.qt import QFileDialog
 from ui.shell.lists import selected
 
@@ -31,7 +31,7 @@ def report_data(result, certification: str) -> dict:
     answered = {a.position: a for a in result.answers}
     for p in range(result.item_count):
         a = answered.get(p)
-        items.append({"title": a.title if a else f"Part {p + 1} (not answered)",
+        items.append({"title": part_title(a.title, a.game) if a else f"Part {p + 1} (not answered)",
                       "total": a.total if a else 0, "findings": list(a.findings) if a else [],
                       "passed": bool(a and a.passed)})
     return {"trainee": result.trainee_name, "form": result.form_name, "started": result.started,

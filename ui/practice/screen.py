@@ -11,7 +11,7 @@ import html
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from trainer import LABELS, Automation, Do, automation_words, policy, readable
+from trainer import LABELS, Automation, Do, automation_words, part_title, policy, readable
 from trainer.progress import Mode
 from ui.practice.actions import ActionBar
 from ui.practice.dialogs import ChoiceDialog, NumberDialog, PayoutKeypad, place_on_screen
@@ -154,7 +154,7 @@ class PracticeScreen(QWidget):
         self.table_layout = QVBoxLayout(self.table_host)
         self.table_layout.setContentsMargins(0, 0, 0, 0)
         self.split.addWidget(self.table_host)
-        side = QWidget()
+        self.side = side = QWidget()  # the hint and the feedback; none in an exam
         side.setMinimumWidth(330)
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
@@ -168,6 +168,13 @@ class PracticeScreen(QWidget):
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([1000, 360])
         layout.addWidget(self.split, 1)
+        # in an exam, where there is no feedback panel: what the screen says of the trainee's
+        # input (select a wager first, nothing was placed), one line under the table
+        self.said = QLabel("")
+        self.said.setObjectName("examSaid")
+        self.said.setWordWrap(True)
+        self.said.hide()
+        layout.addWidget(self.said)
         self.actions = ActionBar()
         self.actions.triggered.connect(self.act)
         self.skip = QPushButton("Next throw\nCtrl+→")
@@ -213,7 +220,9 @@ class PracticeScreen(QWidget):
         self.selected = None
         self.feedback.entries.clear()
         self.feedback.setHtml("")
-        self.title.setText(scenario.heading)
+        # an exam part names its game: two parts of a form may share a title
+        self.title.setText(part_title(scenario.heading, scenario.game) if mode is Mode.EXAM
+                           else scenario.heading)
         label = {Mode.PAYOUT_DRILL: "Payout drill", Mode.EXAM: "Exam"}.get(mode, "Practice")
         if mode is Mode.EXAM:  # sealed: no briefing, no hint, nothing that gives the answer
             self.briefing.setText(f"<b>{label}</b> · {get(scenario.game).name} · you do "
@@ -233,20 +242,31 @@ class PracticeScreen(QWidget):
         self.clock.start()
         if mode is not Mode.EXAM:
             self.feedback.briefing(scenario.title, scenario.told)
-        self.hint.setVisible(mode is not Mode.EXAM)
+        # an exam has no feedback to show, and one clock: the exam's own (ui.exams.runner)
+        self.side.setVisible(mode is not Mode.EXAM)
+        self.timer_label.setVisible(mode is not Mode.EXAM)
+        self.said.setText("")
+        self.said.setVisible(mode is Mode.EXAM)
         if mode is Mode.PAYOUT_DRILL:
-            self.feedback.note("Pay every winning wager, one after another: type the payout, or "
-                               "build it from the chips, and press Enter. The clock is running."
-                               if guided else
-                               "Find every winning wager: select it (click, or ← →), press P and "
-                               "type the payout or build it from the chips; the losers are "
-                               "collected for you. The clock is running.")
+            self.note("Pay every winning wager, one after another: type the payout, or "
+                      "build it from the chips, and press Enter. The clock is running."
+                      if guided else
+                      "Find every winning wager: select it (click, or ← →), press P and "
+                      "type the payout or build it from the chips; the losers are "
+                      "collected for you. The clock is running.")
         self.refresh()
         self.setFocus()
         if self.round.finished:  # nothing for the trainee to do in this round
             self._done()
         elif mode is Mode.PAYOUT_DRILL:
             QTimer.singleShot(0, self._drill_next)
+
+    def note(self, text: str) -> None:
+        """Say something of the trainee's input: in the feedback panel, and in an exam (which
+        has none on screen) on the line under the table."""
+        self.feedback.note(text)
+        if self.mode is Mode.EXAM:
+            self.said.setText(text)
 
     def _ensure_view(self, scenario: Scenario) -> None:
         if self.view is not None and self._view_game == scenario.game:
@@ -312,16 +332,16 @@ class PracticeScreen(QWidget):
         if self.placing is not None:
             do, prompt = self.placing
             if bet not in prompt.targets:
-                self.feedback.note(f"{prompt.title}: that is not one of the boxes — "
-                                   f"{prompt.question} (Esc to stop)")
+                self.note(f"{prompt.title}: that is not one of the boxes — "
+                          f"{prompt.question} (Esc to stop)")
                 return
             self._picked.append(prompt.targets[bet])
             if self._stages:  # the next marker of the same move (the Down Puck, then the Game Length Puck)
                 following = self._stages.pop(0)
                 self.placing, self._place = (do, following), None
                 self.hint.setText("")
-                self.feedback.note(f"{prompt.title}: {prompt.said(self._picked[-1])}. {following.title}: "
-                                   f"{following.question} Or choose with ← → and press Enter. (Esc to stop)")
+                self.note(f"{prompt.title}: {prompt.said(self._picked[-1])}. {following.title}: "
+                          f"{following.question} Or choose with ← → and press Enter. (Esc to stop)")
                 return
             picked, join = self._picked, self._join
             self._end_placing()
@@ -365,7 +385,7 @@ class PracticeScreen(QWidget):
     def cancel_placing(self) -> None:
         if self.placing is not None:
             self._end_placing()
-            self.feedback.note("Nothing was placed.")
+            self.note("Nothing was placed.")
 
     def _end_placing(self) -> None:
         self.placing, self._place = None, None
@@ -405,7 +425,7 @@ class PracticeScreen(QWidget):
             return
         self._end_placing()  # another action: whatever was being placed is not
         if do in NEEDS_WAGER and self.selected is None:
-            self.feedback.note(f"{LABELS[do]}: select a wager first — click it, or use ← →.")
+            self.note(f"{LABELS[do]}: select a wager first — click it, or use ← →.")
             return
         seat, bet = self.selected if do in NEEDS_WAGER else (None, None)
         prompt = r.prompt(do, seat, bet)
@@ -421,8 +441,8 @@ class PracticeScreen(QWidget):
         elif isinstance(prompt, Place):  # the next click on the layout (or ← → Enter) says where
             self.placing, self._place = (do, prompt), None
             self._stages, self._picked, self._join = list(prompt.then), [], prompt.join
-            self.feedback.note(f"{prompt.title}: {prompt.question} Or choose with ← → and press "
-                               "Enter. (Esc to stop)")
+            self.note(f"{prompt.title}: {prompt.question} Or choose with ← → and press "
+                      "Enter. (Esc to stop)")
         else:
             self._do(do, seat=seat, bet=bet)
 
@@ -438,10 +458,15 @@ class PracticeScreen(QWidget):
 
         dialog.finished.connect(done)
         dialog.open()
-        # beside the table, over the feedback panel: the chips stay in sight; on the screen, whole
-        panel = self.feedback.mapToGlobal(self.feedback.rect().topLeft())
-        place_on_screen(dialog, QPoint(panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2),
-                                       panel.y() + 8))
+        # beside the table, over the feedback panel: the chips stay in sight; in an exam (no
+        # panel) at the table's right edge; on the screen, whole
+        if self.side.isVisible():
+            panel = self.feedback.mapToGlobal(self.feedback.rect().topLeft())
+            x = panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2)
+        else:
+            panel = self.table_host.mapToGlobal(self.table_host.rect().topLeft())
+            x = panel.x() + max(0, self.table_host.width() - dialog.width() - 8)
+        place_on_screen(dialog, QPoint(x, panel.y() + 8))
 
     def _do(self, do: Do, **fields) -> None:
         r = self.round
@@ -470,8 +495,8 @@ class PracticeScreen(QWidget):
                       if fb.action.do in PLACEMENTS and f.expected is not None
                       and f.expected.do is fb.action.do), None)
         if wrong is not None:
-            self.feedback.note(f"It stays where you put it for this throw; from the next throw the "
-                               f"table goes on as it should be: {wrong.label}.")
+            self.note(f"It stays where you put it for this throw; from the next throw the "
+                      f"table goes on as it should be: {wrong.label}.")
 
     def _drill_next(self) -> None:
         r = self.round
@@ -489,7 +514,7 @@ class PracticeScreen(QWidget):
             return
         self._end_placing()
         r.skip_throw()  # the round tells the screen it changed (refresh)
-        self.feedback.note("The rest of that throw was left undone.")
+        self.note("The rest of that throw was left undone.")
         if r.finished:
             self._done()
 
@@ -513,7 +538,7 @@ class PracticeScreen(QWidget):
         self._tick()
         result = r.finish()
         if self.mode is Mode.EXAM:  # no feedback until the whole exam is over
-            self.feedback.note("This part of the exam is done.")
+            self.note("This part of the exam is done.")
         else:
             self.feedback.summary(result, r)
         self.actions.setEnabled(False)  # the round is over: nothing is left for them to do

@@ -20,6 +20,7 @@ from ui.qt import (
     Qt,
     QVBoxLayout,
 )
+from ui.shell.working import KEY_WORK, NEW_KEY_WORK, off_the_gui_thread
 
 
 class ProfileDialog(QDialog):
@@ -130,8 +131,9 @@ class ProfileDialog(QDialog):
                     self.say("The two passphrases differ; nothing was saved.")
                     return None
         try:
-            trainee, path = new_instructor(self.store, name, passphrase, self.key_dir(),
-                                           key_file=key_file)
+            trainee, path = off_the_gui_thread(
+                self.busy, KEY_WORK if key_file else NEW_KEY_WORK,
+                lambda: new_instructor(self.store, name, passphrase, self.key_dir(), key_file=key_file))
         except (ExamError, ValueError) as e:
             self.say(str(e))
             return None
@@ -144,6 +146,10 @@ class ProfileDialog(QDialog):
         self.message.setObjectName("wrong" if wrong else "note")
         self.message.style().polish(self.message)
         self.message.setText(text)
+
+    def busy(self, text: str) -> None:
+        """The line under the list while a passphrase is checked (ui.shell.working)."""
+        self.say(text, wrong=False)
 
     def key_dir(self) -> Path:
         """Where new instructor keys are written: beside the progress file."""
@@ -171,7 +177,8 @@ class ProfileDialog(QDialog):
         from trainer.exams import ExamError, KeyFileError, open_instructor
 
         if not trainee.public_key:
-            if self.store.verify_passphrase(trainee.id, phrase):
+            if off_the_gui_thread(self.busy, KEY_WORK,
+                                  lambda: self.store.verify_passphrase(trainee.id, phrase)):
                 return True
             QMessageBox.warning(self, "Instructor", "That passphrase is not right.")
             return False
@@ -182,7 +189,7 @@ class ProfileDialog(QDialog):
             if not key_file:
                 return False
         try:
-            open_instructor(trainee, phrase, key_file)
+            off_the_gui_thread(self.busy, KEY_WORK, lambda: open_instructor(trainee, phrase, key_file))
         except KeyFileError as e:
             QMessageBox.warning(self, "Instructor", str(e).split(": ", 1)[-1].capitalize())
             return False

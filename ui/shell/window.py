@@ -28,7 +28,8 @@ retry it and <b>Ctrl+Shift+N</b> the next · <b>F1</b> this help</p>
 <p>On the table: <b>← → Tab</b> select a wager · each action's key is on its button (A accept,
 R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H</b> hint ·
 <b>Ctrl+→</b> next throw · <b>Ctrl+Enter</b> finish the round · <b>Ctrl++ Ctrl+−</b> zoom the
-table (or Ctrl+wheel), <b>Ctrl+0</b> fit it · <b>Ctrl+Shift+L</b> large print.</p>
+table (or Ctrl+wheel), <b>Ctrl+0</b> fit it · <b>Ctrl+Shift+L</b> large print · <b>F5</b> the table,
+or the replay, on the second screen (a projector); F5 or <b>Esc</b> brings it back.</p>
 <p>In dialogs: type the payout (or click chips in the bank) and press <b>Enter</b>; <b>1–9, 0</b>
 pick a choice; <b>Esc</b> cancels. To put the pointer, a lammer, the Yard Marker and the pucks,
 or High Roll's dice, click the layout, or choose the place with <b>← →</b> and press
@@ -259,6 +260,14 @@ class MainWindow(QMainWindow):
         self.large_print_action = large
         self.lock(large, "large_print")
         view.addSeparator()
+        from ui.shell.presenting import KEY, Presentation
+
+        self.presentation = Presentation(self)
+        present = QAction(f"Present on second screen\t{KEY}", self)  # F5 is read in every window
+        present.setStatusTip("The table, or the replay, full screen on the projector; the console "
+                             "stays here. F5 or Esc ends it")
+        present.triggered.connect(self.presentation.toggle)
+        view.addAction(present)
         full = QAction("Full screen", self)
         full.setShortcut(QKeySequence("F11"))
         full.triggered.connect(lambda: self.showNormal() if self.isFullScreen() else self.showFullScreen())
@@ -429,6 +438,7 @@ class MainWindow(QMainWindow):
                     != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
+        self.presentation.stop()  # the table back in the window, the projector's window closed
         self.database_check.stop()  # a check still running ends with the window
         if self.importing is not None and self.importing.running:
             self.importing.wait()  # stopped: nothing more of it is added

@@ -1,0 +1,198 @@
+"""View › Present on second screen (F5): the table, or a replay's, full screen on the projector while
+the console stays on the laptop; Esc or F5 brings it back; unplugging the projector brings it back
+without a crash; with one screen it says so.
+
+The run's own Qt has the offscreen platform's one screen: the one-screen test runs there.
+`test_on_a_laptop_and_a_projector` runs this file again in a Qt whose offscreen platform has a
+laptop and a projector (`QT_QPA_PLATFORM=offscreen:configfile=…`, as tests/test_screen_sizes.py
+does); in any other Qt the two-screen tests skip, saying so."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENS = {"laptop": (1366, 768), "projector": (1920, 1080)}
+
+
+@pytest.mark.qt  # the app's widgets, in a pytest of its own
+def test_on_a_laptop_and_a_projector(tmp_path):
+    config = tmp_path / "screens.json"
+    x, screens = 0, []
+    for name, (width, height) in SCREENS.items():
+        screens.append({"name": name, "x": x, "y": 0, "width": width, "height": height,
+                        "logicalDpi": 96, "dpr": 1})
+        x += width
+    config.write_text(json.dumps({"screens": screens}))
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    done = subprocess.run([sys.executable, "-m", "pytest", str(Path(__file__)), "-q", "-p", "no:randomly",
+                           "-p", "no:cacheprovider", "-k", "two_screens"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
+    assert done.returncode == 0, done.stdout[-6000:]
+    assert "skipped" not in summary, summary
+    assert int(re.search(r"(\d+) passed", summary).group(1)) >= 4, summary
+
+
+class Trainee:
+    id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
+
+
+def console(qtbot, screen):
+    """The main window maximised on `screen`, a Props & Hops round dealt."""
+    from ui.shell.app import throwaway_settings
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    w = MainWindow(Services(None, Trainee()), settings=throwaway_settings())
+    qtbot.addWidget(w)
+    w.setScreen(screen)
+    w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))
+    w.showMaximized()
+    qtbot.waitExposed(w)
+    page = w.show_screen("practice")
+    page.deal(seed=5, game="props-and-hops", confirm=False)
+    qtbot.wait(50)
+    return w, page.screen
+
+
+@pytest.fixture
+def two_screens():
+    from ui.qt import QApplication
+
+    found = {s.name(): s for s in QApplication.instance().screens()}
+    if set(found) != set(SCREENS):
+        pytest.skip("needs the laptop and projector screens: test_on_a_laptop_and_a_projector runs it")
+    return found
+
+
+def presented() -> list:
+    """The presentation windows on screen."""
+    from ui.qt import QApplication
+
+    return [t for t in QApplication.topLevelWidgets() if t.objectName() == "presentation" and t.isVisible()]
+
+
+def press(qtbot, widget, key) -> None:
+    qtbot.keyClick(widget, key)
+    qtbot.wait(20)
+
+
+def test_two_screens_f5_shows_the_table_on_the_projector_and_esc_brings_it_back(qtbot, two_screens):
+    from ui.qt import Qt
+
+    w, screen = console(qtbot, two_screens["laptop"])
+    view = screen.view
+    press(qtbot, screen, Qt.Key.Key_F5)
+    shown = w.presentation.shown
+    assert shown is not None and shown.isVisible()
+    assert view.window() is shown and view.isVisible()
+    assert shown.screen() is two_screens["projector"]
+    assert shown.geometry() == two_screens["projector"].geometry()
+    assert view.width() > 1366 * 0.9, view.width()  # the projector's width, not the laptop's
+    assert w.screen() is two_screens["laptop"] and w.isVisible()  # the console stays
+    holder = w.presentation.holder
+    assert holder.window() is w and holder.isVisible() and "other screen" in holder.text()
+    screen.refresh()  # the round goes on from the console: the projector's table follows it
+    press(qtbot, shown, Qt.Key.Key_Escape)
+    assert w.presentation.shown is None and not presented()
+    assert view.window() is w and screen.table_layout.indexOf(view) >= 0 and view.isVisible()
+    # and again, ended by F5 from the console this time
+    press(qtbot, screen, Qt.Key.Key_F5)
+    assert view.window() is w.presentation.shown
+    press(qtbot, screen, Qt.Key.Key_F5)
+    assert view.window() is w and w.presentation.shown is None
+    press(qtbot, screen, Qt.Key.Key_F5)  # the window closed while presenting: nothing left behind
+    assert presented()
+    assert w.close()
+    qtbot.waitUntil(lambda: not presented(), timeout=3000)
+
+
+def test_two_screens_unplugging_the_projector_brings_the_table_back(qtbot, two_screens):
+    from ui.qt import QGuiApplication, Qt
+
+    w, screen = console(qtbot, two_screens["laptop"])
+    view = screen.view
+    press(qtbot, screen, Qt.Key.Key_F5)
+    shown = w.presentation.shown
+    assert view.window() is shown
+    QGuiApplication.instance().screenRemoved.emit(two_screens["projector"])  # the cable pulled
+    qtbot.wait(20)
+    assert w.presentation.shown is None and not presented()
+    assert view.window() is w and screen.table_layout.indexOf(view) >= 0 and view.isVisible()
+    w.show_screen("practice").deal(seed=6, game="pai-gow-dice", confirm=False)  # the app goes on
+    qtbot.wait(20)
+    assert screen.view.window() is w and screen.view.isVisible()
+    w.close()
+
+
+def test_two_screens_a_replay_is_presented_from_its_dialog(qtbot, two_screens, tmp_path):
+    from tests.support.progress import played_round
+    from trainer.progress import Store, replay_of
+    from ui.classroom.replay import ReplayDialog
+    from ui.qt import QSplitter, Qt
+
+    w, _ = console(qtbot, two_screens["laptop"])
+    with Store.open(tmp_path / "p.db") as store:
+        rae = store.add_trainee("Rae")
+        played_round(store, rae)
+        [attempt] = store.attempts(rae)
+    replay = ReplayDialog(replay_of(attempt), w.show_screen("progress"))
+    replay.open()  # window-modal, as the Class tab opens it
+    qtbot.waitExposed(replay)
+    view = replay.view
+    press(qtbot, replay.steps, Qt.Key.Key_F5)
+    assert view.window() is w.presentation.shown, "the replay's table, not the practice table"
+    replay.steps.setCurrentRow(replay.steps.count() - 1)  # stepped on the laptop
+    press(qtbot, replay.steps, Qt.Key.Key_Escape)
+    assert view.window() is replay and isinstance(view.parentWidget(), QSplitter)
+    assert replay.isVisible(), "Esc ended the presentation, not the replay"
+    press(qtbot, replay.steps, Qt.Key.Key_F5)
+    assert presented()
+    replay.close()
+    replay.deleteLater()  # the replay closed while presented: the projector's window closes too
+    qtbot.waitUntil(lambda: not presented(), timeout=3000)
+    assert w.presentation.shown is None
+    w.close()
+
+
+def test_two_screens_a_round_of_another_game_ends_the_presentation(qtbot, two_screens):
+    from ui.qt import Qt
+
+    w, screen = console(qtbot, two_screens["laptop"])
+    press(qtbot, screen, Qt.Key.Key_F5)
+    assert presented()
+    w.show_screen("practice").deal(seed=6, game="pai-gow-dice", confirm=False)  # a new table
+    qtbot.waitUntil(lambda: not presented(), timeout=3000)
+    assert w.presentation.shown is None
+    assert screen.view.window() is w and screen.view.isVisible()
+    assert screen.table_layout.count() == 1, "no line left where the old table was"
+    press(qtbot, screen, Qt.Key.Key_F5)  # the new table presents as the old one did
+    assert screen.view.window() is w.presentation.shown
+    press(qtbot, screen, Qt.Key.Key_Escape)
+    assert screen.view.window() is w
+    w.close()
+
+
+def test_with_one_screen_f5_says_so(qtbot):
+    from tests.support.screens import answer
+    from ui.qt import QApplication, Qt
+
+    if len(QApplication.instance().screens()) != 1:
+        pytest.skip("a Qt with one screen")
+    w, screen = console(qtbot, QApplication.instance().primaryScreen())
+    view = screen.view
+    said: list = []
+    answer({"button": "OK"}, seen=said)
+    press(qtbot, screen, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: bool(said), timeout=3000)
+    assert "Only one screen" in said[0]
+    assert w.presentation.shown is None and view.window() is w
+    w.close()

@@ -1,0 +1,54 @@
+"""Work of a second or more that the window must not wait on: an instructor key's passphrase
+(scrypt, about a second on a laptop: trainer.exams.keys) is checked on a thread of its own, while
+the window repaints under a busy cursor and a line says what is being done.
+
+The caller gets the work's answer, or its exception, on the GUI thread, as if it had called it
+there. Meanwhile no input reaches the window (the work was asked for by a click whose answer is
+awaited), but it paints, and timers run."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: what the window says while an instructor key's passphrase is checked
+KEY_WORK = "Checking the instructor key's passphrase (a second or two)"
+NEW_KEY_WORK = "Sealing the new instructor key under its passphrase (a second or two)"
+POLL_MS = 15  # how often the waiting GUI thread looks whether the work is done
+
+
+def off_the_gui_thread(say: Callable[[str], None], text: str, work: Callable[[], T]) -> T:
+    """`work()` on a thread, with `say(text + "…")` and a busy cursor until it ends, then
+    `say("")`; its value, or its exception raised here."""
+    from ui.qt import QApplication, QEventLoop, Qt, QTimer
+
+    out: dict = {}
+
+    def run() -> None:
+        try:
+            out["value"] = work()
+        except BaseException as e:  # handed to the GUI thread, raised there
+            out["error"] = e
+
+    worker = threading.Thread(target=run, name="off-the-gui-thread", daemon=True)
+    say(f"{text}…")
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(POLL_MS)
+    poll.timeout.connect(lambda: None if worker.is_alive() else loop.quit())
+    try:
+        worker.start()
+        poll.start()
+        loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        worker.join()
+    finally:
+        poll.stop()
+        QApplication.restoreOverrideCursor()
+        say("")
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
