@@ -11,7 +11,7 @@ certificates read as hers.
 - `mixed_scripts(name)`: the scripts of `MIXED` (Latin, Greek, Cyrillic, whose letters read
   alike across each other) that the name's letters come from, when more than one. A name
   written wholly in one of them ("Анна", "Ελένη") is a name like any other;
-- `problem(name, names, where)`: why a new name cannot join `names` (one line naming the clash),
+- `name_problem(name, names, where)`: why a new name cannot join `names` (one line naming the clash),
   or None. A name equal to one of them is the same person's, never a clash.
 
 The data (`FOLD`, `SCRIPTS`) was made once from ICU's SpoofChecker by tests/support/confusables.py,
@@ -68,7 +68,7 @@ def look_alike(name: str, names: Iterable[str]) -> str | None:
     return next((other for other in names if other != name and skeleton(other) == key), None)
 
 
-def problem(name: str, names: Iterable[str], where: str) -> str | None:
+def name_problem(name: str, names: Iterable[str], where: str) -> str | None:
     """Why `name` (written as clean_name writes it) cannot join `names`: a look-alike of one of
     them ("'Аna Ruiz' looks like 'Ana Ruiz', already in the class"), or letters of scripts that
     read alike ("'Аna' mixes Latin and Cyrillic letters ..."); None when it can."""
