@@ -215,3 +215,40 @@ def test_the_server_holds_the_apps_data(klass):
             held = dict(conn.execute(f"SELECT c, name_has_{script.lower()}(chr(c)) "
                                      "FROM unnest(%s::int[]) AS c", (edges,)).fetchall())
             assert held == {c: any(a <= c <= b for a, b in ranges) for c in edges}, script
+
+
+def test_the_new_trainee_dialog_names_the_clash_in_one_line(qtbot, tmp_path, klass, monkeypatch):
+    """At a workstation of the class: "Аna Ruiz" is refused before the profile is made, naming
+    Ana, in one line; so is a look-alike of a trainee of this file, and a name mixing alphabets.
+    A name of nobody else's is added."""
+    from ui.qt import QInputDialog, QPushButton
+    from ui.shell.profiles import ProfileDialog
+
+    assert push_all(progress_file(tmp_path / "ana.db", {ANA: 1}), klass) == 1
+    store = Store.open(tmp_path / "bo.db")
+    dialog = ProfileDialog(store, classroom=ClassLedger(klass.address("workstation")))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    [new] = [b for b in dialog.findChildren(QPushButton) if b.text() == "New trainee…"]
+    typed = iter([CYRILLIC_A, "ana ruiz", "Bo Lee", "B\u043e Lee", "\u0410nna Lee"])
+    monkeypatch.setattr(QInputDialog, "getText", lambda *_args, **_kw: (next(typed), True))
+    said = []
+    for n in range(5):
+        qtbot.mouseClick(new, qtbot_left())
+        said.append(dialog.message.text())
+        qtbot.wait(50)  # a message that wraps: the dialog grows to hold it
+        dialog.grab().save(str(tmp_path / f"dialog-{n}.png"))  # to look at
+    assert said == [f"Not added: '{CYRILLIC_A}' looks like '{ANA}', already in the class.",
+                    f"Not added: 'ana ruiz' looks like '{ANA}', already in the class.",
+                    "",
+                    "Not added: 'B\u043e Lee' looks like 'Bo Lee', already on this workstation.",
+                    "Not added: '\u0410nna Lee' mixes Latin and Cyrillic letters, which read alike."]
+    assert [t.name for t in store.trainees()] == ["Bo Lee"]
+    dialog.close()
+    store.close()
+
+
+def qtbot_left():
+    from ui.qt import Qt
+
+    return Qt.MouseButton.LeftButton

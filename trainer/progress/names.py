@@ -55,7 +55,7 @@ def mixed_scripts(name: str) -> tuple[str, ...]:
 
 def mixed_message(name: str, scripts: tuple[str, ...]) -> str:
     listed = ", ".join(scripts[:-1]) + " and " + scripts[-1]
-    return f"'{name}' mixes {listed} letters, which read alike: write a name in one alphabet"
+    return f"'{name}' mixes {listed} letters, which read alike"
 
 
 def look_alike_message(name: str, other: str, where: str) -> str:
@@ -68,12 +68,13 @@ def look_alike(name: str, names: Iterable[str]) -> str | None:
     return next((other for other in names if other != name and skeleton(other) == key), None)
 
 
-def name_problem(name: str, names: Iterable[str], where: str) -> str | None:
+def name_problem(name: str, names: Iterable[str], where: str, *, mixed: bool = True) -> str | None:
     """Why `name` (written as clean_name writes it) cannot join `names`: a look-alike of one of
-    them ("'Аna Ruiz' looks like 'Ana Ruiz', already in the class"), or letters of scripts that
-    read alike ("'Аna' mixes Latin and Cyrillic letters ..."); None when it can."""
+    them ("'Аna Ruiz' looks like 'Ana Ruiz', already in the class"), or (unless `mixed` is
+    false) letters of scripts that read alike ("'Аna' mixes Latin and Cyrillic letters ...");
+    None when it can."""
     if (other := look_alike(name, names)) is not None:
         return look_alike_message(name, other, where)
-    if scripts := mixed_scripts(name):
+    if mixed and (scripts := mixed_scripts(name)):
         return mixed_message(name, scripts)
     return None

@@ -89,7 +89,9 @@ class ProfileDialog(QDialog):
             self.say(f"“{name}” is already on the list.")
             return None
         here = [t.name for t in self.store.trainees()]
-        if (why := name_problem(clean, here, "on this workstation") or self._in_class(clean)) is not None:
+        why = (name_problem(clean, here, "on this workstation", mixed=False) or self._in_class(clean)
+               or name_problem(clean, [], ""))
+        if why is not None:
             self.say(f"Not added: {why}.")
             return None
         return name
@@ -115,7 +117,9 @@ class ProfileDialog(QDialog):
             try:
                 self.fill(self.store.add_trainee(name))
             except (StoreError, ValueError) as e:
-                self.say(f"Not added: {e}")
+                self.say(f"Not added: {e}.")
+                return
+            self.say("")  # what was refused before is not this name's
 
     def add_instructor(self, *, key_file: str | None = None, passphrase: str | None = None,
                        name: str | None = None) -> int | None:

@@ -100,7 +100,7 @@ BEGIN
     END IF;
     scripts := name_scripts(NEW.name);
     IF cardinality(scripts) > 1 THEN
-        RAISE EXCEPTION '%''%'' mixes % letters, which read alike: write a name in one alphabet',
+        RAISE EXCEPTION '%''%'' mixes % letters, which read alike',
             who, NEW.name, array_to_string(trim_array(scripts, 1), ', ') || ' and ' || scripts[cardinality(scripts)]
             USING ERRCODE = 'check_violation';
     END IF;
