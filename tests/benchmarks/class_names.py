@@ -10,8 +10,9 @@ It starts a real PostgreSQL (the packaged server), then measures:
    by copying a template made once per worker, so s017 costs it once per worker, plus once per
    test that makes a class of an earlier version and brings it up to date.
 2. **A push of a class's trainees.** `--trainees` new trainees pushed in one batch with the
-   workstation login, each name checked by the trigger, into a class that holds as many; the
-   same batch pushed again (each trainee already held: not checked again).
+   workstation login, each name checked by the trigger, into a class that holds as many (and
+   the same into a class of s016, which checks none); the same batch pushed again (each trainee
+   already held: not checked again).
 3. **One skeleton.** `name_skeleton` on the server, and `skeleton` in the app, per name.
 
 Times are wall-clock on a shared machine: compare the ratios, not the milliseconds, across runs.
@@ -49,8 +50,22 @@ def timed(fn) -> float:
 
 
 def trainees(prefix: str, n: int) -> list[dict]:
-    return [{"uid": f"{prefix}{k:031x}", "name": f"{NAMES[k % len(NAMES)]} {prefix}{k}", "created": 1.8e9,
-             "archived": 0, "archived_at": None, "instructor": 0} for k in range(n)]
+    return [{"uid": f"{prefix}{k:031x}", "name": f"{NAMES[k % len(NAMES)]} {int(prefix, 16)}-{k}",
+             "created": 1.8e9, "archived": 0, "archived_at": None, "instructor": 0} for k in range(n)]
+
+
+def pushes(klass: Class, args) -> tuple[list[float], list[float]]:
+    """`--trainees` new trainees pushed in one batch into a class holding as many, `--runs`
+    times, each batch then pushed again: the seconds of each."""
+    first, again = [], []
+    with klass.connect("workstation") as conn:
+        conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": trainees("a", args.trainees),
+                                                         "attempts": []}),))
+        for run in range(args.runs):
+            batch = {"trainees": trainees(f"{run + 1:x}", args.trainees), "attempts": []}
+            first.append(timed(lambda b=batch: conn.execute("SELECT push_attempts(%s)", (Jsonb(b),))))
+            again.append(timed(lambda b=batch: conn.execute("SELECT push_attempts(%s)", (Jsonb(b),))))
+    return first, again
 
 
 def main() -> None:
@@ -78,19 +93,17 @@ def main() -> None:
         print(f"a class made from s001, up to s016            {ms(without)}")
         print(f"a class made from s001, up to s017            {ms(with_all)}")
 
+        before = Class(server, upto="s016_class_limits")
+        push_s016 = pushes(before, args)[0]
+        before.drop()
         klass = Class(server)
-        first, again = [], []
+        first, again = pushes(klass, args)
         with klass.connect("workstation") as conn:
-            conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": trainees("a", args.trainees),
-                                                             "attempts": []}),))
-            for run in range(args.runs):
-                batch = {"trainees": trainees(f"{run + 1:x}", args.trainees), "attempts": []}
-                first.append(timed(lambda b=batch: conn.execute("SELECT push_attempts(%s)", (Jsonb(b),))))
-                again.append(timed(lambda b=batch: conn.execute("SELECT push_attempts(%s)", (Jsonb(b),))))
             one = []
             for k in range(200):
                 one.append(timed(lambda k=k: conn.execute("SELECT name_skeleton(%s)",
                                                           (f"{NAMES[k % 6]} {k}",)).fetchone()))
+        print(f"a push of {args.trainees} new trainees, a class of s016       {ms(push_s016)}")
         print(f"a push of {args.trainees} new trainees                     {ms(first)}")
         print(f"the same {args.trainees} again (held: not checked)        {ms(again)}")
         print(f"name_skeleton on the server, a call             {ms(one)}")
