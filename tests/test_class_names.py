@@ -21,7 +21,7 @@ from trainer.classes.server.logins import class_login
 from trainer.classes.workstation.connection import ClassLedger
 from trainer.classes.workstation.queue import Queue
 from trainer.progress import Store
-from trainer.progress.lookalikes import FOLD, SCRIPTS
+from trainer.progress.lookalikes import CASED, FOLD, SCRIPTS
 from trainer.progress.names import mixed_scripts, skeleton
 
 ANA = "Ana Ruiz"
@@ -81,20 +81,22 @@ def test_a_classmates_look_alike_of_ana_is_refused_through_the_real_push(tmp_pat
     ("Ana Ruiz\ufe0f", "looks like 'Ana Ruiz'"),                 # a variation selector
     ("\uff21\uff4e\uff41 \uff32\uff55\uff49\uff5a", "not written as the class writes names"),  # full width
     ("An\u200da Ruiz", "not written as the class writes names"),  # a zero-width joiner
+    ("lan Ruiz", "looks like 'Ian Ruiz'"),                       # a small l for a capital I
+    ("\u039d\u0399\u039a\u039f", "looks like 'NIKO'"),              # Greek capitals
     ("\u0410nna Lee", "mixes Latin and Cyrillic letters"),       # no clash, two alphabets
     ("\u0391nna Lee", "mixes Latin and Greek letters"),
 ])
 def test_every_spelling_that_reads_as_another_name_is_refused_with_the_workstations_login(
         tmp_path, klass, spelling, why):
-    ana = progress_file(tmp_path / "ana.db", {ANA: 1})
-    assert push_all(ana, klass) == 1
+    ana = progress_file(tmp_path / "ana.db", {ANA: 1, "Ian Ruiz": 1, "NIKO": 1})
+    assert push_all(ana, klass) == 3
     with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.CheckViolation) as e, \
             conn.transaction():
         conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [trainee_row("e" * 32, spelling)],
                                                          "attempts": []}),))
     first = str(e.value).splitlines()[0]
     assert first.startswith(f"refused trainee {'e' * 32}: ") and why in first, first
-    assert server_names(klass) == [ANA]
+    assert server_names(klass) == [ANA, "Ian Ruiz", "NIKO"]
 
 
 @pytest.mark.parametrize("name", ["Анна", "Ελένη", "Анна Иванова", "Ana Ruíz", "Anna Ruiz", "李小龍"])
@@ -176,7 +178,8 @@ def test_a_class_that_held_a_pair_before_keeps_taking_both(tmp_path, server):
     assert push_all(attacker, old) == 1
     assert "s017_confusable_names" in old.install()
     with old.admin() as conn:
-        assert conn.execute("SELECT skeleton, name FROM class_names").fetchall() == [("ana ruiz", ANA)]
+        assert conn.execute("SELECT skeleton, cased, name FROM class_names ORDER BY cased").fetchall() == [
+            ("ana ruiz", False, ANA), ("Ana Ruiz", True, ANA)]
     assert push_all(progress_file(tmp_path / "ana.db", {ANA: 1}, start=1), old) == 1
     with Store.open(attacker) as store:
         store.record_attempt(store_attempt(store, 7))
@@ -195,6 +198,7 @@ def test_any_login_asks_which_name_a_new_one_reads_as(tmp_path, klass):
     ledger = ClassLedger(klass.address("workstation"))
     assert ledger.look_alike(CYRILLIC_A) == ANA
     assert ledger.look_alike("ana ruiz") == ANA
+    assert ledger.look_alike("An\u0430 Ru\u0131z") == ANA  # a Cyrillic а, a dotless ı: as written
     assert ledger.look_alike(ANA) is None  # her own name: no clash
     assert ledger.look_alike("Sam Lee") is None
     assert ledger.look_alike("A" * 50_000) is None  # no name of the class is that long
@@ -204,12 +208,12 @@ def test_the_server_holds_the_apps_data(klass):
     """The frozen fold and scripts of s017 are trainer/progress/lookalikes.py's: the server's
     skeleton and scripts of every character the fold names, and of names, are the app's."""
     with klass.admin() as conn:
-        assert conn.execute("SELECT name_fold()").fetchone()[0] == FOLD
-        names = [*FOLD, ANA, CYRILLIC_A, "Ελένη Παπαδοπούλου", "Анна", "Zoë O'Brien", "rn m"]
-        got = conn.execute("SELECT n, name_skeleton(n), name_scripts(n) FROM unnest(%s::text[]) AS n",
-                           (names,)).fetchall()
-        assert {n: s for n, s, _ in got} == {n: skeleton(n) for n in names}
-        assert {n: len(s) > 1 for n, _, s in got} == {n: bool(mixed_scripts(n)) for n in names}
+        assert conn.execute("SELECT name_fold(), name_fold_cased()").fetchone() == (FOLD, CASED)
+        names = [*FOLD, *CASED, ANA, CYRILLIC_A, "Ελένη Παπαδοπούλου", "Анна", "Zoë O'Brien", "rn m", "lan"]
+        got = conn.execute("SELECT n, name_skeleton(n), name_skeleton(n, true), name_scripts(n) "
+                           "FROM unnest(%s::text[]) AS n", (names,)).fetchall()
+        assert {n: (f, w) for n, f, w, _ in got} == {n: (skeleton(n), skeleton(n, cased=True)) for n in names}
+        assert {n: len(s) > 1 for n, _, _, s in got} == {n: bool(mixed_scripts(n)) for n in names}
         for script, ranges in SCRIPTS.items():
             edges = [c for a, b in ranges for c in (a - 1, a, b, b + 1) if c and not 0xD800 <= c <= 0xDFFF]
             held = dict(conn.execute(f"SELECT c, name_has_{script.lower()}(chr(c)) "

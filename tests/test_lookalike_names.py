@@ -37,46 +37,80 @@ READ_AS_ANA = {
     "mathematical bold": "\U0001d400na Ruiz",
     "Latin small capital and dotless i": "Ana Ru\u0131z",
 }
+#: spellings that read as Ian Smith as written, which the case fold tells apart
+READ_AS_IAN = {"a small l for the capital I": "lan Smith", "a digit one": "1an Smith",
+               "a Cyrillic Ӏ (palochka)": "\u04c0an Smith", "a pipe": "|an Smith"}
 #: names a person tells from "Ana Ruiz"
 NOT_ANA = ["Ana Ruíz", "Ána Ruiz", "Ana Ruis", "Anna Ruiz", "Ana Ruiz-Lee", "Ana R", "Анна Руис"]
 
 
-def icu_skeleton(name: str) -> str:
+def icu_skeleton(name: str, *, cased: bool = False) -> str:
     """TS #39's skeleton of the name's NFKC case fold, by ICU, compared without case (a
     prototype in capitals, "0" gives "O", meets the folded letter): Python folds the case, with
-    the default ignorable characters removed as NFKC_Casefold removes them."""
+    the default ignorable characters removed as NFKC_Casefold removes them. `cased`: of the
+    name as written (NFKC, no ignorables), TS #39's own."""
     ignorable = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
 
     def fold(text: str) -> str:
-        text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+        text = unicodedata.normalize("NFKC", text)
+        if not cased:
+            text = unicodedata.normalize("NFKC", text.casefold())
         return "".join(c for c in text if not icu.Char.hasBinaryProperty(c, ignorable))
 
     return unicodedata.normalize("NFD", fold(icu.SpoofChecker().getSkeleton(0, fold(name))))
 
 
+def icu_reads_as(a: str, b: str) -> bool:
+    return icu_skeleton(a) == icu_skeleton(b) or icu_skeleton(a, cased=True) == icu_skeleton(b, cased=True)
+
+
 @pytest.mark.parametrize("spelling", list(READ_AS_ANA.values()), ids=list(READ_AS_ANA))
 def test_each_spelling_that_reads_as_ana_has_her_skeleton(spelling):
-    assert icu_skeleton(spelling) == icu_skeleton(ANA), "ICU reads it as Ana Ruiz"
+    assert icu_skeleton(spelling) == icu_skeleton(ANA), "ICU reads its case fold as Ana Ruiz's"
     assert skeleton(spelling) == skeleton(ANA)
     assert name_problem(spelling, [ANA], "in the class") == (
         f"'{spelling}' looks like '{ANA}', already in the class")
 
 
+@pytest.mark.parametrize("spelling", list(READ_AS_IAN.values()), ids=list(READ_AS_IAN))
+def test_each_spelling_that_reads_as_ian_as_written_is_his(spelling):
+    """"lan Smith" beside "Ian Smith": in a sans-serif font the same, and TS #39's skeleton of the
+    name as written says so, though their case folds differ."""
+    assert icu_skeleton(spelling, cased=True) == icu_skeleton("Ian Smith", cased=True), "ICU reads it as Ian"
+    assert skeleton(spelling, cased=True) == skeleton("Ian Smith", cased=True)
+    assert name_problem(spelling, ["Ian Smith"], "in the class") == (
+        f"'{spelling}' looks like 'Ian Smith', already in the class")
+
+
+def test_the_case_fold_alone_tells_a_small_l_from_a_capital_i():
+    """Why both skeletons: the case fold's reads "lan" and "Ian" apart."""
+    assert icu_skeleton("lan Smith") != icu_skeleton("Ian Smith")
+    assert icu_reads_as("lan Smith", "Ian Smith")
+
+
+def test_greek_capitals_read_as_the_latin_ones_they_look_like():
+    assert icu_reads_as("\u039d\u0399\u039a\u039f", "NIKO")  # ΝΙΚΟ, wholly Greek
+    assert name_problem("\u039d\u0399\u039a\u039f", ["NIKO"], "in the class") == (
+        "'\u039d\u0399\u039a\u039f' looks like 'NIKO', already in the class")
+
+
 @pytest.mark.parametrize("name", NOT_ANA)
 def test_a_name_a_person_tells_apart_is_not_hers(name):
-    assert icu_skeleton(name) != icu_skeleton(ANA), "ICU tells it apart"
-    assert skeleton(name) != skeleton(ANA)
+    assert not icu_reads_as(name, ANA), "ICU tells it apart"
+    assert skeleton(name) != skeleton(ANA) and skeleton(name, cased=True) != skeleton(ANA, cased=True)
     assert name_problem(name, [ANA], "in the class") is None or "mixes" in name_problem(name, [ANA], "")
 
 
 @pytest.mark.parametrize("name", [
     ANA, "Ana Ruiz", "Zoë O'Brien", "Анна Иванова", "Ελένη Παπαδοπούλου", "Sam Lee", "李小龍", "José Núñez",
-    "\u0410na Ruiz", "\u0391\u03bd\u03b1 Ruiz", "Kim", "rn", "m", "0l1",
+    "\u0410na Ruiz", "\u0391\u03bd\u03b1 Ruiz", "Kim", "rn", "m", "0l1", "Ian", "lan",
+    "\u039d\u0399\u039a\u039f",
 ])
 def test_the_skeleton_is_icus_on_the_case_fold(name):
     """Latin, Greek, Cyrillic and Han names, look-alikes among them ("rn" and "m"): the app's
-    skeleton, a character at a time from the frozen data, is ICU's of the whole name."""
+    skeletons, a character at a time from the frozen data, are ICU's of the whole name."""
     assert skeleton(name) == icu_skeleton(name)
+    assert skeleton(name, cased=True) == icu_skeleton(name, cased=True)
 
 
 def test_a_name_the_same_as_one_held_is_the_same_persons():

@@ -219,10 +219,10 @@ def _free_name(db, name: str, source: str) -> str:
     """The name for a trainee added by an import: theirs, or "name (workstation)" (then a number)
     when an active trainee here already has it, or a name a person reads as theirs
     (trainer.progress.names): two people may share a name."""
-    from trainer.progress.names import skeleton
+    from trainer.progress.names import look_alike
 
-    here = {skeleton(n) for (n,) in db.execute("SELECT name FROM trainees WHERE archived = 0")}
-    taken = lambda n: skeleton(n) in here  # noqa: E731
+    here = [n for (n,) in db.execute("SELECT name FROM trainees WHERE archived = 0")]
+    taken = lambda n: n in here or look_alike(n, here) is not None  # noqa: E731
     if not taken(name):
         return name
     candidate, n = f"{name} ({source})", 2

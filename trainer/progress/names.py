@@ -7,7 +7,10 @@ certificates read as hers.
   (`FOLD` in trainer.progress.lookalikes: case folded, compatibility forms and look-alikes
   replaced by their prototype, default ignorable characters such as joiners and variation
   selectors removed), and the whole is put in NFD. "Ana Ruiz", "Аna Ruiz" (Cyrillic А), "ana
-  ruiz", "Ａｎａ Ｒｕｉｚ" and "Ana\u200d Ruiz" have one skeleton;
+  ruiz", "Ａｎａ Ｒｕｉｚ" and "Ana\u200d Ruiz" have one skeleton. `skeleton(name, cased=True)`
+  is the same without the case fold (`CASED`): TS #39's skeleton of the name as written, in
+  which "Ian" reads as "lan" and "ΝΙΚΟ" (Greek capitals) as "NIKO", which the case fold tells
+  apart. Two names read as one when either skeleton is the same;
 - `mixed_scripts(name)`: the scripts of `MIXED` (Latin, Greek, Cyrillic, whose letters read
   alike across each other) that the name's letters come from, when more than one. A name
   written wholly in one of them ("Анна", "Ελένη") is a name like any other;
@@ -26,15 +29,21 @@ import bisect
 import unicodedata
 from collections.abc import Iterable
 
-from trainer.progress.lookalikes import FOLD, SCRIPTS
+from trainer.progress.lookalikes import CASED, FOLD, SCRIPTS
 
 MIXED = tuple(SCRIPTS)
 _STARTS = {script: [a for a, _ in ranges] for script, ranges in SCRIPTS.items()}
 
 
-def skeleton(name: str) -> str:
-    parts = (FOLD.get(ch, ch) for ch in unicodedata.normalize("NFKD", name))
+def skeleton(name: str, *, cased: bool = False) -> str:
+    table = CASED if cased else FOLD
+    parts = (table.get(ch, ch) for ch in unicodedata.normalize("NFKD", name))
     return unicodedata.normalize("NFD", "".join(parts))
+
+
+def skeletons(name: str) -> tuple[str, str]:
+    """Both skeletons of a name: of its case fold, and as written."""
+    return skeleton(name), skeleton(name, cased=True)
 
 
 def _script(ch: str) -> str | None:
@@ -64,8 +73,9 @@ def look_alike_message(name: str, other: str, where: str) -> str:
 
 def look_alike(name: str, names: Iterable[str]) -> str | None:
     """The first of `names` that reads as `name` and is not `name` itself, or None."""
-    key = skeleton(name)
-    return next((other for other in names if other != name and skeleton(other) == key), None)
+    folded, written = skeletons(name)
+    return next((other for other in names if other != name
+                 and (skeleton(other) == folded or skeleton(other, cased=True) == written)), None)
 
 
 def name_problem(name: str, names: Iterable[str], where: str, *, mixed: bool = True) -> str | None:

@@ -593,12 +593,14 @@ def s017_confusable_names(conn: psycopg.Connection) -> None:
     Unicode TS #39): a classmate's "Аna Ruiz" (a Cyrillic А) beside "Ana Ruiz" would have the
     exports and certificates read as hers.
 
-    - `name_fold()` and `name_has_latin`, `name_has_greek`, `name_has_cyrillic`: the data, made
-      once from ICU 77.1 (Unicode 16.0) by tests/support/confusables.py and frozen in the file
-      (the app holds the same, trainer/progress/lookalikes.py); `name_skeleton(name)` and
-      `name_scripts(name)` from them;
-    - `class_names`: the first name the class holds with each skeleton (its trainees', then its
-      logins', when the migration runs), insert-only, read by the staff;
+    - `name_fold()`, `name_fold_cased()` and `name_has_latin`, `name_has_greek`,
+      `name_has_cyrillic`: the data, made once from ICU 77.1 (Unicode 16.0) by
+      tests/support/confusables.py and frozen in the file (the app holds the same,
+      trainer/progress/lookalikes.py); `name_skeleton(name, cased)` (of the name's case fold,
+      or as written) and `name_scripts(name)` from them;
+    - `class_names`: the first name the class holds with each skeleton, of each kind (its
+      trainees', then its logins', when the migration runs), insert-only, read by the staff;
+      two names read as one when either skeleton is the same;
     - a trigger on `trainees` and `trainee_logins` refuses a new row whose name reads as another
       of the class's names ("refused trainee <uid>: 'Аna Ruiz' looks like 'Ana Ruiz', already in
       the class", check_violation), and a new name mixing Latin, Greek and Cyrillic letters: at
