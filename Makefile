@@ -53,13 +53,13 @@ bench: $(TEST_STAMP)
 fuzz: $(TEST_STAMP)
 	$(BIN)/python tests/benchmarks/fuzz_hostile.py
 
-# every screen (ui.app.SCREENS) in both themes on a laptop's 1366x768, to look at before a change
+# every screen (ui.shell.app.SCREENS) in both themes on a laptop's 1366x768, to look at before a change
 # to a screen is merged: screenshots-local/1366x768/NAME-light.png and NAME-dark.png, git-ignored
 LAPTOP_SHOTS := screenshots-local/1366x768
 
 screenshots: $(STAMP)
 	mkdir -p $(LAPTOP_SHOTS)
-	for s in $$($(BIN)/python -c 'from ui.app import SCREENS; print(*SCREENS)'); do \
+	for s in $$($(BIN)/python -c 'from ui.shell.app import SCREENS; print(*SCREENS)'); do \
 		for t in light dark; do \
 			QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot $(LAPTOP_SHOTS)/$$s-$$t.png \
 				--screen $$s --theme $$t --size 1366x768 || exit 1; \
@@ -69,8 +69,8 @@ screenshots: $(STAMP)
 README_SHOTS := practice table-props-and-hops table-three-dice-football table-high-roll-dice \
 	table-pai-gow-dice drill scenarios rules progress class class-live exam exam-result
 
-# the README's pictures, 1440x900: the light theme (resources/screenshots/NAME.png) and the dark
-# (NAME-dark.png)
+# the README's pictures, 1440x900: the light theme (resources/screenshots/<name>.png) and the dark
+# (<name>-dark.png)
 readme-screenshots: $(STAMP)
 	for s in $(README_SHOTS); do \
 		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s.png --screen $$s || exit 1; \

@@ -67,6 +67,7 @@ def test_the_attempts_allowed_are_the_classs_not_the_workstations(tmp_path, klas
     generous = dataclasses.replace(exam, attempts_allowed=5)
     assert generous.uid == exam.uid and generous.digest != exam.digest
     path = workstation(tmp_path, "ws.sqlite", "Sam Lee")
+    push_all(path, klass)  # the shared login serves Sam from now on: it reads his attempts (s018)
     key = installation_key(tmp_path / "k")
     shared = joined("workstation")
     with Store.open(path) as store:
@@ -127,8 +128,16 @@ def test_the_give_form_command(tmp_path, klass):
 def test_a_login_is_the_names_from_every_workstation_and_before_any_result(tmp_path, klass):
     with klass.connect("instructor") as instructor:
         login = class_login(instructor, "Ana", "ana-password")  # before Ana sent anything
-    push_all(workstation(tmp_path, "a.sqlite", "Ana", "Bo"), klass)
-    push_all(workstation(tmp_path, "b.sqlite", "Ana"), klass)  # another workstation: a new id
+    mine = klass.address(login, "ana-password")
+    for name, people in (("a.sqlite", ("Ana", "Bo")), ("b.sqlite", ("Ana",))):  # b: a new id
+        path = workstation(tmp_path, name, *people)
+        push_all(path, klass)  # the workstation's login sends Bo's, never Ana's (s018) ...
+        assert push_all(path, klass, address=mine) == 0  # ... set aside in the file, not sent again
+    with contextlib.closing(Queue(tmp_path / "b.sqlite")) as queue:
+        refused = queue.refused(server_rows(klass, "class_info")[0][0])
+    assert len(refused) == 1 and "Ana has a login of their own" in refused[0][1]
+    for name in ("a.sqlite", "b.sqlite"):  # from her own login, each workstation's file
+        push_all(progress_file(tmp_path / f"own-{name}", {"Ana": 1}), klass, address=mine)
     with klass.connect(login, "ana-password") as ana:
         assert [r[0] for r in ana.execute("SELECT name FROM trainees")] == ["Ana", "Ana"]
         assert ana.execute("SELECT count(*) FROM attempts").fetchone()[0] == 2

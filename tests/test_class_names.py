@@ -17,6 +17,7 @@ from psycopg.types.json import Jsonb
 
 from tests.support.class_server import Class, attempt, progress_file, push_all
 from trainer.classes import ClassServerError
+from trainer.classes.server import tables
 from trainer.classes.server.logins import class_login
 from trainer.classes.workstation.connection import ClassLedger
 from trainer.classes.workstation.queue import Queue
@@ -25,6 +26,8 @@ from trainer.progress.lookalikes import CASED, FOLD, SCRIPTS
 from trainer.progress.names import mixed_scripts, skeleton
 
 ANA = "Ana Ruiz"
+#: the migration before s017: a class of the version before
+BEFORE = tables.known()[tables.known().index("s017_confusable_names") - 1]
 CYRILLIC_A = "\u0410na Ruiz"
 
 
@@ -172,7 +175,7 @@ def test_a_class_that_held_a_pair_before_keeps_taking_both(tmp_path, server):
     """A class made before s017 took Ana and her look-alike. The migration keeps the first of
     each skeleton (Ana, pushed first); both trainees' later attempts are still taken, and a new
     profile of the look-alike (a third workstation) is refused."""
-    old = Class(server, upto="s016_class_limits")
+    old = Class(server, upto=BEFORE)
     assert push_all(progress_file(tmp_path / "ana.db", {ANA: 1}), old) == 1
     attacker = patched_workstation(tmp_path / "bo.db", CYRILLIC_A, 1)
     assert push_all(attacker, old) == 1

@@ -25,6 +25,7 @@ from trainer.classes.server.logins import (
     new_password,
     revoke_workstation,
 )
+from trainer.classes.server.postgres import RESERVED
 from trainer.classes.server.sessions import Ended, end_long_transactions, end_revoked
 
 #: what the review found every login may run; each must be refused
@@ -71,6 +72,45 @@ def test_a_login_holds_a_few_connections_and_the_instructor_always_has_room(klas
             assert bo.execute("SELECT uid FROM class_info").fetchone()[0]
         with klass.connect("supervisor") as supervisor:
             assert supervisor.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
+
+
+def test_with_every_ordinary_slot_taken_by_trainees_and_workstations_the_instructor_connects(klass):
+    """The class server keeps `reserved_connections` for the instructor (RESERVED, s016): the
+    shared workstation login's connections, then trainees' and enrolled workstations' logins
+    (each holding as many as it may), take every connection that is not kept back, until
+    PostgreSQL refuses the next as reserved; the instructor, and only the instructor, still
+    connects and works."""
+    with contextlib.ExitStack() as stack:
+        held, _ = holding(klass, "workstation", PASSWORD, SHARED_CONNECTIONS)
+        for conn in held:
+            stack.enter_context(conn)
+        refusal, n = "", 0
+        while "reserved" not in refusal:
+            n += 1
+            assert n <= 60, "the logins' limits never reached the server's ordinary slots"
+            with klass.connect("instructor") as instructor:
+                login, password = ((class_login(instructor, f"Trainee {n}", f"trainee-{n}-password"),
+                                    f"trainee-{n}-password") if n % 2 else
+                                   (enrol_workstation(instructor, f"Table {n}", p := new_password()), p))
+            more, refusal = holding(klass, login, password, 5)
+            for conn in more:
+                stack.enter_context(conn)
+            held += more
+        assert "remaining connection slots are reserved" in refusal, refusal
+        with klass.admin() as admin:  # the superuser's own slots aside
+            reserved, ordinary = admin.execute(
+                "SELECT current_setting('reserved_connections')::int, "
+                "current_setting('max_connections')::int - current_setting('reserved_connections')::int "
+                "- current_setting('superuser_reserved_connections')::int").fetchone()
+            taken = admin.execute("SELECT count(*) FROM pg_stat_activity a "
+                                  "JOIN pg_roles r ON r.oid = a.usesysid "
+                                  "WHERE a.backend_type = 'client backend' AND NOT r.rolsuper").fetchone()[0]
+        assert reserved == RESERVED and taken == ordinary == len(held), (reserved, taken, ordinary, len(held))
+        with pytest.raises(psycopg.OperationalError, match="reserved"):
+            klass.connect("supervisor")  # the slots kept back are the instructor's
+        with klass.connect("instructor") as instructor:
+            assert instructor.execute("SELECT count(*) FROM trainee_logins").fetchone()[0] == (n + 1) // 2
+            enrol_workstation(instructor, "Table at the back", new_password())  # and works
 
 
 def test_a_login_cannot_raise_its_own_limit(klass):

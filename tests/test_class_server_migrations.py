@@ -69,6 +69,8 @@ ed014064658162fad843a6b7b30150cc5d2a3e9b4575364ad052321bfa36800d  s004_exam_ledg
 5218028f315df38ea5158ae58c29364e23bc13f5bbe55e0404e328f414145bba  s014_late_answers_marked
 912a2914c44a930bd5f91f061a8df9c02b7a041dc92085465ce1a7bfc0302e77  s016_class_limits
 c4517b9b9b93e366660f3e1f4e883fd0a517601eefbf81cad9c928b3cc098ecb  s015_abandoned_sittings
+395773b06cee4490e799ef10e1b1e9cb559a0cd50fe9a874d2a3c97fe9ee506e  s018_rows_for_their_trainee
+40baa53d7637e16c15fa3b798e9c67bbf2957c2145c53e634d3da411b2ee5bd8  s019_sittings_voided
 8d3b391d66e9eee1ac0521162b31a9b7704c4f6a1a9daeeff573adbf1a5f58d1  s017_confusable_names
 """.strip().splitlines())
 
@@ -218,7 +220,8 @@ def test_a_class_migrated_step_by_step_is_the_class_made_today(server):
 def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, klass):
     """The shared columns (trainer.progress.columns) are what a workstation pushes: each is a
     column of the server's table, read from the batch and written by push_attempts. A shared
-    column added with no migration giving it to the server fails here."""
+    column added with no migration giving it to the server fails here. Since s018 the rows are
+    written by s010's push, `push_attempts_checked`, which push_attempts calls first."""
     queue = Queue(progress_file(tmp_path / "ws.sqlite", {"Ana": 3}))  # attempt 0 has a finding
     try:
         _, batch = queue.batch("a class", 10)
@@ -228,7 +231,7 @@ def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, k
     pushed = {"batch->'trainees'": set(batch["trainees"][0]), "batch->'attempts'": set(attempt),
               "a.findings": set(attempt["findings"][0])}
     with klass.admin() as conn:
-        body = conn.execute("SELECT pg_get_functiondef('push_attempts'::regproc)").fetchone()[0]
+        body = conn.execute("SELECT pg_get_functiondef('push_attempts_checked'::regproc)").fetchone()[0]
         for table in (*ATTEMPT_TABLES, EXAM_SITTINGS):
             columns = [r[0] for r in conn.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "

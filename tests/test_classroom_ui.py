@@ -454,3 +454,48 @@ def test_the_status_line_says_when_the_server_has_no_connection_free(qtbot, tmp_
     qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
     w.close()
     store.close()
+
+
+def test_an_instructor_voids_a_sitting_listed_in_the_class_tab(qtbot, tmp_path, klass):
+    """Sam's sitting was started and the network went down: the Class tab lists it not ended,
+    with Void…; the instructor clicks it, gives the reason, Void; the class keeps the reason and
+    gives the attempt back, and the sitting leaves the list."""
+    from tests.support.exams import form, issuer, sit
+    from trainer.classes.workstation.connection import ClassLedger
+    from trainer.exams import installation_key
+    from trainer.exams.certify import issue_sitting
+    from trainer.exams.keys import InstructorKey
+    from ui.qt import Qt
+
+    exam = form()
+    with Store.open(tmp_path / "issued.db") as ledger:
+        token = issue_sitting(ledger, issuer(InstructorKey.generate("Ivy Park")), exam, "Sam Lee",
+                              classroom=ClassLedger(klass.address("instructor")))
+    with Store.open(tmp_path / "sam.db") as ws:
+        sit(ws, installation_key(tmp_path / "k"), ws.add_trainee("Sam Lee"), exam, sitting=token,
+            classroom=ClassConnection(str(tmp_path / "sam.db"), klass.address()), stop_after=1)
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: "Sittings not ended" in view.side.toPlainText(), timeout=WITHIN)
+    assert ClassLedger(klass.address("instructor")).attempts_used("Sam Lee", exam.uid) == 1
+    view.grab().save(str(tmp_path / "class-tab.png"))
+    cursor = view.side.document().find("Void…")
+    cursor.setPosition(cursor.selectionStart() + 2)
+    view.side.setTextCursor(cursor)
+    view.side.ensureCursorVisible()
+    link = view.side.cursorRect(cursor).center()
+    qtbot.mouseClick(view.side.viewport(), Qt.MouseButton.LeftButton, pos=link)
+    ask = view.void_dialog
+    qtbot.waitExposed(ask)
+    assert ask.nonce == token["nonce"] and not ask.button.isEnabled(), "no voiding without a reason"
+    qtbot.keyClicks(ask.reason, "the classroom switch failed at 14:10")
+    ask.grab().save(str(tmp_path / "void.png"))
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible()
+    qtbot.waitUntil(lambda: "Sittings not ended" not in view.side.toPlainText(), timeout=WITHIN)
+    with klass.admin() as admin:
+        assert admin.execute("SELECT nonce, reason, login FROM exam_sitting_voids").fetchall() == [
+            (token["nonce"], "the classroom switch failed at 14:10", "instructor")]
+    assert ClassLedger(klass.address("instructor")).attempts_used("Sam Lee", exam.uid) == 0
+    w.close()
+    store.close()

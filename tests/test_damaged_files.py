@@ -229,7 +229,7 @@ def test_the_screens_leave_a_damaged_row_out_and_name_it(qtbot, made, tmp_path, 
     """Results export, the exam results list and Open trainee in the class view, on a file with
     damaged rows: what can be read is shown, each damaged row is named, nothing raises."""
     from trainer.exams import installation_key
-    from ui.qt import QFileDialog
+    from ui.qt import QFileDialog, Qt
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
 
@@ -256,7 +256,7 @@ def test_the_screens_leave_a_damaged_row_out_and_name_it(qtbot, made, tmp_path, 
     page = window.show_screen("progress")
     page.tabs.setCurrentIndex(1)
     klass = page.klass
-    names = [klass.table.verticalHeaderItem(r).text() for r in range(klass.table.rowCount())]
+    names = [klass.model.headerData(r, Qt.Orientation.Vertical) for r in range(klass.model.rowCount())]
     klass.open_trainee(names.index("Ana Ruiz"))
     hidden = klass.dialog.hidden.text()
     assert hidden.startswith(f"2 attempts not listed: attempt {ids['attempt not json']}: damaged in the "

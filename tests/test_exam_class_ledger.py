@@ -150,6 +150,7 @@ def test_attempts_at_a_form_come_back_from_no_fresh_progress_file(tmp_path, klas
     workstation = joined("workstation")
     path = tmp_path / "workstation.sqlite"
     workstation_file(path)
+    push_all(path, klass)  # as the app's pusher does on joining: the workstation serves Sam (s018)
     with Store.open(path) as store:
         add_form(store, exam)  # the exam on the workstation, before any attempt
     assert give_to_class(joined("instructor"), exam)  # and given to the class by the instructor

@@ -265,3 +265,25 @@ def test_the_certify_command_says_what_came_too_late(tmp_path, klass, joined, iv
     assert lines[0].startswith("certified: Sam Lee, Floor supervisor exam, attempt 1: did not pass")
     assert re.match(r"  not in time: items 2, 3 reached the class server up to 1\d min after the time "
                     r"limit and count as not answered", lines[1]), lines[1]
+
+
+def test_a_sitting_past_its_time_holds_up_no_new_sitting_of_its_form(tmp_path, klass, joined, ivy):
+    """A sitting started and never ended held up every new sitting of its form until the
+    instructor recorded it abandoned, even once its time was over by the server's clock: then it
+    has ended, timed out, as it is certified, and a new sitting is issued."""
+    from trainer.exams.classledger import unended_lines
+    from trainer.exams.errors import ClassLedgerError
+
+    exam = form()
+    token = issued(tmp_path, ivy, joined, exam)
+    with workstation(tmp_path) as store:
+        started(store, tmp_path, exam, token, joined("workstation"))  # and never ended
+    server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE - 30)  # the queue's time left
+    with pytest.raises(ClassLedgerError, match="not ended"):
+        issued(tmp_path, ivy, joined, exam)
+    assert not unended_lines(joined("instructor"))[0].endswith("timed out")
+    server_clock_moves_on(klass, token["nonce"], 60)  # 30 s past the allowance
+    [line] = unended_lines(joined("instructor"))
+    assert line.endswith("not ended; its time is over: it is certified as timed out")
+    again = issued(tmp_path, ivy, joined, exam)
+    assert again["attempt"] == 2 and again["nonce"] != token["nonce"]

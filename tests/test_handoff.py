@@ -12,6 +12,7 @@ import uuid
 from dataclasses import replace
 from datetime import UTC, datetime
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -22,7 +23,6 @@ from trainer.progress.handoff import (
     CATEGORIES,
     EXAMS_NOTE,
     IRI,
-    NAMESPACE,
     PLACEHOLDER_NOTE,
     TRANSCRIPT_COLUMNS,
     activity_base,
@@ -86,6 +86,7 @@ def test_every_statement_is_an_xapi_statement(progress):
     (lambda s: s.update(timestamp="2023-11-14T22:13:50"), "does not match"),  # no time zone
     (lambda s: s.update(timestamp="2023-13-14T22:13:50Z"), "is not a 'date-time'"),
     (lambda s: s["object"].update(id="props and hops"), "does not match"),
+    (lambda s: s.update(object={"objectType": "StatementRef", "id": "an attempt"}), "does not match"),
     (lambda s: s["verb"].update(id="passed"), "does not match"),
     (lambda s: s["result"].update(duration="30 seconds"), "does not match"),
     (lambda s: s["result"].update(duration="P"), "does not match"),
@@ -105,14 +106,16 @@ def test_the_checker_refuses_what_xapi_does_not_allow(progress, change, why):
     assert found and any(why in p for p in found), found
 
 
-def test_statement_ids_come_from_the_attempts_uids_so_exporting_again_adds_nothing(progress):
+def test_statement_ids_come_from_the_attempts_and_what_they_say_so_exporting_again_adds_nothing(progress):
     lines = lines_of(progress)
     first, again = statements(lines), statements(lines_of(progress))
     assert [s["id"] for s in first] == [s["id"] for s in again]
-    assert [s["id"] for s in first] == [str(uuid.uuid5(NAMESPACE, line.attempt.uid))
-                                        for line in practice(lines)[0]]
     assert len({s["id"] for s in first}) == len(first)
     assert {uuid.UUID(s["id"]).version for s in first} == {5}
+    # another base, or another home page, says something else: an id of its own for every
+    # statement (an LRS answers a known id with other content 409 Conflict, refusing the batch)
+    for other in (statements(lines, activity_base=BASE), statements(lines, home_page="https://school.example/")):
+        assert not {s["id"] for s in other} & {s["id"] for s in first}
 
 
 def test_verbs_results_and_scores(progress):
@@ -181,6 +184,33 @@ def activity_ids(statement: dict) -> list[str]:
     return [statement["object"]["id"], *(a["id"] for a in parents)]
 
 
+def test_a_re_export_under_another_base_voids_what_it_replaces(progress, tmp_path):
+    """xAPI 1.0.3 (part two, 2.3.2): a statement is never changed; one sent with the placeholder
+    base is voided, and its replacement sent with an id of its own."""
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    assert run_command("export-results", str(progress), "--format", "xapi", "--out", str(old)).returncode == 0
+    done = run_command("export-results", str(progress), "--format", "xapi", "--out", str(new),
+                       "--activity-base", BASE, "--replaces-base", IRI)
+    assert done.returncode == 0, done.stderr
+    assert "5 attempts as xAPI statements, after 5 voiding the statements they replace" in done.stdout
+    sent, found = json.loads(old.read_text(encoding="utf-8")), json.loads(new.read_text(encoding="utf-8"))
+    voids, replacements = found[:5], found[5:]
+    assert all(problems(s) == [] for s in found)
+    assert [v["verb"]["id"] for v in voids] == ["http://adlnet.gov/expapi/verbs/voided"] * 5
+    assert [v["object"] for v in voids] == [{"objectType": "StatementRef", "id": s["id"]} for s in sent]
+    assert [s["object"]["id"] for s in replacements] == [s["object"]["id"].replace(IRI, BASE) for s in sent]
+    assert not {s["id"] for s in replacements} & {s["id"] for s in sent}
+    again = run_command("export-results", str(progress), "--format", "xapi", "--activity-base", BASE,
+                        "--replaces-base", IRI)
+    assert json.loads(again.stdout) == found, "the same export again: the same statements, voids too"
+    same = run_command("export-results", str(progress), "--format", "xapi", "--activity-base", BASE,
+                       "--replaces-base", BASE)
+    verbs = [s["verb"]["id"] for s in json.loads(same.stdout)]
+    assert "http://adlnet.gov/expapi/verbs/voided" not in verbs, "nothing replaced: nothing voided"
+    csv_too = run_command("export-results", str(progress), "--format", "csv", "--replaces-base", IRI)
+    assert csv_too.returncode == 2 and "--format xapi" in csv_too.stderr and csv_too.stdout == ""
+
+
 def test_every_activity_is_named_under_the_schools_base(progress):
     lines = lines_of(progress)
     placeholder, found = statements(lines), statements(lines, activity_base=BASE)
@@ -190,7 +220,7 @@ def test_every_activity_is_named_under_the_schools_base(progress):
         assert "dealer-trainer.invalid" not in json.dumps(s["object"])
     assert [activity_ids(s) for s in found] == [[i.replace(IRI, BASE) for i in activity_ids(s)]
                                                 for s in placeholder]
-    assert [s["id"] for s in found] == [s["id"] for s in placeholder], "a statement keeps its id"
+    assert not {s["id"] for s in found} & {s["id"] for s in placeholder}, "another base: other ids"
     assert found[0]["object"]["id"] == BASE + "games/props-and-hops/items/props-and-hops/01"
 
 
@@ -244,13 +274,55 @@ def test_the_transcript_has_a_header_and_a_row_per_attempt(progress):
     failed = next(r for r in by.values() if r["Result"] == "failed")
     assert failed == {**failed, "Trainee": "Ana", "Game": "Props & Hops", "Mode": "Scenario",
                       "Score": "55", "Duration (s)": "65.25", "Findings": "3",
-                      "Sections cited": "§ 577.6; § 668a.3(i)", "Date and time (UTC)": iso_z(T0 + 120)}
+                      "Sections cited": "§ 577.6; § 668a.3(i)"}
     abandoned = next(r for r in by.values() if r["Result"] == "abandoned")
     assert abandoned["Score"] == ""
     drill = next(r for r in by.values() if r["Game"] == "High Roll Dice")
     assert drill["Scenario or drill"] == "High Roll Dice practice, difficulty 3"
     assert drill["Mode"] == "Practice round"
     assert {r["Mode"] for r in by.values()} == {"Scenario", "Practice round"}  # no exam row
+
+
+@pytest.fixture
+def new_york(monkeypatch):
+    """The exporting machine's clock in New York (UTC-5 in winter, UTC-4 in summer)."""
+    import time
+
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    yield ZoneInfo("America/New_York")
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_the_transcript_reads_in_a_spreadsheet_as_dates_ids_and_certification(progress, tmp_path, new_york):
+    """For Excel on a school's PC: a byte order mark (else "§" reads "Â§"), the local date and time
+    a spreadsheet takes for a date, the offset apart, the trainee's id, the workstation, and
+    whether a row is certified."""
+    out = tmp_path / "transcript.csv"
+    done = run_command("export-results", str(progress), "--format", "csv", "--out", str(out),
+                       env={"TZ": "America/New_York"})
+    assert done.returncode == 0, done.stderr
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf\"Trainee\",") and raw.count(b"\xef\xbb\xbf") == 1
+    rows = read_csv(raw.decode("utf-8-sig"))
+    assert rows[0] == list(TRANSCRIPT_COLUMNS)
+    by = [dict(zip(rows[0], r, strict=True)) for r in rows[1:]]
+    failed = next(r for r in by if r["Result"] == "failed")
+    when = datetime.fromtimestamp(T0 + 120, new_york)
+    assert failed["Date and time"] == when.strftime("%Y-%m-%d %H:%M:%S")
+    hours = when.utcoffset().total_seconds() // 3600
+    assert failed["UTC offset"] == {-5: "UTC-05:00", -4: "UTC-04:00"}[hours]
+    with Store.open(progress) as store:
+        ana = store.find_trainee("Ana")
+        source = store.attempts(ana.id)[0].source
+    assert failed["Trainee id"] == ana.uid and ana.uid
+    assert failed["Workstation"] == source and source
+    assert {r["Certification"] for r in by} == {"Practice, not certified"}
+    assert "§ 577.6" in raw.decode("utf-8-sig")
+    assert out.stat().st_mode & 0o777 == 0o600, "trainees' results are the owner's to read"
+    piped = run_command("export-results", str(progress), "--format", "csv")
+    assert not piped.stdout.startswith("\ufeff"), "a pipe to a script gets no byte order mark"
 
 
 def test_names_with_commas_quotes_and_new_lines_come_back_as_written(progress):
@@ -262,7 +334,8 @@ def test_names_with_commas_quotes_and_new_lines_come_back_as_written(progress):
     write([odd], out, "csv")
     text = out.getvalue()
     rows = read_csv(text)
-    assert len(rows) == 2 and rows[1][0] == name and rows[1][9] == 'x", "y\r\nz'
+    cited = TRANSCRIPT_COLUMNS.index("Sections cited")
+    assert len(rows) == 2 and rows[1][0] == name and rows[1][cited] == 'x", "y\r\nz'
     assert text.startswith('"Trainee",')  # every cell quoted
 
 

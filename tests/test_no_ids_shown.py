@@ -88,6 +88,10 @@ def test_the_rules_screen_shows_no_id_and_renders_the_regulation(qtbot, game):
     assert shown_ids("\n".join(texts)) == []
     regulation = page.text.toPlainText()
     assert "####" not in regulation and "\\$" not in regulation and "chapter" in regulation.lower()
+    # the authority line cites the Act's sections, never a dollar amount ("4 Pa.C.S. § 1202(b)(30)")
+    assert "$ 1202" not in regulation
+    if "1202(b)(30)" in regulation:
+        assert re.search(r"Pa\.C\.S\. §§? 1202\(b\)\(30\)", regulation)
 
 
 def test_the_scenarios_screen_says_what_the_trainee_does_in_words(qtbot):

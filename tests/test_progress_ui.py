@@ -63,10 +63,13 @@ def test_an_instructor_sees_the_class(qtbot, demo):
     page = w.show_screen("progress")
     assert page.tabs.count() == 2
     page.tabs.setCurrentIndex(1)
-    table = page.klass.table
-    assert table.rowCount() == 3
-    assert {table.verticalHeaderItem(r).text() for r in range(3)} == {"Ana Ruiz", "Ben Cole", "Cara Diaz"}
-    headings = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    from ui.qt import Qt
+
+    grid = page.klass.model  # the skills by trainee the table shows
+    assert grid.rowCount() == 3
+    assert {grid.headerData(r, Qt.Orientation.Vertical) for r in range(3)} == {"Ana Ruiz", "Ben Cole",
+                                                                             "Cara Diaz"}
+    headings = [grid.headerData(c, Qt.Orientation.Horizontal) for c in range(grid.columnCount())]
     assert "Accepting and\nrefusing wagers" in headings  # skills by their titles, not their ids
     from trainer import Skill
 
@@ -343,23 +346,25 @@ def test_no_class_column_clips_its_heading_or_its_values(qtbot, demo, size):
 
     store, _ = demo
     w, klass = class_view(qtbot, store, size)
-    table, header = klass.table, klass.table.horizontalHeader()
+    from ui.qt import Qt
+
+    table, header, grid = klass.table, klass.table.horizontalHeader(), klass.model
     margin = 2 * table.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
     metrics, cells = header.fontMetrics(), table.fontMetrics()
     titles = [s.title for s in Skill]
-    for c in range(table.columnCount()):
-        item = table.horizontalHeaderItem(c)
-        lines = item.text().split("\n")
+    for c in range(grid.columnCount()):
+        heading = grid.headerData(c, Qt.Orientation.Horizontal)
+        lines = heading.split("\n")
         # written upwards: the lines side by side across the column, each whole up the header
-        assert header.sectionSize(c) >= len(lines) * metrics.height() + margin, item.text()
-        assert header.height() >= max(metrics.horizontalAdvance(t) for t in lines) + margin, item.text()
-        if c < len(titles):
-            assert item.toolTip() == titles[c]  # the full title, on one line
-        for r in range(table.rowCount()):
-            assert header.sectionSize(c) >= cells.horizontalAdvance(table.item(r, c).text()) + 6
+        assert header.sectionSize(c) >= len(lines) * metrics.height() + margin, heading
+        assert header.height() >= max(metrics.horizontalAdvance(t) for t in lines) + margin, heading
+        if c < len(titles):  # the full title, on one line
+            assert grid.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == titles[c]
+        for r in range(grid.rowCount()):
+            assert header.sectionSize(c) >= cells.horizontalAdvance(grid.index(r, c).data()) + 6
     names = table.verticalHeader()
-    for r in range(table.rowCount()):
-        assert names.width() >= metrics.horizontalAdvance(table.verticalHeaderItem(r).text())
+    for r in range(grid.rowCount()):
+        assert names.width() >= metrics.horizontalAdvance(grid.headerData(r, Qt.Orientation.Vertical))
     # the trainees stay in place while the skills scroll sideways
     left = names.mapTo(w, names.rect().topLeft())
     table.horizontalScrollBar().setValue(table.horizontalScrollBar().maximum())
@@ -373,8 +378,8 @@ def test_a_trainee_opens_on_double_click_on_enter_and_from_the_button(qtbot, dem
     store, ids = demo
     w, klass = class_view(qtbot, store)
     table = klass.table
-    rows = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
-    cell = table.visualItemRect(table.item(rows.index("Ben Cole"), 2)).center()
+    rows = [klass.model.headerData(r, Qt.Orientation.Vertical) for r in range(klass.model.rowCount())]
+    cell = table.visualRect(klass.model.index(rows.index("Ben Cole"), 2)).center()
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)  # a double-click is
     qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)  # a press, then this
     dialog = klass.dialog
@@ -391,11 +396,11 @@ def test_a_trainee_opens_on_double_click_on_enter_and_from_the_button(qtbot, dem
     qtbot.keyClick(dialog.table, Qt.Key.Key_Escape)
     assert not dialog.isVisible()
     table.setFocus()
-    table.setCurrentCell(rows.index("Cara Diaz"), 0)
+    table.setCurrentIndex(klass.model.index(rows.index("Cara Diaz"), 0))
     qtbot.keyClick(table, Qt.Key.Key_Return)
     assert klass.dialog.isVisible() and klass.dialog.windowTitle() == "Cara Diaz — attempts"
     qtbot.keyClick(klass.dialog, Qt.Key.Key_Escape)
-    table.setCurrentCell(rows.index("Ana Ruiz"), 0)
+    table.setCurrentIndex(klass.model.index(rows.index("Ana Ruiz"), 0))
     qtbot.mouseClick(klass.open_button, Qt.MouseButton.LeftButton)
     assert klass.dialog.isVisible() and klass.dialog.windowTitle() == "Ana Ruiz — attempts"
     qtbot.keyClick(klass.dialog, Qt.Key.Key_Escape)
@@ -475,19 +480,59 @@ def test_an_attempt_graded_under_rule_1_says_so_and_keeps_its_verdict(qtbot, tmp
     store.close()
 
 
+def test_a_class_drawn_again_redraws_only_the_row_that_changed_and_keeps_the_choice(qtbot, demo):
+    """A live class is read again every few seconds: a new result redraws its trainee's row only
+    (no reset, no re-measuring every cell), the instructor's chosen row stays chosen, and a new
+    trainee makes the grid anew."""
+    import time
+
+    from trainer.progress import class_overview
+    from ui.qt import Qt
+
+    store, ids = demo
+    w, klass = class_view(qtbot, store)
+    grid, table = klass.model, klass.table
+    names = [grid.headerData(r, Qt.Orientation.Vertical) for r in range(grid.rowCount())]
+    ben, cara = names.index("Ben Cole"), names.index("Cara Diaz")
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
+                     pos=table.visualRect(grid.index(ben, 0)).center())
+    changed, resets = [], []
+    grid.dataChanged.connect(lambda first, last: changed.extend(range(first.row(), last.row() + 1)))
+    grid.modelReset.connect(lambda: resets.append(True))
+    before = [grid.index(cara, c).data() for c in range(grid.columnCount())]
+    for k in range(6):  # Cara misses the first shake six times: her payouts column falls
+        record(store, ids["Cara Diaz"], time.time() - 60 * (k + 1), missed=True)
+    overview = class_overview(store)
+    klass.show_overview(overview)
+    assert changed == [cara] and not resets
+    after = [grid.index(cara, c).data() for c in range(grid.columnCount())]
+    assert after != before
+    skills = overview.skills
+    shown = [overview.cells[ids["Cara Diaz"], s].accuracy for s in skills]
+    assert after[:len(skills)] == [f"{a:.0%}" if a is not None else "—" for a in shown]
+    assert table.currentRow() == ben and table.selectionModel().isSelected(grid.index(ben, 0))
+    klass.show_overview(class_overview(store))  # nothing new: nothing drawn again
+    assert changed == [cara] and not resets
+    store.add_trainee("Dee Long")  # a trainee more: the grid is made anew
+    klass.show_overview(class_overview(store))
+    names = [grid.headerData(r, Qt.Orientation.Vertical) for r in range(grid.rowCount())]
+    assert resets and "Dee Long" in names
+    w.close()
+
+
 def test_bad_data_shows_a_message_not_a_traceback(qtbot, tmp_path):
     from ui.qt import Qt
 
     store = Store.open(tmp_path / "p.db")
     w, klass = class_view(qtbot, store)  # an empty class
-    assert klass.table.rowCount() == 0 and "No trainees yet" in klass.side.toPlainText()
+    assert klass.model.rowCount() == 0 and "No trainees yet" in klass.side.toPlainText()
     assert not klass.open_button.isEnabled()
     w.close()
     zed = store.add_trainee("Zed")  # no attempt yet
     gone = store.add_trainee("Gone")
     record(store, gone, 1_700_000_000.0, missed=True, item="a-scenario-since-removed")
     w, klass = class_view(qtbot, store)
-    names = [klass.table.verticalHeaderItem(r).text() for r in range(klass.table.rowCount())]
+    names = [klass.model.headerData(r, Qt.Orientation.Vertical) for r in range(klass.model.rowCount())]
     klass.open_trainee(names.index("Zed"))
     assert "not started yet" in klass.dialog.findChildren(type(klass.hint))[0].text()
     assert not klass.dialog.replay_button.isEnabled()

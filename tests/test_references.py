@@ -39,9 +39,10 @@ ISSUE = re.compile(r"\b[Ii]ssues? *#?\d|\b[Ii]ssue:|\b[Ii]ssue \"|\b(?:the|this|
 
 def sources() -> list[Path]:
     """The files read: this one aside, whose names are examples."""
-    python = [p for top in ("trainer", "ui", "tests") for p in sorted((ROOT / top).rglob("*.py"))]
+    python = [p for top in ("trainer", "ui", "tests", ".ci") for p in sorted((ROOT / top).rglob("*.py"))]
     here = Path(__file__).resolve()
-    return [p for p in python if p != here] + [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
+    return [p for p in python if p != here] + [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md",
+                                               ROOT / "Makefile", ROOT / ".ci" / "run"]
 
 
 @cache

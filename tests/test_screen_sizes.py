@@ -204,27 +204,25 @@ def test_the_class_tab_shows_every_skill_and_keeps_its_colours_when_selected(qtb
     from trainer import Skill
     from ui.qt import QColor, QPoint, Qt
 
-    table = class_tab.table
-    assert table.columnCount() == len(Skill) + 1
+    table, grid = class_tab.table, class_tab.model
+    assert grid.columnCount() == len(Skill) + 1
     assert table.horizontalScrollBar().maximum() == 0, "the skills scroll sideways"
     shown = table.viewport().rect()
-    for c in range(table.columnCount()):
-        assert shown.contains(table.visualItemRect(table.item(0, c))), f"column {c} is cut"
-    coded = [r for r in range(table.rowCount())
-             if table.item(r, 0).background().style() != Qt.BrushStyle.NoBrush]
+    for c in range(grid.columnCount()):
+        assert shown.contains(table.visualRect(grid.index(0, c))), f"column {c} is cut"
+    coded = [r for r in range(grid.rowCount()) if grid.index(r, 0).data(Qt.ItemDataRole.BackgroundRole)]
     row = coded[0]
     names = table.verticalHeader()  # the trainee's name: the row is selected, the pointer off it
     qtbot.mouseClick(names.viewport(), Qt.MouseButton.LeftButton,
-                     pos=QPoint(names.width() // 2, table.visualItemRect(table.item(row, 0)).center().y()))
-    assert table.currentRow() == row and table.item(row, 0).isSelected()
+                     pos=QPoint(names.width() // 2, table.visualRect(grid.index(row, 0)).center().y()))
+    assert table.currentRow() == row and table.selectionModel().isSelected(grid.index(row, 0))
     image = table.viewport().grab().toImage()
     for c in range(len(Skill)):
-        code = table.item(row, c).background()
-        if code.style() == Qt.BrushStyle.NoBrush:
+        want = grid.index(row, c).data(Qt.ItemDataRole.BackgroundRole)
+        if want is None:
             continue
-        cell = table.visualItemRect(table.item(row, c))
+        cell = table.visualRect(grid.index(row, c))
         seen = QColor(image.pixel(cell.left() + 6, cell.center().y()))
-        want = code.color()
         assert max(abs(seen.red() - want.red()), abs(seen.green() - want.green()),
                    abs(seen.blue() - want.blue())) <= 8, (
-            f"the selected row hides {table.item(row, c).text()}'s colour: {seen.name()} for {want.name()}")
+            f"the selected row hides {grid.index(row, c).data()}'s colour: {seen.name()} for {want.name()}")

@@ -120,9 +120,16 @@ def chapter(game: str) -> dict[str, Section]:
     return _parse(chapter_text(game))
 
 
+#: the transcription of Chapter 668a writes the section sign of its authority line ("4 Pa.C.S.
+#: § 1202(b)(30)") as a markdown-escaped dollar, which renders as "$ 1202"
+_SECTION_SIGN_AS_DOLLAR = re.compile(r"(Pa\.C\.S\.) \\\$ ")
+
+
 @cache
 def chapter_text(game: str) -> str:
-    return (resources_dir() / "regulations" / games.get(game).regulation_file).read_text(encoding="utf-8")
+    """The chapter as the Rules screen shows it, with the transcription's section signs restored."""
+    text = (resources_dir() / "regulations" / games.get(game).regulation_file).read_text(encoding="utf-8")
+    return _SECTION_SIGN_AS_DOLLAR.sub(r"\1 § ", text)
 
 
 @cache

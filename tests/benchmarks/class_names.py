@@ -4,15 +4,15 @@ Run: `.venv/bin/python tests/benchmarks/class_names.py [--runs 5] [--trainees 30
 
 It starts a real PostgreSQL (the packaged server), then measures:
 
-1. **The migration.** A class made up to s016 (as a class of the version before), then s017
-   applied to it alone, beside `install` with nothing left to apply (the cost of the call
-   itself); and a whole class made from s001 with and without s017. The suite makes its classes
-   by copying a template made once per worker, so s017 costs it once per worker, plus once per
-   test that makes a class of an earlier version and brings it up to date.
+1. **The migration.** A class made up to the migration before s017 (a class of the version
+   before), then s017 applied to it alone, beside `install` with nothing left to apply (the
+   cost of the call itself); and a whole class made from s001 with and without s017. The suite
+   makes its classes by copying a template made once per worker, so s017 costs it once per
+   worker, plus once per test that makes a class of an earlier version and brings it up to date.
 2. **A push of a class's trainees.** `--trainees` new trainees pushed in one batch with the
    workstation login, each name checked by the trigger, into a class that holds as many (and
-   the same into a class of s016, which checks none); the same batch pushed again (each trainee
-   already held: not checked again).
+   the same into a class of the version before, which checks none); the same batch pushed
+   again (each trainee already held: not checked again).
 3. **One skeleton.** `name_skeleton` on the server, and `skeleton` in the app, per name.
 
 Times are wall-clock on a shared machine: compare the ratios, not the milliseconds, across runs.
@@ -36,6 +36,8 @@ from tests.support.class_server import Class, start_server
 from trainer.classes.server import tables
 from trainer.progress.names import skeleton
 
+#: the migration before s017: a class of the version before
+BEFORE = tables.known()[tables.known().index("s017_confusable_names") - 1]
 NAMES = ["Ana Ruiz", "Sam Lee", "Zoë O'Brien", "Анна Иванова", "Ελένη Παπαδοπούλου", "José Núñez"]
 
 
@@ -80,7 +82,7 @@ def main() -> None:
         s017, nothing, with_all, without = [], [], [], []
         for _ in range(args.runs):
             start = time.perf_counter()
-            old = Class(server, upto="s016_class_limits")
+            old = Class(server, upto=BEFORE)
             without.append(time.perf_counter() - start)
             s017.append(timed(old.install))
             nothing.append(timed(old.install))
@@ -89,13 +91,13 @@ def main() -> None:
             new = Class(server, upto=tables.known()[-1])
             with_all.append(time.perf_counter() - start)
             new.drop()
-        print(f"s017 applied to a class of s016              {ms(s017)}")
+        print(f"s017 applied to a class of the version before              {ms(s017)}")
         print(f"install with nothing to apply                {ms(nothing)}")
-        print(f"a class made from s001, up to s016            {ms(without)}")
+        print(f"a class made from s001, up to {BEFORE}   {ms(without)}")
         print(f"a class made from s001, up to s017            {ms(with_all)}")
 
-        before = Class(server, upto="s016_class_limits")
-        push_s016 = pushes(before, args)[0]
+        before = Class(server, upto=BEFORE)
+        push_before = pushes(before, args)[0]
         before.drop()
         klass = Class(server)
         first, again = pushes(klass, args)
@@ -104,7 +106,7 @@ def main() -> None:
             for k in range(200):
                 one.append(timed(lambda k=k: conn.execute("SELECT name_skeleton(%s)",
                                                           (f"{NAMES[k % 6]} {k}",)).fetchone()))
-        print(f"a push of {args.trainees} new trainees, a class of s016       {ms(push_s016)}")
+        print(f"a push of {args.trainees} new trainees, the version before {ms(push_before)}")
         print(f"a push of {args.trainees} new trainees                     {ms(first)}")
         print(f"the same {args.trainees} again (held: not checked)        {ms(again)}")
         print(f"name_skeleton on the server, a call             {ms(one)}")

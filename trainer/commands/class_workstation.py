@@ -1,12 +1,17 @@
-"""`dealer-trainer class-workstation add NAME... | list | revoke NAME... | close-shared | open-shared
---class URL`: workstations with a login of their own in a class (an instructor's address; `list`
-a supervisor's too), and the shared workstation login closed once they all are, or opened again.
+"""`dealer-trainer class-workstation add NAME... | list | revoke NAME... | attach NAME --trainee ID... |
+close-shared | open-shared --class URL`: workstations with a login of their own in a class (an
+instructor's address; `list` a supervisor's too), and the shared workstation login closed once
+they all are, or opened again.
 
 Each workstation enrolled joins the class with its own address (printed once, with a new
 password): a trainee who changes that login's password or settings stops that workstation only,
 where with the shared workstation login they stop every workstation that uses it. A workstation
 enrolled again gets a new password (the old one stops working); one revoked loses every right at
-once and connects no more.
+once and connects no more. A workstation's login sends the results of the trainees it registered
+(the first to send them) only: `attach` lets an enrolled workstation send those of trainees
+registered elsewhere (a trainee moved to it, or registered by the shared login before it was
+enrolled), by their trainee ids as the class lists them (trainer.classes.server.logins, "Whose
+rows").
 
 `close-shared` closes the shared workstation login once every workstation is enrolled: it connects
 no more, a session of it still open sends nothing, and no start of the class server opens it
@@ -29,7 +34,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def add_arguments(parser) -> None:
     actions = parser.add_subparsers(dest="action", required=True,
-                                    metavar="{add,list,revoke,close-shared,open-shared}")
+                                    metavar="{add,list,revoke,attach,close-shared,open-shared}")
     add = actions.add_parser("add", help="enrol workstations (or give them new passwords): each "
                                          "one's own address, printed once")
     add.add_argument("names", nargs="+", metavar="NAME", help="a name for the workstation, e.g. 'Table 3'")
@@ -39,6 +44,12 @@ def add_arguments(parser) -> None:
     revoke = actions.add_parser("revoke", help="a workstation's login stops working, at once")
     revoke.add_argument("names", nargs="+", metavar="NAME", help="the workstation's name, as enrolled")
     required_class_option(revoke)
+    attach = actions.add_parser("attach", help="let an enrolled workstation send the results of "
+                                               "trainees another login registered")
+    attach.add_argument("name", metavar="NAME", help="the workstation's name, as enrolled")
+    attach.add_argument("--trainee", nargs="+", required=True, metavar="ID", dest="trainees",
+                        help="the trainee's id in the class (32 hex digits)")
+    required_class_option(attach)
     for name, text in (("close-shared", "close the shared workstation login once every workstation is "
                                         "enrolled: only the enrolled workstations join"),
                        ("open-shared", "open the shared workstation login again: workstations not "
@@ -59,6 +70,8 @@ def run(args) -> int:
         return _shared(ledger, close=args.action == "close-shared", yes=args.yes)
     from trainer.progress.records import clean_name
 
+    if args.action == "attach":
+        return _attach(ledger, clean_name(args.name), args.trainees)
     names = [clean_name(n) for n in args.names]
     if not all(names):
         raise RequestError("NAME", "a workstation's name cannot be empty")
@@ -146,6 +159,16 @@ def _revoke(ledger, names: list[str]) -> int:
     for name in names:
         login = ledger.revoke_workstation(name)
         print(f"  {name}: revoked (login {login}); its connections lose their rights now", flush=True)
+    return 0
+
+
+def _attach(ledger, name: str, trainees: list[str]) -> int:
+    if not name:
+        raise RequestError("NAME", "a workstation's name cannot be empty")
+    for uid in trainees:
+        login = ledger.attach_trainee(uid, name)
+        print(f"  trainee {uid}: attached to {name} (login {login}), which sends their results now",
+              flush=True)
     return 0
 
 

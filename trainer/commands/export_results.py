@@ -30,6 +30,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--activity-base", type=_activity_base, metavar="IRI",
                         help="the school's or casino's IRI the activity ids are made under, e.g. "
                              "https://lms.example-casino.com/dealer-trainer/ (default: a placeholder)")
+    parser.add_argument("--replaces-base", type=_activity_base, metavar="IRI",
+                        help="xapi: the activity base of statements sent before with another base "
+                             "(the placeholder's, if none was given): they are voided first")
+    parser.add_argument("--replaces-home-page", type=_home_page, metavar="URL",
+                        help="xapi: the home page of statements sent before with another: they are "
+                             "voided first")
     parser.add_argument("--public-key", action="append", default=[], metavar="KEY",
                         help="an instructor's public key file: the exam certificates (the file's, or "
                              "the class's) that verify with it are exported (may be given more than once)")
@@ -92,23 +98,33 @@ def run(args) -> int:
     _, exams = handoff.practice(lines)
     if exams:
         notes.append(handoff.EXAMS_NOTE.format(n=exams, s="s" if exams != 1 else ""))
+    home_page, base = args.home_page or handoff.HOME_PAGE, args.activity_base or handoff.IRI
+    replaces = None
+    if args.replaces_base is not None or args.replaces_home_page is not None:
+        if args.format != "xapi":
+            print(f"{WHERE}: --replaces-base and --replaces-home-page void xAPI statements: give "
+                  "--format xapi", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        replaces = (args.replaces_home_page or home_page, args.replaces_base or base)
     text = io.StringIO()
-    n = handoff.write(lines, text, args.format, certified=certified,
-                      home_page=args.home_page or handoff.HOME_PAGE,
-                      activity_base=args.activity_base or handoff.IRI)
+    n = handoff.write(lines, text, args.format, certified=certified, home_page=home_page,
+                      activity_base=base, bom=args.out is not None, replaces=replaces)
     if args.format == "xapi" and args.activity_base is None:  # said once, when written
         notes.append(handoff.PLACEHOLDER_NOTE)
     if args.out is not None:
         try:
-            with atomic_text(args.out) as out:
+            with atomic_text(args.out, private=True) as out:  # trainees' results: the owner's only
                 out.write(text.getvalue())
         except OSError as e:
             print(f"{WHERE}: {args.out}: cannot be written ({e.strerror or e})", file=sys.stderr)
             return EXIT_BAD_INPUT
-        attempts = n - len(certified)
+        attempts = len(handoff.practice(lines)[0])
+        voided = n - attempts - len(certified)
         print(f"{args.out}: {attempts} attempt{'s' if attempts != 1 else ''}"
               + (f" and {len(certified)} certificate{'s' if len(certified) != 1 else ''}" if keys else "")
-              + f" as {'xAPI statements' if args.format == 'xapi' else 'a CSV transcript'}")
+              + f" as {'xAPI statements' if args.format == 'xapi' else 'a CSV transcript'}"
+              + (f", after {voided} voiding the statement{'s' if voided != 1 else ''} they replace"
+                 if voided else ""))
     else:
         sys.stdout.write(text.getvalue())
     for note in notes:

@@ -161,16 +161,22 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
     positions = form.draw_positions()
     sat = form.drawn(positions)
     with store.write() as db:
-        used = db.execute("SELECT count(*) FROM exam_sittings WHERE trainee_name = ? AND form_uid = ?",
-                          (name, form.uid)).fetchone()[0]
+        mine = [r[0] for r in db.execute("SELECT nonce FROM exam_sittings WHERE trainee_name = ? "
+                                         "AND form_uid = ?", (name, form.uid))]
+        used = numbered = len(mine)
         in_class, open_ = {}, []
         if classroom is not None:
             with Server(f"Sittings are issued on the class server, which cannot be reached now "
                         f"({classroom.address.shown}): no sitting was issued"):
-                used = max(used, classroom.attempts_used(name, form.uid))
+                # a sitting the class voided gives its attempt back; the next is numbered after it
+                voided = classroom.voided_sittings()
+                used = max(len([n for n in mine if n not in voided]), classroom.attempts_used(name, form.uid))
+                numbered = max(numbered, classroom.attempts_issued(name, form.uid))
                 in_class = {"class": classroom.class_uid()}
+                # a sitting past its time (and the queue's allowance) by the server's clock has
+                # ended, timed out, as certify --class certifies it: it holds up nothing
                 open_ = [r for r in classroom.unended_sittings() if r["trainee"] == name
-                         and r["form_uid"] == form.uid and not r["abandoned"]]
+                         and r["form_uid"] == form.uid and not r["abandoned"] and r.get("over") is None]
             if open_:  # a withheld fail is not turned into a fresh sitting without a word
                 raise ClassLedgerError(
                     f"{name} has a sitting of {form.name!r} started on the class server and not ended "
@@ -186,13 +192,13 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
         if code is not None and form.draw:  # a pool's draw, named so that only the code tells it
             named.update(digest=drawn_digest(code, nonce, sat.digest), salted=1)
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
-                "form": named, "attempt": used + 1, "issued": now, "expires": now + valid_for,
+                "form": named, "attempt": numbered + 1, "issued": now, "expires": now + valid_for,
                 "signer": _signer(key.public), **in_class,
                 **({"proof": 1, "code_check": code_check(code, nonce)} if code is not None else {})}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
                    "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   (nonce, name, form.uid, sat.digest, used + 1, now, now + valid_for,
+                   (nonce, name, form.uid, sat.digest, numbered + 1, now, now + valid_for,
                     key.public.fingerprint, json.dumps(token, ensure_ascii=False),
                     json.dumps(positions) if form.draw else None))
         if classroom is not None:  # in the file's transaction: refused or not reached, nothing is kept

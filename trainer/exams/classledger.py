@@ -89,7 +89,16 @@ cut the network and never sent) is listed for the instructor (`unended_lines`: `
 and the Class tab print it, "started 14:05, 1 of 3 answers received, not ended"), who records it
 abandoned with a reason (`abandon`, s015; `dealer-trainer abandon-sitting`): it counts as a
 fail, and `not_as_recorded` refuses any result of it handed in afterwards, so a withheld fail is
-never turned silently into a fresh sitting.
+never turned silently into a fresh sitting. One whose time and allowance are over by the server's
+clock (`over`) has ended, timed out, as it is certified: it no longer holds up a new sitting of
+its form (trainer.exams.certify `issue_sitting`), recorded abandoned or not.
+
+**A sitting voided** (s019). A genuine outage must not spend an attempt: the instructor voids the
+sitting, with a reason the class keeps (`void`; `dealer-trainer void-sitting`, or the Class tab's
+list of sittings), insert-only. The class no longer counts it (`exam_attempts_of` answers the
+attempts spent), so a new sitting of the form may be issued in its place, numbered after it; a
+voided sitting is never started, and never certified (`not_certifiable`; the server refuses its
+certificate too). A sitting certified already is not voided.
 """
 
 from __future__ import annotations
@@ -209,6 +218,10 @@ def not_certifiable(use: dict | None, nonce: str, trainee: str, digest: str, res
     if use is None:
         return f"sitting {nonce} was not issued in this class: the class server has no record of it"
     named = f"sitting {nonce} (attempt {use['attempt']} of {use['trainee']})"
+    if use.get("voided"):
+        gone = use["voided"]
+        return (f"{named} was voided on the class server by {gone['by']} ({gone['reason']}): its "
+                "attempt was given back, and no result of it is certified")
     if use["trainee"] != trainee or use["digest"] != digest:
         return f"{named} was issued on the class server to another trainee or for another form"
     if use["used"] is None:
@@ -284,6 +297,8 @@ def unended_line(r: dict, now: float | None = None) -> str:
     if gone:
         line += (f"; recorded abandoned by {gone['by']} at "
                  f"{time.strftime('%H:%M', time.localtime(gone['recorded']))} ({gone['reason']}): a fail")
+    elif r.get("over") is not None:
+        line += "; its time is over: it is certified as timed out"
     return line
 
 
@@ -293,6 +308,14 @@ def abandon(classroom, nonce: str, reason: str) -> None:
     with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
                 "recorded"):
         classroom.abandon_sitting(nonce, reason)
+
+
+def void(classroom, nonce: str, reason: str) -> None:
+    """Void a sitting (an instructor's), with the reason: its attempt is given back, and no
+    result of it is certified (see "A sitting voided")."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
+                "voided"):
+        classroom.void_sitting(nonce, reason)
 
 
 def kept_answers(kept: dict) -> list[dict]:

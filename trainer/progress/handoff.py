@@ -11,7 +11,9 @@ labelled practice. Attempts and certificates are written together, oldest first.
 
 **xAPI** (`statements`, `write_statements`): one Statement (xAPI 1.0.3) per attempt, a JSON list
 as an LRS's statements resource takes it:
-- `id`: uuid5 of the attempt's uid, so exporting again gives the same ids and the LRS keeps one;
+- `id`: uuid5 of the attempt's uid and of all the statement says (`with_id`), so exporting the same
+  again gives the same ids and the LRS keeps one, and a statement that says something else (another
+  base) has an id of its own, which an LRS takes; `--replaces-base` voids those sent before;
 - `actor`: an Agent identified by an account, {homePage: the school's address, name: the
   trainee's uid}, with the trainee's name;
 - `verb`: ADL's `passed` or `failed` for a graded round (every round is graded against its pass
@@ -29,7 +31,10 @@ as an LRS's statements resource takes it:
 - `timestamp`: when the attempt ended (a certificate: when it was signed), ISO 8601 in UTC.
 
 **Transcript** (`transcript_rows`, `write_transcript`): a header and one row per attempt or
-certificate, every cell quoted; a certificate's row names its signer and verification code. A
+certificate, every cell quoted, for a spreadsheet: the trainee's id beside the name, the date and
+time in the exporting machine's zone (a date the spreadsheet reads as one) with the zone's offset
+in its own column, the workstation, and whether the row is certified; a certificate's row names
+its signer and verification code; a file begins with the byte order mark. A
 cell that a spreadsheet would read as a formula (it starts with = + - @, a tab or a carriage
 return) is written after a single quote, as OWASP's CSV injection guidance says, so a trainee
 named "=HYPERLINK(...)" is shown as text, never run.
@@ -38,10 +43,12 @@ named "=HYPERLINK(...)" is shown as text, never run.
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import re
 import uuid
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from fractions import Fraction
 from typing import IO, NamedTuple
 from urllib.parse import quote, urlsplit
@@ -76,9 +83,11 @@ EXTENSIONS = {name: f"{IRI}extensions/{name}"
 #: what an item is to the employer: practice (every attempt written), or a certified exam
 CATEGORIES = {name: {"objectType": "Activity", "id": f"{IRI}categories/{name}"}
               for name in ("practice", "certified-exam")}
-TRANSCRIPT_COLUMNS = ("Trainee", "Date and time (UTC)", "Game", "Scenario or drill", "Mode", "Score",
-                      "Result", "Duration (s)", "Findings", "Sections cited", "Attempt id",
-                      "Certified by", "Verification code")
+TRANSCRIPT_COLUMNS = ("Trainee", "Trainee id", "Date and time", "UTC offset", "Game", "Scenario or drill",
+                      "Mode", "Certification", "Score", "Result", "Duration (s)", "Findings",
+                      "Sections cited", "Workstation", "Attempt id", "Certified by", "Verification code")
+#: the Certification column: what the instructor signed, or what a workstation says
+CERTIFICATION = {"practice": "Practice, not certified", "certified-exam": "Certified by the instructor"}
 CERTIFIED_MODE = "Certified exam"
 #: said on stderr when exam attempts were left out of an export
 EXAMS_NOTE = "{n} exam attempt{s} left out: an exam reaches the employer only as its certificate"
@@ -230,8 +239,7 @@ def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = N
                    "extensions": {EXTENSIONS["part-scores"]: {"procedure": a.procedure, "payouts": a.payouts,
                                                               "speed": a.speed},
                                   EXTENSIONS["critical"]: a.critical}}
-    return {
-        "id": str(uuid.uuid5(NAMESPACE, a.uid)),
+    return with_id(a.uid, {
         "actor": actor(trainee.name, trainee.uid, home_page),
         "verb": {"id": ADL_VERBS + verb, "display": {LANGUAGE: verb}},
         "object": item_activity(a, {} if titles is None else titles, activity_base),
@@ -242,7 +250,7 @@ def statement(line: Line, *, home_page: str = HOME_PAGE, titles: dict | None = N
                     "extensions": {EXTENSIONS["mode"]: a.mode.value, EXTENSIONS["workstation"]: a.source,
                                    EXTENSIONS["regulation-sections"]: sections(a)}},
         "timestamp": iso(a.ended).replace("+00:00", "Z"),
-    }
+    })
 
 
 def certified_statement(c: Certified, *, accounts: dict[str, str], home_page: str = HOME_PAGE,
@@ -251,8 +259,7 @@ def certified_statement(c: Certified, *, accounts: dict[str, str], home_page: st
     total the certificate signs, its signer and verification code. The trainee's account is the
     one their attempts name (`accounts`: clean name to uid), else their name."""
     verb = "passed" if c.passed else "failed"
-    return {
-        "id": str(uuid.uuid5(NAMESPACE, "certificate:" + c.result)),
+    return with_id("certificate:" + c.result, {
         "actor": actor(c.trainee, accounts.get(clean_name(c.trainee), c.trainee), home_page),
         "verb": {"id": ADL_VERBS + verb, "display": {LANGUAGE: verb}},
         "object": {"objectType": "Activity", "id": f"{activity_base}exams/{quote(c.form_uid, safe='')}",
@@ -265,27 +272,57 @@ def certified_statement(c: Certified, *, accounts: dict[str, str], home_page: st
                                    EXTENSIONS["signer-key"]: c.fingerprint,
                                    EXTENSIONS["verification-code"]: c.code}},
         "timestamp": iso(c.certified).replace("+00:00", "Z"),
-    }
+    })
+
+
+def with_id(uid: str, body: dict) -> dict:
+    """A statement with its id: a uuid5 of what it records (an attempt's or a certificate's uid)
+    and of everything it says. Exporting the same again gives the same id, which the LRS keeps
+    once; a statement that says something else (another activity base or home page, an item
+    renamed) gets an id of its own, since an LRS refuses a known id with other content (409
+    Conflict, xAPI 1.0.3 part three, 2.1.1)."""
+    said = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return {"id": str(uuid.uuid5(NAMESPACE, f"{uid}\n{hashlib.sha256(said.encode()).hexdigest()}")), **body}
+
+
+def voiding(old: str, home_page: str) -> dict:
+    """The statement that voids the statement `old` (xAPI 1.0.3 part two, 2.3.2), as the trainer
+    says it: its id made from the id voided, so that exporting again sends the same one."""
+    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old)),
+            "actor": actor("Dealer Trainer", "dealer-trainer", home_page),
+            "verb": {"id": ADL_VERBS + "voided", "display": {LANGUAGE: "voided"}},
+            "object": {"objectType": "StatementRef", "id": old}}
 
 
 def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), home_page: str = HOME_PAGE,
-               activity_base: str = IRI) -> list[dict]:
+               activity_base: str = IRI, replaces: tuple[str, str] | None = None) -> list[dict]:
     """The practice attempts' and the certificates' statements, oldest first (an exam attempt
-    is left out: see `practice`)."""
+    is left out: see `practice`). `replaces`: the (home page, activity base) of an export sent
+    before: the statements it sent that these replace are voided first."""
     kept, _ = practice(lines)
+    certified = list(certified)
     titles: dict = {}
     accounts = {clean_name(t.name): t.uid for t, _ in kept if t.uid}
-    found = [statement(line, home_page=home_page, titles=titles, activity_base=activity_base)
-             for line in kept]
-    found += [certified_statement(c, accounts=accounts, home_page=home_page, activity_base=activity_base)
-              for c in certified]
-    return sorted(found, key=lambda s: s["timestamp"])
+
+    def made(home: str, base: str) -> list[dict]:
+        return ([statement(line, home_page=home, titles=titles, activity_base=base) for line in kept]
+                + [certified_statement(c, accounts=accounts, home_page=home, activity_base=base)
+                   for c in certified])
+
+    found = sorted(made(home_page, activity_base), key=lambda s: s["timestamp"])
+    if replaces is None:
+        return found
+    now = {s["id"] for s in found}
+    before = sorted(made(*replaces), key=lambda s: s["timestamp"])
+    return [voiding(s["id"], home_page) for s in before if s["id"] not in now] + found
 
 
 def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
-                     home_page: str = HOME_PAGE, activity_base: str = IRI) -> int:
-    """Write the statements as one JSON list; how many."""
-    found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base)
+                     home_page: str = HOME_PAGE, activity_base: str = IRI,
+                     replaces: tuple[str, str] | None = None) -> int:
+    """Write the statements as one JSON list (those voided first); how many."""
+    found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base,
+                       replaces=replaces)
     json.dump(found, out, ensure_ascii=False, indent=1)
     out.write("\n")
     return len(found)
@@ -299,29 +336,44 @@ def cell(value: object) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def local_time(t: float) -> tuple[str, str]:
+    """When, as a spreadsheet reads a date and time ("2026-11-25 14:05:09", in the exporting
+    machine's time zone) and that zone's offset from UTC then ("UTC-05:00": words, which a
+    spreadsheet neither computes nor takes for a formula), in a column of its own so that the
+    date stays a date."""
+    when = datetime.fromtimestamp(t).astimezone()
+    offset = when.strftime("%z")
+    return when.strftime("%Y-%m-%d %H:%M:%S"), f"UTC{offset[:3]}:{offset[3:]}"
+
+
 def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) -> Iterator[list[str]]:
     """The header, then a row per practice attempt or certificate, oldest first."""
     from trainer.games import GAME_NAMES
 
     kept, _ = practice(lines)
     titles: dict[tuple[str, str], str] = {}
-    rows = [(a.started, (trainee.name, iso(a.started).replace("+00:00", "Z"), GAME_NAMES.get(a.game, a.game),
+    rows = [(a.started, (trainee.name, trainee.uid, *local_time(a.started), GAME_NAMES.get(a.game, a.game),
                          title(a, titles), MODE_NAMES.get(a.mode.value, a.mode.value),
-                         "" if a.abandoned else a.total, outcome(a), f"{a.duration:.2f}", len(a.findings),
-                         "; ".join(sections(a)), a.uid, "", ""))
+                         CERTIFICATION["practice"], "" if a.abandoned else a.total, outcome(a),
+                         f"{a.duration:.2f}", len(a.findings), "; ".join(sections(a)), a.source, a.uid,
+                         "", ""))
             for trainee, a in kept]
-    rows += [(c.certified, (c.trainee, iso(c.certified).replace("+00:00", "Z"), "", c.form, CERTIFIED_MODE,
-                            c.total, c.outcome, "", "", "", c.result, f"{c.signer} (key {c.fingerprint})",
-                            c.code))
+    rows += [(c.certified, (c.trainee, "", *local_time(c.certified), "", c.form, CERTIFIED_MODE,
+                            CERTIFICATION["certified-exam"], c.total, c.outcome, "", "", "", "", c.result,
+                            f"{c.signer} (key {c.fingerprint})", c.code))
              for c in certified]
     yield list(TRANSCRIPT_COLUMNS)
     for _, row in sorted(rows, key=lambda r: r[0]):
         yield [cell(v) for v in row]
 
 
-def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = ()) -> int:
+def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = (), *,
+                     bom: bool = False) -> int:
     """Write the transcript as CSV (every cell quoted, CRLF line ends as RFC 4180 has them);
-    how many rows under the header."""
+    how many rows under the header. `bom`: begin with the byte order mark, by which a
+    spreadsheet on Windows knows the file is UTF-8 (without it "§" reads "Â§")."""
+    if bom:
+        out.write("\ufeff")
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     rows = transcript_rows(lines, certified)
     writer.writerow(next(rows))  # the header
@@ -333,12 +385,13 @@ def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Ce
 
 
 def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
-          home_page: str = HOME_PAGE, activity_base: str = IRI) -> int:
+          home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False,
+          replaces: tuple[str, str] | None = None) -> int:
     """Write the practice attempts and the certified exams in a format of FORMATS; how many
-    items were written."""
+    items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe)."""
     if fmt == "xapi":
         return write_statements(lines, out, certified=certified, home_page=home_page,
-                                activity_base=activity_base)
+                                activity_base=activity_base, replaces=replaces)
     if fmt == "csv":
-        return write_transcript(lines, out, certified)
+        return write_transcript(lines, out, certified, bom=bom)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")

@@ -24,7 +24,10 @@ new attempts as the server announces them. Nothing waits for the network on the 
   side panel's lists, as in the status bar;
 - so are the sittings started on the class server and not ended there (an instructor's or
   supervisor's read; trainer.exams.classledger, "A sitting that never ends"): "started 14:05,
-  1 of 3 answers received, not ended", and how each was recorded abandoned.
+  1 of 3 answers received, not ended", and how each was recorded abandoned. With an instructor's
+  login each has a **Void…** link (`void`, the view's): a sitting a genuine outage spoiled is
+  voided with a reason, its attempt given back (trainer.exams.classledger, "A sitting voided"),
+  then the class is read again.
 
 `stop()` ends the threads (joined) and the timers; the view shows the local file again.
 """
@@ -77,17 +80,22 @@ def refused_html(refused: list[tuple[str, str]]) -> str:
             "sent.</p>")
 
 
-def unended_html(unended: list[dict]) -> str:
+def unended_html(unended: list[dict], *, voidable: bool = False) -> str:
     """The sittings started on the class server and not ended there: before a trainee leaves,
-    each answer acknowledged; one never ended, the instructor records abandoned (a fail)."""
+    each answer acknowledged; one never ended, the instructor records abandoned (a fail), or
+    voids (`voidable`: a Void… link on each, ui.classroom.view.VoidDialog)."""
     if not unended:
         return ""
     from trainer.exams import unended_line
+    from ui.classroom.view import VOID
 
-    rows = "".join(f"<li>{html.escape(unended_line(r))}</li>" for r in unended)
+    link = (lambda r: f' <a href="{VOID}{html.escape(r["nonce"])}">Void…</a>') if voidable else (lambda r: "")
+    rows = "".join(f"<li>{html.escape(unended_line(r))}{link(r)}</li>" for r in unended)
+    voiding = (" <b>Void…</b> voids one a genuine outage spoiled: its attempt is given back, and it is "
+               "never certified." if voidable else "")
     return (f"<h3>Sittings not ended</h3><ul>{rows}</ul><p>One that will not end: "
             "<code>dealer-trainer abandon-sitting ID --reason TEXT --class URL</code> records it "
-            "abandoned, a fail.</p>")
+            f"abandoned, a fail.{voiding}</p>")
 
 
 def working_html(activity, now: float) -> str:
@@ -161,6 +169,12 @@ class LiveClass(QObject):
         self.connection.retract(attempt_uid, reason)
         self.request()
 
+    def void(self, nonce: str, reason: str) -> None:
+        """Void a sitting in the class, with the reason (a short call on the GUI thread, as
+        ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
+        self.connection.void_sitting(nonce, reason)
+        self.request()
+
     def stop(self) -> None:
         self._stopping.set()
         self._wanted.set()
@@ -171,6 +185,7 @@ class LiveClass(QObject):
             thread.join()
         self.view.remote = None
         self.view.retract = None
+        self.view.void = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
@@ -193,9 +208,11 @@ class LiveClass(QObject):
         self.problem, self.activity = None, activity
         self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
         self.view.retract = self.retract if hasattr(self.connection, "retract") else None
+        self.view.void = self.void if hasattr(self.connection, "void_sitting") else None
         self.view.hint.setText(LIVE_HINT)
         refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
-        self.view.show_overview(overview, before=refused_html(refused) + unended_html(unended)
+        unended_part = unended_html(unended, voidable=self.view.void is not None)
+        self.view.show_overview(overview, before=refused_html(refused) + unended_part
                                 + working_html(activity, time.time()))
         self.refreshes += 1
         self._line()

@@ -14,14 +14,13 @@ its tooltip) and its values."""
 from __future__ import annotations
 
 import html
-import textwrap
 import time
 
-from trainer import SKILL_TITLES, policy
+from trainer import policy
 from ui.classroom.findings import findings_html
+from ui.classroom.grid import KeyView, SkillsModel, opens_row
 from ui.qt import (
     QAbstractItemView,
-    QColor,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -48,7 +47,6 @@ from ui.qt import (
     Signal,
 )
 
-HEADING_WIDTH = 16  # characters a line of a skill's heading (written upwards: UprightHeader)
 MIN_COLUMN = 56  # pixels: no column narrower, so that "100%" has room
 LOGINS_TIP = ("A login of their own in the class for the trainees chosen, each with a new password "
               "shown once: they type it at a workstation to start an exam with no sitting")
@@ -127,10 +125,8 @@ class KeyTable(QTableWidget):
         self.verticalHeader().sectionDoubleClicked.connect(self.opened.emit)
 
     def keyPressEvent(self, event) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
-            self.opened.emit(self.currentRow())
-            return
-        super().keyPressEvent(event)
+        if not opens_row(self, event):
+            super().keyPressEvent(event)
 
 
 def item_name(item_id: str) -> str:
@@ -149,8 +145,11 @@ class ClassView(QWidget):
         # while live (ui.classroom.live): remote(trainee, dialog) reads the trainee's attempts from the
         # class server and fills the dialog when they come; None: they are read from `store`
         self.remote = None
-        # while live with an instructor's login: retract(uid, reason) hides an attempt in the class
+        # while live with an instructor's login: retract(uid, reason) hides an attempt in the class,
+        # void(nonce, reason) voids a sitting listed in the side panel (its Void… link)
         self.retract = None
+        self.void = None
+        self.void_dialog = None
         self.trainees: list = []
         self.dialog = None
         layout = QHBoxLayout(self)
@@ -162,15 +161,17 @@ class ClassView(QWidget):
         self.live.setAccessibleName("Live class")
         self.live.hide()
         column.addWidget(self.live)
-        self.table = KeyTable()
+        self.table = KeyView()
+        self.model = SkillsModel(self.table)
+        self.table.setModel(self.model)
         self.table.setHorizontalHeader(UprightHeader(self.table))
         self.table.setItemDelegate(KeepColours(self.table))
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setMinimumSectionSize(MIN_COLUMN)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sized when the model is reset (show_overview), never re-measured for each changed cell
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.setAccessibleName("Skills by trainee")
         self.table.opened.connect(self.open_trainee)
         column.addWidget(self.table, 1)
@@ -197,6 +198,8 @@ class ClassView(QWidget):
         column.addLayout(row)
         self.side = QTextBrowser()
         self.side.setMinimumWidth(170)
+        self.side.setOpenLinks(False)  # its only links are the sittings' Void… (ask_void)
+        self.side.anchorClicked.connect(lambda url: self.ask_void(url.toString()))
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(self.side)
@@ -204,45 +207,33 @@ class ClassView(QWidget):
         splitter.setStretchFactor(1, 2)
         layout.addWidget(splitter)
 
+    def ask_void(self, link: str) -> None:
+        """Void… of a sitting listed in the side panel (`VOID` and its nonce): its reason asked
+        in a dialog of its own, while live with an instructor's login."""
+        if not link.startswith(VOID) or self.void is None:
+            return
+        if self.void_dialog is not None:
+            self.void_dialog.close()
+        self.void_dialog = VoidDialog(link.removeprefix(VOID), self.void, self)
+        self.void_dialog.open()
+
     def set_live_line(self, text: str | None) -> None:
         """The live class's line above the table; None hides it (the local file's view)."""
         self.live.setText(text or "")
         self.live.setVisible(text is not None)
 
     def show_overview(self, overview, *, before: str = "") -> None:
-        """Draw a ClassOverview; `before`: HTML put at the top of the side panel."""
-        skills = overview.skills
+        """Draw a ClassOverview; `before`: HTML put at the top of the side panel. Only the rows
+        that changed are drawn again (ui.classroom.grid), and the columns sized only when the
+        trainees or the skills are others."""
         self.trainees = list(overview.trainees)
-        self.table.clear()
-        self.table.setColumnCount(len(skills) + 1)
-        # each skill by its title, on two or three short lines, in full in its tooltip
-        for c, s in enumerate(skills):
-            item = QTableWidgetItem(textwrap.fill(s.title, HEADING_WIDTH))
-            item.setToolTip(s.title)
-            self.table.setHorizontalHeaderItem(c, item)
-        answer = QTableWidgetItem("Answer\n(s)")
-        answer.setToolTip("Median seconds to each action, over the trainee's last 10 attempts")
-        self.table.setHorizontalHeaderItem(len(skills), answer)
-        self.table.setRowCount(len(overview.trainees))
-        self.table.setVerticalHeaderLabels([t.name for t in overview.trainees])
-        for r, t in enumerate(overview.trainees):
-            for c, s in enumerate(skills):
-                cell = overview.cells.get((t.id, s))
-                acc = cell.accuracy if cell is not None else None
-                item = QTableWidgetItem(f"{acc:.0%}" if acc is not None else "—")
-                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                if acc is not None:
-                    item.setBackground(QColor("#c8e6c9") if acc >= 0.9 else
-                                       QColor("#fff3cd") if acc >= 0.75 else QColor("#f8d7da"))
-                    item.setForeground(QColor("#1d1d1b"))
-                item.setToolTip(f"{t.name}: {SKILL_TITLES[s]}")
-                self.table.setItem(r, c, item)
-            seconds = overview.answer_seconds.get(t.id)
-            item = QTableWidgetItem(f"{seconds:.1f}" if seconds else "—")
-            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            self.table.setItem(r, len(skills), item)
-        if self.trainees:  # Enter opens the first trainee; nothing is highlighted until chosen
-            self.table.setCurrentCell(0, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
+        chosen = self.table.currentRow()
+        if self.model.show(overview):
+            self.table.resizeColumnsToContents()
+            chosen = -1
+        if self.trainees and chosen < 0:  # Enter opens the first trainee; nothing highlighted until chosen
+            self.table.selectionModel().setCurrentIndex(self.model.index(0, 0),
+                                                        QItemSelectionModel.SelectionFlag.NoUpdate)
         self.open_button.setEnabled(bool(self.trainees) and self.can_open)
         if not self.trainees:
             where = ("their workstations have sent their results to the class" if not self.live.isHidden()
@@ -449,25 +440,24 @@ class TraineeDialog(QDialog):
         self.replay_dialog.open()
 
 
-class RetractDialog(QDialog):
-    """Retract one attempt: what it was, a reason (kept with it, 500 characters at most), then
-    Retract. The call is short, on the GUI thread (ui.shell.server_call); a refusal is one line here."""
+class ReasonDialog(QDialog):
+    """One thing done in the class for good, with a reason: what it is (`what`, rich text), a
+    reason (kept with it, 500 characters at most), then the button (`verb`), which calls `call`
+    with the reason. The call is short, on the GUI thread (ui.shell.server_call); a refusal is one
+    line here, "Not <done>: why"."""
 
-    def __init__(self, record, line, retract, parent=None):
+    def __init__(self, title: str, what: str, placeholder: str, verb: str, doing: str, done: str,
+                 call, parent=None):
         super().__init__(parent)
-        self.record, self.retract = record, retract
-        self.setWindowTitle("Retract an attempt")
+        self.call, self.doing, self.not_done = call, doing, f"Not {done}"  # (QDialog has a done())
+        self.setWindowTitle(title)
         layout = QVBoxLayout(self)
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(line.started))
-        what = QLabel(f"Hide <b>{html.escape(line.title)}</b> of {when} ({line.total}, "
-                      f"{'passed' if line.passed else 'not passed'}) from the exports and the class "
-                      "view. The class keeps the attempt and your reason; a retraction is never taken "
-                      "back.")
-        what.setWordWrap(True)
-        layout.addWidget(what)
+        label = QLabel(what)
+        label.setWordWrap(True)
+        layout.addWidget(label)
         self.reason = QLineEdit()
         self.reason.setMaxLength(500)
-        self.reason.setPlaceholderText("Why it is hidden (kept with it)")
+        self.reason.setPlaceholderText(placeholder)
         self.reason.setAccessibleName("Reason")
         layout.addWidget(self.reason)
         self.problem = QLabel()
@@ -478,9 +468,9 @@ class RetractDialog(QDialog):
         self.status = QLabel()
         layout.addWidget(self.status)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.retract_button = buttons.addButton("&Retract", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.retract_button.setEnabled(False)
-        self.reason.textChanged.connect(lambda text: self.retract_button.setEnabled(bool(text.strip())))
+        self.button = buttons.addButton(verb, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.button.setEnabled(False)
+        self.reason.textChanged.connect(lambda text: self.button.setEnabled(bool(text.strip())))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -491,13 +481,49 @@ class RetractDialog(QDialog):
         from ui.shell.server_call import server_call
 
         try:
-            with server_call(self.status.setText, "Retracting in the class"):
-                self.retract(self.record.uid, self.reason.text())
+            with server_call(self.status.setText, self.doing):
+                self.call(self.reason.text())
         except ClassServerError as e:
-            self.problem.setText(f"Not retracted: {e}")
+            self.problem.setText(f"{self.not_done}: {e}")
             self.problem.show()
             return
         super().accept()
+
+
+class RetractDialog(ReasonDialog):
+    """Retract one attempt: what it was, a reason, then Retract (ReasonDialog)."""
+
+    def __init__(self, record, line, retract, parent=None):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(line.started))
+        super().__init__(
+            "Retract an attempt",
+            f"Hide <b>{html.escape(line.title)}</b> of {when} ({line.total}, "
+            f"{'passed' if line.passed else 'not passed'}) from the exports and the class view. The "
+            "class keeps the attempt and your reason; a retraction is never taken back.",
+            "Why it is hidden (kept with it)", "&Retract", "Retracting in the class", "retracted",
+            lambda reason: retract(record.uid, reason), parent)
+        self.record = record
+        self.retract_button = self.button
+
+
+#: the side panel's link that voids the sitting named after it (ClassView.ask_void)
+VOID = "void:"
+
+
+class VoidDialog(ReasonDialog):
+    """Void one sitting a genuine outage spoiled: what voiding does, a reason, then Void
+    (ReasonDialog; trainer.exams.classledger, "A sitting voided")."""
+
+    def __init__(self, nonce: str, void, parent=None):
+        super().__init__(
+            "Void a sitting",
+            f"Void sitting <b>{html.escape(nonce)}</b>: its attempt is given back, so another sitting "
+            "of the form may be issued, and no result of it is ever certified. For a genuine "
+            "outage only: the class keeps your reason, and a voiding is never taken back. A sitting "
+            "certified already is not voided.",
+            "Why it is voided (kept with it)", "&Void", "Voiding in the class", "voided",
+            lambda reason: void(nonce, reason), parent)
+        self.nonce = nonce
 
 
 LEFT_OUT_SHOWN = 3  # attempts not listed that the trainee's window names (its tooltip names all)

@@ -50,7 +50,14 @@ SITTING_COLUMNS = EXAM_SITTINGS.names(local=False)
 
 def attempts_used(conn: psycopg.Connection, trainee_name: str, form_uid: str) -> int:
     """The attempts the class counts for the trainee at the form: every sitting issued and every
-    attempt started without one."""
+    attempt started without one. Only the staff read anyone's; a trainee's login its own, a
+    workstation's the trainees it serves (s018): the others are refused (insufficient_privilege)."""
+    return value(conn.execute("SELECT exam_attempts_of(%s, %s)", (trainee_name, form_uid)))
+
+
+def attempts_issued(conn: psycopg.Connection, trainee_name: str, form_uid: str) -> int:
+    """The attempts the class numbered for the trainee at the form, voided sittings included (a
+    staff's read): a new sitting's attempt number comes after them."""
     return value(conn.execute("SELECT exam_attempts_used(%s, %s)", (trainee_name, form_uid)))
 
 
@@ -135,7 +142,7 @@ def standing(conn: psycopg.Connection, trainee_name: str,
              form_uids: list[str]) -> dict[str, tuple[int, int | None]]:
     """For each form, the attempts the class counts for the trainee and those it allows (None:
     not given to the class), on one connection: what a list of exams shows."""
-    return {uid: tuple(conn.execute("SELECT exam_attempts_used(%s, %s), exam_attempts_allowed(%s)",
+    return {uid: tuple(conn.execute("SELECT exam_attempts_of(%s, %s), exam_attempts_allowed(%s)",
                                     (trainee_name, uid, uid)).fetchone())
             for uid in form_uids}
 
@@ -148,15 +155,16 @@ def attempts_allowed(conn: psycopg.Connection, form_uid: str) -> int | None:
 def sitting_use(conn: psycopg.Connection, nonce: str) -> dict | None:
     """How the class saw a sitting (an instructor's or supervisor's read): None when it was never
     issued here; else its `trainee`, form `digest` and `attempt`, the result it was `used` for
-    (None: never started on the server) and the result its certificate is for (`certified`,
-    None: none yet)."""
+    (None: never started on the server), the result its certificate is for (`certified`,
+    None: none yet) and how it was `voided` (as `voiding`; None: it was not)."""
     row = conn.execute("SELECT s.trainee_name, s.form_digest, s.attempt, u.result_uid, c.result_uid "
                        "FROM exam_sittings s LEFT JOIN exam_sitting_uses u ON u.nonce = s.nonce "
                        "LEFT JOIN exam_certificates c ON c.nonce = s.nonce WHERE s.nonce = %s",
                        (nonce,)).fetchone()
     if row is None:
         return None
-    return dict(zip(("trainee", "digest", "attempt", "used", "certified"), row, strict=True))
+    return {**dict(zip(("trainee", "digest", "attempt", "used", "certified"), row, strict=True)),
+            "voided": voiding(conn, nonce)}
 
 
 def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
@@ -208,24 +216,65 @@ def abandonment(conn: psycopg.Connection, nonce: str) -> dict | None:
     return None if row is None else {"reason": row[0], "recorded": row[1], "by": row[2]}
 
 
+def voiding(conn: psycopg.Connection, nonce: str) -> dict | None:
+    """How the instructor voided a sitting (s019): its `reason`, when (`recorded`) and by which
+    login (`by`); None when not (or on a server before s019)."""
+    return voided_sittings(conn, nonce).get(nonce)
+
+
+def voided_sittings(conn: psycopg.Connection, nonce: str | None = None) -> dict[str, dict]:
+    """Every sitting voided in the class (or the one `nonce`), as `voiding` gives each, by its
+    nonce (an instructor's or supervisor's read; none on a server before s019)."""
+    if value(conn.execute("SELECT to_regclass('exam_sitting_voids') IS NULL")):
+        return {}
+    rows = conn.execute("SELECT nonce, reason, recorded, login FROM exam_sitting_voids "
+                        "WHERE %(nonce)s::text IS NULL OR nonce = %(nonce)s", {"nonce": nonce})
+    return {r[0]: {"reason": r[1], "recorded": r[2], "by": r[3]} for r in rows}
+
+
+def void_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
+    """Void a sitting (s019, an instructor's call), with the reason: its attempt is given back,
+    and it is never started nor certified. ClassServerError says why not (not issued here,
+    certified already, voided already, no reason, not an instructor)."""
+    why = clean_name(" ".join(reason.split()))
+    if not why:
+        raise ClassServerError("voiding a sitting needs a reason (it is kept with it)")
+    try:
+        with conn.transaction():
+            conn.execute("SELECT void_exam_sitting(%s, %s)", (nonce, why))
+    except psycopg.errors.UndefinedFunction:
+        raise ClassServerError("this class server voids no sitting yet: start it with this version "
+                               "(dealer-trainer class-server) to bring it up to date") from None
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError("only an instructor's login voids a sitting") from None
+
+
 def unended_sittings(conn: psycopg.Connection) -> list[dict]:
-    """Every sitting started on the class server (s012) that has not ended there, oldest start
-    first (an instructor's or supervisor's read): its `nonce`, `trainee`, `form` (the name the
-    class gave it, else its uid; `form_uid`), `attempt`, when it `started` (the server's clock), the
-    `answers` received of its `items`, the last `received`, and `abandoned` (as `abandonment`)."""
+    """Every sitting started on the class server (s012) that has not ended there nor was voided
+    (s019), oldest start first (an instructor's or supervisor's read): its `nonce`, `trainee`,
+    `form` (the name the class gave it, else its uid; `form_uid`), `attempt`, when it `started`
+    (the server's clock), the `answers` received of its `items`, the last `received`, `abandoned`
+    (as `abandonment`) and `over` (as `sitting_record`'s: the seconds since its time limit and the
+    queue's allowance ran out by the server's clock; None: not yet, or no limit kept)."""
     abandoned = not value(conn.execute("SELECT to_regclass('exam_sitting_abandonments') IS NULL"))
+    voids = not value(conn.execute("SELECT to_regclass('exam_sitting_voids') IS NULL"))
     rows = conn.execute(
         "SELECT l.nonce, s.trainee_name, coalesce(g.name, s.form_uid), s.attempt, st.received, l.items, "
         "s.form_uid, "
         "(SELECT count(*) FROM exam_sitting_steps a WHERE a.nonce = l.nonce AND a.kind = 'answer'), "
-        "(SELECT max(received) FROM exam_sitting_steps a WHERE a.nonce = l.nonce) "
+        "(SELECT max(received) FROM exam_sitting_steps a WHERE a.nonce = l.nonce), "
+        "extract(epoch FROM clock_timestamp()) - (st.received + l.time_limit + exam_queue_allowance()) "
         "FROM exam_sitting_links l JOIN exam_sitting_steps st ON st.nonce = l.nonce AND st.step = 1 "
         "JOIN exam_sittings s ON s.nonce = l.nonce "
         "LEFT JOIN exam_forms_given g ON g.form_uid = s.form_uid "
         "WHERE NOT EXISTS (SELECT 1 FROM exam_sitting_steps e WHERE e.nonce = l.nonce AND e.kind = 'end') "
+        + ("AND NOT EXISTS (SELECT 1 FROM exam_sitting_voids v WHERE v.nonce = l.nonce) " if voids else "") +
         "ORDER BY st.received, l.nonce").fetchall()
     return [{"nonce": r[0], "trainee": r[1], "form": r[2], "attempt": r[3], "started": r[4], "items": r[5],
              "form_uid": r[6], "answers": r[7], "received": r[8],
+             "over": r[9] if r[9] is not None and r[9] > 0 else None,
              "abandoned": abandonment(conn, r[0]) if abandoned else None}
             for r in rows]
 

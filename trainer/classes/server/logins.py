@@ -14,6 +14,8 @@
 - `enrol_workstation(instructor, name, password)`, `revoke_workstation(instructor, name)`,
   `workstations(conn)`: workstations with a login of their own (s011), so that what a trainee
   does with a workstation's login (a new password, its settings) stops that workstation only;
+- `attach_trainee(instructor, trainee_uid, station)`: a trainee's rows sent from another
+  enrolled workstation than the one that registered them (below, "Whose rows");
 - `shared_login(conn)`, `close_shared_login(instructor)`, `open_shared_login(instructor)`: the
   instructor closes the shared `workstation` login once every workstation is enrolled, and
   opens it again (s013);
@@ -26,6 +28,16 @@ pusher, a call, a send), the shared workstation login `SHARED_CONNECTIONS` (ever
 class that enrols none uses it: what a trainee does with it stops those workstations, never the
 instructor), and the instructor may use the connections the class server keeps back
 (trainer.classes.server.postgres.RESERVED). A login cannot change its own limit.
+
+**Whose rows** (s018). A workstation's login (the shared one, or an enrolled one) sends rows only
+for the trainee ids it serves: those it registered (the first login that sent the id) and those
+an instructor attached to it (`attach_trainee`); and none for a trainee whose name has a login of
+their own, whose rows come from that login only. The server refuses such a row by name, and the
+workstation sets it aside (trainer.classes.workstation.queue) and sends the others. What each
+login reads of the others follows: a trainee's login its own name's attempts at a form and its
+own login; a workstation's login the attempts of the trainees it serves who have no login of
+their own. While the shared login is open, every workstation that joins with it is one login:
+each sends for every trainee any of them registered.
 """
 
 from __future__ import annotations
@@ -145,6 +157,18 @@ def workstations(conn: psycopg.Connection) -> list[Workstation]:
         FROM workstation_logins ORDER BY name, id DESC""").fetchall()
     return [Workstation(*r) for r in rows]
 
+
+
+def attach_trainee(instructor: psycopg.Connection, trainee_uid: str, station: str) -> str:
+    """Let the enrolled workstation `station` send the rows of the trainee with this id (s018:
+    a workstation's login sends only for the trainees it registered, or that an instructor
+    attached to it); its login name. ClassServerError when no such trainee has sent results, no
+    such workstation is enrolled, or the login is not an instructor's."""
+    try:
+        with instructor.transaction():
+            return value(instructor.execute("SELECT attach_trainee(%s, %s)", (trainee_uid, station)))
+    except (psycopg.errors.NoDataFound, psycopg.errors.InsufficientPrivilege) as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None
 
 # --------------------------------------------------------------------------- the shared login
 #: what closing and opening the shared login do, as `class-workstation` and the Workstations… dialog say

@@ -36,9 +36,10 @@ import subprocess
 import tempfile
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from trainer.classes.errors import ClassServerError
+from trainer.paths import binary
 
 if TYPE_CHECKING:
     import pwd  # POSIX only: the hand-over to the server's user happens under root alone
@@ -52,6 +53,7 @@ SOCKET_PATH_MAX = 103
 #: of its own besides, superuser_reserved_connections)
 CONNECTIONS = 200
 RESERVED = 10
+LOG_KEPT = 1 << 20  # bytes of the commands' log before it is set aside as commands.log.1
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 #: what `class-server` says without the optional extra that brings the packaged PostgreSQL
 NOT_INSTALLED = ("the class server's packaged PostgreSQL (pgserver) is not installed: pip install "
@@ -120,7 +122,9 @@ class Postgres:
 
     @property
     def running(self) -> bool:
-        return self._ctl("status", check=False) == 0
+        """PostgreSQL answers `pg_ctl status`. Asked every few seconds while the class runs, so its
+        answer is not logged (it was 13 MB a day of "server is running")."""
+        return self._ctl("status", check=False, logged=False) == 0
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
@@ -196,7 +200,7 @@ class Postgres:
         for d in (self.pgdata,):
             d.mkdir(mode=0o700, exist_ok=True)
         for p in (self.log, self.folder / "commands.log"):
-            p.touch()
+            p.touch(mode=0o600)
         for p in (self.pgdata, self.log):
             os.chown(p, entry.pw_uid, entry.pw_gid)
         mode = self.folder.stat().st_mode  # the folder named: its user may pass through it
@@ -231,24 +235,35 @@ class Postgres:
             partial.rename(copy)
         return copy / install.relative_to(site) / "bin"
 
-    def _ctl(self, action: str, *args: str, check: bool = True) -> int:
+    def _ctl(self, action: str, *args: str, check: bool = True, logged: bool = True) -> int:
         if self.user:
             self._hand_over()
-        code = self._run("pg_ctl", "-D", str(self.pgdata), action, *args)
+        code = self._run("pg_ctl", "-D", str(self.pgdata), action, *args, logged=logged)
         if check and code:
             raise ClassServerError(f"pg_ctl {action} failed: {self.last_log_line()}")
         return code
 
-    def _run(self, program: str, *args: str) -> int:
+    def _run(self, program: str, *args: str, logged: bool = True) -> int:
         """Run one of the packaged server's programs, as the server's user; its exit code. Its
-        output goes to the log, never to the user's terminal."""
+        output goes to the commands' log (not `logged`: nowhere), never to the user's terminal."""
         binaries = self._programs()
         self.folder.mkdir(parents=True, exist_ok=True)
-        with open(self.folder / "commands.log", "ab") as out:
-            user: dict[str, Any] = ({"user": self.user, "group": self.user, "extra_groups": []}
-                                    if self.user else {})
+        user: dict[str, Any] = ({"user": self.user, "group": self.user, "extra_groups": []}
+                                if self.user else {})
+        with self._commands_log() if logged else open(os.devnull, "ab") as out:
             return subprocess.run([str(binaries / program), *args], **user, stdin=subprocess.DEVNULL,
                                   stdout=out, stderr=out, check=False).returncode
+
+    def _commands_log(self) -> IO[bytes]:
+        """The commands' log to append to, readable by its owner only, the one before kept as
+        `commands.log.1` once it passes LOG_KEPT bytes (so the folder never fills)."""
+        path = self.folder / "commands.log"
+        try:
+            if path.stat().st_size > LOG_KEPT:
+                os.replace(path, path.with_name("commands.log.1"))
+        except FileNotFoundError:
+            pass
+        return open(os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_APPEND), 0o600), "ab")
 
 
 def as_root() -> bool:

@@ -9,7 +9,8 @@ the server and the file have the same columns. The server adds what a shared dat
 - **roles** (NOLOGIN groups; each login is a member of one): `class_trainee` reads its own
   rows only, `class_instructor` and `class_supervisor` read the class, `class_workstation` (the
   login every workstation of the class shares, and each workstation enrolled with a login of
-  its own, s011) reads nothing and may only push;
+  its own, s011) reads nothing and may only push, and since s018 only the rows of the trainees
+  it serves;
 - **row-level security**, forced (the owner too is under it), so the server itself filters what
   a trainee's connection reads: rows of other trainees are not there for it;
 - **push_attempts(batch)**: the one way attempts reach the server. A batch (JSON: its trainees,
@@ -17,7 +18,8 @@ the server and the file have the same columns. The server adds what a shared dat
   whose uid is already there adds nothing (ON CONFLICT (uid) DO NOTHING). A trainee's login may
   push its own attempts only. Since s010 a row the class does not keep (impossible times, an
   exam's attempt, a name of 50,000 characters ...) refuses the batch, named, and so does a
-  different attempt under a uid already there;
+  different attempt under a uid already there; since s018 so does a workstation's row of a
+  trainee it does not serve, or who has a login of their own;
 - **NOTIFY** with the attempt's server id on each insert, for the live Class view, on a channel
   whose name only the staff may read (`class_info.channel`, s011);
 - **no lock a login can hold** on what another needs: no advisory lock (any login may take any),
@@ -585,6 +587,47 @@ def s015_abandoned_sittings(conn: psycopg.Connection) -> None:
     reason and who recorded it, insert-only, read by the staff. Only a started sitting with no
     end, once; it then counts as a fail, and no result of it is certified."""
     _run(conn, frozen_sql("s015_abandoned_sittings"))
+
+
+@migration
+def s018_rows_for_their_trainee(conn: psycopg.Connection) -> None:
+    """Each trainee's rows come from whoever serves that trainee, and each login reads only what
+    concerns it (trainer.classes.server.logins, "Whose rows"):
+
+    - `trainee_workstations`: the login that registered each trainee id (the first that sent it;
+      for the ids a class held before, the first that sends it from now on), and the enrolled
+      workstations an instructor attached it to (`attach_trainee(uid, station)`), insert-only,
+      read by the staff;
+    - `push_attempts` (s010's, kept as `push_attempts_checked`, which no login calls itself)
+      then refuses, by name (check_violation, so a workstation sets the row aside and sends the
+      others), a workstation's login's row for a trainee it does not serve, and for a trainee
+      whose name has a login of their own: that trainee's rows come from that login only;
+    - `exam_attempts_of(name, form)`: the attempts counted at a form, for the staff of anyone,
+      for a trainee's login of its own name only, for a workstation's login of the trainees it
+      serves who have no login of their own (`exam_attempts_readable(name)` checks the caller).
+      s004's `exam_attempts_used`, which the class's own calls count with, no trainee's or
+      workstation's login calls any more;
+    - `trainee_login_of(name)` tells a trainee's login its own login only (a workstation's is
+      still told, as it asks the trainee's password: the login's name is a digest of the class's
+      id and the name, which it can work out anyway)."""
+    _run(conn, frozen_sql("s018_rows_for_their_trainee"))
+
+
+@migration
+def s019_sittings_voided(conn: psycopg.Connection) -> None:
+    """An instructor voids a sitting that a genuine outage spoiled, so that it spends no attempt
+    (trainer.exams.classledger, "A sitting voided"):
+
+    - `exam_sitting_voids`: each sitting voided, with the reason and who voided it, insert-only,
+      read by the staff; `void_exam_sitting(nonce, reason)`, an instructor's call: once, never a
+      sitting certified already (one at a time with a certificate of it: both take its row);
+    - a voided sitting is never started nor certified: a trigger refuses its use and its
+      certificate;
+    - `exam_attempts_spent(name, form)`: the attempts counted (s004's `exam_attempts_used`) less
+      the sittings voided: what `exam_attempts_of` (s018) now answers, and what an exam with no
+      sitting is allowed against (`start_exam_attempt_as_asked`, which still numbers it after
+      every attempt counted, so no number is given twice)."""
+    _run(conn, frozen_sql("s019_sittings_voided"))
 
 
 @migration

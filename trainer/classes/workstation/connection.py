@@ -20,9 +20,10 @@ came back: read the overview again); run it on a thread of its own, and set `sto
 
 The exam ledger (trainer.classes.server.ledger), each call its own connection: `attempts_used`,
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
-`add_certificate` and `certificates` (an instructor's); and the class's logins
+`add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
+instructor's); and the class's logins
 (trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation`, `workstations`, `close_shared_login`, `open_shared_login` and
+`revoke_workstation`, `attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and
 `shared_login` (an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
 end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
@@ -127,6 +128,10 @@ class ClassLedger:
     def revoke_workstation(self, name: str) -> str:
         return self._ledger(logins.revoke_workstation, name)
 
+    def attach_trainee(self, trainee_uid: str, station: str) -> str:
+        """The enrolled workstation `station` sends that trainee's results (logins.attach_trainee)."""
+        return self._ledger(logins.attach_trainee, trainee_uid, station)
+
     def workstations(self) -> list[logins.Workstation]:
         return self._ledger(logins.workstations)
 
@@ -172,6 +177,15 @@ class ClassLedger:
 
     def abandon_sitting(self, nonce: str, reason: str) -> None:
         self._ledger(ledger.abandon_sitting, nonce, reason)
+
+    def void_sitting(self, nonce: str, reason: str) -> None:
+        self._ledger(ledger.void_sitting, nonce, reason)
+
+    def voided_sittings(self) -> dict[str, dict]:
+        return self._ledger(ledger.voided_sittings)
+
+    def attempts_issued(self, trainee_name: str, form_uid: str) -> int:
+        return self._ledger(ledger.attempts_issued, trainee_name, form_uid)
 
     def certificates(self) -> list[dict]:
         return self._ledger(ledger.certificates)
