@@ -259,3 +259,28 @@ def qtbot_left():
     from ui.qt import Qt
 
     return Qt.MouseButton.LeftButton
+
+
+def test_switch_trainee_in_a_class_asks_the_class(qtbot, tmp_path, klass, monkeypatch):
+    """The dialog the app opens (Switch trainee…) at a workstation that joined a class asks that
+    class; before any class is joined it asks the file only."""
+    from types import SimpleNamespace
+
+    from ui.shell import profiles
+    from ui.shell.services import Services
+
+    assert push_all(progress_file(tmp_path / "ana.db", {ANA: 1}), klass) == 1
+    opened = []
+
+    def shown(dialog):
+        opened.append(dialog._in_class(CYRILLIC_A))
+        return 0
+
+    monkeypatch.setattr(profiles.ProfileDialog, "exec", shown)
+    store = Store.open(tmp_path / "bo.db")
+    services = Services(store)
+    services.choose_trainee()
+    services.classroom = SimpleNamespace(connection=ClassLedger(klass.address("workstation")))
+    services.choose_trainee()
+    assert opened == [None, f"'{CYRILLIC_A}' looks like '{ANA}', already in the class"]
+    store.close()

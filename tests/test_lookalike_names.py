@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import unicodedata
 
+import icu  # the test extras' pyicu-wheels: ICU's SpoofChecker, the reference
 import pytest
 
 from tests.support.class_server import progress_file
 from trainer.progress import NameTakenError, Store, name_problem
 from trainer.progress.names import mixed_scripts, skeleton
-
-icu = pytest.importorskip("icu")  # the test extras' pyicu-wheels
 
 ANA = "Ana Ruiz"
 #: spellings of "Ana Ruiz" a person reads as hers: letters of other scripts, full-width forms,
