@@ -219,10 +219,11 @@ def _free_name(db, name: str, source: str) -> str:
     """The name for a trainee added by an import: theirs, or "name (workstation)" (then a number)
     when an active trainee here already has it, or a name a person reads as theirs
     (trainer.progress.names): two people may share a name."""
-    from trainer.progress.names import look_alike
+    from trainer.progress.names import skeletons
 
-    here = [n for (n,) in db.execute("SELECT name FROM trainees WHERE archived = 0")]
-    taken = lambda n: n in here or look_alike(n, here) is not None  # noqa: E731
+    here = {k for (n,) in db.execute("SELECT name FROM trainees WHERE archived = 0")
+            for k in enumerate(skeletons(n))}
+    taken = lambda n: any(k in here for k in enumerate(skeletons(n)))  # noqa: E731
     if not taken(name):
         return name
     candidate, n = f"{name} ({source})", 2
