@@ -40,6 +40,9 @@ FACE: dict[str, tuple[str, str | None]] = {
                  "read_payout"),
     **names_from("trainer.paytables", "layout", "paytable"),
     **names_from("trainer.paths", "resources_dir"),
+    # the machine-wide configuration a school's IT person sets once
+    **names_from("trainer.config", "KEYS", "ConfigError", "MachineConfig", "machine_config", "places",
+                 "data_folder", "themes"),
     # the words people read for the engine's ids
     **names_from("trainer.words", "automation_words", "no_roll_words", "paytable_entry_words",
                  "readable"),

@@ -3,6 +3,7 @@
     dealer-trainer                          open the app
     dealer-trainer --screenshot F.png       render the main window to a PNG and exit
     dealer-trainer --class postgresql://…   open the app in a class (its results pushed to the server)
+    dealer-trainer config --show            each setting, where it came from, whether it is locked
     dealer-trainer settle|odds ...          the engine's commands (trainer.cli), with no Qt loaded
 """
 
@@ -20,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="dealer-trainer",
         description="Dealer Trainer: practice and certification for Pennsylvania's dice table games.",
-        epilog=f"Engine commands: {', '.join(cli.COMMANDS)} (dealer-trainer COMMAND --help).",
+        epilog=f"Engine commands: {', '.join(cli.COMMANDS)} (dealer-trainer COMMAND --help). "
+               "The app's settings: dealer-trainer config --show.",
     )
     p.add_argument("--version", action="version", version=f"dealer-trainer {__version__}")
     p.add_argument("--screenshot", metavar="FILE", help="render a screen to a PNG file and exit")
@@ -49,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     from trainer import cli
 
     cli.utf8_output()  # the app's own lines too (--screenshot, --db): UTF-8 on every OS
+    if argv and argv[0] == "config":  # the app's settings, from the user's and the machine's
+        from ui.shell.config import main as config
+
+        return config(argv[1:])
     if argv and argv[0] in cli.COMMANDS:
         return cli.main(argv)
     args = build_parser().parse_args(argv)

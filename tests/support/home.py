@@ -2,7 +2,9 @@
 folders (QFileDialog's QtProject.conf, QSettings in their default place, the default progress file,
 the class password file) goes to folders of this process's own, which the programs the tests start
 inherit. A developer's own settings stay untouched, and two pytest processes (xdist's workers, or
-the runs of two checkouts) never write the same file."""
+the runs of two checkouts) never write the same file. The machine-wide config file
+(trainer.config) is one of the run's own too, which no test makes unless it means to: the
+machine's own /etc/xdg/dealer-trainer/config.toml is never read."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 
 #: the variables Qt's standard paths read on Linux (ConfigLocation, AppDataLocation and the like)
 VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME")
+MACHINE = "DEALER_TRAINER_CONFIG"  # the machine-wide config file (trainer.config.ENV)
 _FOLDER = pytest.StashKey[Path]()
 _SAVED = pytest.StashKey[list]()  # (name, the value it had, or None)
 
@@ -28,6 +31,8 @@ def pytest_configure(config: pytest.Config) -> None:
         (folder / name.lower()).mkdir()
         config.stash[_SAVED].append((name, os.environ.get(name)))
         os.environ[name] = str(folder / name.lower())
+    config.stash[_SAVED].append((MACHINE, os.environ.get(MACHINE)))
+    os.environ[MACHINE] = str(folder / "machine" / "config.toml")  # none, until a test writes it
 
 
 def folder(config: pytest.Config) -> Path:

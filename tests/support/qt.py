@@ -8,11 +8,15 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _own_settings(request, tmp_path_factory):
-    """Qt tests keep their QSettings (window size, theme, last screen) in a folder of their own."""
+    """Qt tests keep their QSettings (window size, theme, last screen) in a folder of their own,
+    under the app's own names (a QSettings() made before the first window is the app's)."""
     if "qtbot" not in request.fixturenames:
         yield
         return
     from ui.qt import QSettings
+    from ui.shell.config import identify
+
+    identify()
 
     folder = tmp_path_factory.mktemp("settings")
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)

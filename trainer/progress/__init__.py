@@ -30,6 +30,8 @@ every statistic computed from that log.
 - `handoff`: results for the employer: xAPI statements and a CSV transcript (`file_lines`,
   `statements`, `write`; `dealer-trainer export-results`);
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user;
+- `disk`: whether a file would sit on a network share (`network_share`), where it is refused
+  (`NetworkShareError`): SQLite's write-ahead log needs a local disk;
 - the class server, to which the file is a workstation's queue, is trainer.classes's.
 
 Typical use::
@@ -51,9 +53,11 @@ FACE = {
                  "TRAINEE_ATTEMPTS", "attempt_line", "class_overview", "item_title", "replay", "replay_of",
                  "trainee_attempts"),
     **names_from("trainer.progress.demo", "seed_demo", "seed_session"),
+    **names_from("trainer.progress.disk", "network_share", "refusal"),
     **names_from("trainer.progress.errors",
                  "DamagedDatabaseError", "DamagedRowError", "ForeignDatabaseError", "NameTakenError",
-                 "NewerDatabaseError", "ResultsFileError", "StoreError", "StoreUnavailableError",
+                 "NetworkShareError", "NewerDatabaseError", "ResultsFileError", "StoreError",
+                 "StoreUnavailableError",
                  "UnknownTraineeError"),
     **names_from("trainer.progress.exchange",
                  "ImportStopped", "ImportSummary", "ReadResults", "add_results", "export_csv",

@@ -73,6 +73,17 @@ class ForeignDatabaseError(StoreError):
                          "It was left as it is; open or create another progress file.", path=path)
 
 
+class NetworkShareError(StoreError):
+    """A progress file on a network share: refused before anything is read or written
+    (trainer.progress.disk says why, and what to do)."""
+
+    def __init__(self, path: str, share: str):
+        from trainer.progress.disk import refusal
+
+        super().__init__(f"Cannot keep progress in {path}: {refusal(share)}.", path=path)
+        self.share = share
+
+
 class StoreUnavailableError(StoreError):
     """The file cannot be written now (read-only, disk full, locked). Attempts wait in memory."""
 

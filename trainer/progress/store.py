@@ -62,7 +62,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from trainer.progress import leftovers, schema
+from trainer.progress import disk, leftovers, schema
 from trainer.progress._sqlite import Database
 from trainer.progress.background import BackgroundCheck
 from trainer.progress.errors import (
@@ -73,6 +73,7 @@ from trainer.progress.errors import (
     DamagedRowError,
     ForeignDatabaseError,
     NameTakenError,
+    NetworkShareError,
     NewerDatabaseError,
     StoreError,
     StoreUnavailableError,
@@ -130,6 +131,9 @@ class Store:
         `start_check()` once the store is open."""
         store = cls(os.fspath(path), busy_timeout)
         if store.path != ":memory:":
+            share = disk.network_share(store.path)
+            if share is not None:  # SQLite's WAL would not hold there: refused before any write
+                raise NetworkShareError(store.path, share)
             leftovers.clean(store.path)  # what a start killed before left beside the file
         store._connect(full_check=full_check)
         if store.problem is not None:

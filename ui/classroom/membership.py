@@ -9,7 +9,8 @@ permanent line in the status bar; the pusher's thread touches no Qt object.
 
 `JoinDialog` is File › Join class…: the address the class server printed is pasted, checked and
 joined; the class is remembered, so the workstation rejoins it at the next start. The address is
-remembered without its password (QSettings `class/address`); the password is kept apart, in the
+remembered without its password (the setting `class_address`, ui.shell.config: over the machine
+file's, which File › Leave class overrides too); the password is kept apart, in the
 app's own libpq password file (`password_file`, trainer.classes.workstation.passfile: readable by this
 user only), which the driver reads itself. The dialog never shows a password: one pasted with the
 address moves to a masked field. A workstation that keeps no password for its class (or whose
@@ -33,7 +34,7 @@ from ui.qt import (
     Signal,
 )
 
-SETTING = "class/address"  # the class joined with File › Join class… (no password), rejoined at each start
+SETTING = "class_address"  # the class joined (no password; ui.shell.config's key), rejoined at each start
 STATUS_MS = 1000
 EXAMPLE = "postgresql://workstation:PASSWORD@HOST:5432/dealer_class"
 KEPT = "(kept on this workstation)"  # the password field's placeholder when the password is kept
@@ -150,14 +151,16 @@ class Classroom(QObject):
                                    "(start the app with a writable progress file, --db FILE)")
         settings = self.window.settings
         if remember:
+            if self.window.config.locked(SETTING):
+                raise ClassServerError(f"the class is set by {self.window.config.source(SETTING)}, "
+                                       "where it is locked")
             path = password_file(settings)
             if address.password:
                 passfile.store(path, address)
                 address = with_passfile(address, path)  # connects as the next start will
             else:
                 passfile.forget(path)  # a class that asks no password: none kept for another
-            settings.setValue(SETTING, address.kept)
-            settings.sync()
+            self.window.config.choose(SETTING, address.kept)
         elif address.password is None and address.passfile is None:
             address = with_passfile(address, password_file(settings))  # the kept one, if any
         connection = ClassConnection(str(store.path), address, store=store, **OPTIONS)
@@ -171,14 +174,16 @@ class Classroom(QObject):
 
     def leave(self) -> None:
         """Stop pushing and forget the class, its password too (what waits stays in the file, for
-        the next class). PasswordFileError when the password file cannot be removed."""
-        from trainer.classes import passfile
+        the next class); the choice sticks, though the machine file names a class. PasswordFileError
+        when the password file cannot be removed; ClassServerError when the machine file locks
+        the class."""
+        from trainer.classes import ClassServerError, passfile
 
-        settings = self.window.settings
-        settings.remove(SETTING)
-        settings.sync()
+        config = self.window.config
+        if not config.choose(SETTING, ""):  # no class, though the machine file names one
+            raise ClassServerError(f"the class is set by {config.source(SETTING)}, where it is locked")
         self.close()
-        passfile.forget(password_file(settings))
+        passfile.forget(password_file(self.window.settings))
 
     def close(self) -> None:
         """Stop pushing (at quit): the pusher's thread ends here; the class stays remembered."""
@@ -245,7 +250,7 @@ class JoinDialog(QDialog):
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
         self.password.setAccessibleName("Password")
         self.address.textChanged.connect(self.take_password)
-        current = address or classroom.address or remembered(classroom.window.settings)
+        current = address or classroom.address or remembered(classroom.window.config)
         if current is not None:
             self.address.setText(current.kept)
         form.addRow("&Address:", self.address)
@@ -320,12 +325,12 @@ class JoinDialog(QDialog):
             self.address.setFocus()
 
 
-def remembered(settings):
-    """The class joined with File › Join class… last time (a ClassAddress), None if none or not
-    a class address."""
+def remembered(config):
+    """The class the settings give (joined with File › Join class… last time, or the machine
+    file's; a ClassAddress), None if none or not a class address."""
     from trainer.classes import ClassServerError, class_address
 
-    text = settings.value(SETTING)
+    text = config.value(SETTING)
     try:
         return class_address(str(text)) if text else None
     except ClassServerError:
@@ -354,28 +359,38 @@ def rejoin(window, address=None) -> None:
     before passwords were kept apart, which holds the password, is moved out of the settings
     first. Any other problem is a line in the status bar."""
     from trainer.classes import ClassServerError, class_address, passfile, with_passfile
+    from ui.shell.config import USER_SETTINGS
 
     def problem(text: str) -> None:
         window.statusBar().showMessage(f"Not in the class: {text}.", 30000)
 
+    config = window.config
+    if address is not None and config.locked(SETTING):
+        window.statusBar().showMessage(f"--class is not used: the class is set by "
+                                       f"{config.source(SETTING)}, where it is locked.", 30000)
+        address = None
     if address is not None:
         try:
             classroom_of(window).join(address)
         except ClassServerError as e:
             problem(str(e))
         return
-    settings = window.settings
-    remembered = settings.value(SETTING)
+    remembered = config.value(SETTING)
     if not remembered:
         return
     try:
         remembered = class_address(str(remembered))
-        path = password_file(settings)
+        path = password_file(window.settings)
     except ClassServerError as e:
         return problem(str(e))
+    if remembered.password is not None and config.source(SETTING) != USER_SETTINGS:
+        try:  # the machine file's password: it keeps it, nothing is copied
+            classroom_of(window).join(remembered)
+        except ClassServerError as e:
+            problem(str(e))
+        return
     if remembered.password is not None:  # kept in the settings by an older version: moved out
-        settings.setValue(SETTING, remembered.kept)
-        settings.sync()
+        config.choose(SETTING, remembered.kept)
         try:
             passfile.store(path, remembered)
         except ClassServerError as e:  # joined for this run; asked for at the next start
@@ -390,6 +405,9 @@ def rejoin(window, address=None) -> None:
         password = passfile.lookup(path, remembered)
     except ClassServerError as e:
         return ask(window, remembered, f"Not rejoined: {e}. Type the class password to join again.")
+    if password is None and config.source(SETTING) != USER_SETTINGS:  # the school's class, first time
+        return ask(window, remembered, f"Your school set this workstation's class, {remembered.shown}: "
+                                       "type its password to join it.")
     if password is None:
         return ask(window, remembered, "This workstation keeps no password for the class at "
                                        f"{remembered.shown}: type it to join again.")

@@ -17,9 +17,12 @@ SHOT_SIZE = (1440, 900)
 LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture is taken
 
 
-def application():
-    from ui.qt import QApplication, QGuiApplication, QSettings, Qt
+def application(config=None):
+    """The QApplication, in the theme and print `config` gives (ui.shell.config.Config; by
+    default the machine file's and the user's settings)."""
+    from ui.qt import QApplication, QGuiApplication, Qt
     from ui.shell import theme
+    from ui.shell.config import load
 
     app = QApplication.instance()
     if app is None:
@@ -31,24 +34,31 @@ def application():
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)
-    settings = QSettings()
-    theme.apply(app, str(settings.value("view/theme", "light")),
-                large=settings.value("view/large_print", False, type=bool))
+    config = config if config is not None else load()
+    theme.apply(app, str(config.value("theme")), large=bool(config.value("large_print")))
     return app
 
 
 def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None,
         theme: str | None = None, size: tuple[int, int] = SHOT_SIZE, class_address=None) -> int:
     """`class_address`: the class given with --class (a ClassAddress), joined for this run."""
-    app = application()
     if screenshot:
         from ui.shell import theme as themes
 
+        app = application()
         themes.apply(app, theme or "light")  # a picture in the theme asked for, not the user's
         return save_screenshot(Path(screenshot), screen or "practice", db, size)
+    from ui.shell.config import load
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
 
+    config = load(db=db, class_address=class_address.url if class_address is not None else None)
+    for note in config.notes:
+        print(note, file=sys.stderr)
+    if class_address is not None and config.locked("class_address"):
+        class_address = None  # the machine's class, which rejoin_class joins (said in the notes)
+    app = application(config)
+    db = str(config.progress_file(db))
     store = open_store(db)
     if store is False:
         return 0
@@ -57,12 +67,13 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     services = Services(store, key=exam_setup(store, db), seen=sittings_seen())
     if not services.choose_trainee():
         return 0
-    window = MainWindow(services)
+    window = MainWindow(services, config=config)
     services.window = window
     services.status.connect(lambda text: window.statusBar().showMessage(text, 15000))
     window.show()
     if store is not None:
         window.database_check.start()  # follows the check already running
+    window.show_notes(config.notes)
     if store is not None and store.problem is not None:
         window.statusBar().showMessage(f"{store.problem} Results are kept until they can be saved.")
     window.rejoin_class(class_address)
@@ -109,10 +120,11 @@ def sittings_seen():
 
 
 def default_db() -> Path:
-    from ui.qt import QStandardPaths
+    """The progress file the settings give: in the data folder (the machine file's, the user's,
+    or the user's local application data; ui.shell.config)."""
+    from ui.shell.config import load
 
-    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(folder) / "progress.db"
+    return load().progress_file()
 
 
 def open_store(db: str | None):

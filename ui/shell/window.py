@@ -36,12 +36,17 @@ or High Roll's dice, click the layout, or choose the place with <b>← →</b> a
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, services=None, settings: QSettings | None = None):
+    def __init__(self, services=None, settings: QSettings | None = None, config=None):
         """`settings`: where the window remembers its size, screen and theme (the user's own by
-        default; a screenshot passes a throwaway one, so it never changes them)."""
+        default; a screenshot passes a throwaway one, so it never changes them); `config`: the
+        run's settings in layers (ui.shell.config.Config; the app's start passes the command
+        line's too; by default the machine file's under `settings`)."""
         super().__init__()
+        from ui.shell.config import load, user_settings
+
         self.services = services
-        self.settings = settings if settings is not None else QSettings()
+        self.settings = settings if settings is not None else user_settings()
+        self.config = config if config is not None else load(settings=self.settings)
         self.pages: dict[str, QWidget] = {}
         from ui.shell.checking import DatabaseCheck
 
@@ -153,8 +158,8 @@ class MainWindow(QMainWindow):
         """During an exam the window shows the exam only: no other screen, no rules."""
         self.sidebar.setEnabled(not locked)
         for action in self.findChildren(QAction):
-            if action.shortcut().toString() not in ("", "F11"):
-                action.setEnabled(not locked)
+            if action.shortcut().toString() not in ("", "F11") and not action.property("locked"):
+                action.setEnabled(not locked)  # a setting the machine file locks stays off
         self.menuBar().setEnabled(not locked)
 
     def _drill(self, skill) -> None:
@@ -202,7 +207,14 @@ class MainWindow(QMainWindow):
             self.leave_class_action.triggered.connect(self.leave_class)
             file.addAction(self.leave_class_action)
             self.services.class_changed.connect(self._class_changed)
+            self.lock(join, "class_address")
             file.addSeparator()
+        settings = QAction("Settings…", self)
+        settings.setShortcut(QKeySequence("Ctrl+,"))
+        settings.setMenuRole(QAction.MenuRole.PreferencesRole)
+        settings.triggered.connect(self.open_settings)
+        file.addAction(settings)
+        file.addSeparator()
         deal = QAction("Deal a round", self)
         deal.setShortcut(QKeySequence("Ctrl+N"))
         deal.triggered.connect(lambda: self.show_screen("practice").deal())
@@ -221,13 +233,16 @@ class MainWindow(QMainWindow):
             self.addAction(action)
         view = bar.addMenu("&View")
         group = QActionGroup(self)
-        current = self.settings.value("view/theme", "light")
+        current = self.config.value("theme")
+        self.theme_actions: dict[str, QAction] = {}
         for name in theme.THEMES:
             action = QAction(f"{name.title()} theme", self, checkable=True)
             action.setChecked(name == current)
             action.triggered.connect(lambda _=False, n=name: self.set_theme(n))
             group.addAction(action)
             view.addAction(action)
+            self.theme_actions[name] = action
+            self.lock(action, "theme")
         view.addSeparator()
         for title, keys, step in (("Zoom in on the table", ("Ctrl++", "Ctrl+="), theme.ZOOM_STEP),
                                   ("Zoom out", ("Ctrl+-",), 1 / theme.ZOOM_STEP),
@@ -238,10 +253,11 @@ class MainWindow(QMainWindow):
             view.addAction(action)
         large = QAction("Large print", self, checkable=True)
         large.setShortcut(QKeySequence("Ctrl+Shift+L"))
-        large.setChecked(self.settings.value("view/large_print", False, type=bool))
+        large.setChecked(bool(self.config.value("large_print")))
         large.toggled.connect(self.set_large_print)
         view.addAction(large)
         self.large_print_action = large
+        self.lock(large, "large_print")
         view.addSeparator()
         full = QAction("Full screen", self)
         full.setShortcut(QKeySequence("F11"))
@@ -255,6 +271,36 @@ class MainWindow(QMainWindow):
         about = QAction("About Dealer Trainer", self)
         about.triggered.connect(self.about)
         help_.addAction(about)
+
+    def lock(self, action: QAction, key: str) -> None:
+        """An action that changes a setting the machine file locks: off, saying who set it."""
+        if self.config.locked(key):
+            action.setEnabled(False)
+            action.setStatusTip(f"Locked by {self.config.source(key)}")
+            action.setProperty("locked", True)
+
+    def show_notes(self, notes: list[str]) -> None:
+        """What the settings' start has to say (a machine file not used, a command-line option a
+        lock overrode): each whole line in the status bar until another message, and a short line
+        that stays beside it (its tooltip and File › Settings… have the whole lines)."""
+        if not notes:
+            return
+        from ui.qt import QLabel
+
+        self.statusBar().showMessage(" ".join(notes))
+        short = ("The machine's settings file was not used: the app uses its defaults"
+                 if self.config.machine.problem else "A setting of the command line was not used")
+        self.settings_note = QLabel(f"{short} (File › Settings…)")
+        self.settings_note.setObjectName("wrong")  # the theme's colour for what went wrong
+        self.settings_note.setAccessibleName("Settings")
+        self.settings_note.setToolTip("\n".join(notes))
+        self.statusBar().addPermanentWidget(self.settings_note)
+
+    def open_settings(self) -> None:
+        from ui.shell.settings import SettingsDialog
+
+        self.settings_dialog = SettingsDialog(self)
+        self.settings_dialog.open()
 
     def export(self, kind: str) -> None:
         from trainer.progress import StoreError
@@ -297,7 +343,7 @@ class MainWindow(QMainWindow):
     def rejoin_class(self, address=None) -> None:
         """At start: the class given with --class, or the one joined last time."""
         if self.services is not None and self.services.store is not None and (
-                address is not None or self.settings.contains("class/address")):
+                address is not None or self.config.value("class_address")):
             from ui.classroom.membership import rejoin
 
             rejoin(self, address)
@@ -311,6 +357,10 @@ class MainWindow(QMainWindow):
     def leave_class(self) -> None:
         from trainer.classes import ClassServerError
 
+        if self.config.locked("class_address"):
+            self.statusBar().showMessage(f"The class is locked by {self.config.source('class_address')}.",
+                                         10000)
+            return
         if self.services.classroom is not None:
             try:
                 self.services.classroom.leave()
@@ -321,11 +371,15 @@ class MainWindow(QMainWindow):
 
     def _class_changed(self) -> None:
         classroom = self.services.classroom
-        self.leave_class_action.setEnabled(classroom is not None and classroom.connection is not None)
+        self.leave_class_action.setEnabled(classroom is not None and classroom.connection is not None
+                                           and not self.config.locked("class_address"))
 
     def set_theme(self, name: str) -> None:
-        self.settings.setValue("view/theme", theme.apply(QApplication.instance(), name,
-                                                         large=self.large_print_action.isChecked()))
+        if self.config.locked("theme"):
+            return
+        self.config.choose("theme", theme.apply(QApplication.instance(), name,
+                                                large=self.large_print_action.isChecked()))
+        self.theme_actions[theme.current()].setChecked(True)
         theme.retheme(self)
 
     def zoom_tables(self, factor: float | None) -> None:
@@ -345,7 +399,8 @@ class MainWindow(QMainWindow):
         from ui.table.base import TableView
 
         app = QApplication.instance()
-        self.settings.setValue("view/large_print", on)
+        if not self.config.choose("large_print", on):
+            return
         app.setProperty("large_print", on)
         theme.apply(app, str(app.property("theme") or "light"), large=on)
         for view in self.findChildren(TableView):

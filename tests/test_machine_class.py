@@ -1,0 +1,103 @@
+"""A class pushed to a classroom in the machine file, on a real PostgreSQL (the class server
+fixtures): every start joins it; File › Leave class sticks at the next start, and after IT moves
+the class; a locked class cannot be left or swapped, by the menu or by --class."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.class_server import PASSWORD, attempt, progress_file
+from tests.test_class_password import CONNECTED, WITHIN, class_line, settings_on_disk, window_for
+from trainer.config import ENV
+from trainer.progress import Store
+
+
+@pytest.fixture(autouse=True)
+def fast_pushes(monkeypatch):
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", {"poll": 0.05, "backoff": (0.05, 0.5)})
+
+
+@pytest.fixture
+def pushed(tmp_path, monkeypatch):
+    """Write the machine file, as IT pushes it, for the windows made after."""
+    path = tmp_path / "machine" / "config.toml"
+    path.parent.mkdir()
+    monkeypatch.setenv(ENV, str(path))
+
+    def push(text: str) -> None:
+        path.write_text(text, encoding="utf-8")
+
+    return push
+
+
+def test_the_pushed_class_is_joined_and_leave_class_sticks(qtbot, tmp_path, klass, pushed):
+    address = klass.address()  # with the workstation's password, as class-server printed it
+    pushed(f'class_address = "{address.url}"\n')
+    path = progress_file(tmp_path / "ws.db", {"Ana": 2})
+    store = Store.open(path)
+    w = window_for(qtbot, store)
+    w.rejoin_class()  # the first start: joined, nothing asked
+    qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
+    assert klass.count() == 2
+    assert PASSWORD not in settings_on_disk(), "the machine file's password is copied nowhere"
+    assert w.leave_class_action.isEnabled()
+    w.leave_class_action.trigger()  # File › Leave class
+    assert class_line(w) == "" and w.services.classroom.connection is None
+    w.close()
+    store.close()
+
+    with Store.open(path) as ws:
+        ws.record_attempt(attempt(ws.find_trainee("Ana").id, 9))
+    for text in (f'class_address = "{address.url}"\n',  # the next start
+                 f'class_address = "{address.url}"\ntheme = "light"\n'):  # IT changes the file
+        pushed(text)
+        store = Store.open(path)
+        w = window_for(qtbot, store)
+        w.rejoin_class()
+        assert w.services.classroom is None, "left, and it stays left"
+        assert w.config.value("class_address") == "" and w.config.source("class_address") == "user settings"
+        w.close()
+        store.close()
+    assert klass.count() == 2, "nothing more was sent"
+
+
+def test_a_locked_class_cannot_be_left_or_swapped(qtbot, tmp_path, klass, pushed):
+    from trainer.classes import ClassServerError
+
+    address = klass.address()
+    pushed(f'class_address = "{address.url}"\nlocked = ["class_address"]\n')
+    store = Store.open(progress_file(tmp_path / "ws.db", {"Ana": 1}))
+    w = window_for(qtbot, store)
+    w.rejoin_class(klass.address("instructor"))  # --class with another login: not used
+    assert w.statusBar().currentMessage().startswith("--class is not used: the class is set by ")
+    qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
+    assert w.services.classroom.address.user == "workstation"
+    join = next(a for a in w.menuBar().actions()[0].menu().actions() if a.text() == "Join class…")
+    assert not join.isEnabled() and join.statusTip().startswith("Locked by ")
+    assert not w.leave_class_action.isEnabled()
+    with pytest.raises(ClassServerError, match="where it is locked"):
+        w.services.classroom.leave()
+    assert class_line(w) == CONNECTED, "still in the class"
+    w.close()
+    store.close()
+
+
+def test_a_pushed_class_without_its_password_asks_once_and_then_follows_the_school(
+        qtbot, tmp_path, klass, pushed):
+    from tests.test_class_password import click_join
+
+    pushed(f'class_address = "{klass.address().kept}"\n')  # no password in the file
+    store = Store.open(progress_file(tmp_path / "ws.db", {"Ana": 1}))
+    w = window_for(qtbot, store)
+    w.rejoin_class()
+    dialog = w.join_dialog
+    qtbot.waitExposed(dialog)
+    assert dialog.problem.text() == (f"Your school set this workstation's class, {klass.address().shown}: "
+                                     "type its password to join it.")
+    dialog.password.setText(PASSWORD)
+    click_join(qtbot, dialog)
+    qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
+    assert w.config.source("class_address").endswith("config.toml"), "the school's, not copied"
+    assert "postgresql://" not in settings_on_disk()
+    w.close()
+    store.close()

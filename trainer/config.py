@@ -1,0 +1,242 @@
+"""The machine-wide configuration: what a school's IT person sets once for every user of a
+computer, in a TOML file at the OS's machine-wide place (`places`):
+
+- Linux: `dealer-trainer/config.toml` in each folder of `$XDG_CONFIG_DIRS`, else
+  `/etc/xdg/dealer-trainer/config.toml`;
+- Windows: `%PROGRAMDATA%\\Dealer Trainer\\config.toml`;
+- macOS: `/Library/Application Support/Dealer Trainer/config.toml`;
+- `DEALER_TRAINER_CONFIG`, when set, names the one file instead (empty: none).
+
+The first file found is read; the others are not. Its keys (`KEYS`) are the app's settings a
+school pushes to a classroom, and `locked = [...]` names the keys a user cannot change. The app
+reads this file before the user's own settings and lays the user's choices on top (ui.shell.config
+holds the layers); this module only reads the file, strictly: a file that cannot be used is a
+ConfigError of one line naming the file, the line and the problem, and the app then starts with
+its defaults."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trainer.errors import OneLine
+from trainer.paths import resources_dir
+
+NAME = "config.toml"
+ENV = "DEALER_TRAINER_CONFIG"  # the one machine file instead of the OS's places (tests, a trial)
+#: the folder's name under the machine-wide place: Linux's lower-case custom, the others' title
+FOLDER = {"linux": "dealer-trainer", "win32": "Dealer Trainer", "darwin": "Dealer Trainer"}
+LONGEST = 64 * 1024  # bytes: a file of settings is a few lines; a larger one is not this file
+LOCKED = "locked"
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+    kind: type
+    meaning: str  # for `config --show`'s readers and the README
+
+
+#: the settings a machine file may give, in the order `config --show` prints them
+KEYS: dict[str, Key] = {k.name: k for k in (
+    Key("class_address", str, "the class server's postgresql:// address the workstation joins at start "
+                              "(an empty string: no class)"),
+    Key("data_folder", str, "the folder of the progress file, the installation key and the sittings "
+                            "seen (a folder on this computer's own disk; ~ and environment variables "
+                            "are expanded)"),
+    Key("theme", str, "the app's theme"),
+    Key("large_print", bool, "larger words everywhere"),
+)}
+
+
+class ConfigError(OneLine):
+    """A configuration file that cannot be used: the file, the line (when known) and the problem."""
+
+    def __init__(self, path: str | os.PathLike, problem: str, line: int | None = None):
+        where = f"{os.fspath(path)}, line {line}" if line else os.fspath(path)
+        super().__init__(f"{where}: {problem}")
+        self.path = os.fspath(path)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class MachineConfig:
+    """What the machine file gives: `path` the file found (None when none was), its `values`
+    and `locked` keys; `problem` the one line when the file found could not be used (then
+    nothing of it is used); `looked` every place looked at."""
+
+    path: Path | None = None
+    values: Mapping[str, object] = field(default_factory=dict)
+    locked: frozenset[str] = frozenset()
+    problem: str | None = None
+    looked: tuple[Path, ...] = ()
+
+
+def themes() -> tuple[str, ...]:
+    """The themes the app has: one style sheet each in resources/theme."""
+    return tuple(sorted(p.stem for p in (resources_dir() / "theme").glob("*.qss")))
+
+
+def places(platform: str = sys.platform, environ: Mapping[str, str] = os.environ) -> list[Path]:
+    """The machine files looked for, in order: `DEALER_TRAINER_CONFIG`'s, else the OS's
+    machine-wide places as platformdirs gives them (Windows' ProgramData, macOS's
+    /Library/Application Support, on Linux each of $XDG_CONFIG_DIRS or /etc/xdg)."""
+    if ENV in environ:
+        return [Path(environ[ENV])] if environ[ENV] else []
+    folder = FOLDER.get(platform, FOLDER["linux"])
+    if platform == "win32":
+        from platformdirs.windows import Windows
+
+        return [Path(Windows(appname=folder, appauthor=False).site_config_dir) / NAME]
+    if platform == "darwin":
+        from platformdirs.macos import MacOS
+
+        dirs = MacOS(appname=folder, multipath=True).site_config_dir
+    else:
+        from platformdirs.unix import Unix
+
+        dirs = Unix(appname=folder, multipath=True).site_config_dir
+    return [Path(d) / NAME for d in dirs.split(os.pathsep) if d]
+
+
+def machine_config(looked: list[Path] | None = None) -> MachineConfig:
+    """The first machine file of `looked` (by default `places()`) that exists, read; one that
+    cannot be used gives its problem and nothing else."""
+    looked = places() if looked is None else looked
+    for path in looked:
+        try:
+            found = path.exists() or path.is_symlink()
+        except OSError:  # a path the OS cannot even look at (NUL, too long)
+            found = True
+        if not found:
+            continue
+        try:
+            values, locked = read(path)
+        except ConfigError as e:
+            return MachineConfig(path, problem=str(e), looked=tuple(looked))
+        return MachineConfig(path, values, locked, None, tuple(looked))
+    return MachineConfig(looked=tuple(looked))
+
+
+def read(path: Path) -> tuple[dict[str, object], frozenset[str]]:
+    """The file's values and locked keys; ConfigError names the line and the problem."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe would hold the start up for good
+            raise ConfigError(path, "is not a file")
+        with open(path, "rb") as f:
+            data = f.read(LONGEST + 1)
+    except OSError as e:
+        raise ConfigError(path, f"cannot be read ({e.strerror or e})") from None
+    if len(data) > LONGEST:
+        raise ConfigError(path, f"is larger than {LONGEST // 1024} KiB, so not a settings file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(path, "is not UTF-8 text", data[:e.start].count(b"\n") + 1) from None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        reason = str(e).split(" (at ", 1)[0]
+        raise ConfigError(path, f"is not valid TOML ({reason})",
+                          getattr(e, "lineno", None) or _line_of_message(str(e))) from None
+    except RecursionError:  # arrays or tables nested deeper than the parser goes
+        raise ConfigError(path, "is not valid TOML (nested too deeply)") from None
+    except ValueError:  # an integer of more digits than Python reads
+        raise ConfigError(path, "is not valid TOML (a number too long to read)") from None
+    values: dict[str, object] = {}
+    for name, value in table.items():
+        line = key_line(text, name)
+        if name == LOCKED:
+            continue
+        key = KEYS.get(name)
+        if key is None:
+            raise ConfigError(path, f"unknown key {name!r} (the keys are {', '.join(KEYS)} and "
+                                    f"{LOCKED})", line)
+        values[name] = check(key, value, path, line)
+    return values, _locked(table.get(LOCKED, []), path, key_line(text, LOCKED))
+
+
+def check(key: Key, value: object, path: Path, line: int | None) -> object:
+    """The value `key` may hold, or ConfigError saying what it should be."""
+    if not isinstance(value, key.kind):
+        wanted = "true or false" if key.kind is bool else "a string in quotes"
+        raise ConfigError(path, f"{key.name} must be {wanted}, not {_shown(value)}", line)
+    if key.name == "theme" and value not in themes():
+        raise ConfigError(path, f"theme must be one of {', '.join(map(repr, themes()))}, not "
+                                f"{_shown(value)}", line)
+    if key.name == "class_address" and value:
+        from trainer.classes.errors import ClassServerError
+        from trainer.classes.workstation.address import class_address
+
+        try:
+            class_address(str(value))
+        except ClassServerError as e:
+            raise ConfigError(path, f"class_address: {e}", line) from None
+    if key.name == "data_folder":
+        try:
+            return str(data_folder(str(value)))
+        except ValueError as e:
+            raise ConfigError(path, f"data_folder: {e}", line) from None
+    return value
+
+
+def data_folder(text: str) -> Path:
+    """A data folder as written (in the machine file or the user's settings): ~ and environment
+    variables expanded ($HOME, %LOCALAPPDATA% on Windows); ValueError unless it is then a whole
+    path."""
+    if not text.strip():
+        raise ValueError("is empty")
+    if "\x00" in text:
+        raise ValueError("holds a NUL character")
+    folder = Path(os.path.expandvars(os.path.expanduser(text.strip())))
+    if not folder.is_absolute():
+        raise ValueError(f"{text!r} is not a whole path (such as "
+                         f"{'D:/Dealer Trainer' if os.name == 'nt' else '/srv/dealer-trainer'})")
+    return folder
+
+
+def _locked(value: object, path: Path, line: int | None) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(path, f"{LOCKED} must be a list of key names such as [\"class_address\"], "
+                                f"not {_shown(value)}", line)
+    unknown = [v for v in value if v not in KEYS]
+    if unknown:
+        raise ConfigError(path, f"{LOCKED} names an unknown key {unknown[0]!r} (the keys are "
+                                f"{', '.join(KEYS)})", line)
+    return frozenset(value)
+
+
+def key_line(text: str, name: str) -> int | None:
+    """The line that sets the top-level key `name` (bare or quoted), or opens a table of that
+    name, if one does."""
+    for n, line in enumerate(text.splitlines(), start=1):
+        head = line.split("=", 1)[0].strip().strip("\"'")
+        table = line.strip().strip("[]").strip().strip("\"'")
+        if ("=" in line and head == name) or (line.strip().startswith("[") and table == name):
+            return n
+    return None
+
+
+def _line_of_message(message: str) -> int | None:
+    marker = "(at line "
+    if marker not in message:
+        return None
+    digits = message.split(marker, 1)[1].split(",", 1)[0]
+    return int(digits) if digits.isdigit() else None
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 60 else value[:59] + "…")
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__ if not isinstance(value, int | float) else repr(value)
