@@ -11,6 +11,8 @@ every statistic computed from that log.
   on a connection that cannot write; that check in a thread; attempts and trainees as rows, a
   damaged row left out and named);
 - `passphrase`: scrypt hashes of instructor passphrases;
+- `names`: names a person reads as one name (`name_problem`: "'Аna Ruiz' looks like 'Ana Ruiz'"),
+  from the data of `lookalikes`;
 - `schema`: the tables, as named migrations recorded in `_migrations`;
 - `records`: `AttemptRecord` (what the app records when a round ends; `from_result` builds it
   from the grading `Result`), `Attempt`, `Trainee`, `Mode`;
@@ -60,6 +62,7 @@ FACE = {
     **names_from("trainer.progress.exchange",
                  "ImportStopped", "ImportSummary", "ReadResults", "add_results", "export_csv",
                  "export_results", "import_results", "read_results"),
+    **names_from("trainer.progress.names", "look_alike_message", "name_problem"),
     **names_from("trainer.progress.records",
                  "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "clean_name", "drill_item_id",
                  "long_name", "skills_of"),

@@ -217,9 +217,13 @@ def add_results(store: Store, read: ReadResults) -> ImportSummary:
 
 def _free_name(db, name: str, source: str) -> str:
     """The name for a trainee added by an import: theirs, or "name (workstation)" (then a number)
-    when an active trainee here already has it: two people may share a name."""
-    taken = lambda n: db.execute("SELECT 1 FROM trainees WHERE archived = 0 AND name = ? "  # noqa: E731
-                                 "COLLATE NOCASE", (n,)).fetchone() is not None
+    when an active trainee here already has it, or a name a person reads as theirs
+    (trainer.progress.names): two people may share a name."""
+    from trainer.progress.names import skeletons
+
+    here = {k for (n,) in db.execute("SELECT name FROM trainees WHERE archived = 0")
+            for k in enumerate(skeletons(n))}
+    taken = lambda n: any(k in here for k in enumerate(skeletons(n)))  # noqa: E731
     if not taken(name):
         return name
     candidate, n = f"{name} ({source})", 2

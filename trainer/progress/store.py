@@ -397,6 +397,7 @@ class Store:
             raise ValueError(why)
         if instructor and not passphrase:
             raise ValueError("the instructor profile needs a passphrase")
+        self._refuse_look_alike(name)
         hashed = hash_passphrase(passphrase) if passphrase else None
         try:
             with self.write(now=True) as db:  # made in the profile dialog, which waits for it
@@ -408,6 +409,18 @@ class Store:
             taken = self.find_trainee(name)
             raise NameTakenError(f"A trainee named {taken.name if taken else name} already exists.",
                                  path=self.path) from None
+
+    def _refuse_look_alike(self, name: str, *, restoring: int | None = None) -> None:
+        """A name a person reads as an active trainee's ("Аna Ruiz", Cyrillic А, beside "Ana
+        Ruiz"), and a new name mixing alphabets whose letters read alike (trainer.progress.names);
+        the class server refuses the same names. A trainee restored keeps the name they had."""
+        from trainer.progress.names import look_alike, look_alike_message, mixed_message, mixed_scripts
+
+        others = [t.name for t in self.trainees() if t.id != restoring]
+        if (other := look_alike(name, others)) is not None:
+            raise NameTakenError(look_alike_message(name, other, "on this workstation"), path=self.path)
+        if restoring is None and (scripts := mixed_scripts(name)):
+            raise ValueError(mixed_message(name, scripts))
 
     def trainees(self, *, include_archived: bool = False) -> list[Trainee]:
         where = "" if include_archived else "WHERE archived = 0"
@@ -435,6 +448,8 @@ class Store:
 
     def restore_trainee(self, trainee_id: int) -> None:
         t = self.trainee(trainee_id)
+        if t.archived:
+            self._refuse_look_alike(t.name, restoring=trainee_id)
         try:
             with self.write() as db:
                 db.execute("UPDATE trainees SET archived = 0, archived_at = NULL WHERE id = ?", (trainee_id,))

@@ -24,11 +24,14 @@ from ui.shell.working import KEY_WORK, NEW_KEY_WORK, off_the_gui_thread
 
 
 class ProfileDialog(QDialog):
-    """Pick a trainee (Enter), or add one. An instructor profile asks for its passphrase."""
+    """Pick a trainee (Enter), or add one. An instructor profile asks for its passphrase. A new
+    name a person would read as a trainee's here, or in the class joined (`classroom`, a
+    ClassLedger), is refused in one line naming the clash."""
 
-    def __init__(self, store, parent=None):
+    def __init__(self, store, parent=None, classroom=None):
         super().__init__(parent)
         self.store = store
+        self.classroom = classroom
         self.chosen = None
         self.setWindowTitle("Who is training?")
         self.setMinimumWidth(420)
@@ -77,19 +80,47 @@ class ProfileDialog(QDialog):
         name = name.strip()
         if not ok or not name:
             return None
-        from trainer.progress import clean_name, long_name
+        from trainer.progress import clean_name, long_name, name_problem
 
-        if (why := long_name(clean_name(name))) is not None:
+        clean = clean_name(name)
+        if (why := long_name(clean)) is not None:
             self.say(f"Not added: {why}.")
             return None
         if self.store.find_trainee(name) is not None:
             self.say(f"“{name}” is already on the list.")
             return None
+        here = [t.name for t in self.store.trainees()]
+        why = (name_problem(clean, here, "on this workstation", mixed=False) or self._in_class(clean)
+               or name_problem(clean, [], ""))
+        if why is not None:
+            self.say(f"Not added: {why}.")
+            return None
         return name
 
+    def _in_class(self, name: str) -> str | None:
+        """The clash with a name of the class joined, if the class answers (when it does not, it
+        refuses the name when the trainee's results reach it, and names it there)."""
+        from trainer.classes import ClassServerError
+        from trainer.progress import look_alike_message
+
+        if self.classroom is None:
+            return None
+        try:
+            other = self.classroom.look_alike(name)
+        except ClassServerError:
+            return None
+        return look_alike_message(name, other, "in the class") if other else None
+
     def add_trainee(self) -> None:
+        from trainer.progress import StoreError
+
         if (name := self._name("New trainee")) is not None:
-            self.fill(self.store.add_trainee(name))
+            try:
+                self.fill(self.store.add_trainee(name))
+            except (StoreError, ValueError) as e:
+                self.say(f"Not added: {e}.")
+                return
+            self.say("")  # what was refused before is not this name's
 
     def add_instructor(self, *, key_file: str | None = None, passphrase: str | None = None,
                        name: str | None = None) -> int | None:

@@ -47,7 +47,8 @@ class Services(QObject):
             return True
         from ui.shell.profiles import ProfileDialog
 
-        dialog = ProfileDialog(self.store, parent)
+        joined = self.classroom.connection if self.classroom is not None else None
+        dialog = ProfileDialog(self.store, parent, classroom=joined)
         if dialog.exec() and dialog.chosen is not None:
             self.trainee = dialog.chosen
             return True

@@ -9,6 +9,8 @@
   has sent results;
 - `login_of(conn, name)`: the login a trainee's name has in the class, if any (any login may
   ask: a workstation asks for the trainee's password when there is one);
+- `look_alike(conn, name)`: the class's name that `name` reads as, if another (s017; any login
+  may ask: a workstation asks before it makes a trainee's profile);
 - `enrol_workstation(instructor, name, password)`, `revoke_workstation(instructor, name)`,
   `workstations(conn)`: workstations with a login of their own (s011), so that what a trainee
   does with a workstation's login (a new password, its settings) stops that workstation only;
@@ -98,12 +100,20 @@ def class_login(instructor: psycopg.Connection, name: str, password: str) -> str
     try:
         return value(instructor.execute("SELECT class_login(%s, %s)",
                                         (name, verifier(instructor, password))))
-    except psycopg.errors.InvalidParameterValue as e:
+    except (psycopg.errors.InvalidParameterValue, psycopg.errors.CheckViolation) as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
 
 
 def login_of(conn: psycopg.Connection, name: str) -> str | None:
     return value(conn.execute("SELECT trainee_login_of(%s)", (name,)))
+
+
+def look_alike(conn: psycopg.Connection, name: str) -> str | None:
+    """The class's name that `name` reads as, when it is another (s017, trainer.progress.names);
+    None on a class made before s017, which holds no skeletons."""
+    if not value(conn.execute("SELECT to_regprocedure('public.name_look_alike(text)') IS NOT NULL")):
+        return None
+    return value(conn.execute("SELECT name_look_alike(%s)", (name,)))
 
 
 # --------------------------------------------------------------------------- workstations

@@ -628,3 +628,29 @@ def s019_sittings_voided(conn: psycopg.Connection) -> None:
       sitting is allowed against (`start_exam_attempt_as_asked`, which still numbers it after
       every attempt counted, so no number is given twice)."""
     _run(conn, frozen_sql("s019_sittings_voided"))
+
+
+@migration
+def s017_confusable_names(conn: psycopg.Connection) -> None:
+    """Names a person reads as one name are one name in the class (trainer.progress.names, after
+    Unicode TS #39): a classmate's "Аna Ruiz" (a Cyrillic А) beside "Ana Ruiz" would have the
+    exports and certificates read as hers.
+
+    - `name_fold()`, `name_fold_cased()` and `name_has_latin`, `name_has_greek`,
+      `name_has_cyrillic`: the data, made once from ICU 77.1 (Unicode 16.0) by
+      tests/support/confusables.py and frozen in the file (the app holds the same,
+      trainer/progress/lookalikes.py); `name_skeleton(name, cased)` (of the name's case fold,
+      or as written) and `name_scripts(name)` from them;
+    - `class_names`: the first name the class holds with each skeleton, of each kind (its
+      trainees', then its logins', when the migration runs), insert-only, read by the staff;
+      two names read as one when either skeleton is the same;
+    - a trigger on `trainees` and `trainee_logins` refuses a new row whose name reads as another
+      of the class's names ("refused trainee <uid>: 'Аna Ruiz' looks like 'Ana Ruiz', already in
+      the class", check_violation), and a new name mixing Latin, Greek and Cyrillic letters: at
+      push (so the workstation sets the trainee's attempts aside, named) and at `class_login`.
+      Two pushes at once of two such names wait on the skeleton's row: the second is refused.
+      A trainee the class holds already adds nothing and is not checked again, so a class
+      that held such a pair before keeps taking both trainees' attempts;
+    - `name_look_alike(name)`, for any login: the class's name that `name` reads as, so the app
+      says so before it makes the profile."""
+    _run(conn, frozen_sql("s017_confusable_names"))

@@ -106,6 +106,10 @@ class ClassLedger:
         """The login of the trainee's own in the class, if they have one (logins.login_of)."""
         return self._ledger(logins.login_of, trainee_name)
 
+    def look_alike(self, trainee_name: str) -> str | None:
+        """The class's name that `trainee_name` reads as, if another (logins.look_alike)."""
+        return self._ledger(logins.look_alike, trainee_name)
+
     def signed_in(self, login: str, password: str) -> ClassLedger:
         """The ledger's calls made with a trainee's own login (the same server and database)."""
         return ClassLedger(with_login(self.address, login, password))
