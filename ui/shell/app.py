@@ -19,7 +19,8 @@ LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture i
 
 def application():
     from ui.qt import QApplication, QGuiApplication, QSettings, Qt
-    from ui.shell import theme
+    from ui.shell import fonts, theme
+    from ui.shell.icon import app_icon
 
     app = QApplication.instance()
     if app is None:
@@ -28,6 +29,8 @@ def application():
         app = QApplication(sys.argv[:1])
     # Fusion on every OS: Windows' and macOS's own styles would not look like the screenshots
     app.setStyle(STYLE)
+    fonts.load(app)  # DejaVu on every OS, as in the screenshots
+    app.setWindowIcon(app_icon())
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)
