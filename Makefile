@@ -85,9 +85,12 @@ readme-screenshots: $(STAMP)
 BUNDLE_VENV := build/bundle-venv
 BUNDLE_BIN := $(BUNDLE_VENV)/bin
 
-bundle:
+$(BUNDLE_VENV)/.installed: pyproject.toml
 	test -x $(BUNDLE_BIN)/python || $(PYTHON) -m venv $(BUNDLE_VENV)
 	$(BUNDLE_BIN)/python -m pip install --quiet '.[class-server,bundle]'
+	touch $@
+
+bundle: $(BUNDLE_VENV)/.installed
 	$(BUNDLE_BIN)/python -m pip install --quiet --no-deps --force-reinstall .
 	$(BUNDLE_BIN)/python packaging/icons.py build/icons
 	$(BUNDLE_BIN)/python packaging/notices.py build/THIRD-PARTY-NOTICES
@@ -96,10 +99,12 @@ bundle:
 		--workpath build/pyinstaller packaging/dealer-trainer.spec
 	du -sh dist/dealer-trainer
 
-# starts the bundle headless, renders every screen and compares each with the venv's; outside
-# `make test`, like the benchmarks (tests/bundle)
+# after `make bundle`: starts the bundle headless, renders every screen and compares each with
+# the venv's, runs its commands and its class server (tests/bundle; outside `make test`, like
+# the benchmarks); then its start time against the venv's, and its size
 test-bundle: $(TEST_STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/bundle -p no:randomly -p no:xdist
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/bundle -p no:randomly
+	$(BIN)/python tests/bundle/start_time.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis .benchmarks build dist
