@@ -42,3 +42,24 @@ def test_the_installers_icons_are_drawn_in_every_size(tmp_path):
     assert icns[:4] == b"icns" and struct.unpack(">I", icns[4:8])[0] == len(icns)
     reader = QImageReader(str(tmp_path / "dealer-trainer.icns"))
     assert reader.imageCount() == 7 and reader.read().width() > 0
+
+
+def test_the_linux_menu_entry_names_the_app_as_its_windows_call_themselves(qapp):
+    """The menu entry (packaging/linux/dealer-trainer.desktop) starts the GUI script, shows the
+    icon, and is the one the app's windows name (X11's window class, Wayland's app id), so a
+    desktop puts the running app under its entry's icon."""
+    import tomllib
+
+    from ui.shell.app import application
+    from ui.shell.icon import NAME
+
+    path = ROOT / "packaging" / "linux" / "dealer-trainer.desktop"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "[Desktop Entry]"
+    entry = dict(line.split("=", 1) for line in lines[1:] if "=" in line)
+    gui = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["gui-scripts"]
+    assert entry["Exec"] in gui and entry["Type"] == "Application" and entry["Terminal"] == "false"
+    assert entry["Icon"] == NAME
+    app = application()
+    assert entry["StartupWMClass"] == app.applicationName()
+    assert path.stem == app.desktopFileName()

@@ -14,6 +14,8 @@ STYLE = "Fusion"  # Qt's own style, drawn alike on Windows, macOS and Linux
 #: the window's size in a screenshot unless asked otherwise (the README's pictures); `make
 #: screenshots` asks for a laptop's screen, 1366×768
 SHOT_SIZE = (1440, 900)
+#: the Linux menu entry the app belongs to (packaging/linux/dealer-trainer.desktop)
+DESKTOP_ENTRY = "dealer-trainer"
 LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture is taken
 
 
@@ -31,6 +33,7 @@ def application():
     app.setStyle(STYLE)
     fonts.load(app)  # DejaVu on every OS, as in the screenshots
     app.setWindowIcon(app_icon())
+    app.setDesktopFileName(DESKTOP_ENTRY)  # Wayland's app id: its menu entry's icon and name
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)
