@@ -91,7 +91,7 @@ $(BUNDLE_VENV)/.installed: pyproject.toml
 	touch $@
 
 bundle: $(BUNDLE_VENV)/.installed
-	$(BUNDLE_BIN)/python -m pip install --quiet --no-deps --force-reinstall .
+	$(BUNDLE_BIN)/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall .
 	$(BUNDLE_BIN)/python packaging/icons.py build/icons
 	$(BUNDLE_BIN)/python packaging/notices.py build/THIRD-PARTY-NOTICES
 	DEALER_TRAINER_ICONS=build/icons DEALER_TRAINER_NOTICES=build/THIRD-PARTY-NOTICES \

@@ -15,7 +15,7 @@ venv=build/bundle-venv
 python=${PYTHON:-python3.12}
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet '.[class-server,bundle]'
-"$venv/bin/python" -m pip install --quiet --no-deps --force-reinstall .
+"$venv/bin/python" -m pip install --quiet --no-deps --no-build-isolation --force-reinstall .
 "$venv/bin/python" packaging/icons.py build/icons
 "$venv/bin/python" packaging/notices.py build/THIRD-PARTY-NOTICES
 DEALER_TRAINER_ICONS=build/icons DEALER_TRAINER_NOTICES=build/THIRD-PARTY-NOTICES \

@@ -18,7 +18,7 @@ $venv = "build\bundle-venv"
 if (-not (Test-Path "$venv\Scripts\python.exe")) { Run py -3.12 -m venv $venv }
 $python = "$venv\Scripts\python.exe"
 Run $python -m pip install --quiet ".[class-server,bundle]"
-Run $python -m pip install --quiet --no-deps --force-reinstall .
+Run $python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall .
 Run $python packaging\icons.py build\icons
 Run $python packaging\notices.py build\THIRD-PARTY-NOTICES
 $env:DEALER_TRAINER_ICONS = "build\icons"
