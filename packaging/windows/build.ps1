@@ -1,6 +1,6 @@
 # The Windows installer, built on a Windows PC (PyInstaller does not cross-build) with Python
 # 3.11 or 3.12 (the class server's PostgreSQL, pgserver, has no wheel for a later one) and
-# Inno Setup 6, from the repository's folder:
+# Inno Setup 6.3 or later, from the repository's folder:
 #
 #   powershell -ExecutionPolicy Bypass -File packaging\windows\build.ps1
 #

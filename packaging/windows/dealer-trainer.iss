@@ -1,4 +1,4 @@
-; Dealer Trainer's Windows installer (Inno Setup 6), from the bundle PyInstaller made in
+; Dealer Trainer's Windows installer (Inno Setup 6.3 or later), from the bundle PyInstaller made in
 ; dist\dealer-trainer: packaging\windows\build.ps1 builds both, on Windows.
 ;
 ; For a classroom: dealer-trainer-VERSION-setup.exe /VERYSILENT /SUPPRESSMSGBOXES /NORESTART /ALLUSERS
