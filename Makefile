@@ -81,7 +81,8 @@ readme-screenshots: $(STAMP)
 # dealer-trainer-app (the app) and dealer-trainer (the engine's commands). Built from the project
 # installed, as a wheel is, in a venv of its own (build/bundle-venv), with the icons drawn
 # and the third-party notices written from that venv. On Windows and macOS the same spec is
-# built by packaging/windows/build.ps1 and packaging/macos/make-dmg.sh.
+# built by packaging/windows/build.ps1 and packaging/macos/make-dmg.sh. $(PYTHON) is 3.11 or
+# 3.12 here: the class server's packaged PostgreSQL (pgserver) has no wheel for a later one.
 BUNDLE_VENV := build/bundle-venv
 BUNDLE_BIN := $(BUNDLE_VENV)/bin
 
