@@ -1,8 +1,8 @@
 """The desktop bundle `make bundle` built (dist/dealer-trainer, packaging/dealer-trainer.spec),
 started as a school's PC would start it: headless, it renders every screen as the venv does,
-runs the engine's commands, starts the class server's PostgreSQL, and carries its licences,
-desktop entry and icon. Outside `make test` (pyproject.toml's norecursedirs), like the
-benchmarks: `make bundle && make test-bundle`."""
+runs the engine's commands, starts the class server's PostgreSQL, carries its licences,
+desktop entry and icon, and installs and uninstalls with its install.sh. Outside `make test`
+(pyproject.toml's norecursedirs), like the benchmarks: `make bundle && make test-bundle`."""
 
 from __future__ import annotations
 
@@ -146,3 +146,31 @@ def test_the_bundle_carries_its_licences_desktop_entry_and_icon(bundle):
     fonts = bundle / "_internal" / "trainer" / "_data" / "resources" / "fonts"
     assert sorted(p.name for p in fonts.glob("*.ttf")) == sorted(
         p.name for p in (ROOT / "resources" / "fonts").glob("*.ttf"))
+
+
+def test_install_sh_installs_for_one_user_and_uninstalls_leaving_the_data(bundle, tmp_path):
+    """packaging/linux/install.sh --user: the program in ~/.local/opt, its two commands on the
+    PATH's ~/.local/bin, the menu entry starting the installed app; --uninstall takes all of it
+    away and leaves the user's progress file."""
+    home = tmp_path / "home"
+    data = home / ".local" / "share" / "Dealer Trainer" / "Dealer Trainer" / "progress.db"
+    data.parent.mkdir(parents=True)
+    data.write_bytes(b"a trainee's record")
+    env = {"HOME": str(home), "PATH": os.environ["PATH"]}
+    done = subprocess.run(["sh", str(bundle / "install.sh"), "--user"], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    installed = home / ".local" / "opt" / "dealer-trainer"
+    version = subprocess.run([str(home / ".local" / "bin" / "dealer-trainer"), "--version"],
+                             capture_output=True, text=True, timeout=60)
+    assert version.stdout.startswith("dealer-trainer "), version.stderr
+    share = home / ".local" / "share"
+    entry = (share / "applications" / "dealer-trainer.desktop").read_text(encoding="utf-8")
+    assert f"Exec={installed / 'dealer-trainer-app'}" in entry.splitlines()
+    assert (share / "icons" / "hicolor" / "256x256" / "apps" / "dealer-trainer.png").is_file()
+    done = subprocess.run(["sh", str(installed / "install.sh"), "--user", "--uninstall"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not installed.exists() and not (home / ".local" / "bin" / "dealer-trainer").exists()
+    assert not (share / "applications" / "dealer-trainer.desktop").exists()
+    assert data.read_bytes() == b"a trainee's record"
