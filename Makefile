@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-engine lint bench fuzz screenshots readme-screenshots clean
+.PHONY: run test test-engine lint bench fuzz screenshots readme-screenshots bundle test-bundle clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,36 @@ readme-screenshots: $(STAMP)
 		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s.png --screen $$s || exit 1; \
 		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s-dark.png --screen $$s --theme dark || exit 1; \
 	done
+
+# The desktop bundle for this OS (packaging/dealer-trainer.spec): dist/dealer-trainer/, with
+# dealer-trainer-app (the app) and dealer-trainer (the engine's commands). Built from the project
+# installed, as a wheel is, in a venv of its own (build/bundle-venv), with the icons drawn
+# and the third-party notices written from that venv. On Windows and macOS the same spec is
+# built by packaging/windows/build.ps1 and packaging/macos/make-dmg.sh. $(PYTHON) is 3.11 or
+# 3.12 here: the class server's packaged PostgreSQL (pgserver) has no wheel for a later one.
+BUNDLE_VENV := build/bundle-venv
+BUNDLE_BIN := $(BUNDLE_VENV)/bin
+
+$(BUNDLE_VENV)/.installed: pyproject.toml
+	test -x $(BUNDLE_BIN)/python || $(PYTHON) -m venv $(BUNDLE_VENV)
+	$(BUNDLE_BIN)/python -m pip install --quiet '.[class-server,bundle]'
+	touch $@
+
+bundle: $(BUNDLE_VENV)/.installed
+	$(BUNDLE_BIN)/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall .
+	$(BUNDLE_BIN)/python packaging/icons.py build/icons
+	$(BUNDLE_BIN)/python packaging/notices.py build/THIRD-PARTY-NOTICES
+	DEALER_TRAINER_ICONS=build/icons DEALER_TRAINER_NOTICES=build/THIRD-PARTY-NOTICES \
+		$(BUNDLE_BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist \
+		--workpath build/pyinstaller packaging/dealer-trainer.spec
+	du -sh dist/dealer-trainer
+
+# after `make bundle`: starts the bundle headless, renders every screen and compares each with
+# the venv's, runs its commands and its class server (tests/bundle; outside `make test`, like
+# the benchmarks); then its start time against the venv's, and its size
+test-bundle: $(TEST_STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/bundle -p no:randomly
+	$(BIN)/python tests/bundle/start_time.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis .benchmarks build dist

@@ -41,10 +41,23 @@ def test_the_wheel_carries_the_data(wheel):
     for toml in (ROOT / "resources").rglob("*.toml"):
         assert f"trainer/_data/resources/{toml.relative_to(ROOT / 'resources').as_posix()}" in names
     assert any(n.startswith("trainer/_data/scenarios/") for n in names)
-    for kind in ("regulations", "theme", "exams"):
+    for kind in ("regulations", "theme", "exams", "fonts", "icon"):
         assert any(n.startswith(f"trainer/_data/resources/{kind}/") for n in names), kind
     assert not any("screenshots" in n for n in names), "the README's pictures stay out of the wheel"
     assert "ui/main.py" in names
+
+
+def test_the_wheel_gives_the_app_a_program_without_a_console(wheel):
+    """`dealer-trainer-app` is a GUI script: on Windows pip makes it an .exe that opens no console
+    window beside the app (the desktop's shortcut); `dealer-trainer` stays a console script."""
+    archive = zipfile.ZipFile(wheel)
+    points = next(n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt"))
+    text = archive.read(points).decode()
+    gui = text.split("[gui_scripts]", 1)[1].split("[", 1)[0]
+    console = text.split("[console_scripts]", 1)[1].split("[", 1)[0]
+    assert "dealer-trainer-app = ui.main:main" in gui
+    assert "dealer-trainer = ui.main:main" in console and "dealer-trainer-app" not in console
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in archive.namelist())
 
 
 def test_an_unpacked_wheel_settles_with_its_own_data(wheel, tmp_path):

@@ -23,7 +23,6 @@ from ui.qt import (
     QDialogButtonBox,
     QFileDialog,
     QFont,
-    QFontDatabase,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -37,6 +36,7 @@ from ui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ui.shell import fonts
 
 INTRO = ("Each trainee ticked gets a login of their own in the class: at a workstation they type "
          "its password to start an exam with no sitting, and nobody else can start one under "
@@ -226,7 +226,7 @@ class LoginsDialog(QDialog):
         """Add the logins just made to the table (a name made again: its new password only)."""
         again = {name for name, _, _ in made}
         self.made = [m for m in self.made if m[0] not in again] + made
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono = fonts.mono()
         mono.setPointSizeF(max(mono.pointSizeF(), self.font().pointSizeF()) * 1.15)
         mono.setWeight(QFont.Weight.DemiBold)
         self.table.setRowCount(len(self.made))

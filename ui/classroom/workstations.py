@@ -27,7 +27,6 @@ from ui.qt import (
     QApplication,
     QDialog,
     QDialogButtonBox,
-    QFontDatabase,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -40,6 +39,7 @@ from ui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ui.shell import fonts
 
 INTRO = ("A workstation enrolled joins the class with a login of its own: whatever a trainee does "
          "with it (a new password, its settings) stops that workstation only. Workstations joined "
@@ -130,7 +130,7 @@ class WorkstationsDialog(QDialog):
         self.addresses = QPlainTextEdit()
         self.addresses.setReadOnly(True)
         self.addresses.setAccessibleName("New addresses, each with its workstation's password")
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono = fonts.mono()
         mono.setPointSizeF(max(mono.pointSizeF(), self.font().pointSizeF()))
         self.addresses.setFont(mono)
         lines = self.addresses.fontMetrics().lineSpacing()

@@ -14,15 +14,18 @@ STYLE = "Fusion"  # Qt's own style, drawn alike on Windows, macOS and Linux
 #: the window's size in a screenshot unless asked otherwise (the README's pictures); `make
 #: screenshots` asks for a laptop's screen, 1366×768
 SHOT_SIZE = (1440, 900)
+#: the Linux menu entry the app belongs to (packaging/linux/dealer-trainer.desktop)
+DESKTOP_ENTRY = "dealer-trainer"
 LIVE_WAIT_S = 30.0  # the live class's first read, at most, before its picture is taken
 
 
 def application(config=None):
     """The QApplication, in the theme and print `config` gives (ui.shell.config.Config; by
-    default the machine file's and the user's settings)."""
+    default the machine file's and the user's settings), with the app's fonts and icon."""
     from ui.qt import QApplication, QGuiApplication, Qt
-    from ui.shell import theme
+    from ui.shell import fonts, theme
     from ui.shell.config import load
+    from ui.shell.icon import app_icon
 
     app = QApplication.instance()
     if app is None:
@@ -31,6 +34,9 @@ def application(config=None):
         app = QApplication(sys.argv[:1])
     # Fusion on every OS: Windows' and macOS's own styles would not look like the screenshots
     app.setStyle(STYLE)
+    fonts.load(app)  # DejaVu on every OS, as in the screenshots
+    app.setWindowIcon(app_icon())
+    app.setDesktopFileName(DESKTOP_ENTRY)  # Wayland's app id: its menu entry's icon and name
     app.setApplicationName("Dealer Trainer")
     app.setOrganizationName("Dealer Trainer")
     app.setApplicationVersion(__version__)

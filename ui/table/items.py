@@ -28,6 +28,7 @@ from ui.qt import (
     Qt,
     QTransform,
 )
+from ui.shell import fonts
 
 CREAM = QColor("#f3ead2")
 INK = QColor("#15120c")
@@ -78,7 +79,7 @@ def pen(c, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
 
 def font(px: float, *, bold: bool = True, condensed: bool = False, serif: bool = False,
          italic: bool = False) -> QFont:
-    f = QFont("DejaVu Serif" if serif else "DejaVu Sans")
+    f = QFont(fonts.SERIF if serif else fonts.SANS)
     f.setPixelSize(max(1, round(px)))
     f.setWeight(QFont.Weight.Bold if bold else QFont.Weight.Normal)
     if condensed:
