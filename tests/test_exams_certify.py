@@ -111,8 +111,10 @@ def test_a_swapped_public_key_in_the_key_file_is_refused(tmp_path, ivy):
                                   "Summer2024!!", "IvyPark12345", "pennsylvania1"])
 def test_a_weak_passphrase_is_refused(tmp_path, ivy, weak):
     assert passphrase_problem(weak, name="Ivy Park")
-    with pytest.raises(KeyFileError, match="too weak"):
+    with pytest.raises(KeyFileError, match="too weak") as refused:
         write_private_key(tmp_path / "k", ivy, weak, **FAST)
+    said = str(refused.value)
+    assert said.endswith(".") and ".." not in said, said  # one sentence, one full stop
     assert not (tmp_path / "k").exists()
 
 

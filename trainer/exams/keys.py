@@ -124,7 +124,7 @@ def write_private_key(path: str | os.PathLike, key: InstructorKey, passphrase: s
     """Write the key encrypted under the passphrase, readable by its owner only; never over an
     existing file. KeyFileError for a weak passphrase or a file that cannot be written."""
     if problem := passphrase_problem(passphrase, name=key.name):
-        raise KeyFileError(f"That passphrase is too weak: {problem}.")
+        raise KeyFileError(f"That passphrase is too weak: {problem.rstrip('.')}.")
     salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
     header = {"format": PRIVATE_FORMAT, "version": VERSION, "name": key.name,
               "public": key.public.raw.hex(),
