@@ -169,10 +169,11 @@ def test_a_certificate_repeated_is_counted_once_and_said(tmp_path, signed):
     assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["certificate 1", "certificate 4"]
 
 
-@pytest.mark.parametrize("kind", ["submission", "sitting file", "results file", "public key"])
+@pytest.mark.parametrize("kind", ["submission", "sitting file", "results file", "public key",
+                                  "exam form"])
 def test_every_file_a_certificate_is_made_from_refuses_a_key_named_twice(tmp_path, signed, kind):
-    """A submission, a sitting file, a results file and a public key file each naming their
-    "version" twice: read before as whichever value json kept."""
+    """A submission, a sitting file, a results file, a public key file and an exam form each
+    naming their "version" twice: read before as whichever value json kept."""
     from tests.support.hostile_seeds import results_file, submission
     from trainer.exams import KeyFileError
     from trainer.exams.certify import CertifyError
@@ -205,8 +206,39 @@ def test_every_file_a_certificate_is_made_from_refuses_a_key_named_twice(tmp_pat
         path.write_text(twice(json.dumps(results_file(tmp_path / "station.sqlite")), "version"))
         with Store.open(tmp_path / "other.sqlite") as store, pytest.raises(ResultsFileError) as e:
             import_results(store, path)
-    else:
+    elif kind == "public key":
         path.write_text(twice(public.read_text(), "version"))
         with pytest.raises(KeyFileError) as e:
             read_public_key(path)
+    else:
+        from tests.support.hostile_seeds import form_file
+        from trainer.exams.errors import FormFileError
+        from trainer.exams.forms import read_form
+
+        path.write_text(twice(json.dumps(form_file()), "version"))
+        with pytest.raises(FormFileError) as e:
+            read_form(path)
     assert str(path) in str(e.value) and 'the key "version" appears twice' in str(e.value), e.value
+
+
+@pytest.mark.parametrize("what", ["a named pipe", "a folder", "a device"])
+def test_a_file_that_is_not_a_regular_file_is_refused_before_it_is_opened(tmp_path, what):
+    """trainer.files, under every reader above: what is not a regular file is never opened (a
+    named pipe would wait for a writer, a device be read for ever)."""
+    from trainer import files
+
+    path = tmp_path / "x.json"
+    if what == "a named pipe":
+        os.mkfifo(path)
+    elif what == "a folder":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+    with pytest.raises(files.FileRefused, match=f"^not a regular file \\({what}\\)$"):
+        files.read_capped(path, 10)
+    with pytest.raises(FileNotFoundError):
+        files.read_capped(tmp_path / "missing.json", 10)
+    (tmp_path / "ok.json").write_bytes(b"0123456789")
+    assert files.read_capped(tmp_path / "ok.json", 10) == b"0123456789"
+    with pytest.raises(files.FileRefused, match=r"^larger than 9 bytes$"):
+        files.read_capped(tmp_path / "ok.json", 9)

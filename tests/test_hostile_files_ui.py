@@ -77,6 +77,29 @@ def test_each_results_file_is_imported_or_refused_in_one_line_naming_the_problem
     w.close()
 
 
+def test_a_results_file_that_is_a_pipe_or_names_a_key_twice_is_refused_in_one_line(
+        qtbot, desk, tmp_path, results_doc, monkeypatch):
+    """A named pipe chosen in File › Import results files… kept the import waiting for ever (the
+    second cold review's #43), and a file naming its "attempts" twice was read as whichever json
+    kept (#42); each is now refused by name and the file beside them imported."""
+    import os
+
+    store, key, lee = desk
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    text = json.dumps(results_doc)
+    (tmp_path / "twice.json").write_text(text.replace("{", '{"attempts": [], ', 1), encoding="utf-8")
+    paths = [str(fifo), str(tmp_path / "twice.json"), written(tmp_path / "good.json", results_doc)]
+    w = window(qtbot, store, key, lee)
+    lines = import_through_the_menu(qtbot, w, monkeypatch, paths)[0].splitlines()
+    assert lines[:2] == [f"{paths[0]}: not imported — not a regular file (a named pipe), which no "
+                         "results file is",
+                         f'{paths[1]}: not imported — not a results file (the key "attempts" '
+                         "appears twice in one object)"], lines
+    assert lines[2].startswith(f"{paths[2]}: {len(results_doc['attempts'])} attempts added")
+    w.close()
+
+
 def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_stopped(
         qtbot, desk, tmp_path, results_doc, monkeypatch):
     """The thread that reads the file is held at its first report of progress: meanwhile the
