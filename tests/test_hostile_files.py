@@ -242,3 +242,32 @@ def test_a_file_that_is_not_a_regular_file_is_refused_before_it_is_opened(tmp_pa
     assert files.read_capped(tmp_path / "ok.json", 10) == b"0123456789"
     with pytest.raises(files.FileRefused, match=r"^larger than 9 bytes$"):
         files.read_capped(tmp_path / "ok.json", 9)
+
+
+def test_a_certificate_kept_in_a_progress_file_naming_its_trainee_twice_is_left_out_and_named(
+        tmp_path, signed):
+    """The instructor's own file edited with the sqlite3 command: the app read the certificate
+    as json kept it (the signed trainee) while json_extract on the same row reads "Ana Ruiz"."""
+    import shutil
+
+    from trainer.exams.certify import certificates
+    from trainer.progress import Store
+
+    _, public, _ = signed
+    path = tmp_path / "ledger.sqlite"
+    shutil.copy(public.parent / "ledger.sqlite", path)
+    db = sqlite3.connect(path)
+    [(trigger,)] = db.execute("SELECT sql FROM sqlite_master WHERE name = "
+                              "'exam_certificates_no_update'").fetchall()
+    db.executescript("DROP TRIGGER exam_certificates_no_update; UPDATE exam_certificates SET "
+                     "certificate = replace(certificate, '\"trainee\":', '\"trainee\": \"Ana Ruiz\", "
+                     "\"trainee\":') WHERE id = (SELECT min(id) FROM exam_certificates);")
+    db.executescript(trigger + ";")
+    assert db.execute("SELECT json_extract(certificate, '$.trainee') FROM exam_certificates "
+                      "ORDER BY id").fetchall() == [("Ana Ruiz",), ("Sam Lee",)]
+    db.close()
+    with Store.open(path) as store:
+        assert [c["trainee"] for c in certificates(store)] == ["Sam Lee"]
+        [(what, error)] = store.unreadable.items()
+        assert what == "certificate 1"
+        assert 'the key "trainee" appears twice in one object' in str(error), error
