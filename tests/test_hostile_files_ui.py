@@ -215,3 +215,34 @@ def test_a_sitting_file_whose_code_check_is_not_ascii_is_refused_in_one_line(qtb
     assert page.certification.sit(path, code=code) is False
     assert seen == [f"{path}: the start code is not right"]
     w.close()
+
+
+def test_the_apps_certify_refuses_a_submission_naming_a_key_twice_or_a_pipe(qtbot, desk, tmp_path):
+    """Exam › Certify a submission…: a submission naming its "results" twice was read as
+    whichever list json kept (#42), and a named pipe held the window for ever (#43); each is
+    now one line naming the file and why, and nothing is certified."""
+    import os
+
+    from tests.support.exams import PASS
+    from tests.support.hostile_seeds import submission
+    from trainer.exams.keys import write_private_key
+
+    store, key, lee = desk
+    doc, ivy, _, _, _ = submission(tmp_path)
+    write_private_key(tmp_path / "ivy.key", ivy, PASS, n=2**14)
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps(doc).replace("{", '{"results": [], ', 1), encoding="utf-8")
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    w = window(qtbot, store, key, lee)
+    page = w.show_screen("exam")
+    for path, said in ((twice, 'not an exam submission (the key "results" appears twice in one '
+                               'object)'),
+                       (fifo, "not a regular file (a named pipe), which no exam submission is")):
+        seen: list[str] = []
+        answer({"button": "OK"}, seen=seen)
+        assert page.certification.certify(str(path), out=str(tmp_path / "c.json"),
+                                          key_path=str(tmp_path / "ivy.key"), passphrase=PASS) is None
+        assert seen == [f"{path}: {said}"], seen
+    assert not (tmp_path / "c.json").exists()
+    w.close()

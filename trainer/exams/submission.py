@@ -251,12 +251,16 @@ def _read(name: str, fmt: str, kind: str) -> dict:
     try:
         doc = files.loads(data.decode("utf-8"))
     except files.DuplicateKey as e:
-        raise CertifyError(f"{name}: not a {kind} ({e})") from None
+        raise CertifyError(f"{name}: not {_a(kind)} ({e})") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
-        raise CertifyError(f"{name}: not a {kind} (not JSON)") from None
+        raise CertifyError(f"{name}: not {_a(kind)} (not JSON)") from None
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise CertifyError(f"{name}: not a Dealer Trainer {kind}")
     if doc.get("version") != VERSION:
         raise CertifyError(f"{name}: {kind} version {doc.get('version')!r}; this app reads {VERSION}")
     return doc
 
+
+def _a(kind: str) -> str:
+    """"an exam submission", "a sitting file"."""
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
