@@ -77,6 +77,29 @@ def test_each_results_file_is_imported_or_refused_in_one_line_naming_the_problem
     w.close()
 
 
+def test_a_results_file_that_is_a_pipe_or_names_a_key_twice_is_refused_in_one_line(
+        qtbot, desk, tmp_path, results_doc, monkeypatch):
+    """A named pipe chosen in File › Import results files… kept the import waiting for ever (the
+    second cold review's #43), and a file naming its "attempts" twice was read as whichever json
+    kept (#42); each is now refused by name and the file beside them imported."""
+    import os
+
+    store, key, lee = desk
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    text = json.dumps(results_doc)
+    (tmp_path / "twice.json").write_text(text.replace("{", '{"attempts": [], ', 1), encoding="utf-8")
+    paths = [str(fifo), str(tmp_path / "twice.json"), written(tmp_path / "good.json", results_doc)]
+    w = window(qtbot, store, key, lee)
+    lines = import_through_the_menu(qtbot, w, monkeypatch, paths)[0].splitlines()
+    assert lines[:2] == [f"{paths[0]}: not imported — not a regular file (a named pipe), which no "
+                         "results file is",
+                         f'{paths[1]}: not imported — not a results file (the key "attempts" '
+                         "appears twice in one object)"], lines
+    assert lines[2].startswith(f"{paths[2]}: {len(results_doc['attempts'])} attempts added")
+    w.close()
+
+
 def test_a_results_import_runs_beside_the_window_shows_its_progress_and_can_be_stopped(
         qtbot, desk, tmp_path, results_doc, monkeypatch):
     """The thread that reads the file is held at its first report of progress: meanwhile the
@@ -191,4 +214,35 @@ def test_a_sitting_file_whose_code_check_is_not_ascii_is_refused_in_one_line(qtb
     answer({"button": "OK"}, seen=seen)
     assert page.certification.sit(path, code=code) is False
     assert seen == [f"{path}: the start code is not right"]
+    w.close()
+
+
+def test_the_apps_certify_refuses_a_submission_naming_a_key_twice_or_a_pipe(qtbot, desk, tmp_path):
+    """Exam › Certify a submission…: a submission naming its "results" twice was read as
+    whichever list json kept (#42), and a named pipe held the window for ever (#43); each is
+    now one line naming the file and why, and nothing is certified."""
+    import os
+
+    from tests.support.exams import PASS
+    from tests.support.hostile_seeds import submission
+    from trainer.exams.keys import write_private_key
+
+    store, key, lee = desk
+    doc, ivy, _, _, _ = submission(tmp_path)
+    write_private_key(tmp_path / "ivy.key", ivy, PASS, n=2**14)
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps(doc).replace("{", '{"results": [], ', 1), encoding="utf-8")
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    w = window(qtbot, store, key, lee)
+    page = w.show_screen("exam")
+    for path, said in ((twice, 'not an exam submission (the key "results" appears twice in one '
+                               'object)'),
+                       (fifo, "not a regular file (a named pipe), which no exam submission is")):
+        seen: list[str] = []
+        answer({"button": "OK"}, seen=seen)
+        assert page.certification.certify(str(path), out=str(tmp_path / "c.json"),
+                                          key_path=str(tmp_path / "ivy.key"), passphrase=PASS) is None
+        assert seen == [f"{path}: {said}"], seen
+    assert not (tmp_path / "c.json").exists()
     w.close()

@@ -343,10 +343,11 @@ def test_rounds_played_in_the_app_import_elsewhere_with_the_same_scores(tmp_path
 
 def test_a_results_file_read_in_pieces_is_what_json_reads(tmp_path):
     """loads_in_pieces (a class's file read attempt by attempt, so that the window's thread runs
-    between them) gives json.loads's value, or its error at the same place, for hostile variants
-    of a results file."""
+    between them) gives trainer.files.loads's value (json.loads's, a key named twice refused),
+    or its error at the same place, for hostile variants of a results file."""
     from tests.support.hostile import Mutator
     from tests.support.hostile_seeds import results_file
+    from trainer import files
     from trainer.progress.exchange import loads_in_pieces
 
     def read(reader, text):
@@ -359,6 +360,7 @@ def test_a_results_file_read_in_pieces_is_what_json_reads(tmp_path):
     m = Mutator(7)
     texts = [m.json_bytes(doc).decode("utf-8", "replace") for _ in range(300)]
     texts += ["", " ", "{", '{"a":1,}', "[1,]", "[1 2]", '{"a" 1}', "{1:2}", "[]x", "\ufeff{}",
-              '{"a": [1, {"b": [2]}], "a": 3}', "[NaN, -Infinity]", "[" * 5000 + "]" * 5000]
-    differ = [t[:80] for t in texts if read(json.loads, t) != read(loads_in_pieces, t)]
+              '{"a": [1, {"b": [2]}], "a": 3}', '{"a": 1, "a": [}', '[{"b": {"c": 1, "c": 2}, "b": 1}]',
+              "[NaN, -Infinity]", "[" * 5000 + "]" * 5000]
+    differ = [t[:80] for t in texts if read(files.loads, t) != read(loads_in_pieces, t)]
     assert not differ, differ

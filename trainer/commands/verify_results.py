@@ -77,12 +77,12 @@ def _verify_certificates(args) -> int:
     """Exit 0 when every certificate verifies with one of the public keys, 1 with a line per
     certificate that does not (or when there is none; with --require-pass, also when one did not
     pass), 2 when a file cannot be read. No secret is needed."""
-    from pathlib import Path
-
+    from trainer import files
     from trainer.errors import one_line
     from trainer.exams.certify import CertifyError, verification_code, verify_certificate
     from trainer.exams.errors import KeyFileError
     from trainer.exams.keys import read_public_key
+    from trainer.exams.submission import MAX_FILE_BYTES
     from trainer.policy import rule
 
     if args.file is None or not args.public_key:
@@ -95,12 +95,18 @@ def _verify_certificates(args) -> int:
         return EXIT_BAD_INPUT
     try:  # floats as written: a certificate is signed over its canonical JSON
         if _is_sqlite(args.file):
-            doc = _certificates_in(args.file)
+            doc = _certificates_in(args.file, MAX_FILE_BYTES)
         else:
-            doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+            doc = files.loads(files.read_capped(args.file, MAX_FILE_BYTES).decode("utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         print(f"{WHERE}: {args.file}: cannot be read ({getattr(e, 'strerror', None) or e})",
               file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except files.FileRefused as e:
+        print(f"{WHERE}: {args.file}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except files.DuplicateKey as e:  # two readers would read two certificates from one file
+        print(f"{WHERE}: {args.file}: not a certificates file ({e})", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (ValueError, RecursionError) as e:  # not JSON, too deep, or a number too long to read
         why = (e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
@@ -111,8 +117,13 @@ def _verify_certificates(args) -> int:
     if not found:
         print(f"{WHERE}: {args.file}: holds no certificate: nothing verified", file=sys.stderr)
         return 1
-    bad, failed = 0, []
+    bad, failed, seen, repeated = 0, [], set(), 0
     for n, certificate in enumerate(found):
+        copy = json.dumps(certificate, sort_keys=True)
+        if copy in seen:  # one certificate is one result, however often the file holds it
+            repeated += 1
+            continue
+        seen.add(copy)
         try:
             body = verify_certificate(certificate, keys)
         except CertifyError as e:
@@ -128,12 +139,13 @@ def _verify_certificates(args) -> int:
                        f"({body.get('total')}, pass rule {graded.number or '?'}), signed by "
                        f"{signer.get('name')} ({signer.get('fingerprint')}), verification code "
                        f"{verification_code(certificate)}"))
+    again = f" ({repeated} repeated, counted once)" if repeated else ""
     if bad:
-        print(f"{bad} of {len(found)} certificates do not verify", file=sys.stderr)
+        print(f"{bad} of {len(seen)} certificates do not verify{again}", file=sys.stderr)
         return 1
-    verified = len(found)
+    verified = len(seen)
     print(f"{verified} certificate{'s' if verified != 1 else ''} verified: {verified - len(failed)} "
-          f"passed, {len(failed)} did not pass")
+          f"passed, {len(failed)} did not pass{again}")
     if args.require_pass and failed:
         print(f"{WHERE}: --require-pass: certificate{'s' if len(failed) > 1 else ''} "
               f"{', '.join(map(str, failed))} did not pass", file=sys.stderr)
@@ -142,24 +154,57 @@ def _verify_certificates(args) -> int:
 
 
 def _is_sqlite(path: str) -> bool:
+    """Whether the file begins as SQLite's do; a file that is not a regular file is left to the
+    JSON reader to refuse, without being opened here."""
+    from trainer import files
+
     try:
-        with open(path, "rb") as f:
+        with files.open_regular(path) as f:
             return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
+    except (OSError, files.FileRefused):
         return False
 
 
-def _certificates_in(path: str) -> list:
-    """The certificates a progress file holds, read on a connection that cannot write it."""
+def _certificates_in(path: str, cap: int) -> list:
+    """The certificates a progress file holds, read on a connection that cannot write it, from
+    its table (a view could be endless), `cap` characters of them at most, each JSON text naming
+    no key twice; files.FileRefused naming the certificate otherwise, OSError when it cannot be
+    read."""
     import sqlite3
     from pathlib import Path
 
+    from trainer import files
+
+    found, size = [], 0
     try:
         db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
         try:
-            rows = db.execute("SELECT certificate FROM exam_certificates ORDER BY id").fetchall()
+            kind = db.execute("SELECT type, sql FROM sqlite_master WHERE name = 'exam_certificates'"
+                              ).fetchone()
+            if kind is None:
+                raise files.FileRefused("not a progress file with certificates (it has no "
+                                        "exam_certificates table)")
+            if kind[0] != "table" or not str(kind[1]).startswith("CREATE TABLE"):
+                what = "a virtual table" if kind[0] == "table" else f"a {kind[0]}"
+                raise files.FileRefused(f"not a progress file (its exam_certificates is {what}, "
+                                        "not a table)")
+            rows = db.execute("SELECT certificate FROM exam_certificates ORDER BY id")
+            for n, (text,) in enumerate(rows, 1):
+                if not isinstance(text, str):
+                    held = {int: "a number", float: "a number", bytes: "bytes"}.get(type(text), "null")
+                    raise files.FileRefused(f"certificate {n}: not a certificate ({held}, not JSON "
+                                            "text)")
+                size += len(text)
+                if size > cap:
+                    raise files.FileRefused(f"its certificates hold more than {cap:,} characters")
+                try:
+                    found.append(files.loads(text))
+                except files.DuplicateKey as e:  # SQLite's json_extract reads the first, json the last
+                    raise files.FileRefused(f"certificate {n}: {e}") from None
+                except (ValueError, RecursionError):
+                    raise files.FileRefused(f"certificate {n}: not JSON") from None
         finally:
             db.close()
     except sqlite3.Error as e:
         raise OSError(f"not a progress file with certificates: {e}") from None
-    return [json.loads(r[0]) for r in rows]
+    return found

@@ -32,19 +32,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trainer import files
 from trainer.errors import shown
 from trainer.exams.canonical import check_header
 from trainer.exams.canonical import digest as content_digest
 from trainer.exams.errors import FormError, FormFileError
 from trainer.paths import atomic_text, resources_dir
 from trainer.procedure import build
-from trainer.scenario import Scenario, ScenarioError, parse
+from trainer.scenario import MAX_CHARS, Scenario, ScenarioError, parse
 
 FORMAT, VERSION = "dealer-trainer-exam-form", 1
 MAX_TIME_LIMIT = 24 * 3600  # seconds: an exam is sat in one sitting
 MAX_ITEMS = 100  # scenarios in one form
 MAX_ATTEMPTS = 100
 LATEST = 4_102_444_800  # 2100-01-01 UTC
+#: the largest form file read: MAX_ITEMS scenarios of the most characters any has, each written
+#: as a JSON escape of six
+MAX_FILE_BYTES = MAX_ITEMS * MAX_CHARS * 6 + 2**20
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,16 +263,20 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
 def read_form(path: str | os.PathLike) -> ExamForm:
     name = os.fspath(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = files.read_capped(path, MAX_FILE_BYTES).decode("utf-8")
     except UnicodeDecodeError:
         raise FormFileError(f"{name}: not an exam form (it is not UTF-8 text)", path=name) from None
     except OSError as e:
         raise FormFileError(f"{name}: cannot be read ({e.strerror or e})", path=name) from None
+    except files.FileRefused as e:
+        raise FormFileError(f"{name}: {e}, which no exam form is", path=name) from None
     try:
-        doc = json.loads(text)
+        doc = files.loads(text)
     except json.JSONDecodeError as e:
         raise FormFileError(f"{name}: not an exam form (not JSON: {e.msg} at line {e.lineno}, "
                             f"column {e.colno})", path=name) from None
+    except files.DuplicateKey as e:
+        raise FormFileError(f"{name}: not an exam form ({e})", path=name) from None
     except (RecursionError, ValueError) as e:  # too deep, or an integer too long to read
         what = "nested too deeply" if isinstance(e, RecursionError) else "a number too long to read"
         raise FormFileError(f"{name}: not an exam form ({what})", path=name) from None

@@ -30,6 +30,7 @@ from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from trainer import files
 from trainer.exams.canonical import canonical
 from trainer.exams.errors import KeyFileError
 from trainer.paths import binary
@@ -188,17 +189,18 @@ def _derive(passphrase: str, kdf: object) -> bytes:
 def _read(path: str | os.PathLike, fmt: str, kind: str) -> dict:
     name = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        data = files.read_capped(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise KeyFileError(f"no {kind} at {name}", path=name) from None
     except OSError as e:
         raise KeyFileError(f"cannot read the {kind} {name} ({e.strerror or e})", path=name) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise KeyFileError(f"{name} is too large to be a {kind}", path=name)
+    except files.FileRefused as e:
+        raise KeyFileError(f"{name}: {e}, which no {kind} is", path=name) from None
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        doc = files.loads(data.decode("utf-8"))
+    except files.DuplicateKey as e:
+        raise KeyFileError(f"{name} is not a {kind} ({e})", path=name) from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
         raise KeyFileError(f"{name} is not a {kind} (not JSON)", path=name) from None
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise KeyFileError(f"{name} is not a Dealer Trainer {kind}", path=name)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from trainer import files
 from trainer.exams.certify import (
     CERTIFY_WITHIN,
     CertifyError,
@@ -242,19 +243,24 @@ def write_certificates(path: str | os.PathLike, certificates: list[dict]) -> Non
 
 def _read(name: str, fmt: str, kind: str) -> dict:
     try:
-        with open(name, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        data = files.read_capped(name, MAX_FILE_BYTES)
     except OSError as e:
         raise CertifyError(f"{name}: cannot be read ({e.strerror or e})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise CertifyError(f"{name}: too large to be a {kind}")
+    except files.FileRefused as e:
+        raise CertifyError(f"{name}: {e}, which no {kind} is") from None
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = files.loads(data.decode("utf-8"))
+    except files.DuplicateKey as e:
+        raise CertifyError(f"{name}: not {_a(kind)} ({e})") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
-        raise CertifyError(f"{name}: not a {kind} (not JSON)") from None
+        raise CertifyError(f"{name}: not {_a(kind)} (not JSON)") from None
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise CertifyError(f"{name}: not a Dealer Trainer {kind}")
     if doc.get("version") != VERSION:
         raise CertifyError(f"{name}: {kind} version {doc.get('version')!r}; this app reads {VERSION}")
     return doc
 
+
+def _a(kind: str) -> str:
+    """"an exam submission", "a sitting file"."""
+    return ("an " if kind[0] in "aeiou" else "a ") + kind

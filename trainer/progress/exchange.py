@@ -42,9 +42,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import IO, Any
 
+from trainer import files
 from trainer.errors import one_line, shown
 from trainer.paths import atomic_text
 from trainer.progress.errors import ResultsFileError, StoreError
@@ -237,30 +237,38 @@ def _read(src) -> tuple[str, object]:
     try:
         if isinstance(src, str | os.PathLike):
             name = os.fspath(src)
-            text = Path(src).read_text(encoding="utf-8")
+            text = files.read_capped(src, MAX_FILE_BYTES).decode("utf-8")
         else:
             text = src.read()
     except UnicodeDecodeError:
         raise ResultsFileError(f"{name}: not a results file (it is not UTF-8 text)", path=str(name)) from None
     except OSError as e:
         raise ResultsFileError(f"{name}: cannot be read ({e.strerror or e})", path=str(name)) from None
+    except files.FileRefused as e:
+        raise ResultsFileError(f"{name}: {e}, which no results file is", path=str(name)) from None
     try:
         return str(name), loads_in_pieces(text)
     except json.JSONDecodeError as e:
         raise ResultsFileError(f"{name}: not a results file (not JSON: {e.msg} at line {e.lineno}, "
                                f"column {e.colno})", path=str(name)) from None
+    except files.DuplicateKey as e:
+        raise ResultsFileError(f"{name}: not a results file ({e})", path=str(name)) from None
     except (RecursionError, ValueError) as e:  # too deep, or an integer too long to read
         raise _too_hard(name, e) from None
 
 
-_DECODER = json.JSONDecoder()
+#: the largest results file read: a workstation's year of practice is tens of megabytes
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+_DECODER = json.JSONDecoder(object_pairs_hook=files.unique_keys)
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
 def loads_in_pieces(text: str, depth: int = 2):
-    """json.loads(text), the values nested `depth` deep read one at a time (each attempt of a
-    results file): json.loads holds the interpreter for a whole 70 MB file (seconds), and a
-    thread reading it in pieces lets the window's thread run between them (ui.shell.importing)."""
+    """trainer.files.loads(text), the values nested `depth` deep read one at a time (each attempt
+    of a results file): json.loads holds the interpreter for a whole 70 MB file (seconds), and a
+    thread reading it in pieces lets the window's thread run between them (ui.shell.importing).
+    An object that names a key twice is refused (trainer.files.DuplicateKey), as there."""
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     value, end = _value(text, _skip(text, 0), depth)
@@ -283,7 +291,7 @@ def _value(text: str, at: int, depth: int) -> tuple[Any, int]:
     if depth <= 0 or opened not in ("{", "["):
         return _DECODER.raw_decode(text, at)
     closing = "}" if opened == "{" else "]"
-    members: dict[str, Any] = {}
+    members: list[tuple[str, Any]] = []
     items: list[Any] = []
     at = _skip(text, at + 1)
     empty = text.startswith(closing, at)
@@ -295,7 +303,8 @@ def _value(text: str, at: int, depth: int) -> tuple[Any, int]:
             at = _skip(text, at)
             if not text.startswith(":", at):
                 raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
-            members[key], at = _value(text, _skip(text, at + 1), depth - 1)
+            value, at = _value(text, _skip(text, at + 1), depth - 1)
+            members.append((key, value))
         else:
             item, at = _value(text, at, depth - 1)
             items.append(item)
@@ -305,7 +314,7 @@ def _value(text: str, at: int, depth: int) -> tuple[Any, int]:
         if not text.startswith(",", at):
             raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
         at = _skip(text, at + 1)
-    return (members if opened == "{" else items), at + 1
+    return (files.unique_keys(members) if opened == "{" else items), at + 1
 
 
 def _parse(name: str, doc) -> tuple[dict[int, tuple[str, float, str | None]],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
+from trainer import files
 from trainer.progress._sqlite import Database
 from trainer.progress.columns import ATTEMPTS
 from trainer.progress.records import Attempt, AttemptRecord, Trainee
@@ -27,7 +28,7 @@ def stored_json(text: object, column: str, kind: type = list):
     if not isinstance(text, str | bytes):  # a number or a blob where a JSON text belongs
         raise ValueError(f"{column}: not JSON text")
     try:
-        value = json.loads(text)
+        value = files.loads(text)  # a key named twice is refused, as in a file (trainer.files)
     except (TypeError, ValueError, RecursionError) as e:
         raise ValueError(f"{column}: not JSON ({e})") from None
     if not isinstance(value, kind):
