@@ -442,11 +442,10 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         area = self.place_area(name) if name is not None else None
         if area is None:
             return
-        ring = rounded(area.adjusted(-3, -3, 3, 3), 8)
-        glow = QColor(self.style["selected"])
-        glow.setAlpha(90)
-        self.path(ring, QPen(glow, 12), None, Z.SELECT, dynamic=True)
-        self.path(ring, QPen(QColor(self.style["selected"]), 3.5), None, Z.SELECT, dynamic=True)
+        ring = rounded(area.adjusted(-4, -4, 4, 4), 8)
+        shade = QColor(0, 0, 0, 150)  # a dark edge, so the ring stands off lines of its colour
+        self.path(ring, QPen(shade, 11), None, Z.SELECT, dynamic=True)
+        self.path(ring, QPen(QColor(self.style["selected"]), 5), None, Z.SELECT, dynamic=True)
 
     def dice_words(self, state: TableState) -> str:
         """The dice in words, as a screen reader says them: each die by its colour where the game
