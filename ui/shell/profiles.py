@@ -44,7 +44,7 @@ class ProfileDialog(QDialog):
         instructor = QPushButton("New instructor…")
         instructor.clicked.connect(self.add_instructor)
         for b in (add, instructor):  # Enter is Start's, even after one of these was clicked
-            b.setAutoDefault(False)
+            b.setAutoDefault(False)  # (Space still presses the one that has the focus)
         row.addWidget(add)
         row.addWidget(instructor)
         row.addStretch(1)
