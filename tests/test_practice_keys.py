@@ -87,15 +87,13 @@ def test_a_wrong_payout_taken_back_in_practice_still_counts(qtbot, window):
     assert "668a.4" in wrong[0].cite
 
 
-def test_in_an_exam_a_misclick_taken_back_before_the_answer_is_recorded_is_not_graded(qtbot):
+def test_in_an_exam_a_misclick_taken_back_before_the_answer_is_recorded_is_not_graded(
+        qtbot, practice_screen):
     """Nothing was told in an exam: the payout taken back is out of the grade, and the
     undo's own button does it."""
-    from tests.support.qt import shown_alone
-    from ui.practice.screen import PracticeScreen
     from ui.qt import Qt
 
-    gen = shown_alone(qtbot, PracticeScreen(), 860)
-    screen = next(gen)
+    screen = practice_screen
     scenario = LIBRARY.by_id("ph-first-shake")
     screen.start(scenario, Mode.EXAM, automation=Automation.PAYOUTS)
     e = pay(qtbot, screen, 14500)
@@ -113,7 +111,6 @@ def test_in_an_exam_a_misclick_taken_back_before_the_answer_is_recorded_is_not_g
     screen.undo()
     assert screen.round.log == log
     assert "answer is recorded" in screen.feedback.toPlainText()
-    next(gen, None)
 
 
 def test_a_call_cannot_be_taken_back_and_the_status_bar_says_why(qtbot, window):
