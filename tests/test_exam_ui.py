@@ -178,7 +178,7 @@ def test_ctrl_z_reaches_the_exam_while_its_menus_are_locked(qtbot, school):
     stays on while the exam locks the menus; what it refuses, the status bar says."""
     from ui.qt import Qt
 
-    trainee, page = start_first_exam(qtbot, school)
+    trainee, _ = start_first_exam(qtbot, school)
     try:
         assert not trainee.menuBar().isEnabled()
         trainee.activateWindow()  # as the trainee's window is, once the exam's question is answered

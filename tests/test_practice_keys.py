@@ -175,6 +175,10 @@ def test_the_grader_leaves_out_what_was_taken_back_untold_and_keeps_what_was_tol
     assert [(f.actual.amount, f.severity.value) for f in told] == [(14500, "critical")]
     # an undo with nothing of the trainee's before it in its throw takes back nothing
     assert findings([*base, Performed(Do.UNDO, e.throw), wrong]) == findings([*base, wrong])
+    # nor does one a log says the trainer did (the trainer takes nothing back), nor one of
+    # another throw
+    assert findings([*base, wrong, Performed(Do.UNDO, e.throw, by_trainer=True)]) == findings([*base, wrong])
+    assert findings([*base, wrong, Performed(Do.UNDO, e.throw + 1)]) == findings([*base, wrong])
 
 
 # --- the keyboard --------------------------------------------------------------------------------

@@ -210,7 +210,7 @@ def taken_back(log: list[Performed]) -> dict[int, bool]:
     nothing."""
     out: dict[int, bool] = {}
     for n, p in enumerate(log):
-        if p.do is not Do.UNDO:
+        if p.do is not Do.UNDO or p.by_trainer:  # the trainer takes nothing back
             continue
         k = next((j for j in range(n - 1, -1, -1)
                   if j not in out and not log[j].by_trainer and log[j].throw == p.throw
