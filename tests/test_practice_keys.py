@@ -241,3 +241,27 @@ def test_a_step_the_trainer_does_opens_no_dialog_and_says_so(qtbot, window):
     assert screen.dialog is None
     assert screen.round.log == log
     assert "the trainer does this" in screen.feedback.toPlainText()
+
+
+def test_a_log_of_many_undos_is_graded_once_per_undo_not_once_per_subset(monkeypatch):
+    """Each told undo grades the log up to the action it took back; that grade leaves out the
+    undos before it, so the grades grow with the undos, never as 2 ** undos."""
+    import trainer.grading as grading
+    from trainer.practice import PracticeRound
+
+    r = PracticeRound(LIBRARY.by_id("tdf-opening-drive"), Automation.WHOLE_ROUND)
+    undos = 0
+    while not r.finished and undos < 12:
+        e = r.next_expected()
+        r.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
+        if not r.finished and not isinstance(r.undoable(), str):
+            r.undo(told=True)
+            undos += 1
+            r.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
+    assert undos == 12
+    calls = []
+    real = grading.grade
+    monkeypatch.setattr(grading, "grade", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    grading.grade(r.procedure, r.log, automation=r.automation, game=r.scenario.game,
+                  target_seconds=600)
+    assert len(calls) == 1 + undos

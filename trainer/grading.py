@@ -104,9 +104,10 @@ def as_expected_before_pucks(e: Expected) -> Expected:
 
 def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
           target_seconds: float, elapsed: float | None = None, final: bool = True,
-          skipped: AbstractSet[int] = frozenset()) -> Result:
+          skipped: AbstractSet[int] = frozenset(), told: bool = True) -> Result:
     """Grade a log. `skipped` holds id()s of expected actions the trainee chose to leave: they
-    hold up no later step (no out-of-order finding), and are missing at the end."""
+    hold up no later step (no out-of-order finding), and are missing at the end. `told`: keep
+    the findings the feedback told of actions an undo took back (reading "undo")."""
     mine = procedure.for_trainee(automation)
     expected = list(mine.actions())  # (stage, action)
     if logged_before_pucks([p.value for p in log if p.do is Do.MOVE_MARKERS]):
@@ -181,10 +182,12 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         findings.append(finding)
 
     # an action taken back after the feedback told its grade keeps the findings it was told
-    # (reading "undo"): what the trainee was shown cannot be untold
-    for n in sorted(k for k, told in undone.items() if told):
+    # (reading "undo"): what the trainee was shown cannot be untold. Those of the actions taken
+    # back before it do not change what it was told, so they are left out of that grade
+    # (`told=False`), which keeps a log of many undos to one grade each
+    for n in sorted(k for k, was_told in undone.items() if was_told and told):
         then = grade(procedure, log[:n + 1], automation=automation, game=game,
-                     target_seconds=target_seconds, final=False, skipped=chosen)
+                     target_seconds=target_seconds, final=False, skipped=chosen, told=False)
         findings += [f for f in then.findings if f.actual is log[n]]
     # out of order: done while a stage before it had work left that was done afterwards (work
     # never done is "missing" instead, so one skipped step does not flag everything after it)
