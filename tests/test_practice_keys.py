@@ -265,3 +265,33 @@ def test_a_log_of_many_undos_is_graded_once_per_undo_not_once_per_subset(monkeyp
     grading.grade(r.procedure, r.log, automation=r.automation, game=r.scenario.game,
                   target_seconds=600)
     assert len(calls) == 1 + undos
+
+
+def test_a_replay_shows_the_undo_and_the_table_as_it_was(tmp_path):
+    """The log keeps the payout and its undo; the replay shows both steps, and after the undo
+    the table without the payout taken back."""
+    from trainer.practice import PracticeRound
+    from trainer.progress import Store, attempt_of, replay
+
+    store = Store.open(tmp_path / "p.db")
+    try:
+        t = store.add_trainee("Rae")
+        clock = iter(float(k) for k in range(1000))
+        r = PracticeRound(LIBRARY.by_id("ph-first-shake"), clock=lambda: next(clock))
+        e = r.next_expected()
+        r.perform(Do.PAY, seat=e.seat, bet=e.bet, amount=14500)
+        r.undo(told=True)
+        while (x := r.next_expected()) is not None:
+            r.perform(x.do, seat=x.seat, bet=x.bet, amount=x.amount, value=x.value)
+        attempt = store.record_attempt(attempt_of(r, r.finish(), trainee_id=t, ended=1_700_000_600.0))
+        rp = replay(store, attempt)
+        assert rp.exact, rp.notes
+        texts = [s.text for s in rp.steps if not s.by_trainer]
+        undo = texts.index("Take back the last action")
+        assert texts[undo - 1] == "Pay seat 2 Six the Hardway (3-3) $145.00"
+        mine = [s for s in rp.steps if not s.by_trainer]
+        assert (e.seat, e.bet) in mine[undo - 1].table.payouts
+        assert (e.seat, e.bet) not in mine[undo].table.payouts, "the table as it was"
+        assert [f["kind"] for f in mine[undo - 1].findings] == ["wrong amount"], "told: it counts"
+    finally:
+        store.close()
