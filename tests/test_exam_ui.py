@@ -173,6 +173,23 @@ def test_closing_the_window_mid_exam_asks_and_on_yes_records_the_attempt_as_left
     assert json.dumps(result.answers[0].findings)  # the answer given is kept
 
 
+def test_ctrl_z_reaches_the_exam_while_its_menus_are_locked(qtbot, school):
+    """Undo works in an exam until a part's answer is recorded: the key is the window's, and
+    stays on while the exam locks the menus; what it refuses, the status bar says."""
+    from ui.qt import Qt
+
+    trainee, _ = start_first_exam(qtbot, school)
+    try:
+        assert not trainee.menuBar().isEnabled()
+        trainee.activateWindow()  # as the trainee's window is, once the exam's question is answered
+        qtbot.waitUntil(trainee.isActiveWindow, timeout=3000)
+        qtbot.keyClick(trainee, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        assert trainee.statusBar().currentMessage().startswith("Cannot undo: nothing of yours")
+    finally:
+        answer({"button": "Yes"})
+        trainee.close()
+
+
 def test_the_countdown_and_the_record_keep_one_clock(qtbot, school):
     """The screen's countdown is the session's clock: when the session says 30 s are left the
     screen says so, and when its time is up the screen ends the attempt "timed-out"."""

@@ -425,8 +425,8 @@ def test_asking_where_to_put_something_tells_nothing_about_the_throw(qtbot, scre
     from ui.qt import QApplication, Qt
     from ui.table.items import DieItem
 
-    for scenario_id in ("ph-no-roll-calls", "ph-first-shake"):
-        screen.start(LIBRARY.by_id(scenario_id), mode=Mode.EXAM)
+    for scenario_id in ("ph-no-roll-calls", "ph-first-shake"):  # where the trainee puts it
+        screen.start(LIBRARY.by_id(scenario_id), mode=Mode.EXAM, automation=Automation.WHOLE_ROUND)
         qtbot.keyClick(screen, Qt.Key.Key_T)
         assert screen.placing is not None, scenario_id
         qtbot.keyClick(screen, Qt.Key.Key_Escape)

@@ -253,7 +253,19 @@ def test_the_accuracy_line_pools_the_last_7_days_beside_each_days_own(store):
     assert calls.raw == [1.0, 0.0, 1.0]
     assert calls.smooth == [1.0, 1 / 3, 1.0]  # day 1: (1 + 0 + 0) / 3 exercises, not a mean of means
     assert calls.x == [DAY1 + 12 * H, DAY1 + DAY + 12 * H, DAY1 + 9 * DAY + 12 * H]
-    assert report.x_range[0] <= DAY1 - 3 * DAY  # at least 14 days are charted
+    assert report.x_range == (DAY1, DAY1 + 11 * DAY)  # the first day charted to today, no more
+
+
+def test_one_day_of_practice_is_charted_in_the_middle_of_three_days(store):
+    """Not two weeks of empty grid with the day at the right edge: the day before and the day
+    after stand either side of it."""
+    t = store.add_trainee("New")
+    add(store, t, DAY1 + 10 * H, ["calls"])
+    report = progress_report(store, t, utc_offset=0, now=DAY1 + 15 * H)
+    assert report.x_range == (DAY1 - DAY, DAY1 + 2 * DAY)
+    [calls] = report.skill_series
+    lo, hi = report.x_range
+    assert calls.x == [(lo + hi) / 2]
 
 
 def test_the_payout_line_is_the_median_of_the_last_5():

@@ -237,17 +237,23 @@ def test_the_date_axis_reads_in_days_on_every_chart(qtbot, demo):
         assert len(strings) >= 2 and all(A_DATE.match(s) for s in strings), strings
 
 
-def test_one_attempt_is_one_narrow_bar_on_a_two_week_axis_with_a_note(qtbot, tmp_path):
+def test_one_day_of_attempts_stands_in_the_middle_of_the_axis_with_a_note(qtbot, tmp_path):
+    """The axis spans the data: one day is not a dot at the right edge of two empty weeks."""
     import time
 
-    from ui.qt import QLabel
+    from ui.qt import QLabel, pyqtgraph
 
     store = Store.open(tmp_path / "p.db")
     tid = store.add_trainee("Solo")
-    record(store, tid, time.time() - 3600)
+    record(store, tid, time.time() - 60)
     page = progress_page(qtbot, store, tid)
     lo, hi = page.days.plot.getViewBox().viewRange()[0]
-    assert hi - lo >= 14 * DAY  # not one day stretched over the chart
+    assert hi - lo <= 4 * DAY, "not two weeks of empty grid"
+    [bars, _passed] = sorted((i for i in page.days.plot.items()
+                              if isinstance(i, pyqtgraph().BarGraphItem)), key=lambda b: -b.opts["width"])
+    [x] = bars.opts["x"]
+    assert lo + (hi - lo) / 3 < x < hi - (hi - lo) / 3, "the day stands in the middle, not at an edge"
+    assert bars.opts["width"] < (hi - lo) / 2, "one narrow bar, not the whole chart"
     strings = tick_strings(page.days)
     assert strings and all(A_DATE.match(s) for s in strings), strings  # not "22:22:20"
     assert "One attempt so far" in page.accuracy.empty.text()
@@ -571,3 +577,32 @@ def test_the_legend_stands_under_the_chart_and_names_every_line(qtbot, demo, by)
         assert chart.legend.geometry().top() >= chart.plot.geometry().bottom(), "under the plot"
         plot_items = chart.plot.getPlotItem().items
         assert not [i for i in plot_items if isinstance(i, pg.LegendItem)]
+
+
+def test_a_month_of_accuracy_reads_one_game_at_a_time_with_a_chooser(qtbot, tmp_path):
+    """Five games' lines crossed on one chart; by game the chart draws one game's line, the
+    one chosen among the games practised."""
+    from trainer import GAME_NAMES
+    from ui.progress.charts import GAME_COLOURS
+    from ui.qt import pyqtgraph
+
+    pg = pyqtgraph()
+    store = Store.open(tmp_path / "progress.db")
+    ids = seed_demo(store, trainees=("Ana Ruiz",), days=30, seed=5)
+    page = progress_page(qtbot, store, ids["Ana Ruiz"])
+    page.view.setCurrentIndex(page.view.findData("game"))
+    practised = [page.game.itemData(i) for i in range(page.game.count())]
+    assert len(practised) >= 3 and page.game.isVisible(), practised
+
+    def lines():
+        return [i for i in page.accuracy.plot.listDataItems() if isinstance(i, pg.PlotDataItem)]
+
+    for game in practised:
+        page.game.setCurrentIndex(page.game.findData(game))
+        [line] = lines()
+        assert line.name() == GAME_NAMES[game]
+        assert line.opts["pen"].color().name() == pg.mkColor(GAME_COLOURS[game]).name()
+        assert GAME_NAMES[game] in page.accuracy.title
+    page.view.setCurrentIndex(page.view.findData("skill"))
+    assert not page.game.isVisible(), "by skill, no game to choose"
+    store.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from tests.support.paths import ROOT
 
 
@@ -153,3 +155,70 @@ def test_a_screenshot_leaves_the_users_settings_alone(qtbot, tmp_path):
     again = QSettings()
     assert again.value("window/size") == QSize(1111, 777)
     assert again.value("window/screen") == "rules" and again.value("view/theme") == "dark"
+
+
+def test_after_new_trainee_enter_starts_the_new_trainee(qtbot, tmp_path, monkeypatch):
+    """The button clicked last was the default: Enter opened New trainee again. Start is the
+    default, and the trainee just added is the one chosen."""
+    from trainer.progress import Store
+    from ui.qt import QApplication, QInputDialog, Qt
+    from ui.shell.profiles import ProfileDialog
+
+    store = Store.open(tmp_path / "p.db")
+    store.add_trainee("Ana")
+    dialog = ProfileDialog(store)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    asked = []
+    monkeypatch.setattr(QInputDialog, "getText",
+                        lambda *_args, **_kw: (asked.append(1), ("Ben Cole", True))[1])
+    [add] = [b for b in dialog.findChildren(type(dialog.start)) if b.text() == "New trainee…"]
+    add.setFocus()
+    qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
+    assert len(asked) == 1
+    qtbot.keyClick(QApplication.focusWidget() or dialog, Qt.Key.Key_Return)
+    assert len(asked) == 1, "Enter asked for a new trainee again"
+    assert dialog.result() == dialog.DialogCode.Accepted and dialog.chosen.name == "Ben Cole"
+    dialog.close()
+    store.close()
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_spin_boxes_draw_their_arrows_in_both_themes(qtbot, name):
+    """The themes' frame on a spin box left Fusion's arrows out: each button has its arrow, in
+    the theme's ink."""
+    from ui.qt import QApplication, QColor, QPalette, QSpinBox
+    from ui.shell import theme
+
+    app = QApplication.instance()
+    before = (app.styleSheet(), QPalette(app.palette()), app.property("theme"), app.property("large_print"))
+    theme.apply(app, name)
+    try:
+        spin = QSpinBox()
+        spin.setRange(1, 5)
+        spin.setValue(3)  # both ways open
+        qtbot.addWidget(spin)
+        spin.resize(160, 34)
+        spin.show()
+        qtbot.waitExposed(spin)
+        image = spin.grab().toImage()
+        ground = QColor(theme.DARK[QPalette.ColorRole.Base] if name == "dark" else "#ffffff")
+
+        def inked(top: int, bottom: int) -> int:  # pixels far from the ground, in the buttons' column
+            n = 0
+            for x in range(image.width() - 18, image.width() - 4):
+                for y in range(top, bottom):
+                    c = QColor(image.pixel(x, y))
+                    if abs(c.lightness() - ground.lightness()) > 120:
+                        n += 1
+            return n
+
+        half = image.height() // 2
+        assert inked(3, half - 1) >= 12, "no up arrow"
+        assert inked(half + 1, image.height() - 3) >= 12, "no down arrow"
+    finally:  # the application as it was, for the tests after this one
+        app.setStyleSheet(before[0])
+        app.setPalette(before[1])
+        app.setProperty("theme", before[2])
+        app.setProperty("large_print", before[3])

@@ -27,6 +27,7 @@ from trainer.games.three_dice_football import as_before_pucks, logged_before_puc
 from trainer.money import fmt_dollars
 from trainer.policy import RULE, SPOKEN, Severity, missed, passes, uncalled
 from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure, Skill, describe
+from trainer.vocabulary import UNDO_TOLD
 
 WEIGHTS = (0.50, 0.35, 0.15)  # procedure, payouts, speed
 EXTRA_PENALTY = 5  # procedure points per extra action
@@ -103,9 +104,10 @@ def as_expected_before_pucks(e: Expected) -> Expected:
 
 def grade(procedure: Procedure, log: list[Performed], *, automation: Automation, game: str,
           target_seconds: float, elapsed: float | None = None, final: bool = True,
-          skipped: AbstractSet[int] = frozenset()) -> Result:
+          skipped: AbstractSet[int] = frozenset(), told: bool = True) -> Result:
     """Grade a log. `skipped` holds id()s of expected actions the trainee chose to leave: they
-    hold up no later step (no out-of-order finding), and are missing at the end."""
+    hold up no later step (no out-of-order finding), and are missing at the end. `told`: keep
+    the findings the feedback told of actions an undo took back (reading "undo")."""
     mine = procedure.for_trainee(automation)
     expected = list(mine.actions())  # (stage, action)
     if logged_before_pucks([p.value for p in log if p.do is Do.MOVE_MARKERS]):
@@ -137,8 +139,11 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
         return next((k for k, (_, e) in reversed(list(enumerate(expected)))
                      if open_[k] and e.throw < p.throw and e.key == p.key), None)
 
-    skipped = set(skipped)
+    chosen, skipped = skipped, set(skipped)
+    undone = taken_back(log)
     for n, p in enumerate(log):
+        if p.do is Do.UNDO or n in undone:  # taken back: graded below, where it was told
+            continue
         if p.do is Do.SKIP_THROW:  # what of that throw is still open is left, not out of order
             skipped |= {id(e) for k, (_, e) in enumerate(expected) if open_[k] and e.throw == p.throw}
             continue
@@ -176,6 +181,14 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             extras += 1
         findings.append(finding)
 
+    # an action taken back after the feedback told its grade keeps the findings it was told
+    # (reading "undo"): what the trainee was shown cannot be untold. Those of the actions taken
+    # back before it do not change what it was told, so they are left out of that grade
+    # (`told=False`), which keeps a log of many undos to one grade each
+    for n in sorted(k for k, was_told in undone.items() if was_told and told):
+        then = grade(procedure, log[:n + 1], automation=automation, game=game,
+                     target_seconds=target_seconds, final=False, skipped=chosen, told=False)
+        findings += [f for f in then.findings if f.actual is log[n]]
     # out of order: done while a stage before it had work left that was done afterwards (work
     # never done is "missing" instead, so one skipped step does not flag everything after it)
     findings += out_of_order(procedure, expected, log, matched, closed_at, skipped, final)
@@ -191,6 +204,23 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
                                         e.skill, e))
     return Result(findings, score(expected, open_, findings, extras, target_seconds, elapsed),
                   matched, remaining)
+
+
+def taken_back(log: list[Performed]) -> dict[int, bool]:
+    """The log's actions an undo took back (reading "undo"), by index: for each undo, the
+    trainee's latest action of the same throw not already taken back, with whether the feedback
+    had told its grade. An undo with nothing of the trainee's before it in its throw takes back
+    nothing."""
+    out: dict[int, bool] = {}
+    for n, p in enumerate(log):
+        if p.do is not Do.UNDO or p.by_trainer:  # the trainer takes nothing back
+            continue
+        k = next((j for j in range(n - 1, -1, -1)
+                  if j not in out and not log[j].by_trainer and log[j].throw == p.throw
+                  and log[j].do not in (Do.UNDO, Do.SKIP_THROW)), None)
+        if k is not None:
+            out[k] = p.value == UNDO_TOLD
+    return out
 
 
 def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skipped,

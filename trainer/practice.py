@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from trainer import games
 from trainer.calls import choices, dice_of
-from trainer.grading import Finding, Result, grade
+from trainer.grading import Finding, Result, grade, taken_back
 from trainer.money import fmt_dollars
 from trainer.procedure import Automation, Do, Expected, Performed, build, game_steps
 from trainer.procedure.model import LABELS, TRAINEE_DOES, Amount, Choice, Prompt, ThrowView
@@ -23,7 +23,7 @@ from trainer.regulations import quote
 from trainer.scenario import Scenario
 from trainer.settlement import Wager
 from trainer.table_state import COCKED, Mark, TableState
-from trainer.vocabulary import TOLD_UP_TO
+from trainer.vocabulary import TOLD_UP_TO, UNDO_TOLD
 
 #: actions after which a round's table shows its new state (lammers, markers, dice in the box)
 STATE_CHANGES = (Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.MOVE_DICE, Do.EXTRA_ROLL)
@@ -43,6 +43,11 @@ SHOOTER_CHANGES = (Do.PASS_SHAKER, Do.OFFER_SHAKER, Do.OFFER_DICE)
 #: the dealer's call of a throw, which reveals the dice: its result, a no roll, or (the lid
 #: removed) the shaker re-covered. Not Automation.CALLS, the level at which the trainee calls too
 THROW_CALLS = (Do.ANNOUNCE, Do.NO_ROLL, Do.RECOVER_SHAKER)
+#: what Undo may take back (reading "undo"): what the dealer's hands put on or take off the
+#: layout. A call has been heard by the players and the camera, and dice once handled are in play
+UNDOABLE = (Do.ACCEPT, Do.REFUSE, Do.TAKE_DOWN, Do.COLLECT, Do.PAY, Do.PLACE_SIX_EIGHT,
+            Do.PLACE_LAMMERS, Do.MOVE_LAMMER, Do.PLACE_POINTER, Do.SET_MARKERS, Do.MOVE_MARKERS,
+            Do.MOVE_DICE)
 
 
 @dataclass(frozen=True)
@@ -188,15 +193,20 @@ class PracticeRound:
             irregular=irregular if visible else None,
             cocked_die=event.cocked if irregular == COCKED and visible else None,
             named=bool(irregular) and visible and called and self.scenario.difficulty <= TOLD_UP_TO,
-            placed={p.do.value: p.value for p in self.log  # nothing is placed on hidden dice
+            placed={p.do.value: p.value for p in self.standing()  # nothing is placed on hidden dice
                     if visible and p.throw == self.throw and p.do in PLACEMENTS and p.value},
             shooter=(shooter_state.get("shooter") or shooter_state.get("quarterback")
                      or self.scenario.shooter),
             state=view.state if show_new else previous)
 
+    def standing(self) -> list[Performed]:
+        """The log without what an undo took back, and without the undos."""
+        undone = taken_back(self.log)
+        return [p for n, p in enumerate(self.log) if n not in undone and p.do is not Do.UNDO]
+
     def marks(self) -> Marks:
         out = Marks()
-        for p in self.log:
+        for p in self.standing():
             if p.throw != self.throw or p.seat is None or p.bet is None:
                 continue
             key = (p.seat, p.bet)
@@ -267,6 +277,43 @@ class PracticeRound:
                 self.done.add(k)
         self.advance()
         self._changed()
+
+    def undoable(self) -> Performed | str:
+        """The action Undo would take back, or why there is none (reading "undo"): the
+        trainee's last action of the throw being worked, nothing done after it, and a thing put
+        on or taken off the layout, never a call."""
+        if self.finished:
+            return "the round is over and its answer is recorded"
+        standing = [p for p in self.standing() if p.do is not Do.SKIP_THROW]
+        last = standing[-1] if standing else None
+        if last is None or last.throw != max(self.throw, 0) or (
+                last.by_trainer and not any(not p.by_trainer and p.throw == last.throw
+                                            for p in standing)):
+            return "nothing of yours in this throw is left to take back"
+        if last.by_trainer:
+            return f"the trainer has gone on from your last action ({LABELS[last.do]})"
+        if last.do not in UNDOABLE:
+            return (f"{LABELS[last.do]} has been said or done at the table: a call or the dice "
+                    "cannot be taken back")
+        return last
+
+    def undo(self, told: bool) -> Performed | str:
+        """Take back the trainee's last action of this throw (`undoable`); `told`: the feedback
+        showed its grade, which then stays (reading "undo"). The action taken back, or why
+        nothing was."""
+        last = self.undoable()
+        if isinstance(last, str):
+            return last
+        self.log.append(Performed(Do.UNDO, last.throw, value=UNDO_TOLD if told else None,
+                                  at=self.elapsed))
+        self._result = self._grade()
+        remaining = {id(e) for e in self._result.remaining}
+        self.done = {k for k in self.done if self.full[k][1].do not in self.mine or k in self.skipped}
+        self.done |= {k for k, (_, e) in enumerate(self.full)
+                      if e.do in self.mine and id(e) not in remaining}
+        self.advance()
+        self._changed()
+        return last
 
     def finish(self) -> Result:
         """End the round (or give it up) and grade it."""

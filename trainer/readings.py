@@ -118,6 +118,20 @@ READINGS: tuple[Reading, ...] = (
             "item passes and its total reaches the form's pass mark (pass rule 2). A wrong payout "
             "cites the paytable that sets it; an order error cites the section that imposes the "
             "order."),
+    Reading("undo", "all", "Undo: a misclick taken back",
+            "Undo (Ctrl+Z) takes back the trainee's last action of the throw being worked, while "
+            "the trainer has done nothing after it: a wager accepted, refused or returned, a chip "
+            "collected, a payout, the pointer, a lammer, the Yard Marker, a puck or the matching "
+            "dice. The table goes back to how it was, and the log keeps the action and its undo, "
+            "so a replay shows both. A call cannot be taken back (the dice announced, \"no more "
+            "bets\", a no roll, the down and distance): the players and the surveillance camera "
+            "have heard it; nor the dice once handled, a throw already over, or an exam part once "
+            "its answer is recorded. Whether it counts follows the grading policy, under which a "
+            "finding says what happened: where the feedback had already told the action's grade "
+            "(practice and payout drills), what it told still counts, so a wrong payout taken "
+            "back stays a finding and undo only lets the round go on from a table put right; "
+            "where nothing was told (an exam, whose feedback waits for the end), an action taken "
+            "back is a misclick put right before the game went on, and is not graded."),
     # Props & Hops
     Reading("ph-shooter", "props-and-hops", "The shooter",
             "The covered shaker is first offered to the player farthest to the dealer's left: the "

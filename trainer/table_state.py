@@ -77,3 +77,6 @@ class TableState:
     shooter: int | None = None  # Props & Hops shooter, Three Dice Football Quarterback
     state: TableSnapshot = field(default_factory=lambda: TableSnapshot())  # lammers, markers, face ...
     selected: tuple[int, str] | None = None  # the wager the trainee clicked
+    # the place on the layout (a box, a yard line, a puck's area) the trainee has chosen with
+    # the keys while placing something, ringed until it is put there
+    highlighted: str | None = None

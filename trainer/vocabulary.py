@@ -41,6 +41,14 @@ class Do(StrEnum):
     #: not a dealer action: the trainee left the rest of a throw undone (logged, so that a
     #: re-grade from the log knows what was skipped)
     SKIP_THROW = "skip-throw"
+    #: not a dealer action: the trainee took back their last action of the throw (logged, so
+    #: that a replay shows it and a re-grade from the log leaves out what was taken back; its
+    #: value is UNDO_TOLD where the feedback had already told the action's grade)
+    UNDO = "undo"
+
+
+#: the value of an undo logged after the feedback told the trainee the grade of what it took back
+UNDO_TOLD = "told"
 
 
 class Skill(StrEnum):

@@ -38,6 +38,7 @@ LABELS = {
     Do.SHAKE_AND_THROW: "Shake and throw", Do.MOVE_DICE: "Move dice to throw box",
     Do.EXTRA_ROLL: "Extra roll", Do.TAKE_DOWN: "Return wager taken down",
     Do.USE_SHAKER: "Use the shaker", Do.SKIP_THROW: "Skip the rest of the throw",
+    Do.UNDO: "Take back the last action",
 }
 
 
@@ -129,6 +130,8 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
         return f"{LABELS[do]} of the {box_words(value)}" if value else LABELS[do]
     if do is Do.NO_ROLL and value:
         return f"{LABELS[do]}: {no_roll_words(value).lower()}"
+    if do is Do.UNDO:  # its value says only whether the grade had been told
+        return LABELS[do]
     if value:
         return f"{LABELS[do]}: {value}"
     return LABELS[do]

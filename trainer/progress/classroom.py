@@ -252,6 +252,7 @@ def replay_of(a: Attempt) -> Replay:
     from trainer.procedure.model import describe
     from trainer.progress.records import Mode
     from trainer.progress.regrade import scenario_of
+    from trainer.vocabulary import UNDO_TOLD
 
     title = item_title(a.item_id, a.mode.value)
     log = a.performed()
@@ -292,6 +293,10 @@ def replay_of(a: Attempt) -> Replay:
             try:
                 if p.do is Do.SKIP_THROW:
                     round_.skip_throw()
+                elif p.do is Do.UNDO:  # the table as it was before what was taken back
+                    taken = round_.undo(told=p.value == UNDO_TOLD)
+                    if isinstance(taken, str):
+                        raise ValueError(f"an undo with nothing to take back: {taken}")
                 else:
                     while p.throw > round_.throw and not round_.finished:
                         notes.append(f"The record goes on to throw {p.throw} at step {n} with throw "

@@ -322,7 +322,7 @@ def answer_gaps(log: Iterable[dict]) -> list[float]:
     gaps, last = [], 0.0
     for p in sorted(log, key=lambda p: p.get("at", 0.0)):
         at = float(p.get("at", 0.0))
-        if not p.get("by_trainer") and p.get("do") != Do.SKIP_THROW:  # a skip is no answer
+        if not p.get("by_trainer") and p.get("do") not in (Do.SKIP_THROW, Do.UNDO):  # no answers
             gaps.append(max(0.0, at - last))
         last = at
     return gaps

@@ -30,8 +30,9 @@ Days are calendar days at a fixed UTC offset (default: this machine's current on
 trainee trains on at least `WEEKLY_BELOW` (3) days a week on average over the span charted (from
 the first attempt charted to today); below that, one per *week* (Monday to Sunday), so that a
 sparse history is not a row of lone bars. A span of `MIN_SPAN_DAYS` (14) days or less is always
-charted by day, and every chart spans at least the last 14 days, so that one day is one narrow bar,
-not the whole chart.
+charted by day. A chart spans the data: from the first bin with an attempt to today's; a span of
+fewer than `MIN_CHART_BINS` (3) bins gets one more bin before and after, so that one day of
+practice stands in the middle of three, never at the edge of two empty weeks.
 
 **Smoothing** (`Series.smooth`): beside each bin's own accuracy (the raw points), the rolling
 accuracy over the trailing `SMOOTH_DAYS` (7) days by day, or the trailing 3 weeks by week: the
@@ -56,7 +57,8 @@ REVIEW_DAYS = 7
 CHART_DAYS = 90  # the Progress screen's charts show the last 90 days unless asked for more
 DAY = 86400.0
 WEEKLY_BELOW = 3  # practice days a week, on average, below which the charts bin by week
-MIN_SPAN_DAYS = 14  # the charts span at least the last 14 days; up to 14 days are binned by day
+MIN_SPAN_DAYS = 14  # a history of up to 14 days is binned by day
+MIN_CHART_BINS = 3  # a chart of fewer bins gets one more on each side
 SMOOTH_DAYS = 7  # by day: the rolling accuracy pools the last 7 days
 SMOOTH_WEEKS = 3  # by week: the last 3 weeks
 SMOOTH_DRILLS = 5  # the payout times' rolling median
@@ -373,13 +375,16 @@ def chart_bin_days(started: list[float], now: float, utc_offset: float | None = 
 
 def chart_range(started: list[float], now: float, bin_days: int,
                 utc_offset: float | None = None) -> tuple[float, float]:
-    """(from, to) in seconds since 1970: the first bin charted (at least 14 days back) to the end
-    of today's bin."""
+    """(from, to) in seconds since 1970: the first bin with an attempt to the end of today's
+    bin, one bin more on each side when that is fewer than MIN_CHART_BINS (see the module
+    docstring)."""
     off = _offset(utc_offset)
     today = _day_number(now, off)
-    first = min([_day_number(t, off) for t in started] + [today - MIN_SPAN_DAYS + 1])
+    first = min([_day_number(t, off) for t in started] + [today])
     lo = _bin_start(first, bin_days)
     hi = _bin_start(today, bin_days) + bin_days
+    if hi - lo < MIN_CHART_BINS * bin_days:
+        lo, hi = lo - bin_days, hi + bin_days
     return lo * DAY - off, hi * DAY - off
 
 

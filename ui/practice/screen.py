@@ -177,19 +177,26 @@ class PracticeScreen(QWidget):
         layout.addWidget(self.said)
         self.actions = ActionBar()
         self.actions.triggered.connect(self.act)
+        self.undo_button = QPushButton("Undo\nCtrl+Z")
+        self.undo_button.setToolTip("Take back your last action of this throw (a chip, a payout, "
+                                    "a marker) — Ctrl+Z")
+        self.undo_button.clicked.connect(self.undo)
         self.skip = QPushButton("Next throw\nCtrl+→")
         self.skip.setToolTip("Leave the rest of this throw (it counts as missing) — Ctrl+Right")
         self.skip.clicked.connect(self.skip_throw)
         self.end = QPushButton("Finish\nCtrl+Enter")
         self.end.setToolTip("End the round and see the score — Ctrl+Enter")
         self.end.clicked.connect(self.finish)
-        for b in (self.skip, self.end):  # after the actions, in their rows: the page's width for all
+        # after the actions, in their rows: the page's width for all
+        for b in (self.undo_button, self.skip, self.end):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self.actions.add_after(b)
         layout.addWidget(self.actions)
         self._keys = []
+        # Tab is left to the focus, so the feedback panel is reached from the keyboard: ← →
+        # choose a wager (or a place), and the feedback panel scrolls with ↑ ↓ once Tab is there
         for key, slot in (("Right", lambda: self.cycle(1)), ("Left", lambda: self.cycle(-1)),
-                          ("Tab", lambda: self.cycle(1)), ("H", self.show_hint),
+                          ("H", self.show_hint),
                           ("Ctrl+Right", self.skip_throw), ("Ctrl+Return", self.finish),
                           ("Ctrl+Enter", self.finish)):
             shortcut = QShortcut(QKeySequence(key), self)
@@ -237,8 +244,8 @@ class PracticeScreen(QWidget):
         self.view.name_irregularities = mode is not Mode.EXAM
         self.actions.set_game(scenario.game, self)
         self.actions.setEnabled(True)
-        self.skip.setEnabled(True)
-        self.end.setEnabled(True)
+        for b in (self.undo_button, self.skip, self.end):
+            b.setEnabled(True)
         self.clock.start()
         if mode is not Mode.EXAM:
             self.feedback.briefing(scenario.title, scenario.told)
@@ -307,7 +314,8 @@ class PracticeScreen(QWidget):
         r = self.round
         if r is None or self.view is None:
             return
-        self.view.set_state(replace(r.table_state(), selected=self.selected))
+        self.view.set_state(replace(r.table_state(), selected=self.selected,
+                                    highlighted=self._place if self.placing is not None else None))
         # how many throws the round has is told only where the briefing walks through it
         told = r.scenario.walked_through
         self.progress.setText(f"Throw {max(r.throw, 1)}" + (f" of {r.throws}" if told else "")
@@ -340,6 +348,7 @@ class PracticeScreen(QWidget):
                 following = self._stages.pop(0)
                 self.placing, self._place = (do, following), None
                 self.hint.setText("")
+                self.refresh()
                 self.note(f"{prompt.title}: {prompt.said(self._picked[-1])}. {following.title}: "
                           f"{following.question} Or choose with ← → and press Enter. (Esc to stop)")
                 return
@@ -357,6 +366,7 @@ class PracticeScreen(QWidget):
         names = list(prompt.targets)
         i = (names.index(self._place) + step) if self._place in names else (0 if step > 0 else -1)
         self._place = names[i % len(names)]
+        self.refresh()  # the place chosen, ringed on the table
         self.hint.setText(f"<b>{html.escape(prompt.title)}:</b> {html.escape(self._place_label())}"
                           " — Enter puts it there, ← → choose, Esc stops")
 
@@ -388,8 +398,11 @@ class PracticeScreen(QWidget):
             self.note("Nothing was placed.")
 
     def _end_placing(self) -> None:
+        ringed = self._place is not None
         self.placing, self._place = None, None
         self._stages, self._picked, self._join = [], [], ""
+        if ringed:
+            self.refresh()  # the ring goes
         self.hint.setText("")
 
     def _wager_keys(self) -> list[tuple[int, str]]:
@@ -424,6 +437,10 @@ class PracticeScreen(QWidget):
         if r is None or r.finished or self.dialog is not None:
             return
         self._end_placing()  # another action: whatever was being placed is not
+        if do not in r.mine:  # the trainer's step at this level: no dialog as if it were theirs
+            self.feedback.note(f"{LABELS[do]}: the trainer does this for you at this level (you "
+                               f"do {automation_words(r.automation)}); watch the table.")
+            return
         if do in NEEDS_WAGER and self.selected is None:
             self.note(f"{LABELS[do]}: select a wager first — click it, or use ← →.")
             return
@@ -508,6 +525,40 @@ class PracticeScreen(QWidget):
             self.refresh()
             self.act(Do.PAY)
 
+    def undo(self) -> None:
+        """Ctrl+Z, Edit › Undo, the Undo button: take back the trainee's last action of this throw
+        (trainer.practice: `undoable`, reading "undo"). What is refused says why in the status
+        bar."""
+        r = self.round
+        if r is None:
+            self._say("Nothing to undo: no round is being worked.")
+            return
+        if self.dialog is not None:  # the dialog's own keys: nothing is done yet
+            return
+        if self.placing is not None:  # the placing under way is what is taken back
+            self.cancel_placing()
+            return
+        taken = r.undo(told=self.mode is not Mode.EXAM)  # the round tells the screen (refresh)
+        if isinstance(taken, str):
+            self._say(f"Cannot undo: {taken}.")
+            return
+        if taken.seat is not None and taken.bet is not None:
+            self.selected = (taken.seat, taken.bet)  # the wager it was done to, ready again
+            self.refresh()
+        said = f"Taken back: {LABELS[taken.do]}" + (f", seat {taken.seat}" if taken.seat else "")
+        self.feedback.note(said + (" (a mistake its feedback named still counts)."
+                                   if self.mode is not Mode.EXAM else "."))
+        self._say(said + ".")
+
+    def _say(self, text: str) -> None:
+        """A line in the window's status bar (on a screen of its own, the feedback panel)."""
+        window = self.window()
+        bar = getattr(window, "statusBar", None)
+        if window is not self and callable(bar):
+            bar().showMessage(text, 10000)
+        else:
+            self.feedback.note(text)
+
     def skip_throw(self) -> None:
         r = self.round
         if r is None or r.finished or self.dialog is not None:
@@ -542,6 +593,6 @@ class PracticeScreen(QWidget):
         else:
             self.feedback.summary(result, r)
         self.actions.setEnabled(False)  # the round is over: nothing is left for them to do
-        self.skip.setEnabled(False)
-        self.end.setEnabled(False)
+        for b in (self.undo_button, self.skip, self.end):
+            b.setEnabled(False)
         self.finished.emit(result, r)

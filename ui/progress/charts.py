@@ -162,10 +162,26 @@ def binning_note(report) -> str:
     return " By week: fewer than 3 practice days a week."
 
 
-def draw_accuracy(chart: Chart, report, by: str) -> None:
+def chosen_game(report, game: str | None) -> str | None:
+    """The game whose accuracy is drawn: `game` if it has a line, else the most practised."""
+    keys = [s.key for s in report.game_series]
+    if game in keys:
+        return game
+    return max(report.game_series, key=lambda s: sum(s.exercises)).key if keys else None
+
+
+def draw_accuracy(chart: Chart, report, by: str, game: str | None = None) -> None:
+    """By skill: the most practised skills' lines. By game: one game at a time (`chosen_game`),
+    so that five games' lines never cross on one chart."""
     chart.start(report)
     series = report.game_series if by == "game" else report.skill_series
     shown = series
+    if by == "game":
+        game = chosen_game(report, game)
+        shown = [s for s in series if s.key == game]
+    chart.title = (f"Accuracy over time — {GAME_NAMES.get(game, game)}" if by == "game" and game
+                   else "Accuracy over time")
+    chart.plot.setTitle(chart.title, size="12pt", color=INK[chart.dark])
     if by == "skill" and len(series) > MOST_SKILLS:
         shown = sorted(series, key=lambda s: -sum(s.exercises))[:MOST_SKILLS]
         shown.sort(key=lambda s: s.key)
@@ -179,8 +195,10 @@ def draw_accuracy(chart: Chart, report, by: str) -> None:
         return
     window = "7 days" if report.bin_days == 1 else "3 weeks"
     note = f"Dots: each {'day' if report.bin_days == 1 else 'week'}; lines: the last {window} pooled."
-    if len(shown) < len(series):
+    if by == "skill" and len(shown) < len(series):
         note += f" The {len(shown)} most practised of {len(series)} skills."
+    if by == "game" and len(series) > 1:
+        note += f" One game at a time: choose among the {len(series)} you have practised above."
     if report.attempts == 1:
         note = "One attempt so far: the lines grow as you practise."
     chart.empty.setText(note + binning_note(report))

@@ -52,6 +52,12 @@ class ProgressPage(QWidget):
         self.view.addItem("Accuracy by skill", "skill")
         self.view.currentIndexChanged.connect(self.refresh)
         top.addWidget(self.view)
+        # by game, one game's line at a time: the games practised, to choose from
+        self.game = QComboBox()
+        self.game.setAccessibleName("Game charted")
+        self.game.setToolTip("The game whose accuracy is charted")
+        self.game.currentIndexChanged.connect(self.refresh)
+        top.addWidget(self.game)
         layout.addLayout(top)
         self.tabs = QTabWidget()
         layout.addWidget(self.tabs, 1)
@@ -181,7 +187,21 @@ class ProgressPage(QWidget):
             chart.empty.setText(text)
 
     def _accuracy(self, report) -> None:
-        draw_accuracy(self.accuracy, report, self.view.currentData())
+        from trainer import GAME_IDS, GAME_NAMES
+        from ui.progress.charts import chosen_game
+
+        by = self.view.currentData()
+        game = chosen_game(report, self.game.currentData())
+        practised = sorted((s.key for s in report.game_series),
+                           key=lambda g: GAME_IDS.index(g) if g in GAME_IDS else len(GAME_IDS))
+        self.game.blockSignals(True)  # filled again: not a choice of the trainee's
+        self.game.clear()
+        for key in practised:
+            self.game.addItem(GAME_NAMES.get(key, key), key)
+        self.game.setCurrentIndex(max(0, self.game.findData(game)))
+        self.game.blockSignals(False)
+        self.game.setVisible(by == "game" and bool(practised))
+        draw_accuracy(self.accuracy, report, by, game)
 
     def _speed(self, report) -> None:
         draw_speed(self.speed, report)

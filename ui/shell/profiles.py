@@ -47,6 +47,8 @@ class ProfileDialog(QDialog):
         add.clicked.connect(self.add_trainee)
         instructor = QPushButton("New instructor…")
         instructor.clicked.connect(self.add_instructor)
+        for b in (add, instructor):  # Enter is Start's, even after one of these was clicked
+            b.setAutoDefault(False)  # (Space still presses the one that has the focus)
         row.addWidget(add)
         row.addWidget(instructor)
         row.addStretch(1)
@@ -58,7 +60,9 @@ class ProfileDialog(QDialog):
         layout.addWidget(self.message)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start")
+        self.start = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.start.setText("Start")
+        self.start.setDefault(True)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -121,6 +125,7 @@ class ProfileDialog(QDialog):
                 self.say(f"Not added: {e}.")
                 return
             self.say("")  # what was refused before is not this name's
+            self.list.setFocus()  # the new trainee, chosen: Enter starts
 
     def add_instructor(self, *, key_file: str | None = None, passphrase: str | None = None,
                        name: str | None = None) -> int | None:
@@ -171,6 +176,7 @@ class ProfileDialog(QDialog):
         self.say(f"{name}'s instructor key is {path}. Keep it; give {path.name}.pub to "
                  "workstations and auditors." if key_file is None else "", wrong=False)
         self.fill(trainee)
+        self.list.setFocus()
         return trainee
 
     def say(self, text: str, *, wrong: bool = True) -> None:

@@ -33,8 +33,10 @@ def clamp_zoom(zoom: float) -> float:
 
 
 def style_sheet(name: str, *, large: bool = False) -> str:
-    """The theme's style sheet, its point sizes scaled up in large print."""
-    text = (resources_dir() / "theme" / f"{name}.qss").read_text(encoding="utf-8")
+    """The theme's style sheet, its point sizes scaled up in large print; `@THEME@` in it is the
+    folder of its pictures (the spin boxes' arrows)."""
+    folder = resources_dir() / "theme"
+    text = (folder / f"{name}.qss").read_text(encoding="utf-8").replace("@THEME@", folder.as_posix())
     if not large:
         return text
     return re.sub(r"(\d+(?:\.\d+)?)pt", lambda m: f"{float(m.group(1)) * LARGE_PRINT:.1f}pt", text)

@@ -25,7 +25,8 @@ SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "P
 KEYS_HELP = """<h3>Keyboard</h3>
 <p><b>Ctrl+1 … Ctrl+5</b> switch screens · <b>Ctrl+N</b> deal a round · after a round, <b>Ctrl+R</b>
 retry it and <b>Ctrl+Shift+N</b> the next · <b>F1</b> this help</p>
-<p>On the table: <b>← → Tab</b> select a wager · each action's key is on its button (A accept,
+<p>On the table: <b>← →</b> select a wager · <b>Tab</b> goes to the feedback panel (<b>↑ ↓</b>
+scroll it) · <b>Ctrl+Z</b> undo your last action of the throw · each action's key is on its button (A accept,
 R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H</b> hint ·
 <b>Ctrl+→</b> next throw · <b>Ctrl+Enter</b> finish the round · <b>Ctrl++ Ctrl+−</b> zoom the
 table (or Ctrl+wheel), <b>Ctrl+0</b> fit it · <b>Ctrl+Shift+L</b> large print · <b>F5</b> the table,
@@ -159,9 +160,20 @@ class MainWindow(QMainWindow):
         """During an exam the window shows the exam only: no other screen, no rules."""
         self.sidebar.setEnabled(not locked)
         for action in self.findChildren(QAction):
-            if action.shortcut().toString() not in ("", "F11") and not action.property("locked"):
+            if action.shortcut().toString() not in ("", "F11", "Ctrl+Z") and not action.property("locked"):
                 action.setEnabled(not locked)  # a setting the machine file locks stays off
         self.menuBar().setEnabled(not locked)
+
+    def undo(self) -> None:
+        """Edit › Undo: the practice screen shown takes back the trainee's last action."""
+        from ui.practice.screen import PracticeScreen
+
+        shown = [s for s in self.stack.currentWidget().findChildren(PracticeScreen) if s.isVisible()]
+        if shown:
+            shown[0].undo()
+        else:
+            self.statusBar().showMessage("Nothing to undo on this screen: undo takes back an "
+                                         "action on the table.", 10000)
 
     def _drill(self, skill) -> None:
         from trainer import SKILL_GAMES
@@ -225,6 +237,13 @@ class MainWindow(QMainWindow):
         quit_.setShortcut(QKeySequence("Ctrl+Q"))
         quit_.triggered.connect(self.close)
         file.addAction(quit_)
+        edit = bar.addMenu("&Edit")
+        undo = QAction("Undo", self)
+        undo.setShortcut(QKeySequence("Ctrl+Z"))
+        undo.setStatusTip("Take back your last action of this throw: a chip, a payout, a marker")
+        undo.triggered.connect(self.undo)
+        edit.addAction(undo)
+        self.addAction(undo)  # the key works while an exam has the menu bar off
         go = bar.addMenu("&Go")
         for n, (name, title) in enumerate(SCREENS, start=1):
             action = QAction(title, self)

@@ -409,6 +409,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
              lambda: self.draw_state(state)),
             ("selected", (state.selected,), lambda: self._draw_selected(self.spots[state.selected])
              if state.selected is not None and state.selected in self.spots else None),
+            ("highlighted", (state.highlighted,), lambda: self._draw_highlighted(state.highlighted)),
         )
         for name, signature, draw in groups:
             old = self._groups.get(name)
@@ -423,6 +424,28 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
             self._groups[name] = (signature, self._dynamic)
         self._dynamic = []
         self._announce(self.dice_words(state))
+
+    def place_area(self, name: str) -> QRectF | None:
+        """Where a place of the layout (or a bet's box, every seat's part of it) lies."""
+        hits = [item for item in self._scene.items()
+                if isinstance(item, HitItem) and item.key[1] == name]
+        if not hits:
+            return None
+        area = hits[0].sceneBoundingRect()
+        for item in hits[1:]:
+            area = area.united(item.sceneBoundingRect())
+        return area
+
+    def _draw_highlighted(self, name: str | None) -> None:
+        """A ring round the place chosen with ← →, in the selection's colour, so the eye finds
+        what Enter would put where."""
+        area = self.place_area(name) if name is not None else None
+        if area is None:
+            return
+        ring = rounded(area.adjusted(-4, -4, 4, 4), 8)
+        shade = QColor(0, 0, 0, 150)  # a dark edge, so the ring stands off lines of its colour
+        self.path(ring, QPen(shade, 11), None, Z.SELECT, dynamic=True)
+        self.path(ring, QPen(QColor(self.style["selected"]), 5), None, Z.SELECT, dynamic=True)
 
     def dice_words(self, state: TableState) -> str:
         """The dice in words, as a screen reader says them: each die by its colour where the game
