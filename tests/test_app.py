@@ -226,3 +226,17 @@ def test_a_screenshot_at_a_laptops_size_and_a_bad_size_in_one_line(qtbot, tmp_pa
         assert "Traceback" not in done.stderr and not (tmp_path / "x.png").exists(), bad
     done = run_command("--size", "1366x768", env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 2 and "--size goes with --screenshot" in done.stderr
+
+
+def test_each_demonstration_class_is_written_apart_from_the_others(qtbot):
+    """The demonstration class is seeded once and copied: what one screenshot's class records,
+    no other sees."""
+    from ui.shell.app import demo_services
+
+    first, second = demo_services(), demo_services(instructor=True)
+    assert second.trainee.name == "Instructor Lee" and first.trainee.name == "Dev Patel"
+    names = [t.name for t in first.store.trainees()]
+    assert names == [t.name for t in second.store.trainees()] and len(names) > 2
+    first.store.add_trainee("Zoe Quist")
+    assert "Zoe Quist" not in [t.name for t in second.store.trainees()]
+    assert "Zoe Quist" not in [t.name for t in demo_services().store.trainees()]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.fuzz import run_cli
 from trainer.errors import RequestError
 from trainer.settle import settle
 
@@ -254,8 +255,30 @@ def assert_rejected(p: subprocess.CompletedProcess, field: str | None) -> None:
         assert field_matches(head, field), f"stderr {lines[0]!r}, expected field {field!r}"
 
 
+def settle_here(stdin: str, *args: str) -> subprocess.CompletedProcess:
+    """`dealer-trainer settle` through the command's entry in this process (trainer.cli.main,
+    stdin and stdout redirected): the same answer as the program's, without starting one."""
+    rc, out, err = run_cli(["settle", *args], stdin.encode())
+    return subprocess.CompletedProcess(["settle", *args], rc, out, err)
+
+
+#: the cases the program itself is run on: one of each kind (text that is not a request, a
+#: game, a bet, an option, a seat, an amount, dice, a throw, a take-down) and of each game
+AS_A_PROGRAM = {"bad-json", "not-an-object-list", "unknown-game", "unknown-bet", "unknown-option-pgd",
+                "seat-7-high-roll-dice", "amount-nan", "tdf-red-7", "hrd6-10-dice", "no-roll-unknown",
+                "take-down-twice"}
+
+
 @pytest.mark.parametrize("request_, field", CLI_CASES)
 def test_command_rejects(request_, field):
+    stdin = request_ if isinstance(request_, Raw) else json.dumps(request_)
+    assert_rejected(settle_here(stdin), field)
+
+
+@pytest.mark.parametrize("request_, field", [c for c in CLI_CASES if c.id in AS_A_PROGRAM])
+def test_the_program_rejects(request_, field):
+    """What the command answers in this process, the program answers in its own: exit 2, one line
+    on stderr naming the field, nothing on stdout."""
     stdin = request_ if isinstance(request_, Raw) else json.dumps(request_)
     assert_rejected(run_settle(stdin), field)
 

@@ -8,6 +8,7 @@ import copy
 import csv
 import io
 import json
+import subprocess
 import uuid
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ import pytest
 
 from tests.support.class_server import T0, attempt
 from tests.support.command import run_command
+from tests.support.fuzz import run_cli
 from tests.support.xapi import problems
 from trainer.progress.handoff import (
     CATEGORIES,
@@ -389,7 +391,7 @@ def test_without_an_activity_base_the_placeholders_are_said_once(progress, tmp_p
     assert found == statements(lines_of(progress)) and all(problems(s) == [] for s in found)
 
 
-@pytest.mark.parametrize(("args", "says"), [
+BAD_INPUT = [
     (["{missing}", "--format", "csv"], "no such progress file"),
     (["{db}", "--format", "csv", "--trainee", "Zed"], "no trainee is named 'Zed'"),
     (["{db}", "--format", "pdf"], "invalid choice: 'pdf'"),
@@ -403,15 +405,36 @@ def test_without_an_activity_base_the_placeholders_are_said_once(progress, tmp_p
     (["{db}", "--format", "xapi", "--activity-base", ""], "is not an IRI"),
     (["{db}", "--format", "xapi", "--out", "{tmp}/no/such/folder/s.json"], "cannot be written"),
     (["--class", "http://nowhere", "--format", "csv"], "--class"),
-])
+]
+#: what the program itself is run on (the rest through the command's entry in this process, which
+#: the program calls): a file, an argument and a web address refused
+AS_A_PROGRAM = [0, 2, 6]
+
+
+def in_process(*args: str) -> subprocess.CompletedProcess:
+    """`dealer-trainer ARGS` through the engine's entry in this process (trainer.cli.main)."""
+    rc, out, err = run_cli(list(args))
+    return subprocess.CompletedProcess(list(args), rc, out, err)
+
+
+@pytest.mark.parametrize(("args", "says"), BAD_INPUT)
 def test_bad_input_is_one_line_and_exit_2(progress, tmp_path, args, says):
+    refused_in_one_line(in_process, progress, tmp_path, args, says)
+
+
+@pytest.mark.parametrize(("args", "says"), [BAD_INPUT[k] for k in AS_A_PROGRAM])
+def test_the_program_refuses_bad_input_in_one_line(progress, tmp_path, args, says):
+    refused_in_one_line(run_command, progress, tmp_path, args, says)
+
+
+def refused_in_one_line(run, progress, tmp_path, args, says) -> None:
     notdb = tmp_path / "notes.txt"
     notdb.write_text("not a database\n")
     out = tmp_path / "kept.csv"
     out.write_text("what was there\n")
     fill = {"missing": tmp_path / "none.db", "db": progress, "tmp": tmp_path, "notdb": notdb}
-    done = run_command("export-results", *[a.format(**fill) for a in args], "--out", str(out)) \
-        if "--out" not in args else run_command("export-results", *[a.format(**fill) for a in args])
+    done = run("export-results", *[a.format(**fill) for a in args], "--out", str(out)) \
+        if "--out" not in args else run("export-results", *[a.format(**fill) for a in args])
     assert done.returncode == 2, done.stdout
     assert says in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -648,3 +648,16 @@ def test_a_file_that_cannot_even_be_looked_at_says_how_many_results_wait(tmp_pat
     with pytest.raises(StoreUnavailableError, match=r"2 attempts are kept in memory") as raised:
         store.record_attempt(rec(ana, 2))
     assert raised.value.pending == 2
+
+
+def test_a_copy_in_memory_holds_what_the_store_holds_and_is_written_apart(tmp_path):
+    with Store.open(tmp_path / "progress.db") as store:
+        store.add_trainee("Ana Ruiz")
+        copy = store.copy_in_memory()
+        assert copy.path == ":memory:"
+        assert [t.name for t in copy.trainees()] == ["Ana Ruiz"]
+        copy.add_trainee("Ben Cole")
+        store.add_trainee("Cara Diaz")
+        assert [t.name for t in store.trainees()] == ["Ana Ruiz", "Cara Diaz"]
+        assert [t.name for t in copy.trainees()] == ["Ana Ruiz", "Ben Cole"]
+        copy.close()

@@ -9,11 +9,23 @@ from trainer.progress import Store
 from trainer.progress.demo import seed_demo
 
 
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory):
+    """A progress file with three trainees' twelve days: seeded once, copied for each test."""
+    path = tmp_path_factory.mktemp("demo") / "progress.db"
+    with Store.open(path) as store:
+        ids = seed_demo(store, trainees=("Ana Ruiz", "Ben Cole", "Cara Diaz"), days=12, seed=3)
+    return path, ids
+
+
 @pytest.fixture
-def demo(tmp_path):
+def demo(tmp_path, demo_file):
+    import shutil
+
+    path, ids = demo_file
+    shutil.copy(path, tmp_path / "progress.db")
     store = Store.open(tmp_path / "progress.db")
-    ids = seed_demo(store, trainees=("Ana Ruiz", "Ben Cole", "Cara Diaz"), days=12, seed=3)
-    yield store, ids
+    yield store, dict(ids)
     store.close()
 
 

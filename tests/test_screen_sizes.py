@@ -171,18 +171,34 @@ def test_large_print_never_makes_the_table_smaller(qtbot, window, game):
     assert area(window).contains(on_screen(screen.view)) and area(window).contains(on_screen(screen.actions))
 
 
-@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
-def class_tab(request, qtbot, screen, tmp_path):
-    """An instructor's Class tab, the window maximised on the screen, a class of three."""
+@pytest.fixture(scope="module")
+def demo_class(tmp_path_factory):
+    """A progress file with a class of three and their instructor, Lee: made once, copied for each
+    test that opens it."""
     from trainer.progress import Store
     from trainer.progress.demo import seed_demo
+
+    path = tmp_path_factory.mktemp("demo-class") / "progress.db"
+    store = Store.open(path)
+    seed_demo(store, trainees=("Ana Ruiz", "Ben Cole", "Cara Diaz"), days=12, seed=3)
+    store.add_trainee("Lee", instructor=True, passphrase="correct horse")
+    store.close()
+    return path
+
+
+@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
+def class_tab(request, qtbot, screen, demo_class, tmp_path):
+    """An instructor's Class tab, the window maximised on the screen, a class of three."""
+    import shutil
+
+    from trainer.progress import Store
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
 
+    shutil.copy(demo_class, tmp_path / "progress.db")
     store = Store.open(tmp_path / "progress.db")
-    seed_demo(store, trainees=("Ana Ruiz", "Ben Cole", "Cara Diaz"), days=12, seed=3)
-    lee = store.add_trainee("Lee", instructor=True, passphrase="correct horse")
-    w = MainWindow(Services(store, store.trainee(lee)))
+    lee = next(t for t in store.trainees() if t.name == "Lee")
+    w = MainWindow(Services(store, lee))
     qtbot.addWidget(w)
     w.setScreen(screen)
     w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))

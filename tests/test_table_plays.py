@@ -22,27 +22,37 @@ ROUNDS_PER_GAME = 125
 def labels_clash(view) -> list[str]:
     """Where a stack's label covers another label or the printed words and dice (by more than a
     sliver of anti-aliasing: 20 square units)."""
-    from ui.qt import QRectF
     from ui.table.items import TagItem
 
-    def area(a, b):
-        i = a.intersected(b)
-        return 0.0 if i.isEmpty() else i.width() * i.height()
+    def area(a, b):  # left, top, right, bottom
+        w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+        return w * h if w > 0 and h > 0 else 0.0
 
     labels = [t for t in view.scene().items() if isinstance(t, TagItem) and t.toolTip().startswith("Seat ")]
-    rects = [(t.toolTip(), t.sceneBoundingRect().adjusted(2, 2, -3, -3)) for t in labels]
-    printed = [QRectF(left, top, right - left, bottom - top)
-               for left, top, right, bottom in view.printed_obstacles().all()]
+    rects = [(t.toolTip(), t.sceneBoundingRect().adjusted(2, 2, -3, -3).getCoords()) for t in labels]
+    printed = list(view.printed_obstacles().all())
     out = [f"{a} over {b}" for i, (a, ra) in enumerate(rects) for b, rb in rects[i + 1:] if area(ra, rb) > 20]
-    out += [f"{a} over the printed words at {p.getRect()}"
-            for a, ra in rects for p in printed if area(ra, p) > 20]
+    out += [f"{a} over the printed words at {p}" for a, ra in rects for p in printed if area(ra, p) > 20]
     return out
+
+
+def paint_items(view) -> None:
+    """Every item on the table painted by its own paint(), into an image a quarter of the table's
+    size: what a state changes is its items; the view's own painting (the printed layout behind
+    them, at full size) is tested by the grab at the end of each round."""
+    from ui.qt import QImage, QPainter, QRectF
+
+    scene = view.scene()
+    image = QImage(320, 200, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    scene.render(painter, QRectF(0, 0, 320, 200), scene.sceneRect())
+    assert painter.end()
 
 
 def play_through(view, scenario, *, paint_each: bool) -> int:
     """Deal the scenario, do every step the trainee is due, setting the table's state after each
-    and painting it (after each, or once at the end); the number of states set. Painting each,
-    no stack's label may cover another or the printed words."""
+    and painting it (after each, its items; at the end, the whole view); the number of states
+    set. Painting each, no stack's label may cover another or the printed words."""
     round_ = PracticeRound(scenario)
     drawn = 0
     while True:
@@ -50,7 +60,8 @@ def play_through(view, scenario, *, paint_each: bool) -> int:
         drawn += 1
         if paint_each:
             assert labels_clash(view) == [], f"{scenario.id}, state {drawn}"
-        if paint_each or round_.finished:
+            paint_items(view)
+        if round_.finished:
             assert not view.grab().isNull()
         if round_.finished:
             return drawn

@@ -207,6 +207,16 @@ class Store:
                 db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
         return True
 
+    def copy_in_memory(self) -> Store:
+        """A store in memory that holds what this one holds, and is written apart from it (a
+        demonstration class made once and shown many times)."""
+        if self._db is None:
+            raise ValueError(f"{self.path} is not open")
+        copy = Store.open(":memory:")
+        assert copy._db is not None
+        self._db.conn.backup(copy._db.conn)
+        return copy
+
     # ----------------------------------------------------------------- the full check
     def start_check(self) -> None:
         """Run the full check in a background thread on a read-only connection; the attempts

@@ -337,12 +337,35 @@ def follow_demo_class(page, store) -> None:
 
 def demo_services(*, instructor: bool = False, session: bool = False):
     """A demonstration class in memory (no file is touched): for screenshots of the progress
-    and class screens; `session`: with some trainees at work now (trainer.progress.seed_session)."""
+    and class screens; `session`: with some trainees at work now (trainer.progress.seed_session).
+    The class without a session is made once a day in a process (seeding it takes a second or
+    two) and each caller is given a copy of its own."""
+    import time
+
+    from ui.shell.services import Services
+
+    if session:
+        store, key, ids, lee = _demo_class(session=True)
+    else:
+        today = time.strftime("%Y-%m-%d")
+        if _DEMO.get("day") != today:
+            _DEMO.update(day=today, made=_demo_class(session=False))
+        template, key, ids, lee = _DEMO["made"]
+        store = template.copy_in_memory()
+    return Services(store, store.trainee(lee if instructor else ids["Dev Patel"]), key=key)
+
+
+#: the demonstration class without a session, and the day it was made (demo_services)
+_DEMO: dict = {}
+
+
+def _demo_class(*, session: bool):
+    """The demonstration class: its store in memory, the installation key its exams are sealed
+    with, its trainees' ids by name and its instructor's id."""
     import tempfile
 
     from trainer.exams import InstructorKey, add_bundled_forms, installation_key, sit_demo_exams
     from trainer.progress import Store, seed_demo, seed_session
-    from ui.shell.services import Services
 
     store = Store.open(":memory:")
     ids = seed_demo(store)
@@ -354,8 +377,7 @@ def demo_services(*, instructor: bool = False, session: bool = False):
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="demo passphrase",
                             public_key=lee_key.public.raw.hex())
     sit_demo_exams(store, key, ids, lee_key)
-    who = lee if instructor else ids["Dev Patel"]
-    return Services(store, store.trainee(who), key=key)
+    return store, key, ids, lee
 
 
 def work(screen, steps: int) -> None:

@@ -138,6 +138,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._animations: list[QPropertyAnimation] = []
         self._label_at: dict = {}  # where each stack's label stands, and its cost (ui.table.labels)
         self._label_items: dict = {}  # each stack's label as drawn: (its look, its items), kept
+        self._label_wants: dict = {}  # what each stack's label asks for, by what it shows (and its type)
         self._obstacles = None  # the printed words and dice that labels keep clear of
         self.state = TableState(players={})
         self.build()
@@ -221,7 +222,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._clear_animations()
         self._groups.clear()
         self._stacks.clear()
-        self._label_at, self._label_items, self._obstacles = {}, {}, None
+        self._label_at, self._label_items, self._label_wants, self._obstacles = {}, {}, {}, None
         self.spots, self.places, self.seat_plates = {}, {}, {}
         self._scene.clear()
         self._print.clear()
@@ -510,6 +511,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         for _, items in self._label_items.values():
             self._remove(items)
         self._label_items.clear()
+        self._label_wants.clear()
 
     def _draw_seats(self, state: TableState) -> None:
         for seat, r in self.seat_plates.items():

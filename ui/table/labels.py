@@ -21,7 +21,7 @@ its labels in time that grows with their number, not its square.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ui.qt import QPointF, QRectF, QSizeF
@@ -36,6 +36,7 @@ NEAR = 0.01
 WORDS, STACKS, OWN = 3.0, 1.0, 0.2
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom: plain numbers, for speed
+Rect = tuple[float, float, float, float]  # left, top, width, height: a QRectF's numbers, as QRectF keeps them
 
 
 @dataclass
@@ -90,10 +91,18 @@ class Grid:
 
 
 class Printed(Grid):
-    """The printed layout's words and dice (made once per table)."""
+    """The printed layout's words and dice (made once per table). What a place covers of them is
+    kept: a label that stays is asked about the same place at every redraw."""
 
     def __init__(self, rects: Iterable[QRectF]):
         super().__init__(_box(r) for r in rects)
+        self._covered: dict[Box, tuple[float, ...]] = {}
+
+    def covered(self, place: Box) -> tuple[float, ...]:
+        """What a place covers of each printed box it reaches, weighed (in `near`'s order)."""
+        if (found := self._covered.get(place)) is None:
+            found = self._covered[place] = tuple(_overlaps(place, [(b, WORDS) for b in self.near(place)]))
+        return found
 
 
 def _box(r: QRectF) -> Box:
@@ -106,40 +115,55 @@ def _near(boxes: Iterable[Box], region: Box) -> list[Box]:
     return [b for b in boxes if b[0] < right and b[2] > left and b[1] < bottom and b[3] > top]
 
 
-def candidates(want: Wanted, size: QSizeF) -> list[QRectF]:
+def _overlaps(place: Box, weighed: Iterable[tuple[Box, float]]) -> Iterator[float]:
+    """What a place covers of each box it overlaps: the overlap's area, weighed (without min and
+    max calls)."""
+    left, top, right, bottom = place
+    for (o0, o1, o2, o3), wt in weighed:
+        iw = (right if right < o2 else o2) - (left if left > o0 else o0)
+        if iw > 0:
+            ih = (bottom if bottom < o3 else o3) - (top if top > o1 else o1)
+            if ih > 0:
+                yield wt * iw * ih
+
+
+def candidates(want: Wanted, size: QSizeF) -> list[Rect]:
     """The places near a label's stack for one form of it, nearest first."""
     w, h = size.width(), size.height()
-    s, a = want.stack, want.anchor
-    below = QRectF(a.x() - w / 2, s.bottom() + GAP, w, h)
-    above = QRectF(a.x() - w / 2, s.top() - GAP - h, w, h)
-    mid = s.center().y() - h / 2
-    right = QRectF(s.right() + GAP, mid, w, h)
-    left = QRectF(s.left() - GAP - w, mid, w, h)
-    corners = [QRectF(x, y, w, h) for y in (s.top() - GAP - h, s.bottom() + GAP)
-               for x in (s.right() + GAP, s.left() - GAP - w)]
-    near = [below, above, right, left, *corners]
-    return [*near, below.translated(0, h + GAP), above.translated(0, -h - GAP),
-            *(_inside(r, want.room) for r in near)]
+    sx, sy, sw, sh = want.stack.getRect()
+    ax = want.anchor.x()
+    top, bottom, left, right = sy, sy + sh, sx, sx + sw
+    below = (ax - w / 2, bottom + GAP, w, h)
+    above = (ax - w / 2, top - GAP - h, w, h)
+    mid = (sy + sh / 2) - h / 2
+    beside = [(right + GAP, mid, w, h), (left - GAP - w, mid, w, h)]
+    corners = [(x, y, w, h) for y in (top - GAP - h, bottom + GAP) for x in (right + GAP, left - GAP - w)]
+    near = [below, above, *beside, *corners]
+    room = want.room.getRect()
+    return [*near, (below[0], below[1] + (h + GAP), w, h), (above[0], above[1] + (-h - GAP), w, h),
+            *(_inside(r, room) for r in near)]
 
 
-def _scan(room: QRectF, w: float, h: float) -> list[QRectF]:
+def _scan(region: QRectF, w: float, h: float) -> list[Rect]:
     """Places across a region, for a label that finds nothing free beside its stack."""
     out = []
-    y = room.top() + GAP
-    while y + h <= room.bottom() - GAP:
-        x = room.left() + GAP
-        while x + w <= room.right() - GAP:
-            out.append(QRectF(x, y, w, h))
+    rx, ry, rw, rh = region.getRect()
+    y = ry + GAP
+    while y + h <= (ry + rh) - GAP:
+        x = rx + GAP
+        while x + w <= (rx + rw) - GAP:
+            out.append((x, y, w, h))
             x += max(6.0, w / 2)
         y += h * 0.75
     return out
 
 
-def _inside(r: QRectF, room: QRectF) -> QRectF:
+def _inside(r: Rect, room: Rect) -> Rect:
     """`r` moved the least that puts it inside `room` (where it fits)."""
-    dx = max(room.left() - r.left(), 0.0) + min(room.right() - r.right(), 0.0)
-    dy = max(room.top() - r.top(), 0.0) + min(room.bottom() - r.bottom(), 0.0)
-    return r.translated(dx, dy)
+    (x, y, w, h), (rx, ry, rw, rh) = r, room
+    dx = max(rx - x, 0.0) + min((rx + rw) - (x + w), 0.0)
+    dy = max(ry - y, 0.0) + min((ry + rh) - (y + h), 0.0)
+    return (x + dx, y + dy, w, h)
 
 
 class Costs:
@@ -149,28 +173,30 @@ class Costs:
     def __init__(self, weighed: list[tuple[Box, float]], room: Box, anchor: tuple[float, float]):
         self.weighed, self.room, self.anchor = weighed, room, anchor
 
-    def __call__(self, places: list[QRectF]) -> list[tuple[float, float]]:
-        boxes = [_box(r) for r in places]
-        if not boxes:
+    def __call__(self, places: list[Rect]) -> list[tuple[float, float]]:
+        if not places:
             return []
+        boxes = [(x, y, x + w, y + h) for x, y, w, h in places]
         span = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
                 max(b[3] for b in boxes))
-        near = [(o, wt) for o, wt in self.weighed
-                if o[0] < span[2] and o[2] > span[0] and o[1] < span[3] and o[3] > span[1]]
+        near = _near_weighed(self.weighed, span)
         room, (ax, ay) = self.room, self.anchor
         out = []
-        for left, top, right, bottom in boxes:
+        for box in boxes:
+            left, top, right, bottom = box
             covers = 0.0 if room[0] <= left and room[1] <= top and right <= room[2] and bottom <= room[3] \
                 else OUTSIDE
-            for (o0, o1, o2, o3), wt in near:  # the overlap's width and height, without min and max calls
-                iw = (right if right < o2 else o2) - (left if left > o0 else o0)
-                if iw > 0:
-                    ih = (bottom if bottom < o3 else o3) - (top if top > o1 else o1)
-                    if ih > 0:
-                        covers += wt * iw * ih
+            for part in _overlaps(box, near):
+                covers += part
             cx, cy = (left + right) / 2, (top + bottom) / 2
             out.append((covers, covers + NEAR * ((cx - ax) ** 2 + (cy - ay) ** 2) ** 0.5))
         return out
+
+
+def _near_weighed(weighed: list[tuple[Box, float]], region: Box) -> list[tuple[Box, float]]:
+    """The weighed boxes that reach into a region."""
+    left, top, right, bottom = region
+    return [(b, wt) for b, wt in weighed if b[0] < right and b[2] > left and b[1] < bottom and b[3] > top]
 
 
 def place(wanted: list[Wanted], printed: Printed,
@@ -197,12 +223,28 @@ def place(wanted: list[Wanted], printed: Printed,
                    + [(b, STACKS) for b in others] + [(own, OWN)])
         return Costs(weighed, _box(want.room), (want.anchor.x(), want.anchor.y()))
 
+    def stays(k: int, before: Placed) -> bool:
+        """Whether label k's place covers no more than when it was chosen: what Costs adds up for
+        it, in the same order, given up as soon as it is more."""
+        here, room, limit = _box(before.rect), _box(wanted[k].room), before.covers + 1e-6
+        covers = 0.0 if room[0] <= here[0] and room[1] <= here[1] and here[2] <= room[2] \
+            and here[3] <= room[3] else OUTSIDE
+        own = boxes[k]
+        for weighed in (printed.covered(here), _overlaps(here, [(b, WORDS) for b in placed.near(here)]),
+                        _overlaps(here, [(b, STACKS) for b in stacks.near(here) if b != own]),
+                        _overlaps(here, [(own, OWN)])):
+            for part in weighed:
+                covers += part
+                if covers > limit:
+                    return False
+        return covers <= limit
+
     for k, before in enumerate(previous):  # first, the labels that may stay where they are
         if before is None or before.form >= len(wanted[k].sizes):
             continue
         if before.rect.size() != wanted[k].sizes[before.form]:
             continue
-        if costs_for(k, before.rect)([before.rect])[0][0] <= before.covers + 1e-6:
+        if stays(k, before):
             out[k] = before
             placed.add(_box(before.rect))
     order = sorted((k for k in range(len(wanted)) if k not in out),
@@ -242,4 +284,4 @@ def _best_of_form(want: Wanted, size: QSizeF, costs) -> tuple[QRectF, float, flo
         if wide_cost and min(c[1] for c in wide_cost) < cost[best][1]:
             tried, cost = wide, wide_cost
             best = min(range(len(tried)), key=lambda i: cost[i][1])
-    return tried[best], cost[best][0], cost[best][1]
+    return QRectF(*tried[best]), cost[best][0], cost[best][1]

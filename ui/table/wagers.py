@@ -180,30 +180,10 @@ class WagersDrawn:
         stands apart from its stack has a thin line to it. A label that neither changed nor moved
         keeps its item."""
         px = max(10.0, self.chip_r * self.label_scale) * self.text_scale
-        wants, looks = [], []
-        for key, cents, mark, payout in shown:
-            seat, bet = key
-            spot = self.spots[key]
-            full = label_text(seat if spot.shared else None, cents, mark, payout)
-            folded = label_text(seat if spot.shared else None, cents, mark, payout, folded=True)
-            forms = [(full, px), *((full, px * smaller) for smaller in SMALLER)]
-            if folded != full:
-                forms[2:] = [(folded, px * smaller) for smaller in SMALLER]
-            if mark == Mark.PAID and payout:  # what was paid, without the wager it was paid on
-                forms.append((label_text(seat if spot.shared else None, None, mark, payout), px * SMALLER[1]))
-            if mark in MARKS and MARKS[mark][1] and cents:  # at the last, the amount alone: the mark
-                # is drawn on the stack itself (a strike, a cross, a ring, the payout's chips)
-                forms.append((label_text(seat if spot.shared else None, cents, None), px * SMALLER[1]))
-            items = self._stacks[(key, cents, mark, payout)]
-            rects = [i.sceneBoundingRect() for i in items if isinstance(i, ChipStackItem)]
-            r = self.chip_r
-            stack = rects[0] if rects else QRectF(spot.anchor.x() - r, spot.anchor.y() - r, 2 * r, 2 * r)
-            for more in rects[1:]:
-                stack = stack.united(more)
-            title = f"Seat {seat} · {self.catalogue[bet].name}: {full}"
-            sizes = tuple(TagItem.measure(text, size) for text, size in forms)
-            wants.append(Wanted(sizes, stack, spot.anchor, spot.room or stack))
-            looks.append((forms, mark, title, stack))
+        known = self._label_wants  # what a label asks for is worked out once while its stack stands
+        asked = [known.get((one, px)) or self._wanted(one, px) for one in shown]
+        self._label_wants = {(one, px): one_asked for one, one_asked in zip(shown, asked, strict=True)}
+        wants, looks = [want for want, _ in asked], [look for _, look in asked]
         keys = [key for key, *_ in shown]  # a label stays put while its wager stands
         at = place(wants, self.printed_obstacles(), [self._label_at.get(key) for key in keys])
         self._label_at = dict(zip(keys, at, strict=True))
@@ -223,6 +203,32 @@ class WagersDrawn:
             self._label_items[key] = (look, drawn)
         for _, drawn in old.values():
             self._remove(drawn)
+
+    def _wanted(self, shown: tuple, px: float) -> tuple[Wanted, tuple]:
+        """What one stack's label asks for (its forms' sizes, its stack, its box), and how each
+        form looks (its words and type, its mark, its tooltip, its stack)."""
+        key, cents, mark, payout = shown
+        seat, bet = key
+        spot = self.spots[key]
+        full = label_text(seat if spot.shared else None, cents, mark, payout)
+        folded = label_text(seat if spot.shared else None, cents, mark, payout, folded=True)
+        forms = [(full, px), *((full, px * smaller) for smaller in SMALLER)]
+        if folded != full:
+            forms[2:] = [(folded, px * smaller) for smaller in SMALLER]
+        if mark == Mark.PAID and payout:  # what was paid, without the wager it was paid on
+            forms.append((label_text(seat if spot.shared else None, None, mark, payout), px * SMALLER[1]))
+        if mark in MARKS and MARKS[mark][1] and cents:  # at the last, the amount alone: the mark
+            # is drawn on the stack itself (a strike, a cross, a ring, the payout's chips)
+            forms.append((label_text(seat if spot.shared else None, cents, None), px * SMALLER[1]))
+        items = self._stacks[shown]
+        rects = [i.sceneBoundingRect() for i in items if isinstance(i, ChipStackItem)]
+        r = self.chip_r
+        stack = rects[0] if rects else QRectF(spot.anchor.x() - r, spot.anchor.y() - r, 2 * r, 2 * r)
+        for more in rects[1:]:
+            stack = stack.united(more)
+        title = f"Seat {seat} · {self.catalogue[bet].name}: {full}"
+        sizes = tuple(TagItem.measure(text, size) for text, size in forms)
+        return Wanted(sizes, stack, spot.anchor, spot.room or stack), (forms, mark, title, stack)
 
     def _show(self, item, z: float):
         """An item on the live scene that no group owns (a label, kept across redraws)."""

@@ -1,0 +1,129 @@
+"""Benchmark: the table views' redraw (where the labels' placement, ui.table.labels, takes most of
+the time) of this tree's ui/ against another commit's, in one run: every game's random rounds, as
+tests/test_table_plays.py deals them, played through its table view in a process of each tree, in
+turn, a few times each, so that what else the machine does weighs on both alike. It measures the
+CPU time of `set_state` alone (the rounds are played before the clock starts) and notes every
+label drawn after each state (its words, type, mark and place), which must be the same in both:
+a faster placement that moves a label is a different placement.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tests/benchmarks/table_labels.py [--against REV]
+        [--rounds 40] [--repeat 3] [GAME ...]
+
+REV (default HEAD) is any commit; its ui/ is taken with `git archive`, the engine is this tree's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def states(game: str, rounds: int) -> list[list]:
+    """Each round's table states, one after each action of the round played right."""
+    from trainer.drills import random_round
+    from trainer.practice import PracticeRound
+
+    out = []
+    for k in range(rounds):
+        r = PracticeRound(random_round(game, 1 + k % 5, seed=f"table-{k}"))
+        seq = []
+        while True:
+            seq.append(r.table_state())
+            if r.finished:
+                break
+            e = r.next_expected()
+            r.perform(e.do, seat=e.seat, bet=e.bet, amount=e.amount, value=e.value)
+        out.append((r.scenario, seq))
+    return out
+
+
+def child(game: str, rounds: int) -> dict:
+    """In a process whose `ui` is the tree measured: the CPU seconds of every set_state, and a
+    digest of every label drawn after each."""
+    from ui.qt import QApplication
+
+    _app = QApplication.instance() or QApplication([])
+    from ui.table import table_view
+
+    played = states(game, rounds)
+    views, cpu, digest = {}, 0.0, hashlib.sha256()
+    for scenario, seq in played:
+        key = (scenario.game, repr(sorted(scenario.options.items())))
+        if key not in views:
+            views[key] = table_view(scenario.game, scenario.options)
+            views[key].resize(1280, 800)
+        view = views[key]
+        for state in seq:
+            t0 = time.process_time()
+            view.set_state(state)
+            cpu += time.process_time() - t0
+            drawn = sorted((repr(k), repr(look)) for k, (look, _) in view._label_items.items())
+            digest.update(repr(drawn).encode())
+    return {"cpu": cpu, "states": sum(len(seq) for _, seq in played), "digest": digest.hexdigest()}
+
+
+def tree_of(rev: str, into: Path) -> Path:
+    """`rev`'s ui/ in a folder of its own (first on the path of the process that measures it)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "ui"], check=True,
+                             capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def measure(where: Path, game: str, rounds: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)]),
+           "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, __file__, "--child", game, "--rounds", str(rounds)],
+                          env=env, check=True, capture_output=True, text=True, cwd=str(where))
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("games", nargs="*")
+    ap.add_argument("--against", default="HEAD")
+    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--child")
+    args = ap.parse_args()
+    if args.child:
+        sys.path.insert(0, os.getcwd())
+        print(json.dumps(child(args.child, args.rounds)))
+        return
+    sys.path.insert(0, str(ROOT))
+    from trainer import games
+
+    total = {"old": 0.0, "new": 0.0}
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"old": tree_of(args.against, Path(tmp)), "new": ROOT}
+        for game in args.games or games.GAME_IDS:
+            best: dict[str, dict] = {}
+            for _ in range(args.repeat):  # in turn, the least of each: the machine's noise left out
+                for name, where in trees.items():
+                    got = measure(where, game, args.rounds)
+                    if name not in best or got["cpu"] < best[name]["cpu"]:
+                        best[name] = got
+            old, new = best["old"], best["new"]
+            same = "same labels" if old["digest"] == new["digest"] else "LABELS DIFFER"
+            print(f"{game:20} {new['states']:5} states: {args.against} {old['cpu']:.2f} s, "
+                  f"this tree {new['cpu']:.2f} s CPU = {old['cpu'] / new['cpu']:.2f}x; {same}", flush=True)
+            total["old"] += old["cpu"]
+            total["new"] += new["cpu"]
+    print(f"{'all':20}        {args.against} {total['old']:.2f} s, this tree {total['new']:.2f} s CPU "
+          f"= {total['old'] / total['new']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
