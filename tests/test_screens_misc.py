@@ -222,3 +222,19 @@ def test_spin_boxes_draw_their_arrows_in_both_themes(qtbot, name):
         app.setPalette(before[1])
         app.setProperty("theme", before[2])
         app.setProperty("large_print", before[3])
+
+
+def test_every_menu_shortcut_is_in_the_keyboard_help(qtbot):
+    """F1's help names every key the menus answer to (a key nobody is told of is a key nobody uses)."""
+    import re
+
+    from ui.qt import QAction
+    from ui.shell.window import KEYS_HELP, MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    said = re.sub(r"<[^>]+>", "", KEYS_HELP).replace("−", "-")
+    said += " " + " ".join(f"Ctrl+{n}" for n in range(1, 6)) if "Ctrl+1 … Ctrl+5" in said else ""
+    keys = {a.shortcut().toString() for a in window.findChildren(QAction)} - {""}
+    assert len(keys) > 10
+    assert sorted(k for k in keys if k not in said) == []

@@ -24,7 +24,8 @@ SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "P
            ("rules", "Rules"), ("exam", "Exam"))
 KEYS_HELP = """<h3>Keyboard</h3>
 <p><b>Ctrl+1 … Ctrl+5</b> switch screens · <b>Ctrl+N</b> deal a round · after a round, <b>Ctrl+R</b>
-retry it and <b>Ctrl+Shift+N</b> the next · <b>F1</b> this help</p>
+retry it and <b>Ctrl+Shift+N</b> the next · <b>Ctrl+,</b> settings · <b>F11</b> full screen ·
+<b>Ctrl+Q</b> quit · <b>F1</b> this help</p>
 <p>On the table: <b>← →</b> select a wager · <b>Tab</b> goes to the feedback panel (<b>↑ ↓</b>
 scroll it) · <b>Ctrl+Z</b> undo your last action of the throw · each action's key is on its button (A accept,
 R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H</b> hint ·
