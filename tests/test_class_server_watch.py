@@ -3,14 +3,25 @@ as the second cold review of issue 22 ran it (branch cold-review2, attacks/), on
 PostgreSQL.
 
 - temp_fill.py (#37): a trainee's sort spilled 1.9 GB of temporary files in 22 s; the server
-  bounds what one session writes (temp_file_limit, a setting no login may raise)."""
+  bounds what one session writes (temp_file_limit, a setting no login may raise);
+- disk_push.py (#38): a trainee's own login pushed attempts with logs of 2,000,000 characters,
+  and the instructor's overview, which read the last logs of each trainee, went from 0.55 s to
+  4.5-8.5 s; an attempt's log is bounded at push (s021), and the overview reads no log."""
 
 from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
 
 import psycopg
 import pytest
 
 from trainer.classes.server.logins import class_login
+from trainer.classes.workstation.classview import server_class_overview
+from trainer.classes.workstation.push import session_options
+from trainer.progress.records import answer_gaps
 
 
 def ana(klass) -> str:
@@ -28,3 +39,66 @@ def test_a_trainees_sort_that_spills_past_the_limit_is_refused_by_name(klass):
         for raise_it in ("SET temp_file_limit = -1", "ALTER ROLE CURRENT_USER SET temp_file_limit = -1"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute(raise_it)
+
+
+def pushed(conn: psycopg.Connection, name: str, trainee_uid: str, log: list) -> int:
+    """disk_push.py: one practice attempt with this log, pushed as the app's session pushes."""
+    now = time.time()
+    attempt = dict(uid=uuid.uuid4().hex, item_id="ph-seven-out", game="props-and-hops", mode="scenario",
+                   seed=None, started=now - 60, ended=now, duration=60, target=45, procedure=90, payouts=90,
+                   speed=90, total=90, passed=1, critical=0, abandoned=0, log=json.dumps(log),
+                   source="Table 1", rule=2, trainee_uid=trainee_uid, skills=["payouts"], findings=[])
+    batch = {"trainees": [dict(name=name, created=now - 86400, archived=0, archived_at=None, instructor=0,
+                               uid=trainee_uid)], "attempts": [attempt]}
+    return conn.execute("SELECT push_attempts(%s::jsonb)", (json.dumps(batch),)).fetchone()[0]
+
+
+def test_a_log_larger_than_any_the_app_writes_is_refused_by_name(klass):
+    """disk_push.py: 2,000,000 characters of random text in objects the server took as actions;
+    and, under the byte bound, more actions than any round has. A log the app writes (the
+    largest: a whole round of the longest drill, about 11,000 bytes and 92 actions) is kept."""
+    login, uid = ana(klass), uuid.uuid4().hex
+    big = []
+    while len(json.dumps(big)) < 1_999_000:
+        big.append({"do": "pay", "round": 1, "at": 1.0, "x": os.urandom(600).hex()})
+    many = [{"do": "pay", "round": 1, "at": 1.0}] * 2001
+    longest = [{"do": "pay", "round": 12, "at": 1234.567, "seat": 7, "bet": "x" * 24, "amount": 123456}] * 100
+    url = klass.address(login, "ana-password").url
+    with psycopg.connect(url, autocommit=True, options=session_options()) as conn:
+        with pytest.raises(psycopg.errors.CheckViolation, match=r"refused attempt \w+: its log is \d+ bytes, "
+                           r"more than the 262,144"):
+            pushed(conn, "Ana Ruiz", uid, big)
+        with pytest.raises(psycopg.errors.CheckViolation,
+                           match="its log is 2001 actions, more than the 2,000"):
+            pushed(conn, "Ana Ruiz", uid, many)
+        assert pushed(conn, "Ana Ruiz", uid, longest) == 1
+    assert klass.count() == 1
+
+
+def test_the_overview_reads_no_log_and_its_answer_times_are_the_logs(klass):
+    """The overview's seconds to answer come from what the server kept at push (s021), which are
+    what the app reckons from the log (trainer.progress.records.answer_gaps): the trainer's
+    actions and skipped throws are no answers, actions are timed in time order. Reading the
+    overview fetches no block of the logs' storage (TOAST: a long log is kept there)."""
+    logs = [[{"do": "pay", "round": 1, "at": 4.0},
+             {"do": "announce", "round": 1, "at": 1.5, "by_trainer": True},
+             {"do": "collect", "round": 1, "at": 2.0}, {"do": "skip-throw", "round": 2, "at": 9.0},
+             {"do": "pay", "round": 2, "at": 12.25}, {"do": "pay", "round": 2}],
+            [{"do": "pay", "round": 1, "at": 3.0}, {"do": "pay", "round": 1, "at": 3.0, "by_trainer": False}],
+            []]
+    with klass.admin() as admin:
+        for log in logs:
+            kept = admin.execute("SELECT log_answer_gaps(%s)", (json.dumps(log),)).fetchone()[0]
+            assert kept == answer_gaps(log), log
+    login, uid = ana(klass), uuid.uuid4().hex
+    long_log = [{"do": "pay", "round": 1, "at": 2.0 + n, "x": os.urandom(100).hex()} for n in range(600)]
+    with psycopg.connect(klass.address(login, "ana-password").url, autocommit=True,
+                         options=session_options()) as conn:
+        for _ in range(3):
+            pushed(conn, "Ana Ruiz", uid, long_log)
+    with klass.connect("instructor") as conn, conn.transaction():
+        overview = server_class_overview(conn)
+        assert list(overview.answer_seconds.values()) == [1.0]
+        fetched = conn.execute("SELECT pg_stat_get_xact_blocks_fetched(reltoastrelid) FROM pg_class "
+                               "WHERE oid = 'attempts'::regclass").fetchone()[0]
+        assert fetched == 0
