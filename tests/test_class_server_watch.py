@@ -6,7 +6,11 @@ PostgreSQL.
   bounds what one session writes (temp_file_limit, a setting no login may raise);
 - disk_push.py (#38): a trainee's own login pushed attempts with logs of 2,000,000 characters,
   and the instructor's overview, which read the last logs of each trainee, went from 0.55 s to
-  4.5-8.5 s; an attempt's log is bounded at push (s021), and the overview reads no log."""
+  4.5-8.5 s; an attempt's log is bounded at push (s021), and the overview reads no log;
+- planted_defaults.py (#39): a login set defaults for its own sessions (planner settings, TimeZone,
+  messages) that the app's connections did not set; the app's connections set TimeZone and
+  client_min_messages too, and the class server's watch resets every default a workstation's or
+  trainee's login holds."""
 
 from __future__ import annotations
 
@@ -18,7 +22,9 @@ import uuid
 import psycopg
 import pytest
 
+from trainer.classes.server.command import defaults_reset
 from trainer.classes.server.logins import class_login
+from trainer.classes.server.sessions import Ended
 from trainer.classes.workstation.classview import server_class_overview
 from trainer.classes.workstation.push import session_options
 from trainer.progress.records import answer_gaps
@@ -102,3 +108,40 @@ def test_the_overview_reads_no_log_and_its_answer_times_are_the_logs(klass):
         fetched = conn.execute("SELECT pg_stat_get_xact_blocks_fetched(reltoastrelid) FROM pg_class "
                                "WHERE oid = 'attempts'::regclass").fetchone()[0]
         assert fetched == 0
+
+
+#: planted_defaults.py's defaults, as a login set them for itself (those PostgreSQL lets it set)
+PLANT = {"client_min_messages": "debug5", "enable_indexscan": "off", "enable_bitmapscan": "off",
+         "work_mem": "64kB", "cpu_operator_cost": "1e6", "TimeZone": "Pacific/Kiritimati"}
+
+
+def test_defaults_a_login_plants_for_itself_are_reset_and_the_app_sets_its_own(klass):
+    login = ana(klass)
+    url = klass.address(login, "ana-password").url
+    with psycopg.connect(url, autocommit=True) as conn:
+        for name, setting in PLANT.items():
+            conn.execute(f"ALTER ROLE CURRENT_USER SET {name} = '{setting}'")
+        conn.execute(f"ALTER ROLE CURRENT_USER IN DATABASE {klass.database} SET enable_seqscan = off")
+    with klass.connect("instructor") as instructor:  # the staff's own defaults are theirs
+        instructor.execute("ALTER ROLE CURRENT_USER SET work_mem = '8MB'")
+    notices: list = []
+    with psycopg.connect(url, autocommit=True, options=session_options()) as app:  # before the watch looks
+        app.add_notice_handler(notices.append)
+        app.execute("SELECT trainee_login_of('Ana Ruiz')").fetchone()
+        shown = [app.execute(f"SHOW {name}").fetchone()[0] for name in ("TimeZone", "client_min_messages")]
+        assert shown == ["UTC", "notice"]
+    assert notices == []
+    reset = defaults_reset(klass.server)
+    assert {Ended(login, ""), Ended(login, klass.database)} <= set(reset)
+    assert "instructor" not in {e.login for e in reset}
+    with psycopg.connect(url, autocommit=True) as conn:
+        shown = {name: conn.execute(f"SHOW {name}").fetchone()[0] for name in (*PLANT, "enable_seqscan")}
+    assert shown["enable_indexscan"] == shown["enable_seqscan"] == "on" and shown["work_mem"] == "4MB"
+    assert shown["TimeZone"] != "Pacific/Kiritimati"
+    with klass.admin() as admin:
+        left = admin.execute("SELECT r.rolname, s.setconfig FROM pg_db_role_setting s "
+                             "JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname IN (%s, 'instructor')",
+                             (login,)).fetchall()
+        assert left == [("instructor", ["work_mem=8MB"])]
+        admin.execute("ALTER ROLE instructor RESET ALL")
+    assert login not in {e.login for e in defaults_reset(klass.server)}

@@ -111,8 +111,10 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
     hardest.sort(key=lambda i: (i.pass_rate, -i.attempts, i.item_id))
     del hardest[items:]
     gaps: dict[int, list[float]] = {t.id: [] for t in trainees}
-    # each attempt's seconds to answer, kept by the server at push (s021): no log is read
-    for tid, kept in conn.execute(
+    # each attempt's seconds to answer, kept by the server at push (s021): no log is read (a
+    # class the server has not brought up to date yet shows none)
+    kept_gaps = conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL").fetchone()[0]
+    for tid, kept in [] if not kept_gaps else conn.execute(
             f"SELECT t.id, a.gaps FROM trainees t CROSS JOIN LATERAL ("
             f"  SELECT g.gaps FROM attempts a LEFT JOIN attempt_answer_gaps g ON g.attempt_id = a.id "
             f"  WHERE a.trainee_id = t.id AND a.abandoned = 0 {kept_a}"
