@@ -10,20 +10,27 @@ PostgreSQL.
 - planted_defaults.py (#39): a login set defaults for its own sessions (planner settings, TimeZone,
   messages) that the app's connections did not set; the app's connections set TimeZone and
   client_min_messages too, and the class server's watch resets every default a workstation's or
-  trainee's login holds."""
+  trainee's login holds;
+- preauth_fill.py (#36): connections that never finish logging in held every slot for 60 s each;
+  the server drops a connection that has not logged in within AUTHENTICATION_TIMEOUT seconds."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import socket
+import struct
 import time
 import uuid
 
 import psycopg
 import pytest
 
+from tests.support.class_server import until
 from trainer.classes.server.command import defaults_reset
 from trainer.classes.server.logins import class_login
+from trainer.classes.server.postgres import AUTHENTICATION_TIMEOUT
 from trainer.classes.server.sessions import Ended
 from trainer.classes.workstation.classview import server_class_overview
 from trainer.classes.workstation.push import session_options
@@ -145,3 +152,38 @@ def test_defaults_a_login_plants_for_itself_are_reset_and_the_app_sets_its_own(k
         assert left == [("instructor", ["work_mem=8MB"])]
         admin.execute("ALTER ROLE instructor RESET ALL")
     assert login not in {e.login for e in defaults_reset(klass.server)}
+
+
+def startup(user: str, database: str) -> bytes:
+    """preauth_fill.py: a protocol 3.0 startup packet, after which nothing answers the challenge."""
+    body = (struct.pack("!I", 196608) + b"user\0" + user.encode() + b"\0database\0" + database.encode()
+            + b"\0\0")
+    return struct.pack("!I", len(body) + 4) + body
+
+
+def closed(s: socket.socket) -> bool:
+    """The server closed the connection (what it sent before, the password's challenge, read)."""
+    try:
+        while chunk := s.recv(4096):
+            del chunk
+        return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def test_connections_that_never_log_in_are_dropped_within_seconds(klass):
+    """preauth_fill.py: connections that send a startup packet and never answer the password's
+    challenge are each counted before their login is known; the server drops them after
+    AUTHENTICATION_TIMEOUT seconds (a guard of 30 s here; PostgreSQL's default is 60)."""
+    with klass.admin() as admin:
+        assert admin.execute("SHOW authentication_timeout").fetchone()[0] == f"{AUTHENTICATION_TIMEOUT}s"
+    with contextlib.ExitStack() as stack:
+        held = []
+        for _ in range(20):
+            s = stack.enter_context(socket.create_connection(("127.0.0.1", klass.server.port)))
+            s.sendall(startup("workstation", klass.database))
+            s.setblocking(False)
+            held.append(s)
+        until(lambda: all(closed(s) for s in held), within=30.0, what="the connections dropped")
