@@ -12,7 +12,10 @@ PostgreSQL.
   client_min_messages too, and the class server's watch resets every default a workstation's or
   trainee's login holds;
 - preauth_fill.py (#36): connections that never finish logging in held every slot for 60 s each;
-  the server drops a connection that has not logged in within AUTHENTICATION_TIMEOUT seconds."""
+  the server drops a connection that has not logged in within AUTHENTICATION_TIMEOUT seconds;
+- notify_noread.py (#21): a session LISTENs outside a transaction and never reads its socket, so
+  the NOTIFY queue grows behind it with every NOTIFY; the watch ends it (blocked writing to its
+  client while the queue fills), and the queue drains."""
 
 from __future__ import annotations
 
@@ -27,11 +30,11 @@ import uuid
 import psycopg
 import pytest
 
-from tests.support.class_server import until
-from trainer.classes.server.command import defaults_reset
+from tests.support.class_server import progress_file, push_all, until
+from trainer.classes.server.command import defaults_reset, sessions_ended
 from trainer.classes.server.logins import class_login
 from trainer.classes.server.postgres import AUTHENTICATION_TIMEOUT
-from trainer.classes.server.sessions import Ended
+from trainer.classes.server.sessions import QUEUE_USED, Ended
 from trainer.classes.workstation.classview import server_class_overview
 from trainer.classes.workstation.push import session_options
 from trainer.progress.records import answer_gaps
@@ -187,3 +190,45 @@ def test_connections_that_never_log_in_are_dropped_within_seconds(klass):
             s.setblocking(False)
             held.append(s)
         until(lambda: all(closed(s) for s in held), within=30.0, what="the connections dropped")
+
+
+def test_a_listener_that_never_reads_is_ended_and_the_notify_queue_drains(tmp_path, klass):
+    """notify_noread.py: LISTEN in autocommit with a small receive buffer, then nothing reads the
+    socket, while NOTIFY (which any login may run) fills the queue. The class server's look ends
+    the session that reads nothing, never the staff's listener, and the queue drains; a push
+    goes through."""
+    login = ana(klass)
+    staff = klass.connect("instructor")
+    holder = klass.connect(login, "ana-password")
+    spam = klass.connect("workstation")
+    try:
+        staff.execute("LISTEN anything")  # the staff's listener reads: it is never ended
+        holder.execute("LISTEN anything")
+        sock = socket.socket(fileno=holder.pgconn.socket)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.detach()  # from here nothing reads the holder's socket
+        payload = "x" * 7900
+        for n in range(2000):
+            spam.execute(f"NOTIFY anything, '{payload}{n}'")
+            if n % 100 == 0:
+                list(staff.notifies(timeout=0))
+        list(staff.notifies(timeout=0))
+        assert spam.execute("SELECT pg_notification_queue_usage()").fetchone()[0] > QUEUE_USED
+        with klass.admin() as admin:  # the server is blocked writing to it
+            until(lambda: admin.execute("SELECT wait_event FROM pg_stat_activity WHERE usename = %s",
+                                        (login,)).fetchall() == [("ClientWrite",)], what="the holder blocked")
+        # one look ends it (its transaction, reading the queue, is seconds old, not LONGEST)
+        assert [why for ended, why in sessions_ended(klass.server) if ended.login == login] == [
+            "it read no notification while the NOTIFY queue filled"]
+
+        def drained() -> bool:
+            spam.execute("NOTIFY anything")  # a notifying commit moves the queue's tail on
+            list(staff.notifies(timeout=0))
+            return spam.execute("SELECT pg_notification_queue_usage()").fetchone()[0] == 0
+
+        until(drained, what="the NOTIFY queue draining")
+        assert staff.execute("SELECT 1").fetchone()[0] == 1
+        assert push_all(progress_file(tmp_path / "ws.sqlite", {"Sam Lee": 2}), klass) == 2
+    finally:
+        for conn in (staff, holder, spam):
+            conn.close()

@@ -44,6 +44,7 @@ from trainer.classes.server.sessions import (
     Ended,
     end_holders,
     end_long_transactions,
+    end_queue_holders,
     end_revoked,
     reset_role_defaults,
 )
@@ -166,7 +167,9 @@ def sessions_ended(server: Postgres) -> list[tuple[Ended, str]]:
             return ([(e, f"it held up another for more than {HELD:.0f} s") for e in end_holders(admin)]
                     + [(e, f"its transaction was open for more than {LONGEST:.0f} s")
                        for e in end_long_transactions(admin)]
-                    + [(e, "its login was revoked") for e in end_revoked(admin)])
+                    + [(e, "its login was revoked") for e in end_revoked(admin)]
+                    + [(e, "it read no notification while the NOTIFY queue filled")
+                       for e in end_queue_holders(admin)])
     except psycopg.Error:
         return []
 
