@@ -94,12 +94,13 @@ def test_a_log_larger_than_any_the_app_writes_is_refused_by_name(klass):
 def test_the_overview_reads_no_log_and_its_answer_times_are_the_logs(klass):
     """The overview's seconds to answer come from what the server kept at push (s021), which are
     what the app reckons from the log (trainer.progress.records.answer_gaps): the trainer's
-    actions and skipped throws are no answers, actions are timed in time order. Reading the
+    actions, skipped throws and undos are no answers, actions are timed in time order. Reading the
     overview fetches no block of the logs' storage (TOAST: a long log is kept there)."""
     logs = [[{"do": "pay", "round": 1, "at": 4.0},
              {"do": "announce", "round": 1, "at": 1.5, "by_trainer": True},
              {"do": "collect", "round": 1, "at": 2.0}, {"do": "skip-throw", "round": 2, "at": 9.0},
-             {"do": "pay", "round": 2, "at": 12.25}, {"do": "pay", "round": 2}],
+             {"do": "pay", "round": 2, "at": 12.25}, {"do": "undo", "round": 2, "at": 13.0},
+             {"do": "pay", "round": 2}],
             [{"do": "pay", "round": 1, "at": 3.0}, {"do": "pay", "round": 1, "at": 3.0, "by_trainer": False}],
             []]
     with klass.admin() as admin:

@@ -667,7 +667,8 @@ def s021_bounded_logs(conn: psycopg.Connection) -> None:
       21 times the largest log the app writes (a whole round of the longest drill: about 11,000
       bytes, 92 actions);
     - `attempt_answer_gaps`: each attempt's seconds to answer (`log_answer_gaps(log)`, what
-      trainer.progress.records.answer_gaps reckons), kept when it is pushed (and made here for
-      the attempts the class holds), insert-only, read by the staff and a trainee of their own,
-      so that the class's overview reads these and never a log."""
+      trainer.progress.records.answer_gaps reckons: a skipped throw and an undo are no
+      answers), kept when it is pushed (and made here for the attempts the class holds),
+      insert-only, read by the staff and a trainee of their own, so that the class's overview
+      reads these and never a log."""
     _run(conn, frozen_sql("s021_bounded_logs"))

@@ -1,14 +1,14 @@
 -- the trainee's seconds to answer in a logged attempt, as trainer.progress.records.answer_gaps
--- reckons them: each action of the trainee's (not the trainer's, not a skipped throw) timed from
--- the action before it in time order, or from the round's start; none from a log that is not a
--- list of actions
+-- reckons them: each action of the trainee's (not the trainer's, not a skipped throw, not an
+-- undo) timed from the action before it in time order, or from the round's start; none from a
+-- log that is not a list of actions
 CREATE FUNCTION log_answer_gaps(log text) RETURNS double precision[]
 LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$
     SELECT coalesce(array_agg(greatest(0, x.at - coalesce(x.before, 0)) ORDER BY x.at, x.n)
                         FILTER (WHERE x.answer), '{}')
     FROM (SELECT a.n, a.at, lag(a.at) OVER (ORDER BY a.at, a.n) AS before,
                  NOT coalesce(a.e->'by_trainer' NOT IN ('false'::jsonb, 'null'::jsonb, '0'::jsonb, '""'::jsonb), false)
-                     AND (a.e->>'do') IS DISTINCT FROM 'skip-throw' AS answer
+                     AND (a.e->>'do') IS DISTINCT FROM 'skip-throw' AND (a.e->>'do') IS DISTINCT FROM 'undo' AS answer
           FROM (SELECT l.e, l.n, CASE WHEN jsonb_typeof(l.e->'at') = 'number' THEN (l.e->>'at')::float8
                                       ELSE 0 END AS at
                 FROM jsonb_array_elements(CASE WHEN pg_input_is_valid(log, 'jsonb')
