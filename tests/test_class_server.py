@@ -310,7 +310,7 @@ def test_the_class_view_is_read_from_its_indexes(klass):
         scans = {}
         for query, params in recorder.queries:
             what = ("hardest" if "RECURSIVE" in query else "cells" if "attempt_skills" in query
-                    else "answers" if "SELECT log" in query else "recent" if "critical" in query
+                    else "answers" if "attempt_answer_gaps" in query else "recent" if "critical" in query
                     else "trainees")
             scans[what] = plan_scans(conn, query, params)
     assert ("Index Only Scan", "attempts_kept_by_item") in scans["hardest"]

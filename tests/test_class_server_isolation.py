@@ -62,6 +62,8 @@ PLANTED = {
     "synchronous_commit": ("off", "on"),
     "exit_on_error": ("on", "off"),
     "extra_float_digits": ("-15", "1"),
+    "TimeZone": ("'Pacific/Kiritimati'", "UTC"),  # the second cold review's #39
+    "client_min_messages": ("debug5", "notice"),
 }
 
 

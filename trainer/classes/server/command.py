@@ -44,7 +44,9 @@ from trainer.classes.server.sessions import (
     Ended,
     end_holders,
     end_long_transactions,
+    end_queue_holders,
     end_revoked,
+    reset_role_defaults,
 )
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
 from trainer.paths import binary
@@ -147,6 +149,9 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
             for ended, why in sessions_ended(server):
                 say(f"Ended a session of the login {ended.login} ({ended.database}): {why}.")
+            for reset in defaults_reset(server):
+                say(f"Reset the defaults the login {reset.login} set for its sessions"
+                    f"{f' in {reset.database}' if reset.database else ''} (only the staff's may have any).")
     finally:
         server.stop()
         pid_file.unlink(missing_ok=True)
@@ -162,7 +167,19 @@ def sessions_ended(server: Postgres) -> list[tuple[Ended, str]]:
             return ([(e, f"it held up another for more than {HELD:.0f} s") for e in end_holders(admin)]
                     + [(e, f"its transaction was open for more than {LONGEST:.0f} s")
                        for e in end_long_transactions(admin)]
-                    + [(e, "its login was revoked") for e in end_revoked(admin)])
+                    + [(e, "its login was revoked") for e in end_revoked(admin)]
+                    + [(e, "it read no notification while the NOTIFY queue filled")
+                       for e in end_queue_holders(admin)])
+    except psycopg.Error:
+        return []
+
+
+def defaults_reset(server: Postgres) -> list[Ended]:
+    """The defaults workstations' and trainees' logins set for their own sessions, reset
+    (trainer.classes.server.sessions); none when the server cannot be asked just now."""
+    try:
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            return reset_role_defaults(admin)
     except psycopg.Error:
         return []
 

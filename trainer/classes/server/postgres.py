@@ -53,6 +53,16 @@ SOCKET_PATH_MAX = 103
 #: of its own besides, superuser_reserved_connections)
 CONNECTIONS = 200
 RESERVED = 10
+#: the temporary files one session may write (its sorts and hashes that outgrow work_mem), over
+#: all its files at once: a trainee's login spilled 1.9 GB in 22 s with none. A superuser's
+#: setting (no login raises it for itself, nor with ALTER ROLE); the class's own statements
+#: spill nothing near it
+TEMP_FILE_LIMIT = "256MB"
+#: seconds a connection may take to log in: PostgreSQL counts a connection among
+#: max_connections before its login is known, so 205 that never answered the password's challenge
+#: held every slot, the instructor's too, for the default 60 s each. A flood from the network is
+#: the firewall's to bound (README, "Class server": a limit of connections per address)
+AUTHENTICATION_TIMEOUT = 5
 LOG_KEPT = 1 << 20  # bytes of the commands' log before it is set aside as commands.log.1
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 #: what `class-server` says without the optional extra that brings the packaged PostgreSQL
@@ -137,7 +147,9 @@ class Postgres:
         self._socket_folder()
         options = (f"-c listen_addresses={option(self.host)} -p {self.port} "
                    f"-k {option(str(self.socket_dir))} -c unix_socket_permissions=0700 "
-                   f"-c max_connections={CONNECTIONS} -c reserved_connections={RESERVED}")
+                   f"-c max_connections={CONNECTIONS} -c reserved_connections={RESERVED} "
+                   f"-c temp_file_limit={TEMP_FILE_LIMIT} "
+                   f"-c authentication_timeout={AUTHENTICATION_TIMEOUT}s")
         if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False):
             raise ClassServerError(f"PostgreSQL did not start: {self.last_log_line()}")
 

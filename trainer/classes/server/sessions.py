@@ -17,6 +17,21 @@ such a login whose transaction is older than LONGEST seconds, waiting or running
 idle_in_transaction_session_timeout, which the app's connections set, is one a session may turn
 off). And a session whose login can no longer log in (a workstation revoked a moment after it
 connected) is ended too (`end_revoked`).
+
+A session that LISTENs outside a transaction and never reads its socket holds the queue too: the
+server, writing the notifications to it, blocks once the socket's buffers are full (wait event
+ClientWrite), and its place in the queue stops there. Only the staff's live Class view LISTENs
+(on a channel only the staff may read: trainer.classes.workstation.classview.follow), so while
+the queue holds more than QUEUE_USED of its room, `end_queue_holders` ends every session of a
+workstation's or trainee's login that is blocked writing to its client: one of them is the one
+that does not read, and the app reconnects any other.
+
+Every login may give its own sessions defaults (ALTER ROLE CURRENT_USER [IN DATABASE ...] SET):
+the app's connections set what its statements rely on (trainer.classes.workstation.push.SESSION),
+but a planner's setting planted on the shared workstation login (enable_indexscan = off) slows
+every workstation's calls, and nothing lets the server refuse the ALTER ROLE. So the watch also
+resets every default a workstation's or trainee's login holds (`reset_role_defaults`): a login
+that plants one has it for a few seconds, in the sessions it opens meanwhile.
 """
 
 from __future__ import annotations
@@ -24,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import psycopg
+from psycopg import sql
 
 from trainer.classes.server.sql import value
 
@@ -31,6 +47,10 @@ from trainer.classes.server.sql import value
 HELD = 5.0
 #: seconds a transaction of a workstation's or trainee's login may stay open
 LONGEST = 60.0
+#: the share of the NOTIFY queue's room (8 GB) used, above which a session of a workstation's or
+#: trainee's login blocked writing to its client is ended: about 800 kB, while the staff's live
+#: view (the only listener the app has) keeps it near empty
+QUEUE_USED = 0.0001
 #: the sessions watched: a workstation's or trainee's login, not the staff's, not a superuser's
 WATCHED = """NOT r.rolsuper
           AND (pg_has_role(r.oid, 'class_workstation', 'MEMBER')
@@ -76,6 +96,36 @@ def end_revoked(admin: psycopg.Connection) -> list[Ended]:
         SELECT b.pid, b.usename, b.datname FROM pg_stat_activity b JOIN pg_roles r ON r.oid = b.usesysid
         WHERE b.backend_type = 'client backend' AND NOT r.rolcanlogin AND NOT r.rolsuper""").fetchall()
     return _ended(admin, rows)
+
+
+def end_queue_holders(admin: psycopg.Connection, used: float = QUEUE_USED) -> list[Ended]:
+    """While the NOTIFY queue holds more than `used` of its room, end every session of a
+    workstation's or trainee's login that is blocked writing to its client; those ended."""
+    rows = admin.execute("""
+        SELECT b.pid, b.usename, b.datname FROM pg_stat_activity b JOIN pg_roles r ON r.oid = b.usesysid
+        WHERE pg_notification_queue_usage() > %s AND b.backend_type = 'client backend'
+          AND b.wait_event_type = 'Client' AND b.wait_event = 'ClientWrite' AND """ + WATCHED,
+                         (used,)).fetchall()
+    return _ended(admin, rows)
+
+
+def reset_role_defaults(admin: psycopg.Connection) -> list[Ended]:
+    """Reset every default a workstation's or trainee's login set for its own sessions (in
+    pg_db_role_setting: for every database, or for one); the logins reset, each with the database
+    of its defaults ("" for every database)."""
+    rows = admin.execute("""
+        SELECT r.rolname, coalesce(d.datname, '') FROM pg_db_role_setting s
+        JOIN pg_roles r ON r.oid = s.setrole LEFT JOIN pg_database d ON d.oid = s.setdatabase
+        WHERE """ + WATCHED).fetchall()
+    reset = []
+    for login, database in rows:
+        if database:
+            admin.execute(sql.SQL("ALTER ROLE {} IN DATABASE {} RESET ALL").format(
+                sql.Identifier(login), sql.Identifier(database)))
+        else:
+            admin.execute(sql.SQL("ALTER ROLE {} RESET ALL").format(sql.Identifier(login)))
+        reset.append(Ended(login, database))
+    return reset
 
 
 def _ended(admin: psycopg.Connection, rows: list[tuple]) -> list[Ended]:

@@ -654,3 +654,21 @@ def s017_confusable_names(conn: psycopg.Connection) -> None:
     - `name_look_alike(name)`, for any login: the class's name that `name` reads as, so the app
       says so before it makes the profile."""
     _run(conn, frozen_sql("s017_confusable_names"))
+
+
+@migration
+def s021_bounded_logs(conn: psycopg.Connection) -> None:
+    """No login slows the class's overview with its logs (a trainee's login pushed logs of
+    2,000,000 characters, and the overview that read them took 4.5 to 8.5 s instead of 0.55 s):
+
+    - `push_attempts` (s018's, kept as `push_attempts_served`, which no login calls itself)
+      refuses, by name (check_violation, so a workstation sets the row aside and sends the
+      others), an attempt whose log holds more than 262,144 bytes or 2,000 actions: about 24 and
+      21 times the largest log the app writes (a whole round of the longest drill: about 11,000
+      bytes, 92 actions);
+    - `attempt_answer_gaps`: each attempt's seconds to answer (`log_answer_gaps(log)`, what
+      trainer.progress.records.answer_gaps reckons: a skipped throw and an undo are no
+      answers), kept when it is pushed (and made here for the attempts the class holds),
+      insert-only, read by the staff and a trainee of their own, so that the class's overview
+      reads these and never a log."""
+    _run(conn, frozen_sql("s021_bounded_logs"))

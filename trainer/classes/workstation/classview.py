@@ -30,7 +30,6 @@ attempt is retracted, the queries are those the indexes of s005 answer alone.
 
 from __future__ import annotations
 
-import json
 import statistics
 import threading
 import time
@@ -55,7 +54,7 @@ from trainer.progress.classroom import (
     ItemRow,
     who_needs_help,
 )
-from trainer.progress.records import Attempt, Trainee, answer_gaps
+from trainer.progress.records import Attempt, Trainee
 from trainer.progress.stats import DAY, WINDOW
 
 _CLASS = "t.archived = 0 AND t.instructor = 0"
@@ -66,15 +65,6 @@ def _trainee(r: tuple) -> Trainee:
     tid, name, created, archived, archived_at, instructor, uid = r
     name = name if len(name) <= NAME_SHOWN else f"{name[:NAME_SHOWN - 1]}… ({len(name):,} characters)"
     return Trainee(tid, name, created, bool(archived), archived_at, bool(instructor), False, uid=uid)
-
-
-def _gaps(log: str) -> list[float]:
-    """The trainee's times to answer in a stored log; none from a log this app cannot read (the
-    class server refuses such a log since s010)."""
-    try:
-        return answer_gaps(json.loads(log))
-    except (ValueError, TypeError, AttributeError, RecursionError):
-        return []
 
 
 def server_class_overview(conn: psycopg.Connection, *, now: float | None = None, days: float = 30,
@@ -121,12 +111,16 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
     hardest.sort(key=lambda i: (i.pass_rate, -i.attempts, i.item_id))
     del hardest[items:]
     gaps: dict[int, list[float]] = {t.id: [] for t in trainees}
-    for tid, log in conn.execute(
-            f"SELECT t.id, a.log FROM trainees t CROSS JOIN LATERAL ("
-            f"  SELECT log FROM attempts a WHERE trainee_id = t.id AND abandoned = 0 {kept_a}"
-            f"  ORDER BY started DESC LIMIT %(answers)s) a WHERE {_CLASS}",
+    # each attempt's seconds to answer, kept by the server at push (s021): no log is read (a
+    # class the server has not brought up to date yet shows none)
+    kept_gaps = conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL").fetchone()[0]
+    for tid, kept in [] if not kept_gaps else conn.execute(
+            f"SELECT t.id, a.gaps FROM trainees t CROSS JOIN LATERAL ("
+            f"  SELECT g.gaps FROM attempts a LEFT JOIN attempt_answer_gaps g ON g.attempt_id = a.id "
+            f"  WHERE a.trainee_id = t.id AND a.abandoned = 0 {kept_a}"
+            f"  ORDER BY a.started DESC LIMIT %(answers)s) a WHERE {_CLASS}",
             {"answers": int(answers), "hidden": hidden}):
-        gaps[tid].extend(_gaps(log))
+        gaps[tid].extend(kept or ())
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
     return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
 

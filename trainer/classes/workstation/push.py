@@ -91,6 +91,8 @@ SESSION = {
     "DateStyle": "ISO",
     "IntervalStyle": "postgres",
     "extra_float_digits": "1",  # times read back exactly
+    "TimeZone": "UTC",  # times the server prints (none the app reads: its times are numbers)
+    "client_min_messages": "notice",  # not every step of the server's work sent to the app
 }
 
 
