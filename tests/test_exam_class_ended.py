@@ -166,3 +166,44 @@ def test_a_sitting_still_under_way_is_not_certified_from_its_record(tmp_path, kl
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         summary = certify_class(ledger, ivy, joined("instructor"))
     assert summary.certificates == [] and summary.refused == []
+
+
+def test_the_app_asks_before_the_next_sitting_and_certifies_the_ended_fail(qtbot, tmp_path, klass, joined,
+                                                                         ivy, files):
+    """#35 through the instructor's screens, joined to the class: Issue a sitting… names Sam's
+    ended, uncertified fail and asks (No issues nothing, Yes issues attempt 2); Certify…, with no
+    submission, certifies the fail from the class server's record."""
+    from tests.support.screens import answer, window
+    from trainer.exams.roles import new_instructor
+
+    first = issued(tmp_path, ivy, joined, EXAM)
+    sat(tmp_path, EXAM, first, joined, critical_at=0)
+    store = Store.open(tmp_path / "instructor.sqlite")
+    lee, _ = new_instructor(store, "Ivy Park", PASSPHRASE, tmp_path, key_file=files / "ivy.key")
+    w = window(qtbot, store, installation_key(tmp_path / "k2"), lee)
+    try:
+        w.rejoin_class(klass.address("instructor"))
+        page = w.show_screen("exam")
+        page.refresh()
+        rows = [page.forms.item(r, 0).text() for r in range(page.forms.rowCount())]
+        page.forms.selectRow(rows.index(EXAM.name))
+        key = str(files / "ivy.key")
+        seen: list = []
+        answer({"button": "No"}, seen=seen)
+        assert page.certification.issue("Sam Lee", str(tmp_path / "2.sitting"), key, PASSPHRASE) is None
+        assert first["nonce"] in seen[0] and "Issue a new sitting anyway?" in seen[0]
+        assert not (tmp_path / "2.sitting").exists()
+        answer({"button": "Yes"}, {"button": "OK"})
+        token = page.certification.issue("Sam Lee", str(tmp_path / "2.sitting"), key, PASSPHRASE)
+        assert token is not None and token["attempt"] == 2
+        seen = []
+        answer({"button": "No"}, {"button": "OK"}, seen=seen)  # no submission: the class's record
+        summary = page.certification.certify(out=str(tmp_path / "certs.json"), key_path=key,
+                                             passphrase=PASSPHRASE)
+        assert summary is not None and [c["sitting"] for c in summary.certificates] == [first["nonce"]]
+        assert "1 certified, 0 refused" in seen[1]
+        assert "Sam Lee, Floor supervisor exam: did not pass" in seen[1]
+        assert "from the class server's record" in seen[1]
+    finally:
+        w.close()
+        store.close()
