@@ -210,9 +210,7 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                 earlier, use = ended
                 raise UncertifiedSittingError(
                     f"{name} has a sitting of {form.name!r} (attempt {use['attempt']}, sitting "
-                    f"{earlier}) that ended on the class server and is not certified: certify it "
-                    "first (dealer-trainer certify --class URL certifies it from the server's "
-                    "record, a pass or a fail), or issue anyway (--after-uncertified)", earlier)
+                    f"{earlier}) that ended on the class server and is not certified", earlier)
         code = start_code(key, nonce) if proof else None
         named = {"uid": form.uid, "name": form.name, "digest": sat.digest}
         if code is not None and form.draw:  # a pool's draw, named so that only the code tells it

@@ -67,11 +67,13 @@ class UncertifiedSittingError(ClassLedgerError):
     """A new sitting of a form for a trainee who has a sitting of it that ended on the class server
     and is not certified yet (trainer.exams.certify `issue_sitting`): the message names it, `nonce`
     is its; issued anyway with `after_uncertified=True` (`dealer-trainer sitting
-    --after-uncertified`)."""
+    --after-uncertified`). `said`: the sitting named, without what the command line does about it."""
 
-    def __init__(self, message: str, nonce: str):
-        super().__init__(message)
-        self.nonce = nonce
+    def __init__(self, said: str, nonce: str):
+        super().__init__(f"{said}: certify it first (dealer-trainer certify --class URL certifies it "
+                         "from the server's record, a pass or a fail), or issue anyway "
+                         "(--after-uncertified)")
+        self.said, self.nonce = said, nonce
 
 
 class AwaitingClassError(ClassLedgerError):

@@ -140,8 +140,9 @@ class Certification:
                 token = issue_sitting(page.store, key, form, trainee, classroom=page.class_connection())
             except UncertifiedSittingError as e:  # a fail nobody handed in is not passed over silently
                 if QMessageBox.question(
-                        page, "Issue a sitting", f"{e}.\n\nIssue a new sitting anyway? (Certify… "
-                        "certifies the earlier one from the class server's record.)",
+                        page, "Issue a sitting", f"{e.said}. Certify… certifies it from the class "
+                        "server's record, a pass or a fail, with nothing handed in.\n\nIssue a new "
+                        "sitting anyway?",
                         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                         QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
                     return None
