@@ -272,7 +272,8 @@ def test_a_sitting_past_its_time_holds_up_no_new_sitting_of_its_form(tmp_path, k
     instructor recorded it abandoned, even once its time was over by the server's clock: then it
     has ended, timed out, as it is certified, and a new sitting is issued."""
     from trainer.exams.classledger import unended_lines
-    from trainer.exams.errors import ClassLedgerError
+    from trainer.exams.errors import ClassLedgerError, UncertifiedSittingError
+    from trainer.exams.submission import certify_class
 
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
@@ -285,5 +286,12 @@ def test_a_sitting_past_its_time_holds_up_no_new_sitting_of_its_form(tmp_path, k
     server_clock_moves_on(klass, token["nonce"], 60)  # 30 s past the allowance
     [line] = unended_lines(joined("instructor"))
     assert line.endswith("not ended; its time is over: it is certified as timed out")
+    # ended, timed out, and not certified: named until it is (tests/test_exam_class_ended.py)
+    with pytest.raises(UncertifiedSittingError, match=token["nonce"]):
+        issued(tmp_path, ivy, joined, exam)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        [certificate] = certify_class(ledger, ivy, joined("instructor")).certificates
+    assert (certificate["status"], certificate["answers"]) == ("timed-out", [])
+    assert certificate["late"]["ended"] is False
     again = issued(tmp_path, ivy, joined, exam)
     assert again["attempt"] == 2 and again["nonce"] != token["nonce"]

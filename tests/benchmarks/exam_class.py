@@ -2,7 +2,7 @@
 the certificates, with each answer sent to the server as it is given.
 
 Run: `.venv/bin/python tests/benchmarks/exam_class.py [--trainees 30] [--items 6]
-[--item-seconds 2] [--folder DIR]`.
+[--item-seconds 2] [--from-record] [--folder DIR]`.
 
 It starts a real PostgreSQL on this machine (the packaged server, as `dealer-trainer class-server`
 does) and makes a class, then:
@@ -15,7 +15,9 @@ does) and makes a class, then:
    answer each item (`ExamSession.record`; the answers are graded before the clock starts, and
    a trainee takes `--item-seconds` an item), and wait until the file has nothing left to send;
 3. the instructor certifies the class's results (`certify_submission --class`): each checked
-   against the server's record of its sitting, re-graded and signed, and kept on the server.
+   against the server's record of its sitting, re-graded and signed, and kept on the server;
+   with `--from-record`, nothing is handed in and each sitting is certified from the server's
+   record alone (`certify_class`, `dealer-trainer certify --class` with no submission).
 
 Reported: the time to start (`start_exam`, per trainee), the time from an answer given (the call
 to `record`) to the class server holding it (the server's own receipt time, same machine), p50
@@ -46,7 +48,7 @@ from trainer.exams.keys import InstructorKey
 from trainer.exams.proof import start_code
 from trainer.exams.records import portable_record
 from trainer.exams.session import start_exam
-from trainer.exams.submission import SUBMISSION, certify_submission
+from trainer.exams.submission import SUBMISSION, certify_class, certify_submission
 from trainer.exams.trust import installation_key
 from trainer.grading import correct_log, grade
 from trainer.library import load_library
@@ -123,6 +125,8 @@ def main() -> None:
     ap.add_argument("--trainees", type=int, default=30)
     ap.add_argument("--items", type=int, default=6, help=f"at most {len(ITEMS)}")
     ap.add_argument("--item-seconds", type=float, default=2.0, help="the time a trainee takes an item")
+    ap.add_argument("--from-record", action="store_true", help="hand nothing in: certify every "
+                    "sitting from the class server's record")
     ap.add_argument("--folder", type=Path, help="where the server and the files go (default: a "
                     "temporary folder, removed afterwards)")
     args = ap.parse_args()
@@ -172,7 +176,10 @@ def main() -> None:
         submission.write_text(json.dumps({"format": SUBMISSION, "version": 1, "exported": time.time(),
                                           "source": "bench", "results": [d["result"] for d in done]}))
         t = time.perf_counter()
-        summary = certify_submission(ledger, ivy, submission, classroom=instructor)
+        if args.from_record:  # nothing handed in: every sitting from the server's record
+            summary = certify_class(ledger, ivy, instructor)
+        else:
+            summary = certify_submission(ledger, ivy, submission, classroom=instructor)
         certifying = time.perf_counter() - t
         ledger.close()
 
@@ -194,7 +201,8 @@ def main() -> None:
         line("record (in the file, sent and acknowledged), median",
              f"{1000 * statistics.median(records):.1f} ms")
         line("record, p95", f"{1000 * percentile(records, 95):.1f} ms")
-        line("certify the class (--class), all", f"{certifying:.2f} s",
+        how = ", nothing handed in" if args.from_record else ""
+        line(f"certify the class (--class{how}), all", f"{certifying:.2f} s",
              f"{1000 * certifying / max(1, len(done)):.0f} ms a result")
     finally:
         server.stop()

@@ -1,5 +1,7 @@
-"""`dealer-trainer certify SUBMISSION.json --key KEY --ledger DB --out CERTIFICATES.json`: re-grade
-a workstation's exam submission and sign a certificate for each result."""
+"""`dealer-trainer certify [SUBMISSION.json] --key KEY --ledger DB --out CERTIFICATES.json [--class
+URL]`: re-grade a workstation's exam submission and sign a certificate for each result; in a class,
+also every sitting that ended on the class server and is not certified, from the server's record
+(nothing need be handed in: a pass and a fail alike, an abandoned sitting as abandoned)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ HELP = "re-grade a workstation's exam submission and sign a certificate for each
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("submission", metavar="SUBMISSION.json")
+    parser.add_argument("submission", metavar="SUBMISSION.json", nargs="?",
+                        help="a workstation's submission (with --class it may be left out: every "
+                        "sitting that ended on the class server is certified from its record)")
     parser.add_argument("--key", required=True, metavar="KEY", help="your instructor key file")
     parser.add_argument("--ledger", required=True, metavar="DB", help="the progress file that issued "
                         "the sittings")
@@ -28,21 +32,28 @@ def run(args) -> int:
     from trainer.exams.certify import CERTIFY_WITHIN
     from trainer.exams.classledger import unended_lines
     from trainer.exams.keys import read_private_key
-    from trainer.exams.submission import certify_submission, write_certificates
+    from trainer.exams.submission import CertifySummary, certify_class, certify_submission, write_certificates
     from trainer.progress.store import Store
 
     grace = CERTIFY_WITHIN if args.grace_hours is None else args.grace_hours * 3600
     if not 0 <= grace <= 720 * 3600:
         raise RequestError("--grace-hours", "must be from 0 to 720")
+    if args.submission is None and args.class_address is None:
+        raise RequestError("SUBMISSION.json", "give a submission, or --class URL to certify the "
+                           "sittings that ended on the class server")
     key = read_private_key(args.key, passphrase(args))
     with Store.open(args.ledger) as store, joined(args, args.ledger) as classroom:
-        summary = certify_submission(store, key, args.submission, classroom=classroom, within=grace)
+        summary = CertifySummary() if args.submission is None else \
+            certify_submission(store, key, args.submission, classroom=classroom, within=grace)
+        if classroom is not None:  # in a class the server's record is the result: nothing need be handed in
+            certify_class(store, key, classroom, summary=summary)
         unended = [] if classroom is None else unended_lines(classroom)
     write_certificates(args.out, summary.certificates)
     for c in summary.certificates:
         verdict = "passed" if c["passed"] else "did not pass"
         print(f"certified: {c['trainee']}, {c['form']['name']}, attempt {c['attempt']}: {verdict} "
-              f"({c['total']})")
+              f"({c['total']})" + (", abandoned" if c["status"] == "abandoned" else "")
+              + (", from the class server's record" if c.get("recorded") else ""))
         if c.get("late"):
             print(f"  not in time: {c['late']['why']}")
     for line in summary.refused:

@@ -21,6 +21,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--unsealed", action="store_true", help="leave the form readable in the file "
                         "(by default it is sealed under the start code; either way the sitting "
                         "starts only with the code)")
+    parser.add_argument("--after-uncertified", action="store_true", help="in a class, issue it even "
+                        "though the trainee has a sitting of this form that ended and is not "
+                        "certified (certify it first: certify --class)")
     parser.add_argument("--passphrase-env", metavar="VAR", help="the key's passphrase, from this "
                         "environment variable (else it is asked)")
     class_option(parser)  # joined: the class server counts the attempts and records the sitting
@@ -39,7 +42,7 @@ def run(args) -> int:
     key = read_private_key(args.key, passphrase(args))
     with Store.open(args.ledger) as store, joined(args, args.ledger) as classroom:
         token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600,
-                              classroom=classroom)
+                              classroom=classroom, after_uncertified=args.after_uncertified)
         shown = sitting_form(store, form, token)
     code = write_sitting_file(args.out, token, sign_form(shown, key), sealed=not args.unsealed,
                               key=key, pool=form)

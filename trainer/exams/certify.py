@@ -50,7 +50,14 @@ from trainer.exams.classledger import (
     not_certifiable,
     unended_line,
 )
-from trainer.exams.errors import ClassLedgerError, ExamError, FormError, FormFileError, NoAttemptsLeftError
+from trainer.exams.errors import (
+    ClassLedgerError,
+    ExamError,
+    FormError,
+    FormFileError,
+    NoAttemptsLeftError,
+    UncertifiedSittingError,
+)
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
 from trainer.exams.forms import ExamForm, form_from_json
@@ -149,14 +156,16 @@ class Sitting:
 
 def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str, *,
                   now: float | None = None, valid_for: float = VALID_FOR, classroom=None,
-                  proof: bool = True) -> dict:
+                  proof: bool = True, after_uncertified: bool = False) -> dict:
     """A signed, one-time token for the trainee's next attempt at the form, recorded in the
     ledger. NoAttemptsLeftError when the ledger shows every attempt the form allows issued.
     `proof` (the default): its result must prove it was opened with the start code
     (trainer.exams.proof), which the sitting file's writer derives from `key`.
     Joined to a class (`classroom`), the class server counts the attempts and records the
     sitting before this file does; ExamOfflineError when it cannot be reached (nothing issued).
-    FormError for a form retired (archived) here."""
+    FormError for a form retired (archived) here. In a class, UncertifiedSittingError (naming it)
+    while the trainee has a sitting of the form that ended on the server and is not certified,
+    unless `after_uncertified`: a fail nobody handed in is not passed over without a word."""
     name = clean_name(trainee)
     if not name:
         raise CertifyError("a sitting needs the trainee's name")
@@ -195,6 +204,13 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
             raise NoAttemptsLeftError(
                 f"{name} has had every attempt at {form.name!r} ({form.attempts_allowed}): no "
                 "sitting was issued")
+        if classroom is not None and not after_uncertified:
+            ended = _ended_uncertified(classroom, db, name, form.uid)
+            if ended is not None:
+                earlier, use = ended
+                raise UncertifiedSittingError(
+                    f"{name} has a sitting of {form.name!r} (attempt {use['attempt']}, sitting "
+                    f"{earlier}) that ended on the class server and is not certified", earlier)
         code = start_code(key, nonce) if proof else None
         named = {"uid": form.uid, "name": form.name, "digest": sat.digest}
         if code is not None and form.draw:  # a pool's draw, named so that only the code tells it
@@ -218,6 +234,20 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                         NoAttemptsLeftError):
                 classroom.record_sitting(row, verifier)
     return token
+
+
+def _ended_uncertified(classroom, db, name: str, form_uid: str) -> tuple[str, dict] | None:
+    """A sitting of the form this file issued to the trainee that the class server saw started and
+    that has no certificate (nor was voided), with how the server saw it; None when there is none.
+    A sitting still under way was refused before this is asked."""
+    for (nonce,) in db.execute("SELECT nonce FROM exam_sittings WHERE trainee_name = ? AND form_uid = ? "
+                               "AND result_uid IS NULL ORDER BY attempt", (name, form_uid)):
+        with Server(f"The class server cannot be reached now ({classroom.address.shown}): no "
+                    "sitting was issued"):
+            use = classroom.sitting_use(nonce)
+        if use is not None and use["used"] is not None and use["certified"] is None and not use.get("voided"):
+            return nonce, use
+    return None
 
 
 def sitting_form(store: Store, form: ExamForm, token: dict) -> ExamForm:
@@ -330,6 +360,16 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if ending is None:
         raise CertifyError(f"status: {shown(status)} is not how an exam ends")
     sat = date_sat(record.get("started"), ledger["issued"], ledger["expires"])
+    return _sign(store, key, ledger, form, uid, trainee, given, ending, sat, late, classroom=classroom,
+                 now=now, within=within)
+
+
+def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: str, trainee: str,
+          given: object, ending: Ending, sat: float, late: dict | None, *, classroom, now: float | None,
+          within: float, **more) -> dict:
+    """Re-grade the answers `given` of the sitting `ledger` (its row in the instructor's file) on
+    `form`, sign the certificate, and keep it in the file and, in a class, on the class server
+    (one per sitting there). `more`: what else the certificate states."""
     answers = regrade_answers(form, given)
     score = exam_score(answers, len(form.items), form.pass_mark)
     status, passed = verdict(ending, score)
@@ -338,7 +378,8 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
         raise CertifyError(f"this sitting expired {_span(now - ledger['expires'])} ago; a result is "
                            f"certified within {_span(within)} of its sitting's expiry: issue a new "
                            "sitting (or, if it was sat in time, certify with --grace-hours)")
-    body = {"format": CERTIFICATE, "version": VERSION, "result": uid, "sitting": sitting.nonce,
+    nonce = ledger["nonce"]
+    body = {"format": CERTIFICATE, "version": VERSION, "result": uid, "sitting": nonce,
             "attempt": ledger["attempt"], "trainee": trainee,
             "form": {"uid": form.uid, "name": form.name, "digest": form.digest,
                      "pass_mark": form.pass_mark, "items": len(form.items)},
@@ -346,16 +387,15 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             "procedure": score.procedure, "payouts": score.payouts, "speed": score.speed,
             "total": score.total, "answers": answers, "certified": now, "sat": sat,
             "rule": {"number": score.rule, "name": rule(score.rule).name},
-            **({"late": late} if late is not None else {}),
+            **({"late": late} if late is not None else {}), **more,
             "signer": _signer(key.public)}
     certificate = {**body, "signature": key.sign(body)}
     try:
         with store.write() as db:
             db.execute("UPDATE exam_sittings SET result_uid = ?, certified = ? WHERE nonce = ?",
-                       (uid, now, sitting.nonce))
+                       (uid, now, nonce))
             db.execute("INSERT INTO exam_certificates (result_uid, nonce, certificate, signed) "
-                       "VALUES (?, ?, ?, ?)", (uid, sitting.nonce,
-                                               json.dumps(certificate, ensure_ascii=False), now))
+                       "VALUES (?, ?, ?, ?)", (uid, nonce, json.dumps(certificate, ensure_ascii=False), now))
             if classroom is not None:
                 with Server("The class server cannot be reached now: nothing was certified",
                             CertifyError):
@@ -363,6 +403,76 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     except sqlite3.IntegrityError:  # another process certified it a moment ago
         raise CertifyError("this sitting was already used") from None
     return certificate
+
+
+def certify_recorded(store: Store, key: InstructorKey, token: object, *, classroom,
+                     now: float | None = None) -> dict | None:
+    """Certify a sitting issued in the class from the class server's record of it alone, with
+    nothing handed in (see trainer.exams.classledger, "Certified from the server's record"): a
+    sitting that ended there, timed out by the server's clock, or was recorded abandoned (then it
+    is certified abandoned, a fail). The certificate, or None when there is nothing to certify yet
+    (never started, voided, certified already, still under way). CertifyError names a refusal;
+    ExamOfflineError when the server cannot be reached."""
+    sitting = read_sitting(token, [key.public])
+    rows = store.query("SELECT * FROM exam_sittings WHERE nonce = ?", (sitting.nonce,))
+    if not rows:
+        raise CertifyError("this sitting token was not issued by this instructor's ledger")
+    ledger = rows[0]
+    if ledger["result_uid"] is not None:
+        return None
+    with Server(f"Certificates are checked on the class server, which cannot be reached now "
+                f"({classroom.address.shown}): nothing was certified"):
+        state = classroom.sitting_state(sitting.nonce)
+    if state["class"] != class_named(token):
+        raise CertifyError(f"sitting {sitting.nonce} was issued in another class than the one joined here")
+    use, kept = state["use"], state["record"]
+    if use is None or use["used"] is None or use.get("voided") or use["certified"] is not None:
+        return None
+    if kept is None or kept["opened"] is None:
+        raise CertifyError(f"sitting {sitting.nonce}: the class server keeps no record of its answers "
+                           "(issued without a start code): certify the result handed in")
+    gone = kept.get("abandoned")
+    if kept["ending"] is None and kept.get("over") is None and not gone:
+        return None  # under way: unended_lines names it
+    refused = not_certifiable(use, sitting.nonce, ledger["trainee_name"], ledger["form_digest"], use["used"])
+    if refused:
+        raise CertifyError(refused)
+    form = sitting_form(store, get_form(store, ledger["form_uid"]), token)
+    if form.digest != ledger["form_digest"]:
+        raise CertifyError("this machine's copy of the form is not the one the sitting names")
+    late = counted_late(kept)
+    if gone:
+        ending = Ending.LEFT
+    elif kept["ending"] is None:
+        ending = Ending.TIME_UP  # never ended on the server: its time ran out there
+    else:
+        try:
+            ending = Ending(kept["ending"])
+        except ValueError:
+            raise CertifyError(f"sitting {sitting.nonce}: the class server's record ends "
+                               f"{shown(kept['ending'])}, which is not how an exam ends") from None
+        if late is not None and late["ended_after_limit"] is not None and ending is Ending.FINISHED:
+            ending = Ending.TIME_UP
+    sat = kept.get("started")
+    if isinstance(sat, bool) or not isinstance(sat, int | float) or not math.isfinite(sat):
+        raise CertifyError(f"sitting {sitting.nonce}: the class server's record keeps no time of its start")
+    # the date sat and the expiry are the server's clock's, not a workstation's: the server
+    # started the sitting only before it expired, so no grace is asked after it
+    return _sign(store, key, ledger, form, str(use["used"]), ledger["trainee_name"], kept_answers(kept),
+                 ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
+                 recorded={"by": "class server", **({"abandoned": gone} if gone else {})})
+
+
+def class_sittings(store: Store, classroom) -> list[dict]:
+    """The tokens of the sittings this file issued in the joined class and has not certified,
+    oldest first (ExamOfflineError when the server cannot be reached)."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown})"):
+        here = classroom.class_uid()
+    tokens = read_rows(store.query("SELECT nonce, token FROM exam_sittings WHERE result_uid IS NULL "
+                                   "ORDER BY issued, nonce"),
+                       lambda r: stored_json(r["token"], "token", dict), lambda r: f"sitting {r['nonce']}",
+                       store.note_unreadable)
+    return [t for t in tokens if class_named(t) == here]
 
 
 def date_sat(started: object, issued: float, expires: float) -> float:

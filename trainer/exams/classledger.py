@@ -93,6 +93,18 @@ never turned silently into a fresh sitting. One whose time and allowance are ove
 clock (`over`) has ended, timed out, as it is certified: it no longer holds up a new sitting of
 its form (trainer.exams.certify `issue_sitting`), recorded abandoned or not.
 
+**Certified from the server's record.** In a class the server's record of a sitting is the
+result, so a trainee need hand nothing in: `certify --class` (and the app's Certify… while the
+instructor is joined to the class) certifies every sitting the instructor's file issued in the
+class that ended on the server, or timed out there by its clock (`over`), or was recorded
+abandoned, and is not certified yet (trainer.exams.certify `certify_recorded`), a pass and a fail
+alike: the answers the server kept in time are re-graded as a handed-in result's are, the end is
+the server's (an abandoned sitting is certified abandoned, a fail), and the date sat is the
+server's record of the start. So a fail that nobody hands in still reaches the employer's export.
+While a trainee has such a sitting of a form, issuing a new sitting of that form is refused,
+naming it (UncertifiedSittingError), unless the instructor says so (`issue_sitting(...,
+after_uncertified=True)`; `dealer-trainer sitting --after-uncertified`; the app asks).
+
 **A sitting voided** (s019). A genuine outage must not spend an attempt: the instructor voids the
 sitting, with a reason the class keeps (`void`; `dealer-trainer void-sitting`, or the Class tab's
 list of sittings), insert-only. The class no longer counts it (`exam_attempts_of` answers the
@@ -244,7 +256,8 @@ def not_as_recorded(kept: dict, record: dict, nonce: str, ending) -> str | None:
     if kept.get("abandoned"):
         gone = kept["abandoned"]
         return (f"{named} was recorded abandoned on the class server by {gone['by']} ({gone['reason']}): "
-                "it counts as a fail, and no result of it is certified")
+                "it counts as a fail, certified abandoned from the server's record (certify --class), "
+                "and no result of it handed in is certified")
     if record.get("class_start") != kept["opened"]:
         return (f"{named}: the result handed in is not the one the class server started (it does "
                 "not bear the server's start of it): it was sat again apart from the class, and "

@@ -63,6 +63,19 @@ class ExamOfflineError(ClassLedgerError):
     """An exam step that must be counted on the class server, which cannot be reached now."""
 
 
+class UncertifiedSittingError(ClassLedgerError):
+    """A new sitting of a form for a trainee who has a sitting of it that ended on the class server
+    and is not certified yet (trainer.exams.certify `issue_sitting`): the message names it, `nonce`
+    is its; issued anyway with `after_uncertified=True` (`dealer-trainer sitting
+    --after-uncertified`). `said`: the sitting named, without what the command line does about it."""
+
+    def __init__(self, said: str, nonce: str):
+        super().__init__(f"{said}: certify it first (dealer-trainer certify --class URL certifies it "
+                         "from the server's record, a pass or a fail), or issue anyway "
+                         "(--after-uncertified)")
+        self.said, self.nonce = said, nonce
+
+
 class AwaitingClassError(ClassLedgerError):
     """An exam sat online in a class: the class server has not acknowledged the last answer (or
     the end) yet, so the next item does not open and no result is shown."""

@@ -35,6 +35,8 @@ from trainer.exams.certify import (
     CertifyError,
     Sitting,
     certify,
+    certify_recorded,
+    class_sittings,
     open_signed_form,
     read_sitting,
     signed_by,
@@ -233,6 +235,26 @@ def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike
                                                 classroom=classroom))
         except CertifyError as e:
             summary.refused.append(f"{where}: {e}")
+    return summary
+
+
+def certify_class(store: Store, key: InstructorKey, classroom, *, now: float | None = None,
+                  summary: CertifySummary | None = None) -> CertifySummary:
+    """Certify, from the class server's record alone, every sitting this file issued in the
+    joined class that ended there (or timed out, or was recorded abandoned) and is not certified
+    (trainer.exams.certify `certify_recorded`): in a class the server's record is the result, so
+    nothing need be handed in. Added to `summary` (a submission's, certified first) when given;
+    the ones refused are named. ExamOfflineError when the server cannot be reached."""
+    summary = CertifySummary() if summary is None else summary
+    for token in class_sittings(store, classroom):
+        where = f"sitting {token.get('nonce')} ({token.get('trainee')})"
+        try:
+            certificate = certify_recorded(store, key, token, classroom=classroom, now=now)
+        except CertifyError as e:
+            summary.refused.append(f"{where}: {e}")
+            continue
+        if certificate is not None:
+            summary.certificates.append(certificate)
     return summary
 
 

@@ -106,6 +106,7 @@ class Certification:
         """Issue a sitting of the selected form to a trainee, signed with the instructor key."""
         from trainer.exams import (
             ExamError,
+            UncertifiedSittingError,
             get_form,
             issue_sitting,
             sign_form,
@@ -135,7 +136,18 @@ class Certification:
         if not out:
             return None
         try:
-            token = issue_sitting(page.store, key, form, trainee, classroom=page.class_connection())
+            try:
+                token = issue_sitting(page.store, key, form, trainee, classroom=page.class_connection())
+            except UncertifiedSittingError as e:  # a fail nobody handed in is not passed over silently
+                if QMessageBox.question(
+                        page, "Issue a sitting", f"{e.said}. Certify… certifies it from the class "
+                        "server's record, a pass or a fail, with nothing handed in.\n\nIssue a new "
+                        "sitting anyway?",
+                        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                        QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
+                    return None
+                token = issue_sitting(page.store, key, form, trainee, classroom=page.class_connection(),
+                                      after_uncertified=True)
             code = write_sitting_file(out, token, sign_form(sitting_form(page.store, form, token), key),
                                       key=key, pool=form)
         except (ExamError, OSError) as e:
@@ -152,25 +164,48 @@ class Certification:
         return {**token, "start_code": code}
 
     def certify(self, path: str | None = None, out: str | None = None, key_path: str | None = None,
-                passphrase: str | None = None):
-        """Re-grade a workstation's submission and sign a certificate for each result."""
-        from trainer.exams import ExamError, certify_submission, write_certificates
+                passphrase: str | None = None, *, class_only: bool | None = None):
+        """Re-grade a workstation's submission and sign a certificate for each result; joined to a
+        class, also every sitting that ended on the class server and is not certified, from its
+        record (nothing need be handed in). `class_only`: in a class, no submission (None: asked)."""
+        from trainer.exams import (
+            CertifySummary,
+            ExamError,
+            certify_class,
+            certify_submission,
+            write_certificates,
+        )
 
         page = self.page
-        if path is None:
+        classroom = page.class_connection()
+        if classroom is None:
+            class_only = False
+        elif path is None and class_only is None:
+            asked = QMessageBox.question(
+                page, "Certify", "The sittings that ended on the class server are certified from its "
+                "record: nothing need be handed in.\n\nAdd a workstation's submission too?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+                | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.No)
+            if asked == QMessageBox.StandardButton.Cancel:
+                return None
+            class_only = asked != QMessageBox.StandardButton.Yes
+        if path is None and not class_only:
             path, _ = QFileDialog.getOpenFileName(page, "Certify a submission", "",
                                                   "Submissions (*.json)")
-        if not path:
-            return None
-        key = self._key(key_path, passphrase, "Certify a submission")
+            if not path:
+                return None
+        key = self._key(key_path, passphrase, "Certify")
         if key is None:
             return None
         from trainer.progress import StoreError
 
         try:
-            summary = certify_submission(page.store, key, path, classroom=page.class_connection())
+            summary = CertifySummary() if class_only else \
+                certify_submission(page.store, key, path, classroom=classroom)
+            if classroom is not None:
+                certify_class(page.store, key, classroom, summary=summary)
         except (ExamError, StoreError) as e:
-            QMessageBox.warning(page, "Certify a submission", str(e))
+            QMessageBox.warning(page, "Certify", str(e))
             return None
         if summary.certificates:
             if out is None:
@@ -180,12 +215,13 @@ class Certification:
                 write_certificates(out, summary.certificates)
         lines = [f"{c['trainee']}, {c['form']['name']}: "
                  f"{'passed' if c['passed'] else 'did not pass'} ({c['total']})"
+                 + (", abandoned" if c["status"] == "abandoned" else "")
+                 + (", from the class server's record" if c.get("recorded") else "")
                  + (f" — not in time: {c['late']['why']}" if c.get("late") else "")
                  for c in summary.certificates]
         lines += [f"Refused — {r}" for r in summary.refused]
-        QMessageBox.information(page, "Certify a submission",
-                                f"{len(summary.certificates)} certified, {len(summary.refused)} "
-                                "refused.\n\n" + "\n".join(lines))
+        QMessageBox.information(page, "Certify", f"{len(summary.certificates)} certified, "
+                                f"{len(summary.refused)} refused.\n\n" + "\n".join(lines))
         return summary
 
 

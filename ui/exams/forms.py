@@ -240,7 +240,7 @@ class FormsTab:
         row = button_row((("New form…", self.new_form), ("Import form…", self.import_form),
                           ("Export form…", self.export_form),
                           ("Issue a sitting…", lambda: self.certification.issue()),
-                          ("Certify a submission…", lambda: self.certification.certify())))
+                          ("Certify…", lambda: self.certification.certify())))
         self.give_button = QPushButton("Give to &class")
         self.give_button.clicked.connect(lambda: self.give_form_to_class())
         row.insertWidget(3, self.give_button)  # after Export form…

@@ -178,17 +178,19 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     time, or not received), `time_limit` the limit the server keeps (None: registered before
     s014, not kept), `allowance` the seconds it allows for the queue, and `over`: the seconds
     since the time limit and the allowance ran out by the server's clock, now (None: not yet, or
-    no limit kept): whatever reaches the server from then on is late."""
+    no limit kept): whatever reaches the server from then on is late. `started`: when its start
+    reached the server, by the server's clock (None: not started)."""
     found = conn.execute(
         "SELECT l.time_limit, exam_queue_allowance(), extract(epoch FROM clock_timestamp()) "
-        "- (s.received + l.time_limit + exam_queue_allowance()) FROM exam_sitting_links l "
+        "- (s.received + l.time_limit + exam_queue_allowance()), s.received FROM exam_sitting_links l "
         "LEFT JOIN exam_sitting_steps s ON s.nonce = l.nonce AND s.step = 1 WHERE l.nonce = %s",
         (nonce,)).fetchone()
     if found is None:
         return None
     record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "refused": [],
                     "late": {}, "ended_late": None, "time_limit": found[0], "allowance": found[1],
-                    "over": found[2] if found[2] is not None and found[2] > 0 else None}
+                    "over": found[2] if found[2] is not None and found[2] > 0 else None,
+                    "started": found[3]}
     for kind, opened, result, position, answer, ending, late in conn.execute(
             "SELECT kind, opened, result_uid, position, answer, ending, late FROM exam_sitting_steps "
             "WHERE nonce = %s ORDER BY step", (nonce,)):
