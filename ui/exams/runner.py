@@ -14,6 +14,7 @@ each wait) and not the window, whose countdown moves every second throughout."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from html import escape
@@ -127,10 +128,8 @@ class ExamRunner(QWidget):
     def _try(self, deliver: Callable[[], object]) -> None:
         """On the try's thread: `deliver`, and what it said handed to the GUI thread."""
         said = deliver()
-        try:
+        with contextlib.suppress(RuntimeError):  # the runner is gone (the window closed meanwhile)
             self.delivered.emit(said)
-        except RuntimeError:  # the runner is gone (the window closed meanwhile)
-            pass
 
     def _tried(self, said: object) -> None:
         self._delivering = False
