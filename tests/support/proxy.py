@@ -54,7 +54,8 @@ class SilentProxy:
             with self._lock:
                 self._sockets += [client, server]
             for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pipe, args=(a, b), name="silent-proxy-pipe", daemon=True).start()
+                threading.Thread(target=self._pipe, args=(a, b), name="silent-proxy-pipe",
+                                 daemon=True).start()
 
     def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
         try:
