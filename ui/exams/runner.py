@@ -76,6 +76,10 @@ class ExamRunner(QWidget):
         self.retry = QTimer(self)
         self.retry.setInterval(RETRY_MS)
         self.retry.timeout.connect(self.try_again)
+        self.show_held = QTimer(self)  # an answer not acknowledged soon: say that the exam waits
+        self.show_held.setSingleShot(True)
+        self.show_held.setInterval(SHOW_HELD_MS)
+        self.show_held.timeout.connect(self._show_held)
         self.screen = PracticeScreen()
         self.screen.finished.connect(self._item_done)
         layout.addWidget(self.screen, 1)
@@ -109,7 +113,7 @@ class ExamRunner(QWidget):
         self._send, self._problem, self._then = send, problem, then
         self._deliver, self._noted = deliver, noted or (lambda said: None)
         self.retry.start()
-        QTimer.singleShot(SHOW_HELD_MS, self._show_held)
+        self.show_held.start()
         self.try_again()
 
     def _show_held(self) -> None:
@@ -149,6 +153,7 @@ class ExamRunner(QWidget):
         then = self._then
         self._send, self._then, self._deliver = None, None, None
         self.retry.stop()
+        self.show_held.stop()
         if then is not None:
             then()  # the exam has ended: the page shows its result
             return False
@@ -214,6 +219,7 @@ class ExamRunner(QWidget):
         self.ended = how
         self.timer.stop()
         self.retry.stop()
+        self.show_held.stop()
         self._send = None
         self.screen.stop()
         self.over.emit(how)
