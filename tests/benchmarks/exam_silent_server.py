@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 
 from tests.support.exams import code_of, form
-from tests.test_exam_silent_server import SilentProxy, issuer, through
 from tests.support.screens import window
+from tests.test_exam_silent_server import SilentProxy, issuer, through
 from trainer.exams import installation_key, issue_sitting
 from trainer.exams.keys import InstructorKey
 from trainer.progress import Store
