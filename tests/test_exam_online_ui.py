@@ -51,7 +51,8 @@ def test_the_exam_waits_for_the_class_server_before_the_next_part_and_the_result
         assert [r[3] for r in server_rows(klass, "exam_sitting_steps")] == ["start", "answer"]
         conn.address = class_address(f"postgresql://workstation:x@127.0.0.1:{free_port()}/{klass.database}")
         runner.end(Ending.LEFT)  # the trainee leaves (Leave exam, Yes)
-        assert page.runner is runner and runner.held.isVisible()  # no result before the server has the end
+        qtbot.waitUntil(lambda: runner.held.isVisible(), timeout=5000)
+        assert page.runner is runner  # no result before the server has the end
         assert "Your result is shown" in runner.held.text()
         conn.address = reachable
         qtbot.waitUntil(lambda: page.runner is None, timeout=3 * RETRY_MS)  # the result is shown

@@ -232,6 +232,10 @@ class ExamSession:
         # sat online: a sitting the class server keeps a record of (see `send`)
         self.online = online
         self.problem: str | None = None  # why the last answer has not reached the class server
+        #: `send` delivers what waits to the class server itself, on the calling thread; False: the
+        #: caller delivers (`deliver`, on a thread of its own, as the app's window does), and `send`
+        #: only reads the file (and ends the attempt once its last answer is acknowledged)
+        self.delivers = True
         self.result_id, self.uid, self.trainee_id = result_id, uid, trainee_id
         self.started, self.clock = started, clock
         self.answers: dict[int, Answer] = {}
@@ -272,15 +276,22 @@ class ExamSession:
         answer is acknowledged, the attempt ends (its end then sent the same way)."""
         if not self.online:
             return True
-        if self._queued():
-            try:
-                self.classroom.send_steps(self.store.path)
-                self.problem = None
-            except ClassServerError as e:
-                self.problem = str(e)
+        if self.delivers and self._queued():
+            self.problem = self.deliver()
         if self._result is None and self._last_answered is not None and not self._queued():
             self._end(Ending.FINISHED, self._last_answered)  # sends its end in turn
         return not self.waiting
+
+    def deliver(self) -> str | None:
+        """Send the steps waiting in the file to the class server now (the class connection's
+        own sending, each wait for the server bounded); why it could not, or None. It touches
+        no state of the session's: it may run on a thread of its own while the window goes on
+        (`delivers` False), and the caller sets `problem` with what it says."""
+        try:
+            self.classroom.send_steps(self.store.path)
+        except ClassServerError as e:
+            return str(e)
+        return None
 
     def _queued(self) -> bool:
         return self.store.query("SELECT count(*) AS n FROM exam_stream WHERE result_id = ? AND sent IS NULL",

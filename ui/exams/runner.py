@@ -7,10 +7,15 @@ page that owns the runner records each part as soon as it is done.
 An exam sat online in a class (trainer.exams.session, `ExamSession.send`) is `hold`-en after an
 answer the class server has not acknowledged: the runner says so in place of the table, tries
 again every few seconds, and opens the next part (or, at the end, the result) only once the
-server has it. The countdown runs on meanwhile: the exam's clock does not stop for an outage."""
+server has it. The countdown runs on meanwhile: the exam's clock does not stop for an outage.
+Each try reaches the class server on a thread of its own (`deliver`), never on the GUI thread:
+a server that accepts and never answers holds the try (up to the class connection's bound on
+each wait) and not the window, whose countdown moves every second throughout."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from html import escape
 
@@ -20,11 +25,14 @@ from ui.practice.screen import PracticeScreen
 from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
 
 RETRY_MS = 3000  # how often a held exam asks the class server again
+#: how long after an answer the class server has to acknowledge it before the runner says it waits
+SHOW_HELD_MS = 1000
 
 
 class ExamRunner(QWidget):
     item_finished = Signal(int, object, object)  # index, Result, PracticeRound
     over = Signal(object)  # how it ended: an Ending
+    delivered = Signal(object)  # a try at the class server ended (on its thread): what it said
 
     def __init__(self, title: str, scenarios: list, remaining: Callable[[], float],
                  sitting: bool = False, parent=None):
@@ -60,10 +68,18 @@ class ExamRunner(QWidget):
         self._send: Callable[[], bool] | None = None  # while held: try the class server again
         self._problem: Callable[[], str | None] = lambda: None
         self._then: Callable[[], None] | None = None
+        self._deliver: Callable[[], object] | None = None  # the try itself, run on a thread
+        self._noted: Callable[[object], None] = lambda said: None  # what a try said, on the GUI thread
+        self._delivering = False  # a try is under way on its thread
+        self.delivered.connect(self._tried)
         self._due = False  # the part is done and its moment shown: the next opens when not held
         self.retry = QTimer(self)
         self.retry.setInterval(RETRY_MS)
         self.retry.timeout.connect(self.try_again)
+        self.show_held = QTimer(self)  # an answer not acknowledged soon: say that the exam waits
+        self.show_held.setSingleShot(True)
+        self.show_held.setInterval(SHOW_HELD_MS)
+        self.show_held.timeout.connect(self._show_held)
         self.screen = PracticeScreen()
         self.screen.finished.connect(self._item_done)
         layout.addWidget(self.screen, 1)
@@ -88,31 +104,64 @@ class ExamRunner(QWidget):
             self.end(Ending.TIME_UP)
 
     def hold(self, send: Callable[[], bool], problem: Callable[[], str | None],
-             then: Callable[[], None] | None = None) -> None:
-        """The class server has not acknowledged the last answer: say so in place of the table
-        and `send` again every RETRY_MS until it has; then go on (the next part, or `then`)."""
+             then: Callable[[], None] | None = None, deliver: Callable[[], object] | None = None,
+             noted: Callable[[object], None] | None = None) -> None:
+        """The class server has not acknowledged the last answer: try `deliver` (on a thread of
+        its own; `noted` gets what it said, on the GUI thread) now and every RETRY_MS until `send`
+        (quick: what the file says) finds it acknowledged; then go on (the next part, or `then`).
+        Unless acknowledged within SHOW_HELD_MS, say so in place of the table."""
         self._send, self._problem, self._then = send, problem, then
+        self._deliver, self._noted = deliver, noted or (lambda said: None)
+        self.retry.start()
+        self.show_held.start()
+        self.try_again()
+
+    def _show_held(self) -> None:
+        if self._send is None or self.held.isVisible():
+            return
         self.screen.hide()
         self.held.show()
         self._say()
-        self.retry.start()
 
     def try_again(self) -> None:
+        if not self._check() or self._deliver is None or self._delivering:
+            return
+        self._delivering = True
+        threading.Thread(target=self._try, args=(self._deliver,), name="exam-deliver", daemon=True).start()
+
+    def _try(self, deliver: Callable[[], object]) -> None:
+        """On the try's thread: `deliver`, and what it said handed to the GUI thread."""
+        said = deliver()
+        with contextlib.suppress(RuntimeError):  # the runner is gone (the window closed meanwhile)
+            self.delivered.emit(said)
+
+    def _tried(self, said: object) -> None:
+        self._delivering = False
+        if self._send is not None:
+            self._noted(said)
+            if self._check() and said is None:  # sent, and more waits (the end, after the last answer)
+                self.try_again()
+
+    def _check(self) -> bool:
+        """Whether the runner still waits (True), after a look at whether the server has it."""
         if self._send is None:
-            return
+            return False
         if not self._send():
-            self._say()
-            return
+            if self.held.isVisible():
+                self._say()
+            return True
         then = self._then
-        self._send, self._then = None, None
+        self._send, self._then, self._deliver = None, None, None
         self.retry.stop()
+        self.show_held.stop()
         if then is not None:
             then()  # the exam has ended: the page shows its result
-            return
+            return False
         self.held.hide()
         self.screen.show()
         if self._due:
             self._next()
+        return False
 
     def _say(self) -> None:
         done = f"part {self.index + 1}" if self.ended is None else "the end of the exam"
@@ -170,6 +219,7 @@ class ExamRunner(QWidget):
         self.ended = how
         self.timer.stop()
         self.retry.stop()
+        self.show_held.stop()
         self._send = None
         self.screen.stop()
         self.over.emit(how)

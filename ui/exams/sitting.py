@@ -43,6 +43,7 @@ class ExamSitting:
                 QMessageBox.warning(self, "Exam", str(e))
                 return False
         self.session = session
+        session.delivers = False  # the runner sends to the class server, off the GUI thread (hold)
         form = session.form
         scenarios = [self.session.scenario(p) for p in range(len(form.items))]
         self.runner = ExamRunner(form.name, scenarios, self.session.remaining,
@@ -76,7 +77,7 @@ class ExamSitting:
         try:
             session.record(position, result, round_.log)
         except AwaitingClassError:  # the answer before this one is not on the class server yet
-            self.runner.hold(session.send, lambda: session.problem)
+            self._hold(session)
             return
         except ExamError:  # time is up by the exam's own clock
             self.runner.end(Ending.TIME_UP)
@@ -87,7 +88,7 @@ class ExamSitting:
             self.runner.end(Ending.LEFT)
             return
         if session.waiting:  # sat online: the next part waits for the class server's acknowledgement
-            self.runner.hold(session.send, lambda: session.problem)
+            self._hold(session)
 
     def _over(self, how: Ending) -> None:
         from trainer.exams import ExamError
@@ -102,10 +103,14 @@ class ExamSitting:
             except (ExamError, StoreError) as e:  # the file cannot take the end (found damaged)
                 unclosed = e
         if unclosed is None and session.waiting:  # the result once the server has every answer and the end
-            runner.hold(session.send, lambda: session.problem,
-                        then=lambda: self._shown(session, runner, None))
+            self._hold(session, then=lambda: self._shown(session, runner, None))
             return
         self._shown(session, runner, unclosed)
+
+    def _hold(self, session, then=None) -> None:
+        """The runner waits for the class server's acknowledgement, sending on a thread of its own."""
+        self.runner.hold(session.send, lambda: session.problem, then=then, deliver=session.deliver,
+                         noted=lambda said: setattr(session, "problem", said))
 
     def _shown(self, session, runner, unclosed) -> None:
         result = session.result

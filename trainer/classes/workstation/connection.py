@@ -56,9 +56,11 @@ from trainer.classes.workstation.classview import (
 from trainer.classes.workstation.push import (
     BACKOFF,
     BATCH,
+    GIVE_UP,
     LOCK_WAIT,
     POLL,
     Pusher,
+    Watch,
     class_uid,
     connect,
     no_room,
@@ -77,6 +79,10 @@ class ClassLedger:
     #: the last call found no connection free for the login on the server: its words (None once a
     #: call went through)
     no_room: str | None = None
+    #: seconds any one wait for the server's answer may last before its connection is cut and
+    #: the call fails "not answering" (Watch): a server that accepts and never answers holds no
+    #: call longer (connect_timeout bounds the connecting, push.CONNECT)
+    give_up: float = GIVE_UP
 
     def __init__(self, address: str | ClassAddress):
         self.address = class_address(address) if isinstance(address, str) else address
@@ -199,16 +205,29 @@ class ClassLedger:
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
         (one line) for any other refusal: never a driver error."""
-        with self._errors(), connect(self.address) as conn:
+        watch = Watch(self.give_up)
+        with self._errors(watch), connect(self.address, watch) as conn:
             self.no_room = None
             return call(conn, *args)
 
     @contextlib.contextmanager
-    def _errors(self):
-        """A driver error in the block, as `_ledger` says it."""
+    def _errors(self, watch: Watch | None = None):
+        """A driver error in the block, as `_ledger` says it; a wait `watch` cut, as the server
+        not answering."""
         where = f"the class at {self.address.shown}"
         try:
             yield
+        except psycopg.Error as e:
+            if watch is not None and watch.cut:
+                raise ClassUnreachableError(f"{where} does not answer: nothing came back in "
+                                            f"{watch.give_up:g} s") from None
+            self._refusal(where, e)
+            raise
+
+    def _refusal(self, where: str, e: psycopg.Error) -> None:
+        """Raise the app's error for the driver's `e`, as `_ledger` says it."""
+        try:
+            raise e
         except psycopg.errors.LockNotAvailable:
             raise ClassServerError(f"{where} is busy: what this needs was held by another call for "
                                    f"{LOCK_WAIT} s; nothing was changed, try again") from None
@@ -226,7 +245,6 @@ class ClassLedger:
         except psycopg.Error as e:
             raise ClassServerError(f"{where}: {reason(e)}") from None
 
-
 def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress:
     """The same class (server, database, options) with another login and its password."""
     return with_password(replace(address, user=login), password)
@@ -242,8 +260,10 @@ class ClassConnection(ClassLedger):
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
                              store=store, **timing)
+        self.give_up = timing.get("give_up", GIVE_UP)
         self._steps_lock = threading.Lock()
         self._kept: tuple | None = None  # (address, connection) an exam's steps go on
+        self._steps_watch = Watch(self.give_up)  # bounds each wait on it
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -262,14 +282,16 @@ class ClassConnection(ClassLedger):
         """As ClassLedger.send_steps, on one connection to the class kept between answers (an
         exam sat online waits on each answer: no new login each time); dropped when it fails, or
         when the class's address changes, and made again at the next send. The progress file is
-        opened for each send only."""
+        opened for each send only. Every wait for the server on it is bounded (`give_up`), so that
+        this may run on a thread of its own and always ends."""
         queue = Queue(progress_path)
         try:
-            with self._steps_lock, self._errors():
+            with self._steps_lock, self._errors(self._steps_watch):
+                self._steps_watch.cut = False
                 try:
                     if self._kept is None or self._kept[0] is not self.address or self._kept[1].closed:
                         self._drop_kept()
-                        self._kept = (self.address, connect(self.address))
+                        self._kept = (self.address, connect(self.address, self._steps_watch))
                     conn = self._kept[1]
                     return push_exam_steps(conn, queue, class_uid(conn))
                 except BaseException:

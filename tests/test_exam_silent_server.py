@@ -1,0 +1,126 @@
+"""An exam sat online, with a class server that accepts the connection and never answers (the
+second cold review's attack #40: `attacks/proxy.py` in "hole" mode). Before, the window froze on
+the answer (the send ran on the GUI thread, its wait for the server unbounded) and the countdown
+moved in jumps between tries; the engine's answer call waited a minute.
+
+Now every call the exam makes to the class server is bounded (push.CONNECT's connect_timeout and
+keepalives, and a Watch on every wait for an answer), and the window's tries run on a thread of
+their own: while the proxy holds the answer, unanswered, the window says "Waiting for the class
+server" and its countdown moves. The proxy is released by the test (SilentProxy.answer), never
+by time; a watchdog releases it after WATCHDOG seconds only so that a window that waits on the
+server fails instead of hanging."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tests.support.class_server import server_rows
+from tests.support.exams import code_of, form, issuer
+from tests.support.proxy import SilentProxy
+from tests.support.screens import window
+from trainer.classes import ClassServerError
+from trainer.classes.workstation.address import class_address
+from trainer.exams import installation_key, issue_sitting
+from trainer.exams.keys import InstructorKey
+from trainer.progress import Store
+from ui.classroom.membership import classroom_of
+from ui.exams.runner import RETRY_MS
+from ui.qt import Qt
+
+WATCHDOG = 12.0  # seconds: only a guard against a window that waits on the silent server
+
+
+@pytest.fixture(scope="module")
+def ivy():
+    return issuer(InstructorKey.generate("Ivy Park"))
+
+
+@pytest.fixture
+def proxy(klass):
+    with SilentProxy(klass.server.port) as p:
+        yield p
+
+
+def through(proxy: SilentProxy, klass, login: str = "workstation"):
+    plain = klass.address(login)
+    return class_address(plain.url.replace(f":{klass.server.port}/", f":{proxy.port}/"))
+
+
+@pytest.fixture
+def watchdog(proxy):
+    """Lets the silent proxy answer after WATCHDOG seconds; says whether it had to."""
+    fired: list[bool] = []
+    timer = threading.Timer(WATCHDOG, lambda: (fired.append(True), proxy.answer()))
+    timer.daemon = True
+    yield fired, timer
+    timer.cancel()
+
+
+def test_the_window_answers_while_the_class_server_holds_an_answer(qtbot, tmp_path, klass, joined, ivy,
+                                                                   proxy, watchdog):
+    fired, timer = watchdog
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    store = Store.open(tmp_path / "ws.db")
+    sam = store.add_trainee("Sam Lee")
+    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), sam)
+    try:
+        classroom_of(w).join(through(proxy, klass))
+        page = w.show_screen("exam")
+        assert page.begin(exam, sitting=token, start_code=code_of(token))
+        runner = page.runner
+        qtbot.mouseClick(runner.screen.end, Qt.MouseButton.LeftButton)  # part 1, the network fine
+        qtbot.waitUntil(lambda: runner.index == 1, timeout=3 * RETRY_MS)
+        proxy.silent()  # the server is there (the connection stays open) and never answers
+        timer.start()
+        qtbot.mouseClick(runner.screen.end, Qt.MouseButton.LeftButton)  # part 2: held by the proxy
+        assert not fired, "the window waited on the silent class server"
+        qtbot.waitUntil(lambda: runner.held.isVisible(), timeout=5000)
+        assert "Waiting for the class server" in runner.held.text()
+        shown = runner.countdown.text()
+        qtbot.waitUntil(lambda: runner.countdown.text() != shown, timeout=5000)  # it moves
+        shown = runner.countdown.text()
+        qtbot.waitUntil(lambda: runner.countdown.text() != shown, timeout=5000)  # and again
+        assert not fired and proxy.is_silent and proxy.held > 0  # all the while the server held it
+        assert runner.index == 1 and not runner.screen.isVisible()  # part 3 has not opened
+        timer.cancel()
+        proxy.answer()  # the network is back: the answer goes on (or the next try takes it)
+        qtbot.waitUntil(lambda: runner.index == 2, timeout=WATCHDOG * 1000)
+        assert runner.screen.isVisible() and not runner.held.isVisible()
+        assert [r[3] for r in server_rows(klass, "exam_sitting_steps")] == ["start", "answer", "answer"]
+    finally:
+        proxy.answer()
+        page = w.show_screen("exam")
+        page.abandon()  # the attempt ends as left, without asking; its result once the server has the end
+        qtbot.waitUntil(lambda: page.runner is None, timeout=WATCHDOG * 1000)
+        w.close()
+        store.close()
+
+
+def test_an_answer_sent_to_a_silent_server_gives_up_with_one_line(tmp_path, klass, joined, proxy, watchdog):
+    """The engine's own sending (ClassConnection.send_steps, on the connection kept between
+    answers) ends with "does not answer" after the class connection's bound, the proxy still
+    silent. Before, it waited until the proxy let go."""
+    from trainer.classes.workstation.connection import ClassConnection
+
+    fired, timer = watchdog
+    queue = tmp_path / "queue.sqlite"
+    Store.open(queue).close()
+    conn = ClassConnection(str(queue), through(proxy, klass), give_up=1.0)
+    try:
+        assert conn.class_uid()  # a call through the proxy goes through while it passes
+        conn.send_steps(str(queue))  # nothing waits: the kept connection is made
+        proxy.silent()
+        timer.start()
+        with pytest.raises(ClassServerError, match="does not answer: nothing came back in 1 s"):
+            conn.send_steps(str(queue))
+        assert not fired and proxy.is_silent
+        with pytest.raises(ClassServerError, match=r"(does not answer|cannot be reached)"):
+            conn.class_uid()  # a call on a connection of its own: bounded too
+        assert not fired and proxy.is_silent
+    finally:
+        proxy.answer()
+        conn.close()
