@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from trainer.exams.errors import KeyFileError, LockedError
 from trainer.exams.keys import InstructorKey, PublicKey, read_private_key, write_private_key, write_public_key
+from trainer.progress.passphrase import hash_passphrase
 from trainer.progress.records import Trainee, clean_name
 from trainer.progress.store import Store
 
@@ -23,6 +25,22 @@ def new_instructor(store: Store, name: str, passphrase: str, key_dir: str | os.P
     """Make an instructor profile: with `key_file`, an existing instructor key opened with the
     passphrase; otherwise a new key written to `key_dir` (NAME.key and NAME.key.pub). Returns
     (the profile id, the key file). KeyFileError for a weak or wrong passphrase or a bad file."""
+    return add_instructor(store, instructor_key(name, passphrase, key_dir, key_file=key_file))
+
+
+class PreparedKey(NamedTuple):
+    """An instructor's key made or opened, and their passphrase's hash: the slow part of making
+    an instructor profile, which touches no progress file (so a window runs it on a thread)."""
+
+    name: str
+    key: InstructorKey
+    path: Path
+    passphrase_hash: str
+
+
+def instructor_key(name: str, passphrase: str, key_dir: str | os.PathLike,
+                   *, key_file: str | os.PathLike | None = None) -> PreparedKey:
+    """The key of a new instructor profile (see `new_instructor`), its file written when new."""
     name = clean_name(name)
     if not name:
         raise KeyFileError("An instructor needs a name.")
@@ -34,9 +52,16 @@ def new_instructor(store: Store, name: str, passphrase: str, key_dir: str | os.P
         path = Path(key_dir) / ("".join(ch if ch.isalnum() else "-" for ch in name) + ".key")
         write_private_key(path, key, passphrase)
         write_public_key(path.with_name(path.name + ".pub"), key.public)
-    trainee = store.add_trainee(name, instructor=True, passphrase=passphrase,
-                                public_key=key.public.raw.hex(), key_path=str(path.resolve()))
-    return trainee, path
+    return PreparedKey(name, key, path, hash_passphrase(passphrase))
+
+
+def add_instructor(store: Store, prepared: PreparedKey) -> tuple[int, Path]:
+    """The instructor profile of a prepared key, added to the progress file (on the thread that
+    owns it); (the profile id, the key file)."""
+    trainee = store.add_trainee(prepared.name, instructor=True, passphrase_hash=prepared.passphrase_hash,
+                                public_key=prepared.key.public.raw.hex(),
+                                key_path=str(prepared.path.resolve()))
+    return trainee, prepared.path
 
 
 def open_instructor(trainee: Trainee, passphrase: str,

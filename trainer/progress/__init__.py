@@ -63,6 +63,7 @@ FACE = {
                  "ImportStopped", "ImportSummary", "ReadResults", "add_results", "export_csv",
                  "export_results", "import_results", "read_results"),
     **names_from("trainer.progress.names", "look_alike_message", "name_problem"),
+    **names_from("trainer.progress.passphrase", "check_passphrase"),
     **names_from("trainer.progress.records",
                  "Attempt", "AttemptRecord", "Mode", "Trainee", "attempt_of", "clean_name", "drill_item_id",
                  "long_name", "skills_of"),

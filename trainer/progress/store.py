@@ -399,16 +399,19 @@ class Store:
 
     # ---------------------------------------------------------------- trainees
     def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None,
-                    public_key: str | None = None, key_path: str | None = None) -> int:
+                    public_key: str | None = None, key_path: str | None = None,
+                    passphrase_hash: str | None = None) -> int:
+        """A new profile; `passphrase_hash`: the passphrase hashed already (hash_passphrase, the
+        slow part, which a window does on a thread of its own)."""
         name = clean_name(name)
         if not name:
             raise ValueError("a trainee needs a name")
         if (why := long_name(name)) is not None:
             raise ValueError(why)
-        if instructor and not passphrase:
+        if instructor and not (passphrase or passphrase_hash):
             raise ValueError("the instructor profile needs a passphrase")
         self._refuse_look_alike(name)
-        hashed = hash_passphrase(passphrase) if passphrase else None
+        hashed = passphrase_hash or (hash_passphrase(passphrase) if passphrase else None)
         try:
             with self.write(now=True) as db:  # made in the profile dialog, which waits for it
                 cur = db.execute("INSERT INTO trainees (name, created, instructor, passphrase, "
@@ -426,6 +429,8 @@ class Store:
         the class server refuses the same names. A trainee restored keeps the name they had."""
         from trainer.progress.names import look_alike, look_alike_message, mixed_message, mixed_scripts
 
+        if self.damaged:  # its names are not to be read: the write that follows says why
+            return
         others = [t.name for t in self.trainees() if t.id != restoring]
         if (other := look_alike(name, others)) is not None:
             raise NameTakenError(look_alike_message(name, other, "on this workstation"), path=self.path)
@@ -473,8 +478,13 @@ class Store:
             db.execute("UPDATE trainees SET passphrase = ? WHERE id = ?", (hashed, trainee_id))
 
     def verify_passphrase(self, trainee_id: int, passphrase: str) -> bool:
+        return check_passphrase(self.passphrase_hash(trainee_id), passphrase)
+
+    def passphrase_hash(self, trainee_id: int) -> str | None:
+        """The trainee's passphrase as stored (hashed), None without one: checked with
+        check_passphrase, which a window runs on a thread of its own."""
         rows = self.query("SELECT passphrase FROM trainees WHERE id = ?", (trainee_id,))
-        return bool(rows) and check_passphrase(rows[0]["passphrase"], passphrase)
+        return rows[0]["passphrase"] if rows else None
 
     # ---------------------------------------------------------------- attempts
     @property

@@ -131,7 +131,7 @@ class ProfileDialog(QDialog):
                        name: str | None = None) -> int | None:
         """An instructor profile is made with an instructor key: a new one sealed under a strong
         passphrase, or the instructor's existing key file (trainer.exams.roles)."""
-        from trainer.exams import MIN_PASSPHRASE, ExamError, new_instructor
+        from trainer.exams import MIN_PASSPHRASE, ExamError, add_instructor, instructor_key
 
         name = name or self._name("New instructor")
         if name is None:
@@ -167,9 +167,11 @@ class ProfileDialog(QDialog):
                     self.say("The two passphrases differ; nothing was saved.")
                     return None
         try:
-            trainee, path = off_the_gui_thread(
+            # the key's work (scrypt) on a thread; the progress file only on its own thread, here
+            prepared = off_the_gui_thread(
                 self.busy, KEY_WORK if key_file else NEW_KEY_WORK,
-                lambda: new_instructor(self.store, name, passphrase, self.key_dir(), key_file=key_file))
+                lambda: instructor_key(name, passphrase, self.key_dir(), key_file=key_file))
+            trainee, path = add_instructor(self.store, prepared)
         except (ExamError, ValueError) as e:
             self.say(str(e))
             return None
@@ -212,10 +214,11 @@ class ProfileDialog(QDialog):
         """An instructor made with a key opens with the key's passphrase (the key file asked for
         when it has moved); one from an older version, with its stored passphrase."""
         from trainer.exams import ExamError, KeyFileError, open_instructor
+        from trainer.progress import check_passphrase
 
         if not trainee.public_key:
-            if off_the_gui_thread(self.busy, KEY_WORK,
-                                  lambda: self.store.verify_passphrase(trainee.id, phrase)):
+            stored = self.store.passphrase_hash(trainee.id)  # read here; checked (scrypt) on a thread
+            if off_the_gui_thread(self.busy, KEY_WORK, lambda: check_passphrase(stored, phrase)):
                 return True
             QMessageBox.warning(self, "Instructor", "That passphrase is not right.")
             return False
