@@ -1,5 +1,5 @@
 """What a trainee's login (or no login at all) could fill on the class server, closed: each attack
-as the second cold review of issue 22 ran it (branch cold-review2, attacks/), on a real
+as a second cold review of the class server ran it, on a real
 PostgreSQL.
 
 - temp_fill.py (#37): a trainee's sort spilled 1.9 GB of temporary files in 22 s; the server

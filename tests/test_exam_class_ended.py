@@ -1,5 +1,5 @@
 """In a class the class server's record is the result, so a trainee need hand nothing in (the
-second cold review's attack #35 on issue 22):
+second cold review's attack on the first sitting certified):
 
 - the attack: a trainee sits a sitting in a class, fails, hands nothing in; the sitting ended on
   the server with all its answers but was listed nowhere; the instructor issued the next sitting

@@ -405,7 +405,7 @@ def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: s
     return certificate
 
 
-def certify_recorded(store: Store, key: InstructorKey, token: object, *, classroom,
+def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom,
                      now: float | None = None) -> dict | None:
     """Certify a sitting issued in the class from the class server's record of it alone, with
     nothing handed in (see trainer.exams.classledger, "Certified from the server's record"): a

@@ -352,6 +352,7 @@ def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) 
 
     kept, _ = practice(lines)
     titles: dict[tuple[str, str], str] = {}
+    rows: list[tuple[float, tuple[object, ...]]]
     rows = [(a.started, (trainee.name, trainee.uid, *local_time(a.started), GAME_NAMES.get(a.game, a.game),
                          title(a, titles), MODE_NAMES.get(a.mode.value, a.mode.value),
                          CERTIFICATION["practice"], "" if a.abandoned else a.total, outcome(a),
