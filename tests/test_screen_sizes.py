@@ -10,39 +10,20 @@ any other Qt the tests below it skip, saying so."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.two_screens import SCREENS, SKIP, rerun_on_two_screens
 from trainer.progress import Mode
 
-ROOT = Path(__file__).resolve().parents[1]
-SCREENS = {"laptop": (1366, 768), "projector": (1920, 1080)}
 GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dice"]
 
 
 @pytest.mark.qt  # the app's widgets, in a pytest of its own
 def test_on_a_laptop_and_a_projector(tmp_path):
-    config = tmp_path / "screens.json"
-    x, screens = 0, []
-    for name, (width, height) in SCREENS.items():
-        screens.append({"name": name, "x": x, "y": 0, "width": width, "height": height,
-                        "logicalDpi": 96, "dpr": 1})
-        x += width
-    config.write_text(json.dumps({"screens": screens}))
-    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
-    done = subprocess.run([sys.executable, "-m", "pytest", str(Path(__file__)), "-q", "-p", "no:randomly",
-                           "-p", "no:cacheprovider", "-k", "not test_on_a_laptop_and_a_projector"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
-    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
-    assert done.returncode == 0, done.stdout[-6000:]
-    assert "skipped" not in summary, summary
-    assert int(re.search(r"(\d+) passed", summary).group(1)) >= 2 * 2 * (2 * len(GAMES) + 2), summary
+    passed = rerun_on_two_screens(Path(__file__), tmp_path, "not test_on_a_laptop_and_a_projector")
+    assert passed >= 2 * 2 * (2 * len(GAMES) + 2)
 
 
 class Trainee:
@@ -55,7 +36,7 @@ def screen(request):
 
     found = [s for s in QApplication.instance().screens() if s.name() == request.param]
     if not found or (found[0].size().width(), found[0].size().height()) != SCREENS[request.param]:
-        pytest.skip("needs the laptop and projector screens: test_on_a_laptop_and_a_projector runs it")
+        pytest.skip(SKIP)
     return found[0]
 
 
