@@ -109,6 +109,15 @@ def required_class_option(parser: argparse.ArgumentParser) -> None:
                                             "instructor's login, as the class server printed it")
 
 
+def instructor_record_arguments(parser: argparse.ArgumentParser, dest: str, metavar: str, help: str,
+                                reason: str = "why, kept with it (500 characters at most)") -> None:
+    """What an instructor's append-only record on the class server takes (retract, abandon-sitting,
+    void-sitting): the row's id, `--reason TEXT` and the instructor's `--class URL`."""
+    parser.add_argument(dest, metavar=metavar, help=help)
+    parser.add_argument("--reason", required=True, metavar="TEXT", help=reason)
+    required_class_option(parser)
+
+
 @contextlib.contextmanager
 def joined(args, ledger: str):
     """The class the command's `--class` names, as the app joins it (nothing pushed), or None."""

@@ -6,7 +6,7 @@ not ended, each with its id."""
 
 from __future__ import annotations
 
-from trainer.commands._shared import required_class_option
+from trainer.commands._shared import instructor_record_arguments
 
 NAME = "abandon-sitting"
 HELP = ("record a sitting started on the class server and never ended as abandoned, a fail, with a "
@@ -14,10 +14,7 @@ HELP = ("record a sitting started on the class server and never ended as abandon
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("sitting", metavar="NONCE", help="the sitting's id")
-    parser.add_argument("--reason", required=True, metavar="TEXT",
-                        help="why, kept with it (500 characters at most)")
-    required_class_option(parser)
+    instructor_record_arguments(parser, "sitting", "NONCE", "the sitting's id")
 
 
 def run(args) -> int:

@@ -5,7 +5,7 @@ changed or taken back."""
 
 from __future__ import annotations
 
-from trainer.commands._shared import required_class_option
+from trainer.commands._shared import instructor_record_arguments
 
 NAME = "retract"
 HELP = ("hide an attempt of the class (its id, as the transcript's \"Attempt id\" shows it) from the "
@@ -13,10 +13,8 @@ HELP = ("hide an attempt of the class (its id, as the transcript's \"Attempt id\
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("attempt", metavar="ATTEMPT_UID", help="the attempt's id")
-    parser.add_argument("--reason", required=True, metavar="TEXT",
-                        help="why it is hidden, kept with it (500 characters at most)")
-    required_class_option(parser)
+    instructor_record_arguments(parser, "attempt", "ATTEMPT_UID", "the attempt's id",
+                                "why it is hidden, kept with it (500 characters at most)")
 
 
 def run(args) -> int:

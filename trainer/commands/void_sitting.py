@@ -5,7 +5,7 @@ A sitting certified already is not voided."""
 
 from __future__ import annotations
 
-from trainer.commands._shared import required_class_option
+from trainer.commands._shared import instructor_record_arguments
 
 NAME = "void-sitting"
 HELP = ("void a sitting (a genuine outage), with a reason the class keeps: its attempt is given "
@@ -13,10 +13,7 @@ HELP = ("void a sitting (a genuine outage), with a reason the class keeps: its a
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("sitting", metavar="NONCE", help="the sitting's id")
-    parser.add_argument("--reason", required=True, metavar="TEXT",
-                        help="why, kept with it (500 characters at most)")
-    required_class_option(parser)
+    instructor_record_arguments(parser, "sitting", "NONCE", "the sitting's id")
 
 
 def run(args) -> int:
