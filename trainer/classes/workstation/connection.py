@@ -257,7 +257,8 @@ def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress
     server proves by SCRAM whatever its pg_hba.conf says (md5 too): an address's `require_auth`,
     set for a workstation's login made otherwise (`?require_auth=md5`), is not this login's."""
     parts = urlsplit(address.kept)
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "require_auth"])
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                       if k != "require_auth"])
     kept = class_address(urlunsplit(parts._replace(query=query)))
     return with_password(replace(kept, user=login), password)
 
