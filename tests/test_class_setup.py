@@ -55,12 +55,14 @@ def school():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def admin_url(server: Postgres, user: str = ADMIN, password: str = ADMIN_PASSWORD, port: int | None = None) -> str:
+def admin_url(server: Postgres, user: str = ADMIN, password: str = ADMIN_PASSWORD,
+              port: int | None = None) -> str:
     return f"postgresql://{user}:{password}@127.0.0.1:{port or server.port}/postgres"
 
 
 def setup(capsys, server, name: str, logins: Path, *more: str) -> tuple[int, str, str]:
-    code = main(["class-setup", "--admin", admin_url(server), "--class", name, "--logins", str(logins), *more])
+    code = main(["class-setup", "--admin", admin_url(server), "--class", name, "--logins", str(logins),
+                 *more])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -69,23 +71,12 @@ def addresses(out: str) -> dict[str, str]:
     """The addresses class-setup printed: workstation, instructor, supervisor."""
     found = {}
     for line in out.splitlines():
-        for kind, start in (("workstation", "  dealer-trainer --class "), ("instructor", "The instructor's address: "),
+        for kind, start in (("workstation", "  dealer-trainer --class "),
+                            ("instructor", "The instructor's address: "),
                             ("supervisor", "The supervisor's address: ")):
             if line.startswith(start):
                 found[kind] = line[len(start):].strip()
     return found
-
-
-@pytest.fixture(scope="module")
-def two_classes(school, tmp_path_factory):
-    """Two classes on the school's server, each made by class-setup: their printed addresses."""
-    folder = tmp_path_factory.mktemp("logins")
-    made = {}
-    for name in ("class_a", "class_b"):
-        code = main(["class-setup", "--admin", admin_url(school), "--class", name,
-                     "--logins", str(folder / f"{name}.json")])
-        assert code == 0
-    return folder, made
 
 
 def printed(capsys, school, name, folder) -> dict[str, str]:
@@ -137,7 +128,7 @@ def test_what_the_superuser_is_asked_to_do_is_not_asked_once_done(capsys, school
 def test_an_administrator_without_a_right_is_told_which(capsys, school, tmp_path, change, says):
     with psycopg.connect(school.admin_dsn(), autocommit=True) as su:
         su.execute("DROP ROLE IF EXISTS poor_admin")
-        su.execute(f"CREATE ROLE poor_admin LOGIN CREATEROLE CREATEDB PASSWORD 'poor-password'")
+        su.execute("CREATE ROLE poor_admin LOGIN CREATEROLE CREATEDB PASSWORD 'poor-password'")
         su.execute(f"ALTER ROLE poor_admin {change}")
     code = main(["class-setup", "--admin", admin_url(school, "poor_admin", "poor-password"), "--class",
                  "poor_class", "--logins", str(tmp_path / "l.json")])
@@ -177,10 +168,12 @@ def test_two_classes_on_one_server_never_reach_each_other(capsys, school, tmp_pa
     ledger_a = ClassLedger(a["instructor"])
     trainee = ledger_a.class_login("Ana Ruiz", "ana-password-1")
     station = ledger_a.enrol_workstation("Table 1", "table-password-1")
-    logins_a = {"workstation": class_address(a["workstation"]), "instructor": class_address(a["instructor"]),
+    logins_a = {"workstation": class_address(a["workstation"]),
+                "instructor": class_address(a["instructor"]),
                 "supervisor": class_address(a["supervisor"]),
                 "trainee": with_login(class_address(a["workstation"]), trainee, "ana-password-1"),
-                "enrolled workstation": with_login(class_address(a["workstation"]), station, "table-password-1")}
+                "enrolled workstation": with_login(class_address(a["workstation"]), station,
+                                                   "table-password-1")}
     # class B closes its shared login and opens it again: that gives the right back to B's own
     # shared login, never to the group every class's workstations are in
     ledger_b = ClassLedger(b["instructor"])
@@ -289,7 +282,7 @@ def test_a_server_older_than_16_is_said_in_one_line(capsys, school, tmp_path, ol
     # a workstation of a class on it: the pusher's status and a call say the same
     a = printed(capsys, school, "young_class", tmp_path)
     proxied = a["workstation"].replace(f":{school.port}/", f":{old_server.port}/") + f"?{plain}"
-    with pytest.raises(ClassServerError, match="needs PostgreSQL 16 or newer, this server is 15.4"):
+    with pytest.raises(ClassServerError, match=r"needs PostgreSQL 16 or newer, this server is 15\.4"):
         ClassLedger(proxied).login_of("Ana")
     direct = ClassLedger(a["workstation"] + f"?{plain}")
     assert direct.login_of("Ana") is None  # the same server, unproxied, is 16: the proxy says 15.4
@@ -304,13 +297,15 @@ def test_each_failure_of_a_workstation_is_said_in_words(capsys, school, tmp_path
     ws = class_address(a["workstation"])
     with psycopg.connect(school.admin_dsn(), autocommit=True) as su:
         su.execute("DROP ROLE IF EXISTS crowded_login")
+        su.execute("SET password_encryption = 'scram-sha-256'")  # as the class's own logins are
         su.execute("CREATE ROLE crowded_login LOGIN CONNECTION LIMIT 0 PASSWORD 'crowded-password'")
         su.execute("GRANT CONNECT ON DATABASE words_class TO crowded_login")
     cases = {
         "refused password": (with_login(ws, ws.user, "not-the-password"),
                              f"the class server refuses the password of the login {ws.user}"),
         "no class database": (class_address(klass.address().url.replace(f"/{klass.database}", "/no_class")),
-                              "the class server has no class database no_class (check the address's last part)"),
+                              "the class server has no class database no_class "
+                              "(check the address's last part)"),
         "full server": (with_login(ws, "crowded_login", "crowded-password"),
                         "the class server is full: no connection free for the login crowded_login "
                         "(too many connections for role \"crowded_login\")"),
