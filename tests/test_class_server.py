@@ -138,7 +138,7 @@ def test_a_connection_that_cannot_reach_the_server_keeps_everything_waiting(tmp_
         until(lambda: connection.pusher.failures >= 2, what="two failed tries")
         assert connection.waiting() == 5
         assert connection.status.startswith("5 results waiting to be sent: ")
-        assert "password authentication failed" in connection.status
+        assert "refuses the password of the login workstation" in connection.status
     finally:
         connection.close()
     assert klass.count() == 0
