@@ -329,3 +329,17 @@ def test_each_failure_of_a_workstation_is_said_in_words(capsys, school, tmp_path
             assert conn.problem == words, what
         finally:
             conn.close()
+
+
+def test_export_results_names_the_address_it_wants(capsys, school, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["export-results", "--help"])
+    out, _ = capsys.readouterr()
+    assert "join a class" not in out and "instructor's or the supervisor's login" in " ".join(out.split())
+    a = printed(capsys, school, "export_class", tmp_path)
+    code = main(["export-results", "--class", a["workstation"], "--format", "csv", "--out",
+                 str(tmp_path / "out.csv")])
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "the login export_class_workstation may not read the class" in err
+    assert "give the instructor's or the supervisor's address" in err
