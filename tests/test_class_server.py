@@ -399,7 +399,7 @@ def test_a_class_overview_from_an_unreachable_server_is_one_line(tmp_path, klass
     connection.close()
     gone = class_address(f"postgresql://instructor:x@127.0.0.1:{free_port()}/{klass.database}")
     connection = ClassConnection(str(path), gone)
-    with pytest.raises(ClassUnreachableError, match=r"cannot be reached: .*refused") as e:
+    with pytest.raises(ClassUnreachableError, match="cannot be reached: nothing answers at its") as e:
         connection.class_overview()  # told apart from a refusal, as the ledger's calls are
     assert "\n" not in str(e.value)
     connection.close()

@@ -17,13 +17,13 @@ MIN_VERSION = 16
 #: does not pass on for a connection it refuses): the server's, a login's limit, the slots kept back
 NO_ROOM = ("too many connections", "too many clients", "connection slots are reserved")
 #: libpq's words for a server it did not reach, and ours for them
-NOT_REACHED = (("Connection refused", "nothing answers at that address and port (connection refused)"),
-               ("timeout expired", "no answer (the connection timed out)"),
-               ("timed out", "no answer (the connection timed out)"),
-               ("could not translate host name", "no machine of that name is found"),
-               ("Name or service not known", "no machine of that name is found"),
-               ("No route to host", "the network has no way to that machine (no route to host)"),
-               ("Network is unreachable", "this machine is on no network that reaches it"),
+NOT_REACHED = (("Connection refused", "nothing answers at its address and port"),
+               ("timeout expired", "no answer in time"),
+               ("timed out", "no answer in time"),
+               ("could not translate host name", "no machine of that name"),
+               ("Name or service not known", "no machine of that name"),
+               ("No route to host", "no route to that machine"),
+               ("Network is unreachable", "no network reaches it"),
                ("server closed the connection unexpectedly", "the server closed the connection"))
 
 
@@ -82,7 +82,7 @@ def said(e: BaseException, user: str, database: str) -> str:
     if password_refused(e):
         return f"the class server refuses the password of the login {user}"
     if state == "3D000" or (f'database "{database}" does not exist' in text):
-        return f"the class server has no class database {database} (check the address's last part)"
+        return f"the class server has no class database {database}"
     if "permission denied for database" in text or "does not have CONNECT privilege" in text:
         return f"the login {user} may not connect to the class database {database}"
     if "no pg_hba.conf entry" in text:
