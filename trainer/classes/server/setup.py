@@ -42,6 +42,7 @@ from trainer.classes.errors import ClassServerError
 from trainer.classes.server.failures import ServerTooOldError, check_version, said
 from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, kept_passwords, verifier
+from trainer.classes.server.sql import value
 from trainer.classes.server.tables import OWNER, cluster_part, install, make_roles
 
 #: a class's name: its database's, and the first part of its logins' (`<class>_instructor`)
@@ -105,7 +106,7 @@ def setup_class(admin_url: str, name: str = DEFAULT_CLASS, logins_file: Path | N
                         give_form(conn, *form, given_by="class setup")
                     except ClassServerError as e:
                         say(f"Not given to the class: {e}; the class keeps the form it was given.")
-                done = conn.execute(DBA_DONE).fetchone()[0]
+                done = value(conn.execute(DBA_DONE))
         except ServerTooOldError as e:
             raise ClassServerError(str(e)) from None
         except psycopg.Error as e:
@@ -129,7 +130,8 @@ def _check_rights(admin: psycopg.Connection) -> None:
     """ClassServerError unless the administrator is a superuser or has CREATEROLE and CREATEDB."""
     me = admin.info.user
     superuser, createrole, createdb = admin.execute(
-        "SELECT rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user").fetchone()
+        "SELECT rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user"
+    ).fetchone() or (False, False, False)
     missing = [what for what, has in (("CREATEROLE", createrole), ("CREATEDB", createdb)) if not has]
     if not superuser and missing:
         raise ClassServerError(f"the login {me} cannot make a class: it needs {' and '.join(missing)} "
@@ -149,8 +151,8 @@ def _own_login(admin: psycopg.Connection, login: str, group: str, password: str)
     """The class's login `login`, in `group`, with this password (as its SCRAM verifier)."""
     found = admin.execute("SELECT rolsuper OR pg_has_role(current_user, oid, 'MEMBER WITH ADMIN OPTION') "
                           "FROM pg_roles WHERE rolname = %s", (login,)).fetchone()
-    if found is not None and not found[0] and not admin.execute(
-            "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+    if found is not None and not found[0] and not value(admin.execute(
+            "SELECT rolsuper FROM pg_roles WHERE rolname = current_user")):
         raise ClassServerError(f"the login {login} is on this PostgreSQL already, and not this "
                                "administrator's to change: a superuser removes it, or choose another "
                                "--class")

@@ -169,9 +169,9 @@ def make_roles(admin: psycopg.Connection) -> bool:
         if not _admin_of(admin, OWNER, group):
             admin.execute(sql.SQL("GRANT {} TO {} WITH ADMIN OPTION").format(
                 sql.Identifier(group), sql.Identifier(OWNER)))
-    if not superuser and not admin.execute(
-            "SELECT pg_has_role(current_user, %s, 'SET') AND pg_has_role(current_user, %s, 'USAGE')",
-            (OWNER, OWNER)).fetchone()[0]:
+    if not superuser and not value_of(
+            admin, "SELECT pg_has_role(current_user, %s, 'SET') AND pg_has_role(current_user, %s, 'USAGE')",
+            OWNER, OWNER):
         # the owner's rights are the administrator's too, to make its database and migrate it
         admin.execute(sql.SQL("GRANT {} TO {} WITH INHERIT TRUE, SET TRUE").format(
             sql.Identifier(OWNER), sql.Identifier(me)))
