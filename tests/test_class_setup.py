@@ -338,3 +338,26 @@ def test_export_results_names_the_address_it_wants(capsys, school, tmp_path):
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "the login export_class_workstation may not read the class" in err
     assert "give the instructor's or the supervisor's address" in err
+
+
+@pytest.mark.parametrize(("logins", "says"), [
+    (b"{not json", "cannot read the class's logins in"),
+    (b'{"room_x_instructor": 7}', "is not a class's logins file"),
+    (b"[1, 2]", "is not a class's logins file"),
+])
+def test_a_damaged_logins_file_is_one_line_and_changes_nothing(capsys, school, tmp_path, logins, says):
+    path = tmp_path / "logins.json"
+    path.write_bytes(logins)
+    code, _, err = setup(capsys, school, "damaged_class", path)
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1
+    assert path.read_bytes() == logins
+    with psycopg.connect(school.admin_dsn(), autocommit=True) as su:
+        made = su.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'damaged_class%'").fetchone()
+    assert made == (0,)
+
+
+@pytest.mark.parametrize("url", ["not an address", "postgresql://[::1", "host=127.0.0.1 port=notaport"])
+def test_an_administrator_address_that_is_none_is_one_line(capsys, tmp_path, url):
+    code = main(["class-setup", "--admin", url, "--logins", str(tmp_path / "l.json")])
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
