@@ -138,7 +138,7 @@ def test_a_connection_that_cannot_reach_the_server_keeps_everything_waiting(tmp_
         until(lambda: connection.pusher.failures >= 2, what="two failed tries")
         assert connection.waiting() == 5
         assert connection.status.startswith("5 results waiting to be sent: ")
-        assert "password authentication failed" in connection.status
+        assert "refuses the password of the login workstation" in connection.status
     finally:
         connection.close()
     assert klass.count() == 0
@@ -399,7 +399,7 @@ def test_a_class_overview_from_an_unreachable_server_is_one_line(tmp_path, klass
     connection.close()
     gone = class_address(f"postgresql://instructor:x@127.0.0.1:{free_port()}/{klass.database}")
     connection = ClassConnection(str(path), gone)
-    with pytest.raises(ClassUnreachableError, match=r"cannot be reached: .*refused") as e:
+    with pytest.raises(ClassUnreachableError, match="cannot be reached: nothing answers at its") as e:
         connection.class_overview()  # told apart from a refusal, as the ledger's calls are
     assert "\n" not in str(e.value)
     connection.close()

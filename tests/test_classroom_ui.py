@@ -105,7 +105,9 @@ def test_the_status_line_counts_what_waits_while_the_server_is_gone(qtbot, tmp_p
             store.record_attempt(attempt(ana.id, n))
             w.services.recorded.emit(n)
         qtbot.waitUntil(lambda: class_line(w) == "Class: 3 results waiting to be sent "
-                                                  "(server unreachable; trying again)", timeout=WITHIN)
+                                                  "(the class server cannot be reached: nothing "
+                                                  "answers at its address and port; trying again)",
+                        timeout=WITHIN)
         assert "trying again" in w.services.classroom.label.toolTip()
     finally:
         klass.server.start()

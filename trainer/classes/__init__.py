@@ -18,7 +18,11 @@ Two halves, the lower never importing the upper:
     workstation's or trainee's session that holds up another is ended);
   - `retractions`: an instructor hides an attempt from the exports and the view, with a reason
     (`retract`, `retracted`);
-  - `command`: `dealer-trainer class-server`.
+  - `command`: `dealer-trainer class-server`;
+  - `setup`: `dealer-trainer class-setup`, a class on a PostgreSQL the school runs, with logins
+    of its own (`setup_class`);
+  - `failures`: why a connection failed, in words (`said`), and the versions a class runs on
+    (`check_version`).
 - `workstation`, what the app on a workstation (or the instructor's) does with a class:
   - `address`: a `--class` address checked without connecting (`class_address`), its password
     kept apart (`split_password`, `with_password`, `with_passfile`);

@@ -94,12 +94,13 @@ def _class_address(text: str):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def class_option(parser: argparse.ArgumentParser) -> None:
-    """`--class URL`: the class server the app joins (its address checked here, without
-    connecting; the parsed value is a trainer.classes.workstation.address.ClassAddress)."""
-    parser.add_argument("--class", dest="class_address", type=_class_address, metavar="URL",
-                        help="join a class: its server's postgresql:// address, as the class "
-                             "server printed it")
+def class_option(parser: argparse.ArgumentParser,
+                 help: str = "join a class: its server's postgresql:// address, as the class server "
+                             "printed it") -> None:
+    """`--class URL`: the class server the command uses (its address checked here, without
+    connecting; the parsed value is a trainer.classes.workstation.address.ClassAddress), `help`
+    saying what for."""
+    parser.add_argument("--class", dest="class_address", type=_class_address, metavar="URL", help=help)
 
 
 def required_class_option(parser: argparse.ArgumentParser) -> None:

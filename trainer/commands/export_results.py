@@ -19,7 +19,9 @@ WHERE = f"dealer-trainer {NAME}"
 
 def add_arguments(parser) -> None:
     parser.add_argument("file", nargs="?", metavar="FILE", help="a progress file (or give --class)")
-    class_option(parser)
+    class_option(parser, help="export the whole class instead of a file: the class server's postgresql:// "
+                              "address with the instructor's or the supervisor's login (not a "
+                              "workstation's, which may not read the class)")
     parser.add_argument("--format", required=True, choices=("xapi", "csv"),
                         help="xapi: a JSON list of xAPI statements; csv: a transcript, a row per attempt")
     parser.add_argument("--trainee", metavar="NAME", help="one trainee's results (default: everyone's)")

@@ -100,10 +100,10 @@ def _state(waiting: int, connected: bool, problem: str | None, refused: bool, un
     if problem is not None and not unreachable:
         return (f"Class: the class server refused the push ({problem}); {results(waiting)} waiting; "
                 "trying again")
-    if problem is not None:
+    if problem is not None:  # in words: no such class, too old a server, not reached and why ...
         if waiting:
-            return f"Class: {results(waiting)} waiting to be sent (server unreachable; trying again)"
-        return "Class: server unreachable (trying again); no results waiting"
+            return f"Class: {results(waiting)} waiting to be sent ({problem}; trying again)"
+        return f"Class: {problem} (trying again); no results waiting"
     if not connected:  # the first try is under way
         return f"Class: connecting — {results(waiting)} waiting" if waiting else "Class: connecting…"
     if waiting:

@@ -22,7 +22,6 @@ through its command when that still runs, else PostgreSQL itself.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -36,7 +35,7 @@ import psycopg
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
-from trainer.classes.server.logins import CLASS_LOGINS, add_login, new_password, reset_defaults
+from trainer.classes.server.logins import CLASS_LOGINS, add_login, kept_passwords, reset_defaults
 from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.sessions import (
     HELD,
@@ -49,7 +48,6 @@ from trainer.classes.server.sessions import (
     reset_role_defaults,
 )
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
-from trainer.paths import binary
 
 LOGINS_FILE = "logins.json"
 PID_FILE = "class-server.pid"  # the running command's process id
@@ -62,22 +60,7 @@ PROCESS_QUERY_LIMITED_INFORMATION, STILL_ACTIVE = 0x1000, 259  # Windows: asking
 
 def passwords(folder: Path) -> dict[str, str]:
     """The logins' passwords: kept from the first start, so addresses given out stay good."""
-    path = folder / LOGINS_FILE
-    try:
-        kept = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        kept = {}
-    except (OSError, ValueError) as e:
-        raise ClassServerError(f"cannot read the class's logins in {path}: {e}") from None
-    if not isinstance(kept, dict) or not all(isinstance(v, str) for v in kept.values()):
-        raise ClassServerError(f"{path} is not a class's logins file")
-    missing = {name: new_password() for name in CLASS_LOGINS if name not in kept}
-    if missing:
-        kept.update(missing)
-        fd = os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            json.dump(kept, f, indent=2)
-    return kept
+    return kept_passwords(folder / LOGINS_FILE, list(CLASS_LOGINS))
 
 
 def shown_host(host: str) -> str:

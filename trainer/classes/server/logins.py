@@ -42,8 +42,11 @@ each sends for every trainee any of them registered.
 
 from __future__ import annotations
 
+import json
+import os
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 
 import psycopg
 from psycopg import sql
@@ -51,6 +54,7 @@ from psycopg import sql
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.sql import value
 from trainer.classes.server.tables import GROUPS, OWNER
+from trainer.paths import binary
 
 #: the logins the class-server command makes, and their groups
 CLASS_LOGINS = {"instructor": "class_instructor", "supervisor": "class_supervisor",
@@ -62,6 +66,29 @@ LIMITS = {"class_workstation": SHARED_CONNECTIONS}
 
 def new_password() -> str:
     return secrets.token_urlsafe(18)
+
+
+def kept_passwords(path: Path, names: list[str]) -> dict[str, str]:
+    """The passwords of the logins `names`, kept in `path` (JSON, readable by its owner only) from
+    the first time, so that the addresses given out stay good; a password made for each missing."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        kept = {}
+    except (OSError, ValueError) as e:
+        raise ClassServerError(f"cannot read the class's logins in {path}: {e}") from None
+    if not isinstance(kept, dict) or not all(isinstance(v, str) for v in kept.values()):
+        raise ClassServerError(f"{path} is not a class's logins file")
+    missing = {name: new_password() for name in names if name not in kept}
+    if missing:
+        kept.update(missing)
+        try:
+            fd = os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                json.dump(kept, f, indent=2)
+        except OSError as e:
+            raise ClassServerError(f"cannot keep the class's logins in {path}: {e.strerror or e}") from None
+    return kept
 
 
 def add_login(admin: psycopg.Connection, name: str, group: str, password: str) -> None:

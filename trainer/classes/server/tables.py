@@ -48,11 +48,12 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
 
 import psycopg
 from psycopg import sql
+from psycopg.conninfo import make_conninfo
 
 from trainer.progress.columns import (
     ATTEMPTS,
@@ -87,25 +88,26 @@ def _run(conn: psycopg.Connection, script: str) -> None:
 
 
 # --------------------------------------------------------------------------- installing
-def install(admin: psycopg.Connection, database: str = DATABASE) -> list[str]:
+def install(admin: psycopg.Connection, database: str = DATABASE,
+            logins: Mapping[str, str] | None = None) -> list[str]:
     """Make the roles and the database if missing, then apply the missing migrations in one
-    transaction; the names applied. `admin`: an autocommit superuser connection."""
-    for role in (OWNER, *GROUPS):
-        if not admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
-            admin.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(role)))
-    admin.execute(sql.SQL("ALTER ROLE {} CREATEROLE").format(sql.Identifier(OWNER)))
-    for group in GROUPS:
-        admin.execute(sql.SQL("GRANT {} TO {} WITH ADMIN OPTION").format(
-            sql.Identifier(group), sql.Identifier(OWNER)))
+    transaction; the names applied. `admin`: an autocommit connection of a superuser, or of a
+    role with CREATEROLE and CREATEDB (trainer.classes.server.setup says what else it needs).
+
+    Without `logins`, the class is alone on its PostgreSQL (class-server): its staff's and
+    workstations' groups connect to its database. With `logins` (login name: its kind,
+    "instructor", "supervisor" or "workstation"), the PostgreSQL may hold other classes, whose
+    logins are in the same groups: no group connects, each of these logins does (s024)."""
+    superuser = make_roles(admin)
     if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone():
         admin.execute(sql.SQL("CREATE DATABASE {} OWNER {} ENCODING 'UTF8' TEMPLATE template0").format(
             sql.Identifier(database), sql.Identifier(OWNER)))
-    params = admin.info.get_parameters()
-    with psycopg.connect(host=params["host"], port=admin.info.port, user=admin.info.user,
-                         dbname=database) as conn:
+    with psycopg.connect(make_conninfo(admin.info.dsn, dbname=database,
+                                       password=admin.info.password or None)) as conn:
         conn.execute("REVOKE ALL ON DATABASE " + database + " FROM PUBLIC")
-        # each trainee's own login connects to its class only (s008), not the group to every class
-        conn.execute(f"GRANT CONNECT ON DATABASE {database} TO {STAFF}")
+        if logins is None:
+            # each trainee's own login connects to its class only (s008), not the group to every class
+            conn.execute(f"GRANT CONNECT ON DATABASE {database} TO {STAFF}")
         conn.execute(f"REVOKE CONNECT ON DATABASE {database} FROM {TRAINEE}")
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name text PRIMARY KEY, "
                      "applied_at double precision NOT NULL)")
@@ -116,16 +118,95 @@ def install(admin: psycopg.Connection, database: str = DATABASE) -> list[str]:
         new = []
         for fn in MIGRATIONS:
             if fn.__name__ not in done:
-                fn(conn)
+                (fn if superuser else WITHOUT_SUPERUSER.get(fn.__name__, fn))(conn)
                 conn.execute("INSERT INTO _migrations VALUES (%s, %s)", (fn.__name__, time.time()))
                 new.append(fn.__name__)
         conn.execute("RESET ROLE")
-        # every workstation's login connects through its group while the shared login is open;
-        # once the instructor closed it (s013), only the enrolled workstations' own rights remain
-        verb = "REVOKE CONNECT ON DATABASE {} FROM {}" if shared_login_closed(conn) \
-            else "GRANT CONNECT ON DATABASE {} TO {}"
-        conn.execute(sql.SQL(verb).format(sql.Identifier(database), sql.Identifier(WORKSTATIONS)))
+        closed = shared_login_closed(conn)
+        if logins is None:
+            # every workstation's login connects through its group while the shared login is open;
+            # once the instructor closed it (s013), only the enrolled workstations' own rights remain
+            verb = "REVOKE CONNECT ON DATABASE {} FROM {}" if closed else "GRANT CONNECT ON DATABASE {} TO {}"
+            conn.execute(sql.SQL(verb).format(sql.Identifier(database), sql.Identifier(WORKSTATIONS)))
+        else:
+            _own_logins(conn, database, logins, closed)
     return new
+
+
+def cluster_part(name: str) -> str:
+    """The part of the frozen migration `name` that changes the cluster's own objects, which only
+    a superuser may: what a role with CREATEROLE and CREATEDB leaves to the server's
+    administrator (trainer.classes.server.setup prints it)."""
+    script = frozen_sql(name)
+    start = script.index(_CLUSTER_PART[0]) + len(_CLUSTER_PART[0])
+    return script[start:script.index(_CLUSTER_PART[1], start)].strip() + "\n"
+
+
+def _s016_without_superuser(conn: psycopg.Connection) -> None:
+    """s016 for an administrator that is not a superuser: all of it but `cluster_part`."""
+    script = frozen_sql("s016_class_limits")
+    _run(conn, script.replace(cluster_part("s016_class_limits").strip(), "", 1))
+
+
+#: s016's part between these two lines is the cluster's (its own objects: PostgreSQL's functions
+#: and roles); the rest is the class's
+_CLUSTER_PART = ("RESET ROLE;", "SET ROLE class_owner;")
+#: the migrations run otherwise when the administrator is not a superuser (`install`)
+WITHOUT_SUPERUSER = {"s016_class_limits": _s016_without_superuser}
+
+
+def make_roles(admin: psycopg.Connection) -> bool:
+    """The owner and the groups, if missing, the groups the owner's to grant and the owner the
+    administrator's to act as; whether the administrator is a superuser."""
+    me = admin.info.user
+    superuser = _superuser(admin)
+    for role in (OWNER, *GROUPS):
+        if not admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
+            admin.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(role)))
+    if not value_of(admin, "SELECT rolcreaterole FROM pg_roles WHERE rolname = %s", OWNER):
+        admin.execute(sql.SQL("ALTER ROLE {} CREATEROLE").format(sql.Identifier(OWNER)))
+    for group in GROUPS:
+        if not _admin_of(admin, OWNER, group):
+            admin.execute(sql.SQL("GRANT {} TO {} WITH ADMIN OPTION").format(
+                sql.Identifier(group), sql.Identifier(OWNER)))
+    if not superuser and not value_of(
+            admin, "SELECT pg_has_role(current_user, %s, 'SET') AND pg_has_role(current_user, %s, 'USAGE')",
+            OWNER, OWNER):
+        # the owner's rights are the administrator's too, to make its database and migrate it
+        admin.execute(sql.SQL("GRANT {} TO {} WITH INHERIT TRUE, SET TRUE").format(
+            sql.Identifier(OWNER), sql.Identifier(me)))
+    return superuser
+
+
+def _own_logins(conn: psycopg.Connection, database: str, logins: Mapping[str, str], closed: bool) -> None:
+    """The class's own logins (s024) recorded, each given the right to connect (the shared
+    workstation login's while it is open), and no group any."""
+    name = sql.Identifier(database)
+    conn.execute(sql.SQL("REVOKE CONNECT ON DATABASE {} FROM {}").format(
+        name, sql.SQL(", ").join(sql.Identifier(g) for g in GROUPS)))
+    conn.execute(f"SET ROLE {OWNER}")
+    for login, kind in logins.items():
+        conn.execute("INSERT INTO class_logins (login, kind) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                     (login, kind))
+    conn.execute("RESET ROLE")
+    for login, kind in logins.items():
+        verb = "REVOKE CONNECT ON DATABASE {} FROM {}" if closed and kind == "workstation" \
+            else "GRANT CONNECT ON DATABASE {} TO {}"
+        conn.execute(sql.SQL(verb).format(name, sql.Identifier(login)))
+
+
+def _superuser(conn: psycopg.Connection) -> bool:
+    return bool(value_of(conn, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"))
+
+
+def _admin_of(conn: psycopg.Connection, member: str, group: str) -> bool:
+    """`member` holds `group` with its admin option (it may grant it to the logins it makes)."""
+    return bool(value_of(conn, "SELECT pg_has_role(%s, %s, 'MEMBER WITH ADMIN OPTION')", member, group))
+
+
+def value_of(conn: psycopg.Connection, query: str, *args: object) -> object:
+    row = conn.execute(query, args).fetchone()
+    return row[0] if row else None
 
 
 def shared_login_closed(conn: psycopg.Connection) -> bool:
@@ -672,3 +753,23 @@ def s021_bounded_logs(conn: psycopg.Connection) -> None:
       insert-only, read by the staff and a trainee of their own, so that the class's overview
       reads these and never a log."""
     _run(conn, frozen_sql("s021_bounded_logs"))
+
+
+@migration
+def s024_class_setup(conn: psycopg.Connection) -> None:
+    """A class on a PostgreSQL it shares with other classes (`dealer-trainer class-setup`,
+    trainer.classes.server.setup): the group roles are the cluster's, one for every class on it,
+    so a right given to a group is given to every class's logins. A class made there has logins
+    of its own, and only they connect to its database:
+
+    - `class_logins`: the class's own staff and shared workstation logins (`<class>_instructor`
+      ...), insert-only, read by the staff; `install` writes them and gives each, never a group,
+      the right to connect;
+    - `close_shared_login()` (s013's, kept as `close_shared_login_group`, which no login calls
+      itself) takes that right from the class's shared workstation login too, and
+      `open_shared_login()` gives it back to that login, not to the group every class's
+      workstations are in (a class alone on its PostgreSQL, with no such login, still opens the
+      group's);
+    - each enrolled workstation is given a right of its own to connect (those enrolled before
+      s013 connected through the group)."""
+    _run(conn, frozen_sql("s024_class_setup"))

@@ -40,6 +40,7 @@ import contextlib
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 
@@ -67,6 +68,7 @@ from trainer.classes.workstation.push import (
     password_refused,
     push_exam_steps,
     reason,
+    said,
 )
 from trainer.classes.workstation.queue import Queue
 from trainer.progress.classroom import ClassOverview
@@ -239,15 +241,26 @@ class ClassLedger:
             if self.no_room is not None:
                 raise ClassUnreachableError(f"{where} has no connection free for the login "
                                             f"{self.address.user}: {self.no_room}") from None
-            raise ClassUnreachableError(f"{where} cannot be reached: {reason(e)}") from None
+            words = said(e, self.address.user, self.address.database)
+            gone = "the class server cannot be reached: "
+            if words.startswith(gone):
+                raise ClassUnreachableError(f"{where} cannot be reached: {words[len(gone):]}") from None
+            raise ClassUnreachableError(f"{where}: {words}") from None
         except psycopg.errors.InsufficientPrivilege as e:
             raise ClassServerError(f"{where} refuses this login ({self.address.user}): {reason(e)}") from None
         except psycopg.Error as e:
             raise ClassServerError(f"{where}: {reason(e)}") from None
 
 def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress:
-    """The same class (server, database, options) with another login and its password."""
-    return with_password(replace(address, user=login), password)
+    """The same class (server, database, options) with another login and its password. A login
+    the class makes (a trainee's, an enrolled workstation's) has a SCRAM verifier, which the
+    server proves by SCRAM whatever its pg_hba.conf says (md5 too): an address's `require_auth`,
+    set for a workstation's login made otherwise (`?require_auth=md5`), is not this login's."""
+    parts = urlsplit(address.kept)
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                       if k != "require_auth"])
+    kept = class_address(urlunsplit(parts._replace(query=query)))
+    return with_password(replace(kept, user=login), password)
 
 
 class ClassConnection(ClassLedger):

@@ -48,6 +48,14 @@ import psycopg
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server import ledger
+from trainer.classes.server.failures import (
+    ServerTooOldError,
+    check_version,
+    no_room,
+    password_refused,
+    reason,
+    said,
+)
 from trainer.classes.server.ledger import class_uid
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.queue import Queue
@@ -124,6 +132,11 @@ def connect(address: ClassAddress, watch: Watch | None = None) -> psycopg.Connec
     options = session_options(given[-1] if given else None)
     kind = psycopg.Connection if watch is None else WatchedConnection
     conn = kind.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
+    try:
+        check_version(conn)
+    except ServerTooOldError:
+        conn.close()
+        raise
     if isinstance(conn, WatchedConnection):
         conn.watch = watch
     return conn
@@ -187,14 +200,6 @@ class WatchedConnection(psycopg.Connection):
             return super().wait(*args, **kwargs)
         with self.watch.waiting(self):
             return super().wait(*args, **kwargs)
-
-
-def password_refused(e: BaseException) -> bool:
-    """The server was reached and refused the password, or asked for one the address and its
-    password file do not have (not: "cannot be reached")."""
-    text = str(e)
-    return (getattr(e, "sqlstate", None) == "28P01" or "password authentication failed" in text
-            or "no password supplied" in text)
 
 
 #: the SQLSTATE classes of a refusal of what a row holds: data exception (22: a value the server
@@ -310,27 +315,6 @@ def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
 
     if trainees := queue.trainees():
         each_refused(lambda part: push(conn, {"trainees": part, "attempts": []}), trainees)
-
-
-def reason(e: BaseException) -> str:
-    """One line saying why a push failed, without the driver's decoration."""
-    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    for noise in ("connection failed: ",):
-        text = text.replace(noise, "")
-    return text
-
-
-#: what PostgreSQL says when it has no connection free for a login (SQLSTATE 53300, which libpq
-#: does not pass on for a connection it refuses): the server's, a login's limit, the slots kept back
-NO_ROOM = ("too many connections", "too many clients", "connection slots are reserved")
-
-
-def no_room(e: BaseException) -> str | None:
-    """The server's words when it refused a connection for want of a free one (else None)."""
-    text = str(e)
-    if getattr(e, "sqlstate", None) != "53300" and not any(t in text for t in NO_ROOM):
-        return None
-    return text.rpartition("FATAL:")[2].strip().splitlines()[0] if "FATAL:" in text else reason(e)
 
 
 def not_reached(e: BaseException) -> bool:
@@ -512,7 +496,8 @@ class Pusher:
                 cut, self._watch.cut = self._watch.cut, False
                 self.silent = cut or isinstance(e, psycopg.errors.ConnectionTimeout)
                 self.problem = (f"no answer from the class server in {self._watch.give_up:g} s" if cut
-                                else reason(e))
+                                else said(e, self.address.user, self.address.database)
+                                if self.unreachable or self.refused else reason(e))
                 self.failures += 1
                 self.no_room = no_room(e)
                 self._wake.wait(pause)  # stop() and a new attempt wake it too

@@ -19,7 +19,7 @@ from psycopg.rows import dict_row
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.retractions import retracted
 from trainer.classes.workstation.address import ClassAddress
-from trainer.classes.workstation.push import connect, reason
+from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Line
@@ -95,5 +95,12 @@ def class_lines(address: ClassAddress, trainee: str | None = None, *,
     try:
         with connect(address) as conn:
             return server_lines(conn, trainee, left_out=left_out)
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
+                               "the class (a workstation's or a trainee's): give the instructor's or "
+                               "the supervisor's address") from None
+    except psycopg.OperationalError as e:
+        raise ClassServerError(f"the class at {address.shown}: {said(e, address.user, address.database)}") \
+            from None
     except psycopg.Error as e:
         raise ClassServerError(f"the class at {address.shown}: {reason(e)}") from None
