@@ -305,10 +305,20 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
     for j, (s, x) in enumerate(expected):
         if id(x) not in skipped:
             by_stage.setdefault(s, []).append(j)
+    # stage -> the log index by which every action of the stages before it was closed (the
+    # log's length while one is open): an action done after it has nothing pending, which is
+    # most of a log, so only the others look through the stages before theirs
+    closes = [max((closed_at.get(j, len(log)) for j in by_stage.get(s, ())), default=-1)
+              for s in range(len(procedure.after))]
+    settled: list[int] = []
+    for parents in procedure.after:  # a stage waits only for earlier ones (Procedure.ancestors)
+        settled.append(max((max(settled[p], closes[p]) for p in parents), default=-1))
     waits: dict[int, list[int]] = {}  # stage -> the expected actions of the stages before it, in order
     out = []
     for n, k in sorted(matched.items()):
         stage = expected[k][0]
+        if settled[stage] <= n:  # nothing before it was open when it was done
+            continue
         if (before := waits.get(stage)) is None:
             before = waits[stage] = sorted(j for s in procedure.ancestors(stage)
                                            for j in by_stage.get(s, ()))
