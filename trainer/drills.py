@@ -22,7 +22,7 @@ from trainer import games
 from trainer.dice import SeededDice
 from trainer.procedure import build, game_steps
 from trainer.procedure.dealing import DEALT, ODD_AMOUNTS, Deal
-from trainer.procedure.model import TRAINEE_DOES, Automation, Do
+from trainer.procedure.model import TRAINEE_DOES, Automation, Do, Procedure
 from trainer.scenario import Event, Offer, Scenario
 from trainer.vocabulary import BY_DIFFICULTY, Skill
 
@@ -72,16 +72,30 @@ LEVELS = ("payouts", "settlement", "calls", "whole-round")
 def random_round(game_id: str, difficulty: int, seed: int | str,
                  skill: Skill | None = None, dealer: int = DEALER) -> Scenario:
     """A playable round: re-dealt (deterministically) until the trainee has something to do."""
+    return _random_round(game_id, difficulty, seed, skill, dealer)[0]
+
+
+def _random_round(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
+                  dealer: int) -> tuple[Scenario, Procedure]:
+    """`random_round`, with the round's procedure (built once per deal)."""
     for attempt in range(50):
-        s = _deal(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}", skill, dealer)
+        s, proc = _dealt(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}", skill,
+                         dealer)
         mine = TRAINEE_DOES[s.automation]
-        if any(a.do in mine for _, a in build(s).actions()):
-            return s
-    return s
+        if any(a.do in mine for _, a in proc.actions()):
+            return s, proc
+    return s, proc
 
 
 def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
           dealer: int) -> Scenario:
+    return _dealt(game_id, difficulty, seed, skill, dealer)[0]
+
+
+def _dealt(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
+           dealer: int) -> tuple[Scenario, Procedure]:
+    """A dealt round and its procedure: the procedure is built once, to count the trainee's
+    actions, and handed on (building is most of a deal's work)."""
     version = _versioned(dealer)
     if not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty {difficulty} is not 1 to 5")
@@ -101,9 +115,10 @@ def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
         automation=_automation(difficulty, skill), options=game.parse_options(options),
         players=players, shooter=None, wagers=wagers, events=events)
     mine = TRAINEE_DOES[scenario.automation]
-    actions = sum(1 for _, a in build(scenario).actions() if a.do in mine)
+    proc = build(scenario)
+    actions = sum(1 for _, a in proc.actions() if a.do in mine)
     scenario.target_seconds = max(20, SECONDS_PER_ACTION * actions)
-    return scenario
+    return scenario, proc
 
 
 def _automation(difficulty: int, skill: Skill | None):
@@ -136,7 +151,7 @@ def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
     game = games.get(game_id)
     round_id = f"payout-drill-{_versioned(dealer)}{game_id}-{seed}"  # what `rebuild` deals again
     if game.stands_until is not None:
-        s = random_round(game_id, 5, seed, Skill.PAYOUTS, dealer)
+        s, proc = _random_round(game_id, 5, seed, Skill.PAYOUTS, dealer)
     else:
         rng = random.Random(f"payout-drill:{game_id}:{seed}")
         dice = SeededDice(rng.random())
@@ -152,7 +167,8 @@ def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
                 options=game.parse_options({}),
                 players={n: NAMES[n - 1] for n in seats}, shooter=None, wagers=wagers,
                 events=[Event("throw", "events[0]", throw)])
-            if sum(1 for _, a in build(s).actions() if a.do is Do.PAY) >= 3:
+            proc = build(s)
+            if sum(1 for _, a in proc.actions() if a.do is Do.PAY) >= 3:
                 break
     s.automation = Automation.PAYOUTS
     s.id, s.difficulty = round_id, difficulty or s.difficulty
@@ -161,7 +177,7 @@ def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
                   "after another, to the cent and against the clock." if game.stands_until is None
                   else f"A whole {game.name} round on a busy layout: pay every winner, throw after "
                   "throw, to the cent and against the clock.")
-    pays = sum(1 for _, a in build(s).actions() if a.do is Do.PAY)
+    pays = sum(1 for _, a in proc.actions() if a.do is Do.PAY)  # what follows changes no wager
     s.target_seconds = max(15, 6 * pays)
     return s
 

@@ -108,90 +108,163 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
     """Grade a log. `skipped` holds id()s of expected actions the trainee chose to leave: they
     hold up no later step (no out-of-order finding), and are missing at the end. `told`: keep
     the findings the feedback told of actions an undo took back (reading "undo")."""
-    mine = procedure.for_trainee(automation)
-    expected = list(mine.actions())  # (stage, action)
-    if logged_before_pucks([p.value for p in log if p.do is Do.MOVE_MARKERS]):
-        # a log from before the pucks were placed apart is graded as it was then: the yard line
-        expected = [(s, as_expected_before_pucks(e) if e.do is Do.MOVE_MARKERS and e.value else e)
-                    for s, e in expected]
-    open_ = [True] * len(expected)
-    closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
-    settles = {a.throw for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
-    no_rolls = {a.throw: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
-    findings: list[Finding] = []
-    matched: dict[int, int] = {}
-    paid_wagers: set[tuple[int | None, str | None]] = set()
-    extras = 0
+    return _graded(Walk(procedure, log, automation, game, skipped), procedure, log,
+                   automation=automation, game=game, target_seconds=target_seconds,
+                   elapsed=elapsed, final=final, skipped=skipped, told=told)
 
-    def find(p: Performed, test) -> int | None:
+
+class LiveGrade:
+    """A round's log graded after every action, as it grows: the actions already matched are not
+    matched again (the walk over the log is kept), so grading an action costs what that action
+    adds. The result is `grade`'s, finding for finding: the walk starts again from the first
+    action whenever the log is not the last one grown (an undo takes back an earlier action,
+    a move of the markers changes how the whole log reads, the skipped steps change)."""
+
+    def __init__(self, procedure: Procedure, *, automation: Automation, game: str,
+                 target_seconds: float):
+        self.procedure, self.automation, self.game = procedure, automation, game
+        self.target_seconds = target_seconds
+        self._walk: Walk | None = None
+
+    def grade(self, log: list[Performed], *, skipped: AbstractSet[int] = frozenset(),
+              elapsed: float | None = None, final: bool = False) -> Result:
+        walk = self._walk
+        if walk is None or not walk.grows_to(log, skipped):
+            walk = Walk(self.procedure, log, self.automation, self.game, skipped)
+        else:
+            walk.take(log)
+        self._walk = walk
+        return _graded(walk, self.procedure, log, automation=self.automation, game=self.game,
+                       target_seconds=self.target_seconds, elapsed=elapsed, final=final,
+                       skipped=skipped, told=True)
+
+
+class Walk:
+    """The matching of a log against the trainee's expected actions, action by action: what
+    each matched, and the findings of those that matched nothing. `take` goes on with the
+    actions appended since."""
+
+    def __init__(self, procedure: Procedure, log: list[Performed], automation: Automation,
+                 game: str, skipped: AbstractSet[int]):
+        self.procedure, self.game = procedure, game
+        mine = procedure.for_trainee(automation)
+        expected = list(mine.actions())  # (stage, action)
+        self.before_pucks = logged_before_pucks([p.value for p in log if p.do is Do.MOVE_MARKERS])
+        if self.before_pucks:
+            # a log from before the pucks were placed apart is graded as it was then: the yard line
+            expected = [(s, as_expected_before_pucks(e) if e.do is Do.MOVE_MARKERS and e.value else e)
+                        for s, e in expected]
+        self.expected = expected
+        self.open_ = [True] * len(expected)
+        self.closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
+        self.settles = {a.throw for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
+        self.no_rolls = {a.throw: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
+        self.findings: list[Finding] = []
+        self.matched: dict[int, int] = {}
+        self.paid_wagers: set[tuple[int | None, str | None]] = set()
+        self.extras = 0
+        self.by_throw: dict[int, list[int]] = {}  # throw -> its expected actions (indices, in order)
         for k, (_, e) in enumerate(expected):
-            if open_[k] and e.throw == p.throw and test(e):
+            self.by_throw.setdefault(e.throw, []).append(k)
+        self.paid_later = games.get(game).paid_later
+        self.chosen, self.skipped = frozenset(skipped), set(skipped)
+        self.undone = taken_back(log)
+        self.log: list[Performed] = []
+        self.take(log)
+
+    def grows_to(self, log: list[Performed], skipped: AbstractSet[int]) -> bool:
+        """Whether `log` is this walk's log with actions appended that leave what came before
+        as it was read: no undo among them, the same reading of the markers, the same skipped
+        steps."""
+        seen = len(self.log)
+        return (len(log) >= seen and skipped == self.chosen
+                and all(a is b for a, b in zip(self.log, log[:seen], strict=True))
+                and not any(p.do is Do.UNDO for p in log[seen:])
+                and (self.before_pucks or not logged_before_pucks(
+                    [p.value for p in log[seen:] if p.do is Do.MOVE_MARKERS])))
+
+    def find(self, p: Performed, test) -> int | None:
+        open_, expected = self.open_, self.expected
+        for k in self.by_throw.get(p.throw, ()):
+            if open_[k] and test(expected[k][1]):
                 return k
         return None
 
-    paid_later = games.get(game).paid_later
+    def early(self, p: Performed) -> int | None:
+        return next((k for k, (_, e) in enumerate(self.expected)
+                     if self.open_[k] and e.throw > p.throw and e.key == p.key), None)
 
-    def early(p: Performed) -> int | None:
-        return next((k for k, (_, e) in enumerate(expected)
-                     if open_[k] and e.throw > p.throw and e.key == p.key), None)
+    def late(self, p: Performed) -> int | None:  # the latest earlier throw's, where there are several
+        return next((k for k, (_, e) in reversed(list(enumerate(self.expected)))
+                     if self.open_[k] and e.throw < p.throw and e.key == p.key), None)
 
-    def late(p: Performed) -> int | None:  # the latest earlier throw's, where there are several
-        return next((k for k, (_, e) in reversed(list(enumerate(expected)))
-                     if open_[k] and e.throw < p.throw and e.key == p.key), None)
+    def take(self, log: list[Performed]) -> None:
+        """Match the actions of `log` after those already taken."""
+        expected, open_, closed_at, findings = self.expected, self.open_, self.closed_at, self.findings
+        procedure, game, undone, skipped = self.procedure, self.game, self.undone, self.skipped
+        for n in range(len(self.log), len(log)):
+            p = log[n]
+            self.log.append(p)
+            if p.do is Do.UNDO or n in undone:  # taken back: graded below, where it was told
+                continue
+            if p.do is Do.SKIP_THROW:  # what of that throw is still open is left, not out of order
+                skipped |= {id(e) for k, (_, e) in enumerate(expected)
+                            if open_[k] and e.throw == p.throw}
+                continue
+            if p.by_trainer:
+                continue
+            k = self.find(p, lambda e, p=p: e.key == p.key)
+            if k is None and p.do is Do.PAY and p.bet in self.paid_later:
+                k = self.early(p)  # decided, but paid after a later throw: graded as out of order
+            settled_late = False
+            if k is None and p.do in (Do.PAY, Do.COLLECT):
+                k = self.late(p)
+                settled_late = k is not None
+            if k is not None:
+                e = expected[k][1]
+                if settled_late:  # no later step waits for it: the one finding says what happened
+                    findings.append(late_finding(p, e, procedure))
+                    skipped.add(id(e))
+                if e.do is Do.PAY and p.amount != e.amount:
+                    findings.append(Finding(
+                        Kind.WRONG_AMOUNT, Severity.CRITICAL,
+                        f"paid {fmt_dollars(p.amount or 0)} on seat {e.seat} {bet_name(e.bet)}; the "
+                        f"payout is {fmt_dollars(e.amount or 0)}: {e.note}",
+                        f"{e.pays_cite}; {e.cite}" if e.pays_cite else e.cite, e.skill, e, p))
+                if e.do is Do.PAY:
+                    self.paid_wagers.add((e.seat, e.bet))
+                open_[k], closed_at[k] = False, n
+                if not settled_late:
+                    self.matched[n] = k
+                continue
+            finding, consumed = classify(p, expected, open_, self.find, self.settles, self.no_rolls,
+                                         self.paid_wagers, game, procedure)
+            if consumed is not None:
+                open_[consumed], closed_at[consumed] = False, n
+            if finding.kind is Kind.EXTRA and not finding.critical:
+                self.extras += 1
+            findings.append(finding)
 
-    chosen, skipped = skipped, set(skipped)
-    undone = taken_back(log)
-    for n, p in enumerate(log):
-        if p.do is Do.UNDO or n in undone:  # taken back: graded below, where it was told
-            continue
-        if p.do is Do.SKIP_THROW:  # what of that throw is still open is left, not out of order
-            skipped |= {id(e) for k, (_, e) in enumerate(expected) if open_[k] and e.throw == p.throw}
-            continue
-        if p.by_trainer:
-            continue
-        k = find(p, lambda e, p=p: e.key == p.key)
-        if k is None and p.do is Do.PAY and p.bet in paid_later:
-            k = early(p)  # decided, but paid after a later throw: graded as out of order
-        settled_late = False
-        if k is None and p.do in (Do.PAY, Do.COLLECT):
-            k = late(p)
-            settled_late = k is not None
-        if k is not None:
-            e = expected[k][1]
-            if settled_late:  # no later step waits for it: the one finding says what happened
-                findings.append(late_finding(p, e, procedure))
-                skipped.add(id(e))
-            if e.do is Do.PAY and p.amount != e.amount:
-                findings.append(Finding(
-                    Kind.WRONG_AMOUNT, Severity.CRITICAL,
-                    f"paid {fmt_dollars(p.amount or 0)} on seat {e.seat} {bet_name(e.bet)}; the payout is "
-                    f"{fmt_dollars(e.amount or 0)}: {e.note}",
-                    f"{e.pays_cite}; {e.cite}" if e.pays_cite else e.cite, e.skill, e, p))
-            if e.do is Do.PAY:
-                paid_wagers.add((e.seat, e.bet))
-            open_[k], closed_at[k] = False, n
-            if not settled_late:
-                matched[n] = k
-            continue
-        finding, consumed = classify(p, expected, open_, find, settles, no_rolls, paid_wagers, game,
-                                     procedure)
-        if consumed is not None:
-            open_[consumed], closed_at[consumed] = False, n
-        if finding.kind is Kind.EXTRA and not finding.critical:
-            extras += 1
-        findings.append(finding)
 
+def _graded(walk: Walk, procedure: Procedure, log: list[Performed], *, automation: Automation,
+            game: str, target_seconds: float, elapsed: float | None, final: bool,
+            skipped: AbstractSet[int], told: bool) -> Result:
+    """The result of a log walked to its end: the findings of its actions, those an undo took
+    back after they were told, what was out of order and (at the end) what is missing."""
+    expected, open_ = walk.expected, walk.open_
+    findings = list(walk.findings)
     # an action taken back after the feedback told its grade keeps the findings it was told
     # (reading "undo"): what the trainee was shown cannot be untold. Those of the actions taken
     # back before it do not change what it was told, so they are left out of that grade
     # (`told=False`), which keeps a log of many undos to one grade each
-    for n in sorted(k for k, was_told in undone.items() if was_told and told):
+    for n in sorted(k for k, was_told in walk.undone.items() if was_told and told):
         then = grade(procedure, log[:n + 1], automation=automation, game=game,
-                     target_seconds=target_seconds, final=False, skipped=chosen, told=False)
+                     target_seconds=target_seconds, final=False, skipped=skipped, told=False)
         findings += [f for f in then.findings if f.actual is log[n]]
     # out of order: done while a stage before it had work left that was done afterwards (work
     # never done is "missing" instead, so one skipped step does not flag everything after it)
-    findings += out_of_order(procedure, expected, log, matched, closed_at, skipped, final)
+    findings += out_of_order(procedure, expected, log, walk.matched, walk.closed_at, walk.skipped,
+                             final)
     remaining = [e for k, (_, e) in enumerate(expected) if open_[k]]
     if final:
         for e in remaining:
@@ -202,8 +275,8 @@ def grade(procedure: Procedure, log: list[Performed], *, automation: Automation,
             else:
                 findings.append(Finding(Kind.MISSING, missed(e.do), missing_message(e), e.cite,
                                         e.skill, e))
-    return Result(findings, score(expected, open_, findings, extras, target_seconds, elapsed),
-                  matched, remaining)
+    return Result(findings, score(expected, open_, findings, walk.extras, target_seconds, elapsed),
+                  dict(walk.matched), remaining)
 
 
 def taken_back(log: list[Performed]) -> dict[int, bool]:
@@ -232,11 +305,24 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
     for j, (s, x) in enumerate(expected):
         if id(x) not in skipped:
             by_stage.setdefault(s, []).append(j)
+    # stage -> the log index by which every action of the stages before it was closed (the
+    # log's length while one is open): an action done after it has nothing pending, which is
+    # most of a log, so only the others look through the stages before theirs
+    closes = [max((closed_at.get(j, len(log)) for j in by_stage.get(s, ())), default=-1)
+              for s in range(len(procedure.after))]
+    settled: list[int] = []
+    for parents in procedure.after:  # a stage waits only for earlier ones (Procedure.ancestors)
+        settled.append(max((max(settled[p], closes[p]) for p in parents), default=-1))
+    waits: dict[int, list[int]] = {}  # stage -> the expected actions of the stages before it, in order
     out = []
     for n, k in sorted(matched.items()):
-        before = procedure.ancestors(expected[k][0])
-        pending = sorted(j for s in before for j in by_stage.get(s, ())
-                         if closed_at.get(j, len(log)) > n)
+        stage = expected[k][0]
+        if settled[stage] <= n:  # nothing before it was open when it was done
+            continue
+        if (before := waits.get(stage)) is None:
+            before = waits[stage] = sorted(j for s in procedure.ancestors(stage)
+                                           for j in by_stage.get(s, ()))
+        pending = [j for j in before if closed_at.get(j, len(log)) > n]
         late = next((j for j in pending if done_at.get(j, -1) > n), None)
         if late is None and pending and not final and n == len(log) - 1:
             late = pending[0]  # live feedback: it must come first, whether or not it comes later

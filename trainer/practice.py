@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from trainer import games
 from trainer.calls import choices, dice_of
-from trainer.grading import Finding, Result, grade, taken_back
+from trainer.grading import Finding, LiveGrade, Result, grade, taken_back
 from trainer.money import fmt_dollars
 from trainer.procedure import Automation, Do, Expected, Performed, build, game_steps
 from trainer.procedure.model import LABELS, TRAINEE_DOES, Amount, Choice, Prompt, ThrowView
@@ -87,6 +87,8 @@ class PracticeRound:
         self._snapshot: TableState | None = None
         self._listeners: list[Callable[[PracticeRound], None]] = []
         self.steps = game_steps(scenario.game)
+        self._live = LiveGrade(self.procedure, automation=self.automation, game=scenario.game,
+                               target_seconds=scenario.target_seconds)
         self._result = self._grade()
         self.advance()
 
@@ -326,9 +328,7 @@ class PracticeRound:
     # --- inside --------------------------------------------------------------------------------
 
     def _grade(self) -> Result:
-        return grade(self.procedure, self.log, automation=self.automation, game=self.scenario.game,
-                     target_seconds=self.scenario.target_seconds, final=False,
-                     skipped={id(self.full[k][1]) for k in self.skipped})
+        return self._live.grade(self.log, skipped={id(self.full[k][1]) for k in self.skipped})
 
     def _trainee_expected(self) -> list[Expected]:
         return [e for _, e in self.full if e.do in self.mine]

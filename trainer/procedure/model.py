@@ -278,10 +278,16 @@ class Procedure:
                 yield i, action
 
     def for_trainee(self, automation: Automation) -> Procedure:
-        """The trainee's part: the same stages and order, holding only the trainee's actions."""
-        mine = TRAINEE_DOES[automation]
-        return Procedure([tuple(a for a in stage if a.do in mine) for stage in self.stages],
-                         self.throws, list(self.after), self.tail)
+        """The trainee's part: the same stages and order, holding only the trainee's actions.
+        Made once per automation (and kept while no stage is added): grading asks for it at
+        every action."""
+        made: dict[tuple[Automation, int], Procedure] = self.__dict__.setdefault("_for_trainee", {})
+        if (part := made.get((automation, len(self.stages)))) is None:
+            mine = TRAINEE_DOES[automation]
+            part = made[(automation, len(self.stages))] = Procedure(
+                [tuple(a for a in stage if a.do in mine) for stage in self.stages],
+                self.throws, list(self.after), self.tail)
+        return part
 
     def performed_by_trainer(self, automation: Automation, throw: int) -> list[Expected]:
         """The actions of a round the trainer does itself at this automation level."""
