@@ -44,7 +44,7 @@ from dataclasses import replace
 import psycopg
 
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
-from trainer.classes.server import ledger, logins, retractions
+from trainer.classes.server import ledger, logins, people, retractions
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
@@ -200,6 +200,18 @@ class ClassLedger:
         """Hide an attempt of the class from the exports and the view, with the reason
         (retractions.retract: an instructor's login)."""
         self._ledger(retractions.retract, attempt_uid, reason)
+
+    def merge_trainees(self, one: str, other: str) -> None:
+        """Record that two trainees (their ids) are one person (people.merge: an instructor's login)."""
+        self._ledger(people.merge, one, other)
+
+    def part_trainees(self, one: str, other: str) -> None:
+        """Undo a merge of two trainees, by a row of its own (people.part: an instructor's login)."""
+        self._ledger(people.part, one, other)
+
+    def merges(self) -> list[people.Merge]:
+        """The class's record of merges and partings, oldest first (people.merges)."""
+        return self._ledger(people.merges)
 
     def _ledger(self, call, *args):
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the

@@ -13,10 +13,13 @@ attempt (`readable`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import psycopg
 from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.people import people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import connect, reason
@@ -63,19 +66,30 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  left_out: list[str] | None = None) -> list[Line]:
-    """The class's attempts, oldest first: one trainee's (the active trainee of this name; two
-    workstations' trainees of one name are refused as ambiguous) or everyone's. The attempts
-    retracted, and those that cannot be read, are left out: named, with why, in `left_out`."""
+    """The class's attempts, oldest first: one trainee's (the active person of this name) or
+    everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
+    login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
+    id), so one person is one trainee in the transcript and one actor in the statements; two
+    people of one name are refused as ambiguous. The attempts retracted, and those that cannot
+    be read, are left out: named, with why, in `left_out`."""
     with conn.cursor(row_factory=dict_row) as cur:
-        trainees = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
-        where, params = "", ()
-        if trainee is not None:
-            named = [t for t in trainees.values()
-                     if not t.archived and t.name.casefold() == trainee.casefold()]
-            if len(named) != 1:
-                found = "no trainee" if not named else f"{len(named)} trainees"
-                raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
-            where, params = "WHERE a.trainee_id = %s", (named[0].id,)
+        rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
+    person = people(conn)
+    members: dict[int, list[int]] = {}
+    for tid in rows_of:
+        members.setdefault(person.get(tid, tid), []).append(tid)
+    # a person is shown as their row of the lowest id, active while any of their rows is
+    trainees = {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
+                for ms in members.values() for tid in ms}
+    where, params = "", ()
+    if trainee is not None:
+        named = {t.id: t for t in trainees.values()
+                 if not t.archived and t.name.casefold() == trainee.casefold()}
+        if len(named) != 1:
+            found = "no trainee" if not named else f"{len(named)} trainees"
+            raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
+        where, params = "WHERE a.trainee_id = ANY(%s)", ([t for t in trainees if trainees[t].id in named],)
+    with conn.cursor(row_factory=dict_row) as cur:
         rows = cur.execute(f"SELECT a.* FROM attempts a {where} ORDER BY a.started, a.id", params).fetchall()
         findings = cur.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
                                "ORDER BY f.id", params).fetchall()
