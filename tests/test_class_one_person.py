@@ -18,12 +18,13 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.support.class_server import PASSWORD, progress_file, push_all
+from tests.support.class_server import PASSWORD, attempt, progress_file, push_all
 from tests.support.command import run_command
 from trainer.classes import ClassServerError
 from trainer.classes.server.logins import class_login, enrol_workstation
 from trainer.classes.server.people import merge, merges, part
 from trainer.classes.workstation.classview import attempts_of, class_activity, server_class_overview
+from trainer.classes.workstation.connection import ClassConnection
 from trainer.classes.workstation.queue import Queue
 from trainer.classes.workstation.results import server_lines
 from trainer.progress import Store
@@ -165,3 +166,34 @@ def test_no_login_claims_a_trainee_s_identity(tmp_path, klass, two_workstations)
     with klass.connect(two_workstations["ana"], "ana-password") as conn, \
             pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own"), conn.transaction():
         conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [], "attempts": [attempt]}),))
+
+
+def test_her_practice_set_aside_at_a_shared_workstation_is_sent_with_her_own_login(tmp_path, klass,
+                                                                                   two_workstations):
+    """Ana practised at the shared workstation after she had a login: the workstation's login may
+    not send it, so it was set aside. She sends those rows with her own login; the one the class
+    refuses for what it holds (too long a log) stays set aside, with why."""
+    from trainer.classes import ClassServerError, LoginRefusedError
+
+    shared = progress_file(tmp_path / "shared.sqlite", {"Ana Ruiz": 2}, start=40)
+    with Store.open(shared) as store:  # her third: a log longer than the class keeps
+        store.record_attempt(attempt(store.find_trainee("Ana Ruiz").id, 42,
+                                     log=({"do": "pay", "round": 1, "at": 1.0},) * 2001))
+    assert push_all(shared, klass) == 0
+    station = ClassConnection(str(shared), klass.address())  # the app's, not started
+    assert len(station.refused_attempts()) == 3
+    before = klass.count()
+    with pytest.raises(LoginRefusedError, match="refuses the password"):
+        station.send_set_aside("Ana Ruiz", "not her password")
+    with pytest.raises(ClassServerError, match="no login of their own"):
+        station.send_set_aside("Dee", "ana-password")
+    assert klass.count() == before
+    assert station.send_set_aside("Ana Ruiz", "ana-password") == (2, 1)
+    assert klass.count() == before + 2
+    assert len(station.refused_attempts()) == 1  # the long log's alone is left, with its first reason
+    assert "its log is 2001 actions" in station.refused_attempts()[0][1]
+    assert station.send_set_aside("Ana Ruiz", "ana-password") == (0, 1)  # nothing sent twice
+    with klass.connect("instructor") as instructor:
+        ana = server_class_overview(instructor).trainees[0]
+        assert ana.name == "Ana Ruiz" and len(attempts_of(instructor, ana.id)) == 7
+    station.close()

@@ -67,6 +67,7 @@ from trainer.classes.workstation.push import (
     password_refused,
     push_exam_steps,
     reason,
+    send_set_aside,
 )
 from trainer.classes.workstation.queue import Queue
 from trainer.progress.classroom import ClassOverview
@@ -327,6 +328,20 @@ class ClassConnection(ClassLedger):
         connection of its own; ClassServerError as the ledger's calls give it. The background
         pusher may be sending the same at once: the server keeps one of each."""
         self._ledger(lambda conn: self.pusher.send(conn))
+
+    def send_set_aside(self, trainee_name: str, password: str) -> tuple[int, int]:
+        """Send the results of the trainee `trainee_name` that the class set aside (push.
+        send_set_aside) with her own login and `password`: (sent, refused again).
+        LoginRefusedError when the class refuses the password, ClassServerError when the name has
+        no login of its own in the class (its results are the workstation's to send)."""
+        login = self.login_of(trainee_name)
+        if login is None:
+            raise ClassServerError(f"{trainee_name} has no login of their own in this class: "
+                                   "the workstation sends their results")
+        signed_in = ClassLedger(with_login(self.address, login, password))
+        sent = signed_in._ledger(lambda conn: send_set_aside(conn, self.pusher.queue, trainee_name))
+        self.pusher.recount()
+        return sent
 
     def waiting(self) -> int:
         """Attempts in the progress file the class server has not confirmed."""
