@@ -73,3 +73,43 @@ def test_no_merge_out_of_a_live_class(qtbot, tmp_path):
     assert page.klass.merge_button.isHidden(), "a progress file's class view merges nobody"
     w.close()
     store.close()
+
+
+def test_a_trainee_sends_her_results_set_aside_with_her_own_login(qtbot, tmp_path, klass):
+    """Ana has a class login; she practised at the shared workstation, whose login may not send
+    her results: they were set aside. File › Send my results with my class login… asks her
+    password: a wrong one is refused in words and sends nothing; hers sends exactly those."""
+    from tests.support.screens import window_for
+    from trainer.classes.server.logins import class_login
+    from trainer.progress import Store
+    from ui.qt import Qt
+
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Ana Ruiz", "ana-password")
+    path = progress_file(tmp_path / "shared.db", {"Ana Ruiz": 2, "Bo": 1})
+    store = Store.open(path)
+    w = window_for(qtbot, store, store.find_trainee("Ana Ruiz"))[0]
+    assert not w.send_own_action.isEnabled(), "out of a class, nothing to send it with"
+    w.rejoin_class(klass.address())
+    classroom = w.services.classroom
+    qtbot.waitUntil(lambda: len(classroom.connection.refused_attempts()) == 2, timeout=WITHIN)
+    assert klass.count() == 1  # Bo's
+    assert w.send_own_action.isEnabled()
+    w.send_own_action.trigger()
+    ask = w.send_own_dialog
+    qtbot.waitExposed(ask)
+    assert "The class refused 2 results of <b>Ana Ruiz</b>" in ask.intro.text()
+    assert not ask.send_button.isEnabled()
+    qtbot.keyClicks(ask.password, "not her password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    assert ask.status.text().startswith("Not sent: the class refuses this password")
+    assert ask.password.text() == "" and klass.count() == 1
+    qtbot.keyClicks(ask.password, "ana-password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    assert ask.status.text() == "2 results sent to the class with the login of Ana Ruiz."
+    ask.grab().save(str(tmp_path / "send-own.png"))
+    assert klass.count() == 3 and not ask.password.isEnabled()
+    assert classroom.connection.refused_attempts() == []
+    ask.reject()
+    w.close()
+    store.close()

@@ -329,6 +329,12 @@ class ClassConnection(ClassLedger):
         pusher may be sending the same at once: the server keeps one of each."""
         self._ledger(lambda conn: self.pusher.send(conn))
 
+    def set_aside_of(self, trainee_name: str) -> int:
+        """How many results of the trainee `trainee_name` the class set aside, not sent since
+        (send_set_aside sends them); 0 before the first push to the class."""
+        class_id = self.pusher.class_uid
+        return 0 if class_id is None else len(self.pusher.queue.set_aside_of(class_id, trainee_name)[0])
+
     def send_set_aside(self, trainee_name: str, password: str) -> tuple[int, int]:
         """Send the results of the trainee `trainee_name` that the class set aside (push.
         send_set_aside) with her own login and `password`: (sent, refused again).
