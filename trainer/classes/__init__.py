@@ -18,6 +18,8 @@ Two halves, the lower never importing the upper:
     workstation's or trainee's session that holds up another is ended);
   - `retractions`: an instructor hides an attempt from the exports and the view, with a reason
     (`retract`, `retracted`);
+  - `people`: one person, one trainee: the trainee ids of a login's name, and those an
+    instructor merged (`merge`, `part`, `merges`; `people` groups them for the readers);
   - `command`: `dealer-trainer class-server`.
 - `workstation`, what the app on a workstation (or the instructor's) does with a class:
   - `address`: a `--class` address checked without connecting (`class_address`), its password
