@@ -37,12 +37,12 @@ class SendOwnDialog(QDialog):
         who = html.escape(name)
         if self.count:
             text = (f"The class refused {results(self.count)} of <b>{who}</b> from this workstation: "
-                    "a trainee with a login of her own sends her results with it. Type the class "
+                    "a trainee with a class login of their own sends their results with it. Type the class "
                     f"password of {who} (the one the instructor gave) to send exactly "
                     f"{'this result' if self.count == 1 else 'these results'} with that login. "
                     "The password is used for this send only, and is not kept.")
         else:
-            text = f"No result of <b>{who}</b> waits to be sent with a login of her own: nothing to send."
+            text = f"No result of <b>{who}</b> waits to be sent with a class login: nothing to send."
         self.intro = QLabel(text)
         self.intro.setWordWrap(True)
         layout.addWidget(self.intro)
@@ -57,6 +57,7 @@ class SendOwnDialog(QDialog):
         self.status.setWordWrap(True)
         self.status.setAccessibleName("Status")
         layout.addWidget(self.status)
+        layout.addStretch(1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.send_button = buttons.addButton("&Send", QDialogButtonBox.ButtonRole.ActionRole)
         self.send_button.setEnabled(False)
