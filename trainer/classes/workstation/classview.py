@@ -67,8 +67,10 @@ def _trainee(r: tuple) -> Trainee:
     return Trainee(tid, name, created, bool(archived), archived_at, bool(instructor), False, uid=uid)
 
 
-#: each person's trainee ids, given as two arrays (%(tids)s, %(pids)s): p (trainee_id, person)
-_PEOPLE = "p (trainee_id, person) AS (SELECT * FROM unnest(%(tids)s::bigint[], %(pids)s::bigint[]))"
+#: each person's trainee ids, given as two arrays (%(pids)s, the persons' ids; %(groups)s, the
+#: ids of each as text, '{3,7}'): x (person, members)
+_PEOPLE = ("x (person, members) AS (SELECT g.person, g.members::bigint[] "
+           "FROM unnest(%(pids)s::bigint[], %(groups)s::text[]) AS g (person, members))")
 
 
 def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int]]]:
@@ -101,30 +103,25 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
     kept_a = "AND a.id <> ALL(%(hidden)s) " if hidden else ""
     kept_s = "AND s.attempt_id <> ALL(%(hidden)s) " if hidden else ""
     trainees, members = _people(conn)
-    # each person's rows (trainer.classes.server.people): the trainee ids, and the person's id
-    mine = {"tids": [m for _, ms in members.items() for m in ms],
-            "pids": [p for p, ms in members.items() for _ in ms]}
-    # each row's own window read from the indexes as before, then a person's window taken from
-    # those of their rows
-    cells = {(t.id, skill): Cell(0, 0) for t in trainees for skill in skills}  # none exercised yet
-    cells |= {(tid, Skill(skill)): Cell(n, right) for tid, skill, n, right in conn.execute(
-        f"WITH {_PEOPLE}, w AS ("
-        f"  SELECT p.person, k.skill, y.ok, row_number() OVER (PARTITION BY p.person, k.skill "
-        f"    ORDER BY y.started DESC, y.attempt_id DESC) AS nth FROM p "
-        f"  CROSS JOIN unnest(%(skills)s::text[]) AS k (skill) "
-        f"  CROSS JOIN LATERAL (SELECT s.started, s.attempt_id, NOT EXISTS (SELECT 1 FROM findings f "
-        f"    WHERE f.attempt_id = s.attempt_id AND f.skill = s.skill) AS ok FROM attempt_skills s "
-        f"    WHERE s.trainee_id = p.trainee_id AND s.skill = k.skill {kept_s}"
-        f"    ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW}) y) "
-        f"SELECT person, skill, count(*), count(*) FILTER (WHERE ok) FROM w WHERE nth <= {WINDOW} "
-        f"GROUP BY person, skill",
+    # each person's rows (trainer.classes.server.people): the person's id, and the ids of their rows
+    mine = {"pids": list(members), "groups": ["{" + ",".join(map(str, ms)) + "}" for ms in members.values()]}
+    # each row's window read from the indexes as before, and a person's taken from those of their rows
+    cells = {(tid, Skill(skill)): Cell(n, right) for tid, skill, n, right in conn.execute(
+        f"WITH {_PEOPLE} SELECT x.person, k.skill, w.n, w.right FROM x "
+        f"CROSS JOIN unnest(%(skills)s::text[]) AS k (skill) "
+        f"CROSS JOIN LATERAL (SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS right FROM ("
+        f"  SELECT y.ok FROM unnest(x.members) AS m (tid) CROSS JOIN LATERAL ("
+        f"    SELECT s.started, s.attempt_id, NOT EXISTS (SELECT 1 FROM findings f "
+        f"      WHERE f.attempt_id = s.attempt_id AND f.skill = s.skill) AS ok FROM attempt_skills s "
+        f"    WHERE s.trainee_id = m.tid AND s.skill = k.skill {kept_s}"
+        f"    ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW}) y "
+        f"  ORDER BY y.started DESC, y.attempt_id DESC LIMIT {WINDOW}) z) w",
         {"skills": [s.value for s in skills], "hidden": hidden, **mine})}
-    recent = {tid: (int(n), int(critical), int(passed)) for tid, n, critical, passed in conn.execute(
-        f"WITH {_PEOPLE} SELECT p.person, sum(r.n), sum(r.critical), sum(r.passed) FROM p "
-        f"CROSS JOIN LATERAL ("
+    recent = {tid: (n, critical, passed) for tid, n, critical, passed in conn.execute(
+        f"WITH {_PEOPLE} SELECT x.person, r.n, r.critical, r.passed FROM x CROSS JOIN LATERAL ("
         f"  SELECT count(*) AS n, coalesce(sum(critical), 0) AS critical, coalesce(sum(passed), 0) AS passed "
-        f"  FROM attempts a WHERE a.trainee_id = p.trainee_id AND a.started >= %(since)s AND a.abandoned = 0 "
-        f"  {kept_a}) r GROUP BY p.person",
+        f"  FROM attempts a WHERE a.trainee_id = ANY(x.members) AND a.started >= %(since)s "
+        f"  AND a.abandoned = 0 {kept_a}) r",
         {"since": since, "hidden": hidden, **mine})}
     help_rows = who_needs_help(trainees, skills, cells, recent)
     # the items: a loose index scan (each next item id found by one search of the index
@@ -145,14 +142,13 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
     # class the server has not brought up to date yet shows none)
     kept_gaps = conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL").fetchone()[0]
     for tid, kept in [] if not kept_gaps else conn.execute(
-            f"WITH {_PEOPLE}, w AS ("
-            f"  SELECT p.person, a.gaps, row_number() OVER (PARTITION BY p.person "
-            f"    ORDER BY a.started DESC) AS nth FROM p CROSS JOIN LATERAL ("
+            f"WITH {_PEOPLE} SELECT x.person, z.gaps FROM x CROSS JOIN LATERAL ("
+            f"  SELECT y.gaps FROM unnest(x.members) AS m (tid) CROSS JOIN LATERAL ("
             f"    SELECT a.started, g.gaps FROM attempts a "
             f"    LEFT JOIN attempt_answer_gaps g ON g.attempt_id = a.id "
-            f"    WHERE a.trainee_id = p.trainee_id AND a.abandoned = 0 {kept_a}"
-            f"    ORDER BY a.started DESC LIMIT %(answers)s) a) "
-            f"SELECT person, gaps FROM w WHERE nth <= %(answers)s",
+            f"    WHERE a.trainee_id = m.tid AND a.abandoned = 0 {kept_a}"
+            f"    ORDER BY a.started DESC LIMIT %(answers)s) y "
+            f"  ORDER BY y.started DESC LIMIT %(answers)s) z",
             {"answers": int(answers), "hidden": hidden, **mine}):
         gaps[tid].extend(kept or ())
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
