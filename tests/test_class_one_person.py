@@ -28,7 +28,7 @@ from trainer.classes.workstation.connection import ClassConnection
 from trainer.classes.workstation.queue import Queue
 from trainer.classes.workstation.results import server_lines
 from trainer.progress import Store
-from trainer.progress.handoff import statements
+from trainer.progress.handoff import Certified, statements
 
 
 def uid_of(path, name: str) -> str:
@@ -105,8 +105,15 @@ def test_an_instructor_merges_two_rows_and_parts_them_again(tmp_path, klass):
         assert done.returncode == 0, done.stderr
         assert "one person" in done.stdout
         assert names_in_view(instructor) == ["Dee"]
-        lines = server_lines(instructor, "Dee")
+        accounts: dict[str, str] = {}
+        lines = server_lines(instructor, "Dee", accounts=accounts)
         assert len(lines) == 3 and {line.trainee.uid for line in lines} == {dee}
+        # a certificate under the other name is the same actor (its name stays as it was signed)
+        exam = Certified("Dee Park", "r" * 32, "Check ride", "form-1", 1.7e9, "passed", True, 90,
+                         "Instructor Lee", "ab12", "CODE")
+        said = statements(lines, certified=[exam], accounts=accounts)
+        assert {s["actor"]["account"]["name"] for s in said} == {dee}
+        assert [s["actor"]["name"] for s in said if "/exams/" in s["object"]["id"]] == ["Dee Park"]
         again = run_command("merge-trainees", dee, park, "--class", url)
         assert again.returncode == 2 and "merged already" in again.stderr, again.stderr
         assert "Traceback" not in again.stderr

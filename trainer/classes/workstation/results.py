@@ -26,7 +26,7 @@ from trainer.classes.workstation.push import connect, reason
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Line
-from trainer.progress.records import Attempt, Trainee
+from trainer.progress.records import Attempt, Trainee, clean_name
 from trainer.progress.rows import attempt_from_row, finding_from_row
 
 _TRAINEE = "id, name, created, archived, archived_at, instructor, uid"
@@ -65,13 +65,15 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
 
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
-                 left_out: list[str] | None = None) -> list[Line]:
+                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
     everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
     login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
     id), so one person is one trainee in the transcript and one actor in the statements; two
     people of one name are refused as ambiguous. The attempts retracted, and those that cannot
-    be read, are left out: named, with why, in `left_out`."""
+    be read, are left out: named, with why, in `left_out`. `accounts` is given each name a row of
+    the class was sent under and its person's uid (a name of one person only), so that a
+    certificate under a name merged into another's is that person's actor too."""
     with conn.cursor(row_factory=dict_row) as cur:
         rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
     person = people(conn)
@@ -81,6 +83,11 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     # a person is shown as their row of the lowest id, active while any of their rows is
     trainees = {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
                 for ms in members.values() for tid in ms}
+    if accounts is not None:
+        owners: dict[str, set[str]] = {}
+        for tid, row in rows_of.items():
+            owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
+        accounts.update({name: uid for name, (uid, *more) in owners.items() if not more})
     where, params = "", ()
     if trainee is not None:
         named = {t.id: t for t in trainees.values()
@@ -103,11 +110,11 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
 
 
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
-                left_out: list[str] | None = None) -> list[Line]:
+                left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
     """`server_lines` of the class at `address`; a server that cannot be reached or refuses
     gives ClassServerError with one line saying why."""
     try:
         with connect(address) as conn:
-            return server_lines(conn, trainee, left_out=left_out)
+            return server_lines(conn, trainee, left_out=left_out, accounts=accounts)
     except psycopg.Error as e:
         raise ClassServerError(f"the class at {address.shown}: {reason(e)}") from None
