@@ -94,6 +94,8 @@ def test_a_trainee_sends_her_results_set_aside_with_her_own_login(qtbot, tmp_pat
     classroom = w.services.classroom
     qtbot.waitUntil(lambda: len(classroom.connection.refused_attempts()) == 2, timeout=WITHIN)
     assert klass.count() == 1  # Bo's
+    qtbot.waitUntil(lambda: "File › Send my results with my class login…" in classroom.label.toolTip(),
+                    timeout=WITHIN)
     assert w.send_own_action.isEnabled()
     w.send_own_action.trigger()
     ask = w.send_own_dialog
