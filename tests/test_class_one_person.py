@@ -204,3 +204,20 @@ def test_her_practice_set_aside_at_a_shared_workstation_is_sent_with_her_own_log
         ana = server_class_overview(instructor).trainees[0]
         assert ana.name == "Ana Ruiz" and len(attempts_of(instructor, ana.id)) == 7
     station.close()
+
+
+def test_a_class_before_s022_reads_as_before_and_says_it_keeps_no_merges(tmp_path, server):
+    """An instructor's app on a class server not yet brought up to date: the view and the export
+    read each row as its own person (a login's name grouped as always), and a merge says why not."""
+    from tests.support.class_server import Class
+
+    older = Class(server, upto="s021_bounded_logs")
+    first = progress_file(tmp_path / "a.sqlite", {"Dee": 1})
+    second = progress_file(tmp_path / "b.sqlite", {"Dee Park": 1})
+    push_all(first, older)
+    push_all(second, older)
+    with older.connect("instructor") as instructor:
+        assert names_in_view(instructor) == ["Dee", "Dee Park"]
+        assert len(server_lines(instructor)) == 2 and merges(instructor) == []
+        with pytest.raises(ClassServerError, match="keeps no merges yet"):
+            merge(instructor, uid_of(first, "Dee"), uid_of(second, "Dee Park"))

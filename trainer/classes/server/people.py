@@ -84,9 +84,12 @@ def in_force(record: list[Merge]) -> list[tuple[str, str]]:
 
 def people(conn: psycopg.Connection) -> dict[int, int]:
     """{server id of each trainee the connection reads: the server id of its person}, the person's
-    the lowest of the ids that are one person (see the module)."""
+    the lowest of the ids that are one person (see the module). A class the server has not
+    brought up to date has no merges (nor, before s008, logins): each row is its own person."""
     rows = conn.execute("SELECT id, uid, name FROM trainees ORDER BY id").fetchall()
-    with_login = {n for (n,) in conn.execute("SELECT name FROM trainee_logins")}
+    with_login: set[str] = set()
+    if value(conn.execute("SELECT to_regclass('trainee_logins') IS NOT NULL")):  # s008 on
+        with_login = {n for (n,) in conn.execute("SELECT name FROM trainee_logins")}
     return grouped(rows, with_login, in_force(merges(conn)))
 
 
