@@ -56,6 +56,26 @@ def test_an_instructor_merges_two_rows_from_the_class_tab(qtbot, tmp_path, klass
     assert ask.isVisible() and ask.problem.text().startswith("Not merged: ")
     assert "merged already" in ask.problem.text()
     ask.reject()
+    # Part: the pair Dee and Dee Park parted again, by a record of its own; Ana and Dee stay one
+    # one person now, shown under the row the class first knew: Dee's (pushed before Ana's)
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Dee"], timeout=WITHIN)
+    qtbot.mouseClick(view.merge_button, Qt.MouseButton.LeftButton)
+    ask = view.merge_dialog
+    qtbot.waitExposed(ask)
+    assert not ask.button.isEnabled(), "one trainee in the class: nobody to merge with"
+    pairs = [ask.pairs.itemText(i) for i in range(ask.pairs.count())]
+    assert {frozenset((m.name, m.other_name)) for m in ask.merged} == {
+        frozenset(("Dee", "Dee Park")), frozenset(("Ana", "Dee"))}
+    assert len(pairs) == 2 and all(" (merged by instructor, " in p for p in pairs)
+    ask.pairs.setCurrentIndex(next(i for i, m in enumerate(ask.merged)
+                                   if {m.uid, m.other_uid} == {dee.uid, park.uid}))
+    ask.grab().save(str(tmp_path / "part.png"))
+    qtbot.mouseClick(ask.part_button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible() and ask.problem.isHidden()
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Dee", "Dee Park"], timeout=WITHIN)
+    with klass.admin() as admin:
+        assert [e for (e,) in admin.execute("SELECT event FROM trainee_merges ORDER BY id")] == [
+            "merged", "merged", "parted"]
     w.close()
     store.close()
 

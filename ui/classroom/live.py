@@ -175,6 +175,15 @@ class LiveClass(QObject):
         self.connection.merge_trainees(uid, other_uid)
         self.request()
 
+    def part(self, uid: str, other_uid: str) -> None:
+        """Undo a merge, by a record of its own (as `merge`); the class is read again."""
+        self.connection.part_trainees(uid, other_uid)
+        self.request()
+
+    def merged_now(self) -> list:
+        """The pairs merged now, read from the class (a short call on the GUI thread)."""
+        return self.connection.merged_now()
+
     def void(self, nonce: str, reason: str) -> None:
         """Void a sitting in the class, with the reason (a short call on the GUI thread, as
         ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
@@ -192,7 +201,7 @@ class LiveClass(QObject):
         self.view.remote = None
         self.view.retract = None
         self.view.void = None
-        self.view.merge = None
+        self.view.merge = self.view.part = self.view.merged_now = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
@@ -216,7 +225,10 @@ class LiveClass(QObject):
         self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
         self.view.retract = self.retract if hasattr(self.connection, "retract") else None
         self.view.void = self.void if hasattr(self.connection, "void_sitting") else None
-        self.view.merge = self.merge if hasattr(self.connection, "merge_trainees") else None
+        merges = hasattr(self.connection, "merge_trainees")
+        self.view.merge = self.merge if merges else None
+        self.view.part = self.part if merges else None
+        self.view.merged_now = self.merged_now if merges else None
         self.view.hint.setText(LIVE_HINT)
         refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
         unended_part = unended_html(unended, voidable=self.view.void is not None)

@@ -6,8 +6,8 @@ a trainee uses, so Ana Ruiz at two workstations is two trainees on the server. T
   workstation, and every trainee of that name is her (the login reads them all already, and no
   workstation's login sends a row under that name: s018);
 - **an instructor merged the two** (`merge`): recorded in `trainee_merges` with who and when,
-  insert-only; undone only by another recorded row (`part`). Only an instructor's login records
-  either (the server checks the caller).
+  insert-only; undone only by another recorded row (`part`); `merged_now` lists the pairs
+  merged. Only an instructor's login records either (the server checks the caller).
 
 `people(conn)` gives each trainee row the connection reads its person: the lowest server id of
 the rows that are one person, whose name and uid the class shows (the xAPI actor's account, the
@@ -80,6 +80,29 @@ def in_force(record: list[Merge]) -> list[tuple[str, str]]:
     for m in record:
         last[(m.uid, m.other_uid)] = m.event
     return [pair for pair, event in last.items() if event == "merged"]
+
+
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """Two trainees merged now: each one's id and name, and when and by whom they were merged."""
+
+    uid: str
+    name: str
+    other_uid: str
+    other_name: str
+    at: float
+    by: str
+
+
+def merged_now(conn: psycopg.Connection) -> list[Merged]:
+    """The pairs merged now (and not parted since) that the connection reads, oldest first."""
+    record = merges(conn)
+    last = {(m.uid, m.other_uid): m for m in record}
+    pairs = [m for m in last.values() if m.event == "merged"]
+    names = dict(conn.execute("SELECT uid, name FROM trainees WHERE uid = ANY(%s)",
+                              ([u for m in pairs for u in (m.uid, m.other_uid)],)).fetchall())
+    return [Merged(m.uid, names[m.uid], m.other_uid, names[m.other_uid], m.at, m.by)
+            for m in pairs if m.uid in names and m.other_uid in names]
 
 
 def people(conn: psycopg.Connection) -> dict[int, int]:

@@ -210,6 +210,10 @@ class ClassLedger:
         """Undo a merge of two trainees, by a row of its own (people.part: an instructor's login)."""
         self._ledger(people.part, one, other)
 
+    def merged_now(self) -> list[people.Merged]:
+        """The pairs of trainees merged now (people.merged_now)."""
+        return self._ledger(people.merged_now)
+
     def merges(self) -> list[people.Merge]:
         """The class's record of merges and partings, oldest first (people.merges)."""
         return self._ledger(people.merges)
