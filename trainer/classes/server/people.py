@@ -74,12 +74,10 @@ def merges(conn: psycopg.Connection) -> list[Merge]:
         "SELECT uid, other_uid, event, at, done_by FROM trainee_merges ORDER BY id")]
 
 
-def in_force(record: list[Merge]) -> list[tuple[str, str]]:
-    """The pairs merged now: each pair's last row, when it is a merge."""
-    last: dict[tuple[str, str], str] = {}
-    for m in record:
-        last[(m.uid, m.other_uid)] = m.event
-    return [pair for pair, event in last.items() if event == "merged"]
+def in_force(record: list[Merge]) -> list[Merge]:
+    """The merges in force: each pair's last row, when it is a merge."""
+    last = {(m.uid, m.other_uid): m for m in record}
+    return [m for m in last.values() if m.event == "merged"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +94,8 @@ class Merged:
 
 def merged_now(conn: psycopg.Connection) -> list[Merged]:
     """The pairs merged now (and not parted since) that the connection reads, oldest first."""
-    record = merges(conn)
-    last = {(m.uid, m.other_uid): m for m in record}
-    pairs = [m for m in last.values() if m.event == "merged"]
-    names = dict(conn.execute("SELECT uid, name FROM trainees WHERE uid = ANY(%s)",
+    pairs = in_force(merges(conn))
+    names: dict[str, str] = dict(conn.execute("SELECT uid, name FROM trainees WHERE uid = ANY(%s)",
                               ([u for m in pairs for u in (m.uid, m.other_uid)],)).fetchall())
     return [Merged(m.uid, names[m.uid], m.other_uid, names[m.other_uid], m.at, m.by)
             for m in pairs if m.uid in names and m.other_uid in names]
@@ -113,7 +109,7 @@ def people(conn: psycopg.Connection) -> dict[int, int]:
     with_login: set[str] = set()
     if value(conn.execute("SELECT to_regclass('trainee_logins') IS NOT NULL")):  # s008 on
         with_login = {n for (n,) in conn.execute("SELECT name FROM trainee_logins")}
-    return grouped(rows, with_login, in_force(merges(conn)))
+    return grouped(rows, with_login, [(m.uid, m.other_uid) for m in in_force(merges(conn))])
 
 
 def grouped(rows: list[tuple[int, str, str]], with_login: set[str],
