@@ -18,6 +18,8 @@ Two halves, the lower never importing the upper:
     workstation's or trainee's session that holds up another is ended);
   - `retractions`: an instructor hides an attempt from the exports and the view, with a reason
     (`retract`, `retracted`);
+  - `people`: one person, one trainee: the trainee ids of a login's name, and those an
+    instructor merged (`merge`, `part`, `merges`; `people` groups them for the readers);
   - `command`: `dealer-trainer class-server`;
   - `setup`: `dealer-trainer class-setup`, a class on a PostgreSQL the school runs, with logins
     of its own (`setup_class`);

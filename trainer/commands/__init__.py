@@ -21,7 +21,8 @@ from types import ModuleType
 
 #: the commands' modules, in the order `dealer-trainer --help` lists them
 MODULES = ("settle", "check", "key", "grade", "odds", "instructor_key", "sitting", "certify",
-           "verify_results", "class_server", "class_setup", "class_login", "class_workstation", "give_form",
-           "export_results", "retract", "abandon_sitting", "void_sitting")
+           "verify_results", "class_server", "class_setup", "class_login", "class_workstation",
+           "give_form", "export_results", "retract", "merge_trainees", "abandon_sitting",
+           "void_sitting")
 
 ALL: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{m}") for m in MODULES)

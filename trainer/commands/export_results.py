@@ -72,6 +72,7 @@ def run(args) -> int:
     from trainer.progress import handoff
 
     left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
+    accounts: dict[str, str] = {}  # the class's names and their people's uids
     if (args.file is None) == (args.class_address is None):
         print(f"{WHERE}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -82,7 +83,8 @@ def run(args) -> int:
             return EXIT_BAD_INPUT
         lines, kept = _from_file(args.file, args.trainee)
     else:
-        lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out)
+        lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out,
+                                  accounts=accounts)
     notes: list[str] = []
     if left_out:
         notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
@@ -110,7 +112,7 @@ def run(args) -> int:
         replaces = (args.replaces_home_page or home_page, args.replaces_base or base)
     text = io.StringIO()
     n = handoff.write(lines, text, args.format, certified=certified, home_page=home_page,
-                      activity_base=base, bom=args.out is not None, replaces=replaces)
+                      activity_base=base, bom=args.out is not None, replaces=replaces, accounts=accounts)
     if args.format == "xapi" and args.activity_base is None:  # said once, when written
         notes.append(handoff.PLACEHOLDER_NOTE)
     if args.out is not None:
@@ -157,15 +159,17 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
     return lines, kept
 
 
-def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str]) -> tuple[list, list]:
+def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str],
+                accounts: dict[str, str]) -> tuple[list, list]:
     """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
     reads them; a trainee's reads none, which stops the export only when they were asked for);
-    the attempts left out (retracted, or unreadable) named in `left_out`."""
+    the attempts left out (retracted, or unreadable) named in `left_out`; each name's person's
+    uid in `accounts` (trainer.classes.workstation.results.server_lines)."""
     from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.classes.workstation.results import class_lines
 
-    lines = class_lines(address, trainee, left_out=left_out)
+    lines = class_lines(address, trainee, left_out=left_out, accounts=accounts)
     try:
         kept = ClassLedger(address).certificates()
     except ClassServerError:

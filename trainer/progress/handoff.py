@@ -295,14 +295,16 @@ def voiding(old: str, home_page: str) -> dict:
 
 
 def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), home_page: str = HOME_PAGE,
-               activity_base: str = IRI, replaces: tuple[str, str] | None = None) -> list[dict]:
+               activity_base: str = IRI, replaces: tuple[str, str] | None = None,
+               accounts: dict[str, str] | None = None) -> list[dict]:
     """The practice attempts' and the certificates' statements, oldest first (an exam attempt
     is left out: see `practice`). `replaces`: the (home page, activity base) of an export sent
-    before: the statements it sent that these replace are voided first."""
+    before: the statements it sent that these replace are voided first. `accounts`: more names'
+    accounts (clean name to uid), for the certificates (a class's names merged into a person's)."""
     kept, _ = practice(lines)
     certified = list(certified)
     titles: dict = {}
-    accounts = {clean_name(t.name): t.uid for t, _ in kept if t.uid}
+    accounts = {**(accounts or {}), **{clean_name(t.name): t.uid for t, _ in kept if t.uid}}
 
     def made(home: str, base: str) -> list[dict]:
         return ([statement(line, home_page=home, titles=titles, activity_base=base) for line in kept]
@@ -319,10 +321,10 @@ def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), ho
 
 def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
                      home_page: str = HOME_PAGE, activity_base: str = IRI,
-                     replaces: tuple[str, str] | None = None) -> int:
+                     replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None) -> int:
     """Write the statements as one JSON list (those voided first); how many."""
     found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base,
-                       replaces=replaces)
+                       replaces=replaces, accounts=accounts)
     json.dump(found, out, ensure_ascii=False, indent=1)
     out.write("\n")
     return len(found)
@@ -387,12 +389,13 @@ def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Ce
 
 def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
           home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False,
-          replaces: tuple[str, str] | None = None) -> int:
+          replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None) -> int:
     """Write the practice attempts and the certified exams in a format of FORMATS; how many
-    items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe)."""
+    items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe);
+    `accounts`: as `statements` takes them."""
     if fmt == "xapi":
         return write_statements(lines, out, certified=certified, home_page=home_page,
-                                activity_base=activity_base, replaces=replaces)
+                                activity_base=activity_base, replaces=replaces, accounts=accounts)
     if fmt == "csv":
         return write_transcript(lines, out, certified, bom=bom)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")

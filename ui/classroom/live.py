@@ -19,7 +19,7 @@ new attempts as the server announces them. Nothing waits for the network on the 
   attempts left out named (retracted, or not readable), or why it could not be read, in one
   line. A connection cannot wait on the GUI thread: a server out of reach takes seconds to say
   so. Its **Retract…** (`retract`, the view's) hides an attempt in the class, then the class is
-  read again;
+  read again; so does the view's **Merge…** (`merge`), which records two trainees as one person;
 - the results of this workstation the class refused (set aside in its file) are named above the
   side panel's lists, as in the status bar;
 - so are the sittings started on the class server and not ended there (an instructor's or
@@ -169,6 +169,21 @@ class LiveClass(QObject):
         self.connection.retract(attempt_uid, reason)
         self.request()
 
+    def merge(self, uid: str, other_uid: str) -> None:
+        """Record two trainees as one person (a short call on the GUI thread, as
+        ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
+        self.connection.merge_trainees(uid, other_uid)
+        self.request()
+
+    def part(self, uid: str, other_uid: str) -> None:
+        """Undo a merge, by a record of its own (as `merge`); the class is read again."""
+        self.connection.part_trainees(uid, other_uid)
+        self.request()
+
+    def merged_now(self) -> list:
+        """The pairs merged now, read from the class (a short call on the GUI thread)."""
+        return self.connection.merged_now()
+
     def void(self, nonce: str, reason: str) -> None:
         """Void a sitting in the class, with the reason (a short call on the GUI thread, as
         ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
@@ -186,6 +201,7 @@ class LiveClass(QObject):
         self.view.remote = None
         self.view.retract = None
         self.view.void = None
+        self.view.merge = self.view.part = self.view.merged_now = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
@@ -209,6 +225,10 @@ class LiveClass(QObject):
         self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
         self.view.retract = self.retract if hasattr(self.connection, "retract") else None
         self.view.void = self.void if hasattr(self.connection, "void_sitting") else None
+        merges = hasattr(self.connection, "merge_trainees")
+        self.view.merge = self.merge if merges else None
+        self.view.part = self.part if merges else None
+        self.view.merged_now = self.merged_now if merges else None
         self.view.hint.setText(LIVE_HINT)
         refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
         unended_part = unended_html(unended, voidable=self.view.void is not None)

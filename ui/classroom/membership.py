@@ -39,6 +39,11 @@ STATUS_MS = 1000
 EXAMPLE = "postgresql://workstation:PASSWORD@HOST:5432/dealer_class"
 KEPT = "(kept on this workstation)"  # the password field's placeholder when the password is kept
 OPTIONS: dict = {}  # the ClassConnection's timings (poll, backoff): its own unless a test shortens them
+#: the class's words (s018) for a result refused because its trainee has a login of their own, and
+#: what the status bar's tooltip then says to do (ui.classroom.own_login)
+OWN_LOGIN = "has a login of their own in this class"
+SEND_OWN = ("A trainee with a class login of their own sends these with it: File › Send my results "
+            "with my class login…")
 SHOWN_REASON = 160  # characters of a refusal the status bar shows (its tooltip has it whole)
 
 
@@ -214,13 +219,15 @@ class Classroom(QObject):
             self.label.setText(f"Class: cannot read the progress file ({e})")
             return
         pusher = getattr(c, "pusher", None)
+        set_aside = c.refused_attempts() if pusher is not None else None
         self.label.setText(status_line(waiting, c.connected, c.problem, getattr(pusher, "refused", False),
                                        unreachable=getattr(c, "unreachable", True),
-                                       set_aside=c.refused_attempts() if pusher is not None else None,
+                                       set_aside=set_aside,
                                        answering=getattr(c, "answering", True),
                                        file_damaged=getattr(c, "file_damaged", False),
                                        crowded=getattr(c, "crowded", None)))
-        self.label.setToolTip(f"{c.address.shown}\n{c.status}")
+        own = any(OWN_LOGIN in why for _, why in set_aside or ())
+        self.label.setToolTip(f"{c.address.shown}\n{c.status}" + (f"\n{SEND_OWN}" if own else ""))
 
 
 class JoinDialog(QDialog):

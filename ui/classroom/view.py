@@ -5,7 +5,11 @@ live, with its line above the table; a trainee opened there is read from the ser
 of its own, `ClassView.remote`) into the same dialog, which lists and replays the attempts
 however they were read, and names those it does not list (retracted, or not readable). There an
 instructor hides an attempt from the exports and the view with **Retract…** and a reason
-(`ClassView.retract`; trainer.classes.server.retractions): the class keeps both for good.
+(`ClassView.retract`; trainer.classes.server.retractions): the class keeps both for good. With
+**Merge…** an instructor records that the selected trainee and another are one person, who used
+two workstations (`ClassView.merge`, `MergeDialog`; trainer.classes.server.people): one row, one
+transcript, one xAPI actor from then on; undone only by another record (its **Part**, or
+`dealer-trainer merge-trainees --part`).
 
 The trainees' names are the table's row header, so they stay in place while the skills scroll
 sideways; every column is as wide as its heading (the skill's title on short lines, in full in
@@ -21,6 +25,7 @@ from ui.classroom.findings import findings_html
 from ui.classroom.grid import KeyView, SkillsModel, opens_row
 from ui.qt import (
     QAbstractItemView,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -54,6 +59,8 @@ LOGINS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor'
                        "Join class…) to give trainees logins of their own.")
 WORKSTATIONS_TIP = ("The workstations enrolled with logins of their own (one trainee's mischief with "
                     "one stops that workstation only): enrol one, its address shown once, or revoke one")
+MERGE_TIP = ("Record that the selected trainee and another are one person, who used two "
+             "workstations: one row in the class view, one trainee in the exports")
 WORKSTATIONS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
                              "Join class…) to enrol workstations.")
 
@@ -149,6 +156,10 @@ class ClassView(QWidget):
         # void(nonce, reason) voids a sitting listed in the side panel (its Void… link)
         self.retract = None
         self.void = None
+        # while live: merge(uid, other_uid) records two trainees as one person, part(uid, other_uid)
+        # undoes it, merged_now() lists the pairs merged (MergeDialog)
+        self.merge = self.part = self.merged_now = None
+        self.merge_dialog = None
         self.void_dialog = None
         self.trainees: list = []
         self.dialog = None
@@ -191,6 +202,11 @@ class ClassView(QWidget):
         self.workstations_button.setEnabled(False)
         self.workstations_button.setToolTip(WORKSTATIONS_OUT_OF_CLASS)
         row.addWidget(self.workstations_button)
+        self.merge_button = QPushButton("&Merge…")
+        self.merge_button.setToolTip(MERGE_TIP)
+        self.merge_button.clicked.connect(lambda: self.ask_merge(self.table.currentRow()))
+        self.merge_button.hide()  # shown while live (show_overview)
+        row.addWidget(self.merge_button)
         self.open_button = QPushButton("&Open trainee…")
         self.open_button.setToolTip("The selected trainee's attempts, findings and round replays")
         self.open_button.clicked.connect(lambda: self.open_trainee(self.table.currentRow()))
@@ -217,6 +233,29 @@ class ClassView(QWidget):
         self.void_dialog = VoidDialog(link.removeprefix(VOID), self.void, self)
         self.void_dialog.open()
 
+    def ask_merge(self, row: int) -> None:
+        """Merge… of the selected trainee (the first, when none is): the other chosen in a dialog
+        of its own, which lists the pairs merged now too, each to be parted, while live."""
+        if self.merge is None or not self.trainees:
+            return
+        from trainer.classes import ClassServerError
+        from ui.shell.server_call import server_call, status_bar_of
+
+        if self.merge_dialog is not None:
+            self.merge_dialog.close()
+        try:
+            with server_call(status_bar_of(self), "Reading the class's merges"):
+                merged = self.merged_now() if self.merged_now is not None else []
+        except ClassServerError as e:
+            merged, problem = [], f"The pairs merged now could not be read: {e}."
+        else:
+            problem = None
+        self.merge_dialog = MergeDialog(self.trainees, max(row, 0), self.merge, self, merged=merged,
+                                        part=self.part)
+        if problem:
+            self.merge_dialog.say(problem)
+        self.merge_dialog.open()
+
     def set_live_line(self, text: str | None) -> None:
         """The live class's line above the table; None hides it (the local file's view)."""
         self.live.setText(text or "")
@@ -235,6 +274,8 @@ class ClassView(QWidget):
             self.table.selectionModel().setCurrentIndex(self.model.index(0, 0),
                                                         QItemSelectionModel.SelectionFlag.NoUpdate)
         self.open_button.setEnabled(bool(self.trainees) and self.can_open)
+        self.merge_button.setVisible(self.merge is not None)
+        self.merge_button.setEnabled(bool(self.trainees))
         if not self.trainees:
             where = ("their workstations have sent their results to the class" if not self.live.isHidden()
                      else "they have a profile in this progress file (File → Switch trainee…)")
@@ -504,6 +545,95 @@ class RetractDialog(ReasonDialog):
             lambda reason: retract(record.uid, reason), parent)
         self.record = record
         self.retract_button = self.button
+
+
+def trainee_choice(trainee) -> str:
+    """A trainee as the merge dialog lists them: the name, and enough of the id to tell two apart."""
+    return f"{trainee.name} (trainee id {trainee.uid[:8]}…)"
+
+
+class MergeDialog(QDialog):
+    """Two trainees of the class are one person: the one selected in the view, the other chosen
+    here, then Merge, which calls `merge(uid, other_uid)`. Below, the pairs merged now (`merged`,
+    trainer.classes.server.people.Merged), each parted again with Part (`part(uid, other_uid)`).
+    Each call is short, on the GUI thread (ui.shell.server_call); a refusal is one line here."""
+
+    def __init__(self, trainees: list, row: int, merge, parent=None, *, merged=(), part=None):
+        super().__init__(parent)
+        self.setWindowTitle("Merge two trainees")
+        self.trainee, self.call, self.part = trainees[row], merge, part
+        self.others = [t for t in trainees if t.id != self.trainee.id]
+        self.merged = list(merged)
+        layout = QVBoxLayout(self)
+        label = QLabel(
+            f"<b>{html.escape(self.trainee.name)}</b> (trainee id {html.escape(self.trainee.uid)}) and "
+            "the trainee chosen below are one person, who practised at two workstations. From now on "
+            "the class view, the transcript and the xAPI statements show them as one trainee, under "
+            "the name and id they were first known by. The class records who merged them and when; "
+            "a merge is undone only by another record (Part, below).")
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self.other = QComboBox()
+        self.other.setAccessibleName("The other trainee")
+        self.other.addItems([trainee_choice(t) for t in self.others] or ["no other trainee in the class"])
+        self.other.setEnabled(bool(self.others))
+        layout.addWidget(self.other)
+        self.pairs = QComboBox()
+        self.pairs.setAccessibleName("Merged now")
+        self.pairs.addItems([f"{m.name} and {m.other_name} (merged by {m.by}, "
+                             f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(m.at))})"
+                             for m in self.merged])
+        pairs_row = QHBoxLayout()
+        pairs_row.addWidget(QLabel("Merged now:"))
+        pairs_row.addWidget(self.pairs, 1)
+        self.part_button = QPushButton("&Part")
+        self.part_button.setToolTip("Record that the two are two people again (the merge stays recorded)")
+        self.part_button.clicked.connect(self.ask_part)
+        pairs_row.addWidget(self.part_button)
+        layout.addLayout(pairs_row)
+        self.pairs.setEnabled(bool(self.merged))
+        self.part_button.setEnabled(bool(self.merged) and part is not None)
+        if not self.merged:
+            self.pairs.addItem("no trainees are merged")
+        self.problem = QLabel()
+        self.problem.setObjectName("wrong")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        layout.addWidget(self.problem)
+        self.status = QLabel()
+        layout.addWidget(self.status)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.button = buttons.addButton("&Merge", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.button.setEnabled(bool(self.others))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(600, self.sizeHint().height())
+
+    def say(self, text: str) -> None:
+        self.problem.setText(text)
+        self.problem.show()
+
+    def _done(self, doing: str, not_done: str, call) -> None:
+        from trainer.classes import ClassServerError
+        from ui.shell.server_call import server_call
+
+        try:
+            with server_call(self.status.setText, doing):
+                call()
+        except ClassServerError as e:
+            return self.say(f"{not_done}: {e}")
+        super().accept()
+
+    def accept(self) -> None:
+        if self.others:
+            other = self.others[self.other.currentIndex()]
+            self._done("Merging in the class", "Not merged", lambda: self.call(self.trainee.uid, other.uid))
+
+    def ask_part(self) -> None:
+        if self.merged and self.part is not None:
+            m = self.merged[self.pairs.currentIndex()]
+            self._done("Parting in the class", "Not parted", lambda: self.part(m.uid, m.other_uid))
 
 
 #: the side panel's link that voids the sitting named after it (ClassView.ask_void)

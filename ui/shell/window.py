@@ -220,6 +220,12 @@ class MainWindow(QMainWindow):
             self.leave_class_action.setEnabled(False)
             self.leave_class_action.triggered.connect(self.leave_class)
             file.addAction(self.leave_class_action)
+            self.send_own_action = QAction("Send my results with my class login…", self)
+            self.send_own_action.setStatusTip("Results the class refused from this workstation because "
+                                              "you have a class login of your own: send them with it")
+            self.send_own_action.setEnabled(False)
+            self.send_own_action.triggered.connect(self.send_with_own_login)
+            file.addAction(self.send_own_action)
             self.services.class_changed.connect(self._class_changed)
             self.lock(join, "class_address")
             file.addSeparator()
@@ -398,10 +404,24 @@ class MainWindow(QMainWindow):
                 return
             self.statusBar().showMessage("Left the class: results are kept in the progress file only.", 10000)
 
+    def send_with_own_login(self) -> None:
+        """File › Send my results with my class login… (ui.classroom.own_login), for the trainee
+        signed in here."""
+        from ui.classroom.own_login import SendOwnDialog
+
+        classroom, trainee = self.services.classroom, self.services.trainee
+        if classroom is None or classroom.connection is None or trainee is None:
+            return
+        from trainer.progress import clean_name
+
+        self.send_own_dialog = SendOwnDialog(classroom.connection, clean_name(trainee.name), self)
+        self.send_own_dialog.open()
+
     def _class_changed(self) -> None:
         classroom = self.services.classroom
         self.leave_class_action.setEnabled(classroom is not None and classroom.connection is not None
                                            and not self.config.locked("class_address"))
+        self.send_own_action.setEnabled(classroom is not None and classroom.connection is not None)
 
     def set_theme(self, name: str) -> None:
         if self.config.locked("theme"):

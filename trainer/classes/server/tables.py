@@ -756,6 +756,19 @@ def s021_bounded_logs(conn: psycopg.Connection) -> None:
 
 
 @migration
+def s022_one_person(conn: psycopg.Connection) -> None:
+    """One person is one trainee of the class, whichever workstations they used
+    (trainer.classes.server.people):
+
+    - `trainee_merges`: an instructor's record that two trainee ids are one person ('merged'),
+      or no longer are ('parted': a merge is undone only by another row), with who and when,
+      insert-only, read by the staff and by a trainee's login for its own rows;
+    - `record_trainee_merge(one, other, what)`, an instructor's call: a merge of a pair merged
+      already, or a parting of a pair not merged, is refused by name.
+
+    The trainees of a name with a login of its own (s008) are that one person without a row
+    here: the class's readers group them (trainer.classes.server.people.people)."""
+    _run(conn, frozen_sql("s022_one_person"))
 def s024_class_setup(conn: psycopg.Connection) -> None:
     """A class on a PostgreSQL it shares with other classes (`dealer-trainer class-setup`,
     trainer.classes.server.setup): the group roles are the cluster's, one for every class on it,

@@ -34,12 +34,13 @@ import statistics
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
 
+from trainer.classes.server.people import people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
@@ -57,7 +58,6 @@ from trainer.progress.classroom import (
 from trainer.progress.records import Attempt, Trainee
 from trainer.progress.stats import DAY, WINDOW
 
-_CLASS = "t.archived = 0 AND t.instructor = 0"
 NAME_SHOWN = 100  # characters of a trainee's name the view shows (a row stored before s010 may hold more)
 
 
@@ -65,6 +65,30 @@ def _trainee(r: tuple) -> Trainee:
     tid, name, created, archived, archived_at, instructor, uid = r
     name = name if len(name) <= NAME_SHOWN else f"{name[:NAME_SHOWN - 1]}… ({len(name):,} characters)"
     return Trainee(tid, name, created, bool(archived), archived_at, bool(instructor), False, uid=uid)
+
+
+#: each person's trainee ids, given as two arrays (%(pids)s, the persons' ids; %(groups)s, the
+#: ids of each as text, '{3,7}'): x (person, members)
+_PEOPLE = ("x (person, members) AS (SELECT g.person, g.members::bigint[] "
+           "FROM unnest(%(pids)s::bigint[], %(groups)s::text[]) AS g (person, members))")
+
+
+def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int]]]:
+    """The class's people (trainer.classes.server.people), by name: each shown as the row of its
+    lowest id, archived when every row of it is; and each person's trainee ids. The instructor's
+    own rows are no trainee's, and a person whose every row is archived is not in the class."""
+    person = people(conn)
+    rows = [_trainee(r) for r in conn.execute(
+        "SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
+        "WHERE t.instructor = 0 ORDER BY id")]
+    members: dict[int, list[int]] = {}
+    for t in rows:
+        members.setdefault(person.get(t.id, t.id), []).append(t.id)
+    shown = {t.id: t for t in rows}
+    active = {p: ms for p, ms in members.items() if any(not shown[m].archived for m in ms)}
+    trainees = sorted((replace(shown[min(ms)], archived=False, archived_at=None) for ms in active.values()),
+                      key=lambda t: (t.name.lower(), t.id))
+    return trainees, {t.id: active[person.get(t.id, t.id)] for t in trainees}
 
 
 def server_class_overview(conn: psycopg.Connection, *, now: float | None = None, days: float = 30,
@@ -78,24 +102,27 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
     # which the indexes do not hold: without retractions, the indexes answer alone)
     kept_a = "AND a.id <> ALL(%(hidden)s) " if hidden else ""
     kept_s = "AND s.attempt_id <> ALL(%(hidden)s) " if hidden else ""
-    trainees = [_trainee(r) for r in conn.execute(
-        f"SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
-        f"WHERE {_CLASS} ORDER BY lower(name), id")]
+    trainees, members = _people(conn)
+    # each person's rows (trainer.classes.server.people): the person's id, and the ids of their rows
+    mine = {"pids": list(members), "groups": ["{" + ",".join(map(str, ms)) + "}" for ms in members.values()]}
+    # each row's window read from the indexes as before, and a person's taken from those of their rows
     cells = {(tid, Skill(skill)): Cell(n, right) for tid, skill, n, right in conn.execute(
-        f"SELECT t.id, k.skill, w.n, w.right FROM trainees t "
+        f"WITH {_PEOPLE} SELECT x.person, k.skill, w.n, w.right FROM x "
         f"CROSS JOIN unnest(%(skills)s::text[]) AS k (skill) "
         f"CROSS JOIN LATERAL (SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS right FROM ("
-        f"  SELECT NOT EXISTS (SELECT 1 FROM findings f WHERE f.attempt_id = s.attempt_id "
-        f"    AND f.skill = s.skill) AS ok FROM attempt_skills s "
-        f"  WHERE s.trainee_id = t.id AND s.skill = k.skill {kept_s}"
-        f"  ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW}) x) w WHERE {_CLASS}",
-        {"skills": [s.value for s in skills], "hidden": hidden})}
+        f"  SELECT y.ok FROM unnest(x.members) AS m (tid) CROSS JOIN LATERAL ("
+        f"    SELECT s.started, s.attempt_id, NOT EXISTS (SELECT 1 FROM findings f "
+        f"      WHERE f.attempt_id = s.attempt_id AND f.skill = s.skill) AS ok FROM attempt_skills s "
+        f"    WHERE s.trainee_id = m.tid AND s.skill = k.skill {kept_s}"
+        f"    ORDER BY s.started DESC, s.attempt_id DESC LIMIT {WINDOW}) y "
+        f"  ORDER BY y.started DESC, y.attempt_id DESC LIMIT {WINDOW}) z) w",
+        {"skills": [s.value for s in skills], "hidden": hidden, **mine})}
     recent = {tid: (n, critical, passed) for tid, n, critical, passed in conn.execute(
-        f"SELECT t.id, r.n, r.critical, r.passed FROM trainees t CROSS JOIN LATERAL ("
+        f"WITH {_PEOPLE} SELECT x.person, r.n, r.critical, r.passed FROM x CROSS JOIN LATERAL ("
         f"  SELECT count(*) AS n, coalesce(sum(critical), 0) AS critical, coalesce(sum(passed), 0) AS passed "
-        f"  FROM attempts a WHERE a.trainee_id = t.id AND a.started >= %(since)s AND a.abandoned = 0 "
-        f"  {kept_a}) r "
-        f"WHERE {_CLASS}", {"since": since, "hidden": hidden})}
+        f"  FROM attempts a WHERE a.trainee_id = ANY(x.members) AND a.started >= %(since)s "
+        f"  AND a.abandoned = 0 {kept_a}) r",
+        {"since": since, "hidden": hidden, **mine})}
     help_rows = who_needs_help(trainees, skills, cells, recent)
     # the items: a loose index scan (each next item id found by one search of the index
     # attempts_kept_by_item), then each item's range of the last `days` days, from that index alone
@@ -115,11 +142,14 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
     # class the server has not brought up to date yet shows none)
     kept_gaps = conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL").fetchone()[0]
     for tid, kept in [] if not kept_gaps else conn.execute(
-            f"SELECT t.id, a.gaps FROM trainees t CROSS JOIN LATERAL ("
-            f"  SELECT g.gaps FROM attempts a LEFT JOIN attempt_answer_gaps g ON g.attempt_id = a.id "
-            f"  WHERE a.trainee_id = t.id AND a.abandoned = 0 {kept_a}"
-            f"  ORDER BY a.started DESC LIMIT %(answers)s) a WHERE {_CLASS}",
-            {"answers": int(answers), "hidden": hidden}):
+            f"WITH {_PEOPLE} SELECT x.person, z.gaps FROM x CROSS JOIN LATERAL ("
+            f"  SELECT y.gaps FROM unnest(x.members) AS m (tid) CROSS JOIN LATERAL ("
+            f"    SELECT a.started, g.gaps FROM attempts a "
+            f"    LEFT JOIN attempt_answer_gaps g ON g.attempt_id = a.id "
+            f"    WHERE a.trainee_id = m.tid AND a.abandoned = 0 {kept_a}"
+            f"    ORDER BY a.started DESC LIMIT %(answers)s) y "
+            f"  ORDER BY y.started DESC LIMIT %(answers)s) z",
+            {"answers": int(answers), "hidden": hidden, **mine}):
         gaps[tid].extend(kept or ())
     answer = {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
     return ClassOverview(trainees, skills, cells, help_rows, hardest, answer)
@@ -127,14 +157,17 @@ def server_class_overview(conn: psycopg.Connection, *, now: float | None = None,
 
 def attempts_of(conn: psycopg.Connection, trainee_id: int, *, limit: int = TRAINEE_ATTEMPTS,
                 left_out: list[str] | None = None) -> list[Attempt]:
-    """One trainee's attempts (`trainee_id`: the server's id, as the overview gives it), newest
-    first, the last `limit`, with their findings and skills: what Store.attempts(trainee_id,
+    """One trainee's attempts (`trainee_id`: the server's id, as the overview gives it; those of
+    every row of the same person, trainer.classes.server.people), newest first, the last `limit`,
+    with their findings and skills: what Store.attempts(trainee_id,
     newest_first=True, limit=limit) gives from a progress file. Another trainee's id gives nothing
     to a trainee's own login (row-level security). The attempts retracted, and those that cannot
     be read, are not listed: named, with why, in `left_out`."""
+    person = people(conn)
+    mine = [tid for tid, p in person.items() if p == person.get(trainee_id, trainee_id)] or [trainee_id]
     with conn.cursor(row_factory=dict_row) as cur:
-        rows = cur.execute("SELECT * FROM attempts WHERE trainee_id = %s ORDER BY started DESC, id LIMIT %s",
-                           (trainee_id, limit)).fetchall()
+        rows = cur.execute("SELECT * FROM attempts WHERE trainee_id = ANY(%s) "
+                           "ORDER BY started DESC, id LIMIT %s", (mine, limit)).fetchall()
         ids = [r["id"] for r in rows]
         findings = cur.execute("SELECT * FROM findings WHERE attempt_id = ANY(%s) ORDER BY id",
                                (ids,)).fetchall()
@@ -165,11 +198,18 @@ def class_activity(conn: psycopg.Connection, *, now: float | None = None,
     now = time.time() if now is None else now
     hidden = sorted(retracted(conn))
     kept = "AND id <> ALL(%(hidden)s) " if hidden else ""
-    last = [Working(name, item, ended) for name, item, ended in conn.execute(
-        f"SELECT t.name, a.item_id, a.ended FROM trainees t CROSS JOIN LATERAL ("
-        f"  SELECT item_id, coalesce(ended, started) AS ended FROM attempts "
-        f"  WHERE trainee_id = t.id {kept}ORDER BY started DESC LIMIT 1) a WHERE {_CLASS}",
-        {"hidden": hidden})]
+    trainees, members = _people(conn)
+    person = {m: t for t in trainees for m in members[t.id]}
+    latest: dict[int, Working] = {}
+    for tid, item, ended in conn.execute(
+            f"SELECT t.id, a.item_id, a.ended FROM trainees t CROSS JOIN LATERAL ("
+            f"  SELECT item_id, coalesce(ended, started) AS ended FROM attempts "
+            f"  WHERE trainee_id = t.id {kept}ORDER BY started DESC LIMIT 1) a WHERE t.id = ANY(%(ids)s)",
+            {"hidden": hidden, "ids": list(person)}):
+        t = person[tid]
+        if t.id not in latest or ended > latest[t.id].ended:  # a person's last, from any of their rows
+            latest[t.id] = Working(t.name, item, ended)
+    last = list(latest.values())
     last.sort(key=lambda w: -w.ended)
     # other sessions' rows show their login and program to every role (not their address)
     stations = conn.execute(

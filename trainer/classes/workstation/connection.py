@@ -45,7 +45,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
-from trainer.classes.server import ledger, logins, retractions
+from trainer.classes.server import ledger, logins, people, retractions
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
@@ -69,6 +69,7 @@ from trainer.classes.workstation.push import (
     push_exam_steps,
     reason,
     said,
+    send_set_aside,
 )
 from trainer.classes.workstation.queue import Queue
 from trainer.progress.classroom import ClassOverview
@@ -203,6 +204,22 @@ class ClassLedger:
         (retractions.retract: an instructor's login)."""
         self._ledger(retractions.retract, attempt_uid, reason)
 
+    def merge_trainees(self, one: str, other: str) -> None:
+        """Record that two trainees (their ids) are one person (people.merge: an instructor's login)."""
+        self._ledger(people.merge, one, other)
+
+    def part_trainees(self, one: str, other: str) -> None:
+        """Undo a merge of two trainees, by a row of its own (people.part: an instructor's login)."""
+        self._ledger(people.part, one, other)
+
+    def merged_now(self) -> list[people.Merged]:
+        """The pairs of trainees merged now (people.merged_now)."""
+        return self._ledger(people.merged_now)
+
+    def merges(self) -> list[people.Merge]:
+        """The class's record of merges and partings, oldest first (people.merges)."""
+        return self._ledger(people.merges)
+
     def _ledger(self, call, *args):
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
@@ -328,6 +345,26 @@ class ClassConnection(ClassLedger):
         connection of its own; ClassServerError as the ledger's calls give it. The background
         pusher may be sending the same at once: the server keeps one of each."""
         self._ledger(lambda conn: self.pusher.send(conn))
+
+    def set_aside_of(self, trainee_name: str) -> int:
+        """How many results of the trainee `trainee_name` the class set aside, not sent since
+        (send_set_aside sends them); 0 before the first push to the class."""
+        class_id = self.pusher.class_uid
+        return 0 if class_id is None else len(self.pusher.queue.set_aside_of(class_id, trainee_name)[0])
+
+    def send_set_aside(self, trainee_name: str, password: str) -> tuple[int, int]:
+        """Send the results of the trainee `trainee_name` that the class set aside (push.
+        send_set_aside) with her own login and `password`: (sent, refused again).
+        LoginRefusedError when the class refuses the password, ClassServerError when the name has
+        no login of its own in the class (its results are the workstation's to send)."""
+        login = self.login_of(trainee_name)
+        if login is None:
+            raise ClassServerError(f"{trainee_name} has no login of their own in this class: "
+                                   "the workstation sends their results")
+        signed_in = ClassLedger(with_login(self.address, login, password))
+        sent = signed_in._ledger(lambda conn: send_set_aside(conn, self.pusher.queue, trainee_name))
+        self.pusher.recount()
+        return sent
 
     def waiting(self) -> int:
         """Attempts in the progress file the class server has not confirmed."""

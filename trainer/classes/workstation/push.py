@@ -248,13 +248,10 @@ def push(conn: psycopg.Connection, batch: dict) -> None:
         conn.execute("SELECT push_attempts(%s::jsonb)", (text,))
 
 
-def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> tuple[int, int]:
-    """Send the oldest `size` waiting attempts in one transaction: (sent, refused); (0, 0) when
-    none waits. Each is marked sent only once the server has committed it; an attempt the server
-    refuses is found (each_refused) and set aside with the server's reason, the others sent."""
-    ids, batch = queue.batch(class_id, size)
-    if not ids:
-        return 0, 0
+def _sender(conn: psycopg.Connection, queue: Queue, class_id: str, batch: dict
+            ) -> Callable[[list[tuple[int, dict]]], None]:
+    """send(part): part's attempts ((id here, attempt) of `batch`) pushed with their trainees in
+    one transaction, then marked sent in the file."""
     trainees = {t["uid"]: t for t in batch["trainees"]}
 
     def send(part: list[tuple[int, dict]]) -> None:
@@ -263,9 +260,35 @@ def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int 
         push(conn, {"trainees": [t for uid, t in trainees.items() if uid in named], "attempts": attempts})
         queue.mark_sent(class_id, [i for i, _ in part])
 
+    return send
+
+
+def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> tuple[int, int]:
+    """Send the oldest `size` waiting attempts in one transaction: (sent, refused); (0, 0) when
+    none waits. Each is marked sent only once the server has committed it; an attempt the server
+    refuses is found (each_refused) and set aside with the server's reason, the others sent."""
+    ids, batch = queue.batch(class_id, size)
+    if not ids:
+        return 0, 0
+    send = _sender(conn, queue, class_id, batch)
     refused = each_refused(send, list(zip(ids, batch["attempts"], strict=True)))
     if refused:
         queue.set_aside(class_id, {i: refusal(a, why) for (i, a), why in refused})
+    return len(ids) - len(refused), len(refused)
+
+
+def send_set_aside(conn: psycopg.Connection, queue: Queue, trainee_name: str) -> tuple[int, int]:
+    """Send the attempts of the file's trainee `trainee_name` that the class set aside (refused:
+    a trainee with a login of her own, whose practice at a shared or enrolled workstation its
+    login may not send), on `conn`, her own login's connection: exactly those rows, marked sent
+    once the server has them. (sent, refused again): one the server refuses stays set aside, with
+    its first reason. Her login sends her own name's rows only (the server checks it)."""
+    class_id = class_uid(conn)
+    ids, batch = queue.set_aside_of(class_id, trainee_name)
+    if not ids:
+        return 0, 0
+    send = _sender(conn, queue, class_id, batch)
+    refused = each_refused(send, list(zip(ids, batch["attempts"], strict=True)))
     return len(ids) - len(refused), len(refused)
 
 
@@ -456,6 +479,11 @@ class Pusher:
         if self._refused is None:
             self._count()
         return self._refused or []
+
+    def recount(self) -> None:
+        """Count what waits and what was refused again (the file changed beside the pusher)."""
+        with contextlib.suppress(sqlite3.Error):
+            self._count()
 
     def _count(self) -> None:
         self._waiting = self.queue.waiting(self.class_uid) + self.queue.steps_waiting(self.class_uid)

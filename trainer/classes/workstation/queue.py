@@ -50,6 +50,11 @@ _FINDING = [c for c in FINDINGS.names() if c != "attempt_id"]
 _WAITING = ("a.mode <> 'exam' "
             "AND NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ?1 AND s.attempt_id = a.id) "
             "AND NOT EXISTS (SELECT 1 FROM class_refused r WHERE r.class_uid = ?1 AND r.attempt_id = a.id)")
+#: an attempt the class (its uid the first parameter) refused, not sent since, of the trainees
+#: whose ids are the parameters from the third on
+_SET_ASIDE = ("a.mode <> 'exam' AND a.trainee_id IN ({}) "
+              "AND EXISTS (SELECT 1 FROM class_refused r WHERE r.class_uid = ?1 AND r.attempt_id = a.id) "
+              "AND NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ?1 AND s.attempt_id = a.id)")
 
 
 class Queue:
@@ -129,10 +134,21 @@ class Queue:
         with self._lock:
             return self._batch(class_uid, size)
 
-    def _batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
+    def set_aside_of(self, class_uid: str, trainee_name: str) -> tuple[list[int], dict]:
+        """The attempts of the file's trainees of this name (as the class writes names) that the
+        class refused and that were never sent since: their ids here, and the batch push_attempts
+        takes (as `batch`). What a trainee sends with her own login (push.send_set_aside)."""
+        with self._lock:
+            ids = [t["id"] for t in self._conn.execute("SELECT id, name FROM trainees")
+                   if clean_name(t["name"]) == trainee_name]
+            marks = ", ".join(f"?{n}" for n in range(3, 3 + len(ids)))
+            return self._batch(class_uid, -1, _SET_ASIDE.format(marks), ids)
+
+    def _batch(self, class_uid: str, size: int, where: str = _WAITING, more: tuple | list = ()
+               ) -> tuple[list[int], dict]:
         rows = self._conn.execute(
             f"SELECT a.*, t.uid AS trainee_uid FROM attempts a JOIN trainees t ON t.id = a.trainee_id "
-            f"WHERE {_WAITING} ORDER BY a.id LIMIT ?2", (class_uid, size)).fetchall()
+            f"WHERE {where} ORDER BY a.id LIMIT ?2", (class_uid, size, *more)).fetchall()
         if not rows:
             return [], {}
         ids = [r["id"] for r in rows]
@@ -198,11 +214,14 @@ class Queue:
                     "ON CONFLICT DO NOTHING", [(class_uid, i, now, why) for i, why in refused.items()])
 
     def refused(self, class_uid: str | None) -> list[tuple[str, str]]:
-        """The attempts the class refused, newest refusal first: (uid, the server's reason)."""
+        """The attempts the class refused and that were not sent since (a trainee sends hers with
+        her own login: push.send_set_aside), newest refusal first: (uid, the server's reason)."""
         with self._lock:
             return [tuple(r) for r in self._conn.execute(
                 "SELECT a.uid, r.reason FROM class_refused r JOIN attempts a ON a.id = r.attempt_id "
-                "WHERE r.class_uid = ? ORDER BY r.refused DESC, r.attempt_id DESC", (class_uid or "",))]
+                "WHERE r.class_uid = ?1 AND NOT EXISTS (SELECT 1 FROM class_sent s "
+                "  WHERE s.class_uid = ?1 AND s.attempt_id = r.attempt_id) "
+                "ORDER BY r.refused DESC, r.attempt_id DESC", (class_uid or "",))]
 
     def _write(self, statement: str, rows: list[tuple]) -> None:
         with self._lock:

@@ -13,17 +13,20 @@ attempt (`readable`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import psycopg
 from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.people import people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Line
-from trainer.progress.records import Attempt, Trainee
+from trainer.progress.records import Attempt, Trainee, clean_name
 from trainer.progress.rows import attempt_from_row, finding_from_row
 
 _TRAINEE = "id, name, created, archived, archived_at, instructor, uid"
@@ -62,20 +65,38 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
 
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
-                 left_out: list[str] | None = None) -> list[Line]:
-    """The class's attempts, oldest first: one trainee's (the active trainee of this name; two
-    workstations' trainees of one name are refused as ambiguous) or everyone's. The attempts
-    retracted, and those that cannot be read, are left out: named, with why, in `left_out`."""
+                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
+    """The class's attempts, oldest first: one trainee's (the active person of this name) or
+    everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
+    login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
+    id), so one person is one trainee in the transcript and one actor in the statements; two
+    people of one name are refused as ambiguous. The attempts retracted, and those that cannot
+    be read, are left out: named, with why, in `left_out`. `accounts` is given each name a row of
+    the class was sent under and its person's uid (a name of one person only), so that a
+    certificate under a name merged into another's is that person's actor too."""
     with conn.cursor(row_factory=dict_row) as cur:
-        trainees = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
-        where, params = "", ()
-        if trainee is not None:
-            named = [t for t in trainees.values()
-                     if not t.archived and t.name.casefold() == trainee.casefold()]
-            if len(named) != 1:
-                found = "no trainee" if not named else f"{len(named)} trainees"
-                raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
-            where, params = "WHERE a.trainee_id = %s", (named[0].id,)
+        rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
+    person = people(conn)
+    members: dict[int, list[int]] = {}
+    for tid in rows_of:
+        members.setdefault(person.get(tid, tid), []).append(tid)
+    # a person is shown as their row of the lowest id, active while any of their rows is
+    trainees = {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
+                for ms in members.values() for tid in ms}
+    if accounts is not None:
+        owners: dict[str, set[str]] = {}
+        for tid, row in rows_of.items():
+            owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
+        accounts.update({name: uid for name, (uid, *more) in owners.items() if not more})
+    where, params = "", ()
+    if trainee is not None:
+        named = {t.id: t for t in trainees.values()
+                 if not t.archived and t.name.casefold() == trainee.casefold()}
+        if len(named) != 1:
+            found = "no trainee" if not named else f"{len(named)} trainees"
+            raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
+        where, params = "WHERE a.trainee_id = ANY(%s)", ([t for t in trainees if trainees[t].id in named],)
+    with conn.cursor(row_factory=dict_row) as cur:
         rows = cur.execute(f"SELECT a.* FROM attempts a {where} ORDER BY a.started, a.id", params).fetchall()
         findings = cur.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
                                "ORDER BY f.id", params).fetchall()
@@ -89,12 +110,12 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
 
 
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
-                left_out: list[str] | None = None) -> list[Line]:
+                left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
     """`server_lines` of the class at `address`; a server that cannot be reached or refuses
     gives ClassServerError with one line saying why."""
     try:
         with connect(address) as conn:
-            return server_lines(conn, trainee, left_out=left_out)
+            return server_lines(conn, trainee, left_out=left_out, accounts=accounts)
     except psycopg.errors.InsufficientPrivilege:
         raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
                                "the class (a workstation's or a trainee's): give the instructor's or "

@@ -1,0 +1,223 @@
+"""One person, one trainee, on a real PostgreSQL (migration s022_one_person,
+trainer.classes.server.people): Ana Ruiz practised at two workstations, so the class holds two
+trainee ids of her name. With a login of her own, or once the instructor merged the two, the
+class view, the transcript, the xAPI statements and `export-results --trainee` show one person.
+
+The attacks are kept as tests too: a trainee's login, a workstation's and a supervisor's cannot
+merge rows (nor change or remove a recorded merge), a workstation's login cannot claim a trainee's
+identity by sending a row under her name, and a trainee's login cannot adopt a classmate's rows."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from tests.support.class_server import PASSWORD, attempt, progress_file, push_all
+from tests.support.command import run_command
+from trainer.classes import ClassServerError
+from trainer.classes.server.logins import class_login, enrol_workstation
+from trainer.classes.server.people import merge, merges, part
+from trainer.classes.workstation.classview import attempts_of, class_activity, server_class_overview
+from trainer.classes.workstation.connection import ClassConnection
+from trainer.classes.workstation.queue import Queue
+from trainer.classes.workstation.results import server_lines
+from trainer.progress import Store
+from trainer.progress.handoff import Certified, statements
+
+
+def uid_of(path, name: str) -> str:
+    with Store.open(path) as store:
+        return store.find_trainee(name).uid
+
+
+@pytest.fixture
+def two_workstations(tmp_path, klass):
+    """Ana Ruiz (3 attempts) and Bo (1) at Table 1, enrolled; then Ana was given a login of her
+    own, and practised at Table 2 (2 attempts), sent with her login. Her two trainee ids."""
+    with klass.connect("instructor") as instructor:
+        table_1 = enrol_workstation(instructor, "Table 1", "table-1-password")
+        table_2 = enrol_workstation(instructor, "Table 2", "table-2-password")
+    first = progress_file(tmp_path / "table-1.sqlite", {"Ana Ruiz": 3, "Bo": 1})
+    assert push_all(first, klass, address=klass.address(table_1, "table-1-password")) == 4
+    with klass.connect("instructor") as instructor:
+        ana = class_login(instructor, "Ana Ruiz", "ana-password")
+    second = progress_file(tmp_path / "table-2.sqlite", {"Ana Ruiz": 2}, start=3)
+    assert push_all(second, klass, address=klass.address(ana, "ana-password")) == 2
+    ids = (uid_of(first, "Ana Ruiz"), uid_of(second, "Ana Ruiz"))
+    assert ids[0] != ids[1]
+    return {"ana": ana, "table 1": table_1, "table 2": table_2, "ana ids": ids,
+            "bo": uid_of(first, "Bo"), "files": (first, second)}
+
+
+def names_in_view(conn) -> list[str]:
+    return [t.name for t in server_class_overview(conn).trainees]
+
+
+def test_a_trainee_with_a_login_is_one_row_one_actor_one_transcript(klass, two_workstations):
+    with klass.connect("instructor") as instructor:
+        assert instructor.execute("SELECT count(*) FROM trainees WHERE name = 'Ana Ruiz'").fetchone()[0] == 2
+        overview = server_class_overview(instructor)
+        assert [t.name for t in overview.trainees] == ["Ana Ruiz", "Bo"]
+        ana = overview.trainees[0]
+        assert ana.uid == two_workstations["ana ids"][0]  # the id she was first known by
+        assert len(attempts_of(instructor, ana.id)) == 5  # from both workstations
+        assert sorted(w.name for w in class_activity(instructor, recent=1e12).working) == ["Ana Ruiz", "Bo"]
+        lines = server_lines(instructor)
+    actors = {json.dumps(s["actor"], sort_keys=True) for s in statements(lines)}
+    assert len(actors) == 2  # Ana and Bo
+    ana_actors = {s["actor"]["account"]["name"] for s in statements(lines)
+                  if s["actor"]["name"] == "Ana Ruiz"}
+    assert ana_actors == {two_workstations["ana ids"][0]}
+
+
+def test_export_results_for_her_with_her_own_login(klass, two_workstations):
+    own = klass.address(two_workstations["ana"], "ana-password").url
+    done = run_command("export-results", "--class", own, "--format", "csv", "--trainee", "Ana Ruiz")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.reader(io.StringIO(done.stdout.lstrip("\ufeff"))))
+    assert len(rows) == 1 + 5, rows
+    done = run_command("export-results", "--class", own, "--format", "xapi", "--trainee", "Ana Ruiz")
+    assert done.returncode == 0, done.stderr
+    actors = {s["actor"]["account"]["name"] for s in json.loads(done.stdout)}
+    assert actors == {two_workstations["ana ids"][0]}
+    with klass.connect(two_workstations["ana"], "ana-password") as conn:  # her login reads her only
+        assert names_in_view(conn) == ["Ana Ruiz"]
+
+
+def test_an_instructor_merges_two_rows_and_parts_them_again(tmp_path, klass):
+    """Dee is "Dee" at one workstation and "Dee Park" at another: two rows until the instructor
+    merges them, one after, two again after the merge is undone; each step a recorded row."""
+    first = progress_file(tmp_path / "a.sqlite", {"Dee": 2})
+    second = progress_file(tmp_path / "b.sqlite", {"Dee Park": 1})
+    push_all(first, klass)
+    push_all(second, klass)
+    dee, park = uid_of(first, "Dee"), uid_of(second, "Dee Park")
+    url = klass.address("instructor").url
+    with klass.connect("instructor") as instructor:
+        assert names_in_view(instructor) == ["Dee", "Dee Park"]
+        done = run_command("merge-trainees", dee, park, "--class", url)
+        assert done.returncode == 0, done.stderr
+        assert "one person" in done.stdout
+        assert names_in_view(instructor) == ["Dee"]
+        accounts: dict[str, str] = {}
+        lines = server_lines(instructor, "Dee", accounts=accounts)
+        assert len(lines) == 3 and {line.trainee.uid for line in lines} == {dee}
+        # a certificate under the other name is the same actor (its name stays as it was signed)
+        exam = Certified("Dee Park", "r" * 32, "Check ride", "form-1", 1.7e9, "passed", True, 90,
+                         "Instructor Lee", "ab12", "CODE")
+        said = statements(lines, certified=[exam], accounts=accounts)
+        assert {s["actor"]["account"]["name"] for s in said} == {dee}
+        assert [s["actor"]["name"] for s in said if "/exams/" in s["object"]["id"]] == ["Dee Park"]
+        again = run_command("merge-trainees", dee, park, "--class", url)
+        assert again.returncode == 2 and "merged already" in again.stderr, again.stderr
+        assert "Traceback" not in again.stderr
+        done = run_command("merge-trainees", "--part", park, dee, "--class", url)
+        assert done.returncode == 0, done.stderr
+        assert names_in_view(instructor) == ["Dee", "Dee Park"]
+        record = merges(instructor)
+        assert [(m.event, m.by) for m in record] == [("merged", "instructor"), ("parted", "instructor")]
+        assert {(m.uid, m.other_uid) for m in record} == {tuple(sorted((dee, park)))}
+        with pytest.raises(ClassServerError, match="not merged"):
+            part(instructor, dee, park)
+        with pytest.raises(ClassServerError, match="no trainee"):
+            merge(instructor, dee, "f" * 32)
+
+
+def test_only_the_instructor_merges(tmp_path, klass, two_workstations):
+    """A trainee's login merging a classmate's rows into hers, a workstation's login and a
+    supervisor's: each refused, nothing recorded; the record is never changed nor removed."""
+    ana, bo = two_workstations["ana ids"][0], two_workstations["bo"]
+    logins = [(two_workstations["ana"], "ana-password"), (two_workstations["table 1"], "table-1-password"),
+              ("workstation", PASSWORD), ("supervisor", PASSWORD)]
+    for login in logins:
+        with klass.connect(*login) as conn:
+            with pytest.raises(ClassServerError, match="only an instructor's login"):
+                merge(conn, ana, bo)
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):  # not even the function itself
+                conn.execute("SELECT record_trainee_merge(%s, %s, 'merged')", (ana, bo))
+    assert klass.count("trainee_merges") == 0
+    with klass.connect("instructor") as instructor:
+        merge(instructor, ana, bo)
+    with klass.connect(two_workstations["ana"], "ana-password") as conn:
+        assert names_in_view(conn) == ["Ana Ruiz"]  # Bo's rows stay out of her login's reach
+    with klass.admin() as owner:
+        for statement in ("UPDATE trainee_merges SET event = 'parted'", "DELETE FROM trainee_merges",
+                          "TRUNCATE trainee_merges"):
+            with pytest.raises(psycopg.Error, match="append-only"):
+                owner.execute(statement)
+    assert klass.count("trainee_merges") == 1
+
+
+def test_no_login_claims_a_trainee_s_identity(tmp_path, klass, two_workstations):
+    """A workstation's login sends a new trainee row of Ana's name (a profile "Ana Ruiz" made on
+    it): refused, so it never becomes her; and her own login sends no row of another name, so
+    she cannot adopt a classmate's rows as hers."""
+    before = klass.count("trainees")
+    table_2 = klass.address(two_workstations["table 2"], "table-2-password")
+    forged = progress_file(tmp_path / "forged.sqlite", {"Ana Ruiz": 1, "Cy": 1}, start=20)
+    assert push_all(forged, klass, address=table_2) == 1  # Cy's
+    with contextlib.closing(Queue(forged)) as queue, klass.connect("instructor") as instructor:
+        refused = queue.refused(instructor.execute("SELECT uid FROM class_info").fetchone()[0])
+        assert len(refused) == 1 and "Ana Ruiz has a login of their own" in refused[0][1]
+        assert names_in_view(instructor) == ["Ana Ruiz", "Bo", "Cy"]
+    assert klass.count("trainees") == before + 1  # Cy only
+    with contextlib.closing(Queue(two_workstations["files"][1])) as queue:
+        _, batch = queue.batch("any class", 1)  # one of her own attempts, as her file holds it
+    attempt = {**batch["attempts"][0], "trainee_uid": two_workstations["bo"], "uid": "adopted".ljust(32, "0")}
+    with klass.connect(two_workstations["ana"], "ana-password") as conn, \
+            pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own"), conn.transaction():
+        conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [], "attempts": [attempt]}),))
+
+
+def test_her_practice_set_aside_at_a_shared_workstation_is_sent_with_her_own_login(tmp_path, klass,
+                                                                                   two_workstations):
+    """Ana practised at the shared workstation after she had a login: the workstation's login may
+    not send it, so it was set aside. She sends those rows with her own login; the one the class
+    refuses for what it holds (too long a log) stays set aside, with why."""
+    from trainer.classes import ClassServerError, LoginRefusedError
+
+    shared = progress_file(tmp_path / "shared.sqlite", {"Ana Ruiz": 2}, start=40)
+    with Store.open(shared) as store:  # her third: a log longer than the class keeps
+        store.record_attempt(attempt(store.find_trainee("Ana Ruiz").id, 42,
+                                     log=({"do": "pay", "round": 1, "at": 1.0},) * 2001))
+    assert push_all(shared, klass) == 0
+    station = ClassConnection(str(shared), klass.address())  # the app's, not started
+    assert len(station.refused_attempts()) == 3
+    before = klass.count()
+    with pytest.raises(LoginRefusedError, match="refuses the password"):
+        station.send_set_aside("Ana Ruiz", "not her password")
+    with pytest.raises(ClassServerError, match="no login of their own"):
+        station.send_set_aside("Dee", "ana-password")
+    assert klass.count() == before
+    assert station.send_set_aside("Ana Ruiz", "ana-password") == (2, 1)
+    assert klass.count() == before + 2
+    assert len(station.refused_attempts()) == 1  # the long log's alone is left, with its first reason
+    assert "its log is 2001 actions" in station.refused_attempts()[0][1]
+    assert station.send_set_aside("Ana Ruiz", "ana-password") == (0, 1)  # nothing sent twice
+    with klass.connect("instructor") as instructor:
+        ana = server_class_overview(instructor).trainees[0]
+        assert ana.name == "Ana Ruiz" and len(attempts_of(instructor, ana.id)) == 7
+    station.close()
+
+
+def test_a_class_before_s022_reads_as_before_and_says_it_keeps_no_merges(tmp_path, server):
+    """An instructor's app on a class server not yet brought up to date: the view and the export
+    read each row as its own person (a login's name grouped as always), and a merge says why not."""
+    from tests.support.class_server import Class
+
+    older = Class(server, upto="s021_bounded_logs")
+    first = progress_file(tmp_path / "a.sqlite", {"Dee": 1})
+    second = progress_file(tmp_path / "b.sqlite", {"Dee Park": 1})
+    push_all(first, older)
+    push_all(second, older)
+    with older.connect("instructor") as instructor:
+        assert names_in_view(instructor) == ["Dee", "Dee Park"]
+        assert len(server_lines(instructor)) == 2 and merges(instructor) == []
+        with pytest.raises(ClassServerError, match="keeps no merges yet"):
+            merge(instructor, uid_of(first, "Dee"), uid_of(second, "Dee Park"))

@@ -1,0 +1,137 @@
+"""The Class tab's Merge…, on a real PostgreSQL (trainer.classes.server.people): the instructor
+selects a trainee, chooses the other row that is the same person, and the live view shows one row;
+the class keeps who merged them. A class tab that is not live offers no merge."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.class_server import progress_file, push_all
+from tests.test_classroom_ui import FAST, WITHIN, instructor_window
+from trainer.classes.server.people import merge
+
+
+@pytest.fixture(autouse=True)
+def fast_pushes(monkeypatch):
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
+
+
+def test_an_instructor_merges_two_rows_from_the_class_tab(qtbot, tmp_path, klass):
+    from ui.qt import Qt
+
+    push_all(progress_file(tmp_path / "a.db", {"Dee": 2}), klass)
+    push_all(progress_file(tmp_path / "b.db", {"Dee Park": 1}), klass)
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Ana", "Dee", "Dee Park"], timeout=WITHIN)
+    assert view.merge_button.isVisible() and view.merge_button.isEnabled()
+    dee, park = view.trainees[1], view.trainees[2]
+    cell = view.table.visualRect(view.table.model().index(1, 0)).center()
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    qtbot.mouseClick(view.merge_button, Qt.MouseButton.LeftButton)
+    ask = view.merge_dialog
+    qtbot.waitExposed(ask)
+    assert ask.trainee.uid == dee.uid
+    choices = [ask.other.itemText(i) for i in range(ask.other.count())]
+    assert choices == [f"Ana (trainee id {view.trainees[0].uid[:8]}…)",
+                       f"Dee Park (trainee id {park.uid[:8]}…)"]
+    ask.other.setCurrentIndex(1)
+    ask.grab().save(str(tmp_path / "merge.png"))
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible() and ask.problem.isHidden()
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Ana", "Dee"], timeout=WITHIN)
+    with klass.admin() as admin:
+        assert admin.execute("SELECT uid, other_uid, event, done_by FROM trainee_merges").fetchall() == [
+            (*sorted((dee.uid, park.uid)), "merged", "instructor")]
+    # the class refuses what was recorded meanwhile (another instructor merged Ana and Dee): one
+    # line in the dialog, which stays open
+    qtbot.mouseClick(view.merge_button, Qt.MouseButton.LeftButton)
+    ask = view.merge_dialog
+    qtbot.waitExposed(ask)
+    ana = next(t for t in view.trainees if t.name == "Ana")
+    ask.other.setCurrentIndex([t.uid for t in ask.others].index(ana.uid) if ask.trainee.uid != ana.uid else 0)
+    with klass.connect("instructor") as instructor:
+        merge(instructor, ana.uid, dee.uid)
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert ask.isVisible() and ask.problem.text().startswith("Not merged: ")
+    assert "merged already" in ask.problem.text()
+    ask.reject()
+    # Part: the pair Dee and Dee Park parted again, by a record of its own; Ana and Dee stay one
+    # one person now, shown under the row the class first knew: Dee's (pushed before Ana's)
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Dee"], timeout=WITHIN)
+    qtbot.mouseClick(view.merge_button, Qt.MouseButton.LeftButton)
+    ask = view.merge_dialog
+    qtbot.waitExposed(ask)
+    assert not ask.button.isEnabled(), "one trainee in the class: nobody to merge with"
+    pairs = [ask.pairs.itemText(i) for i in range(ask.pairs.count())]
+    assert {frozenset((m.name, m.other_name)) for m in ask.merged} == {
+        frozenset(("Dee", "Dee Park")), frozenset(("Ana", "Dee"))}
+    assert len(pairs) == 2 and all(" (merged by instructor, " in p for p in pairs)
+    ask.pairs.setCurrentIndex(next(i for i, m in enumerate(ask.merged)
+                                   if {m.uid, m.other_uid} == {dee.uid, park.uid}))
+    ask.grab().save(str(tmp_path / "part.png"))
+    qtbot.mouseClick(ask.part_button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible() and ask.problem.isHidden()
+    qtbot.waitUntil(lambda: [t.name for t in view.trainees] == ["Dee", "Dee Park"], timeout=WITHIN)
+    with klass.admin() as admin:
+        assert [e for (e,) in admin.execute("SELECT event FROM trainee_merges ORDER BY id")] == [
+            "merged", "merged", "parted"]
+    w.close()
+    store.close()
+
+
+def test_no_merge_out_of_a_live_class(qtbot, tmp_path):
+    from tests.support.screens import window_for
+    from trainer.progress import Store
+
+    store = Store.open(progress_file(tmp_path / "teacher.db", {"Ana": 1, "Bo": 1}))
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
+    w = window_for(qtbot, store, store.trainee(lee))[0]
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    assert [t.name for t in page.klass.trainees] == ["Ana", "Bo"]
+    assert page.klass.merge_button.isHidden(), "a progress file's class view merges nobody"
+    w.close()
+    store.close()
+
+
+def test_a_trainee_sends_her_results_set_aside_with_her_own_login(qtbot, tmp_path, klass):
+    """Ana has a class login; she practised at the shared workstation, whose login may not send
+    her results: they were set aside. File › Send my results with my class login… asks her
+    password: a wrong one is refused in words and sends nothing; hers sends exactly those."""
+    from tests.support.screens import window_for
+    from trainer.classes.server.logins import class_login
+    from trainer.progress import Store
+    from ui.qt import Qt
+
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Ana Ruiz", "ana-password")
+    path = progress_file(tmp_path / "shared.db", {"Ana Ruiz": 2, "Bo": 1})
+    store = Store.open(path)
+    w = window_for(qtbot, store, store.find_trainee("Ana Ruiz"))[0]
+    assert not w.send_own_action.isEnabled(), "out of a class, nothing to send it with"
+    w.rejoin_class(klass.address())
+    classroom = w.services.classroom
+    qtbot.waitUntil(lambda: len(classroom.connection.refused_attempts()) == 2, timeout=WITHIN)
+    assert klass.count() == 1  # Bo's
+    qtbot.waitUntil(lambda: "File › Send my results with my class login…" in classroom.label.toolTip(),
+                    timeout=WITHIN)
+    assert w.send_own_action.isEnabled()
+    w.send_own_action.trigger()
+    ask = w.send_own_dialog
+    qtbot.waitExposed(ask)
+    assert "The class refused 2 results of <b>Ana Ruiz</b>" in ask.intro.text()
+    assert not ask.send_button.isEnabled()
+    qtbot.keyClicks(ask.password, "not her password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    assert ask.status.text().startswith("Not sent: the class refuses this password")
+    assert ask.password.text() == "" and klass.count() == 1
+    qtbot.keyClicks(ask.password, "ana-password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    assert ask.status.text() == "2 results sent to the class with the login of Ana Ruiz."
+    ask.grab().save(str(tmp_path / "send-own.png"))
+    assert klass.count() == 3 and not ask.password.isEnabled()
+    assert classroom.connection.refused_attempts() == []
+    ask.reject()
+    w.close()
+    store.close()

@@ -1,0 +1,140 @@
+"""One person, one trainee (migration s022_one_person): a trainee id is made by each workstation
+a trainee uses, so Ana Ruiz at two workstations is two trainees on the server. The class's readers
+(the Class tab, the exports, their xAPI actors) show one person for them, when:
+
+- **her name has a login of her own** (s008, `class_login`): that login is hers on every
+  workstation, and every trainee of that name is her (the login reads them all already, and no
+  workstation's login sends a row under that name: s018);
+- **an instructor merged the two** (`merge`): recorded in `trainee_merges` with who and when,
+  insert-only; undone only by another recorded row (`part`); `merged_now` lists the pairs
+  merged. Only an instructor's login records either (the server checks the caller).
+
+`people(conn)` gives each trainee row the connection reads its person: the lowest server id of
+the rows that are one person, whose name and uid the class shows (the xAPI actor's account, the
+transcript's trainee id). The grouping is done here, not in the server, so that no record of
+merges can make a loop: two rows are one person when a chain of logins' names and merges in
+force joins them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import psycopg
+
+from trainer.classes.errors import ClassServerError
+from trainer.classes.server.sql import value
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """One recorded row: the two trainee ids, 'merged' or 'parted', when (the server's clock)
+    and by which login."""
+
+    uid: str
+    other_uid: str
+    event: str
+    at: float
+    by: str
+
+
+def merge(instructor: psycopg.Connection, one: str, other: str) -> None:
+    """Record that the trainees `one` and `other` (their ids) are one person."""
+    _record(instructor, one, other, "merged")
+
+
+def part(instructor: psycopg.Connection, one: str, other: str) -> None:
+    """Undo a merge of `one` and `other`: a row of its own, the merge stays recorded."""
+    _record(instructor, one, other, "parted")
+
+
+def _record(conn: psycopg.Connection, one: str, other: str, what: str) -> None:
+    if not _kept(conn):
+        raise ClassServerError("this class server keeps no merges yet: start it with this version "
+                               "(dealer-trainer class-server) to bring it up to date")
+    try:
+        with conn.transaction():
+            conn.execute("SELECT record_trainee_merge(%s, %s, %s)", (one, other, what))
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError("only an instructor's login merges two trainees or parts them") from None
+    except (psycopg.errors.NoDataFound, psycopg.errors.UniqueViolation,
+            psycopg.errors.InvalidParameterValue) as e:
+        raise ClassServerError(str(e).strip().splitlines()[0]) from None
+
+
+def _kept(conn: psycopg.Connection) -> bool:
+    return bool(value(conn.execute("SELECT to_regclass('trainee_merges') IS NOT NULL")))
+
+
+def merges(conn: psycopg.Connection) -> list[Merge]:
+    """Every recorded merge and parting the connection may read, oldest first."""
+    if not _kept(conn):
+        return []
+    return [Merge(*r) for r in conn.execute(
+        "SELECT uid, other_uid, event, at, done_by FROM trainee_merges ORDER BY id")]
+
+
+def in_force(record: list[Merge]) -> list[Merge]:
+    """The merges in force: each pair's last row, when it is a merge."""
+    last = {(m.uid, m.other_uid): m for m in record}
+    return [m for m in last.values() if m.event == "merged"]
+
+
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """Two trainees merged now: each one's id and name, and when and by whom they were merged."""
+
+    uid: str
+    name: str
+    other_uid: str
+    other_name: str
+    at: float
+    by: str
+
+
+def merged_now(conn: psycopg.Connection) -> list[Merged]:
+    """The pairs merged now (and not parted since) that the connection reads, oldest first."""
+    pairs = in_force(merges(conn))
+    names: dict[str, str] = dict(conn.execute("SELECT uid, name FROM trainees WHERE uid = ANY(%s)",
+                              ([u for m in pairs for u in (m.uid, m.other_uid)],)).fetchall())
+    return [Merged(m.uid, names[m.uid], m.other_uid, names[m.other_uid], m.at, m.by)
+            for m in pairs if m.uid in names and m.other_uid in names]
+
+
+def people(conn: psycopg.Connection) -> dict[int, int]:
+    """{server id of each trainee the connection reads: the server id of its person}, the person's
+    the lowest of the ids that are one person (see the module). A class the server has not
+    brought up to date has no merges (nor, before s008, logins): each row is its own person."""
+    rows = conn.execute("SELECT id, uid, name FROM trainees ORDER BY id").fetchall()
+    with_login: set[str] = set()
+    if value(conn.execute("SELECT to_regclass('trainee_logins') IS NOT NULL")):  # s008 on
+        with_login = {n for (n,) in conn.execute("SELECT name FROM trainee_logins")}
+    return grouped(rows, with_login, [(m.uid, m.other_uid) for m in in_force(merges(conn))])
+
+
+def grouped(rows: list[tuple[int, str, str]], with_login: set[str],
+            merged: list[tuple[str, str]]) -> dict[int, int]:
+    """The people of trainee rows (id, uid, name): rows of a name in `with_login` are one, and so
+    are the two of each merged pair of uids; each row's person is the lowest id of its own."""
+    parent = {tid: tid for tid, _, _ in rows}
+
+    def root(tid: int) -> int:
+        while parent[tid] != tid:
+            parent[tid] = parent[parent[tid]]
+            tid = parent[tid]
+        return tid
+
+    def join(a: int, b: int) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    by_uid = {uid: tid for tid, uid, _ in rows}
+    first: dict[str, int] = {}
+    for tid, _, name in rows:
+        if name in with_login:
+            join(first.setdefault(name, tid), tid)
+    for one, other in merged:
+        if one in by_uid and other in by_uid:
+            join(by_uid[one], by_uid[other])
+    return {tid: root(tid) for tid in parent}
