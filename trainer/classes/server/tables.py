@@ -769,6 +769,9 @@ def s022_one_person(conn: psycopg.Connection) -> None:
     The trainees of a name with a login of its own (s008) are that one person without a row
     here: the class's readers group them (trainer.classes.server.people.people)."""
     _run(conn, frozen_sql("s022_one_person"))
+
+
+@migration
 def s024_class_setup(conn: psycopg.Connection) -> None:
     """A class on a PostgreSQL it shares with other classes (`dealer-trainer class-setup`,
     trainer.classes.server.setup): the group roles are the cluster's, one for every class on it,
