@@ -672,3 +672,14 @@ def s021_bounded_logs(conn: psycopg.Connection) -> None:
       insert-only, read by the staff and a trainee of their own, so that the class's overview
       reads these and never a log."""
     _run(conn, frozen_sql("s021_bounded_logs"))
+
+
+@migration
+def s026_class_breaks(conn: psycopg.Connection) -> None:
+    """An answer the class server takes for an item of a sitting is one the instructor's
+    re-grading can read: a check on `exam_sitting_steps.answer` (`exam_answer_readable`, with
+    `exam_answer_refused` naming why) refuses, by name, an answer that is no
+    JSON jsonb reads (a lone surrogate), nests more than 8 levels deep or holds a number of more
+    than 40 digits. The answers kept before are not checked again (NOT VALID): certification
+    reads every answer as hostile data and grades one it cannot read as wrong."""
+    _run(conn, frozen_sql("s026_class_breaks"))
