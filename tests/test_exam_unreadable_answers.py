@@ -156,3 +156,38 @@ def test_the_reader_for_hostile_data_refuses_by_name(text, says):
     with pytest.raises(files.FileRefused, match=says.replace("[", r"\[")):
         files.loads_bounded(text, cap=20 if "larger" in says else 1 << 20)
     assert files.loads_bounded("[" * 64 + "]" * 64, cap=1 << 20) is not None
+
+
+def test_the_apps_certify_certifies_the_class_and_names_the_wrong_answer(qtbot, tmp_path, klass, joined, ivy):
+    """The attack through the instructor's window: Certify… with no submission threw out of its
+    handler (RecursionError) with no dialog. Now its dialog lists both certificates, Tom's fail
+    with the item graded as wrong, and the file is written."""
+    from tests.support.screens import answer, window
+    from trainer.exams.roles import new_instructor
+
+    exam = form()
+    tom = issued(tmp_path, ivy, joined, exam, "Tom Reyes")
+    ana = issued(tmp_path, ivy, joined, exam, "Ana Ruiz")
+    kept_from_before_the_door(klass)
+    own_sitting_answered(tmp_path, joined, exam, tom, DEEP)
+    ana_sits(tmp_path, joined, exam, ana)
+    passphrase = "plum kettle orbit 58 lantern"
+    write_private_key(tmp_path / "ivy.key", ivy, passphrase, n=2**14)
+    store = Store.open(tmp_path / "instructor.sqlite")
+    lee, _ = new_instructor(store, "Ivy Park", passphrase, tmp_path, key_file=tmp_path / "ivy.key")
+    w = window(qtbot, store, installation_key(tmp_path / "k3"), lee)
+    try:
+        w.rejoin_class(klass.address("instructor"))
+        page = w.show_screen("exam")
+        seen: list = []
+        answer({"button": "No"}, {"button": "OK"}, seen=seen)  # no submission: the class's record
+        summary = page.certification.certify(out=str(tmp_path / "certs.json"),
+                                             key_path=str(tmp_path / "ivy.key"), passphrase=passphrase)
+        assert summary is not None
+        assert "2 certified, 0 refused" in seen[1]
+        assert "Tom Reyes, Floor supervisor exam: did not pass" in seen[1]
+        assert "graded as wrong" in seen[1] and "item 1: nested deeper than" in seen[1]
+        assert len(json.loads((tmp_path / "certs.json").read_text())) == 2
+    finally:
+        w.close()
+        store.close()
