@@ -105,6 +105,13 @@ While a trainee has such a sitting of a form, issuing a new sitting of that form
 naming it (UncertifiedSittingError), unless the instructor says so (`issue_sitting(...,
 after_uncertified=True)`; `dealer-trainer sitting --after-uncertified`; the app asks).
 
+**An attempt given back** (s026). An exam with no sitting is counted by the trainee's name, and a
+name with no login is not protected from the shared login (above): a classmate can spend its
+attempts, which then block every later start of that form and every sitting of it. The
+instructor gives such an attempt back, with a reason the class keeps (`give_back`;
+`dealer-trainer give-back-attempt`, which lists them without an id), insert-only: the class no
+longer counts it, for an exam with no sitting or a sitting.
+
 **An answer that cannot be re-graded.** The class server takes an answer only as a JSON array
 of bounded size and depth (s012, s026), but what it holds is still a trainee's: `certify --class`
 reads each answer as hostile data (trainer.files `loads_bounded`: too deep, too long a number, a
@@ -341,6 +348,20 @@ def void(classroom, nonce: str, reason: str) -> None:
     with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
                 "voided"):
         classroom.void_sitting(nonce, reason)
+
+
+def give_back(classroom, result_uid: str, reason: str) -> None:
+    """Give back an attempt started with no sitting (an instructor's), with the reason (see "An
+    attempt given back")."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
+                "given back"):
+        classroom.give_back_start(result_uid, reason)
+
+
+def starts_spent(classroom) -> list[dict]:
+    """The attempts started with no sitting and not given back, as the instructor lists them."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown})"):
+        return classroom.starts_spent()
 
 
 def kept_answers(kept: dict) -> tuple[list[dict], dict | None]:
