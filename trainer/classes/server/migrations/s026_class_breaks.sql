@@ -1,11 +1,10 @@
 -- an answer the class server takes for an item is one the instructor's re-grading can read:
--- JSON that PostgreSQL's jsonb reads (no lone surrogate), nested at most 8 deep, with no number
--- of more than 40 digits (an amount is at most 13, a time 17); refused at the door, by name
+-- JSON that PostgreSQL's jsonb reads (no lone surrogate), nested at most 8 deep, with no run of
+-- more than 40 digits (an amount has at most 13, a time 17); refused at the door, by name
 CREATE FUNCTION exam_answer_refused(given text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog AS $$
 DECLARE
-    bare text;
-    depth integer := 0;
+    j jsonb;
 BEGIN
     IF given IS NULL THEN
         RETURN NULL;
@@ -13,18 +12,14 @@ BEGIN
     IF NOT pg_input_is_valid(given, 'jsonb') THEN
         RETURN 'it is not JSON the class reads (a lone surrogate, or text that is no character)';
     END IF;
-    bare := regexp_replace(given, '"(\\.|[^"\\])*"', '""', 'g');  -- what the texts do not hold
-    IF bare ~ '[0-9]{41}' THEN
+    IF given ~ '[0-9]{41}' THEN  -- no log holds 41 digits in a row, in a number or a text
         RETURN 'it holds a number of more than 40 digits';
     END IF;
-    bare := regexp_replace(bare, '[^][{}]', '', 'g');
-    WHILE bare <> '' LOOP
-        depth := depth + 1;
-        IF depth > 8 THEN
-            RETURN 'it is nested more than 8 levels deep';
-        END IF;
-        bare := regexp_replace(bare, '\[\]|\{\}', '', 'g');
-    END LOOP;
+    j := given::jsonb;
+    -- a container 8 levels below the top one is the ninth nested
+    IF jsonb_path_exists(j, 'strict $.**{8 to last} ? (@.type() == "array" || @.type() == "object")') THEN
+        RETURN 'it is nested more than 8 levels deep';
+    END IF;
     RETURN NULL;
 END $$;
 CREATE FUNCTION exam_answer_readable(given text) RETURNS boolean
