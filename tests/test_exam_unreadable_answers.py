@@ -209,3 +209,30 @@ def test_the_doors_bounds_are_the_readers(klass, text, refused):
     elif "digits" not in refused:
         with pytest.raises(files.FileRefused):
             files.loads_bounded(text, cap=1 << 20, depth=8)
+
+
+def test_a_record_no_reader_foresaw_refuses_that_sitting_only(tmp_path, klass, joined, ivy, monkeypatch):
+    """Whatever else a record of the class server may make the re-grading raise (here a
+    RecursionError, as the deep answer did), `certify --class` refuses that sitting by name and
+    certifies the others: one trainee's record never stops the class."""
+    from trainer.exams import submission
+
+    exam = form()
+    tom = issued(tmp_path, ivy, joined, exam, "Tom Reyes")
+    ana = issued(tmp_path, ivy, joined, exam, "Ana Ruiz")
+    own_sitting_answered(tmp_path, joined, exam, tom, "[]")
+    ana_sits(tmp_path, joined, exam, ana)
+    certify_recorded = submission.certify_recorded
+
+    def unforeseen(store, key, token, **more):
+        if token["nonce"] == tom["nonce"]:
+            raise RecursionError("maximum recursion depth exceeded while decoding a JSON array")
+        return certify_recorded(store, key, token, **more)
+
+    monkeypatch.setattr(submission, "certify_recorded", unforeseen)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        summary = certify_class(ledger, ivy, joined("instructor"))
+    assert [c["trainee"] for c in summary.certificates] == ["Ana Ruiz"]
+    [refused] = summary.refused
+    assert refused.startswith(f"sitting {tom['nonce']} (Tom Reyes): the class server's record of it cannot "
+                              "be read (RecursionError: maximum recursion depth")
