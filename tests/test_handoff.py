@@ -319,7 +319,7 @@ def test_the_transcript_reads_in_a_spreadsheet_as_dates_ids_and_certification(pr
         ana = store.find_trainee("Ana")
         source = store.attempts(ana.id)[0].source
     assert failed["Trainee id"] == ana.uid and ana.uid
-    assert failed["Workstation"] == source and source
+    assert failed["Workstation (as it named itself)"] == source and source
     assert {r["Certification"] for r in by} == {"Practice, not certified"}
     assert "§ 577.6" in raw.decode("utf-8-sig")
     assert out.stat().st_mode & 0o777 == 0o600, "trainees' results are the owner's to read"

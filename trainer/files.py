@@ -83,3 +83,56 @@ def unique_keys(pairs: list[tuple[str, object]]) -> dict:
 def loads(text: str | bytes, **options):
     """json.loads(text), refusing an object that names a key twice (DuplicateKey)."""
     return json.loads(text, object_pairs_hook=unique_keys, **options)
+
+
+#: how deep a document someone else made may nest (arrays and objects): every file and record the
+#: engine reads nests a few levels; a deeper one is refused before anything walks it
+MAX_DEPTH = 64
+
+
+def loads_bounded(text: str | bytes, *, cap: int, depth: int = MAX_DEPTH):
+    """trainer.files.loads(text) for data someone else made (a record on the class server, a
+    file's part): FileRefused naming the problem when it holds more than `cap` bytes (or
+    characters), is not JSON, nests deeper than `depth`, holds a number too long to read or a
+    lone surrogate (text no UTF-8 writer can write), or names a key twice. Never another
+    exception, however the text was made."""
+    if len(text) > cap:
+        raise FileRefused(f"larger than {cap:,} bytes")
+    try:
+        value = loads(text)
+    except DuplicateKey as e:
+        raise FileRefused(str(e)) from None
+    except RecursionError:
+        raise FileRefused(f"nested deeper than {depth} levels") from None
+    except (ValueError, TypeError) as e:
+        if "digits" in str(e):  # an integer longer than Python converts
+            raise FileRefused("a number too long to read") from None
+        raise FileRefused("not JSON") from None
+    _check_depth(value, depth)
+    return value
+
+
+def _check_depth(value: object, depth: int) -> None:
+    """FileRefused when `value` nests deeper than `depth`, or holds a lone surrogate (walked
+    without recursion)."""
+    todo = [(value, 1)]
+    while todo:
+        v, level = todo.pop()
+        if isinstance(v, str):
+            _whole_text(v)
+        elif isinstance(v, dict | list):
+            if level > depth:
+                raise FileRefused(f"nested deeper than {depth} levels")
+            items = v.items() if isinstance(v, dict) else ((None, x) for x in v)
+            for key, x in items:
+                if key is not None:
+                    _whole_text(key)
+                todo.append((x, level + 1))
+
+
+def _whole_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FileRefused("a lone surrogate in its text (\\ud800 to \\udfff alone), which is no "
+                          "character") from None

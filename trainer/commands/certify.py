@@ -56,6 +56,8 @@ def run(args) -> int:
               + (", from the class server's record" if c.get("recorded") else ""))
         if c.get("late"):
             print(f"  not in time: {c['late']['why']}")
+        if c.get("unusable"):
+            print(f"  graded as wrong: {c['unusable']['why']}")
     for line in summary.refused:
         print(f"refused: {line}")
     for line in unended:  # a withheld fail is not invisible: the instructor decides about it

@@ -59,7 +59,7 @@ FACE = {
                  "Answer", "ExamResult", "SignOff", "Status", "get_result", "results"),
     **names_from("trainer.exams.roles", "add_instructor", "instructor_key", "new_instructor",
                  "open_instructor", "trusted_keys"),
-    **names_from("trainer.exams.scoring", "Ending", "ExamScore", "exam_score"),
+    **names_from("trainer.exams.scoring", "Ending", "ExamScore", "as_the_class_holds", "exam_score"),
     **names_from("trainer.exams.seen", "SatBeforeError", "SittingsSeen"),
     **names_from("trainer.exams.session",
                  "ExamSession", "attempts_left", "attempts_used", "close_interrupted", "sitting_used",

@@ -336,6 +336,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     ending = next((e for s, e in ENDINGS.items() if s == status), None)  # a list is no key
     given = record.get("answers")
     late = None  # what reached the class server after the time limit (s014)
+    unusable = None  # what the class server holds that cannot be re-graded
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
                     f"({classroom.address.shown}): nothing was certified", CertifyError):
@@ -351,7 +352,9 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             refused = not_as_recorded(kept, record, sitting.nonce, ending)
             if refused:
                 raise CertifyError(refused)
-            given = kept_answers(kept)  # an answer that came after the time limit is not answered
+            # an answer that came after the time limit is not answered, one that cannot be
+            # re-graded is graded as wrong
+            given, unusable = kept_answers(kept)
             late = counted_late(kept)
             if late is not None and not late["ended"]:
                 ending = Ending.TIME_UP  # never ended on the server: its time ran out there
@@ -361,7 +364,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
         raise CertifyError(f"status: {shown(status)} is not how an exam ends")
     sat = date_sat(record.get("started"), ledger["issued"], ledger["expires"])
     return _sign(store, key, ledger, form, uid, trainee, given, ending, sat, late, classroom=classroom,
-                 now=now, within=within)
+                 now=now, within=within, **({"unusable": unusable} if unusable else {}))
 
 
 def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: str, trainee: str,
@@ -458,9 +461,11 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
         raise CertifyError(f"sitting {sitting.nonce}: the class server's record keeps no time of its start")
     # the date sat and the expiry are the server's clock's, not a workstation's: the server
     # started the sitting only before it expired, so no grace is asked after it
-    return _sign(store, key, ledger, form, str(use["used"]), ledger["trainee_name"], kept_answers(kept),
+    given, unusable = kept_answers(kept)  # an answer that cannot be re-graded is graded as wrong
+    return _sign(store, key, ledger, form, str(use["used"]), ledger["trainee_name"], given,
                  ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
-                 recorded={"by": "class server", **({"abandoned": gone} if gone else {})})
+                 recorded={"by": "class server", **({"abandoned": gone} if gone else {})},
+                 **({"unusable": unusable} if unusable else {}))
 
 
 def class_sittings(store: Store, classroom) -> list[dict]:

@@ -105,6 +105,23 @@ While a trainee has such a sitting of a form, issuing a new sitting of that form
 naming it (UncertifiedSittingError), unless the instructor says so (`issue_sitting(...,
 after_uncertified=True)`; `dealer-trainer sitting --after-uncertified`; the app asks).
 
+**An attempt given back** (s026). An exam with no sitting is counted by the trainee's name, and a
+name with no login is not protected from the shared login (above): a classmate can spend its
+attempts, which then block every later start of that form and every sitting of it. The
+instructor gives such an attempt back, with a reason the class keeps (`give_back`;
+`dealer-trainer give-back-attempt`, which lists them without an id), insert-only: the class no
+longer counts it, for an exam with no sitting or a sitting.
+
+**An answer that cannot be re-graded.** The class server takes an answer only as a JSON array
+of bounded size and depth (s012, s026), but what it holds is still a trainee's: `certify --class`
+reads each answer as hostile data (trainer.files `loads_bounded`: too deep, too long a number, a
+lone surrogate, a key named twice are refused) and re-reads it as a log of actions. An answer
+that fails either is graded as wrong, as not answered, and named on the certificate
+(`kept_answers`' `unusable`): the pass rule passes an item only when its round is shown worked
+without a critical or major finding, and an answer no one can read shows nothing. So a trainee who
+ends a failing sitting with such an answer is certified a fail, and one who hides a good answer in
+one gains nothing; the sitting is never held up.
+
 **A sitting voided** (s019). A genuine outage must not spend an attempt: the instructor voids the
 sitting, with a reason the class keeps (`void`; `dealer-trainer void-sitting`, or the Class tab's
 list of sittings), insert-only. The class no longer counts it (`exam_attempts_of` answers the
@@ -115,13 +132,15 @@ certificate too). A sitting certified already is not voided.
 
 from __future__ import annotations
 
-import json
 import time
 
+from trainer import files
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
+from trainer.errors import RequestError
 from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import ExamForm
 from trainer.progress.records import clean_name
+from trainer.regrade import read_log
 
 OFFLINE = ("It does not start offline: the attempts are counted by the class server, not by this "
            "workstation. Check the connection to the class and try again.")
@@ -331,12 +350,57 @@ def void(classroom, nonce: str, reason: str) -> None:
         classroom.void_sitting(nonce, reason)
 
 
-def kept_answers(kept: dict) -> list[dict]:
+def give_back(classroom, result_uid: str, reason: str) -> None:
+    """Give back an attempt started with no sitting (an instructor's), with the reason (see "An
+    attempt given back")."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
+                "given back"):
+        classroom.give_back_start(result_uid, reason)
+
+
+def starts_spent(classroom) -> list[dict]:
+    """The attempts started with no sitting and not given back, as the instructor lists them."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown})"):
+        return classroom.starts_spent()
+
+
+def kept_answers(kept: dict) -> tuple[list[dict], dict | None]:
     """The answers of the class server's record of a sitting that reached it in time, as a
     portable record gives them (position and log) for re-grading: an answer the server marked
-    late (s014) counts as not answered."""
+    late (s014) counts as not answered. With them, what the record holds that cannot be
+    re-graded (`unusable`, as a certificate names it; None when there is none): an answer its
+    reader refuses (too deep, too long a number, a lone surrogate...) or that is no log of
+    actions is graded as wrong, as not answered, so that the sitting is certified all the same
+    (see "An answer that cannot be re-graded")."""
     late = kept.get("late") or {}
-    return [{"position": p, "log": _log(t)} for p, t in sorted(kept["answers"].items()) if p not in late]
+    answers, unusable = [], {}
+    for p, t in sorted(kept["answers"].items()):
+        if p in late:
+            continue
+        log = _log(t)
+        why = log.why if isinstance(log, Unusable) else _not_a_log(log)
+        if why is None:
+            answers.append({"position": p, "log": log})
+        else:
+            unusable[p] = why
+    if not unusable:
+        return answers, None
+    items = sorted(unusable)
+    said = "; ".join(f"item {p + 1}: {unusable[p]}" for p in items)
+    return answers, {
+        "items": [{"position": p, "why": unusable[p]} for p in items],
+        "why": (f"the class server holds answers that cannot be re-graded ({said}): each is graded "
+                "as wrong, as not answered, since an item passes only when its round is shown "
+                "worked without a critical or major finding (the pass rule)")}
+
+
+def _not_a_log(log) -> str | None:
+    """Why a read answer is no log of actions to re-grade; None when it is one."""
+    try:
+        read_log(log)
+    except RequestError as e:
+        return f"{e.field}: {e.message}"
+    return None
 
 
 def counted_late(kept: dict) -> dict | None:
@@ -381,6 +445,29 @@ def _span(seconds) -> str:
 
 _MISSING = object()
 
+#: the largest answer the class server takes for one item (s012's bound on `answer`)
+ANSWER_BYTES = 1048576
 
-def _log(text: str):
-    return json.loads(text)
+
+class Unusable:
+    """An answer the class server holds that its reader refuses (`why`): equal to no answer
+    handed in."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _log(text: object):
+    """An answer's log as the class server holds it, read as hostile data; Unusable naming why
+    when it cannot be read."""
+    if not isinstance(text, str):
+        return Unusable("not text")
+    try:
+        return files.loads_bounded(text, cap=ANSWER_BYTES, depth=ANSWER_DEPTH)
+    except files.FileRefused as e:
+        return Unusable(str(e))
+
+
+#: how deep an answer's log may nest: a list of actions, each an object of plain values, or an
+#: object holding that list
+ANSWER_DEPTH = 8

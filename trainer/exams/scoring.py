@@ -63,3 +63,37 @@ def verdict(ending: Ending, score: ExamScore) -> tuple[Status, bool]:
     if ending is Ending.TIME_UP:
         return Status.TIMED_OUT, score.passed
     return (Status.PASSED if score.passed else Status.FAILED), score.passed
+
+
+def as_the_class_holds(store, result) -> tuple[object, str | None]:
+    """An ended result sat online in a class as the class server holds it, which is what is
+    certified (trainer.exams.classledger, "The time limit"): an answer whose step the server
+    recorded late, or refused, counts as not answered, and an end recorded late makes a finished
+    exam a time-out; the score and verdict are reckoned again so. (the result, the words saying
+    what the server's record changed), or (the result as it is, None) when it changed nothing
+    (a result sat in no class, or every step recorded in time). The server's replies are the ones
+    the workstation kept with each step it sent (the file's `exam_stream`)."""
+    import dataclasses
+
+    rows = store.query("SELECT s.ending, s.reply, a.position FROM exam_stream s LEFT JOIN exam_answers a "
+                       "ON a.id = s.answer_id WHERE s.result_id = ? AND s.reply IS NOT NULL ORDER BY s.step",
+                       (result.id,))
+    held_back = {r["position"]: r["reply"] for r in rows
+                 if r["ending"] is None and r["reply"] != "recorded"}
+    end_late = any(r["ending"] is not None and str(r["reply"]).startswith("recorded late") for r in rows)
+    if (not held_back and not end_late) or not result.over:
+        return result, None
+    answers = tuple(a for a in result.answers if a.position not in held_back)
+    ending = {Status.ABANDONED: Ending.LEFT, Status.TIMED_OUT: Ending.TIME_UP}.get(result.status,
+                                                                                 Ending.FINISHED)
+    if end_late and ending is Ending.FINISHED:
+        ending = Ending.TIME_UP
+    score = exam_score(answers, result.item_count, result.pass_mark)
+    status, passed = verdict(ending, score)
+    said = [f"item {p + 1}: {why}" for p, why in sorted(held_back.items(), key=lambda kv: kv[0] or 0)]
+    if end_late:
+        said.append("its end reached the class server after the time limit: it timed out")
+    held = dataclasses.replace(result, answers=answers, status=status, passed=passed, critical=score.critical,
+                               procedure=score.procedure, payouts=score.payouts, speed=score.speed,
+                               total=score.total)
+    return held, ("As the class server holds it, which is what is certified: " + "; ".join(said))

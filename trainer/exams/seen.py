@@ -13,6 +13,12 @@ sitting starts (`SittingsSeen`):
 A trainee who administers the machine can remove the list, or sit on another account or
 machine: in a class the class server keeps the first sitting, and outside one the proctor does
 (README, "Exams"). This refuses what the unchanged app would otherwise allow.
+
+**In a class the server's record decides** (`advisory`). On an OS account the trainees share,
+anyone can write a classmate's nonce into the list, or hold its lock, and her start was refused
+"already started on this computer". A sitting issued in a class is refused by the class server
+once started (one use, first wins), wherever it is sat; so for it the list and the default file
+refuse nothing and its lock is not waited for: the sitting is only added to the list.
 """
 
 from __future__ import annotations
@@ -42,11 +48,19 @@ class SittingsSeen:
         self.list = self.default_file.with_name(LIST)
 
     @contextlib.contextmanager
-    def first_sitting(self, nonce: str, here: str | None = None) -> Iterator[None]:
+    def first_sitting(self, nonce: str, here: str | None = None, *, advisory: bool = False
+                      ) -> Iterator[None]:
         """Hold the list while a sitting starts: SatBeforeError when it was started before on
         this account (the list, the default file, or the file `here` by its path); the sitting
-        is added to the list once the block ends without an error."""
+        is added to the list once the block ends without an error. `advisory` (a sitting issued
+        in a class, whose server refuses a second start): nothing is refused nor waited for
+        here, and the sitting is added to the list."""
         self.list.parent.mkdir(parents=True, exist_ok=True)
+        if advisory:
+            yield
+            with contextlib.suppress(OSError):  # the list only adds words: it never stops a start
+                self._add(nonce)
+            return
         lock = FileLock(self.list.with_name(f".{LIST}.lock"), timeout=WAIT, mode=0o600)
         try:
             lock.acquire()
@@ -62,9 +76,12 @@ class SittingsSeen:
         finally:
             lock.release()
 
-    def refusal(self, nonce: str, here: str | None = None) -> str | None:
+    def refusal(self, nonce: str, here: str | None = None, *, advisory: bool = False) -> str | None:
         """What `first_sitting` would refuse the sitting with, asked before anything starts (the
-        start asks again under the lock); None when it was not started before on this account."""
+        start asks again under the lock); None when it was not started before on this account,
+        or for an `advisory` sitting (issued in a class: its server decides)."""
+        if advisory:
+            return None
         where = self._sat(nonce, here)
         return None if where is None else _sat_before(where)
 

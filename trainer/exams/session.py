@@ -142,8 +142,10 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     uid = uuid.uuid4().hex if sitting is None else str(sitting["nonce"])
     proving = sitting is not None and bool(sitting.get("proof"))
     sitting_key = proof_key(start_code, uid) if proving else None
-    first = seen.first_sitting(uid, store.path) if seen is not None and sitting is not None \
-        else contextlib.nullcontext()
+    # a sitting issued in a class: its server refuses a second start, and the list on this
+    # account, which a classmate on a shared account can write, only adds words (trainer.exams.seen)
+    first = seen.first_sitting(uid, store.path, advisory=classledger.class_named(sitting) is not None) \
+        if seen is not None and sitting is not None else contextlib.nullcontext()
     with first, store.write(now=True) as db:  # the trainee waits for it: not for the file's check
         if sitting is not None and db.execute("SELECT 1 FROM exam_results WHERE uid = ?",
                                               (uid,)).fetchone():
@@ -186,7 +188,8 @@ def sitting_used(store: Store, token: dict, seen: SittingsSeen | None = None) ->
     nonce = str(token.get("nonce", ""))
     if store.query("SELECT 1 AS x FROM exam_results WHERE uid = ?", (nonce,)):
         return SAT_HERE
-    return seen.refusal(nonce, store.path) if seen is not None else None
+    return seen.refusal(nonce, store.path, advisory=classledger.class_named(token) is not None) \
+        if seen is not None else None
 
 
 def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float,

@@ -41,7 +41,7 @@ from trainer.exams.certify import (
     read_sitting,
     signed_by,
 )
-from trainer.exams.errors import FormFileError
+from trainer.exams.errors import ExamError, ExamOfflineError, FormFileError
 from trainer.exams.forms import ExamForm, write_atomically
 from trainer.exams.keys import InstructorKey
 from trainer.exams.proof import CODE_ALPHABET, CODE_LENGTH, code_is_right, names_form, plain_code, start_code
@@ -250,8 +250,15 @@ def certify_class(store: Store, key: InstructorKey, classroom, *, now: float | N
         where = f"sitting {token.get('nonce')} ({token.get('trainee')})"
         try:
             certificate = certify_recorded(store, key, token, classroom=classroom, now=now)
-        except CertifyError as e:
+        except ExamOfflineError:
+            raise
+        except ExamError as e:  # a CertifyError, or the server refusing this sitting's call
             summary.refused.append(f"{where}: {e}")
+            continue
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
+                OverflowError) as e:  # a record no reader foresaw: this sitting only, named
+            summary.refused.append(f"{where}: the class server's record of it cannot be read "
+                                   f"({type(e).__name__}: {str(e)[:200]})")
             continue
         if certificate is not None:
             summary.certificates.append(certificate)

@@ -33,7 +33,8 @@ as an LRS's statements resource takes it:
 **Transcript** (`transcript_rows`, `write_transcript`): a header and one row per attempt or
 certificate, every cell quoted, for a spreadsheet: the trainee's id beside the name, the date and
 time in the exporting machine's zone (a date the spreadsheet reads as one) with the zone's offset
-in its own column, the workstation, and whether the row is certified; a certificate's row names
+in its own column, the workstation as it named itself (its word, which nothing checks: the
+column's header says so), and whether the row is certified; a certificate's row names
 its signer and verification code; a file begins with the byte order mark. A
 cell that a spreadsheet would read as a formula (it starts with = + - @, a tab or a carriage
 return) is written after a single quote, as OWASP's CSV injection guidance says, so a trainee
@@ -83,9 +84,12 @@ EXTENSIONS = {name: f"{IRI}extensions/{name}"
 #: what an item is to the employer: practice (every attempt written), or a certified exam
 CATEGORIES = {name: {"objectType": "Activity", "id": f"{IRI}categories/{name}"}
               for name in ("practice", "certified-exam")}
+#: the workstation's column: the name the workstation gave itself, which nothing checks (the pushing
+#: login may be any workstation's, or a trainee's own), so the header says whose word it is
+WORKSTATION = "Workstation (as it named itself)"
 TRANSCRIPT_COLUMNS = ("Trainee", "Trainee id", "Date and time", "UTC offset", "Game", "Scenario or drill",
                       "Mode", "Certification", "Score", "Result", "Duration (s)", "Findings",
-                      "Sections cited", "Workstation", "Attempt id", "Certified by", "Verification code")
+                      "Sections cited", WORKSTATION, "Attempt id", "Certified by", "Verification code")
 #: the Certification column: what the instructor signed, or what a workstation says
 CERTIFICATION = {"practice": "Practice, not certified", "certified-exam": "Certified by the instructor"}
 CERTIFIED_MODE = "Certified exam"

@@ -218,6 +218,7 @@ class Certification:
                  + (", abandoned" if c["status"] == "abandoned" else "")
                  + (", from the class server's record" if c.get("recorded") else "")
                  + (f" — not in time: {c['late']['why']}" if c.get("late") else "")
+                 + (f" — graded as wrong: {c['unusable']['why']}" if c.get("unusable") else "")
                  for c in summary.certificates]
         lines += [f"Refused — {r}" for r in summary.refused]
         QMessageBox.information(page, "Certify", f"{len(summary.certificates)} certified, "

@@ -60,12 +60,15 @@ class ResultsShown:
 
     def report_of(self, result) -> dict:
         """The report's fields: the certificate's when this file holds one, else the result's."""
+        from trainer.exams import as_the_class_holds
         from ui.exams.certify import certificate_data
 
         cert, text = self.certification_of(result)
         if cert is not None:
             return certificate_data(cert, text.startswith("✓"))
-        return report_data(result, text)
+        # sat in a class, what the class server holds is what is certified: shown, not the engine's
+        held, note = as_the_class_holds(self.store, result)
+        return report_data(held, text if note is None else f"{text}. {note}")
 
     def show_result(self, result) -> None:
         from ui.exams.report import report_html

@@ -234,6 +234,38 @@ def voided_sittings(conn: psycopg.Connection, nonce: str | None = None) -> dict[
     return {r[0]: {"reason": r[1], "recorded": r[2], "by": r[3]} for r in rows}
 
 
+def starts_spent(conn: psycopg.Connection) -> list[dict]:
+    """Every attempt started with no sitting and not given back (an instructor's or supervisor's
+    read, s004, s026): its `result` id, `trainee`, `form`, `attempt` and when it was `started`,
+    oldest first."""
+    given_back = "" if value(conn.execute("SELECT to_regclass('exam_start_voids') IS NULL")) else \
+        "WHERE NOT EXISTS (SELECT 1 FROM exam_start_voids v WHERE v.result_uid = s.result_uid) "
+    rows = conn.execute("SELECT result_uid, trainee_name, form_uid, attempt, started FROM exam_starts s "
+                        + given_back + "ORDER BY started, result_uid")
+    return [{"result": r[0], "trainee": r[1], "form": r[2], "attempt": r[3], "started": r[4]}
+            for r in rows]
+
+
+def give_back_start(conn: psycopg.Connection, result_uid: str, reason: str) -> None:
+    """Give back an attempt started with no sitting (s026, an instructor's call), with the
+    reason, kept with it: it no longer counts against the form's attempts, for an exam with no
+    sitting or a sitting. ClassServerError says why not (not started here with no sitting, given
+    back already, no reason, not an instructor)."""
+    why = clean_name(" ".join(reason.split()))
+    if not why:
+        raise ClassServerError("giving an attempt back needs a reason (it is kept with it)")
+    try:
+        with conn.transaction():
+            conn.execute("SELECT void_exam_start(%s, %s)", (result_uid, why))
+    except psycopg.errors.UndefinedFunction:
+        raise ClassServerError("this class server gives no attempt back yet: start it with this "
+                               "version (dealer-trainer class-server) to bring it up to date") from None
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError("only an instructor's login gives an attempt back") from None
+
+
 def void_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
     """Void a sitting (s019, an instructor's call), with the reason: its attempt is given back,
     and it is never started nor certified. ClassServerError says why not (not issued here,

@@ -63,6 +63,12 @@ TEMP_FILE_LIMIT = "256MB"
 #: held every slot, the instructor's too, for the default 60 s each. A flood from the network is
 #: the firewall's to bound (README, "Class server": a limit of connections per address)
 AUTHENTICATION_TIMEOUT = 5
+#: what the server writes to `server.log`: only what stops a session or the server (FATAL,
+#: PANIC), never a statement's text nor a failing statement's error, whose words a login chooses:
+#: any login filled 100 MB in 13 s with failing statements written whole
+#: (log_min_error_statement = error, the default). A failed statement is told to its client; a
+#: FATAL line needs a new connection, which the firewall bounds (README, "Class server")
+LOG_MIN_MESSAGES = "fatal"
 LOG_KEPT = 1 << 20  # bytes of the commands' log before it is set aside as commands.log.1
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 #: what `class-server` says without the optional extra that brings the packaged PostgreSQL
@@ -149,7 +155,8 @@ class Postgres:
                    f"-k {option(str(self.socket_dir))} -c unix_socket_permissions=0700 "
                    f"-c max_connections={CONNECTIONS} -c reserved_connections={RESERVED} "
                    f"-c temp_file_limit={TEMP_FILE_LIMIT} "
-                   f"-c authentication_timeout={AUTHENTICATION_TIMEOUT}s")
+                   f"-c authentication_timeout={AUTHENTICATION_TIMEOUT}s "
+                   f"-c log_min_messages={LOG_MIN_MESSAGES} -c log_min_error_statement=panic")
         if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False):
             raise ClassServerError(f"PostgreSQL did not start: {self.last_log_line()}")
 

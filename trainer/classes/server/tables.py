@@ -789,3 +789,14 @@ def s024_class_setup(conn: psycopg.Connection) -> None:
     - each enrolled workstation is given a right of its own to connect (those enrolled before
       s013 connected through the group)."""
     _run(conn, frozen_sql("s024_class_setup"))
+
+
+@migration
+def s026_class_breaks(conn: psycopg.Connection) -> None:
+    """An answer the class server takes for an item of a sitting is one the instructor's
+    re-grading can read: a check on `exam_sitting_steps.answer` (`exam_answer_readable`, with
+    `exam_answer_refused` naming why) refuses, by name, an answer that is no
+    JSON jsonb reads (a lone surrogate), nests more than 8 levels deep or holds a number of more
+    than 40 digits. The answers kept before are not checked again (NOT VALID): certification
+    reads every answer as hostile data and grades one it cannot read as wrong."""
+    _run(conn, frozen_sql("s026_class_breaks"))

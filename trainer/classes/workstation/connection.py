@@ -190,6 +190,12 @@ class ClassLedger:
     def void_sitting(self, nonce: str, reason: str) -> None:
         self._ledger(ledger.void_sitting, nonce, reason)
 
+    def give_back_start(self, result_uid: str, reason: str) -> None:
+        self._ledger(ledger.give_back_start, result_uid, reason)
+
+    def starts_spent(self) -> list[dict]:
+        return self._ledger(ledger.starts_spent)
+
     def voided_sittings(self) -> dict[str, dict]:
         return self._ledger(ledger.voided_sittings)
 
