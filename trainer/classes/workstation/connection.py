@@ -57,6 +57,7 @@ from trainer.classes.workstation.push import (
     BACKOFF,
     BATCH,
     GIVE_UP,
+    IDLE,
     LOCK_WAIT,
     POLL,
     Pusher,
@@ -255,7 +256,8 @@ class ClassConnection(ClassLedger):
                  poll: float = POLL, backoff: tuple[float, float] = BACKOFF, store=None, **timing: float):
         """`store`: the app's Store of the file, whose full check decides whether the pusher may
         write it (Pusher); `timing`: the pusher's liveness check (heartbeat, answer_within,
-        give_up: Pusher)."""
+        give_up, idle: Pusher); an exam's steps let their connection go after `idle` seconds
+        without a step too."""
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
@@ -264,6 +266,8 @@ class ClassConnection(ClassLedger):
         self._steps_lock = threading.Lock()
         self._kept: tuple | None = None  # (address, connection) an exam's steps go on
         self._steps_watch = Watch(self.give_up)  # bounds each wait on it
+        self.idle = timing.get("idle", IDLE)
+        self._letting_go: threading.Timer | None = None  # drops the kept connection once idle
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -277,11 +281,15 @@ class ClassConnection(ClassLedger):
         self.pusher.close()
         with self._steps_lock:
             self._drop_kept()
+            if self._letting_go is not None:
+                self._letting_go.cancel()
 
     def send_steps(self, progress_path: str) -> int:
         """As ClassLedger.send_steps, on one connection to the class kept between answers (an
-        exam sat online waits on each answer: no new login each time); dropped when it fails, or
-        when the class's address changes, and made again at the next send. The progress file is
+        exam sat online waits on each answer: no new login while answers come quickly); dropped
+        when it fails, when the class's address changes, or after `idle` seconds without a send
+        (a class's workstations do not hold the server's connections through an exam's long
+        items), and made again at the next send. The progress file is
         opened for each send only. Every wait for the server on it is bounded (`give_up`), so that
         this may run on a thread of its own and always ends."""
         queue = Queue(progress_path)
@@ -297,8 +305,23 @@ class ClassConnection(ClassLedger):
                 except BaseException:
                     self._drop_kept()
                     raise
+                finally:
+                    self._let_go_later()
         finally:
             queue.close()
+
+    def _let_go_later(self) -> None:
+        """Drop the kept connection `idle` seconds from now, unless another send comes first."""
+        if self._letting_go is not None:
+            self._letting_go.cancel()
+        self._letting_go = threading.Timer(self.idle, self._let_go, (self._kept,))
+        self._letting_go.daemon = True
+        self._letting_go.start()
+
+    def _let_go(self, kept) -> None:
+        with self._steps_lock:
+            if kept is not None and self._kept is kept:
+                self._drop_kept()
 
     def _drop_kept(self) -> None:
         if self._kept is not None:
