@@ -98,6 +98,27 @@ def test_an_exams_connection_is_let_go_when_idle(klass, tmp_path):
         connection.close()
 
 
+def test_the_instructors_reads_share_one_connection_let_go_when_idle(klass, tmp_path):
+    """Before: each read of the live Class tab (the overview, the activity, the sittings not
+    ended: up to twice a second) logged in on a connection of its own."""
+    path = progress_file(tmp_path / "teacher.db", {"Ana": 1})
+    push_all = ClassConnection(str(path), klass.address(), **QUICK)
+    push_all.start()
+    until(lambda: klass.count() == 1, what="Ana's attempt on the server")
+    push_all.close()
+    connection = ClassConnection(str(path), klass.address("instructor"), **QUICK)
+    try:
+        for _ in range(3):
+            assert [t.name for t in connection.class_overview().trainees] == ["Ana"]
+            connection.class_activity()
+            connection.unended_sittings()
+        assert sessions(klass, "instructor") == 1  # the one they all went on, kept
+        until(lambda: sessions(klass, "instructor") == 0, what="the reads' connection let go")
+        assert [t.name for t in connection.class_overview().trainees] == ["Ana"]  # made again
+    finally:
+        connection.close()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the server's processes in /proc")
 def test_a_paused_server_is_said_when_a_resting_pusher_sends_and_nothing_is_lost(own_server, tmp_path):
     from ui.classroom.membership import status_line

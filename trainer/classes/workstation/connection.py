@@ -246,6 +246,67 @@ class ClassLedger:
         except psycopg.Error as e:
             raise ClassServerError(f"{where}: {reason(e)}") from None
 
+class Kept:
+    """One connection to the class kept between calls that come one after another (an exam's
+    answers, the live Class tab's reads): made at the first call, and again after the class's
+    address changed or a call failed on it; let go after `idle` seconds without a call, so that
+    it holds none of the server's connections between them. Every wait for the server on it is
+    bounded (`give_up`, Watch), so that a call may run on a thread of its own and always ends;
+    calls on it take turns."""
+
+    def __init__(self, give_up: float, idle: float):
+        self.idle = idle
+        self.watch = Watch(give_up)
+        self._lock = threading.Lock()
+        self._kept: tuple | None = None  # (address, connection)
+        self._letting_go: threading.Timer | None = None
+
+    @contextlib.contextmanager
+    def using(self, address: ClassAddress, errors) -> Iterator[psycopg.Connection]:
+        """The connection, for one call; `errors(watch)`: how a failure is said (ClassLedger._errors)."""
+        with self._lock, errors(self.watch):
+            self.watch.cut = False
+            try:
+                if self._kept is None or self._kept[0] is not address or self._kept[1].closed:
+                    self._close()
+                    self._kept = (address, connect(address, self.watch))
+                yield self._kept[1]
+            except BaseException:
+                self._close()
+                raise
+            finally:
+                self._let_go_later()
+
+    @property
+    def held(self) -> bool:
+        kept = self._kept
+        return kept is not None and not kept[1].closed
+
+    def drop(self) -> None:
+        with self._lock:
+            if self._letting_go is not None:
+                self._letting_go.cancel()
+            self._close()
+
+    def _let_go_later(self) -> None:
+        if self._letting_go is not None:
+            self._letting_go.cancel()
+        self._letting_go = threading.Timer(self.idle, self._let_go, (self._kept,))
+        self._letting_go.daemon = True
+        self._letting_go.start()
+
+    def _let_go(self, kept) -> None:
+        with self._lock:
+            if kept is not None and self._kept is kept:
+                self._close()
+
+    def _close(self) -> None:
+        if self._kept is not None:
+            conn, self._kept = self._kept[1], None
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
+
+
 def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress:
     """The same class (server, database, options) with another login and its password."""
     return with_password(replace(address, user=login), password)
@@ -263,11 +324,9 @@ class ClassConnection(ClassLedger):
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
                              store=store, **timing)
         self.give_up = timing.get("give_up", GIVE_UP)
-        self._steps_lock = threading.Lock()
-        self._kept: tuple | None = None  # (address, connection) an exam's steps go on
-        self._steps_watch = Watch(self.give_up)  # bounds each wait on it
         self.idle = timing.get("idle", IDLE)
-        self._letting_go: threading.Timer | None = None  # drops the kept connection once idle
+        self._steps = Kept(self.give_up, self.idle)  # the connection an exam's steps go on
+        self._reads = Kept(self.give_up, self.idle)  # the one the instructor's reads go on
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -279,10 +338,8 @@ class ClassConnection(ClassLedger):
 
     def close(self) -> None:
         self.pusher.close()
-        with self._steps_lock:
-            self._drop_kept()
-            if self._letting_go is not None:
-                self._letting_go.cancel()
+        self._steps.drop()
+        self._reads.drop()
 
     def send_steps(self, progress_path: str) -> int:
         """As ClassLedger.send_steps, on one connection to the class kept between answers (an
@@ -294,40 +351,10 @@ class ClassConnection(ClassLedger):
         this may run on a thread of its own and always ends."""
         queue = Queue(progress_path)
         try:
-            with self._steps_lock, self._errors(self._steps_watch):
-                self._steps_watch.cut = False
-                try:
-                    if self._kept is None or self._kept[0] is not self.address or self._kept[1].closed:
-                        self._drop_kept()
-                        self._kept = (self.address, connect(self.address, self._steps_watch))
-                    conn = self._kept[1]
-                    return push_exam_steps(conn, queue, class_uid(conn))
-                except BaseException:
-                    self._drop_kept()
-                    raise
-                finally:
-                    self._let_go_later()
+            with self._steps.using(self.address, self._errors) as conn:
+                return push_exam_steps(conn, queue, class_uid(conn))
         finally:
             queue.close()
-
-    def _let_go_later(self) -> None:
-        """Drop the kept connection `idle` seconds from now, unless another send comes first."""
-        if self._letting_go is not None:
-            self._letting_go.cancel()
-        self._letting_go = threading.Timer(self.idle, self._let_go, (self._kept,))
-        self._letting_go.daemon = True
-        self._letting_go.start()
-
-    def _let_go(self, kept) -> None:
-        with self._steps_lock:
-            if kept is not None and self._kept is kept:
-                self._drop_kept()
-
-    def _drop_kept(self) -> None:
-        if self._kept is not None:
-            conn, self._kept = self._kept[1], None
-            with contextlib.suppress(psycopg.Error):
-                conn.close()
 
     def wake(self) -> None:
         """An attempt (or an exam's answer) was recorded: push it now."""
@@ -402,8 +429,16 @@ class ClassConnection(ClassLedger):
         (options as classview.attempts_of's)."""
         return self._read(attempts_of, trainee_id=trainee_id, **options)
 
+    def unended_sittings(self) -> list[dict]:
+        return self._read(ledger.unended_sittings)
+
     def _read(self, query, **options):
-        return self._ledger(lambda conn: query(conn, **options))
+        """`query(connection, **options)` on one connection kept for the reads (the live Class
+        tab reads the class up to twice a second: no new login for each), let go after `idle`
+        seconds without a read; errors as `_ledger` gives them."""
+        with self._reads.using(self.address, self._errors) as conn:
+            self.no_room = None
+            return query(conn, **options)
 
     def follow(self, stop: threading.Event) -> Iterator[int | None]:
         """Each new attempt's server id as it arrives, until `stop` is set (see the module)."""
