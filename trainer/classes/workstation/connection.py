@@ -14,7 +14,9 @@
 For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
 from the server (the same `ClassOverview` as trainer.progress.classroom's), `class_activity()`
 what the live view adds (workstations connected, the last result, who is working on what),
-`attempts_of(trainee_id)` one trainee's attempts as the server has them, and
+`attempts_of(trainee_id)` one trainee's attempts as the server has them (these reads, and
+`unended_sittings`, on one connection kept between them and let go after `idle` seconds without
+one: `Kept`), and
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
