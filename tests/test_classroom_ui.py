@@ -121,7 +121,7 @@ def test_the_status_line_counts_what_waits_while_the_server_is_gone(qtbot, tmp_p
 def test_the_status_line_says_a_frozen_server_is_not_answering(qtbot, tmp_path, own_server, monkeypatch):
     """Before: "Class: connected — all results sent" for as long as the server stayed frozen."""
     monkeypatch.setattr("ui.classroom.membership.OPTIONS", {**FAST, "heartbeat": 0.1, "answer_within": 0.5,
-                                                 "give_up": 1.5})
+                                                 "give_up": 1.5, "idle": 600.0})  # the connection held
     klass = Class(own_server)
     path = progress_file(tmp_path / "ws.db", {"Ana": 2})
     store = Store.open(path)

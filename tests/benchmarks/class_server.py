@@ -140,15 +140,22 @@ def backlog(klass: Class, folder: Path, attempts: int) -> None:
 
 
 # --------------------------------------------------------------------------- 2. a class at work
-def workstation(k: int, folder: str, url: str, seconds: float, pace: float, start_at: float) -> None:
+def workstation(k: int, folder: str, url: str, seconds: float, pace: float, start_at: float,
+                ready=None) -> None:
     """One workstation: its own progress file and pusher, recording attempts until the time is
-    up, then waiting for every attempt to be sent; what it recorded goes to ws-K.json."""
+    up, then waiting for every attempt to be sent; what it recorded goes to ws-K.json. With
+    `ready`, the workstation first joins the class (its trainee sent), then calls `ready()`,
+    which gives the moment the class begins (start_at)."""
     path = Path(folder) / f"ws-{k:02d}.db"
     rng = random.Random(k)
     store = Store.open(path)
     tid = store.add_trainee(f"Workstation {k:02d} trainee")
     conn = ClassConnection(str(path), url)
     conn.start()
+    if ready is not None:
+        while not (conn.connected and conn.waiting() == 0):
+            time.sleep(0.05)
+        start_at = ready()
     recorded = []
     time.sleep(max(0.0, start_at - time.monotonic()) + (rng.random() * pace))  # not in step
     end = start_at + seconds

@@ -44,7 +44,7 @@ from trainer.classes.server.people import people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
-from trainer.classes.workstation.push import BACKOFF, CONNECT, connect
+from trainer.classes.workstation.push import BACKOFF, CONNECT, connect, pauses
 from trainer.classes.workstation.results import readable
 from trainer.procedure.model import Skill
 from trainer.progress.classroom import (
@@ -230,18 +230,17 @@ def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
            backoff: tuple[float, float] = BACKOFF) -> Iterator[int | None]:
     """The server id of each attempt added to the class, as the server announces it, until
     `stop` is set (looked at every `wait` seconds); None after a lost connection was made again."""
-    pause, lost = backoff[0], False
+    waits, lost = pauses(backoff), False
     while not stop.is_set():
         try:
             with connect(address) as conn:
                 conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(attempts_channel(conn))))
                 if lost:
-                    lost, pause = False, backoff[0]
+                    lost, waits = False, pauses(backoff)
                     yield None
                 while not stop.is_set():
                     for note in conn.notifies(timeout=wait):
                         yield int(note.payload)
         except psycopg.OperationalError:
             lost = True
-            stop.wait(pause)
-            pause = min(pause * 2, backoff[1])
+            stop.wait(next(waits))

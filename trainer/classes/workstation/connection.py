@@ -14,7 +14,9 @@
 For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
 from the server (the same `ClassOverview` as trainer.progress.classroom's), `class_activity()`
 what the live view adds (workstations connected, the last result, who is working on what),
-`attempts_of(trainee_id)` one trainee's attempts as the server has them, and
+`attempts_of(trainee_id)` one trainee's attempts as the server has them (these reads, and
+`unended_sittings`, on one connection kept between them and let go after `idle` seconds without
+one: `Kept`), and
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
@@ -58,6 +60,7 @@ from trainer.classes.workstation.push import (
     BACKOFF,
     BATCH,
     GIVE_UP,
+    IDLE,
     LOCK_WAIT,
     POLL,
     Pusher,
@@ -274,6 +277,67 @@ class ClassLedger:
         except psycopg.Error as e:
             raise ClassServerError(f"{where}: {reason(e)}") from None
 
+class Kept:
+    """One connection to the class kept between calls that come one after another (an exam's
+    answers, the live Class tab's reads): made at the first call, and again after the class's
+    address changed or a call failed on it; let go after `idle` seconds without a call, so that
+    it holds none of the server's connections between them. Every wait for the server on it is
+    bounded (`give_up`, Watch), so that a call may run on a thread of its own and always ends;
+    calls on it take turns."""
+
+    def __init__(self, give_up: float, idle: float):
+        self.idle = idle
+        self.watch = Watch(give_up)
+        self._lock = threading.Lock()
+        self._kept: tuple | None = None  # (address, connection)
+        self._letting_go: threading.Timer | None = None
+
+    @contextlib.contextmanager
+    def using(self, address: ClassAddress, errors) -> Iterator[psycopg.Connection]:
+        """The connection, for one call; `errors(watch)`: how a failure is said (ClassLedger._errors)."""
+        with self._lock, errors(self.watch):
+            self.watch.cut = False
+            try:
+                if self._kept is None or self._kept[0] is not address or self._kept[1].closed:
+                    self._close()
+                    self._kept = (address, connect(address, self.watch))
+                yield self._kept[1]
+            except BaseException:
+                self._close()
+                raise
+            finally:
+                self._let_go_later()
+
+    @property
+    def held(self) -> bool:
+        kept = self._kept
+        return kept is not None and not kept[1].closed
+
+    def drop(self) -> None:
+        with self._lock:
+            if self._letting_go is not None:
+                self._letting_go.cancel()
+            self._close()
+
+    def _let_go_later(self) -> None:
+        if self._letting_go is not None:
+            self._letting_go.cancel()
+        self._letting_go = threading.Timer(self.idle, self._let_go, (self._kept,))
+        self._letting_go.daemon = True
+        self._letting_go.start()
+
+    def _let_go(self, kept) -> None:
+        with self._lock:
+            if kept is not None and self._kept is kept:
+                self._close()
+
+    def _close(self) -> None:
+        if self._kept is not None:
+            conn, self._kept = self._kept[1], None
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
+
+
 def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress:
     """The same class (server, database, options) with another login and its password. A login
     the class makes (a trainee's, an enrolled workstation's) has a SCRAM verifier, which the
@@ -291,15 +355,16 @@ class ClassConnection(ClassLedger):
                  poll: float = POLL, backoff: tuple[float, float] = BACKOFF, store=None, **timing: float):
         """`store`: the app's Store of the file, whose full check decides whether the pusher may
         write it (Pusher); `timing`: the pusher's liveness check (heartbeat, answer_within,
-        give_up: Pusher)."""
+        give_up, idle: Pusher); an exam's steps let their connection go after `idle` seconds
+        without a step too."""
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
                              store=store, **timing)
         self.give_up = timing.get("give_up", GIVE_UP)
-        self._steps_lock = threading.Lock()
-        self._kept: tuple | None = None  # (address, connection) an exam's steps go on
-        self._steps_watch = Watch(self.give_up)  # bounds each wait on it
+        self.idle = timing.get("idle", IDLE)
+        self._steps = Kept(self.give_up, self.idle)  # the connection an exam's steps go on
+        self._reads = Kept(self.give_up, self.idle)  # the one the instructor's reads go on
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:
@@ -311,36 +376,23 @@ class ClassConnection(ClassLedger):
 
     def close(self) -> None:
         self.pusher.close()
-        with self._steps_lock:
-            self._drop_kept()
+        self._steps.drop()
+        self._reads.drop()
 
     def send_steps(self, progress_path: str) -> int:
         """As ClassLedger.send_steps, on one connection to the class kept between answers (an
-        exam sat online waits on each answer: no new login each time); dropped when it fails, or
-        when the class's address changes, and made again at the next send. The progress file is
+        exam sat online waits on each answer: no new login while answers come quickly); dropped
+        when it fails, when the class's address changes, or after `idle` seconds without a send
+        (a class's workstations do not hold the server's connections through an exam's long
+        items), and made again at the next send. The progress file is
         opened for each send only. Every wait for the server on it is bounded (`give_up`), so that
         this may run on a thread of its own and always ends."""
         queue = Queue(progress_path)
         try:
-            with self._steps_lock, self._errors(self._steps_watch):
-                self._steps_watch.cut = False
-                try:
-                    if self._kept is None or self._kept[0] is not self.address or self._kept[1].closed:
-                        self._drop_kept()
-                        self._kept = (self.address, connect(self.address, self._steps_watch))
-                    conn = self._kept[1]
-                    return push_exam_steps(conn, queue, class_uid(conn))
-                except BaseException:
-                    self._drop_kept()
-                    raise
+            with self._steps.using(self.address, self._errors) as conn:
+                return push_exam_steps(conn, queue, class_uid(conn))
         finally:
             queue.close()
-
-    def _drop_kept(self) -> None:
-        if self._kept is not None:
-            conn, self._kept = self._kept[1], None
-            with contextlib.suppress(psycopg.Error):
-                conn.close()
 
     def wake(self) -> None:
         """An attempt (or an exam's answer) was recorded: push it now."""
@@ -435,8 +487,16 @@ class ClassConnection(ClassLedger):
         (options as classview.attempts_of's)."""
         return self._read(attempts_of, trainee_id=trainee_id, **options)
 
+    def unended_sittings(self) -> list[dict]:
+        return self._read(ledger.unended_sittings)
+
     def _read(self, query, **options):
-        return self._ledger(lambda conn: query(conn, **options))
+        """`query(connection, **options)` on one connection kept for the reads (the live Class
+        tab reads the class up to twice a second: no new login for each), let go after `idle`
+        seconds without a read; errors as `_ledger` gives them."""
+        with self._reads.using(self.address, self._errors) as conn:
+            self.no_room = None
+            return query(conn, **options)
 
     def follow(self, stop: threading.Event) -> Iterator[int | None]:
         """Each new attempt's server id as it arrives, until `stop` is set (see the module)."""

@@ -4,10 +4,25 @@
 trainer.classes.server.tables), then marks them sent in the file; `Pusher` does it in a thread
 until nothing waits, then waits for `wake()` (an attempt was recorded) or its poll interval.
 
+A workstation holds no connection to the class server while it has nothing to send: the pusher
+connects when an attempt (or an exam's step) waits in the file, sends, and closes the connection
+once nothing more has come for `idle` seconds; it then looks at the file every `poll` seconds
+without connecting, and `wake()` connects at once. A server's connections (a default PostgreSQL
+has 100) are then shared by the workstations in turn rather than each held for good, so that a
+class of 200 fits one: a workstation that finds none free (SQLSTATE 53300) tries again after a
+pause, as after any failure, and nothing is lost. What each other caller holds: an exam's steps
+go on a connection of their own that is dropped after `idle` seconds without a step too
+(trainer.classes.workstation.connection), every other call of the ledger makes its own and closes
+it, and the instructor's live Class tab holds one for good, its LISTEN for the class's new
+attempts (classview.follow), with the reads each on a connection of their own.
+
 A lost connection, a server restart or a pulled cable is no error for the app: the attempts stay
 waiting in the file, `status` says how many and why, and the pusher tries again after a pause
-that doubles from `backoff[0]` up to `backoff[1]` seconds. TCP keepalives and a user timeout make
-a pulled cable fail a push within seconds instead of hanging on the dead connection.
+that doubles from `backoff[0]` up to `backoff[1]` seconds, each drawn at random between half and
+all of it (`pauses`), so that a class's workstations do not all come back in the same instant;
+the cap is low, so that a server back after an outage has every workstation's results within a
+few seconds. TCP keepalives and a user timeout make a pulled cable fail a push within seconds
+instead of hanging on the dead connection.
 
 A server that is there and does not answer (its processes stopped, a machine frozen, a socket that
 accepts and never replies) keeps the TCP connection alive: its kernel answers the keepalives and
@@ -36,6 +51,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import socket
 import sqlite3
 import threading
@@ -63,7 +79,9 @@ from trainer.progress.errors import DamagedDatabaseError
 
 BATCH = 200  # attempts per server transaction
 POLL = 2.0  # seconds between looks at the file when nothing was recorded meanwhile
-BACKOFF = (0.5, 30.0)  # seconds before the first retry, and the longest pause
+BACKOFF = (0.5, 4.0)  # seconds before the first retry, and the longest pause (before jitter)
+#: seconds without anything to send before the pusher lets its connection go
+IDLE = 5.0
 #: connection settings: fail fast on a server or a cable that is gone
 CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
            "keepalives_count": 3, "tcp_user_timeout": 10_000, "application_name": "dealer-trainer"}
@@ -87,7 +105,7 @@ SESSION = {
     "statement_timeout": "0",
     "lock_timeout": f"{LOCK_WAIT}s",
     "idle_in_transaction_session_timeout": "0",
-    "idle_session_timeout": "0",  # the pusher keeps its connection between pushes
+    "idle_session_timeout": "0",  # the pusher keeps its connection between pushes, for IDLE s
     "search_path": "public",  # the class's tables and functions, named without their schema
     "row_security": "on",  # a trainee's reads filtered by the policies, not refused
     "role": "none",  # the login itself: its own rights and, for a trainee, its own rows
@@ -340,6 +358,17 @@ def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
         each_refused(lambda part: push(conn, {"trainees": part, "attempts": []}), trainees)
 
 
+def pauses(backoff: tuple[float, float] = BACKOFF, rng: random.Random | None = None) -> Iterator[float]:
+    """The pauses before each try again after a failure: doubling from `backoff[0]` up to
+    `backoff[1]`, each drawn between half and all of that (jitter), so that workstations refused
+    together (a full server, an outage's end) come back spread out, none later than the cap."""
+    rng = rng or random.Random()
+    step = backoff[0]
+    while True:
+        yield step * rng.uniform(0.5, 1.0)
+        step = min(step * 2, backoff[1])
+
+
 def not_reached(e: BaseException) -> bool:
     """The try failed for want of the server: no answer (no SQLSTATE), or the server's connection,
     resources or operator (classes 08, 53, 57: gone, out of connections, shutting down); a
@@ -386,13 +415,20 @@ class Pusher:
 
     def __init__(self, path: str, address: ClassAddress, *, batch: int = BATCH, poll: float = POLL,
                  backoff: tuple[float, float] = BACKOFF, heartbeat: float = HEARTBEAT,
-                 answer_within: float = ANSWER_WITHIN, give_up: float = GIVE_UP, store=None):
+                 answer_within: float = ANSWER_WITHIN, give_up: float = GIVE_UP, idle: float = IDLE,
+                 store=None):
         """`store`: the app's Store of the file, whose full check decides whether the file may be
-        written (Queue): nothing is sent while it runs, nor ever once it found the file damaged."""
+        written (Queue): nothing is sent while it runs, nor ever once it found the file damaged.
+        `idle`: seconds with nothing to send before the connection is let go."""
         self.address, self.batch, self.poll, self.backoff = address, batch, poll, backoff
+        self.idle = idle
+        self.resting = False  # everything was sent, and the connection let go until more waits
+        self.connects = 0  # connections made (each a login on the server)
+        self._trainees_sent = False  # the file's trainees sent on this pusher's first connection
         self.heartbeat, self.answer_within = heartbeat, answer_within
         self._watch = Watch(give_up)
         self._answered = 0.0  # when the server last answered (time.monotonic())
+        self._used = 0.0  # when the connection was made or last sent something
         self.silent = False  # the last try ended for want of an answer (cut, or connecting timed out)
         self.queue = Queue(path, store=store)
         self.class_uid: str | None = self.queue.class_of(address.shown)
@@ -446,10 +482,18 @@ class Pusher:
 
     @property
     def connected(self) -> bool:
-        """The thread holds a connection to the class now, and the server answers on it (a
-        moment's view, for the status bar)."""
+        """In touch with the class (a moment's view, for the status bar): the thread holds a
+        connection and the server answers on it, or it let the connection go with everything
+        sent (`resting`) and has not failed since."""
         conn = self._conn
-        return conn is not None and not conn.closed and self.answering
+        held = conn is not None and not conn.closed
+        return self.answering and (held or (self.resting and self.problem is None))
+
+    @property
+    def holding(self) -> bool:
+        """The thread holds a connection to the server now."""
+        conn = self._conn
+        return conn is not None and not conn.closed
 
     @property
     def answering(self) -> bool:
@@ -507,11 +551,11 @@ class Pusher:
 
     # ------------------------------------------------------------------ the thread
     def _run(self) -> None:
-        pause = self.backoff[0]
+        waits = pauses(self.backoff)
         while not self._stop.is_set():
             try:
                 if self._push_all():
-                    pause = self.backoff[0]
+                    waits = pauses(self.backoff)
                     self._count()
                     self._wake.wait(min(self.poll, self.heartbeat))
                     self._wake.clear()
@@ -528,9 +572,9 @@ class Pusher:
                                 if self.unreachable or self.refused else reason(e))
                 self.failures += 1
                 self.no_room = no_room(e)
-                self._wake.wait(pause)  # stop() and a new attempt wake it too
+                self.resting = False
+                self._wake.wait(next(waits))  # stop() and a new attempt wake it too
                 self._wake.clear()
-                pause = min(pause * 2, self.backoff[1])
         self._disconnect()
 
     @property
@@ -546,11 +590,18 @@ class Pusher:
                 self._disconnect()
             return True
         if self._conn is None or self._conn.closed:
+            known = self.class_uid
+            if self.resting and known is not None and not self.queue.anything_waiting(known):
+                return True  # nothing to send: no connection is made
             self._conn = connect(self.address, self._watch)
+            self.connects += 1
             self.class_uid = class_uid(self._conn)
             self.queue.remember(self.class_uid, self.address.shown)
-            push_trainees(self._conn, self.queue)
-            self._answered = time.monotonic()
+            if not self._trainees_sent:
+                push_trainees(self._conn, self.queue)
+                self._trainees_sent = True
+            self._answered = self._used = time.monotonic()
+            self.resting = False
         while not self._stop.is_set():
             sent = push_exam_steps(self._conn, self.queue, self.class_uid, self.batch)
             attempts, refused = push_batch(self._conn, self.queue, self.class_uid, self.batch)
@@ -562,7 +613,10 @@ class Pusher:
             if refused:
                 self._refused = self.queue.refused(self.class_uid)
             if sent + refused:
-                self._answered = time.monotonic()
+                self._answered = self._used = time.monotonic()
+            elif time.monotonic() - self._used >= self.idle:
+                self._disconnect()  # nothing sent for `idle` seconds: the slot goes back to the server
+                self.resting = True
             elif time.monotonic() - self._answered >= self.heartbeat:
                 self._conn.execute("SELECT 1")  # idle: is the server still there, and answering?
                 self._answered = time.monotonic()

@@ -127,6 +127,15 @@ class Queue:
             return self._conn.execute(f"SELECT count(*) FROM attempts a WHERE {_WAITING}",
                                       (class_uid or "",)).fetchone()[0]
 
+    def anything_waiting(self, class_uid: str) -> bool:
+        """An attempt or an exam's step waits for the class (the pusher's look, every poll, before
+        it connects: what its batch reads, the first row only)."""
+        with self._lock:
+            return (self._conn.execute(f"SELECT 1 FROM attempts a WHERE {_WAITING} LIMIT 1",
+                                       (class_uid,)).fetchone() is not None
+                    or self._conn.execute("SELECT 1 FROM exam_stream WHERE sent IS NULL AND class_uid = ? "
+                                          "LIMIT 1", (class_uid,)).fetchone() is not None)
+
     def batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
         """The oldest `size` waiting attempts: their ids here, and the batch push_attempts takes
         (trainer.classes.server.tables): their trainees, and each attempt with its trainee's uid,
