@@ -23,7 +23,7 @@ GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dic
 @pytest.mark.qt  # the app's widgets, in a pytest of its own
 def test_on_a_laptop_and_a_projector(tmp_path):
     passed = rerun_on_two_screens(Path(__file__), tmp_path, "not test_on_a_laptop_and_a_projector")
-    assert passed >= 2 * 2 * (4 * len(GAMES) + 2)
+    assert passed >= 2 * 2 * (5 * len(GAMES) + 2)
 
 
 class Trainee:
@@ -188,6 +188,33 @@ def test_large_print_never_makes_the_table_smaller(qtbot, window, game):
         drawn = max(map(b.fontMetrics().horizontalAdvance, b.text().replace("&&", "&").split("\n")))
         assert drawn <= b.width(), f"{b.text()!r} is cut: {drawn} px of words in {b.width()}"
     assert area(window).contains(on_screen(screen.view)) and area(window).contains(on_screen(screen.actions))
+
+
+def printed_words_px(view) -> float:
+    """How tall the table's printed words are on the screen, in the middle: half of them larger."""
+    import statistics
+
+    from ui.table.items import TextItem
+
+    return statistics.median(t._font.pixelSize() * shown_scale(view) for t in view.layout_items()
+                             if isinstance(t, TextItem))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_large_print_makes_the_printed_words_visibly_larger(qtbot, window, game):
+    """On the laptop and on the projector alike, the words printed on the layout (the odds, the
+    boxes' names, the paytables) grow by at least a fifth in large print, not only the app's."""
+    from ui.qt import QApplication
+
+    screen = deal(qtbot, window, game)
+    large = bool(QApplication.instance().property("large_print"))
+    now = printed_words_px(screen.view)
+    window.set_large_print(not large)
+    qtbot.wait(50)
+    other = printed_words_px(screen.view)
+    normal, big = (other, now) if large else (now, other)
+    assert big >= normal * 1.2, f"large print: the printed words {normal:.1f} px -> {big:.1f} px"
+    window.set_large_print(large)
 
 
 @pytest.fixture(scope="module")

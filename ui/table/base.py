@@ -142,6 +142,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._obstacles = None  # the printed words and dice that labels keep clear of
         self.state = TableState(players={})
         self.build()
+        self._keep_words_apart()
         self.set_state(self.state)
 
     # --- what a game's view provides ---------------------------------------------------------------
@@ -229,9 +230,32 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self.text_scale = LARGE_PRINT if app_setting("large_print", False) else 1.0
         self.resetCachedContent()
         self.build()
+        self._keep_words_apart()
         self.set_state(self.state)
         self.viewport().update()
 
+
+    def _keep_words_apart(self) -> None:
+        """In large print each printed line stands a little taller than its place (`text`): where
+        two lines' words would then run into each other, both are made smaller, step by step,
+        until they stand apart."""
+        if self.text_scale <= 1:
+            return
+        words = [t for t in self._print.items() if isinstance(t, TextItem) and t.text.strip()]
+        for _ in range(20):
+            inks = sorted(((t.ink_rect().adjusted(1, 1, -1, -1), t) for t in words),
+                          key=lambda it: it[0].top())
+            crossed = set()
+            for i, (a, first) in enumerate(inks):  # each against those that start above its foot
+                for b, second in inks[i + 1:]:
+                    if b.top() >= a.bottom():
+                        break
+                    if a.intersects(b):
+                        crossed |= {first, second}
+            if not crossed:
+                return
+            for t in crossed:
+                t.shrink()
 
     def drawBackground(self, painter, exposed) -> None:
         """The backdrop, then the printed layout. The view caches this (CacheBackground), so a
@@ -300,6 +324,9 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
     def text(self, text: str, r: QRectF, px: float, colour_name: str = "text", *, z: float = Z.PRINT,
              dynamic: bool = False, **kw) -> TextItem:
         c = kw.pop("colour", None) or self.style[colour_name]
+        if self.text_scale > 1:  # large print: the line is as much taller as its words, about its middle
+            grow = r.height() * (self.text_scale - 1) / 2
+            r = r.adjusted(0, -grow, 0, grow)
         return self.add(TextItem(text, r, px * self.text_scale, c, **kw), z, dynamic=dynamic)
 
     def path(self, path: QPainterPath, pen: QPen | None = None, brush=None, z: float = Z.PRINT, *,

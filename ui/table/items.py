@@ -153,17 +153,30 @@ class TextItem(QGraphicsItem):
         self._align = align
         self._shadow = shadow
         self._font = font(px, bold=bold, condensed=condensed, serif=serif, italic=italic)
-        flags = align.value | Qt.TextFlag.TextWordWrap.value
-        self._flags = flags
+        self._flags = align.value | Qt.TextFlag.TextWordWrap.value
+        self._px = px
+        self._fit()
+        self.setPos(rect.topLeft())
+        self.setTransformOriginPoint(self._rect.center())
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def _fit(self) -> None:
+        """The words at their size, or smaller until they fit the rectangle."""
+        px = self._px
+        self._font.setPixelSize(max(1, round(px)))
         while px > 6:
-            need = QFontMetricsF(self._font).boundingRect(self._rect, flags, text)
+            need = QFontMetricsF(self._font).boundingRect(self._rect, self._flags, self.text)
             if need.width() <= self._rect.width() + 0.5 and need.height() <= self._rect.height() + 0.5:
                 break
             px *= 0.93
             self._font.setPixelSize(max(1, round(px)))
-        self.setPos(rect.topLeft())
-        self.setTransformOriginPoint(self._rect.center())
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._px = px
+
+    def shrink(self, factor: float = 0.93) -> None:
+        """Smaller words, in the same rectangle (to keep clear of words beside them)."""
+        self.prepareGeometryChange()
+        self._px = max(6.0, self._px * factor)
+        self._fit()
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 3, 3)
