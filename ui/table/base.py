@@ -140,6 +140,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._label_items: dict = {}  # each stack's label as drawn: (its look, its items), kept
         self._label_wants: dict = {}  # what each stack's label asks for, by what it shows (and its type)
         self._obstacles = None  # the printed words and dice that labels keep clear of
+        self._words: list | None = None  # the printed words that stacks stand under
         self.state = TableState(players={})
         self.build()
         self._keep_words_apart()
@@ -224,6 +225,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._groups.clear()
         self._stacks.clear()
         self._label_at, self._label_items, self._label_wants, self._obstacles = {}, {}, {}, None
+        self._words = None
         self.spots, self.places, self.seat_plates = {}, {}, {}
         self._scene.clear()
         self._print.clear()

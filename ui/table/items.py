@@ -97,12 +97,16 @@ def chip_breakdown(cents: int) -> list[int]:
 
 
 def chips_drawn(chips: list[int], limit: int = MAX_CHIPS_DRAWN) -> list[int]:
-    """At most `limit` chips that still show every denomination of the stack, largest first."""
+    """At most `limit` chips (at least one) that show every denomination of the stack, largest
+    first; where `limit` is fewer than its denominations, the largest of them."""
+    limit = max(1, limit)
     if len(chips) <= limit:
         return chips
     counts: dict[int, int] = {}
     for c in chips:
         counts[c] = counts.get(c, 0) + 1
+    if limit < len(counts):
+        return list(counts)[:limit]
     take = dict.fromkeys(counts, 1)
     while sum(take.values()) < limit:
         d = max((d for d in counts if take[d] < counts[d]), key=lambda d: counts[d] - take[d])
@@ -203,11 +207,11 @@ class ChipStackItem(QGraphicsItem):
     """
 
     def __init__(self, cents: int, radius: float, *, faded: bool = False, title: str = "",
-                 parent: QGraphicsItem | None = None):
+                 limit: int = MAX_CHIPS_DRAWN, parent: QGraphicsItem | None = None):
         super().__init__(parent)
         self.cents = cents
         self.chips = chip_breakdown(cents)
-        self.drawn = chips_drawn(self.chips)  # largest at the bottom
+        self.drawn = chips_drawn(self.chips, limit)  # largest at the bottom
         self.r = radius
         self.ry = radius * 0.52
         self.t = radius * 0.27
@@ -219,6 +223,12 @@ class ChipStackItem(QGraphicsItem):
     @property
     def height(self) -> float:
         return self.t * len(self.drawn) + self.ry
+
+    @staticmethod
+    def fits(room: float, radius: float) -> int:
+        """How many chips stand in `room` above the footprint's centre, with the count beside the
+        top chip that a shortened stack carries."""
+        return int((room - radius * 0.52 - max(2.0, radius * 0.55)) // (radius * 0.27))
 
     def top_point(self) -> QPointF:
         return QPointF(0, -self.t * len(self.drawn) - self.ry)
