@@ -247,14 +247,13 @@ def test_combo_boxes_draw_their_arrow_whole_in_both_themes(qtbot, name, large, t
         ground = QColor(theme.DARK[QPalette.ColorRole.Base] if name == "dark" else "#ffffff")
         ink = [(x, y) for x in range(image.width() - 28, image.width()) for y in range(image.height())
                if abs(QColor(image.pixel(x, y)).lightness() - ground.lightness()) > 120]
-        xs, ys = [x for x, _ in ink], [y for _, y in ink]
         arrow = [(x, y) for x, y in ink if 4 <= y <= image.height() - 5 and x <= image.width() - 5]
         assert len(arrow) >= 12, "no arrow"
         left, right = min(x for x, _ in arrow), max(x for x, _ in arrow)
         top, bottom = min(y for _, y in arrow), max(y for _, y in arrow)
-        assert right - left >= 6 and bottom - top >= 3, f"the arrow is {right - left + 1}x{bottom - top + 1} px"
+        size = f"{right - left + 1}x{bottom - top + 1}"
+        assert right - left >= 6 and bottom - top >= 3, f"the arrow is {size} px"
         assert right <= image.width() - 6, f"the arrow runs to the edge: x {right} of {image.width()}"
-        assert xs and ys
     finally:  # the application as it was, for the tests after this one
         app.setStyleSheet(before[0])
         app.setPalette(before[1])
