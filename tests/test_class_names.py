@@ -286,5 +286,6 @@ def test_switch_trainee_in_a_class_asks_the_class(qtbot, tmp_path, klass, monkey
     services.choose_trainee()
     services.classroom = SimpleNamespace(connection=ClassLedger(klass.address("workstation")))
     services.choose_trainee()
-    assert opened == [None, f"'{CYRILLIC_A}' looks like '{ANA}', already in the class"]
+    assert opened == [None, f"'{CYRILLIC_A}' looks like '{ANA}', already in the class: the first "
+                            "letter is Cyrillic \u0410, not Latin A"]
     store.close()
