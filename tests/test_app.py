@@ -154,6 +154,30 @@ def test_the_screenshot_window_shows_every_action_whole(qtbot):
     window.close()
 
 
+def test_the_screenshot_places_the_keypad_as_the_live_app_does(qtbot):
+    """--screenshot --screen drill drew the keypad over the middle of the table: the offscreen
+    platform's screen is smaller than the picture, and the keypad was kept on it. It stands
+    beside the table, over the feedback panel, as in the app on a screen of the picture's size."""
+    from ui.qt import QApplication, QRect
+    from ui.shell.app import showcase, with_dialogs
+
+    window = showcase("drill", None, (1366, 768))
+    qtbot.addWidget(window)
+    QApplication.processEvents()
+    screen = window.show_screen("practice").screen
+    pad = screen.dialog
+    assert pad is not None and pad.isVisible()
+    drawn = QRect(window.mapFromGlobal(pad.pos()), pad.frameGeometry().size())
+    table = QRect(screen.view.mapTo(window, screen.view.rect().topLeft()), screen.view.size())
+    panel = QRect(screen.side.mapTo(window, screen.side.rect().topLeft()), screen.side.size())
+    assert window.rect().contains(drawn), f"the keypad {drawn.getRect()} is cut from the picture"
+    assert not drawn.intersects(table), f"the keypad {drawn.getRect()} covers the table {table.getRect()}"
+    assert panel.left() <= drawn.left() and drawn.right() <= panel.right()
+    assert not with_dialogs(window).isNull()
+    pad.reject()
+    window.close()
+
+
 def test_the_app_starts_by_the_real_path_to_its_window(qtbot, tmp_path, monkeypatch):
     """`make run`'s path through ui.shell.app.run: the file opened, the exam setup, the trainee chosen
     (the one dialog stubbed: the file's trainee is picked), the window shown with its database

@@ -245,10 +245,14 @@ def test_the_new_trainee_dialog_names_the_clash_in_one_line(qtbot, tmp_path, kla
         said.append(dialog.message.text())
         qtbot.wait(50)  # a message that wraps: the dialog grows to hold it
         dialog.grab().save(str(tmp_path / f"dialog-{n}.png"))  # to look at
-    assert said == [f"Not added: '{CYRILLIC_A}' looks like '{ANA}', already in the class.",
-                    f"Not added: 'ana ruiz' looks like '{ANA}', already in the class.",
+    assert said == [f"Not added: '{CYRILLIC_A}' looks like '{ANA}', already in the class: the first "
+                    "letter is Cyrillic \u0410, not Latin A.",
+                    f"Not added: 'ana ruiz' looks like '{ANA}', already in the class: the first "
+                    "letter is Latin small a, not Latin capital A; the fifth letter is Latin small "
+                    "r, not Latin capital R.",
                     "",
-                    "Not added: 'B\u043e Lee' looks like 'Bo Lee', already on this workstation.",
+                    "Not added: 'B\u043e Lee' looks like 'Bo Lee', already on this workstation: the "
+                    "second letter is Cyrillic \u043e, not Latin o.",
                     "Not added: '\u0410nna Lee' mixes Latin and Cyrillic letters, which read alike."]
     assert [t.name for t in store.trainees()] == ["Bo Lee"]
     dialog.close()
@@ -282,5 +286,6 @@ def test_switch_trainee_in_a_class_asks_the_class(qtbot, tmp_path, klass, monkey
     services.choose_trainee()
     services.classroom = SimpleNamespace(connection=ClassLedger(klass.address("workstation")))
     services.choose_trainee()
-    assert opened == [None, f"'{CYRILLIC_A}' looks like '{ANA}', already in the class"]
+    assert opened == [None, f"'{CYRILLIC_A}' looks like '{ANA}', already in the class: the first "
+                            "letter is Cyrillic \u0410, not Latin A"]
     store.close()

@@ -317,3 +317,39 @@ def test_a_hostile_date_sat_on_a_class_certificate_is_no_date(qtbot, sat):
     tab.open()
     assert "Sat not stated" in " ".join(page.report.toPlainText().split())
     w.close()
+
+
+def test_an_instructor_moves_a_form_up_and_down_with_alt_and_the_arrows(qtbot):
+    """The Forms tab: Move up and Move down (Alt+↑, Alt+↓) move the selected form, which stays
+    selected; the trainees' list of exams follows the same order."""
+    from trainer.exams import list_forms
+    from ui.qt import QPushButton, Qt
+    from ui.shell.app import demo_services, throwaway_settings
+    from ui.shell.window import MainWindow
+
+    services = demo_services(instructor=True)
+    w = MainWindow(services, settings=throwaway_settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    page = w.show_screen("exam")
+    page.tabs.setCurrentIndex([page.tabs.tabText(i) for i in range(page.tabs.count())].index("Forms"))
+
+    def shown():
+        return [page.forms.item(r, 0).text() for r in range(page.forms.rowCount())]
+
+    before = shown()
+    assert len(before) >= 3
+    page.forms.selectRow(1)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: w.isActiveWindow())
+    qtbot.keyClick(page.forms, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    assert shown() == [before[1], before[0], *before[2:]]
+    assert page.forms.selectedItems()[0].text() == before[1], "the form moved stays selected"
+    [down] = [b for b in page.findChildren(QPushButton) if b.text() == "Move &down"]
+    qtbot.mouseClick(down, Qt.MouseButton.LeftButton)
+    assert shown() == before
+    qtbot.keyClick(page.forms, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    assert shown() == [before[0], before[2], before[1], *before[3:]]
+    assert [f.name for f in list_forms(services.store)] == shown()
+    w.close()

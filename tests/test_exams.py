@@ -528,3 +528,27 @@ def test_a_form_of_too_many_scenarios_is_refused():
     items = [(f"s{i}", one.text.replace('id = "ph-first-shake"', f'id = "s{i}"')) for i in range(101)]
     with pytest.raises(FormError, match="at most 100"):
         new_form("Too long", items, time_limit_seconds=600, created_by="Ivy")
+
+
+def test_the_forms_order_is_the_instructors_and_is_kept(tmp_path):
+    """Forms could not be reordered: the list was the order they were made in. An instructor
+    moves a form up or down; the order is stored in the progress file and read back after the
+    file is closed and opened again; a form added later goes last; retired forms keep their
+    place."""
+    from trainer.exams import add_bundled_forms, archive_form, list_forms, move_form
+    from trainer.progress import Store
+
+    path = tmp_path / "progress.db"
+    with Store.open(path) as store:
+        assert add_bundled_forms(store) >= 3
+        made = [f.uid for f in list_forms(store)]
+        assert move_form(store, made[2], -1)
+        assert [f.uid for f in list_forms(store)] == [made[0], made[2], made[1], *made[3:]]
+        assert not move_form(store, made[0], -1), "the first cannot go further up"
+        assert move_form(store, made[0], 1)
+        archive_form(store, made[2])
+        assert move_form(store, made[1], -1)  # past made[0]: the retired form is not in the list
+    with Store.open(path) as store:
+        assert [f.uid for f in list_forms(store)] == [made[1], made[0], *made[3:]]
+        assert [f.uid for f in list_forms(store, archived=True)][:3] == [made[2], made[1], made[0]]
+        assert not move_form(store, made[-1], 1), "the last cannot go further down"

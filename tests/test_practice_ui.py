@@ -668,3 +668,40 @@ def test_after_the_round_the_action_buttons_are_off_until_the_next(qtbot, screen
     assert not any(b.isEnabled() for b in screen.actions.buttons.values())
     screen.start(LIBRARY.by_id("ph-first-shake"))
     assert all(b.isEnabled() for b in screen.actions.buttons.values())
+
+
+def test_props_and_hops_actions_with_undo_fit_two_rows_in_a_1024_window(qtbot):
+    """The Undo button made Props & Hops' action bar three rows in a window 1024 px wide: its
+    seventeen actions and the round's three buttons fit in two, each showing its words."""
+    from trainer import load_library
+    from ui.practice.actions import words
+    from ui.qt import QApplication, QPalette
+    from ui.shell import theme
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    class Trainee:
+        id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
+
+    app = QApplication.instance()
+    before = (app.styleSheet(), QPalette(app.palette()), app.property("theme"))
+    theme.apply(app, "light")  # the theme's buttons, as the app draws them
+    window = MainWindow(Services(None, Trainee()))
+    qtbot.addWidget(window)
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    screen = window.show_screen("practice").screen
+    screen.start(load_library().by_id("ph-no-roll-calls"))
+    qtbot.waitUntil(lambda: screen.actions.isVisible())
+    bar = screen.actions
+    assert screen.undo_button in bar.after and len(bar.buttons) == 17
+    assert len(bar.rows()) == 2, [len(r) for r in bar.rows()]
+    qtbot.waitUntil(lambda: all(b.width() > 0 for b in [*bar.buttons.values(), *bar.after]))
+    for b in [*bar.buttons.values(), *bar.after]:
+        drawn = max(map(b.fontMetrics().horizontalAdvance, words(b)))
+        assert drawn <= b.width() - 6, f"{b.text()!r} is cut: {drawn} px of words in {b.width()}"
+    window.close()
+    app.setStyleSheet(before[0])
+    app.setPalette(before[1])
+    app.setProperty("theme", before[2])

@@ -64,7 +64,8 @@ EXPECTED_COLUMNS = {
                    ("items", "TEXT", 1, 0), ("time_limit_seconds", "INTEGER", 1, 0),
                    ("pass_mark", "INTEGER", 1, 0), ("attempts_allowed", "INTEGER", 1, 0),
                    ("created", "REAL", 1, 0), ("created_by", "TEXT", 1, 0), ("digest", "TEXT", 1, 0),
-                   ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0), ("draw", "INTEGER", 1, 0)],
+                   ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0), ("draw", "INTEGER", 1, 0),
+                   ("position", "INTEGER", 0, 0)],
     "exam_results": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("trainee_id", "INTEGER", 1, 0),
                      ("trainee_name", "TEXT", 1, 0), ("form_uid", "TEXT", 1, 0), ("form_name", "TEXT", 1, 0),
                      ("form_digest", "TEXT", 1, 0), ("pass_mark", "INTEGER", 1, 0),
@@ -123,7 +124,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
                                   "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams",
-                                  "m016_class_refused"]
+                                  "m016_class_refused", "m019_form_order"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

@@ -23,7 +23,7 @@ GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dic
 @pytest.mark.qt  # the app's widgets, in a pytest of its own
 def test_on_a_laptop_and_a_projector(tmp_path):
     passed = rerun_on_two_screens(Path(__file__), tmp_path, "not test_on_a_laptop_and_a_projector")
-    assert passed >= 2 * 2 * (2 * len(GAMES) + 2)
+    assert passed >= 2 * 2 * (5 * len(GAMES) + 2)
 
 
 class Trainee:
@@ -81,12 +81,39 @@ def on_screen(widget):
     return QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
 
 
+def open_keypad(qtbot, window, game, mode):
+    """The payout keypad open over a dealt round: a guided payout drill brings the first winner to
+    it; in an exam the trainee selects a wager and presses P."""
+    from trainer import Do
+
+    screen = deal(qtbot, window, game, Mode.PAYOUT_DRILL)
+    if mode is Mode.EXAM:
+        qtbot.waitUntil(lambda: screen.dialog is not None)
+        screen.dialog.reject()
+        qtbot.waitUntil(lambda: screen.dialog is None)
+        screen.start(screen.round.scenario, Mode.EXAM)
+        screen.cycle(1)
+        screen.act(Do.PAY)
+    qtbot.waitUntil(lambda: screen.dialog is not None)
+    return screen
+
+
+def wager_boxes(view):
+    """Every wager box of the table, where it is on the screen."""
+    from ui.qt import QRect
+
+    return {key: QRect(view.mapToGlobal(view.mapFromScene(spot.outline.boundingRect()).boundingRect()
+                                        .topLeft()),
+                       view.mapFromScene(spot.outline.boundingRect()).boundingRect().size())
+            for key, spot in view.spots.items()}
+
+
+@pytest.mark.parametrize("mode", [Mode.PAYOUT_DRILL, Mode.EXAM], ids=["drill", "exam"])
 @pytest.mark.parametrize("game", GAMES)
-def test_the_payout_keypad_lies_on_the_screen_and_shows_what_is_typed(qtbot, window, game):
+def test_the_payout_keypad_lies_on_the_screen_and_shows_what_is_typed(qtbot, window, game, mode):
     from ui.practice.dialogs import PayoutKeypad
 
-    screen = deal(qtbot, window, game, Mode.PAYOUT_DRILL)  # guided: the keypad opens by itself
-    qtbot.waitUntil(lambda: screen.dialog is not None)
+    screen = open_keypad(qtbot, window, game, mode)
     keypad = screen.dialog
     assert isinstance(keypad, PayoutKeypad)
     qtbot.waitExposed(keypad)
@@ -94,15 +121,26 @@ def test_the_payout_keypad_lies_on_the_screen_and_shows_what_is_typed(qtbot, win
         f"keypad {keypad.frameGeometry().getRect()} off the screen {area(window).getRect()}")
     for button in [*keypad.findChildren(type(keypad.ok)), *keypad.bank]:
         assert area(window).contains(on_screen(button)), f"{button.text()!r} is off the screen"
-    table = on_screen(screen.view)
-    if screen.feedback.width() >= keypad.frameGeometry().width():  # room beside the table: there
-        assert not table.intersects(keypad.frameGeometry()), "the keypad covers the table"
+    # the table makes room: the keypad covers no part of the table, so no wager box
+    qtbot.waitUntil(lambda: not on_screen(screen.view).intersects(keypad.frameGeometry()), timeout=2000)
+    covered = [key for key, box in wager_boxes(screen.view).items()
+               if box.intersects(keypad.frameGeometry())]
+    assert not covered, f"the keypad covers {covered}"
     qtbot.keyClicks(keypad.field, "123456.78")
     field = keypad.field
     assert area(window).contains(on_screen(field))
     room = field.contentsRect().width() - field.textMargins().left() - field.textMargins().right()
     assert field.fontMetrics().horizontalAdvance(field.text()) < room, "the typed amount is cut"
     keypad.reject()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_takes_its_room_back_when_the_keypad_closes(qtbot, window, game):
+    screen = open_keypad(qtbot, window, game, Mode.EXAM)
+    width = screen.view.width()
+    screen.dialog.reject()
+    qtbot.waitUntil(lambda: not screen.room.isVisible())
+    qtbot.waitUntil(lambda: screen.view.width() > width)
 
 
 def test_a_choice_lies_on_the_screen(qtbot, window):
@@ -150,6 +188,33 @@ def test_large_print_never_makes_the_table_smaller(qtbot, window, game):
         drawn = max(map(b.fontMetrics().horizontalAdvance, b.text().replace("&&", "&").split("\n")))
         assert drawn <= b.width(), f"{b.text()!r} is cut: {drawn} px of words in {b.width()}"
     assert area(window).contains(on_screen(screen.view)) and area(window).contains(on_screen(screen.actions))
+
+
+def printed_words_px(view) -> float:
+    """How tall the table's printed words are on the screen, in the middle: half of them larger."""
+    import statistics
+
+    from ui.table.items import TextItem
+
+    return statistics.median(t._font.pixelSize() * shown_scale(view) for t in view.layout_items()
+                             if isinstance(t, TextItem))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_large_print_makes_the_printed_words_visibly_larger(qtbot, window, game):
+    """On the laptop and on the projector alike, the words printed on the layout (the odds, the
+    boxes' names, the paytables) grow by at least a fifth in large print, not only the app's."""
+    from ui.qt import QApplication
+
+    screen = deal(qtbot, window, game)
+    large = bool(QApplication.instance().property("large_print"))
+    now = printed_words_px(screen.view)
+    window.set_large_print(not large)
+    qtbot.wait(50)
+    other = printed_words_px(screen.view)
+    normal, big = (other, now) if large else (now, other)
+    assert big >= normal * 1.2, f"large print: the printed words {normal:.1f} px -> {big:.1f} px"
+    window.set_large_print(large)
 
 
 @pytest.fixture(scope="module")

@@ -224,6 +224,43 @@ def test_spin_boxes_draw_their_arrows_in_both_themes(qtbot, name):
         app.setProperty("large_print", before[3])
 
 
+@pytest.mark.parametrize("large", [False, True], ids=["normal-print", "large-print"])
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_combo_boxes_draw_their_arrow_whole_in_both_themes(qtbot, name, large, tmp_path):
+    """The combo boxes' arrows looked clipped: Fusion's drop-down squeezed against the styled
+    frame's edge. Each combo box has its button and its whole arrow, in the theme's ink, clear
+    of the frame."""
+    from ui.qt import QApplication, QColor, QComboBox, QPalette
+    from ui.shell import theme
+
+    app = QApplication.instance()
+    before = (app.styleSheet(), QPalette(app.palette()), app.property("theme"), app.property("large_print"))
+    theme.apply(app, name, large=large)
+    try:
+        combo = QComboBox()
+        combo.addItems(["Props & Hops", "Three Dice Football"])
+        qtbot.addWidget(combo)
+        combo.show()
+        qtbot.waitExposed(combo)
+        image = combo.grab().toImage()
+        image.save(str(tmp_path / f"combo-{name}.png"))  # to look at
+        ground = QColor(theme.DARK[QPalette.ColorRole.Base] if name == "dark" else "#ffffff")
+        ink = [(x, y) for x in range(image.width() - 28, image.width()) for y in range(image.height())
+               if abs(QColor(image.pixel(x, y)).lightness() - ground.lightness()) > 120]
+        arrow = [(x, y) for x, y in ink if 4 <= y <= image.height() - 5 and x <= image.width() - 5]
+        assert len(arrow) >= 12, "no arrow"
+        left, right = min(x for x, _ in arrow), max(x for x, _ in arrow)
+        top, bottom = min(y for _, y in arrow), max(y for _, y in arrow)
+        size = f"{right - left + 1}x{bottom - top + 1}"
+        assert right - left >= 6 and bottom - top >= 3, f"the arrow is {size} px"
+        assert right <= image.width() - 6, f"the arrow runs to the edge: x {right} of {image.width()}"
+    finally:  # the application as it was, for the tests after this one
+        app.setStyleSheet(before[0])
+        app.setPalette(before[1])
+        app.setProperty("theme", before[2])
+        app.setProperty("large_print", before[3])
+
+
 def test_every_menu_shortcut_is_in_the_keyboard_help(qtbot):
     """F1's help names every key the menus answer to (a key nobody is told of is a key nobody uses)."""
     import re

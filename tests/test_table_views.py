@@ -457,3 +457,52 @@ def test_the_printed_words_never_run_into_each_other(make_view, game, large):
     assert len(inks) > 20
     crossed = [(a, b) for i, (a, ra) in enumerate(inks) for b, rb in inks[i + 1:] if ra.intersects(rb)]
     assert not crossed, f"words run into each other: {crossed[:5]}"
+
+
+#: the printed odds and payouts of a layout: "15 to 1", "8:1", "$1,000,000"
+PRINTED_ODDS = r"\d+ to \d+|\d+:\d+|\$[\d,]+"
+
+
+def one_in_every_box(view, cents: int) -> TableState:
+    """A wager of `cents` in every box of the table, the seats taken in turn, with every mark
+    (a paid wager's payout stack beside it)."""
+    marks = ("paid", "collected", "held", "refused", "offered", "accepted", None)
+    boxes = sorted({bet for seat, bet in view.spots if seat})
+    seats = sorted({seat for seat, _ in view.spots if seat})
+    wagers = [W(seats[i % len(seats)], bet, cents) for i, bet in enumerate(boxes)]
+    marked = {(w.seat, w.bet): m for w, m in zip(wagers, marks * len(wagers), strict=False) if m}
+    return TableState(players={}, wagers=wagers, marks=marked,
+                      payouts={k: 250_000 for k, m in marked.items() if m == "paid"})
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal-print", "large-print"])
+@pytest.mark.parametrize("game", GAMES)
+def test_no_chips_or_label_on_the_printed_odds(make_view, game, large):
+    """Chips sat on the printed odds: a tall stack in a short box reached up over them. A stack
+    stands under the words above it (drawn shorter, counted), and no label covers them either."""
+    import re
+
+    from ui.qt import QApplication
+    from ui.table.items import ChipStackItem, TagItem, TextItem
+
+    app = QApplication.instance()
+    app.setProperty("large_print", large)
+    try:
+        view = make_view(game)
+        odds = [(t.text, t.ink_rect().adjusted(1, 1, -1, -1)) for t in view.layout_items()
+                if isinstance(t, TextItem) and re.search(PRINTED_ODDS, t.text)]
+        odds += [(t.text, t.sceneBoundingRect().adjusted(2, 2, -3, -3)) for t in view.layout_items()
+                 if isinstance(t, TagItem)]  # a region's tab: "HOP THE TOP 3 to 2"
+        assert len(odds) >= 5
+        for state in (busy(game), one_in_every_box(view, 500), one_in_every_box(view, 123_450)):
+            view.set_state(state)
+            stacks = [i for i in view.scene().items() if isinstance(i, ChipStackItem)]
+            assert stacks
+            on = sorted({(s.toolTip().split("\n")[0], text) for s in stacks for text, r in odds
+                         if s.sceneBoundingRect().adjusted(2, 2, -2, -2).intersects(r)})
+            assert not on, f"chips on the printed odds: {on[:4]}"
+            covered = [(label.text, text) for label in labels_of(view) for text, r in odds
+                       if label.sceneBoundingRect().adjusted(2, 2, -3, -3).intersects(r)]
+            assert not covered, f"labels on the printed odds: {covered[:4]}"
+    finally:
+        app.setProperty("large_print", None)

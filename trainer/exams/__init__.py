@@ -4,7 +4,8 @@ issued and results certified by an instructor's Ed25519 key. No Qt.
 - `forms`: `ExamForm` (its items' TOML embedded, checked when built; `draw` for a pool),
   `new_form`, form files (`read_form`, `write_form`) and the example forms (`bundled_forms`);
 - `formstore`: forms in the progress file (`add_form`, `list_forms`, `get_form`, `archive_form`,
-  `restore_form`, `import_form`, `export_form`, `add_bundled_forms`);
+  `restore_form`, `import_form`, `export_form`, `add_bundled_forms`), in the instructor's order
+  (`move_form`);
 - `session`: sitting one (`start_exam` → `ExamSession.record`, `finish`, `time_out`, `abandon`;
   `close_interrupted` after opening the file; `attempts_left`);
 - `scoring`: the score (means over every item, unanswered 0) and the pass rule;
@@ -53,7 +54,7 @@ FACE = {
                  "ExamForm", "FormItem", "bundled_forms", "new_form", "read_form", "write_form"),
     **names_from("trainer.exams.formstore",
                  "FormSummary", "add_bundled_forms", "add_form", "archive_form", "export_form",
-                 "form_summaries", "get_form", "import_form", "list_forms", "restore_form"),
+                 "form_summaries", "get_form", "import_form", "list_forms", "move_form", "restore_form"),
     **names_from("trainer.exams.keys", "InstructorKey", "MIN_PASSPHRASE", "read_private_key"),
     **names_from("trainer.exams.records",
                  "Answer", "ExamResult", "SignOff", "Status", "get_result", "results"),

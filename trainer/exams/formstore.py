@@ -84,12 +84,17 @@ def get_form(store: Store, uid: str) -> ExamForm:
     return _form(rows[0])
 
 
+#: the forms' order: the instructor's (`move_form`), then the oldest first
+ORDER = "ORDER BY position, created, id"
+
+
 def list_forms(store: Store, *, archived: bool = False) -> list[ExamForm]:
-    """The forms, oldest first; the archived ones too if `archived`. A stored form that this
-    version of the engine no longer accepts (see `unusable_forms`) is left out."""
+    """The forms, in the instructor's order (`move_form`; the oldest first until a form is
+    moved); the archived ones too if `archived`. A stored form that this version of the engine
+    no longer accepts (see `unusable_forms`) is left out."""
     where = "" if archived else " WHERE archived = 0"
     out = []
-    for r in store.query(f"SELECT * FROM exam_forms{where} ORDER BY created, id"):
+    for r in store.query(f"SELECT * FROM exam_forms{where} {ORDER}"):
         try:
             out.append(_form(r))
         except FormError:
@@ -112,6 +117,26 @@ def unusable_forms(store: Store) -> list[tuple[str, str]]:
 def form_summaries(store: Store, *, archived: bool = False) -> list[FormSummary]:
     return [FormSummary(f.uid, f.name, f.games, f.sat_items, f.time_limit_seconds, f.pass_mark,
                         f.attempts_allowed, f.archived) for f in list_forms(store, archived=archived)]
+
+
+def move_form(store: Store, uid: str, step: int, *, archived: bool = False) -> bool:
+    """Move a form up (`step` -1) or down (+1) the list `list_forms(archived=...)` gives, past
+    its neighbour there; the order is stored (`position`) and kept. False when it is already
+    first (or last) and nothing moved."""
+    get_form(store, uid)
+    shown = [f.uid for f in list_forms(store, archived=archived)]
+    if uid not in shown or not 0 <= shown.index(uid) + step < len(shown):
+        return False
+    neighbour = shown[shown.index(uid) + step]
+    with store.write() as db:
+        every = [r[0] for r in db.execute(f"SELECT uid FROM exam_forms {ORDER}")]
+        every.remove(uid)
+        at = every.index(neighbour) + (1 if step > 0 else 0)
+        every.insert(at, uid)
+        for position, one in enumerate(every):
+            db.execute("UPDATE exam_forms SET position = ? WHERE uid = ? AND position IS NOT ?",
+                       (position, one, position))
+    return True
 
 
 def archive_form(store: Store, uid: str) -> None:

@@ -68,7 +68,65 @@ def mixed_message(name: str, scripts: tuple[str, ...]) -> str:
 
 
 def look_alike_message(name: str, other: str, where: str) -> str:
-    return f"'{name}' looks like '{other}', already {where}"
+    """"'Аna Ruiz' looks like 'Ana Ruiz', already in the class: the first letter is Cyrillic А,
+    not Latin A": the clash, and where the two names differ (`differences`)."""
+    said = f"'{name}' looks like '{other}', already {where}"
+    return f"{said}: {differences(name, other)}" if name != other else said
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth", "eleventh", "twelfth")
+
+
+def _ordinal(n: int) -> str:
+    if n <= len(ORDINALS):
+        return ORDINALS[n - 1]
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _character(ch: str, *, cased: bool = False) -> str:
+    """A character as a reader is told it: a letter by its script ("Cyrillic А", with "capital"
+    or "small" where `cased`), anything else by its Unicode name."""
+    name = unicodedata.name(ch, f"U+{ord(ch):04X}")
+    if " LETTER " in f" {name} ":
+        script, _, _ = name.partition(" LETTER")
+        words = script.split()
+        case = [w.lower() for w in words if w in ("CAPITAL", "SMALL")]
+        kind = " ".join(w.title() for w in words if w not in ("CAPITAL", "SMALL"))
+        return f"{kind} {(case[0] + ' ') if cased and case else ''}{ch}"
+    if unicodedata.category(ch) in ("Cf", "Mn", "Me", "Zs") and ch != " ":
+        return f"an invisible {name.lower()}"
+    return f"'{ch}' ({name.lower()})"
+
+
+def differences(name: str, other: str, *, most: int = 3) -> str:
+    """Where `name` differs from `other`, a name it reads as: each character that is not the
+    other's ("the first letter is Cyrillic А, not Latin A"), or is not in it ("the fourth
+    character is an invisible combining grapheme joiner, which 'Ana Ruiz' has not"); at most
+    `most`, the rest counted."""
+    import difflib
+
+    said: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, name, other, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        for k in range(i1, i2):
+            ch, kind = name[k], "letter" if name[k].isalpha() else "character"
+            if op == "replace" and j1 + (k - i1) < j2:
+                theirs = other[j1 + (k - i1)]
+                # of one script: which is capital and which small tells them apart (l and I)
+                cased = _character(ch).rsplit(" ", 1)[0] == _character(theirs).rsplit(" ", 1)[0]
+                said.append(f"the {_ordinal(k + 1)} {kind} is {_character(ch, cased=cased)}, not "
+                            f"{_character(theirs, cased=cased)}")
+            else:
+                said.append(f"the {_ordinal(k + 1)} {kind} is {_character(ch)}, which '{other}' has not")
+        if op in ("replace", "insert") and j2 - j1 > i2 - i1:
+            missing = other[j1 + (i2 - i1):j2]
+            said.append(f"it has no {', '.join(_character(c) for c in missing)} where '{other}' has")
+    if not said:
+        return "they differ only in how they are written"
+    more = len(said) - most
+    return "; ".join(said[:most]) + (f"; and {more} more" if more > 0 else "")
 
 
 def look_alike(name: str, names: Iterable[str]) -> str | None:

@@ -490,3 +490,20 @@ CREATE TABLE class_refused (
     PRIMARY KEY (class_uid, attempt_id)
 ) WITHOUT ROWID
 """)
+
+
+@migration
+def m019_form_order(db: Database) -> None:
+    """The instructor's order of the exam forms (trainer.exams.formstore: `move_form`):
+    `position`, the forms listed by it, the forms there before numbered in the order they were
+    made, and a form added after them put last. It is no part of the form (a form never
+    changes, its `position` does)."""
+    _script(db, """
+ALTER TABLE exam_forms ADD COLUMN position INTEGER CHECK (position >= 0);
+UPDATE exam_forms SET position = (SELECT count(*) FROM exam_forms AS before
+                                  WHERE before.created < exam_forms.created
+                                     OR (before.created = exam_forms.created AND before.id < exam_forms.id));
+CREATE TRIGGER exam_forms_last AFTER INSERT ON exam_forms WHEN NEW.position IS NULL
+BEGIN UPDATE exam_forms SET position = (SELECT coalesce(max(position), -1) + 1 FROM exam_forms)
+    WHERE id = NEW.id; END;
+""")

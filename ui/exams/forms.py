@@ -14,6 +14,7 @@ from ui.qt import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QKeySequence,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -220,6 +221,27 @@ class GivenReader(QObject):
             self.read.emit(given, problem)
 
 
+class OrderKeys(QObject):
+    """Alt+↑ and Alt+↓ on the forms list move the selected form (`move(-1)`, `move(1)`)."""
+
+    def __init__(self, move, parent=None):
+        super().__init__(parent)
+        self.move = move
+        self.steps = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}
+
+    def eventFilter(self, watched, event) -> bool:
+        from ui.qt import QEvent
+
+        kind = event.type()
+        if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) or \
+                event.modifiers() != Qt.KeyboardModifier.AltModifier or event.key() not in self.steps:
+            return False
+        if kind == QEvent.Type.KeyPress:
+            self.move(self.steps[event.key()])
+        event.accept()
+        return True
+
+
 class FormsTab:
     """The instructor's Forms tab of ExamPage (a mixin): the list, and new, import and export;
     while the app is in a class, Give to class (trainer.exams.give_to_class), also offered for a
@@ -247,6 +269,18 @@ class FormsTab:
         v.addLayout(row)
         keep = button_row((("Duplicate as a new form…", self.duplicate_form),
                            ("Retire form…", self.retire_form), ("Bring back", self.bring_back_form)))
+        # the forms' order, kept in the progress file: as the trainees' list shows them too.
+        # Alt+↑ and Alt+↓ are read by the list itself (a list takes its arrow keys before any
+        # shortcut) and by the buttons' shortcuts elsewhere on the tab
+        for at, (text, key, step) in enumerate((("Move &up", "Alt+Up", -1),
+                                                ("Move &down", "Alt+Down", 1))):
+            button = QPushButton(text)
+            button.setShortcut(QKeySequence(key))
+            button.setToolTip(f"Move the selected form {'up' if step < 0 else 'down'} the list — {key}")
+            button.clicked.connect(lambda _=False, s=step: self.move_form(s))
+            keep.insertWidget(at, button)
+        self.order_keys = OrderKeys(self.move_form, self.forms)
+        self.forms.installEventFilter(self.order_keys)
         self.show_retired = QCheckBox("Show retired forms")
         self.show_retired.toggled.connect(lambda _on: self.refresh())
         keep.addWidget(self.show_retired)
@@ -383,6 +417,20 @@ class FormsTab:
         self.refresh()
         self.offer_to_class(builder.form, "")
         return True
+
+    def move_form(self, step: int) -> bool:
+        """Move the selected form up (-1) or down (+1) the list; it stays selected."""
+        from trainer.exams import move_form
+
+        uid = selected(self.forms)
+        if uid is None:
+            return False
+        moved = move_form(self.store, uid, step, archived=self.show_retired.isChecked())
+        self.refresh()
+        for row in range(self.forms.rowCount()):
+            if self.forms.item(row, 0).data(Qt.ItemDataRole.UserRole) == uid:
+                self.forms.selectRow(row)
+        return moved
 
     def retire_form(self, confirm: bool = True) -> bool:
         """Retire the selected form: no longer offered, sat or issued; its results, sittings issued

@@ -21,7 +21,30 @@ SHORT = {
 }
 
 
-SPACING = 6  # between two buttons, and two rows
+SPACING = 4  # between two buttons, and two rows
+MARGIN = 7  # beside a button's words: its padding and border (the style sheet's, 6 px) and a pixel
+
+
+def even_rows(widths: list[int], count: int) -> list[list[int]]:
+    """`widths` (in order) cut into `count` rows whose widest is as narrow as it can be: the
+    indexes in each row. The cuts are tried all (a bar has a score of buttons at most)."""
+    n = len(widths)
+    count = min(count, n)
+    ends = [0]
+    for w in widths:
+        ends.append(ends[-1] + w)
+    # best[k][i]: the narrowest widest row for the first i buttons in k rows, and where its last row starts
+    best = [[(float("inf"), 0)] * (n + 1) for _ in range(count + 1)]
+    best[0][0] = (0, 0)
+    for k in range(1, count + 1):
+        for i in range(k, n + 1):
+            best[k][i] = min((max(best[k - 1][j][0], ends[i] - ends[j]), j) for j in range(k - 1, i))
+    rows, i = [], n
+    for k in range(count, 0, -1):
+        j = best[k][i][1]
+        rows.append(list(range(j, i)))
+        i = j
+    return rows[::-1]
 
 
 def words(button: QPushButton) -> list[str]:
@@ -79,20 +102,18 @@ class ActionBar(QWidget):
     def rows(self) -> list[list[QPushButton]]:
         """The buttons in rows, in order: as few rows as hold every button whole in the bar's
         width, each button as wide as its own words (two rows when there are more than eleven),
-        the rows as even as they can be."""
+        the rows as even in width as they can be."""
         buttons = [*self.buttons.values(), *self.after]
         if not buttons:
             return []
         for b in buttons:
             b.ensurePolished()  # the style sheet's font, not the default one
-        spacing = SPACING
-        need = [max(b.sizeHint().width(), max(map(b.fontMetrics().horizontalAdvance, words(b))) + 12)
-                + spacing for b in buttons]  # the words, and a margin
-        room = self.width() + spacing if self.isVisible() and self.width() > 0 else None
+        need = [max(b.sizeHint().width(), max(map(b.fontMetrics().horizontalAdvance, words(b))) + MARGIN)
+                + SPACING for b in buttons]  # the words, and a margin
+        room = self.width() + SPACING if self.isVisible() and self.width() > 0 else None
         count = 1 if len(buttons) <= 11 else 2
         while True:
-            per = -(-len(buttons) // count)
-            rows = [list(range(i, min(i + per, len(buttons)))) for i in range(0, len(buttons), per)]
+            rows = even_rows(need, count)
             if room is None or count >= len(buttons) or all(sum(need[i] for i in r) <= room for r in rows):
                 return [[buttons[i] for i in r] for r in rows]
             count += 1

@@ -14,12 +14,16 @@ from ui.qt import (
     QListWidget,
     QPoint,
     QPushButton,
+    QRect,
     QSizePolicy,
     QSpinBox,
     Qt,
     QVBoxLayout,
 )
 from ui.shell.theme import points
+
+#: the window property that names the screen a window is drawn on when it is not the platform's
+SCREEN_AREA = "screen_area"
 
 
 def place_on_screen(dialog, where: QPoint) -> None:
@@ -30,7 +34,10 @@ def place_on_screen(dialog, where: QPoint) -> None:
     parent = dialog.parentWidget()
     screen = (QGuiApplication.screenAt(where) or (parent.screen() if parent is not None else None)
               or QGuiApplication.primaryScreen())
-    area = screen.availableGeometry()
+    # a window drawn for a picture (--screenshot) stands on a screen of its own size, whatever
+    # screen the platform has: it says so (SCREEN_AREA)
+    own = parent.window().property(SCREEN_AREA) if parent is not None else None
+    area = own if isinstance(own, QRect) and own.isValid() else screen.availableGeometry()
     frame = dialog.frameGeometry()
     extra = frame.size() - dialog.size()  # the window manager's frame around the dialog
     if frame.width() > area.width() or frame.height() > area.height():

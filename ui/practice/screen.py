@@ -164,9 +164,14 @@ class PracticeScreen(QWidget):
         side_layout.addWidget(self.hint)
         side_layout.addWidget(self.feedback, 1)
         self.split.addWidget(side)
+        # in an exam, where there is no panel: the column a dialog stands in while it is open
+        self.room = QWidget()
+        self.room.hide()
+        self.split.addWidget(self.room)
+        self._room_taken: list[int] | None = None  # the widths before the panel made room
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 1)
-        self.split.setSizes([1000, 360])
+        self.split.setSizes([1000, 360, 0])
         layout.addWidget(self.split, 1)
         # in an exam, where there is no feedback panel: what the screen says of the trainee's
         # input (select a wager first, nothing was placed), one line under the table
@@ -472,18 +477,47 @@ class PracticeScreen(QWidget):
                 then(dialog)
             dialog.deleteLater()
             self.setFocus()
+            # after what the answer starts (a payout drill's next winner), so that the table
+            # does not jump between two dialogs
+            QTimer.singleShot(0, self._give_back_room)
 
         dialog.finished.connect(done)
         dialog.open()
-        # beside the table, over the feedback panel: the chips stay in sight; in an exam (no
-        # panel) at the table's right edge; on the screen, whole
-        if self.side.isVisible():
-            panel = self.feedback.mapToGlobal(self.feedback.rect().topLeft())
-            x = panel.x() + max(0, (self.feedback.width() - dialog.width()) // 2)
-        else:
-            panel = self.table_host.mapToGlobal(self.table_host.rect().topLeft())
-            x = panel.x() + max(0, self.table_host.width() - dialog.width() - 8)
-        place_on_screen(dialog, QPoint(x, panel.y() + 8))
+        self._make_room(dialog)
+
+    def _make_room(self, dialog) -> None:
+        """Put the dialog at the right of the table, in a column the table makes room for: the
+        feedback panel, widened to the dialog's width where it is narrower (large print), or in an
+        exam (no panel) a column of its own while the dialog is open. The table fits what is
+        left, so the dialog covers no wager box; a dialog wider than half the screen's width is
+        only placed, over the table's right side. Always on the screen, whole."""
+        need = dialog.frameGeometry().width() + 16
+        total = self.split.width()
+        if need <= total // 2:
+            if self.side.isVisible():
+                sizes = self.split.sizes()
+                if sizes[1] < need:
+                    self._room_taken = self._room_taken or sizes
+                    self.split.setSizes([sizes[0] + sizes[1] - need, need, 0])
+            else:
+                self.room.setFixedWidth(need)
+                self.room.show()
+                self.split.setSizes([total - need - self.split.handleWidth(), 0, need])
+        column = self.side if self.side.isVisible() else (self.room if self.room.isVisible()
+                                                           else self.table_host)
+        left = column.mapToGlobal(column.rect().topLeft())
+        x = left.x() + max(0, (column.width() - dialog.frameGeometry().width()) // 2)
+        place_on_screen(dialog, QPoint(x, left.y() + 8))
+
+    def _give_back_room(self) -> None:
+        """The dialog is answered and no other opened: the table takes its width back."""
+        if self.dialog is not None:
+            return
+        if self.room.isVisible():
+            self.room.hide()
+        if self._room_taken is not None:
+            self.split.setSizes(self._room_taken)
+            self._room_taken = None
 
     def _do(self, do: Do, **fields) -> None:
         r = self.round

@@ -270,6 +270,11 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
     window = MainWindow(services, settings=throwaway_settings())
     window.resize(*size)
     window.show()  # shown first: a dialog the screen opens stands where it would in use
+    from ui.practice.dialogs import SCREEN_AREA
+
+    # on a screen of the picture's size, as the window would be in use (the offscreen
+    # platform's own screen is smaller): a dialog stands beside the table, not over it
+    window.setProperty(SCREEN_AREA, window.frameGeometry())
     if screen.startswith("table-") or screen == "drill":
         game = screen.removeprefix("table-") if screen.startswith("table-") else GAME_IDS[0]
         page = window.show_screen("practice")

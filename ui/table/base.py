@@ -140,8 +140,10 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._label_items: dict = {}  # each stack's label as drawn: (its look, its items), kept
         self._label_wants: dict = {}  # what each stack's label asks for, by what it shows (and its type)
         self._obstacles = None  # the printed words and dice that labels keep clear of
+        self._words: list | None = None  # the printed words that stacks stand under
         self.state = TableState(players={})
         self.build()
+        self._keep_words_apart()
         self.set_state(self.state)
 
     # --- what a game's view provides ---------------------------------------------------------------
@@ -223,15 +225,39 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._groups.clear()
         self._stacks.clear()
         self._label_at, self._label_items, self._label_wants, self._obstacles = {}, {}, {}, None
+        self._words = None
         self.spots, self.places, self.seat_plates = {}, {}, {}
         self._scene.clear()
         self._print.clear()
         self.text_scale = LARGE_PRINT if app_setting("large_print", False) else 1.0
         self.resetCachedContent()
         self.build()
+        self._keep_words_apart()
         self.set_state(self.state)
         self.viewport().update()
 
+
+    def _keep_words_apart(self) -> None:
+        """In large print each printed line stands a little taller than its place (`text`): where
+        two lines' words would then run into each other, both are made smaller, step by step,
+        until they stand apart."""
+        if self.text_scale <= 1:
+            return
+        words = [t for t in self._print.items() if isinstance(t, TextItem) and t.text.strip()]
+        for _ in range(20):
+            inks = sorted(((t.ink_rect().adjusted(1, 1, -1, -1), t) for t in words),
+                          key=lambda it: it[0].top())
+            crossed = set()
+            for i, (a, first) in enumerate(inks):  # each against those that start above its foot
+                for b, second in inks[i + 1:]:
+                    if b.top() >= a.bottom():
+                        break
+                    if a.intersects(b):
+                        crossed |= {first, second}
+            if not crossed:
+                return
+            for t in crossed:
+                t.shrink()
 
     def drawBackground(self, painter, exposed) -> None:
         """The backdrop, then the printed layout. The view caches this (CacheBackground), so a
@@ -300,6 +326,9 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
     def text(self, text: str, r: QRectF, px: float, colour_name: str = "text", *, z: float = Z.PRINT,
              dynamic: bool = False, **kw) -> TextItem:
         c = kw.pop("colour", None) or self.style[colour_name]
+        if self.text_scale > 1:  # large print: the line is as much taller as its words, about its middle
+            grow = r.height() * (self.text_scale - 1) / 2
+            r = r.adjusted(0, -grow, 0, grow)
         return self.add(TextItem(text, r, px * self.text_scale, c, **kw), z, dynamic=dynamic)
 
     def path(self, path: QPainterPath, pen: QPen | None = None, brush=None, z: float = Z.PRINT, *,

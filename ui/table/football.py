@@ -83,13 +83,16 @@ class FootballView(TableView):
         below = named.ink_rect().bottom()
         if TextItem(odds, odds_r, px * self.text_scale, condensed=True).ink_rect().top() < below - 2:
             odds_r.setTop(below)
-        self.text(odds, odds_r, px, "dim", condensed=True)
-        # eight seats in four columns of two, in the order they sit
+        printed = self.text(odds, odds_r, px, "dim", condensed=True)
+        # eight seats in four columns of two, in the order they sit; the upper row's chips, one
+        # at the least, under the odds (two lines of them reach lower)
+        upper = max(62.0, printed.ink_rect().bottom() - r.top()
+                    + self.chip_r * 0.27 + self.chip_r * 0.52 + max(2.0, self.chip_r * 0.55))
         cols = 4
         w = r.width() / cols
         for i, seat in enumerate(seats):
             c, row = divmod(i, 2)
-            anchor = QPointF(r.left() + w * (c + 0.5), r.top() + (62 if row == 0 else 90))
+            anchor = QPointF(r.left() + w * (c + 0.5), r.top() + (upper if row == 0 else 90))
             area = QRectF(r.left() + w * c, r.top() + (0 if row == 0 else 75), w, 75 if row == 0 else 35)
             ring = rounded(QRectF(anchor.x() - w / 2 + 2, anchor.y() - 22, w - 4, 36), 6)
             self.add_spot(seat, bet, rounded(area, 2), anchor, shared=True, outline=ring, room=r)

@@ -97,12 +97,16 @@ def chip_breakdown(cents: int) -> list[int]:
 
 
 def chips_drawn(chips: list[int], limit: int = MAX_CHIPS_DRAWN) -> list[int]:
-    """At most `limit` chips that still show every denomination of the stack, largest first."""
+    """At most `limit` chips (at least one) that show every denomination of the stack, largest
+    first; where `limit` is fewer than its denominations, the largest of them."""
+    limit = max(1, limit)
     if len(chips) <= limit:
         return chips
     counts: dict[int, int] = {}
     for c in chips:
         counts[c] = counts.get(c, 0) + 1
+    if limit < len(counts):
+        return list(counts)[:limit]
     take = dict.fromkeys(counts, 1)
     while sum(take.values()) < limit:
         d = max((d for d in counts if take[d] < counts[d]), key=lambda d: counts[d] - take[d])
@@ -153,17 +157,30 @@ class TextItem(QGraphicsItem):
         self._align = align
         self._shadow = shadow
         self._font = font(px, bold=bold, condensed=condensed, serif=serif, italic=italic)
-        flags = align.value | Qt.TextFlag.TextWordWrap.value
-        self._flags = flags
+        self._flags = align.value | Qt.TextFlag.TextWordWrap.value
+        self._px = px
+        self._fit()
+        self.setPos(rect.topLeft())
+        self.setTransformOriginPoint(self._rect.center())
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def _fit(self) -> None:
+        """The words at their size, or smaller until they fit the rectangle."""
+        px = self._px
+        self._font.setPixelSize(max(1, round(px)))
         while px > 6:
-            need = QFontMetricsF(self._font).boundingRect(self._rect, flags, text)
+            need = QFontMetricsF(self._font).boundingRect(self._rect, self._flags, self.text)
             if need.width() <= self._rect.width() + 0.5 and need.height() <= self._rect.height() + 0.5:
                 break
             px *= 0.93
             self._font.setPixelSize(max(1, round(px)))
-        self.setPos(rect.topLeft())
-        self.setTransformOriginPoint(self._rect.center())
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._px = px
+
+    def shrink(self, factor: float = 0.93) -> None:
+        """Smaller words, in the same rectangle (to keep clear of words beside them)."""
+        self.prepareGeometryChange()
+        self._px = max(6.0, self._px * factor)
+        self._fit()
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 3, 3)
@@ -190,11 +207,11 @@ class ChipStackItem(QGraphicsItem):
     """
 
     def __init__(self, cents: int, radius: float, *, faded: bool = False, title: str = "",
-                 parent: QGraphicsItem | None = None):
+                 limit: int = MAX_CHIPS_DRAWN, parent: QGraphicsItem | None = None):
         super().__init__(parent)
         self.cents = cents
         self.chips = chip_breakdown(cents)
-        self.drawn = chips_drawn(self.chips)  # largest at the bottom
+        self.drawn = chips_drawn(self.chips, limit)  # largest at the bottom
         self.r = radius
         self.ry = radius * 0.52
         self.t = radius * 0.27
@@ -206,6 +223,12 @@ class ChipStackItem(QGraphicsItem):
     @property
     def height(self) -> float:
         return self.t * len(self.drawn) + self.ry
+
+    @staticmethod
+    def fits(room: float, radius: float) -> int:
+        """How many chips stand in `room` above the footprint's centre, with the count beside the
+        top chip that a shortened stack carries."""
+        return int((room - radius * 0.52 - max(2.0, radius * 0.55)) // (radius * 0.27))
 
     def top_point(self) -> QPointF:
         return QPointF(0, -self.t * len(self.drawn) - self.ry)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from trainer import Mark, TableState, fmt_dollars
 from ui.qt import QColor, QGraphicsPathItem, QPainterPath, QPen, QPointF, QRectF, Qt
-from ui.table.items import ChipStackItem, DieItem, TagItem, TextItem, pen
+from ui.table.items import ChipStackItem, DieItem, TagItem, TextItem, chip_breakdown, chips_drawn, pen
 from ui.table.labels import Printed, Wanted, place
 from ui.table.shapes import Spot, Z
 
@@ -111,7 +111,8 @@ class WagersDrawn:
         seat, bet = key
         anchor = self.spot_anchor(key)
         title = f"Seat {seat} · {self.catalogue[bet].name}"
-        stack = ChipStackItem(cents, self.chip_r, faded=mark == Mark.COLLECTED, title=title)
+        stack = ChipStackItem(cents, self.chip_r, faded=mark == Mark.COLLECTED, title=title,
+                              limit=self.chips_under_words(anchor, cents))
         stack.key = key
         stack.setPos(anchor)
         self.add(stack, Z.CHIPS + anchor.y() / 10000, dynamic=True)
@@ -120,11 +121,44 @@ class WagersDrawn:
         if mark == Mark.COLLECTED:
             stack.setOpacity(0.55)
         if mark == Mark.PAID and payout:
-            pay = ChipStackItem(payout, self.chip_r, title=f"{title} — paid")
+            at = anchor + QPointF(self.chip_r * 1.25, -self.chip_r * 0.35)
+            if self.chips_under_words(at, payout) < 1:  # beside the wager, not above it: under the odds
+                at = anchor + QPointF(self.chip_r * 1.25, 0)
+            pay = ChipStackItem(payout, self.chip_r, title=f"{title} — paid",
+                                limit=self.chips_under_words(at, payout))
             pay.key = key
-            pay.setPos(anchor + QPointF(self.chip_r * 1.25, -self.chip_r * 0.35))
+            pay.setPos(at)
             self.add(pay, Z.PAYOUT + anchor.y() / 10000, dynamic=True)
         self._draw_mark(anchor, mark, stack)
+
+    def chips_under_words(self, anchor: QPointF, cents: int) -> int:
+        """How many chips a stack of `cents` at `anchor` may show and stay under the printed words
+        above it (a box's odds, its name): all of them where they fit, else as many as fit with
+        their count beside the top one."""
+        r = self.chip_r
+        chips = chip_breakdown(cents)
+        whole = len(chips_drawn(chips))
+        counted = whole < len(chips)  # drawn with its count beside the top chip already
+        if not counted and whole * r * 0.27 + r * 0.52 + 2 <= self._room_above(anchor, anchor.x() + r + 2):
+            return whole
+        room = self._room_above(anchor, anchor.x() + r * 2.3 + 2)
+        return whole if room == float("inf") else min(whole, ChipStackItem.fits(room, r))
+
+    def _room_above(self, anchor: QPointF, right: float) -> float:
+        """How far up from `anchor` the felt is clear of printed words, from the chips' left edge
+        to `right`."""
+        left, foot = anchor.x() - self.chip_r - 2, anchor.y() + self.chip_r * 0.52
+        return min((anchor.y() - words.bottom() for words in self.printed_words()
+                    if words.left() < right and words.right() > left and words.bottom() <= foot),
+                   default=float("inf"))
+
+    def printed_words(self) -> list[QRectF]:
+        """Where the layout's words are printed (its odds, names and tabs)."""
+        if self._words is None:
+            self._words = [item.ink_rect() if isinstance(item, TextItem) else item.sceneBoundingRect()
+                           for item in self.layout_items()
+                           if (isinstance(item, TextItem) and item.text.strip()) or isinstance(item, TagItem)]
+        return self._words
 
     def _draw_mark(self, anchor: QPointF, mark: str | None, stack: ChipStackItem | None) -> None:
         """The mark drawn on the stack itself: a strike, a cross, a ring (its word is in the label)."""
