@@ -75,7 +75,8 @@ def test_a_sittings_answer_holds_no_more_than_an_attempts_log(tmp_path, klass, j
         assert server_rows(klass, "exam_sitting_refusals") == []
         assert server_ledger.sitting_step(conn, nonce, 3, link(held, 3, 3), position=1,
                                           log=a_log(LOG_ACTIONS)) == "recorded"
-        assert server_ledger.sitting_step(conn, nonce, 4, link(held, 3, 4), position=2, log="[]") == "recorded"
+        assert server_ledger.sitting_step(conn, nonce, 4, link(held, 3, 4), position=2,
+                                          log="[]") == "recorded"
         assert server_ledger.sitting_step(conn, nonce, 5, link(held, 3, 5), ending="finished") == "recorded"
         with pytest.raises(ClassServerError, match="a sitting of 3 items has no step 6"):
             server_ledger.sitting_step(conn, nonce, 6, link(held, 3, 5), ending="finished")
@@ -87,7 +88,8 @@ def quota_of(klass, rows: int, size: int) -> None:
     few pushes: the same check refuses at the real numbers (test_the_quota_is_the_readmes)."""
     with klass.admin() as admin:
         admin.execute(f"CREATE OR REPLACE FUNCTION login_quota(login_name text, OUT rows bigint, "
-                      f"OUT bytes bigint) LANGUAGE sql IMMUTABLE AS $$ SELECT {rows}::bigint, {size}::bigint $$")
+                      f"OUT bytes bigint) LANGUAGE sql IMMUTABLE AS "
+                      f"$$ SELECT {rows}::bigint, {size}::bigint $$")
 
 
 _model: dict = {}
@@ -136,9 +138,11 @@ def test_a_trainees_login_pushing_without_end_is_stopped_at_its_quota(tmp_path, 
         stored = conn.execute("SELECT rows, bytes, quota_rows FROM login_stored()").fetchone()
     assert str(refused.value).splitlines()[0].startswith(
         f"the class keeps no more from login {dee}: it holds 30 rows (")
-    assert "a login may have it keep 30 rows (1000000000 bytes); these attempts would pass that" in str(refused.value)
+    assert ("a login may have it keep 30 rows (1000000000 bytes); these attempts would pass that"
+            in str(refused.value))
     assert klass.count() == kept + 10 and stored[0] == 30 and stored[2] == 30
-    batch_bytes = sum(len(json.dumps(forged(m, dee_uid), separators=(", ", ": ")).encode()) for m in range(100, 110))
+    batch_bytes = sum(len(json.dumps(forged(m, dee_uid), separators=(", ", ": ")).encode())
+                      for m in range(100, 110))
     assert stored[1] == batch_bytes  # as PostgreSQL writes the JSON back
     with klass.connect(dee, "dee-password-1234") as conn:  # a push of what it holds costs nothing
         assert push(conn, {"trainees": [], "attempts": [forged(100, dee_uid)]}) == 0
@@ -192,7 +196,8 @@ def test_the_quota_is_the_readmes(klass):
         assert admin.execute("SELECT * FROM login_quota('workstation')").fetchone() == (
             10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
     with klass.connect("workstation") as conn:
-        assert conn.execute("SELECT * FROM login_stored()").fetchone() == (0, 0, 10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
+        assert conn.execute("SELECT * FROM login_stored()").fetchone() == (
+            0, 0, 10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT charge_login('attempts', -5, -5)")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):

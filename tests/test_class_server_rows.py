@@ -173,8 +173,9 @@ def test_no_workstation_login_registers_a_classmates_name_it_does_not_serve(tmp_
     attack = {"trainees": [trainee_row(fake, "Bo")], "attempts": forged(tmp_path, fake, "fake")["attempts"]}
     attack["attempts"][0] |= {"passed": 0, "total": 10}
     for who in ("table 1", "table 2"):
-        with pytest.raises(psycopg.errors.CheckViolation, match=f"refused trainee {fake}: 'Bo' is in the class "
-                           "already, registered by another workstation's login: the instructor attaches"):
+        with pytest.raises(psycopg.errors.CheckViolation,
+                           match=f"refused trainee {fake}: 'Bo' is in the class already, registered by "
+                                 "another workstation's login: the instructor attaches"):
             push(conns[who], attack)
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own results"):
         push(conns["ana"], attack)
@@ -201,6 +202,7 @@ def test_a_login_is_told_only_the_names_it_serves(tmp_path, klass, classroom):
     assert conns["instructor"].execute("SELECT name_look_alike('cy')").fetchone()[0] == "Cy"
     with pytest.raises(psycopg.errors.CheckViolation) as refused:
         push(conns["table 2"], {"trainees": [trainee_row("c" * 32, "cy")], "attempts": []})
-    assert str(refused.value).splitlines()[0] == f"refused trainee {'c' * 32}: 'cy' looks like a name already in the class"
+    assert str(refused.value).splitlines()[0] == (
+        f"refused trainee {'c' * 32}: 'cy' looks like a name already in the class")
     with pytest.raises(psycopg.errors.CheckViolation, match="'bo' looks like 'Bo', already in the class"):
         push(conns["shared"], {"trainees": [trainee_row("d" * 32, "bo")], "attempts": []})
