@@ -242,3 +242,19 @@ def test_every_sitting_the_class_knows_is_certified_or_named(tmp_path, klass, jo
     assert [(c["trainee"], c["passed"]) for c in done.certificates] == [("Bo Lin", True)]
     assert done.refused == []
 
+
+def test_the_certificates_file_is_the_instructors_only(tmp_path, klass, joined, ivy, files):
+    """The certificates `certify` writes (trainees' names, scores and findings) were 0644, any
+    user of the instructor's machine could read them; an export is 0600, and so are they now,
+    a file there before included."""
+    import os
+    import stat
+
+    token = issued(tmp_path, ivy, joined, EXAM)
+    sat(tmp_path, EXAM, token, joined)
+    out = tmp_path / "certificates.json"
+    out.write_text("[]\n")
+    out.chmod(0o644)
+    done = certify_command(tmp_path, klass)
+    assert done.returncode == 0 and "certified: Sam Lee" in done.stdout, done.stderr
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600

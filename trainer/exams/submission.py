@@ -293,8 +293,10 @@ def sittings_elsewhere(store: Store, classroom) -> list[dict]:
 
 
 def write_certificates(path: str | os.PathLike, certificates: list[dict]) -> None:
-    """A certificates file: the list `dealer-trainer verify-results FILE --public-key` checks."""
-    write_atomically(path, json.dumps(certificates, ensure_ascii=False, indent=1) + "\n")
+    """A certificates file: the list `dealer-trainer verify-results FILE --public-key` checks.
+    Mode 0600, as an export's: trainees' names, scores and findings, the instructor's own to hand
+    on."""
+    write_atomically(path, json.dumps(certificates, ensure_ascii=False, indent=1) + "\n", private=True)
 
 
 def _read(name: str, fmt: str, kind: str) -> dict:
