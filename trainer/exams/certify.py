@@ -39,6 +39,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from trainer.errors import RequestError, shown
 from trainer.exams.classledger import (
@@ -473,7 +474,7 @@ def restore_sitting(store: Store, key: InstructorKey, row: dict) -> dict:
         token = json.loads(row["token"]) if isinstance(row.get("token"), str) else None
     except (json.JSONDecodeError, RecursionError, ValueError):
         token = None
-    sitting = read_sitting(token, [key.public])
+    sitting = read_sitting(token, [key.public])  # a signed token: a dict
     if (sitting.nonce, sitting.trainee, sitting.form_uid, sitting.attempt) != (
             row.get("nonce"), row.get("trainee_name"), row.get("form_uid"), row.get("attempt")):
         raise CertifyError("the class server's record of this sitting is not what its signed token says")
@@ -482,7 +483,7 @@ def restore_sitting(store: Store, key: InstructorKey, row: dict) -> dict:
                    "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (sitting.nonce, sitting.trainee, sitting.form_uid, row["form_digest"], sitting.attempt,
                     sitting.issued, sitting.expires, key.public.fingerprint, row["token"], row.get("draw")))
-    return token
+    return cast(dict, token)
 
 
 def class_sittings(store: Store, classroom) -> list[dict]:

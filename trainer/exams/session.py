@@ -37,6 +37,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
 
@@ -186,7 +187,7 @@ class ExamStart:
             raise SatBeforeError(why)
         return start
 
-    def _check(self, first: Callable[[str, tuple], object]) -> None:
+    def _check(self, first: Callable[[str, tuple], Any]) -> None:
         """Refused when this file sat the sitting already, or the trainee has no attempt left.
         `first(sql, args)`: the first column of the first row the file answers, or None."""
         if self.sitting is not None and first("SELECT 1 AS x FROM exam_results WHERE uid = ?",
@@ -232,8 +233,8 @@ class ExamStart:
                            online=opened is not None and self.classroom is not None)
 
 
-def _first_of(store: Store) -> Callable[[str, tuple], object]:
-    def first(sql: str, args: tuple) -> object:
+def _first_of(store: Store) -> Callable[[str, tuple], Any]:
+    def first(sql: str, args: tuple) -> Any:
         rows = store.query(sql, args)
         return next(iter(rows[0].values())) if rows else None
     return first
