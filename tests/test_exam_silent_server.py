@@ -161,8 +161,16 @@ class Watching:
         self.then(self)
 
 
+def warnings_said(monkeypatch) -> list[str]:
+    """The Exam screen's warnings, kept instead of shown (a modal box would hold the test)."""
+    said: list[str] = []
+    monkeypatch.setattr("ui.exams.sitting.QMessageBox.warning",
+                        lambda _parent, _title, text: said.append(text))
+    return said
+
+
 def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, joined, ivy, proxy,
-                                                                  watchdog):
+                                                                  watchdog, monkeypatch):
     """The proctor types the start code; the class server accepts the connection and holds the
     start, unanswered. Before, the window froze in the start call (its GUI thread waited, up to 15
     s). Now the start waits on a thread of its own: the window processes events throughout, and a
@@ -170,6 +178,7 @@ def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_pat
     opens."""
     from ui.exams.sitting import COUNTING
 
+    warned = warnings_said(monkeypatch)
     fired, timer = watchdog
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -193,7 +202,7 @@ def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_pat
         proxy.silent()
         timer.start()
         watch.timer.start()
-        assert page.begin(exam, sitting=token, start_code=code_of(token))
+        assert page.begin(exam, sitting=token, start_code=code_of(token)), warned
         watch.timer.stop()
         assert seen["text"] == COUNTING
         ticks, paints, watchdog_fired = seen["released"]
@@ -210,12 +219,14 @@ def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_pat
         store.close()
 
 
-def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, joined, ivy, proxy, watchdog):
+def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, joined, ivy, proxy, watchdog,
+                                                       monkeypatch):
     """The proctor cancels the start the server holds: the window is the Exam screen again at
     once, unlocked, and says what became of the start; nothing is written in the file."""
     from ui.exams.sitting import CANCELLED
     from ui.qt import QPushButton
 
+    warned = warnings_said(monkeypatch)
     fired, timer = watchdog
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -241,10 +252,14 @@ def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, j
         assert not page.begin(exam, sitting=token, start_code=code_of(token))
         watch.timer.stop()
         assert clicked and not fired and proxy.is_silent  # cancelled while the server held it
-        assert page.runner is None and said == [CANCELLED]
+        assert page.runner is None and said == [CANCELLED] and warned == []
         assert store.query("SELECT uid FROM exam_results") == []
     finally:
         watch.timer.stop()
         proxy.answer()
+        page = w.show_screen("exam")
+        if page.runner is not None:  # started all the same (the window waited in the start)
+            page.abandon()
+            qtbot.waitUntil(lambda: page.runner is None, timeout=WATCHDOG * 1000)
         w.close()
         store.close()
