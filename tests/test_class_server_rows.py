@@ -156,3 +156,53 @@ def test_a_trainees_login_is_told_its_own_login_only(klass, classroom):
     assert conns["ana"].execute("SELECT trainee_login_of('Bo')").fetchone()[0] is None
     for who in ("shared", "instructor"):  # a workstation asks the trainee's password
         assert conns[who].execute("SELECT trainee_login_of('Ana')").fetchone()[0] == ana
+
+
+def trainee_row(uid: str, name: str) -> dict:
+    return {"uid": uid, "name": name, "created": 1.7e9, "archived": 0, "archived_at": None, "instructor": 0}
+
+
+def test_no_workstation_login_registers_a_classmates_name_it_does_not_serve(tmp_path, klass, classroom):
+    """Bo (no login of his own) was registered by the shared login. At Table 2 a trainee makes a
+    profile named Bo (a new trainee id) and pushes a failing attempt under it: the instructor's
+    view, which is by name, would read it as Bo's. Refused by name, nothing kept, and the class
+    still holds one Bo, whose attempts are his own. The instructor attaches Bo to Table 2: then
+    Table 2 sends for a profile of his there. A trainee's own login registers no other name."""
+    conns, uids, _ = classroom
+    before, fake = klass.count(), "b0" * 16
+    attack = {"trainees": [trainee_row(fake, "Bo")], "attempts": forged(tmp_path, fake, "fake")["attempts"]}
+    attack["attempts"][0] |= {"passed": 0, "total": 10}
+    for who in ("table 1", "table 2"):
+        with pytest.raises(psycopg.errors.CheckViolation,
+                           match=f"refused trainee {fake}: 'Bo' is in the class already, registered by "
+                                 "another workstation's login: the instructor attaches"):
+            push(conns[who], attack)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only their own results"):
+        push(conns["ana"], attack)
+    assert klass.count() == before
+    with klass.admin() as admin:
+        assert admin.execute("SELECT uid FROM trainees WHERE name = 'Bo'").fetchall() == [(uids["Bo"],)]
+    attach_trainee(conns["instructor"], uids["Bo"], "Table 2")
+    assert push(conns["table 2"], attack) == 1  # Bo at Table 2, as the instructor said
+    assert push(conns["shared"], {"trainees": [trainee_row("b1" * 16, "Bo")], "attempts": []}) == 0
+
+
+def test_a_login_is_told_only_the_names_it_serves(tmp_path, klass, classroom):
+    """Table 2 asks which name of the class 'bo' and 'cy' read as, and pushes them: it serves
+    neither, so it is told neither (a look-alike is still refused, without the other's name).
+    The shared login, which registered Bo, and the staff are told; Ana's login, her own name."""
+    conns, _, _ = classroom
+    for who in ("table 2", "ana"):
+        for name in ("bo", "BO", "cy", "Аna"):  # the last with a Cyrillic А
+            told = conns[who].execute("SELECT name_look_alike(%s)", (name,)).fetchone()[0]
+            assert told is None or (who, told) == ("ana", "Ana"), (who, name, told)
+    assert conns["ana"].execute("SELECT name_look_alike('ana')").fetchone()[0] == "Ana"
+    assert conns["shared"].execute("SELECT name_look_alike('bo')").fetchone()[0] == "Bo"
+    assert conns["shared"].execute("SELECT name_look_alike('cy')").fetchone()[0] is None
+    assert conns["instructor"].execute("SELECT name_look_alike('cy')").fetchone()[0] == "Cy"
+    with pytest.raises(psycopg.errors.CheckViolation) as refused:
+        push(conns["table 2"], {"trainees": [trainee_row("c" * 32, "cy")], "attempts": []})
+    assert str(refused.value).splitlines()[0] == (
+        f"refused trainee {'c' * 32}: 'cy' looks like a name already in the class")
+    with pytest.raises(psycopg.errors.CheckViolation, match="'bo' looks like 'Bo', already in the class"):
+        push(conns["shared"], {"trainees": [trainee_row("d" * 32, "bo")], "attempts": []})

@@ -26,6 +26,7 @@ from trainer.exams.certify import issue_sitting
 from trainer.exams.classledger import abandon
 from trainer.exams.errors import UncertifiedSittingError
 from trainer.exams.forms import write_form
+from trainer.exams.formstore import add_form
 from trainer.exams.keys import InstructorKey, write_private_key, write_public_key
 from trainer.exams.submission import certify_class
 from trainer.progress import Store
@@ -207,3 +208,53 @@ def test_the_app_asks_before_the_next_sitting_and_certifies_the_ended_fail(qtbot
     finally:
         w.close()
         store.close()
+
+
+def test_every_sitting_the_class_knows_is_certified_or_named(tmp_path, klass, joined, ivy):
+    """The class has two instructors, Ivy and Ray, each with a file of their own; Ivy's file is
+    then restored from a copy made before she issued Sam's sitting. Sam and Bo sit, hand nothing
+    in, and their sittings end on the class server. `certify --class` from Ivy's restored file
+    found neither (it read only the file's sittings) and said nothing: now it writes Sam's
+    sitting back into her file and certifies it, and names Bo's as Ray's, not certified; Ray's
+    own certifies Bo's."""
+    ray = issuer(InstructorKey.generate("Ray Lind"))
+    older = tmp_path / "ivy-older.sqlite"
+    with Store.open(older) as copy:
+        add_form(copy, EXAM)  # her copy of the form: the file as it was before the sitting
+    sam = issued(tmp_path, ivy, joined, EXAM)
+    assert not sat(tmp_path, EXAM, sam, joined, critical_at=0).passed
+    with Store.open(tmp_path / "ray.sqlite") as ray_file:
+        bo = issue_sitting(ray_file, ray, EXAM, "Bo Lin", classroom=joined("instructor"))
+    with Store.open(tmp_path / "bo.sqlite") as store:
+        assert sit(store, installation_key(tmp_path / "k"), store.add_trainee("Bo Lin"), EXAM, sitting=bo,
+                   classroom=joined("workstation")).passed
+
+    with Store.open(older) as restored:
+        done = certify_class(restored, ivy, joined("instructor"))
+        assert restored.query("SELECT nonce FROM exam_sittings")[0]["nonce"] == sam["nonce"]
+    assert [(c["trainee"], c["passed"]) for c in done.certificates] == [("Sam Lee", False)]
+    assert done.refused == [
+        f"sitting {bo['nonce']} (Bo Lin): issued from another instructor's file (key "
+        f"{ray.public.fingerprint}), not certified here: its instructor certifies it "
+        "(dealer-trainer certify --class)"]
+    with Store.open(tmp_path / "ray.sqlite") as ray_file:
+        done = certify_class(ray_file, ray, joined("instructor"))
+    assert [(c["trainee"], c["passed"]) for c in done.certificates] == [("Bo Lin", True)]
+    assert done.refused == []
+
+
+def test_the_certificates_file_is_the_instructors_only(tmp_path, klass, joined, ivy, files):
+    """The certificates `certify` writes (trainees' names, scores and findings) were 0644, any
+    user of the instructor's machine could read them; an export is 0600, and so are they now,
+    a file there before included."""
+    import os
+    import stat
+
+    token = issued(tmp_path, ivy, joined, EXAM)
+    sat(tmp_path, EXAM, token, joined)
+    out = tmp_path / "certificates.json"
+    out.write_text("[]\n")
+    out.chmod(0o644)
+    done = certify_command(tmp_path, klass)
+    assert done.returncode == 0 and "certified: Sam Lee" in done.stdout, done.stderr
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600

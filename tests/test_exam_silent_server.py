@@ -124,3 +124,142 @@ def test_an_answer_sent_to_a_silent_server_gives_up_with_one_line(tmp_path, klas
     finally:
         proxy.answer()
         conn.close()
+
+
+class Watching:
+    """While the window waits on a start, what its GUI thread does: a timer's ticks (each an
+    event processed), the busy dialog's paints, and, at each tick, `then(self)` (the test's next
+    move, made from inside the wait as a trainee's would be)."""
+
+    def __init__(self, then):
+        from ui.qt import QEvent, QObject, QTimer
+
+        self.ticks, self.paints, self.then, self.box = 0, 0, then, None
+        self.timer = QTimer()
+        self.timer.setInterval(20)
+        self.timer.timeout.connect(self._tick)
+        watching = self
+
+        class Paints(QObject):
+            def eventFilter(self, obj, event):
+                if event.type() == QEvent.Type.Paint and obj is watching.box:
+                    watching.paints += 1
+                return False
+
+        self.filter = Paints()
+
+    def _tick(self) -> None:
+        from ui.qt import QApplication, QProgressDialog
+
+        self.ticks += 1
+        if self.box is None:
+            self.box = next((b for b in QApplication.topLevelWidgets() if isinstance(b, QProgressDialog)
+                             and b.objectName() == "busy" and b.isVisible()), None)
+            if self.box is not None:
+                self.box.installEventFilter(self.filter)
+                self.box.update()
+        self.then(self)
+
+
+def warnings_said(monkeypatch) -> list[str]:
+    """The Exam screen's warnings, kept instead of shown (a modal box would hold the test)."""
+    said: list[str] = []
+    monkeypatch.setattr("ui.exams.sitting.QMessageBox.warning",
+                        lambda _parent, _title, text: said.append(text))
+    return said
+
+
+def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, joined, ivy, proxy,
+                                                                  watchdog, monkeypatch):
+    """The proctor types the start code; the class server accepts the connection and holds the
+    start, unanswered. Before, the window froze in the start call (its GUI thread waited, up to 15
+    s). Now the start waits on a thread of its own: the window processes events throughout, and a
+    busy dialog with Cancel says the server counts the start; once the server answers, the exam
+    opens."""
+    from ui.exams.sitting import COUNTING
+
+    warned = warnings_said(monkeypatch)
+    fired, timer = watchdog
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    store = Store.open(tmp_path / "ws.db")
+    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), store.add_trainee("Sam Lee"))
+    seen: dict = {}
+
+    def then(watch: Watching) -> None:
+        if watch.box is None or "released" in seen:
+            return
+        seen.setdefault("text", watch.box.labelText())
+        if watch.ticks >= 25 and watch.paints > 0 and proxy.held > 0:  # held all the while
+            seen.update(released=(watch.ticks, watch.paints, fired[:]), held=proxy.held)
+            proxy.answer()
+
+    watch = Watching(then)
+    try:
+        classroom_of(w).join(through(proxy, klass))
+        page = w.show_screen("exam")
+        proxy.silent()
+        timer.start()
+        watch.timer.start()
+        assert page.begin(exam, sitting=token, start_code=code_of(token)), warned
+        watch.timer.stop()
+        assert seen["text"] == COUNTING
+        ticks, paints, watchdog_fired = seen["released"]
+        assert ticks >= 25 and paints > 0 and not watchdog_fired
+        assert page.runner is not None and page.runner.isVisible()
+        assert [r[3] for r in server_rows(klass, "exam_sitting_steps")] == ["start"]
+    finally:
+        watch.timer.stop()
+        proxy.answer()
+        page = w.show_screen("exam")
+        page.abandon()
+        qtbot.waitUntil(lambda: page.runner is None, timeout=WATCHDOG * 1000)
+        w.close()
+        store.close()
+
+
+def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, joined, ivy, proxy, watchdog,
+                                                       monkeypatch):
+    """The proctor cancels the start the server holds: the window is the Exam screen again at
+    once, unlocked, and says what became of the start; nothing is written in the file."""
+    from ui.exams.sitting import CANCELLED
+    from ui.qt import QPushButton
+
+    warned = warnings_said(monkeypatch)
+    fired, timer = watchdog
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    store = Store.open(tmp_path / "ws.db")
+    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), store.add_trainee("Sam Lee"))
+    clicked: list[bool] = []
+
+    def then(watch: Watching) -> None:
+        if watch.box is not None and not clicked and proxy.held > 0:
+            clicked.append(True)
+            qtbot.mouseClick(watch.box.findChild(QPushButton), Qt.MouseButton.LeftButton)
+
+    watch = Watching(then)
+    said: list[str] = []
+    try:
+        classroom_of(w).join(through(proxy, klass))
+        page = w.show_screen("exam")
+        page.services.status.connect(said.append)
+        proxy.silent()
+        timer.start()
+        watch.timer.start()
+        assert not page.begin(exam, sitting=token, start_code=code_of(token))
+        watch.timer.stop()
+        assert clicked and not fired and proxy.is_silent  # cancelled while the server held it
+        assert page.runner is None and said == [CANCELLED] and warned == []
+        assert store.query("SELECT uid FROM exam_results") == []
+    finally:
+        watch.timer.stop()
+        proxy.answer()
+        page = w.show_screen("exam")
+        if page.runner is not None:  # started all the same (the window waited in the start)
+            page.abandon()
+            qtbot.waitUntil(lambda: page.runner is None, timeout=WATCHDOG * 1000)
+        w.close()
+        store.close()

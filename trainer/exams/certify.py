@@ -39,6 +39,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from trainer.errors import RequestError, shown
 from trainer.exams.classledger import (
@@ -466,6 +467,28 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
                  ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
                  recorded={"by": "class server", **({"abandoned": gone} if gone else {})},
                  **({"unusable": unusable} if unusable else {}))
+
+
+def restore_sitting(store: Store, key: InstructorKey, row: dict) -> dict:
+    """A sitting this key issued that the class server keeps and this file does not (the file
+    was restored from a copy older than its issue, or the sitting was issued on this
+    instructor's other machine): its row, as the server keeps it (`ledger.finished_sittings`),
+    written into this file's ledger once its token's signature checks and names the same
+    sitting; the token. CertifyError when it does not."""
+    try:
+        token = json.loads(row["token"]) if isinstance(row.get("token"), str) else None
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        token = None
+    sitting = read_sitting(token, [key.public])  # a signed token: a dict
+    if (sitting.nonce, sitting.trainee, sitting.form_uid, sitting.attempt) != (
+            row.get("nonce"), row.get("trainee_name"), row.get("form_uid"), row.get("attempt")):
+        raise CertifyError("the class server's record of this sitting is not what its signed token says")
+    with store.write() as db:
+        db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
+                   "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (sitting.nonce, sitting.trainee, sitting.form_uid, row["form_digest"], sitting.attempt,
+                    sitting.issued, sitting.expires, key.public.fingerprint, row["token"], row.get("draw")))
+    return cast(dict, token)
 
 
 def class_sittings(store: Store, classroom) -> list[dict]:

@@ -35,7 +35,9 @@ import json
 import tempfile
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
 
@@ -56,7 +58,7 @@ from trainer.exams.formstore import add_form, get_form
 from trainer.exams.proof import code_is_right, link, names_form, proof_key, prove
 from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result, portable
 from trainer.exams.scoring import Ending, exam_score, verdict
-from trainer.exams.seen import SittingsSeen
+from trainer.exams.seen import SatBeforeError, SittingsSeen
 from trainer.exams.trust import chain
 from trainer.grading import Result
 from trainer.procedure.model import Performed
@@ -115,66 +117,131 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     server checks the code (s012), the start proves it there, and each answer and the end are
     sent to the server as they are given, from the file (`exam_stream`), in order. `seen`
     (trainer.exams.seen): the other files and the list where a sitting started before on this
-    account is found (SatBeforeError)."""
-    trainee = store.trainee(trainee_id)
-    if sitting is not None:
-        # the sitting file's form (the instructor's draw) is held in memory only: it is never
-        # written to this progress file, where the trainee's account could read it
-        if not isinstance(form, ExamForm):
-            raise FormError("a sitting is sat on the form of its sitting file")
-        if sitting.get("proof") and not start_code:
-            raise CertifyError("this sitting starts with its start code: the proctor types it")
-        if sitting.get("proof") and not code_is_right(start_code, sitting):
-            raise CertifyError("the start code is not right")
-        check_sitting_here(sitting, trainee.name, form, float(clock()), start_code)
-    else:
-        if isinstance(form, str):
-            form = get_form(store, form)
+    account is found (SatBeforeError).
+
+    The three steps of `ExamStart`, one after the other: the app runs the second (the class
+    server's count) on a thread of its own, and the others, which use the Store, on its own."""
+    start = ExamStart.checked(store, form, trainee_id, key, clock=clock, sitting=sitting,
+                              classroom=classroom, password=password, start_code=start_code, seen=seen)
+    return start.opened(start.count())
+
+
+@dataclass
+class ExamStart:
+    """An exam's start in three steps, so that the class server's call can wait on a thread of
+    its own while the window paints (ui/exams/sitting.py): `checked` (the Store: the trainee,
+    the form, the sitting, the attempts left; nothing written), `count` (the class server only,
+    on a connection of its own: no Store, so any thread may run it) and `opened` (the Store
+    again: checked once more under its locks, the attempt written, its session). A start counted
+    on the server that `opened` then refuses (the file found the sitting sat meanwhile) is the
+    instructor's to void, as a start whose write failed always was."""
+
+    store: Store
+    form: ExamForm
+    trainee_id: int
+    trainee_name: str
+    key: bytes
+    clock: Callable[[], float]
+    sitting: dict | None
+    classroom: object
+    password: str | None
+    seen: SittingsSeen | None
+    uid: str
+    started: float
+    sitting_key: bytes | None
+
+    @classmethod
+    def checked(cls, store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
+                clock: Callable[[], float] = exam_clock, sitting: dict | None = None,
+                classroom=None, password: str | None = None,
+                start_code: str | None = None, seen: SittingsSeen | None = None) -> ExamStart:
+        trainee = store.trainee(trainee_id)
+        if sitting is not None:
+            # the sitting file's form (the instructor's draw) is held in memory only: it is never
+            # written to this progress file, where the trainee's account could read it
+            if not isinstance(form, ExamForm):
+                raise FormError("a sitting is sat on the form of its sitting file")
+            if sitting.get("proof") and not start_code:
+                raise CertifyError("this sitting starts with its start code: the proctor types it")
+            if sitting.get("proof") and not code_is_right(start_code, sitting):
+                raise CertifyError("the start code is not right")
+            check_sitting_here(sitting, trainee.name, form, float(clock()), start_code)
         else:
-            add_form(store, form)
-            form = get_form(store, form.uid)
-        if form.archived:
-            raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
-        form = form.drawn(form.draw_positions())  # a pool draws here; a whole form is itself
-    started = float(clock())
-    # a sitting's result bears the sitting's nonce as its id: one result per token, and the
-    # instructor can tell which result a token was sat for (certify refuses any other id)
-    uid = uuid.uuid4().hex if sitting is None else str(sitting["nonce"])
-    proving = sitting is not None and bool(sitting.get("proof"))
-    sitting_key = proof_key(start_code, uid) if proving else None
-    # a sitting issued in a class: its server refuses a second start, and the list on this
-    # account, which a classmate on a shared account can write, only adds words (trainer.exams.seen)
-    first = seen.first_sitting(uid, store.path, advisory=classledger.class_named(sitting) is not None) \
-        if seen is not None and sitting is not None else contextlib.nullcontext()
-    with first, store.write(now=True) as db:  # the trainee waits for it: not for the file's check
-        if sitting is not None and db.execute("SELECT 1 FROM exam_results WHERE uid = ?",
-                                              (uid,)).fetchone():
+            if isinstance(form, str):
+                form = get_form(store, form)
+            else:
+                add_form(store, form)
+                form = get_form(store, form.uid)
+            if form.archived:
+                raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
+            form = form.drawn(form.draw_positions())  # a pool draws here; a whole form is itself
+        started = float(clock())
+        # a sitting's result bears the sitting's nonce as its id: one result per token, and the
+        # instructor can tell which result a token was sat for (certify refuses any other id)
+        uid = uuid.uuid4().hex if sitting is None else str(sitting["nonce"])
+        proving = sitting is not None and bool(sitting.get("proof"))
+        start = cls(store, form, trainee_id, trainee.name, key, clock, sitting, classroom, password, seen,
+                    uid, started, proof_key(start_code, uid) if proving else None)
+        start._check(_first_of(store))  # before the server counts anything; `opened` checks again
+        # a sitting issued in a class: its server refuses a second start, and the list on this
+        # account, which a classmate on a shared account can write, only adds words (trainer.exams.seen)
+        if sitting is not None and seen is not None and (why := seen.refusal(
+                uid, store.path, advisory=classledger.class_named(sitting) is not None)):
+            raise SatBeforeError(why)
+        return start
+
+    def _check(self, first: Callable[[str, tuple], Any]) -> None:
+        """Refused when this file sat the sitting already, or the trainee has no attempt left.
+        `first(sql, args)`: the first column of the first row the file answers, or None."""
+        if self.sitting is not None and first("SELECT 1 AS x FROM exam_results WHERE uid = ?",
+                                              (self.uid,)) is not None:
             raise CertifyError(SAT_HERE)
-        used = db.execute("SELECT count(*) FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
-                          (trainee_id, form.uid)).fetchone()[0]
-        if used >= form.attempts_allowed:
+        used = first("SELECT count(*) AS n FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
+                     (self.trainee_id, self.form.uid))
+        if used >= self.form.attempts_allowed:
             raise NoAttemptsLeftError(
-                f"{trainee.name} has used {used} of the {form.attempts_allowed} attempt"
-                f"{'s' if form.attempts_allowed != 1 else ''} allowed at {form.name!r}.")
-        # the class server counts first: a start it refuses or cannot count writes nothing here
-        opened = classledger.count_start(
-            classroom, sitting, trainee.name, form, uid, password,
-            proof=None if sitting_key is None else link(sitting_key, len(form.items), 1))
-        cur = db.execute(
-            "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
-            "pass_mark, time_limit_seconds, item_count, started, status, source, sitting, proof_key, "
-            "class_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (uid, trainee_id, trainee.name, form.uid, form.name, form.digest, form.pass_mark,
-             form.time_limit_seconds, len(form.items), started, Status.IN_PROGRESS.value, workstation(),
-             None if sitting is None else json.dumps(sitting, ensure_ascii=False),
-             None if sitting_key is None else sitting_key.hex(), opened))
-        result_id = cur.lastrowid
-        chain(db, key, "start", result_id)
-    _LIVE.add(uid)
-    lock = attempt_lock(store, uid)
-    lock.acquire()  # a new uid: nobody else holds it
-    return ExamSession(store, key, form, result_id, uid, trainee_id, started, clock, lock, classroom,
-                       online=opened is not None and classroom is not None)
+                f"{self.trainee_name} has used {used} of the {self.form.attempts_allowed} attempt"
+                f"{'s' if self.form.attempts_allowed != 1 else ''} allowed at {self.form.name!r}.")
+
+    def count(self) -> str | None:
+        """The class server counts the start (classledger.count_start): on any thread, for it
+        uses no Store; the server's own nonce of the start, or None."""
+        return classledger.count_start(
+            self.classroom, self.sitting, self.trainee_name, self.form, self.uid, self.password,
+            proof=None if self.sitting_key is None else link(self.sitting_key, len(self.form.items), 1))
+
+    def opened(self, opened: str | None) -> ExamSession:
+        """The attempt written in the file, once `count` said `opened`: its session."""
+        store, form, sitting = self.store, self.form, self.sitting
+        first = contextlib.nullcontext() if self.seen is None or sitting is None \
+            else self.seen.first_sitting(self.uid, store.path,
+                                         advisory=classledger.class_named(sitting) is not None)
+        with first, store.write(now=True) as db:  # the trainee waits for it: not for the file's check
+            self._check(lambda q, args: None if (row := db.execute(q, args).fetchone()) is None else row[0])
+            cur = db.execute(
+                "INSERT INTO exam_results (uid, trainee_id, trainee_name, form_uid, form_name, form_digest, "
+                "pass_mark, time_limit_seconds, item_count, started, status, source, sitting, proof_key, "
+                "class_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.uid, self.trainee_id, self.trainee_name, form.uid, form.name, form.digest,
+                 form.pass_mark, form.time_limit_seconds, len(form.items), self.started,
+                 Status.IN_PROGRESS.value, workstation(),
+                 None if sitting is None else json.dumps(sitting, ensure_ascii=False),
+                 None if self.sitting_key is None else self.sitting_key.hex(), opened))
+            result_id = cur.lastrowid
+            chain(db, self.key, "start", result_id)
+        _LIVE.add(self.uid)
+        lock = attempt_lock(store, self.uid)
+        lock.acquire()  # a new uid: nobody else holds it
+        return ExamSession(store, self.key, form, result_id, self.uid, self.trainee_id, self.started,
+                           self.clock, lock, self.classroom,
+                           online=opened is not None and self.classroom is not None)
+
+
+def _first_of(store: Store) -> Callable[[str, tuple], Any]:
+    def first(sql: str, args: tuple) -> Any:
+        rows = store.query(sql, args)
+        return next(iter(rows[0].values())) if rows else None
+    return first
 
 
 SAT_HERE = ("this sitting was already sat on this workstation: a sitting is good for one attempt; "

@@ -39,8 +39,10 @@ from trainer.exams.certify import (
     class_sittings,
     open_signed_form,
     read_sitting,
+    restore_sitting,
     signed_by,
 )
+from trainer.exams.classledger import Server
 from trainer.exams.errors import ExamError, ExamOfflineError, FormFileError
 from trainer.exams.forms import ExamForm, write_atomically
 from trainer.exams.keys import InstructorKey
@@ -240,34 +242,68 @@ def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike
 
 def certify_class(store: Store, key: InstructorKey, classroom, *, now: float | None = None,
                   summary: CertifySummary | None = None) -> CertifySummary:
-    """Certify, from the class server's record alone, every sitting this file issued in the
-    joined class that ended there (or timed out, or was recorded abandoned) and is not certified
+    """Certify, from the class server's record alone, every sitting of the joined class that
+    ended there (or timed out, or was recorded abandoned) and is not certified
     (trainer.exams.certify `certify_recorded`): in a class the server's record is the result, so
-    nothing need be handed in. Added to `summary` (a submission's, certified first) when given;
-    the ones refused are named. ExamOfflineError when the server cannot be reached."""
+    nothing need be handed in. Those this file issued first; then those the server keeps and
+    this file does not: this key's (the file was restored from an older copy, or they were
+    issued on another machine) are written back into this file and certified, another
+    instructor's are named, not certified (`sittings_elsewhere`). Added to `summary` (a
+    submission's, certified first) when given; the ones refused are named. ExamOfflineError when
+    the server cannot be reached."""
     summary = CertifySummary() if summary is None else summary
     for token in class_sittings(store, classroom):
-        where = f"sitting {token.get('nonce')} ({token.get('trainee')})"
+        _certify_recorded(store, key, token, classroom, now, summary)
+    for row in sittings_elsewhere(store, classroom):
+        where = f"sitting {row['nonce']} ({row['trainee_name']})"
+        if row["signer"] != key.public.fingerprint:
+            summary.refused.append(
+                f"{where}: issued from another instructor's file (key {row['signer']}), not "
+                "certified here: its instructor certifies it (dealer-trainer certify --class)")
+            continue
         try:
-            certificate = certify_recorded(store, key, token, classroom=classroom, now=now)
-        except ExamOfflineError:
-            raise
-        except ExamError as e:  # a CertifyError, or the server refusing this sitting's call
-            summary.refused.append(f"{where}: {e}")
+            token = restore_sitting(store, key, row)
+        except CertifyError as e:
+            summary.refused.append(f"{where}: not in this instructor's file, and {e}")
             continue
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
-                OverflowError) as e:  # a record no reader foresaw: this sitting only, named
-            summary.refused.append(f"{where}: the class server's record of it cannot be read "
-                                   f"({type(e).__name__}: {str(e)[:200]})")
-            continue
-        if certificate is not None:
-            summary.certificates.append(certificate)
+        _certify_recorded(store, key, token, classroom, now, summary)
     return summary
 
 
+def _certify_recorded(store: Store, key: InstructorKey, token: dict, classroom, now: float | None,
+                      summary: CertifySummary) -> None:
+    where = f"sitting {token.get('nonce')} ({token.get('trainee')})"
+    try:
+        certificate = certify_recorded(store, key, token, classroom=classroom, now=now)
+    except ExamOfflineError:
+        raise
+    except ExamError as e:  # a CertifyError, or the server refusing this sitting's call
+        summary.refused.append(f"{where}: {e}")
+        return
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
+            OverflowError) as e:  # a record no reader foresaw: this sitting only, named
+        summary.refused.append(f"{where}: the class server's record of it cannot be read "
+                               f"({type(e).__name__}: {str(e)[:200]})")
+        return
+    if certificate is not None:
+        summary.certificates.append(certificate)
+
+
+def sittings_elsewhere(store: Store, classroom) -> list[dict]:
+    """The sittings over on the class server, uncertified, that this file did not issue (another
+    instructor's, or this one's from a copy of the file it no longer holds): the server's rows
+    (`finished_sittings`). ExamOfflineError when the server cannot be reached."""
+    with Server(f"The class server cannot be reached now ({classroom.address.shown})"):
+        finished = classroom.finished_sittings()
+    here = {r["nonce"] for r in store.query("SELECT nonce FROM exam_sittings")}
+    return [r for r in finished if r["nonce"] not in here]
+
+
 def write_certificates(path: str | os.PathLike, certificates: list[dict]) -> None:
-    """A certificates file: the list `dealer-trainer verify-results FILE --public-key` checks."""
-    write_atomically(path, json.dumps(certificates, ensure_ascii=False, indent=1) + "\n")
+    """A certificates file: the list `dealer-trainer verify-results FILE --public-key` checks.
+    Mode 0600, as an export's: trainees' names, scores and findings, the instructor's own to hand
+    on."""
+    write_atomically(path, json.dumps(certificates, ensure_ascii=False, indent=1) + "\n", private=True)
 
 
 def _read(name: str, fmt: str, kind: str) -> dict:

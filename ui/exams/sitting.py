@@ -7,6 +7,11 @@ from trainer.exams import Ending
 from ui.qt import QInputDialog, QLineEdit, QMessageBox
 from ui.shell.lists import selected
 
+#: what the window says while the class server counts an exam's start, and once it is cancelled
+COUNTING = "The class server is counting the start of the exam…"
+CANCELLED = ("The exam did not start: it was cancelled while the class server counted it. If the "
+             "server counted it meanwhile, the instructor sees the sitting started and voids it.")
+
 
 class ExamSitting:
     """The sitting half of ExamPage (a mixin: it uses the page's store, services and stack)."""
@@ -24,21 +29,26 @@ class ExamSitting:
     def begin(self, form, sitting: dict | None = None, start_code: str | None = None) -> bool:
         """Start the attempt (a stored form's uid, or a form from a sitting file with its token)
         and lock the window to it; False (with a message) when it is refused."""
-        from trainer.exams import ExamError, TraineeLoginNeeded, start_exam
+        from trainer.exams import ExamError, ExamStart, TraineeLoginNeeded
         from trainer.progress import StoreError
         from ui.exams.runner import ExamRunner
+        from ui.shell.working import Cancelled
 
         password, session = None, None
+        classroom = self.class_connection()
         while session is None:
             try:
-                session = start_exam(self.store, form, self.trainee.id, self.services.key,
-                                     sitting=sitting, classroom=self.class_connection(),
-                                     password=password, start_code=start_code,
-                                     seen=self.services.seen)
+                start = ExamStart.checked(self.store, form, self.trainee.id, self.services.key,
+                                          sitting=sitting, classroom=classroom, password=password,
+                                          start_code=start_code, seen=self.services.seen)
+                session = start.opened(self.counted(start))
             except TraineeLoginNeeded as e:  # asked again until given, refused or cancelled
                 password = self.class_password(e)
                 if password is None:
                     return False
+            except Cancelled:
+                self.services.status.emit(CANCELLED)
+                return False
             except (ExamError, StoreError) as e:
                 QMessageBox.warning(self, "Exam", str(e))
                 return False
@@ -55,6 +65,16 @@ class ExamSitting:
         self.locked.emit(True)
         self.runner.start()
         return True
+
+    def counted(self, start) -> str | None:
+        """The class server counts the start (ExamStart.count) on a thread of its own, while the
+        window paints under a busy bar with Cancel (up to the connection's bounds: 5 s to
+        connect, 15 s of silence); outside a class, at once. Cancelled when Cancel came first."""
+        from ui.shell.working import cancellable
+
+        if start.classroom is None:
+            return start.count()
+        return cancellable(self, "Starting the exam", COUNTING, start.count)
 
     def class_password(self, asked) -> str | None:
         """The trainee's class password, typed in a masked field (TraineeLoginNeeded says why it

@@ -52,3 +52,51 @@ def off_the_gui_thread(say: Callable[[str], None], text: str, work: Callable[[],
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+class Cancelled(Exception):
+    """The one who waited cancelled the work: its answer, when it comes, is dropped."""
+
+
+def cancellable(parent, title: str, text: str, work: Callable[[], T]) -> T:
+    """`work()` on a thread of its own, while a dialog over `parent` (window-modal: the window
+    takes no input meanwhile) says `text` above a busy bar and a Cancel button, and the window
+    paints and its timers run. Its value, or its exception raised here; Cancelled when Cancel
+    came first (the thread goes on to its end, and what it answers is dropped)."""
+    from ui.qt import QEventLoop, QProgressDialog, Qt, QTimer
+
+    out: dict = {}
+
+    def run() -> None:
+        try:
+            out["value"] = work()
+        except BaseException as e:  # handed to the GUI thread, raised there
+            out["error"] = e
+
+    worker = threading.Thread(target=run, name="off-the-gui-thread", daemon=True)
+    box = QProgressDialog(text, "Cancel", 0, 0, parent)  # a range of 0 to 0: a busy bar
+    box.setObjectName("busy")
+    box.setWindowTitle(title)
+    box.setWindowModality(Qt.WindowModality.WindowModal)
+    box.setAutoClose(False)
+    box.setAutoReset(False)
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(POLL_MS)
+    poll.timeout.connect(lambda: None if worker.is_alive() else loop.quit())
+    box.canceled.connect(loop.quit)
+    try:
+        worker.start()
+        poll.start()
+        box.show()
+        loop.exec()
+    finally:
+        poll.stop()
+        box.canceled.disconnect(loop.quit)
+        box.hide()
+        box.deleteLater()
+    if worker.is_alive():
+        raise Cancelled(text)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]

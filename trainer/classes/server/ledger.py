@@ -313,6 +313,28 @@ def unended_sittings(conn: psycopg.Connection) -> list[dict]:
             for r in rows]
 
 
+def finished_sittings(conn: psycopg.Connection) -> list[dict]:
+    """Every sitting started on the class server (s012) that is over there (ended, recorded
+    abandoned, or past its time limit and the queue's allowance by the server's clock), with no
+    certificate and not voided, whichever instructor's file issued it, oldest issue first (an
+    instructor's or supervisor's read): each its columns as `SITTING_COLUMNS` (the file's
+    trainer.progress.columns.EXAM_SITTINGS), what `certify --class` certifies or names."""
+    abandoned = not value(conn.execute("SELECT to_regclass('exam_sitting_abandonments') IS NULL"))
+    voids = not value(conn.execute("SELECT to_regclass('exam_sitting_voids') IS NULL"))
+    rows = conn.execute(
+        f"SELECT {', '.join('s.' + c for c in SITTING_COLUMNS)} FROM exam_sittings s "
+        "JOIN exam_sitting_links l ON l.nonce = s.nonce "
+        "JOIN exam_sitting_steps st ON st.nonce = s.nonce AND st.step = 1 "
+        "WHERE NOT EXISTS (SELECT 1 FROM exam_certificates c WHERE c.nonce = s.nonce) "
+        + ("AND NOT EXISTS (SELECT 1 FROM exam_sitting_voids v WHERE v.nonce = s.nonce) " if voids else "")
+        + "AND (EXISTS (SELECT 1 FROM exam_sitting_steps e WHERE e.nonce = s.nonce AND e.kind = 'end') "
+        + ("OR EXISTS (SELECT 1 FROM exam_sitting_abandonments a WHERE a.nonce = s.nonce) "
+           if abandoned else "")
+        + "OR extract(epoch FROM clock_timestamp()) > st.received + l.time_limit + exam_queue_allowance()) "
+        "ORDER BY s.issued, s.nonce").fetchall()
+    return [dict(zip(SITTING_COLUMNS, r, strict=True)) for r in rows]
+
+
 def abandon_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
     """Record a started sitting that never ended as abandoned (s015, an instructor's call), with
     the reason: it counts as a fail. ClassServerError says why not (not started here, ended,

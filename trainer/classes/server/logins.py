@@ -10,7 +10,9 @@
 - `login_of(conn, name)`: the login a trainee's name has in the class, if any (any login may
   ask: a workstation asks for the trainee's password when there is one);
 - `look_alike(conn, name)`: the class's name that `name` reads as, if another (s017; any login
-  may ask: a workstation asks before it makes a trainee's profile);
+  may ask: a workstation asks before it makes a trainee's profile), and only if the login may be
+  told that name (s023: the staff, any; a trainee's login, its own; a workstation's login, the
+  trainees it serves);
 - `enrol_workstation(instructor, name, password)`, `revoke_workstation(instructor, name)`,
   `workstations(conn)`: workstations with a login of their own (s011), so that what a trainee
   does with a workstation's login (a new password, its settings) stops that workstation only;
@@ -27,7 +29,10 @@ workstation's hold 4 at most (s016 sets it where they are made; the app holds 3 
 pusher, a call, a send), the shared workstation login `SHARED_CONNECTIONS` (every workstation of a
 class that enrols none uses it: what a trainee does with it stops those workstations, never the
 instructor), and the instructor may use the connections the class server keeps back
-(trainer.classes.server.postgres.RESERVED). A login cannot change its own limit.
+(trainer.classes.server.postgres.RESERVED). A login cannot change its own limit. Nor can it fill
+the disk (s023): a trainee's or workstation's login has the class keep 50,000 rows and 256 MiB at
+most in all (the shared workstation login ten times that; `login_stored()` tells a login its
+own), and a sitting's answer holds no more than an attempt's log.
 
 **Whose rows** (s018). A workstation's login (the shared one, or an enrolled one) sends rows only
 for the trainee ids it serves: those it registered (the first login that sent the id) and those
@@ -37,7 +42,10 @@ workstation sets it aside (trainer.classes.workstation.queue) and sends the othe
 login reads of the others follows: a trainee's login its own name's attempts at a form and its
 own login; a workstation's login the attempts of the trainees it serves who have no login of
 their own. While the shared login is open, every workstation that joins with it is one login:
-each sends for every trainee any of them registered.
+each sends for every trainee any of them registered. A name is its registering login's (s023):
+a workstation's login registers no new trainee id under a name the class holds unless it serves
+one of that name's ids, so a trainee cannot make rows under the name of a classmate another
+workstation registered; the instructor attaches the classmate's id (`attach_trainee`) first.
 """
 
 from __future__ import annotations

@@ -772,6 +772,32 @@ def s022_one_person(conn: psycopg.Connection) -> None:
 
 
 @migration
+def s023_class_guard(conn: psycopg.Connection) -> None:
+    """No login fills the class's disk, and no workstation's login makes rows in a classmate's
+    name (trainer.classes.server.logins, "Limits" and "Whose rows"):
+
+    - `exam_sitting_step` (s014's, kept as `exam_sitting_step_timed`, which no login calls
+      itself) refuses, by name, an answer whose log holds more than 262,144 bytes or 2,000
+      actions, as `push_attempts` (s021) refuses an attempt's: a sitting of n items then holds n
+      such logs at most (its n + 2 steps and 100 refusals were bounded by s012);
+    - `login_storage`: the rows and bytes each login has had the class keep (attempts with their
+      findings and skills, trainees, a sitting's steps and refusals), one row per push or step,
+      insert-only, read by the staff; `login_quota(login)`: 50,000 rows and 256 MiB, ten times
+      that for the shared workstation login; `push_attempts` (s021's, kept as
+      `push_attempts_bounded`) and `exam_sitting_step` refuse what would pass it, naming the
+      quota (not a row's refusal: a workstation keeps the rows waiting); an instructor's login
+      has none; `login_stored()` tells a login what it has had kept;
+    - a workstation's login registers no new trainee id under a name the class holds, unless
+      it serves one of that name's ids (`trainees_served_name`): the instructor attaches that
+      trainee to the workstation first (`attach_trainee`), or gives them a login;
+    - `name_look_alike` and the look-alike refusal (s017) name another name of the class only
+      to a login that may be told it (`name_told`: the staff, a trainee's login its own name, a
+      workstation's login the trainees it serves); to the others the refusal says only that the
+      name looks like one already in the class."""
+    _run(conn, frozen_sql("s023_class_guard"))
+
+
+@migration
 def s024_class_setup(conn: psycopg.Connection) -> None:
     """A class on a PostgreSQL it shares with other classes (`dealer-trainer class-setup`,
     trainer.classes.server.setup): the group roles are the cluster's, one for every class on it,

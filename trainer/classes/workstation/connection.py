@@ -187,6 +187,9 @@ class ClassLedger:
     def unended_sittings(self) -> list[dict]:
         return self._ledger(ledger.unended_sittings)
 
+    def finished_sittings(self) -> list[dict]:
+        return self._ledger(ledger.finished_sittings)
+
     def abandon_sitting(self, nonce: str, reason: str) -> None:
         self._ledger(ledger.abandon_sitting, nonce, reason)
 
