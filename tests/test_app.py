@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import pytest
 
 from tests.support.command import run_command
@@ -243,13 +246,27 @@ def test_a_screenshot_at_a_laptops_size_and_a_bad_size_in_one_line(qtbot, tmp_pa
     assert done.returncode == 0, done.stderr
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1366, 768)
+    done = run_command("--screenshot", str(tmp_path / "x.png"), "--size=1366x",
+                       env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and "is not a size such as 1366x768" in done.stderr, done.stderr
     for bad in ("1366", "1366x", "x768", "-5x768", "1366x768x2", "99999x768", "0x0", "١٣٦٦x768"):
-        done = run_command("--screenshot", str(tmp_path / "x.png"), f"--size={bad}",
-                           env={"QT_QPA_PLATFORM": "offscreen"})
-        assert done.returncode == 2 and "is not a size such as 1366x768" in done.stderr, bad
-        assert "Traceback" not in done.stderr and not (tmp_path / "x.png").exists(), bad
+        code, err = refused_here("--screenshot", str(tmp_path / "x.png"), f"--size={bad}")
+        assert code == 2 and "is not a size such as 1366x768" in err, bad
+        assert "Traceback" not in err and not (tmp_path / "x.png").exists(), bad
     done = run_command("--size", "1366x768", env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 2 and "--size goes with --screenshot" in done.stderr
+
+
+def refused_here(*args: str) -> tuple[int, str]:
+    """The program's arguments refused through its entry in this process (ui.main.main, which
+    the program calls; argparse refuses before any window or theme is made): exit status, stderr."""
+    from ui.main import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()), \
+            pytest.raises(SystemExit) as refused:
+        main(list(args))
+    return refused.value.code, err.getvalue()
 
 
 def test_each_demonstration_class_is_written_apart_from_the_others(qtbot):

@@ -1,4 +1,8 @@
-"""`dealer-trainer grade SCENARIO --log LOG.json`: re-grading a recorded log with no app."""
+"""`dealer-trainer grade SCENARIO --log LOG.json`: re-grading a recorded log with no app.
+
+The program itself is run on a passing log, a bad one and one that is not text; the other cases go
+through the command's entry in this process (`run_here`: trainer.cli.main, which the program
+calls), with the same exit status, stdout and stderr."""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import json
 
 import pytest
 
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.paths import ROOT
 from trainer.grading import correct_log
 from trainer.procedure import Automation, Do, build
@@ -42,7 +46,7 @@ def test_a_log_in_an_order_the_regulation_allows_passes(tmp_path):
 
 def test_the_text_report_names_each_finding_with_its_section(tmp_path):
     log = [p for p in the_log() if p["do"] != "announce"]
-    done = run_command("grade", "tdf-trips-td-first-play", "--log",
+    done = run_here("grade", "tdf-trips-td-first-play", "--log",
                        write(tmp_path, {"log": log, "automation": "whole-round", "elapsed": 30}))
     assert done.returncode == 1, done.stdout  # a missed call fails the round
     assert "FAIL" in done.stdout
@@ -53,14 +57,14 @@ def test_a_wrong_payout_cites_the_paytable(tmp_path):
     log = the_log(Automation.PAYOUTS)
     pay = next(p for p in log if p["do"] == Do.PAY.value)
     pay["amount"] += 1
-    done = run_command("grade", str(SCENARIO), "--log", write(tmp_path, log), "--json",
-                       "--automation", "payouts")
+    done = run_here("grade", str(SCENARIO), "--log", write(tmp_path, log), "--json",
+                    "--automation", "payouts")
     assert done.returncode == 1
     [finding] = json.loads(done.stdout)["findings"]
     assert finding["kind"] == "wrong amount" and "§ 577.8" in finding["cite"]
 
 
-@pytest.mark.parametrize(("log", "field"), [
+BAD_LOGS = [
     ([{"do": "dance", "round": 1}], "log[0].do"),
     ([{"do": "pay", "round": -1}], "log[0].throw"),
     ([{"do": "pay", "round": 1, "amount": "5"}], "log[0].amount"),
@@ -75,19 +79,30 @@ def test_a_wrong_payout_cites_the_paytable(tmp_path):
     ({"log": [], "automation": ["payouts"]}, "automation"),
     ('[{"do": "pay", "round": ' + "9" * 5000 + "}]", "request"),
     ('[{"do": "pay", "round": 1, "bet": "\\ud800"}]', "log[0].bet"),
-])
+]
+
+
+@pytest.mark.parametrize(("log", "field"), BAD_LOGS)
 def test_a_bad_log_is_named_by_file_and_field(tmp_path, log, field):
+    bad_log_named(run_here, tmp_path, log, field)
+
+
+def test_the_program_names_a_bad_log_by_file_and_field(tmp_path):
+    bad_log_named(run_command, tmp_path, *BAD_LOGS[0])
+
+
+def bad_log_named(run, tmp_path, log, field) -> None:
     path = write(tmp_path, log)
-    done = run_command("grade", str(SCENARIO), "--log", path)
+    done = run("grade", str(SCENARIO), "--log", path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"{path}: {field}:"), done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_a_missing_log_or_scenario_is_named(tmp_path):
-    missing = run_command("grade", str(SCENARIO), "--log", str(tmp_path / "nope.json"))
+    missing = run_here("grade", str(SCENARIO), "--log", str(tmp_path / "nope.json"))
     assert missing.returncode == 2 and "nope.json" in missing.stderr
-    unknown = run_command("grade", "no-such-scenario", "--log", write(tmp_path, []))
+    unknown = run_here("grade", "no-such-scenario", "--log", write(tmp_path, []))
     assert unknown.returncode == 2 and "no-such-scenario" in unknown.stderr
 
 
@@ -100,7 +115,7 @@ def test_a_log_that_is_not_utf8_text_is_named_in_one_line(tmp_path):
 
 
 def test_a_name_two_bundled_scenarios_share_is_refused_not_guessed(tmp_path):
-    done = run_command("grade", "10-improper-wagers", "--log", write(tmp_path, []))
+    done = run_here("grade", "10-improper-wagers", "--log", write(tmp_path, []))
     assert done.returncode == 2 and "more than one bundled scenario" in done.stderr
     assert "pai-gow-dice/10-improper-wagers" in done.stderr
 
@@ -120,8 +135,8 @@ def test_grade_gives_the_policys_verdicts_on_the_corner_scenarios(tmp_path, name
     log = [p.to_json() for p in correct_log(build(load(path)), Automation.WHOLE_ROUND)]
 
     def graded(entries):
-        done = run_command("grade", str(path), "--log", write(tmp_path, entries), "--automation",
-                           "whole-round")
+        done = run_here("grade", str(path), "--log", write(tmp_path, entries), "--automation",
+                        "whole-round")
         assert done.returncode in (0, 1), done.stderr
         return done.returncode, done.stdout
 

@@ -8,7 +8,6 @@ import copy
 import csv
 import io
 import json
-import subprocess
 import uuid
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -18,8 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.support.class_server import T0, attempt
-from tests.support.command import run_command
-from tests.support.fuzz import run_cli
+from tests.support.command import run_command, run_here
 from tests.support.xapi import problems
 from trainer.progress.handoff import (
     CATEGORIES,
@@ -411,15 +409,9 @@ BAD_INPUT = [
 AS_A_PROGRAM = [0, 2, 6]
 
 
-def in_process(*args: str) -> subprocess.CompletedProcess:
-    """`dealer-trainer ARGS` through the engine's entry in this process (trainer.cli.main)."""
-    rc, out, err = run_cli(list(args))
-    return subprocess.CompletedProcess(list(args), rc, out, err)
-
-
 @pytest.mark.parametrize(("args", "says"), BAD_INPUT)
 def test_bad_input_is_one_line_and_exit_2(progress, tmp_path, args, says):
-    refused_in_one_line(in_process, progress, tmp_path, args, says)
+    refused_in_one_line(run_here, progress, tmp_path, args, says)
 
 
 @pytest.mark.parametrize(("args", "says"), [BAD_INPUT[k] for k in AS_A_PROGRAM])

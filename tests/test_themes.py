@@ -21,9 +21,20 @@ def luminance(rgb: int) -> float:
 
 
 def pixels_of(widget) -> list[int]:
-    image = widget.grab().toImage()
-    return [image.pixel(x, y) & 0xFFFFFF for y in range(0, image.height(), 2)
-            for x in range(0, image.width(), 2)]
+    """Every second pixel across and down, row by row, as 0xRRGGBB."""
+    return (grid_of(widget.grab().toImage())[::2, ::2] & 0xFFFFFF).ravel().tolist()
+
+
+def grid_of(image):
+    """The picture's pixels as a height x width array of 0xAARRGGBB."""
+    import numpy as np
+
+    from ui.qt import QImage
+
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
+    rows = np.frombuffer(image.constBits(), dtype=np.uint32).reshape(
+        image.height(), image.bytesPerLine() // 4)
+    return rows[:, :image.width()].copy()  # the converted image is gone once this returns
 
 
 def ground_of(widget) -> float:
@@ -62,13 +73,12 @@ def line_pixels(grid):
     import numpy as np
 
     def across(a):
-        out = np.zeros(a.shape, dtype=bool)
-        for y, row in enumerate(a):
-            starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
-            lengths = np.diff(np.r_[starts, row.size])
-            for s, n in zip(starts[lengths >= RUN], lengths[lengths >= RUN], strict=True):
-                out[y, s:s + n] = True
-        return out
+        # each run numbered in reading order (a row's first pixel always starts one), then each
+        # pixel marked by its run's length
+        starts = np.ones(a.shape, dtype=bool)
+        starts[:, 1:] = a[:, 1:] != a[:, :-1]
+        run = np.cumsum(starts).reshape(a.shape) - 1
+        return (np.bincount(run.ravel()) >= RUN)[run]
 
     return across(grid) | across(grid.T).T
 
@@ -85,12 +95,8 @@ def inks(image, *, inset: int = 3, right: int = 0, ground: int | None = None) ->
     out: they are not words."""
     import numpy as np
 
-    from ui.qt import QImage
-
-    image = image.convertToFormat(QImage.Format.Format_RGB32)
-    rows = np.frombuffer(image.constBits(), dtype=np.uint32).reshape(
-        image.height(), image.bytesPerLine() // 4)
-    grid = rows[inset:image.height() - inset, inset:image.width() - inset - right] & 0xFFFFFF
+    grid = grid_of(image)
+    grid = grid[inset:grid.shape[0] - inset, inset:grid.shape[1] - inset - right] & 0xFFFFFF
     if grid.size == 0:
         return 0, []
     if ground is None:
