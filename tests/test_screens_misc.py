@@ -261,6 +261,41 @@ def test_combo_boxes_draw_their_arrow_whole_in_both_themes(qtbot, name, large, t
         app.setProperty("large_print", before[3])
 
 
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_the_deal_bars_choices_read_whole_at_1024_in_both_themes(qtbot, name):
+    """The combo boxes' own button made each wider, and at 1024 px the deal bar squeezed them:
+    "Props & Ho", "Procedure dri". The deal bar's choices, as a trainee first sees them, read whole."""
+    from ui.qt import QApplication, QPalette, QStyle, QStyleOptionComboBox
+    from ui.shell import theme
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    app = QApplication.instance()
+    before = (app.styleSheet(), QPalette(app.palette()), app.property("theme"), app.property("large_print"))
+    theme.apply(app, name)
+    try:
+        w = MainWindow(Services(None))
+        qtbot.addWidget(w)
+        w.resize(1024, 680)
+        w.show()
+        qtbot.waitExposed(w)
+        page = w.show_screen("practice")
+        for combo in (page.game, page.kind):
+            option = QStyleOptionComboBox()
+            combo.initStyleOption(option)
+            field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                                 QStyle.SubControl.SC_ComboBoxEditField, combo)
+            shown = combo.currentText()
+            assert field.width() >= combo.fontMetrics().horizontalAdvance(shown), \
+                f"{shown!r} is clipped: {field.width()} px for it"
+        w.close()
+    finally:  # the application as it was, for the tests after this one
+        app.setStyleSheet(before[0])
+        app.setPalette(before[1])
+        app.setProperty("theme", before[2])
+        app.setProperty("large_print", before[3])
+
+
 def test_every_menu_shortcut_is_in_the_keyboard_help(qtbot):
     """F1's help names every key the menus answer to (a key nobody is told of is a key nobody uses)."""
     import re
