@@ -39,6 +39,7 @@ import json
 import time
 
 import psycopg
+from psycopg import sql
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.sql import value
@@ -63,6 +64,26 @@ def attempts_issued(conn: psycopg.Connection, trainee_name: str, form_uid: str) 
 
 def _refused(e: psycopg.errors.RaiseException) -> ClassServerError:
     return ClassServerError(str(e).strip().splitlines()[0])
+
+
+def _instructor_record(conn: psycopg.Connection, function: str, what: str, reason: str, *,
+                       doing: str, not_yet: str, only: str) -> None:
+    """An instructor's call that records `what` with a reason kept with it (give back, void,
+    abandon): ClassServerError says why not, in words ("{doing} needs a reason", "this class
+    server {not_yet}", "only an instructor's login {only}", or the server's own refusal)."""
+    why = clean_name(" ".join(reason.split()))
+    if not why:
+        raise ClassServerError(f"{doing} needs a reason (it is kept with it)")
+    try:
+        with conn.transaction():
+            conn.execute(sql.SQL("SELECT {}(%s, %s)").format(sql.Identifier(function)), (what, why))
+    except psycopg.errors.UndefinedFunction:
+        raise ClassServerError(f"this class server {not_yet}: start it with this version "
+                               "(dealer-trainer class-server) to bring it up to date") from None
+    except psycopg.errors.RaiseException as e:
+        raise _refused(e) from None
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError(f"only an instructor's login {only}") from None
 
 
 def class_uid(conn: psycopg.Connection) -> str:
@@ -251,38 +272,16 @@ def give_back_start(conn: psycopg.Connection, result_uid: str, reason: str) -> N
     reason, kept with it: it no longer counts against the form's attempts, for an exam with no
     sitting or a sitting. ClassServerError says why not (not started here with no sitting, given
     back already, no reason, not an instructor)."""
-    why = clean_name(" ".join(reason.split()))
-    if not why:
-        raise ClassServerError("giving an attempt back needs a reason (it is kept with it)")
-    try:
-        with conn.transaction():
-            conn.execute("SELECT void_exam_start(%s, %s)", (result_uid, why))
-    except psycopg.errors.UndefinedFunction:
-        raise ClassServerError("this class server gives no attempt back yet: start it with this "
-                               "version (dealer-trainer class-server) to bring it up to date") from None
-    except psycopg.errors.RaiseException as e:
-        raise _refused(e) from None
-    except psycopg.errors.InsufficientPrivilege:
-        raise ClassServerError("only an instructor's login gives an attempt back") from None
+    _instructor_record(conn, "void_exam_start", result_uid, reason, doing="giving an attempt back",
+                       not_yet="gives no attempt back yet", only="gives an attempt back")
 
 
 def void_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
     """Void a sitting (s019, an instructor's call), with the reason: its attempt is given back,
     and it is never started nor certified. ClassServerError says why not (not issued here,
     certified already, voided already, no reason, not an instructor)."""
-    why = clean_name(" ".join(reason.split()))
-    if not why:
-        raise ClassServerError("voiding a sitting needs a reason (it is kept with it)")
-    try:
-        with conn.transaction():
-            conn.execute("SELECT void_exam_sitting(%s, %s)", (nonce, why))
-    except psycopg.errors.UndefinedFunction:
-        raise ClassServerError("this class server voids no sitting yet: start it with this version "
-                               "(dealer-trainer class-server) to bring it up to date") from None
-    except psycopg.errors.RaiseException as e:
-        raise _refused(e) from None
-    except psycopg.errors.InsufficientPrivilege:
-        raise ClassServerError("only an instructor's login voids a sitting") from None
+    _instructor_record(conn, "void_exam_sitting", nonce, reason, doing="voiding a sitting",
+                       not_yet="voids no sitting yet", only="voids a sitting")
 
 
 def unended_sittings(conn: psycopg.Connection) -> list[dict]:
@@ -339,19 +338,8 @@ def abandon_sitting(conn: psycopg.Connection, nonce: str, reason: str) -> None:
     """Record a started sitting that never ended as abandoned (s015, an instructor's call), with
     the reason: it counts as a fail. ClassServerError says why not (not started here, ended,
     recorded already, no reason, not an instructor)."""
-    why = clean_name(" ".join(reason.split()))
-    if not why:
-        raise ClassServerError("recording a sitting abandoned needs a reason (it is kept with it)")
-    try:
-        with conn.transaction():
-            conn.execute("SELECT abandon_exam_sitting(%s, %s)", (nonce, why))
-    except psycopg.errors.UndefinedFunction:
-        raise ClassServerError("this class server records no abandoned sitting yet: start it with this "
-                               "version (dealer-trainer class-server) to bring it up to date") from None
-    except psycopg.errors.RaiseException as e:
-        raise _refused(e) from None
-    except psycopg.errors.InsufficientPrivilege:
-        raise ClassServerError("only an instructor's login records a sitting abandoned") from None
+    _instructor_record(conn, "abandon_exam_sitting", nonce, reason, doing="recording a sitting abandoned",
+                       not_yet="records no abandoned sitting yet", only="records a sitting abandoned")
 
 
 def sitting_state(conn: psycopg.Connection, nonce: str) -> dict:
