@@ -481,6 +481,24 @@ class TraineeDialog(QDialog):
         self.replay_dialog.open()
 
 
+def answer_rows(dialog: QDialog, layout: QVBoxLayout, verb: str) -> tuple[QLabel, QLabel, QPushButton]:
+    """The last rows of an instructor's dialog that asks the server: a line for its refusal
+    (hidden until there is one), a status line, and Cancel beside the button named `verb`."""
+    problem = QLabel()
+    problem.setObjectName("wrong")
+    problem.setWordWrap(True)
+    problem.hide()
+    layout.addWidget(problem)
+    status = QLabel()
+    layout.addWidget(status)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    button = buttons.addButton(verb, QDialogButtonBox.ButtonRole.AcceptRole)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout.addWidget(buttons)
+    return problem, status, button
+
+
 class ReasonDialog(QDialog):
     """One thing done in the class for good, with a reason: what it is (`what`, rich text), a
     reason (kept with it, 500 characters at most), then the button (`verb`), which calls `call`
@@ -501,20 +519,9 @@ class ReasonDialog(QDialog):
         self.reason.setPlaceholderText(placeholder)
         self.reason.setAccessibleName("Reason")
         layout.addWidget(self.reason)
-        self.problem = QLabel()
-        self.problem.setObjectName("wrong")
-        self.problem.setWordWrap(True)
-        self.problem.hide()
-        layout.addWidget(self.problem)
-        self.status = QLabel()
-        layout.addWidget(self.status)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.button = buttons.addButton(verb, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.problem, self.status, self.button = answer_rows(self, layout, verb)
         self.button.setEnabled(False)
         self.reason.textChanged.connect(lambda text: self.button.setEnabled(bool(text.strip())))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
         self.resize(560, self.sizeHint().height())
 
     def accept(self) -> None:
@@ -595,19 +602,8 @@ class MergeDialog(QDialog):
         self.part_button.setEnabled(bool(self.merged) and part is not None)
         if not self.merged:
             self.pairs.addItem("no trainees are merged")
-        self.problem = QLabel()
-        self.problem.setObjectName("wrong")
-        self.problem.setWordWrap(True)
-        self.problem.hide()
-        layout.addWidget(self.problem)
-        self.status = QLabel()
-        layout.addWidget(self.status)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.button = buttons.addButton("&Merge", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.problem, self.status, self.button = answer_rows(self, layout, "&Merge")
         self.button.setEnabled(bool(self.others))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
         self.resize(600, self.sizeHint().height())
 
     def say(self, text: str) -> None:
