@@ -20,12 +20,9 @@ NEW_KEY_WORK = "Sealing the new instructor key under its passphrase (a second or
 POLL_MS = 15  # how often the waiting GUI thread looks whether the work is done
 
 
-def off_the_gui_thread(say: Callable[[str], None], text: str, work: Callable[[], T]) -> T:
-    """`work()` on a thread, with `say(text + "…")` and a busy cursor until it ends, then
-    `say("")`; its value, or its exception raised here."""
-    from ui.qt import QApplication, QEventLoop, Qt, QTimer
-
-    out: dict = {}
+def _worker(work: Callable[[], T], out: dict) -> threading.Thread:
+    """A thread (not started) that puts `work()`'s value in out["value"], or the exception it
+    raised in out["error"], for the GUI thread to hand on."""
 
     def run() -> None:
         try:
@@ -33,7 +30,16 @@ def off_the_gui_thread(say: Callable[[str], None], text: str, work: Callable[[],
         except BaseException as e:  # handed to the GUI thread, raised there
             out["error"] = e
 
-    worker = threading.Thread(target=run, name="off-the-gui-thread", daemon=True)
+    return threading.Thread(target=run, name="off-the-gui-thread", daemon=True)
+
+
+def off_the_gui_thread(say: Callable[[str], None], text: str, work: Callable[[], T]) -> T:
+    """`work()` on a thread, with `say(text + "…")` and a busy cursor until it ends, then
+    `say("")`; its value, or its exception raised here."""
+    from ui.qt import QApplication, QEventLoop, Qt, QTimer
+
+    out: dict = {}
+    worker = _worker(work, out)
     say(f"{text}…")
     QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     loop = QEventLoop()
@@ -66,14 +72,7 @@ def cancellable(parent, title: str, text: str, work: Callable[[], T]) -> T:
     from ui.qt import QEventLoop, QProgressDialog, Qt, QTimer
 
     out: dict = {}
-
-    def run() -> None:
-        try:
-            out["value"] = work()
-        except BaseException as e:  # handed to the GUI thread, raised there
-            out["error"] = e
-
-    worker = threading.Thread(target=run, name="off-the-gui-thread", daemon=True)
+    worker = _worker(work, out)
     box = QProgressDialog(text, "Cancel", 0, 0, parent)  # a range of 0 to 0: a busy bar
     box.setObjectName("busy")
     box.setWindowTitle(title)
