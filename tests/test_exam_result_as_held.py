@@ -50,6 +50,8 @@ def test_the_exam_screen_shows_the_result_as_the_class_server_holds_it(qtbot, tm
         w = window(qtbot, store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id)
         try:
             page = w.show_screen("exam")
+            page.refresh()
+            row = [page.results.item(0, c).text() for c in range(page.results.columnCount())]
             page.show_result(engine)
             shown = page.report.toPlainText()
         finally:
@@ -57,3 +59,4 @@ def test_the_exam_screen_shows_the_result_as_the_class_server_holds_it(qtbot, tm
     assert "As the class server holds it, which is what is certified" in shown
     assert "item 2: recorded late" in shown and "item 3: recorded late" in shown
     assert "NOT PASSED (timed-out)" in shown and "2. Part 2 (not answered)" in shown
+    assert "timed-out" in row and "passed" not in row, f"the Results list shows the engine's verdict: {row}"

@@ -122,7 +122,7 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
         return selected(self.forms) if hasattr(self, "forms") else None
 
     def refresh(self) -> None:
-        from trainer.exams import ExamAccess, list_forms, results_for
+        from trainer.exams import ExamAccess, as_the_class_holds, list_forms, results_for
         from trainer.progress import StoreError
 
         if self.store is None or self.trainee is None:
@@ -138,9 +138,11 @@ class ExamPage(ExamSitting, ResultsShown, FormsTab, QWidget):
              [a.uid for a in avail])
         try:  # a result that cannot be read is left out, and named in the status bar
             shown = sorted(results_for(self.store, self.trainee), key=lambda x: -x.started)
+            # sat in a class, the verdict listed is the one the class server holds (and certifies)
+            held = [as_the_class_holds(self.store, x)[0] for x in shown]
             rows = [(x.trainee_name, x.form_name, time.strftime("%Y-%m-%d %H:%M", time.localtime(x.started)),
-                     x.status.value, x.total if x.total is not None else "—", self.certification_of(x)[1])
-                    for x in shown]
+                     h.status.value, h.total if h.total is not None else "—", self.certification_of(x)[1])
+                    for x, h in zip(shown, held, strict=True)]
         except StoreError as e:  # the file cannot be read now: said, and nothing listed
             shown, rows = [], []
             self.services.status.emit(str(e))
