@@ -19,7 +19,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.support.class_server import PASSWORD, attempt, progress_file, push_all
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from trainer.classes import ClassServerError
 from trainer.classes.server.logins import class_login, enrol_workstation
 from trainer.classes.server.people import merge, merges, part
@@ -82,7 +82,7 @@ def test_export_results_for_her_with_her_own_login(klass, two_workstations):
     assert done.returncode == 0, done.stderr
     rows = list(csv.reader(io.StringIO(done.stdout.lstrip("\ufeff"))))
     assert len(rows) == 1 + 5, rows
-    done = run_command("export-results", "--class", own, "--format", "xapi", "--trainee", "Ana Ruiz")
+    done = run_here("export-results", "--class", own, "--format", "xapi", "--trainee", "Ana Ruiz")
     assert done.returncode == 0, done.stderr
     actors = {s["actor"]["account"]["name"] for s in json.loads(done.stdout)}
     assert actors == {two_workstations["ana ids"][0]}
@@ -114,10 +114,10 @@ def test_an_instructor_merges_two_rows_and_parts_them_again(tmp_path, klass):
         said = statements(lines, certified=[exam], accounts=accounts)
         assert {s["actor"]["account"]["name"] for s in said} == {dee}
         assert [s["actor"]["name"] for s in said if "/exams/" in s["object"]["id"]] == ["Dee Park"]
-        again = run_command("merge-trainees", dee, park, "--class", url)
+        again = run_here("merge-trainees", dee, park, "--class", url)
         assert again.returncode == 2 and "merged already" in again.stderr, again.stderr
         assert "Traceback" not in again.stderr
-        done = run_command("merge-trainees", "--part", park, dee, "--class", url)
+        done = run_here("merge-trainees", "--part", park, dee, "--class", url)
         assert done.returncode == 0, done.stderr
         assert names_in_view(instructor) == ["Dee", "Dee Park"]
         record = merges(instructor)

@@ -16,9 +16,12 @@ def fast_pushes(monkeypatch):
     monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
 
 
-def test_an_instructor_merges_two_rows_from_the_class_tab(qtbot, tmp_path, klass):
+def test_an_instructor_merges_two_rows_from_the_class_tab(qtbot, tmp_path, klass, monkeypatch):
     from ui.qt import Qt
 
+    # no reading of the class on a clock: the view shows each change because a call asked for it
+    # (before: a refused merge left the view stale until the next reread, 10 s on)
+    monkeypatch.setattr("ui.classroom.live.REREAD_S", 3600.0)
     push_all(progress_file(tmp_path / "a.db", {"Dee": 2}), klass)
     push_all(progress_file(tmp_path / "b.db", {"Dee Park": 1}), klass)
     w, page, store = instructor_window(qtbot, tmp_path, klass)

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from tests.support.class_server import server_rows
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import form, issuer
 from trainer.classes import ClassServerError
 from trainer.exams.certify import issue_sitting
@@ -41,21 +41,21 @@ def test_the_instructor_gives_back_the_attempts_a_classmate_spent(tmp_path, klas
         issue_sitting(ledger, ivy, exam, "Bo Chen", classroom=joined("instructor"))
 
     url = klass.address("instructor").url
-    listed = run_command("give-back-attempt", "--class", url)
+    listed = run_command("give-back-attempt", "--class", url)  # the program; the rest in process
     assert listed.returncode == 0, listed.stderr
     assert all(uid in listed.stdout for uid in spent) and "Bo Chen, floor-1, attempt 3" in listed.stdout
     for who in ("workstation", "supervisor"):  # nobody else gives one back
-        done = run_command("give-back-attempt", spent[0], "--reason", "mine", "--class",
+        done = run_here("give-back-attempt", spent[0], "--reason", "mine", "--class",
                            klass.address(who).url)
         assert done.returncode == 2 and "only an instructor" in done.stderr, done.stderr
-    done = run_command("give-back-attempt", spent[0], "--class", url)
+    done = run_here("give-back-attempt", spent[0], "--class", url)
     assert done.returncode == 2 and "needs a reason" in done.stderr, done.stderr
-    done = run_command("give-back-attempt", "0" * 32, "--reason", "x", "--class", url)
+    done = run_here("give-back-attempt", "0" * 32, "--reason", "x", "--class", url)
     assert done.returncode == 2 and "was not started in this class with no sitting" in done.stderr
-    done = run_command("give-back-attempt", spent[0], "--reason", "spent at Table 2 while Bo was out",
+    done = run_here("give-back-attempt", spent[0], "--reason", "spent at Table 2 while Bo was out",
                        "--class", url)
     assert done.returncode == 0, done.stderr
-    again = run_command("give-back-attempt", spent[0], "--reason", "again", "--class", url)
+    again = run_here("give-back-attempt", spent[0], "--reason", "again", "--class", url)
     assert again.returncode == 2 and "given back already" in again.stderr
 
     with Store.open(tmp_path / "instructor.sqlite") as ledger:

@@ -23,7 +23,7 @@ GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dic
 @pytest.mark.qt  # the app's widgets, in a pytest of its own
 def test_on_a_laptop_and_a_projector(tmp_path):
     passed = rerun_on_two_screens(Path(__file__), tmp_path, "not test_on_a_laptop_and_a_projector")
-    assert passed >= 2 * 2 * (5 * len(GAMES) + 2)
+    assert passed >= 2 * 2 * (4 * len(GAMES) + 2)
 
 
 class Trainee:
@@ -131,16 +131,12 @@ def test_the_payout_keypad_lies_on_the_screen_and_shows_what_is_typed(qtbot, win
     assert area(window).contains(on_screen(field))
     room = field.contentsRect().width() - field.textMargins().left() - field.textMargins().right()
     assert field.fontMetrics().horizontalAdvance(field.text()) < room, "the typed amount is cut"
-    keypad.reject()
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_table_takes_its_room_back_when_the_keypad_closes(qtbot, window, game):
-    screen = open_keypad(qtbot, window, game, Mode.EXAM)
     width = screen.view.width()
-    screen.dialog.reject()
-    qtbot.waitUntil(lambda: not screen.room.isVisible())
-    qtbot.waitUntil(lambda: screen.view.width() > width)
+    keypad.reject()
+    if mode is Mode.EXAM:  # the table takes its room back once the keypad closes (a guided drill
+        # brings the next winner's keypad at once)
+        qtbot.waitUntil(lambda: not screen.room.isVisible())
+        qtbot.waitUntil(lambda: screen.view.width() > width)
 
 
 def test_a_choice_lies_on_the_screen(qtbot, window):

@@ -171,14 +171,19 @@ class LiveClass(QObject):
 
     def merge(self, uid: str, other_uid: str) -> None:
         """Record two trainees as one person (a short call on the GUI thread, as
-        ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
-        self.connection.merge_trainees(uid, other_uid)
-        self.request()
+        ui.shell.server_call makes it); the class is read again, refused too (what was recorded
+        meanwhile is then shown at once). ClassServerError says why not."""
+        try:
+            self.connection.merge_trainees(uid, other_uid)
+        finally:
+            self.request()
 
     def part(self, uid: str, other_uid: str) -> None:
         """Undo a merge, by a record of its own (as `merge`); the class is read again."""
-        self.connection.part_trainees(uid, other_uid)
-        self.request()
+        try:
+            self.connection.part_trainees(uid, other_uid)
+        finally:
+            self.request()
 
     def merged_now(self) -> list:
         """The pairs merged now, read from the class (a short call on the GUI thread)."""

@@ -244,9 +244,9 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         if self.text_scale <= 1:
             return
         words = [t for t in self._print.items() if isinstance(t, TextItem) and t.text.strip()]
+        ink = {t: t.ink_rect().adjusted(1, 1, -1, -1) for t in words}  # measured again only when shrunk
         for _ in range(20):
-            inks = sorted(((t.ink_rect().adjusted(1, 1, -1, -1), t) for t in words),
-                          key=lambda it: it[0].top())
+            inks = sorted(((ink[t], t) for t in words), key=lambda it: it[0].top())
             crossed = set()
             for i, (a, first) in enumerate(inks):  # each against those that start above its foot
                 for b, second in inks[i + 1:]:
@@ -258,6 +258,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
                 return
             for t in crossed:
                 t.shrink()
+                ink[t] = t.ink_rect().adjusted(1, 1, -1, -1)
 
     def drawBackground(self, painter, exposed) -> None:
         """The backdrop, then the printed layout. The view caches this (CacheBackground), so a
