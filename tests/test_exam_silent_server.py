@@ -169,6 +169,17 @@ def warnings_said(monkeypatch) -> list[str]:
     return said
 
 
+def sam_at_the_exam_window(qtbot, tmp_path, ivy, joined):
+    """A sitting issued to Sam Lee in the class, and a workstation's window with Sam in its file:
+    (the form, the sitting's token, the workstation's Store, the window)."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    store = Store.open(tmp_path / "ws.db")
+    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), store.add_trainee("Sam Lee"))
+    return exam, token, store, w
+
+
 def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, joined, ivy, proxy,
                                                                   watchdog, monkeypatch):
     """The proctor types the start code; the class server accepts the connection and holds the
@@ -180,11 +191,7 @@ def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_pat
 
     warned = warnings_said(monkeypatch)
     fired, timer = watchdog
-    exam = form()
-    with Store.open(tmp_path / "instructor.sqlite") as ledger:
-        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
-    store = Store.open(tmp_path / "ws.db")
-    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), store.add_trainee("Sam Lee"))
+    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined)
     seen: dict = {}
 
     def then(watch: Watching) -> None:
@@ -228,11 +235,7 @@ def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, j
 
     warned = warnings_said(monkeypatch)
     fired, timer = watchdog
-    exam = form()
-    with Store.open(tmp_path / "instructor.sqlite") as ledger:
-        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
-    store = Store.open(tmp_path / "ws.db")
-    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), store.add_trainee("Sam Lee"))
+    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined)
     clicked: list[bool] = []
 
     def then(watch: Watching) -> None:
