@@ -13,10 +13,10 @@ are noisy, so compare within one run only.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.benchmarks.practice_rounds import measured
 
 HERE = Path(__file__).resolve().parents[2]
 
@@ -55,12 +55,6 @@ print(json.dumps(out))
 """
 
 
-def once(root: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(root)], capture_output=True,
-                          text=True, check=True)
-    return json.loads(done.stdout)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
@@ -68,9 +62,9 @@ def main() -> int:
     args = ap.parse_args()
     here, there = [], []
     for _ in range(args.repeat):
-        here.append(once(HERE))
+        here.append(measured(MEASURE, HERE))
         if args.against:
-            there.append(once(args.against.resolve()))
+            there.append(measured(MEASURE, args.against.resolve()))
     best = {k: min(r[k] for r in here) for k in ("whole", "grown")}
     print(f"{here[0]['actions']} actions, CPU seconds, best of {args.repeat}")
     print(f"  graded whole after each action: {best['whole']:.3f}")

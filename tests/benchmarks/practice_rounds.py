@@ -46,8 +46,9 @@ print(json.dumps({"rounds": len(rounds), "actions": actions, "dealt": dealt,
 """
 
 
-def once(root: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(root)], capture_output=True,
+def measured(code: str, root: Path) -> dict:
+    """What the measuring `code` prints (JSON), run in a Python of its own on the checkout `root`."""
+    done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout)
 
@@ -62,7 +63,7 @@ def main() -> int:
         runs[args.against.resolve()] = []
     for _ in range(args.repeat):
         for root, got in runs.items():
-            got.append(once(root))
+            got.append(measured(MEASURE, root))
     first = runs[HERE][0]
     print(f"{first['rounds']} rounds, {first['actions']} actions; CPU seconds, best of {args.repeat}")
     best = {root: {k: min(r[k] for r in got) for k in ("dealt", "worked")} for root, got in runs.items()}
