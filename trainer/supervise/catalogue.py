@@ -53,6 +53,12 @@ POINTED = {
 TARGETS = ("wager", *dict.fromkeys(POINTED.values()))
 
 
+def target_words(target: str) -> str:
+    """A target as a supervisor reads it: a wager by the name the layout prints."""
+    seat, _, bet = target.removeprefix("seat ").partition(" ")
+    return f"seat {seat} {games.bet_name(bet)}" if target.startswith("seat ") and bet else target
+
+
 def target(step: Expected | Performed) -> str:
     """What a supervisor points at to flag a fault in this step: the wager ("seat 2 hop-top")
     or the call or record ("call", "pointer", "markers", ...)."""

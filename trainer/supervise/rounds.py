@@ -13,6 +13,7 @@ findings of it: what the dealer did, what the dealer should have done, the secti
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, replace
 
@@ -48,6 +49,7 @@ class Fault:
     expected: Expected | None  # the correct step it changes; None where it adds an action
     done: tuple[Performed, ...]  # what the dealer did instead, in the round's log (none: left out)
     at: float  # seconds into the round: when the supervisor can first see it
+    index: int  # where in the round's log it shows (the action it is, or comes instead of)
     cents: int  # the money it moves wrongly, to or from the player (0 for a call or record)
     scripted: bool = False
 
@@ -106,7 +108,7 @@ def supervise(scenario: Scenario, count: int | None = None, seed: int | str = 0,
         count = 0 if scenario.faults else DEFAULT_FAULTS
     if not 0 <= count <= MOST_FAULTS:
         raise SuperviseError(f"--faults {count}: a round takes 0 to {MOST_FAULTS} faults")
-    if not pace > 0:
+    if not (pace > 0 and math.isfinite(pace)):
         raise SuperviseError(f"a pace of {pace} seconds: the dealer needs a positive pace")
     rnd = setting(scenario)
     chosen = scripted(rnd)
@@ -244,7 +246,7 @@ def inject(rnd: Round, chosen: list[tuple[FaultType, Site]], rid: str, pace: flo
         changed = rnd.steps[site.step] if site.added is None and kind.op.replaces else None
         faults.append(Fault(kind, site.id(rnd), target(site.added or rnd.steps[site.step]),
                             (site.added or rnd.steps[site.step]).throw, changed,
-                            tuple(new[id(p)] for p in done), where * pace,
+                            tuple(new[id(p)] for p in done), where * pace, where,
                             swing(rnd, changed, done), scripted=n < scripted))
     faults.sort(key=lambda f: f.at)
     return SupervisedRound(rid, rnd.scenario, rnd.procedure, list(rnd.log), timed, faults, pace)
