@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
 from trainer.drills import UnknownRound, deal_again, random_round
 from trainer.grading import Finding, Result, correct_log, grade
@@ -170,7 +171,7 @@ def scripted(rnd: Round) -> list[tuple[FaultType, Site]]:
     out: list[tuple[FaultType, Site]] = []
     used = _Used(rnd)
 
-    def fail(where: str, message: str):
+    def fail(where: str, message: str) -> NoReturn:
         raise ScenarioError(s.path or s.id, s.line_of(where), message)
 
     for f in s.faults:
@@ -209,7 +210,7 @@ class _Used:
         self.wagers: set[tuple] = set()
 
     def _wagers(self, site: Site) -> set[tuple]:
-        out = set()
+        out: set[tuple] = set()
         for i in site.touches():
             e = self.rnd.steps[i]
             if e.seat is not None and e.bet is not None:

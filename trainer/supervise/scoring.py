@@ -111,8 +111,9 @@ class Score:
 
     @property
     def earned(self) -> Fraction:
-        return sum((WEIGHTS[c.fault.type.severity] * (1 if c.named else MISNAMED) for c in self.caught),
-                   Fraction(0)) - FALSE_ALARM * len(self.false_alarms)
+        credit = (WEIGHTS[c.fault.type.severity] * (Fraction(1) if c.named else MISNAMED)
+                  for c in self.caught)
+        return sum(credit, Fraction(0)) - FALSE_ALARM * len(self.false_alarms)
 
     @property
     def score(self) -> Fraction:
