@@ -92,3 +92,15 @@ def test_a_bad_fault_entry_through_the_command(tmp_path):
                     encoding="utf-8")
     done = run_command("supervise", str(path))
     assert done.returncode == 2 and done.stderr.startswith(f"{path}:57: unknown fault kind \"nope\"")
+
+
+def test_check_reads_the_fault_entries_too(tmp_path):
+    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
+    text = FIRST.read_text(encoding="utf-8")
+    good.write_text(text + '\n[[fault]]\nstep = "r1:uncover"\nkind = "ph-no-more-bets-missed"\n'
+                    .replace("r1:uncover", "r1:no-more-bets"), encoding="utf-8")
+    bad.write_text(text + '\n[[fault]]\nstep = "r1:uncover"\nkind = "ph-short-pay"\n', encoding="utf-8")
+    done = run_here("check", str(good), str(bad))
+    assert done.returncode == 2 and done.stdout == "1 of 2 scenario files are good\n"
+    assert done.stderr == (f'{bad}:56: "ph-short-pay" cannot go in step "r1:uncover"; in this round it '
+                           'goes in r1:pay:seat2:double-3-3, r1:pay:seat4:hop-center\n')

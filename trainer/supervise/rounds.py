@@ -191,8 +191,10 @@ def scripted(rnd: Round) -> list[tuple[FaultType, Site]]:
                                     "answer key's: dealer-trainer key SCENARIO --json)")
         site = next((x for x in kind.sites(rnd) if x.id(rnd) == f.step), None)
         if site is None:
-            fail(f"{f.where}.step", f"\"{f.kind}\" cannot go in step \"{f.step}\" ({kind.words.lower()} "
-                                    "needs another step)")
+            places = [x.id(rnd) for x in kind.sites(rnd)]
+            fail(f"{f.where}.step", f"\"{f.kind}\" cannot go in step \"{f.step}\"; "
+                 + (f"in this round it goes in {', '.join(places[:3])}{' …' if len(places) > 3 else ''}"
+                    if places else "this round has no step it can go in"))
         if not used.free(site):
             fail(f"{f.where}.step", f"step \"{f.step}\" already has a fault, or shares its wager "
                                     "with one")
