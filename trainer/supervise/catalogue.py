@@ -206,7 +206,8 @@ class Swap(Op):
         if self.into is Do.ACCEPT:
             return _as(p, do=Do.ACCEPT)
         if self.into is Do.NO_ROLL:
-            return _as(p, do=Do.NO_ROLL, value=next(iter(games.get(rnd.scenario.game).no_rolls)))
+            game = games.get(rnd.scenario.game)
+            return _as(p, do=Do.NO_ROLL, value=next(r for r in game.no_rolls if r not in game.cannot_happen))
         view = rnd.procedure.throws[e.throw - 1]  # a no roll announced as the dice
         said = choices(rnd.scenario.game, view, n=2, seed=i)
         return _as(p, do=Do.ANNOUNCE, value=said[0]) if said else None
@@ -496,6 +497,9 @@ def _catalogue() -> list[FaultType]:
         FaultType("ph-no-roll-reason", PH, CALLS, "A no roll called for the wrong reason",
                   sections("668a.3(f)", "668a.3(g)", "668a.3(h)"), M, Kind.WRONG_CALL,
                   Revalue(Do.NO_ROLL), "call the no roll for what happened"),
+        FaultType("ph-valid-roll-called-no-roll", PH, CALLS, "A valid roll called a no roll",
+                  sections("668a.3(h)"), M, Kind.WRONG_CALL, Swap(Do.ANNOUNCE, Do.NO_ROLL),
+                  "announce the skyward faces"),
         FaultType("ph-pointer-wrong", PH, RECORDS, "The pointer placed on the wrong combination",
                   sections("668a.3(h)"), M, Kind.WRONG_RECORD, Revalue(Do.PLACE_POINTER),
                   "place the pointer on the combination thrown"),
@@ -555,6 +559,9 @@ def _catalogue() -> list[FaultType]:
         FaultType("tdf-no-roll-reason", TDF, CALLS, "A no roll called for the wrong reason",
                   sections("577.5"), M, Kind.WRONG_CALL, Revalue(Do.NO_ROLL),
                   "call the no roll for what happened"),
+        FaultType("tdf-valid-throw-called-no-roll", TDF, CALLS, "A valid throw called a no roll",
+                  sections("577.5(e)"), M, Kind.WRONG_CALL, Swap(Do.ANNOUNCE, Do.NO_ROLL),
+                  "announce the dice and the play"),
         FaultType("tdf-extra-point-missed", TDF, CALLS, "The extra point roll not made",
                   sections("577.6(f)(1)"), M, Kind.MISSING, Omit(Do.EXTRA_POINT_ROLL),
                   "roll for the extra point while an Extra Point wager is up"),
@@ -612,6 +619,10 @@ def _catalogue() -> list[FaultType]:
                   sections("675a.4(b)"), M, Kind.WRONG_CALL,
                   Swap(Do.NO_ROLL, Do.ANNOUNCE, when=lambda r, i: not reason(*COCKED)(r, i)),
                   "call \"no roll\""),
+        FaultType("hrd-valid-roll-called-no-roll", HRD, CALLS, "A valid roll called a no roll",
+                  sections("675a.4(d)", "675a.4(h)"), M, Kind.WRONG_CALL,
+                  Swap(Do.ANNOUNCE, Do.NO_ROLL),
+                  "announce the face that matched most and how many"),
         FaultType("hrd-dice-not-boxed", HRD, RECORDS, "The matching dice not moved to their throw "
                   "box", sections("675a.4(e)"), M, Kind.MISSING, Omit(Do.MOVE_DICE),
                   "move the matching dice to the throw box of their face"),
@@ -648,6 +659,9 @@ def _catalogue() -> list[FaultType]:
                   sections("675a.4(b)"), M, Kind.WRONG_CALL,
                   Swap(Do.NO_ROLL, Do.ANNOUNCE, when=lambda r, i: not reason(*COCKED)(r, i)),
                   "call \"no roll\""),
+        FaultType("hrd6-valid-roll-called-no-roll", HRD6, CALLS, "A valid roll called a no roll",
+                  sections("675a.6(h)"), M, Kind.WRONG_CALL, Swap(Do.ANNOUNCE, Do.NO_ROLL),
+                  "announce the face that matched most"),
         FaultType("hrd6-dice-not-boxed", HRD6, RECORDS, "The matching dice not moved to their "
                   "throw box", sections("675a.6(h)"), M, Kind.MISSING, Omit(Do.MOVE_DICE),
                   "move the matching dice to the throw box of their face"),
@@ -677,6 +691,9 @@ def _catalogue() -> list[FaultType]:
         FaultType("pgd-no-more-bets-missed", PGD, CALLS, "\"No more bets\" not called",
                   sections("645c.2(f)"), M, Kind.MISSING, Omit(Do.NO_MORE_BETS),
                   "call \"no more bets\" before the shaker is used"),
+        FaultType("pgd-valid-roll-called-no-roll", PGD, CALLS, "A valid roll called a no roll",
+                  sections("645c.2(g)"), M, Kind.WRONG_CALL, Swap(Do.ANNOUNCE, Do.NO_ROLL),
+                  "announce the red die and the blue dice"),
         FaultType("pgd-late-wager-accepted", PGD, SECURITY, "A wager accepted after the shaker was "
                   "used", sections("645c.2(f)"), C, Kind.ACCEPTED_IMPROPER,
                   Swap(Do.REFUSE, Do.ACCEPT, when=refused(lambda o: o.late)),

@@ -7,8 +7,9 @@ scenario scripts ([[fault]]) and `count` more chosen from the seed. The choice i
 the same id (`round_id`) deals the same round with the same faults anywhere (`again`). No two
 faults touch the same step or the same wager, so each shows as itself; a round may have none.
 
-The grader judges the faulty log (`findings`), and each fault's debrief is the grader's own
-findings of it: what the dealer did, what the dealer should have done, the section it breaks.
+The grader judges the faulty log (`SupervisedRound.graded`), and each fault's debrief is the
+grader's own findings of it (`SupervisedRound.debrief`): what the dealer did, what the dealer
+should have done, the section it breaks.
 """
 
 from __future__ import annotations
