@@ -99,3 +99,17 @@ def test_false_alarms_never_take_the_score_below_zero():
     rnd = a_round(30, fault(CALL, "call", 10.0))
     s = score(rnd, [Flag(float(t), "pointer", "ph-pointer-wrong") for t in range(5)])
     assert s.earned == -5 and s.score == 0
+
+
+def test_a_dealt_round_flagged_at_every_fault_scores_whole_and_unflagged_loses_its_money():
+    from trainer.supervise.rounds import dealt
+
+    rnd = dealt("three-dice-football", 4, "score", 4)
+    assert len(rnd.faults) == 4
+    every = score(rnd, [Flag(f.at + 1.0, f.target, f.type.id) for f in rnd.faults])
+    assert every.hits == 4 and every.score == 1 and not every.false_alarms
+    assert every.mean_seconds == 1.0 and every.missed_cents == 0
+    silent = score(rnd, [])
+    assert silent.score == 0 and len(silent.missed) == 4
+    assert silent.missed_cents == sum(f.cents for f in rnd.faults)
+    assert silent.noise == len(rnd.log) - sum(len(f.done) for f in rnd.faults)
