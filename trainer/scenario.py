@@ -11,6 +11,8 @@ rules engine (trainer.procedure.builder), which refuses events that cannot happe
     [[wagers]]   seat, bet, amount, cash / seated (optional: improper wagers to refuse)
     [[events]]   type = "throw" | "no-roll" | "wager" | "take-down" | "reject-dice" |
                  "lost-die" | "extra-roll", with the fields of its type
+    [[fault]]    step, kind: a fault a supervised dealer makes at a step (trainer.supervise,
+                 which checks the kind and the step against the round)
 """
 
 from __future__ import annotations
@@ -35,11 +37,12 @@ SCHEMA_VERSION = 1
 #: TOML reader takes seconds over megabytes
 MAX_CHARS = 200_000
 TOP_KEYS = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
-            "target_seconds", "automation", "options", "players", "wagers", "events")
+            "target_seconds", "automation", "options", "players", "wagers", "events", "fault")
 REQUIRED = ("schema_version", "id", "title", "briefing", "game", "difficulty", "skills",
             "target_seconds")
 PLAYER_KEYS = ("seat", "name", "shooter")
 WAGER_KEYS = ("seat", "bet", "amount", "cash", "seated")
+FAULT_KEYS = ("step", "kind")
 #: events only some games have (each game lists its own in `Game.events`)
 GAME_EVENTS = ("take-down", "reject-dice", "lost-die", "extra-roll")
 EVENT_TYPES = ("throw", "no-roll", "wager", *GAME_EVENTS)
@@ -77,6 +80,16 @@ class Event:
     offer: Offer | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ScriptedFault:
+    """A [[fault]] entry: the fault type's id (`kind`) and the id of the step it goes in, as the
+    answer key names it (`step`, "r4:pay:seat1:any-2-5")."""
+
+    step: str
+    kind: str
+    where: str  # its field in the file, such as "fault[0]"
+
+
 @dataclass
 class Scenario:
     id: str
@@ -94,6 +107,7 @@ class Scenario:
     events: list[Event]
     path: str = ""
     text: str = ""
+    faults: tuple[ScriptedFault, ...] = ()
 
     def line_of(self, where: str) -> int:
         return Locator(self.text).line_of(where) if self.text else 1
@@ -363,9 +377,18 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
         events.append(_event(r, raw, kind, where, game, bets, checked))
     if not any(ev.type in ("throw", "no-roll", "lost-die", "extra-roll") for ev in events):
         r.fail("events" if "events" in data else "", "a scenario needs at least one throw")
+    faults = []
+    listed = r.need(data, "fault", list, "", "a list of [[fault]] tables") if "fault" in data else []
+    for i, raw in enumerate(listed):
+        where = f"fault[{i}]"
+        if not isinstance(raw, dict):
+            r.fail("fault", "each fault is a [[fault]] table")
+        r.keys(raw, FAULT_KEYS, where)
+        faults.append(ScriptedFault(r.need(raw, "step", str, where, "a step's id from the answer key"),
+                                    r.need(raw, "kind", str, where, "a fault type's id"), where))
     return Scenario(data["id"], data["title"].strip(), data["briefing"].strip(), game.id,
                     difficulty, tuple(Skill(s) for s in skills), target, automation, options,
-                    players, shooter, wagers, events, name, text)
+                    players, shooter, wagers, events, name, text, tuple(faults))
 
 
 def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> Event:

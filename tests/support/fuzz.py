@@ -274,6 +274,38 @@ class Check(Key):
         return data, run
 
 
+class Supervise(Key):
+    """Scenario files with [[fault]] entries, made hostile, through `supervise`."""
+
+    name = "supervise"
+
+    def prepare(self, folder):
+        super().prepare(folder)
+        from trainer.scenario import parse
+        from trainer.supervise.catalogue import of_game
+        from trainer.supervise.rounds import setting
+
+        scripted = []
+        for text in self.texts[::4]:
+            rnd = setting(parse(text))
+            kind = next(k for k in of_game(rnd.scenario.game) if k.sites(rnd))
+            step = json.dumps(kind.sites(rnd)[0].id(rnd))
+            scripted.append(f'{text}\n[[fault]]\nstep = {step}\nkind = "{kind.id}"\n')
+        self.texts = scripted
+
+    def case(self, m):
+        data = m.toml_bytes(m.rng.choice(self.texts))
+        path = self.write(data, "scenario.toml")
+        argv = [self.name, str(path), "--faults", str(m.rng.randint(0, 3)), "--seed",
+                str(m.rng.randint(0, 99)), *(["--json"] if m.rng.random() < 0.5 else [])]
+
+        def run():
+            rc, out, err = run_cli(argv)
+            return Outcome(f"exit {rc}", command_problem(argv, b"", rc, out, err, {0, 2}))
+
+        return data, run
+
+
 class Grade(Target):
     name = "grade"
 
@@ -620,7 +652,7 @@ class Certificates(Target):
 
 
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (
-    Settle, Key, Check, Grade, ResultsImport, FormImport, ScenarioImport, SittingFile, Submission,
+    Settle, Key, Check, Supervise, Grade, ResultsImport, FormImport, ScenarioImport, SittingFile, Submission,
     Certificates)}
 
 

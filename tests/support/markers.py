@@ -63,6 +63,7 @@ SLOW = {
     "test_properties.py::test_high_roll_dice_rounds",
     "test_properties.py::test_props_and_hops_rounds",
     "test_properties.py::test_three_dice_football_games",
+    "test_supervise_catalogue.py::test_the_grader_reports_exactly_each_fault_the_catalogue_puts_in",
     "test_themes.py::test_every_colour_of_words_on_every_screen_reads_in_both_themes",
     "test_table_plays.py::test_random_rounds_play_through_their_table",
     "test_themes.py::test_an_exam_report_reads_in_both_themes",

@@ -1,5 +1,6 @@
 """`dealer-trainer check PATH...`: validate scenario files, a `file:line: message` line on stderr
-for each problem."""
+for each problem (a scenario's [[fault]] entries checked against its round, as `supervise` reads
+them)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ def run(args) -> int:
 
     from trainer.procedure import build
     from trainer.scenario import ScenarioError, load
+    from trainer.supervise.rounds import scripted, setting
 
     files: list[Path] = []
     missing = 0  # paths that do not exist, each reported at once
@@ -35,7 +37,11 @@ def run(args) -> int:
     bad = missing
     for path in files:
         try:
-            build(load(path))
+            scenario = load(path)
+            if scenario.faults:
+                scripted(setting(scenario))  # which builds the procedure too
+            else:
+                build(scenario)
         except ScenarioError as e:
             print(str(e), file=sys.stderr)
             bad += 1
