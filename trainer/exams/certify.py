@@ -49,6 +49,7 @@ from trainer.exams.classledger import (
     kept_answers,
     not_as_recorded,
     not_certifiable,
+    refused_unanswered,
     unended_line,
 )
 from trainer.exams.errors import (
@@ -410,13 +411,16 @@ def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: s
 
 
 def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom,
-                     now: float | None = None) -> dict | None:
+                     now: float | None = None, held_too: bool = False) -> dict | None:
     """Certify a sitting issued in the class from the class server's record of it alone, with
     nothing handed in (see trainer.exams.classledger, "Certified from the server's record"): a
     sitting that ended there, timed out by the server's clock, or was recorded abandoned (then it
     is certified abandoned, a fail). The certificate, or None when there is nothing to certify yet
-    (never started, voided, certified already, still under way). CertifyError names a refusal;
-    ExamOfflineError when the server cannot be reached."""
+    (never started, voided, certified already, still under way). A sitting whose answer the
+    server refused, to an item it holds no answer of, is held (CertifyError, naming why:
+    `refused_unanswered`) unless `held_too`: then it is certified as recorded, and the
+    certificate names the refusals. CertifyError names a refusal; ExamOfflineError when the
+    server cannot be reached."""
     sitting = read_sitting(token, [key.public])
     rows = store.query("SELECT * FROM exam_sittings WHERE nonce = ?", (sitting.nonce,))
     if not rows:
@@ -441,6 +445,9 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
     refused = not_certifiable(use, sitting.nonce, ledger["trainee_name"], ledger["form_digest"], use["used"])
     if refused:
         raise CertifyError(refused)
+    held = refused_unanswered(kept, sitting.nonce)
+    if held and not held_too:
+        raise CertifyError(held)
     form = sitting_form(store, get_form(store, ledger["form_uid"]), token)
     if form.digest != ledger["form_digest"]:
         raise CertifyError("this machine's copy of the form is not the one the sitting names")
@@ -465,7 +472,8 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
     given, unusable = kept_answers(kept)  # an answer that cannot be re-graded is graded as wrong
     return _sign(store, key, ledger, form, str(use["used"]), ledger["trainee_name"], given,
                  ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
-                 recorded={"by": "class server", **({"abandoned": gone} if gone else {})},
+                 recorded={"by": "class server", **({"abandoned": gone} if gone else {}),
+                           **({"held": held.removeprefix("held, not certified: ")} if held else {})},
                  **({"unusable": unusable} if unusable else {}))
 
 

@@ -394,6 +394,28 @@ def kept_answers(kept: dict) -> tuple[list[dict], dict | None]:
                 "worked without a critical or major finding (the pass rule)")}
 
 
+def refused_unanswered(kept: dict, nonce: str) -> str | None:
+    """Why the class server's record of a sitting is held, not certified: it refused an answer to
+    an item it holds no answer of (a trainee who answered would be certified as one who did
+    not), named with the server's reasons; None when every refused answer's item was answered
+    first (first wins: the refusal changes nothing). The instructor voids the sitting
+    (dealer-trainer void-sitting: the attempt is given back) or certifies it as recorded
+    (certify --class --certify-held)."""
+    answered = set(kept["answers"])
+    refused = [r for r in kept.get("refused_answers") or [] if r["position"] not in answered]
+    if not refused:
+        return None
+    items = sorted({r["position"] for r in refused if isinstance(r["position"], int)})
+    said = "; ".join(f"step {r['step']}: {' '.join(str(r['why']).split())[:200]}" for r in refused[:3])
+    more = f" and {len(refused) - 3} more" if len(refused) > 3 else ""
+    return (f"held, not certified: the class server refused "
+            f"{len(refused)} answer{'s' if len(refused) != 1 else ''} of item"
+            f"{'s' if len(items) != 1 else ''} {', '.join(str(p + 1) for p in items)}, which it "
+            f"holds no answer of ({said}{more}): void it to give the attempt back "
+            f"(dealer-trainer void-sitting {nonce}), or certify it as recorded, those items not "
+            "answered (dealer-trainer certify --class --certify-held)")
+
+
 def _not_a_log(log) -> str | None:
     """Why a read answer is no log of actions to re-grade; None when it is one."""
     try:

@@ -194,8 +194,9 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     (issued without a verifier, or not here). `opened`: the server's nonce of its start (None:
     not started), `result`: the result it was started for, `answers`: {position: its log, as
     JSON text}, `ending`: how it ended (None: no end received yet), `refused`: what it refused,
-    one line each; `late`: {position: seconds after the time limit} of the answers that reached
-    the server after it and its allowance (s014), `ended_late` the same of the end (None: on
+    one line each, and `refused_answers` the answers among them (`step`, `position`, `why`);
+    `late`: {position: seconds after the time limit} of the answers that reached the server
+    after it and its allowance (s014), `ended_late` the same of the end (None: on
     time, or not received), `time_limit` the limit the server keeps (None: registered before
     s014, not kept), `allowance` the seconds it allows for the queue, and `over`: the seconds
     since the time limit and the allowance ran out by the server's clock, now (None: not yet, or
@@ -223,8 +224,11 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
                 record["late"][position] = late
         else:
             record.update(ending=ending, ended_late=late)
-    record["refused"] = [f"step {step}: {reason}" for step, reason in conn.execute(
-        "SELECT step, reason FROM exam_sitting_refusals WHERE nonce = %s ORDER BY id", (nonce,))]
+    refusals = conn.execute("SELECT step, kind, position, reason FROM exam_sitting_refusals "
+                            "WHERE nonce = %s ORDER BY id", (nonce,)).fetchall()
+    record["refused"] = [f"step {step}: {reason}" for step, _, _, reason in refusals]
+    record["refused_answers"] = [{"step": step, "position": position, "why": reason}
+                                 for step, kind, position, reason in refusals if kind == "answer"]
     record["abandoned"] = abandonment(conn, nonce)
     return record
 

@@ -826,3 +826,18 @@ def s026_class_breaks(conn: psycopg.Connection) -> None:
     than 40 digits. The answers kept before are not checked again (NOT VALID): certification
     reads every answer as hostile data and grades one it cannot read as wrong."""
     _run(conn, frozen_sql("s026_class_breaks"))
+
+
+@migration
+def s030_exam_answers_unmetered(conn: psycopg.Connection) -> None:
+    """An exam's answers are never refused for a quota someone else spent, and the instructor
+    gives a login its quota again (trainer.classes.server.logins, "Limits"):
+
+    - `exam_sitting_step` (s023's bounds on an answer's log kept) charges no login's quota: a
+      sitting's answers are bounded by the sitting (its n + 2 steps, 262,144 bytes and 2,000
+      actions an answer, 100 refusals), and sittings by the instructor who issues them;
+    - `login_quota_resets`: each reset of a login's quota (the rows and bytes it no longer
+      counts, the reason, who), insert-only, read by the staff; `login_quota(login)` adds what
+      was reset to the quota; `reset_login_quota(station, why)` (an instructor's) resets an
+      enrolled workstation's login, or the shared workstation login's (station NULL)."""
+    _run(conn, frozen_sql("s030_exam_answers_unmetered"))

@@ -25,10 +25,10 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
 (trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation`, `attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and
-`shared_login` (an instructor's; `workstations` and `shared_login` a supervisor's too); and
-`retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
-end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
+`revoke_workstation`, `attach_trainee`, `reset_quota`, `workstations`, `close_shared_login`,
+`open_shared_login` and `shared_login` (an instructor's; `workstations` and `shared_login` a
+supervisor's too); and `retract` (an instructor's: trainer.classes.server.retractions). A
+started sitting's answers and end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
 sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
 ClassServerError), so that the caller can tell "refused" from "not reached".
 
@@ -143,6 +143,10 @@ class ClassLedger:
     def attach_trainee(self, trainee_uid: str, station: str) -> str:
         """The enrolled workstation `station` sends that trainee's results (logins.attach_trainee)."""
         return self._ledger(logins.attach_trainee, trainee_uid, station)
+
+    def reset_quota(self, station: str | None, reason: str) -> tuple[str, int, int]:
+        """Give a workstation's login (None: the shared one) its quota again (logins.reset_quota)."""
+        return self._ledger(logins.reset_quota, station, reason)
 
     def workstations(self) -> list[logins.Workstation]:
         return self._ledger(logins.workstations)
