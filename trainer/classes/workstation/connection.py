@@ -29,8 +29,8 @@ instructor's); and the class's logins
 `open_shared_login` and `shared_login` (an instructor's; `workstations` and `shared_login` a
 supervisor's too); and `retract` (an instructor's: trainer.classes.server.retractions). A
 started sitting's answers and end travel as the attempts do, from the file, in the background
-(push.py), in order; `send_now` sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
-ClassServerError), so that the caller can tell "refused" from "not reached".
+(push.py), in order; `send_now` sends what waits at once. A server that cannot be reached gives
+ClassUnreachableError (a ClassServerError), so that the caller can tell "refused" from "not reached".
 
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
 gives ClassServerError with one line saying why.
