@@ -36,9 +36,9 @@ time in the exporting machine's zone (a date the spreadsheet reads as one) with 
 in its own column, the workstation as it named itself (its word, which nothing checks: the
 column's header says so), and whether the row is certified; a certificate's row is dated when
 the exam was sat (as the certificate signs it) and names its signer and verification code; a
-file begins with the byte order mark. A cell that a spreadsheet would read as a formula (it starts with = + - @, a tab or a carriage
-return) is written after a single quote, as OWASP's CSV injection guidance says, so a trainee
-named "=HYPERLINK(...)" is shown as text, never run.
+file begins with the byte order mark. A cell that a spreadsheet would read as a formula (it
+starts with = + - @, a tab or a carriage return) is written after a single quote, as OWASP's CSV
+injection guidance says, so a trainee named "=HYPERLINK(...)" is shown as text, never run.
 """
 
 from __future__ import annotations
