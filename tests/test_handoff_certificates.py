@@ -261,3 +261,23 @@ def test_a_certificates_row_is_dated_when_the_exam_was_sat_not_signed(tmp_path, 
     [row] = read_csv(done.stdout)
     sat = datetime.fromtimestamp(cert["sat"], ZoneInfo("America/New_York"))
     assert row["Date and time"] == sat.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def test_one_trainees_export_of_the_class_writes_her_certificates_with_no_practice_row(tmp_path, klass, ivy,
+                                                                                        ivy_pub):
+    """The fourth cold review (#97): Ana has a certificate in the class and no practice row there;
+    `export-results --class --trainee "Ana Ruiz"` stopped, exit 2, "the class has no trainee named
+    'Ana Ruiz'". A name the class knows neither way is still refused by name."""
+    cert = certified_exam(tmp_path, ivy, tmp_path / "instructor.sqlite", "Ana Ruiz")
+    ClassLedger(klass.address("instructor")).add_certificate(cert)
+    url = klass.address("instructor").url
+    done = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
+                       "--trainee", "Ana Ruiz")
+    assert done.returncode == 0, done.stderr
+    [row] = read_csv(done.stdout)
+    assert (row["Trainee"], row["Mode"], row["Attempt id"]) == ("Ana Ruiz", "Certified exam", cert["result"])
+    nobody = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
+                         "--trainee", "Bo Chen")
+    assert nobody.returncode == 2 and nobody.stdout == ""
+    assert "the class has no trainee named 'Bo Chen', and keeps no certificate of that name" in nobody.stderr
+    assert "Traceback" not in nobody.stderr
