@@ -59,6 +59,8 @@ def run(args) -> int:
               + (", from the class server's record" if c.get("recorded") else ""))
         if c.get("late"):
             print(f"  not in time: {c['late']['why']}")
+        if c.get("delivered_late"):
+            print(f"  delivered after the time limit: {c['delivered_late']['why']}")
         if c.get("unusable"):
             print(f"  graded as wrong: {c['unusable']['why']}")
         if (c.get("recorded") or {}).get("held"):

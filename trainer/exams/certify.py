@@ -46,6 +46,7 @@ from trainer.exams.classledger import (
     Server,
     class_named,
     counted_late,
+    delivered_late,
     kept_answers,
     not_as_recorded,
     not_certifiable,
@@ -338,6 +339,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     ending = next((e for s, e in ENDINGS.items() if s == status), None)  # a list is no key
     given = record.get("answers")
     late = None  # what reached the class server after the time limit (s014)
+    delivered = None  # what reached it after the limit, within the allowance for delivery
     unusable = None  # what the class server holds that cannot be re-graded
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
@@ -357,7 +359,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             # an answer that came after the time limit is not answered, one that cannot be
             # re-graded is graded as wrong
             given, unusable = kept_answers(kept)
-            late = counted_late(kept)
+            late, delivered = counted_late(kept), delivered_late(kept)
             if late is not None and not late["ended"]:
                 ending = Ending.TIME_UP  # never ended on the server: its time ran out there
             elif late is not None and late["ended_after_limit"] is not None and ending is Ending.FINISHED:
@@ -366,7 +368,8 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
         raise CertifyError(f"status: {shown(status)} is not how an exam ends")
     sat = date_sat(record.get("started"), ledger["issued"], ledger["expires"])
     return _sign(store, key, ledger, form, uid, trainee, given, ending, sat, late, classroom=classroom,
-                 now=now, within=within, **({"unusable": unusable} if unusable else {}))
+                 now=now, within=within, **({"unusable": unusable} if unusable else {}),
+                 **({"delivered_late": delivered} if delivered else {}))
 
 
 def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: str, trainee: str,
@@ -451,7 +454,7 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
     form = sitting_form(store, get_form(store, ledger["form_uid"]), token)
     if form.digest != ledger["form_digest"]:
         raise CertifyError("this machine's copy of the form is not the one the sitting names")
-    late = counted_late(kept)
+    late, delivered = counted_late(kept), delivered_late(kept)
     if gone:
         ending = Ending.LEFT
     elif kept["ending"] is None:
@@ -474,7 +477,8 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
                  ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
                  recorded={"by": "class server", **({"abandoned": gone} if gone else {}),
                            **({"held": held.removeprefix("held, not certified: ")} if held else {})},
-                 **({"unusable": unusable} if unusable else {}))
+                 **({"unusable": unusable} if unusable else {}),
+                 **({"delivered_late": delivered} if delivered else {}))
 
 
 def restore_sitting(store: Store, key: InstructorKey, row: dict) -> dict:

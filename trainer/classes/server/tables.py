@@ -841,3 +841,14 @@ def s030_exam_answers_unmetered(conn: psycopg.Connection) -> None:
       was reset to the quota; `reset_login_quota(station, why)` (an instructor's) resets an
       enrolled workstation's login, or the shared workstation login's (station NULL)."""
     _run(conn, frozen_sql("s030_exam_answers_unmetered"))
+
+
+@migration
+def s031_exam_delivery_grace(conn: psycopg.Connection) -> None:
+    """The time limit's allowance is for delivery only (trainer.exams.classledger, "The time
+    limit"): `exam_queue_allowance()` is 30 s, not s014's 120 s (which gave anyone sending from
+    their own program the form's limit plus two minutes): the app's pusher gives a dead
+    connection up within 15 s, connects again within 5 s and retries within 4 s. An answer
+    received after the limit and within it counts, and certification names it from the server's
+    receipt time; one received later is marked late (s014) and counts as not answered."""
+    _run(conn, frozen_sql("s031_exam_delivery_grace"))
