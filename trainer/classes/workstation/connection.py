@@ -14,9 +14,10 @@
 For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
 from the server (the same `ClassOverview` as trainer.progress.classroom's), `class_activity()`
 what the live view adds (workstations connected, the last result, who is working on what),
-`attempts_of(trainee_id)` one trainee's attempts as the server has them (these reads, and
-`unended_sittings`, on one connection kept between them and let go after `idle` seconds without
-one: `Kept`), and
+`read_class(before, arrived)` both for the live view (once read, only what the attempts `arrived`
+since the reading `before` changed), `attempts_of(trainee_id)` one trainee's attempts as the
+server has them (these reads, and `unended_sittings`, on one connection kept between them and let
+go after `idle` seconds without one: `Kept`), and
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
@@ -24,13 +25,14 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
-(trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation`, `attach_trainee`, `reset_quota`, `workstations`, `close_shared_login`,
-`open_shared_login` and `shared_login` (an instructor's; `workstations` and `shared_login` a
-supervisor's too); and `retract` (an instructor's: trainer.classes.server.retractions). A
-started sitting's answers and end travel as the attempts do, from the file, in the background
-(push.py), in order; `send_now` sends what waits at once. A server that cannot be reached gives
-ClassUnreachableError (a ClassServerError), so that the caller can tell "refused" from "not reached".
+(trainer.classes.server.logins): `login_of` (any login), `class_identity` (a trainee's own
+login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
+`attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and `shared_login`
+(an instructor's; `workstations` and `shared_login` a supervisor's too); and
+`retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
+end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
+sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
+ClassServerError), so that the caller can tell "refused" from "not reached".
 
 Nothing here raises a driver error to the app: a server that cannot be reached or refuses
 gives ClassServerError with one line saying why.
