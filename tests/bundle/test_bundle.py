@@ -113,10 +113,11 @@ def test_the_bundle_starts_and_stops_the_class_servers_postgresql(bundle, open_f
                                      text=True, timeout=120, env=clean_env(open_folder), cwd=open_folder)
             assert stopped.returncode == 0, stopped.stderr
             assert stopped.stdout.strip() == f"Class server in {folder} stopped."
+            out, err = proc.communicate(timeout=60)  # the command saw the request, and ends itself
         finally:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
-            out, err = proc.communicate(timeout=60)
+                proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert out.strip().endswith("Class server stopped.")
 
