@@ -8,8 +8,10 @@ The clock is stopped in the `time` module itself (its wall, steady and calendar 
 the engine's modules that keep a clock from their import (the practice round's, the exam clock)
 are loaded; Qt's own timers keep running, so a screen that waits for a first read still does. The
 random draws the demonstration makes through `secrets`, `uuid.uuid4` and `random.SystemRandom`
-come from one seeded generator; its instructor and installation keys are made from the seed too
-(`seed_for`, read by `ui.shell.app`'s demonstration class)."""
+(its installation key, nonces, start codes, ids) come from one seeded generator, and its
+instructor's Ed25519 key, which OpenSSL draws, from the seed itself (`seed_for`, read by
+`ui.shell.app`'s demonstration class). Dates are written in the local time zone, as in use: two
+computers in different zones draw them apart."""
 
 from __future__ import annotations
 
