@@ -16,8 +16,12 @@ stopped again if the start went wrong after it was running.
 PostgreSQL runs on its own, so a command killed outright (SIGKILL, a crash) leaves it running: the
 command keeps its process id in DIR/class-server.pid while it runs, and the next start in DIR,
 finding PostgreSQL running and that process gone, stops it and starts again.
-`dealer-trainer class-server --stop DIR` (`stop`) stops the class server in DIR from anywhere:
-through its command when that still runs, else PostgreSQL itself.
+`dealer-trainer class-server --stop DIR` (`stop_server`) stops the class server in DIR from
+anywhere, on every OS alike: it leaves a request in DIR (STOP_FILE), which the running command
+reads at its next look (every CHECK_EVERY seconds) and stops the server as Ctrl+C would; when
+that command is gone, or does not stop in time, PostgreSQL is stopped here. No signal is sent:
+Windows has none a console program can catch from another window (os.kill there ends the
+process outright, leaving PostgreSQL running).
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from trainer.classes.server.tables import DATABASE, install, shared_login_closed
 
 LOGINS_FILE = "logins.json"
 PID_FILE = "class-server.pid"  # the running command's process id
+STOP_FILE = "class-server.stop"  # --stop's request to the running command
 STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the server
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
@@ -111,8 +116,9 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
     server.check_folder()
     _left_running(server, say)
     server.start()
-    pid_file = server.folder / PID_FILE
+    pid_file, asked = server.folder / PID_FILE, server.folder / STOP_FILE
     try:
+        asked.unlink(missing_ok=True)  # a request left by a --stop that found the command gone
         pid_file.write_text(f"{os.getpid()}\n", encoding="ascii")
         addresses = prepare(server, forms, say)
         say(f"Class server running on {host}:{port}, its data in {server.folder}.")
@@ -128,6 +134,8 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
         say("Stop the server with Ctrl+C (or: dealer-trainer class-server --stop "
             f"{_shown(server.folder)}).")
         while not stop.wait(CHECK_EVERY):
+            if asked.exists():  # class-server --stop, from another window
+                break
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
             for ended, why in sessions_ended(server):
@@ -138,6 +146,7 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
     finally:
         server.stop()
         pid_file.unlink(missing_ok=True)
+        asked.unlink(missing_ok=True)
     say("Class server stopped.")
     return 0
 
@@ -177,19 +186,23 @@ def holders_ended(server: Postgres, held: float = HELD) -> list[Ended]:
         return []
 
 
-def stop_server(folder: str, *, say: Callable[[str], None] = print) -> int:
-    """Stop the class server whose data is in `folder`: ask its command to stop it (SIGTERM) and
-    wait, or, when that command is gone, stop PostgreSQL here. 0 when stopped or not running."""
+def stop_server(folder: str, *, say: Callable[[str], None] = print, wait: float = STOP_WAIT) -> int:
+    """Stop the class server whose data is in `folder`: ask its command to stop it (STOP_FILE)
+    and wait up to `wait` seconds, or, when that command is gone, stop PostgreSQL here. 0 when
+    stopped or not running."""
     server = Postgres(folder)
     if not (server.pgdata / "PG_VERSION").exists():
         raise ClassServerError(f"{server.folder} holds no class server's data")
     if not server.running:
         say(f"No class server is running in {server.folder}.")
         return 0
-    command = _command(server)
-    if command is not None:
-        os.kill(command, signal.SIGTERM)
-        waited = time.monotonic() + STOP_WAIT
+    if _command(server) is not None:
+        try:
+            (server.folder / STOP_FILE).write_text("stop\n", encoding="ascii")
+        except OSError as e:
+            raise ClassServerError(f"cannot ask the class server in {server.folder} to stop "
+                                   f"({e.strerror or e}): stop it with Ctrl+C in its window") from None
+        waited = time.monotonic() + wait
         while _command(server) is not None and time.monotonic() < waited:
             time.sleep(0.1)
     server.stop()  # the command is gone (or did not stop it in time): stop PostgreSQL itself
@@ -251,6 +264,11 @@ def runs(pid: int) -> bool:
 
 
 def _shown(folder: Path) -> str:
+    """The folder as this OS's command line takes it back (cmd.exe's double quotes on Windows)."""
+    if sys.platform == "win32":
+        import subprocess
+
+        return subprocess.list2cmdline([str(folder)])
     import shlex
 
     return shlex.quote(str(folder))
@@ -258,7 +276,8 @@ def _shown(folder: Path) -> str:
 
 def _stop_on_signals() -> threading.Event:
     stop = threading.Event()
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # SIGHUP: the terminal it ran in was closed
+    # SIGHUP: the terminal it ran in was closed; SIGBREAK: Ctrl+Break in its Windows console
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), lambda *_: stop.set())
     return stop
