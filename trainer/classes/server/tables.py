@@ -838,3 +838,14 @@ def s028_quota_total(conn: psycopg.Connection) -> None:
     shrinks. The refusal keeps s023's words. `login_quota` gives a class's own shared
     workstation login (s024, `<class>_workstation`) the shared login's ten times."""
     _run(conn, frozen_sql("s028_quota_total"))
+
+
+@migration
+def s029_login_identity(conn: psycopg.Connection) -> None:
+    """A trainee's login asks the class which trainee id it knows her by: `login_trainee_uid()`,
+    the first row of her person as the class's readers group them (her login's name, and the
+    instructor's merges in force; trainer.classes.server.people), NULL while the class holds
+    none. Only a trainee's own login may ask, and only of itself: a workstation makes a profile
+    under that id only for a trainee who proved her login with her password
+    (trainer.classes.workstation.connection `ClassLedger.class_identity`)."""
+    _run(conn, frozen_sql("s029_login_identity"))
