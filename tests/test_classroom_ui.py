@@ -528,9 +528,11 @@ def test_an_instructor_gives_back_an_attempt_from_the_class_tab(qtbot, tmp_path,
     qtbot.mouseClick(view.give_back_button, Qt.MouseButton.LeftButton)
     ask = view.give_back_dialog
     qtbot.waitExposed(ask)
-    listed = [ask.attempt.itemText(k) for k in range(ask.attempt.count())]
+    listed = [ask.attempt.itemData(k, Qt.ItemDataRole.ToolTipRole) for k in range(ask.attempt.count())]
     assert len(listed) == 3 and all(uid in line for uid, line in zip(spent, listed, strict=True))
     assert listed[1].startswith(f"{spent[1]}  Bo Chen, {exam.uid}, attempt 2, started ")
+    assert ask.attempt.itemText(1).startswith(f"Bo Chen, {exam.uid}, attempt 2, started ")
+    assert ask.attempt.itemText(1).endswith(f" (id {spent[1][:8]}…)")
     assert not ask.button.isEnabled(), "nothing given back without a reason"
     ask.attempt.setCurrentIndex(1)
     qtbot.keyClicks(ask.reason, "spent at Table 2 while Bo was out")
@@ -547,7 +549,8 @@ def test_an_instructor_gives_back_an_attempt_from_the_class_tab(qtbot, tmp_path,
     qtbot.mouseClick(view.give_back_button, Qt.MouseButton.LeftButton)
     ask = view.give_back_dialog
     qtbot.waitExposed(ask)
-    assert ask.attempt.count() == 2 and spent[1] not in ask.attempt.itemText(0) + ask.attempt.itemText(1)
+    assert ask.attempt.count() == 2
+    assert spent[1][:8] not in ask.attempt.itemText(0) + ask.attempt.itemText(1)
     url = klass.address("instructor").url
     done = run_here("give-back-attempt", spent[0], "--reason", "by the command", "--class", url)
     assert done.returncode == 0 and done.stdout.strip() == said.replace(spent[1], spent[0])

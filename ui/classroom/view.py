@@ -695,12 +695,21 @@ class VoidDialog(ReasonDialog):
         self.nonce = nonce
 
 
+def start_choice(start: dict) -> str:
+    """An attempt started with no sitting as the give-back dialog lists it: whose, which form and
+    attempt, when, and enough of its id to tell two apart (the whole id in its tooltip)."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(start["started"]))
+    return (f"{start['trainee']}, {start['form']}, attempt {start['attempt']}, started {when} "
+            f"(id {start['result'][:8]}…)")
+
+
 class GiveBackDialog(ReasonDialog):
     """Give back one attempt at an exam started with no sitting: the attempts not given back
-    (`starts`, trainer.exams.starts_spent), each as `dealer-trainer give-back-attempt` lists it,
-    the first of the trainee `chosen` selected; a reason; then Give back, which calls
-    `give_back(result_uid, reason)` (ReasonDialog). The line it answers, that the attempt was given
-    back, is shown in the window's status bar (`given`), as the command prints it."""
+    (`starts`, trainer.exams.starts_spent), each named as `start_choice` says (its tooltip the
+    line `dealer-trainer give-back-attempt` lists), the first of the trainee `chosen` selected;
+    a reason; then Give back, which calls `give_back(result_uid, reason)` (ReasonDialog). The
+    line it answers, that the attempt was given back, is shown in the window's status bar
+    (`given`), as the command prints it."""
 
     def __init__(self, starts: list[dict], give_back, parent=None, *, chosen: str | None = None):
         from trainer.exams import start_line
@@ -716,15 +725,21 @@ class GiveBackDialog(ReasonDialog):
         self.starts, self.call_server, self.given = list(starts), give_back, None
         self.attempt = QComboBox()
         self.attempt.setAccessibleName("The attempt")
-        self.attempt.addItems([start_line(s) for s in self.starts]
+        self.attempt.addItems([start_choice(s) for s in self.starts]
                               or ["no attempt started with no sitting waits to be given back"])
+        for k, s in enumerate(self.starts):  # the whole line, as give-back-attempt lists it
+            self.attempt.setItemData(k, start_line(s), Qt.ItemDataRole.ToolTipRole)
         self.attempt.setEnabled(bool(self.starts))
         mine = [k for k, s in enumerate(self.starts) if s["trainee"] == chosen]
         if mine:
             self.attempt.setCurrentIndex(mine[0])
         self.layout().insertWidget(1, self.attempt)
         self.reason.setEnabled(bool(self.starts))
-        self.resize(max(640, self.sizeHint().width()), self.sizeHint().height())
+        self.setMinimumWidth(640)
+        words = self.layout().itemAt(0).widget()  # the words above, wrapped at this width, whole
+        margins = self.layout().contentsMargins()
+        words.setMinimumHeight(words.heightForWidth(640 - margins.left() - margins.right()))
+        self.adjustSize()
 
     def _give_back(self, reason: str) -> None:
         start = self.starts[self.attempt.currentIndex()]
