@@ -374,3 +374,31 @@ def test_a_class_setup_shared_login_has_the_shared_quota(klass):
             10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
         assert admin.execute("SELECT * FROM login_quota('math_instructor')").fetchone() == (
             QUOTA_ROWS, QUOTA_BYTES)
+
+
+def test_a_session_holding_its_logins_total_is_ended_by_the_watch(klass):
+    """A trainee at the shared login pushes and keeps the transaction open: every other
+    workstation's push of that login waits on its total. The class server's watch ends the
+    holder (as any that holds up another), and the one waiting goes on."""
+    import threading
+
+    from tests.support.class_server import until
+    from trainer.classes.server.command import holders_ended
+    from trainer.classes.server.sessions import Ended
+
+    holder, waiter = klass.connect("workstation"), klass.connect("workstation")
+    done: list = []
+    try:
+        holder.execute("BEGIN")
+        holder.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [a_trainee(1)], "attempts": []}),))
+        thread = threading.Thread(target=lambda: done.append(
+            push(waiter, {"trainees": [a_trainee(2)], "attempts": []})))
+        thread.start()
+        until(lambda: waiting_on_a_lock(klass, waiter.info.backend_pid), what="the push waiting")
+        assert holders_ended(klass.server, held=0) == [Ended("workstation", klass.database)]
+        thread.join(60)
+        assert done == [0]
+    finally:
+        holder.close()
+        waiter.close()
+    assert totals(klass)[0] == {"workstation": (1, totals(klass)[1]["workstation"][1])}
