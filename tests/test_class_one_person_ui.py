@@ -184,3 +184,15 @@ def test_a_new_profile_takes_her_class_id_once_her_password_proves_her_login(qtb
     assert made["Ana Ruiz"] == hers and made["Bo Chen"] != bos
     dialog.close()
     store.close()
+
+
+def test_the_class_password_prompt_fits_a_laptops_screen(qtbot):
+    """QInputDialog does not wrap its words: the question, in one line, was 1,496 px wide."""
+    from ui.qt import QInputDialog, QLineEdit
+    from ui.shell.profiles import CLASS_PASSWORD_ASKED
+
+    asked = QInputDialog()
+    asked.setLabelText(CLASS_PASSWORD_ASKED.format(name="Maria Fernanda Gonzalez Rodriguez"))
+    asked.setTextEchoMode(QLineEdit.EchoMode.Password)
+    qtbot.addWidget(asked)
+    assert asked.sizeHint().width() < 1024

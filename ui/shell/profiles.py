@@ -22,9 +22,10 @@ from ui.qt import (
 )
 from ui.shell.working import KEY_WORK, NEW_KEY_WORK, off_the_gui_thread
 
-#: what a trainee with a class login of her own is asked when her profile is made here
-CLASS_PASSWORD_ASKED = ("{name} has a login of their own in the class. Type its password to make "
-                        "this profile the trainee the class knows (one trainee on every "
+#: what a trainee with a class login of her own is asked when her profile is made here (its lines
+#: broken: QInputDialog does not wrap its words, and the whole was wider than a laptop's screen)
+CLASS_PASSWORD_ASKED = ("{name} has a login of their own in the class.\nType its password to make "
+                        "this profile the trainee the class knows\n(one trainee on every "
                         "workstation), or Cancel for a profile of this workstation's own:")
 #: said once the profile was made under the id the class knows the trainee by
 CLASS_IDENTITY_TAKEN = ("{name} is the trainee the class knows: the results made here join those "
