@@ -501,3 +501,66 @@ def test_an_instructor_voids_a_sitting_listed_in_the_class_tab(qtbot, tmp_path, 
     assert ClassLedger(klass.address("instructor")).attempts_used("Sam Lee", exam.uid) == 0
     w.close()
     store.close()
+
+
+def test_an_instructor_gives_back_an_attempt_from_the_class_tab(qtbot, tmp_path, klass, joined):
+    """A classmate at the shared login spent Bo Chen's three attempts at a form (Bo has no class
+    login). On the live Class tab the instructor clicks Give back…, picks the second of the
+    attempts listed, gives the reason and Give back: the class keeps it, and the
+    status bar says it in the words give-back-attempt prints. The same attempt given back again
+    is refused in the command's words."""
+    import uuid
+
+    from tests.support.command import run_here
+    from tests.support.exams import form
+    from trainer.exams.classledger import give_to_class
+    from ui.qt import Qt
+
+    exam = form()
+    give_to_class(joined("instructor"), exam)
+    spent = [uuid.uuid4().hex for _ in range(exam.attempts_allowed)]
+    for uid in spent:
+        joined("workstation").start_attempt(uid, "Bo Chen", exam.uid)
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: page.live.refreshes >= 1, timeout=WITHIN)
+    assert view.give_back_button.isVisible()
+    qtbot.mouseClick(view.give_back_button, Qt.MouseButton.LeftButton)
+    ask = view.give_back_dialog
+    qtbot.waitExposed(ask)
+    listed = [ask.attempt.itemData(k, Qt.ItemDataRole.ToolTipRole) for k in range(ask.attempt.count())]
+    assert len(listed) == 3 and all(uid in line for uid, line in zip(spent, listed, strict=True))
+    assert listed[1].startswith(f"{spent[1]}  Bo Chen, {exam.uid}, attempt 2, started ")
+    assert ask.attempt.itemText(1).startswith(f"Bo Chen, {exam.uid}, attempt 2, started ")
+    assert ask.attempt.itemText(1).endswith(f" (id {spent[1][:8]}…)")
+    assert not ask.button.isEnabled(), "nothing given back without a reason"
+    ask.attempt.setCurrentIndex(1)
+    qtbot.keyClicks(ask.reason, "spent at Table 2 while Bo was out")
+    ask.grab().save(str(tmp_path / "give-back.png"))
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible()
+    said = (f"Attempt {spent[1]} given back in {klass.database}: it no longer counts against its "
+            "form's attempts.")
+    assert w.statusBar().currentMessage() == said
+    with klass.admin() as admin:
+        assert admin.execute("SELECT result_uid, reason, login FROM exam_start_voids").fetchall() == [
+            (spent[1], "spent at Table 2 while Bo was out", "instructor")]
+
+    qtbot.mouseClick(view.give_back_button, Qt.MouseButton.LeftButton)
+    ask = view.give_back_dialog
+    qtbot.waitExposed(ask)
+    assert ask.attempt.count() == 2
+    assert spent[1][:8] not in ask.attempt.itemText(0) + ask.attempt.itemText(1)
+    url = klass.address("instructor").url
+    done = run_here("give-back-attempt", spent[0], "--reason", "by the command", "--class", url)
+    assert done.returncode == 0 and done.stdout.strip() == said.replace(spent[1], spent[0])
+    qtbot.keyClicks(ask.reason, "again")
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)  # spent[0], listed before the command
+    assert ask.isVisible() and ask.problem.isVisible()
+    again = run_here("give-back-attempt", spent[0], "--reason", "again", "--class", url)
+    assert again.returncode == 2
+    assert ask.problem.text() == f"Not given back: {again.stderr.strip()}"
+    assert "given back already, by instructor (by the command)" in ask.problem.text()
+    ask.close()
+    w.close()
+    store.close()

@@ -350,12 +350,23 @@ def void(classroom, nonce: str, reason: str) -> None:
         classroom.void_sitting(nonce, reason)
 
 
-def give_back(classroom, result_uid: str, reason: str) -> None:
+def give_back(classroom, result_uid: str, reason: str) -> str:
     """Give back an attempt started with no sitting (an instructor's), with the reason (see "An
-    attempt given back")."""
+    attempt given back"); the line that says it was (`dealer-trainer give-back-attempt` prints
+    it, the Class tab's Give back… shows it in the status bar)."""
     with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
                 "given back"):
         classroom.give_back_start(result_uid, reason)
+    return (f"Attempt {result_uid} given back in {classroom.address.database}: it no longer counts "
+            "against its form's attempts.")
+
+
+def start_line(start: dict) -> str:
+    """An attempt started with no sitting (`starts_spent`), as the instructor is shown it: its id,
+    the trainee, the form, the attempt's number and when it started."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(start["started"]))
+    return (f"{start['result']}  {start['trainee']}, {start['form']}, attempt {start['attempt']}, "
+            f"started {when}")
 
 
 def starts_spent(classroom) -> list[dict]:

@@ -27,7 +27,11 @@ new attempts as the server announces them. Nothing waits for the network on the 
   1 of 3 answers received, not ended", and how each was recorded abandoned. With an instructor's
   login each has a **Void…** link (`void`, the view's): a sitting a genuine outage spoiled is
   voided with a reason, its attempt given back (trainer.exams.classledger, "A sitting voided"),
-  then the class is read again.
+  then the class is read again;
+- the view's **Give back…** (`give_back`, `starts_spent`) lists the attempts at an exam started
+  with no sitting and gives one back with a reason (a classmate at the shared login spent it:
+  trainer.exams.classledger, "An attempt given back"), in the words of
+  `dealer-trainer give-back-attempt`.
 
 `stop()` ends the threads (joined) and the timers; the view shows the local file again.
 """
@@ -195,6 +199,20 @@ class LiveClass(QObject):
         self.connection.void_sitting(nonce, reason)
         self.request()
 
+    def give_back(self, result_uid: str, reason: str) -> str:
+        """Give back an attempt at an exam started with no sitting, with the reason (a short call
+        on the GUI thread, as ui.shell.server_call makes it); the line that says so, as
+        `dealer-trainer give-back-attempt` prints it. ClassLedgerError says why not, in its words."""
+        from trainer.exams import give_back
+
+        return give_back(self.connection, result_uid, reason)
+
+    def starts_spent(self) -> list[dict]:
+        """The attempts started with no sitting and not given back (a short call on the GUI thread)."""
+        from trainer.exams import starts_spent
+
+        return starts_spent(self.connection)
+
     def stop(self) -> None:
         self._stopping.set()
         self._wanted.set()
@@ -206,6 +224,7 @@ class LiveClass(QObject):
         self.view.remote = None
         self.view.retract = None
         self.view.void = None
+        self.view.give_back = self.view.starts_spent = None
         self.view.merge = self.view.part = self.view.merged_now = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
@@ -230,6 +249,9 @@ class LiveClass(QObject):
         self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
         self.view.retract = self.retract if hasattr(self.connection, "retract") else None
         self.view.void = self.void if hasattr(self.connection, "void_sitting") else None
+        gives_back = hasattr(self.connection, "give_back_start")
+        self.view.give_back = self.give_back if gives_back else None
+        self.view.starts_spent = self.starts_spent if gives_back else None
         merges = hasattr(self.connection, "merge_trainees")
         self.view.merge = self.merge if merges else None
         self.view.part = self.part if merges else None

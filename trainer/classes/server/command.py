@@ -41,16 +41,7 @@ from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, kept_passwords, reset_defaults
 from trainer.classes.server.postgres import Postgres
-from trainer.classes.server.sessions import (
-    HELD,
-    LONGEST,
-    Ended,
-    end_holders,
-    end_long_transactions,
-    end_queue_holders,
-    end_revoked,
-    reset_role_defaults,
-)
+from trainer.classes.server.sessions import HELD, Ended, end_holders, ended_now, look, reset_role_defaults
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
 
 LOGINS_FILE = "logins.json"
@@ -111,7 +102,7 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
           stop: threading.Event | None = None, forms: Sequence[GivenForm] = ()) -> int:
     """Run the class server until `stop` is set (by SIGINT, SIGTERM or SIGHUP when not given),
     the `forms` given to the class."""
-    stop = stop or _stop_on_signals()
+    stop = stop or stop_on_signals()
     server = Postgres(folder, host=host, port=port)
     server.check_folder()
     _left_running(server, say)
@@ -138,11 +129,8 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
                 break
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
-            for ended, why in sessions_ended(server):
-                say(f"Ended a session of the login {ended.login} ({ended.database}): {why}.")
-            for reset in defaults_reset(server):
-                say(f"Reset the defaults the login {reset.login} set for its sessions"
-                    f"{f' in {reset.database}' if reset.database else ''} (only the staff's may have any).")
+            for line in look(lambda: psycopg.connect(server.admin_dsn(), autocommit=True)):
+                say(line)
     finally:
         server.stop()
         pid_file.unlink(missing_ok=True)
@@ -156,12 +144,7 @@ def sessions_ended(server: Postgres) -> list[tuple[Ended, str]]:
     with why; none when the server cannot be asked just now (the next look asks again)."""
     try:
         with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
-            return ([(e, f"it held up another for more than {HELD:.0f} s") for e in end_holders(admin)]
-                    + [(e, f"its transaction was open for more than {LONGEST:.0f} s")
-                       for e in end_long_transactions(admin)]
-                    + [(e, "its login was revoked") for e in end_revoked(admin)]
-                    + [(e, "it read no notification while the NOTIFY queue filled")
-                       for e in end_queue_holders(admin)])
+            return ended_now(admin)
     except psycopg.Error:
         return []
 
@@ -274,7 +257,7 @@ def _shown(folder: Path) -> str:
     return shlex.quote(str(folder))
 
 
-def _stop_on_signals() -> threading.Event:
+def stop_on_signals() -> threading.Event:
     stop = threading.Event()
     # SIGHUP: the terminal it ran in was closed; SIGBREAK: Ctrl+Break in its Windows console
     for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"):

@@ -826,3 +826,26 @@ def s026_class_breaks(conn: psycopg.Connection) -> None:
     than 40 digits. The answers kept before are not checked again (NOT VALID): certification
     reads every answer as hostile data and grades one it cannot read as wrong."""
     _run(conn, frozen_sql("s026_class_breaks"))
+
+
+@migration
+def s028_quota_total(conn: psycopg.Connection) -> None:
+    """A login's quota (s023) is checked against a running total, not the sum of its history:
+    `login_totals`, one row per login (what `login_storage` sums to), which `charge_login`
+    locks, checks and adds to in the transaction of the push or step it charges, so that a
+    push's cost no longer grows with the login's pushes and two pushes of one login never both
+    pass the quota; no login but the owner writes it, the staff read it, and a total never
+    shrinks. The refusal keeps s023's words. `login_quota` gives a class's own shared
+    workstation login (s024, `<class>_workstation`) the shared login's ten times."""
+    _run(conn, frozen_sql("s028_quota_total"))
+
+
+@migration
+def s029_login_identity(conn: psycopg.Connection) -> None:
+    """A trainee's login asks the class which trainee id it knows her by: `login_trainee_uid()`,
+    the first row of her person as the class's readers group them (her login's name, and the
+    instructor's merges in force; trainer.classes.server.people), NULL while the class holds
+    none. Only a trainee's own login may ask, and only of itself: a workstation makes a profile
+    under that id only for a trainee who proved her login with her password
+    (trainer.classes.workstation.connection `ClassLedger.class_identity`)."""
+    _run(conn, frozen_sql("s029_login_identity"))

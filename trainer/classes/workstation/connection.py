@@ -24,9 +24,10 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
-(trainer.classes.server.logins): `login_of` (any login), `class_login`, `enrol_workstation`,
-`revoke_workstation`, `attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and
-`shared_login` (an instructor's; `workstations` and `shared_login` a supervisor's too); and
+(trainer.classes.server.logins): `login_of` (any login), `class_identity` (a trainee's own
+login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
+`attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and `shared_login`
+(an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
 end travel as the attempts do, from the file, in the background (push.py), in order; `send_now`
 sends what waits at once. A server that cannot be reached gives ClassUnreachableError (a
@@ -121,6 +122,17 @@ class ClassLedger:
     def look_alike(self, trainee_name: str) -> str | None:
         """The class's name that `trainee_name` reads as, if another (logins.look_alike)."""
         return self._ledger(logins.look_alike, trainee_name)
+
+    def class_identity(self, trainee_name: str, password: str) -> str | None:
+        """The trainee id the class knows `trainee_name` by, proven with her own login's
+        `password` (logins.login_trainee_uid): a profile made under it here is the one trainee
+        she is in the class. None when the name has no login of its own, or the class holds no
+        row of it yet (a profile of this workstation's own is then hers). LoginRefusedError when
+        the class refuses the password: a trainee gets no classmate's id without theirs."""
+        login = self.login_of(trainee_name)
+        if login is None:
+            return None
+        return self.signed_in(login, password)._ledger(logins.login_trainee_uid)
 
     def signed_in(self, login: str, password: str) -> ClassLedger:
         """The ledger's calls made with a trainee's own login (the same server and database)."""
