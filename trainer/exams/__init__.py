@@ -66,7 +66,7 @@ FACE = {
                  "ExamSession", "ExamStart", "attempts_left", "attempts_used", "close_interrupted",
                  "sitting_used", "start_exam"),
     **names_from("trainer.exams.submission",
-                 "CertifySummary", "SealedSitting", "certify_class", "certify_submission",
+                 "Ahead", "CertifySummary", "SealedSitting", "certify_class", "certify_submission",
                  "export_submission", "needs_start_code", "open_sitting_file", "read_sitting_file",
                  "sitting_is_sealed", "write_certificates", "write_sitting_file"),
     **names_from("trainer.exams.trust",

@@ -248,7 +248,7 @@ def open_sitting_file(path: str | os.PathLike, start_code: str | None = None
         raise CertifyError(f"{name}: {e}") from None
     named = token.get("form")
     try:
-        ahead = Ahead(sitting.form_uid, _text(named["name"]), _count(named["items"], 1, 1000),
+        ahead = Ahead(sitting.form_uid, _text(named["name"]), _count(named["item_count"], 1, 1000),
                       _count(named["time_limit_seconds"], 1, 10**7),
                       _count(named["attempts_allowed"], 1, 1000))
     except (KeyError, TypeError, ValueError) as e:

@@ -15,7 +15,7 @@ REVOKE ALL ON exam_sitting_shares FROM PUBLIC;
 GRANT INSERT ON exam_sitting_shares TO class_instructor;
 CREATE TRIGGER exam_sitting_shares_append_only BEFORE UPDATE OR DELETE ON exam_sitting_shares FOR EACH ROW EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER exam_sitting_shares_no_truncate BEFORE TRUNCATE ON exam_sitting_shares FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
--- the start of a sitting that proves its start code (s012's start_exam_sitting, with its share):
+-- the start of a sitting (s012's start_exam_sitting, with the share of one that proves its code):
 -- the server's record of the start (its nonce, its time by the server's clock) and the share, in
 -- one transaction; asked again for the same result with the same link before any answer reached
 -- the server (a reply lost, a start cancelled), the same record and the same share
@@ -29,8 +29,10 @@ DECLARE
     attempt integer;
 BEGIN
     SELECT * INTO l FROM exam_sitting_links WHERE nonce = sitting;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'this sitting does not prove its start code on this class server';
+    IF NOT FOUND THEN  -- issued without a verifier, or not here: started as s012 starts it, no share
+        RETURN start_exam_sitting(sitting, trainee,
+                                  coalesce(digest, (SELECT form_digest FROM exam_sittings WHERE nonce = sitting)),
+                                  result, proof) || jsonb_build_object('share', NULL);
     END IF;
     IF proof IS NULL OR sha256(proof) IS DISTINCT FROM l.verifier THEN
         RAISE EXCEPTION 'this sitting starts only with its start code, typed by the proctor: '
