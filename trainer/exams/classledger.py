@@ -62,8 +62,11 @@ started on a machine joined to a class, and any sitting whose token names a clas
 is sat (a machine that left the class, or never joined it, cannot sit it). The count is the
 class's, not the workstation's: an exam started offline and counted "later" would be counted
 only if the workstation chose to tell. A start whose answer is lost on the way back (the cable
-pulled just then) may be counted on the server and not started here: the sitting is spent, and
-the instructor, who sees it used, issues another. Counting too much is the safe side.
+pulled just then), or that the window stopped waiting for (its Cancel), may be counted on the
+server and not started here: a sitting that proves its start code is then started again with
+its code, and the server gives back the same start (its clock already running) until an answer
+has reached it; any other start is spent, and the instructor, who sees it used, voids it or
+issues another. Counting too much is the safe side.
 An exam with no sitting, on a machine in no class, is counted in its file as before.
 
 **The time limit** (s014). The workstation's clock is the trainee's, so the class server keeps
