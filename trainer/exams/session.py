@@ -37,7 +37,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from filelock import FileLock, Timeout
 
@@ -162,38 +162,42 @@ class ExamStart:
                 classroom=None, password: str | None = None,
                 start_code: str | None = None, seen: SittingsSeen | None = None) -> ExamStart:
         trainee = store.trainee(trainee_id)
-        sealed = None
+        sealed: SealedSitting | None = None
+        shown: ExamForm | None = None  # None until a sealed sitting's share opens it
         if sitting is not None:
             # the sitting file's form (the instructor's draw) is held in memory only: it is never
             # written to this progress file, where the trainee's account could read it
             if isinstance(form, SealedSitting):
                 sealed = form
-            elif not isinstance(form, ExamForm):
+            elif isinstance(form, ExamForm):
+                shown = form
+            else:
                 raise FormError("a sitting is sat on the form of its sitting file")
             if sitting.get("proof") and not start_code:
                 raise CertifyError("this sitting starts with its start code: the proctor types it")
             if sitting.get("proof") and not code_is_right(start_code, sitting):
                 raise CertifyError("the start code is not right")
             # a sealed form is checked against the token once the share opens it (SealedSitting)
-            check_sitting_here(sitting, trainee.name, None if sealed else form, float(clock()), start_code)
+            check_sitting_here(sitting, trainee.name, shown, float(clock()), start_code)
         else:
+            if isinstance(form, SealedSitting):
+                raise FormError("a sealed sitting file is sat with its sitting token")
             if isinstance(form, str):
-                form = get_form(store, form)
+                stored = get_form(store, form)
             else:
                 add_form(store, form)
-                form = get_form(store, form.uid)
-            if form.archived:
-                raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
-            form = form.drawn(form.draw_positions())  # a pool draws here; a whole form is itself
+                stored = get_form(store, form.uid)
+            if stored.archived:
+                raise FormError(f"The exam {stored.name!r} is archived: restore it to sit it.")
+            shown = stored.drawn(stored.draw_positions())  # a pool draws here; a whole form is itself
         started = float(clock())
         # a sitting's result bears the sitting's nonce as its id: one result per token, and the
         # instructor can tell which result a token was sat for (certify refuses any other id)
         uid = uuid.uuid4().hex if sitting is None else str(sitting["nonce"])
         proving = sitting is not None and bool(sitting.get("proof"))
-        start = cls(store, None if sealed else form, trainee_id, trainee.name, key, clock, sitting,
-                    classroom, password, seen, uid, started,
-                    proof_key(start_code, uid) if proving else None,
-                    sealed.ahead if sealed else Ahead.of(form), sealed)
+        ahead = sealed.ahead if sealed is not None else Ahead.of(cast(ExamForm, shown))
+        start = cls(store, shown, trainee_id, trainee.name, key, clock, sitting, classroom, password,
+                    seen, uid, started, proof_key(start_code, uid) if proving else None, ahead, sealed)
         start._check(_first_of(store))  # before the server counts anything; `opened` checks again
         # a sitting issued in a class: its server refuses a second start, and the list on this
         # account, which a classmate on a shared account can write, only adds words (trainer.exams.seen)

@@ -41,7 +41,7 @@ import os
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -158,7 +158,7 @@ def read_sitting_file(path: str | os.PathLike, start_code: str | None = None,
     return _checked(name, token, signed, start_code)
 
 
-def _checked(name: str, token: object, signed: object, start_code: str | None
+def _checked(name: str, token: Any, signed: object, start_code: str | None
              ) -> tuple[Sitting, dict, ExamForm]:
     """The token and the signed form of the sitting file `name`, checked as `read_sitting_file`
     says."""
@@ -174,7 +174,7 @@ def _checked(name: str, token: object, signed: object, start_code: str | None
         raise CertifyError(f"{name}: {str(e).removeprefix(name + ': ')}") from None
     if not names_form(token, form.digest, start_code):
         raise CertifyError(f"{name}: the sitting is for another form than the one in the file")
-    return sitting, cast(dict, token), form
+    return sitting, token, form
 
 
 def _needs_share(doc: dict) -> bool:
@@ -246,7 +246,7 @@ def open_sitting_file(path: str | os.PathLike, start_code: str | None = None
         sitting = read_sitting(token, [signer])
     except CertifyError as e:
         raise CertifyError(f"{name}: {e}") from None
-    named = token.get("form")
+    named: dict = token["form"] if isinstance(token.get("form"), dict) else {}
     try:
         ahead = Ahead(sitting.form_uid, _text(named["name"]), _count(named["item_count"], 1, 1000),
                       _count(named["time_limit_seconds"], 1, 10**7),
