@@ -242,10 +242,21 @@ def test_a_home_sitting_is_sealed_under_its_code_alone_as_before(tmp_path, ivy):
         assert session.result.passed
 
 
-def test_a_class_sitting_sealed_with_its_share_is_sat_and_certified(tmp_path, klass, joined, ivy):
+def pool():
+    from trainer.exams import new_form
+    from trainer.library import load_library
+
+    lib = load_library()
+    ids = ("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive", "hrd-four-fives")
+    return new_form("Pooled exam", [lib.by_id(i) for i in ids], time_limit_seconds=900, created_by="Ivy",
+                    attempts_allowed=3, uid="pool-1", draw=2)
+
+
+@pytest.mark.parametrize("exam", [form(), pool()], ids=["form", "pool"])
+def test_a_class_sitting_sealed_with_its_share_is_sat_and_certified(tmp_path, klass, joined, ivy, exam):
     """From the sitting file to the certificate, in the class: the file and the code, the start
-    recorded and the share released, every item answered and sent, `certify --class`."""
-    exam = form()
+    recorded and the share released, every item answered and sent, `certify --class`; for a
+    pool too (its token names the draw by a salted digest, checked once the share opens it)."""
     path, token, code = class_sitting(tmp_path, ivy, joined, exam)
     ws, sam = workstation(tmp_path)
     _, opened_token, sealed = open_sitting_file(path, code)
