@@ -67,9 +67,9 @@ FACE = {
                  "ExamSession", "ExamStart", "attempts_left", "attempts_used", "close_interrupted",
                  "sitting_used", "start_exam"),
     **names_from("trainer.exams.submission",
-                 "CertifySummary", "certify_class", "certify_submission", "export_submission",
-                 "needs_start_code", "read_sitting_file", "sitting_is_sealed", "write_certificates",
-                 "write_sitting_file"),
+                 "Ahead", "CertifySummary", "SealedSitting", "certify_class", "certify_submission",
+                 "export_submission", "needs_start_code", "open_sitting_file", "read_sitting_file",
+                 "sitting_is_sealed", "write_certificates", "write_sitting_file"),
     **names_from("trainer.exams.trust",
                  "Problem", "installation_key", "read_installation_key", "verify_results"),
 }

@@ -829,6 +829,25 @@ def s026_class_breaks(conn: psycopg.Connection) -> None:
 
 
 @migration
+def s027_seal_share(conn: psycopg.Connection) -> None:
+    """A sitting issued in the class opens only once the class server has recorded its start
+    (trainer.exams.submission, "Sealed"): its items are sealed under its start code and a share
+    the server keeps, released only with the start.
+
+    - `exam_sitting_shares`: the share the instructor records with a sitting's verifier (s012)
+      when issuing it, insert-only; no login reads it, the staff included;
+    - `open_exam_sitting(nonce, trainee, digest, result, proof)`: s012's `start_exam_sitting`
+      (the first link proven, `use_exam_sitting`'s checks, the start recorded with the server's
+      nonce and clock) that returns the share too, from the same transaction, with the attempt,
+      the server's nonce of the start (`opened`) and when it was recorded (`started`). `digest`
+      may be NULL (a workstation that cannot read the sealed form yet): the sitting's own. Asked
+      again for the same result with the same link, by a login that may start the sitting, while
+      no answer has reached the server, it returns the same record and the same share (a reply
+      lost on the way, a start cancelled at the workstation): the clock is not started again."""
+    _run(conn, frozen_sql("s027_seal_share"))
+
+
+@migration
 def s028_quota_total(conn: psycopg.Connection) -> None:
     """A login's quota (s023) is checked against a running total, not the sum of its history:
     `login_totals`, one row per login (what `login_storage` sums to), which `charge_login`

@@ -101,8 +101,8 @@ class ClassLedger:
     def attempts_used(self, trainee_name: str, form_uid: str) -> int:
         return self._ledger(ledger.attempts_used, trainee_name, form_uid)
 
-    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str,
-                      proof: bytes | None = None, in_class: str | None = None) -> tuple[int, str | None]:
+    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str | None, result_uid: str,
+                      proof: bytes | None = None, in_class: str | None = None) -> ledger.Opened:
         return self._ledger(lambda conn: ledger.start_sitting(conn, nonce, trainee_name, form_digest,
                                                               result_uid, proof, in_class=in_class))
 
@@ -171,8 +171,9 @@ class ClassLedger:
     def open_shared_login(self) -> None:
         self._ledger(logins.open_shared_login)
 
-    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes, int] | None = None) -> None:
-        self._ledger(ledger.record_sitting, sitting, verifier)
+    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes, int] | None = None,
+                       share: bytes | None = None) -> None:
+        self._ledger(ledger.record_sitting, sitting, verifier, share)
 
     def sitting_use(self, nonce: str) -> dict | None:
         return self._ledger(ledger.sitting_use, nonce)
