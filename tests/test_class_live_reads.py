@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.class_server import T0, Class, progress_file, push_all
+from trainer.classes.server.logins import class_login
 from trainer.classes.server.people import merge
 from trainer.classes.server.retractions import retract
 from trainer.classes.workstation.classview import ClassReading, read_class
@@ -149,3 +150,24 @@ def test_an_announcement_the_read_cannot_place_reads_the_whole_class(tmp_path, k
             progress_file(path, {"Bo": 1})
             push_all(path, klass)
             read_on(conn, reading, arrivals.new(), in_full=True)
+
+
+def test_a_login_given_since_makes_one_person_and_reads_the_whole_class(tmp_path, klass):
+    """Ana at two workstations is two rows until the instructor gives her name a login of its own
+    (trainer.classes.server.people); the next result, Bo's, reads the class in full and shows
+    her once."""
+    one = progress_file(tmp_path / "one.sqlite", {"Ana": 2, "Bo": 1})
+    two = progress_file(tmp_path / "two.sqlite", {"Ana": 2}, start=2)
+    push_all(one, klass)
+    push_all(two, klass)
+    arrivals = Arrivals(klass)
+    arrivals.new()
+    with klass.connect("instructor") as conn:
+        reading = read_class(conn, now=NOW)
+        assert [t.name for t in reading.overview.trainees] == ["Ana", "Ana", "Bo"]
+        class_login(conn, "Ana", "ana-password")
+        progress_file(one, {"Bo": 1}, start=1)
+        push_all(one, klass)
+        reading = read_on(conn, reading, arrivals.new(), in_full=True)
+        assert [t.name for t in reading.overview.trainees] == ["Ana", "Bo"]
+        assert reading.overview.cells[row(reading, "Ana"), Skill.CALLS] == Cell(4, 4)

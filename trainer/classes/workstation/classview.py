@@ -158,12 +158,13 @@ def _hardest(rows, items: int) -> list[ItemRow]:
 
 
 def _answers(conn: psycopg.Connection, members: dict[int, list[int]], answers: int,
-             hidden: list[int]) -> dict[int, float | None]:
+             hidden: list[int], *, kept: bool | None = None) -> dict[int, float | None]:
     """Each person's median seconds to answer over their last `answers` attempts: kept by the
     server at push (s021), no log is read (a class the server has not brought up to date yet
     shows none)."""
     gaps: dict[int, list[float]] = {tid: [] for tid in members}
-    kept_gaps = conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL").fetchone()[0]
+    kept_gaps = conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL").fetchone()[0] \
+        if kept is None else kept
     for tid, kept in [] if not kept_gaps else conn.execute(
             f"WITH {_PEOPLE} SELECT x.person, z.gaps FROM x CROSS JOIN LATERAL ("
             f"  SELECT y.gaps FROM unnest(x.members) AS m (tid) CROSS JOIN LATERAL ("
@@ -312,6 +313,8 @@ class ClassReading:
     recent: dict[int, tuple] = field(default_factory=dict)
     items: dict[str, ItemRow] = field(default_factory=dict)
     latest: dict[int, Working] = field(default_factory=dict)
+    tables: frozenset[str] = frozenset()  # the tables of _STAMPED the class has
+    stamp: tuple = ()  # _stamp's, when the reading in full began
 
 
 def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
@@ -320,15 +323,20 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
     `server_class_overview` and `class_activity` give them), or, given the reading `before` and
     the server ids of the attempts announced since (`follow`), only what those attempts changed:
     the rows of their people and their items, read again; the rest is `before`'s. A reading
-    since other trainees, merges or retractions (or an attempt the reading cannot place) is made
-    in full. What slides out of the last days meanwhile is dropped at the next full reading."""
+    since other trainees, logins, merges or retractions (`_stamp`, one query), or of an attempt
+    the reading cannot place, is made in full. What slides out of the last days meanwhile is
+    dropped at the next full reading."""
     now = time.time() if now is None else now
     since = now - DEFAULT_DAYS * DAY
-    hidden = sorted(retracted(conn))
-    trainees, members, rows = _people(conn)
-    if before is None or arrived is None or tuple(hidden) != before.hidden \
-            or trainees != before.overview.trainees or members != before.members:
-        return _read_in_full(conn, trainees, members, rows, hidden, now, since)
+    if before is None or arrived is None or not before.tables or _stamp(conn, before.tables) != before.stamp:
+        tables = _tables(conn)
+        stamp = _stamp(conn, tables)  # before the rows it stands for: a change meanwhile is read again
+        hidden = sorted(retracted(conn))
+        trainees, members, rows = _people(conn)
+        return _read_in_full(conn, trainees, members, rows, hidden, now, since, tables, stamp)
+    # nobody new, no merge nor retraction since the reading before (its stamp): its people hold
+    trainees, members, rows = before.overview.trainees, before.members, before.rows
+    hidden = list(before.hidden)
     person = {m: pid for pid, ms in members.items() for m in ms}
     changed: set[int] = set()
     items: set[str] = set()
@@ -336,34 +344,37 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
                          (list(arrived),)).fetchall()
     for _, tid, item in found:
         if tid not in rows:  # a trainee made since the people were read
-            return _read_in_full(conn, trainees, members, rows, hidden, now, since)
+            return read_class(conn, now=now)
         items.add(item)
         if tid in person:  # else an instructor's own row, or an archived person's: the items only
             changed.add(person[tid])
     if len(found) != len(set(arrived)):  # an id this login cannot read
-        return _read_in_full(conn, trainees, members, rows, hidden, now, since)
+        return read_class(conn, now=now)
     mine = {pid: members[pid] for pid in sorted(changed)}
     cells = {k: c for k, c in before.overview.cells.items() if k[0] not in changed}
     cells.update(_cells(conn, mine, hidden))
     recent = {**before.recent, **_recent(conn, mine, since, hidden)}
     item_rows = {i: r for i, r in before.items.items() if i not in items}
     item_rows.update(_items(conn, since, DEFAULT_LEAST, hidden, only=sorted(items)))
-    answer = {**before.overview.answer_seconds, **_answers(conn, mine, ANSWER_ATTEMPTS, hidden)}
+    answer = {**before.overview.answer_seconds,
+              **_answers(conn, mine, ANSWER_ATTEMPTS, hidden, kept="attempt_answer_gaps" in before.tables)}
     latest = {**before.latest, **_latest(conn, [t for t in trainees if t.id in changed], members, hidden)}
     overview = _overview(trainees, cells, recent, item_rows, answer)
     return ClassReading(overview, _activity(latest, _stations(conn), now, RECENT), frozenset(changed),
-                        now, False, members, rows, tuple(hidden), recent, item_rows, latest)
+                        now, False, members, rows, tuple(hidden), recent, item_rows, latest,
+                        before.tables, before.stamp)
 
 
 def _read_in_full(conn: psycopg.Connection, trainees: list[Trainee], members: dict[int, list[int]],
-                  rows: frozenset[int], hidden: list[int], now: float, since: float) -> ClassReading:
+                  rows: frozenset[int], hidden: list[int], now: float, since: float,
+                  tables: frozenset[str], stamp: tuple) -> ClassReading:
     cells = _cells(conn, members, hidden)
     recent = _recent(conn, members, since, hidden)
     item_rows = _items(conn, since, DEFAULT_LEAST, hidden)
     overview = _overview(trainees, cells, recent, item_rows, _answers(conn, members, ANSWER_ATTEMPTS, hidden))
     latest = _latest(conn, trainees, members, hidden)
     return ClassReading(overview, _activity(latest, _stations(conn), now, RECENT), None, now, True,
-                        members, rows, tuple(hidden), recent, item_rows, latest)
+                        members, rows, tuple(hidden), recent, item_rows, latest, tables, stamp)
 
 
 def _overview(trainees: list[Trainee], cells: dict, recent: dict, item_rows: dict[str, ItemRow],
@@ -371,3 +382,29 @@ def _overview(trainees: list[Trainee], cells: dict, recent: dict, item_rows: dic
     help_rows = who_needs_help(trainees, list(Skill), cells, recent)
     return ClassOverview(trainees, list(Skill), cells, help_rows, _hardest(item_rows.values(), DEFAULT_ITEMS),
                          answer)
+
+
+#: the tables a reading of what changed relies on, when the class has them (a class the server
+#: has not brought up to date may not): who has a login, the merges, the retractions (_stamp), and
+#: the seconds to answer kept at push (_answers)
+_STAMPED = ("trainee_logins", "trainee_merges", "retractions", "attempt_answer_gaps")
+
+
+def _tables(conn: psycopg.Connection) -> frozenset[str]:
+    return frozenset(name for (name,) in conn.execute(
+        "SELECT n FROM unnest(%s::text[]) AS t (n) WHERE to_regclass(n) IS NOT NULL", (list(_STAMPED),)))
+
+
+def _stamp(conn: psycopg.Connection, tables: frozenset[str]) -> tuple:
+    """What makes the people and the retractions, in one query: a reading of what changed
+    compares it with the reading before's, and reads the class in full when it differs. The
+    merges and the retractions are only ever added to; a trainee row or a login, all of it."""
+    parts = ["(SELECT md5(coalesce(string_agg(concat_ws(':', id, uid, name, archived, instructor), ',' "
+             "ORDER BY id), '')) FROM trainees)"]
+    if "trainee_logins" in tables:
+        parts.append("(SELECT md5(coalesce(string_agg(name, ',' ORDER BY name), '')) FROM trainee_logins)")
+    if "trainee_merges" in tables:
+        parts.append("(SELECT concat_ws(':', count(*), max(id)) FROM trainee_merges)")
+    if "retractions" in tables:
+        parts.append("(SELECT concat_ws(':', count(*), max(attempt_id)) FROM retractions)")
+    return tuple(conn.execute("SELECT " + ", ".join(parts)).fetchone())
