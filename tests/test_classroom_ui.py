@@ -244,15 +244,19 @@ def test_the_live_view_shows_each_result_once_in_order_after_merges_and_retracti
     table_2 = progress_file(tmp_path / "table-2.db", {"Ana R.": 30, "Bo": 2}, start=4)
     pusher = ClassConnection(str(table_2), klass.address(), **FAST)
     pusher.start()
+    sent = [4 + 32]  # the attempts the class will hold
 
     def more(name: str, start: int, count: int = 1) -> None:
         with Store.open(table_2) as other:
             tid = other.find_trainee(name).id
             for n in range(start, start + count):
                 other.record_attempt(attempt(tid, n))
+        sent[0] += count
         pusher.wake()
 
     def settles(names: list[str]) -> None:
+        """Every attempt sent is on the server, and the view shows the class read in full."""
+        qtbot.waitUntil(lambda: klass.count() == sent[0], timeout=WITHIN)
         qtbot.waitUntil(lambda: [t.name for t in view.trainees] == names
                         and shown(view) == whole_class(klass), timeout=WITHIN)
 
