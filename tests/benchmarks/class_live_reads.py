@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -108,6 +109,7 @@ def main() -> None:
                   f"{statistics.median(ms):.1f} ms, p95 {percentile(ms, 95):.1f} ms")
     finally:
         server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
