@@ -163,9 +163,9 @@ def _answers(conn: psycopg.Connection, members: dict[int, list[int]], answers: i
     server at push (s021), no log is read (a class the server has not brought up to date yet
     shows none)."""
     gaps: dict[int, list[float]] = {tid: [] for tid in members}
-    kept_gaps = conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL").fetchone()[0] \
+    kept_gaps = value(conn.execute("SELECT to_regclass('attempt_answer_gaps') IS NOT NULL")) \
         if kept is None else kept
-    for tid, kept in [] if not kept_gaps else conn.execute(
+    for tid, seconds in [] if not kept_gaps else conn.execute(
             f"WITH {_PEOPLE} SELECT x.person, z.gaps FROM x CROSS JOIN LATERAL ("
             f"  SELECT y.gaps FROM unnest(x.members) AS m (tid) CROSS JOIN LATERAL ("
             f"    SELECT a.started, g.gaps FROM attempts a "
@@ -174,7 +174,7 @@ def _answers(conn: psycopg.Connection, members: dict[int, list[int]], answers: i
             f"    ORDER BY a.started DESC LIMIT %(answers)s) y "
             f"  ORDER BY y.started DESC LIMIT %(answers)s) z",
             {"answers": int(answers), "hidden": hidden, **_mine(members)}):
-        gaps[tid].extend(kept or ())
+        gaps[tid].extend(seconds or ())
     return {tid: statistics.median(g) if g else None for tid, g in gaps.items()}
 
 
@@ -258,10 +258,10 @@ def _latest(conn: psycopg.Connection, trainees: list[Trainee], members: dict[int
 def _stations(conn: psycopg.Connection) -> int:
     """The workstations pushing to the class now: other sessions' rows show their login and
     program to every role (not their address)."""
-    return int(conn.execute(
+    return int(value(conn.execute(
         "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
         "AND application_name = %s AND usename <> current_user",
-        (CONNECT["application_name"],)).fetchone()[0])
+        (CONNECT["application_name"],))))
 
 
 def _activity(latest: dict[int, Working], stations: int, now: float, recent: float) -> ClassActivity:
@@ -407,4 +407,4 @@ def _stamp(conn: psycopg.Connection, tables: frozenset[str]) -> tuple:
         parts.append("(SELECT concat_ws(':', count(*), max(id)) FROM trainee_merges)")
     if "retractions" in tables:
         parts.append("(SELECT concat_ws(':', count(*), max(attempt_id)) FROM retractions)")
-    return tuple(conn.execute("SELECT " + ", ".join(parts)).fetchone())
+    return tuple(conn.execute("SELECT " + ", ".join(parts)).fetchone() or ())
