@@ -300,13 +300,14 @@ class ClassView(QWidget):
         self.live.setText(text or "")
         self.live.setVisible(text is not None)
 
-    def show_overview(self, overview, *, before: str = "") -> None:
-        """Draw a ClassOverview; `before`: HTML put at the top of the side panel. Only the rows
-        that changed are drawn again (ui.classroom.grid), and the columns sized only when the
+    def show_overview(self, overview, *, before: str = "", changed=None) -> None:
+        """Draw a ClassOverview; `before`: HTML put at the top of the side panel; `changed`: the
+        trainees (ids) whose rows may differ from the overview drawn before (None: any). Only the
+        rows that changed are drawn again (ui.classroom.grid), and the columns sized only when the
         trainees or the skills are others."""
         self.trainees = list(overview.trainees)
         chosen = self.table.currentRow()
-        if self.model.show(overview):
+        if self.model.show(overview, changed):
             self.table.resizeColumnsToContents()
             chosen = -1
         if self.trainees and chosen < 0:  # Enter opens the first trainee; nothing highlighted until chosen

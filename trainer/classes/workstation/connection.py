@@ -14,9 +14,10 @@
 For an instructor (or supervisor) login, `class_overview()` is the Class screen of the whole class
 from the server (the same `ClassOverview` as trainer.progress.classroom's), `class_activity()`
 what the live view adds (workstations connected, the last result, who is working on what),
-`attempts_of(trainee_id)` one trainee's attempts as the server has them (these reads, and
-`unended_sittings`, on one connection kept between them and let go after `idle` seconds without
-one: `Kept`), and
+`read_class(before, arrived)` both for the live view (once read, only what the attempts `arrived`
+since the reading `before` changed), `attempts_of(trainee_id)` one trainee's attempts as the
+server has them (these reads, and `unended_sittings`, on one connection kept between them and let
+go after `idle` seconds without one: `Kept`), and
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
@@ -52,9 +53,11 @@ from trainer.classes.server import ledger, logins, people, retractions
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
+    ClassReading,
     attempts_of,
     class_activity,
     follow,
+    read_class,
     server_class_overview,
 )
 from trainer.classes.workstation.push import (
@@ -496,6 +499,11 @@ class ClassConnection(ClassLedger):
     def class_activity(self, **options) -> ClassActivity:
         """Workstations connected, the last result, who is working on what (see classview)."""
         return self._read(class_activity, **options)
+
+    def read_class(self, before: ClassReading | None = None, arrived=None) -> ClassReading:
+        """The class for the live view: in full, or only what the attempts `arrived` since the
+        reading `before` changed (see classview.read_class)."""
+        return self._read(read_class, before=before, arrived=arrived)
 
     def attempts_of(self, trainee_id: int, **options) -> list:
         """One trainee's attempts (their id on the server, as class_overview() gives it), newest
