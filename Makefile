@@ -101,7 +101,8 @@ bundle: $(BUNDLE_VENV)/.installed
 	du -sh dist/dealer-trainer
 
 # after `make bundle`: starts the bundle headless, renders every screen and compares each with
-# the venv's, runs its commands and its class server (tests/bundle; outside `make test`, like
+# the venv's, byte for byte (`--screenshot --reproducible`: a stopped clock, a seeded
+# demonstration), runs its commands and its class server (tests/bundle; outside `make test`, like
 # the benchmarks); then its start time against the venv's, and its size
 test-bundle: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/bundle -p no:randomly

@@ -113,6 +113,53 @@ def test_a_screenshot_in_the_dark_theme_is_dark_and_a_theme_alone_is_refused(qtb
     assert done.returncode == 2 and "invalid choice" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_reproducible_screenshot_is_the_same_bytes_twice(tmp_path):
+    """The live class: its trainees seen "N s ago" from now, its last results dated today; with
+    --reproducible the clock stands still, and two pictures, a few seconds apart, are one."""
+    shots = []
+    for n in (1, 2):
+        out = tmp_path / f"class-live-{n}.png"
+        done = run_command("--screenshot", str(out), "--screen", "class-live", "--size", "1024x680",
+                           "--reproducible", env={"QT_QPA_PLATFORM": "offscreen"})
+        assert done.returncode == 0, done.stderr
+        shots.append(out.read_bytes())
+    assert shots[0] == shots[1]
+    done = run_command("--reproducible", env={"QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2 and "--reproducible goes with --screenshot" in done.stderr
+
+
+def test_a_reproducible_picture_stops_every_clock_and_seeds_the_demonstration():
+    """In a process of its own (the clock is stopped for the whole process): each clock the app
+    reads gives the one moment, the random draws repeat, and a clock stopped after the practice
+    round kept the real one is refused."""
+    import subprocess
+    import sys
+
+    from tests.support.paths import ROOT
+
+    code = """
+import random, secrets, time, uuid
+from ui.shell.reproducible import AT, seed_for, stop_the_clock
+assert seed_for("x") is None
+stop_the_clock()
+from trainer.exams.clock import exam_clock
+from trainer.practice import PracticeRound
+import inspect
+assert time.time() == time.monotonic() == exam_clock() == AT, (time.time(), exam_clock())
+assert inspect.signature(PracticeRound).parameters["clock"].default() == AT
+assert time.strftime("%Y-%m-%d %H:%M", time.gmtime()) == "2026-03-02 15:00"
+print(secrets.token_hex(4), uuid.uuid4().hex, random.SystemRandom().random(), seed_for("x").hex())
+"""
+    said = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                           timeout=120) for _ in range(2)]
+    assert said[0].returncode == 0, said[0].stderr
+    assert said[0].stdout == said[1].stdout and said[0].stdout.strip()
+    late = subprocess.run([sys.executable, "-c", "import trainer.practice\n"
+                           "from ui.shell.reproducible import stop_the_clock\nstop_the_clock()"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert late.returncode == 1 and "the clock is stopped too late: trainer.practice" in late.stderr
+
+
 def test_screenshot_with_db_renders_that_file_by_the_real_start_path(qtbot, tmp_path):
     """`--screenshot --db FILE` opens the file as the app starts (nothing asked), and a file it
     cannot use is one line and exit 2, with no image and the file left as it was."""

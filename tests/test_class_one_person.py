@@ -221,3 +221,96 @@ def test_a_class_before_s022_reads_as_before_and_says_it_keeps_no_merges(tmp_pat
         assert len(server_lines(instructor)) == 2 and merges(instructor) == []
         with pytest.raises(ClassServerError, match="keeps no merges yet"):
             merge(instructor, uid_of(first, "Dee"), uid_of(second, "Dee Park"))
+
+
+# --------------------------------------------------------------------------- her class id (s029)
+def test_a_second_workstation_makes_her_profile_under_her_class_id(tmp_path, klass, joined):
+    """Ana Ruiz practised at Table 1 (the shared login), then was given a login of her own. At
+    Table 2 her password proves the login, and the class answers the trainee id it knows her by:
+    her profile there is made under it, so what she works there reaches the class under that one
+    id (sent with her login, as s018 wants), her local Progress and the class view agree, and
+    the class holds one trainee id of her name, not two for the server to group."""
+    from trainer.classes import LoginRefusedError
+
+    first = progress_file(tmp_path / "table-1.sqlite", {"Ana Ruiz": 3, "Bo Chen": 1})
+    assert push_all(first, klass) == 4
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Ana Ruiz", "ana-password")
+    hers = uid_of(first, "Ana Ruiz")
+    table_2 = joined("workstation")
+    with pytest.raises(LoginRefusedError):
+        table_2.class_identity("Ana Ruiz", "not-her-password")
+    assert table_2.class_identity("Bo Chen", "any-password") is None  # no login: a profile of its own
+    assert table_2.class_identity("Ana Ruiz", "ana-password") == hers
+
+    second = tmp_path / "table-2.sqlite"
+    with Store.open(second) as store:
+        ana = store.add_trainee("Ana Ruiz", uid=hers)
+        for n in range(10, 12):
+            store.record_attempt(attempt(ana, n))
+        assert store.trainee(ana).uid == hers
+    assert push_all(second, klass) == 0  # the workstation's login sends none of hers: set aside
+    ws = ClassConnection(str(second), klass.address())
+    try:
+        assert ws.send_set_aside("Ana Ruiz", "ana-password") == (2, 0)
+    finally:
+        ws.close()
+    with klass.admin() as admin:
+        assert admin.execute("SELECT uid FROM trainees WHERE name = 'Ana Ruiz'").fetchall() == [(hers,)]
+        assert admin.execute("SELECT count(*) FROM attempts a JOIN trainees t ON t.id = a.trainee_id "
+                             "WHERE t.uid = %s", (hers,)).fetchone()[0] == 5
+    with klass.connect("instructor") as conn:
+        assert names_in_view(conn) == ["Ana Ruiz", "Bo Chen"]
+
+
+def test_no_trainee_gets_a_classmates_class_id(tmp_path, klass, joined):
+    """Tom, with a login of his own, tries for Ana's id: her name with his password is refused,
+    his own login is told his id only, and a workstation's login or the staff's is told none;
+    a profile made under her id by editing the file gets him nothing either (s018)."""
+    from trainer.classes import LoginRefusedError
+
+    assert push_all(progress_file(tmp_path / "t1.sqlite", {"Ana Ruiz": 1, "Tom Reyes": 1}), klass) == 2
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Ana Ruiz", "ana-password")
+        tom = class_login(instructor, "Tom Reyes", "tom-password")
+    with klass.admin() as admin:
+        ids = dict(admin.execute("SELECT name, uid FROM trainees").fetchall())
+    with pytest.raises(LoginRefusedError):
+        joined("workstation").class_identity("Ana Ruiz", "tom-password")
+    with klass.connect(tom, "tom-password") as conn:
+        assert conn.execute("SELECT login_trainee_uid()").fetchone()[0] == ids["Tom Reyes"]
+    for login in ("workstation", "instructor", "supervisor"):
+        with klass.connect(login) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT login_trainee_uid()")
+    forged = tmp_path / "forged.sqlite"
+    with Store.open(forged) as store:
+        fake = store.add_trainee("Tom Reyes 2", uid=ids["Ana Ruiz"])
+        store.record_attempt(attempt(fake, 40))
+    with contextlib.suppress(psycopg.Error):
+        push_all(forged, klass, address=klass.address(tom, "tom-password"))
+    with klass.admin() as admin:
+        assert admin.execute("SELECT count(*) FROM attempts a JOIN trainees t ON t.id = a.trainee_id "
+                             "WHERE t.uid = %s", (ids["Ana Ruiz"],)).fetchone()[0] == 1
+
+
+def test_her_class_id_is_her_persons_first_row_after_a_merge(tmp_path, klass, joined):
+    """Before her login, the instructor merged Ana's row with an older one of another spelling
+    ("Ana R.", from another workstation): the class view shows her under that older row, and so
+    her class id is that row's, as people() groups them."""
+    from trainer.classes.server.people import people
+
+    assert push_all(progress_file(tmp_path / "old.sqlite", {"Ana R.": 1}), klass) == 1
+    with klass.connect("instructor") as instructor:
+        table = enrol_workstation(instructor, "Table 1", "table-1-password")
+    assert push_all(progress_file(tmp_path / "t1.sqlite", {"Ana Ruiz": 1}), klass,
+                    address=klass.address(table, "table-1-password")) == 1
+    with klass.admin() as admin:
+        ids = dict(admin.execute("SELECT name, uid FROM trainees").fetchall())
+    with klass.connect("instructor") as instructor:
+        merge(instructor, ids["Ana Ruiz"], ids["Ana R."])
+        class_login(instructor, "Ana Ruiz", "ana-password")
+        grouped = people(instructor)
+        rows = dict(instructor.execute("SELECT id, uid FROM trainees").fetchall())
+    first = {rows[p] for p in grouped.values() if rows[p] in ids.values()}
+    assert first == {ids["Ana R."]}
+    assert joined("workstation").class_identity("Ana Ruiz", "ana-password") == ids["Ana R."]

@@ -138,3 +138,61 @@ def test_a_trainee_sends_her_results_set_aside_with_her_own_login(qtbot, tmp_pat
     ask.reject()
     w.close()
     store.close()
+
+
+def test_a_new_profile_takes_her_class_id_once_her_password_proves_her_login(qtbot, tmp_path, klass,
+                                                                             monkeypatch):
+    """At a second workstation Ana Ruiz, who has a class login, makes her profile: the dialog asks
+    her class password; a wrong one makes nothing and says so; hers makes the profile under the
+    trainee id the class knows her by. Bo Chen, with no login, is asked nothing and gets a
+    profile of this workstation's own."""
+    from trainer.classes.server.logins import class_login
+    from trainer.classes.workstation.connection import ClassLedger
+    from trainer.progress import Store
+    from ui.qt import QInputDialog, QPushButton, Qt
+    from ui.shell.profiles import CLASS_IDENTITY_TAKEN, CLASS_PASSWORD_ASKED, ProfileDialog
+
+    first = progress_file(tmp_path / "table-1.db", {"Ana Ruiz": 2, "Bo Chen": 1})
+    assert push_all(first, klass) == 3
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Ana Ruiz", "ana-password")
+    with Store.open(first) as store:
+        hers, bos = store.find_trainee("Ana Ruiz").uid, store.find_trainee("Bo Chen").uid
+    store = Store.open(tmp_path / "table-2.db")
+    dialog = ProfileDialog(store, classroom=ClassLedger(klass.address("workstation")))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    [new] = [b for b in dialog.findChildren(QPushButton) if b.text() == "New trainee…"]
+    asked: list[str] = []
+    typed = iter(["Ana Ruiz", "not-her-password", "Ana Ruiz", "ana-password", "Bo Chen"])
+
+    def get_text(_parent, _title, label, *_args, **_kw):
+        asked.append(label)
+        return next(typed), True
+
+    monkeypatch.setattr(QInputDialog, "getText", get_text)
+    qtbot.mouseClick(new, Qt.MouseButton.LeftButton)
+    assert dialog.message.text().startswith("Not added: the class refuses this password for Ana Ruiz.")
+    assert store.trainees() == []
+    qtbot.mouseClick(new, Qt.MouseButton.LeftButton)
+    assert dialog.message.text() == CLASS_IDENTITY_TAKEN.format(name="Ana Ruiz")
+    dialog.grab().save(str(tmp_path / "profile-class-id.png"))
+    qtbot.mouseClick(new, Qt.MouseButton.LeftButton)
+    assert asked == ["Name:", CLASS_PASSWORD_ASKED.format(name="Ana Ruiz"), "Name:",
+                     CLASS_PASSWORD_ASKED.format(name="Ana Ruiz"), "Name:"]
+    made = {t.name: t.uid for t in store.trainees()}
+    assert made["Ana Ruiz"] == hers and made["Bo Chen"] != bos
+    dialog.close()
+    store.close()
+
+
+def test_the_class_password_prompt_fits_a_laptops_screen(qtbot):
+    """QInputDialog does not wrap its words: the question, in one line, was 1,496 px wide."""
+    from ui.qt import QInputDialog, QLineEdit
+    from ui.shell.profiles import CLASS_PASSWORD_ASKED
+
+    asked = QInputDialog()
+    asked.setLabelText(CLASS_PASSWORD_ASKED.format(name="Maria Fernanda Gonzalez Rodriguez"))
+    asked.setTextEchoMode(QLineEdit.EchoMode.Password)
+    qtbot.addWidget(asked)
+    assert asked.sizeHint().width() < 1024

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.support.class_server import progress_file, push_all, server_rows
+from tests.support.class_server import PASSWORD, progress_file, push_all, server_rows
 from tests.support.exams import form, issuer, sent, sit
 from trainer.classes import ClassServerError
 from trainer.classes.server import ledger as server_ledger
@@ -202,3 +202,203 @@ def test_the_quota_is_the_readmes(klass):
             conn.execute("SELECT charge_login('attempts', -5, -5)")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT * FROM login_storage")
+
+
+# ---------------------------------------------------------------- the running total (s028)
+def totals(klass) -> tuple[dict, dict]:
+    """Each login's running total (s028) and the sum of its rows in login_storage (s023)."""
+    with klass.admin() as admin:
+        kept = {r[0]: (r[1], r[2]) for r in admin.execute("SELECT login, rows, bytes FROM login_totals")}
+        summed = {r[0]: (int(r[1]), int(r[2])) for r in admin.execute(
+            "SELECT login, sum(rows), sum(bytes) FROM login_storage GROUP BY login")}
+    return kept, summed
+
+
+def a_trainee(n: int) -> dict:
+    """A trainee row as a workstation sends one, new to the class: one row of the quota."""
+    return {"uid": f"{n:032x}", "name": f"Tra {n}", "created": 1.8e9, "archived": 0,
+            "archived_at": None, "instructor": 0}
+
+
+def test_each_logins_total_is_the_sum_of_what_it_had_kept(tmp_path, klass, joined, ivy):
+    """Pushes of three logins (the shared workstation's, an enrolled workstation's, a trainee's
+    own), pushes of what the class holds already (charged nothing), a push refused as a whole
+    (charged nothing), an instructor's retraction and merge, and a sitting's steps: each login's
+    total is the sum of its rows in login_storage, and login_stored() tells each login its own."""
+    from trainer.classes.server.people import merge
+    from trainer.classes.server.retractions import retract
+
+    assert push_all(progress_file(tmp_path / "ws.sqlite", {"Dee": 2, "Cy": 3}), klass) == 5
+    with klass.connect("instructor") as instructor:
+        dee = class_login(instructor, "Dee", "dee-password-1234")
+        table = enrol_workstation(instructor, "Table 1", "table-1-password")
+    assert push_all(progress_file(tmp_path / "table.sqlite", {"Eve": 4}), klass,
+                    address=klass.address(table, "table-1-password")) == 4
+    with klass.admin() as admin:
+        dee_uid, eve_uid = (admin.execute("SELECT uid FROM trainees WHERE name = %s", (n,)).fetchone()[0]
+                            for n in ("Dee", "Eve"))
+    with klass.connect(dee, "dee-password-1234") as conn:
+        assert push(conn, {"trainees": [], "attempts": [forged(n, dee_uid) for n in range(300, 303)]}) == 3
+        assert push(conn, {"trainees": [], "attempts": [forged(300, dee_uid)]}) == 0  # held: no charge
+        with pytest.raises(psycopg.Error):  # another trainee's attempt refuses the whole batch
+            push(conn, {"trainees": [], "attempts": [forged(310, dee_uid), forged(311, eve_uid)]})
+    with klass.connect(table, "table-1-password") as conn:
+        assert push(conn, {"trainees": [], "attempts": [forged(400, eve_uid, a_log(10))]}) == 1
+    sam_mid_sitting(tmp_path, ivy, joined)  # the shared login's steps: a start and an answer
+    with klass.connect("instructor") as instructor:
+        retract(instructor, f"{300:032x}", "pushed twice by mistake")
+        with klass.admin() as admin:
+            cy_uid = admin.execute("SELECT uid FROM trainees WHERE name = 'Cy'").fetchone()[0]
+        merge(instructor, eve_uid, cy_uid)
+        assert push(instructor, {"trainees": [], "attempts": [forged(500, eve_uid)]}) == 1  # no quota
+    with klass.connect("workstation") as conn:
+        push(conn, {"trainees": [a_trainee(7)], "attempts": []})
+    kept, summed = totals(klass)
+    assert set(kept) == {"workstation", dee, table} and kept == summed
+    assert kept[dee][0] == 9  # three attempts and their two skills each
+    for login, password in (("workstation", PASSWORD), (dee, "dee-password-1234"),
+                            (table, "table-1-password")):
+        with klass.connect(login, password) as conn:
+            assert conn.execute("SELECT rows, bytes FROM login_stored()").fetchone() == kept[login]
+
+
+def waiting_on_a_lock(klass, pid: int) -> bool:
+    with klass.admin() as admin:
+        return admin.execute("SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s",
+                             (pid,)).fetchone()[0] is True
+
+
+def test_two_pushes_of_one_login_at_once_never_both_pass_the_quota(klass):
+    """Two workstations on the shared login push a new trainee each at once: the second waits
+    for the first's commit and is counted on the total the first left. With room for both, both
+    are kept; with room for one, the second is refused in the quota's words. Before s028 neither
+    waited: both read the same sum, and both were kept past the quota."""
+    import threading
+
+    from tests.support.class_server import until
+
+    first, second = klass.connect("workstation"), klass.connect("workstation")
+    outcome: list = []
+
+    def push_second(n: int) -> None:
+        try:
+            outcome.append(push(second, {"trainees": [a_trainee(n)], "attempts": []}))
+        except psycopg.Error as e:
+            outcome.append(e)
+
+    try:
+        for quota, (mine, theirs) in ((2, (1, 2)), (3, (3, 4))):
+            quota_of(klass, quota, 10 ** 9)
+            with first.transaction():
+                first.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [a_trainee(mine)],
+                                                                  "attempts": []}),))
+                thread = threading.Thread(target=push_second, args=(theirs,))
+                thread.start()
+                until(lambda: waiting_on_a_lock(klass, second.info.backend_pid), within=30,
+                      what="the second push waiting on the first's total")
+            thread.join(60)
+            assert not thread.is_alive()
+    finally:
+        first.close()
+        second.close()
+    assert outcome[0] == 0  # room for both: kept (no attempt in it, a trainee)
+    refused = outcome[1]  # room for one: refused on the first's total, in the quota's words
+    assert isinstance(refused, psycopg.errors.RaiseException), refused
+    assert str(refused).splitlines()[0].startswith(
+        "the class keeps no more from login workstation: it holds 3 rows (")
+    assert totals(klass)[0]["workstation"][0] == 3 and klass.count("trainees") == 3
+
+
+def test_the_quota_refuses_only_past_its_edge(klass):
+    """The shared login pushes one new trainee (one row) at a time against a quota of 3 rows:
+    just under it (2) and at it (3) are kept, one more is refused in s023's words, and the
+    total stays 3; the bytes' edge likewise, with room for exactly one more row."""
+    quota_of(klass, 3, 10 ** 9)
+    with klass.connect("workstation") as conn:
+        for n in (1, 2, 3):
+            push(conn, {"trainees": [a_trainee(n)], "attempts": []})
+            assert conn.execute("SELECT rows FROM login_stored()").fetchone()[0] == n
+        with pytest.raises(psycopg.errors.RaiseException) as refused:
+            push(conn, {"trainees": [a_trainee(4)], "attempts": []})
+        rows, size = conn.execute("SELECT rows, bytes FROM login_stored()").fetchone()
+    assert str(refused.value).splitlines()[0] == (
+        f"the class keeps no more from login workstation: it holds 3 rows ({size} bytes) from it, "
+        "and a login may have it keep 3 rows (1000000000 bytes); these attempts would pass that")
+    assert rows == 3 and klass.count("trainees") == 3
+    one = size // 3  # the rows are alike: a name and a uid of the same lengths
+    assert one * 3 == size
+    quota_of(klass, 10, size + one)
+    with klass.connect("workstation") as conn:
+        push(conn, {"trainees": [a_trainee(5)], "attempts": []})  # at the bytes' edge: kept
+        with pytest.raises(psycopg.errors.RaiseException, match=r"it holds 4 rows \("):
+            push(conn, {"trainees": [a_trainee(6)], "attempts": []})
+    assert klass.count("trainees") == 4
+
+
+def test_no_login_but_the_staffs_reads_a_total_and_none_writes_one(klass):
+    """A trainee's login (as every workstation's) writes no total, in no way: no grant on the
+    table, no charge of its own, and the owner's writes only ever add to one."""
+    with klass.connect("instructor") as instructor:
+        dee = class_login(instructor, "Dee", "dee-password-1234")
+    with klass.connect("workstation") as conn:
+        push(conn, {"trainees": [a_trainee(1)], "attempts": []})
+    for login, password in (("workstation", PASSWORD), (dee, "dee-password-1234")):
+        with klass.connect(login, password) as conn:
+            for attack in ("SELECT * FROM login_totals",
+                           "UPDATE login_totals SET rows = 0",
+                           "INSERT INTO login_totals VALUES ('workstation', 0, 0)",
+                           "DELETE FROM login_totals",
+                           "SELECT charge_login('attempts', -1000, -1000)"):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(attack)
+    with klass.admin() as admin:
+        admin.execute("SET ROLE class_owner")
+        for attack in ("UPDATE login_totals SET rows = rows - 1", "DELETE FROM login_totals"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="never taken back"):
+                admin.execute(attack)
+        with pytest.raises(psycopg.Error, match="login_totals is append-only"):
+            admin.execute("TRUNCATE login_totals")
+    with klass.connect("instructor") as conn:
+        assert conn.execute("SELECT login, rows FROM login_totals").fetchall() == [("workstation", 1)]
+
+
+def test_a_class_setup_shared_login_has_the_shared_quota(klass):
+    """A class of its own logins (s024): its shared workstation login `<class>_workstation`
+    serves every workstation not enrolled, and has the shared login's quota (before s028, a
+    trainee's: a tenth)."""
+    with klass.admin() as admin:
+        admin.execute("SET ROLE class_owner")
+        admin.execute("INSERT INTO class_logins (login, kind) VALUES ('math_workstation', 'workstation'), "
+                      "('math_instructor', 'instructor')")
+        assert admin.execute("SELECT * FROM login_quota('math_workstation')").fetchone() == (
+            10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
+        assert admin.execute("SELECT * FROM login_quota('math_instructor')").fetchone() == (
+            QUOTA_ROWS, QUOTA_BYTES)
+
+
+def test_a_session_holding_its_logins_total_is_ended_by_the_watch(klass):
+    """A trainee at the shared login pushes and keeps the transaction open: every other
+    workstation's push of that login waits on its total. The class server's watch ends the
+    holder (as any that holds up another), and the one waiting goes on."""
+    import threading
+
+    from tests.support.class_server import until
+    from trainer.classes.server.command import holders_ended
+    from trainer.classes.server.sessions import Ended
+
+    holder, waiter = klass.connect("workstation"), klass.connect("workstation")
+    done: list = []
+    try:
+        holder.execute("BEGIN")
+        holder.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [a_trainee(1)], "attempts": []}),))
+        thread = threading.Thread(target=lambda: done.append(
+            push(waiter, {"trainees": [a_trainee(2)], "attempts": []})))
+        thread.start()
+        until(lambda: waiting_on_a_lock(klass, waiter.info.backend_pid), what="the push waiting")
+        assert holders_ended(klass.server, held=0) == [Ended("workstation", klass.database)]
+        thread.join(60)
+        assert done == [0]
+    finally:
+        holder.close()
+        waiter.close()
+    assert totals(klass)[0] == {"workstation": (1, totals(klass)[1]["workstation"][1])}

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from tests.support.class_server import free_port, progress_file
 from trainer.classes.errors import ClassServerError, LoginRefusedError
@@ -361,3 +362,83 @@ def test_an_administrator_address_that_is_none_is_one_line(capsys, tmp_path, url
     code = main(["class-setup", "--admin", url, "--logins", str(tmp_path / "l.json")])
     _, err = capsys.readouterr()
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- the watch
+def test_class_setup_watches_the_class_as_class_server_does(capsys, school, tmp_path):
+    """A class made by a non-superuser administrator is watched as class-server's is
+    (`class-setup --watch`, the same looks): a default a workstation's or a trainee's login gave
+    itself is reset at once; a session that holds up another is ended once the server's
+    administrator has run the SQL class-setup printed for it (pg_signal_backend for the owner,
+    pg_read_all_stats for the administrator), and not before; the logins' connection limits are
+    class-server's."""
+    from psycopg.types.json import Jsonb
+
+    from tests.support.class_server import until
+    from trainer.classes.server.logins import SHARED_CONNECTIONS, class_login
+    from trainer.classes.server.setup import watch_class
+
+    with psycopg.connect(school.admin_dsn(), autocommit=True) as su:  # as a school's server starts
+        su.execute(f"REVOKE pg_read_all_stats FROM {ADMIN}")
+        if su.execute("SELECT 1 FROM pg_roles WHERE rolname = 'class_owner'").fetchone():  # an earlier test's
+            su.execute("REVOKE pg_signal_backend FROM class_owner")
+    code, out, err = setup(capsys, school, "watched", tmp_path / "logins.json")
+    assert code == 0, err
+    assert f'    GRANT pg_read_all_stats TO "{ADMIN}";' in out
+    assert "GRANT pg_signal_backend TO class_owner;" in out
+    assert "run this again with --watch" in out
+    made = addresses(out)
+    with psycopg.connect(made["instructor"], autocommit=True) as instructor:
+        dee = class_login(instructor, "Dee", "dee-password-1234")
+    with psycopg.connect(school.admin_dsn(), autocommit=True) as su:
+        limits = dict(su.execute("SELECT rolname, rolconnlimit FROM pg_roles WHERE rolname IN (%s, %s)",
+                                 ("watched_workstation", dee)).fetchall())
+    assert limits == {"watched_workstation": SHARED_CONNECTIONS, dee: 4}
+
+    said: list[str] = []
+    stop = threading.Event()
+    watch = threading.Thread(target=watch_class, args=(admin_url(school), stop, said.append, 0.05))
+    watch.start()
+    workstation = made["workstation"]
+    trainee_row = {"uid": "d" * 32, "name": "Tra 1", "created": 1.8e9, "archived": 0,
+                   "archived_at": None, "instructor": 0}
+    holder, waiter = (psycopg.connect(workstation, autocommit=True) for _ in range(2))
+    try:
+        for login, address in (("watched_workstation", workstation),
+                               (dee, make_conninfo(workstation, user=dee, password="dee-password-1234"))):
+            with psycopg.connect(address, autocommit=True) as conn:
+                conn.execute("ALTER ROLE CURRENT_USER SET enable_indexscan = off")
+            until(lambda login=login: f"Reset the defaults the login {login} set for its sessions (only "
+                  "the staff's may have any)." in said, what=f"{login}'s default reset")
+
+        def hold_and_wait() -> None:
+            holder.execute("BEGIN")
+            holder.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [trainee_row],
+                                                                "attempts": []}),))
+            threading.Thread(target=lambda: waiter.execute(
+                "SELECT push_attempts(%s)", (Jsonb({"trainees": [trainee_row], "attempts": []}),)),
+                daemon=True).start()
+
+        hold_and_wait()
+        held_up = ("SELECT count(*) FROM pg_locks WHERE NOT granted AND pid = %s "
+                   "AND waitstart < clock_timestamp() - interval '6 seconds'")
+        with psycopg.connect(school.admin_dsn(), autocommit=True) as su:
+            until(lambda: su.execute(held_up, (waiter.info.backend_pid,)).fetchone()[0] > 0,
+                  what="the waiter held up for 6 s, longer than the watch lets a session hold another")
+        assert not [line for line in said if line.startswith("Ended")], "not without the rights"
+        assert holder.execute("SELECT 1").fetchone() == (1,), "the holder is there still"
+        dba = "\n".join(line[4:] for line in out.splitlines() if line.startswith("    "))
+        with psycopg.connect(school.admin_dsn("watched"), autocommit=True) as su:
+            su.execute(dba.encode())
+        until(lambda: "Ended a session of the login watched_workstation (watched): it held up another for "
+              "more than 5 s." in said, what="the holder ended")
+        with pytest.raises(psycopg.OperationalError):
+            holder.execute("SELECT 1")
+        code, out, err = setup(capsys, school, "watched", tmp_path / "logins.json")
+        assert code == 0 and "Left to the server's administrator" not in out
+    finally:
+        stop.set()
+        watch.join(30)
+        holder.close()
+        waiter.close()
+    assert not watch.is_alive()

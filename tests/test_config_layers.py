@@ -294,3 +294,122 @@ def test_the_settings_dialog_shows_a_locked_value_as_locked(qtbot, tmp_path, use
     from ui.shell import theme
 
     theme.apply(QApplication.instance(), "light")
+
+
+# --------------------------------------------------------------------------- each way around a lock
+SCHOOL = {"class_address": "", "data_folder": "/srv/school", "theme": "dark", "large_print": True}
+
+
+def test_a_lock_holds_against_the_users_own_settings_file_edited(user, tmp_path):
+    """The attack: the user's settings are theirs to edit (an INI file here, the registry on
+    Windows): every key written there by hand, and every key keeps the machine's value."""
+    Path(user.fileName()).parent.mkdir(parents=True, exist_ok=True)
+    Path(user.fileName()).write_text(
+        f"[view]\ntheme=light\nlarge_print=false\n[class]\naddress={OTHER}\n"
+        f"[data]\nfolder={tmp_path / 'mine'}\n", encoding="utf-8")
+    from ui.qt import QSettings
+
+    edited = QSettings(user.fileName(), QSettings.Format.IniFormat)
+    assert edited.value("view/theme") == "light", "the edit is what Qt reads"
+    c = config(edited, machine(locked=list(SCHOOL), **SCHOOL))
+    for key, value in SCHOOL.items():
+        assert (c.value(key), c.source(key)) == (value, "/etc/xdg/dealer-trainer/config.toml"), key
+    assert c.progress_file() == Path("/srv/school/progress.db")
+
+
+def test_a_lock_holds_against_the_command_line(user, tmp_path):
+    c = config(user, machine(locked=list(SCHOOL), **SCHOOL), class_address=OTHER,
+               data_folder=str(tmp_path))
+    assert c.value("class_address") == "" and c.value("data_folder") == "/srv/school"
+    assert c.progress_file(str(tmp_path / "mine.db")) == Path("/srv/school/progress.db")
+    assert [n.split(" is locked by ")[0] for n in c.notes] == ["class_address", "data_folder"]
+
+
+@pytest.mark.parametrize("given", ["", "mine"])
+def test_a_lock_holds_against_the_environment(user, tmp_path, monkeypatch, given):
+    """DEALER_TRAINER_CONFIG emptied, or naming a file of the user's: the computer's own file is
+    read all the same, and the app says the variable was not used."""
+    import trainer.config
+    from ui.shell.config import load
+
+    own = tmp_path / "etc" / "config.toml"
+    own.parent.mkdir()
+    own.write_text('theme = "dark"\nlocked = ["theme"]\n', encoding="utf-8")
+    mine = tmp_path / "mine.toml"
+    mine.write_text('theme = "light"\n', encoding="utf-8")
+    monkeypatch.setattr(trainer.config, "own_place", lambda platform=None: own)
+    monkeypatch.setenv(ENV, str(mine) if given else "")
+    c = load(settings=user)
+    assert (c.value("theme"), c.locked("theme"), c.source("theme")) == ("dark", True, str(own))
+    assert c.notes == [f"{ENV} is not used: this computer's own settings file {own} is read, "
+                       "whatever the environment says."]
+
+
+def test_the_app_started_every_way_around_its_locks_keeps_the_schools_values(qtbot, tmp_path, started):
+    """The real start: the user's settings edited, --db and --class given; the machine file locks
+    the theme, large print, the data folder and no class. The menus say each is locked."""
+    from ui.qt import QApplication
+    from ui.shell.config import user_settings
+    from ui.shell.window import LOCKED
+
+    mine = user_settings()
+    for key, value in (("view/theme", "light"), ("view/large_print", False), ("class/address", OTHER)):
+        mine.setValue(key, value)
+    mine.sync()
+    school = tmp_path / "school"
+    a_file_with_ana(school)
+    elsewhere = a_file_with_ana(tmp_path / "mine")
+    try:
+        from trainer.classes import class_address
+
+        w = started(f"theme = 'dark'\nlarge_print = true\ndata_folder = '{school}'\nclass_address = ''\n"
+                    f"locked = ['theme', 'large_print', 'data_folder', 'class_address']\n",
+                    db=str(elsewhere), class_address=class_address(ROOM))
+        app = QApplication.instance()
+        assert app.property("theme") == "dark" and app.property("large_print") is True
+        assert Path(w.services.store.path) == school / "progress.db"
+        assert w.services.classroom is None, "--class: not joined, the class is locked at none"
+        for action in (w.theme_actions["light"], w.large_print_action):
+            assert not action.isEnabled() and action.text().endswith(LOCKED), action.text()
+        assert w.settings_note.text() == "A setting of the command line was not used (File › Settings…)"
+    finally:
+        for key in ("view/theme", "view/large_print", "class/address"):
+            mine.remove(key)
+        mine.sync()
+
+
+# --------------------------------------------------------------------------- Qt's older machine-wide settings
+def older_file(folder: Path, text: str):
+    """Qt's machine-wide settings as a school pushed them before the machine file: the INI file
+    Qt's system scope reads on Linux."""
+    from ui.qt import QSettings
+
+    path = folder / "Dealer Trainer" / "Dealer Trainer.conf"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+def test_a_class_pushed_through_qts_older_machine_settings_is_still_joined_under_the_machine_file(
+        user, tmp_path):
+    from ui.shell.config import Config, show
+
+    older = older_file(tmp_path, f"[class]\naddress={ROOM}\n[view]\ntheme=purple\n")
+    c = Config(user, machine(), {}, older)
+    assert (c.value("class_address"), c.source("class_address")) == (ROOM, older.fileName())
+    assert c.source("theme") == "default", "a value the key cannot hold is passed over"
+    assert (f"older machine settings: {older.fileName()} (read under the machine file: class_address; "
+            "move them to config.toml)") in show(c).splitlines()
+    assert Config(user, machine(class_address=OTHER), {}, older).value("class_address") == OTHER
+    assert c.choose("class_address", "")  # File › Leave class sticks over it too
+    assert Config(user, machine(), {}, older).value("class_address") == ""
+    assert c.choose("class_address", ROOM) and "class/address" not in on_disk(user), "followed, not copied"
+
+
+def test_config_show_names_qts_older_machine_settings(tmp_path):
+    older = older_file(tmp_path / "xdg", f"[class]\naddress={ROOM}\n")
+    done = run_command("config", "--show", env={ENV: str(tmp_path / "none.toml"),
+                                                 "XDG_CONFIG_DIRS": str(tmp_path / "xdg")})
+    assert done.returncode == 0, done.stderr
+    assert f"older machine settings: {older.fileName()} (read under" in done.stdout
+    assert rows(done.stdout)["class_address"] == [ROOM, older.fileName()]

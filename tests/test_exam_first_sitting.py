@@ -614,7 +614,8 @@ def test_a_refused_step_is_refused_by_name_not_as_a_lost_connection(tmp_path, kl
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with pytest.raises(ClassLedgerError, match=r"The class server refuses this: .*start code was not proven"):
-        classledger.count_start(joined("workstation"), token, "Sam Lee", exam, token["nonce"])
+        classledger.count_start(joined("workstation"), token, "Sam Lee", exam.uid, exam.digest,
+                                token["nonce"])
 
 
 def test_a_sitting_the_app_crashed_in_ends_on_the_server_when_the_app_starts_again(tmp_path, klass, joined,

@@ -229,7 +229,9 @@ def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_pat
 def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, joined, ivy, proxy, watchdog,
                                                        monkeypatch):
     """The proctor cancels the start the server holds: the window is the Exam screen again at
-    once, unlocked, and says what became of the start; nothing is written in the file."""
+    once, unlocked, and says what became of the start; nothing is written in the file. The call
+    already made cannot be stopped: once the server answers, the window says it recorded the
+    start (and when), and the sitting opened again is that same start, its clock not restarted."""
     from ui.exams.sitting import CANCELLED
     from ui.qt import QPushButton
 
@@ -257,6 +259,13 @@ def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, j
         assert clicked and not fired and proxy.is_silent  # cancelled while the server held it
         assert page.runner is None and said == [CANCELLED] and warned == []
         assert store.query("SELECT uid FROM exam_results") == []
+        proxy.answer()  # the server answers the call the cancel could not stop
+        qtbot.waitUntil(lambda: len(said) == 2, timeout=WATCHDOG * 1000)
+        assert "reached the class server all the same: it recorded the start at" in said[1], said
+        (start,) = server_rows(klass, "exam_sitting_steps")
+        assert page.begin(exam, sitting=token, start_code=code_of(token)), warned
+        assert server_rows(klass, "exam_sitting_steps") == [start]  # the same start, not another
+        assert store.query("SELECT class_start FROM exam_results")[0]["class_start"] == start[4]
     finally:
         watch.timer.stop()
         proxy.answer()

@@ -251,7 +251,7 @@ def test_certification_issued_sat_submitted_certified_through_the_screens(qtbot,
     answer({"text": "AAAA-BBBB-CCCC-DDDD"}, {"button": "OK"}, seen=seen)  # a wrong start code
     assert not page.certification.sit(str(tmp_path / "rosa.sitting"))
     assert "start code is not right" in seen[0]
-    answer({"text": token["start_code"]}, {"button": "Yes"})
+    answer({"text": token["start_code"]}, {"button": "Start"})
     assert page.certification.sit(str(tmp_path / "rosa.sitting"))
     assert not trainee.sidebar.isEnabled(), "the window is locked to the exam"
     runner = page.runner

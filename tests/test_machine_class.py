@@ -72,8 +72,9 @@ def test_a_locked_class_cannot_be_left_or_swapped(qtbot, tmp_path, klass, pushed
     assert w.statusBar().currentMessage().startswith("--class is not used: the class is set by ")
     qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
     assert w.services.classroom.address.user == "workstation"
-    join = next(a for a in w.menuBar().actions()[0].menu().actions() if a.text() == "Join class…")
+    join = next(a for a in w.menuBar().actions()[0].menu().actions() if a.text().startswith("Join class…"))
     assert not join.isEnabled() and join.statusTip().startswith("Locked by ")
+    assert join.text() == "Join class… (locked by your school)"
     assert not w.leave_class_action.isEnabled()
     with pytest.raises(ClassServerError, match="where it is locked"):
         w.services.classroom.leave()

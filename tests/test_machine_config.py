@@ -8,7 +8,7 @@ from pathlib import Path, PureWindowsPath
 
 import pytest
 
-from trainer.config import ENV, ConfigError, machine_config, places, read
+from trainer.config import ENV, ConfigError, machine_config, own_place, places, read
 
 GOOD = """\
 # pushed to every PC of room 2 by IT
@@ -27,12 +27,13 @@ def written(tmp_path: Path, text: str | bytes, name: str = "config.toml") -> Pat
 
 
 # --------------------------------------------------------------------------- the places
-def test_on_linux_the_file_is_under_etc_xdg_or_each_of_xdg_config_dirs(monkeypatch):
-    monkeypatch.delenv("XDG_CONFIG_DIRS", raising=False)
-    assert places("linux", {}) == [Path("/etc/xdg/dealer-trainer/config.toml")]
-    monkeypatch.setenv("XDG_CONFIG_DIRS", "/opt/school/xdg:/etc/xdg")
-    assert places("linux", {}) == [Path("/opt/school/xdg/dealer-trainer/config.toml"),
-                                   Path("/etc/xdg/dealer-trainer/config.toml")]
+def test_on_linux_the_file_is_under_etc_xdg_whatever_xdg_config_dirs_says(monkeypatch, tmp_path):
+    """$XDG_CONFIG_DIRS is the user's to set: a folder of theirs first would be read instead of
+    the school's, and its locks gone."""
+    own = Path("/etc/xdg/dealer-trainer/config.toml")
+    assert own_place("linux") == own
+    monkeypatch.setenv("XDG_CONFIG_DIRS", f"{tmp_path}:/etc/xdg")
+    assert places("linux", {"XDG_CONFIG_DIRS": f"{tmp_path}:/etc/xdg"}) == [own]
 
 
 def test_on_windows_the_file_is_in_programdata(monkeypatch):
@@ -48,15 +49,35 @@ def test_on_windows_the_file_is_in_programdata(monkeypatch):
     assert PureWindowsPath(path) == PureWindowsPath(r"C:\ProgramData\Dealer Trainer\config.toml")
 
 
-def test_on_macos_the_file_is_in_the_library(monkeypatch):
-    monkeypatch.delenv("XDG_CONFIG_DIRS", raising=False)
-    monkeypatch.delenv("HOMEBREW_PREFIX", raising=False)
-    assert Path("/Library/Application Support/Dealer Trainer/config.toml") in places("darwin", {})
+def test_on_macos_the_file_is_in_the_library_whatever_the_environment_says():
+    """platformdirs would look in $XDG_CONFIG_DIRS and Homebrew's prefix first on macOS too."""
+    place = Path("/Library/Application Support/Dealer Trainer/config.toml")
+    assert own_place("darwin") == place
+    assert places("darwin", {"XDG_CONFIG_DIRS": "/tmp", "HOMEBREW_PREFIX": "/tmp"}) == [place]
 
 
 def test_the_environment_variable_names_the_one_file_and_empty_names_none(tmp_path):
-    assert places("linux", {ENV: str(tmp_path / "c.toml")}) == [tmp_path / "c.toml"]
-    assert places("win32", {ENV: ""}) == []
+    """Only where the computer has no file of its own: a trial, the tests."""
+    absent = tmp_path / "absent" / "config.toml"
+    assert places("linux", {ENV: str(tmp_path / "c.toml")}, own=absent) == [tmp_path / "c.toml"]
+    assert places("win32", {ENV: ""}, own=absent) == []
+    assert places("linux", {}, own=absent) == [absent]
+
+
+@pytest.mark.parametrize("given", ["", "mine.toml"])
+def test_the_computers_own_file_is_read_whatever_the_environment_names(tmp_path, given):
+    """The attack: DEALER_TRAINER_CONFIG set to nothing, or to a file of the user's, and the
+    school's locks were gone. The computer's own file is read, and the variable passed over is said."""
+    own = written(tmp_path, GOOD, "school.toml")
+    mine = written(tmp_path, 'theme = "light"\n')
+    environ = {ENV: str(mine) if given else ""}
+    assert places("linux", environ, own=own) == [own]
+    found = machine_config(own=own, environ=environ)
+    assert found.path == own and found.locked == {"class_address", "theme"}
+    assert found.passed_over == (f"{ENV} is not used: this computer's own settings file {own} is read, "
+                                 "whatever the environment says")
+    assert machine_config(own=own, environ={}).passed_over is None
+    assert machine_config(own=own, environ={ENV: str(own)}).passed_over is None
 
 
 def test_the_first_file_found_is_read_and_the_others_are_not(tmp_path):

@@ -286,6 +286,64 @@ def test_on_windows_whether_a_process_runs_is_asked_never_signalled(monkeypatch)
     assert kernel32.closed == [5242, 1007]
 
 
+class _Served:
+    """A class server's folder as `class-server --data` leaves it while it runs (PG_VERSION, the
+    command's pid file), and the PostgreSQL beside it: running until stopped."""
+
+    def __init__(self, folder):
+        self.folder, self.pgdata, self.running, self.stopped = folder, folder / "pgdata", True, 0
+        self.pgdata.mkdir(parents=True)
+        (self.pgdata / "PG_VERSION").write_text("16\n")
+        (folder / "class-server.pid").write_text("4242\n", encoding="ascii")
+
+    def __call__(self, folder, **_):  # as command.Postgres(folder) is made
+        return self
+
+    def stop(self):
+        self.running, self.stopped = False, self.stopped + 1
+
+
+@pytest.mark.parametrize("reads_the_request", [True, False])
+def test_on_windows_class_server_stop_asks_the_command_without_a_signal(monkeypatch, tmp_path,
+                                                                        reads_the_request):
+    """Simulated Windows: no os.kill (there it ends the command outright, and PostgreSQL is left
+    running with no one to stop it); --stop leaves its request in the folder, the running command
+    (here: the process calls answered as Windows would) reads it and ends, and PostgreSQL is
+    stopped. A command that does not answer in time: PostgreSQL is stopped all the same."""
+    import ctypes
+
+    from trainer.classes.server import command
+
+    served = _Served(tmp_path / "class data")
+    running = {4242}
+
+    class Kernel32(_Kernel32):
+        def GetExitCodeProcess(self, handle, code):  # the command's look at its folder
+            if reads_the_request and (served.folder / command.STOP_FILE).exists():
+                running.discard(4242)
+                (served.folder / command.PID_FILE).unlink()
+            return super().GetExitCodeProcess(handle, code)
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(ctypes, "WinDLL", lambda name, **_: Kernel32(running), raising=False)
+    monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"os.kill{a} on Windows ends the process"))
+    monkeypatch.setattr(command, "Postgres", served)
+    said = []
+    assert command.stop_server(str(served.folder), say=said.append, wait=0.5) == 0
+    assert said == [f"Class server in {served.folder} stopped."]
+    assert served.stopped == 1 and (4242 in running) is not reads_the_request
+    assert (served.folder / command.STOP_FILE).exists(), "the request stays for the command's next look"
+
+
+def test_on_windows_the_stop_command_shown_is_quoted_for_its_command_line(monkeypatch):
+    from pathlib import Path
+
+    from trainer.classes.server import command
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert command._shown(Path("C:/Class data/room 2")) == '"C:/Class data/room 2"'
+
+
 def test_on_posix_whether_a_process_runs_is_signal_0():
     from trainer.classes.server.command import runs
 

@@ -34,6 +34,14 @@ def test_qt_file_dialogs_remember_their_folders_in_the_runs_own_settings(request
     assert Path(remembered.fileName()).is_relative_to(home.folder(request.config))
 
 
+def test_qts_machine_wide_settings_are_the_runs_own(request):
+    """The app reads them under the machine file (ui.shell.config.older_settings): a
+    developer's /etc/xdg would reach every test that starts the app."""
+    from ui.shell.config import older_settings
+
+    assert Path(older_settings().fileName()).is_relative_to(home.folder(request.config))
+
+
 def test_a_class_database_is_named_for_the_worker_that_made_it(klass):
     """Each worker has a class server of its own; the worker's name in each class's name keeps
     two workers' tests from ever naming the same database, whichever server they reach."""

@@ -1,14 +1,18 @@
 """The machine-wide configuration: what a school's IT person sets once for every user of a
-computer, in a TOML file at the OS's machine-wide place (`places`):
+computer, in a TOML file at the OS's machine-wide place (`own_place`), which no environment
+variable moves:
 
-- Linux: `dealer-trainer/config.toml` in each folder of `$XDG_CONFIG_DIRS`, else
-  `/etc/xdg/dealer-trainer/config.toml`;
-- Windows: `%PROGRAMDATA%\\Dealer Trainer\\config.toml`;
-- macOS: `/Library/Application Support/Dealer Trainer/config.toml`;
-- `DEALER_TRAINER_CONFIG`, when set, names the one file instead (empty: none).
+- Linux: `/etc/xdg/dealer-trainer/config.toml`;
+- Windows: `Dealer Trainer\\config.toml` in the common application data folder Windows names
+  (`C:\\ProgramData`);
+- macOS: `/Library/Application Support/Dealer Trainer/config.toml`.
 
-The first file found is read; the others are not. Its keys (`KEYS`) are the app's settings a
-school pushes to a classroom, and `locked = [...]` names the keys a user cannot change. The app
+Where that file exists it is the one read, whatever the environment says, so its locks hold for
+every user. On a computer without one, `DEALER_TRAINER_CONFIG` may name a file instead (a trial,
+the tests; empty: none): there no lock is set that it could lift (`places`).
+
+Its keys (`KEYS`) are the app's settings a school pushes to a classroom, and `locked = [...]`
+names the keys a user cannot change. The app
 reads this file before the user's own settings and lays the user's choices on top (ui.shell.config
 holds the layers); this module only reads the file, strictly: a file that cannot be used is a
 ConfigError of one line naming the file, the line and the problem, and the app then starts with
@@ -68,13 +72,15 @@ class ConfigError(OneLine):
 class MachineConfig:
     """What the machine file gives: `path` the file found (None when none was), its `values`
     and `locked` keys; `problem` the one line when the file found could not be used (then
-    nothing of it is used); `looked` every place looked at."""
+    nothing of it is used); `looked` every place looked at; `passed_over` the line saying that
+    DEALER_TRAINER_CONFIG was set and not used."""
 
     path: Path | None = None
     values: Mapping[str, object] = field(default_factory=dict)
     locked: frozenset[str] = frozenset()
     problem: str | None = None
     looked: tuple[Path, ...] = ()
+    passed_over: str | None = None
 
 
 def themes() -> tuple[str, ...]:
@@ -82,45 +88,59 @@ def themes() -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in (resources_dir() / "theme").glob("*.qss")))
 
 
-def places(platform: str = sys.platform, environ: Mapping[str, str] = os.environ) -> list[Path]:
-    """The machine files looked for, in order: `DEALER_TRAINER_CONFIG`'s, else the OS's
-    machine-wide places as platformdirs gives them (Windows' ProgramData, macOS's
-    /Library/Application Support, on Linux each of $XDG_CONFIG_DIRS or /etc/xdg)."""
-    if ENV in environ:
-        return [Path(environ[ENV])] if environ[ENV] else []
+def own_place(platform: str = sys.platform) -> Path:
+    """The OS's machine-wide place of the file, which no environment variable moves: Windows'
+    common application data folder as Windows itself names it (platformdirs asks the shell for
+    it, not %PROGRAMDATA%), macOS's /Library/Application Support, elsewhere XDG's system folder
+    /etc/xdg (not each of $XDG_CONFIG_DIRS: a user sets those)."""
     folder = FOLDER.get(platform, FOLDER["linux"])
     if platform == "win32":
         from platformdirs.windows import Windows
 
-        return [Path(Windows(appname=folder, appauthor=False).site_config_dir) / NAME]
+        return Path(Windows(appname=folder, appauthor=False).site_config_dir) / NAME
     if platform == "darwin":
-        from platformdirs.macos import MacOS
-
-        dirs = MacOS(appname=folder, multipath=True).site_config_dir
-    else:
-        from platformdirs.unix import Unix
-
-        dirs = Unix(appname=folder, multipath=True).site_config_dir
-    return [Path(d) / NAME for d in dirs.split(os.pathsep) if d]
+        return Path("/Library/Application Support") / folder / NAME
+    return Path("/etc/xdg") / folder / NAME
 
 
-def machine_config(looked: list[Path] | None = None) -> MachineConfig:
+def places(platform: str = sys.platform, environ: Mapping[str, str] = os.environ,
+           own: Path | None = None) -> list[Path]:
+    """The machine files looked for: the OS's own place (`own`, by default `own_place`) when a
+    file is there, whatever the environment says; else the one `DEALER_TRAINER_CONFIG` names
+    (none when it is empty), else the OS's place."""
+    own = own_place(platform) if own is None else own
+    if not _found(own) and ENV in environ:
+        return [Path(environ[ENV])] if environ[ENV] else []
+    return [own]
+
+
+def machine_config(looked: list[Path] | None = None, *, own: Path | None = None,
+                   environ: Mapping[str, str] = os.environ) -> MachineConfig:
     """The first machine file of `looked` (by default `places()`) that exists, read; one that
-    cannot be used gives its problem and nothing else."""
-    looked = places() if looked is None else looked
+    cannot be used gives its problem and nothing else. DEALER_TRAINER_CONFIG set where the OS's
+    own file is read is said (`passed_over`)."""
+    passed_over = None
+    if looked is None:
+        looked = places(environ=environ, own=own)
+        if ENV in environ and looked and looked[0] != Path(environ[ENV] or "."):
+            passed_over = (f"{ENV} is not used: this computer's own settings file {looked[0]} is "
+                           "read, whatever the environment says")
     for path in looked:
-        try:
-            found = path.exists() or path.is_symlink()
-        except OSError:  # a path the OS cannot even look at (NUL, too long)
-            found = True
-        if not found:
+        if not _found(path):
             continue
         try:
             values, locked = read(path)
         except ConfigError as e:
-            return MachineConfig(path, problem=str(e), looked=tuple(looked))
-        return MachineConfig(path, values, locked, None, tuple(looked))
-    return MachineConfig(looked=tuple(looked))
+            return MachineConfig(path, problem=str(e), looked=tuple(looked), passed_over=passed_over)
+        return MachineConfig(path, values, locked, None, tuple(looked), passed_over)
+    return MachineConfig(looked=tuple(looked), passed_over=passed_over)
+
+
+def _found(path: Path) -> bool:
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:  # a path the OS cannot even look at (NUL, too long): found, and refused
+        return True
 
 
 def read(path: Path) -> tuple[dict[str, object], frozenset[str]]:

@@ -2,6 +2,7 @@
 
     dealer-trainer                          open the app
     dealer-trainer --screenshot F.png       render the main window to a PNG and exit
+                   [--reproducible]         at a fixed time, the demonstration seeded: the same bytes
     dealer-trainer --class postgresql://…   open the app in a class (its results pushed to the server)
     dealer-trainer config --show            each setting, where it came from, whether it is locked
     dealer-trainer settle|odds ...          the engine's commands (trainer.cli), with no Qt loaded
@@ -31,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the theme --screenshot renders in (default: light)")
     p.add_argument("--size", metavar="WxH", type=window_size,
                    help="the window's size in --screenshot, e.g. 1366x768 (default: 1440x900)")
+    p.add_argument("--reproducible", action="store_true",
+                   help="with --screenshot: the picture taken at a fixed time, its demonstration's keys "
+                        "and codes from a fixed seed, so that every run gives the same bytes")
     p.add_argument("--db", metavar="FILE", help="the progress database (default: your data folder)")
     cli.class_option(p)
     return p
@@ -64,8 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         build_parser().error("--theme goes with --screenshot (the app itself has View › Dark theme)")
     if args.size and not args.screenshot:
         build_parser().error("--size goes with --screenshot (the app's window is yours to size)")
+    if args.reproducible and not args.screenshot:
+        build_parser().error("--reproducible goes with --screenshot (the app itself keeps the real time)")
     return run(screenshot=args.screenshot, screen=args.screen, db=args.db, theme=args.theme,
-               size=args.size or SHOT_SIZE, class_address=args.class_address)
+               size=args.size or SHOT_SIZE, class_address=args.class_address,
+               reproducible=args.reproducible)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,13 @@ and, for each class size, a class of its own:
   (`ClassConnection`, its default timings: it connects when an attempt waits and lets the
   connection go when idle), recording an attempt every `--pace` seconds for `--seconds`
   (tests/benchmarks/class_server.py's `workstation`, each started at a random point of its pace);
-- **the instructor**: in this process, the real Class tab (`ClassView`, offscreen) made live by
-  `LiveClass` over an instructor's `ClassConnection`, as the app does: it follows the class's
-  notifications, reads the class again (at most twice a second) and redraws.
+- **the instructor**: in this process, two real Class tabs (`ClassView`, offscreen), each made
+  live by a `LiveClass` over an instructor's `ClassConnection` of its own, as the app does: each
+  follows the class's notifications, reads the class and redraws. One is the app's (it reads only
+  what the attempts announced since changed, at most ten times a second); the other reads as the
+  app did before (the whole class at every read, at most twice a second: `live_as_before`), so
+  that both are measured on the same class, at the same moments, under the same load. They share
+  this process's GUI thread, and the server.
 
 An attempt is *visible* when the view has drawn an overview whose trainee's count of attempts
 (their exercises of a skill every attempt practises) includes it, and the paint that drawing asked
@@ -22,7 +26,8 @@ workstation's `record_attempt` began to then. Each redraw of the live view is ti
 the overview and its paint), by the number of trainees it drew. The workstations' clock and this
 one are the same (time.monotonic is the machine's on Linux).
 
-Times are wall-clock on a shared machine: say the machine's load (`uptime`) with them.
+Times are wall-clock on a shared machine: the load average is sampled while the workstations
+record, and each view's reads and redraws are timed apart (what depends least on the load).
 """
 
 from __future__ import annotations
@@ -72,40 +77,122 @@ def ready_then_work(k: int, folder: str, url: str, seconds: float, pace: float, 
     (Path(folder) / f"ws-{k:02d}.cpu").write_text(str(used.ru_utime + used.ru_stime))
 
 
+class Watcher:
+    """One instructor's live Class tab (the real `ClassView`, offscreen, made live by a
+    `LiveClass` over an instructor's `ClassConnection` of its own), timed: when each overview it
+    draws is visible, each redraw, each read. `as_before`: the live view as it was before it read
+    only what changed (every read the whole class, at most two a second), for the same class at
+    the same moment."""
+
+    def __init__(self, run: Path, klass: Class, *, as_before: bool):
+        from trainer.classes.workstation.connection import ClassConnection
+        from trainer.progress.store import Store
+        from ui.classroom.live import LiveClass
+        from ui.classroom.view import ClassView
+        from ui.qt import QTimer
+
+        self.name = "as before (whole class, twice a second)" if as_before else "what changed"
+        self.view = view = ClassView()
+        view.resize(1366, 700)
+        view.show()
+        self.drawn: list[tuple[float, dict[int, int]]] = []  # (when visible, attempts shown per workstation)
+        self.redraws: list[tuple[int, float]] = []  # (trainees drawn, ms to draw and paint)
+        self.reads: list[tuple[bool, float, float]] = []  # (in full, ms, when): the class and the sittings
+        show = view.show_overview
+
+        def timed_show(overview, **kw):
+            most: dict[int, int] = {}  # counted before the drawing is timed
+            for (tid, _), c in overview.cells.items():
+                most[tid] = max(most.get(tid, 0), c.exercises)
+            counts = {k: most.get(t.id, 0) for t in overview.trainees
+                      if (k := trainee_of(t.name)) is not None}
+            start = time.perf_counter()
+            show(overview, **kw)
+
+            def painted():
+                self.drawn.append((time.monotonic(), counts))
+                self.redraws.append((len(overview.trainees), 1000 * (time.perf_counter() - start)))
+
+            QTimer.singleShot(0, painted)  # after the paint the drawing asked for (posted events first)
+
+        view.show_overview = timed_show
+        name = "as-before" if as_before else "changed"
+        Store.open(run / f"instructor-{name}.db").close()
+        self.connection = instructor = ClassConnection(str(run / f"instructor-{name}.db"),
+                                                       klass.address("instructor"))
+        read_class, unended = instructor.read_class, instructor.unended_sittings
+
+        def timed_read(before=None, arrived=None):
+            if as_before:
+                before = arrived = None
+            when, start = time.monotonic(), time.perf_counter()
+            reading = read_class(before, arrived)
+            self.reads.append((reading.full, 1000 * (time.perf_counter() - start), when))
+            return reading
+
+        def timed_unended():
+            start = time.perf_counter()
+            try:
+                return unended()
+            finally:
+                full, ms, when = self.reads[-1]
+                self.reads[-1] = (full, ms + 1000 * (time.perf_counter() - start), when)
+
+        instructor.read_class, instructor.unended_sittings = timed_read, timed_unended
+        self.announced: dict[int, float] = {}  # a server id: when this view's follower had it
+        follow = instructor.follow
+
+        def noted(stop):
+            for attempt_id in follow(stop):
+                if attempt_id is not None:
+                    self.announced.setdefault(attempt_id, time.monotonic())
+                yield attempt_id
+
+        instructor.follow = noted
+        self.live = (live_as_before() if as_before else LiveClass)(view, instructor)
+
+    def stop(self) -> None:
+        self.live.stop()
+        self.connection.close()
+        self.view.close()
+
+    def figures(self, recorded: dict[int, list], ids: dict[str, int], start_at: float, end_at: float) -> dict:
+        latencies, unseen, pushed = [], 0, []
+        for k, attempts in recorded.items():
+            for n, (uid, at, _took) in enumerate(attempts, start=1):
+                if ids.get(uid) in self.announced:
+                    pushed.append(self.announced[ids[uid]] - at)
+                seen = next((when for when, counts in self.drawn if counts.get(k, 0) >= n), None)
+                if seen is None:
+                    unseen += 1
+                else:
+                    latencies.append(seen - at)
+        last = self.drawn[-1][1] if self.drawn else {}
+        during = [ms for _, ms, when in self.reads if start_at <= when <= end_at]
+        return {"name": self.name, "unseen": unseen, "latency": latencies, "redraws": self.redraws,
+                "shown_at_end": sum(last.values()), "reads": self.reads, "pushed": pushed,
+                "reads_during": len(during), "read_ms_during": sum(during)}
+
+
+def live_as_before():
+    """LiveClass as it was: the whole class at every read, and a read asked for at most every
+    500 ms (its DEBOUNCE_MS then)."""
+    from ui.classroom.live import LiveClass
+
+    class AsBefore(LiveClass):
+        def gap(self) -> float:
+            return 500.0
+
+    return AsBefore
+
+
 def run_class(app, klass: Class, folder: Path, workstations: int, seconds: float, pace: float,
               margin: float) -> dict:
-    from trainer.classes.workstation.connection import ClassConnection
-    from trainer.progress.store import Store
-    from ui.classroom.live import LiveClass
-    from ui.classroom.view import ClassView
     from ui.qt import QEventLoop, QTimer
 
     run = folder / f"class-{workstations}"
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir(parents=True)
-    Store.open(run / "instructor.db").close()
-    view = ClassView()
-    view.resize(1366, 700)
-    view.show()
-    drawn: list[tuple[float, dict[int, int]]] = []  # (when visible, attempts shown per workstation)
-    redraws: list[tuple[int, float]] = []  # (trainees drawn, ms to draw and paint)
-    show = view.show_overview
-
-    def timed_show(overview, **kw):
-        most: dict[int, int] = {}  # counted before the drawing is timed
-        for (tid, _), c in overview.cells.items():
-            most[tid] = max(most.get(tid, 0), c.exercises)
-        counts = {k: most.get(t.id, 0) for t in overview.trainees if (k := trainee_of(t.name)) is not None}
-        start = time.perf_counter()
-        show(overview, **kw)
-
-        def painted():
-            drawn.append((time.monotonic(), counts))
-            redraws.append((len(overview.trainees), 1000 * (time.perf_counter() - start)))
-
-        QTimer.singleShot(0, painted)  # after the paint the drawing asked for (posted events first)
-
-    view.show_overview = timed_show
     # the workstations forked from a server that imported the app once: 200 interpreters started
     # each on their own took 10 minutes of a loaded 2-core machine
     forks = multiprocessing.get_context("forkserver")
@@ -121,51 +208,32 @@ def run_class(app, klass: Class, folder: Path, workstations: int, seconds: float
     for _ in processes:
         arrived.acquire()
     print(f"  {workstations} workstations joined the class ({load()})", flush=True)
-    instructor = ClassConnection(str(run / "instructor.db"), klass.address("instructor"))
-    reads: list[float] = []  # ms of each read of the class the live view makes (its three calls)
-    for name in ("class_overview", "class_activity", "unended_sittings"):
-        call = getattr(instructor, name)
-
-        def timed(*a, _call=call, _name=name, **kw):
-            start = time.perf_counter()
-            try:
-                return _call(*a, **kw)
-            finally:
-                ms = 1000 * (time.perf_counter() - start)
-                if _name == "class_overview":
-                    reads.append(ms)
-                else:
-                    reads[-1] += ms
-
-        setattr(instructor, name, timed)
-    announced: dict[int, float] = {}  # a server id: when the live view's follower had it
-    follow = instructor.follow
-
-    def noted(stop):
-        for attempt_id in follow(stop):
-            if attempt_id is not None:
-                announced.setdefault(attempt_id, time.monotonic())
-            yield attempt_id
-
-    instructor.follow = noted
-    live = LiveClass(view, instructor)
-    start.value = start_at = time.monotonic() + 5 + margin * workstations  # the view drawn first
+    watchers = [Watcher(run, klass, as_before=True), Watcher(run, klass, as_before=False)]
+    start.value = start_at = time.monotonic() + 5 + margin * workstations  # the views drawn first
     go.set()
     loop = QEventLoop()
+    loads: list[float] = []
     watch = QTimer()
-    watch.timeout.connect(lambda: loop.quit() if not any(p.is_alive() for p in processes) else None)
+
+    def look():
+        if time.monotonic() >= start_at:
+            loads.append(os.getloadavg()[0])
+        if not any(p.is_alive() for p in processes):
+            loop.quit()
+
+    watch.timeout.connect(look)
     watch.start(200)
     loop.exec()
-    span = time.monotonic() - forked
+    end_at = time.monotonic()
+    span = end_at - forked
     settle = time.monotonic() + 3  # the last reads drawn
     while time.monotonic() < settle:
         app.processEvents()
         time.sleep(0.01)
     for p in processes:
         p.join()
-    live.stop()
-    instructor.close()
-    view.close()
+    for w in watchers:
+        w.stop()
     recorded: dict[int, list] = {}
     waiting = 0
     for k in range(workstations):
@@ -174,49 +242,44 @@ def run_class(app, klass: Class, folder: Path, workstations: int, seconds: float
         waiting += doc["waiting"]
     with klass.admin() as admin:
         ids = dict(admin.execute("SELECT uid, id FROM attempts").fetchall())
-    latencies, unseen, pushed = [], 0, []
-    for k, attempts in recorded.items():
-        for n, (uid, at, _took) in enumerate(attempts, start=1):
-            if ids.get(uid) in announced:
-                pushed.append(announced[ids[uid]] - at)
-            seen = next((when for when, counts in drawn if counts.get(k, 0) >= n), None)
-            if seen is None:
-                unseen += 1
-            else:
-                latencies.append(seen - at)
-    last = drawn[-1][1] if drawn else {}
     return {"recorded": sum(len(a) for a in recorded.values()), "on_server": klass.count(),
-            "waiting": waiting, "unseen": unseen, "latency": latencies, "redraws": redraws,
-            "shown_at_end": sum(last.values()), "reads": live.refreshes, "read_ms": reads,
+            "waiting": waiting, "views": [w.figures(recorded, ids, start_at, end_at) for w in watchers],
             "cpu": sum(float((run / f"ws-{k:02d}.cpu").read_text()) for k in range(workstations)),
-            "span": span, "pushed": pushed,
+            "span": span, "recording": end_at - start_at, "loads": loads,
             "late": sum(1 for k in recorded if recorded[k] and recorded[k][0][1] > start_at + pace)}
 
 
 def report(workstations: int, f: dict, seconds: float, pace: float) -> None:
-    lat = sorted(f["latency"])
+    loads = f["loads"] or [0.0]
     print(f"\n{workstations} workstations, an attempt every {pace:g} s each for {seconds:g} s "
-          f"({load()} at the end)")
-    print(f"  {f['recorded']:,} recorded, {f['on_server']:,} on the server, {f['shown_at_end']:,} shown "
-          f"in the view at the end, {f['unseen']} never shown, {f['waiting']} still waiting; "
-          f"{f['reads']} redraws from the server; {f['late']} workstations started late")
+          f"(load average over 1 min while they recorded: mean {statistics.mean(loads):.1f}, "
+          f"max {max(loads):.1f}; {load()} at the end)")
+    print(f"  {f['recorded']:,} recorded, {f['on_server']:,} on the server, {f['waiting']} still waiting; "
+          f"{f['late']} workstations started late")
     print(f"  the workstation processes' CPU (each from its fork to its end): {f['cpu']:.0f} s in all, "
           f"{100 * f['cpu'] / workstations / f['span']:.1f}% of a core each")
-    if f["read_ms"]:
-        print(f"  a read of the class (overview, activity, sittings; on the reads' one connection): "
-              f"median {statistics.median(f['read_ms']):.0f} ms, p95 {percentile(f['read_ms'], 95):.0f} ms")
-    if lat:
-        print(f"  record → visible in the live view: p50 {1000 * statistics.median(lat):.0f} ms, "
-              f"p95 {1000 * percentile(lat, 95):.0f} ms, max {1000 * lat[-1]:.0f} ms  (aim: p95 < 1000)")
-    if f["pushed"]:
-        pushed = f["pushed"]
-        print(f"  of which record → announced to the instructor (the push and the notification): "
-              f"p50 {1000 * statistics.median(pushed):.0f} ms, p95 {1000 * percentile(pushed, 95):.0f} ms")
-    full = [ms for n, ms in f["redraws"] if n == max(n for n, _ in f["redraws"])]
-    if full:
-        print(f"  one redraw of the live view at {max(n for n, _ in f['redraws'])} trainees (drawn and "
-              f"painted): median {statistics.median(full):.1f} ms, p95 {percentile(full, 95):.1f} ms "
-              f"over {len(full)}  (aim at 200: < 50)")
+    for v in f["views"]:
+        lat = sorted(v["latency"])
+        print(f"  live view {v['name']}: {v['shown_at_end']:,} shown at the end, {v['unseen']} never shown")
+        if lat:
+            print(f"    record → visible: p50 {1000 * statistics.median(lat):.0f} ms, "
+                  f"p95 {1000 * percentile(lat, 95):.0f} ms, max {1000 * lat[-1]:.0f} ms  (aim: p95 < 1000)")
+        if v["pushed"]:
+            pushed = v["pushed"]
+            print(f"    of which record → announced (the push and the notification): p50 "
+                  f"{1000 * statistics.median(pushed):.0f} ms, p95 {1000 * percentile(pushed, 95):.0f} ms")
+        print(f"    reads while the class recorded: {v['reads_during'] / f['recording']:.1f} a second, "
+              f"{v['read_ms_during'] / f['recording']:.0f} ms of reading a second")
+        for full, kind in ((True, "in full"), (False, "of what changed")):
+            ms = [m for was, m, _ in v["reads"] if was is full]
+            if ms:
+                print(f"    a read {kind} (the class and the sittings, on the reads' one connection): "
+                      f"{len(ms)}, median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 95):.1f} ms")
+        full = [ms for n, ms in v["redraws"] if n == max(n for n, _ in v["redraws"])]
+        if full:
+            print(f"    one redraw at {max(n for n, _ in v['redraws'])} trainees (drawn and painted): "
+                  f"median {statistics.median(full):.1f} ms, p95 {percentile(full, 95):.1f} ms over "
+                  f"{len(full)}  (aim at 200: < 50)")
 
 
 def main() -> None:

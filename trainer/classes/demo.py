@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from trainer.classes.workstation.classview import RECENT, ClassActivity, Working
+from trainer.classes.workstation.classview import RECENT, ClassActivity, ClassReading, Working
 from trainer.progress.classroom import TRAINEE_ATTEMPTS, ClassOverview, class_overview
 from trainer.progress.records import Attempt
 from trainer.progress.store import Store
@@ -15,8 +15,9 @@ from trainer.progress.store import Store
 
 class DemoClass:
     """A progress file's class as the live Class tab reads a class server: ClassConnection's
-    instructor calls (`class_overview`, `class_activity`, `attempts_of`, `follow`), so that the
-    real live view (ui.classroom.live.LiveClass) draws it, for its screenshot, with no PostgreSQL.
+    instructor calls (`class_overview`, `class_activity`, `read_class`, `attempts_of`, `follow`),
+    so that the real live view (ui.classroom.live.LiveClass) draws it, for its screenshot, with no
+    PostgreSQL.
 
     Everything is read here, once, on the thread that makes it: a SQLite connection stays on the
     thread that opened it, and the live view reads on threads of its own. The activity follows
@@ -39,6 +40,9 @@ class DemoClass:
 
     def class_activity(self, **_options) -> ClassActivity:
         return self.activity
+
+    def read_class(self, before=None, arrived=None) -> ClassReading:
+        return ClassReading(self.overview, self.activity)
 
     def attempts_of(self, trainee_id: int, **_options) -> list[Attempt]:
         return self.attempts.get(trainee_id, [])

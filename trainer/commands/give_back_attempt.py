@@ -5,8 +5,6 @@ given back"). Without ATTEMPT, the attempts started with no sitting are listed, 
 
 from __future__ import annotations
 
-import time
-
 from trainer.commands._shared import required_class_option
 
 NAME = "give-back-attempt"
@@ -26,19 +24,16 @@ def run(args) -> int:
     line, why)."""
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.errors import RequestError
-    from trainer.exams.classledger import give_back, starts_spent
+    from trainer.exams.classledger import give_back, start_line, starts_spent
 
     ledger = ClassLedger(args.class_address)
     if args.attempt is None:
         spent = starts_spent(ledger)
         for s in spent:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(s["started"]))
-            print(f"{s['result']}  {s['trainee']}, {s['form']}, attempt {s['attempt']}, started {when}")
+            print(start_line(s))
         print(f"{len(spent)} attempt{'s' if len(spent) != 1 else ''} started with no sitting")
         return 0
     if not args.reason:
         raise RequestError("--reason", "giving an attempt back needs a reason (it is kept with it)")
-    give_back(ledger, args.attempt, args.reason)
-    print(f"Attempt {args.attempt} given back in {ledger.address.database}: it no longer counts "
-          "against its form's attempts.")
+    print(give_back(ledger, args.attempt, args.reason))
     return 0

@@ -20,7 +20,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--hours", type=float, default=4.0, help="how long it may be started (4)")
     parser.add_argument("--unsealed", action="store_true", help="leave the form readable in the file "
                         "(by default it is sealed under the start code; either way the sitting "
-                        "starts only with the code)")
+                        "starts only with the code); not with --class, where a sitting is always "
+                        "sealed and opens only once the class server records its start")
     parser.add_argument("--after-uncertified", action="store_true", help="in a class, issue it even "
                         "though the trainee has a sitting of this form that ended and is not "
                         "certified (certify it first: certify --class)")
@@ -33,12 +34,14 @@ def run(args) -> int:
     from trainer.exams.certify import issue_sitting, sign_form, sitting_form
     from trainer.exams.forms import read_form
     from trainer.exams.keys import read_private_key
-    from trainer.exams.submission import write_sitting_file
+    from trainer.exams.submission import UNSEALED_IN_CLASS, write_sitting_file
     from trainer.progress.store import Store
 
     form = read_form(args.form)
     if not 0 < args.hours <= 24 * 30:
         raise RequestError("--hours", "must be more than 0 and at most 720")
+    if args.unsealed and args.class_address is not None:
+        raise RequestError("--unsealed", UNSEALED_IN_CLASS)
     key = read_private_key(args.key, passphrase(args))
     with Store.open(args.ledger) as store, joined(args, args.ledger) as classroom:
         token = issue_sitting(store, key, form, args.trainee, valid_for=args.hours * 3600,

@@ -66,7 +66,16 @@ from trainer.exams.forms import VERSION as FORM_VERSION
 from trainer.exams.forms import ExamForm, form_from_json
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
-from trainer.exams.proof import code_check, drawn_digest, link, names_form, proof_holds, proof_key, start_code
+from trainer.exams.proof import (
+    class_share,
+    code_check,
+    drawn_digest,
+    link,
+    names_form,
+    proof_holds,
+    proof_key,
+    start_code,
+)
 from trainer.exams.records import Status
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.policy import rule
@@ -215,7 +224,9 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                     f"{name} has a sitting of {form.name!r} (attempt {use['attempt']}, sitting "
                     f"{earlier}) that ended on the class server and is not certified", earlier)
         code = start_code(key, nonce) if proof else None
-        named = {"uid": form.uid, "name": form.name, "digest": sat.digest}
+        # what the start dialog says of the exam before its sealed items are opened
+        named = {"uid": form.uid, "name": form.name, "digest": sat.digest, "item_count": len(sat.items),
+                 "time_limit_seconds": sat.time_limit_seconds, "attempts_allowed": form.attempts_allowed}
         if code is not None and form.draw:  # a pool's draw, named so that only the code tells it
             named.update(digest=drawn_digest(code, nonce, sat.digest), salted=1)
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
@@ -235,7 +246,9 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                 (len(sat.items), link(proof_key(code, nonce), len(sat.items), 0), sat.time_limit_seconds)
             with Server("The class server cannot be reached now: no sitting was issued",
                         NoAttemptsLeftError):
-                classroom.record_sitting(row, verifier)
+                # the share the sealed items need beside the code: released only with the start
+                classroom.record_sitting(row, verifier,
+                                         None if code is None else class_share(key, nonce))
     return token
 
 

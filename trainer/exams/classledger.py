@@ -13,7 +13,12 @@ is joined to a class, else None: then everything is counted in the files, as bef
   is marked used on the server first, which refuses one not issued in this class, issued to
   someone else or for another form, expired by the server's clock or already used; an exam with
   no sitting is counted there, refused past the attempts its form allows. A refusal starts
-  nothing (ClassLedgerError, NoAttemptsLeftError, naming why).
+  nothing (ClassLedgerError, NoAttemptsLeftError, naming why). A sitting issued with a start code
+  is sealed under the code and a share the server keeps (s027), which the server returns only
+  with its record of the start: its items open after the server's clock has started, and not
+  at all while the server cannot be reached (`SHARE_NEEDED`). Asked again for the same result
+  before any answer reached it (its reply lost, the start cancelled), the server returns the
+  same record and share: the clock is not started again.
 - **Attempts shown** (`attempts_used`): the larger of the file's count and the class's (results
   sat before the machine joined are in the file only; the class's count never goes down).
 - **Certificates** (`certify.certify(..., classroom=)`): before anything is signed, the server's
@@ -57,8 +62,11 @@ started on a machine joined to a class, and any sitting whose token names a clas
 is sat (a machine that left the class, or never joined it, cannot sit it). The count is the
 class's, not the workstation's: an exam started offline and counted "later" would be counted
 only if the workstation chose to tell. A start whose answer is lost on the way back (the cable
-pulled just then) may be counted on the server and not started here: the sitting is spent, and
-the instructor, who sees it used, issues another. Counting too much is the safe side.
+pulled just then), or that the window stopped waiting for (its Cancel), may be counted on the
+server and not started here: a sitting that proves its start code is then started again with
+its code, and the server gives back the same start (its clock already running) until an answer
+has reached it; any other start is spent, and the instructor, who sees it used, voids it or
+issues another. Counting too much is the safe side.
 An exam with no sitting, on a machine in no class, is counted in its file as before.
 
 **The time limit** (s014). The workstation's clock is the trainee's, so the class server keeps
@@ -149,19 +157,27 @@ OFFLINE = ("It does not start offline: the attempts are counted by the class ser
            "workstation. Check the connection to the class and try again.")
 
 
+#: why a sitting sealed with the class server's share (trainer.exams.submission, "Sealed") does
+#: not open before the server has recorded its start
+SHARE_NEEDED = "the class server must record your start before the items open"
+#: what the proctor does when it cannot (README, "The items open with the start")
+SHARE_OFFLINE = ("Nothing was started and no item was opened: check the class connection (the "
+                 "status bar says why it fails) and start again with the same code.")
+
+
 class Server:
     """A call to the class server as an exam step: "cannot be reached" becomes ExamOfflineError
-    (with `what` and the offline rule), a refusal ClassLedgerError (or `refused`)."""
+    (with `what`, then `then`: the offline rule), a refusal ClassLedgerError (or `refused`)."""
 
-    def __init__(self, what: str, refused: type[Exception] = ClassLedgerError):
-        self.what, self.refused = what, refused
+    def __init__(self, what: str, refused: type[Exception] = ClassLedgerError, then: str = ""):
+        self.what, self.refused, self.then = what, refused, then
 
     def __enter__(self) -> Server:
         return self
 
     def __exit__(self, kind, e, tb) -> None:
         if isinstance(e, ClassUnreachableError):
-            raise ExamOfflineError(f"{self.what}: {e}.") from None
+            raise ExamOfflineError(f"{self.what}: {e}.{' ' + self.then if self.then else ''}") from None
         if isinstance(e, ClassServerError):
             raise self.refused(f"The class server refuses this: {e}.") from None
 
@@ -172,15 +188,19 @@ def class_named(token: dict | None) -> str | None:
     return str(named) if named is not None else None
 
 
-def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, result_uid: str,
-                password: str | None = None, proof: bytes | None = None) -> str | None:
+def count_start(classroom, token: dict | None, trainee: str, form_uid: str, digest: str | None,
+                result_uid: str, password: str | None = None, proof: bytes | None = None,
+                sealed: bool = False):
     """Count the start of an attempt on the class server (see the module): returns when it is
-    counted, with the server's own nonce for the start of a sitting it keeps a record of (None
-    for any other); raises, having counted nothing (ExamOfflineError, ClassLedgerError,
-    NoAttemptsLeftError, TraineeLoginNeeded), when the exam must not start. `password`: the
-    trainee's class password, for a trainee with a login of their own (an exam with no sitting
-    is counted with that login). `proof`: the sitting's first link (trainer.exams.proof), for a
-    sitting that asks for proof."""
+    counted, with the server's record of the start of a sitting (trainer.classes.server.ledger
+    `Opened`: its own nonce of the start and the share of a sitting sealed with one) or None for
+    an exam with no sitting; raises, having counted nothing (ExamOfflineError,
+    ClassLedgerError, NoAttemptsLeftError, TraineeLoginNeeded), when the exam must not start.
+    `password`: the trainee's class password, for a trainee with a login of their own (an exam
+    with no sitting is counted with that login). `proof`: the sitting's first link
+    (trainer.exams.proof), for a sitting that asks for proof. `sealed`: the sitting's items wait
+    for the share (`digest` None: the server checks its own), and a server not reached is said
+    so (`SHARE_NEEDED`)."""
     named = class_named(token)
     if classroom is None:
         if named is not None:
@@ -191,10 +211,11 @@ def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, res
     what = "This exam is counted on the class server, which cannot be reached now (" \
            f"{classroom.address.shown}). {OFFLINE}"
     if token is not None:
-        with Server(what):  # one visit: the class the token names is checked there too
-            _, opened = classroom.start_sitting(str(token["nonce"]), clean_name(trainee), form.digest,
-                                                result_uid, proof, in_class=named)
-        return opened
+        # one visit: the class the token names is checked there too
+        with (Server(SHARE_NEEDED[:1].upper() + SHARE_NEEDED[1:], then=SHARE_OFFLINE) if sealed
+              else Server(what)):
+            return classroom.start_sitting(str(token["nonce"]), clean_name(trainee), digest,
+                                           result_uid, proof, in_class=named)
     name = clean_name(trainee)
     with Server(what, NoAttemptsLeftError):
         login = classroom.login_of(name)
@@ -204,7 +225,7 @@ def count_start(classroom, token: dict | None, trainee: str, form: ExamForm, res
                 raise TraineeLoginNeeded(name)
             counter = classroom.signed_in(login, password)
         try:
-            counter.start_attempt(result_uid, name, form.uid)
+            counter.start_attempt(result_uid, name, form_uid)
         except LoginRefusedError:
             raise TraineeLoginNeeded(name, refused=True) from None
     return None
@@ -353,12 +374,23 @@ def void(classroom, nonce: str, reason: str) -> None:
         classroom.void_sitting(nonce, reason)
 
 
-def give_back(classroom, result_uid: str, reason: str) -> None:
+def give_back(classroom, result_uid: str, reason: str) -> str:
     """Give back an attempt started with no sitting (an instructor's), with the reason (see "An
-    attempt given back")."""
+    attempt given back"); the line that says it was (`dealer-trainer give-back-attempt` prints
+    it, the Class tab's Give back… shows it in the status bar)."""
     with Server(f"The class server cannot be reached now ({classroom.address.shown}): nothing was "
                 "given back"):
         classroom.give_back_start(result_uid, reason)
+    return (f"Attempt {result_uid} given back in {classroom.address.database}: it no longer counts "
+            "against its form's attempts.")
+
+
+def start_line(start: dict) -> str:
+    """An attempt started with no sitting (`starts_spent`), as the instructor is shown it: its id,
+    the trainee, the form, the attempt's number and when it started."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(start["started"]))
+    return (f"{start['result']}  {start['trainee']}, {start['form']}, attempt {start['attempt']}, "
+            f"started {when}")
 
 
 def starts_spent(classroom) -> list[dict]:

@@ -108,6 +108,11 @@ class InstructorKey:
     def generate(cls, name: str) -> InstructorKey:
         return cls(name, Ed25519PrivateKey.generate())
 
+    @classmethod
+    def from_seed(cls, name: str, seed: bytes) -> InstructorKey:
+        """The key 32 bytes make, the same every time: a demonstration's, never a real one."""
+        return cls(name, Ed25519PrivateKey.from_private_bytes(seed))
+
     @property
     def public(self) -> PublicKey:
         return PublicKey(self.name, self.private.public_key().public_bytes_raw())

@@ -27,6 +27,12 @@ A pool's draw (trainer.exams.forms) is named in the token by a salted digest (`d
 the digest of the drawn form under a salt derived from the proof key, so the token read before
 the start says nothing of which items were drawn, however many sittings of the pool were seen.
 
+In a class the code alone does not open the items either: a sitting issued in a class is sealed
+under its code and a share (`class_share`, derived from the instructor's key and the nonce, as the
+code is) that the instructor records on the class server when issuing it, and that the server
+releases only with its record of the sitting's start (trainer.exams.submission, "Sealed"). So the
+server's clock, which times the sitting, starts before anyone has seen its items.
+
 The code carries 80 bits: a proof cannot be guessed, nor the code found from a proof offline.
 """
 
@@ -44,6 +50,7 @@ _CODE = b"dealer-trainer start code\0"
 _KEY = b"dealer-trainer sitting proof\0"
 _LINKS = b"dealer-trainer class server links\0"
 _SALT = b"dealer-trainer draw salt\0"
+_SHARE = b"dealer-trainer class share\0"
 
 
 def start_code(key, nonce: str) -> str:
@@ -53,6 +60,15 @@ def start_code(key, nonce: str) -> str:
     n = int.from_bytes(hmac.new(secret, _CODE + nonce.encode("ascii"), hashlib.sha256).digest()[:10])
     chars = "".join(CODE_ALPHABET[(n >> (5 * i)) & 31] for i in range(CODE_LENGTH))
     return "-".join(chars[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+
+
+def class_share(key, nonce: str) -> bytes:
+    """The share a sitting issued in a class is sealed under with its start code (32 bytes),
+    derived from the instructor's key (an InstructorKey) as the code is: the instructor records it
+    on the class server when issuing the sitting and derives it again to write the sitting file;
+    no workstation holds it before the server records the start."""
+    secret = key.private.private_bytes_raw()
+    return hmac.new(secret, _SHARE + nonce.encode("ascii"), hashlib.sha256).digest()
 
 
 def plain_code(code: str) -> str:

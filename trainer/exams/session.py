@@ -37,11 +37,12 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from filelock import FileLock, Timeout
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.ledger import Opened
 from trainer.exams import classledger
 from trainer.exams.certify import CertifyError, read_sitting, signed_by
 from trainer.exams.clock import exam_clock
@@ -59,6 +60,7 @@ from trainer.exams.proof import code_is_right, link, names_form, proof_key, prov
 from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result, portable
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.exams.seen import SatBeforeError, SittingsSeen
+from trainer.exams.submission import Ahead, SealedSitting
 from trainer.exams.trust import chain
 from trainer.grading import Result
 from trainer.procedure.model import Performed
@@ -99,7 +101,7 @@ def standings(store: Store, trainee_id: int, allowed: dict[str, int],
     return out
 
 
-def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
+def start_exam(store: Store, form: ExamForm | str | SealedSitting, trainee_id: int, key: bytes, *,
                clock: Callable[[], float] = exam_clock, sitting: dict | None = None,
                classroom=None, password: str | None = None,
                start_code: str | None = None, seen: SittingsSeen | None = None) -> ExamSession:
@@ -115,7 +117,9 @@ def start_exam(store: Store, form: ExamForm | str, trainee_id: int, key: bytes, 
     or when the server refuses it). A sitting that asks for proof needs its `start_code`: the
     attempt holds the proof key it gives until it ends (trainer.exams.proof). In a class whose
     server checks the code (s012), the start proves it there, and each answer and the end are
-    sent to the server as they are given, from the file (`exam_stream`), in order. `seen`
+    sent to the server as they are given, from the file (`exam_stream`), in order. A sitting
+    file sealed with the class server's share gives its SealedSitting for `form`: its items are
+    opened with the share the server returns with its record of the start. `seen`
     (trainer.exams.seen): the other files and the list where a sitting started before on this
     account is found (SatBeforeError).
 
@@ -137,7 +141,7 @@ class ExamStart:
     instructor's to void, as a start whose write failed always was."""
 
     store: Store
-    form: ExamForm
+    form: ExamForm | None  # None until the class server's share opens a sealed sitting (`sealed`)
     trainee_id: int
     trainee_name: str
     key: bytes
@@ -149,39 +153,51 @@ class ExamStart:
     uid: str
     started: float
     sitting_key: bytes | None
+    ahead: Ahead  # what the start knows of the form before it is open
+    sealed: SealedSitting | None = None
 
     @classmethod
-    def checked(cls, store: Store, form: ExamForm | str, trainee_id: int, key: bytes, *,
+    def checked(cls, store: Store, form: ExamForm | str | SealedSitting, trainee_id: int, key: bytes, *,
                 clock: Callable[[], float] = exam_clock, sitting: dict | None = None,
                 classroom=None, password: str | None = None,
                 start_code: str | None = None, seen: SittingsSeen | None = None) -> ExamStart:
         trainee = store.trainee(trainee_id)
+        sealed: SealedSitting | None = None
+        shown: ExamForm | None = None  # None until a sealed sitting's share opens it
         if sitting is not None:
             # the sitting file's form (the instructor's draw) is held in memory only: it is never
             # written to this progress file, where the trainee's account could read it
-            if not isinstance(form, ExamForm):
+            if isinstance(form, SealedSitting):
+                sealed = form
+            elif isinstance(form, ExamForm):
+                shown = form
+            else:
                 raise FormError("a sitting is sat on the form of its sitting file")
             if sitting.get("proof") and not start_code:
                 raise CertifyError("this sitting starts with its start code: the proctor types it")
             if sitting.get("proof") and not code_is_right(start_code, sitting):
                 raise CertifyError("the start code is not right")
-            check_sitting_here(sitting, trainee.name, form, float(clock()), start_code)
+            # a sealed form is checked against the token once the share opens it (SealedSitting)
+            check_sitting_here(sitting, trainee.name, shown, float(clock()), start_code)
         else:
+            if isinstance(form, SealedSitting):
+                raise FormError("a sealed sitting file is sat with its sitting token")
             if isinstance(form, str):
-                form = get_form(store, form)
+                stored = get_form(store, form)
             else:
                 add_form(store, form)
-                form = get_form(store, form.uid)
-            if form.archived:
-                raise FormError(f"The exam {form.name!r} is archived: restore it to sit it.")
-            form = form.drawn(form.draw_positions())  # a pool draws here; a whole form is itself
+                stored = get_form(store, form.uid)
+            if stored.archived:
+                raise FormError(f"The exam {stored.name!r} is archived: restore it to sit it.")
+            shown = stored.drawn(stored.draw_positions())  # a pool draws here; a whole form is itself
         started = float(clock())
         # a sitting's result bears the sitting's nonce as its id: one result per token, and the
         # instructor can tell which result a token was sat for (certify refuses any other id)
         uid = uuid.uuid4().hex if sitting is None else str(sitting["nonce"])
         proving = sitting is not None and bool(sitting.get("proof"))
-        start = cls(store, form, trainee_id, trainee.name, key, clock, sitting, classroom, password, seen,
-                    uid, started, proof_key(start_code, uid) if proving else None)
+        ahead = sealed.ahead if sealed is not None else Ahead.of(cast(ExamForm, shown))
+        start = cls(store, shown, trainee_id, trainee.name, key, clock, sitting, classroom, password,
+                    seen, uid, started, proof_key(start_code, uid) if proving else None, ahead, sealed)
         start._check(_first_of(store))  # before the server counts anything; `opened` checks again
         # a sitting issued in a class: its server refuses a second start, and the list on this
         # account, which a classmate on a shared account can write, only adds words (trainer.exams.seen)
@@ -196,23 +212,32 @@ class ExamStart:
         if self.sitting is not None and first("SELECT 1 AS x FROM exam_results WHERE uid = ?",
                                               (self.uid,)) is not None:
             raise CertifyError(SAT_HERE)
+        ahead = self.ahead
         used = first("SELECT count(*) AS n FROM exam_results WHERE trainee_id = ? AND form_uid = ?",
-                     (self.trainee_id, self.form.uid))
-        if used >= self.form.attempts_allowed:
+                     (self.trainee_id, ahead.uid))
+        if used >= ahead.attempts_allowed:
             raise NoAttemptsLeftError(
-                f"{self.trainee_name} has used {used} of the {self.form.attempts_allowed} attempt"
-                f"{'s' if self.form.attempts_allowed != 1 else ''} allowed at {self.form.name!r}.")
+                f"{self.trainee_name} has used {used} of the {ahead.attempts_allowed} attempt"
+                f"{'s' if ahead.attempts_allowed != 1 else ''} allowed at {ahead.name!r}.")
 
-    def count(self) -> str | None:
+    def count(self) -> Opened | None:
         """The class server counts the start (classledger.count_start): on any thread, for it
-        uses no Store; the server's own nonce of the start, or None."""
+        uses no Store; the server's record of a sitting's start (its own nonce of it, and the
+        share a sealed sitting opens with), or None."""
         return classledger.count_start(
-            self.classroom, self.sitting, self.trainee_name, self.form, self.uid, self.password,
-            proof=None if self.sitting_key is None else link(self.sitting_key, len(self.form.items), 1))
+            self.classroom, self.sitting, self.trainee_name, self.ahead.uid,
+            None if self.form is None else self.form.digest, self.uid, self.password,
+            proof=None if self.sitting_key is None else link(self.sitting_key, self.ahead.items, 1),
+            sealed=self.sealed is not None)
 
-    def opened(self, opened: str | None) -> ExamSession:
-        """The attempt written in the file, once `count` said `opened`: its session."""
+    def opened(self, counted: Opened | None) -> ExamSession:
+        """The attempt written in the file, once `count` said `counted` (a sealed sitting's form
+        opened with the share in it): its session."""
+        if self.sealed is not None:
+            self.form = self.sealed.form(None if counted is None else counted.share)
+        opened = None if counted is None else counted.opened
         store, form, sitting = self.store, self.form, self.sitting
+        assert form is not None
         first = contextlib.nullcontext() if self.seen is None or sitting is None \
             else self.seen.first_sitting(self.uid, store.path,
                                          advisory=classledger.class_named(sitting) is not None)
@@ -259,18 +284,19 @@ def sitting_used(store: Store, token: dict, seen: SittingsSeen | None = None) ->
         if seen is not None else None
 
 
-def check_sitting_here(token: dict, trainee: str, form: ExamForm, now: float,
+def check_sitting_here(token: dict, trainee: str, form: ExamForm | None, now: float,
                        code: str | None = None) -> None:
     """What a workstation can check of a sitting token: signed by the key it names, this
-    trainee's, this form's (a pool's draw by the digest its start `code` salts), and not
-    expired. CertifyError (an ExamError) says which."""
+    trainee's, this form's (a pool's draw by the digest its start `code` salts; not checked here
+    with no `form`: a sealed form's is checked when it opens), and not expired. CertifyError (an
+    ExamError) says which."""
     signer = signed_by(token)
     if signer is None:
         raise CertifyError("the sitting token names no signer")
     sitting = read_sitting(token, [signer])
     if sitting.trainee != clean_name(trainee):
         raise CertifyError(f"this sitting was issued to {sitting.trainee}, not {trainee}")
-    if not names_form(token, form.digest, code):
+    if form is not None and not names_form(token, form.digest, code):
         raise CertifyError(f"this sitting is for another exam than {form.name!r}")
     if now > sitting.expires:
         raise CertifyError("this sitting has expired: ask the instructor for a new one")

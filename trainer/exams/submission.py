@@ -3,7 +3,9 @@
 - **Sitting file** (instructor → workstation, `write_sitting_file` / `read_sitting_file`): the
   signed sitting token and the signed form it is for, sealed by default: the form is encrypted
   under a start code (16 characters, about 80 bits) the proctor gives when the sitting starts, so
-  the file can be handed out ahead and no scenario read before then. The workstation checks that both are
+  the file can be handed out ahead and no scenario read before then. A sitting issued in a class
+  is always sealed, under the code and the class server's share (below, "Sealed"): its items open
+  only once the server has recorded the start. The workstation checks that both are
   signed by the same key, named by its fingerprint, and that the token's form digest is the
   form's; that proves nothing about who signed (a trainee could sign their own), which is why
   the instructor checks the token again against the ledger when certifying.
@@ -13,6 +15,20 @@
   or refused by name; one bad result does not stop the others.
 
     {"format": "dealer-trainer-sitting-file", "version": 1, "sitting": <token>, "form": <signed form>}
+    {"format": "dealer-trainer-sitting-file", "version": 1, "sitting": <token>,
+     "sealed_form": {"kdf": {...}, "nonce": ..., "sealed": ..., ["share": "class server"]}}
+
+**Sealed.** The form is sealed with AES-256-GCM under a key scrypt derives from the start code.
+For a sitting issued in a class (its token names the class and asks for proof), that key and the
+sitting's share (trainer.exams.proof `class_share`, 32 bytes the instructor records on the class
+server when issuing it, s027) go through HKDF-SHA256 into the sealing key, and the sealed form
+says so (`"share"`). No login reads the share on the server; the server releases it only from
+the call that records the sitting's start, by its own clock, in the same transaction
+(trainer.classes.server.ledger `start_sitting`). So a workstation holding the file and the code,
+its traffic to the server cut, opens nothing: the items are read only after the server's clock
+has started. What the start dialog says of the exam before then (its name, number of items, time
+limit, attempts allowed) is in the signed token (`SealedSitting.ahead`). Sittings issued before
+shares, and sittings outside a class, are sealed under the code alone, as they always were.
     {"format": "dealer-trainer-exam-submission", "version": 1, "exported": <seconds>,
      "source": <workstation>, "results": [{"record": <portable record>, "sitting": <token>}]}
 """
@@ -25,9 +41,12 @@ import os
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from trainer import files
 from trainer.exams.certify import (
@@ -42,11 +61,19 @@ from trainer.exams.certify import (
     restore_sitting,
     signed_by,
 )
-from trainer.exams.classledger import Server
+from trainer.exams.classledger import Server, class_named
 from trainer.exams.errors import ExamError, ExamOfflineError, FormFileError
 from trainer.exams.forms import ExamForm, write_atomically
 from trainer.exams.keys import InstructorKey
-from trainer.exams.proof import CODE_ALPHABET, CODE_LENGTH, code_is_right, names_form, plain_code, start_code
+from trainer.exams.proof import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    class_share,
+    code_is_right,
+    names_form,
+    plain_code,
+    start_code,
+)
 from trainer.exams.records import portable
 from trainer.progress.records import workstation
 from trainer.progress.rows import read_rows, stored_json
@@ -68,17 +95,22 @@ def write_sitting_file(path: str | os.PathLike, token: dict, signed_form: dict, 
     the workstation needs to start it, sealed or not. Returns the start code (None when there is
     none: an unsealed sitting of a token from before proofs). For a sitting of a pool, `pool`
     (the whole form) makes every sealed draw of it the same length: the length of a sealed form
-    says nothing of which items were drawn."""
+    says nothing of which items were drawn. A sitting issued in a class is sealed under its code
+    and its class share ("Sealed"), always: ValueError when asked to leave it unsealed."""
     doc: dict = {"format": SITTING_FILE, "version": VERSION, "sitting": token}
-    code = None
+    code, share = None, None
     if isinstance(token, dict) and token.get("proof"):
         if key is None:
             raise ValueError("a sitting that asks for proof needs the instructor's key for its code")
         code = start_code(key, str(token["nonce"]))
+        if class_named(token) is not None:
+            if not sealed:
+                raise ValueError(UNSEALED_IN_CLASS)
+            share = class_share(key, str(token["nonce"]))
     elif sealed:
         code = new_start_code()
     if sealed:
-        doc["sealed_form"] = seal(signed_form, code, pool)
+        doc["sealed_form"] = seal(signed_form, code, pool, share)
     else:
         doc["form"] = signed_form
     write_atomically(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n", private=True)
@@ -100,11 +132,17 @@ def sitting_is_sealed(path: str | os.PathLike) -> bool:
     return "sealed_form" in _read(os.fspath(path), SITTING_FILE, "sitting file")
 
 
-def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
-                      ) -> tuple[Sitting, dict, ExamForm]:
+UNSEALED_IN_CLASS = ("a sitting issued in a class is always sealed: its items open only once the "
+                     "class server has recorded its start")
+#: why a sitting sealed with the class server's share does not open before its start
+SHARE_NEEDED = "the class server must record your start before the items open"
+
+
+def read_sitting_file(path: str | os.PathLike, start_code: str | None = None,
+                      share: bytes | None = None) -> tuple[Sitting, dict, ExamForm]:
     """(the sitting, its token, its form), checked as far as a workstation can check them;
     CertifyError naming the file otherwise (and for a sealed file, a missing or wrong start
-    code)."""
+    code; for one sealed with the class server's share, that share missing: `SHARE_NEEDED`)."""
     name = os.fspath(path)
     doc = _read(name, SITTING_FILE, "sitting file")
     token, signed = doc.get("sitting"), doc.get("form")
@@ -112,9 +150,18 @@ def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
         raise CertifyError(f"{name}: enter the start code the proctor gives when the sitting "
                            "starts")
     if "sealed_form" in doc:
-        signed = unseal(doc["sealed_form"], start_code, name)
+        if _needs_share(doc) and share is None:
+            raise CertifyError(f"{name}: {SHARE_NEEDED}")
+        signed = unseal(doc["sealed_form"], start_code, name, share)
     elif code_needed and not (isinstance(token, dict) and code_is_right(start_code, token)):
         raise CertifyError(f"{name}: the start code is not right")
+    return _checked(name, token, signed, start_code)
+
+
+def _checked(name: str, token: Any, signed: object, start_code: str | None
+             ) -> tuple[Sitting, dict, ExamForm]:
+    """The token and the signed form of the sitting file `name`, checked as `read_sitting_file`
+    says."""
     signer = signed_by(token)
     if signer is None:
         raise CertifyError(f"{name}: a damaged sitting file (its token names no signer)")
@@ -128,6 +175,98 @@ def read_sitting_file(path: str | os.PathLike, start_code: str | None = None
     if not names_form(token, form.digest, start_code):
         raise CertifyError(f"{name}: the sitting is for another form than the one in the file")
     return sitting, token, form
+
+
+def _needs_share(doc: dict) -> bool:
+    sealed = doc.get("sealed_form")
+    return isinstance(sealed, dict) and sealed.get("share") is not None
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What a sitting's signed token says of its exam, for the start dialog and the start's own
+    checks, before its sealed items are open."""
+
+    uid: str
+    name: str
+    items: int
+    time_limit_seconds: int
+    attempts_allowed: int
+
+    @classmethod
+    def of(cls, form: ExamForm) -> Ahead:
+        return cls(form.uid, form.name, len(form.items), form.time_limit_seconds, form.attempts_allowed)
+
+
+@dataclass(frozen=True)
+class SealedSitting:
+    """A sitting file sealed with the class server's share, its start code typed: its token
+    checked, its form still sealed. `form(share)` opens it once the server has released the share
+    with its record of the start (trainer.exams.session `ExamStart`)."""
+
+    path: str
+    sitting: Sitting
+    token: dict
+    code: str
+    ahead: Ahead
+    sealed: dict
+
+    def form(self, share: bytes | None) -> ExamForm:
+        """The form, opened with the share the class server released; CertifyError naming the
+        file when it does not open, or is not the one the token names."""
+        if share is None:
+            raise CertifyError(f"{self.path}: the class server released no share for this sitting, "
+                               "so its items cannot be opened: ask the instructor")
+        form = _checked(self.path, self.token, unseal(self.sealed, self.code, self.path, share),
+                        self.code)[2]
+        if (form.uid, len(form.items)) != (self.ahead.uid, self.ahead.items):
+            raise CertifyError(f"{self.path}: the sitting is for another form than the one in the file")
+        return form
+
+
+def open_sitting_file(path: str | os.PathLike, start_code: str | None = None
+                      ) -> tuple[Sitting, dict, ExamForm | SealedSitting]:
+    """As `read_sitting_file`, but a file sealed with the class server's share gives its
+    SealedSitting in place of the form: the start code checked against the token, the token
+    checked, and what the start dialog says of the exam (`ahead`) read from it; the items are
+    opened by the start, with the share the server releases then."""
+    name = os.fspath(path)
+    doc = _read(name, SITTING_FILE, "sitting file")
+    if not _needs_share(doc):
+        return read_sitting_file(name, start_code)
+    token = doc.get("sitting")
+    if not start_code:
+        raise CertifyError(f"{name}: enter the start code the proctor gives when the sitting starts")
+    if not isinstance(token, dict) or not code_is_right(start_code, token):
+        raise CertifyError(f"{name}: the start code is not right")
+    signer = signed_by(token)
+    if signer is None:
+        raise CertifyError(f"{name}: a damaged sitting file (its token names no signer)")
+    try:
+        sitting = read_sitting(token, [signer])
+    except CertifyError as e:
+        raise CertifyError(f"{name}: {e}") from None
+    named: dict = token["form"] if isinstance(token.get("form"), dict) else {}
+    try:
+        ahead = Ahead(sitting.form_uid, _text(named["name"]), _count(named["item_count"], 1, 1000),
+                      _count(named["time_limit_seconds"], 1, 10**7),
+                      _count(named["attempts_allowed"], 1, 1000))
+    except (KeyError, TypeError, ValueError) as e:
+        raise CertifyError(f"{name}: a damaged sitting file (its token does not say what exam it "
+                           f"is: {e})") from None
+    return sitting, token, SealedSitting(name, sitting, token, start_code, ahead, doc["sealed_form"])
+
+
+def _count(value: object, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{value!r} is not a whole number from {low} to {high}")
+    return value
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 200:
+        raise ValueError("a name of 1 to 200 characters")
+    return value
 
 
 # --- sealing -------------------------------------------------------------------------------------
@@ -150,8 +289,21 @@ def _compact(doc: object) -> bytes:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def seal(signed_form: dict, code: str, pool: ExamForm | None = None) -> dict:
-    """The signed form encrypted (AES-256-GCM) under a key scrypt derives from the start code.
+def _seal_key(code: str, salt: bytes, n: int, share: bytes | None) -> bytes:
+    """The sealing key: scrypt's of the code, and with a class `share` both through HKDF-SHA256."""
+    key = _code_key(code, salt, n)
+    if share is None:
+        return key
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=_SHARE_INFO).derive(key + share)
+
+
+_SHARE_INFO = b"dealer-trainer sitting sealed under its start code and class share"
+_SHARE_HOLDER = "class server"  # what the sealed form names as the holder of its share
+
+
+def seal(signed_form: dict, code: str, pool: ExamForm | None = None, share: bytes | None = None) -> dict:
+    """The signed form encrypted (AES-256-GCM) under a key scrypt derives from the start code,
+    with the class `share` too when given ("Sealed").
     A draw of the `pool` is padded with spaces (which JSON ignores) to the length it would have
     with every item of the pool: every draw of a pool seals to one length."""
     salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
@@ -160,18 +312,18 @@ def seal(signed_form: dict, code: str, pool: ExamForm | None = None) -> dict:
         drawn = signed_form.get("form", {}).get("items", []) if isinstance(signed_form, dict) else []
         whole = [{"scenario": i.scenario_id, "toml": i.text} for i in pool.items]
         body += b" " * max(0, len(_compact(whole)) - len(_compact(drawn)))
-    sealed = AESGCM(_code_key(code, salt)).encrypt(nonce, body, SITTING_FILE.encode("ascii"))
+    sealed = AESGCM(_seal_key(code, salt, SEAL_N, share)).encrypt(nonce, body, SITTING_FILE.encode("ascii"))
     return {"kdf": {"name": "scrypt", "n": SEAL_N, "salt": salt.hex()}, "nonce": nonce.hex(),
-            "sealed": sealed.hex()}
+            "sealed": sealed.hex(), **({"share": _SHARE_HOLDER} if share is not None else {})}
 
 
-def unseal(sealed: object, code: str, name: str) -> dict:
+def unseal(sealed: object, code: str, name: str, share: bytes | None = None) -> dict:
     try:
         kdf = sealed["kdf"]
         n = kdf["n"]
         if type(n) is not int or not 2 <= n <= 2**16 or n & (n - 1):
             raise ValueError("scrypt parameters out of range")
-        key = _code_key(code, bytes.fromhex(kdf["salt"]), n)
+        key = _seal_key(code, bytes.fromhex(kdf["salt"]), n, share)
         body = AESGCM(key).decrypt(bytes.fromhex(sealed["nonce"]), bytes.fromhex(sealed["sealed"]),
                                    SITTING_FILE.encode("ascii"))
     except InvalidTag:

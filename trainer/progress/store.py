@@ -400,9 +400,11 @@ class Store:
     # ---------------------------------------------------------------- trainees
     def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None,
                     public_key: str | None = None, key_path: str | None = None,
-                    passphrase_hash: str | None = None) -> int:
+                    passphrase_hash: str | None = None, uid: str | None = None) -> int:
         """A new profile; `passphrase_hash`: the passphrase hashed already (hash_passphrase, the
-        slow part, which a window does on a thread of its own)."""
+        slow part, which a window does on a thread of its own); `uid`: the trainee id the class
+        knows this trainee by (trainer.classes ClassLedger.class_identity, given only for a login
+        proven with its password), else one is made here. An id never changes once made."""
         name = clean_name(name)
         if not name:
             raise ValueError("a trainee needs a name")
@@ -410,13 +412,19 @@ class Store:
             raise ValueError(why)
         if instructor and not (passphrase or passphrase_hash):
             raise ValueError("the instructor profile needs a passphrase")
+        if uid is not None and not (isinstance(uid, str) and 8 <= len(uid) <= 64 and uid.isascii()
+                                    and uid.isalnum()):
+            raise ValueError("a trainee id is 8 to 64 letters and digits")
         self._refuse_look_alike(name)
+        if uid is not None and (held := self.query("SELECT name FROM trainees WHERE uid = ?", (uid,))):
+            raise NameTakenError(f"The profile {held[0]['name']} has this trainee id already "
+                                 "(restore it from the archived profiles).", path=self.path)
         hashed = passphrase_hash or (hash_passphrase(passphrase) if passphrase else None)
         try:
             with self.write(now=True) as db:  # made in the profile dialog, which waits for it
                 cur = db.execute("INSERT INTO trainees (name, created, instructor, passphrase, "
-                                 "public_key, key_path) VALUES (?, ?, ?, ?, ?, ?)",
-                                 (name, time.time(), int(instructor), hashed, public_key, key_path))
+                                 "public_key, key_path, uid) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 (name, time.time(), int(instructor), hashed, public_key, key_path, uid))
                 return cur.lastrowid
         except sqlite3.IntegrityError:
             taken = self.find_trainee(name)

@@ -1,7 +1,8 @@
 """The Class tab's grid of skills by trainee as a model the view reads, so that drawing the class
-again costs what changed, not how many trainees it has: `SkillsModel.show(overview)` tells the
-view which rows changed (a live class reads the whole class every few seconds, and one result
-changes one row), and resets it only when the trainees or the skills are others. A
+again costs what changed, not how many trainees it has: `SkillsModel.show(overview, changed)` tells
+the view which rows changed (a live class reads what each result changed: one result changes one
+row, and only that row is made again), and resets it only when the trainees or the skills are
+others. A
 `QTableWidget` re-measured every column for every cell it was given: one redraw grew with the
 square of the trainees (2.1 s at 200).
 
@@ -32,13 +33,10 @@ class Row:
     seconds: float | None
 
 
-def rows_of(overview) -> list[Row]:
-    rows = []
-    for t in overview.trainees:
-        cells = (overview.cells.get((t.id, s)) for s in overview.skills)
-        rows.append(Row(t.id, t.name, tuple(c.accuracy if c is not None else None for c in cells),
-                        overview.answer_seconds.get(t.id)))
-    return rows
+def row_of(overview, trainee) -> Row:
+    cells = (overview.cells.get((trainee.id, s)) for s in overview.skills)
+    return Row(trainee.id, trainee.name, tuple(c.accuracy if c is not None else None for c in cells),
+               overview.answer_seconds.get(trainee.id))
 
 
 class SkillsModel(QAbstractTableModel):
@@ -49,18 +47,23 @@ class SkillsModel(QAbstractTableModel):
         self.skills: tuple = ()
         self.rows: list[Row] = []
 
-    def show(self, overview) -> bool:
-        """Take a ClassOverview; True when the model was reset (other trainees or skills), after
-        which the view sizes its columns again. Otherwise only the rows that changed are redrawn."""
-        skills, rows = tuple(overview.skills), rows_of(overview)
-        if skills != self.skills or [r.trainee_id for r in rows] != [r.trainee_id for r in self.rows]:
+    def show(self, overview, changed=None) -> bool:
+        """Take a ClassOverview (`changed`: the trainees, by id, whose rows may differ from the
+        overview shown before; None: any); True when the model was reset (other trainees or
+        skills), after which the view sizes its columns again. Otherwise only the rows that
+        changed are made again and redrawn."""
+        skills = tuple(overview.skills)
+        if skills != self.skills or [t.id for t in overview.trainees] != [r.trainee_id for r in self.rows]:
             self.beginResetModel()
-            self.skills, self.rows = skills, rows
+            self.skills, self.rows = skills, [row_of(overview, t) for t in overview.trainees]
             self.endResetModel()
             return True
-        old, self.rows = self.rows, rows
         last = len(skills)
-        for r, (before, now) in enumerate(zip(old, rows, strict=True)):
+        for r, t in enumerate(overview.trainees):
+            if changed is not None and t.id not in changed:
+                continue
+            before, now = self.rows[r], row_of(overview, t)
+            self.rows[r] = now
             if before.name != now.name:
                 self.headerDataChanged.emit(Qt.Orientation.Vertical, r, r)
             if before != now:

@@ -5,11 +5,18 @@ new attempts as the server announces them. Nothing waits for the network on the 
 
 - a *follower* thread runs `connection.follow(stop)` and emits `arrived` for each new attempt
   (a Qt signal, so the GUI thread handles it);
-- an arrival asks for a read at once, or, when the last was asked for less than `DEBOUNCE_MS`
-  ago, starts a single-shot timer for the rest: at most two reads a second however fast results
-  come, and the first of a lull is read without waiting;
-- a *reader* thread does the reads it is asked for (overview, then activity) and emits `read` or
-  `failed`; the view is redrawn on the GUI thread;
+- an arrival asks for a read at once, or, when the last was asked for less than `gap()` ago,
+  starts a single-shot timer for the rest: the first of a lull is read without waiting, and
+  however fast results come the reads are bounded: never two within `SOONEST_MS` (ten a second at
+  most), and the wait between two at least `SHARE` times what the last read took (the reads take
+  a quarter of the time at most), up to `LATEST_MS` (every result read within half a second of
+  its arrival plus one read);
+- a *reader* thread does the reads it is asked for (`read_class`,
+  trainer.classes.workstation.classview): the whole class when it starts, after a lost
+  connection, after the instructor retracted, merged, parted or voided, and at least every
+  `IN_FULL_S` seconds; else only what the attempts announced since changed (their people's rows,
+  their items), so that a read costs what arrived, not the size of the class. It emits `read` or
+  `failed`; the view is redrawn on the GUI thread, only the rows that changed (ui.classroom.grid);
 - each second the line "Live: 6 workstations, last result 12 s ago" is brought up to date, and
   every `REREAD_S` seconds the class is read again even if nothing was announced (so a server gone
   shows as "Not live: <why>", and comes back by itself);
@@ -27,7 +34,11 @@ new attempts as the server announces them. Nothing waits for the network on the 
   1 of 3 answers received, not ended", and how each was recorded abandoned. With an instructor's
   login each has a **Void…** link (`void`, the view's): a sitting a genuine outage spoiled is
   voided with a reason, its attempt given back (trainer.exams.classledger, "A sitting voided"),
-  then the class is read again.
+  then the class is read again;
+- the view's **Give back…** (`give_back`, `starts_spent`) lists the attempts at an exam started
+  with no sitting and gives one back with a reason (a classmate at the shared login spent it:
+  trainer.exams.classledger, "An attempt given back"), in the words of
+  `dealer-trainer give-back-attempt`.
 
 `stop()` ends the threads (joined) and the timers; the view shows the local file again.
 """
@@ -42,9 +53,12 @@ from collections import deque
 
 from ui.qt import QObject, Qt, QTimer, Signal
 
-DEBOUNCE_MS = 500  # at most two reads a second, however fast results arrive
+SOONEST_MS = 100  # never two reads asked within 100 ms: ten a second at most
+SHARE = 4  # the wait between two reads at least four times what the last one took
+LATEST_MS = 500  # ... but never more than half a second
 TICK_MS = 1000
 REREAD_S = 10.0
+IN_FULL_S = 60.0  # the whole class read at least once a minute
 LIVE_HINT = ("Live from the class server. Double-click a trainee, or select one and press Enter, to "
              "read their attempts from the server and replay a round.")
 
@@ -108,7 +122,7 @@ def working_html(activity, now: float) -> str:
 
 class LiveClass(QObject):
     arrived = Signal(object)  # a new attempt's server id; None: the follower reconnected
-    read = Signal(object, object, object)  # ClassOverview, ClassActivity, the sittings not ended
+    read = Signal(object, object)  # a ClassReading (classview.read_class), the sittings not ended
     failed = Signal(str)
     refreshed = Signal()  # the view was redrawn from the server
     trainee_read = Signal(object, object)  # a TraineeDialog, (the trainee's attempts, those left out)
@@ -124,6 +138,13 @@ class LiveClass(QObject):
         self.last_read = 0.0
         self.refreshes = 0
         self.arrivals = 0
+        self.took = 0.0  # seconds the last read took (the reader thread's)
+        self.reading = None  # the last ClassReading (the reader thread's)
+        self.last_full = 0.0  # when the class was last read in full (the reader thread's)
+        self.full_reads = 0
+        self._lock = threading.Lock()  # the reader's orders, below
+        self._since: set[int] = set()  # the attempts announced since the last read
+        self._in_full = True  # the next read reads the whole class
         self.asked: deque[float] = deque(maxlen=100)  # when the last reads were asked for
         self._stopping = threading.Event()
         self._wanted = threading.Event()
@@ -152,11 +173,20 @@ class LiveClass(QObject):
         self.request()
 
     # ------------------------------------------------------------------ the GUI thread
-    def request(self) -> None:
-        """Read the class again (on the reader thread)."""
+    def request(self, *, in_full: bool = False) -> None:
+        """Read the class again (on the reader thread): what was announced since the last read,
+        or, `in_full`, the whole class."""
+        if in_full:
+            with self._lock:
+                self._in_full = True
         self.last_read = time.monotonic()
         self.asked.append(self.last_read)
         self._wanted.set()
+
+    def gap(self) -> float:
+        """The milliseconds between two reads: at least SOONEST_MS and SHARE times what the last
+        read took, at most LATEST_MS."""
+        return min(LATEST_MS, max(SOONEST_MS, SHARE * 1000 * self.took))
 
     def read_trainee(self, trainee, dialog) -> None:
         """Read the trainee's attempts from the server (on the trainee reader thread) into the
@@ -167,7 +197,7 @@ class LiveClass(QObject):
         """Hide an attempt in the class, with the reason (a short call on the GUI thread, as
         ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
         self.connection.retract(attempt_uid, reason)
-        self.request()
+        self.request(in_full=True)
 
     def merge(self, uid: str, other_uid: str) -> None:
         """Record two trainees as one person (a short call on the GUI thread, as
@@ -176,14 +206,14 @@ class LiveClass(QObject):
         try:
             self.connection.merge_trainees(uid, other_uid)
         finally:
-            self.request()
+            self.request(in_full=True)
 
     def part(self, uid: str, other_uid: str) -> None:
         """Undo a merge, by a record of its own (as `merge`); the class is read again."""
         try:
             self.connection.part_trainees(uid, other_uid)
         finally:
-            self.request()
+            self.request(in_full=True)
 
     def merged_now(self) -> list:
         """The pairs merged now, read from the class (a short call on the GUI thread)."""
@@ -193,7 +223,21 @@ class LiveClass(QObject):
         """Void a sitting in the class, with the reason (a short call on the GUI thread, as
         ui.shell.server_call makes it); the class is read again. ClassServerError says why not."""
         self.connection.void_sitting(nonce, reason)
-        self.request()
+        self.request(in_full=True)
+
+    def give_back(self, result_uid: str, reason: str) -> str:
+        """Give back an attempt at an exam started with no sitting, with the reason (a short call
+        on the GUI thread, as ui.shell.server_call makes it); the line that says so, as
+        `dealer-trainer give-back-attempt` prints it. ClassLedgerError says why not, in its words."""
+        from trainer.exams import give_back
+
+        return give_back(self.connection, result_uid, reason)
+
+    def starts_spent(self) -> list[dict]:
+        """The attempts started with no sitting and not given back (a short call on the GUI thread)."""
+        from trainer.exams import starts_spent
+
+        return starts_spent(self.connection)
 
     def stop(self) -> None:
         self._stopping.set()
@@ -206,30 +250,39 @@ class LiveClass(QObject):
         self.view.remote = None
         self.view.retract = None
         self.view.void = None
+        self.view.give_back = self.view.starts_spent = None
         self.view.merge = self.view.part = self.view.merged_now = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
-    def _arrived(self, _attempt_id) -> None:
+    def _arrived(self, attempt_id) -> None:
         if self._stopping.is_set():
             return
-        self.last_arrival = time.time()
-        self.arrivals += 1
+        with self._lock:
+            if attempt_id is None:  # the follower reconnected: announcements may have been missed
+                self._in_full = True
+            else:
+                self._since.add(attempt_id)
+                self.last_arrival = time.time()
+                self.arrivals += 1
         if self.debounce.isActive():
             return  # a read is due already: it will see this attempt too
-        wait = DEBOUNCE_MS - (time.monotonic() - self.last_read) * 1000
+        wait = self.gap() - (time.monotonic() - self.last_read) * 1000
         if wait <= 0:
             self.request()
         else:
             self.debounce.start(int(wait) + 1)
 
-    def _show(self, overview, activity, unended) -> None:
+    def _show(self, reading, unended) -> None:
         if self._stopping.is_set():
             return
-        self.problem, self.activity = None, activity
+        self.problem, self.activity = None, reading.activity
         self.view.remote = self.read_trainee  # the server's trainee ids are opened on the server
         self.view.retract = self.retract if hasattr(self.connection, "retract") else None
         self.view.void = self.void if hasattr(self.connection, "void_sitting") else None
+        gives_back = hasattr(self.connection, "give_back_start")
+        self.view.give_back = self.give_back if gives_back else None
+        self.view.starts_spent = self.starts_spent if gives_back else None
         merges = hasattr(self.connection, "merge_trainees")
         self.view.merge = self.merge if merges else None
         self.view.part = self.part if merges else None
@@ -237,8 +290,8 @@ class LiveClass(QObject):
         self.view.hint.setText(LIVE_HINT)
         refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
         unended_part = unended_html(unended, voidable=self.view.void is not None)
-        self.view.show_overview(overview, before=refused_html(refused) + unended_part
-                                + working_html(activity, time.time()))
+        self.view.show_overview(reading.overview, before=refused_html(refused) + unended_part
+                                + working_html(reading.activity, time.time()), changed=reading.changed)
         self.refreshes += 1
         self._line()
         self.refreshed.emit()
@@ -281,17 +334,24 @@ class LiveClass(QObject):
             if self._stopping.is_set():
                 return
             self._wanted.clear()
+            with self._lock:
+                since, self._since = self._since, set()
+                in_full = (self._in_full or self.reading is None
+                           or time.monotonic() - self.last_full >= IN_FULL_S)
+                self._in_full, before = False, None if in_full else self.reading
+            start = time.perf_counter()
             try:
-                overview = self.connection.class_overview()
-                activity = self.connection.class_activity()
+                reading = self.connection.read_class(before, None if in_full else since)
                 unended = self._unended()
-            except ClassServerError as e:
-                self.failed.emit(str(e))
-                continue
             except Exception as e:
-                self.failed.emit(f"{type(e).__name__}: {e}")
+                with self._lock:  # what was announced meanwhile is read with the whole class
+                    self._in_full = True
+                self.failed.emit(str(e) if isinstance(e, ClassServerError) else f"{type(e).__name__}: {e}")
                 continue
-            self.read.emit(overview, activity, unended)
+            self.took, self.reading = time.perf_counter() - start, reading
+            if reading.full:
+                self.last_full, self.full_reads = time.monotonic(), self.full_reads + 1
+            self.read.emit(reading, unended)
 
     def _unended(self) -> list[dict]:
         """The sittings not ended, when this login may read them (else none are shown)."""

@@ -9,7 +9,10 @@ instructor hides an attempt from the exports and the view with **Retract…** an
 **Merge…** an instructor records that the selected trainee and another are one person, who used
 two workstations (`ClassView.merge`, `MergeDialog`; trainer.classes.server.people): one row, one
 transcript, one xAPI actor from then on; undone only by another record (its **Part**, or
-`dealer-trainer merge-trainees --part`).
+`dealer-trainer merge-trainees --part`). With **Give back…** an instructor gives back an attempt at
+an exam started with no sitting that a classmate spent (`ClassView.give_back`, `GiveBackDialog`;
+trainer.exams.classledger, "An attempt given back"), in the words of `dealer-trainer
+give-back-attempt`.
 
 The trainees' names are the table's row header, so they stay in place while the skills scroll
 sideways; every column is as wide as its heading (the skill's title on short lines, in full in
@@ -61,6 +64,8 @@ WORKSTATIONS_TIP = ("The workstations enrolled with logins of their own (one tra
                     "one stops that workstation only): enrol one, its address shown once, or revoke one")
 MERGE_TIP = ("Record that the selected trainee and another are one person, who used two "
              "workstations: one row in the class view, one trainee in the exports")
+GIVE_BACK_TIP = ("Give back an attempt at an exam started with no sitting (a classmate at a shared "
+                 "workstation spent it), with a reason the class keeps")
 WORKSTATIONS_OUT_OF_CLASS = ("This app is not in a class: join it with the instructor's address (File › "
                              "Join class…) to enrol workstations.")
 
@@ -159,8 +164,12 @@ class ClassView(QWidget):
         # while live: merge(uid, other_uid) records two trainees as one person, part(uid, other_uid)
         # undoes it, merged_now() lists the pairs merged (MergeDialog)
         self.merge = self.part = self.merged_now = None
+        # while live: give_back(result_uid, reason) gives back an attempt started with no sitting
+        # (its line said), starts_spent() lists those not given back (GiveBackDialog)
+        self.give_back = self.starts_spent = None
         self.merge_dialog = None
         self.void_dialog = None
+        self.give_back_dialog = None
         self.trainees: list = []
         self.dialog = None
         layout = QHBoxLayout(self)
@@ -207,6 +216,11 @@ class ClassView(QWidget):
         self.merge_button.clicked.connect(lambda: self.ask_merge(self.table.currentRow()))
         self.merge_button.hide()  # shown while live (show_overview)
         row.addWidget(self.merge_button)
+        self.give_back_button = QPushButton("Give &back…")
+        self.give_back_button.setToolTip(GIVE_BACK_TIP)
+        self.give_back_button.clicked.connect(self.ask_give_back)
+        self.give_back_button.hide()  # shown while live (show_overview)
+        row.addWidget(self.give_back_button)
         self.open_button = QPushButton("&Open trainee…")
         self.open_button.setToolTip("The selected trainee's attempts, findings and round replays")
         self.open_button.clicked.connect(lambda: self.open_trainee(self.table.currentRow()))
@@ -256,18 +270,44 @@ class ClassView(QWidget):
             self.merge_dialog.say(problem)
         self.merge_dialog.open()
 
+    def ask_give_back(self) -> None:
+        """Give back…: the attempts started with no sitting, read from the class, in a dialog of
+        its own (the selected trainee's first chosen), each given back with a reason, while live."""
+        if self.give_back is None:
+            return
+        from trainer.classes import ClassServerError
+        from trainer.exams import ExamError
+        from ui.shell.server_call import server_call, status_bar_of
+
+        if self.give_back_dialog is not None:
+            self.give_back_dialog.close()
+        try:
+            with server_call(status_bar_of(self), "Reading the attempts started with no sitting"):
+                starts = self.starts_spent() if self.starts_spent is not None else []
+        except (ClassServerError, ExamError) as e:
+            starts, problem = [], f"The attempts started with no sitting could not be read: {e}"
+        else:
+            problem = None
+        row = self.table.currentRow()
+        chosen = self.trainees[row].name if 0 <= row < len(self.trainees) else None
+        self.give_back_dialog = GiveBackDialog(starts, self.give_back, self, chosen=chosen)
+        if problem:
+            self.give_back_dialog.say(problem)
+        self.give_back_dialog.open()
+
     def set_live_line(self, text: str | None) -> None:
         """The live class's line above the table; None hides it (the local file's view)."""
         self.live.setText(text or "")
         self.live.setVisible(text is not None)
 
-    def show_overview(self, overview, *, before: str = "") -> None:
-        """Draw a ClassOverview; `before`: HTML put at the top of the side panel. Only the rows
-        that changed are drawn again (ui.classroom.grid), and the columns sized only when the
+    def show_overview(self, overview, *, before: str = "", changed=None) -> None:
+        """Draw a ClassOverview; `before`: HTML put at the top of the side panel; `changed`: the
+        trainees (ids) whose rows may differ from the overview drawn before (None: any). Only the
+        rows that changed are drawn again (ui.classroom.grid), and the columns sized only when the
         trainees or the skills are others."""
         self.trainees = list(overview.trainees)
         chosen = self.table.currentRow()
-        if self.model.show(overview):
+        if self.model.show(overview, changed):
             self.table.resizeColumnsToContents()
             chosen = -1
         if self.trainees and chosen < 0:  # Enter opens the first trainee; nothing highlighted until chosen
@@ -276,6 +316,7 @@ class ClassView(QWidget):
         self.open_button.setEnabled(bool(self.trainees) and self.can_open)
         self.merge_button.setVisible(self.merge is not None)
         self.merge_button.setEnabled(bool(self.trainees))
+        self.give_back_button.setVisible(self.give_back is not None)
         if not self.trainees:
             where = ("their workstations have sent their results to the class" if not self.live.isHidden()
                      else "they have a profile in this progress file (File → Switch trainee…)")
@@ -524,17 +565,20 @@ class ReasonDialog(QDialog):
         self.reason.textChanged.connect(lambda text: self.button.setEnabled(bool(text.strip())))
         self.resize(560, self.sizeHint().height())
 
+    def say(self, text: str) -> None:
+        self.problem.setText(text)
+        self.problem.show()
+
     def accept(self) -> None:
         from trainer.classes import ClassServerError
+        from trainer.exams import ExamError
         from ui.shell.server_call import server_call
 
         try:
             with server_call(self.status.setText, self.doing):
                 self.call(self.reason.text())
-        except ClassServerError as e:
-            self.problem.setText(f"{self.not_done}: {e}")
-            self.problem.show()
-            return
+        except (ClassServerError, ExamError) as e:  # the class's refusal, or the exam ledger's words
+            return self.say(f"{self.not_done}: {e}")
         super().accept()
 
 
@@ -650,6 +694,66 @@ class VoidDialog(ReasonDialog):
             "Why it is voided (kept with it)", "&Void", "Voiding in the class", "voided",
             lambda reason: void(nonce, reason), parent)
         self.nonce = nonce
+
+
+def start_choice(start: dict) -> str:
+    """An attempt started with no sitting as the give-back dialog lists it: whose, which form and
+    attempt, when, and enough of its id to tell two apart (the whole id in its tooltip)."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(start["started"]))
+    return (f"{start['trainee']}, {start['form']}, attempt {start['attempt']}, started {when} "
+            f"(id {start['result'][:8]}…)")
+
+
+class GiveBackDialog(ReasonDialog):
+    """Give back one attempt at an exam started with no sitting: the attempts not given back
+    (`starts`, trainer.exams.starts_spent), each named as `start_choice` says (its tooltip the
+    line `dealer-trainer give-back-attempt` lists), the first of the trainee `chosen` selected;
+    a reason; then Give back, which calls `give_back(result_uid, reason)` (ReasonDialog). The
+    line it answers, that the attempt was given back, is shown in the window's status bar
+    (`given`), as the command prints it."""
+
+    def __init__(self, starts: list[dict], give_back, parent=None, *, chosen: str | None = None):
+        from trainer.exams import start_line
+
+        super().__init__(
+            "Give back an attempt",
+            "An attempt at an exam started with no sitting counts against its form's attempts. One "
+            "a classmate spent (at a shared workstation, for a trainee with no class login of their "
+            "own) is given back here: it no longer counts. The class keeps your reason, and giving "
+            "back is never taken back.",
+            "Why it is given back (kept with it)", "&Give back", "Giving back in the class",
+            "given back", self._give_back, parent)
+        self.starts, self.call_server, self.given = list(starts), give_back, None
+        self.attempt = QComboBox()
+        self.attempt.setAccessibleName("The attempt")
+        self.attempt.addItems([start_choice(s) for s in self.starts]
+                              or ["no attempt started with no sitting waits to be given back"])
+        for k, s in enumerate(self.starts):  # the whole line, as give-back-attempt lists it
+            self.attempt.setItemData(k, start_line(s), Qt.ItemDataRole.ToolTipRole)
+        self.attempt.setEnabled(bool(self.starts))
+        mine = [k for k, s in enumerate(self.starts) if s["trainee"] == chosen]
+        if mine:
+            self.attempt.setCurrentIndex(mine[0])
+        self.layout().insertWidget(1, self.attempt)
+        self.reason.setEnabled(bool(self.starts))
+        self.setMinimumWidth(640)
+        words = self.layout().itemAt(0).widget()  # the words above, wrapped at this width, whole
+        margins = self.layout().contentsMargins()
+        words.setMinimumHeight(words.heightForWidth(640 - margins.left() - margins.right()))
+        self.adjustSize()
+
+    def _give_back(self, reason: str) -> None:
+        start = self.starts[self.attempt.currentIndex()]
+        self.given = self.call_server(start["result"], reason)
+
+    def accept(self) -> None:
+        if not self.starts:
+            return
+        super().accept()
+        if self.given is not None:
+            from ui.shell.server_call import status_bar_of
+
+            status_bar_of(self.parentWidget() or self)(self.given)
 
 
 LEFT_OUT_SHOWN = 3  # attempts not listed that the trainee's window names (its tooltip names all)

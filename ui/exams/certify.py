@@ -19,7 +19,7 @@ class Certification:
     def sit(self, path: str | None = None, confirm: bool = True, code: str | None = None) -> bool:
         """Open a sitting file (asking the start code of a sealed one) and start the exam it
         grants (this trainee, this form, in time)."""
-        from trainer.exams import ExamError, needs_start_code, read_sitting_file, sitting_used
+        from trainer.exams import ExamError, needs_start_code, open_sitting_file, sitting_used
 
         page = self.page
         if path is None:
@@ -34,7 +34,7 @@ class Certification:
                                                 QLineEdit.EchoMode.Password)
                 if not ok:
                     return False
-            sitting, token, form = read_sitting_file(path, code)
+            sitting, token, form = open_sitting_file(path, code)
         except ExamError as e:
             QMessageBox.warning(page, "Sitting", str(e))
             return False
@@ -42,14 +42,38 @@ class Certification:
         if used is not None:  # said before "the clock starts now", never after it
             QMessageBox.warning(page, "Sitting", used[:1].upper() + used[1:] + ".")
             return False
-        if confirm and QMessageBox.question(
-                page, "Start the exam?",
-                f"{form.name}: attempt {sitting.attempt} of {form.attempts_allowed}, issued to "
-                f"{sitting.trainee} with the instructor key {sitting.signer}.\n\nThe clock starts now. "
-                "There is no feedback until the end, and leaving ends the attempt. Start?"
-        ) != QMessageBox.StandardButton.Yes:
+        if confirm and not self._confirmed(sitting, form):
             return False
         return page.begin(form, sitting=token, start_code=code)
+
+    def _confirmed(self, sitting, form) -> bool:
+        """The start dialog: what exam is coming (from the signed token, before a sealed form is
+        open) and when its clock starts; True on Start."""
+        from trainer.exams import Ahead, SealedSitting
+
+        about = form.ahead if isinstance(form, SealedSitting) else Ahead.of(form)
+        items, minutes = about.items, about.time_limit_seconds / 60
+        box = QMessageBox(QMessageBox.Icon.Question, "Start the exam?",
+                          f"{about.name}: {items} item{'s' if items != 1 else ''}, "
+                          f"{minutes:g} minute{'s' if minutes != 1 else ''}. Attempt {sitting.attempt} "
+                          f"of {about.attempts_allowed}, issued to {sitting.trainee} with the "
+                          f"instructor key {sitting.signer}.", parent=self.page)
+        box.setObjectName("startExam")
+        if isinstance(form, SealedSitting):
+            box.setInformativeText(
+                "The class server must record your start before the items open: Start asks it now, "
+                "and the exam opens once it has. Its clock, which times the exam, runs from then. "
+                "There is no feedback until the end, and leaving ends the attempt.")
+        else:
+            box.setInformativeText("The clock starts now. There is no feedback until the end, and "
+                                   "leaving ends the attempt.")
+        start = box.addButton("Start", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        chosen = box.clickedButton() is start
+        box.deleteLater()
+        return chosen
 
     def submit(self, path: str | None = None) -> int | None:
         """Write this trainee's results sat under sittings (an instructor's: everyone's)."""

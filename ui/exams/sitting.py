@@ -8,9 +8,11 @@ from ui.qt import QInputDialog, QLineEdit, QMessageBox
 from ui.shell.lists import selected
 
 #: what the window says while the class server counts an exam's start, and once it is cancelled
-COUNTING = "The class server is counting the start of the exam…"
-CANCELLED = ("The exam did not start: it was cancelled while the class server counted it. If the "
-             "server counted it meanwhile, the instructor sees the sitting started and voids it.")
+COUNTING = ("Waiting for the class server to record the start of the exam: the exam opens once it "
+            "has, and its clock runs from then.")
+CANCELLED = ("The exam did not start: it was cancelled while the class server was asked to record "
+             "the start. A call already made cannot be stopped: this line says what the server did "
+             "once it answers.")
 
 
 class ExamSitting:
@@ -46,8 +48,9 @@ class ExamSitting:
                 password = self.class_password(e)
                 if password is None:
                     return False
-            except Cancelled:
+            except Cancelled as e:
                 self.services.status.emit(CANCELLED)
+                e.when_done(self, self._cancelled_start)
                 return False
             except (ExamError, StoreError) as e:
                 QMessageBox.warning(self, "Exam", str(e))
@@ -66,10 +69,35 @@ class ExamSitting:
         self.runner.start()
         return True
 
-    def counted(self, start) -> str | None:
+    def _cancelled_start(self, opened, error) -> None:
+        """What became of a start cancelled while the class server was asked (ExamStart.count),
+        once its call has ended: said on the status bar, never opened."""
+        import time
+
+        from trainer.exams import ExamOfflineError
+
+        if error is None and opened is not None and getattr(opened, "started", None) is not None:
+            when = time.strftime("%H:%M:%S", time.localtime(opened.started))
+            said = (f"The start you cancelled reached the class server all the same: it recorded the "
+                    f"start at {when}, and the sitting's time runs from then. To sit it, open the "
+                    "sitting file again with the start code (the server gives the same start); "
+                    "else tell the instructor, who may void it.")
+        elif error is None:
+            said = ("The start you cancelled reached the class server all the same: it counted the "
+                    "attempt. Tell the instructor, who may void it.")
+        elif isinstance(error, ExamOfflineError):
+            said = (f"The start you cancelled got no answer from the class server ({error}) If it "
+                    "was recorded all the same, the instructor sees the sitting started, and "
+                    "opening the sitting file again with the start code gives that same start.")
+        else:
+            said = f"The class server did not record the start you cancelled ({error}) Nothing was started."
+        self.services.status.emit(said)
+
+    def counted(self, start):
         """The class server counts the start (ExamStart.count) on a thread of its own, while the
         window paints under a busy bar with Cancel (up to the connection's bounds: 5 s to
-        connect, 15 s of silence); outside a class, at once. Cancelled when Cancel came first."""
+        connect, 15 s of silence); outside a class, at once. Cancelled when Cancel came first: the
+        call goes on to its end, and `_cancelled_start` says then what the server did."""
         from ui.shell.working import cancellable
 
         if start.classroom is None:

@@ -1,5 +1,6 @@
 """Starting the app: the QApplication, the progress store, who is training, the main window;
-and `--screenshot FILE [--screen NAME]`, which renders a screen off screen and exits."""
+and `--screenshot FILE [--screen NAME] [--reproducible]`, which renders a screen off screen and
+exits."""
 
 from __future__ import annotations
 
@@ -46,9 +47,16 @@ def application(config=None):
 
 
 def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None,
-        theme: str | None = None, size: tuple[int, int] = SHOT_SIZE, class_address=None) -> int:
-    """`class_address`: the class given with --class (a ClassAddress), joined for this run."""
+        theme: str | None = None, size: tuple[int, int] = SHOT_SIZE, class_address=None,
+        reproducible: bool = False) -> int:
+    """`class_address`: the class given with --class (a ClassAddress), joined for this run;
+    `reproducible`, with `screenshot`: the picture taken at a stopped clock, its demonstration
+    seeded (ui.shell.reproducible), the same bytes at every run."""
     if screenshot:
+        if reproducible:
+            from ui.shell.reproducible import stop_the_clock
+
+            stop_the_clock()
         from ui.shell import theme as themes
 
         app = application()
@@ -371,6 +379,7 @@ def _demo_class(*, session: bool):
 
     from trainer.exams import InstructorKey, add_bundled_forms, installation_key, sit_demo_exams
     from trainer.progress import Store, seed_demo, seed_session
+    from ui.shell.reproducible import seed_for
 
     store = Store.open(":memory:")
     ids = seed_demo(store)
@@ -378,7 +387,9 @@ def _demo_class(*, session: bool):
         seed_session(store, ids)
     key = installation_key(Path(tempfile.mkdtemp(prefix="dealer-trainer-demo-")) / "installation.key")
     add_bundled_forms(store)
-    lee_key = InstructorKey.generate("Instructor Lee")
+    seed = seed_for("Instructor Lee")  # a reproducible picture's (--reproducible); else random
+    lee_key = (InstructorKey.generate("Instructor Lee") if seed is None
+               else InstructorKey.from_seed("Instructor Lee", seed))
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="demo passphrase",
                             public_key=lee_key.public.raw.hex())
     sit_demo_exams(store, key, ids, lee_key)

@@ -1,4 +1,6 @@
-"""The app's settings in layers, each over the one before: the defaults; the machine file a
+"""The app's settings in layers, each over the one before: the defaults; Qt's machine-wide
+settings, where a school pushed the class before the machine file (`older_settings`: read, never
+written, and named by `config --show` so that IT moves them); the machine file a
 school's IT person sets once (trainer.config: its places, keys and checks); the user's own
 choices (QSettings, Qt's user settings: an INI file on Linux, the registry on Windows, a plist on
 macOS); and this run's command line (`--class`, `--db`). A key the machine file locks keeps the
@@ -50,6 +52,21 @@ def user_settings():
     return settings
 
 
+def older_settings():
+    """Qt's machine-wide settings (its system scope, no fallback): Linux's `/etc/xdg/Dealer
+    Trainer/Dealer Trainer.conf` (or under $XDG_CONFIG_DIRS), Windows'
+    `HKEY_LOCAL_MACHINE\\Software\\Dealer Trainer\\Dealer Trainer`, macOS's `/Library/Preferences`.
+    The app read them under each user's settings before the machine file; a class pushed there is
+    still joined, under the machine file's."""
+    from ui.qt import QSettings
+
+    identify()
+    settings = QSettings(QSettings.defaultFormat(), QSettings.Scope.SystemScope, ORGANIZATION,
+                         APPLICATION)
+    settings.setFallbacksEnabled(False)
+    return settings
+
+
 def default_data_folder() -> Path:
     """The data folder when neither the machine nor the user sets one: the user's local
     application data (on Windows %LOCALAPPDATA%, never the roaming profile that folder
@@ -66,11 +83,18 @@ class Config:
     machine file that could not be used, a command-line option a lock overrode), one line each."""
 
     def __init__(self, settings, machine: MachineConfig | None = None,
-                 command_line: dict[str, object] | None = None):
+                 command_line: dict[str, object] | None = None, older=None):
+        """`older`: Qt's machine-wide settings (`older_settings`), None for none."""
         self.settings = settings
         self.machine = machine if machine is not None else MachineConfig()
+        self.older_file = older.fileName() if older is not None else None
+        #: what Qt's machine-wide settings give, each value as the key takes it
+        self.older = {key: value for key in KEYS
+                      if older is not None and (value := _read(older, key)) is not None}
         self.command_line = dict(command_line or {})
         self.notes: list[str] = []
+        if self.machine.passed_over is not None:
+            self.notes.append(f"{self.machine.passed_over}.")
         if self.machine.problem is not None:
             self.notes.append(f"The machine's settings file was not used: {self.machine.problem}; "
                               "the app uses its defaults.")
@@ -96,8 +120,9 @@ class Config:
         return self._layer(key)[1]
 
     def under(self, key: str) -> object:
-        """What the key is when the user chooses nothing: the machine's value, else the default."""
-        return self.machine.values.get(key, self.default(key))
+        """What the key is when the user chooses nothing: the machine's value, else the older
+        machine settings', else the default."""
+        return self.machine.values.get(key, self.older.get(key, self.default(key)))
 
     def _layer(self, key: str) -> tuple[object, str]:
         if self.locked(key):  # the file's value, or the default the file locks
@@ -109,15 +134,14 @@ class Config:
             return mine, USER_SETTINGS
         if key in self.machine.values:
             return self.machine.values[key], str(self.machine.path)
+        if key in self.older:
+            return self.older[key], str(self.older_file)
         return self.default(key), DEFAULT
 
     def user(self, key: str) -> object | None:
         """The user's own choice, None when there is none (or the setting holds no value the key
         can take)."""
-        raw = self.settings.value(USER[key])
-        if raw is None:
-            return None
-        return readable(key, raw)
+        return _read(self.settings, key)
 
     def choose(self, key: str, value: object) -> bool:
         """Keep the user's choice (the key's setting removed when it is what lies under it);
@@ -141,6 +165,11 @@ class Config:
         if db is not None and not self.locked("data_folder"):
             return Path(db)
         return Path(str(self.value("data_folder"))) / PROGRESS_FILE
+
+
+def _read(settings, key: str) -> object | None:
+    raw = settings.value(USER[key])
+    return None if raw is None else readable(key, raw)
 
 
 def readable(key: str, raw: object) -> object | None:
@@ -205,7 +234,8 @@ def load(*, db: str | None = None, class_address: str | None = None, settings=No
         command_line["data_folder"] = str(Path(db).absolute().parent)
     if class_address is not None:
         command_line["class_address"] = class_address
-    return Config(settings if settings is not None else user_settings(), machine_config(), command_line)
+    return Config(settings if settings is not None else user_settings(), machine_config(), command_line,
+                  older_settings())
 
 
 def show(config: Config) -> str:
@@ -218,6 +248,9 @@ def show(config: Config) -> str:
         lines.append(f"machine file: {place} ({found})")
     if not machine.looked:
         lines.append("machine file: none (DEALER_TRAINER_CONFIG is empty)")
+    if config.older:
+        lines.append(f"older machine settings: {config.older_file} (read under the machine file: "
+                     f"{', '.join(config.older)}; move them to config.toml)")
     rows = [(key, shown(key, config.value(key)), config.source(key),
              "locked" if config.locked(key) else "") for key in KEYS]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]

@@ -22,11 +22,22 @@ from ui.qt import (
 )
 from ui.shell.working import KEY_WORK, NEW_KEY_WORK, off_the_gui_thread
 
+#: what a trainee with a class login of her own is asked when her profile is made here (its lines
+#: broken: QInputDialog does not wrap its words, and the whole was wider than a laptop's screen)
+CLASS_PASSWORD_ASKED = ("{name} has a login of their own in the class.\nType its password to make "
+                        "this profile the trainee the class knows\n(one trainee on every "
+                        "workstation), or Cancel for a profile of this workstation's own:")
+#: said once the profile was made under the id the class knows the trainee by
+CLASS_IDENTITY_TAKEN = ("{name} is the trainee the class knows: the results made here join those "
+                        "of the other workstations.")
+
 
 class ProfileDialog(QDialog):
     """Pick a trainee (Enter), or add one. An instructor profile asks for its passphrase. A new
     name a person would read as a trainee's here, or in the class joined (`classroom`, a
-    ClassLedger), is refused in one line naming the clash."""
+    ClassLedger), is refused in one line naming the clash. A new trainee whose name has a login
+    of its own in the class is asked its password, and the profile made under the trainee id the
+    class knows them by (`_class_identity`)."""
 
     def __init__(self, store, parent=None, classroom=None):
         super().__init__(parent)
@@ -119,13 +130,48 @@ class ProfileDialog(QDialog):
         from trainer.progress import StoreError
 
         if (name := self._name("New trainee")) is not None:
+            go_on, uid = self._class_identity(name)
+            if not go_on:
+                return
             try:
-                self.fill(self.store.add_trainee(name))
+                self.fill(self.store.add_trainee(name, uid=uid))
             except (StoreError, ValueError) as e:
                 self.say(f"Not added: {e}.")
                 return
-            self.say("")  # what was refused before is not this name's
+            # what was refused before is not this name's
+            self.say(CLASS_IDENTITY_TAKEN.format(name=name) if uid else "", wrong=False)
             self.list.setFocus()  # the new trainee, chosen: Enter starts
+
+    def _class_identity(self, name: str) -> tuple[bool, str | None]:
+        """For a name with a login of its own in the class joined: her class password, asked, and
+        the trainee id the class knows her by (ClassLedger.class_identity), which her profile here
+        is made under, so that the class has one trainee for her on every workstation. (True,
+        None) for a profile of this workstation's own (no class, no login, no row of hers in the
+        class yet, or Cancel); (False, None) when the class refused: said, nothing made."""
+        from trainer.classes import ClassServerError, LoginRefusedError
+        from ui.shell.server_call import server_call
+
+        if self.classroom is None:
+            return True, None
+        try:
+            login = self.classroom.login_of(name)
+        except ClassServerError:
+            return True, None  # the class does not answer now: a profile of this workstation's own
+        if login is None:
+            return True, None
+        password, ok = QInputDialog.getText(self, "Class login", CLASS_PASSWORD_ASKED.format(name=name),
+                                            QLineEdit.EchoMode.Password)
+        if not ok or not password:
+            return True, None
+        try:
+            with server_call(self.busy, "Asking the class for the trainee id it knows you by"):
+                return True, self.classroom.class_identity(name, password)
+        except LoginRefusedError:
+            self.say(f"Not added: the class refuses this password for {name}. Type it again, or "
+                     "Cancel at the password to make a profile of this workstation's own.")
+        except ClassServerError as e:
+            self.say(f"Not added: {e}.")
+        return False, None
 
     def add_instructor(self, *, key_file: str | None = None, passphrase: str | None = None,
                        name: str | None = None) -> int | None:

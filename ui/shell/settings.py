@@ -121,7 +121,7 @@ class SettingsDialog(QDialog):
                 text += "; used from the next start"
             self.origins[key].setText(text)
             reset = self.resets[key]
-            reset.setText("Use the default" if c.machine.values.get(key) is None else "Follow the school")
+            reset.setText("Use the default" if c.under(key) == c.default(key) else "Follow the school")
             reset.setVisible(key != "class_address" and not locked and c.user(key) is not None)
 
     def changed(self, apply, value) -> None:

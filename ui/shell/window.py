@@ -20,6 +20,7 @@ from ui.qt import (
 )
 from ui.shell import theme
 
+LOCKED = "(locked by your school)"  # after a menu item whose setting the machine file locks
 SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "Progress"),
            ("rules", "Rules"), ("exam", "Exam"))
 KEYS_HELP = """<h3>Keyboard</h3>
@@ -308,9 +309,11 @@ class MainWindow(QMainWindow):
         help_.addAction(about)
 
     def lock(self, action: QAction, key: str) -> None:
-        """An action that changes a setting the machine file locks: off, saying who set it."""
+        """An action that changes a setting the machine file locks: off, saying so in its own
+        words and who set it."""
         if self.config.locked(key):
             action.setEnabled(False)
+            action.setText(f"{action.text()} {LOCKED}")
             action.setStatusTip(f"Locked by {self.config.source(key)}")
             action.setProperty("locked", True)
 
@@ -323,8 +326,10 @@ class MainWindow(QMainWindow):
         from ui.qt import QLabel
 
         self.statusBar().showMessage(" ".join(notes))
-        short = ("The machine's settings file was not used: the app uses its defaults"
-                 if self.config.machine.problem else "A setting of the command line was not used")
+        machine = self.config.machine
+        short = ("The machine's settings file was not used: the app uses its defaults" if machine.problem
+                 else "The environment's settings file was not used" if machine.passed_over
+                 else "A setting of the command line was not used")
         self.settings_note = QLabel(f"{short} (File › Settings…)")
         self.settings_note.setObjectName("wrong")  # the theme's colour for what went wrong
         self.settings_note.setAccessibleName("Settings")

@@ -61,14 +61,37 @@ def off_the_gui_thread(say: Callable[[str], None], text: str, work: Callable[[],
 
 
 class Cancelled(Exception):
-    """The one who waited cancelled the work: its answer, when it comes, is dropped."""
+    """The one who waited cancelled the work. The work cannot be stopped once under way: its
+    answer, when it comes, is handed to whoever asks for it (`when_done`), else dropped."""
+
+    def __init__(self, text: str, worker: threading.Thread | None = None, out: dict | None = None):
+        super().__init__(text)
+        self.worker, self.out = worker, {} if out is None else out
+
+    def when_done(self, parent, report: Callable[[object, BaseException | None], None]) -> None:
+        """Call `report(value, error)` on the GUI thread once the work cancelled has ended (at
+        once when it has): its value (None when it raised) and its exception (None when it
+        did not). Watched by a timer of `parent`'s, so it ends with `parent`."""
+        from ui.qt import QTimer
+
+        def look() -> None:
+            if self.worker is not None and self.worker.is_alive():
+                return
+            poll.stop()
+            poll.deleteLater()
+            report(self.out.get("value"), self.out.get("error"))
+
+        poll = QTimer(parent)
+        poll.setInterval(POLL_MS * 10)
+        poll.timeout.connect(look)
+        poll.start()
 
 
 def cancellable(parent, title: str, text: str, work: Callable[[], T]) -> T:
     """`work()` on a thread of its own, while a dialog over `parent` (window-modal: the window
     takes no input meanwhile) says `text` above a busy bar and a Cancel button, and the window
     paints and its timers run. Its value, or its exception raised here; Cancelled when Cancel
-    came first (the thread goes on to its end, and what it answers is dropped)."""
+    came first (the thread goes on to its end: Cancelled.when_done hands on what it answers)."""
     from ui.qt import QEventLoop, QProgressDialog, Qt, QTimer
 
     out: dict = {}
@@ -95,7 +118,7 @@ def cancellable(parent, title: str, text: str, work: Callable[[], T]) -> T:
         box.hide()
         box.deleteLater()
     if worker.is_alive():
-        raise Cancelled(text)
+        raise Cancelled(text, worker, out)
     if "error" in out:
         raise out["error"]
     return out["value"]

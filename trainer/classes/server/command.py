@@ -16,8 +16,12 @@ stopped again if the start went wrong after it was running.
 PostgreSQL runs on its own, so a command killed outright (SIGKILL, a crash) leaves it running: the
 command keeps its process id in DIR/class-server.pid while it runs, and the next start in DIR,
 finding PostgreSQL running and that process gone, stops it and starts again.
-`dealer-trainer class-server --stop DIR` (`stop`) stops the class server in DIR from anywhere:
-through its command when that still runs, else PostgreSQL itself.
+`dealer-trainer class-server --stop DIR` (`stop_server`) stops the class server in DIR from
+anywhere, on every OS alike: it leaves a request in DIR (STOP_FILE), which the running command
+reads at its next look (every CHECK_EVERY seconds) and stops the server as Ctrl+C would; when
+that command is gone, or does not stop in time, PostgreSQL is stopped here. No signal is sent:
+Windows has none a console program can catch from another window (os.kill there ends the
+process outright, leaving PostgreSQL running).
 """
 
 from __future__ import annotations
@@ -37,20 +41,12 @@ from trainer.classes.errors import ClassServerError
 from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, kept_passwords, reset_defaults
 from trainer.classes.server.postgres import Postgres
-from trainer.classes.server.sessions import (
-    HELD,
-    LONGEST,
-    Ended,
-    end_holders,
-    end_long_transactions,
-    end_queue_holders,
-    end_revoked,
-    reset_role_defaults,
-)
+from trainer.classes.server.sessions import HELD, Ended, end_holders, ended_now, look, reset_role_defaults
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
 
 LOGINS_FILE = "logins.json"
 PID_FILE = "class-server.pid"  # the running command's process id
+STOP_FILE = "class-server.stop"  # --stop's request to the running command
 STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the server
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
@@ -106,13 +102,14 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
           stop: threading.Event | None = None, forms: Sequence[GivenForm] = ()) -> int:
     """Run the class server until `stop` is set (by SIGINT, SIGTERM or SIGHUP when not given),
     the `forms` given to the class."""
-    stop = stop or _stop_on_signals()
+    stop = stop or stop_on_signals()
     server = Postgres(folder, host=host, port=port)
     server.check_folder()
     _left_running(server, say)
     server.start()
-    pid_file = server.folder / PID_FILE
+    pid_file, asked = server.folder / PID_FILE, server.folder / STOP_FILE
     try:
+        asked.unlink(missing_ok=True)  # a request left by a --stop that found the command gone
         pid_file.write_text(f"{os.getpid()}\n", encoding="ascii")
         addresses = prepare(server, forms, say)
         say(f"Class server running on {host}:{port}, its data in {server.folder}.")
@@ -128,16 +125,16 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
         say("Stop the server with Ctrl+C (or: dealer-trainer class-server --stop "
             f"{_shown(server.folder)}).")
         while not stop.wait(CHECK_EVERY):
+            if asked.exists():  # class-server --stop, from another window
+                break
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
-            for ended, why in sessions_ended(server):
-                say(f"Ended a session of the login {ended.login} ({ended.database}): {why}.")
-            for reset in defaults_reset(server):
-                say(f"Reset the defaults the login {reset.login} set for its sessions"
-                    f"{f' in {reset.database}' if reset.database else ''} (only the staff's may have any).")
+            for line in look(lambda: psycopg.connect(server.admin_dsn(), autocommit=True)):
+                say(line)
     finally:
         server.stop()
         pid_file.unlink(missing_ok=True)
+        asked.unlink(missing_ok=True)
     say("Class server stopped.")
     return 0
 
@@ -147,12 +144,7 @@ def sessions_ended(server: Postgres) -> list[tuple[Ended, str]]:
     with why; none when the server cannot be asked just now (the next look asks again)."""
     try:
         with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
-            return ([(e, f"it held up another for more than {HELD:.0f} s") for e in end_holders(admin)]
-                    + [(e, f"its transaction was open for more than {LONGEST:.0f} s")
-                       for e in end_long_transactions(admin)]
-                    + [(e, "its login was revoked") for e in end_revoked(admin)]
-                    + [(e, "it read no notification while the NOTIFY queue filled")
-                       for e in end_queue_holders(admin)])
+            return ended_now(admin)
     except psycopg.Error:
         return []
 
@@ -177,19 +169,23 @@ def holders_ended(server: Postgres, held: float = HELD) -> list[Ended]:
         return []
 
 
-def stop_server(folder: str, *, say: Callable[[str], None] = print) -> int:
-    """Stop the class server whose data is in `folder`: ask its command to stop it (SIGTERM) and
-    wait, or, when that command is gone, stop PostgreSQL here. 0 when stopped or not running."""
+def stop_server(folder: str, *, say: Callable[[str], None] = print, wait: float = STOP_WAIT) -> int:
+    """Stop the class server whose data is in `folder`: ask its command to stop it (STOP_FILE)
+    and wait up to `wait` seconds, or, when that command is gone, stop PostgreSQL here. 0 when
+    stopped or not running."""
     server = Postgres(folder)
     if not (server.pgdata / "PG_VERSION").exists():
         raise ClassServerError(f"{server.folder} holds no class server's data")
     if not server.running:
         say(f"No class server is running in {server.folder}.")
         return 0
-    command = _command(server)
-    if command is not None:
-        os.kill(command, signal.SIGTERM)
-        waited = time.monotonic() + STOP_WAIT
+    if _command(server) is not None:
+        try:
+            (server.folder / STOP_FILE).write_text("stop\n", encoding="ascii")
+        except OSError as e:
+            raise ClassServerError(f"cannot ask the class server in {server.folder} to stop "
+                                   f"({e.strerror or e}): stop it with Ctrl+C in its window") from None
+        waited = time.monotonic() + wait
         while _command(server) is not None and time.monotonic() < waited:
             time.sleep(0.1)
     server.stop()  # the command is gone (or did not stop it in time): stop PostgreSQL itself
@@ -251,14 +247,20 @@ def runs(pid: int) -> bool:
 
 
 def _shown(folder: Path) -> str:
+    """The folder as this OS's command line takes it back (cmd.exe's double quotes on Windows)."""
+    if sys.platform == "win32":
+        import subprocess
+
+        return subprocess.list2cmdline([str(folder)])
     import shlex
 
     return shlex.quote(str(folder))
 
 
-def _stop_on_signals() -> threading.Event:
+def stop_on_signals() -> threading.Event:
     stop = threading.Event()
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # SIGHUP: the terminal it ran in was closed
+    # SIGHUP: the terminal it ran in was closed; SIGBREAK: Ctrl+Break in its Windows console
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), lambda *_: stop.set())
     return stop

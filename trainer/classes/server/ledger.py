@@ -14,7 +14,9 @@ s004_exam_ledger_for_workstations gives it functions that check as they write):
 - `start_sitting`: a sitting starts on a workstation: the server refuses one not issued in this
   class, issued to someone else or for another form, expired by the server's clock, or already
   used, and one registered with a verifier (s012) unless the start proves its start code; the
-  sitting's attempt number, and the server's own nonce for the start;
+  sitting's attempt number, and the server's own nonce for the start (`Opened`); for a sitting
+  with a verifier, the share its items are sealed under too (s027), released only here, with the
+  start recorded;
 - `sitting_step`: each answer of a started sitting, and its end, proven the same way, kept as
   first received (a second answer to an item is refused, and the refusal kept);
 - `start_attempt`: an attempt with no sitting starts: counted, and refused at a form the
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 
 import psycopg
 from psycopg import sql
@@ -91,23 +94,47 @@ def class_uid(conn: psycopg.Connection) -> str:
     return value(conn.execute("SELECT uid FROM class_info"))
 
 
-def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_digest: str,
+@dataclass(frozen=True)
+class Opened:
+    """The class server's record of a sitting's start, as its start call answers it: the
+    sitting's `attempt` number; for a sitting with a verifier (s012), the server's own nonce of
+    the start (`opened`), when it recorded it by its own clock (`started`, seconds since 1970) and
+    the share its items are sealed under (`share`, s027; None for one issued before shares, or
+    on a server before s027); all None for a sitting issued without a verifier."""
+
+    attempt: int
+    opened: str | None = None
+    started: float | None = None
+    share: bytes | None = None
+
+
+def start_sitting(conn: psycopg.Connection, nonce: str, trainee_name: str, form_digest: str | None,
                   result_uid: str, proof: bytes | None = None, *,
-                  in_class: str | None = None) -> tuple[int, str | None]:
-    """A workstation starts a sitting (marks it used, for this result, s012): (its attempt
-    number, the server's own nonce for this start, None for a sitting issued without a verifier).
-    `proof`: the first link of the sitting's chain (trainer.exams.proof.link), which a sitting
-    with a verifier needs; `in_class`: the class the token names, which must be this one.
-    ClassServerError says why the server refuses it."""
+                  in_class: str | None = None) -> Opened:
+    """A workstation starts a sitting (marks it used, for this result, s012): the server's record
+    of the start (`Opened`). `proof`: the first link of the sitting's chain
+    (trainer.exams.proof.link), which a sitting with a verifier needs: such a start is asked of
+    `open_exam_sitting` (s027), which returns the sitting's share with it, and for a start it
+    recorded already for this result and link (and nothing after it) the same record again;
+    `form_digest` may then be None (the sealed form is not read yet: the server checks its own).
+    `in_class`: the class the token names, which must be this one. ClassServerError says why
+    the server refuses it."""
     if in_class is not None and class_uid(conn) != in_class:
         raise ClassServerError("this sitting was issued in another class than the one this "
                                "workstation is joined to")
     try:
+        if proof is not None and value(conn.execute(
+                "SELECT to_regproc('open_exam_sitting') IS NOT NULL")):
+            started = value(conn.execute("SELECT open_exam_sitting(%s, %s, %s, %s, %s)",
+                                         (nonce, trainee_name, form_digest, result_uid, proof)))
+            share = started.get("share")
+            return Opened(started["attempt"], started["opened"], started["started"],
+                          None if share is None else bytes.fromhex(share))
         started = value(conn.execute("SELECT start_exam_sitting(%s, %s, %s, %s, %s)",
                                      (nonce, trainee_name, form_digest, result_uid, proof)))
     except psycopg.errors.RaiseException as e:
         raise _refused(e) from None
-    return started["attempt"], started["opened"]
+    return Opened(started["attempt"], started["opened"])
 
 
 def sitting_step(conn: psycopg.Connection, nonce: str, step: int, proof: bytes, *,
@@ -381,12 +408,13 @@ def certificates(conn: psycopg.Connection) -> list[dict]:
 
 
 def record_sitting(conn: psycopg.Connection, sitting: dict,
-                   verifier: tuple[int, bytes, int] | None = None) -> None:
+                   verifier: tuple[int, bytes, int] | None = None, share: bytes | None = None) -> None:
     """Add an issued sitting (its columns as trainer.progress.columns.EXAM_SITTINGS's) and, for
     one whose start code is proven to the server (s012), its `verifier`: (its item count, the
     chain's last link, trainer.exams.proof.link(..., 0), and the form's time limit in seconds,
-    which the server keeps by its own clock, s014). Its attempt number must be the next: two
-    instructors issuing the same attempt at once, one is refused."""
+    which the server keeps by its own clock, s014), and the `share` its items are sealed under
+    (s027), which the server releases only with the sitting's start. Its attempt number must be
+    the next: two instructors issuing the same attempt at once, one is refused."""
     values = [sitting.get(c) for c in SITTING_COLUMNS]
     try:
         with conn.transaction():
@@ -395,9 +423,16 @@ def record_sitting(conn: psycopg.Connection, sitting: dict,
             if verifier is not None:
                 conn.execute("INSERT INTO exam_sitting_links (nonce, items, verifier, time_limit) "
                              "VALUES (%s, %s, %s, %s)", (sitting.get("nonce"), *verifier))
+            if share is not None:
+                conn.execute("INSERT INTO exam_sitting_shares (nonce, share) VALUES (%s, %s)",
+                             (sitting.get("nonce"), share))
     except psycopg.errors.UniqueViolation:
         raise ClassServerError(f"attempt {sitting.get('attempt')} of {sitting.get('trainee_name')!r} at "
                                "this form was already issued") from None
+    except psycopg.errors.UndefinedTable:
+        raise ClassServerError("this class server keeps no sealed sitting's share yet: start it with "
+                               "this version (dealer-trainer class-server) to bring it up to date; "
+                               "no sitting was issued") from None
 
 
 def use_sitting(conn: psycopg.Connection, nonce: str, result_uid: str, *, at: float | None = None) -> None:

@@ -9,6 +9,8 @@
   has sent results;
 - `login_of(conn, name)`: the login a trainee's name has in the class, if any (any login may
   ask: a workstation asks for the trainee's password when there is one);
+- `login_trainee_uid(conn)`: the trainee id the class knows a trainee's own login by (s029),
+  which a workstation gives her profile once she proved that login with her password;
 - `look_alike(conn, name)`: the class's name that `name` reads as, if another (s017; any login
   may ask: a workstation asks before it makes a trainee's profile), and only if the login may be
   told that name (s023: the staff, any; a trainee's login, its own; a workstation's login, the
@@ -144,6 +146,15 @@ def class_login(instructor: psycopg.Connection, name: str, password: str) -> str
 
 def login_of(conn: psycopg.Connection, name: str) -> str | None:
     return value(conn.execute("SELECT trainee_login_of(%s)", (name,)))
+
+
+def login_trainee_uid(conn: psycopg.Connection) -> str | None:
+    """The trainee id the class knows the connection's own login by (s029, a trainee's login):
+    the first row of her person, None while the class holds no row of her name."""
+    if not value(conn.execute("SELECT to_regprocedure('public.login_trainee_uid()') IS NOT NULL")):
+        raise ClassServerError("this class server does not tell a login its trainee id yet: the "
+                               "instructor starts it with this version to bring it up to date")
+    return value(conn.execute("SELECT login_trainee_uid()"))
 
 
 def look_alike(conn: psycopg.Connection, name: str) -> str | None:

@@ -36,12 +36,14 @@ that plants one has it for a few seconds, in the sessions it opens meanwhile.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import psycopg
 from psycopg import sql
 
 from trainer.classes.server.sql import value
+from trainer.classes.server.tables import GROUPS
 
 #: seconds a session of the class may wait on another's lock before the holder is ended
 HELD = 5.0
@@ -91,10 +93,15 @@ def end_long_transactions(admin: psycopg.Connection, longest: float = LONGEST) -
 
 
 def end_revoked(admin: psycopg.Connection) -> list[Ended]:
-    """End every session of a login that may no longer log in (not a superuser's)."""
+    """End every session of a login of a class (in one of its groups, not a superuser's) that may
+    no longer log in: on a PostgreSQL a school shares with other programs (class-setup), theirs are
+    left alone."""
     rows = admin.execute("""
         SELECT b.pid, b.usename, b.datname FROM pg_stat_activity b JOIN pg_roles r ON r.oid = b.usesysid
-        WHERE b.backend_type = 'client backend' AND NOT r.rolcanlogin AND NOT r.rolsuper""").fetchall()
+        WHERE b.backend_type = 'client backend' AND NOT r.rolcanlogin AND NOT r.rolsuper
+          AND EXISTS (SELECT FROM unnest(%s::text[]) AS g (name)
+                      WHERE pg_has_role(r.oid, g.name, 'MEMBER'))""",
+                         (list(GROUPS),)).fetchall()
     return _ended(admin, rows)
 
 
@@ -131,6 +138,58 @@ def reset_role_defaults(admin: psycopg.Connection) -> list[Ended]:
 def _ended(admin: psycopg.Connection, rows: list[tuple]) -> list[Ended]:
     ended = []
     for pid, login, database in rows:
-        if value(admin.execute("SELECT pg_terminate_backend(%s)", (pid,))):
-            ended.append(Ended(login, database))
+        try:
+            if value(admin.execute("SELECT pg_terminate_backend(%s)", (pid,))):
+                ended.append(Ended(login, database))
+        except psycopg.errors.InsufficientPrivilege:  # an administrator not given pg_signal_backend yet
+            continue
     return ended
+
+
+def ended_now(admin: psycopg.Connection) -> list[tuple[Ended, str]]:
+    """One look of the watch at the sessions: each ended, with why. A part the connection may
+    not do (an administrator that is not a superuser, before the server's administrator gave it
+    what `missing_rights` names) ends nothing."""
+    parts = ((end_holders, f"it held up another for more than {HELD:.0f} s"),
+             (end_long_transactions, f"its transaction was open for more than {LONGEST:.0f} s"),
+             (end_revoked, "its login was revoked"),
+             (end_queue_holders, "it read no notification while the NOTIFY queue filled"))
+    ended = []
+    for part, why in parts:
+        try:
+            ended += [(e, why) for e in part(admin)]
+        except psycopg.errors.InsufficientPrivilege:
+            continue
+    return ended
+
+
+def look(connect: Callable[[], psycopg.Connection]) -> list[str]:
+    """One look of the class's watch, which class-server and `class-setup --watch` make every few
+    seconds through `connect` (a superuser's autocommit connection, or a class administrator's):
+    the sessions ended and the defaults reset, each in a line to say; none when the server cannot
+    be asked just now (the next look asks again)."""
+    try:
+        with connect() as admin:
+            ended = ended_now(admin)
+            try:
+                reset = reset_role_defaults(admin)
+            except psycopg.errors.InsufficientPrivilege:
+                reset = []
+    except psycopg.Error:
+        return []
+    return ([f"Ended a session of the login {e.login} ({e.database}): {why}." for e, why in ended]
+            + [f"Reset the defaults the login {r.login} set for its sessions"
+               f"{f' in {r.database}' if r.database else ''} (only the staff's may have any)."
+               for r in reset])
+
+
+def missing_rights(admin: psycopg.Connection) -> str:
+    """What the watch needs of the server's administrator for the connection's login (a class
+    administrator that is no superuser), as SQL ("" when nothing): to see how long each session's
+    transaction has been open and what it waits on (pg_read_all_stats), besides what s016 leaves
+    to a superuser (pg_signal_backend for the class's owner, which the administrator acts as)."""
+    if value(admin.execute("SELECT rolsuper OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE') "
+                           "FROM pg_roles WHERE rolname = current_user")):
+        return ""
+    grant = sql.SQL("GRANT pg_read_all_stats TO {};").format(sql.Identifier(admin.info.user))
+    return grant.as_string(admin)

@@ -25,11 +25,22 @@ objects, advisory locks, NOTIFY) and gives the owner `pg_signal_backend` and the
 `pg_use_reserved_connections`: the cluster's objects, which only a superuser may change. Without
 one, the class is made without that part, and `Setup.for_the_dba` holds its SQL, for the
 server's administrator, until it is done (each run checks again).
+
+**The watch.** `class-setup --watch` keeps running after the class is made and watches it as
+class-server does (`watch_class`, the same looks: trainer.classes.server.sessions): a session of
+a workstation's or trainee's login that holds up another for 5 s or keeps a transaction open
+60 s is ended, and so is a revoked login's; a default such a login gave itself is reset. The
+connection limits are the class-server's too (logins.add_login, s016). An administrator that is
+no superuser ends sessions through the owner's `pg_signal_backend` (s016's part above) and sees
+how long they have been open only with `pg_read_all_stats`: `Setup.for_the_dba` names that
+grant too, until it is given. The server's own settings (temp_file_limit, authentication_timeout,
+what the log keeps), which class-server starts PostgreSQL with, are the school's to set.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,8 +53,12 @@ from trainer.classes.errors import ClassServerError
 from trainer.classes.server.failures import ServerTooOldError, check_version, said
 from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, kept_passwords, verifier
+from trainer.classes.server.sessions import look, missing_rights
 from trainer.classes.server.sql import value
 from trainer.classes.server.tables import OWNER, cluster_part, install, make_roles
+
+#: seconds between two looks of `watch_class`, as class-server looks
+CHECK_EVERY = 2.0
 
 #: a class's name: its database's, and the first part of its logins' (`<class>_instructor`)
 CLASS_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -113,7 +128,22 @@ def setup_class(admin_url: str, name: str = DEFAULT_CLASS, logins_file: Path | N
             raise ClassServerError(f"could not set up the class {name}: {str(e).splitlines()[0]}") from None
         addresses = {kind: _address(admin, f"{name}_{kind}", secrets[f"{name}_{kind}"], name, admin_url)
                      for kind in CLASS_LOGINS}
-    return Setup(name, addresses, applied, "" if done else cluster_part("s016_class_limits"))
+        watch = missing_rights(admin)
+    dba = ("" if done else cluster_part("s016_class_limits")) + (f"{watch}\n" if watch else "")
+    return Setup(name, addresses, applied, dba)
+
+
+def watch_class(admin_url: str, stop: threading.Event, say: Callable[[str], None] = print,
+                every: float = CHECK_EVERY) -> None:
+    """The class-server's watch (trainer.classes.server.sessions `look`) on a school's PostgreSQL,
+    every `every` seconds with the administrator's address, until `stop` is set: a session of a
+    workstation's or trainee's login that holds up another, keeps a transaction open or whose
+    login was revoked is ended, and the defaults such a login gave itself are reset, each said in
+    a line. Without a superuser's rights it does what the administrator may, and `Setup.for_the_dba`
+    names the rest."""
+    while not stop.wait(every):
+        for line in look(lambda: psycopg.connect(admin_url, autocommit=True, connect_timeout=10)):
+            say(line)
 
 
 def _not_connected(e: psycopg.Error, admin_url: str) -> str:

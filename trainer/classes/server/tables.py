@@ -829,6 +829,48 @@ def s026_class_breaks(conn: psycopg.Connection) -> None:
 
 
 @migration
+def s027_seal_share(conn: psycopg.Connection) -> None:
+    """A sitting issued in the class opens only once the class server has recorded its start
+    (trainer.exams.submission, "Sealed"): its items are sealed under its start code and a share
+    the server keeps, released only with the start.
+
+    - `exam_sitting_shares`: the share the instructor records with a sitting's verifier (s012)
+      when issuing it, insert-only; no login reads it, the staff included;
+    - `open_exam_sitting(nonce, trainee, digest, result, proof)`: s012's `start_exam_sitting`
+      (the first link proven, `use_exam_sitting`'s checks, the start recorded with the server's
+      nonce and clock) that returns the share too, from the same transaction, with the attempt,
+      the server's nonce of the start (`opened`) and when it was recorded (`started`). `digest`
+      may be NULL (a workstation that cannot read the sealed form yet): the sitting's own. Asked
+      again for the same result with the same link, by a login that may start the sitting, while
+      no answer has reached the server, it returns the same record and the same share (a reply
+      lost on the way, a start cancelled at the workstation): the clock is not started again."""
+    _run(conn, frozen_sql("s027_seal_share"))
+
+
+@migration
+def s028_quota_total(conn: psycopg.Connection) -> None:
+    """A login's quota (s023) is checked against a running total, not the sum of its history:
+    `login_totals`, one row per login (what `login_storage` sums to), which `charge_login`
+    locks, checks and adds to in the transaction of the push or step it charges, so that a
+    push's cost no longer grows with the login's pushes and two pushes of one login never both
+    pass the quota; no login but the owner writes it, the staff read it, and a total never
+    shrinks. The refusal keeps s023's words. `login_quota` gives a class's own shared
+    workstation login (s024, `<class>_workstation`) the shared login's ten times."""
+    _run(conn, frozen_sql("s028_quota_total"))
+
+
+@migration
+def s029_login_identity(conn: psycopg.Connection) -> None:
+    """A trainee's login asks the class which trainee id it knows her by: `login_trainee_uid()`,
+    the first row of her person as the class's readers group them (her login's name, and the
+    instructor's merges in force; trainer.classes.server.people), NULL while the class holds
+    none. Only a trainee's own login may ask, and only of itself: a workstation makes a profile
+    under that id only for a trainee who proved her login with her password
+    (trainer.classes.workstation.connection `ClassLedger.class_identity`)."""
+    _run(conn, frozen_sql("s029_login_identity"))
+
+
+@migration
 def s030_exam_answers_unmetered(conn: psycopg.Connection) -> None:
     """An exam's answers are never refused for a quota someone else spent, and the instructor
     gives a login its quota again (trainer.classes.server.logins, "Limits"):

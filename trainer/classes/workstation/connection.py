@@ -53,9 +53,11 @@ from trainer.classes.server import ledger, logins, people, retractions
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
+    ClassReading,
     attempts_of,
     class_activity,
     follow,
+    read_class,
     server_class_overview,
 )
 from trainer.classes.workstation.push import (
@@ -102,8 +104,8 @@ class ClassLedger:
     def attempts_used(self, trainee_name: str, form_uid: str) -> int:
         return self._ledger(ledger.attempts_used, trainee_name, form_uid)
 
-    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str, result_uid: str,
-                      proof: bytes | None = None, in_class: str | None = None) -> tuple[int, str | None]:
+    def start_sitting(self, nonce: str, trainee_name: str, form_digest: str | None, result_uid: str,
+                      proof: bytes | None = None, in_class: str | None = None) -> ledger.Opened:
         return self._ledger(lambda conn: ledger.start_sitting(conn, nonce, trainee_name, form_digest,
                                                               result_uid, proof, in_class=in_class))
 
@@ -123,6 +125,17 @@ class ClassLedger:
     def look_alike(self, trainee_name: str) -> str | None:
         """The class's name that `trainee_name` reads as, if another (logins.look_alike)."""
         return self._ledger(logins.look_alike, trainee_name)
+
+    def class_identity(self, trainee_name: str, password: str) -> str | None:
+        """The trainee id the class knows `trainee_name` by, proven with her own login's
+        `password` (logins.login_trainee_uid): a profile made under it here is the one trainee
+        she is in the class. None when the name has no login of its own, or the class holds no
+        row of it yet (a profile of this workstation's own is then hers). LoginRefusedError when
+        the class refuses the password: a trainee gets no classmate's id without theirs."""
+        login = self.login_of(trainee_name)
+        if login is None:
+            return None
+        return self.signed_in(login, password)._ledger(logins.login_trainee_uid)
 
     def signed_in(self, login: str, password: str) -> ClassLedger:
         """The ledger's calls made with a trainee's own login (the same server and database)."""
@@ -165,8 +178,9 @@ class ClassLedger:
     def open_shared_login(self) -> None:
         self._ledger(logins.open_shared_login)
 
-    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes, int] | None = None) -> None:
-        self._ledger(ledger.record_sitting, sitting, verifier)
+    def record_sitting(self, sitting: dict, verifier: tuple[int, bytes, int] | None = None,
+                       share: bytes | None = None) -> None:
+        self._ledger(ledger.record_sitting, sitting, verifier, share)
 
     def sitting_use(self, nonce: str) -> dict | None:
         return self._ledger(ledger.sitting_use, nonce)
@@ -489,6 +503,11 @@ class ClassConnection(ClassLedger):
     def class_activity(self, **options) -> ClassActivity:
         """Workstations connected, the last result, who is working on what (see classview)."""
         return self._read(class_activity, **options)
+
+    def read_class(self, before: ClassReading | None = None, arrived=None) -> ClassReading:
+        """The class for the live view: in full, or only what the attempts `arrived` since the
+        reading `before` changed (see classview.read_class)."""
+        return self._read(read_class, before=before, arrived=arrived)
 
     def attempts_of(self, trainee_id: int, **options) -> list:
         """One trainee's attempts (their id on the server, as class_overview() gives it), newest
