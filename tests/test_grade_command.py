@@ -148,3 +148,31 @@ def test_grade_gives_the_policys_verdicts_on_the_corner_scenarios(tmp_path, name
     call = next(p for p in log if p["do"] == "announce")
     code, out = graded([p for p in log if p is not call])
     assert code == 1 and "[major] missing: Announce" in out and "1 major finding" in out
+
+
+def test_a_log_that_is_a_pipe_a_device_or_too_big_is_refused_unread(tmp_path):
+    """The fourth cold review (#90): `grade --log` on a FIFO hung, and on /dev/zero read 4.1 GB in
+    15 s. The log is read as every file someone else made is (trainer.files): a regular file only,
+    1 MiB at most; each refusal is one line."""
+    import os
+
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)  # nothing ever writes to it: opening it to read would wait for ever
+    for path, says in ((str(fifo), "not read: not a regular file (a named pipe)"),
+                       ("/dev/zero", "not read: not a regular file (a device)"),
+                       (write(tmp_path, " " * (1024 * 1024) + "[]", "big.json"),
+                        "not read: larger than 1,048,576 bytes")):
+        done = run_here("grade", str(SCENARIO), "--log", path)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.strip() == f"{path}: {says}", done.stderr
+
+
+def test_a_log_that_names_a_key_twice_is_refused(tmp_path):
+    """The fourth cold review (#90): an action naming "amount" twice was graded with the last copy,
+    where another reader of the same file (SQLite's json_extract) takes the first."""
+    entry = json.dumps(next(a for a in the_log() if a["do"] == "pay"))
+    twice = entry[:-1] + ', "amount": 1}'
+    done = run_here("grade", str(SCENARIO), "--log", write(tmp_path, f"[{twice}]"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert 'the key "amount" appears twice in one object' in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -8,6 +8,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -238,3 +240,44 @@ def test_the_submission_is_readable_by_the_trainees_account_only(tmp_path, ivy):
         sit(store, installation_key(tmp_path / "k"), store.add_trainee("Sam Lee"), EXAM, sitting=token)
         assert export_submission(store, tmp_path / "submission.json") == 1
     assert stat.S_IMODE(os.stat(tmp_path / "submission.json").st_mode) == 0o600
+
+
+def test_a_certificates_row_is_dated_when_the_exam_was_sat_not_signed(tmp_path, ivy, ivy_pub):
+    """The fourth cold review (#96): sat at 14:20:27, certified at 14:21:47, the row said 14:21:47.
+    Here certified an hour and a half after it was sat: the row gives the date the certificate
+    signs as sat."""
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, EXAM, "Sam Lee")
+    with Store.open(tmp_path / "ws.sqlite") as store:
+        result = sit(store, installation_key(tmp_path / "sam.key"), store.add_trainee("Sam Lee"), EXAM,
+                     sitting=token)
+        record = portable_record(store, result.id)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        cert = certify(ledger, ivy, record, token, now=record["started"] + 5400)
+    assert cert["certified"] - cert["sat"] >= 5400
+    done = run_command("export-results", str(tmp_path / "instructor.sqlite"), "--format", "csv",
+                       "--public-key", str(ivy_pub), env={"TZ": "America/New_York"})
+    assert done.returncode == 0, done.stderr
+    [row] = read_csv(done.stdout)
+    sat = datetime.fromtimestamp(cert["sat"], ZoneInfo("America/New_York"))
+    assert row["Date and time"] == sat.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def test_one_trainees_export_of_the_class_writes_her_certificates_with_no_practice_row(tmp_path, klass, ivy,
+                                                                                        ivy_pub):
+    """The fourth cold review (#97): Ana has a certificate in the class and no practice row there;
+    `export-results --class --trainee "Ana Ruiz"` stopped, exit 2, "the class has no trainee named
+    'Ana Ruiz'". A name the class knows neither way is still refused by name."""
+    cert = certified_exam(tmp_path, ivy, tmp_path / "instructor.sqlite", "Ana Ruiz")
+    ClassLedger(klass.address("instructor")).add_certificate(cert)
+    url = klass.address("instructor").url
+    done = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
+                       "--trainee", "Ana Ruiz")
+    assert done.returncode == 0, done.stderr
+    [row] = read_csv(done.stdout)
+    assert (row["Trainee"], row["Mode"], row["Attempt id"]) == ("Ana Ruiz", "Certified exam", cert["result"])
+    nobody = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
+                         "--trainee", "Bo Chen")
+    assert nobody.returncode == 2 and nobody.stdout == ""
+    assert "the class has no trainee named 'Bo Chen', and keeps no certificate of that name" in nobody.stderr
+    assert "Traceback" not in nobody.stderr

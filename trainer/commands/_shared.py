@@ -16,16 +16,22 @@ from trainer.errors import RequestError
 EXIT_BAD_INPUT = 2
 
 
-def loads(text: str):
+def loads(text: str, *, unique_keys: bool = False):
     """A request's JSON, its numbers read exactly (Decimal); RequestError when it is not JSON, or
     not UTF-8 (stdin is read with each byte that is not UTF-8 kept as a lone surrogate, trainer.cli,
-    so that one bad line of `settle --jsonl` is refused by name and the others are answered)."""
+    so that one bad line of `settle --jsonl` is refused by name and the others are answered), or
+    (`unique_keys`: a file someone else made) when an object names a key twice."""
+    from trainer import files
+
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as e:
         raise RequestError("request", f"not UTF-8 text (at character {e.start + 1})") from None
     try:
-        return json.loads(text, parse_float=Decimal)
+        hook = {"object_pairs_hook": files.unique_keys} if unique_keys else {}
+        return json.loads(text, parse_float=Decimal, **hook)
+    except files.DuplicateKey as e:
+        raise RequestError("request", str(e)) from None
     except json.JSONDecodeError as e:
         where = f"line {e.lineno}, column {e.colno}"
         raise RequestError("request", f"not valid JSON ({e.msg} at {where})") from None

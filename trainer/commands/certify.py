@@ -23,6 +23,9 @@ def add_arguments(parser) -> None:
                         "environment variable (else it is asked)")
     parser.add_argument("--grace-hours", type=float, metavar="N", help="certify results of sittings "
                         "that expired up to N hours ago (default 12; at most 720)")
+    parser.add_argument("--certify-held", action="store_true", help="with --class: certify as "
+                        "recorded the sittings held because the class server refused an answer "
+                        "(those items not answered); without it they are named, not certified")
     class_option(parser)  # joined: the class server is asked first and keeps the certificates
 
 
@@ -46,7 +49,7 @@ def run(args) -> int:
         summary = CertifySummary() if args.submission is None else \
             certify_submission(store, key, args.submission, classroom=classroom, within=grace)
         if classroom is not None:  # in a class the server's record is the result: nothing need be handed in
-            certify_class(store, key, classroom, summary=summary)
+            certify_class(store, key, classroom, summary=summary, held_too=args.certify_held)
         unended = [] if classroom is None else unended_lines(classroom)
     write_certificates(args.out, summary.certificates)
     for c in summary.certificates:
@@ -56,8 +59,12 @@ def run(args) -> int:
               + (", from the class server's record" if c.get("recorded") else ""))
         if c.get("late"):
             print(f"  not in time: {c['late']['why']}")
+        if c.get("delivered_late"):
+            print(f"  delivered after the time limit: {c['delivered_late']['why']}")
         if c.get("unusable"):
             print(f"  graded as wrong: {c['unusable']['why']}")
+        if (c.get("recorded") or {}).get("held"):
+            print(f"  certified as recorded: {c['recorded']['held']}")
     for line in summary.refused:
         print(f"refused: {line}")
     for line in unended:  # a withheld fail is not invisible: the instructor decides about it

@@ -1,7 +1,7 @@
 """`dealer-trainer class-workstation add NAME... | list | revoke NAME... | attach NAME --trainee ID... |
-close-shared | open-shared --class URL`: workstations with a login of their own in a class (an
-instructor's address; `list` a supervisor's too), and the shared workstation login closed once
-they all are, or opened again.
+reset-quota NAME|--shared --reason TEXT | close-shared | open-shared --class URL`: workstations
+with a login of their own in a class (an instructor's address; `list` a supervisor's too), their
+quotas given back, and the shared workstation login closed once they all are, or opened again.
 
 Each workstation enrolled joins the class with its own address (printed once, with a new
 password): a trainee who changes that login's password or settings stops that workstation only,
@@ -12,6 +12,11 @@ once and connects no more. A workstation's login sends the results of the traine
 registered elsewhere (a trainee moved to it, or registered by the shared login before it was
 enrolled), by their trainee ids as the class lists them (trainer.classes.server.logins, "Whose
 rows").
+
+`reset-quota` gives a workstation's login (or, `--shared`, the shared workstation login) its whole
+quota again, the reason kept by the class: what it had the class keep until then no longer
+counts. Enrolling a workstation again keeps its quota as it was (and its trainees and results).
+An exam's answers count against no quota (trainer.classes.server.logins, "Limits").
 
 `close-shared` closes the shared workstation login once every workstation is enrolled: it connects
 no more, a session of it still open sends nothing, and no start of the class server opens it
@@ -34,7 +39,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def add_arguments(parser) -> None:
     actions = parser.add_subparsers(dest="action", required=True,
-                                    metavar="{add,list,revoke,attach,close-shared,open-shared}")
+                                    metavar="{add,list,revoke,attach,reset-quota,close-shared,open-shared}")
     add = actions.add_parser("add", help="enrol workstations (or give them new passwords): each "
                                          "one's own address, printed once")
     add.add_argument("names", nargs="+", metavar="NAME", help="a name for the workstation, e.g. 'Table 3'")
@@ -50,6 +55,13 @@ def add_arguments(parser) -> None:
     attach.add_argument("--trainee", nargs="+", required=True, metavar="ID", dest="trainees",
                         help="the trainee's id in the class (32 hex digits)")
     required_class_option(attach)
+    reset = actions.add_parser("reset-quota", help="give a workstation's login (or the shared one) "
+                                                   "its whole storage quota again")
+    which = reset.add_mutually_exclusive_group(required=True)
+    which.add_argument("name", nargs="?", metavar="NAME", help="the workstation's name, as enrolled")
+    which.add_argument("--shared", action="store_true", help="the shared workstation login's quota")
+    reset.add_argument("--reason", required=True, help="why, kept by the class (at most 500 characters)")
+    required_class_option(reset)
     for name, text in (("close-shared", "close the shared workstation login once every workstation is "
                                         "enrolled: only the enrolled workstations join"),
                        ("open-shared", "open the shared workstation login again: workstations not "
@@ -72,6 +84,8 @@ def run(args) -> int:
 
     if args.action == "attach":
         return _attach(ledger, clean_name(args.name), args.trainees)
+    if args.action == "reset-quota":
+        return _reset_quota(ledger, None if args.shared else clean_name(args.name), args.reason)
     names = [clean_name(n) for n in args.names]
     if not all(names):
         raise RequestError("NAME", "a workstation's name cannot be empty")
@@ -89,6 +103,8 @@ def _add(ledger, names: list[str]) -> int:
             print(f"Workstations enrolled in {ledger.address.database} (join each with its own "
                   "address, File › Join class…, and keep it from the trainees):")
         print(f"  {name}: {with_login(ledger.address, login, password).url}", flush=True)
+    print("A workstation enrolled again keeps its trainees, its results and what counts against its "
+          "quota (dealer-trainer class-workstation reset-quota NAME gives the quota back).")
     if ledger.address.host in LOOPBACK:
         print(f"These addresses reach the server as this machine does ({ledger.address.host}): on a "
               "workstation, put the instructor machine's name or address in its place.")
@@ -169,6 +185,16 @@ def _attach(ledger, name: str, trainees: list[str]) -> int:
         login = ledger.attach_trainee(uid, name)
         print(f"  trainee {uid}: attached to {name} (login {login}), which sends their results now",
               flush=True)
+    return 0
+
+
+def _reset_quota(ledger, name: str | None, reason: str) -> int:
+    if name == "":
+        raise RequestError("NAME", "a workstation's name cannot be empty")
+    login, rows, size = ledger.reset_quota(name, reason)
+    who = f"{name} (login {login})" if name is not None else f"the shared workstation login ({login})"
+    print(f"The quota of {who} is whole again: {rows:,} rows ({size:,} bytes) it had the class keep "
+          "no longer count. What the class keeps is unchanged.")
     return 0
 
 

@@ -142,7 +142,6 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
     from trainer.exams.certify import certificates
     from trainer.progress import handoff
     from trainer.progress.errors import UnknownTraineeError
-    from trainer.progress.records import clean_name
     from trainer.progress.store import Store
 
     with Store.open(path, allow_unavailable=True) as store:
@@ -150,8 +149,7 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
         try:
             lines = handoff.file_lines(store, trainee)
         except UnknownTraineeError:
-            if not any(isinstance(c, dict) and isinstance(c.get("trainee"), str)
-                       and clean_name(c["trainee"]) == clean_name(trainee or "") for c in kept):
+            if not _certified_as(kept, trainee or ""):
                 raise
             lines = []  # a trainee the file knows by their certificates only
         for left_out in store.unreadable.values():  # damaged rows: named, the rest written
@@ -168,15 +166,34 @@ def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str
     from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.classes.workstation.results import class_lines
+    from trainer.progress.errors import UnknownTraineeError
 
-    lines = class_lines(address, trainee, left_out=left_out, accounts=accounts)
+    try:
+        lines = class_lines(address, trainee, left_out=left_out, accounts=accounts)
+    except UnknownTraineeError as e:
+        if not str(e).startswith("the class has no trainee named"):
+            raise  # two people of one name: ambiguous
+        lines = None
     try:
         kept = ClassLedger(address).certificates()
     except ClassServerError:
         if asked:
             raise
         kept = []
+    if lines is None:  # a trainee the class knows by their certificates only
+        if not _certified_as(kept, trainee or ""):
+            raise UnknownTraineeError(f"the class has no trainee named {trainee!r}, and keeps no "
+                                      "certificate of that name")
+        lines = []
     return lines, kept
+
+
+def _certified_as(kept: list, trainee: str) -> bool:
+    """Whether a certificate kept names the trainee (by their name as the app cleans it)."""
+    from trainer.progress.records import clean_name
+
+    return any(isinstance(c, dict) and isinstance(c.get("trainee"), str)
+               and clean_name(c["trainee"]) == clean_name(trainee) for c in kept)
 
 
 def _keys(paths: list[str]) -> list:

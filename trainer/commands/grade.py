@@ -12,6 +12,8 @@ from trainer.vocabulary import Automation
 
 NAME = "grade"
 HELP = "grade a recorded action log against a scenario's key"
+#: the most a log file may hold: four times the 262,144 bytes the class server keeps of a log
+MAX_LOG_BYTES = 1024 * 1024
 
 
 def add_arguments(parser) -> None:
@@ -25,19 +27,20 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Exit 0 when the log passes, 1 when it fails, 2 when a file cannot be read."""
-    from pathlib import Path
-
+    from trainer import files
     from trainer.regrade import read_log, regrade, render, result_json
 
     scenario = find_scenario(args.scenario)
-    try:
-        text = Path(args.log).read_text(encoding="utf-8")
+    try:  # a log someone else made: a regular file only (no FIFO, no /dev/zero), and capped
+        text = files.read_capped(args.log, MAX_LOG_BYTES).decode("utf-8")
+    except files.FileRefused as e:
+        raise RequestError(args.log, f"not read: {e}") from None
     except UnicodeDecodeError:
         raise RequestError(args.log, "not a log (it is not UTF-8 text)") from None
     except OSError as e:
         raise RequestError(args.log, f"cannot be read ({e.strerror or e})") from None
     try:
-        log, settings = read_log(loads(text))
+        log, settings = read_log(loads(text, unique_keys=True))
     except RequestError as e:
         raise RequestError(f"{args.log}: {e.field}", e.message) from None
     automation = Automation(args.automation) if args.automation else settings.get("automation")

@@ -46,9 +46,11 @@ from trainer.exams.classledger import (
     Server,
     class_named,
     counted_late,
+    delivered_late,
     kept_answers,
     not_as_recorded,
     not_certifiable,
+    refused_unanswered,
     unended_line,
 )
 from trainer.exams.errors import (
@@ -350,6 +352,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     ending = next((e for s, e in ENDINGS.items() if s == status), None)  # a list is no key
     given = record.get("answers")
     late = None  # what reached the class server after the time limit (s014)
+    delivered = None  # what reached it after the limit, within the allowance for delivery
     unusable = None  # what the class server holds that cannot be re-graded
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
@@ -369,7 +372,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             # an answer that came after the time limit is not answered, one that cannot be
             # re-graded is graded as wrong
             given, unusable = kept_answers(kept)
-            late = counted_late(kept)
+            late, delivered = counted_late(kept), delivered_late(kept)
             if late is not None and not late["ended"]:
                 ending = Ending.TIME_UP  # never ended on the server: its time ran out there
             elif late is not None and late["ended_after_limit"] is not None and ending is Ending.FINISHED:
@@ -378,7 +381,8 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
         raise CertifyError(f"status: {shown(status)} is not how an exam ends")
     sat = date_sat(record.get("started"), ledger["issued"], ledger["expires"])
     return _sign(store, key, ledger, form, uid, trainee, given, ending, sat, late, classroom=classroom,
-                 now=now, within=within, **({"unusable": unusable} if unusable else {}))
+                 now=now, within=within, **({"unusable": unusable} if unusable else {}),
+                 **({"delivered_late": delivered} if delivered else {}))
 
 
 def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: str, trainee: str,
@@ -423,13 +427,16 @@ def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: s
 
 
 def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom,
-                     now: float | None = None) -> dict | None:
+                     now: float | None = None, held_too: bool = False) -> dict | None:
     """Certify a sitting issued in the class from the class server's record of it alone, with
     nothing handed in (see trainer.exams.classledger, "Certified from the server's record"): a
     sitting that ended there, timed out by the server's clock, or was recorded abandoned (then it
     is certified abandoned, a fail). The certificate, or None when there is nothing to certify yet
-    (never started, voided, certified already, still under way). CertifyError names a refusal;
-    ExamOfflineError when the server cannot be reached."""
+    (never started, voided, certified already, still under way). A sitting whose answer the
+    server refused, to an item it holds no answer of, is held (CertifyError, naming why:
+    `refused_unanswered`) unless `held_too`: then it is certified as recorded, and the
+    certificate names the refusals. CertifyError names a refusal; ExamOfflineError when the
+    server cannot be reached."""
     sitting = read_sitting(token, [key.public])
     rows = store.query("SELECT * FROM exam_sittings WHERE nonce = ?", (sitting.nonce,))
     if not rows:
@@ -454,10 +461,13 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
     refused = not_certifiable(use, sitting.nonce, ledger["trainee_name"], ledger["form_digest"], use["used"])
     if refused:
         raise CertifyError(refused)
+    held = refused_unanswered(kept, sitting.nonce)
+    if held and not held_too:
+        raise CertifyError(held)
     form = sitting_form(store, get_form(store, ledger["form_uid"]), token)
     if form.digest != ledger["form_digest"]:
         raise CertifyError("this machine's copy of the form is not the one the sitting names")
-    late = counted_late(kept)
+    late, delivered = counted_late(kept), delivered_late(kept)
     if gone:
         ending = Ending.LEFT
     elif kept["ending"] is None:
@@ -478,8 +488,10 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
     given, unusable = kept_answers(kept)  # an answer that cannot be re-graded is graded as wrong
     return _sign(store, key, ledger, form, str(use["used"]), ledger["trainee_name"], given,
                  ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
-                 recorded={"by": "class server", **({"abandoned": gone} if gone else {})},
-                 **({"unusable": unusable} if unusable else {}))
+                 recorded={"by": "class server", **({"abandoned": gone} if gone else {}),
+                           **({"held": held.removeprefix("held, not certified: ")} if held else {})},
+                 **({"unusable": unusable} if unusable else {}),
+                 **({"delivered_late": delivered} if delivered else {}))
 
 
 def restore_sitting(store: Store, key: InstructorKey, row: dict) -> dict:

@@ -72,9 +72,12 @@ An exam with no sitting, on a machine in no class, is counted in its file as bef
 **The time limit** (s014). The workstation's clock is the trainee's, so the class server keeps
 the sitting's time: the instructor registers the form's time limit with the sitting, and the
 server counts it from its own record of the start, by its own clock. A step that reaches it
-more than `exam_queue_allowance()` (120 s, for the workstation's queue) after the limit is kept
-in order, marked late; `counted_late` says what came late and why, `kept_answers` leaves those
-answers out, and certification counts them as not answered (and a late end as a time-out).
+more than `exam_queue_allowance()` (30 s since s031, for delivery only: the pusher gives a dead
+connection up within 15 s, connects again within 5 s and retries within 4 s) after the limit is
+kept in order, marked late; `counted_late` says what came late and why, `kept_answers` leaves
+those answers out, and certification counts them as not answered (and a late end as a
+time-out). An answer that arrives after the limit and within the allowance counts, and the
+certificate names it (`delivered_late`, from the server's receipt time).
 Once the time and its allowance are over by the server's clock (`over`), a sitting whose end never
 reached the server is certified as it kept it, timed out, what it never received not answered
 (`not_as_recorded` no longer waits for it): a workstation that sends nothing more cannot keep its
@@ -426,6 +429,28 @@ def kept_answers(kept: dict) -> tuple[list[dict], dict | None]:
                 "worked without a critical or major finding (the pass rule)")}
 
 
+def refused_unanswered(kept: dict, nonce: str) -> str | None:
+    """Why the class server's record of a sitting is held, not certified: it refused an answer to
+    an item it holds no answer of (a trainee who answered would be certified as one who did
+    not), named with the server's reasons; None when every refused answer's item was answered
+    first (first wins: the refusal changes nothing). The instructor voids the sitting
+    (dealer-trainer void-sitting: the attempt is given back) or certifies it as recorded
+    (certify --class --certify-held)."""
+    answered = set(kept["answers"])
+    refused = [r for r in kept.get("refused_answers") or [] if r["position"] not in answered]
+    if not refused:
+        return None
+    items = sorted({r["position"] for r in refused if isinstance(r["position"], int)})
+    said = "; ".join(f"step {r['step']}: {' '.join(str(r['why']).split())[:200]}" for r in refused[:3])
+    more = f" and {len(refused) - 3} more" if len(refused) > 3 else ""
+    return (f"held, not certified: the class server refused "
+            f"{len(refused)} answer{'s' if len(refused) != 1 else ''} of item"
+            f"{'s' if len(items) != 1 else ''} {', '.join(str(p + 1) for p in items)}, which it "
+            f"holds no answer of ({said}{more}): void it to give the attempt back "
+            f"(dealer-trainer void-sitting {nonce}), or certify it as recorded, those items not "
+            "answered (dealer-trainer certify --class --certify-held)")
+
+
 def _not_a_log(log) -> str | None:
     """Why a read answer is no log of actions to re-grade; None when it is one."""
     try:
@@ -465,6 +490,22 @@ def counted_late(kept: dict) -> dict | None:
     return {"items": [{"position": p, "after_limit": int(late[p])} for p in sorted(late)],
             "ended_after_limit": None if ended is None else int(ended), "ended": not unended,
             "why": why}
+
+
+def delivered_late(kept: dict) -> dict | None:
+    """The answers of the class server's record of a sitting that reached it after the time limit
+    but within the allowance for delivery (see the module, "The time limit"): counted, as made in
+    time and delivered late, and named on the certificate (`items`: `position` and `after_limit`
+    in whole seconds, and `why`, in words). None when every answer came within the limit."""
+    after = kept.get("delivered_late") or {}
+    if not after:
+        return None
+    items = sorted(after)
+    return {"items": [{"position": p, "after_limit": int(after[p])} for p in items],
+            "why": (f"item{'s' if len(items) != 1 else ''} {', '.join(str(p + 1) for p in items)} "
+                    f"reached the class server up to {_span(max(after.values()))} after the time "
+                    f"limit, within the {_span(kept.get('allowance'))} the class allows for "
+                    "delivery: counted as answered in time")}
 
 
 def _span(seconds) -> str:

@@ -67,7 +67,8 @@ def _certified(doc: dict, body: dict, key: PublicKey | None) -> Certified:
                      certified=float(_field(body, "certified", float)), status=_field(body, "status", str),
                      passed=_field(body, "passed", bool), total=_field(body, "total", int),
                      signer=key.name if key else "?", fingerprint=key.fingerprint if key else "?",
-                     code=verification_code(doc))
+                     code=verification_code(doc),
+                     sat=None if body.get("sat") is None else float(_field(body, "sat", float)))
 
 
 def _field(doc: dict, name: str, kind: type, shown: str | None = None):

@@ -393,7 +393,7 @@ def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike
 
 
 def certify_class(store: Store, key: InstructorKey, classroom, *, now: float | None = None,
-                  summary: CertifySummary | None = None) -> CertifySummary:
+                  summary: CertifySummary | None = None, held_too: bool = False) -> CertifySummary:
     """Certify, from the class server's record alone, every sitting of the joined class that
     ended there (or timed out, or was recorded abandoned) and is not certified
     (trainer.exams.certify `certify_recorded`): in a class the server's record is the result, so
@@ -401,11 +401,12 @@ def certify_class(store: Store, key: InstructorKey, classroom, *, now: float | N
     this file does not: this key's (the file was restored from an older copy, or they were
     issued on another machine) are written back into this file and certified, another
     instructor's are named, not certified (`sittings_elsewhere`). Added to `summary` (a
-    submission's, certified first) when given; the ones refused are named. ExamOfflineError when
-    the server cannot be reached."""
+    submission's, certified first) when given; the ones refused are named, and so are those held
+    because the server refused an answer of theirs (`held_too`: certified as recorded instead).
+    ExamOfflineError when the server cannot be reached."""
     summary = CertifySummary() if summary is None else summary
     for token in class_sittings(store, classroom):
-        _certify_recorded(store, key, token, classroom, now, summary)
+        _certify_recorded(store, key, token, classroom, now, summary, held_too)
     for row in sittings_elsewhere(store, classroom):
         where = f"sitting {row['nonce']} ({row['trainee_name']})"
         if row["signer"] != key.public.fingerprint:
@@ -418,15 +419,15 @@ def certify_class(store: Store, key: InstructorKey, classroom, *, now: float | N
         except CertifyError as e:
             summary.refused.append(f"{where}: not in this instructor's file, and {e}")
             continue
-        _certify_recorded(store, key, token, classroom, now, summary)
+        _certify_recorded(store, key, token, classroom, now, summary, held_too)
     return summary
 
 
 def _certify_recorded(store: Store, key: InstructorKey, token: dict, classroom, now: float | None,
-                      summary: CertifySummary) -> None:
+                      summary: CertifySummary, held_too: bool = False) -> None:
     where = f"sitting {token.get('nonce')} ({token.get('trainee')})"
     try:
-        certificate = certify_recorded(store, key, token, classroom=classroom, now=now)
+        certificate = certify_recorded(store, key, token, classroom=classroom, now=now, held_too=held_too)
     except ExamOfflineError:
         raise
     except ExamError as e:  # a CertifyError, or the server refusing this sitting's call

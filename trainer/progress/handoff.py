@@ -34,11 +34,11 @@ as an LRS's statements resource takes it:
 certificate, every cell quoted, for a spreadsheet: the trainee's id beside the name, the date and
 time in the exporting machine's zone (a date the spreadsheet reads as one) with the zone's offset
 in its own column, the workstation as it named itself (its word, which nothing checks: the
-column's header says so), and whether the row is certified; a certificate's row names
-its signer and verification code; a file begins with the byte order mark. A
-cell that a spreadsheet would read as a formula (it starts with = + - @, a tab or a carriage
-return) is written after a single quote, as OWASP's CSV injection guidance says, so a trainee
-named "=HYPERLINK(...)" is shown as text, never run.
+column's header says so), and whether the row is certified; a certificate's row is dated when
+the exam was sat (as the certificate signs it) and names its signer and verification code; a
+file begins with the byte order mark. A cell that a spreadsheet would read as a formula (it
+starts with = + - @, a tab or a carriage return) is written after a single quote, as OWASP's CSV
+injection guidance says, so a trainee named "=HYPERLINK(...)" is shown as text, never run.
 """
 
 from __future__ import annotations
@@ -120,6 +120,12 @@ class Certified(NamedTuple):
     signer: str  # the instructor's name, as their key names them
     fingerprint: str  # of the instructor's key
     code: str  # the verification code printed on the certificate
+    sat: float | None = None  # when the exam was sat, as the certificate signs it (None: it names none)
+
+    @property
+    def sat_at(self) -> float:
+        """When the exam was sat; when it was signed, for a certificate that names no date."""
+        return self.sat if self.sat is not None else self.certified
 
     @property
     def outcome(self) -> str:
@@ -365,9 +371,9 @@ def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) 
                          f"{a.duration:.2f}", len(a.findings), "; ".join(sections(a)), a.source, a.uid,
                          "", ""))
             for trainee, a in kept]
-    rows += [(c.certified, (c.trainee, "", *local_time(c.certified), "", c.form, CERTIFIED_MODE,
-                            CERTIFICATION["certified-exam"], c.total, c.outcome, "", "", "", "", c.result,
-                            f"{c.signer} (key {c.fingerprint})", c.code))
+    rows += [(c.sat_at, (c.trainee, "", *local_time(c.sat_at), "", c.form, CERTIFIED_MODE,
+                         CERTIFICATION["certified-exam"], c.total, c.outcome, "", "", "", "", c.result,
+                         f"{c.signer} (key {c.fingerprint})", c.code))
              for c in certified]
     yield list(TRANSCRIPT_COLUMNS)
     for _, row in sorted(rows, key=lambda r: r[0]):

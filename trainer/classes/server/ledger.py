@@ -221,10 +221,13 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     (issued without a verifier, or not here). `opened`: the server's nonce of its start (None:
     not started), `result`: the result it was started for, `answers`: {position: its log, as
     JSON text}, `ending`: how it ended (None: no end received yet), `refused`: what it refused,
-    one line each; `late`: {position: seconds after the time limit} of the answers that reached
-    the server after it and its allowance (s014), `ended_late` the same of the end (None: on
+    one line each, and `refused_answers` the answers among them (`step`, `position`, `why`);
+    `late`: {position: seconds after the time limit} of the answers that reached the server
+    after it and its allowance (s014), `ended_late` the same of the end (None: on
     time, or not received), `time_limit` the limit the server keeps (None: registered before
-    s014, not kept), `allowance` the seconds it allows for the queue, and `over`: the seconds
+    s014, not kept), `allowance` the seconds it allows for delivery, `delivered_late`: {position:
+    seconds after the time limit} of the answers that reached it after the limit but within the
+    allowance (counted, and named on the certificate), and `over`: the seconds
     since the time limit and the allowance ran out by the server's clock, now (None: not yet, or
     no limit kept): whatever reaches the server from then on is late. `started`: when its start
     reached the server, by the server's clock (None: not started)."""
@@ -238,20 +241,26 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "refused": [],
                     "late": {}, "ended_late": None, "time_limit": found[0], "allowance": found[1],
                     "over": found[2] if found[2] is not None and found[2] > 0 else None,
-                    "started": found[3]}
-    for kind, opened, result, position, answer, ending, late in conn.execute(
-            "SELECT kind, opened, result_uid, position, answer, ending, late FROM exam_sitting_steps "
-            "WHERE nonce = %s ORDER BY step", (nonce,)):
+                    "started": found[3], "delivered_late": {}}
+    limit = None if found[0] is None or found[3] is None else found[3] + found[0]
+    for kind, opened, result, position, answer, ending, late, received in conn.execute(
+            "SELECT kind, opened, result_uid, position, answer, ending, late, received "
+            "FROM exam_sitting_steps WHERE nonce = %s ORDER BY step", (nonce,)):
         if kind == "start":
             record.update(opened=opened, result=result)
         elif kind == "answer":
             record["answers"][position] = answer
             if late is not None:
                 record["late"][position] = late
+            elif limit is not None and received > limit:  # after the limit, within the allowance
+                record["delivered_late"][position] = received - limit
         else:
             record.update(ending=ending, ended_late=late)
-    record["refused"] = [f"step {step}: {reason}" for step, reason in conn.execute(
-        "SELECT step, reason FROM exam_sitting_refusals WHERE nonce = %s ORDER BY id", (nonce,))]
+    refusals = conn.execute("SELECT step, kind, position, reason FROM exam_sitting_refusals "
+                            "WHERE nonce = %s ORDER BY id", (nonce,)).fetchall()
+    record["refused"] = [f"step {step}: {reason}" for step, _, _, reason in refusals]
+    record["refused_answers"] = [{"step": step, "position": position, "why": reason}
+                                 for step, kind, position, reason in refusals if kind == "answer"]
     record["abandoned"] = abandonment(conn, nonce)
     return record
 

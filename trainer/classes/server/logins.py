@@ -34,7 +34,10 @@ instructor), and the instructor may use the connections the class server keeps b
 (trainer.classes.server.postgres.RESERVED). A login cannot change its own limit. Nor can it fill
 the disk (s023): a trainee's or workstation's login has the class keep 50,000 rows and 256 MiB at
 most in all (the shared workstation login ten times that; `login_stored()` tells a login its
-own), and a sitting's answer holds no more than an attempt's log.
+own), and a sitting's answer holds no more than an attempt's log. An exam's answers count against
+no login's quota (s030): they are bounded by the sitting, so a quota a classmate spent never
+refuses them; `reset_quota(instructor, station, reason)` gives a workstation's login (or the
+shared one) its whole quota again.
 
 **Whose rows** (s018). A workstation's login (the shared one, or an enrolled one) sends rows only
 for the trainee ids it serves: those it registered (the first login that sent the id) and those
@@ -192,6 +195,18 @@ def revoke_workstation(instructor: psycopg.Connection, name: str) -> str:
         return value(instructor.execute("SELECT revoke_workstation(%s)", (name,)))
     except psycopg.errors.NoDataFound as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
+
+
+def reset_quota(instructor: psycopg.Connection, station: str | None, reason: str) -> tuple[str, int, int]:
+    """Give the enrolled workstation `station`'s login (None: the shared workstation login) its
+    whole quota again (s030): what it had the class keep until now no longer counts, and the
+    class keeps the reset with its reason. (login, rows, bytes no longer counted);
+    ClassServerError when no workstation of that name is enrolled, or the reason is refused."""
+    try:
+        row = instructor.execute("SELECT * FROM reset_login_quota(%s, %s)", (station, reason)).fetchone()
+    except (psycopg.errors.NoDataFound, psycopg.errors.RaiseException) as e:
+        raise ClassServerError(str(e).splitlines()[0]) from None
+    return row[0], row[1], row[2]
 
 
 def workstations(conn: psycopg.Connection) -> list[Workstation]:

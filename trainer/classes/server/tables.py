@@ -868,3 +868,29 @@ def s029_login_identity(conn: psycopg.Connection) -> None:
     under that id only for a trainee who proved her login with her password
     (trainer.classes.workstation.connection `ClassLedger.class_identity`)."""
     _run(conn, frozen_sql("s029_login_identity"))
+
+
+@migration
+def s030_exam_answers_unmetered(conn: psycopg.Connection) -> None:
+    """An exam's answers are never refused for a quota someone else spent, and the instructor
+    gives a login its quota again (trainer.classes.server.logins, "Limits"):
+
+    - `exam_sitting_step` (s023's bounds on an answer's log kept) charges no login's quota: a
+      sitting's answers are bounded by the sitting (its n + 2 steps, 262,144 bytes and 2,000
+      actions an answer, 100 refusals), and sittings by the instructor who issues them;
+    - `login_quota_resets`: each reset of a login's quota (the rows and bytes it no longer
+      counts, the reason, who), insert-only, read by the staff; `login_quota(login)` adds what
+      was reset to the quota; `reset_login_quota(station, why)` (an instructor's) resets an
+      enrolled workstation's login, or the shared workstation login's (station NULL)."""
+    _run(conn, frozen_sql("s030_exam_answers_unmetered"))
+
+
+@migration
+def s031_exam_delivery_grace(conn: psycopg.Connection) -> None:
+    """The time limit's allowance is for delivery only (trainer.exams.classledger, "The time
+    limit"): `exam_queue_allowance()` is 30 s, not s014's 120 s (which gave anyone sending from
+    their own program the form's limit plus two minutes): the app's pusher gives a dead
+    connection up within 15 s, connects again within 5 s and retries within 4 s. An answer
+    received after the limit and within it counts, and certification names it from the server's
+    receipt time; one received later is marked late (s014) and counts as not answered."""
+    _run(conn, frozen_sql("s031_exam_delivery_grace"))

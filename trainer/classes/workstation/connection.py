@@ -159,6 +159,10 @@ class ClassLedger:
         """The enrolled workstation `station` sends that trainee's results (logins.attach_trainee)."""
         return self._ledger(logins.attach_trainee, trainee_uid, station)
 
+    def reset_quota(self, station: str | None, reason: str) -> tuple[str, int, int]:
+        """Give a workstation's login (None: the shared one) its quota again (logins.reset_quota)."""
+        return self._ledger(logins.reset_quota, station, reason)
+
     def workstations(self) -> list[logins.Workstation]:
         return self._ledger(logins.workstations)
 

@@ -1,0 +1,190 @@
+"""An exam's answers are never refused for a storage quota someone else spent (the fourth cold
+review, #88 and #89), a refused answer holds its sitting at `certify --class`, and the instructor
+gives a workstation's login its quota back; on a real PostgreSQL.
+
+The attacks: Tom fills Table 1's login's quota (or the shared workstation login's) with attempts
+of his own; then Ana sits her exam honestly at that workstation. Every answer of hers was
+refused, "the class keeps no more from login ...", the server kept no refusal, and `certify
+--class` signed "did not pass (0), timed out"; re-enrolling Table 1 kept its quota, and no command
+gave it back."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from tests.support.class_server import progress_file, push_all
+from tests.support.command import run_command
+from tests.support.exams import code_of, form, issuer, sit
+from tests.test_class_server_quota import forged, quota_of
+from trainer.classes.server import ledger as server_ledger
+from trainer.classes.server.logins import enrol_workstation
+from trainer.exams import installation_key, start_exam
+from trainer.exams.certify import issue_sitting
+from trainer.exams.keys import InstructorKey
+from trainer.exams.proof import link, proof_key
+from trainer.exams.submission import certify_class
+from trainer.progress import Store
+
+PASSWORD = "table-1-password"
+
+
+@pytest.fixture(scope="module")
+def ivy():
+    return issuer(InstructorKey.generate("Ivy Park"))
+
+
+def push(conn: psycopg.Connection, batch: dict) -> int:
+    with conn.transaction():
+        return conn.execute("SELECT push_attempts(%s)", (Jsonb(batch),)).fetchone()[0]
+
+
+def spend_quota(tmp_path, klass, address) -> None:
+    """Tom, at the workstation `address`, pushes attempts of his own until its login's quota (made
+    small: 12 rows) refuses the next."""
+    assert push_all(progress_file(tmp_path / "tom.sqlite", {"Tom Reyes": 1}), klass, address=address) == 1
+    with klass.admin() as admin:
+        tom = admin.execute("SELECT uid FROM trainees WHERE name = 'Tom Reyes'").fetchone()[0]
+    quota_of(klass, 12, 10 ** 9)
+    with psycopg.connect(address.url, autocommit=True) as conn, pytest.raises(
+            psycopg.errors.RaiseException, match="the class keeps no more from login"):
+        for n in range(100, 120):
+            push(conn, {"trainees": [], "attempts": [forged(n, tom)]})
+
+
+@pytest.mark.parametrize("where", ["Table 1", "shared"])
+def test_a_spent_quota_refuses_no_classmates_exam_answer(tmp_path, klass, joined, ivy, where):
+    if where == "shared":
+        address = klass.address("workstation")
+    else:
+        with klass.connect("instructor") as instructor:
+            address = klass.address(enrol_workstation(instructor, where, PASSWORD), PASSWORD)
+    spend_quota(tmp_path, klass, address)
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Ana Ruiz", classroom=joined("instructor"))
+    with Store.open(tmp_path / "ana.sqlite") as store:
+        ana = store.add_trainee("Ana Ruiz")
+        sit(store, installation_key(tmp_path / "k"), ana, exam, sitting=token,
+            classroom=joined(address=address))
+        replies = [r["reply"] for r in store.query("SELECT reply FROM exam_stream ORDER BY step")]
+    assert replies == ["recorded"] * (len(exam.items) + 1)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        summary = certify_class(ledger, ivy, joined("instructor"))
+    assert summary.refused == []
+    [certificate] = summary.certificates
+    assert certificate["trainee"] == "Ana Ruiz" and certificate["passed"]
+    assert certificate["status"] == "passed"
+
+
+def tom_sitting_with_a_refused_answer(tmp_path, joined, ivy) -> tuple[dict, object]:
+    """Tom's sitting of three items: item 1 answered, then step 3 taken by item 3, then his answer
+    to item 2 sent as step 3 (refused: step 3 was taken first), then the end."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Tom Reyes", classroom=joined("instructor"))
+    with Store.open(tmp_path / "tom.sqlite") as store:
+        store.add_trainee("Tom Reyes")
+        start_exam(store, exam, store.find_trainee("Tom Reyes").id, installation_key(tmp_path / "k"),
+                   sitting=token, classroom=joined("workstation"), start_code=code_of(token))
+    key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
+    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+        assert server_ledger.sitting_step(conn, nonce, 2, link(key, 3, 2), position=0, log="[]") == "recorded"
+        assert server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=2, log="[]") == "recorded"
+        said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=1, log="[]")
+        assert said.startswith("refused: step 3 was taken first (item 3)")
+        assert server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), ending="finished") == "recorded"
+    return token, exam
+
+
+def test_a_sitting_whose_answer_was_refused_is_held_and_named_not_certified(tmp_path, klass, joined, ivy):
+    token, _ = tom_sitting_with_a_refused_answer(tmp_path, joined, ivy)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        summary = certify_class(ledger, ivy, joined("instructor"))
+        assert summary.certificates == []
+        [held] = summary.refused
+        assert held.startswith(f"sitting {token['nonce']} (Tom Reyes): held, "
+                               "not certified: the class server refused 1 answer of item 2, which it "
+                               "holds no answer of (step 3: step 3 was taken first (item 3))")
+        assert f"dealer-trainer void-sitting {token['nonce']}" in held
+        # held, not spent: asked again, it is held again; certified as recorded when the instructor says
+        assert len(certify_class(ledger, ivy, joined("instructor")).refused) == 1
+        [c] = certify_class(ledger, ivy, joined("instructor"), held_too=True).certificates
+    assert not c["passed"] and c["recorded"]["held"].startswith("the class server refused 1 answer of item 2")
+
+
+def test_a_refused_answer_to_an_item_answered_first_holds_nothing(tmp_path, klass, joined, ivy):
+    """A second answer to an item the server holds an answer of changes nothing: first wins."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Tom Reyes", classroom=joined("instructor"))
+    with Store.open(tmp_path / "tom.sqlite") as store:
+        tom = store.add_trainee("Tom Reyes")
+        sit(store, installation_key(tmp_path / "k"), tom, exam, sitting=token,
+            classroom=joined("workstation"))
+    key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
+    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+        said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=0, log="[]")
+        assert said.startswith("refused: step 3 was taken first")
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        summary = certify_class(ledger, ivy, joined("instructor"))
+    assert summary.refused == [] and summary.certificates[0]["passed"]
+
+
+def stored(conn) -> tuple[int, int]:
+    return conn.execute("SELECT rows, quota_rows FROM login_stored()").fetchone()
+
+
+def test_the_instructor_resets_a_workstations_quota(tmp_path, klass):
+    """Table 1's login has its quota spent (the class's real quota, 50,000 rows); enrolled again it
+    keeps it, and says so; `class-workstation reset-quota` gives it back, with a reason the class
+    keeps; a workstation's login cannot reset one."""
+    with klass.connect("instructor") as instructor:
+        table = enrol_workstation(instructor, "Table 1", PASSWORD)
+    address = klass.address(table, PASSWORD)
+    assert push_all(progress_file(tmp_path / "tom.sqlite", {"Tom Reyes": 1}), klass, address=address) == 1
+    with klass.admin() as admin:
+        tom = admin.execute("SELECT uid FROM trainees WHERE name = 'Tom Reyes'").fetchone()[0]
+    with psycopg.connect(address.url, autocommit=True) as conn:
+        push(conn, {"trainees": [], "attempts": [forged(100, tom)]})
+        held, quota = stored(conn)
+        assert quota == 50_000
+    with klass.admin() as admin:  # the rest of its quota spent, as 50,000 rows of pushes would
+        admin.execute("INSERT INTO login_storage (login, what, rows, bytes) VALUES (%s, 'attempts', %s, 0)",
+                      (table, 50_000 - held))
+        if admin.execute("SELECT to_regclass('login_totals') IS NOT NULL").fetchone()[0]:
+            admin.execute("UPDATE login_totals SET rows = 50000 WHERE login = %s", (table,))
+    with psycopg.connect(address.url, autocommit=True) as conn, pytest.raises(
+            psycopg.errors.RaiseException, match=f"the class keeps no more from login {table}"):
+        push(conn, {"trainees": [], "attempts": [forged(101, tom)]})
+    url = klass.address("instructor").url
+    again = run_command("class-workstation", "add", "Table 1", "--class", url)
+    assert again.returncode == 0, again.stderr
+    assert ("A workstation enrolled again keeps its trainees, its results and what counts against "
+            "its quota") in again.stdout
+    new_password = again.stdout.split(f"{table}:", 1)[1].split("@", 1)[0]
+    address = klass.address(table, new_password)
+    with psycopg.connect(address.url, autocommit=True) as conn:
+        assert stored(conn) == (50_000, 50_000)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT * FROM reset_login_quota('Table 1', 'mine')")
+    refused = run_command("class-workstation", "reset-quota", "Table 1", "--reason", "  ", "--class", url)
+    assert refused.returncode == 2 and "resetting a quota needs a reason" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    nobody = run_command("class-workstation", "reset-quota", "Table 9", "--reason", "x", "--class", url)
+    assert nobody.returncode == 2 and "no workstation named Table 9 is enrolled" in nobody.stderr
+    done = run_command("class-workstation", "reset-quota", "Table 1", "--reason",
+                       "Tom filled it on purpose", "--class", url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"The quota of Table 1 (login {table}) is whole again: 50,000 rows (")
+    with psycopg.connect(address.url, autocommit=True) as conn:
+        assert push(conn, {"trainees": [], "attempts": [forged(101, tom)]}) == 1
+        assert stored(conn) == (50_003, 100_000)
+    shared = run_command("class-workstation", "reset-quota", "--shared", "--reason", "a new term",
+                         "--class", url)
+    assert shared.returncode == 0, shared.stderr
+    assert "The quota of the shared workstation login (workstation) is whole again: 0 rows" in shared.stdout
+    with klass.connect("instructor") as instructor:
+        kept = instructor.execute("SELECT login, rows, reason FROM login_quota_resets ORDER BY id").fetchall()
+    assert kept == [(table, 50_000, "Tom filled it on purpose"), ("workstation", 0, "a new term")]
