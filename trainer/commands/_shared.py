@@ -28,8 +28,8 @@ def loads(text: str, *, unique_keys: bool = False):
     except UnicodeEncodeError as e:
         raise RequestError("request", f"not UTF-8 text (at character {e.start + 1})") from None
     try:
-        hook = {"object_pairs_hook": files.unique_keys} if unique_keys else {}
-        return json.loads(text, parse_float=Decimal, **hook)
+        return json.loads(text, parse_float=Decimal,
+                          object_pairs_hook=files.unique_keys if unique_keys else None)
     except files.DuplicateKey as e:
         raise RequestError("request", str(e)) from None
     except json.JSONDecodeError as e:

@@ -206,6 +206,7 @@ def reset_quota(instructor: psycopg.Connection, station: str | None, reason: str
         row = instructor.execute("SELECT * FROM reset_login_quota(%s, %s)", (station, reason)).fetchone()
     except (psycopg.errors.NoDataFound, psycopg.errors.RaiseException) as e:
         raise ClassServerError(str(e).splitlines()[0]) from None
+    assert row is not None  # a function returning a row gives one
     return row[0], row[1], row[2]
 
 
