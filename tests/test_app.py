@@ -68,30 +68,67 @@ def test_the_exam_screen_has_its_place(window):
     assert window.stack.currentWidget() is window.pages["exam"]
 
 
+def screenshot_here(*args: str) -> tuple[int, str]:
+    """`dealer-trainer --screenshot ...` through the program's entry in this process (ui.main.main,
+    which the program calls): exit status and stderr. The window it drew and closed is deleted
+    after it, as the program's exit would: no later test pays for it (a theme restyles every
+    widget that still exists). The program itself draws the screens of
+    test_screenshot_switch_runs_as_the_program, and the dark theme, a size and a file in the
+    tests below."""
+    from ui.main import main
+    from ui.qt import QApplication, QEvent
+    from ui.shell.window import MainWindow
+
+    before = set(map(id, QApplication.topLevelWidgets()))
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(list(args))
+    for widget in QApplication.topLevelWidgets():
+        if id(widget) not in before and isinstance(widget, MainWindow):
+            assert not widget.isVisible(), "the screenshot left its window open"
+            widget.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return code, err.getvalue()
+
+
+def png_size(path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
 @pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam", "exam-result", "progress",
-                                    "class", "class-live", "drill",
+                                    "class", "class-live",
                                     "table-props-and-hops", "table-three-dice-football",
                                     "table-high-roll-dice", "table-high-roll-dice-6",
                                     "table-pai-gow-dice"])
-def test_screenshot_switch_writes_a_png(tmp_path, screen):
+def test_screenshot_switch_writes_a_png(qtbot, tmp_path, screen):
+    out = tmp_path / f"{screen}.png"
+    code, err = screenshot_here("--screenshot", str(out), "--screen", screen)
+    assert code == 0, err
+    assert png_size(out) == (1440, 900)
+
+
+@pytest.mark.parametrize("screen", ["class-live", "drill"])
+def test_screenshot_switch_runs_as_the_program(tmp_path, screen):
+    """The screens drawn by the real program alone: the class seeded and followed live, which
+    exits once the picture is saved (its threads stopped); the drill, whose keypad is open when
+    the program exits (deleting its window in this process, as screenshot_here does, ends the
+    keypad after the table it gives room back to)."""
     out = tmp_path / f"{screen}.png"
     done = run_command("--screenshot", str(out), "--screen", screen,
                        env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr
-    header = out.read_bytes()[:24]
-    assert header[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
-    assert (width, height) == (1440, 900)
+    assert png_size(out) == (1440, 900)
 
 
-def test_screenshot_problems_are_one_clear_line(tmp_path):
-    done = run_command("--screenshot", str(tmp_path / "nope" / "x.png"),
-                       env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2
-    assert "does not exist" in done.stderr and "Traceback" not in done.stderr
-    done = run_command("--screenshot", str(tmp_path / "x.png"), "--screen", "casino",
-                       env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2 and "unknown screen" in done.stderr
+def test_screenshot_problems_are_one_clear_line(qtbot, tmp_path):
+    code, err = screenshot_here("--screenshot", str(tmp_path / "nope" / "x.png"))
+    assert code == 2
+    assert "does not exist" in err and "Traceback" not in err and len(err.splitlines()) == 1
+    code, err = screenshot_here("--screenshot", str(tmp_path / "x.png"), "--screen", "casino")
+    assert code == 2 and "unknown screen" in err and len(err.splitlines()) == 1
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_screenshot_in_the_dark_theme_is_dark_and_a_theme_alone_is_refused(qtbot, tmp_path):
