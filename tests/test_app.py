@@ -68,30 +68,67 @@ def test_the_exam_screen_has_its_place(window):
     assert window.stack.currentWidget() is window.pages["exam"]
 
 
+def screenshot_here(*args: str) -> tuple[int, str]:
+    """`dealer-trainer --screenshot ...` through the program's entry in this process (ui.main.main,
+    which the program calls): exit status and stderr. The window it drew and closed is deleted
+    after it, as the program's exit would: no later test pays for it (a theme restyles every
+    widget that still exists). The program itself draws the screens of
+    test_screenshot_switch_runs_as_the_program, and the dark theme, a size and a file in the
+    tests below."""
+    from ui.main import main
+    from ui.qt import QApplication, QEvent
+    from ui.shell.window import MainWindow
+
+    before = set(map(id, QApplication.topLevelWidgets()))
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(list(args))
+    for widget in QApplication.topLevelWidgets():
+        if id(widget) not in before and isinstance(widget, MainWindow):
+            assert not widget.isVisible(), "the screenshot left its window open"
+            widget.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return code, err.getvalue()
+
+
+def png_size(path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
 @pytest.mark.parametrize("screen", ["practice", "scenarios", "rules", "exam", "exam-result", "progress",
-                                    "class", "class-live", "drill",
+                                    "class", "class-live",
                                     "table-props-and-hops", "table-three-dice-football",
                                     "table-high-roll-dice", "table-high-roll-dice-6",
                                     "table-pai-gow-dice"])
-def test_screenshot_switch_writes_a_png(tmp_path, screen):
+def test_screenshot_switch_writes_a_png(qtbot, tmp_path, screen):
+    out = tmp_path / f"{screen}.png"
+    code, err = screenshot_here("--screenshot", str(out), "--screen", screen)
+    assert code == 0, err
+    assert png_size(out) == (1440, 900)
+
+
+@pytest.mark.parametrize("screen", ["class-live", "drill"])
+def test_screenshot_switch_runs_as_the_program(tmp_path, screen):
+    """The screens drawn by the real program alone: the class seeded and followed live, which
+    exits once the picture is saved (its threads stopped); the drill, whose keypad is open when
+    the program exits (deleting its window in this process, as screenshot_here does, ends the
+    keypad after the table it gives room back to)."""
     out = tmp_path / f"{screen}.png"
     done = run_command("--screenshot", str(out), "--screen", screen,
                        env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr
-    header = out.read_bytes()[:24]
-    assert header[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
-    assert (width, height) == (1440, 900)
+    assert png_size(out) == (1440, 900)
 
 
-def test_screenshot_problems_are_one_clear_line(tmp_path):
-    done = run_command("--screenshot", str(tmp_path / "nope" / "x.png"),
-                       env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2
-    assert "does not exist" in done.stderr and "Traceback" not in done.stderr
-    done = run_command("--screenshot", str(tmp_path / "x.png"), "--screen", "casino",
-                       env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2 and "unknown screen" in done.stderr
+def test_screenshot_problems_are_one_clear_line(qtbot, tmp_path):
+    code, err = screenshot_here("--screenshot", str(tmp_path / "nope" / "x.png"))
+    assert code == 2
+    assert "does not exist" in err and "Traceback" not in err and len(err.splitlines()) == 1
+    code, err = screenshot_here("--screenshot", str(tmp_path / "x.png"), "--screen", "casino")
+    assert code == 2 and "unknown screen" in err and len(err.splitlines()) == 1
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_screenshot_in_the_dark_theme_is_dark_and_a_theme_alone_is_refused(qtbot, tmp_path):
@@ -99,18 +136,21 @@ def test_a_screenshot_in_the_dark_theme_is_dark_and_a_theme_alone_is_refused(qtb
     from ui.qt import QImage
 
     grounds = {}
-    for theme in ("light", "dark"):
+    for theme in ("light", "dark"):  # the dark one by the program: this process stays light
         out = tmp_path / f"rules-{theme}.png"
-        done = run_command("--screenshot", str(out), "--screen", "rules", "--theme", theme,
-                           env={"QT_QPA_PLATFORM": "offscreen"})
-        assert done.returncode == 0, done.stderr
+        args = ("--screenshot", str(out), "--screen", "rules", "--theme", theme)
+        if theme == "light":
+            code, err = screenshot_here(*args)
+        else:
+            done = run_command(*args, env={"QT_QPA_PLATFORM": "offscreen"})
+            code, err = done.returncode, done.stderr
+        assert code == 0, err
         grounds[theme] = QImage(str(out)).pixelColor(1400, 880).lightness()  # the window's ground
     assert grounds["dark"] < 60 < 200 < grounds["light"], grounds
     done = run_command("--theme", "dark", env={"QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 2 and "--theme goes with --screenshot" in done.stderr
-    done = run_command("--screenshot", str(tmp_path / "x.png"), "--theme", "purple",
-                       env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2 and "invalid choice" in done.stderr and "Traceback" not in done.stderr
+    code, err = refused_here("--screenshot", str(tmp_path / "x.png"), "--theme", "purple")
+    assert code == 2 and "invalid choice" in err and "Traceback" not in err
 
 
 def test_a_reproducible_screenshot_is_the_same_bytes_twice(tmp_path):

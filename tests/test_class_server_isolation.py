@@ -23,7 +23,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.support.class_server import PASSWORD, progress_file, push_all, server_rows, until
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import form
 from trainer.classes import ClassServerError
 from trainer.classes.server.command import holders_ended, prepare
@@ -259,22 +259,22 @@ def test_the_class_workstation_command(klass):
     assert set(addresses) == {"Table 1", "Table 2"}
     ledger = ClassLedger(addresses["Table 2"])
     assert ledger.address.user.startswith("workstation_") and ledger.class_uid()
-    listed = run_command("class-workstation", "list", "--class", klass.address("supervisor").url)
+    listed = run_here("class-workstation", "list", "--class", klass.address("supervisor").url)
     assert listed.returncode == 0, listed.stderr
     assert [ln.split()[0:2] for ln in listed.stdout.splitlines()[1:-1]] == [["Table", "1"], ["Table", "2"]]
     assert listed.stdout.splitlines()[-1] == ("The shared workstation login is open: workstations not "
                                               "enrolled join with it.")
-    revoked = run_command("class-workstation", "revoke", "Table 2", "--class", url)
+    revoked = run_here("class-workstation", "revoke", "Table 2", "--class", url)
     assert revoked.returncode == 0 and "Table 2: revoked" in revoked.stdout
     with pytest.raises(ClassServerError):
         ledger.class_uid()
-    again = run_command("class-workstation", "revoke", "Table 2", "--class", url)
+    again = run_here("class-workstation", "revoke", "Table 2", "--class", url)
     assert again.returncode == 2 and "revoked already" in again.stderr and "Traceback" not in again.stderr
-    refused = run_command("class-workstation", "add", "Table 3", "--class", klass.address("workstation").url)
+    refused = run_here("class-workstation", "add", "Table 3", "--class", klass.address("workstation").url)
     assert refused.returncode == 2 and "refuses this login (workstation)" in refused.stderr
-    empty = run_command("class-workstation", "add", " ", "--class", url)
+    empty = run_here("class-workstation", "add", " ", "--class", url)
     assert empty.returncode == 2 and "name cannot be empty" in empty.stderr
-    after = run_command("class-workstation", "list", "--class", klass.address("supervisor").url)
+    after = run_here("class-workstation", "list", "--class", klass.address("supervisor").url)
     assert [ln.split()[1:3] for ln in after.stdout.splitlines()[1:-1]] == [["1", "enrolled"],
                                                                           ["2", "revoked"]]
 
@@ -531,22 +531,22 @@ def test_the_class_servers_start_keeps_the_shared_login_closed_and_says_so(serve
 
 def test_the_class_workstation_command_closes_and_opens_the_shared_login_when_confirmed(klass):
     url = klass.address("instructor").url
-    refused = run_command("class-workstation", "close-shared", "--yes", "--class", url)
+    refused = run_here("class-workstation", "close-shared", "--yes", "--class", url)
     assert refused.returncode == 2 and "no workstation is enrolled" in refused.stderr
-    assert run_command("class-workstation", "add", "Table 1", "--class", url).returncode == 0
+    assert run_here("class-workstation", "add", "Table 1", "--class", url).returncode == 0
     unasked = run_command("class-workstation", "close-shared", "--class", url)  # no terminal to ask at
     assert unasked.returncode == 1 and "Nothing was changed." in unasked.stdout
     assert "it connects to this class no more" in unasked.stdout and "Table 1" in unasked.stdout
     assert not ClassLedger(klass.address("supervisor")).shared_login().closed
-    done = run_command("class-workstation", "close-shared", "--yes", "--class", url)
+    done = run_here("class-workstation", "close-shared", "--yes", "--class", url)
     assert done.returncode == 0, done.stderr
     assert "The shared workstation login is closed: the 1 enrolled workstation go on" in done.stdout
-    listed = run_command("class-workstation", "list", "--class", klass.address("supervisor").url)
+    listed = run_here("class-workstation", "list", "--class", klass.address("supervisor").url)
     assert listed.stdout.splitlines()[-1].startswith("The shared workstation login is closed since ")
     with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
         klass.connect("workstation")
-    again = run_command("class-workstation", "close-shared", "--yes", "--class", url)
+    again = run_here("class-workstation", "close-shared", "--yes", "--class", url)
     assert again.returncode == 2 and "closed already" in again.stderr and "Traceback" not in again.stderr
-    opened = run_command("class-workstation", "open-shared", "--yes", "--class", url)
+    opened = run_here("class-workstation", "open-shared", "--yes", "--class", url)
     assert opened.returncode == 0 and "is open: workstations not enrolled join" in opened.stdout
     assert klass.connect("workstation").close() is None
