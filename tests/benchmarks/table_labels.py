@@ -4,7 +4,8 @@ tests/test_table_plays.py deals them, played through its table view in a process
 turn, a few times each, so that what else the machine does weighs on both alike. It measures the
 CPU time of `set_state` alone (the rounds are played before the clock starts) and notes every
 label drawn after each state (its words, type, mark and place), which must be the same in both:
-a faster placement that moves a label is a different placement.
+a faster placement that moves a label is a different placement. Every item on the table after
+each state (its kind, place, size, words and the order it is painted in) must be the same too.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tests/benchmarks/table_labels.py [--against REV]
         [--rounds 40] [--repeat 3] [GAME ...]
@@ -57,7 +58,7 @@ def child(game: str, rounds: int) -> dict:
     from ui.table import table_view
 
     played = states(game, rounds)
-    views, cpu, digest = {}, 0.0, hashlib.sha256()
+    views, cpu, digest, scene = {}, 0.0, hashlib.sha256(), hashlib.sha256()
     for scenario, seq in played:
         key = (scenario.game, repr(sorted(scenario.options.items())))
         if key not in views:
@@ -70,7 +71,19 @@ def child(game: str, rounds: int) -> dict:
             cpu += time.process_time() - t0
             drawn = sorted((repr(k), repr(look)) for k, (look, _) in view._label_items.items())
             digest.update(repr(drawn).encode())
-    return {"cpu": cpu, "states": sum(len(seq) for _, seq in played), "digest": digest.hexdigest()}
+            scene.update(repr(scene_items(view)).encode())
+    return {"cpu": cpu, "states": sum(len(seq) for _, seq in played), "digest": digest.hexdigest(),
+            "scene": scene.hexdigest()}
+
+
+def scene_items(view) -> list[tuple]:
+    """Every item on the live scene in the order it is painted (its stacking order: z, then the
+    order items were added), each with what it draws: its kind, place, size, words, tooltip."""
+    from ui.qt import Qt
+
+    return [(type(item).__name__, item.scenePos().toTuple(), item.zValue(), item.opacity(),
+             item.boundingRect().getRect(), getattr(item, "text", None), item.toolTip())
+            for item in view.scene().items(Qt.SortOrder.AscendingOrder)]
 
 
 def tree_of(rev: str, into: Path) -> Path:
@@ -117,6 +130,7 @@ def main() -> None:
                         best[name] = got
             old, new = best["old"], best["new"]
             same = "same labels" if old["digest"] == new["digest"] else "LABELS DIFFER"
+            same += ", same items" if old["scene"] == new["scene"] else ", ITEMS DIFFER"
             print(f"{game:20} {new['states']:5} states: {args.against} {old['cpu']:.2f} s, "
                   f"this tree {new['cpu']:.2f} s CPU = {old['cpu'] / new['cpu']:.2f}x; {same}", flush=True)
             total["old"] += old["cpu"]
