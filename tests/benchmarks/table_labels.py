@@ -5,7 +5,7 @@ turn, a few times each, so that what else the machine does weighs on both alike.
 CPU time of `set_state` alone (the rounds are played before the clock starts) and notes every
 label drawn after each state (its words, type, mark and place), which must be the same in both:
 a faster placement that moves a label is a different placement. Every item on the table after
-each state (its kind, place, size, words and the order it is painted in) must be the same too.
+each state (its kind, place, size and words) and the pixels they paint must be the same too.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tests/benchmarks/table_labels.py [--against REV]
         [--rounds 40] [--repeat 3] [GAME ...]
@@ -72,18 +72,33 @@ def child(game: str, rounds: int) -> dict:
             drawn = sorted((repr(k), repr(look)) for k, (look, _) in view._label_items.items())
             digest.update(repr(drawn).encode())
             scene.update(repr(scene_items(view)).encode())
+            scene.update(scene_pixels(view))
     return {"cpu": cpu, "states": sum(len(seq) for _, seq in played), "digest": digest.hexdigest(),
             "scene": scene.hexdigest()}
 
 
 def scene_items(view) -> list[tuple]:
-    """Every item on the live scene in the order it is painted (its stacking order: z, then the
-    order items were added), each with what it draws: its kind, place, size, words, tooltip."""
-    from ui.qt import Qt
+    """Every item on the live scene, each with what it draws: its layer (z), kind, place, size,
+    words, tooltip. Items of one layer that do not overlap may be added in another order and
+    paint the same: the order is checked on the pixels (`scene_pixels`)."""
+    return sorted((item.zValue(), type(item).__name__, item.scenePos().toTuple(), item.opacity(),
+                   item.boundingRect().getRect(), getattr(item, "text", None) or "", item.toolTip())
+                  for item in view.scene().items())
 
-    return [(type(item).__name__, item.scenePos().toTuple(), item.zValue(), item.opacity(),
-             item.boundingRect().getRect(), getattr(item, "text", None), item.toolTip())
-            for item in view.scene().items(Qt.SortOrder.AscendingOrder)]
+
+def scene_pixels(view) -> bytes:
+    """The live scene's items painted, at half the table's size (its printed layout is drawn
+    behind them from a cache, the same in both trees)."""
+    from ui.qt import QImage, QPainter, QRectF, Qt
+
+    rect = view.scene().sceneRect()
+    image = QImage(int(rect.width() / 2), int(rect.height() / 2), QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHints(view.renderHints())
+    view.scene().render(painter, QRectF(image.rect()), rect)
+    painter.end()
+    return bytes(image.constBits())
 
 
 def tree_of(rev: str, into: Path) -> Path:
