@@ -20,10 +20,21 @@ from trainer.progress import Mode
 GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dice"]
 
 
+#: the rerun in parts, which a parallel run hands to different workers: each screen's payout
+#: keypads, and each screen's other tests; each part's least number of cases (in both prints)
+PARTS = {f"{screen}-{part}": (f"{screen} and {'' if keypad else 'not '}payout_keypad", cases)
+         for screen in ("laptop", "projector")
+         for part, keypad, cases in (("keypad", True, 2 * 2 * len(GAMES)),
+                                     ("others", False, 2 * (2 * len(GAMES) + 2)))}
+
+
 @pytest.mark.qt  # the app's widgets, in a pytest of its own
-def test_on_a_laptop_and_a_projector(tmp_path):
-    passed = rerun_on_two_screens(Path(__file__), tmp_path, "not test_on_a_laptop_and_a_projector")
-    assert passed >= 2 * 2 * (4 * len(GAMES) + 2)
+@pytest.mark.parametrize("part", list(PARTS))
+def test_on_a_laptop_and_a_projector(tmp_path, part):
+    selection, cases = PARTS[part]
+    passed = rerun_on_two_screens(Path(__file__), tmp_path,
+                                  f"not test_on_a_laptop_and_a_projector and {selection}")
+    assert passed >= cases
 
 
 class Trainee:

@@ -4,7 +4,8 @@ tests/test_table_plays.py deals them, played through its table view in a process
 turn, a few times each, so that what else the machine does weighs on both alike. It measures the
 CPU time of `set_state` alone (the rounds are played before the clock starts) and notes every
 label drawn after each state (its words, type, mark and place), which must be the same in both:
-a faster placement that moves a label is a different placement.
+a faster placement that moves a label is a different placement. Every item on the table after
+each state (its kind, place, size and words) and the pixels they paint must be the same too.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tests/benchmarks/table_labels.py [--against REV]
         [--rounds 40] [--repeat 3] [GAME ...]
@@ -57,7 +58,7 @@ def child(game: str, rounds: int) -> dict:
     from ui.table import table_view
 
     played = states(game, rounds)
-    views, cpu, digest = {}, 0.0, hashlib.sha256()
+    views, cpu, digest, scene = {}, 0.0, hashlib.sha256(), hashlib.sha256()
     for scenario, seq in played:
         key = (scenario.game, repr(sorted(scenario.options.items())))
         if key not in views:
@@ -70,7 +71,34 @@ def child(game: str, rounds: int) -> dict:
             cpu += time.process_time() - t0
             drawn = sorted((repr(k), repr(look)) for k, (look, _) in view._label_items.items())
             digest.update(repr(drawn).encode())
-    return {"cpu": cpu, "states": sum(len(seq) for _, seq in played), "digest": digest.hexdigest()}
+            scene.update(repr(scene_items(view)).encode())
+            scene.update(scene_pixels(view))
+    return {"cpu": cpu, "states": sum(len(seq) for _, seq in played), "digest": digest.hexdigest(),
+            "scene": scene.hexdigest()}
+
+
+def scene_items(view) -> list[tuple]:
+    """Every item on the live scene, each with what it draws: its layer (z), kind, place, size,
+    words, tooltip. Items of one layer that do not overlap may be added in another order and
+    paint the same: the order is checked on the pixels (`scene_pixels`)."""
+    return sorted((item.zValue(), type(item).__name__, item.scenePos().toTuple(), item.opacity(),
+                   item.boundingRect().getRect(), getattr(item, "text", None) or "", item.toolTip())
+                  for item in view.scene().items())
+
+
+def scene_pixels(view) -> bytes:
+    """The live scene's items painted, at half the table's size (its printed layout is drawn
+    behind them from a cache, the same in both trees)."""
+    from ui.qt import QImage, QPainter, QRectF, Qt
+
+    rect = view.scene().sceneRect()
+    image = QImage(int(rect.width() / 2), int(rect.height() / 2), QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHints(view.renderHints())
+    view.scene().render(painter, QRectF(image.rect()), rect)
+    painter.end()
+    return bytes(image.constBits())
 
 
 def tree_of(rev: str, into: Path) -> Path:
@@ -117,6 +145,7 @@ def main() -> None:
                         best[name] = got
             old, new = best["old"], best["new"]
             same = "same labels" if old["digest"] == new["digest"] else "LABELS DIFFER"
+            same += ", same items" if old["scene"] == new["scene"] else ", ITEMS DIFFER"
             print(f"{game:20} {new['states']:5} states: {args.against} {old['cpu']:.2f} s, "
                   f"this tree {new['cpu']:.2f} s CPU = {old['cpu'] / new['cpu']:.2f}x; {same}", flush=True)
             total["old"] += old["cpu"]

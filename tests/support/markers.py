@@ -31,7 +31,6 @@ SERVER_FIXTURES = {"server", "own_server", "klass", "joined"}
 # what monkeypatch.setattr("ui.classroom.membership.OPTIONS", ...) patches
 UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")
 SLOW = {
-    "test_app.py::test_screenshot_switch_runs_as_the_program",
     "test_class_logins.py::test_no_other_spelling_of_a_name_gets_round_its_login",
     "test_class_logins.py::test_the_give_form_command",
     "test_class_pusher_life.py::test_a_frozen_server_is_not_answering_and_connected_again_when_it_answers",

@@ -271,7 +271,7 @@ class PracticeScreen(QWidget):
         if self.round.finished:  # nothing for the trainee to do in this round
             self._done()
         elif mode is Mode.PAYOUT_DRILL:
-            QTimer.singleShot(0, self._drill_next)
+            QTimer.singleShot(0, self, self._drill_next)
 
     def note(self, text: str) -> None:
         """Say something of the trainee's input: in the feedback panel, and in an exam (which
@@ -479,7 +479,7 @@ class PracticeScreen(QWidget):
             self.setFocus()
             # after what the answer starts (a payout drill's next winner), so that the table
             # does not jump between two dialogs
-            QTimer.singleShot(0, self._give_back_room)
+            QTimer.singleShot(0, self, self._give_back_room)  # not after the screen
 
         dialog.finished.connect(done)
         dialog.open()
@@ -534,7 +534,7 @@ class PracticeScreen(QWidget):
         if r.finished:
             self._done()
         elif self.mode is Mode.PAYOUT_DRILL:
-            QTimer.singleShot(0, self._drill_next)
+            QTimer.singleShot(0, self, self._drill_next)
 
     def _put_right(self, fb: Feedback) -> None:
         """A record put wrong (the pointer, a marker, the matching dice) stays where the trainee

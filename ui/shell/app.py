@@ -208,10 +208,23 @@ def save_screenshot(path: Path, screen: str, db: str | None = None,
     if progress is not None and progress.live is not None:
         progress.live.stop()  # its threads end with the picture, as leaving a class ends them
     window.close()
+    discard(window)
     if not image.save(str(path), "PNG"):
         print(f"--screenshot: could not write {path}", file=sys.stderr)
         return 2
     return 0
+
+
+def discard(window) -> None:
+    """A closed window deleted now, with its timers, and its progress store closed: the call that
+    made a screenshot (a test's, in its own process) leaves nothing of it running."""
+    from ui.qt import QApplication, QEvent
+
+    store = window.services.store if window.services is not None else None
+    window.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    if store is not None:
+        store.close()
 
 
 def with_dialogs(window):

@@ -141,6 +141,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._label_wants: dict = {}  # what each stack's label asks for, by what it shows (and its type)
         self._obstacles = None  # the printed words and dice that labels keep clear of
         self._words: list | None = None  # the printed words that stacks stand under
+        self._rooms: dict = {}  # the room under them above each place a stack stands (ui.table.wagers)
         self.state = TableState(players={})
         self.build()
         self._keep_words_apart()
@@ -158,6 +159,12 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
 
     def draw_state(self, state: TableState) -> None:
         """Draw the game's own dynamic things: dice, pucks, markers."""
+
+    def wagers_drawn_by_game(self, state: TableState) -> tuple:
+        """What `draw_state` draws from the wagers and their marks (a lammer on a stack, a lit
+        sensor): its things are drawn again only when this, the dice or the game's state change,
+        not each time a wager is paid or collected. None by default."""
+        return ()
 
     def dice_anchor(self) -> QRectF:
         """Where the dice come to rest (the irregular-throw drawings start from it)."""
@@ -225,7 +232,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._groups.clear()
         self._stacks.clear()
         self._label_at, self._label_items, self._label_wants, self._obstacles = {}, {}, {}, None
-        self._words = None
+        self._words, self._rooms = None, {}
         self.spots, self.places, self.seat_plates = {}, {}, {}
         self._scene.clear()
         self._print.clear()
@@ -435,8 +442,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
                         tuple(sorted(state.payouts.items()))), lambda: self._sync_wagers(state)),
             ("game", (state.dice, state.dice_visible, state.irregular, state.cocked_die, state.named,
                       tuple(sorted(state.placed.items())),
-                      repr(sorted(state.state.items())), tuple(state.wagers),
-                      tuple(sorted(state.marks.items()))),
+                      repr(sorted(state.state.items())), self.wagers_drawn_by_game(state)),
              lambda: self.draw_state(state)),
             ("selected", (state.selected,), lambda: self._draw_selected(self.spots[state.selected])
              if state.selected is not None and state.selected in self.spots else None),

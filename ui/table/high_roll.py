@@ -211,6 +211,10 @@ class HighRollView(TableView):
             state = replace(state, marks={**held, **state.marks})
         super().set_state(state)
 
+    def wagers_drawn_by_game(self, state: TableState) -> tuple:
+        """A seat's Extra Roll sensor is lit while it has the wager (`draw_state`)."""
+        return tuple(sorted({w.seat for w in state.wagers if w.bet == "extra-roll"}))
+
     def dice_anchor(self) -> QRectF:
         return self.scatter
 

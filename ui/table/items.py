@@ -91,9 +91,16 @@ def font(px: float, *, bold: bool = True, condensed: bool = False, serif: bool =
 def chip_breakdown(cents: int) -> list[int]:
     """The fewest chips that make `cents` (trainer.money.chips), largest first, as drawn: a
     remainder under $1 is one coin (0)."""
+    return list(_breakdown(cents))
+
+
+@functools.lru_cache(maxsize=4096)
+def _breakdown(cents: int) -> tuple[int, ...]:
+    """`chip_breakdown`, worked out once for each amount (a table shows the same few again and again)."""
     drawn = {value for value, *_ in CHIPS}
-    out = [unit for unit, n in chips(cents) if unit in drawn for _ in range(n)]
-    return out + ([0] if any(unit not in drawn for unit, _ in chips(cents)) else [])
+    made = chips(cents)
+    out = [unit for unit, n in made if unit in drawn for _ in range(n)]
+    return tuple(out + ([0] if any(unit not in drawn for unit, _ in made) else []))
 
 
 def chips_drawn(chips: list[int], limit: int = MAX_CHIPS_DRAWN) -> list[int]:
@@ -531,8 +538,8 @@ class TagItem(QGraphicsItem):
                  outline: str | None = None, parent: QGraphicsItem | None = None):
         super().__init__(parent)
         self.text = text
-        self._font = font(px, condensed=True)
-        w, h = self._pill(self._font, text, px)
+        self._font = QFont(self._tag_font(px))
+        w, h = self._size(text, px)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
         self.fill, self.ink = QColor(fill), QColor(ink)
         self.outline = QColor(outline) if outline else self.fill.darker(160)
@@ -547,10 +554,22 @@ class TagItem(QGraphicsItem):
                 px * 1.45 + (len(lines) - 1) * metrics.lineSpacing())
 
     @staticmethod
+    @functools.lru_cache(maxsize=64)
+    def _tag_font(px: float) -> QFont:
+        """A tag's type at `px` (each tag takes its own copy)."""
+        return font(px, condensed=True)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=4096)
+    def _size(text: str, px: float) -> tuple[float, float]:
+        """`_pill` in a tag's type, measured once for each words and size."""
+        return TagItem._pill(TagItem._tag_font(px), text, px)
+
+    @staticmethod
     @functools.lru_cache(maxsize=4096)
     def measure(text: str, px: float) -> QSizeF:
         """The size of the pill `text` makes at `px` (its bounding rectangle's), without making it."""
-        w, h = TagItem._pill(font(px, condensed=True), text, px)
+        w, h = TagItem._size(text, px)
         return QSizeF(w + 5, h + 5)
 
     def boundingRect(self) -> QRectF:

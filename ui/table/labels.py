@@ -70,20 +70,24 @@ class Grid:
             self.add(b)
 
     def add(self, b: Box) -> None:
-        for key in self._keys(b):
-            self.cells.setdefault(key, []).append(b)
-
-    def _keys(self, b: Box) -> list[tuple[int, int]]:
-        c = self.CELL
+        c, cells = self.CELL, self.cells
         rows = range(int(b[1] // c), int(b[3] // c) + 1)
-        return [(i, j) for i in range(int(b[0] // c), int(b[2] // c) + 1) for j in rows]
+        for i in range(int(b[0] // c), int(b[2] // c) + 1):
+            for j in rows:
+                if (key := (i, j)) in cells:
+                    cells[key].append(b)
+                else:
+                    cells[key] = [b]
 
     def near(self, region: Box) -> list[Box]:
+        """The boxes that reach into `region`, read from the cells it spans, column by column."""
         found: set[Box] = set()
-        cells = self.cells
-        for key in self._keys(region):
-            if key in cells:
-                found.update(cells[key])
+        c, cells = self.CELL, self.cells
+        rows = range(int(region[1] // c), int(region[3] // c) + 1)
+        for i in range(int(region[0] // c), int(region[2] // c) + 1):
+            for j in rows:
+                if (key := (i, j)) in cells:
+                    found.update(cells[key])
         return _near(found, region)
 
     def all(self) -> set[Box]:
@@ -182,12 +186,15 @@ class Costs:
         near = _near_weighed(self.weighed, span)
         room, (ax, ay) = self.room, self.anchor
         out = []
-        for box in boxes:
-            left, top, right, bottom = box
+        for left, top, right, bottom in boxes:
             covers = 0.0 if room[0] <= left and room[1] <= top and right <= room[2] and bottom <= room[3] \
                 else OUTSIDE
-            for part in _overlaps(box, near):
-                covers += part
+            for (o0, o1, o2, o3), wt in near:  # _overlaps, written out: this loop is the hot one
+                iw = (right if right < o2 else o2) - (left if left > o0 else o0)
+                if iw > 0:
+                    ih = (bottom if bottom < o3 else o3) - (top if top > o1 else o1)
+                    if ih > 0:
+                        covers += wt * iw * ih
             cx, cy = (left + right) / 2, (top + bottom) / 2
             out.append((covers, covers + NEAR * ((cx - ax) ** 2 + (cy - ay) ** 2) ** 0.5))
         return out

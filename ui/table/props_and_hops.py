@@ -207,6 +207,11 @@ class PropsAndHopsView(TableView):
             spot.hit.set_path(ellipse(c, self.shake_r))
         self._shake_order = order
 
+    def wagers_drawn_by_game(self, state: TableState) -> tuple:
+        """A moved lammer stands on its circle's Six Eight Shake stack (`_lammers`)."""
+        return (tuple(self._shake_order),
+                tuple(sorted((w.seat, w.amount) for w in state.wagers if w.bet == SHAKE)))
+
     def dice_anchor(self) -> QRectF:
         c, r = self.shaker_centre, self.shaker_r * 0.8
         return QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)

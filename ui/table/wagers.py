@@ -146,11 +146,15 @@ class WagersDrawn:
 
     def _room_above(self, anchor: QPointF, right: float) -> float:
         """How far up from `anchor` the felt is clear of printed words, from the chips' left edge
-        to `right`."""
-        left, foot = anchor.x() - self.chip_r - 2, anchor.y() + self.chip_r * 0.52
-        return min((anchor.y() - words.bottom() for words in self.printed_words()
-                    if words.left() < right and words.right() > left and words.bottom() <= foot),
-                   default=float("inf"))
+        to `right` (worked out once for each place: the layout's words stay)."""
+        key = (anchor.x(), anchor.y(), right)
+        if (room := self._rooms.get(key)) is None:
+            left, foot = anchor.x() - self.chip_r - 2, anchor.y() + self.chip_r * 0.52
+            room = self._rooms[key] = min(
+                (anchor.y() - words.bottom() for words in self.printed_words()
+                 if words.left() < right and words.right() > left and words.bottom() <= foot),
+                default=float("inf"))
+        return room
 
     def printed_words(self) -> list[QRectF]:
         """Where the layout's words are printed (its odds, names and tabs)."""
