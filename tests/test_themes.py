@@ -319,3 +319,62 @@ def test_a_theme_chosen_while_running_reaches_the_charts_and_the_feedback(qtbot)
         app.setStyleSheet("")
         app.setPalette(app.style().standardPalette())
         app.setProperty("theme", None)
+
+
+def test_a_locked_setting_looks_locked_in_the_dialog_and_the_menu(qtbot, themed, tmp_path):
+    """What the school locks cannot be changed, and looks it: the Settings dialog's theme box and
+    large-print box, and the View menu's locked items, drawn in the greyed words of a disabled
+    button, not in the words of one that can be used."""
+    from trainer import MachineConfig
+    from ui.qt import QSettings
+    from ui.shell.config import Config
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    user = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    config = Config(user, MachineConfig(tmp_path / "config.toml", {"theme": themed, "large_print": False},
+                                        frozenset({"theme", "large_print"})))
+    w = MainWindow(Services(None), settings=user, config=config)
+    qtbot.addWidget(w)
+    w.show()
+    w.open_settings()
+    dialog = w.settings_dialog
+    qtbot.waitExposed(dialog)
+    locked, free = dialog.theme, dialog.controls["data_folder"]
+    assert not locked.isEnabled() and free.isEnabled()
+    # the same words in the same kind of box: only the lock differs
+    free_box = type(locked)(dialog)
+    free_box.addItem(locked.currentText())
+    free_box.resize(locked.size())
+    free_box.show()
+    for box in (locked, free_box):
+        qtbot.waitExposed(box)
+
+    def words_and_ground(widget) -> tuple[int, int]:
+        pixels = Counter(pixels_of(widget))
+        ground = pixels.most_common(1)[0][0]
+        return max(pixels, key=lambda p: ratio(p, ground)), ground
+
+    locked_words, locked_ground = words_and_ground(locked)
+    free_words, free_ground = words_and_ground(free_box)
+    assert locked_ground != free_ground, "a locked box has the ground of one that can be used"
+    assert ratio(locked_words, locked_ground) < ratio(free_words, free_ground) - 1, \
+        "a locked box's words stand out as much as those of one that can be used"
+    # the View menu: a locked item's words against an item that can be chosen
+    menu = next(m for m in w.large_print_action.associatedObjects() if m.metaObject().className() == "QMenu")
+    menu.popup(w.mapToGlobal(w.rect().topLeft()))
+    qtbot.waitExposed(menu)
+    grid = grid_of(menu.grab().toImage()) & 0xFFFFFF
+    ground = Counter(grid.ravel().tolist()).most_common(1)[0][0]
+
+    def strongest(action) -> float:
+        rect = menu.actionGeometry(action)
+        rows = grid[rect.top():rect.bottom(), rect.left():rect.right()]
+        return max(ratio(p, ground) for p in set(rows.ravel().tolist()))
+
+    usable = next(a for a in menu.actions() if a.isEnabled() and a.text() and not a.isSeparator())
+    assert not w.large_print_action.isEnabled()
+    assert strongest(w.large_print_action) < strongest(usable) - 1, \
+        "a locked menu item reads like one that can be chosen"
+    menu.hide()
+    dialog.close()
