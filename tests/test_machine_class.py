@@ -102,3 +102,32 @@ def test_a_pushed_class_without_its_password_asks_once_and_then_follows_the_scho
     assert "postgresql://" not in settings_on_disk()
     w.close()
     store.close()
+
+
+def test_a_locked_class_without_its_password_is_joined_from_the_start_prompt(qtbot, tmp_path, klass, pushed):
+    """The school locks its class and leaves the password out of the machine file: the prompt at
+    start joins it with the password typed (kept for this user, the class left the school's), and
+    the next start rejoins without asking; another class is still refused."""
+    from tests.test_class_password import click_join
+    from trainer.classes import ClassServerError
+
+    pushed(f'class_address = "{klass.address().kept}"\nlocked = ["class_address"]\n')
+    store = Store.open(progress_file(tmp_path / "ws.db", {"Ana": 1}))
+    w = window_for(qtbot, store)
+    w.rejoin_class()
+    dialog = w.join_dialog
+    qtbot.waitExposed(dialog)
+    dialog.password.setText(PASSWORD)
+    click_join(qtbot, dialog)
+    qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
+    assert w.config.source("class_address").endswith("config.toml") and w.config.locked("class_address")
+    assert "postgresql://" not in settings_on_disk()
+    with pytest.raises(ClassServerError, match="where it is locked"):
+        w.services.classroom.join(klass.address("instructor"), remember=True)
+    w.close()
+    again = window_for(qtbot, store)  # the next start: the kept password, no prompt
+    again.rejoin_class()
+    qtbot.waitUntil(lambda: class_line(again) == CONNECTED, timeout=WITHIN)
+    assert getattr(again, "join_dialog", None) is None, "asked again"
+    again.close()
+    store.close()

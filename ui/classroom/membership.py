@@ -156,8 +156,11 @@ class Classroom(QObject):
                                    "(start the app with a writable progress file, --db FILE)")
         settings = self.window.settings
         if remember:
-            if self.window.config.locked(SETTING):
-                raise ClassServerError(f"the class is set by {self.window.config.source(SETTING)}, "
+            config = self.window.config
+            locked = config.locked(SETTING)
+            school = remembered(config) if locked else None
+            if locked and (school is None or school.kept != address.kept):
+                raise ClassServerError(f"the class is set by {config.source(SETTING)}, "
                                        "where it is locked")
             path = password_file(settings)
             if address.password:
@@ -165,7 +168,8 @@ class Classroom(QObject):
                 address = with_passfile(address, path)  # connects as the next start will
             else:
                 passfile.forget(path)  # a class that asks no password: none kept for another
-            self.window.config.choose(SETTING, address.kept)
+            if not locked:  # the locked class's password is kept; the class stays the school's
+                config.choose(SETTING, address.kept)
         elif address.password is None and address.passfile is None:
             address = with_passfile(address, password_file(settings))  # the kept one, if any
         connection = ClassConnection(str(store.path), address, store=store, **OPTIONS)
