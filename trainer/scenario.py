@@ -357,20 +357,12 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
         return offer
 
     wagers = []
-    listed = r.need(data, "wagers", list, "", "a list of [[wagers]] tables") if "wagers" in data else []
-    for i, w in enumerate(listed):
-        where = f"wagers[{i}]"
-        if not isinstance(w, dict):
-            r.fail("wagers", "each wager is a [[wagers]] table")
+    for where, w in _tables(r, data, "wagers", "each wager is a [[wagers]] table"):
         r.keys(w, WAGER_KEYS, where)
         wagers.append(checked(r.offer(w, where, game, bets)))
 
     events = []
-    listed = r.need(data, "events", list, "", "a list of [[events]] tables") if "events" in data else []
-    for i, raw in enumerate(listed):
-        where = f"events[{i}]"
-        if not isinstance(raw, dict):
-            r.fail("events", "each event is an [[events]] table")
+    for where, raw in _tables(r, data, "events", "each event is an [[events]] table"):
         kind = r.need(raw, "type", str, where, f"one of {', '.join(EVENT_TYPES)}")
         if kind not in EVENT_TYPES:
             r.fail(f"{where}.type", unknown_key(kind, EVENT_TYPES).replace("key", "event type"))
@@ -378,17 +370,23 @@ def parse(text: str, name: str = "<scenario>") -> Scenario:
     if not any(ev.type in ("throw", "no-roll", "lost-die", "extra-roll") for ev in events):
         r.fail("events" if "events" in data else "", "a scenario needs at least one throw")
     faults = []
-    listed = r.need(data, "fault", list, "", "a list of [[fault]] tables") if "fault" in data else []
-    for i, raw in enumerate(listed):
-        where = f"fault[{i}]"
-        if not isinstance(raw, dict):
-            r.fail("fault", "each fault is a [[fault]] table")
+    for where, raw in _tables(r, data, "fault", "each fault is a [[fault]] table"):
         r.keys(raw, FAULT_KEYS, where)
         faults.append(ScriptedFault(r.need(raw, "step", str, where, "a step's id from the answer key"),
                                     r.need(raw, "kind", str, where, "a fault type's id"), where))
     return Scenario(data["id"], data["title"].strip(), data["briefing"].strip(), game.id,
                     difficulty, tuple(Skill(s) for s in skills), target, automation, options,
                     players, shooter, wagers, events, name, text, tuple(faults))
+
+
+def _tables(r, data: dict, key: str, each: str):
+    """The scenario's [[key]] tables, each with where it is ("key[i]"); `each` says what a
+    member that is not a table should have been."""
+    listed = r.need(data, key, list, "", f"a list of [[{key}]] tables") if key in data else []
+    for i, raw in enumerate(listed):
+        if not isinstance(raw, dict):
+            r.fail(key, each)
+        yield f"{key}[{i}]", raw
 
 
 def _event(r: _Reader, e: dict, kind: str, where: str, game, bets, checked) -> Event:
