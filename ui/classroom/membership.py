@@ -15,6 +15,8 @@ app's own libpq password file (`password_file`, trainer.classes.workstation.pass
 user only), which the driver reads itself. The dialog never shows a password: one pasted with the
 address moves to a masked field. A workstation that keeps no password for its class (or whose
 password file cannot be read) asks for it again at the next start; File › Leave class removes both.
+A class the machine file locks without its password (`school_class`) is joined the
+same way, the dialog asking the password alone: the address is the school's and cannot be changed.
 `--class URL` joins for one run and keeps nothing. This module, and the class server's driver
 behind it, load only when a class is joined."""
 
@@ -261,9 +263,17 @@ class JoinDialog(QDialog):
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
         self.password.setAccessibleName("Password")
         self.address.textChanged.connect(self.take_password)
-        current = address or classroom.address or remembered(classroom.window.config)
+        config = classroom.window.config
+        school = school_class(config)
+        current = school or address or classroom.address or remembered(config)
         if current is not None:
             self.address.setText(current.kept)
+        if school is not None:  # the school's class: its address stays, only the password is typed
+            self.address.setReadOnly(True)
+            self.address.setToolTip(f"Locked by {config.source(SETTING)}")
+            intro.setText(f"Your school set this workstation's class ({config.source(SETTING)} locks "
+                          "it): type its password to join it. The password is kept for this user "
+                          "only, apart from the address.")
         form.addRow("&Address:", self.address)
         form.addRow("&Password:", self.password)
         layout.addLayout(form)
@@ -346,6 +356,16 @@ def remembered(config):
         return class_address(str(text)) if text else None
     except ClassServerError:
         return None
+
+
+def school_class(config):
+    """The class the machine file locks without its password (a ClassAddress): File › Join
+    class… then asks this user for the password alone, the address staying the school's. None
+    when the class is not locked, is no class address, or the machine file holds its password."""
+    if not config.locked(SETTING):
+        return None
+    school = remembered(config)
+    return school if school is not None and school.password is None else None
 
 
 def classroom_of(window) -> Classroom:
