@@ -161,7 +161,8 @@ def test_a_locked_class_whose_prompt_was_cancelled_is_joined_from_the_file_menu(
     dialog = w.join_dialog
     assert dialog is not prompt
     qtbot.waitExposed(dialog)
-    assert dialog.address.text() == klass.address().kept and dialog.address.isReadOnly()
+    assert dialog.address.text() == klass.address().kept and not dialog.address.isEnabled()
+    assert dialog.focusWidget() is dialog.password
     qtbot.keyClicks(dialog.address, "x")  # the school's address cannot be typed over
     assert dialog.address.text() == klass.address().kept
     qtbot.keyClicks(dialog.password, "not the password")  # mistyped: the status bar says so
@@ -172,7 +173,7 @@ def test_a_locked_class_whose_prompt_was_cancelled_is_joined_from_the_file_menu(
     join.trigger()  # typed again
     dialog = w.join_dialog
     qtbot.waitExposed(dialog)
-    assert dialog.address.isReadOnly()
+    assert not dialog.address.isEnabled()
     qtbot.keyClicks(dialog.password, PASSWORD)
     click_join(qtbot, dialog)
     assert not dialog.isVisible()

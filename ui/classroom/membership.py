@@ -269,7 +269,7 @@ class JoinDialog(QDialog):
         if current is not None:
             self.address.setText(current.kept)
         if school is not None:  # the school's class: its address stays, only the password is typed
-            self.address.setReadOnly(True)
+            self.address.setEnabled(False)  # the look of a locked setting (File › Settings…)
             self.address.setToolTip(f"Locked by {config.source(SETTING)}")
             intro.setText(f"Your school set this workstation's class ({config.source(SETTING)} locks "
                           "it): type its password to join it. The password is kept for this user "
@@ -288,6 +288,8 @@ class JoinDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.join_button.setDefault(True)  # once in the dialog: Enter joins, never cancels
+        if school is not None:
+            self.password.setFocus()
         self.show_kept()
 
     def take_password(self, text: str) -> None:
