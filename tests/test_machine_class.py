@@ -151,6 +151,8 @@ def test_a_locked_class_whose_prompt_was_cancelled_is_joined_from_the_file_menu(
     w.rejoin_class()
     prompt = w.join_dialog
     qtbot.waitExposed(prompt)
+    assert prompt.problem.text() == "This workstation keeps no password for it yet: type it to join."
+    assert not prompt.address.isEnabled() and prompt.focusWidget() is prompt.password
     qtbot.keyClick(prompt, Qt.Key.Key_Escape)  # not now
     assert not prompt.isVisible() and class_line(w) == ""
     join = file_menu_action(w, "Join class…")

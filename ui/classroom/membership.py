@@ -271,9 +271,9 @@ class JoinDialog(QDialog):
         if school is not None:  # the school's class: its address stays, only the password is typed
             self.address.setEnabled(False)  # the look of a locked setting (File › Settings…)
             self.address.setToolTip(f"Locked by {config.source(SETTING)}")
-            intro.setText(f"Your school set this workstation's class ({config.source(SETTING)} locks "
-                          "it): type its password to join it. The password is kept for this user "
-                          "only, apart from the address.")
+            intro.setText(f"Your school set this workstation's class, and {config.source(SETTING)} "
+                          "locks it: only its password is typed here. The password is kept for this "
+                          "user only, apart from the address.")
         form.addRow("&Address:", self.address)
         form.addRow("&Password:", self.password)
         layout.addLayout(form)
@@ -438,6 +438,8 @@ def rejoin(window, address=None) -> None:
         password = passfile.lookup(path, remembered)
     except ClassServerError as e:
         return ask(window, remembered, f"Not rejoined: {e}. Type the class password to join again.")
+    if password is None and school_class(config) is not None:  # said by the dialog: only why now
+        return ask(window, remembered, "This workstation keeps no password for it yet: type it to join.")
     if password is None and config.source(SETTING) != USER_SETTINGS:  # the school's class, first time
         return ask(window, remembered, f"Your school set this workstation's class, {remembered.shown}: "
                                        "type its password to join it.")
