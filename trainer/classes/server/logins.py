@@ -176,13 +176,13 @@ def claims_kept(conn: psycopg.Connection) -> bool:
         "SELECT to_regprocedure('public.claim_trainee_uid(text, double precision)') IS NOT NULL")))
 
 
-def claim_trainee_uid(conn: psycopg.Connection, uid: str, made: float) -> str:
+def claim_trainee_uid(conn: psycopg.Connection, uid: str, made: float) -> str | None:
     """A trainee's own login claims the trainee id `uid` (her profile's, made at `made`) as hers
-    (s032): one of CLAIMED. ClassServerError when the class refuses it (another login's, an id
-    it does not take), or keeps no claims yet."""
+    (s032): one of CLAIMED; None on a class server that takes no claims yet (before s032).
+    ClassServerError when the class refuses it (another login's, an id it does not take, not a
+    trainee's login)."""
     if not claims_kept(conn):
-        raise ClassServerError("this class server does not take a login's trainee id yet: the "
-                               "instructor starts it with this version to bring it up to date")
+        return None
     try:
         with conn.transaction():
             return value(conn.execute("SELECT claim_trainee_uid(%s, %s)", (uid, made)))

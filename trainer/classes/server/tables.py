@@ -903,8 +903,9 @@ def s032_login_claims(conn: psycopg.Connection) -> None:
 
     - `claim_trainee_uid(uid, made)`, a trainee's own login's call, her password proven: an id
       the class does not hold is sent at once under her name, registered by her login
-      ('registered'); one the class holds as hers is 'hers'; one it holds under another person's
-      name is 'held', and the claim is kept;
+      ('registered'); one the class holds as hers is 'hers'; one it holds under the name of
+      another person with no login of their own is 'held', and the claim is kept; one of a name
+      with a login is refused;
     - `trainee_claims`: those claims (id, login, its name, when), insert-only, read by the staff;
       `push_attempts` (s023's, kept as `push_attempts_charged`) refuses a workstation's login
       any row under a claimed id, and the exports refuse such an id by name

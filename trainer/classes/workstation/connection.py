@@ -25,8 +25,8 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
-(trainer.classes.server.logins): `login_of` (any login), `class_identity` and `claim_profile` (a trainee's own
-login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
+(trainer.classes.server.logins): `login_of` (any login), `class_identity` and `claim_profile` (a
+trainee's own login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
 `attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and `shared_login`
 (an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
@@ -144,9 +144,10 @@ class ClassLedger:
         return self.signed_in(login, password)._ledger(logins.own_trainee_uid, secrets.token_hex(16),
                                                        time.time())
 
-    def claim_profile(self, trainee_name: str, uid: str, made: float, password: str) -> str:
+    def claim_profile(self, trainee_name: str, uid: str, made: float, password: str) -> str | None:
         """Her own login (`password` proves it) claims the trainee id `uid` of her profile here,
-        made at `made` (logins.claim_trainee_uid): one of logins.CLAIMED. ClassServerError when
+        made at `made` (logins.claim_trainee_uid): one of logins.CLAIMED, None on a class server
+        that takes no claims yet. ClassServerError when
         the name has no login of its own in the class, LoginRefusedError when the class refuses
         the password."""
         login = self.login_of(trainee_name)

@@ -40,7 +40,8 @@ REVOKE ALL ON FUNCTION login_person_uids() FROM PUBLIC;
 -- a trainee's own login claims the trainee id `claimed` (her profile's, made at `made`) as hers:
 -- 'registered' when the class did not hold it (it is sent now, under her login's name and by her
 -- login, as her push would send it: no workstation's login can register it first); 'hers' when
--- the class holds it as hers already; 'held' when it holds it under another person's name: the
+-- the class holds it as hers already; 'held' when it holds it under the name of another person
+-- with no login of their own (a workstation's trainee; an id of a login's is refused): the
 -- claim is kept (trainee_claims), no workstation's login sends under that id any more, and the
 -- exports refuse it by name until the instructor settles whose it is
 CREATE FUNCTION claim_trainee_uid(claimed text, made double precision) RETURNS text
@@ -69,6 +70,11 @@ BEGIN
     END IF;
     IF claimed IN (SELECT login_person_uids()) THEN
         RETURN CASE WHEN fresh THEN 'registered' ELSE 'hers' END;
+    END IF;
+    -- an id of a name with a login of its own is that login's: no other login disputes it
+    IF EXISTS (SELECT 1 FROM trainees t JOIN trainee_logins l ON l.name = t.name WHERE t.uid = claimed) THEN
+        RAISE EXCEPTION 'refused trainee %: the class holds this id as another trainee''s, who has a '
+            'login of their own', left(claimed, 64) USING ERRCODE = 'insufficient_privilege';
     END IF;
     INSERT INTO trainee_claims (trainee_uid, login, name) VALUES (claimed, session_user, own)
         ON CONFLICT (trainee_uid, login) DO NOTHING;
