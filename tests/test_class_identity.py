@@ -300,3 +300,55 @@ def test_a_certificate_s_name_is_never_the_actor_of_another_trainee_s_id(tmp_pat
     rows = list(csv.DictReader(io.StringIO(done.stdout.lstrip("\ufeff"))))
     assert [r["Trainee"] for r in rows] == ["Di"]
     assert "trainee id Madonna1 carries two names" in done.stderr
+
+
+# --------------------------------------------------------------------------- (b) in the app
+def test_a_profile_made_before_her_login_becomes_her_logins_trainee_in_the_app(qtbot, tmp_path, klass):
+    """Ana practised at Table 1 before she had a login (the class holds that row under her name),
+    and made a profile at Table 2 too, with nothing sent from it. Once she has a login, File ›
+    Send my results with my class login… at Table 2 takes her password with nothing to send:
+    a wrong one is refused and claims nothing; hers makes the profile her login's trainee, so
+    the class shows one person for her, and no workstation can then register Bo under its id.
+    Before, the dialog had nothing to do, and the profile's id stayed Table 2's own."""
+    from tests.support.screens import window_for
+    from ui.classroom.own_login import CLAIMED_SAYS
+    from ui.qt import Qt
+
+    with klass.connect("instructor") as instructor:
+        table_2 = enrol_workstation(instructor, "Table 2", "table-2-password")
+        table_4 = enrol_workstation(instructor, "Table 4", "table-4-password")
+    assert push_all(progress_file(tmp_path / "table-1.db", {"Ana Ruiz": 2}), klass) == 2
+    path = tmp_path / "table-2.db"
+    with Store.open(path) as store:
+        store.add_trainee("Ana Ruiz")
+    with klass.connect("instructor") as instructor:
+        class_login(instructor, "Ana Ruiz", "ana-password")
+    store = Store.open(path)
+    profile = store.find_trainee("Ana Ruiz")
+    w = window_for(qtbot, store, profile)[0]
+    w.rejoin_class(klass.address(table_2, "table-2-password"))
+    qtbot.waitUntil(lambda: w.send_own_action.isEnabled(), timeout=10_000)
+    w.send_own_action.trigger()
+    ask = w.send_own_dialog
+    qtbot.waitExposed(ask)
+    assert "No result of <b>Ana Ruiz</b> waits" in ask.intro.text()
+    assert "make this profile the trainee of that login" in ask.intro.text()
+    assert ask.password.isEnabled() and not ask.send_button.isEnabled()
+    qtbot.keyClicks(ask.password, "not her password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    assert ask.status.text().startswith("Not sent: the class refuses this password")
+    assert names_of(klass, profile.uid) == []
+    qtbot.keyClicks(ask.password, "ana-password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    assert ask.status.text() == CLAIMED_SAYS["registered"]
+    ask.grab().save(str(tmp_path / "claimed.png"))
+    assert not ask.password.isEnabled()
+    assert names_of(klass, profile.uid) == ["Ana Ruiz"]
+    with klass.connect("instructor") as instructor:
+        assert [t.name for t in server_class_overview(instructor).trainees] == ["Ana Ruiz"]
+    said = squat(klass.address(table_4, "table-4-password"), "Bo Chen", profile.uid)
+    assert said.startswith("refused: "), said
+    assert names_of(klass, profile.uid) == ["Ana Ruiz"]
+    ask.reject()
+    w.close()
+    store.close()

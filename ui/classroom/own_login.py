@@ -79,7 +79,9 @@ class SendOwnDialog(QDialog):
         layout.addWidget(self.status)
         layout.addStretch(1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.send_button = buttons.addButton("&Send", QDialogButtonBox.ButtonRole.ActionRole)
+        # with nothing to send, the button makes the profile hers only
+        self.send_button = buttons.addButton("&Send" if self.count or not self.claims else "&Confirm",
+                                             QDialogButtonBox.ButtonRole.ActionRole)
         self.send_button.setEnabled(False)
         self.password.textChanged.connect(lambda t: self.send_button.setEnabled(bool(t) and self.to_do))
         self.send_button.clicked.connect(self.send)
