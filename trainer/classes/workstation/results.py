@@ -91,11 +91,11 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                 for ms in members.values() for tid in ms}
     two_names = disputed(conn)
     refused = {person.get(tid, tid) for tid, row in rows_of.items() if row.uid in two_names}
-    for uid, names in two_names.items():
+    for uid, called in two_names.items():
         if left_out is not None:
-            left_out.append(f"trainee id {uid} carries two names in the class: {shown(names[0])}, "
-                            f"its row's, and {', '.join(map(shown, names[1:]))}, claimed by a trainee's "
-                            f"own login; its person's attempts and the certificates of {shown(names[0])} "
+            left_out.append(f"trainee id {uid} carries two names in the class: {shown(called[0])}, "
+                            f"its row's, and {', '.join(map(shown, called[1:]))}, claimed by a trainee's "
+                            f"own login; its person's attempts and the certificates of {shown(called[0])} "
                             "left out, until the instructor settles whose it is")
     if refused_names is not None:
         refused_names.update(clean_name(row.name) for tid, row in rows_of.items()
