@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 
-from ui.qt import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
+from ui.qt import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, Qt, QVBoxLayout
 
 
 def results(n: int) -> str:
@@ -76,6 +76,10 @@ class SendOwnDialog(QDialog):
         self.status.setObjectName("wrong" if problem else "")
         self.status.setWordWrap(True)
         self.status.setAccessibleName("Status")
+        # room for its longest words (a claim held, and results refused again): the dialog does
+        # not grow with a label that wraps once shown
+        self.status.setMinimumHeight(self.status.fontMetrics().lineSpacing() * 4)
+        self.status.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.status)
         layout.addStretch(1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
