@@ -118,9 +118,14 @@ def targets(rnd: SupervisedRound, frame: Frame) -> list[tuple[str, str]]:
     table (or dealt with this throw), then the calls and records of the game."""
     table = frame.table
     keys = sorted({(w.seat, w.bet) for w in table.wagers} | set(table.marks))
-    wagers = [(f"seat {s} {b}", target_words(f"seat {s} {b}")) for s, b in keys]
+    wagers = [f"seat {s} {b}" for s, b in keys]
     kinds = set().union(*(kinds_of(t) for t in of_game(rnd.scenario.game)))
-    return wagers + [(k, TARGET_WORDS.get(k, k)) for k in RECORDS if k in kinds]
+    return [(t, words_of(t)) for t in (*wagers, *(k for k in RECORDS if k in kinds))]
+
+
+def words_of(target: str) -> str:
+    """A target in the supervisor's words: a wager by the name its layout prints."""
+    return target_words(target) if kind_of(target) == WAGER else TARGET_WORDS.get(target, target)
 
 
 def choices(rnd: SupervisedRound, target: str) -> list[FaultType]:
