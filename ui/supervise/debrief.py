@@ -75,9 +75,9 @@ class Debrief(QWidget):
             if c is None:
                 mark = "✘ Missed"
             elif c.named:
-                mark = f"✔ Caught in {c.seconds:.0f} s"
+                mark = f"✔ Caught in {c.seconds:.1f} s"
             else:
-                mark = f"✔ Caught in {c.seconds:.0f} s, named as another fault"
+                mark = f"✔ Caught in {c.seconds:.1f} s, named as another fault"
             text = "\n".join([
                 f"{mark} · {clock(fault.at)} · {t.words} ({t.severity.value})",
                 f"    The dealer: {playback.done_words(fault)}",

@@ -59,6 +59,11 @@ class SupervisePage(QWidget):
         self.deal_button = QPushButton("Deal (Ctrl+Shift+S)")
         self.deal_button.setObjectName("primary")
         self.deal_button.clicked.connect(lambda: self.deal())
+        for box, letters in ((self.game, 14), (self.which, 16), (self.pace, 16)):
+            # as wide as its words up to `letters`, so that a long scenario title never pushes
+            # the Deal button off a small screen
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(letters)
         for label, w in (("Game", self.game), ("Round", self.which), ("Difficulty", self.difficulty),
                          ("Pace", self.pace)):
             bar.addWidget(QLabel(label))
