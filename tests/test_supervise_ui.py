@@ -210,3 +210,69 @@ def test_the_menu_and_its_key_reach_the_screen(qtbot):
     screen = window.stack.currentWidget().findChild(SuperviseScreen)
     assert screen is not None and screen.round is not None and len(screen.frames) > 1
     window.close()
+
+
+def test_rounds_supervised_show_in_progress_and_drill_the_weakest_class(qtbot, tmp_path):
+    """Two rounds supervised in the window with a progress file, every fault let go by but the
+    first of the first: Progress › Supervising shows the catch rates (counted here from the
+    rounds), and Drill this deals a round with a fault of the weakest class."""
+    from trainer.progress import Store
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    store = Store.open(tmp_path / "p.db")
+    ana = store.add_trainee("Ana")
+    window = MainWindow(Services(store, store.trainee(ana)), settings=QSettings())
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    page = window.show_screen("supervise")
+    page.difficulty.setValue(DIFFICULTY)
+    page.pace.setCurrentIndex(0)
+    watched = []
+    for n, game in enumerate(("props-and-hops", "three-dice-football")):
+        seed, rnd = a_round_with_two_faults(game)
+        page.deal(seed=seed, game=game)
+        screen = page.screen
+        if n == 0:  # the first fault caught, at the action that shows it
+            for _ in range(rnd.faults[0].index):
+                screen.step()
+            screen.begin_flag()
+            assert screen.flagging.point_at(rnd.faults[0].target)
+            choices = screen.flagging.choices
+            choices.setCurrentRow([choices.item(r).data(Qt.ItemDataRole.UserRole)
+                                   for r in range(choices.count())].index(rnd.faults[0].type.id))
+            screen.flagging.flag()
+        qtbot.mouseClick(screen.end_button, Qt.MouseButton.LeftButton)
+        watched.append(rnd)
+    counted: dict[str, list[int]] = {}
+    for n, rnd in enumerate(watched):
+        for k, f in enumerate(rnd.faults):
+            pair = counted.setdefault(f.type.fault_class.value, [0, 0])
+            pair[0] += n == 0 and k == 0
+            pair[1] += 1
+    progress = window.show_screen("progress")
+    tab = progress.supervising
+    progress.tabs.setCurrentWidget(tab)
+    rows = {tab.by_class.item(r, 0).text(): (int(tab.by_class.item(r, 1).text()),
+                                             int(tab.by_class.item(r, 2).text()))
+            for r in range(tab.by_class.rowCount())}
+    from ui.progress.supervising import CLASS_WORDS
+
+    assert {c: rows[CLASS_WORDS[c]] for c in counted} == {c: tuple(v) for c, v in counted.items()}
+    games = {tab.by_game.item(r, 0).text(): tab.by_game.item(r, 2).text()
+             for r in range(tab.by_game.rowCount())}
+    assert games["Props & Hops"] == str(len(watched[0].faults))
+    seen = {c: Fraction(*v) for c, v in counted.items() if v[1] >= 3}
+    assert seen, "the rounds chosen give no class three faults: nothing to drill"
+    weakest = tab.rates.weakest
+    assert seen[weakest] == min(seen.values())
+    assert tab.drill_button.isVisible()
+    qtbot.mouseClick(tab.drill_button, Qt.MouseButton.LeftButton)
+    assert window.stack.currentWidget() is page
+    drilled = page.screen.round
+    assert drilled.scenario.game == tab.rates.weakest_game
+    assert any(f.type.fault_class.value == weakest for f in drilled.faults)
+    window.close()
+    store.close()

@@ -33,6 +33,8 @@ FAULTS = {1: (1, 2), 2: (1, 3), 3: (0, 3), 4: (0, 4), 5: (0, 5)}
 #: watching it at a pace
 STEPPED_UP_TO = 2
 WAGER = "wager"
+#: the rounds a drill of one fault class chooses among (`drill`)
+DRILL_TRIES = 24
 #: what a supervisor points at besides a wager, in the order a screen lists them
 RECORDS = tuple(dict.fromkeys(POINTED.values()))
 #: each target but a wager, in the supervisor's words
@@ -77,6 +79,20 @@ def deal(game: str, difficulty: int, seed: int | str, scenario=None,
             if not count:
                 raise
             count -= 1
+
+
+def drill(game: str, difficulty: int, seed: int, fault_class: str,
+          pace: float = PACE) -> SupervisedRound:
+    """A dealt round to drill one fault class: of the rounds the seeds seed … seed + DRILL_TRIES
+    - 1 deal, the first with the most faults of that class. Its id deals it again."""
+    best, most = None, -1
+    for n in range(DRILL_TRIES):
+        rnd = deal(game, difficulty, seed + n, pace=pace)
+        mine = sum(f.type.fault_class.value == fault_class for f in rnd.faults)
+        if mine > most:
+            best, most = rnd, mine
+    assert best is not None
+    return best
 
 
 def frames(rnd: SupervisedRound) -> list[Frame]:

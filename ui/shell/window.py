@@ -139,7 +139,11 @@ class MainWindow(QMainWindow):
         if name == "supervise":
             from ui.supervise.page import SupervisePage
 
-            return SupervisePage(self.settings)
+            page = SupervisePage(self.settings)
+            if self.services is not None:
+                page.finished.connect(lambda rnd, score: self.services.record_supervised(
+                    rnd, score, page.dealt_difficulty))
+            return page
         if name == "rules":
             from ui.rules.page import RulesPage
 
@@ -150,8 +154,10 @@ class MainWindow(QMainWindow):
             dark = QApplication.instance().property("theme") == "dark"
             page = ProgressPage(self.services, dark)
             page.drill.connect(self._drill)
+            page.supervise_drill.connect(self._supervise_drill)
             if self.services is not None:
                 self.services.recorded.connect(lambda _id: page.refresh())
+                self.services.supervised.connect(lambda _id: page.refresh())
             return page
         if (name == "exam" and self.services is not None and self.services.store is not None
                 and self.services.key is not None):
@@ -190,6 +196,10 @@ class MainWindow(QMainWindow):
 
         page = self.show_screen("practice")
         page.deal(skill=skill, game=SKILL_GAMES.get(skill))
+
+    def _supervise_drill(self, fault_class: str, game: str) -> None:
+        """Progress › Supervising › Drill this: a round with faults of the weakest class."""
+        self.show_screen("supervise").drill(fault_class, game)
 
     def _start_scenario(self, scenario) -> None:
         page = self.show_screen("practice")

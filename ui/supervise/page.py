@@ -77,6 +77,7 @@ class SupervisePage(QWidget):
         self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(self.welcome, 1)
         self._screen = None
+        self.dealt_difficulty = self.difficulty.value()  # the round on the screen's
         self.seed = random.SystemRandom().randrange(1 << 30)
         self.game.currentIndexChanged.connect(self._fill_rounds)
         self.difficulty.valueChanged.connect(self._steps_allowed)
@@ -134,8 +135,30 @@ class SupervisePage(QWidget):
             seed = self.seed
         chosen = self.which.currentData()
         scenario = load_library().by_id(chosen) if chosen else None
+        stepped = self._stepped()
+        self._watch(playback.deal(game, self.difficulty.value(), seed, scenario,
+                                  pace=self._pace(stepped)), stepped)
+
+    def drill(self, fault_class: str, game: str) -> None:
+        """A dealt round with the most faults of one class the next seeds give (Progress ›
+        Supervising › Drill this)."""
+        self.game.setCurrentIndex(GAME_IDS.index(game))
+        self.which.setCurrentIndex(0)  # a dealt round
+        self.seed += 1
+        stepped = self._stepped()
+        rnd = playback.drill(game, self.difficulty.value(), self.seed, fault_class,
+                             pace=self._pace(stepped))
+        self.seed += playback.DRILL_TRIES
+        self._watch(rnd, stepped)
+
+    def _stepped(self) -> bool:
+        return (float(self.pace.currentData()) == 0.0
+                and self.difficulty.value() <= playback.STEPPED_UP_TO)
+
+    def _pace(self, stepped: bool) -> float:
         seconds = float(self.pace.currentData())
-        stepped = seconds == 0.0 and self.difficulty.value() <= playback.STEPPED_UP_TO
-        rnd = playback.deal(game, self.difficulty.value(), seed, scenario,
-                            pace=playback.PACE if stepped or not seconds else seconds)
+        return playback.PACE if stepped or not seconds else seconds
+
+    def _watch(self, rnd, stepped: bool) -> None:
+        self.dealt_difficulty = self.difficulty.value()
         self.screen.start(rnd, paced=not stepped)
