@@ -22,17 +22,17 @@ def record_supervised(store: Store, trainee_id: int, rnd: SupervisedRound, score
                       difficulty: int, finished: float | None = None) -> int:
     """Append a supervised round and its faults, in one transaction; the round's row id."""
     caught = {id(c.fault): c for c in score.caught}
-    flags = [{"at": c.flag.at, "target": c.flag.target, "kind": c.flag.kind} for c in score.caught]
-    flags += [{"at": f.at, "target": f.target, "kind": f.kind} for f in score.false_alarms]
-    flags.sort(key=lambda f: f["at"])
+    flags = sorted((*(c.flag for c in score.caught), *score.false_alarms), key=lambda f: f.at)
+    raised = [{"at": f.at, "target": f.target, "kind": f.kind} for f in flags]
     with store.write() as db:
         cur = db.execute(
             "INSERT INTO supervised_rounds (trainee_id, round_uid, game, difficulty, finished, score,"
             " d_prime, false_alarms, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (trainee_id, rnd.id, rnd.scenario.game, difficulty,
              time.time() if finished is None else finished, str(score.score), score.d_prime,
-             len(score.false_alarms), json.dumps(flags)))
+             len(score.false_alarms), json.dumps(raised)))
         row = cur.lastrowid
+        assert row is not None  # an INSERT's row
         for n, fault in enumerate(rnd.faults):
             c = caught.get(id(fault))
             db.execute("INSERT INTO supervised_faults (round_id, n, kind, fault_class, caught, seconds)"
