@@ -276,3 +276,14 @@ def test_rounds_supervised_show_in_progress_and_drill_the_weakest_class(qtbot, t
     assert any(f.type.fault_class.value == weakest for f in drilled.faults)
     window.close()
     store.close()
+
+
+@pytest.mark.parametrize("kept", ["abc", "nan", "inf", "-2", "7.5", ""])
+def test_a_remembered_pace_that_is_none_of_the_paces_gives_the_dealers_pace(qtbot, tmp_path, kept):
+    """The settings file is the user's to edit: a pace it holds that the screen does not offer
+    is the dealer's own pace, never an error."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue(PACE_KEY, kept)
+    page = page_for(qtbot, settings)
+    assert page.pace.currentData() == 2.0
+    page.close()
