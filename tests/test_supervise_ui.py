@@ -184,6 +184,13 @@ def test_paced_the_dealer_goes_on_and_a_flag_pauses_it_and_is_timed(qtbot, tmp_p
     assert screen.timer.isActive() and screen.timer.interval() == 2500  # the rest of the action
     press(qtbot, screen, Qt.Key.Key_P)
     assert not screen.timer.isActive()
+    # paused, a flag made and cancelled leaves the dealer paused
+    press(qtbot, screen, Qt.Key.Key_F)
+    press(qtbot, screen.flagging.targets, Qt.Key.Key_Escape)
+    assert screen.side.currentIndex() == 0 and not screen.timer.isActive()
+    press(qtbot, screen, Qt.Key.Key_P)
+    assert screen.timer.isActive()
+    screen.stop()
     # the pace is remembered
     again = page_for(qtbot, settings)
     assert again.pace.currentData() == 4.0

@@ -46,6 +46,7 @@ class SuperviseScreen(QWidget):
         self.pos = 0
         self.flags: list[Flag] = []
         self.paced = True
+        self.paused = False  # paced, stopped with P (a flag stops the dealer only while it is made)
         self.shown_at = 0.0  # when the action shown was shown (`clock`)
         self._paused_at = 0.0  # when the flag stopped the dealer
         self.score = None
@@ -156,6 +157,7 @@ class SuperviseScreen(QWidget):
         """Watch `rnd` (a SupervisedRound): at its pace, or stepped with Next."""
         self.stop()
         self.round, self.paced, self.flags, self.score = rnd, paced, [], None
+        self.paused = False
         self.frames = playback.frames(rnd)
         s = rnd.scenario
         self.title.setText(f"Supervise: {s.heading}")
@@ -253,12 +255,12 @@ class SuperviseScreen(QWidget):
         """Pause or go on (paced only)."""
         if not self.paced or not self.in_progress() or self.side.currentIndex() != WATCH:
             return
-        if self.timer.isActive():
+        self.paused = not self.paused
+        self.play_button.setText("Go on (P)" if self.paused else "Pause (P)")
+        if self.paused:
             self.timer.stop()
-            self.play_button.setText("Go on (P)")
         elif self.pos < len(self.frames) - 1:
             self.timer.start(self._interval())
-            self.play_button.setText("Pause (P)")
 
     # --- flagging ----------------------------------------------------------------------------
 
@@ -294,7 +296,7 @@ class SuperviseScreen(QWidget):
             return
         self.side.setCurrentIndex(WATCH)
         self._draw()
-        if self.paced and self.pos < len(self.frames) - 1:
+        if self.paced and not self.paused and self.pos < len(self.frames) - 1:
             self.shown_at = self.clock() - (self._paused_at - self.shown_at)
             left = self.round.pace - (self.clock() - self.shown_at)
             self.timer.start(max(1, round(left * 1000)))
