@@ -79,3 +79,22 @@ def test_catch_rates_per_class_and_game_and_the_weakest(store):
     assert catch_rates(store, ben).by_game == {
         "props-and-hops": (0, len(rounds[0].faults))}
     assert catch_rates(store, store.add_trainee("Cy")).weakest is None
+
+
+def test_a_row_of_no_game_of_ours_written_into_the_file_is_left_out(store):
+    """The progress file is the trainee's to edit: a supervised round of a game this trainer has
+    not is not counted, and never becomes the game to drill."""
+    ana = store.add_trainee("Ana")
+    with store.write() as db:
+        row = db.execute("INSERT INTO supervised_rounds (trainee_id, round_uid, game, difficulty, "
+                         "finished, score, d_prime, false_alarms, flags) VALUES "
+                         "(?, 'x', 'casino', 1, 0, '0', 0, 0, '[]')", (ana,)).lastrowid
+        for n in range(5):
+            db.execute("INSERT INTO supervised_faults VALUES (?, ?, 'ph-short-pay', 'money', 0, NULL)",
+                       (row, n))
+    rates = catch_rates(store, ana)
+    assert rates.by_game == {} and rates.by_class == {} and rates.weakest is None
+    assert rates.rounds == 0
+    rnd = two_fault_round("pai-gow-dice")
+    record_supervised(store, ana, rnd, score(rnd, []), 2)
+    assert set(catch_rates(store, ana).by_game) == {"pai-gow-dice"}

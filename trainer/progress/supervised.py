@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+from trainer.games import GAME_IDS
 from trainer.progress.store import Store
 from trainer.supervise.catalogue import FaultClass
 from trainer.supervise.rounds import SupervisedRound
@@ -67,12 +68,15 @@ def catch_rates(store: Store, trainee_id: int) -> CatchRates:
         "SELECT r.game AS game, f.fault_class AS cls, sum(f.caught) AS caught, count(*) AS seen"
         " FROM supervised_faults AS f JOIN supervised_rounds AS r ON r.id = f.round_id"
         " WHERE r.trainee_id = ? GROUP BY r.game, f.fault_class", (trainee_id,))
-    rounds = store.query("SELECT count(*) AS n FROM supervised_rounds WHERE trainee_id = ?",
-                         (trainee_id,))[0]["n"]
+    rounds = sum(r["n"] for r in store.query(
+        "SELECT game, count(*) AS n FROM supervised_rounds WHERE trainee_id = ? GROUP BY game",
+        (trainee_id,)) if r["game"] in GAME_IDS)
     by_class: dict[str, tuple[int, int]] = {}
     by_game: dict[str, tuple[int, int]] = {}
     by_both: dict[tuple[str, str], tuple[int, int]] = {}
     for r in rows:
+        if r["game"] not in GAME_IDS:  # a row written by hand into the file: no game of ours
+            continue
         pair = (int(r["caught"]), int(r["seen"]))
         by_both[(r["game"], r["cls"])] = pair
         for key, table in ((r["cls"], by_class), (r["game"], by_game)):
