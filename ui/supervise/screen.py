@@ -219,7 +219,8 @@ class SuperviseScreen(QWidget):
         self.says.setText(f"<span style='font-size:15pt; font-weight:600'>{html.escape(said)}</span>")
         if record:
             self.history.addItem(f"{clock(frame.at)}  {frame.text}")
-            self.history.scrollToBottom()
+            # once the new line is laid out (wrapped), so that all of it shows
+            QTimer.singleShot(0, self.history.scrollToBottom)
         throw = f"Throw {frame.throw}" if frame.throw else "Before the first throw"
         self.status.setText(f"{throw} · action {min(frame.index + 1, len(self.frames) - 1)} of "
                             f"{len(self.frames) - 1} · {clock(frame.at)}")
