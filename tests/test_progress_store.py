@@ -104,7 +104,7 @@ EXPECTED_COLUMNS = {
     "supervised_rounds": [("id", "INTEGER", 0, 1), ("trainee_id", "INTEGER", 1, 0),
                           ("round_uid", "TEXT", 1, 0), ("game", "TEXT", 1, 0),
                           ("difficulty", "INTEGER", 1, 0), ("finished", "REAL", 1, 0),
-                          ("score", "TEXT", 1, 0), ("d_prime", "REAL", 1, 0),
+                          ("pace", "REAL", 1, 0), ("score", "TEXT", 1, 0), ("d_prime", "REAL", 1, 0),
                           ("false_alarms", "INTEGER", 1, 0), ("flags", "TEXT", 1, 0)],
     "supervised_faults": [("round_id", "INTEGER", 1, 1), ("n", "INTEGER", 1, 2), ("kind", "TEXT", 1, 0),
                           ("fault_class", "TEXT", 1, 0), ("caught", "INTEGER", 1, 0),

@@ -38,8 +38,8 @@ def test_a_round_and_its_faults_are_kept(store):
     s = caught_first(rnd)
     row = record_supervised(store, ana, rnd, s, 2, finished=1000.0)
     kept = store.query("SELECT * FROM supervised_rounds WHERE id = ?", (row,))[0]
-    assert (kept["round_uid"], kept["game"], kept["difficulty"], kept["false_alarms"]) == (
-        rnd.id, "pai-gow-dice", 2, 1)
+    assert (kept["round_uid"], kept["game"], kept["difficulty"], kept["false_alarms"],
+            kept["pace"]) == (rnd.id, "pai-gow-dice", 2, 1, 2.0)
     assert Fraction(kept["score"]) == s.score
     faults = store.query("SELECT * FROM supervised_faults WHERE round_id = ? ORDER BY n", (row,))
     assert [(f["kind"], f["caught"]) for f in faults] == [
@@ -87,8 +87,8 @@ def test_a_row_of_no_game_of_ours_written_into_the_file_is_left_out(store):
     ana = store.add_trainee("Ana")
     with store.write() as db:
         row = db.execute("INSERT INTO supervised_rounds (trainee_id, round_uid, game, difficulty, "
-                         "finished, score, d_prime, false_alarms, flags) VALUES "
-                         "(?, 'x', 'casino', 1, 0, '0', 0, 0, '[]')", (ana,)).lastrowid
+                         "finished, pace, score, d_prime, false_alarms, flags) VALUES "
+                         "(?, 'x', 'casino', 1, 0, 2, '0', 0, 0, '[]')", (ana,)).lastrowid
         for n in range(5):
             db.execute("INSERT INTO supervised_faults VALUES (?, ?, 'ph-short-pay', 'money', 0, NULL)",
                        (row, n))

@@ -513,8 +513,8 @@ BEGIN UPDATE exam_forms SET position = (SELECT coalesce(max(position), -1) + 1 F
 def m021_supervised_rounds(db: Database) -> None:
     """The rounds a trainee supervised (trainer.progress.supervised): `supervised_rounds`, one
     row per round watched to its debrief (the round's id, which deals it again with its faults;
-    its game and difficulty; the score, an exact fraction; d′; the false alarms; the flags, as
-    JSON), and `supervised_faults`, each fault of it with its type, its class and whether it was
+    its game and difficulty; the dealer's pace, seconds between actions, which the flags' times
+    are counted in; the score, an exact fraction; d′; the false alarms; the flags, as JSON), and `supervised_faults`, each fault of it with its type, its class and whether it was
     caught (and how many seconds after it showed). Both are append-only."""
     _script(db, """
 CREATE TABLE supervised_rounds (
@@ -524,6 +524,7 @@ CREATE TABLE supervised_rounds (
     game TEXT NOT NULL,
     difficulty INTEGER NOT NULL CHECK (difficulty BETWEEN 1 AND 5),
     finished REAL NOT NULL,
+    pace REAL NOT NULL CHECK (pace > 0),
     score TEXT NOT NULL CHECK (score GLOB '[0-9]*' AND length(score) <= 40),
     d_prime REAL NOT NULL,
     false_alarms INTEGER NOT NULL CHECK (false_alarms >= 0),

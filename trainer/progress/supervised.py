@@ -27,10 +27,10 @@ def record_supervised(store: Store, trainee_id: int, rnd: SupervisedRound, score
     raised = [{"at": f.at, "target": f.target, "kind": f.kind} for f in flags]
     with store.write() as db:
         cur = db.execute(
-            "INSERT INTO supervised_rounds (trainee_id, round_uid, game, difficulty, finished, score,"
-            " d_prime, false_alarms, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO supervised_rounds (trainee_id, round_uid, game, difficulty, finished, pace,"
+            " score, d_prime, false_alarms, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (trainee_id, rnd.id, rnd.scenario.game, difficulty,
-             time.time() if finished is None else finished, str(score.score), score.d_prime,
+             time.time() if finished is None else finished, rnd.pace, str(score.score), score.d_prime,
              len(score.false_alarms), json.dumps(raised)))
         row = cur.lastrowid
         assert row is not None  # an INSERT's row
