@@ -514,8 +514,9 @@ def m021_supervised_rounds(db: Database) -> None:
     """The rounds a trainee supervised (trainer.progress.supervised): `supervised_rounds`, one
     row per round watched to its debrief (the round's id, which deals it again with its faults;
     its game and difficulty; the dealer's pace, seconds between actions, which the flags' times
-    are counted in; the score, an exact fraction; d′; the false alarms; the flags, as JSON), and `supervised_faults`, each fault of it with its type, its class and whether it was
-    caught (and how many seconds after it showed). Both are append-only."""
+    are counted in; the score, an exact fraction; d′; the false alarms; the flags, as JSON), and
+    `supervised_faults`, each fault of it with its type, its class and whether it was caught (and
+    how many seconds after it showed). Both are append-only."""
     _script(db, """
 CREATE TABLE supervised_rounds (
     id INTEGER PRIMARY KEY,
