@@ -106,6 +106,10 @@ class FormItem:
             return self.scenario_id
         return round_id(self.scenario_id, self.supervise.faults, self.supervise.seed)
 
+    def to_json(self) -> dict:
+        return {"scenario": self.scenario_id, "toml": self.text,
+                **({"supervise": self.supervise.to_json()} if self.supervise is not None else {})}
+
     @classmethod
     def supervised(cls, scenario: Scenario, faults: int, seed: str, pace: float = 2.0) -> FormItem:
         """A supervise item of a scenario: `faults` dealt from `seed` beside its scripted ones."""
@@ -258,9 +262,7 @@ class ExamForm:
         return {"uid": self.uid, "name": self.name, "time_limit_seconds": self.time_limit_seconds,
                 "pass_mark": self.pass_mark, "attempts_allowed": self.attempts_allowed,
                 "created": self.created, "created_by": self.created_by,
-                "items": [{"scenario": it.scenario_id, "toml": it.text,
-                           **({"supervise": it.supervise.to_json()} if it.supervise else {})}
-                          for it in self.items],
+                "items": [it.to_json() for it in self.items],
                 **({"draw": self.draw} if self.draw else {})}
 
     @property
@@ -375,20 +377,10 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
         fail("items: must be a list of {\"scenario\": id, \"toml\": text}")
     items = []
     for i, it in enumerate(doc["items"]):
-        if not isinstance(it, dict) or not {"scenario", "toml"} <= set(it) <= ITEM_FIELDS:
-            fail(f"items[{i}]: must be an object with exactly \"scenario\" and \"toml\" (and "
-                 "\"supervise\" for a supervise item)")
-        for key in ("scenario", "toml"):
-            if not isinstance(it[key], str) or not it[key].strip():
-                fail(f"items[{i}].{key}: must be a non-empty text, not {shown(it[key])}")
-        spec = None
-        if "supervise" in it:
-            sv = it["supervise"]
-            if not isinstance(sv, dict) or set(sv) != {"faults", "seed", "pace", "dealt"}:
-                fail(f"items[{i}].supervise: must be an object with exactly \"faults\", \"seed\", "
-                     "\"pace\" and \"dealt\"")
-            spec = Supervised(sv["faults"], sv["seed"], sv["pace"], sv["dealt"])
-        items.append(FormItem(it["scenario"], it["toml"], spec))
+        try:
+            items.append(item_from_json(it, f"items[{i}]"))
+        except FormError as e:
+            fail(str(e))
     try:
         return ExamForm(uid=doc["uid"], name=doc["name"], items=tuple(items),
                         time_limit_seconds=doc["time_limit_seconds"], pass_mark=doc["pass_mark"],
@@ -396,6 +388,24 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
                         created_by=doc["created_by"], draw=doc.get("draw", 0))
     except FormError as e:
         fail(str(e))
+
+
+def item_from_json(it: object, where: str) -> FormItem:
+    """An item of a form from its JSON (FormItem.to_json); FormError naming `where` and the
+    problem. Its values are checked with the whole form (ExamForm)."""
+    if not isinstance(it, dict) or not {"scenario", "toml"} <= set(it) <= ITEM_FIELDS:
+        raise FormError(f"{where}: must be an object with exactly \"scenario\" and \"toml\" (and "
+                        "\"supervise\" for a supervise item)")
+    for key in ("scenario", "toml"):
+        if not isinstance(it[key], str) or not it[key].strip():
+            raise FormError(f"{where}.{key}: must be a non-empty text, not {shown(it[key])}")
+    if "supervise" not in it:
+        return FormItem(it["scenario"], it["toml"])
+    sv = it["supervise"]
+    if not isinstance(sv, dict) or set(sv) != {"faults", "seed", "pace", "dealt"}:
+        raise FormError(f"{where}.supervise: must be an object with exactly \"faults\", \"seed\", "
+                        "\"pace\" and \"dealt\"")
+    return FormItem(it["scenario"], it["toml"], Supervised(sv["faults"], sv["seed"], sv["pace"], sv["dealt"]))
 
 
 def read_form(path: str | os.PathLike) -> ExamForm:

@@ -310,7 +310,7 @@ def seal(signed_form: dict, code: str, pool: ExamForm | None = None, share: byte
     body = _compact(signed_form)
     if pool is not None and pool.draw:
         drawn = signed_form.get("form", {}).get("items", []) if isinstance(signed_form, dict) else []
-        whole = [{"scenario": i.scenario_id, "toml": i.text} for i in pool.items]
+        whole = [i.to_json() for i in pool.items]
         body += b" " * max(0, len(_compact(whole)) - len(_compact(drawn)))
     sealed = AESGCM(_seal_key(code, salt, SEAL_N, share)).encrypt(nonce, body, SITTING_FILE.encode("ascii"))
     return {"kdf": {"name": "scrypt", "n": SEAL_N, "salt": salt.hex()}, "nonce": nonce.hex(),

@@ -26,13 +26,14 @@ grader's own finding of it, at its severity, and the item's total is the score o
 
 Flags come from a trainee's file or the class server as JSON (`flags_from_json`): at most
 MOST_FLAGS, each a time within a day and a target and a fault kind of at most MOST_CHARACTERS
-printable ASCII characters, so that the longest list fits the class server's bound on an item's
-answer (262,144 bytes, s030).
+letters, digits, spaces, "-", "_" or "." (what every target and fault id is written in), so
+that the longest list fits the class server's bound on an item's answer (262,144 bytes, s030).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
@@ -175,6 +176,8 @@ MOST_FLAGS = 1000
 MOST_CHARACTERS = 64
 #: a flag's latest time, in seconds into the round: an exam is sat within a day
 LATEST_FLAG = 24 * 3600
+#: what a flag's target and kind are written in
+FLAG_TEXT = re.compile(f"[A-Za-z0-9 ._-]{{1,{MOST_CHARACTERS}}}")
 
 
 class FlagsError(ValueError):
@@ -200,10 +203,9 @@ def flags_from_json(doc: object, where: str = "flags") -> list[Flag]:
                              f"not {shown(at)}")
         for key in ("target", "kind"):
             v = d[key]
-            if not isinstance(v, str) or not v or len(v) > MOST_CHARACTERS \
-                    or not all(" " <= c <= "~" for c in v):
-                raise FlagsError(f"{here}.{key}: must be 1 to {MOST_CHARACTERS} printable ASCII "
-                                 f"characters, not {shown(v)}")
+            if not isinstance(v, str) or not FLAG_TEXT.fullmatch(v):
+                raise FlagsError(f"{here}.{key}: must be 1 to {MOST_CHARACTERS} letters, digits, "
+                                 f"spaces, \"-\", \"_\" or \".\", not {shown(v)}")
         out.append(Flag(float(at), d["target"], d["kind"]))
     return out
 
