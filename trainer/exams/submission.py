@@ -192,10 +192,12 @@ class Ahead:
     items: int
     time_limit_seconds: int
     attempts_allowed: int
+    supervised: int = 0  # how many of the items are supervise items (trainer.exams.forms)
 
     @classmethod
     def of(cls, form: ExamForm) -> Ahead:
-        return cls(form.uid, form.name, len(form.items), form.time_limit_seconds, form.attempts_allowed)
+        return cls(form.uid, form.name, len(form.items), form.time_limit_seconds, form.attempts_allowed,
+                   len(form.supervised))
 
 
 @dataclass(frozen=True)
@@ -248,9 +250,11 @@ def open_sitting_file(path: str | os.PathLike, start_code: str | None = None
         raise CertifyError(f"{name}: {e}") from None
     named: dict = token["form"] if isinstance(token.get("form"), dict) else {}
     try:
-        ahead = Ahead(sitting.form_uid, _text(named["name"]), _count(named["item_count"], 1, 1000),
+        items = _count(named["item_count"], 1, 1000)
+        ahead = Ahead(sitting.form_uid, _text(named["name"]), items,
                       _count(named["time_limit_seconds"], 1, 10**7),
-                      _count(named["attempts_allowed"], 1, 1000))
+                      _count(named["attempts_allowed"], 1, 1000),
+                      _count(named.get("supervise_items", 0), 0, items))
     except (KeyError, TypeError, ValueError) as e:
         raise CertifyError(f"{name}: a damaged sitting file (its token does not say what exam it "
                            f"is: {e})") from None
