@@ -103,15 +103,18 @@ def results_file(path: Path) -> dict:
     return json.loads(out.getvalue())
 
 
-def form_file() -> dict:
-    """An exam form file of two items."""
-    from trainer.exams import new_form
+def form_file(*, supervise: bool = False) -> dict:
+    """An exam form file of two items; with `supervise`, a third: a supervise item (its faults
+    dealt from a seed, trainer.exams.forms)."""
+    from trainer.exams import FormItem, new_form
     from trainer.library import load_library
 
     lib = load_library()
-    return new_form("Hostile input exam", [lib.by_id("ph-first-shake"), lib.by_id("tdf-goal-line-stand")],
-                    time_limit_seconds=900, created_by="Ivy", attempts_allowed=2, uid="hostile-1",
-                    created=T0).to_json()
+    items = [lib.by_id("ph-first-shake"), lib.by_id("tdf-goal-line-stand")]
+    if supervise:
+        items.append(FormItem.supervised(lib.by_id("pgd-sum-a-sixteen"), 1, "hostile"))
+    return new_form("Hostile input exam", items, time_limit_seconds=900, created_by="Ivy",
+                    attempts_allowed=2, uid="hostile-1", created=T0).to_json()
 
 
 def _exam(items=("ph-take-down-and-refusal", "tdf-rejected-dice-lost-die")):
