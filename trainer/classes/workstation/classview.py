@@ -41,7 +41,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
 
-from trainer.classes.server.people import people
+from trainer.classes.server.people import claimed_names, people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
@@ -83,9 +83,11 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
     the connection reads. The instructor's own rows are no trainee's, and a person whose every row
     is archived is not in the class. Two people of one name are each shown `told_apart`."""
     person = people(conn)
+    claimed = claimed_names(conn)  # an id settled a claimant's is shown under her name
     rows = [_trainee(r) for r in conn.execute(
         "SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
         "WHERE t.instructor = 0 ORDER BY id")]
+    rows = [replace(t, name=claimed[t.uid]) if t.uid in claimed else t for t in rows]
     members: dict[int, list[int]] = {}
     for t in rows:
         members.setdefault(person.get(t.id, t.id), []).append(t.id)
