@@ -296,13 +296,16 @@ def with_id(uid: str, body: dict) -> dict:
     return {"id": str(uuid.uuid5(NAMESPACE, f"{uid}\n{hashlib.sha256(said.encode()).hexdigest()}")), **body}
 
 
-def voiding(old: str, home_page: str) -> dict:
+def voiding(old: dict, home_page: str) -> dict:
     """The statement that voids the statement `old` (xAPI 1.0.3 part two, 2.3.2), as the trainer
-    says it: its id made from the id voided, so that exporting again sends the same one."""
-    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old)),
+    says it: its id made from the id voided, so that exporting again sends the same one, and its
+    timestamp the voided one's (without one, an LRS stamps its own time, and the same voiding
+    sent again is another statement of a known id: 409 Conflict, as Ralph answers)."""
+    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old["id"])),
             "actor": actor("Dealer Trainer", "dealer-trainer", home_page),
             "verb": {"id": ADL_VERBS + "voided", "display": {LANGUAGE: "voided"}},
-            "object": {"objectType": "StatementRef", "id": old}}
+            "object": {"objectType": "StatementRef", "id": old["id"]},
+            "timestamp": old["timestamp"]}
 
 
 @dataclass
@@ -352,8 +355,8 @@ def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), ho
     sent = [(home_page, activity_base)] + ([replaces] if replaces is not None else [])
     before = sorted([s for home, base in sent for s in made_then(home, base)]
                     + (made(*replaces) if replaces is not None else []), key=lambda s: s["timestamp"])
-    void = list(dict.fromkeys(s["id"] for s in before if s["id"] not in now))
-    return [voiding(old, home_page) for old in void] + found
+    void = {s["id"]: s for s in before if s["id"] not in now}
+    return [voiding(old, home_page) for old in void.values()] + found
 
 
 def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
