@@ -202,8 +202,8 @@ def settle(instructor: psycopg.Connection, uid: str, login: str | None, reason: 
     """Settle every open claim of the trainee id `uid`: it is the claimant `login`'s, or with
     `login` None the row's (s036). How many claims were settled. ClassServerError (one line) when
     the class refuses: not an instructor's login, no such claim, settled already, no reason."""
-    if not _readable(instructor, "trainee_claims") or not value(instructor.execute(
-            "SELECT to_regclass('trainee_claim_settlements') IS NOT NULL")):
+    if not value(instructor.execute(
+            "SELECT to_regprocedure('public.settle_trainee_claim(text, text, text)') IS NOT NULL")):
         raise ClassServerError("this class server settles no claims yet: start it with this version "
                                "(dealer-trainer class-server) to bring it up to date")
     try:
