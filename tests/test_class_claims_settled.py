@@ -213,3 +213,31 @@ def live(kept: list[dict]) -> set[str]:
     """The ids of the statements an LRS keeps that no voiding statement it keeps voids."""
     voided = {s["object"]["id"] for s in kept if voiding(s)}
     return {s["id"] for s in kept if not voiding(s) and s["id"] not in voided}
+
+
+def test_the_class_tab_marks_a_disputed_id_with_the_claims_words_until_it_is_settled(
+        qtbot, tmp_path, klass, claimed):
+    """The instructor sees the claim without running an export: the Class tab's row of the id
+    carries the mark and the claim's words (the claimant's name, the id's start), and loses them
+    once the claim is settled."""
+    from ui.classroom.view import ClassView
+    from ui.qt import Qt
+
+    hers = claimed["uid"]
+    claim(klass, claimed)
+
+    def rows() -> list[str]:
+        with klass.connect("instructor") as instructor:
+            overview = server_class_overview(instructor)
+        view = ClassView()
+        qtbot.addWidget(view)
+        view.show_overview(overview)
+        view.resize(1366, 600)
+        view.show()
+        qtbot.waitExposed(view)
+        view.grab().save(str(tmp_path / f"class-tab-{len(list(tmp_path.glob('class-tab-*')))}.png"))
+        return [view.model.headerData(r, Qt.Orientation.Vertical) for r in range(view.model.rowCount())]
+
+    assert sorted(rows()) == [f"Bo Chen ⚑ disputed: Ana Ruiz's login claims trainee id {hers[:8]}…", "Di"]
+    assert settle(klass.address("instructor").url, hers, "--to", "row", "--reason", "Bo's").returncode == 0
+    assert sorted(rows()) == ["Bo Chen", "Di"]
