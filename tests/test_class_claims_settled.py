@@ -241,3 +241,32 @@ def test_the_class_tab_marks_a_disputed_id_with_the_claims_words_until_it_is_set
     assert sorted(rows()) == [f"Bo Chen ⚑ disputed: Ana Ruiz's login claims trainee id {hers[:8]}…", "Di"]
     assert settle(klass.address("instructor").url, hers, "--to", "row", "--reason", "Bo's").returncode == 0
     assert sorted(rows()) == ["Bo Chen", "Di"]
+
+
+def test_bo_s_certificate_under_the_id_settled_hers_leaves_her_actor_and_its_old_statement_is_voided(
+        tmp_path, klass, claimed):
+    """Bo passed an exam, certified in the class: the export before the claim stated his pass
+    under the account of the id he was sent under (Ana's, as it turned out). Settled hers, the id
+    is no account of Bo's any more: his pass is stated under his own name's account, and the
+    statement on her id's account is voided."""
+    from tests.support.exams import issuer
+    from tests.test_class_identity import bo_passed, public_key
+    from trainer.exams.keys import InstructorKey
+
+    ivy = issuer(InstructorKey.generate("Ivy Park"))
+    hers = claimed["uid"]
+    ClassLedger(klass.address("instructor")).add_certificate(bo_passed(tmp_path, ivy))
+    key = str(public_key(tmp_path, ivy))
+
+    def passes(statements: list[dict]) -> list[dict]:
+        return [s for s in statements if "/exams/" in s["object"]["id"]]
+
+    before = passes(json.loads(export(klass, "xapi", "--public-key", key).stdout))
+    assert [(s["actor"]["name"], s["actor"]["account"]["name"]) for s in before] == [("Bo Chen", hers)]
+    claim(klass, claimed)
+    url = klass.address("instructor").url
+    assert settle(url, hers, "--to", "claimant", "--reason", REASON).returncode == 0
+    after = json.loads(export(klass, "xapi", "--public-key", key).stdout)
+    assert [(s["actor"]["name"], s["actor"]["account"]["name"]) for s in passes(after)] == [
+        ("Bo Chen", "Bo Chen")]
+    assert before[0]["id"] in {s["object"]["id"] for s in after if voiding(s)}
