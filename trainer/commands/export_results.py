@@ -74,6 +74,7 @@ def run(args) -> int:
     left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
     accounts: dict[str, str] = {}  # the class's names and their people's uids
     refused_names: set[str] = set()  # names sent under a trainee id that carries two names
+    formerly = handoff.Formerly()  # the actors of before a claim was settled the claimant's
     if (args.file is None) == (args.class_address is None):
         print(f"{WHERE}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -85,8 +86,9 @@ def run(args) -> int:
         lines, kept = _from_file(args.file, args.trainee)
     else:
         lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out,
-                                  accounts=accounts, refused_names=refused_names)
+                                  accounts=accounts, refused_names=refused_names, formerly=formerly)
     notes: list[str] = [why for why in left_out if why.startswith("trainee id ")]  # whole people
+    notes.extend(formerly.settled)  # the claims the instructor settled, each named
     left_out = [why for why in left_out if not why.startswith("trainee id ")]
     if left_out:
         notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
@@ -124,7 +126,8 @@ def run(args) -> int:
         replaces = (args.replaces_home_page or home_page, args.replaces_base or base)
     text = io.StringIO()
     n = handoff.write(lines, text, args.format, certified=certified, home_page=home_page,
-                      activity_base=base, bom=args.out is not None, replaces=replaces, accounts=accounts)
+                      activity_base=base, bom=args.out is not None, replaces=replaces, accounts=accounts,
+                      formerly=formerly)
     if args.format == "xapi" and args.activity_base is None:  # said once, when written
         notes.append(handoff.PLACEHOLDER_NOTE)
     if args.out is not None:
@@ -170,12 +173,13 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
 
 
 def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str],
-                accounts: dict[str, str], refused_names: set[str]) -> tuple[list, list]:
+                accounts: dict[str, str], refused_names: set[str], formerly) -> tuple[list, list]:
     """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
     reads them; a trainee's reads none, which stops the export only when they were asked for);
     the attempts left out (retracted, or unreadable) named in `left_out`; each name's person's
     uid in `accounts`, and the names sent under a trainee id that carries two names in
-    `refused_names` (trainer.classes.workstation.results.server_lines)."""
+    `refused_names`, and the actors of before a claim was settled in `formerly`
+    (trainer.classes.workstation.results.server_lines)."""
     from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.classes.workstation.results import class_lines
@@ -183,7 +187,7 @@ def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str
 
     try:
         lines = class_lines(address, trainee, left_out=left_out, accounts=accounts,
-                            refused_names=refused_names)
+                            refused_names=refused_names, formerly=formerly)
     except UnknownTraineeError as e:
         if not str(e).startswith("the class has no trainee named"):
             raise  # two people of one name: ambiguous

@@ -49,6 +49,7 @@ import json
 import re
 import uuid
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from typing import IO, NamedTuple
@@ -295,22 +296,41 @@ def with_id(uid: str, body: dict) -> dict:
     return {"id": str(uuid.uuid5(NAMESPACE, f"{uid}\n{hashlib.sha256(said.encode()).hexdigest()}")), **body}
 
 
-def voiding(old: str, home_page: str) -> dict:
+def voiding(old: dict, home_page: str) -> dict:
     """The statement that voids the statement `old` (xAPI 1.0.3 part two, 2.3.2), as the trainer
-    says it: its id made from the id voided, so that exporting again sends the same one."""
-    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old)),
+    says it: its id made from the id voided, so that exporting again sends the same one, and its
+    timestamp the voided one's (without one, an LRS stamps its own time, and the same voiding
+    sent again is another statement of a known id: 409 Conflict, as Ralph answers)."""
+    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old["id"])),
             "actor": actor("Dealer Trainer", "dealer-trainer", home_page),
             "verb": {"id": ADL_VERBS + "voided", "display": {LANGUAGE: "voided"}},
-            "object": {"objectType": "StatementRef", "id": old}}
+            "object": {"objectType": "StatementRef", "id": old["id"]},
+            "timestamp": old["timestamp"]}
+
+
+@dataclass
+class Formerly:
+    """The actors an export gave before a class's instructor settled a claimed trainee id the
+    claimant's (trainer.classes.server.people "Claims settled"): `actors`, each attempt's trainee
+    as it was then (by attempt uid), for the attempts whose actor changed; `accounts`, the names'
+    accounts as they were then (clean name to uid); `settled`, a line naming each claim settled,
+    as the export says it. Filled by the class's reader."""
+
+    actors: dict[str, Trainee] = field(default_factory=dict)
+    accounts: dict[str, str] = field(default_factory=dict)
+    settled: list[str] = field(default_factory=list)
 
 
 def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), home_page: str = HOME_PAGE,
                activity_base: str = IRI, replaces: tuple[str, str] | None = None,
-               accounts: dict[str, str] | None = None) -> list[dict]:
+               accounts: dict[str, str] | None = None, formerly: Formerly | None = None) -> list[dict]:
     """The practice attempts' and the certificates' statements, oldest first (an exam attempt
     is left out: see `practice`). `replaces`: the (home page, activity base) of an export sent
     before: the statements it sent that these replace are voided first. `accounts`: more names'
-    accounts (clean name to uid), for the certificates (a class's names merged into a person's)."""
+    accounts (clean name to uid), for the certificates (a class's names merged into a person's).
+    `formerly`: the actors a claim's settling changed; the statements that gave those attempts
+    and certificates their actors of before (under this export's base and home page, and the
+    replaced one's) put one person's results on another's actor, and are voided first too."""
     kept, _ = practice(lines)
     certified = list(certified)
     titles: dict = {}
@@ -321,20 +341,31 @@ def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), ho
                 + [certified_statement(c, accounts=accounts, home_page=home, activity_base=base)
                    for c in certified])
 
+    def made_then(home: str, base: str) -> list[dict]:
+        if formerly is None:
+            return []
+        then = {**accounts, **formerly.accounts}
+        return ([statement(Line(formerly.actors[a.uid], a), home_page=home, titles=titles, activity_base=base)
+                 for _, a in kept if a.uid in formerly.actors]
+                + [certified_statement(c, accounts=then, home_page=home, activity_base=base)
+                   for c in certified if clean_name(c.trainee) in formerly.accounts])
+
     found = sorted(made(home_page, activity_base), key=lambda s: s["timestamp"])
-    if replaces is None:
-        return found
     now = {s["id"] for s in found}
-    before = sorted(made(*replaces), key=lambda s: s["timestamp"])
-    return [voiding(s["id"], home_page) for s in before if s["id"] not in now] + found
+    sent = [(home_page, activity_base)] + ([replaces] if replaces is not None else [])
+    before = sorted([s for home, base in sent for s in made_then(home, base)]
+                    + (made(*replaces) if replaces is not None else []), key=lambda s: s["timestamp"])
+    void = {s["id"]: s for s in before if s["id"] not in now}
+    return [voiding(old, home_page) for old in void.values()] + found
 
 
 def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
                      home_page: str = HOME_PAGE, activity_base: str = IRI,
-                     replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None) -> int:
+                     replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None,
+                     formerly: Formerly | None = None) -> int:
     """Write the statements as one JSON list (those voided first); how many."""
     found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base,
-                       replaces=replaces, accounts=accounts)
+                       replaces=replaces, accounts=accounts, formerly=formerly)
     json.dump(found, out, ensure_ascii=False, indent=1)
     out.write("\n")
     return len(found)
@@ -435,13 +466,15 @@ def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Ce
 
 def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
           home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False,
-          replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None) -> int:
+          replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None,
+          formerly: Formerly | None = None) -> int:
     """Write the practice attempts and the certified exams in a format of FORMATS; how many
     items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe);
-    `accounts`: as `statements` takes them."""
+    `accounts`, `formerly`: as `statements` takes them."""
     if fmt == "xapi":
         return write_statements(lines, out, certified=certified, home_page=home_page,
-                                activity_base=activity_base, replaces=replaces, accounts=accounts)
+                                activity_base=activity_base, replaces=replaces, accounts=accounts,
+                                formerly=formerly)
     if fmt == "csv":
         return write_transcript(lines, out, certified, bom=bom)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")

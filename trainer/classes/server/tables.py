@@ -922,3 +922,18 @@ def s034_oversized_answer_kept(conn: psycopg.Connection) -> None:
     then held at `certify --class` as for any refused answer to an item the server holds none of
     (trainer.exams.classledger `refused_unanswered`), named with the reason."""
     _run(conn, frozen_sql("s034_oversized_answer_kept"))
+
+
+@migration
+def s036_claims_settled(conn: psycopg.Connection) -> None:
+    """The instructor settles a login's claim of a trainee id (s032), which the exports refused
+    until then (trainer.classes.server.people "Claims settled"):
+
+    - `settle_trainee_claim(uid, login, reason)`, an instructor's login's call: the id is that
+      claimant login's (`login`; her login's person's from then on) or, with `login` NULL, the
+      row's (every open claim rejected), the reason kept;
+    - `trainee_claim_settlements`: one row per claim settled (outcome, reason, by whom, when),
+      insert-only, read by the staff; the claim stays as it was;
+    - `push_attempts` refuses a workstation's login an id only while a claim of it stands (open,
+      or settled the claimant's): one whose claims were all rejected is the row's again."""
+    _run(conn, frozen_sql("s036_claims_settled"))

@@ -41,7 +41,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
 
-from trainer.classes.server.people import people
+from trainer.classes.server.people import claimed_names, disputed, people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
@@ -83,9 +83,11 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
     the connection reads. The instructor's own rows are no trainee's, and a person whose every row
     is archived is not in the class. Two people of one name are each shown `told_apart`."""
     person = people(conn)
+    claimed = claimed_names(conn)  # an id settled a claimant's is shown under her name
     rows = [_trainee(r) for r in conn.execute(
         "SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
         "WHERE t.instructor = 0 ORDER BY id")]
+    rows = [replace(t, name=claimed[t.uid]) if t.uid in claimed else t for t in rows]
     members: dict[int, list[int]] = {}
     for t in rows:
         members.setdefault(person.get(t.id, t.id), []).append(t.id)
@@ -95,7 +97,22 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
                       key=lambda t: (t.name.lower(), t.id))
     named = Counter(t.name for t in trainees)
     trainees = [t if named[t.name] == 1 else replace(t, name=told_apart(t.name, t.uid)) for t in trainees]
+    claims = disputed(conn)
+    if claims:
+        uids = {t.id: t.uid for t in rows}
+        trainees = [replace(t, name=in_dispute(t.name, [(uids[m], claims[uids[m]][1:]) for m in active[
+            person.get(t.id, t.id)] if uids[m] in claims])) for t in trainees]
     return trainees, {t.id: active[person.get(t.id, t.id)] for t in trainees}, frozenset(person)
+
+
+def in_dispute(name: str, claimed: list[tuple[str, list[str]]]) -> str:
+    """A trainee's name as the Class tab shows it while a trainee's own login claims one of their
+    trainee ids (`claimed`: each id and its claimants' names; trainer.classes.server.people
+    `disputed`): marked, with the claim's words, until the instructor settles it (settle-claim)."""
+    if not claimed:
+        return name
+    return name + "".join(f" ⚑ disputed: {', '.join(claimants)}'s login claims trainee id {uid[:8]}…"
+                          for uid, claimants in claimed)
 
 
 def told_apart(name: str, uid: str) -> str:

@@ -21,13 +21,13 @@ import psycopg
 from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
-from trainer.classes.server.people import disputed, people
+from trainer.classes.server.people import claimed_names, disputed, people, settled_claims
 from trainer.classes.server.retractions import retracted
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
-from trainer.progress.handoff import Line
+from trainer.progress.handoff import Formerly, Line
 from trainer.progress.records import Attempt, Trainee, clean_name
 from trainer.progress.rows import attempt_from_row, finding_from_row
 
@@ -68,7 +68,7 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                 refused_names: set[str] | None = None) -> list[Line]:
+                 refused_names: set[str] | None = None, formerly: Formerly | None = None) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
     everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
     login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
@@ -79,16 +79,16 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     certificate under a name merged into another's is that person's actor too. A person one of
     whose trainee ids carries two names is left out whole, named in `left_out`, and given no
     account; the names their rows were sent under go into `refused_names` (as the app cleans
-    them), whose certificates the caller leaves out too."""
+    them), whose certificates the caller leaves out too. A trainee id the instructor settled a
+    claimant's is hers (trainer.classes.server.people "Claims settled"): `formerly` is given the
+    actor each of its attempts had before, and the accounts of before, so that the statements
+    that put her results on the row's actor are voided (trainer.progress.handoff.statements)."""
     with conn.cursor(row_factory=dict_row) as cur:
-        rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
+        sent_as = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
+    claimed = claimed_names(conn)
+    rows_of = {tid: replace(t, name=claimed[t.uid]) if t.uid in claimed else t for tid, t in sent_as.items()}
     person = people(conn)
-    members: dict[int, list[int]] = {}
-    for tid in rows_of:
-        members.setdefault(person.get(tid, tid), []).append(tid)
-    # a person is shown as their row of the lowest id, active while any of their rows is
-    trainees = {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
-                for ms in members.values() for tid in ms}
+    trainees = _shown(rows_of, person)
     two_names = disputed(conn)
     refused = {person.get(tid, tid) for tid, row in rows_of.items() if row.uid in two_names}
     for uid, called in two_names.items():
@@ -101,12 +101,20 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
         refused_names.update(clean_name(row.name) for tid, row in rows_of.items()
                              if person.get(tid, tid) in refused)
     if accounts is not None:
-        owners: dict[str, set[str]] = {}
-        for tid, row in rows_of.items():
-            owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
-        no_account = {trainees[tid].uid for tid in rows_of if person.get(tid, tid) in refused}
-        accounts.update({name: uid for name, (uid, *more) in owners.items()
-                         if not more and uid not in no_account})
+        accounts.update(_accounts(rows_of, trainees, {trainees[tid].uid for tid in rows_of
+                                                      if person.get(tid, tid) in refused}))
+    then: dict[int, Trainee] = {}  # each row settled a claimant's: its person before the settling
+    if formerly is not None:
+        formerly.settled.extend(
+            f"trainee id {c.uid}, claimed by the login of {shown(c.name)} while the class held it under "
+            f"{shown(c.row_name)}, settled by {c.by} "
+            + ("the claimant's: its results are written as hers" if c.outcome == "claimant" else
+               f"the row's (the claim rejected): written under {shown(c.row_name)} as before")
+            + f"; reason: {' '.join(c.reason.split())}" for c in settled_claims(conn))
+    if formerly is not None and claimed:
+        before = _shown(sent_as, people(conn, claims_settled=False))
+        then = {tid: before[tid] for tid, t in sent_as.items() if t.uid in claimed}
+        formerly.accounts.update(_accounts(sent_as, before, set()))
     where, params = "", ()
     if trainee is not None:
         named = {t.id: t for t in trainees.values()
@@ -125,19 +133,40 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
         hidden = retracted(conn)
     names = {tid: t.name for tid, t in trainees.items()}
     attempts = readable(rows, findings, skills, hidden, [] if left_out is None else left_out, names)
+    if formerly is not None:
+        formerly.actors.update({a.uid: then[a.trainee_id] for a in attempts if a.trainee_id in then})
     return [Line(trainees[a.trainee_id], a) for a in attempts
             if person.get(a.trainee_id, a.trainee_id) not in refused]
 
 
+def _shown(rows_of: dict[int, Trainee], person: dict[int, int]) -> dict[int, Trainee]:
+    """{row id: its person as the class shows them}: their row of the lowest id, active while
+    any of their rows is."""
+    members: dict[int, list[int]] = {}
+    for tid in rows_of:
+        members.setdefault(person.get(tid, tid), []).append(tid)
+    return {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
+            for ms in members.values() for tid in ms}
+
+
+def _accounts(rows_of: dict[int, Trainee], trainees: dict[int, Trainee], none: set[str]) -> dict[str, str]:
+    """{clean name: its person's uid} of each name the rows were sent under that is one person's
+    only, less the persons' uids in `none`."""
+    owners: dict[str, set[str]] = {}
+    for tid, row in rows_of.items():
+        owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
+    return {name: uid for name, (uid, *more) in owners.items() if not more and uid not in none}
+
+
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                refused_names: set[str] | None = None) -> list[Line]:
+                refused_names: set[str] | None = None, formerly: Formerly | None = None) -> list[Line]:
     """`server_lines` of the class at `address`; a server that cannot be reached or refuses
     gives ClassServerError with one line saying why."""
     try:
         with connect(address) as conn:
             return server_lines(conn, trainee, left_out=left_out, accounts=accounts,
-                                refused_names=refused_names)
+                                refused_names=refused_names, formerly=formerly)
     except psycopg.errors.InsufficientPrivilege:
         raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
                                "the class (a workstation's or a trainee's): give the instructor's or "
