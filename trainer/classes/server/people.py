@@ -119,7 +119,8 @@ def people(conn: psycopg.Connection, *, claims_settled: bool = True) -> dict[int
     the lowest of the ids that are one person (see the module). A class the server has not
     brought up to date has no merges (nor, before s008, logins): each row is its own person.
     `claims_settled` False: the people as they were before any claim was settled."""
-    rows = conn.execute("SELECT id, uid, name FROM trainees ORDER BY id").fetchall()
+    rows: list[tuple[int, str, str]] = conn.execute(
+        "SELECT id, uid, name FROM trainees ORDER BY id").fetchall()
     with_login: set[str] = set()
     if value(conn.execute("SELECT to_regclass('trainee_logins') IS NOT NULL")):  # s008 on
         with_login = {n for (n,) in conn.execute("SELECT name FROM trainee_logins")}
