@@ -24,9 +24,29 @@ def _own_settings(request, tmp_path_factory):
     yield
 
 
+#: a widget's dynamic property that keeps it past the test that made it: a wider fixture's widget,
+#: made on first use inside a test (tests/test_table_plays.py's views)
+KEPT = "kept by a fixture"
+
+
+def _address(widget) -> int:
+    """The widget's C++ address: the same widget whichever Python wrapper names it."""
+    from shiboken6 import getCppPointer
+
+    return getCppPointer(widget)[0]
+
+
 @pytest.fixture(autouse=True)
 def _no_qt_leftovers(request):
-    """Fail any Qt test that leaves windows open or timers running (napari's rule)."""
+    """Fail any Qt test that leaves windows open or timers running (napari's rule); then delete
+    every window the test made, shown or hidden, so that no test pays for another's widgets."""
+    from_before = set()
+    if "qtbot" in request.fixturenames:
+        from ui.qt import QApplication
+
+        app = QApplication.instance()
+        if app is not None:
+            from_before = {_address(w) for w in app.topLevelWidgets()}
     yield
     if "qtbot" not in request.fixturenames:
         return
@@ -41,9 +61,14 @@ def _no_qt_leftovers(request):
     timers = {t for w in app.topLevelWidgets() for t in w.findChildren(QTimer) if t.isActive()}
     for w in left:
         w.close()
-    # the widgets the test closed and deleted later (qtbot's among them) go now, as they would
-    # when the app's event loop came round: no test pays for another's windows (a theme
-    # restyles every widget that still exists)
+    # A window closed but not deleted stays in the process (the app's own window, whose signals
+    # hold it, closes without being deleted), and every later theme or palette change restyles
+    # it: a worker of a full run gathered thousands of widgets. The windows the test made go now,
+    # with the widgets it closed and deleted later (qtbot's among them), as they would when the
+    # app's event loop came round.
+    for w in app.topLevelWidgets():
+        if _address(w) not in from_before and not w.property(KEPT):
+            w.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not left, f"windows left open: {left}"
     assert not timers, "timers left running: " + ", ".join(
