@@ -39,6 +39,9 @@ from trainer.progress import (
 )
 from trainer.progress.rows import ATTEMPT_COLUMNS
 
+#: each new file runs every migration, as the app's does (tests/support/progress_file.py)
+MIGRATED_FROM_NOTHING = True
+
 ROOT = Path(__file__).resolve().parents[1]
 
 EXPECTED_COLUMNS = {
