@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
+from fractions import Fraction
 
 import psycopg
 import pytest
@@ -15,6 +17,7 @@ from psycopg.types.json import Jsonb
 from tests.support.class_server import progress_file, until
 from trainer.classes.server.ledger import class_uid
 from trainer.classes.server.logins import class_login
+from trainer.classes.workstation.classview import follow, read_class
 from trainer.classes.workstation.push import Pusher, connect, push_trainees, send_waiting
 from trainer.classes.workstation.queue import Queue
 from trainer.classes.workstation.supervised import batch, round_uid, waiting
@@ -182,3 +185,65 @@ def test_a_rounds_uid_is_its_trainee_deal_and_time():
     assert round_uid("a", "d", 1.5) == round_uid("a", "d", 1.5)
     assert len({round_uid("a", "d", 1.5), round_uid("b", "d", 1.5), round_uid("a", "e", 1.5),
                 round_uid("a", "d", 1.25)}) == 4
+
+
+def expected_rates(rounds) -> dict[str, tuple[int, int]]:
+    """(caught, seen) per fault class of rounds each with its first fault caught, counted here."""
+    out: dict[str, tuple[int, int]] = {}
+    for rnd in rounds:
+        for n, f in enumerate(rnd.faults):
+            c, s = out.get(f.type.fault_class.value, (0, 0))
+            out[f.type.fault_class.value] = (c + (n == 0), s + 1)
+    return out
+
+
+def test_the_class_view_reads_catch_rates_and_the_weakest_class(tmp_path, klass):
+    path = progress_file(tmp_path / "p.sqlite", {"Ana": 1, "Bo": 1})
+    plays = {"Ana": [("props-and-hops", 1), ("pai-gow-dice", 9), ("high-roll-dice", 3)],
+             "Bo": [("three-dice-football", 1)]}
+    for name, games in plays.items():
+        for n, (game, seed) in enumerate(games):
+            supervise(path, name, game, seed, 1000.0 + n)
+    send(path, klass.address())
+    with klass.connect("instructor") as conn:
+        reading = read_class(conn)
+    rows = {r.name: r for r in reading.catching.rows}
+    assert set(rows) == {"Ana", "Bo"} and rows["Ana"].rounds == 3 and rows["Bo"].rounds == 1
+    ana = [faulty(g, s) for g, s in plays["Ana"]]
+    assert rows["Ana"].by_class == expected_rates(ana)
+    assert rows["Ana"].by_game == {g: (1, len(r.faults)) for (g, _), r in zip(plays["Ana"], ana, strict=True)}
+    whole = expected_rates(ana + [faulty(g, s) for g, s in plays["Bo"]])
+    assert reading.catching.by_class == whole
+    seen = {c: p for c, p in whole.items() if p[1] >= 3}
+    lowest = min(Fraction(*p) for p in seen.values())
+    assert reading.catching.weakest in {c for c, p in seen.items() if Fraction(*p) == lowest}
+
+
+def listening(klass) -> bool:
+    with klass.admin() as admin:
+        return admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                             "AND query LIKE 'LISTEN%%'").fetchone()[0] > 0
+
+
+def test_a_round_announced_is_read_into_the_live_reading(tmp_path, klass):
+    path = progress_file(tmp_path / "p.sqlite", {"Ana": 1})
+    send(path, klass.address())
+    stop = threading.Event()
+    heard: list[int] = []
+    listener = threading.Thread(target=lambda: heard.extend(
+        n for n in follow(klass.address("instructor"), stop, wait=0.05) if n is not None))
+    listener.start()
+    try:
+        with klass.connect("instructor") as conn:
+            before = read_class(conn)
+            assert before.catching.rows == []
+            until(lambda: listening(klass), what="the listener's LISTEN")  # a note before it is not heard
+            supervise(path, "Ana", "props-and-hops", 1, 1000.0)
+            send(path, klass.address())
+            until(lambda: any(n < 0 for n in heard), what="the round announced")
+            after = read_class(conn, before, [n for n in heard if n < 0])
+    finally:
+        stop.set()
+        listener.join()
+    assert not after.full
+    assert [(r.name, r.rounds) for r in after.catching.rows] == [("Ana", 1)]
