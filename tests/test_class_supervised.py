@@ -20,8 +20,9 @@ from trainer.classes.server.logins import class_login
 from trainer.classes.workstation.classview import follow, read_class
 from trainer.classes.workstation.push import Pusher, connect, push_trainees, send_waiting
 from trainer.classes.workstation.queue import Queue
-from trainer.classes.workstation.supervised import batch, round_uid, waiting
+from trainer.classes.workstation.supervised import batch, waiting
 from trainer.progress import Store, record_supervised
+from trainer.progress.supervised import round_uid
 from trainer.supervise.playback import deal
 from trainer.supervise.scoring import Flag, score
 

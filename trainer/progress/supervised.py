@@ -4,6 +4,7 @@ fault class and per game, with the weakest class to drill."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -17,6 +18,13 @@ from trainer.supervise.scoring import Score
 
 #: the fewest faults of a class seen before its catch rate may name it the weakest
 SEEN_ENOUGH = 3
+
+
+def round_uid(trainee_uid: str, deal: str, finished: float) -> str:
+    """A supervised round's uid in a class and in the exports: sha256 of its trainee's uid, its
+    deal's id and the time it was finished (as the file holds it, exactly): the same on every
+    machine and in every results file."""
+    return hashlib.sha256(f"{trainee_uid}\n{deal}\n{finished!r}".encode()).hexdigest()
 
 
 def record_supervised(store: Store, trainee_id: int, rnd: SupervisedRound, score: Score,

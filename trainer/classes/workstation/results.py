@@ -28,6 +28,7 @@ from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Line
+from trainer.progress.handoff_supervised import lines_of
 from trainer.progress.records import Attempt, Trainee, clean_name
 from trainer.progress.rows import attempt_from_row, finding_from_row
 
@@ -68,7 +69,7 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                 refused_names: set[str] | None = None) -> list[Line]:
+                 refused_names: set[str] | None = None, rounds: list | None = None) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
     everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
     login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
@@ -79,7 +80,8 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     certificate under a name merged into another's is that person's actor too. A person one of
     whose trainee ids carries two names is left out whole, named in `left_out`, and given no
     account; the names their rows were sent under go into `refused_names` (as the app cleans
-    them), whose certificates the caller leaves out too."""
+    them), whose certificates the caller leaves out too. The supervised rounds of the same
+    people go into `rounds` (trainer.progress.handoff_supervised.SupervisedLine), practice."""
     with conn.cursor(row_factory=dict_row) as cur:
         rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
     person = people(conn)
@@ -123,6 +125,13 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                              f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill",
                              params).fetchall()
         hidden = retracted(conn)
+        if rounds is not None and conn.execute("SELECT to_regclass('supervised_rounds')").fetchone()[0]:
+            held = {tid: t for tid, t in trainees.items() if person.get(tid, tid) not in refused}
+            mine = where.replace("a.", "r.")
+            kept = cur.execute(f"SELECT r.* FROM supervised_rounds r {mine}", params).fetchall()
+            faults = cur.execute(f"SELECT f.* FROM supervised_faults f JOIN supervised_rounds r "
+                                 f"ON r.id = f.round_id {mine} ORDER BY f.round_id, f.n", params).fetchall()
+            rounds.extend(lines_of(held, kept, faults))
     names = {tid: t.name for tid, t in trainees.items()}
     attempts = readable(rows, findings, skills, hidden, [] if left_out is None else left_out, names)
     return [Line(trainees[a.trainee_id], a) for a in attempts
@@ -131,13 +140,13 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
 
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                refused_names: set[str] | None = None) -> list[Line]:
+                refused_names: set[str] | None = None, rounds: list | None = None) -> list[Line]:
     """`server_lines` of the class at `address`; a server that cannot be reached or refuses
     gives ClassServerError with one line saying why."""
     try:
         with connect(address) as conn:
             return server_lines(conn, trainee, left_out=left_out, accounts=accounts,
-                                refused_names=refused_names)
+                                refused_names=refused_names, rounds=rounds)
     except psycopg.errors.InsufficientPrivilege:
         raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
                                "the class (a workstation's or a trainee's): give the instructor's or "

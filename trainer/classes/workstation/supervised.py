@@ -5,12 +5,11 @@ A round waits for a class until the file has a `class_supervised` row for it and
 (migration m023): written once the server has committed it, or refused it (with the server's
 reason: set aside, as a refused attempt is, so that one refused round never stops the others).
 Each round goes under a uid made from its trainee's id, its deal's id and when it was finished
-(`round_uid`): the same on every machine and in every results file, so that the class keeps one
-row per round however often it is sent or imported."""
+(trainer.progress.supervised `round_uid`): the same on every machine and in every results file,
+so that the class keeps one row per round however often it is sent or imported."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 
@@ -18,16 +17,11 @@ import psycopg
 
 from trainer.classes.workstation.push import BATCH, UnsendableError, each_refused
 from trainer.classes.workstation.queue import Queue
+from trainer.progress.supervised import round_uid
 
 #: a supervised round waiting for the class (its uid the first parameter)
 _WAITING = ("NOT EXISTS (SELECT 1 FROM class_supervised c WHERE c.class_uid = ?1 AND c.round_id = r.id)")
 _ROUND = ("round_uid", "game", "difficulty", "finished", "pace", "score", "d_prime", "false_alarms", "flags")
-
-
-def round_uid(trainee_uid: str, deal: str, finished: float) -> str:
-    """A supervised round's uid in the class: sha256 of its trainee's uid, its deal's id and the
-    time it was finished (as the file holds it, exactly)."""
-    return hashlib.sha256(f"{trainee_uid}\n{deal}\n{finished!r}".encode()).hexdigest()
 
 
 def waiting(queue: Queue, class_uid: str | None) -> int:
