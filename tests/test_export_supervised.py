@@ -52,7 +52,8 @@ def check_xapi(text: str) -> None:
     assert len(found) == len(expected)
     for s in found:
         assert s["verb"]["id"] == "http://adlnet.gov/expapi/verbs/scored"
-        assert [c["id"].rsplit("/", 1)[-1] for c in s["context"]["contextActivities"]["category"]] == ["practice"]
+        categories = s["context"]["contextActivities"]["category"]
+        assert [c["id"].rsplit("/", 1)[-1] for c in categories] == ["practice"]
         assert "success" not in s["result"]
         assert s["actor"]["name"] == "Ana"
 
