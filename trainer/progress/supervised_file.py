@@ -49,7 +49,7 @@ def exported(store: Store, keys: dict[int, int]) -> list[dict]:
     return out
 
 
-def parse(doc: dict, trainees: dict[int, Any]) -> list[Entry]:
+def parse(doc: Any, trainees: dict[int, Any]) -> list[Entry]:
     """The file's supervised rounds, checked; ValueError naming the field and the problem."""
     given = doc.get("supervised", [])
     if not isinstance(given, list):
@@ -72,7 +72,7 @@ def _entry(where: str, s: Any, trainees: dict[int, Any]) -> Entry:
     difficulty = s.get("difficulty")
     if isinstance(difficulty, bool) or not isinstance(difficulty, int) or not 1 <= difficulty <= 5:
         raise ValueError(f"{where}.difficulty: must be a whole number from 1 to 5, not {shown(difficulty)}")
-    pace = s.get("pace")
+    pace: Any = s.get("pace")
     if not _number(pace) or not 0 < pace <= 3600:
         raise ValueError(f"{where}.pace: must be seconds between actions (above 0, at most 3600), "
                          f"not {shown(pace)}")

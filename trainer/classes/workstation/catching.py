@@ -55,7 +55,7 @@ def class_catch_rates(conn: psycopg.Connection, trainees: list, members: dict[in
                       ) -> ClassCatchRates:
     """The catch rates of `trainees` (classview's people; `members`: each one's trainee ids), in
     one query; a class whose server has no supervised rounds yet (before s037) has none."""
-    if conn.execute("SELECT to_regclass('supervised_rounds')").fetchone()[0] is None:
+    if (conn.execute("SELECT to_regclass('supervised_rounds')").fetchone() or (None,))[0] is None:
         return ClassCatchRates([], {}, None)
     person = {m: pid for pid, ms in members.items() for m in ms}
     faults = conn.execute(

@@ -125,7 +125,8 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                              f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill",
                              params).fetchall()
         hidden = retracted(conn)
-        if rounds is not None and conn.execute("SELECT to_regclass('supervised_rounds')").fetchone()[0]:
+        kept_here = (conn.execute("SELECT to_regclass('supervised_rounds')").fetchone() or (None,))[0]
+        if rounds is not None and kept_here is not None:  # a class from before s037 keeps none
             held = {tid: t for tid, t in trainees.items() if person.get(tid, tid) not in refused}
             mine = where.replace("a.", "r.")
             kept = cur.execute(f"SELECT r.* FROM supervised_rounds r {mine}", params).fetchall()
