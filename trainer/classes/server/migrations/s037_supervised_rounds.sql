@@ -1,5 +1,5 @@
 -- the rounds a trainee supervised (trainer.progress.supervised), pushed with the attempts: one
--- row per round by its uid (trainer.classes.workstation.supervised `round_uid`), its faults each
+-- row per round by its uid (trainer.progress.supervised `round_uid`), its faults each
 -- with its class and whether it was caught; checked here, bounded, append-only
 CREATE TABLE supervised_rounds (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
