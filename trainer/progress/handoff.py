@@ -323,23 +323,28 @@ class Formerly:
 
 def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), home_page: str = HOME_PAGE,
                activity_base: str = IRI, replaces: tuple[str, str] | None = None,
-               accounts: dict[str, str] | None = None, formerly: Formerly | None = None) -> list[dict]:
+               accounts: dict[str, str] | None = None, formerly: Formerly | None = None,
+               supervised: Iterable = ()) -> list[dict]:
     """The practice attempts' and the certificates' statements, oldest first (an exam attempt
     is left out: see `practice`). `replaces`: the (home page, activity base) of an export sent
     before: the statements it sent that these replace are voided first. `accounts`: more names'
     accounts (clean name to uid), for the certificates (a class's names merged into a person's).
     `formerly`: the actors a claim's settling changed; the statements that gave those attempts
     and certificates their actors of before (under this export's base and home page, and the
-    replaced one's) put one person's results on another's actor, and are voided first too."""
+    replaced one's) put one person's results on another's actor, and are voided first too.
+    `supervised`: the supervised rounds' lines, practice (trainer.progress.handoff_supervised)."""
     kept, _ = practice(lines)
     certified = list(certified)
+    supervised = list(supervised)
     titles: dict = {}
     accounts = {**(accounts or {}), **{clean_name(t.name): t.uid for t, _ in kept if t.uid}}
 
     def made(home: str, base: str) -> list[dict]:
         return ([statement(line, home_page=home, titles=titles, activity_base=base) for line in kept]
                 + [certified_statement(c, accounts=accounts, home_page=home, activity_base=base)
-                   for c in certified])
+                   for c in certified]
+                + [s for r in supervised
+                   for s in supervised_statements(r, home_page=home, activity_base=base)])
 
     def made_then(home: str, base: str) -> list[dict]:
         if formerly is None:
@@ -362,10 +367,10 @@ def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), ho
 def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
                      home_page: str = HOME_PAGE, activity_base: str = IRI,
                      replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None,
-                     formerly: Formerly | None = None) -> int:
+                     formerly: Formerly | None = None, supervised: Iterable = ()) -> int:
     """Write the statements as one JSON list (those voided first); how many."""
     found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base,
-                       replaces=replaces, accounts=accounts, formerly=formerly)
+                       replaces=replaces, accounts=accounts, formerly=formerly, supervised=supervised)
     json.dump(found, out, ensure_ascii=False, indent=1)
     out.write("\n")
     return len(found)
@@ -425,8 +430,10 @@ def local_time(t: float) -> tuple[str, str]:
     return when.strftime("%Y-%m-%d %H:%M:%S"), f"UTC{offset[:3]}:{offset[3:]}"
 
 
-def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) -> Iterator[list[str]]:
-    """The header, then a row per practice attempt or certificate, oldest first."""
+def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = (),
+                    supervised: Iterable = ()) -> Iterator[list[str]]:
+    """The header, then a row per practice attempt, certificate or supervised round (practice:
+    trainer.progress.handoff_supervised), oldest first."""
     from trainer.games import GAME_NAMES
 
     kept, _ = practice(lines)
@@ -442,20 +449,21 @@ def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) 
                          CERTIFICATION["certified-exam"], c.total, c.outcome, "", "", "", "", c.result,
                          f"{c.signer} (key {c.fingerprint})", c.code))
              for c in certified]
+    rows += [(r.finished, supervised_row(r)) for r in supervised]
     yield list(TRANSCRIPT_COLUMNS)
     for _, row in sorted(rows, key=lambda r: r[0]):
         yield [cell(v) for v in row]
 
 
 def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = (), *,
-                     bom: bool = False) -> int:
+                     bom: bool = False, supervised: Iterable = ()) -> int:
     """Write the transcript as CSV (every cell quoted, CRLF line ends as RFC 4180 has them);
     how many rows under the header. `bom`: begin with the byte order mark, by which a
     spreadsheet on Windows knows the file is UTF-8 (without it "§" reads "Â§")."""
     if bom:
         out.write("\ufeff")
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
-    rows = transcript_rows(lines, certified)
+    rows = transcript_rows(lines, certified, supervised)
     writer.writerow(next(rows))  # the header
     n = 0
     for row in rows:
@@ -467,14 +475,28 @@ def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Ce
 def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
           home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False,
           replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None,
-          formerly: Formerly | None = None) -> int:
-    """Write the practice attempts and the certified exams in a format of FORMATS; how many
-    items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe);
-    `accounts`, `formerly`: as `statements` takes them."""
+          formerly: Formerly | None = None, supervised: Iterable = ()) -> int:
+    """Write the practice attempts, the certified exams and the supervised rounds (practice) in
+    a format of FORMATS; how many items were written. `bom`: a transcript begins with the byte
+    order mark (a file, not a pipe); `accounts`, `formerly`: as `statements` takes them."""
     if fmt == "xapi":
         return write_statements(lines, out, certified=certified, home_page=home_page,
                                 activity_base=activity_base, replaces=replaces, accounts=accounts,
-                                formerly=formerly)
+                                formerly=formerly, supervised=supervised)
     if fmt == "csv":
-        return write_transcript(lines, out, certified, bom=bom)
+        return write_transcript(lines, out, certified, bom=bom, supervised=supervised)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")
+
+
+def supervised_statements(line, *, home_page: str, activity_base: str) -> list[dict]:
+    """A supervised round's statements (trainer.progress.handoff_supervised)."""
+    from trainer.progress.handoff_supervised import statements as made  # it imports this module
+
+    return made(line, home_page=home_page, activity_base=activity_base)
+
+
+def supervised_row(line) -> tuple[object, ...]:
+    """A supervised round's transcript row (trainer.progress.handoff_supervised)."""
+    from trainer.progress.handoff_supervised import transcript_row  # it imports this module
+
+    return transcript_row(line)

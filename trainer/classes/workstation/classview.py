@@ -45,6 +45,7 @@ from trainer.classes.server.people import claimed_names, disputed, people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
+from trainer.classes.workstation.catching import ClassCatchRates, class_catch_rates
 from trainer.classes.workstation.push import BACKOFF, CONNECT, connect, pauses
 from trainer.classes.workstation.results import readable
 from trainer.procedure.model import Skill
@@ -343,6 +344,8 @@ class ClassReading:
     latest: dict[int, Working] = field(default_factory=dict)
     tables: frozenset[str] = frozenset()  # the tables of _STAMPED the class has
     stamp: tuple = ()  # _stamp's, when the reading in full began
+    #: the catch rates of the supervised rounds (trainer.classes.workstation.catching)
+    catching: ClassCatchRates = field(default_factory=lambda: ClassCatchRates([], {}, None))
 
 
 def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
@@ -350,7 +353,8 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
     """The class for the live view: in full (the overview and the activity, as
     `server_class_overview` and `class_activity` give them), or, given the reading `before` and
     the server ids of the attempts announced since (`follow`), only what those attempts changed:
-    the rows of their people and their items, read again; the rest is `before`'s. A reading
+    the rows of their people and their items, read again; the rest is `before`'s. A supervised
+    round announced (its id negated: s037) has the catch rates read again, whole. A reading
     since other trainees, logins, merges or retractions (`_stamp`, one query), or of an attempt
     the reading cannot place, is made in full. What slides out of the last days meanwhile is
     dropped at the next full reading."""
@@ -364,6 +368,9 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
         return _read_in_full(conn, trainees, members, rows, hidden, now, since, tables, stamp)
     # nobody new, no merge nor retraction since the reading before (its stamp): its people hold
     trainees, members, rows = before.overview.trainees, before.members, before.rows
+    catching = (class_catch_rates(conn, trainees, members) if any(n < 0 for n in arrived)
+                else before.catching)
+    arrived = [n for n in arrived if n >= 0]
     hidden = list(before.hidden)
     person = {m: pid for pid, ms in members.items() for m in ms}
     changed: set[int] = set()
@@ -390,7 +397,7 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
     overview = _overview(trainees, cells, recent, item_rows, answer)
     return ClassReading(overview, _activity(latest, _stations(conn), now, RECENT), frozenset(changed),
                         now, False, members, rows, tuple(hidden), recent, item_rows, latest,
-                        before.tables, before.stamp)
+                        before.tables, before.stamp, catching)
 
 
 def _read_in_full(conn: psycopg.Connection, trainees: list[Trainee], members: dict[int, list[int]],
@@ -402,7 +409,8 @@ def _read_in_full(conn: psycopg.Connection, trainees: list[Trainee], members: di
     overview = _overview(trainees, cells, recent, item_rows, _answers(conn, members, ANSWER_ATTEMPTS, hidden))
     latest = _latest(conn, trainees, members, hidden)
     return ClassReading(overview, _activity(latest, _stations(conn), now, RECENT), None, now, True,
-                        members, rows, tuple(hidden), recent, item_rows, latest, tables, stamp)
+                        members, rows, tuple(hidden), recent, item_rows, latest, tables, stamp,
+                        class_catch_rates(conn, trainees, members))
 
 
 def _overview(trainees: list[Trainee], cells: dict, recent: dict, item_rows: dict[str, ItemRow],

@@ -28,6 +28,7 @@ from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Formerly, Line
+from trainer.progress.handoff_supervised import lines_of
 from trainer.progress.records import Attempt, Trainee, clean_name
 from trainer.progress.rows import attempt_from_row, finding_from_row
 
@@ -68,7 +69,8 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                 refused_names: set[str] | None = None, formerly: Formerly | None = None) -> list[Line]:
+                 refused_names: set[str] | None = None, formerly: Formerly | None = None,
+                 rounds: list | None = None) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
     everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
     login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
@@ -82,7 +84,8 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     them), whose certificates the caller leaves out too. A trainee id the instructor settled a
     claimant's is hers (trainer.classes.server.people "Claims settled"): `formerly` is given the
     actor each of its attempts had before, and the accounts of before, so that the statements
-    that put her results on the row's actor are voided (trainer.progress.handoff.statements)."""
+    that put her results on the row's actor are voided (trainer.progress.handoff.statements). The supervised rounds of the same
+    people go into `rounds` (trainer.progress.handoff_supervised.SupervisedLine), practice."""
     with conn.cursor(row_factory=dict_row) as cur:
         sent_as = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
     claimed = claimed_names(conn)
@@ -131,6 +134,14 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                              f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill",
                              params).fetchall()
         hidden = retracted(conn)
+        kept_here = (conn.execute("SELECT to_regclass('supervised_rounds')").fetchone() or (None,))[0]
+        if rounds is not None and kept_here is not None:  # a class from before s037 keeps none
+            held = {tid: t for tid, t in trainees.items() if person.get(tid, tid) not in refused}
+            mine = where.replace("a.", "r.")
+            kept = cur.execute(f"SELECT r.* FROM supervised_rounds r {mine}", params).fetchall()
+            faults = cur.execute(f"SELECT f.* FROM supervised_faults f JOIN supervised_rounds r "
+                                 f"ON r.id = f.round_id {mine} ORDER BY f.round_id, f.n", params).fetchall()
+            rounds.extend(lines_of(held, kept, faults))
     names = {tid: t.name for tid, t in trainees.items()}
     attempts = readable(rows, findings, skills, hidden, [] if left_out is None else left_out, names)
     if formerly is not None:
@@ -160,13 +171,15 @@ def _accounts(rows_of: dict[int, Trainee], trainees: dict[int, Trainee], none: s
 
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                refused_names: set[str] | None = None, formerly: Formerly | None = None) -> list[Line]:
+                refused_names: set[str] | None = None, formerly: Formerly | None = None,
+                rounds: list | None = None) -> list[Line]:
     """`server_lines` of the class at `address`; a server that cannot be reached or refuses
     gives ClassServerError with one line saying why."""
     try:
         with connect(address) as conn:
             return server_lines(conn, trainee, left_out=left_out, accounts=accounts,
-                                refused_names=refused_names, formerly=formerly)
+                                refused_names=refused_names, formerly=formerly,
+                                rounds=rounds)
     except psycopg.errors.InsufficientPrivilege:
         raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
                                "the class (a workstation's or a trainee's): give the instructor's or "
