@@ -277,7 +277,10 @@ def certificate_data(cert: dict, verified: bool) -> dict:
 
     items = [{"title": part_title(str(a.get("title", f"Part {a.get('position', 0) + 1}")), a.get("game")),
               "total": a.get("total", 0),
-              "findings": a.get("findings", []), "passed": bool(a.get("passed"))}
+              "findings": a.get("findings", []), "passed": bool(a.get("passed")),
+              **({"faults": [{"words": f["words"], "section": f["section"], "severity": f["severity"],
+                              "caught": f.get("caught_at") is not None}
+                             for f in a["supervise"]["faults"]]} if "supervise" in a else {})}
              for a in cert.get("answers", [])]
     answered = {a.get("position") for a in cert.get("answers", [])}
     items += [{"title": f"Part {p + 1} (not answered)", "total": 0, "findings": [], "passed": False}
