@@ -20,6 +20,8 @@ from trainer.exams.keys import InstructorKey, write_public_key
 from trainer.exams.records import portable_record
 from trainer.exams.submission import write_sitting_file
 from trainer.progress import Store
+from ui.exams.certify import certificate_data
+from ui.exams.report import report_html
 from ui.qt import QLabel, Qt
 
 
@@ -122,3 +124,13 @@ def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verifie
     (tmp_path / "certs.json").write_text(json.dumps([certificate]), encoding="utf-8")
     done = run_here("verify-results", str(tmp_path / "certs.json"), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 0 and "1 certificate verified" in done.stdout, done.stdout + done.stderr
+
+    # the certificate's report says the same of each fault; a supervise part made hostile is left out
+    def printed(cert) -> str:
+        return report_html(certificate_data(cert, True))
+
+    text = printed(certificate)
+    assert text.count("<b>Caught</b>: ") == 1 and text.count("<b>Missed</b>: ") == faults - 1
+    for hostile in ([], {"faults": "x"}, {"faults": [1, None, "x"]}, "x", None):
+        certificate["answers"][0]["supervise"] = hostile
+        assert printed(certificate).count("<b>Missed</b>: ") == faults - 1 - len(missed), hostile
