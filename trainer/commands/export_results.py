@@ -182,7 +182,8 @@ def _from_file(path: str, trainee: str | None, rounds: list) -> tuple[list, list
 
 
 def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str],
-                accounts: dict[str, str], refused_names: set[str], formerly, rounds: list) -> tuple[list, list]:
+                accounts: dict[str, str], refused_names: set[str], formerly,
+                rounds: list) -> tuple[list, list]:
     """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
     reads them; a trainee's reads none, which stops the export only when they were asked for);
     the attempts left out (retracted, or unreadable) named in `left_out`; each name's person's

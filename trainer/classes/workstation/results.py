@@ -84,8 +84,9 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     them), whose certificates the caller leaves out too. A trainee id the instructor settled a
     claimant's is hers (trainer.classes.server.people "Claims settled"): `formerly` is given the
     actor each of its attempts had before, and the accounts of before, so that the statements
-    that put her results on the row's actor are voided (trainer.progress.handoff.statements). The supervised rounds of the same
-    people go into `rounds` (trainer.progress.handoff_supervised.SupervisedLine), practice."""
+    that put her results on the row's actor are voided (trainer.progress.handoff.statements).
+    The supervised rounds of the same people go into `rounds`
+    (trainer.progress.handoff_supervised.SupervisedLine), practice."""
     with conn.cursor(row_factory=dict_row) as cur:
         sent_as = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
     claimed = claimed_names(conn)
