@@ -622,6 +622,9 @@ class PracticeScreen(QWidget):
         self.clock.stop()
         self._tick()
         result = r.finish()
+        if r.log_full:  # the most one round's answer holds (trainer.practice.LOG_ACTIONS)
+            self.note(f"This round ended after {len(r.log):,} actions, the most one round's "
+                      "record holds; what was left undone counts as missing.")
         if self.mode is Mode.EXAM:  # no feedback until the whole exam is over
             self.note("This part of the exam is done.")
         else:
