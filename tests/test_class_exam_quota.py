@@ -251,3 +251,18 @@ def test_the_instructor_resets_a_workstations_quota(tmp_path, klass):
     with klass.connect("instructor") as instructor:
         kept = instructor.execute("SELECT login, rows, reason FROM login_quota_resets ORDER BY id").fetchall()
     assert kept == [(table, 50_000, "Tom filled it on purpose"), ("workstation", 0, "a new term")]
+
+
+def test_an_answer_of_too_many_actions_is_named_with_the_servers_reason():
+    """Refused for its 2,001 actions (under 262,144 bytes), an answer is named with its size and
+    the server's words; an item answered after such a refusal keeps its answer (first kept wins)."""
+    from trainer.exams.classledger import kept_answers, refused_unanswered
+
+    why = "an answer's log is 2001 actions, more than the 2,000 an item's log may hold"
+    kept = {"answers": {0: "[]"}, "refused_answers": [
+        {"step": 3, "position": 1, "why": why, "bytes": 40_000},
+        {"step": 2, "position": 0, "why": why, "bytes": 40_000}]}
+    _, unusable = kept_answers(kept)
+    said = f"an answer larger than the app sends (40000 bytes: {why})"
+    assert unusable["items"] == [{"position": 1, "why": said}]
+    assert refused_unanswered(kept, "n") is None
