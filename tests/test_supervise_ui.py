@@ -332,6 +332,19 @@ def test_the_deal_bar_reads_whole(qtbot, width, large):
                     shown = box.width() - 28  # less the drop-down arrow
                     assert shown >= box.fontMetrics().horizontalAdvance(box.currentText()), \
                         f"{box.currentText()!r} does not read whole in a box {box.width()} wide"
+        if width >= 1366:  # the flag's words beside the table read whole too
+            from ui.qt import QLabel
+            from ui.supervise.screen import SuperviseScreen
+
+            qtbot.mouseClick(page.deal_button, Qt.MouseButton.LeftButton)
+            screen = page.findChild(SuperviseScreen)
+            qtbot.keyClick(screen, Qt.Key.Key_F)
+            qtbot.waitUntil(lambda: screen.flagging.isVisible())
+            for label in screen.flagging.findChildren(QLabel):
+                needed = label.fontMetrics().horizontalAdvance(label.text())
+                assert label.wordWrap() or label.width() >= needed, \
+                    f"{label.text()!r} is cut in a label {label.width()} wide"
+            screen.stop()
     finally:
         window.close()
         app.setStyleSheet("")
