@@ -134,3 +134,39 @@ def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verifie
     for hostile in ([], {"faults": "x"}, {"faults": [1, None, "x"]}, "x", None):
         certificate["answers"][0]["supervise"] = hostile
         assert printed(certificate).count("<b>Missed</b>: ") == faults - 1 - len(missed), hostile
+
+
+def test_the_exam_list_reads_each_exams_name_whole_in_large_print_on_a_laptop(qtbot, tmp_path):
+    """The floor supervisor's form lists every game: its games are cut (the whole in a tooltip),
+    never the exams' names, and the list does not scroll sideways."""
+    from tests.support.screens import window as main_window
+    from trainer.exams import add_bundled_forms, installation_key
+    from trainer.progress import Store
+    from ui.qt import QApplication
+    from ui.shell import theme
+
+    app = QApplication.instance()
+    theme.apply(app, "light", large=True)
+    store = Store.open(tmp_path / "ws.db")
+    add_bundled_forms(store)
+    window = main_window(qtbot, store, installation_key(tmp_path / "k"), store.add_trainee("Rosa Diaz"))
+    window.resize(1366, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        listed = window.show_screen("exam").available
+        qtbot.wait(20)
+        assert listed.rowCount() >= 5
+        names = [listed.item(r, 0).text() for r in range(listed.rowCount())]
+        widest = max(listed.fontMetrics().horizontalAdvance(n) for n in names)
+        assert listed.columnWidth(0) >= widest, f"a name is cut in a column {listed.columnWidth(0)} wide"
+        assert not listed.horizontalScrollBar().isVisible()
+        games = [listed.item(r, 1) for r in range(listed.rowCount())]
+        assert all(g.toolTip() == g.text() for g in games)
+    finally:
+        window.close()
+        store.close()
+        app.setStyleSheet("")
+        app.setPalette(app.style().standardPalette())
+        app.setProperty("theme", None)
+        app.setProperty("large_print", None)
