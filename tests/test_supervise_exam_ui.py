@@ -11,7 +11,7 @@ import json
 
 from tests.support.command import run_here
 from tests.support.exams import code_of, issuer
-from tests.support.screens import window
+from tests.support.screens import choose, press, window
 from trainer import readable
 from trainer.exams import add_bundled_forms, get_form, installation_key
 from trainer.exams.certify import certify, issue_sitting, sign_form, sitting_form
@@ -23,19 +23,6 @@ from trainer.progress import Store
 from ui.exams.certify import certificate_data
 from ui.exams.report import report_html
 from ui.qt import QLabel, Qt
-
-
-def press(qtbot, widget, key, times: int = 1) -> None:
-    for _ in range(times):
-        qtbot.keyClick(widget, key)
-
-
-def choose(qtbot, lst, wanted: str) -> None:
-    """Move a list's current row with ↓ (from the top) to the item whose data is `wanted`."""
-    rows = [lst.item(r).data(Qt.ItemDataRole.UserRole) for r in range(lst.count())]
-    assert wanted in rows, (wanted, rows)
-    press(qtbot, lst, Qt.Key.Key_Home)
-    press(qtbot, lst, Qt.Key.Key_Down, rows.index(wanted))
 
 
 def shown_words(widget) -> str:
