@@ -15,7 +15,7 @@ from psycopg import sql
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server import tables
-from trainer.classes.server.logins import CLASS_LOGINS, add_login
+from trainer.classes.server.logins import CLASS_LOGINS, add_login, enrol_workstation
 from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.tables import OWNER, install
 from trainer.classes.workstation.address import ClassAddress, class_address
@@ -107,6 +107,7 @@ class Class:
     def __init__(self, server: Postgres, *, upto: str | None = None):
         self.server = server
         self.database = f"class_{WORKER}_{next(_classes)}"
+        self.seats: dict[str, str] = {}
         made.append(self)
         if upto is None:
             self._copy(template(server))
@@ -141,6 +142,15 @@ class Class:
 
     def address(self, login: str = "workstation", password: str = PASSWORD) -> ClassAddress:
         return class_address(f"postgresql://{login}:{password}@127.0.0.1:{self.server.port}/{self.database}")
+
+    def seat(self, name: str = "Table 1") -> str:
+        """The login of the workstation `name`, enrolled in the class by its instructor the first
+        time it is asked for (its password PASSWORD): what a workstation that sits exams joins
+        with, since no exam starts or steps with the shared `workstation` login (s040)."""
+        if name not in self.seats:
+            with self.connect("instructor") as instructor:
+                self.seats[name] = enrol_workstation(instructor, name, PASSWORD)
+        return self.seats[name]
 
     def connect(self, login: str = "instructor", password: str = PASSWORD) -> psycopg.Connection:
         return psycopg.connect(self.address(login, password).url, autocommit=True)

@@ -56,7 +56,8 @@ def klass(server):
 @pytest.fixture
 def joined(tmp_path, klass):
     """`joined(login)`: a ClassConnection to the test's class with that login (as the app holds
-    one), closed after the test."""
+    one), closed after the test; `joined.seat(name)`: one joined with the login of the enrolled
+    workstation `name` (Class.seat), as a workstation that sits exams is (s040)."""
     made = []
 
     def join(login: str = "workstation", address=None) -> ClassConnection:
@@ -66,6 +67,10 @@ def joined(tmp_path, klass):
         made.append(conn)
         return conn
 
+    def seat(name: str = "Table 1") -> ClassConnection:
+        return join(klass.seat(name))
+
+    join.seat = seat  # type: ignore[attr-defined]
     yield join
     for conn in made:
         conn.close()

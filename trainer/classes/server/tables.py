@@ -950,3 +950,17 @@ def s037_supervised_rounds(conn: psycopg.Connection) -> None:
     serves), keeps a round sent again once, refuses a different round under a held uid, and
     charges the caller's login's quota (s028)."""
     _run(conn, frozen_sql("s037_supervised_rounds"))
+
+
+@migration
+def s040_no_exam_on_shared_login(conn: psycopg.Connection) -> None:
+    """No exam starts or steps with the shared workstation login (trainer.classes.server.logins,
+    "The shared login and exams"): every session of it may cancel or end every other
+    (pg_cancel_backend, pg_terminate_backend: PostgreSQL lets a role signal its own sessions) and
+    reads their statements, so one workstation on it could stop a classmate's exam at another.
+    `open_exam_sitting`, `start_exam_sitting`, `exam_sitting_step` and `start_exam_attempt` check
+    the caller first (`refuse_exam_on_shared_login`: insufficient_privilege, naming what to do,
+    enrol the workstation) and call s027's, s012's, s034's and s007's, kept as `..._any_login`,
+    which no login calls itself. An enrolled workstation's login, a trainee's own and the staff's
+    are as before; the shared login still sends practice."""
+    _run(conn, frozen_sql("s040_no_exam_on_shared_login"))
