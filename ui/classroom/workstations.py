@@ -43,8 +43,8 @@ from ui.shell import fonts
 
 INTRO = ("A workstation enrolled joins the class with a login of its own: whatever a trainee does "
          "with it (a new password, its settings) stops that workstation only. Workstations joined "
-         "with the shared workstation login all stop together. Enrol each, then join it with its "
-         "own address (File › Join class… at that workstation).")
+         "with the shared workstation login all stop together, and start no exam. Enrol each, then "
+         "join it with its own address (File › Join class… at that workstation).")
 SHOWN_ONCE = ("<b>Shown only now.</b> Each address holds its workstation's password: paste it at that "
               "workstation (File › Join class…) and keep it from the trainees. A lost one is replaced "
               "by enrolling the workstation again.")
@@ -206,8 +206,9 @@ class WorkstationsDialog(QDialog):
             self.shared_button.setToolTip("Workstations not enrolled join with the shared login again")
         else:
             self.shared_state.setText(
-                "<b>Shared workstation login: open.</b> Workstations not enrolled join with it, and "
-                "whoever holds it can lock them all out. Close it once every workstation is enrolled.")
+                "<b>Shared workstation login: open.</b> Workstations not enrolled join with it to "
+                "practise: no exam starts on it, and whoever holds it can lock them all out. Close it "
+                "once every workstation is enrolled.")
             self.shared_button.setText("Close the &shared login…")
             self.shared_button.setToolTip("Only the enrolled workstations join: the shared login "
                                           "connects no more" if enrolled else

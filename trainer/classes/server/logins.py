@@ -60,6 +60,18 @@ before), her profile's id is sent with her login at once, so that no workstation
 register a classmate under it; an id the class already holds under another name is kept as her
 claim, no workstation's login sends under it any more, and the exports refuse it by name
 (trainer.classes.server.people.disputed) until the instructor settles whose it is.
+
+**The shared login and exams** (s040). Every session of the shared workstation login may cancel
+or end every other session of it (pg_cancel_backend, pg_terminate_backend: PostgreSQL lets a role
+signal its own sessions, and no grant takes that away) and reads their statements in
+pg_stat_activity: one workstation on it could stop a classmate's exam start or answers at another
+for as long as it kept at it. So no exam starts or steps with it: the class server refuses a
+sitting's start, each answer and its end, and an exam with no sitting, with the shared login
+(insufficient_privilege, "ask the instructor to enrol this workstation (Class tab ›
+Workstations…)"), and keeps nothing of it. An enrolled workstation's login and a trainee's own
+are roles of their own: no other workstation's login may signal their sessions. The shared login
+still sends practice and reads what a workstation reads: a push it had cancelled is sent again
+until the class keeps it, once, and no time limit runs on it.
 """
 
 from __future__ import annotations
@@ -287,8 +299,9 @@ CLOSE_SHARED_SAYS = ("Closing the shared workstation login: it connects to this 
               "with the shared login stops (its results wait in its progress file) until it is "
               "enrolled.")
 OPEN_SHARED_SAYS = ("Opening the shared workstation login again: every workstation not enrolled joins the "
-             "class with it, and whoever holds it (it is in every such workstation's password "
-             "file) can again lock them all out by changing its password.")
+             "class with it to practise (no exam starts on it), and whoever holds it (it is in "
+             "every such workstation's password file) can again lock them all out by changing "
+             "its password.")
 
 
 @dataclass(frozen=True, slots=True)
