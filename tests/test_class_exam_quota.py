@@ -57,11 +57,10 @@ def spend_quota(tmp_path, klass, address) -> None:
 
 @pytest.mark.parametrize("where", ["Table 1", "shared"])
 def test_a_spent_quota_refuses_no_classmates_exam_answer(tmp_path, klass, joined, ivy, where):
-    if where == "shared":
-        address = klass.address("workstation")
+    if where == "shared":  # spent by the shared login; exams are sat at an enrolled workstation (s040)
+        address, sat_at = klass.address("workstation"), klass.address(klass.seat())
     else:
-        with klass.connect("instructor") as instructor:
-            address = klass.address(enrol_workstation(instructor, where, PASSWORD), PASSWORD)
+        address = sat_at = klass.address(klass.seat(where))
     spend_quota(tmp_path, klass, address)
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -69,7 +68,7 @@ def test_a_spent_quota_refuses_no_classmates_exam_answer(tmp_path, klass, joined
     with Store.open(tmp_path / "ana.sqlite") as store:
         ana = store.add_trainee("Ana Ruiz")
         sit(store, installation_key(tmp_path / "k"), ana, exam, sitting=token,
-            classroom=joined(address=address))
+            classroom=joined(address=sat_at))
         replies = [r["reply"] for r in store.query("SELECT reply FROM exam_stream ORDER BY step")]
     assert replies == ["recorded"] * (len(exam.items) + 1)
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -89,9 +88,9 @@ def tom_sitting_with_a_refused_answer(tmp_path, joined, ivy) -> tuple[dict, obje
     with Store.open(tmp_path / "tom.sqlite") as store:
         store.add_trainee("Tom Reyes")
         start_exam(store, exam, store.find_trainee("Tom Reyes").id, installation_key(tmp_path / "k"),
-                   sitting=token, classroom=joined("workstation"), start_code=code_of(token))
+                   sitting=token, classroom=joined.seat(), start_code=code_of(token))
     key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
-    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+    with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
         assert server_ledger.sitting_step(conn, nonce, 2, link(key, 3, 2), position=0, log="[]") == "recorded"
         assert server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=2, log="[]") == "recorded"
         said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=1, log="[]")
@@ -128,10 +127,10 @@ def test_an_oversized_answer_is_graded_not_answered_and_never_held(tmp_path, kla
     with Store.open(tmp_path / "tom.sqlite") as store:
         store.add_trainee("Tom Reyes")
         start_exam(store, exam, store.find_trainee("Tom Reyes").id, installation_key(tmp_path / "k"),
-                   sitting=token, classroom=joined("workstation"), start_code=code_of(token))
+                   sitting=token, classroom=joined.seat(), start_code=code_of(token))
     key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
     huge = "[" + " " * 299_998 + "]"
-    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+    with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
         assert server_ledger.sitting_step(conn, nonce, 2, link(key, 3, 2), position=0, log="[]") == "recorded"
         said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=1, log=huge)
         assert said.startswith("refused: an answer's log is 300000 bytes")
@@ -158,13 +157,13 @@ def test_a_sure_fail_is_not_made_voidable_by_oversized_answers(tmp_path, klass, 
     with Store.open(tmp_path / "tom.sqlite") as store:
         tom = store.add_trainee("Tom Reyes")
         session = sit(store, installation_key(tmp_path / "k"), tom, exam, sitting=token,
-                      classroom=joined("workstation"), stop_after=1, critical_at=0)
+                      classroom=joined.seat(), stop_after=1, critical_at=0)
         s = session.scenario(1)  # item 2 handed in with nothing done
         session.record(1, grade(build(s), [], automation=s.automation, game=s.game,
                                 target_seconds=s.target_seconds), [])
-        sent(store, joined("workstation"))
+        sent(store, joined.seat())
     big = '"' + "x" * 300_000 + '"'
-    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+    with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
         said = server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), position=2, log=big)
         assert said.startswith("refused: an answer's log is 300002 bytes")
         assert server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), ending="finished") == "recorded"
@@ -185,9 +184,9 @@ def test_a_refused_answer_to_an_item_answered_first_holds_nothing(tmp_path, klas
     with Store.open(tmp_path / "tom.sqlite") as store:
         tom = store.add_trainee("Tom Reyes")
         sit(store, installation_key(tmp_path / "k"), tom, exam, sitting=token,
-            classroom=joined("workstation"))
+            classroom=joined.seat())
     key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
-    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+    with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
         said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=0, log="[]")
         assert said.startswith("refused: step 3 was taken first")
     with Store.open(tmp_path / "instructor.sqlite") as ledger:

@@ -51,11 +51,11 @@ def test_an_exam_with_no_sitting_starts_only_at_a_form_the_instructor_gave(tmp_p
         add_form(store, exam)
         sam = store.find_trainee("Sam Lee").id
         with pytest.raises(NoAttemptsLeftError, match=r"not given to the class.*Give to class"):
-            start_exam(store, exam, sam, key, classroom=joined("workstation"))
+            start_exam(store, exam, sam, key, classroom=joined.seat())
         assert store.query("SELECT count(*) AS n FROM exam_results")[0]["n"] == 0
         assert give_to_class(joined("instructor"), exam) is True
         assert give_to_class(joined("instructor"), exam) is False  # once is enough
-        start_exam(store, exam, sam, key, classroom=joined("workstation")).abandon()
+        start_exam(store, exam, sam, key, classroom=joined.seat()).abandon()
     assert [(r[1], r[2], r[3]) for r in server_rows(klass, "exam_starts")] == [("Sam Lee", exam.uid, 1)]
 
 
@@ -67,30 +67,30 @@ def test_the_attempts_allowed_are_the_classs_not_the_workstations(tmp_path, klas
     generous = dataclasses.replace(exam, attempts_allowed=5)
     assert generous.uid == exam.uid and generous.digest != exam.digest
     path = workstation(tmp_path, "ws.sqlite", "Sam Lee")
-    push_all(path, klass)  # the shared login serves Sam from now on: it reads his attempts (s018)
+    push_all(path, klass, address=klass.address(klass.seat()))  # Table 1 serves Sam, reads his (s018)
     key = installation_key(tmp_path / "k")
-    shared = joined("workstation")
+    table = joined.seat()
     with Store.open(path) as store:
         add_form(store, generous)
         sam = store.find_trainee("Sam Lee").id
         add_bundled_forms(store)
         visits = []
-        ask = shared._ledger
-        shared._ledger = lambda call, *args: (visits.append(call), ask(call, *args))[1]
-        listed = ExamAccess(store, sam, shared).available()
-        shared._ledger = ask
+        ask = table._ledger
+        table._ledger = lambda call, *args: (visits.append(call), ask(call, *args))[1]
+        listed = ExamAccess(store, sam, table).available()
+        table._ledger = ask
         from trainer.exams.forms import bundled_forms
 
         assert len(listed) == 1 + len(bundled_forms())  # the copy, and each bundled form
         assert len(visits) == 1, "the list visits the class once, not per form"
         shown = [(a.attempts_left, a.attempts_allowed) for a in listed if a.uid == exam.uid]
         assert shown == [(1, 1)], "the Exam screen shows the class's allowance, not the copy's"
-        start_exam(store, generous, sam, key, classroom=shared).abandon()
+        start_exam(store, generous, sam, key, classroom=table).abandon()
         with pytest.raises(NoAttemptsLeftError, match="used 1 of the 1 attempt"):
-            start_exam(store, generous, sam, key, classroom=shared)
+            start_exam(store, generous, sam, key, classroom=table)
     with pytest.raises(ClassServerError, match="used 1 of the 1"):
-        shared.start_attempt("e" * 32, "Sam Lee", exam.uid)
-    with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.UndefinedFunction):
+        table.start_attempt("e" * 32, "Sam Lee", exam.uid)
+    with klass.connect(klass.seat()) as conn, pytest.raises(psycopg.errors.UndefinedFunction):
         conn.execute("SELECT start_exam_attempt('x', 'Sam Lee', %s, 9)", (exam.uid,))  # s004's: gone
     assert len(server_rows(klass, "exam_starts")) == 1
 
@@ -244,9 +244,9 @@ def test_no_other_spelling_of_a_name_gets_round_its_login(klass, joined, spellin
         class_login(instructor, "Sam Lee", "sam-password")
         with pytest.raises(ClassServerError, match="not written as the class writes names"):
             class_login(instructor, spelling, "long-enough")
-    shared = joined("workstation")
+    table = joined.seat()
     with pytest.raises(ClassServerError, match="not written as the class writes names"):
-        shared.start_attempt("a" * 32, spelling, exam.uid)
+        table.start_attempt("a" * 32, spelling, exam.uid)
     assert server_rows(klass, "exam_starts") == []
 
 

@@ -102,7 +102,8 @@ def finishes(call, *args):
 # --------------------------------------------------------------------------- defaults planted
 def test_defaults_the_shared_login_gives_itself_stop_no_workstation(tmp_path, klass, joined, planted):
     """The attack: the shared workstation login makes itself read-only (and worse);
-    every workstation still pushes and starts exams, as each connection sets its own session."""
+    every workstation still pushes, as each connection sets its own session (and an exam on it is
+    refused for what it is, s040, not for what was planted)."""
     exam = form()
     give_to_class(joined("instructor"), exam)
     with klass.connect("workstation") as attacker:
@@ -113,7 +114,8 @@ def test_defaults_the_shared_login_gives_itself_stop_no_workstation(tmp_path, kl
                              "'workstation'::regrole").fetchone()[0] == 2
     path = progress_file(tmp_path / "ws.sqlite", {"Sam Lee": 3, "Ana Ruiz": 2})
     assert push_all(path, klass) == 5 and klass.count() == 5
-    assert sam_starts(joined("workstation"), exam) == 1
+    with pytest.raises(ClassServerError, match="enrol this workstation"):
+        sam_starts(joined("workstation"), exam)
     with push.connect(klass.address("workstation")) as conn:
         for name, (_, ours) in PLANTED.items():
             assert conn.execute(f"SHOW {name}").fetchone()[0] == ours, name
@@ -301,8 +303,8 @@ def test_no_lock_a_login_holds_holds_up_an_exam_start_a_login_or_an_enrolment(kl
                 "AND c.relkind = 'r' AND has_table_privilege(c.oid, 'SELECT')").fetchall()
             for (table,) in readable:
                 attacker.execute(f"LOCK TABLE {table} IN ACCESS SHARE MODE")
-        assert finishes(sam_starts, joined("workstation"), exam) == 1
-        assert finishes(sam_starts, joined("workstation"), exam) == 2
+        assert finishes(sam_starts, joined.seat(), exam) == 1
+        assert finishes(sam_starts, joined.seat(), exam) == 2
         with klass.connect("instructor") as instructor:
             assert finishes(class_login, instructor, "Bo Chen", "bo-password").startswith("trainee_")
             assert finishes(class_login, instructor, "Ana Ruiz", "new-password") == ana
@@ -315,7 +317,7 @@ def test_starts_at_once_are_each_counted_and_none_past_the_allowance(klass, join
     trainee at once at a form that allows 3, three are counted (1, 2, 3) and five refused."""
     exam = form()
     give_to_class(joined("instructor"), exam)
-    ledgers = [joined("workstation") for _ in range(8)]
+    ledgers = [joined.seat(f"Table {n}") for n in range(8)]  # a login holds 4 connections at most
     barrier = threading.Barrier(len(ledgers))
     got: list = []
 
@@ -346,7 +348,7 @@ def test_a_lock_held_too_long_is_said_in_one_line(klass, joined, monkeypatch):
         owner.execute("BEGIN")
         owner.execute("LOCK TABLE exam_starts IN ACCESS EXCLUSIVE MODE")
         with pytest.raises(ClassServerError, match=r"is busy: .* nothing was changed, try again"):
-            sam_starts(joined("workstation"), exam)
+            sam_starts(joined.seat(), exam)
         owner.execute("ROLLBACK")
     assert server_rows(klass, "exam_starts") == []
 
@@ -486,7 +488,7 @@ def test_the_shared_login_closed_connects_and_sends_nothing_and_enrolled_worksta
             push_all(progress_file(tmp_path / "shared.sqlite", {"Sam Lee": 2}), klass)
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="shared workstation login is closed"):
             held.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [], "attempts": []}),))
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="shared workstation login is closed"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="enrol this workstation"):  # s040
             held.execute("SELECT start_exam_attempt(%s, 'Sam Lee', %s)", (uuid.uuid4().hex, exam.uid))
     finally:
         held.close()

@@ -573,7 +573,7 @@ def test_an_instructor_voids_a_sitting_listed_in_the_class_tab(qtbot, tmp_path, 
                               classroom=ClassLedger(klass.address("instructor")))
     with Store.open(tmp_path / "sam.db") as ws:
         sit(ws, installation_key(tmp_path / "k"), ws.add_trainee("Sam Lee"), exam, sitting=token,
-            classroom=ClassConnection(str(tmp_path / "sam.db"), klass.address()), stop_after=1)
+            classroom=ClassConnection(str(tmp_path / "sam.db"), klass.address(klass.seat())), stop_after=1)
     w, page, store = instructor_window(qtbot, tmp_path, klass)
     view = page.klass
     qtbot.waitUntil(lambda: "Sittings not ended" in view.side.toPlainText(), timeout=WITHIN)
@@ -602,7 +602,7 @@ def test_an_instructor_voids_a_sitting_listed_in_the_class_tab(qtbot, tmp_path, 
 
 
 def test_an_instructor_gives_back_an_attempt_from_the_class_tab(qtbot, tmp_path, klass, joined):
-    """A classmate at the shared login spent Bo Chen's three attempts at a form (Bo has no class
+    """A classmate at Bo's workstation spent Bo Chen's three attempts at a form (Bo has no class
     login). On the live Class tab the instructor clicks Give back…, picks the second of the
     attempts listed, gives the reason and Give back: the class keeps it, and the
     status bar says it in the words give-back-attempt prints. The same attempt given back again
@@ -618,7 +618,7 @@ def test_an_instructor_gives_back_an_attempt_from_the_class_tab(qtbot, tmp_path,
     give_to_class(joined("instructor"), exam)
     spent = [uuid.uuid4().hex for _ in range(exam.attempts_allowed)]
     for uid in spent:
-        joined("workstation").start_attempt(uid, "Bo Chen", exam.uid)
+        joined.seat().start_attempt(uid, "Bo Chen", exam.uid)
     w, page, store = instructor_window(qtbot, tmp_path, klass)
     view = page.klass
     qtbot.waitUntil(lambda: page.live.refreshes >= 1, timeout=WITHIN)

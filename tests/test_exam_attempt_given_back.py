@@ -1,5 +1,5 @@
 """An attempt a classmate spent is given back by the instructor. The attack (the third cold
-review): a trainee at a shared workstation starts exams with no sitting for Bo Chen, who has no
+review): a trainee at a workstation starts exams with no sitting for Bo Chen, who has no
 class login, until the class counts every attempt of the form spent; then the instructor can
 issue Bo no sitting of that form, and nothing gave the attempts back (void-sitting voids
 sittings only). Now the instructor lists them and gives each back with a reason the class keeps
@@ -31,12 +31,12 @@ def ivy():
 def test_the_instructor_gives_back_the_attempts_a_classmate_spent(tmp_path, klass, joined, ivy):
     exam = form()
     give_to_class(joined("instructor"), exam)
-    shared = joined("workstation")
+    table = joined.seat()
     spent = [uuid.uuid4().hex for _ in range(exam.attempts_allowed)]
-    for uid in spent:  # the classmate, at the shared login, for a name with no login
-        shared.start_attempt(uid, "Bo Chen", exam.uid)
+    for uid in spent:  # a classmate, at an enrolled workstation, for a name with no login
+        table.start_attempt(uid, "Bo Chen", exam.uid)
     with pytest.raises(ClassServerError, match="used 3 of the 3"):
-        shared.start_attempt(uuid.uuid4().hex, "Bo Chen", exam.uid)
+        table.start_attempt(uuid.uuid4().hex, "Bo Chen", exam.uid)
     with Store.open(tmp_path / "instructor.sqlite") as ledger, pytest.raises(NoAttemptsLeftError):
         issue_sitting(ledger, ivy, exam, "Bo Chen", classroom=joined("instructor"))
 

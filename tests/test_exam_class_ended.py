@@ -62,7 +62,7 @@ def sat(tmp_path, exam, token, joined, **more):
         who = store.find_trainee("Sam Lee")
         trainee = who.id if who is not None else store.add_trainee("Sam Lee")
         return sit(store, installation_key(tmp_path / "k"), trainee, exam, sitting=token,
-                   classroom=joined("workstation"), **more)
+                   classroom=joined.seat(), **more)
 
 
 def certify_command(tmp_path, klass, *more: str):
@@ -142,8 +142,8 @@ def test_an_abandoned_sitting_is_certified_abandoned_and_exported(tmp_path, klas
     token = issued(tmp_path, ivy, joined, exam)
     with Store.open(tmp_path / "ws.sqlite") as store:
         sit(store, installation_key(tmp_path / "k"), store.add_trainee("Sam Lee"), exam, sitting=token,
-            classroom=joined("workstation"), stop_after=1)  # and nothing more: he left
-        sent(store, joined("workstation"))
+            classroom=joined.seat(), stop_after=1)  # and nothing more: he left
+        sent(store, joined.seat())
     abandon(joined("instructor"), token["nonce"], "left the room")
     with pytest.raises(UncertifiedSittingError, match=token["nonce"]):
         issued(tmp_path, ivy, joined, exam)
@@ -163,7 +163,7 @@ def test_a_sitting_still_under_way_is_not_certified_from_its_record(tmp_path, kl
     token = issued(tmp_path, ivy, joined, exam)
     with Store.open(tmp_path / "ws.sqlite") as store:
         sit(store, installation_key(tmp_path / "k"), store.add_trainee("Sam Lee"), exam, sitting=token,
-            classroom=joined("workstation"), stop_after=1)
+            classroom=joined.seat(), stop_after=1)
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         summary = certify_class(ledger, ivy, joined("instructor"))
     assert summary.certificates == [] and summary.refused == []
@@ -227,7 +227,7 @@ def test_every_sitting_the_class_knows_is_certified_or_named(tmp_path, klass, jo
         bo = issue_sitting(ray_file, ray, EXAM, "Bo Lin", classroom=joined("instructor"))
     with Store.open(tmp_path / "bo.sqlite") as store:
         assert sit(store, installation_key(tmp_path / "k"), store.add_trainee("Bo Lin"), EXAM, sitting=bo,
-                   classroom=joined("workstation")).passed
+                   classroom=joined.seat()).passed
 
     with Store.open(older) as restored:
         done = certify_class(restored, ivy, joined("instructor"))

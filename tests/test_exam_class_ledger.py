@@ -65,7 +65,7 @@ def test_a_sitting_sat_once_cannot_be_sat_again_from_an_older_progress_file(tmp_
     path = workstation_file(tmp_path / "workstation.sqlite")
     shutil.copy(path, tmp_path / "before.sqlite")
     key = installation_key(tmp_path / "installation.key")
-    workstation = joined("workstation")
+    workstation = joined.seat()
     with Store.open(path) as store:
         sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token, classroom=workstation)
     replace_file(path, tmp_path / "before.sqlite")  # the file from before the exam, to sit it again
@@ -116,7 +116,7 @@ def test_the_server_refuses_a_sitting_it_did_not_issue_or_one_expired_by_its_clo
                               classroom=joined("instructor"))
     path = workstation_file(tmp_path / "workstation.sqlite")
     key = installation_key(tmp_path / "installation.key")
-    workstation = joined("workstation")
+    workstation = joined.seat()
     with Store.open(path) as store:
         sam = store.find_trainee("Sam Lee").id
         with pytest.raises(ClassLedgerError, match="not issued in this class"):
@@ -147,10 +147,10 @@ def test_attempts_at_a_form_come_back_from_no_fresh_progress_file(tmp_path, klas
     lib = load_library()
     exam = new_form("Stick exam", [lib.by_id("ph-first-shake"), lib.by_id("pgd-sum-a-sixteen")],
                     time_limit_seconds=600, created_by="Ivy", attempts_allowed=2, uid="stick-1")
-    workstation = joined("workstation")
+    workstation = joined.seat()
     path = tmp_path / "workstation.sqlite"
     workstation_file(path)
-    push_all(path, klass)  # as the app's pusher does on joining: the workstation serves Sam (s018)
+    push_all(path, klass, address=workstation.address)  # as the pusher does on joining: it serves Sam (s018)
     with Store.open(path) as store:
         add_form(store, exam)  # the exam on the workstation, before any attempt
     assert give_to_class(joined("instructor"), exam)  # and given to the class by the instructor
@@ -182,7 +182,7 @@ def test_certificates_are_kept_by_the_class_and_checked_when_read_back(tmp_path,
     path = workstation_file(tmp_path / "workstation.sqlite")
     with Store.open(path) as store:
         result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
-                     sitting=token, classroom=joined("workstation"))
+                     sitting=token, classroom=joined.seat())
         record = portable_record(store, result.id)
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         certificate = certify(ledger, ivy, record, token, classroom=joined("instructor"))
@@ -200,7 +200,7 @@ def test_certificates_are_kept_by_the_class_and_checked_when_read_back(tmp_path,
     assert [(c["result"], signer) for c, signer in read] == [(certificate["result"], ivy.public),
                                                              (forged["result"], None)]
     with pytest.raises(ClassLedgerError, match="refuses this login"):
-        class_certificates(joined("workstation"), [ivy.public])  # a workstation reads no certificate
+        class_certificates(joined.seat(), [ivy.public])  # a workstation reads no certificate
 
 
 # --------------------------------------------------------------------------- certifying checks the server
@@ -227,7 +227,7 @@ def test_a_result_whose_sitting_the_server_never_saw_started_is_not_certified(tm
         modified_engine(m)
         with Store.open(path) as store:
             result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
-                         sitting=token, classroom=joined("workstation"))
+                         sitting=token, classroom=joined.seat())
             record = portable_record(store, result.id)
     assert server_rows(klass, "exam_sitting_uses") == []  # the server never counted it
     signed = counting_signatures(monkeypatch)
@@ -250,7 +250,7 @@ def test_a_sitting_used_once_on_the_server_is_certified_once(tmp_path, monkeypat
     key = installation_key(tmp_path / "k")
     with Store.open(path) as store:
         result = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
-                     classroom=joined("workstation"))
+                     classroom=joined.seat())
         first = portable_record(store, result.id)
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         certify(ledger, ivy, first, token, classroom=joined("instructor"))
@@ -259,7 +259,7 @@ def test_a_sitting_used_once_on_the_server_is_certified_once(tmp_path, monkeypat
         modified_engine(m)
         with Store.open(path) as store:
             result = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
-                         classroom=joined("workstation"))
+                         classroom=joined.seat())
             second = portable_record(store, result.id)
     assert len(server_rows(klass, "exam_sitting_uses")) == 1
     signed = counting_signatures(monkeypatch)
@@ -273,7 +273,7 @@ def test_a_sitting_used_once_on_the_server_is_certified_once(tmp_path, monkeypat
 # --------------------------------------------------------------------------- whose attempts
 def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_path, klass, joined, ivy):
     """Sam's own login starts no exam for Ann, with her sitting or without one; once Sam has a
-    login, the login the workstations share starts no exam without a sitting for Sam; and no
+    login, a workstation's login starts no exam without a sitting for Sam; and no
     workstation reads a sitting's nonce, so none spends a sitting without its token."""
     exam = form()
     path = progress_file(tmp_path / "ws.sqlite", {"Sam Lee": 1, "Ann Roe": 1})
@@ -286,7 +286,7 @@ def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_pat
     give_to_class(joined("instructor"), exam)
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         ann_token = issue_sitting(ledger, ivy, exam, "Ann Roe", classroom=joined("instructor"))
-    sams_own, shared = joined(address=klass.address(login, "sam-password")), joined("workstation")
+    sams_own, table = joined(address=klass.address(login, "sam-password")), joined.seat()
     key = installation_key(tmp_path / "k")
     with Store.open(path) as store:
         sam, ann = store.find_trainee("Sam Lee").id, store.find_trainee("Ann Roe").id
@@ -296,18 +296,18 @@ def test_a_login_of_ones_own_keeps_ones_attempts_from_other_workstations(tmp_pat
             start_exam(store, exam, ann, key, sitting=ann_token, classroom=sams_own,
                        start_code=code_of(ann_token))
         with pytest.raises(TraineeLoginNeeded, match="Sam Lee has a login of their own"):
-            start_exam(store, exam, sam, key, classroom=shared)  # the app asks for his password
+            start_exam(store, exam, sam, key, classroom=table)  # the app asks for his password
         with pytest.raises(ClassServerError, match="Sam Lee has a login of their own"):
-            shared.start_attempt("f" * 32, "Sam Lee", exam.uid)  # an engine that would not ask
+            table.start_attempt("f" * 32, "Sam Lee", exam.uid)  # an engine that would not ask
         assert server_rows(klass, "exam_starts") == [] and server_rows(klass, "exam_sitting_uses") == []
         start_exam(store, exam, sam, key, classroom=sams_own).abandon()  # his own, with his login
-        start_exam(store, exam, ann, key, sitting=ann_token, classroom=shared,  # her token
+        start_exam(store, exam, ann, key, sitting=ann_token, classroom=table,  # her token
                    start_code=code_of(ann_token)).abandon()
     assert [r[1] for r in server_rows(klass, "exam_starts")] == ["Sam Lee"]
     assert len(server_rows(klass, "exam_sitting_uses")) == 1
     for reach_around in ("SELECT nonce FROM exam_sittings",
                          "SELECT start_exam_attempt_as_asked('x', 'Sam Lee', 'f', 9)"):
-        with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with klass.connect(klass.seat()) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute(reach_around)
 
 

@@ -135,11 +135,11 @@ def test_a_workstation_that_holds_its_clock_and_sends_an_hour_late_gets_nothing_
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
         held = time.time()  # the exam clock stops where it was at the start
-        session = started(store, tmp_path, exam, token, joined("workstation"), clock=lambda: held)
+        session = started(store, tmp_path, exam, token, joined.seat(), clock=lambda: held)
         server_clock_moves_on(klass, token["nonce"], 3600)
         answer(session, 0, 1, 2)  # sat online: each answer goes as it is given, an hour late
         assert session.result.status.value == "passed"  # by its own held clock
-        assert sent(store, joined("workstation")) == 0  # nothing waits
+        assert sent(store, joined.seat()) == 0  # nothing waits
         record = portable_record(store, session.result_id)
         said = replies(store)
     assert all(r.startswith("recorded late: it reached the class server 27") for r in said), said
@@ -168,7 +168,7 @@ def test_an_outage_past_the_allowance_costs_the_answers_that_came_late_and_says_
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
-        session = started(store, tmp_path, exam, token, joined("workstation"))
+        session = started(store, tmp_path, exam, token, joined.seat())
         answer(session, 0)  # in time: it goes as it is given
         with cable_out(session):
             answer(session, 1)  # it waits in the file
@@ -177,7 +177,7 @@ def test_an_outage_past_the_allowance_costs_the_answers_that_came_late_and_says_
             server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE + 600)
         assert session.send()  # the network is back
         answer(session, 2)
-        assert sent(store, joined("workstation")) == 0
+        assert sent(store, joined.seat()) == 0
         record = portable_record(store, session.result_id)
         said = replies(store)
     assert said[0] == "recorded" and all(r.startswith("recorded late: ") for r in said[1:])
@@ -198,12 +198,12 @@ def test_answers_held_up_within_the_allowance_count(tmp_path, klass, joined, ivy
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
-        session = started(store, tmp_path, exam, token, joined("workstation"))
+        session = started(store, tmp_path, exam, token, joined.seat())
         with cable_out(session):
             answer(session, 0)  # it waits in the file
             server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE - 10)
         answer(session, 1, 2)  # the network is back: the first goes, then these
-        assert sent(store, joined("workstation")) == 0
+        assert sent(store, joined.seat()) == 0
         record = portable_record(store, session.result_id)
         assert replies(store) == ["recorded"] * 4
     certificate = certified(tmp_path, ivy, joined, record, token)
@@ -223,7 +223,7 @@ def test_answers_sent_two_minutes_after_the_limit_are_marked_late(tmp_path, klas
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
-        session = started(store, tmp_path, exam, token, joined("workstation"))
+        session = started(store, tmp_path, exam, token, joined.seat())
         server_clock_moves_on(klass, token["nonce"], LIMIT + 115)
         answer(session, 0, 1, 2)
         record = portable_record(store, session.result_id)
@@ -244,7 +244,7 @@ def test_a_workstation_that_never_sends_its_answers_is_certified_as_the_server_k
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
-        session = started(store, tmp_path, exam, token, joined("workstation"))
+        session = started(store, tmp_path, exam, token, joined.seat())
         session.online = False  # the patch: sat as if offline, and nothing sent
         answer(session, 0, 1, 2)  # kept back: never sent
         record = portable_record(store, session.result_id)
@@ -273,7 +273,7 @@ def test_the_certify_command_says_what_came_too_late(tmp_path, klass, joined, iv
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
-        session = started(store, tmp_path, exam, token, joined("workstation"))
+        session = started(store, tmp_path, exam, token, joined.seat())
         answer(session, 0)
         with cable_out(session):
             answer(session, 1)
@@ -302,7 +302,7 @@ def test_a_sitting_past_its_time_holds_up_no_new_sitting_of_its_form(tmp_path, k
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
-        started(store, tmp_path, exam, token, joined("workstation"))  # and never ended
+        started(store, tmp_path, exam, token, joined.seat())  # and never ended
     server_clock_moves_on(klass, token["nonce"], LIMIT + ALLOWANCE - 30)  # the queue's time left
     with pytest.raises(ClassLedgerError, match="not ended"):
         issued(tmp_path, ivy, joined, exam)

@@ -41,7 +41,7 @@ def sat(tmp_path, joined, exam, token, name: str) -> dict:
     with Store.open(tmp_path / name) as store:
         sam = store.find_trainee("Sam Lee") or store.trainee(store.add_trainee("Sam Lee"))
         result = sit(store, installation_key(tmp_path / "k"), sam.id, exam, sitting=token,
-                     classroom=joined("workstation"))
+                     classroom=joined.seat())
         return portable_record(store, result.id)
 
 
@@ -82,7 +82,7 @@ def test_a_voided_sitting_gives_its_attempt_back_and_is_never_certified(tmp_path
     assert again["attempt"] == 2
     with Store.open(tmp_path / "ws.sqlite") as store, pytest.raises(ExamError):
         start_exam(store, exam, store.find_trainee("Sam Lee").id, installation_key(tmp_path / "k"),
-                   sitting=spoiled, classroom=joined("workstation"), start_code=code_of(spoiled))
+                   sitting=spoiled, classroom=joined.seat(), start_code=code_of(spoiled))
     certificate = certified(tmp_path, ivy, joined, sat(tmp_path, joined, exam, again, "ws2.sqlite"), again)
     assert certificate["attempt"] == 2
     done = void(klass, again["nonce"], "the network was down")
@@ -97,5 +97,5 @@ def test_a_sitting_never_started_is_voided_and_cannot_start(tmp_path, klass, joi
         sam = store.add_trainee("Sam Lee")
         with pytest.raises((ClassLedgerError, ExamError), match="voided"):
             start_exam(store, exam, sam, installation_key(tmp_path / "k"), sitting=token,
-                       classroom=joined("workstation"), start_code=code_of(token))
+                       classroom=joined.seat(), start_code=code_of(token))
     assert server_rows(klass, "exam_sitting_uses") == []

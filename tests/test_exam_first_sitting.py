@@ -76,15 +76,15 @@ def test_a_token_read_from_a_sitting_file_spends_nothing_on_the_class_server(tmp
     nor the call the app made before, nor a made-up link. Then Ana sits it and is certified."""
     exam = form()
     token = issued(tmp_path, ivy, joined, exam, "Ana Ruiz")
-    shared = joined("workstation")
+    table = joined.seat()
     nonce, digest = token["nonce"], exam.digest  # the form itself is known: the attacker sat it
     with pytest.raises(ClassServerError, match="start code was not proven"):
-        shared.start_sitting(nonce, "Ana Ruiz", digest, "f" * 32)  # no proof
+        table.start_sitting(nonce, "Ana Ruiz", digest, "f" * 32)  # no proof
     with pytest.raises(ClassServerError, match="start code was not proven"):
-        shared.start_sitting(nonce, "Ana Ruiz", digest, "f" * 32, secrets.token_bytes(32))
-    with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        table.start_sitting(nonce, "Ana Ruiz", digest, "f" * 32, secrets.token_bytes(32))
+    with klass.connect(klass.seat()) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("SELECT use_exam_sitting(%s, 'Ana Ruiz', %s, %s)", (nonce, digest, "e" * 32))
-    with klass.connect("workstation") as conn, pytest.raises(ClassServerError, match="came before step 1"):
+    with klass.connect(klass.seat()) as conn, pytest.raises(ClassServerError, match="came before step 1"):
         # "abandoned, 0": an end with a made-up link
         server_ledger.sitting_step(conn, nonce, 2, secrets.token_bytes(32), ending="left")
     assert server_rows(klass, "exam_sitting_uses") == [] and steps(klass) == []
@@ -92,7 +92,7 @@ def test_a_token_read_from_a_sitting_file_spends_nothing_on_the_class_server(tmp
     path = workstation_file(tmp_path / "ws.sqlite", "Ana Ruiz")
     with Store.open(path) as store:
         result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Ana Ruiz").id, exam,
-                     sitting=token, classroom=shared)
+                     sitting=token, classroom=table)
         record = portable_record(store, result.id)
     assert certified(tmp_path, ivy, joined, record, token)["passed"]
 
@@ -105,11 +105,11 @@ def test_a_started_sitting_takes_no_step_without_the_next_link(tmp_path, klass, 
     path = workstation_file(tmp_path / "ws.sqlite")
     with Store.open(path) as store:
         session = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
-                      sitting=token, classroom=joined("workstation"), stop_after=1)
-        sent(store, joined("workstation"))
+                      sitting=token, classroom=joined.seat(), stop_after=1)
+        sent(store, joined.seat())
         spent = [bytes(r[2]) for r in steps(klass)]  # step 1 (the start) and step 2 (item 1)
         assert [r[1] for r in steps(klass)] == [1, 2]
-        with klass.connect("workstation") as conn:
+        with klass.connect(klass.seat()) as conn:
             for made_up in (*spent, secrets.token_bytes(32)):
                 with pytest.raises(ClassServerError, match="does not prove the sitting's start code"):
                     server_ledger.sitting_step(conn, token["nonce"], 3, made_up, position=1, log="[]")
@@ -117,7 +117,7 @@ def test_a_started_sitting_takes_no_step_without_the_next_link(tmp_path, klass, 
                     server_ledger.sitting_step(conn, token["nonce"], 3, made_up, ending="left")
         assert [r[1] for r in steps(klass)] == [1, 2] and steps(klass, "exam_sitting_refusals") == []
         session.abandon()
-        sent(store, joined("workstation"))
+        sent(store, joined.seat())
     assert [(r[1], r[3], r[8]) for r in steps(klass)] == [(1, "start", None), (2, "answer", None),
                                                          (3, "end", "left")]
 
@@ -151,7 +151,7 @@ def test_an_old_token_without_proof_starts_and_is_certified_as_before(tmp_path, 
     path = workstation_file(tmp_path / "ws.sqlite")
     with Store.open(path) as store:
         result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
-                     sitting=token, classroom=joined("workstation"))
+                     sitting=token, classroom=joined.seat())
         record = portable_record(store, result.id)
     assert "class_start" not in record and steps(klass) == []
     assert len(server_rows(klass, "exam_sitting_uses")) == 1
@@ -175,13 +175,13 @@ def test_a_resit_at_home_with_the_same_result_id_is_refused_naming_why(tmp_path,
     key = installation_key(tmp_path / "k")
     with Store.open(workstation_file(tmp_path / "class.sqlite")) as store:
         failed = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
-                     classroom=joined("workstation"), critical_at=0)
+                     classroom=joined.seat(), critical_at=0)
         first = portable_record(store, failed.id)
     assert not failed.passed
     with monkeypatch.context() as m, Store.open(workstation_file(tmp_path / "home.sqlite")) as store:
         modified_engine(m)
         passed = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
-                     classroom=joined("workstation"))
+                     classroom=joined.seat())
         again = portable_record(store, passed.id)
     assert passed.passed and again["uid"] == first["uid"] == token["nonce"]
     with pytest.raises(CertifyError, match=f"sitting {token['nonce']}: the result handed in is not "
@@ -205,11 +205,11 @@ def test_a_second_answer_to_an_item_is_refused_and_recorded_first_wins(tmp_path,
     with Store.open(workstation_file(tmp_path / "ws.sqlite")) as store:
         sam = store.find_trainee("Sam Lee").id
         session = sit(store, installation_key(tmp_path / "k"), sam, exam, sitting=token,
-                      classroom=joined("workstation"), stop_after=1, critical_at=0)
-        sent(store, joined("workstation"))
+                      classroom=joined.seat(), stop_after=1, critical_at=0)
+        sent(store, joined.seat())
         held = bytes.fromhex(store.query("SELECT proof_key FROM exam_results")[0]["proof_key"])
         better = store.query("SELECT log FROM exam_answers")[0]["log"].replace('"amount": ', '"amount":')
-        with klass.connect("workstation") as conn:
+        with klass.connect(klass.seat()) as conn:
             said = server_ledger.sitting_step(conn, token["nonce"], 3, link(held, 3, 3), position=0,
                                               log=better)
             assert said == "refused: item 1 was answered first, at step 2 (first wins)"
@@ -217,7 +217,7 @@ def test_a_second_answer_to_an_item_is_refused_and_recorded_first_wins(tmp_path,
         assert [(r[1], r[2], r[4], r[7]) for r in refusals] == [
             (token["nonce"], 3, 0, "item 1 was answered first, at step 2")]
         result = sit_rest(session)
-        sent(store, joined("workstation"))
+        sent(store, joined.seat())
         record = portable_record(store, result.id)
     assert [r[1] for r in steps(klass)] == [1, 2, 3, 4, 5]
     certificate = certified(tmp_path, ivy, joined, record, token)
@@ -245,10 +245,10 @@ def test_the_same_step_sent_again_is_kept_once(tmp_path, klass, joined, ivy):
     token = issued(tmp_path, ivy, joined, exam)
     with Store.open(workstation_file(tmp_path / "ws.sqlite")) as store:
         sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam, sitting=token,
-            classroom=joined("workstation"))
+            classroom=joined.seat())
         waited = store.query("SELECT s.step, s.link, a.position, a.log FROM exam_stream s "
                              "JOIN exam_answers a ON a.id = s.answer_id ORDER BY s.step")
-    with klass.connect("workstation") as conn:
+    with klass.connect(klass.seat()) as conn:
         for w in waited:
             assert server_ledger.sitting_step(conn, token["nonce"], w["step"], bytes.fromhex(w["link"]),
                                               position=w["position"], log=w["log"]) == "recorded"
@@ -261,7 +261,7 @@ def test_a_sitting_issued_in_a_class_is_certified_only_with_the_class(tmp_path, 
     token = issued(tmp_path, ivy, joined, exam)
     with Store.open(workstation_file(tmp_path / "ws.sqlite")) as store:
         result = sit(store, installation_key(tmp_path / "k"), store.find_trainee("Sam Lee").id, exam,
-                     sitting=token, classroom=joined("workstation"))
+                     sitting=token, classroom=joined.seat())
         record = portable_record(store, result.id)
     with Store.open(tmp_path / "instructor.sqlite") as ledger, \
             pytest.raises(CertifyError, match="issued in a class: its result is certified with the class"):
@@ -332,7 +332,7 @@ def test_in_a_class_no_answer_is_seen_then_redone(tmp_path, klass, joined, ivy):
     is seen, the server has it, and the rewrite gains nothing."""
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
-    conn = joined("workstation")
+    conn = joined.seat()
     reachable = conn.address
     path = workstation_file(tmp_path / "ws.sqlite")
     with Store.open(path) as store:
@@ -374,7 +374,7 @@ def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path
 
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
-    conn = joined("workstation")
+    conn = joined.seat()
     reachable = conn.address
     path = workstation_file(tmp_path / "ws.sqlite")
     with Store.open(path) as store:
@@ -399,7 +399,7 @@ def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path
         done = run_command("abandon-sitting", args[0], "--reason", args[1], "--class", url)
         assert done.returncode == 2 and says in done.stderr, done.stderr
     done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
-                       "--class", klass.address("workstation").url)
+                       "--class", klass.address(klass.seat()).url)
     assert done.returncode == 2 and "instructor" in done.stderr, done.stderr
     with pytest.raises(ClassLedgerError, match=r"Sam Lee has a sitting of .* started on the class server and "
                                                "not ended .*: no sitting was issued.*abandon-sitting"):
@@ -432,7 +432,7 @@ def test_the_background_pusher_sends_each_answer_as_it_is_given(tmp_path, klass,
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     path = workstation_file(tmp_path / "ws.sqlite")
-    conn = ClassConnection(str(path), klass.address("workstation"), poll=60.0)
+    conn = ClassConnection(str(path), klass.address(klass.seat()), poll=60.0)
     conn.start()
     try:
         with Store.open(path) as store:
@@ -594,7 +594,7 @@ def test_a_class_sitting_at_once_is_kept_whole(tmp_path, klass, joined, ivy):
             path = workstation_file(tmp_path / f"{name}.sqlite".replace(" ", "-"), name)
             with Store.open(path) as store:
                 sit(store, installation_key(tmp_path / f"{name}.key"), store.find_trainee(name).id, exam,
-                    sitting=tokens[name], classroom=joined("workstation"))
+                    sitting=tokens[name], classroom=joined.seat(f"Table {name[-2:]}"))
         except BaseException as e:  # reported below
             problems.append(e)
 
@@ -608,13 +608,13 @@ def test_a_class_sitting_at_once_is_kept_whole(tmp_path, klass, joined, ivy):
 
 
 def test_a_refused_step_is_refused_by_name_not_as_a_lost_connection(tmp_path, klass, joined, ivy):
-    with klass.connect("workstation") as conn, \
+    with klass.connect(klass.seat()) as conn, \
             pytest.raises(ClassServerError, match="does not prove its start code on this class server"):
         server_ledger.sitting_step(conn, "0" * 32, 2, secrets.token_bytes(32), ending="left")
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with pytest.raises(ClassLedgerError, match=r"The class server refuses this: .*start code was not proven"):
-        classledger.count_start(joined("workstation"), token, "Sam Lee", exam.uid, exam.digest,
+        classledger.count_start(joined.seat(), token, "Sam Lee", exam.uid, exam.digest,
                                 token["nonce"])
 
 
@@ -631,12 +631,12 @@ def test_a_sitting_the_app_crashed_in_ends_on_the_server_when_the_app_starts_aga
     key = installation_key(tmp_path / "k")
     with Store.open(workstation_file(tmp_path / "ws.sqlite")) as store:
         running = sit(store, key, store.find_trainee("Sam Lee").id, exam, sitting=token,
-                      classroom=joined("workstation"), stop_after=1)
+                      classroom=joined.seat(), stop_after=1)
         sessions._LIVE.discard(running.uid)  # the app is gone: its process held these
         sessions._release(running.lock)
     with Store.open(tmp_path / "ws.sqlite") as store:  # the next start of the app
         assert close_interrupted(store, key) == [running.result_id]
-        assert sent(store, joined("workstation")) == 1  # the end: the answer went as it was given
+        assert sent(store, joined.seat()) == 1  # the end: the answer went as it was given
         record = portable_record(store, running.result_id)
     assert [(r[1], r[3], r[8]) for r in steps(klass)] == [(1, "start", None), (2, "answer", None),
                                                          (3, "end", "left")]

@@ -38,7 +38,7 @@ def test_the_exam_waits_for_the_class_server_before_the_next_part_and_the_result
     sam = store.add_trainee("Sam Lee")
     w = window(qtbot, store, installation_key(tmp_path / "installation.key"), sam)
     try:
-        classroom_of(w).join(klass.address("workstation"))
+        classroom_of(w).join(klass.address(klass.seat()))
         page = w.show_screen("exam")
         assert page.begin(exam, sitting=token, start_code=code_of(token))
         conn, runner = page.class_connection(), page.runner
@@ -82,7 +82,7 @@ def test_the_class_tab_shows_a_sitting_started_and_never_ended(qtbot, tmp_path, 
         token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
     with Store.open(tmp_path / "ws.db") as store:
         start_exam(store, exam, store.add_trainee("Sam Lee"), installation_key(tmp_path / "k"), sitting=token,
-                   classroom=joined("workstation"), start_code=code_of(token))
+                   classroom=joined.seat(), start_code=code_of(token))
     started = server_rows(klass, "exam_sitting_steps")[0][9]
     store = Store.open(tmp_path / "teacher.db")
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")

@@ -66,7 +66,7 @@ def tries_made(klass) -> int:
 
 
 def test_the_delivery_grace_is_the_class_servers_allowance(klass):
-    with klass.connect("workstation") as conn:
+    with klass.connect(klass.seat()) as conn:
         assert conn.execute("SELECT exam_queue_allowance()").fetchone()[0] == DELIVERY_GRACE
 
 
@@ -76,7 +76,7 @@ def test_a_step_the_server_could_not_record_now_waits_and_goes_through(tmp_path,
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
-    classroom = joined("workstation")
+    classroom = joined.seat()
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")
         failing_steps(klass, 1, sqlstate)
@@ -107,8 +107,8 @@ def test_a_refusal_the_server_keeps_is_still_final(tmp_path, klass, joined, ivy)
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")
         sit(store, installation_key(tmp_path / "k"), sam, exam, sitting=token,
-            classroom=joined("workstation"), stop_after=1)
-    with klass.connect("workstation") as conn, pytest.raises(ClassServerError) as refused:
+            classroom=joined.seat(), stop_after=1)
+    with klass.connect(klass.seat()) as conn, pytest.raises(ClassServerError) as refused:
         server_ledger.sitting_step(conn, token["nonce"], 3, b"\0" * 32, position=1, log="[]")
     assert not isinstance(refused.value, PassingRefusalError)
     assert "does not prove the sitting's start code" in str(refused.value)
@@ -127,7 +127,7 @@ def test_the_window_tries_again_calmly_after_a_killed_connection_and_refusals(qt
     w = window(qtbot, store, installation_key(tmp_path / "installation.key"), sam)
     page = None
     try:
-        classroom_of(w).join(klass.address("workstation"))
+        classroom_of(w).join(klass.address(klass.seat()))
         page = w.show_screen("exam")
         assert page.begin(exam, sitting=token, start_code=code_of(token))
         conn, runner = page.class_connection(), page.runner
@@ -137,7 +137,7 @@ def test_the_window_tries_again_calmly_after_a_killed_connection_and_refusals(qt
         assert conn._steps.held  # the connection the answers go on
         with klass.admin() as admin:
             killed = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                   "WHERE usename = 'workstation' AND datname = current_database()"
+                                   "WHERE usename = %s AND datname = current_database()", (klass.seat(),)
                                    ).fetchone()[0]
         assert killed >= 1
         failing_steps(klass, 3)
@@ -181,7 +181,7 @@ def test_a_refusal_that_does_not_pass_is_said_at_once(qtbot, tmp_path, klass, jo
     w = window(qtbot, store, installation_key(tmp_path / "installation.key"), sam)
     page = None
     try:
-        classroom_of(w).join(klass.address("workstation"))
+        classroom_of(w).join(klass.address(klass.seat()))
         page = w.show_screen("exam")
         assert page.begin(exam, sitting=token, start_code=code_of(token))
         conn, runner = page.class_connection(), page.runner
@@ -208,13 +208,13 @@ def test_a_pusher_meeting_a_passing_refusal_keeps_the_step_waiting(tmp_path, kla
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
-    classroom = joined("workstation")
+    classroom = joined.seat()
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")
         failing_steps(klass, 2)
         sit(store, installation_key(tmp_path / "k"), sam, exam, sitting=token, classroom=classroom,
             stop_after=1)  # its own send refused once
-        pusher = ClassConnection(str(store.path), klass.address("workstation"))
+        pusher = ClassConnection(str(store.path), klass.address(klass.seat()))
         try:
             with pytest.raises(PassingRefusalError):
                 pusher.send_now()  # refused twice

@@ -35,7 +35,7 @@ def test_the_exam_screen_shows_the_result_as_the_class_server_holds_it(qtbot, tm
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:
-        session = started(store, tmp_path, exam, token, joined("workstation"))
+        session = started(store, tmp_path, exam, token, joined.seat())
         answer(session, 0)  # in time
         with cable_out(session):
             answer(session, 1)  # waits in the file through the outage

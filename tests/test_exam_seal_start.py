@@ -127,7 +127,7 @@ def test_the_items_do_not_open_with_the_file_and_the_code_while_the_server_is_cu
     assert starts(klass) == []
 
     with Store.open(ws) as store:
-        session = start_exam(store, sealed, sam, key, sitting=opened_token, classroom=joined("workstation"),
+        session = start_exam(store, sealed, sam, key, sitting=opened_token, classroom=joined.seat(),
                              start_code=code)
         assert session.form.digest == exam.digest and len(session.form.items) == len(exam.items)
         (start,) = starts(klass)
@@ -165,15 +165,15 @@ def test_the_share_is_released_only_with_the_start_recorded(tmp_path, klass, joi
     first = link(proof_key(code, nonce), len(exam.items), 1)
     ana = joined("instructor").class_login("Ana Ruiz", "ana-password-for-the-class")
     call = "SELECT open_exam_sitting(%s, %s, %s, %s, %s)"
-    with klass.connect("workstation") as shared, klass.connect(ana, "ana-password-for-the-class") as anas:
+    with klass.connect(klass.seat()) as table, klass.connect(ana, "ana-password-for-the-class") as anas:
         with pytest.raises(psycopg.errors.RaiseException, match="start code was not proven"):
-            shared.execute(call, (nonce, "Sam Lee", None, nonce, secrets.token_bytes(32)))
+            table.execute(call, (nonce, "Sam Lee", None, nonce, secrets.token_bytes(32)))
         with pytest.raises(psycopg.errors.RaiseException, match="issued to Sam Lee, not Ana Ruiz"):
-            shared.execute(call, (nonce, "Ana Ruiz", None, nonce, first))
+            table.execute(call, (nonce, "Ana Ruiz", None, nonce, first))
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="starts exams for Ana Ruiz only"):
             anas.execute(call, (nonce, "Sam Lee", None, nonce, first))
         assert starts(klass) == []
-        got = shared.execute(call, (nonce, "Sam Lee", None, nonce, first)).fetchone()[0]
+        got = table.execute(call, (nonce, "Sam Lee", None, nonce, first)).fetchone()[0]
     assert bytes.fromhex(got["share"]) == class_share(ivy, nonce)
     (start,) = starts(klass)
     assert (start[4], start[5]) == (got["opened"], nonce)  # opened, result
@@ -197,26 +197,26 @@ def test_a_second_start_returns_the_same_share_and_the_same_recorded_start(tmp_p
     first = link(proof_key(code, nonce), len(exam.items), 1)
     with Store.open(ws) as store:
         cancelled = ExamStart.checked(store, sealed, sam, key, sitting=opened_token,
-                                      classroom=joined("workstation"), start_code=code)
+                                      classroom=joined.seat(), start_code=code)
         counted = cancelled.count()  # recorded on the server; the window never opened it
         assert store.query("SELECT count(*) AS n FROM exam_results")[0]["n"] == 0
-        session = start_exam(store, sealed, sam, key, sitting=opened_token, classroom=joined("workstation"),
+        session = start_exam(store, sealed, sam, key, sitting=opened_token, classroom=joined.seat(),
                              start_code=code)
         assert store.query("SELECT class_start FROM exam_results")[0]["class_start"] == counted.opened
-        again = joined("workstation").start_sitting(nonce, "Sam Lee", None, nonce, first)
+        again = joined.seat().start_sitting(nonce, "Sam Lee", None, nonce, first)
         assert again == counted and counted.share == class_share(ivy, nonce)
         assert len(starts(klass)) == 1 and starts(klass)[0][4] == counted.opened
         with pytest.raises(ClassServerError, match="already used"):
-            joined("workstation").start_sitting(nonce, "Sam Lee", None, "f" * 32, first)
+            joined.seat().start_sitting(nonce, "Sam Lee", None, "f" * 32, first)
         s = session.scenario(0)
         proc = build(s)
         log = correct_log(proc, s.automation)
         session.record(0, grade(proc, log, automation=s.automation, game=s.game,
                                 target_seconds=s.target_seconds), log)
-        sent(store, joined("workstation"))
+        sent(store, joined.seat())
         assert [r[3] for r in server_rows(klass, "exam_sitting_steps")] == ["start", "answer"]
         with pytest.raises(ClassServerError, match="already used"):
-            joined("workstation").start_sitting(nonce, "Sam Lee", None, nonce, first)
+            joined.seat().start_sitting(nonce, "Sam Lee", None, nonce, first)
         session.abandon()
 
 
@@ -262,9 +262,9 @@ def test_a_class_sitting_sealed_with_its_share_is_sat_and_certified(tmp_path, kl
     _, opened_token, sealed = open_sitting_file(path, code)
     with Store.open(ws) as store:
         session = start_exam(store, sealed, sam, installation_key(tmp_path / "k"), sitting=opened_token,
-                             classroom=joined("workstation"), start_code=code)
+                             classroom=joined.seat(), start_code=code)
         answered(session)
-        sent(store, joined("workstation"))
+        sent(store, joined.seat())
         assert session.result is not None and session.result.passed
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         summary = certify_class(ledger, ivy, joined("instructor"))
@@ -289,9 +289,9 @@ def test_a_sitting_file_written_before_shares_opens_as_before(tmp_path, klass, j
     ws, sam = workstation(tmp_path)
     with Store.open(ws) as store:
         session = start_exam(store, opened, sam, installation_key(tmp_path / "k"), sitting=opened_token,
-                             classroom=joined("workstation"), start_code=code)
+                             classroom=joined.seat(), start_code=code)
         answered(session)
-        sent(store, joined("workstation"))
+        sent(store, joined.seat())
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         summary = certify_class(ledger, ivy, joined("instructor"))
     assert summary.refused == [] and len(summary.certificates) == 1

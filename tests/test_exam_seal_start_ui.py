@@ -51,7 +51,7 @@ def test_the_start_dialog_waits_for_the_class_server_and_nothing_opens_without_i
     store = Store.open(tmp_path / "ws.db")
     w = window(qtbot, store, installation_key(tmp_path / "installation.key"), store.add_trainee("Sam Lee"))
     try:
-        classroom_of(w).join(klass.address("workstation"))
+        classroom_of(w).join(klass.address(klass.seat()))
         page = w.show_screen("exam")
         conn = page.class_connection()
         reachable = conn.address

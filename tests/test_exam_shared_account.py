@@ -41,7 +41,7 @@ def test_a_classmate_on_the_shared_account_cannot_refuse_her_class_sitting(tmp_p
             assert sitting_used(store, token, seen) is None
             ana = store.find_trainee("Ana Ruiz").id
             session = start_exam(store, exam, ana, installation_key(tmp_path / "k"), sitting=token,
-                                 classroom=joined("workstation"), start_code=code_of(token), seen=seen)
+                                 classroom=joined.seat(), start_code=code_of(token), seen=seen)
             assert session.online
             session.abandon()
         # the class server's record still refuses a second start of it, on any file
@@ -49,7 +49,7 @@ def test_a_classmate_on_the_shared_account_cannot_refuse_her_class_sitting(tmp_p
             other.add_trainee("Ana Ruiz")
             with pytest.raises(ClassLedgerError, match="already used"):
                 start_exam(other, exam, other.find_trainee("Ana Ruiz").id, installation_key(tmp_path / "k"),
-                           sitting=token, classroom=joined("workstation"), start_code=code_of(token),
+                           sitting=token, classroom=joined.seat(), start_code=code_of(token),
                            seen=SittingsSeen(tmp_path / "elsewhere.db"))
     finally:
         held.release()

@@ -43,8 +43,9 @@ def proxy(klass):
         yield p
 
 
-def through(proxy: SilentProxy, klass, login: str = "workstation"):
-    plain = klass.address(login)
+def through(proxy: SilentProxy, klass, login: str | None = None):
+    """The class's address through the proxy, for `login` (None: the enrolled Table 1, Class.seat)."""
+    plain = klass.address(login or klass.seat())
     return class_address(plain.url.replace(f":{klass.server.port}/", f":{proxy.port}/"))
 
 

@@ -53,9 +53,9 @@ def own_sitting_answered(tmp_path, joined, exam, token, first: str) -> None:
     with Store.open(tmp_path / "tom.sqlite") as store:
         store.add_trainee("Tom Reyes")
         start_exam(store, exam, store.find_trainee("Tom Reyes").id, installation_key(tmp_path / "k"),
-                   sitting=token, classroom=joined("workstation"), start_code=code_of(token))
+                   sitting=token, classroom=joined.seat(), start_code=code_of(token))
     key, n = proof_key(code_of(token), token["nonce"]), len(exam.items)
-    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+    with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
         for p in range(n):
             said = server_ledger.sitting_step(conn, token["nonce"], 2 + p, link(key, n, 2 + p), position=p,
                                               log=first if p == 0 else "[]")
@@ -68,8 +68,8 @@ def ana_sits(tmp_path, joined, exam, token) -> None:
     with Store.open(tmp_path / "ana.sqlite") as store:
         store.add_trainee("Ana Ruiz")
         sit(store, installation_key(tmp_path / "k2"), store.find_trainee("Ana Ruiz").id, exam,
-            sitting=token, classroom=joined("workstation"))
-        sent(store, joined("workstation"))
+            sitting=token, classroom=joined.seat())
+        sent(store, joined.seat())
 
 
 def kept_from_before_the_door(klass):

@@ -52,11 +52,11 @@ def test_a_class_sitting_with_supervise_items_is_streamed_certified_and_verified
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")
         session = start_exam(store, sealed, sam, installation_key(tmp_path / "k"), sitting=opened_token,
-                             classroom=joined("workstation"), start_code=code)
+                             classroom=joined.seat(), start_code=code)
         for p in range(len(exam.items)):
             flags = caught(exam.round(p))[:-1] if p == 0 else caught(exam.round(p))  # one critical missed
             session.record_flags(p, flags)
-        sent(store, joined("workstation"))
+        sent(store, joined.seat())
         assert session.result is not None and not session.result.passed
     with klass.admin() as admin:  # each answer reached the server as the flags given
         kept = admin.execute("SELECT position, answer FROM exam_sitting_steps WHERE nonce = %s AND "
@@ -96,10 +96,10 @@ def test_a_dealers_log_sent_for_a_supervise_item_is_graded_wrong_and_named(tmp_p
     with Store.open(tmp_path / "tom.sqlite") as store:
         tom = store.add_trainee("Tom Reyes")
         start_exam(store, exam, tom, installation_key(tmp_path / "k"), sitting=token,
-                   classroom=joined("workstation"), start_code=code_of(token))
+                   classroom=joined.seat(), start_code=code_of(token))
     key, n = proof_key(code_of(token), token["nonce"]), len(exam.items)
     a_log = json.dumps([{"do": "announce", "round": 1, "at": 1.0, "value": "7"}])
-    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+    with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
         for p in range(n):
             given = a_log if p == 0 else json.dumps([f.to_json() for f in caught(exam.round(p))])
             said = server_ledger.sitting_step(conn, token["nonce"], 2 + p, link(key, n, 2 + p), position=p,
