@@ -170,9 +170,11 @@ def main() -> None:
         issued = time.perf_counter() - t
 
         spawn = multiprocessing.get_context("spawn")
+        # each trainee at a workstation enrolled with a login of its own: no exam starts on the
+        # shared login (s040)
+        urls = [klass.address(klass.seat(f"Table {k:02d}")).url for k in range(args.trainees)]
         start_at = time.monotonic() + 5 + 0.2 * args.trainees  # every process up, its file made
-        url = klass.address("workstation").url
-        processes = [spawn.Process(target=trainee, args=(k, str(run), url, args.item_seconds, start_at))
+        processes = [spawn.Process(target=trainee, args=(k, str(run), urls[k], args.item_seconds, start_at))
                      for k in range(args.trainees)]
         for p in processes:
             p.start()
