@@ -52,8 +52,8 @@ def sam_mid_sitting(tmp_path, ivy, joined) -> tuple[str, bytes]:
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")
         sit(store, installation_key(tmp_path / "k"), sam, exam, sitting=token,
-            classroom=joined.seat(), stop_after=1)
-        sent(store, joined.seat())
+            classroom=joined.seat("Table 5"), stop_after=1)
+        sent(store, joined.seat("Table 5"))
         held = bytes.fromhex(store.query("SELECT proof_key FROM exam_results")[0]["proof_key"])
     return token["nonce"], held
 
@@ -67,7 +67,7 @@ def test_a_sittings_answer_holds_no_more_than_an_attempts_log(tmp_path, klass, j
     big = a_log(100, pad=3_000)
     many = a_log(2_001)
     assert LOG_BYTES < len(big.encode()) < 1_048_576
-    with klass.connect(klass.seat()) as conn:
+    with klass.connect(klass.seat("Table 5")) as conn:
         for forged_link in (b"\0" * 32, link(held, 3, 2)):  # no proof of the start code: nothing kept
             with pytest.raises(ClassServerError, match="more than the 262,144 an item's log may hold"):
                 server_ledger.sitting_step(conn, nonce, 3, forged_link, position=1, log=big)
@@ -85,7 +85,7 @@ def test_a_sittings_answer_holds_no_more_than_an_attempts_log(tmp_path, klass, j
     assert [(k[0], k[1], k[2], k[3], k[5]) for k in kept] == [
         (3, "answer", 1, None, len(big.encode())), (3, "answer", 1, None, len(many.encode()))]
     assert whole < 1_000  # the reasons and sizes only: none of the logs' text
-    with klass.connect(klass.seat()) as conn:
+    with klass.connect(klass.seat("Table 5")) as conn:
         assert server_ledger.sitting_step(conn, nonce, 3, link(held, 3, 3), position=1,
                                           log=a_log(LOG_ACTIONS)) == "recorded"
         assert server_ledger.sitting_step(conn, nonce, 4, link(held, 3, 4), position=2,
@@ -257,7 +257,7 @@ def test_each_logins_total_is_the_sum_of_what_it_had_kept(tmp_path, klass, joine
             push(conn, {"trainees": [], "attempts": [forged(310, dee_uid), forged(311, eve_uid)]})
     with klass.connect(table, "table-1-password") as conn:
         assert push(conn, {"trainees": [], "attempts": [forged(400, eve_uid, a_log(10))]}) == 1
-    sam_mid_sitting(tmp_path, ivy, joined)  # the shared login's steps: a start and an answer
+    sam_mid_sitting(tmp_path, ivy, joined)  # Table 5's steps, a start and an answer: no charge (s030)
     with klass.connect("instructor") as instructor:
         retract(instructor, f"{300:032x}", "pushed twice by mistake")
         with klass.admin() as admin:
