@@ -60,7 +60,8 @@ FACE = {
                  "with_passfile", "with_password"),
     "passfile": ("trainer.classes.workstation.passfile", None),  # the class password file, as a namespace
     **names_from("trainer.classes.workstation.connection", "ClassConnection", "with_login"),
-    **names_from("trainer.classes.workstation.push", "refused_line"),  # "1 result refused by ...: why"
+    **names_from("trainer.classes.workstation.push", "refused_line",  # "1 result refused by ...: why"
+                 "pauses"),  # the pauses before each try again: doubling, capped, jittered
     **names_from("trainer.classes.server.logins", "new_password",  # a trainee's class password
                  "CLOSE_SHARED_SAYS", "OPEN_SHARED_SAYS"),  # what closing the shared login does
 }

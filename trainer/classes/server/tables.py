@@ -894,3 +894,14 @@ def s031_exam_delivery_grace(conn: psycopg.Connection) -> None:
     received after the limit and within it counts, and certification names it from the server's
     receipt time; one received later is marked late (s014) and counts as not answered."""
     _run(conn, frozen_sql("s031_exam_delivery_grace"))
+
+
+@migration
+def s034_oversized_answer_kept(conn: psycopg.Connection) -> None:
+    """An answer over an item's bounds (262,144 bytes, 2,000 actions: s023) is refused as before,
+    and its refusal is kept now: `exam_sitting_step` writes it to `exam_sitting_refusals` (its
+    reason, and the answer's size in the new `answer_bytes`, never its text) when the step proves
+    the sitting's start code and names an item of it, and answers "refused: why". The sitting is
+    then held at `certify --class` as for any refused answer to an item the server holds none of
+    (trainer.exams.classledger `refused_unanswered`), named with the reason."""
+    _run(conn, frozen_sql("s034_oversized_answer_kept"))

@@ -48,8 +48,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 
-from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
+from trainer.classes.errors import (
+    ClassServerError,
+    ClassUnreachableError,
+    LoginRefusedError,
+    PassingRefusalError,
+)
 from trainer.classes.server import ledger, logins, people, retractions
+from trainer.classes.server.failures import passing
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
@@ -276,12 +282,16 @@ class ClassLedger:
             raise
 
     def _refusal(self, where: str, e: psycopg.Error) -> None:
-        """Raise the app's error for the driver's `e`, as `_ledger` says it."""
+        """Raise the app's error for the driver's `e`, as `_ledger` says it: a refusal for a passing
+        reason, the server keeping nothing (failures.passing), is PassingRefusalError."""
+        if passing(e) and not isinstance(e, psycopg.errors.LockNotAvailable):
+            raise PassingRefusalError(f"{where} could not do it now and kept nothing of it "
+                                      f"({reason(e)}); it is asked again") from None
         try:
             raise e
         except psycopg.errors.LockNotAvailable:
-            raise ClassServerError(f"{where} is busy: what this needs was held by another call for "
-                                   f"{LOCK_WAIT} s; nothing was changed, try again") from None
+            raise PassingRefusalError(f"{where} is busy: what this needs was held by another call for "
+                                      f"{LOCK_WAIT} s; nothing was changed, try again") from None
         except psycopg.OperationalError as e:
             if password_refused(e):
                 raise LoginRefusedError(f"{where} refuses the password of the login "
