@@ -433,7 +433,8 @@ class MainWindow(QMainWindow):
             return
         from trainer.progress import clean_name
 
-        self.send_own_dialog = SendOwnDialog(classroom.connection, clean_name(trainee.name), self)
+        self.send_own_dialog = SendOwnDialog(classroom.connection, clean_name(trainee.name), self,
+                                             uid=trainee.uid, made=trainee.created)
         self.send_own_dialog.open()
 
     def _class_changed(self) -> None:

@@ -25,8 +25,8 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
-(trainer.classes.server.logins): `login_of` (any login), `class_identity` (a trainee's own
-login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
+(trainer.classes.server.logins): `login_of` (any login), `class_identity` and `claim_profile` (a
+trainee's own login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
 `attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and `shared_login`
 (an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
@@ -134,14 +134,33 @@ class ClassLedger:
 
     def class_identity(self, trainee_name: str, password: str) -> str | None:
         """The trainee id the class knows `trainee_name` by, proven with her own login's
-        `password` (logins.login_trainee_uid): a profile made under it here is the one trainee
-        she is in the class. None when the name has no login of its own, or the class holds no
-        row of it yet (a profile of this workstation's own is then hers). LoginRefusedError when
-        the class refuses the password: a trainee gets no classmate's id without theirs."""
+        `password` (logins.own_trainee_uid): a profile made under it here is the one trainee
+        she is in the class. While the class holds no row of her, a new id, sent at once with
+        her login (s032), so that no workstation's login can register a classmate under it
+        before her results reach the class. None when the name has no login of its own (or, on
+        a class server that takes no claims yet, holds no row of her: a profile of this
+        workstation's own is then hers). LoginRefusedError when the class refuses the password:
+        a trainee gets no classmate's id without theirs."""
+        import secrets
+        import time
+
         login = self.login_of(trainee_name)
         if login is None:
             return None
-        return self.signed_in(login, password)._ledger(logins.login_trainee_uid)
+        return self.signed_in(login, password)._ledger(logins.own_trainee_uid, secrets.token_hex(16),
+                                                       time.time())
+
+    def claim_profile(self, trainee_name: str, uid: str, made: float, password: str) -> str | None:
+        """Her own login (`password` proves it) claims the trainee id `uid` of her profile here,
+        made at `made` (logins.claim_trainee_uid): one of logins.CLAIMED, None on a class server
+        that takes no claims yet. ClassServerError when
+        the name has no login of its own in the class, LoginRefusedError when the class refuses
+        the password."""
+        login = self.login_of(trainee_name)
+        if login is None:
+            raise ClassServerError(f"{trainee_name} has no login of their own in this class: "
+                                   "the workstation sends their results")
+        return self.signed_in(login, password)._ledger(logins.claim_trainee_uid, uid, made)
 
     def signed_in(self, login: str, password: str) -> ClassLedger:
         """The ledger's calls made with a trainee's own login (the same server and database)."""
