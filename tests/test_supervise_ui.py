@@ -294,3 +294,47 @@ def test_a_remembered_pace_that_is_none_of_the_paces_gives_the_dealers_pace(qtbo
     page = page_for(qtbot, settings)
     assert page.pace.currentData() == 2.0
     page.close()
+
+
+@pytest.mark.parametrize("width, large", [(1366, False), (1366, True), (1024, False)],
+                         ids=["laptop", "laptop-large-print", "1024"])
+def test_the_deal_bar_reads_whole(qtbot, width, large):
+    """The bar above the table, in the theme (whose padding widens every box): on a laptop, in
+    either print, each box shows its choice whole and Deal is whole on the window; on a 1024-pixel
+    window Deal is still whole on the window (the boxes may narrow)."""
+    from ui.qt import QApplication
+    from ui.shell import theme
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    app = QApplication.instance()
+    theme.apply(app, "light", large=large)
+    window = MainWindow(Services(None), settings=QSettings())
+    qtbot.addWidget(window)
+    window.resize(width, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        window.show_screen("supervise")
+        page = window.stack.currentWidget()
+        for game in ("props-and-hops", "pai-gow-dice"):
+            for pace in range(page.pace.count()):
+                page.game.setCurrentIndex(page.game.findData(game))
+                page.pace.setCurrentIndex(pace)
+                qtbot.wait(10)
+                assert window.width() <= width
+                button = page.deal_button
+                assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + 12
+                assert button.mapTo(window, button.rect().topRight()).x() < window.width()
+                if width < 1366:
+                    continue
+                for box in (page.game, page.which, page.pace):
+                    shown = box.width() - 28  # less the drop-down arrow
+                    assert shown >= box.fontMetrics().horizontalAdvance(box.currentText()), \
+                        f"{box.currentText()!r} does not read whole in a box {box.width()} wide"
+    finally:
+        window.close()
+        app.setStyleSheet("")
+        app.setPalette(app.style().standardPalette())
+        app.setProperty("theme", None)
+        app.setProperty("large_print", None)

@@ -17,8 +17,7 @@ WELCOME = ("<h2>Catch the dealer</h2><p>The trainer deals a round and works it a
            "dealer should have done and the section it breaks.</p>")
 #: the dealer's paces: seconds between actions (0: step by step with Next, at the lower
 #: difficulties), and their words
-PACES = ((0.0, "Step by step (Next)"), (4.0, "Slow: an action every 4 s"),
-         (2.0, "A dealer's pace: every 2 s"), (1.5, "Fast: every 1.5 s"))
+PACES = ((0.0, "Step by step"), (4.0, "Slow, 4 s"), (2.0, "A dealer's, 2 s"), (1.5, "Fast, 1.5 s"))
 PACE_KEY = "supervise/pace"
 DEALT = ""  # the round combo box's data for a dealt round
 
@@ -47,6 +46,8 @@ class SupervisePage(QWidget):
                                    "have no mistake at all")
         self.pace = QComboBox()
         self.pace.setAccessibleName("The dealer's pace")
+        self.pace.setToolTip("The time the dealer takes over each action; step by step, Next (N) "
+                             "shows the next one")
         for seconds, words in PACES:
             self.pace.addItem(words, seconds)
         remembered = settings.value(PACE_KEY, None) if settings is not None else None
@@ -56,19 +57,19 @@ class SupervisePage(QWidget):
             index = 2  # a remembered pace this version does not offer
         self.pace.setCurrentIndex(index)
         self.pace.currentIndexChanged.connect(self._pace_chosen)
-        self.deal_button = QPushButton("Deal (Ctrl+Shift+S)")
+        self.deal_button = QPushButton("Deal")
+        self.deal_button.setToolTip("Deal a round to supervise — Ctrl+Shift+S")
         self.deal_button.setObjectName("primary")
         self.deal_button.clicked.connect(lambda: self.deal())
-        for box, letters in ((self.game, 14), (self.which, 16), (self.pace, 16)):
-            # as wide as its words up to `letters`, so that a long scenario title never pushes
-            # the Deal button off a small screen
-            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(letters)
+        # the game and the pace read whole; the round takes what room is left, so that a long
+        # scenario title never pushes the Deal button off a small screen (its tooltip is whole)
+        self.which.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.which.setMinimumContentsLength(len("A dealt round"))
+        self.which.currentTextChanged.connect(self.which.setToolTip)
         for label, w in (("Game", self.game), ("Round", self.which), ("Difficulty", self.difficulty),
                          ("Pace", self.pace)):
             bar.addWidget(QLabel(label))
-            bar.addWidget(w)
-        bar.addStretch(1)
+            bar.addWidget(w, 1 if w is self.which else 0)
         bar.addWidget(self.deal_button)
         layout.addLayout(bar)
         self.layout_ = layout
