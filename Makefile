@@ -73,8 +73,8 @@ README_SHOTS := practice table-props-and-hops table-three-dice-football table-hi
 # (<name>-dark.png)
 readme-screenshots: $(STAMP)
 	for s in $(README_SHOTS); do \
-		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s.png --screen $$s || exit 1; \
-		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s-dark.png --screen $$s --theme dark || exit 1; \
+		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s.png --screen $$s --reproducible || exit 1; \
+		QT_QPA_PLATFORM=offscreen $(BIN)/dealer-trainer --screenshot resources/screenshots/$$s-dark.png --screen $$s --reproducible --theme dark || exit 1; \
 	done
 
 # The desktop bundle for this OS (packaging/dealer-trainer.spec): dist/dealer-trainer/, with

@@ -114,6 +114,34 @@ def test_a_sitting_whose_answer_was_refused_is_held_and_named_not_certified(tmp_
     assert not c["passed"] and c["recorded"]["held"].startswith("the class server refused 1 answer of item 2")
 
 
+def test_an_oversized_answer_holds_its_sitting_named_with_its_size(tmp_path, klass, joined, ivy):
+    """A hostile client with the sitting's proof key pushes a log of 300,000 bytes as item 2. The
+    server refused it and kept nothing, so `certify --class` certified "item 2 not answered" with
+    no word of why; now the refusal is kept (its size, never its text) and the sitting is held."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Tom Reyes", classroom=joined("instructor"))
+    with Store.open(tmp_path / "tom.sqlite") as store:
+        store.add_trainee("Tom Reyes")
+        start_exam(store, exam, store.find_trainee("Tom Reyes").id, installation_key(tmp_path / "k"),
+                   sitting=token, classroom=joined("workstation"), start_code=code_of(token))
+    key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
+    huge = "[" + " " * 299_998 + "]"
+    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+        assert server_ledger.sitting_step(conn, nonce, 2, link(key, 3, 2), position=0, log="[]") == "recorded"
+        said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=1, log=huge)
+        assert said.startswith("refused: an answer's log is 300000 bytes")
+        assert server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=2, log="[]") == "recorded"
+        assert server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), ending="finished") == "recorded"
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        summary = certify_class(ledger, ivy, joined("instructor"))
+    assert summary.certificates == []
+    [held] = summary.refused
+    assert held.startswith(f"sitting {nonce} (Tom Reyes): held, not certified: the class server refused "
+                           "1 answer of item 2, which it holds no answer of (step 3: an answer's log is "
+                           "300000 bytes, more than the 262,144 an item's log may hold)")
+
+
 def test_a_refused_answer_to_an_item_answered_first_holds_nothing(tmp_path, klass, joined, ivy):
     """A second answer to an item the server holds an answer of changes nothing: first wins."""
     exam = form()

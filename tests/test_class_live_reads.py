@@ -53,6 +53,11 @@ def window(ns: list[int]) -> Cell:
     return Cell(len(last), sum(1 for n in last if n % 3))
 
 
+def uid_of(path, name: str) -> str:
+    with Store.open(path) as store:
+        return store.find_trainee(name).uid
+
+
 def row(reading: ClassReading, name: str) -> int:
     [tid] = [t.id for t in reading.overview.trainees if t.name == name]
     return tid
@@ -86,7 +91,7 @@ def test_a_read_of_what_arrived_is_the_read_of_the_whole_class(tmp_path, klass):
         table_2 = progress_file(tmp_path / "table-2.sqlite", {"Ana": 3}, start=25)
         push_all(table_2, klass)
         reading = read_on(conn, reading, arrivals.new(), in_full=True)
-        [ana_1, ana_2] = [t.id for t in reading.overview.trainees if t.name == "Ana"]
+        [ana_1, ana_2] = [t.id for t in reading.overview.trainees if t.name.startswith("Ana (trainee id ")]
         progress_file(table_2, {"Ana": 2}, start=28)
         push_all(table_2, klass)
         reading = read_on(conn, reading, arrivals.new(), in_full=False)
@@ -164,7 +169,9 @@ def test_a_login_given_since_makes_one_person_and_reads_the_whole_class(tmp_path
     arrivals.new()
     with klass.connect("instructor") as conn:
         reading = read_class(conn, now=NOW)
-        assert [t.name for t in reading.overview.trainees] == ["Ana", "Ana", "Bo"]
+        uids = sorted(uid_of(path, "Ana") for path in (one, two))
+        assert sorted(t.name for t in reading.overview.trainees) == [
+            *(f"Ana (trainee id {uid[:8]}…)" for uid in uids), "Bo"]  # told apart while two
         class_login(conn, "Ana", "ana-password")
         progress_file(one, {"Bo": 1}, start=1)
         push_all(one, klass)

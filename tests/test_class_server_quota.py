@@ -60,19 +60,32 @@ def sam_mid_sitting(tmp_path, ivy, joined) -> tuple[str, bytes]:
 
 def test_a_sittings_answer_holds_no_more_than_an_attempts_log(tmp_path, klass, joined, ivy):
     """With the proof key from his file, Sam sends item 2 with a log of 1 MiB less a byte (taken
-    before), then of 2,001 short actions: both refused by name, nothing kept; his real answer
-    then goes through, and nothing past the sitting's last step is taken."""
+    before), then of 2,001 short actions: both refused by name, and each refusal kept with its
+    size, never the log itself (s034); sent without the step's link, neither keeps anything. His
+    real answer then goes through, and nothing past the sitting's last step is taken."""
     nonce, held = sam_mid_sitting(tmp_path, ivy, joined)
     big = a_log(100, pad=3_000)
+    many = a_log(2_001)
     assert LOG_BYTES < len(big.encode()) < 1_048_576
     with klass.connect("workstation") as conn:
-        with pytest.raises(ClassServerError, match=f"an answer's log is {len(big.encode())} bytes, "
-                                                   "more than the 262,144 an item's log may hold"):
-            server_ledger.sitting_step(conn, nonce, 3, link(held, 3, 3), position=1, log=big)
-        with pytest.raises(ClassServerError, match="an answer's log is 2001 actions, more than the 2,000"):
-            server_ledger.sitting_step(conn, nonce, 3, link(held, 3, 3), position=1, log=a_log(2_001))
-        assert [r[1] for r in server_rows(klass, "exam_sitting_steps")] == [1, 2]
+        for forged_link in (b"\0" * 32, link(held, 3, 2)):  # no proof of the start code: nothing kept
+            with pytest.raises(ClassServerError, match="more than the 262,144 an item's log may hold"):
+                server_ledger.sitting_step(conn, nonce, 3, forged_link, position=1, log=big)
         assert server_rows(klass, "exam_sitting_refusals") == []
+        said = server_ledger.sitting_step(conn, nonce, 3, link(held, 3, 3), position=1, log=big)
+        assert said == (f"refused: an answer's log is {len(big.encode())} bytes, more than the 262,144 "
+                        "an item's log may hold")
+        said = server_ledger.sitting_step(conn, nonce, 3, link(held, 3, 3), position=1, log=many)
+        assert said == "refused: an answer's log is 2001 actions, more than the 2,000 an item's log may hold"
+        assert [r[1] for r in server_rows(klass, "exam_sitting_steps")] == [1, 2]
+    with klass.admin() as admin:
+        kept = admin.execute("SELECT step, kind, position, answer_sha256, reason, answer_bytes "
+                             "FROM exam_sitting_refusals ORDER BY id").fetchall()
+        whole = admin.execute("SELECT sum(pg_column_size(r.*)) FROM exam_sitting_refusals r").fetchone()[0]
+    assert [(k[0], k[1], k[2], k[3], k[5]) for k in kept] == [
+        (3, "answer", 1, None, len(big.encode())), (3, "answer", 1, None, len(many.encode()))]
+    assert whole < 1_000  # the reasons and sizes only: none of the logs' text
+    with klass.connect("workstation") as conn:
         assert server_ledger.sitting_step(conn, nonce, 3, link(held, 3, 3), position=1,
                                           log=a_log(LOG_ACTIONS)) == "recorded"
         assert server_ledger.sitting_step(conn, nonce, 4, link(held, 3, 4), position=2,

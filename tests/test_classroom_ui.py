@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.support.class_server import T0, Class, attempt, frozen, progress_file
+from tests.support.class_server import T0, Class, attempt, frozen, progress_file, push_all
 from tests.support.screens import window_for as progress_window
 from trainer.classes import ClassConnection
 from trainer.procedure.model import Skill
@@ -662,3 +662,67 @@ def test_an_instructor_gives_back_an_attempt_from_the_class_tab(qtbot, tmp_path,
     ask.close()
     w.close()
     store.close()
+
+
+def test_two_trainees_of_one_name_are_two_rows_told_apart_live(qtbot, tmp_path, klass):
+    """Two people called Ana, at two workstations on the shared login, and a third on the
+    instructor's own file: the live Class tab shows each as a row of her own, named with enough of
+    her trainee id to tell them apart, her own cells in it, and opens each on her own attempts.
+    An Ana first sent by the instructor's login keeps her name from a workstation's login: the
+    class refuses the newcomer (s023), and her workstation says why."""
+    table_1 = progress_file(tmp_path / "table-1.db", {"Ana": 6})  # attempts 0-5
+    table_2 = progress_file(tmp_path / "table-2.db", {"Ana": 3, "Bo": 1}, start=6)  # 6-8
+    for path in (table_1, table_2):
+        push_all(path, klass)
+    w, page, store = instructor_window(qtbot, tmp_path, klass)  # its own Ana: attempts 0-3
+    view = page.klass
+    uid = {}
+    for where, path in (("one", table_1), ("two", table_2)):
+        with Store.open(path) as ws:
+            uid[where] = ws.find_trainee("Ana").uid
+    uid["teacher"] = store.find_trainee("Ana").uid
+    assert len(set(uid.values())) == 3
+    named = {f"Ana (trainee id {u[:8]}…)": where for where, u in uid.items()}
+    qtbot.waitUntil(lambda: sorted(shown_names(view)) == sorted([*named, "Bo"]), timeout=WITHIN)
+    assert shown(view) == whole_class(klass)
+    attempts = {"one": 6, "two": 3, "teacher": 4}
+    for name, where in named.items():
+        dialog = open_trainee(qtbot, view, name)
+        assert dialog.windowTitle() == f"{name} — attempts"
+        assert dialog.table.rowCount() == attempts[where], where
+        dialog.close()
+    assert set_aside(table_1, klass) == set_aside(table_2, klass) == [], "each Ana is her own trainee"
+
+    # the other order: the instructor's login sent an Ana first, a workstation's login then sends
+    # another: the class keeps the name its first sender's, and her results are set aside
+    push_all(progress_file(tmp_path / "table-3.db", {"Cy": 1}), klass, address=klass.address("instructor"))
+    table_4 = progress_file(tmp_path / "table-4.db", {"Cy": 2})
+    push_all(table_4, klass)
+    refused = set_aside(table_4, klass)
+    assert len(refused) == 2 and all("'Cy' is in the class already" in why for _, why in refused)
+    qtbot.waitUntil(lambda: "Cy" in shown_names(view), timeout=WITHIN)
+    assert shown_names(view).count("Cy") == 1 and not any(n.startswith("Cy (") for n in shown_names(view))
+    w.close()
+    store.close()
+
+
+def set_aside(path, klass) -> list[tuple[str, str]]:
+    """The attempts of the file the class refused: (uid, why)."""
+    from trainer.classes.workstation.push import class_uid
+    from trainer.classes.workstation.queue import Queue
+
+    with klass.connect("instructor") as conn:
+        uid = class_uid(conn)
+    queue = Queue(path)
+    try:
+        return queue.refused(uid)
+    finally:
+        queue.close()
+
+
+def shown_names(view) -> list[str]:
+    """The names the Class tab's rows show, top to bottom."""
+    from ui.qt import Qt
+
+    model = view.table.model()
+    return [model.headerData(r, Qt.Orientation.Vertical) for r in range(model.rowCount())]

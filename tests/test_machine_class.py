@@ -131,3 +131,65 @@ def test_a_locked_class_without_its_password_is_joined_from_the_start_prompt(qtb
     assert getattr(again, "join_dialog", None) is None, "asked again"
     again.close()
     store.close()
+
+
+def file_menu_action(w, text: str):
+    return next(a for a in w.menuBar().actions()[0].menu().actions() if a.text().startswith(text))
+
+
+def test_a_locked_class_whose_prompt_was_cancelled_is_joined_from_the_file_menu(
+        qtbot, tmp_path, klass, pushed):
+    """The school locks its class without the password, and the trainee cancels the prompt at
+    start: File › Join class… asks for the password alone (the school's address shown, not
+    editable) and joins; a class the machine file locks with its password keeps it off."""
+    from tests.test_class_password import click_join
+    from ui.qt import Qt
+
+    pushed(f'class_address = "{klass.address().kept}"\nlocked = ["class_address"]\n')
+    store = Store.open(progress_file(tmp_path / "ws.db", {"Ana": 1}))
+    w = window_for(qtbot, store)
+    w.rejoin_class()
+    prompt = w.join_dialog
+    qtbot.waitExposed(prompt)
+    assert prompt.problem.text() == "This workstation keeps no password for it yet: type it to join."
+    assert not prompt.address.isEnabled() and prompt.focusWidget() is prompt.password
+    qtbot.keyClick(prompt, Qt.Key.Key_Escape)  # not now
+    assert not prompt.isVisible() and class_line(w) == ""
+    join = file_menu_action(w, "Join class…")
+    assert join.isEnabled() and join.text() == "Join class… (password only: locked by your school)"
+    tip = join.statusTip()
+    assert tip.startswith("Type the password of the class ") and "config.toml" in tip
+    join.trigger()  # File › Join class…
+    dialog = w.join_dialog
+    assert dialog is not prompt
+    qtbot.waitExposed(dialog)
+    assert dialog.address.text() == klass.address().kept and not dialog.address.isEnabled()
+    assert dialog.focusWidget() is dialog.password
+    qtbot.keyClicks(dialog.address, "x")  # the school's address cannot be typed over
+    assert dialog.address.text() == klass.address().kept
+    qtbot.keyClicks(dialog.password, "not the password")  # mistyped: the status bar says so
+    click_join(qtbot, dialog)
+    qtbot.waitUntil(lambda: "refuses this workstation's password (File › Join class… to type it again)"
+                    in class_line(w), timeout=WITHIN)
+    assert join.isEnabled()
+    join.trigger()  # typed again
+    dialog = w.join_dialog
+    qtbot.waitExposed(dialog)
+    assert not dialog.address.isEnabled()
+    qtbot.keyClicks(dialog.password, PASSWORD)
+    click_join(qtbot, dialog)
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: class_line(w) == CONNECTED, timeout=WITHIN)
+    assert w.config.source("class_address").endswith("config.toml"), "the class stays the school's"
+    assert "postgresql://" not in settings_on_disk()
+    assert not w.leave_class_action.isEnabled(), "a locked class is not left"
+    w.close()
+    store.close()
+
+    pushed(f'class_address = "{klass.address().url}"\nlocked = ["class_address"]\n')  # its password too
+    store = Store.open(progress_file(tmp_path / "other.db", {"Ana": 1}))
+    w = window_for(qtbot, store)
+    join = file_menu_action(w, "Join class…")
+    assert not join.isEnabled() and join.text() == "Join class… (locked by your school)"
+    w.close()
+    store.close()

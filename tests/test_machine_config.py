@@ -106,6 +106,43 @@ def test_a_data_folder_expands_the_home_and_environment_variables(tmp_path, monk
     assert values["data_folder"] == "/srv/school/dealer"
 
 
+LOCKED_WITH_A_VARIABLE = [
+    # (the data folder as written, what the user would set)
+    ("~/Dealer Trainer", "~"),
+    ("$HOME/Dealer Trainer", "$HOME"),
+    ("/srv/${SCHOOL_DATA}/dealer", "${SCHOOL_DATA}"),
+    ("%LOCALAPPDATA%/Dealer Trainer", "%LOCALAPPDATA%"),
+    ("D:/Dealer Trainer/%USERNAME%", "%USERNAME%"),
+]
+
+
+@pytest.mark.parametrize(("folder", "variable"), LOCKED_WITH_A_VARIABLE)
+def test_a_locked_data_folder_with_a_variable_the_user_sets_is_refused(tmp_path, monkeypatch, folder,
+                                                                         variable):
+    """The trainee sets the variable (HOME, SCHOOL_DATA, LOCALAPPDATA: each user's environment is
+    their own) and a locked folder written with it would follow, their data moved elsewhere: the
+    file is refused in one line naming the variable, and none of its locks is taken for granted.
+    Unlocked, the same folder is the user's to move anyway, and is expanded."""
+    for name in ("HOME", "SCHOOL_DATA", "LOCALAPPDATA", "USERNAME"):
+        monkeypatch.setenv(name, str(tmp_path / "elsewhere"))
+    path = written(tmp_path, f"theme = 'dark'\ndata_folder = '{folder}'\nlocked = ['data_folder', 'theme']\n")
+    found = machine_config([path])
+    assert found.problem == (f"{path}, line 2: data_folder is locked, so it is written whole: "
+                             f"{variable!r} is the user's to set, and would move the folder (write the "
+                             "folder itself, or do not lock it)")
+    assert not found.values and not found.locked
+    if not variable.startswith("%") or os.name == "nt":  # %NAME% is a variable on Windows only
+        values, locked = read(written(tmp_path, f"data_folder = '{folder}'\n", "unlocked.toml"))
+        assert str(tmp_path / "elsewhere") in values["data_folder"] and not locked
+
+
+def test_a_locked_data_folder_written_whole_stays_whatever_the_user_sets(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
+    path = written(tmp_path, "data_folder = '/srv/dealer-trainer'\nlocked = ['data_folder']\n")
+    values, locked = read(path)
+    assert values == {"data_folder": "/srv/dealer-trainer"} and locked == {"data_folder"}
+
+
 def test_an_empty_class_address_is_no_class(tmp_path):
     values, locked = read(written(tmp_path, 'class_address = ""\nlocked = ["class_address"]\n'))
     assert values == {"class_address": ""} and locked == {"class_address"}

@@ -21,6 +21,7 @@ its defaults."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import tomllib
@@ -52,7 +53,7 @@ KEYS: dict[str, Key] = {k.name: k for k in (
                               "(an empty string: no class)"),
     Key("data_folder", str, "the folder of the progress file, the installation key and the sittings "
                             "seen (a folder on this computer's own disk; ~ and environment variables "
-                            "are expanded)"),
+                            "are expanded, unless it is locked: then it is written whole)"),
     Key("theme", str, "the app's theme"),
     Key("large_print", bool, "larger words everywhere"),
 )}
@@ -169,6 +170,7 @@ def read(path: Path) -> tuple[dict[str, object], frozenset[str]]:
     except ValueError:  # an integer of more digits than Python reads
         raise ConfigError(path, "is not valid TOML (a number too long to read)") from None
     values: dict[str, object] = {}
+    locked = _locked(table.get(LOCKED, []), path, key_line(text, LOCKED))
     for name, value in table.items():
         line = key_line(text, name)
         if name == LOCKED:
@@ -177,8 +179,13 @@ def read(path: Path) -> tuple[dict[str, object], frozenset[str]]:
         if key is None:
             raise ConfigError(path, f"unknown key {name!r} (the keys are {', '.join(KEYS)} and "
                                     f"{LOCKED})", line)
+        variable = user_variable(value) if name == "data_folder" and isinstance(value, str) else None
+        if variable is not None and name in locked:
+            raise ConfigError(path, f"data_folder is locked, so it is written whole: {variable!r} is "
+                                    "the user's to set, and would move the folder (write the folder "
+                                    "itself, or do not lock it)", line)
         values[name] = check(key, value, path, line)
-    return values, _locked(table.get(LOCKED, []), path, key_line(text, LOCKED))
+    return values, locked
 
 
 def check(key: Key, value: object, path: Path, line: int | None) -> object:
@@ -218,6 +225,19 @@ def data_folder(text: str) -> Path:
         raise ValueError(f"{text!r} is not a whole path (such as "
                          f"{'D:/Dealer Trainer' if os.name == 'nt' else '/srv/dealer-trainer'})")
     return folder
+
+
+#: what a data folder expands from the environment, on any OS: ~ or ~user at its start, $NAME,
+#: ${NAME}, %NAME%
+_VARIABLE = re.compile(r"^~[^/\\]*|\$(?:\{[^}]*\}?|\w+)|%[^%]*%")
+
+
+def user_variable(text: str) -> str | None:
+    """The first part of a data folder as written that the environment of whoever runs the app
+    decides (`_VARIABLE`: ~, $HOME, %LOCALAPPDATA%), None when there is none. Each user sets their
+    own environment, so a locked data folder is refused with one: it would follow the user."""
+    found = _VARIABLE.search(text.strip())
+    return found.group(0) if found else None
 
 
 def _locked(value: object, path: Path, line: int | None) -> frozenset[str]:

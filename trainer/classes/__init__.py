@@ -35,6 +35,7 @@ Two halves, the lower never importing the upper:
     thread that does it in the background and retries with backoff;
   - `classview`: the Class screen from the server (`server_class_overview`), what the live view
     adds (`class_activity`), one trainee's attempts (`attempts_of`) and `follow` (LISTEN/NOTIFY);
+    two trainees of one name told apart by their ids (`told_apart`);
   - `results`: the class's attempts read back for the hand-off to the employer
     (`server_lines`, `class_lines`; trainer.progress.handoff writes them);
   - `connection`: `ClassConnection`, what the app holds while a workstation is in a class
@@ -60,7 +61,10 @@ FACE = {
                  "with_passfile", "with_password"),
     "passfile": ("trainer.classes.workstation.passfile", None),  # the class password file, as a namespace
     **names_from("trainer.classes.workstation.connection", "ClassConnection", "with_login"),
-    **names_from("trainer.classes.workstation.push", "refused_line"),  # "1 result refused by ...: why"
+    **names_from("trainer.classes.workstation.push", "refused_line",  # "1 result refused by ...: why"
+                 "pauses"),  # the pauses before each try again: doubling, capped, jittered
+    # "Ana (trainee id 1a2b3c4d…)": one of two trainees of a name, as the Class tab shows her
+    **names_from("trainer.classes.workstation.classview", "told_apart"),
     **names_from("trainer.classes.server.logins", "new_password",  # a trainee's class password
                  "CLOSE_SHARED_SAYS", "OPEN_SHARED_SAYS"),  # what closing the shared login does
 }

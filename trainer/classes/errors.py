@@ -16,3 +16,8 @@ class ClassUnreachableError(ClassServerError):
 
 class LoginRefusedError(ClassServerError):
     """The class server was reached and refused the login's password."""
+
+
+class PassingRefusalError(ClassServerError):
+    """The class server refused for a passing reason and kept nothing (a serialization failure,
+    a lock held, a step it could not record now): the same call, made again, may go through."""

@@ -73,6 +73,7 @@ def run(args) -> int:
 
     left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
     accounts: dict[str, str] = {}  # the class's names and their people's uids
+    refused_names: set[str] = set()  # names sent under a trainee id that carries two names
     if (args.file is None) == (args.class_address is None):
         print(f"{WHERE}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -84,8 +85,9 @@ def run(args) -> int:
         lines, kept = _from_file(args.file, args.trainee)
     else:
         lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out,
-                                  accounts=accounts)
-    notes: list[str] = []
+                                  accounts=accounts, refused_names=refused_names)
+    notes: list[str] = [why for why in left_out if why.startswith("trainee id ")]  # whole people
+    left_out = [why for why in left_out if not why.startswith("trainee id ")]
     if left_out:
         notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
                      + "; ".join(left_out))
@@ -95,10 +97,20 @@ def run(args) -> int:
 
         certified, bad = check(kept, keys, args.trainee)
         notes.extend(bad)  # after the class's attempts left out: every row not written is named
+        from trainer.progress.records import clean_name
+
+        disputed = [c for c in certified if clean_name(c.trainee) in refused_names]
+        if disputed:
+            certified = [c for c in certified if c not in disputed]
+            notes.append(f"{len(disputed)} certificate{'s' if len(disputed) != 1 else ''} left out, "
+                         "sent under a trainee id that carries two names: "
+                         + "; ".join(f"{c.trainee}, {c.form} ({c.result})" for c in disputed))
     elif kept:
         many = len(kept) != 1
         notes.append(f"{len(kept)} exam certificate{'s' if many else ''} not written: give the "
                      f"instructor's --public-key KEY to check and export {'them' if many else 'it'}")
+    lines, certified, shared = handoff.one_person_each(lines, certified, accounts)
+    notes.extend(shared)  # an account that would carry two names: refused, named
     _, exams = handoff.practice(lines)
     if exams:
         notes.append(handoff.EXAMS_NOTE.format(n=exams, s="s" if exams != 1 else ""))
@@ -158,18 +170,20 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
 
 
 def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str],
-                accounts: dict[str, str]) -> tuple[list, list]:
+                accounts: dict[str, str], refused_names: set[str]) -> tuple[list, list]:
     """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
     reads them; a trainee's reads none, which stops the export only when they were asked for);
     the attempts left out (retracted, or unreadable) named in `left_out`; each name's person's
-    uid in `accounts` (trainer.classes.workstation.results.server_lines)."""
+    uid in `accounts`, and the names sent under a trainee id that carries two names in
+    `refused_names` (trainer.classes.workstation.results.server_lines)."""
     from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.classes.workstation.results import class_lines
     from trainer.progress.errors import UnknownTraineeError
 
     try:
-        lines = class_lines(address, trainee, left_out=left_out, accounts=accounts)
+        lines = class_lines(address, trainee, left_out=left_out, accounts=accounts,
+                            refused_names=refused_names)
     except UnknownTraineeError as e:
         if not str(e).startswith("the class has no trainee named"):
             raise  # two people of one name: ambiguous

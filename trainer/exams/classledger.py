@@ -77,7 +77,10 @@ connection up within 15 s, connects again within 5 s and retries within 4 s) aft
 kept in order, marked late; `counted_late` says what came late and why, `kept_answers` leaves
 those answers out, and certification counts them as not answered (and a late end as a
 time-out). An answer that arrives after the limit and within the allowance counts, and the
-certificate names it (`delivered_late`, from the server's receipt time).
+certificate names it (`delivered_late`, from the server's receipt time). The app tries an
+answer again, with backoff, for as long as that allowance (`DELIVERY_GRACE`) while the server
+cannot be reached or refuses it for a passing reason (trainer.exams.session `Undelivered`), before
+it tells the trainee that the answer has not reached the class.
 Once the time and its allowance are over by the server's clock (`over`), a sitting whose end never
 reached the server is certified as it kept it, timed out, what it never received not answered
 (`not_as_recorded` no longer waits for it): a workstation that sends nothing more cannot keep its
@@ -154,6 +157,9 @@ from trainer.progress.records import clean_name
 from trainer.regrade import read_log
 from trainer.supervise.scoring import FlagsError, flags_from_json
 
+#: seconds an answer not yet on the class server is tried again before the trainee is told it has
+#: not reached the class: the server's allowance for delivery, `exam_queue_allowance()` (s031)
+DELIVERY_GRACE = 30.0
 OFFLINE = ("It does not start offline: the attempts are counted by the class server, not by this "
            "workstation. Check the connection to the class and try again.")
 

@@ -41,7 +41,7 @@ from typing import Any, cast
 
 from filelock import FileLock, Timeout
 
-from trainer.classes.errors import ClassServerError
+from trainer.classes.errors import ClassServerError, ClassUnreachableError, PassingRefusalError
 from trainer.classes.server.ledger import Opened
 from trainer.exams import classledger
 from trainer.exams.certify import CertifyError, read_sitting, signed_by
@@ -71,6 +71,17 @@ from trainer.scenario import Scenario
 from trainer.supervise.scoring import Flag, FlagsError, flags_from_json, judged
 
 _LIVE: set[str] = set()  # uids of the attempts being sat in this process
+
+
+@dataclass(frozen=True)
+class Undelivered:
+    """Why the steps waiting did not reach the class server (`ExamSession.deliver`): its words,
+    and whether it is `passing` (the server could not be reached, or refused for a passing reason
+    and kept nothing: trying again may get them through, within `DELIVERY_GRACE`,
+    trainer.exams.classledger) or not (the server refuses this login: trying again does not help)."""
+
+    why: str
+    passing: bool
 
 
 def attempts_used(store: Store, trainee_id: int, form_uid: str, classroom=None) -> int:
@@ -374,12 +385,13 @@ class ExamSession:
         if not self.online:
             return True
         if self.delivers and self._queued():
-            self.problem = self.deliver()
+            said = self.deliver()
+            self.problem = None if said is None else said.why
         if self._result is None and self._last_answered is not None and not self._queued():
             self._end(Ending.FINISHED, self._last_answered)  # sends its end in turn
         return not self.waiting
 
-    def deliver(self) -> str | None:
+    def deliver(self) -> Undelivered | None:
         """Send the steps waiting in the file to the class server now (the class connection's
         own sending, each wait for the server bounded); why it could not, or None. It touches
         no state of the session's: it may run on a thread of its own while the window goes on
@@ -387,7 +399,7 @@ class ExamSession:
         try:
             self.classroom.send_steps(self.store.path)
         except ClassServerError as e:
-            return str(e)
+            return Undelivered(str(e), isinstance(e, ClassUnreachableError | PassingRefusalError))
         return None
 
     def _queued(self) -> bool:

@@ -340,6 +340,42 @@ def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable
     return len(found)
 
 
+# --------------------------------------------------------------------------- one actor, one person
+def shared_accounts(lines: Iterable[Line], certified: Iterable[Certified] = (),
+                    accounts: dict[str, str] | None = None) -> dict[str, list[str]]:
+    """{account: its names} of each account (a trainee id, as the statements' actors and the
+    transcript's "Trainee id" name them) that would carry two names not known as one person: a
+    certificate's name with no row of its own is its own account, which a trainee id may spell
+    too. Names are one person when `accounts` (and the attempts' own trainees) give each of them
+    that account: a class's merged rows, a login's name."""
+    kept, _ = practice(lines)
+    known = {**(accounts or {}), **{clean_name(t.name): t.uid for t, _ in kept if t.uid}}
+    names: dict[str, dict[str, str]] = {}
+    for t, _ in kept:
+        names.setdefault(t.uid, {}).setdefault(clean_name(t.name), t.name)
+    for c in certified:
+        name = clean_name(c.trainee)
+        names.setdefault(known.get(name, c.trainee), {}).setdefault(name, c.trainee)
+    return {account: list(found.values()) for account, found in names.items()
+            if len(found) > 1 and any(known.get(n) != account for n in found)}
+
+
+def one_person_each(lines: list[Line], certified: list[Certified], accounts: dict[str, str] | None = None
+                    ) -> tuple[list[Line], list[Certified], list[str]]:
+    """The attempts and certificates less those on an account that carries two names
+    (`shared_accounts`), and a line naming each such account: the export refuses the account
+    rather than give one actor two people."""
+    shared = shared_accounts(lines, certified, accounts)
+    if not shared:
+        return lines, certified, []
+    known = {**(accounts or {}), **{clean_name(t.name): t.uid for t, _ in practice(lines)[0] if t.uid}}
+    lines = [line for line in lines if line.trainee.uid not in shared]
+    certified = [c for c in certified if known.get(clean_name(c.trainee), c.trainee) not in shared]
+    return lines, certified, [f"trainee id {account} carries two names ({', '.join(names)}): its attempts "
+                              "and certificates left out, so that no actor is two people"
+                              for account, names in shared.items()]
+
+
 # --------------------------------------------------------------------------- the transcript
 def cell(value: object) -> str:
     """A value as a transcript cell: text a spreadsheet would take for a formula is prefixed

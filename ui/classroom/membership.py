@@ -15,6 +15,8 @@ app's own libpq password file (`password_file`, trainer.classes.workstation.pass
 user only), which the driver reads itself. The dialog never shows a password: one pasted with the
 address moves to a masked field. A workstation that keeps no password for its class (or whose
 password file cannot be read) asks for it again at the next start; File › Leave class removes both.
+A class the machine file locks without its password (`school_class`) is joined the
+same way, the dialog asking the password alone: the address is the school's and cannot be changed.
 `--class URL` joins for one run and keeps nothing. This module, and the class server's driver
 behind it, load only when a class is joined."""
 
@@ -261,9 +263,17 @@ class JoinDialog(QDialog):
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
         self.password.setAccessibleName("Password")
         self.address.textChanged.connect(self.take_password)
-        current = address or classroom.address or remembered(classroom.window.config)
+        config = classroom.window.config
+        school = school_class(config)
+        current = school or address or classroom.address or remembered(config)
         if current is not None:
             self.address.setText(current.kept)
+        if school is not None:  # the school's class: its address stays, only the password is typed
+            self.address.setEnabled(False)  # the look of a locked setting (File › Settings…)
+            self.address.setToolTip(f"Locked by {config.source(SETTING)}")
+            intro.setText(f"Your school set this workstation's class, and {config.source(SETTING)} "
+                          "locks it: only its password is typed here. The password is kept for this "
+                          "user only, apart from the address.")
         form.addRow("&Address:", self.address)
         form.addRow("&Password:", self.password)
         layout.addLayout(form)
@@ -278,6 +288,8 @@ class JoinDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.join_button.setDefault(True)  # once in the dialog: Enter joins, never cancels
+        if school is not None:
+            self.password.setFocus()
         self.show_kept()
 
     def take_password(self, text: str) -> None:
@@ -348,6 +360,16 @@ def remembered(config):
         return None
 
 
+def school_class(config):
+    """The class the machine file locks without its password (a ClassAddress): File › Join
+    class… then asks this user for the password alone, the address staying the school's. None
+    when the class is not locked, is no class address, or the machine file holds its password."""
+    if not config.locked(SETTING):
+        return None
+    school = remembered(config)
+    return school if school is not None and school.password is None else None
+
+
 def classroom_of(window) -> Classroom:
     """The window's Classroom, made the first time a class is joined."""
     services = window.services
@@ -416,6 +438,8 @@ def rejoin(window, address=None) -> None:
         password = passfile.lookup(path, remembered)
     except ClassServerError as e:
         return ask(window, remembered, f"Not rejoined: {e}. Type the class password to join again.")
+    if password is None and school_class(config) is not None:  # said by the dialog: only why now
+        return ask(window, remembered, "This workstation keeps no password for it yet: type it to join.")
     if password is None and config.source(SETTING) != USER_SETTINGS:  # the school's class, first time
         return ask(window, remembered, f"Your school set this workstation's class, {remembered.shown}: "
                                        "type its password to join it.")

@@ -600,7 +600,9 @@ class RetractDialog(ReasonDialog):
 
 def trainee_choice(trainee) -> str:
     """A trainee as the merge dialog lists them: the name, and enough of the id to tell two apart."""
-    return f"{trainee.name} (trainee id {trainee.uid[:8]}…)"
+    from trainer.classes import told_apart
+
+    return told_apart(trainee.name, trainee.uid)
 
 
 class MergeDialog(QDialog):

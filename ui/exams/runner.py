@@ -5,9 +5,15 @@ what the record says cannot drift apart. Time running out ends the exam; so does
 page that owns the runner records each part as soon as it is done.
 
 An exam sat online in a class (trainer.exams.session, `ExamSession.send`) is `hold`-en after an
-answer the class server has not acknowledged: the runner says so in place of the table, tries
-again every few seconds, and opens the next part (or, at the end, the result) only once the
-server has it. The countdown runs on meanwhile: the exam's clock does not stop for an outage.
+answer the class server has not acknowledged: the runner tries again, after pauses that double
+up to RETRY_MS (trainer.classes `pauses`), and opens the next part (or, at the end, the result)
+only once the server has it. While the server cannot be reached, or refuses for a passing reason
+and keeps nothing (a dropped connection, a serialization failure, a step it could not record
+now), the runner shows a calm line in place of the table for up to `grace` seconds (the class's
+allowance for delivery, trainer.exams DELIVERY_GRACE); only after that, or at once when the
+server refuses for good (this login refused), does it say that the answer has not reached the
+class and that the proctor should be told. It goes on trying either way. The countdown runs on
+meanwhile: the exam's clock does not stop for an outage.
 Each try reaches the class server on a thread of its own (`deliver`), never on the GUI thread:
 a server that accepts and never answers holds the try (up to the class connection's bound on
 each wait) and not the window, whose countdown moves every second throughout."""
@@ -16,15 +22,19 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable
 from html import escape
 
-from trainer.exams import Ending
+from trainer.classes import pauses
+from trainer.exams import DELIVERY_GRACE, Ending
 from trainer.progress import Mode
 from ui.practice.screen import PracticeScreen
 from ui.qt import QHBoxLayout, QLabel, QMessageBox, QPushButton, QTimer, QVBoxLayout, QWidget, Signal
 
-RETRY_MS = 3000  # how often a held exam asks the class server again
+RETRY_MS = 3000  # the longest pause before a held exam asks the class server again
+#: the pause before the first try again (doubling up to RETRY_MS)
+FIRST_RETRY_MS = 500
 #: how long after an answer the class server has to acknowledge it before the runner says it waits
 SHOW_HELD_MS = 1000
 
@@ -71,6 +81,12 @@ class ExamRunner(QWidget):
         self._deliver: Callable[[], object] | None = None  # the try itself, run on a thread
         self._noted: Callable[[object], None] = lambda said: None  # what a try said, on the GUI thread
         self._delivering = False  # a try is under way on its thread
+        #: seconds the runner tries an answer again, showing a calm line, before it says the answer
+        #: has not reached the class
+        self.grace = DELIVERY_GRACE
+        self._since = 0.0  # when the hold began (time.monotonic)
+        self._failed_for_good = False  # the last try was refused for a reason that does not pass
+        self._pauses = pauses((FIRST_RETRY_MS / 1000, RETRY_MS / 1000))
         self.delivered.connect(self._tried)
         self._due = False  # the part is done and its moment shown: the next opens when not held
         self.retry = QTimer(self)
@@ -107,12 +123,15 @@ class ExamRunner(QWidget):
              then: Callable[[], None] | None = None, deliver: Callable[[], object] | None = None,
              noted: Callable[[object], None] | None = None) -> None:
         """The class server has not acknowledged the last answer: try `deliver` (on a thread of
-        its own; `noted` gets what it said, on the GUI thread) now and every RETRY_MS until `send`
-        (quick: what the file says) finds it acknowledged; then go on (the next part, or `then`).
-        Unless acknowledged within SHOW_HELD_MS, say so in place of the table."""
+        its own; `noted` gets what it said, on the GUI thread) now and after each pause (doubling
+        up to RETRY_MS) until `send` (quick: what the file says) finds it acknowledged; then go on
+        (the next part, or `then`). Unless acknowledged within SHOW_HELD_MS, say so in place of
+        the table: calmly for `grace` seconds while what stops it may pass."""
         self._send, self._problem, self._then = send, problem, then
         self._deliver, self._noted = deliver, noted or (lambda said: None)
-        self.retry.start()
+        self._since, self._failed_for_good = time.monotonic(), False
+        self._pauses = pauses((FIRST_RETRY_MS / 1000, RETRY_MS / 1000))
+        self.retry.start(RETRY_MS)
         self.show_held.start()
         self.try_again()
 
@@ -138,9 +157,19 @@ class ExamRunner(QWidget):
     def _tried(self, said: object) -> None:
         self._delivering = False
         if self._send is not None:
+            self._failed_for_good = said is not None and not getattr(said, "passing", False)
             self._noted(said)
-            if self._check() and said is None:  # sent, and more waits (the end, after the last answer)
-                self.try_again()
+            if self._check():
+                if said is None:  # sent, and more waits (the end, after the last answer)
+                    self.try_again()
+                else:  # the next try after a pause, longer each time (the timer's, at the latest)
+                    self.retry.start(round(next(self._pauses) * 1000))
+
+    @property
+    def undelivered(self) -> bool:
+        """Held past the grace, or refused for a reason that does not pass: the trainee is told
+        that the answer has not reached the class."""
+        return self._failed_for_good or time.monotonic() - self._since >= self.grace
 
     def _check(self) -> bool:
         """Whether the runner still waits (True), after a look at whether the server has it."""
@@ -165,6 +194,13 @@ class ExamRunner(QWidget):
 
     def _say(self) -> None:
         done = f"part {self.index + 1}" if self.ended is None else "the end of the exam"
+        if not self.undelivered:
+            self.held.setText(
+                f"<h3>Sending your answer</h3><p>Your answer to {escape(done)} is saved on this "
+                "workstation and on its way to the class server. "
+                + ("The next part opens" if self.ended is None else "Your result is shown")
+                + " as soon as the server has it.</p>")
+            return
         why = self._problem()
         self.held.setText(
             f"<h3>Waiting for the class server</h3><p>Your answer to {escape(done)} is saved on this "

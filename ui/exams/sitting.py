@@ -166,7 +166,7 @@ class ExamSitting:
     def _hold(self, session, then=None) -> None:
         """The runner waits for the class server's acknowledgement, sending on a thread of its own."""
         self.runner.hold(session.send, lambda: session.problem, then=then, deliver=session.deliver,
-                         noted=lambda said: setattr(session, "problem", said))
+                         noted=lambda said: setattr(session, "problem", None if said is None else said.why))
 
     def _shown(self, session, runner, unclosed) -> None:
         result = session.result

@@ -228,7 +228,7 @@ class MainWindow(QMainWindow):
             self.send_own_action.triggered.connect(self.send_with_own_login)
             file.addAction(self.send_own_action)
             self.services.class_changed.connect(self._class_changed)
-            self.lock(join, "class_address")
+            self.lock_join(join)
             file.addSeparator()
         settings = QAction("Settings…", self)
         settings.setShortcut(QKeySequence("Ctrl+,"))
@@ -316,6 +316,20 @@ class MainWindow(QMainWindow):
             action.setText(f"{action.text()} {LOCKED}")
             action.setStatusTip(f"Locked by {self.config.source(key)}")
             action.setProperty("locked", True)
+
+    def lock_join(self, join: QAction) -> None:
+        """File › Join class… under a class the machine file locks: off, as any locked setting,
+        unless the school left the class's password out; then it asks for that password alone
+        (ui.classroom.membership.school_class), the address staying the school's."""
+        if not self.config.locked("class_address"):
+            return
+        from ui.classroom.membership import school_class
+
+        if school_class(self.config) is None:
+            return self.lock(join, "class_address")
+        join.setText(f"Join class… (password only: {LOCKED[1:-1]})")
+        join.setStatusTip(f"Type the password of the class {self.config.source('class_address')} "
+                          "sets, which it locks")
 
     def show_notes(self, notes: list[str]) -> None:
         """What the settings' start has to say (a machine file not used, a command-line option a
@@ -419,7 +433,8 @@ class MainWindow(QMainWindow):
             return
         from trainer.progress import clean_name
 
-        self.send_own_dialog = SendOwnDialog(classroom.connection, clean_name(trainee.name), self)
+        self.send_own_dialog = SendOwnDialog(classroom.connection, clean_name(trainee.name), self,
+                                             uid=trainee.uid, made=trainee.created)
         self.send_own_dialog.open()
 
     def _class_changed(self) -> None:

@@ -100,3 +100,21 @@ def said(e: BaseException, user: str, database: str) -> str:
                 return f"the class server cannot be reached: {words}"
         return f"the class server cannot be reached: {reason(e)}"
     return f"the class server: {server_words(e)}"
+
+
+#: what the class server says of an exam's step it could not record now and kept nothing of
+#: (s012's exam_sitting_step, after two tries at it): sent again, the same step may be recorded
+NOT_RECORDED_NOW = "could not be recorded: try again"
+#: SQLSTATEs of a call the server gave up on for a passing reason, writing nothing: a
+#: serialization failure or a deadlock (class 40), a lock held longer than the session's
+#: lock_timeout (55P03), a statement cancelled (57014)
+PASSING = ("40", "55P03", "57014")
+
+
+def passing(e: BaseException) -> bool:
+    """The server answered and refused for a passing reason, keeping nothing: the same call,
+    made again, may go through (not: a refusal it keeps, or one that the same call meets again)."""
+    state = getattr(e, "sqlstate", None) or ""
+    if state == "P0001":
+        return reason(e).endswith(NOT_RECORDED_NOW)
+    return any(state.startswith(p) for p in PASSING)

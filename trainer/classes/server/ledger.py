@@ -45,6 +45,7 @@ import psycopg
 from psycopg import sql
 
 from trainer.classes.errors import ClassServerError
+from trainer.classes.server.failures import passing
 from trainer.classes.server.sql import value
 from trainer.progress.columns import EXAM_SITTINGS
 from trainer.progress.records import clean_name
@@ -143,12 +144,16 @@ def sitting_step(conn: psycopg.Connection, nonce: str, step: int, proof: bytes, 
     or its end (`ending`), with the step's link. What the server says: "recorded" (now, or it
     was already, the same), or "refused: why" (first wins: the server keeps the refusal).
     ClassServerError when the server refuses the step itself (its link does not verify, a step
-    before it is missing, it is malformed): nothing is written then."""
+    before it is missing, it is malformed): nothing is written then. A refusal for a passing
+    reason (failures.passing: the server could not record it now, and kept nothing) is the
+    driver's error, as a lost connection is: the step is to be sent again."""
     kind = "answer" if ending is None else "end"
     try:
         return value(conn.execute("SELECT exam_sitting_step(%s, %s, %s, %s, %s, %s, %s)",
                                   (nonce, step, proof, kind, position, log, ending)))
     except psycopg.errors.RaiseException as e:
+        if passing(e):
+            raise
         raise _refused(e) from None
 
 

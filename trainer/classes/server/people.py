@@ -9,6 +9,10 @@ a trainee uses, so Ana Ruiz at two workstations is two trainees on the server. T
   insert-only; undone only by another recorded row (`part`); `merged_now` lists the pairs
   merged. Only an instructor's login records either (the server checks the caller).
 
+`disputed(conn)` gives each trainee id a trainee's own login claimed while the class held it under
+another name (s032, trainer.classes.server.logins "Whose rows"): an id that carries two names,
+which the class's exports refuse by name rather than give one actor two people.
+
 `people(conn)` gives each trainee row the connection reads its person: the lowest server id of
 the rows that are one person, whose name and uid the class shows (the xAPI actor's account, the
 transcript's trainee id). The grouping is done here, not in the server, so that no record of
@@ -138,3 +142,21 @@ def grouped(rows: list[tuple[int, str, str]], with_login: set[str],
         if one in by_uid and other in by_uid:
             join(by_uid[one], by_uid[other])
     return {tid: root(tid) for tid in parent}
+
+
+def disputed(conn: psycopg.Connection) -> dict[str, list[str]]:
+    """{trainee id: its names, the class's row's first, then each claimant's} for every id a
+    trainee's own login claimed as hers while the class held it under another name (s032's
+    `trainee_claims`). Empty on a class before s032, and for a login that may not read the
+    claims (a trainee's, a workstation's)."""
+    if not value(conn.execute("SELECT to_regclass('trainee_claims') IS NOT NULL "
+                              "AND has_table_privilege('trainee_claims', 'SELECT')")):
+        return {}
+    found: dict[str, list[str]] = {}
+    for uid, held, claimant in conn.execute(
+            "SELECT c.trainee_uid, t.name, c.name FROM trainee_claims c "
+            "JOIN trainees t ON t.uid = c.trainee_uid ORDER BY c.id"):
+        names = found.setdefault(uid, [held])
+        if claimant not in names:
+            names.append(claimant)
+    return found

@@ -894,3 +894,31 @@ def s031_exam_delivery_grace(conn: psycopg.Connection) -> None:
     received after the limit and within it counts, and certification names it from the server's
     receipt time; one received later is marked late (s014) and counts as not answered."""
     _run(conn, frozen_sql("s031_exam_delivery_grace"))
+
+
+@migration
+def s032_login_claims(conn: psycopg.Connection) -> None:
+    """A trainee id owned by a trainee's login is sent only by that login (or the instructor's),
+    and a workstation's login cannot take it first (trainer.classes.server.logins, "Whose rows"):
+
+    - `claim_trainee_uid(uid, made)`, a trainee's own login's call, her password proven: an id
+      the class does not hold is sent at once under her name, registered by her login
+      ('registered'); one the class holds as hers is 'hers'; one it holds under the name of
+      another person with no login of their own is 'held', and the claim is kept; one of a name
+      with a login is refused;
+    - `trainee_claims`: those claims (id, login, its name, when), insert-only, read by the staff;
+      `push_attempts` (s023's, kept as `push_attempts_charged`) refuses a workstation's login
+      any row under a claimed id, and the exports refuse such an id by name
+      (trainer.classes.server.people.disputed)."""
+    _run(conn, frozen_sql("s032_login_claims"))
+
+
+@migration
+def s034_oversized_answer_kept(conn: psycopg.Connection) -> None:
+    """An answer over an item's bounds (262,144 bytes, 2,000 actions: s023) is refused as before,
+    and its refusal is kept now: `exam_sitting_step` writes it to `exam_sitting_refusals` (its
+    reason, and the answer's size in the new `answer_bytes`, never its text) when the step proves
+    the sitting's start code and names an item of it, and answers "refused: why". The sitting is
+    then held at `certify --class` as for any refused answer to an item the server holds none of
+    (trainer.exams.classledger `refused_unanswered`), named with the reason."""
+    _run(conn, frozen_sql("s034_oversized_answer_kept"))

@@ -33,6 +33,7 @@ from __future__ import annotations
 import statistics
 import threading
 import time
+from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -80,7 +81,7 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
     """The class's people (trainer.classes.server.people), by name: each shown as the row of its
     lowest id, archived when every row of it is; each person's trainee ids; and every trainee id
     the connection reads. The instructor's own rows are no trainee's, and a person whose every row
-    is archived is not in the class."""
+    is archived is not in the class. Two people of one name are each shown `told_apart`."""
     person = people(conn)
     rows = [_trainee(r) for r in conn.execute(
         "SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
@@ -92,7 +93,17 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
     active = {p: ms for p, ms in members.items() if any(not shown[m].archived for m in ms)}
     trainees = sorted((replace(shown[min(ms)], archived=False, archived_at=None) for ms in active.values()),
                       key=lambda t: (t.name.lower(), t.id))
+    named = Counter(t.name for t in trainees)
+    trainees = [t if named[t.name] == 1 else replace(t, name=told_apart(t.name, t.uid)) for t in trainees]
     return trainees, {t.id: active[person.get(t.id, t.id)] for t in trainees}, frozenset(person)
+
+
+def told_apart(name: str, uid: str) -> str:
+    """A trainee's name with enough of their id to tell them from another of the same name (two
+    people called Ana, at two workstations, are two trainees of the class until an instructor
+    merges them): the name the Class tab shows for each, as its Merge… lists every trainee."""
+    suffix = f" (trainee id {uid[:8]}…)"
+    return name if name.endswith(suffix) else name + suffix
 
 
 def _mine(members: dict[int, list[int]]) -> dict:

@@ -25,8 +25,8 @@ The exam ledger (trainer.classes.server.ledger), each call its own connection: `
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
-(trainer.classes.server.logins): `login_of` (any login), `class_identity` (a trainee's own
-login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
+(trainer.classes.server.logins): `login_of` (any login), `class_identity` and `claim_profile` (a
+trainee's own login, its password given), `class_login`, `enrol_workstation`, `revoke_workstation`,
 `attach_trainee`, `workstations`, `close_shared_login`, `open_shared_login` and `shared_login`
 (an instructor's; `workstations` and `shared_login` a supervisor's too); and
 `retract` (an instructor's: trainer.classes.server.retractions). A started sitting's answers and
@@ -48,8 +48,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 
-from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
+from trainer.classes.errors import (
+    ClassServerError,
+    ClassUnreachableError,
+    LoginRefusedError,
+    PassingRefusalError,
+)
 from trainer.classes.server import ledger, logins, people, retractions
+from trainer.classes.server.failures import passing
 from trainer.classes.workstation.address import ClassAddress, class_address, with_password
 from trainer.classes.workstation.classview import (
     ClassActivity,
@@ -128,14 +134,33 @@ class ClassLedger:
 
     def class_identity(self, trainee_name: str, password: str) -> str | None:
         """The trainee id the class knows `trainee_name` by, proven with her own login's
-        `password` (logins.login_trainee_uid): a profile made under it here is the one trainee
-        she is in the class. None when the name has no login of its own, or the class holds no
-        row of it yet (a profile of this workstation's own is then hers). LoginRefusedError when
-        the class refuses the password: a trainee gets no classmate's id without theirs."""
+        `password` (logins.own_trainee_uid): a profile made under it here is the one trainee
+        she is in the class. While the class holds no row of her, a new id, sent at once with
+        her login (s032), so that no workstation's login can register a classmate under it
+        before her results reach the class. None when the name has no login of its own (or, on
+        a class server that takes no claims yet, holds no row of her: a profile of this
+        workstation's own is then hers). LoginRefusedError when the class refuses the password:
+        a trainee gets no classmate's id without theirs."""
+        import secrets
+        import time
+
         login = self.login_of(trainee_name)
         if login is None:
             return None
-        return self.signed_in(login, password)._ledger(logins.login_trainee_uid)
+        return self.signed_in(login, password)._ledger(logins.own_trainee_uid, secrets.token_hex(16),
+                                                       time.time())
+
+    def claim_profile(self, trainee_name: str, uid: str, made: float, password: str) -> str | None:
+        """Her own login (`password` proves it) claims the trainee id `uid` of her profile here,
+        made at `made` (logins.claim_trainee_uid): one of logins.CLAIMED, None on a class server
+        that takes no claims yet. ClassServerError when
+        the name has no login of its own in the class, LoginRefusedError when the class refuses
+        the password."""
+        login = self.login_of(trainee_name)
+        if login is None:
+            raise ClassServerError(f"{trainee_name} has no login of their own in this class: "
+                                   "the workstation sends their results")
+        return self.signed_in(login, password)._ledger(logins.claim_trainee_uid, uid, made)
 
     def signed_in(self, login: str, password: str) -> ClassLedger:
         """The ledger's calls made with a trainee's own login (the same server and database)."""
@@ -276,12 +301,16 @@ class ClassLedger:
             raise
 
     def _refusal(self, where: str, e: psycopg.Error) -> None:
-        """Raise the app's error for the driver's `e`, as `_ledger` says it."""
+        """Raise the app's error for the driver's `e`, as `_ledger` says it: a refusal for a passing
+        reason, the server keeping nothing (failures.passing), is PassingRefusalError."""
+        if passing(e) and not isinstance(e, psycopg.errors.LockNotAvailable):
+            raise PassingRefusalError(f"{where} could not do it now and kept nothing of it "
+                                      f"({reason(e)}); it is asked again") from None
         try:
             raise e
         except psycopg.errors.LockNotAvailable:
-            raise ClassServerError(f"{where} is busy: what this needs was held by another call for "
-                                   f"{LOCK_WAIT} s; nothing was changed, try again") from None
+            raise PassingRefusalError(f"{where} is busy: what this needs was held by another call for "
+                                      f"{LOCK_WAIT} s; nothing was changed, try again") from None
         except psycopg.OperationalError as e:
             if password_refused(e):
                 raise LoginRefusedError(f"{where} refuses the password of the login "

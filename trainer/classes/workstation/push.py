@@ -322,8 +322,9 @@ def push_exam_steps(conn: psycopg.Connection, queue: Queue, class_id: str, size:
     """Send the exams' waiting steps (answers and ends of sittings, trainer.classes.server.ledger
     `sitting_step`), oldest first, each sitting's in order, each in a transaction of its own;
     how many were sent. A step the server refuses (its reply, or a refusal of the step itself)
-    is sent: the reply is kept in the file and it is not sent again. A connection lost stops
-    here (psycopg.Error), and what was not answered waits."""
+    is sent: the reply is kept in the file and it is not sent again. A connection lost, or a
+    refusal for a passing reason that the server kept nothing of (failures.passing), stops here
+    (psycopg.Error), and what was not answered waits, to be sent again."""
     sent = 0
     with queue.sending_steps:
         while steps := queue.exam_steps(class_id, size):

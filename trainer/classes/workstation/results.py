@@ -5,10 +5,12 @@
 What a connection reads is what its role may: the class for an instructor or supervisor, their
 own attempts for a trainee (row-level security, trainer.classes.server.tables).
 
-A row is left out, and named with why in `left_out`, rather than fail the whole class: an
-attempt an instructor retracted (trainer.classes.server.retractions; s010 retracted, with the
-check each fails, the rows stored before it checked them), and one this app cannot read as an
-attempt (`readable`).
+A row is left out, and named with why in `left_out`, rather than fail the whole class: the
+attempts of a person one of whose trainee ids carries two names (a trainee's own login claimed
+it while the class held it under another name: trainer.classes.server.people.disputed), so
+that no actor is given two people; an attempt an instructor retracted
+(trainer.classes.server.retractions; s010 retracted, with the check each fails, the rows stored
+before it checked them), and one this app cannot read as an attempt (`readable`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
-from trainer.classes.server.people import people
+from trainer.classes.server.people import disputed, people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import connect, reason, said
@@ -65,7 +67,8 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
 
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
-                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
+                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
+                 refused_names: set[str] | None = None) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
     everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
     login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
@@ -73,7 +76,10 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     people of one name are refused as ambiguous. The attempts retracted, and those that cannot
     be read, are left out: named, with why, in `left_out`. `accounts` is given each name a row of
     the class was sent under and its person's uid (a name of one person only), so that a
-    certificate under a name merged into another's is that person's actor too."""
+    certificate under a name merged into another's is that person's actor too. A person one of
+    whose trainee ids carries two names is left out whole, named in `left_out`, and given no
+    account; the names their rows were sent under go into `refused_names` (as the app cleans
+    them), whose certificates the caller leaves out too."""
     with conn.cursor(row_factory=dict_row) as cur:
         rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
     person = people(conn)
@@ -83,11 +89,24 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     # a person is shown as their row of the lowest id, active while any of their rows is
     trainees = {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
                 for ms in members.values() for tid in ms}
+    two_names = disputed(conn)
+    refused = {person.get(tid, tid) for tid, row in rows_of.items() if row.uid in two_names}
+    for uid, called in two_names.items():
+        if left_out is not None:
+            left_out.append(f"trainee id {uid} carries two names in the class: {shown(called[0])}, "
+                            f"its row's, and {', '.join(map(shown, called[1:]))}, claimed by a trainee's "
+                            f"own login; its person's attempts and the certificates of {shown(called[0])} "
+                            "left out, until the instructor settles whose it is")
+    if refused_names is not None:
+        refused_names.update(clean_name(row.name) for tid, row in rows_of.items()
+                             if person.get(tid, tid) in refused)
     if accounts is not None:
         owners: dict[str, set[str]] = {}
         for tid, row in rows_of.items():
             owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
-        accounts.update({name: uid for name, (uid, *more) in owners.items() if not more})
+        no_account = {trainees[tid].uid for tid in rows_of if person.get(tid, tid) in refused}
+        accounts.update({name: uid for name, (uid, *more) in owners.items()
+                         if not more and uid not in no_account})
     where, params = "", ()
     if trainee is not None:
         named = {t.id: t for t in trainees.values()
@@ -106,16 +125,19 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
         hidden = retracted(conn)
     names = {tid: t.name for tid, t in trainees.items()}
     attempts = readable(rows, findings, skills, hidden, [] if left_out is None else left_out, names)
-    return [Line(trainees[a.trainee_id], a) for a in attempts]
+    return [Line(trainees[a.trainee_id], a) for a in attempts
+            if person.get(a.trainee_id, a.trainee_id) not in refused]
 
 
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
-                left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
+                left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
+                refused_names: set[str] | None = None) -> list[Line]:
     """`server_lines` of the class at `address`; a server that cannot be reached or refuses
     gives ClassServerError with one line saying why."""
     try:
         with connect(address) as conn:
-            return server_lines(conn, trainee, left_out=left_out, accounts=accounts)
+            return server_lines(conn, trainee, left_out=left_out, accounts=accounts,
+                                refused_names=refused_names)
     except psycopg.errors.InsufficientPrivilege:
         raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
                                "the class (a workstation's or a trainee's): give the instructor's or "
