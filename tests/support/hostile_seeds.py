@@ -117,10 +117,10 @@ def form_file(*, supervise: bool = False) -> dict:
                     attempts_allowed=2, uid="hostile-1", created=T0).to_json()
 
 
-def _exam(items=("ph-take-down-and-refusal", "tdf-rejected-dice-lost-die")):
+def _exam(items=("ph-take-down-and-refusal", "tdf-rejected-dice-lost-die"), supervised=()):
     from tests.support.exams import form
 
-    return form(ids=items)
+    return form(ids=items, supervised=supervised)
 
 
 def sitting_files(folder: Path) -> tuple[list[tuple[dict, str]], object]:
@@ -146,9 +146,9 @@ def sitting_files(folder: Path) -> tuple[list[tuple[dict, str]], object]:
 
 
 def submission(folder: Path):
-    """An exam submission of two results sat under sittings (one with a payout a dollar off),
-    the instructor's key, the ledger's path, each sitting's start code by nonce, and a moment
-    at which the sittings can still be certified."""
+    """An exam submission of two results sat under sittings (one with a payout a dollar off), on a
+    form with a supervise item, the instructor's key, the ledger's path, each sitting's start code
+    by nonce, and a moment at which the sittings can still be certified."""
     import time
 
     from tests.support.exams import code_of, issuer, sit
@@ -159,7 +159,7 @@ def submission(folder: Path):
     from trainer.progress import Store
 
     ivy = issuer(InstructorKey.generate("Ivy Park"))
-    exam = _exam()
+    exam = _exam(supervised=(("pgd-sum-a-sixteen", 1, "hostile"),))  # its flags are hostile too
     ledger_path = folder / "ledger.sqlite"
     now = time.time()
     with Store.open(ledger_path) as ledger:
