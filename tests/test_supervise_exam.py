@@ -326,3 +326,18 @@ def test_the_same_scenario_may_be_a_dealers_item_and_a_supervise_item(items):
     assert both.roles == ["dealer", "supervisor"] and both.supervised == frozenset({1})
     with pytest.raises(FormError, match="already in the form"):
         new_form("Twice", [s, s], time_limit_seconds=600, created_by="Ivy")
+
+
+def test_a_pool_with_supervise_items_tells_nothing_of_its_draw_before_the_code(tmp_path, ivy, items):
+    """A pool of a dealer's item and two supervise items, one drawn: the token says the pool holds
+    supervise items (the Exam screen refuses to start what it cannot show) by the whole pool's
+    count, whichever item was drawn (20 draws of 1 in 3 all alike: about 1 in 10^9)."""
+    pool = new_form("Pool", [items["exam-ph-01"], *supervisor_form().items[:2]], time_limit_seconds=900,
+                    created_by="Ivy", attempts_allowed=3, uid="pool-s", draw=1)
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        named, drawn = set(), set()
+        for n in range(20):
+            token = issue_sitting(ledger, ivy, pool, f"Trainee {n}")
+            named.add(token["form"]["supervise_items"])
+            drawn.add(sitting_form(ledger, pool, token).items[0].key)
+    assert named == {2} and len(drawn) > 1

@@ -229,7 +229,8 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
         # what the start dialog says of the exam before its sealed items are opened
         named = {"uid": form.uid, "name": form.name, "digest": sat.digest, "item_count": len(sat.items),
                  "time_limit_seconds": sat.time_limit_seconds, "attempts_allowed": form.attempts_allowed,
-                 **({"supervise_items": len(sat.supervised)} if sat.supervised else {})}
+                 # of a pool, its whole pool's: the token tells nothing of the draw
+                 **({"supervise_items": len(form.supervised)} if form.supervised else {})}
         if code is not None and form.draw:  # a pool's draw, named so that only the code tells it
             named.update(digest=drawn_digest(code, nonce, sat.digest), salted=1)
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,

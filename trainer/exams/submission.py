@@ -192,7 +192,9 @@ class Ahead:
     items: int
     time_limit_seconds: int
     attempts_allowed: int
-    supervised: int = 0  # how many of the items are supervise items (trainer.exams.forms)
+    #: how many of the items are supervise items (trainer.exams.forms); of a pool, how many of the
+    #: whole pool's are, so that a token tells nothing of its draw
+    supervised: int = 0
 
     @classmethod
     def of(cls, form: ExamForm) -> Ahead:
@@ -250,11 +252,10 @@ def open_sitting_file(path: str | os.PathLike, start_code: str | None = None
         raise CertifyError(f"{name}: {e}") from None
     named: dict = token["form"] if isinstance(token.get("form"), dict) else {}
     try:
-        items = _count(named["item_count"], 1, 1000)
-        ahead = Ahead(sitting.form_uid, _text(named["name"]), items,
+        ahead = Ahead(sitting.form_uid, _text(named["name"]), _count(named["item_count"], 1, 1000),
                       _count(named["time_limit_seconds"], 1, 10**7),
                       _count(named["attempts_allowed"], 1, 1000),
-                      _count(named.get("supervise_items", 0), 0, items))
+                      _count(named.get("supervise_items", 0), 0, 1000))
     except (KeyError, TypeError, ValueError) as e:
         raise CertifyError(f"{name}: a damaged sitting file (its token does not say what exam it "
                            f"is: {e})") from None

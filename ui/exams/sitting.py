@@ -15,9 +15,9 @@ CANCELLED = ("The exam did not start: it was cancelled while the class server wa
              "once it answers.")
 
 #: why an exam with supervise items does not start here: the Exam screen works dealers' rounds only
-SUPERVISED = ("This exam has {n} supervise item{s} (watching a dealer and flagging the dealer's "
-              "faults), which the Exam screen cannot show yet: nothing was started, and no attempt "
-              "was counted.")
+SUPERVISED = ("This exam has supervise items (watching a dealer and flagging the dealer's faults), "
+              "which the Exam screen cannot show yet: nothing was started, and no attempt was "
+              "counted.")
 
 
 class ExamSitting:
@@ -48,8 +48,8 @@ class ExamSitting:
                 start = ExamStart.checked(self.store, form, self.trainee.id, self.services.key,
                                           sitting=sitting, classroom=classroom, password=password,
                                           start_code=start_code, seen=self.services.seen)
-                if n := start.ahead.supervised:  # checked only: nothing written or counted yet
-                    QMessageBox.warning(self, "Exam", SUPERVISED.format(n=n, s="s" if n != 1 else ""))
+                if start.ahead.supervised:  # checked only: nothing written or counted yet
+                    QMessageBox.warning(self, "Exam", SUPERVISED)
                     return False
                 session = start.opened(self.counted(start))
             except TraineeLoginNeeded as e:  # asked again until given, refused or cancelled
