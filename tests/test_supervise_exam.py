@@ -319,6 +319,13 @@ def test_a_bad_scripted_fault_in_a_supervise_item_is_named_at_its_line(tmp_path,
     assert f"(exam-pgd-03):{line}: " in str(said.value) and 'no step "no-such-step"' in str(said.value)
 
 
+def test_a_results_reader_knows_a_supervised_rounds_id():
+    from trainer.exams.records import SUPERVISED_ID
+    from trainer.supervise.rounds import ID_PREFIX, round_id
+
+    assert f"{ID_PREFIX}:" == SUPERVISED_ID and round_id("x", 1, "s").startswith(SUPERVISED_ID)
+
+
 def test_the_same_scenario_may_be_a_dealers_item_and_a_supervise_item(items):
     s = items["exam-pgd-03"]
     both = new_form("Both seats", [s, FormItem.supervised(s, 1, "x")], time_limit_seconds=600,

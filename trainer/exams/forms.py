@@ -42,6 +42,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainer import files
 from trainer.errors import shown
@@ -51,7 +52,9 @@ from trainer.exams.errors import FormError, FormFileError
 from trainer.paths import atomic_text, resources_dir
 from trainer.procedure import build
 from trainer.scenario import MAX_CHARS, Scenario, ScenarioError, parse
-from trainer.supervise.rounds import MOST_FAULTS, SupervisedRound, SuperviseError, round_id, supervise
+
+if TYPE_CHECKING:
+    from trainer.supervise.rounds import SupervisedRound
 
 FORMAT, VERSION = "dealer-trainer-exam-form", 1
 MAX_TIME_LIMIT = 24 * 3600  # seconds: an exam is sat in one sitting
@@ -104,6 +107,8 @@ class FormItem:
         """The item's id on a result: the scenario's, or for a supervise item its round's."""
         if self.supervise is None:
             return self.scenario_id
+        from trainer.supervise.rounds import round_id  # supervising is loaded when a form has it
+
         return round_id(self.scenario_id, self.supervise.faults, self.supervise.seed)
 
     def to_json(self) -> dict:
@@ -113,6 +118,8 @@ class FormItem:
     @classmethod
     def supervised(cls, scenario: Scenario, faults: int, seed: str, pace: float = 2.0) -> FormItem:
         """A supervise item of a scenario: `faults` dealt from `seed` beside its scripted ones."""
+        from trainer.supervise.rounds import SuperviseError, supervise
+
         if not scenario.text:
             raise FormError(f"scenario {scenario.id}: its text is not known; read it with "
                             "trainer.scenario.load or parse")
@@ -289,6 +296,8 @@ def _check_supervised(name: str, spec: Supervised | None) -> None:
     """A supervise item's dealing, each value checked (as a form file gives it)."""
     if spec is None:
         return
+    from trainer.supervise.rounds import MOST_FAULTS
+
     if not isinstance(spec, Supervised):
         raise FormError(f"{name}: must be a Supervised, not {shown(spec)}")
     _whole(f"{name}.faults", spec.faults, 0, MOST_FAULTS)
@@ -313,6 +322,8 @@ def _dealt(i: int, scenario: Scenario, spec: Supervised | None) -> SupervisedRou
     form's "dealt"; FormError naming the item when it cannot be dealt or deals other faults."""
     if spec is None:
         return None
+    from trainer.supervise.rounds import SuperviseError, round_id, supervise
+
     where = f"items[{i}] ({round_id(scenario.id, spec.faults, spec.seed)})"
     try:
         rnd = supervise(scenario, spec.faults, spec.seed, float(spec.pace))

@@ -16,8 +16,11 @@ from enum import StrEnum
 from trainer.progress.records import action_json, finding_json
 from trainer.progress.rows import READ_ERRORS, read_rows, stored_json
 from trainer.progress.store import Store
-from trainer.supervise.rounds import ID_PREFIX
-from trainer.supervise.scoring import flags_from_json
+
+#: the start of a supervised round's id (trainer.supervise.rounds ID_PREFIX, which
+#: tests/test_supervise_exam.py holds this to), kept here so that reading results loads no
+#: supervising
+SUPERVISED_ID = "supervise-v1:"
 
 
 class Status(StrEnum):
@@ -66,7 +69,7 @@ class Answer:
 
 def supervised(item_id: object) -> bool:
     """Whether an answer's item id is a supervised round's (trainer.exams.forms, FormItem.key)."""
-    return isinstance(item_id, str) and item_id.startswith(f"{ID_PREFIX}:")
+    return isinstance(item_id, str) and item_id.startswith(SUPERVISED_ID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,8 @@ def answer_from_row(r: dict) -> Answer:
     for i, f in enumerate(findings):
         finding_json(f, f"findings[{i}]")
     if supervised(r["item_id"]):
+        from trainer.supervise.scoring import flags_from_json
+
         flags_from_json(log, "log")
     else:
         for i, p in enumerate(log):
