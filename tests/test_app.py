@@ -70,7 +70,8 @@ def test_the_exam_screen_has_its_place(window):
 
 SHOT_SCREENS = ["practice", "scenarios", "rules", "exam", "exam-result", "progress", "class", "class-live",
                 "drill", "table-props-and-hops", "table-three-dice-football", "table-high-roll-dice",
-                "table-high-roll-dice-6", "table-pai-gow-dice"]
+                "table-high-roll-dice-6", "table-pai-gow-dice", "supervise", "supervise-flag",
+                "supervise-debrief"]
 
 
 def shot_here(*args: str) -> tuple[int, str]:

@@ -101,6 +101,14 @@ EXPECTED_COLUMNS = {
                     ("sent", "REAL", 0, 0), ("reply", "TEXT", 0, 0)],
     "class_refused": [("class_uid", "TEXT", 1, 1), ("attempt_id", "INTEGER", 1, 2), ("refused", "REAL", 1, 0),
                       ("reason", "TEXT", 1, 0)],
+    "supervised_rounds": [("id", "INTEGER", 0, 1), ("trainee_id", "INTEGER", 1, 0),
+                          ("round_uid", "TEXT", 1, 0), ("game", "TEXT", 1, 0),
+                          ("difficulty", "INTEGER", 1, 0), ("finished", "REAL", 1, 0),
+                          ("pace", "REAL", 1, 0), ("score", "TEXT", 1, 0), ("d_prime", "REAL", 1, 0),
+                          ("false_alarms", "INTEGER", 1, 0), ("flags", "TEXT", 1, 0)],
+    "supervised_faults": [("round_id", "INTEGER", 1, 1), ("n", "INTEGER", 1, 2), ("kind", "TEXT", 1, 0),
+                          ("fault_class", "TEXT", 1, 0), ("caught", "INTEGER", 1, 0),
+                          ("seconds", "REAL", 0, 0)],
 }
 
 
@@ -124,7 +132,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
                                   "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams",
-                                  "m016_class_refused", "m019_form_order"]
+                                  "m016_class_refused", "m019_form_order", "m021_supervised_rounds"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
@@ -132,7 +140,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                             "AND name NOT LIKE 'sqlite_%'")}
         assert indexes == {"trainees_active_name", "trainees_uid", "attempts_trainee", "attempts_item",
                            "findings_attempt", "attempt_skills_recent", "exam_results_trainee",
-                           "exam_chain_result", "exam_stream_waiting"}
+                           "exam_chain_result", "exam_stream_waiting", "supervised_rounds_trainee"}
 
 
 def test_opening_again_applies_nothing_and_keeps_the_data(tmp_path):

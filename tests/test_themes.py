@@ -378,3 +378,27 @@ def test_a_locked_setting_looks_locked_in_the_dialog_and_the_menu(qtbot, themed,
         "a locked menu item reads like one that can be chosen"
     menu.hide()
     dialog.close()
+
+
+def test_a_disabled_primary_button_looks_disabled(qtbot, themed):
+    """The primary (green) button of a screen, once disabled, takes a disabled button's ground and
+    greyed words, not the green of one that can be pressed."""
+    from ui.qt import QPushButton
+
+    def look(enabled: bool, name: str) -> tuple[int, int]:
+        button = QPushButton("Deal (Ctrl+N)")
+        button.setObjectName(name)
+        button.setEnabled(enabled)
+        qtbot.addWidget(button)
+        button.show()
+        qtbot.waitExposed(button)
+        pixels = Counter(pixels_of(button))
+        ground = pixels.most_common(1)[0][0]
+        return ground, max(pixels, key=lambda p: ratio(p, ground))
+
+    green, _ = look(True, "primary")
+    plain_off, _ = look(False, "")
+    primary_off, words = look(False, "primary")
+    assert primary_off != green, "a disabled primary button keeps the green of one that can be pressed"
+    assert primary_off == plain_off, "a disabled primary button differs from any other disabled button"
+    assert ratio(words, primary_off) < 4.5, "a disabled primary button's words read as usable"

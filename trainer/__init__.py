@@ -40,6 +40,12 @@ FACE: dict[str, tuple[str, str | None]] = {
                  "read_payout"),
     **names_from("trainer.paytables", "layout", "paytable"),
     **names_from("trainer.paths", "resources_dir"),
+    # supervising: a round with faults put in, played back (its frames, what may be pointed at
+    # and said), and the supervisor's flags scored
+    "playback": ("trainer.supervise.playback", None),
+    **names_from("trainer.supervise.scoring", "Flag", "Score", "WEIGHTS", "WINDOW"),
+    "score_flags": ("trainer.supervise.scoring", "score"),
+    **names_from("trainer.supervise.catalogue", "FaultClass"),
     # the machine-wide configuration a school's IT person sets once
     **names_from("trainer.config", "KEYS", "ConfigError", "MachineConfig", "machine_config", "places",
                  "data_folder", "themes"),

@@ -32,6 +32,8 @@ every statistic computed from that log.
 - `errors`: `StoreError` and its kinds, each with a one-line message for the user;
 - `disk`: whether a file would sit on a network share (`network_share`), where it is refused
   (`NetworkShareError`): SQLite's write-ahead log needs a local disk;
+- `supervised`: the rounds a trainee supervised and each fault caught or missed
+  (`record_supervised`), and the catch rate per fault class and per game (`catch_rates`);
 - the class server, to which the file is a workstation's queue, is trainer.classes's.
 
 Typical use::
@@ -72,5 +74,6 @@ FACE = {
                  "attempts_per_day", "chart_bin_days", "next_drill_skill", "payout_times", "progress_report",
                  "rolling_median", "skill_table", "weakest_skills"),
     **names_from("trainer.progress.store", "Store"),
+    **names_from("trainer.progress.supervised", "CatchRates", "catch_rates", "record_supervised"),
 }
 __getattr__, __dir__, __all__ = lazy_face(__name__, FACE)

@@ -507,3 +507,46 @@ CREATE TRIGGER exam_forms_last AFTER INSERT ON exam_forms WHEN NEW.position IS N
 BEGIN UPDATE exam_forms SET position = (SELECT coalesce(max(position), -1) + 1 FROM exam_forms)
     WHERE id = NEW.id; END;
 """)
+
+
+@migration
+def m021_supervised_rounds(db: Database) -> None:
+    """The rounds a trainee supervised (trainer.progress.supervised): `supervised_rounds`, one
+    row per round watched to its debrief (the round's id, which deals it again with its faults;
+    its game and difficulty; the dealer's pace, seconds between actions, which the flags' times
+    are counted in; the score, an exact fraction; d′; the false alarms; the flags, as JSON), and
+    `supervised_faults`, each fault of it with its type, its class and whether it was caught (and
+    how many seconds after it showed). Both are append-only."""
+    _script(db, """
+CREATE TABLE supervised_rounds (
+    id INTEGER PRIMARY KEY,
+    trainee_id INTEGER NOT NULL REFERENCES trainees (id),
+    round_uid TEXT NOT NULL CHECK (length(round_uid) BETWEEN 1 AND 400),
+    game TEXT NOT NULL,
+    difficulty INTEGER NOT NULL CHECK (difficulty BETWEEN 1 AND 5),
+    finished REAL NOT NULL,
+    pace REAL NOT NULL CHECK (pace > 0),
+    score TEXT NOT NULL CHECK (score GLOB '[0-9]*' AND length(score) <= 40),
+    d_prime REAL NOT NULL,
+    false_alarms INTEGER NOT NULL CHECK (false_alarms >= 0),
+    flags TEXT NOT NULL CHECK (json_valid(flags))
+);
+CREATE INDEX supervised_rounds_trainee ON supervised_rounds (trainee_id, finished);
+CREATE TABLE supervised_faults (
+    round_id INTEGER NOT NULL REFERENCES supervised_rounds (id),
+    n INTEGER NOT NULL CHECK (n >= 0),
+    kind TEXT NOT NULL,
+    fault_class TEXT NOT NULL CHECK (fault_class IN ('money', 'calls', 'records', 'security', 'order')),
+    caught INTEGER NOT NULL CHECK (caught IN (0, 1)),
+    seconds REAL CHECK ((seconds IS NULL) = (caught = 0)),
+    PRIMARY KEY (round_id, n)
+) WITHOUT ROWID;
+CREATE TRIGGER supervised_rounds_kept BEFORE UPDATE ON supervised_rounds
+BEGIN SELECT RAISE(ABORT, 'a supervised round is recorded once and never changed'); END;
+CREATE TRIGGER supervised_rounds_no_delete BEFORE DELETE ON supervised_rounds
+BEGIN SELECT RAISE(ABORT, 'supervised rounds are append-only'); END;
+CREATE TRIGGER supervised_faults_kept BEFORE UPDATE ON supervised_faults
+BEGIN SELECT RAISE(ABORT, 'a supervised fault is recorded once and never changed'); END;
+CREATE TRIGGER supervised_faults_no_delete BEFORE DELETE ON supervised_faults
+BEGIN SELECT RAISE(ABORT, 'supervised faults are append-only'); END
+""")

@@ -93,6 +93,11 @@ class ProgressPage(QWidget):
             self.klass.workstations_button.clicked.connect(self.class_workstations)
             self.tabs.addTab(self.klass, "Class")
             services.class_changed.connect(self.follow_class)
+        from ui.progress.supervising import SupervisingTab
+
+        self.supervising = SupervisingTab()
+        self.supervise_drill = self.supervising.drill  # (fault class, game): Drill this
+        self.tabs.addTab(self.supervising, "Supervising")
         self.live = None  # ui.classroom.live.LiveClass while the app is in a class
         self.logins_dialog = None  # Trainee logins… (ui.classroom.logins), once opened
         self.workstations_dialog = None  # Workstations… (ui.classroom.workstations), once opened
@@ -125,6 +130,9 @@ class ProgressPage(QWidget):
         self._speed(report)
         self._days(report)
         self._skills(report)
+        from trainer.progress import catch_rates
+
+        self.supervising.show_rates(catch_rates(store, trainee.id))
         if self.klass is not None and self.live is None:
             from trainer.progress import class_overview
 
@@ -182,6 +190,7 @@ class ProgressPage(QWidget):
         self.workstations_dialog.open()
 
     def _empty(self, text: str) -> None:
+        self.supervising.show_rates(None)
         for chart in (self.accuracy, self.speed, self.days):
             chart.plot.clear()
             chart.empty.setText(text)

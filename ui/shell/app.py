@@ -10,7 +10,11 @@ from pathlib import Path
 from trainer import GAME_IDS, __version__
 
 SCREENS = ("practice", "scenarios", "progress", "class", "class-live", "rules", "exam", "exam-result",
-           "drill", *(f"table-{game}" for game in GAME_IDS))
+           "drill", *(f"table-{game}" for game in GAME_IDS), "supervise", "supervise-flag",
+           "supervise-debrief")
+#: the round the supervise screenshots deal (a game, a difficulty and a seed: its first fault
+#: flagged, one action after it shows)
+SUPERVISE_SHOT = ("props-and-hops", 2, 3)
 STYLE = "Fusion"  # Qt's own style, drawn alike on Windows, macOS and Linux
 #: the window's size in a screenshot unless asked otherwise (the README's pictures); `make
 #: screenshots` asks for a laptop's screen, 1366×768
@@ -316,6 +320,8 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
             if scenario is not None:
                 page.start_scenario(scenario)
                 work(page.screen, steps)
+    elif screen.startswith("supervise"):
+        supervise_showcase(window.show_screen("supervise"), screen)
     elif screen == "class":
         window.show_screen("progress").tabs.setCurrentIndex(1)
     elif screen == "class-live":
@@ -333,6 +339,32 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
     else:
         window.show_screen(screen)
     return window
+
+
+def supervise_showcase(page, screen: str) -> None:
+    """A supervised round for a screenshot, stepped: mid-play just after its first fault shows
+    ("supervise"), that fault being flagged ("supervise-flag"), or flagged and the debrief shown
+    ("supervise-debrief")."""
+    game, difficulty, seed = SUPERVISE_SHOT
+    page.difficulty.setValue(difficulty)
+    page.pace.setCurrentIndex(0)  # step by step
+    page.deal(seed=seed, game=game)
+    screen_ = page.screen
+    first = screen_.round.faults[0] if screen_.round.faults else None
+    upto = first.index if first is not None else len(screen_.frames) // 2
+    for _ in range(upto):
+        screen_.step()
+    if screen == "supervise" or first is None:
+        return
+    screen_.begin_flag()
+    screen_.flagging.point_at(first.target)
+    choices = screen_.flagging.choices
+    for row in range(choices.count()):
+        if choices.item(row).data(0x0100) == first.type.id:  # Qt.ItemDataRole.UserRole
+            choices.setCurrentRow(row)
+    if screen == "supervise-debrief":
+        screen_.flagging.flag()
+        screen_.finish()
 
 
 def follow_demo_class(page, store) -> None:

@@ -15,6 +15,7 @@ class Services(QObject):
     recorded = Signal(object)  # the attempt id, or None when it is pending
     status = Signal(str)
     class_changed = Signal()  # joined or left a class (ui.classroom.membership)
+    supervised = Signal(int)  # a supervised round recorded: its row id
 
     def __init__(self, store=None, trainee=None, parent=None, key: bytes | None = None, seen=None):
         super().__init__(parent)
@@ -74,6 +75,20 @@ class Services(QObject):
             return None
         self.recorded.emit(attempt)
         return attempt
+
+    def record_supervised(self, rnd, score, difficulty: int) -> int | None:
+        """Keep a supervised round, its faults caught and missed, in the progress store."""
+        if self.store is None or self.trainee is None:
+            return None
+        from trainer.progress import StoreError, record_supervised
+
+        try:
+            row = record_supervised(self.store, self.trainee.id, rnd, score, difficulty)
+        except StoreError as e:
+            self.status.emit(f"{e} This supervised round could not be kept.")
+            return None
+        self.supervised.emit(row)
+        return row
 
     def best_scores(self) -> dict[str, int]:
         """The trainee's best total per item (the store's query, not every attempt loaded)."""

@@ -1,4 +1,4 @@
-"""The main window: navigation to Practice, Scenarios, Progress, Rules and Exam; menus; the
+"""The main window: navigation to Practice, Scenarios, Progress, Rules, Exam and Supervise; menus; the
 trainee's name in the title; size, last screen and theme remembered between runs."""
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from ui.shell import theme
 
 LOCKED = "(locked by your school)"  # after a menu item whose setting the machine file locks
 SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "Progress"),
-           ("rules", "Rules"), ("exam", "Exam"))
+           ("rules", "Rules"), ("exam", "Exam"), ("supervise", "Supervise"))
 KEYS_HELP = """<h3>Keyboard</h3>
-<p><b>Ctrl+1 … Ctrl+5</b> switch screens · <b>Ctrl+N</b> deal a round · after a round, <b>Ctrl+R</b>
+<p><b>Ctrl+1 … Ctrl+6</b> switch screens · <b>Ctrl+N</b> deal a round · after a round, <b>Ctrl+R</b>
 retry it and <b>Ctrl+Shift+N</b> the next · <b>Ctrl+,</b> settings · <b>F11</b> full screen ·
 <b>Ctrl+Q</b> quit · <b>F1</b> this help</p>
 <p>On the table: <b>← →</b> select a wager · <b>Tab</b> goes to the feedback panel (<b>↑ ↓</b>
@@ -33,6 +33,10 @@ R refuse, N no more bets, X no roll, D announce, C collect, P pay, …) · <b>H<
 <b>Ctrl+→</b> next throw · <b>Ctrl+Enter</b> finish the round · <b>Ctrl++ Ctrl+−</b> zoom the
 table (or Ctrl+wheel), <b>Ctrl+0</b> fit it · <b>Ctrl+Shift+L</b> large print · <b>F5</b> the table,
 or the replay, on the second screen (a projector); F5 or <b>Esc</b> brings it back.</p>
+<p>Supervising: <b>Ctrl+Shift+S</b> deal a round to supervise · <b>F</b> or <b>Space</b> flag
+(or click the wager) · <b>↑ ↓</b> point, <b>Enter</b> or <b>→</b> to what is wrong, <b>Enter</b>
+flags, <b>Esc</b> cancels · <b>P</b> pause · <b>N</b> or <b>→</b> the next action when stepping ·
+<b>Ctrl+Enter</b> finish and see the debrief.</p>
 <p>In dialogs: type the payout (or click chips in the bank) and press <b>Enter</b>; <b>1–9, 0</b>
 pick a choice; <b>Esc</b> cancels. To put the pointer, a lammer, the Yard Marker and the pucks,
 or High Roll's dice, click the layout, or choose the place with <b>← →</b> and press
@@ -132,6 +136,14 @@ class MainWindow(QMainWindow):
             if self.services is not None:  # a round just recorded shows in Best at once
                 self.services.recorded.connect(lambda _id: page.set_best(self.services.best_scores()))
             return page
+        if name == "supervise":
+            from ui.supervise.page import SupervisePage
+
+            page = SupervisePage(self.settings)
+            if self.services is not None:
+                page.finished.connect(lambda rnd, score: self.services.record_supervised(
+                    rnd, score, page.dealt_difficulty))
+            return page
         if name == "rules":
             from ui.rules.page import RulesPage
 
@@ -142,8 +154,10 @@ class MainWindow(QMainWindow):
             dark = QApplication.instance().property("theme") == "dark"
             page = ProgressPage(self.services, dark)
             page.drill.connect(self._drill)
+            page.supervise_drill.connect(self._supervise_drill)
             if self.services is not None:
                 self.services.recorded.connect(lambda _id: page.refresh())
+                self.services.supervised.connect(lambda _id: page.refresh())
             return page
         if (name == "exam" and self.services is not None and self.services.store is not None
                 and self.services.key is not None):
@@ -182,6 +196,10 @@ class MainWindow(QMainWindow):
 
         page = self.show_screen("practice")
         page.deal(skill=skill, game=SKILL_GAMES.get(skill))
+
+    def _supervise_drill(self, fault_class: str, game: str) -> None:
+        """Progress › Supervising › Drill this: a round with faults of the weakest class."""
+        self.show_screen("supervise").drill(fault_class, game)
 
     def _start_scenario(self, scenario) -> None:
         page = self.show_screen("practice")
@@ -240,6 +258,11 @@ class MainWindow(QMainWindow):
         deal.setShortcut(QKeySequence("Ctrl+N"))
         deal.triggered.connect(lambda: self.show_screen("practice").deal())
         file.addAction(deal)
+        supervise = QAction("Supervise a round", self)
+        supervise.setShortcut(QKeySequence("Ctrl+Shift+S"))
+        supervise.setStatusTip("Watch the trainer deal a round with mistakes in it, and catch them")
+        supervise.triggered.connect(lambda: self.show_screen("supervise").deal())
+        file.addAction(supervise)
         file.addSeparator()
         quit_ = QAction("Quit", self)
         quit_.setShortcut(QKeySequence("Ctrl+Q"))
@@ -507,7 +530,8 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/size", self.size())
         self.statusBar().clearMessage()  # stops the message's timer
-        practice = self.pages.get("practice")
-        if practice is not None:
-            practice.stop()
+        for name in ("practice", "supervise"):
+            page = self.pages.get(name)
+            if page is not None:
+                page.stop()
         super().closeEvent(event)
