@@ -132,6 +132,22 @@ READINGS: tuple[Reading, ...] = (
             "back stays a finding and undo only lets the round go on from a table put right; "
             "where nothing was told (an exam, whose feedback waits for the end), an action taken "
             "back is a misclick put right before the game went on, and is not graded."),
+    Reading("supervise-items", "all", "A supervise item in an exam",
+            "The grading policy's one pass rule judges a supervise item, where the trainee watches "
+            "a dealer and flags the dealer's faults, as it judges a dealer's round; what the "
+            "policy leaves open is what the supervisor's findings are. A fault is caught by a flag "
+            "on its wager, call or record within 15 s of the fault showing; a fault no flag caught "
+            "left the table as the dealer made it, so it is the supervisor's finding, at the "
+            "severity the policy gives the dealer's (the grader's own finding of it, with its "
+            "section). A missed critical fault (the money or the game's security) and a missed "
+            "major one (a call, a record, an order the text imposes) each fail the item, and with "
+            "it the exam, whatever the total; a missed minor one is noted. A flag on the right "
+            "target that names another fault still stops the fault: it is caught, for half its "
+            "weight. A flag where the dealer made no fault stops the game for nothing: no finding, "
+            "one point off. The item's total is its catch score (critical 4, major 2, minor 1, "
+            "over what its faults weigh) out of 100, rounded down, and stands for its procedure, "
+            "payouts and speed too; it passes at 80, as a round does. A round with no fault scores "
+            "100 with no false alarm and 0 with any."),
     # Props & Hops
     Reading("ph-shooter", "props-and-hops", "The shooter",
             "The covered shaker is first offered to the player farthest to the dealer's left: the "

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import dataclasses
 
-from trainer.exams import new_form, start_exam
+from trainer.exams import FormItem, new_form, start_exam
 from trainer.grading import correct_log, grade
 from trainer.library import load_library
 from trainer.procedure import Do, build
+from trainer.supervise.scoring import Flag
 
 PASS = "correct horse battery"
 
 
-def form(ids=("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive"), **more):
+def form(ids=("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive"), *, supervised=(), **more):
+    """`supervised`: (scenario id, faults, seed) of supervise items after the dealer's items."""
     lib = load_library()
-    return new_form("Floor supervisor exam", [lib.by_id(i) for i in ids], time_limit_seconds=900,
+    items = [*(lib.by_id(i) for i in ids),
+             *(FormItem.supervised(lib.by_id(i), faults, seed) for i, faults, seed in supervised)]
+    return new_form("Floor supervisor exam", items, time_limit_seconds=900,
                     created_by="Ivy", attempts_allowed=3, uid="floor-1", **more)
 
 
@@ -44,12 +48,17 @@ def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_af
     """Sit an exam (under a sitting token, if given; counted by a class, if joined to one, and
     its answers sent there); the ended result (or the session, still open, if `stop_after`).
     `critical_at`: that item pays one payout a dollar over; `missed_call_at`: that item leaves
-    its first call undone."""
+    its first call undone. A supervise item is answered by a supervisor who flags every fault 1 s
+    after it shows (at `critical_at`, all but the first)."""
     session = start_exam(store, exam, trainee_id, key, sitting=sitting, classroom=classroom,
                          start_code=code_of(sitting))
     for p in range(len(exam.items)):
         if stop_after is not None and p == stop_after:
             return session
+        if session.supervises(p):
+            faults = exam.round(p).faults[1 if p == critical_at else 0:]
+            session.record_flags(p, [Flag(f.at + 1, f.target, f.type.id) for f in faults])
+            continue
         s = session.scenario(p)
         proc = build(s)
         log = correct_log(proc, s.automation)

@@ -418,7 +418,7 @@ class FormImport(_Imports):
         from trainer.exams import ExamError
 
         self.allowed = (ExamError,)
-        self.doc = form_file()
+        self.doc = form_file(supervise=True)  # a supervise item's entry is hostile too
 
     def case(self, m):
         from trainer.exams import get_form, import_form, list_forms

@@ -103,21 +103,24 @@ def results_file(path: Path) -> dict:
     return json.loads(out.getvalue())
 
 
-def form_file() -> dict:
-    """An exam form file of two items."""
-    from trainer.exams import new_form
+def form_file(*, supervise: bool = False) -> dict:
+    """An exam form file of two items; with `supervise`, a third: a supervise item (its faults
+    dealt from a seed, trainer.exams.forms)."""
+    from trainer.exams import FormItem, new_form
     from trainer.library import load_library
 
     lib = load_library()
-    return new_form("Hostile input exam", [lib.by_id("ph-first-shake"), lib.by_id("tdf-goal-line-stand")],
-                    time_limit_seconds=900, created_by="Ivy", attempts_allowed=2, uid="hostile-1",
-                    created=T0).to_json()
+    items = [lib.by_id("ph-first-shake"), lib.by_id("tdf-goal-line-stand")]
+    if supervise:
+        items.append(FormItem.supervised(lib.by_id("pgd-sum-a-sixteen"), 1, "hostile"))
+    return new_form("Hostile input exam", items, time_limit_seconds=900, created_by="Ivy",
+                    attempts_allowed=2, uid="hostile-1", created=T0).to_json()
 
 
-def _exam(items=("ph-take-down-and-refusal", "tdf-rejected-dice-lost-die")):
+def _exam(items=("ph-take-down-and-refusal", "tdf-rejected-dice-lost-die"), supervised=()):
     from tests.support.exams import form
 
-    return form(ids=items)
+    return form(ids=items, supervised=supervised)
 
 
 def sitting_files(folder: Path) -> tuple[list[tuple[dict, str]], object]:
@@ -143,9 +146,9 @@ def sitting_files(folder: Path) -> tuple[list[tuple[dict, str]], object]:
 
 
 def submission(folder: Path):
-    """An exam submission of two results sat under sittings (one with a payout a dollar off),
-    the instructor's key, the ledger's path, each sitting's start code by nonce, and a moment
-    at which the sittings can still be certified."""
+    """An exam submission of two results sat under sittings (one with a payout a dollar off), on a
+    form with a supervise item, the instructor's key, the ledger's path, each sitting's start code
+    by nonce, and a moment at which the sittings can still be certified."""
     import time
 
     from tests.support.exams import code_of, issuer, sit
@@ -156,7 +159,7 @@ def submission(folder: Path):
     from trainer.progress import Store
 
     ivy = issuer(InstructorKey.generate("Ivy Park"))
-    exam = _exam()
+    exam = _exam(supervised=(("pgd-sum-a-sixteen", 1, "hostile"),))  # its flags are hostile too
     ledger_path = folder / "ledger.sqlite"
     now = time.time()
     with Store.open(ledger_path) as ledger:

@@ -63,7 +63,7 @@ from trainer.exams.errors import (
 )
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
-from trainer.exams.forms import ExamForm, form_from_json
+from trainer.exams.forms import ExamForm, FormItem, form_from_json
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
 from trainer.exams.proof import (
@@ -83,6 +83,8 @@ from trainer.progress.records import clean_name
 from trainer.progress.rows import READ_ERRORS, read_rows, stored_json
 from trainer.progress.store import Store
 from trainer.regrade import read_log, regrade
+from trainer.supervise.rounds import SupervisedRound
+from trainer.supervise.scoring import Flag, FlagsError, Score, flags_from_json, judged
 
 SIGNED_FORM = "dealer-trainer-signed-form"
 SITTING = "dealer-trainer-sitting"
@@ -226,7 +228,9 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
         code = start_code(key, nonce) if proof else None
         # what the start dialog says of the exam before its sealed items are opened
         named = {"uid": form.uid, "name": form.name, "digest": sat.digest, "item_count": len(sat.items),
-                 "time_limit_seconds": sat.time_limit_seconds, "attempts_allowed": form.attempts_allowed}
+                 "time_limit_seconds": sat.time_limit_seconds, "attempts_allowed": form.attempts_allowed,
+                 # of a pool, its whole pool's: the token tells nothing of the draw
+                 **({"supervise_items": len(form.supervised)} if form.supervised else {})}
         if code is not None and form.draw:  # a pool's draw, named so that only the code tells it
             named.update(digest=drawn_digest(code, nonce, sat.digest), salted=1)
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
@@ -371,7 +375,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
                 raise CertifyError(refused)
             # an answer that came after the time limit is not answered, one that cannot be
             # re-graded is graded as wrong
-            given, unusable = kept_answers(kept)
+            given, unusable = kept_answers(kept, form.supervised)
             late, delivered = counted_late(kept), delivered_late(kept)
             if late is not None and not late["ended"]:
                 ending = Ending.TIME_UP  # never ended on the server: its time ran out there
@@ -408,6 +412,8 @@ def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: s
             "procedure": score.procedure, "payouts": score.payouts, "speed": score.speed,
             "total": score.total, "answers": answers, "certified": now, "sat": sat,
             "rule": {"number": score.rule, "name": rule(score.rule).name},
+            # the roles it certifies, named once a form holds supervise items
+            **({"roles": form.roles} if form.supervised else {}),
             **({"late": late} if late is not None else {}), **more,
             "signer": _signer(key.public)}
     certificate = {**body, "signature": key.sign(body)}
@@ -485,7 +491,8 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
         raise CertifyError(f"sitting {sitting.nonce}: the class server's record keeps no time of its start")
     # the date sat and the expiry are the server's clock's, not a workstation's: the server
     # started the sitting only before it expired, so no grace is asked after it
-    given, unusable = kept_answers(kept)  # an answer that cannot be re-graded is graded as wrong
+    # an answer that cannot be re-graded is graded as wrong
+    given, unusable = kept_answers(kept, form.supervised)
     return _sign(store, key, ledger, form, str(use["used"]), ledger["trainee_name"], given,
                  ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
                  recorded={"by": "class server", **({"abandoned": gone} if gone else {}),
@@ -582,18 +589,46 @@ def regrade_answers(form: ExamForm, raw: object) -> list[dict]:
         if position in seen:
             raise CertifyError(f"{where}.position: item {position + 1} is answered twice")
         seen.add(position)
-        try:
-            log, _ = read_log(a.get("log"))
-        except RequestError as e:
-            raise CertifyError(f"{where}.{e.field}: {e.message}") from None
         scenario = form.scenarios[position]
-        result = regrade(scenario, log)
+        rnd = form.round(position)
+        more: dict = {}
+        if rnd is not None:  # a supervise item: its answer is the supervisor's flags
+            try:
+                flags = flags_from_json(a.get("log"), f"{where}.log")
+            except FlagsError as e:
+                raise CertifyError(str(e)) from None
+            scored, result = judged(rnd, flags)
+            more = {"supervise": supervise_result(form.items[position], rnd, flags, scored)}
+        else:
+            try:
+                log, _ = read_log(a.get("log"))
+            except RequestError as e:
+                raise CertifyError(f"{where}.{e.field}: {e.message}") from None
+            result = regrade(scenario, log)
         s = result.score
-        out.append({"position": position, "item_id": scenario.id, "title": scenario.title,
+        out.append({"position": position, "item_id": form.items[position].key, "title": scenario.title,
                     "game": scenario.game, "procedure": s.procedure, "payouts": s.payouts,
                     "speed": s.speed, "total": s.total, "passed": s.passed, "critical": s.critical,
-                    "findings": [f.to_json() for f in result.findings]})
+                    "findings": [f.to_json() for f in result.findings], **more})
     return sorted(out, key=lambda a: a["position"])
+
+
+def supervise_result(item: FormItem, rnd: SupervisedRound, flags: list[Flag], scored: Score) -> dict:
+    """What a certificate states of a supervise item: the round (its id and the digest of its
+    faults, which the form's digest commits to), every flag as graded, each fault caught or
+    missed with its section and severity, and the signal-detection figures."""
+    caught = {id(c.fault): c for c in scored.caught}
+    assert item.supervise is not None
+    return {"round": rnd.id, "dealt": item.supervise.dealt, "pace": item.supervise.pace,
+            "flags": [f.to_json() for f in flags],
+            "faults": [{"kind": f.type.id, "words": f.type.words, "section": f.type.section,
+                        "severity": f.type.severity.value, "target": f.target, "at": f.at,
+                        "cents": f.cents,
+                        **({"caught_at": caught[id(f)].flag.at, "named": caught[id(f)].named}
+                           if id(f) in caught else {"caught_at": None})}
+                       for f in rnd.faults],
+            "false_alarms": [f.to_json() for f in scored.false_alarms],
+            "score": scored.to_json()}
 
 
 def verify_certificate(doc: object, trusted: Sequence[PublicKey]) -> dict:

@@ -155,6 +155,7 @@ from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsL
 from trainer.exams.forms import ExamForm
 from trainer.progress.records import clean_name
 from trainer.regrade import read_log
+from trainer.supervise.scoring import FlagsError, flags_from_json
 
 #: seconds an answer not yet on the class server is tried again before the trainee is told it has
 #: not reached the class: the server's allowance for delivery, `exam_queue_allowance()` (s031)
@@ -405,21 +406,22 @@ def starts_spent(classroom) -> list[dict]:
         return classroom.starts_spent()
 
 
-def kept_answers(kept: dict) -> tuple[list[dict], dict | None]:
+def kept_answers(kept: dict, supervised: frozenset[int] = frozenset()) -> tuple[list[dict], dict | None]:
     """The answers of the class server's record of a sitting that reached it in time, as a
     portable record gives them (position and log) for re-grading: an answer the server marked
     late (s014) counts as not answered. With them, what the record holds that cannot be
     re-graded (`unusable`, as a certificate names it; None when there is none): an answer its
     reader refuses (too deep, too long a number, a lone surrogate...) or that is no log of
     actions is graded as wrong, as not answered, so that the sitting is certified all the same
-    (see "An answer that cannot be re-graded")."""
+    (see "An answer that cannot be re-graded"). At the positions `supervised` (the form's
+    supervise items) an answer is a supervisor's flags instead of a log of actions."""
     late = kept.get("late") or {}
     answers, unusable = [], {}
     for p, t in sorted(kept["answers"].items()):
         if p in late:
             continue
         log = _log(t)
-        why = log.why if isinstance(log, Unusable) else _not_a_log(log)
+        why = log.why if isinstance(log, Unusable) else _not_a_log(log, p in supervised)
         if why is None:
             answers.append({"position": p, "log": log})
         else:
@@ -457,8 +459,15 @@ def refused_unanswered(kept: dict, nonce: str) -> str | None:
             "answered (dealer-trainer certify --class --certify-held)")
 
 
-def _not_a_log(log) -> str | None:
-    """Why a read answer is no log of actions to re-grade; None when it is one."""
+def _not_a_log(log, flags: bool = False) -> str | None:
+    """Why a read answer is no log of actions (with `flags`, no supervisor's flags) to re-grade;
+    None when it is one."""
+    if flags:
+        try:
+            flags_from_json(log, "log")
+        except FlagsError as e:
+            return str(e)
+        return None
     try:
         read_log(log)
     except RequestError as e:

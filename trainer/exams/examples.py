@@ -5,6 +5,11 @@ Each embeds four exam items of its own (resources/exams/items/, never practice s
 Roll Dice's includes one of the 6-dice variation, § 675a.6), allows two attempts, passes at 80,
 and gives twice the items' target times, in whole minutes: time to work each round with care,
 not to look anything up.
+
+Beside them, in resources/exams/supervise/, an example floor supervisor's form (`SUPERVISOR`):
+one supervise item of each game's exam items, the dealer's faults dealt from a fixed seed, and
+twice the time the dealers take, in whole minutes. The app does not list it among the example
+forms until the Exam screen shows a supervise item.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from trainer.exams.forms import ExamForm, new_form, write_form
+from trainer.exams.forms import ExamForm, FormItem, new_form, write_form
 from trainer.paths import resources_dir
 from trainer.scenario import Scenario, load
+from trainer.supervise.rounds import PACE, supervise
 
 CREATED = 1767225600.0  # 2026-01-01 00:00 UTC: fixed, so that writing them again changes nothing
 #: the forms' version: a form never changes, so new content takes a new uid (add_bundled_forms
@@ -30,6 +36,13 @@ EXAMPLES = {
     "pai-gow-dice": ("Pai Gow dice wagers: dealer certification (example)",
                      ("exam-pgd-01", "exam-pgd-02", "exam-pgd-03", "exam-pgd-04")),
 }
+
+#: the example floor supervisor's form: its name, and each supervise item's exam item and the
+#: faults dealt into it beside those it scripts
+SUPERVISOR = ("Floor supervisor: catch the dealer (example)",
+              (("exam-ph-03", 2), ("exam-tdf-03", 2), ("exam-hrd-03", 2), ("exam-pgd-03", 1)))
+SUPERVISOR_SEED = "example"
+SUPERVISOR_FILE = "supervise/floor-supervisor.json"
 
 
 def exam_items(folder: Path | None = None) -> dict[str, Scenario]:
@@ -55,6 +68,17 @@ def example_forms() -> dict[str, ExamForm]:
     return out
 
 
+def supervisor_form() -> ExamForm:
+    """The example floor supervisor's form, built from the exam items as they are now."""
+    items = exam_items()
+    name, picked = SUPERVISOR
+    made = [FormItem.supervised(items[i], faults, SUPERVISOR_SEED, PACE) for i, faults in picked]
+    watched = sum(len(supervise(items[i], faults, SUPERVISOR_SEED, PACE).log) * PACE for i, faults in picked)
+    return new_form(name, made, time_limit_seconds=int(-(-2 * watched // 60) * 60), pass_mark=80,
+                    attempts_allowed=2, created_by="Dealer Trainer (example form)",
+                    uid=f"example-supervisor-{EDITION}", created=CREATED)
+
+
 def write_examples(folder: Path | None = None) -> list[Path]:
     folder = folder or resources_dir() / "exams"
     folder.mkdir(parents=True, exist_ok=True)
@@ -62,6 +86,9 @@ def write_examples(folder: Path | None = None) -> list[Path]:
     for game, form in example_forms().items():
         write_form(form, folder / f"{game}.json")
         written.append(folder / f"{game}.json")
+    (folder / SUPERVISOR_FILE).parent.mkdir(exist_ok=True)
+    write_form(supervisor_form(), folder / SUPERVISOR_FILE)
+    written.append(folder / SUPERVISOR_FILE)
     return written
 
 

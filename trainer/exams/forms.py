@@ -13,6 +13,17 @@ Form file (`write_form`, `read_form`), JSON::
      "time_limit_seconds": 600, "pass_mark": 80, "attempts_allowed": 2, "created": <seconds>,
      "created_by": ..., "items": [{"scenario": "ph-first-shake", "toml": "schema_version = 1 ..."}]}
 
+An item may instead be a **supervise item**: the scenario's round played by a dealer who makes
+faults, which the trainee watches and flags (trainer.supervise). Its entry adds
+`"supervise": {"faults": n, "seed": "...", "pace": seconds, "dealt": sha256}`: n faults dealt
+from the seed beside those the scenario scripts ([[fault]]), the dealer's seconds between
+actions, and the SHA-256 of the faults so dealt (`dealt_digest`). The faults are never written
+in the form, which the trainee's workstation opens: the seed deals them again, the check refuses
+a form whose faults deal otherwise (another version of the engine), and the form's digest, which
+every result and certificate carries, commits to them through "dealt". Its answer is the
+supervisor's flags (trainer.supervise.scoring), not a dealer's log, and its id on a result is the
+supervised round's (`FormItem.key`, "supervise-v1:SCENARIO:FAULTS:SEED").
+
 with an optional `"draw": n`: the items are a pool, and each sitting draws n of them (kept in
 the form's order; `ExamForm.drawn`). The instructor makes the draw when issuing the sitting
 (trainer.exams.certify), so a workstation only ever receives the items it will show; a form
@@ -31,6 +42,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainer import files
 from trainer.errors import shown
@@ -40,6 +52,9 @@ from trainer.exams.errors import FormError, FormFileError
 from trainer.paths import atomic_text, resources_dir
 from trainer.procedure import build
 from trainer.scenario import MAX_CHARS, Scenario, ScenarioError, parse
+
+if TYPE_CHECKING:
+    from trainer.supervise.rounds import SupervisedRound
 
 FORMAT, VERSION = "dealer-trainer-exam-form", 1
 MAX_TIME_LIMIT = 24 * 3600  # seconds: an exam is sat in one sitting
@@ -51,12 +66,68 @@ LATEST = 4_102_444_800  # 2100-01-01 UTC
 MAX_FILE_BYTES = MAX_ITEMS * MAX_CHARS * 6 + 2**20
 
 
+#: the most characters of a supervise item's seed; its slowest dealer, in seconds an action
+MAX_SEED = 64
+SLOWEST_PACE = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Supervised:
+    """How a supervise item's round is dealt: `faults` more than the scenario scripts, from
+    `seed`, one dealer's action every `pace` seconds; `dealt`, the SHA-256 of the faults so
+    dealt (`dealt_digest`), which the form's digest commits to."""
+
+    faults: int
+    seed: str
+    pace: float
+    dealt: str
+
+    def to_json(self) -> dict:
+        return {"faults": self.faults, "seed": self.seed, "pace": self.pace, "dealt": self.dealt}
+
+
+def dealt_digest(rnd: SupervisedRound) -> str:
+    """The SHA-256 of a supervised round's faults: each one's kind, step, target and when it
+    shows, in the order they show."""
+    return content_digest([{"kind": f.type.id, "step": f.step, "target": f.target, "at": f.at}
+                           for f in rnd.faults])
+
+
 @dataclass(frozen=True, slots=True)
 class FormItem:
-    """One scenario of a form: its id and its whole TOML text."""
+    """One scenario of a form: its id and its whole TOML text; for a supervise item, how its
+    faults are dealt (`supervise`)."""
 
     scenario_id: str
     text: str
+    supervise: Supervised | None = None
+
+    @property
+    def key(self) -> str:
+        """The item's id on a result: the scenario's, or for a supervise item its round's."""
+        if self.supervise is None:
+            return self.scenario_id
+        from trainer.supervise.rounds import round_id  # supervising is loaded when a form has it
+
+        return round_id(self.scenario_id, self.supervise.faults, self.supervise.seed)
+
+    def to_json(self) -> dict:
+        return {"scenario": self.scenario_id, "toml": self.text,
+                **({"supervise": self.supervise.to_json()} if self.supervise is not None else {})}
+
+    @classmethod
+    def supervised(cls, scenario: Scenario, faults: int, seed: str, pace: float = 2.0) -> FormItem:
+        """A supervise item of a scenario: `faults` dealt from `seed` beside its scripted ones."""
+        from trainer.supervise.rounds import SuperviseError, supervise
+
+        if not scenario.text:
+            raise FormError(f"scenario {scenario.id}: its text is not known; read it with "
+                            "trainer.scenario.load or parse")
+        try:
+            rnd = supervise(scenario, faults, seed, pace)
+        except SuperviseError as e:
+            raise FormError(f"scenario {scenario.id}: {e}") from None
+        return cls(scenario.id, scenario.text, Supervised(faults, seed, float(pace), dealt_digest(rnd)))
 
     @classmethod
     def of(cls, scenario: Scenario) -> FormItem:
@@ -84,6 +155,7 @@ class ExamForm:
     archived: bool = False
     draw: int = 0  # 0: every item, in order; n: each sitting draws n of the items (a pool)
     _scenarios: tuple[Scenario, ...] = field(default=(), repr=False, compare=False)
+    _rounds: tuple[SupervisedRound | None, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         put = lambda name, v: object.__setattr__(self, name, v)  # noqa: E731
@@ -109,7 +181,9 @@ class ExamForm:
             raise FormError("items: a form needs at least one scenario")
         if len(items) > MAX_ITEMS:
             raise FormError(f"items: {len(items):,} scenarios; a form holds at most {MAX_ITEMS}")
-        scenarios, seen = [], set()
+        scenarios: list[Scenario] = []
+        rounds: list[SupervisedRound | None] = []
+        seen: set[str] = set()
         for i, item in enumerate(items):
             if not isinstance(item, FormItem):
                 raise FormError(f"items[{i}]: must be a FormItem, not {item!r}")
@@ -119,9 +193,11 @@ class ExamForm:
                 raise FormError(f"items[{i}] ({item.scenario_id}): the scenario text is empty")
             _storable(f"items[{i}].scenario", item.scenario_id)
             _storable(f"items[{i}] ({item.scenario_id})", item.text)
-            if item.scenario_id in seen:
-                raise FormError(f"items[{i}] ({item.scenario_id}): this scenario is already in the form")
-            seen.add(item.scenario_id)
+            _check_supervised(f"items[{i}].supervise", item.supervise)
+            if item.key in seen:
+                raise FormError(f"items[{i}] ({item.key}): this "
+                                f"{'round' if item.supervise else 'scenario'} is already in the form")
+            seen.add(item.key)
             try:
                 s = item.scenario(i)
                 build(s)
@@ -130,8 +206,10 @@ class ExamForm:
             if s.id != item.scenario_id:
                 raise FormError(f"items[{i}] ({item.scenario_id}): the embedded scenario's id is {s.id!r}")
             scenarios.append(s)
+            rounds.append(_dealt(i, s, item.supervise))
         put("items", items)
         put("_scenarios", tuple(scenarios))
+        put("_rounds", tuple(rounds))
         _whole("draw", self.draw, 0, len(items))
 
     @property
@@ -165,6 +243,23 @@ class ExamForm:
     def scenarios(self) -> tuple[Scenario, ...]:
         return self._scenarios
 
+    def round(self, position: int) -> SupervisedRound | None:
+        """The supervised round of a supervise item, faults and all (None for a dealer's item):
+        for grading and the debrief, never for the trainee's screen while the exam runs."""
+        return self._rounds[position]
+
+    @property
+    def supervised(self) -> frozenset[int]:
+        """The positions of the supervise items."""
+        return frozenset(p for p, it in enumerate(self.items) if it.supervise is not None)
+
+    @property
+    def roles(self) -> list[str]:
+        """The roles a certificate of this form certifies: "dealer" for dealer's items,
+        "supervisor" for supervise items."""
+        kinds = {it.supervise is not None for it in self.items}
+        return [role for role, supervise in (("dealer", False), ("supervisor", True)) if supervise in kinds]
+
     @property
     def games(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(s.game for s in self._scenarios))
@@ -174,7 +269,7 @@ class ExamForm:
         return {"uid": self.uid, "name": self.name, "time_limit_seconds": self.time_limit_seconds,
                 "pass_mark": self.pass_mark, "attempts_allowed": self.attempts_allowed,
                 "created": self.created, "created_by": self.created_by,
-                "items": [{"scenario": it.scenario_id, "toml": it.text} for it in self.items],
+                "items": [it.to_json() for it in self.items],
                 **({"draw": self.draw} if self.draw else {})}
 
     @property
@@ -195,6 +290,52 @@ def _storable(name: str, text: str) -> None:
                         "hold") from None
     if (at := text.find("\x00")) >= 0:
         raise FormError(f"{name}: a NUL character at character {at + 1}, which no text may hold")
+
+
+def _check_supervised(name: str, spec: Supervised | None) -> None:
+    """A supervise item's dealing, each value checked (as a form file gives it)."""
+    if spec is None:
+        return
+    from trainer.supervise.rounds import MOST_FAULTS
+
+    if not isinstance(spec, Supervised):
+        raise FormError(f"{name}: must be a Supervised, not {shown(spec)}")
+    _whole(f"{name}.faults", spec.faults, 0, MOST_FAULTS)
+    if not isinstance(spec.seed, str) or not spec.seed.strip() or len(spec.seed) > MAX_SEED \
+            or ":" in spec.seed:
+        raise FormError(f"{name}.seed: must be a text of 1 to {MAX_SEED} characters with no \":\", "
+                        f"not {shown(spec.seed)}")
+    _storable(f"{name}.seed", spec.seed)
+    pace = spec.pace
+    if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0 < pace <= SLOWEST_PACE \
+            or pace != pace:
+        raise FormError(f"{name}.pace: must be seconds between the dealer's actions, more than 0 and "
+                        f"at most {SLOWEST_PACE}, not {shown(pace)}")
+    if not isinstance(spec.dealt, str) or len(spec.dealt) != 64 \
+            or any(c not in "0123456789abcdef" for c in spec.dealt):
+        raise FormError(f"{name}.dealt: must be the SHA-256 of the faults dealt (64 hex digits), not "
+                        f"{shown(spec.dealt)}")
+
+
+def _dealt(i: int, scenario: Scenario, spec: Supervised | None) -> SupervisedRound | None:
+    """A supervise item's round, dealt again from its seed, and its faults checked against the
+    form's "dealt"; FormError naming the item when it cannot be dealt or deals other faults."""
+    if spec is None:
+        return None
+    from trainer.supervise.rounds import SuperviseError, round_id, supervise
+
+    where = f"items[{i}] ({round_id(scenario.id, spec.faults, spec.seed)})"
+    try:
+        rnd = supervise(scenario, spec.faults, spec.seed, float(spec.pace))
+    except ScenarioError as e:  # a [[fault]] that cannot be: named at its line
+        raise FormError(str(e)) from None
+    except SuperviseError as e:
+        raise FormError(f"{where}: {e}") from None
+    if dealt_digest(rnd) != spec.dealt:
+        raise FormError(f"{where}: its seed deals other faults than the form was made with (its "
+                        "\"dealt\" does not match): made by another version of Dealer Trainer, or "
+                        "changed")
+    return rnd
 
 
 def _whole(name: str, v, low: int, high: int | None) -> None:
@@ -225,6 +366,8 @@ def new_form(name: str, items: Iterable[FormItem | Scenario | tuple[str, str]], 
 FIELDS = ("format", "version", "uid", "name", "time_limit_seconds", "pass_mark", "attempts_allowed",
           "created", "created_by", "items")
 OPTIONAL = ("draw",)
+#: what an item of a form file holds ("supervise" only for a supervise item)
+ITEM_FIELDS = {"scenario", "toml", "supervise"}
 #: what a form's digest is computed over (ExamForm.content; "draw" only when the form draws)
 CONTENT_FIELDS = FIELDS[2:] + OPTIONAL
 
@@ -245,12 +388,10 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
         fail("items: must be a list of {\"scenario\": id, \"toml\": text}")
     items = []
     for i, it in enumerate(doc["items"]):
-        if not isinstance(it, dict) or set(it) != {"scenario", "toml"}:
-            fail(f"items[{i}]: must be an object with exactly \"scenario\" and \"toml\"")
-        for key in ("scenario", "toml"):
-            if not isinstance(it[key], str) or not it[key].strip():
-                fail(f"items[{i}].{key}: must be a non-empty text, not {it[key]!r}")
-        items.append(FormItem(it["scenario"], it["toml"]))
+        try:
+            items.append(item_from_json(it, f"items[{i}]"))
+        except FormError as e:
+            fail(str(e))
     try:
         return ExamForm(uid=doc["uid"], name=doc["name"], items=tuple(items),
                         time_limit_seconds=doc["time_limit_seconds"], pass_mark=doc["pass_mark"],
@@ -258,6 +399,24 @@ def form_from_json(doc, name: str = "the form file") -> ExamForm:
                         created_by=doc["created_by"], draw=doc.get("draw", 0))
     except FormError as e:
         fail(str(e))
+
+
+def item_from_json(it: object, where: str) -> FormItem:
+    """An item of a form from its JSON (FormItem.to_json); FormError naming `where` and the
+    problem. Its values are checked with the whole form (ExamForm)."""
+    if not isinstance(it, dict) or not {"scenario", "toml"} <= set(it) <= ITEM_FIELDS:
+        raise FormError(f"{where}: must be an object with exactly \"scenario\" and \"toml\" (and "
+                        "\"supervise\" for a supervise item)")
+    for key in ("scenario", "toml"):
+        if not isinstance(it[key], str) or not it[key].strip():
+            raise FormError(f"{where}.{key}: must be a non-empty text, not {shown(it[key])}")
+    if "supervise" not in it:
+        return FormItem(it["scenario"], it["toml"])
+    sv = it["supervise"]
+    if not isinstance(sv, dict) or set(sv) != {"faults", "seed", "pace", "dealt"}:
+        raise FormError(f"{where}.supervise: must be an object with exactly \"faults\", \"seed\", "
+                        "\"pace\" and \"dealt\"")
+    return FormItem(it["scenario"], it["toml"], Supervised(sv["faults"], sv["seed"], sv["pace"], sv["dealt"]))
 
 
 def read_form(path: str | os.PathLike) -> ExamForm:

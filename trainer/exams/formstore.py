@@ -18,8 +18,8 @@ from trainer.exams.errors import FormError, FormFileError
 from trainer.exams.forms import (
     CONTENT_FIELDS,
     ExamForm,
-    FormItem,
     bundled_form_files,
+    item_from_json,
     read_form,
     write_form,
 )
@@ -44,8 +44,7 @@ class FormSummary:
 def add_form(store: Store, form: ExamForm) -> bool:
     """Store a form; True if added, False if the same form (same uid and content) is already
     there. A different form under the same uid raises FormError."""
-    items = json.dumps([{"scenario": it.scenario_id, "toml": it.text} for it in form.items],
-                       ensure_ascii=False)
+    items = json.dumps([it.to_json() for it in form.items], ensure_ascii=False)
     with store.write() as db:
         row = db.execute("SELECT digest FROM exam_forms WHERE uid = ?", (form.uid,)).fetchone()
         if row is not None:
@@ -63,8 +62,9 @@ def add_form(store: Store, form: ExamForm) -> bool:
 
 def _form(row: dict) -> ExamForm:
     try:
-        items = tuple(FormItem(it["scenario"], it["toml"]) for it in stored_json(row["items"], "items"))
-    except (*READ_ERRORS, KeyError) as e:
+        items = tuple(item_from_json(it, f"items[{i}]")
+                      for i, it in enumerate(stored_json(row["items"], "items", list)))
+    except (*READ_ERRORS, KeyError, FormError) as e:
         raise FormError(f"the form {row['name']!r} ({row['uid']}) is damaged in the progress file "
                         f"({e})") from None
     form = ExamForm(uid=row["uid"], name=row["name"], items=items,

@@ -17,6 +17,11 @@ from trainer.progress.records import action_json, finding_json
 from trainer.progress.rows import READ_ERRORS, read_rows, stored_json
 from trainer.progress.store import Store
 
+#: the start of a supervised round's id (trainer.supervise.rounds ID_PREFIX, which
+#: tests/test_supervise_exam.py holds this to), kept here so that reading results loads no
+#: supervising
+SUPERVISED_ID = "supervise-v1:"
+
 
 class Status(StrEnum):
     IN_PROGRESS = "in-progress"
@@ -37,7 +42,9 @@ SIGNOFF_COLUMNS = ("id", "result_id", "signer_id", "signer_name", "signed", "kdf
 @dataclass(frozen=True, slots=True)
 class Answer:
     """One scenario's graded answer. `findings` are Finding.to_json() dicts (each with its
-    "cite"), `log` Performed.to_json() dicts."""
+    "cite"), `log` Performed.to_json() dicts; for a supervise item (`supervised`), the
+    supervisor's flags instead (Flag.to_json() dicts) and the grader's findings of the faults
+    they missed."""
 
     id: int
     position: int
@@ -53,6 +60,16 @@ class Answer:
     critical: bool
     findings: tuple[dict, ...]
     log: tuple[dict, ...]
+
+    @property
+    def supervised(self) -> bool:
+        """Whether this is a supervise item's answer: its id is a supervised round's."""
+        return supervised(self.item_id)
+
+
+def supervised(item_id: object) -> bool:
+    """Whether an answer's item id is a supervised round's (trainer.exams.forms, FormItem.key)."""
+    return isinstance(item_id, str) and item_id.startswith(SUPERVISED_ID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +130,13 @@ def answer_from_row(r: dict) -> Answer:
     findings, log = stored_json(r["findings"], "findings"), stored_json(r["log"], "log")
     for i, f in enumerate(findings):
         finding_json(f, f"findings[{i}]")
-    for i, p in enumerate(log):
-        action_json(p, f"log[{i}]")
+    if supervised(r["item_id"]):
+        from trainer.supervise.scoring import flags_from_json
+
+        flags_from_json(log, "log")
+    else:
+        for i, p in enumerate(log):
+            action_json(p, f"log[{i}]")
     return Answer(r["id"], r["position"], r["item_id"], r["title"], r["game"], r["answered"], r["procedure"],
                   r["payouts"], r["speed"], r["total"], bool(r["passed"]), bool(r["critical"]),
                   tuple(findings), tuple(log))

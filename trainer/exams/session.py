@@ -68,6 +68,7 @@ from trainer.progress._sqlite import Database
 from trainer.progress.records import action_json, clean_name, finding_json, workstation
 from trainer.progress.store import Store
 from trainer.scenario import Scenario
+from trainer.supervise.scoring import Flag, FlagsError, flags_from_json, judged
 
 _LIVE: set[str] = set()  # uids of the attempts being sat in this process
 
@@ -407,6 +408,19 @@ class ExamSession:
     def scenario(self, position: int) -> Scenario:
         return self.form.scenarios[position]
 
+    def supervises(self, position: int) -> bool:
+        """Whether the item is a supervise item (answered with `record_flags`)."""
+        return self.form.items[position].supervise is not None
+
+    def dealer(self, position: int) -> tuple[Performed, ...]:
+        """A supervise item as the trainee watches it: the dealer's actions, each at its time
+        into the round, faults among them and never named (no debrief until the exam ends)."""
+        rnd = self.form.round(position)
+        if rnd is None:
+            raise ExamError(f"Item {position + 1} of {self.form.name!r} is a dealer's item: it has no "
+                            "dealer to watch.")
+        return tuple(rnd.log)
+
     def next_position(self) -> int | None:
         return next((p for p in range(len(self.form.items)) if p not in self.answers), None)
 
@@ -414,6 +428,28 @@ class ExamSession:
         """Save one item's graded answer at once (its own transaction, chained). The last answer
         also ends the attempt ("passed" or "failed"; `self.result`). After the time limit the
         answer is not counted: the attempt ends "timed-out" and TimeUpError carries the result."""
+        return self._record(position, False, lambda: (
+            result, [action_json(p, f"log[{i}]") for i, p in enumerate(log)]))
+
+    def record_flags(self, position: int, flags: Sequence[Flag | dict]) -> Answer:
+        """Save a supervise item's answer, the supervisor's flags (each its time into the round,
+        its target and the fault it names), as `record` saves a dealer's: scored at once by the
+        one pass rule (trainer.supervise.scoring.judged), its verdict kept until the exam ends."""
+        def judge() -> tuple[Result, list[dict]]:
+            try:
+                read = flags_from_json([f.to_json() if isinstance(f, Flag) else f for f in flags])
+            except FlagsError as e:
+                raise ExamError(str(e)) from None
+            rnd = self.form.round(position)
+            assert rnd is not None
+            return judged(rnd, read)[1], [f.to_json() for f in read]
+
+        return self._record(position, True, judge)
+
+    def _record(self, position: int, supervise: bool,
+                judge: Callable[[], tuple[Result, list[dict]]]) -> Answer:
+        """Save one item's graded answer (`record`, `record_flags`): `judge()` gives its result and
+        its log, or its flags, as stored."""
         if self._result is not None or self._last_answered is not None:
             raise ExamOverError("This exam attempt has ended.")
         if self.online and not self.send():
@@ -426,12 +462,17 @@ class ExamSession:
         if isinstance(position, bool) or not isinstance(position, int) or \
                 not 0 <= position < len(self.form.items):
             raise ExamError(f"There is no item {position!r} in {self.form.name!r}.")
+        if self.supervises(position) != supervise:
+            raise ExamError(f"Item {position + 1} of {self.form.name!r} is "
+                            + ("a supervise item: its answer is the supervisor's flags" if not supervise
+                               else "a dealer's item: its answer is the dealer's log"))
         if position in self.answers:
             raise ExamError(f"Item {position + 1} of {self.form.name!r} is already answered.")
+        result, stored = judge()
         s = self.form.scenarios[position]
         findings = json.dumps([finding_json(f, f"findings[{i}]") for i, f in enumerate(result.findings)],
                               ensure_ascii=False)
-        actions = json.dumps([action_json(p, f"log[{i}]") for i, p in enumerate(log)], ensure_ascii=False)
+        actions = json.dumps(stored, ensure_ascii=False)
         score = result.score
         last = len(self.answers) + 1 == len(self.form.items)
         answered = float(self.clock())
@@ -441,7 +482,8 @@ class ExamSession:
                 "INSERT INTO exam_answers (result_id, position, item_id, title, game, answered, procedure, "
                 "payouts, speed, total, passed, critical, findings, log) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.result_id, position, s.id, s.title, s.game, answered, score.procedure,
+                (self.result_id, position, self.form.items[position].key, s.title, s.game, answered,
+                 score.procedure,
                  score.payouts, score.speed, score.total, int(score.passed), int(score.critical), findings,
                  actions))
             chain(db, self.key, "answer", cur.lastrowid)

@@ -192,10 +192,14 @@ class Ahead:
     items: int
     time_limit_seconds: int
     attempts_allowed: int
+    #: how many of the items are supervise items (trainer.exams.forms); of a pool, how many of the
+    #: whole pool's are, so that a token tells nothing of its draw
+    supervised: int = 0
 
     @classmethod
     def of(cls, form: ExamForm) -> Ahead:
-        return cls(form.uid, form.name, len(form.items), form.time_limit_seconds, form.attempts_allowed)
+        return cls(form.uid, form.name, len(form.items), form.time_limit_seconds, form.attempts_allowed,
+                   len(form.supervised))
 
 
 @dataclass(frozen=True)
@@ -250,7 +254,8 @@ def open_sitting_file(path: str | os.PathLike, start_code: str | None = None
     try:
         ahead = Ahead(sitting.form_uid, _text(named["name"]), _count(named["item_count"], 1, 1000),
                       _count(named["time_limit_seconds"], 1, 10**7),
-                      _count(named["attempts_allowed"], 1, 1000))
+                      _count(named["attempts_allowed"], 1, 1000),
+                      _count(named.get("supervise_items", 0), 0, 1000))
     except (KeyError, TypeError, ValueError) as e:
         raise CertifyError(f"{name}: a damaged sitting file (its token does not say what exam it "
                            f"is: {e})") from None
@@ -310,7 +315,7 @@ def seal(signed_form: dict, code: str, pool: ExamForm | None = None, share: byte
     body = _compact(signed_form)
     if pool is not None and pool.draw:
         drawn = signed_form.get("form", {}).get("items", []) if isinstance(signed_form, dict) else []
-        whole = [{"scenario": i.scenario_id, "toml": i.text} for i in pool.items]
+        whole = [i.to_json() for i in pool.items]
         body += b" " * max(0, len(_compact(whole)) - len(_compact(drawn)))
     sealed = AESGCM(_seal_key(code, salt, SEAL_N, share)).encrypt(nonce, body, SITTING_FILE.encode("ascii"))
     return {"kdf": {"name": "scrypt", "n": SEAL_N, "salt": salt.hex()}, "nonce": nonce.hex(),

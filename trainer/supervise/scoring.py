@@ -19,15 +19,29 @@ is a miss; a flag that matches no fault is a false alarm.
   FALSE_ALARM. The score is what was earned over the weight of every fault, at least 0, as an
   exact Fraction; a round with no fault scores 1 with no false alarm and 0 with any.
 - The money the missed faults moved wrongly is summed in cents (`missed_cents`).
+
+A supervised round sat as an exam item is judged by the grading policy's one pass rule
+(`judged`; reading "supervise-items" in trainer.readings): each fault no flag caught is the
+grader's own finding of it, at its severity, and the item's total is the score over 100.
+
+Flags come from a trainee's file or the class server as JSON (`flags_from_json`): at most
+MOST_FLAGS, each a time within a day and a target and a fault kind of at most MOST_CHARACTERS
+letters, digits, spaces, "-", "_" or "." (what every target and fault id is written in), so
+that the longest list fits the class server's bound on an item's answer (262,144 bytes, s030).
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
 
-from trainer.policy import Severity
+from trainer.errors import shown
+from trainer.grading import Finding, Result
+from trainer.grading import Score as ItemScore
+from trainer.policy import PASS_MARK, RULE, Severity, passes
 from trainer.supervise.rounds import Fault, SupervisedRound
 
 WEIGHTS = {Severity.CRITICAL: 4, Severity.MAJOR: 2, Severity.MINOR: 1}
@@ -48,6 +62,9 @@ class Flag:
     at: float
     target: str
     kind: str
+
+    def to_json(self) -> dict:
+        return {"at": self.at, "target": self.target, "kind": self.kind}
 
 
 @dataclass(frozen=True)
@@ -152,3 +169,57 @@ def score(rnd: SupervisedRound, flags: list[Flag], window: float = WINDOW) -> Sc
         caught.append(Catch(fault, flag))
     faulty = sum(len(f.done) for f in rnd.faults)
     return Score(tuple(caught), tuple(open_), tuple(false), max(0, len(rnd.log) - faulty))
+
+
+#: the most flags one round's answer holds, and the most characters of a flag's target or kind
+MOST_FLAGS = 1000
+MOST_CHARACTERS = 64
+#: a flag's latest time, in seconds into the round: an exam is sat within a day
+LATEST_FLAG = 24 * 3600
+#: what a flag's target and kind are written in
+FLAG_TEXT = re.compile(f"[A-Za-z0-9 ._-]{{1,{MOST_CHARACTERS}}}")
+
+
+class FlagsError(ValueError):
+    """A list of flags that cannot be read; the message names the flag and the problem."""
+
+
+def flags_from_json(doc: object, where: str = "flags") -> list[Flag]:
+    """The flags of a JSON list of {"at", "target", "kind"} objects (a trainee's: checked);
+    FlagsError naming the first thing wrong."""
+    if not isinstance(doc, list):
+        raise FlagsError(f"{where}: must be a list of flags, not {shown(doc)}")
+    if len(doc) > MOST_FLAGS:
+        raise FlagsError(f"{where}: {len(doc):,} flags; a round's answer holds at most {MOST_FLAGS:,}")
+    out = []
+    for i, d in enumerate(doc):
+        here = f"{where}[{i}]"
+        if not isinstance(d, dict) or set(d) != {"at", "target", "kind"}:
+            raise FlagsError(f"{here}: must be an object with exactly \"at\", \"target\" and \"kind\"")
+        at = d["at"]
+        if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at) \
+                or not 0 <= at <= LATEST_FLAG:
+            raise FlagsError(f"{here}.at: must be seconds into the round, from 0 to {LATEST_FLAG:,}, "
+                             f"not {shown(at)}")
+        for key in ("target", "kind"):
+            v = d[key]
+            if not isinstance(v, str) or not FLAG_TEXT.fullmatch(v):
+                raise FlagsError(f"{here}.{key}: must be 1 to {MOST_CHARACTERS} letters, digits, "
+                                 f"spaces, \"-\", \"_\" or \".\", not {shown(v)}")
+        out.append(Flag(float(at), d["target"], d["kind"]))
+    return out
+
+
+def judged(rnd: SupervisedRound, flags: list[Flag]) -> tuple[Score, Result]:
+    """The flags scored, and the round judged as an exam item by the one pass rule (reading
+    "supervise-items"): the findings are the grader's own findings of each fault missed, at its
+    severity; the total (and each part: a supervised round has one score) is the score over 100,
+    rounded down, so that 79.9 never reads 80."""
+    scored = score(rnd, flags)
+    missed = {id(f) for f in scored.missed}
+    findings: list[Finding] = [x for fault, found in rnd.debrief() if id(fault) in missed for x in found]
+    total = math.floor(scored.score * 100)
+    item = ItemScore(procedure=total, payouts=total, speed=total, total=total,
+                     passed=passes((f.severity for f in findings), total, PASS_MARK),
+                     critical=any(f.critical for f in findings), rule=RULE)
+    return scored, Result(findings, item)

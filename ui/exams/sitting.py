@@ -14,6 +14,11 @@ CANCELLED = ("The exam did not start: it was cancelled while the class server wa
              "the start. A call already made cannot be stopped: this line says what the server did "
              "once it answers.")
 
+#: why an exam with supervise items does not start here: the Exam screen works dealers' rounds only
+SUPERVISED = ("This exam has supervise items (watching a dealer and flagging the dealer's faults), "
+              "which the Exam screen cannot show yet: nothing was started, and no attempt was "
+              "counted.")
+
 
 class ExamSitting:
     """The sitting half of ExamPage (a mixin: it uses the page's store, services and stack)."""
@@ -43,6 +48,9 @@ class ExamSitting:
                 start = ExamStart.checked(self.store, form, self.trainee.id, self.services.key,
                                           sitting=sitting, classroom=classroom, password=password,
                                           start_code=start_code, seen=self.services.seen)
+                if start.ahead.supervised:  # checked only: nothing written or counted yet
+                    QMessageBox.warning(self, "Exam", SUPERVISED)
+                    return False
                 session = start.opened(self.counted(start))
             except TraineeLoginNeeded as e:  # asked again until given, refused or cancelled
                 password = self.class_password(e)
