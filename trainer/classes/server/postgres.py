@@ -33,6 +33,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -69,6 +70,12 @@ AUTHENTICATION_TIMEOUT = 5
 #: (log_min_error_statement = error, the default). A failed statement is told to its client; a
 #: FATAL line needs a new connection, which the firewall bounds (README, "Class server")
 LOG_MIN_MESSAGES = "fatal"
+#: the memory one of the server's processes may take for itself (Linux: RLIMIT_DATA, its heap and
+#: private mappings; the buffers the processes share are not counted). Any login may raise its
+#: own work_mem, hash_mem_multiplier and the like (PostgreSQL lets every role), and one sort then
+#: grew a process to 2,214 MB in 25 s: past this bound the statement fails with "out of memory",
+#: and the session and the server go on. The class's own statements stay far below it
+BACKEND_MEMORY = 512 << 20
 LOG_KEPT = 1 << 20  # bytes of the commands' log before it is set aside as commands.log.1
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 #: what `class-server` says without the optional extra that brings the packaged PostgreSQL
@@ -157,7 +164,8 @@ class Postgres:
                    f"-c temp_file_limit={TEMP_FILE_LIMIT} "
                    f"-c authentication_timeout={AUTHENTICATION_TIMEOUT}s "
                    f"-c log_min_messages={LOG_MIN_MESSAGES} -c log_min_error_statement=panic")
-        if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False):
+        if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False,
+                     bounded=True):
             raise ClassServerError(f"PostgreSQL did not start: {self.last_log_line()}")
 
     def stop(self) -> None:
@@ -254,21 +262,26 @@ class Postgres:
             partial.rename(copy)
         return copy / install.relative_to(site) / "bin"
 
-    def _ctl(self, action: str, *args: str, check: bool = True, logged: bool = True) -> int:
+    def _ctl(self, action: str, *args: str, check: bool = True, logged: bool = True,
+             bounded: bool = False) -> int:
         if self.user:
             self._hand_over()
-        code = self._run("pg_ctl", "-D", str(self.pgdata), action, *args, logged=logged)
+        code = self._run("pg_ctl", "-D", str(self.pgdata), action, *args, logged=logged, bounded=bounded)
         if check and code:
             raise ClassServerError(f"pg_ctl {action} failed: {self.last_log_line()}")
         return code
 
-    def _run(self, program: str, *args: str, logged: bool = True) -> int:
+    def _run(self, program: str, *args: str, logged: bool = True, bounded: bool = False) -> int:
         """Run one of the packaged server's programs, as the server's user; its exit code. Its
-        output goes to the commands' log (not `logged`: nowhere), never to the user's terminal."""
+        output goes to the commands' log (not `logged`: nowhere), never to the user's terminal.
+        `bounded`: the program, and every process it starts (the server's), runs under
+        BACKEND_MEMORY where the operating system bounds a process's memory (`memory_bound`)."""
         binaries = self._programs()
         self.folder.mkdir(parents=True, exist_ok=True)
         user: dict[str, Any] = ({"user": self.user, "group": self.user, "extra_groups": []}
                                 if self.user else {})
+        if bounded and sys.platform == "linux":
+            user["preexec_fn"] = memory_bound
         with self._commands_log() if logged else open(os.devnull, "ab") as out:
             return subprocess.run([str(binaries / program), *args], **user, stdin=subprocess.DEVNULL,
                                   stdout=out, stderr=out, check=False).returncode
@@ -283,6 +296,17 @@ class Postgres:
         except FileNotFoundError:
             pass
         return open(os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_APPEND), 0o600), "ab")
+
+
+def memory_bound() -> None:
+    """Bound the memory of this process and of every process it starts to BACKEND_MEMORY (run in
+    the child before pg_ctl: the server it starts inherits it, and each of its sessions' processes
+    from it). Linux counts in RLIMIT_DATA every private page a process maps, which is what a
+    session's sorts and hashes take; macOS does not enforce it and Windows has no such limit, so
+    there the bound is the school's (README, "Class server")."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (BACKEND_MEMORY, BACKEND_MEMORY))
 
 
 def as_root() -> bool:
