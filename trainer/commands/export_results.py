@@ -70,6 +70,7 @@ def run(args) -> int:
 
     from trainer.paths import atomic_text
     from trainer.progress import handoff
+    from trainer.progress.records import Mode
 
     left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
     accounts: dict[str, str] = {}  # the class's names and their people's uids
@@ -86,22 +87,17 @@ def run(args) -> int:
         lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out,
                                   accounts=accounts)
     notes: list[str] = []
-    if left_out:
-        notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
-                     + "; ".join(left_out))
     certified: list = []
     if keys:
         from trainer.exams.employer import certified as check
 
         certified, bad = check(kept, keys, args.trainee)
-        notes.extend(bad)  # after the class's attempts left out: every row not written is named
     elif kept:
         many = len(kept) != 1
-        notes.append(f"{len(kept)} exam certificate{'s' if many else ''} not written: give the "
-                     f"instructor's --public-key KEY to check and export {'them' if many else 'it'}")
-    _, exams = handoff.practice(lines)
-    if exams:
-        notes.append(handoff.EXAMS_NOTE.format(n=exams, s="s" if exams != 1 else ""))
+        bad = [f"{len(kept)} exam certificate{'s' if many else ''} not written: give the "
+               f"instructor's --public-key KEY to check and export {'them' if many else 'it'}"]
+    else:
+        bad = []
     home_page, base = args.home_page or handoff.HOME_PAGE, args.activity_base or handoff.IRI
     replaces = None
     if args.replaces_base is not None or args.replaces_home_page is not None:
@@ -110,19 +106,38 @@ def run(args) -> int:
                   "--format xapi", file=sys.stderr)
             return EXIT_BAD_INPUT
         replaces = (args.replaces_home_page or home_page, args.replaces_base or base)
-    text = io.StringIO()
-    n = handoff.write(lines, text, args.format, certified=certified, home_page=home_page,
-                      activity_base=base, bom=args.out is not None, replaces=replaces, accounts=accounts)
-    if args.format == "xapi" and args.activity_base is None:  # said once, when written
-        notes.append(handoff.PLACEHOLDER_NOTE)
+    counted = {"attempts": 0, "exams": 0}  # as the lines go by: the class's are never held at once
+
+    def count(lines):
+        for line in lines:
+            counted["exams" if line.attempt.mode is Mode.EXAM else "attempts"] += 1
+            yield line
+
+    def written(out) -> int:
+        return handoff.write(count(lines), out, args.format, certified=certified, home_page=home_page,
+                             activity_base=base, bom=args.out is not None, replaces=replaces,
+                             accounts=accounts)
+
     if args.out is not None:
         try:
             with atomic_text(args.out, private=True) as out:  # trainees' results: the owner's only
-                out.write(text.getvalue())
+                n = written(out)
         except OSError as e:
             print(f"{WHERE}: {args.out}: cannot be written ({e.strerror or e})", file=sys.stderr)
             return EXIT_BAD_INPUT
-        attempts = len(handoff.practice(lines)[0])
+    else:
+        text = io.StringIO()  # standard output is written whole, or not at all
+        written(text)
+    if left_out:
+        notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
+                     + "; ".join(left_out))
+    notes.extend(bad)  # after the class's attempts left out: every row not written is named
+    if counted["exams"]:
+        notes.append(handoff.EXAMS_NOTE.format(n=counted["exams"], s="s" if counted["exams"] != 1 else ""))
+    if args.format == "xapi" and args.activity_base is None:  # said once, when written
+        notes.append(handoff.PLACEHOLDER_NOTE)
+    if args.out is not None:
+        attempts = counted["attempts"]
         voided = n - attempts - len(certified)
         print(f"{args.out}: {attempts} attempt{'s' if attempts != 1 else ''}"
               + (f" and {len(certified)} certificate{'s' if len(certified) != 1 else ''}" if keys else "")

@@ -13,7 +13,9 @@ attempt (`readable`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import cast
 
 import psycopg
 from psycopg.rows import dict_row
@@ -64,16 +66,31 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
     return out
 
 
+#: rows a server-side cursor brings at a time: the export holds these, never the class
+ITERSIZE = 50
+
+
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
-    everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
-    login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
-    id), so one person is one trainee in the transcript and one actor in the statements; two
-    people of one name are refused as ambiguous. The attempts retracted, and those that cannot
-    be read, are left out: named, with why, in `left_out`. `accounts` is given each name a row of
-    the class was sent under and its person's uid (a name of one person only), so that a
-    certificate under a name merged into another's is that person's actor too."""
+    everyone's, as a list (`streamed` reads them one by one). Each attempt is its person's
+    (trainer.classes.server.people: the rows of one login's name, or merged by an instructor,
+    are one trainee, shown as the row of the lowest id), so one person is one trainee in the
+    transcript and one actor in the statements; two people of one name are refused as
+    ambiguous. The attempts retracted, and those that cannot be read, are left out: named, with
+    why, in `left_out`. `accounts` is given each name a row of the class was sent under and its
+    person's uid (a name of one person only), so that a certificate under a name merged into
+    another's is that person's actor too."""
+    return list(streamed(conn, trainee, left_out=left_out, accounts=accounts))
+
+
+def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
+             left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> Iterator[Line]:
+    """`server_lines` one at a time, as the server sends them: a class's logs (hundreds of MB)
+    are never held at once. The trainees, the people and the retractions are read when it is
+    called (UnknownTraineeError at once); the attempts, their findings and their skills through
+    three server-side cursors in one read-only snapshot, ITERSIZE rows at a time, in the same
+    order, so that each attempt meets its own. The connection is the caller's, in no transaction."""
     with conn.cursor(row_factory=dict_row) as cur:
         rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
     person = people(conn)
@@ -96,26 +113,71 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
             found = "no trainee" if not named else f"{len(named)} trainees"
             raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
         where, params = "WHERE a.trainee_id = ANY(%s)", ([t for t in trainees if trainees[t].id in named],)
-    with conn.cursor(row_factory=dict_row) as cur:
-        rows = cur.execute(f"SELECT a.* FROM attempts a {where} ORDER BY a.started, a.id", params).fetchall()
-        findings = cur.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
-                               "ORDER BY f.id", params).fetchall()
-        skills = cur.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
-                             f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill",
-                             params).fetchall()
-        hidden = retracted(conn)
     names = {tid: t.name for tid, t in trainees.items()}
-    attempts = readable(rows, findings, skills, hidden, [] if left_out is None else left_out, names)
-    return [Line(trainees[a.trainee_id], a) for a in attempts]
+    return _attempt_lines(conn, where, params, trainees, names, [] if left_out is None else left_out)
+
+
+def _attempt_lines(conn: psycopg.Connection, where: str, params: tuple, trainees: dict[int, Trainee],
+                   names: dict[int, str], left_out: list[str]) -> Iterator[Line]:
+    order = "ORDER BY a.started, a.id"
+    with conn.transaction(), conn.cursor() as setting:
+        setting.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        hidden = retracted(conn)
+        with conn.cursor("export_attempts", row_factory=dict_row) as rows, \
+                conn.cursor("export_findings", row_factory=dict_row) as findings, \
+                conn.cursor("export_skills", row_factory=dict_row) as skills:
+            for cursor in (rows, findings, skills):
+                cursor.itersize = ITERSIZE
+            rows.execute(f"SELECT a.* FROM attempts a {where} {order}", params)
+            findings.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
+                             f"{order}, f.id", params)
+            skills.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
+                           f"ON a.id = s.attempt_id {where} {order}, s.skill", params)
+            found, kept = _of_each(findings), _of_each(skills)
+            for r in rows:
+                own_findings, own_skills = found(r["id"]), kept(r["id"])
+                for a in readable([r], own_findings, own_skills, hidden, left_out, names):
+                    yield Line(trainees[a.trainee_id], a)
+
+
+def _of_each(cursor) -> Callable[[int], list[dict]]:
+    """The rows of `cursor` of each attempt asked for: the rows come in their attempts' order,
+    which is the order the attempts are asked for in (their own cursor's)."""
+    rows = iter(cursor)
+    ahead: list[dict] = []
+
+    def of(attempt_id: int) -> list[dict]:
+        mine = []
+        while True:
+            if not ahead:
+                nxt = next(rows, None)
+                if nxt is None:
+                    return mine
+                ahead.append(nxt)
+            if ahead[0]["attempt_id"] != attempt_id:
+                return mine
+            mine.append(ahead.pop())
+    return of
 
 
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
-                left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> list[Line]:
-    """`server_lines` of the class at `address`; a server that cannot be reached or refuses
-    gives ClassServerError with one line saying why."""
+                left_out: list[str] | None = None, accounts: dict[str, str] | None = None) -> Iterator[Line]:
+    """`streamed` from the class at `address`, through a connection of its own kept while the
+    lines are read; what stops it before the first attempt is raised here (no such trainee, a
+    server that cannot be reached or refuses), and a server that cannot be reached or refuses
+    gives ClassServerError with one line saying why, then or while the lines are read."""
+    lines = _class_lines(address, trainee, left_out, accounts)
+    next(lines)  # to the first attempt: what is refused before it is raised now
+    return cast(Iterator[Line], lines)
+
+
+def _class_lines(address: ClassAddress, trainee: str | None, left_out: list[str] | None,
+                 accounts: dict[str, str] | None) -> Iterator[Line | None]:
     try:
         with connect(address) as conn:
-            return server_lines(conn, trainee, left_out=left_out, accounts=accounts)
+            lines = streamed(conn, trainee, left_out=left_out, accounts=accounts)
+            yield None
+            yield from lines
     except psycopg.errors.InsufficientPrivilege:
         raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
                                "the class (a workstation's or a trainee's): give the instructor's or "
