@@ -77,6 +77,11 @@ LOG_MIN_MESSAGES = "fatal"
 #: and the session and the server go on. The class's own statements stay far below it
 BACKEND_MEMORY = 512 << 20
 LOG_KEPT = 1 << 20  # bytes of the commands' log before it is set aside as commands.log.1
+#: bytes of `server.log` kept: a FATAL line carries words a login chose (a startup option's
+#: refused value, up to 10,000 bytes a connection), and a login's reconnecting wrote 4.6 MB in
+#: 10 s. Past this, its last SERVER_LOG_KEPT bytes are kept as server.log.1 (`keep_log`, at the
+#: start and at every look of `class-server`), so the two hold twice this and a look's worth
+SERVER_LOG_KEPT = 1 << 20
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 #: what `class-server` says without the optional extra that brings the packaged PostgreSQL
 NOT_INSTALLED = ("the class server's packaged PostgreSQL (pgserver) is not installed: pip install "
@@ -158,6 +163,7 @@ class Postgres:
         if not (self.pgdata / "PG_VERSION").exists():
             self._init()
         self._socket_folder()
+        self.keep_log()  # grown while no class-server looked at it
         options = (f"-c listen_addresses={option(self.host)} -p {self.port} "
                    f"-k {option(str(self.socket_dir))} -c unix_socket_permissions=0700 "
                    f"-c max_connections={CONNECTIONS} -c reserved_connections={RESERVED} "
@@ -184,11 +190,38 @@ class Postgres:
         return make_conninfo(host=str(self.socket_dir), port=self.port, user="postgres", dbname=dbname)
 
     def last_log_line(self) -> str:
+        """The server log's last line (server.log's, or the one set aside's when it was just
+        emptied)."""
+        for log in (self.log, self.log.with_name(self.log.name + ".1")):
+            try:
+                lines = [ln for ln in log.read_text(errors="replace").splitlines() if ln.strip()]
+            except OSError:
+                lines = []
+            if lines:
+                return lines[-1]
+        return "the log is empty" if self.log.exists() else "no log was written"
+
+    def keep_log(self) -> None:
+        """`server.log` held to SERVER_LOG_KEPT bytes: when it is longer, its last whole lines up
+        to that many are kept as server.log.1 (its owner's only), the one before gone, and it is
+        emptied in place. PostgreSQL appends to it (pg_ctl opened it so), so it writes on from its
+        start; a line written between the copy and the emptying is lost. Where the file cannot be
+        emptied while the server has it open (Windows), it is left as it is."""
         try:
-            lines = [ln for ln in self.log.read_text(errors="replace").splitlines() if ln.strip()]
+            if self.log.stat().st_size <= SERVER_LOG_KEPT:
+                return
+            with open(self.log, "rb") as log:
+                log.seek(-SERVER_LOG_KEPT, os.SEEK_END)
+                tail = log.read(SERVER_LOG_KEPT)
+            kept = self.log.with_name(self.log.name + ".1")
+            part = kept.with_name(kept.name + ".part")
+            part.unlink(missing_ok=True)
+            with open(os.open(part, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600), "wb") as out:
+                out.write(tail[tail.find(b"\n") + 1:])  # from the first whole line
+            os.replace(part, kept)
+            os.truncate(self.log, 0)
         except OSError:
-            return "no log was written"
-        return lines[-1] if lines else "the log is empty"
+            return
 
     # ------------------------------------------------------------------ parts
     def _init(self) -> None:
