@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 
 from trainer.commands._shared import EXIT_BAD_INPUT, class_option
 
@@ -151,7 +152,7 @@ def run(args) -> int:
     return 0
 
 
-def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
+def _from_file(path: str, trainee: str | None) -> tuple[Iterable, list]:
     """The file's attempts (one trainee's, or everyone's) and the certificates it keeps (an
     instructor's file keeps those it signed, of trainees it may hold no attempt of)."""
     from trainer.exams.certify import certificates
@@ -173,9 +174,10 @@ def _from_file(path: str, trainee: str | None) -> tuple[list, list]:
 
 
 def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str],
-                accounts: dict[str, str]) -> tuple[list, list]:
-    """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
-    reads them; a trainee's reads none, which stops the export only when they were asked for);
+                accounts: dict[str, str]) -> tuple[Iterable, list]:
+    """The class's attempts (read as they are written) and the certificates it keeps (an
+    instructor's or supervisor's login reads them; a trainee's reads none, which stops the export
+    only when they were asked for);
     the attempts left out (retracted, or unreadable) named in `left_out`; each name's person's
     uid in `accounts` (trainer.classes.workstation.results.server_lines)."""
     from trainer.classes.errors import ClassServerError
@@ -183,6 +185,7 @@ def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str
     from trainer.classes.workstation.results import class_lines
     from trainer.progress.errors import UnknownTraineeError
 
+    lines: Iterable | None
     try:
         lines = class_lines(address, trainee, left_out=left_out, accounts=accounts)
     except UnknownTraineeError as e:

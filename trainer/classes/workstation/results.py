@@ -105,7 +105,7 @@ def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
         for tid, row in rows_of.items():
             owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
         accounts.update({name: uid for name, (uid, *more) in owners.items() if not more})
-    where, params = "", ()
+    where, params = "", cast(tuple, ())
     if trainee is not None:
         named = {t.id: t for t in trainees.values()
                  if not t.archived and t.name.casefold() == trainee.casefold()}
@@ -147,7 +147,7 @@ def _of_each(cursor) -> Callable[[int], list[dict]]:
     ahead: list[dict] = []
 
     def of(attempt_id: int) -> list[dict]:
-        mine = []
+        mine: list[dict] = []
         while True:
             if not ahead:
                 nxt = next(rows, None)
