@@ -57,7 +57,8 @@ def measured(tree: Path, args: list[str]) -> tuple[float, float]:
     """The program's peak resident memory (MB) and its time (s), run from `tree`."""
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "trainer", *args], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(tree)})
+                             stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(tree)},
+                             cwd=tree)  # `-m` puts the folder it runs in first
     _, status, usage = os.wait4(child.pid, 0)
     took = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
