@@ -6,9 +6,16 @@ statement's words (trainer.classes.server.postgres, LOG_MIN_MESSAGES)."""
 
 from __future__ import annotations
 
-import psycopg
+import threading
 
+import psycopg
+import pytest
+from psycopg.conninfo import make_conninfo
+
+from tests.support.class_server import free_port, until
+from trainer.classes.server.command import serve
 from trainer.classes.server.logins import class_login
+from trainer.classes.server.postgres import SERVER_LOG_KEPT
 
 
 def test_failing_statements_from_a_trainee_login_leave_the_servers_log_as_it_was(klass):
@@ -27,3 +34,37 @@ def test_failing_statements_from_a_trainee_login_leave_the_servers_log_as_it_was
                 raise AssertionError("the statement did not fail")
     assert log.stat().st_size - before < 4096
     assert "tom-was-here" not in log.read_text(errors="replace")
+
+
+def test_fatal_lines_a_login_writes_by_reconnecting_keep_the_log_within_its_bound(open_folder):
+    """fatal_fill.py: a login connects with a startup option whose value it chose (8 KB), which
+    PostgreSQL refuses with a FATAL line quoting it, and connects again: 4.6 MB of server log in
+    10 s, never rotated. The class server (its command, run here) holds the log to its bound:
+    after three times the bound of such lines, server.log and the part set aside each hold the
+    bound at most, and the newest line is still there to read."""
+    stop, said = threading.Event(), []
+    folder, port = open_folder / "class", free_port()
+    serving = threading.Thread(target=serve, args=(str(folder), "127.0.0.1", port),
+                               kwargs={"say": said.append, "stop": stop})
+    serving.start()
+    try:
+        until(lambda: any(line.startswith("Stop the server") for line in said) or not serving.is_alive(),
+              what="the class server's start")
+        instructor = next(line.split(": ", 1)[1] for line in said if line.startswith("The instructor's"))
+        with psycopg.connect(instructor, autocommit=True) as conn:
+            login = class_login(conn, "Tom Reyes", "Tom-Pass-1234-plum")
+        tom = make_conninfo(instructor, user=login, password="Tom-Pass-1234-plum",
+                            options="-c work_mem=tom-was-here" + "x" * 8192)
+        log = folder / "server.log"
+        for _ in range(3 * SERVER_LOG_KEPT // 8192):
+            with pytest.raises(psycopg.OperationalError, match="work_mem"):
+                psycopg.connect(tom).close()
+        until(lambda: log.stat().st_size <= SERVER_LOG_KEPT, what="the log held to its bound")
+        set_aside = folder / "server.log.1"
+        assert set_aside.stat().st_size <= SERVER_LOG_KEPT
+        assert "tom-was-here" in set_aside.read_text(errors="replace")  # the newest lines kept
+        assert oct(set_aside.stat().st_mode & 0o777) == "0o600"
+    finally:
+        stop.set()
+        serving.join(60)
+    assert said[-1] == "Class server stopped."

@@ -7,7 +7,8 @@ password a login changed for itself is put back; the shared workstation login st
 the instructor closed it), removes the defaults any login of the class
 gave itself (ALTER ROLE ... SET, saying each), ends every few seconds the session of a
 workstation's or trainee's login that holds up another or keeps a transaction open, and of a
-login revoked (trainer.classes.server.sessions), gives
+login revoked (trainer.classes.server.sessions), holds the server's log to a bound
+(`Postgres.keep_log`), gives
 the class the bundled exam forms (so exams with no sitting start at them), prints
 the addresses to join with, and runs until Ctrl+C, SIGTERM or SIGHUP (its window closed), when it
 stops PostgreSQL cleanly. Every problem is one line naming it (ClassServerError), and PostgreSQL is
@@ -129,6 +130,7 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
                 break
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
+            server.keep_log()
             for line in look(lambda: psycopg.connect(server.admin_dsn(), autocommit=True)):
                 say(line)
     finally:

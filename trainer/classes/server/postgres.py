@@ -33,6 +33,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -69,7 +70,18 @@ AUTHENTICATION_TIMEOUT = 5
 #: (log_min_error_statement = error, the default). A failed statement is told to its client; a
 #: FATAL line needs a new connection, which the firewall bounds (README, "Class server")
 LOG_MIN_MESSAGES = "fatal"
+#: the memory one of the server's processes may take for itself (Linux: RLIMIT_DATA, its heap and
+#: private mappings; the buffers the processes share are not counted). Any login may raise its
+#: own work_mem, hash_mem_multiplier and the like (PostgreSQL lets every role), and one sort then
+#: grew a process to 2,214 MB in 25 s: past this bound the statement fails with "out of memory",
+#: and the session and the server go on. The class's own statements stay far below it
+BACKEND_MEMORY = 512 << 20
 LOG_KEPT = 1 << 20  # bytes of the commands' log before it is set aside as commands.log.1
+#: bytes of `server.log` kept: a FATAL line carries words a login chose (a startup option's
+#: refused value, up to 10,000 bytes a connection), and a login's reconnecting wrote 4.6 MB in
+#: 10 s. Past this, its last SERVER_LOG_KEPT bytes are kept as server.log.1 (`keep_log`, at the
+#: start and at every look of `class-server`), so the two hold twice this and a look's worth
+SERVER_LOG_KEPT = 1 << 20
 PROGRAMS = ".postgresql"  # the packaged server's programs, copied here when its user cannot reach them
 #: what `class-server` says without the optional extra that brings the packaged PostgreSQL
 NOT_INSTALLED = ("the class server's packaged PostgreSQL (pgserver) is not installed: pip install "
@@ -151,13 +163,15 @@ class Postgres:
         if not (self.pgdata / "PG_VERSION").exists():
             self._init()
         self._socket_folder()
+        self.keep_log()  # grown while no class-server looked at it
         options = (f"-c listen_addresses={option(self.host)} -p {self.port} "
                    f"-k {option(str(self.socket_dir))} -c unix_socket_permissions=0700 "
                    f"-c max_connections={CONNECTIONS} -c reserved_connections={RESERVED} "
                    f"-c temp_file_limit={TEMP_FILE_LIMIT} "
                    f"-c authentication_timeout={AUTHENTICATION_TIMEOUT}s "
                    f"-c log_min_messages={LOG_MIN_MESSAGES} -c log_min_error_statement=panic")
-        if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False):
+        if self._ctl("start", "-w", "-t", "60", "-l", str(self.log), "-o", options, check=False,
+                     bounded=True):
             raise ClassServerError(f"PostgreSQL did not start: {self.last_log_line()}")
 
     def stop(self) -> None:
@@ -176,11 +190,38 @@ class Postgres:
         return make_conninfo(host=str(self.socket_dir), port=self.port, user="postgres", dbname=dbname)
 
     def last_log_line(self) -> str:
+        """The server log's last line (server.log's, or the one set aside's when it was just
+        emptied)."""
+        for log in (self.log, self.log.with_name(self.log.name + ".1")):
+            try:
+                lines = [ln for ln in log.read_text(errors="replace").splitlines() if ln.strip()]
+            except OSError:
+                lines = []
+            if lines:
+                return lines[-1]
+        return "the log is empty" if self.log.exists() else "no log was written"
+
+    def keep_log(self) -> None:
+        """`server.log` held to SERVER_LOG_KEPT bytes: when it is longer, its last whole lines up
+        to that many are kept as server.log.1 (its owner's only), the one before gone, and it is
+        emptied in place. PostgreSQL appends to it (pg_ctl opened it so), so it writes on from its
+        start; a line written between the copy and the emptying is lost. Where the file cannot be
+        emptied while the server has it open (Windows), it is left as it is."""
         try:
-            lines = [ln for ln in self.log.read_text(errors="replace").splitlines() if ln.strip()]
+            if self.log.stat().st_size <= SERVER_LOG_KEPT:
+                return
+            with open(self.log, "rb") as log:
+                log.seek(-SERVER_LOG_KEPT, os.SEEK_END)
+                tail = log.read(SERVER_LOG_KEPT)
+            kept = self.log.with_name(self.log.name + ".1")
+            part = kept.with_name(kept.name + ".part")
+            part.unlink(missing_ok=True)
+            with open(os.open(part, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600), "wb") as out:
+                out.write(tail[tail.find(b"\n") + 1:])  # from the first whole line
+            os.replace(part, kept)
+            os.truncate(self.log, 0)
         except OSError:
-            return "no log was written"
-        return lines[-1] if lines else "the log is empty"
+            return
 
     # ------------------------------------------------------------------ parts
     def _init(self) -> None:
@@ -254,21 +295,26 @@ class Postgres:
             partial.rename(copy)
         return copy / install.relative_to(site) / "bin"
 
-    def _ctl(self, action: str, *args: str, check: bool = True, logged: bool = True) -> int:
+    def _ctl(self, action: str, *args: str, check: bool = True, logged: bool = True,
+             bounded: bool = False) -> int:
         if self.user:
             self._hand_over()
-        code = self._run("pg_ctl", "-D", str(self.pgdata), action, *args, logged=logged)
+        code = self._run("pg_ctl", "-D", str(self.pgdata), action, *args, logged=logged, bounded=bounded)
         if check and code:
             raise ClassServerError(f"pg_ctl {action} failed: {self.last_log_line()}")
         return code
 
-    def _run(self, program: str, *args: str, logged: bool = True) -> int:
+    def _run(self, program: str, *args: str, logged: bool = True, bounded: bool = False) -> int:
         """Run one of the packaged server's programs, as the server's user; its exit code. Its
-        output goes to the commands' log (not `logged`: nowhere), never to the user's terminal."""
+        output goes to the commands' log (not `logged`: nowhere), never to the user's terminal.
+        `bounded`: the program, and every process it starts (the server's), runs under
+        BACKEND_MEMORY where the operating system bounds a process's memory (`memory_bound`)."""
         binaries = self._programs()
         self.folder.mkdir(parents=True, exist_ok=True)
         user: dict[str, Any] = ({"user": self.user, "group": self.user, "extra_groups": []}
                                 if self.user else {})
+        if bounded and sys.platform == "linux":
+            user["preexec_fn"] = memory_bound
         with self._commands_log() if logged else open(os.devnull, "ab") as out:
             return subprocess.run([str(binaries / program), *args], **user, stdin=subprocess.DEVNULL,
                                   stdout=out, stderr=out, check=False).returncode
@@ -283,6 +329,17 @@ class Postgres:
         except FileNotFoundError:
             pass
         return open(os.open(path, binary(os.O_WRONLY | os.O_CREAT | os.O_APPEND), 0o600), "ab")
+
+
+def memory_bound() -> None:
+    """Bound the memory of this process and of every process it starts to BACKEND_MEMORY (run in
+    the child before pg_ctl: the server it starts inherits it, and each of its sessions' processes
+    from it). Linux counts in RLIMIT_DATA every private page a process maps, which is what a
+    session's sorts and hashes take; macOS does not enforce it and Windows has no such limit, so
+    there the bound is the school's (README, "Class server")."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (BACKEND_MEMORY, BACKEND_MEMORY))
 
 
 def as_root() -> bool:

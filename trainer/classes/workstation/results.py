@@ -15,7 +15,9 @@ before it checked them), and one this app cannot read as an attempt (`readable`)
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import cast
 
 import psycopg
 from psycopg.rows import dict_row
@@ -28,7 +30,7 @@ from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
 from trainer.progress.handoff import Line
-from trainer.progress.records import Attempt, Trainee, clean_name
+from trainer.progress.records import Attempt, Mode, Trainee, clean_name
 from trainer.progress.rows import attempt_from_row, finding_from_row
 
 _TRAINEE = "id, name, created, archived, archived_at, instructor, uid"
@@ -66,20 +68,43 @@ def readable(rows: list[dict], findings: list[dict], skills: list[dict], hidden:
     return out
 
 
+#: rows a server-side cursor brings at a time: the export holds these, never the class
+ITERSIZE = 50
+
+
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                 refused_names: set[str] | None = None) -> list[Line]:
+                 refused_names: set[str] | None = None, practising: list[Trainee] | None = None
+                 ) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
-    everyone's. Each attempt is its person's (trainer.classes.server.people: the rows of one
-    login's name, or merged by an instructor, are one trainee, shown as the row of the lowest
-    id), so one person is one trainee in the transcript and one actor in the statements; two
-    people of one name are refused as ambiguous. The attempts retracted, and those that cannot
-    be read, are left out: named, with why, in `left_out`. `accounts` is given each name a row of
-    the class was sent under and its person's uid (a name of one person only), so that a
-    certificate under a name merged into another's is that person's actor too. A person one of
-    whose trainee ids carries two names is left out whole, named in `left_out`, and given no
-    account; the names their rows were sent under go into `refused_names` (as the app cleans
-    them), whose certificates the caller leaves out too."""
+    everyone's, as a list (`streamed` reads them one by one). Each attempt is its person's
+    (trainer.classes.server.people: the rows of one login's name, or merged by an instructor,
+    are one trainee, shown as the row of the lowest id), so one person is one trainee in the
+    transcript and one actor in the statements; two people of one name are refused as
+    ambiguous. The attempts retracted, and those that cannot be read, are left out: named, with
+    why, in `left_out`. `accounts` is given each name a row of the class was sent under and its
+    person's uid (a name of one person only), so that a certificate under a name merged into
+    another's is that person's actor too. A person one of whose trainee ids carries two names
+    is left out whole, named in `left_out`, and given no account; the names their rows were
+    sent under go into `refused_names` (as the app cleans them), whose certificates the caller
+    leaves out too. `practising` is given the trainees whose practice attempts the lines carry
+    (trainer.progress.handoff.one_person_each checks them before anything is written)."""
+    return list(streamed(conn, trainee, left_out=left_out, accounts=accounts, refused_names=refused_names,
+                         practising=practising))
+
+
+def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
+             left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
+             refused_names: set[str] | None = None, practising: list[Trainee] | None = None
+             ) -> Iterator[Line]:
+    """`server_lines` one at a time, as the server sends them: a class's logs (hundreds of MB)
+    are never held at once. The trainees, the people, the disputed ids, the retractions and a
+    first pass over the ids of the trainees with practice attempts (`practising`, never the
+    attempts' rows) are read when it is called (UnknownTraineeError at once); the attempts,
+    their findings and their skills through three server-side cursors in one read-only snapshot,
+    ITERSIZE rows at a time, in the same order, so that each attempt meets its own. An attempt
+    sent between the two reads by a trainee the first pass did not see is left out, named. The
+    connection is the caller's, in no transaction."""
     with conn.cursor(row_factory=dict_row) as cur:
         rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
     person = people(conn)
@@ -107,7 +132,7 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
         no_account = {trainees[tid].uid for tid in rows_of if person.get(tid, tid) in refused}
         accounts.update({name: uid for name, (uid, *more) in owners.items()
                          if not more and uid not in no_account})
-    where, params = "", ()
+    where, params = "", cast(tuple, ())
     if trainee is not None:
         named = {t.id: t for t in trainees.values()
                  if not t.archived and t.name.casefold() == trainee.casefold()}
@@ -115,29 +140,96 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
             found = "no trainee" if not named else f"{len(named)} trainees"
             raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
         where, params = "WHERE a.trainee_id = ANY(%s)", ([t for t in trainees if trainees[t].id in named],)
-    with conn.cursor(row_factory=dict_row) as cur:
-        rows = cur.execute(f"SELECT a.* FROM attempts a {where} ORDER BY a.started, a.id", params).fetchall()
-        findings = cur.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
-                               "ORDER BY f.id", params).fetchall()
-        skills = cur.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
-                             f"ON a.id = s.attempt_id {where} ORDER BY s.attempt_id, s.skill",
-                             params).fetchall()
-        hidden = retracted(conn)
+    kept = {tid for tid in trainees if person.get(tid, tid) not in refused}
+    seen = _practising(conn, where, params) & kept
+    if practising is not None:
+        practising.extend({trainees[tid].uid: trainees[tid] for tid in sorted(seen)}.values())
     names = {tid: t.name for tid, t in trainees.items()}
-    attempts = readable(rows, findings, skills, hidden, [] if left_out is None else left_out, names)
-    return [Line(trainees[a.trainee_id], a) for a in attempts
-            if person.get(a.trainee_id, a.trainee_id) not in refused]
+    return _attempt_lines(conn, where, params, trainees, names, [] if left_out is None else left_out,
+                          kept, seen)
+
+
+def _practising(conn: psycopg.Connection, where: str, params: tuple) -> set[int]:
+    """The trainee rows with a practice attempt not retracted (`streamed`'s first pass: ids only,
+    one row a trainee, never an attempt's log)."""
+    hidden = list(retracted(conn))
+    practice = f"{'AND' if where else 'WHERE'} a.mode <> 'exam' AND NOT a.id = ANY(%s)"
+    return {tid for (tid,) in conn.execute(f"SELECT DISTINCT a.trainee_id FROM attempts a {where} {practice}",
+                                           (*params, hidden))}
+
+
+def _attempt_lines(conn: psycopg.Connection, where: str, params: tuple, trainees: dict[int, Trainee],
+                   names: dict[int, str], left_out: list[str], kept: set[int], seen: set[int]
+                   ) -> Iterator[Line]:
+    """The lines of the trainee rows `kept`; a practice attempt of a row the first pass did not
+    see (`seen`: sent since) is left out, named, for its trainee was not checked."""
+    order = "ORDER BY a.started, a.id"
+    with conn.transaction(), conn.cursor() as setting:
+        setting.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        hidden = retracted(conn)
+        with conn.cursor("export_attempts", row_factory=dict_row) as rows, \
+                conn.cursor("export_findings", row_factory=dict_row) as findings, \
+                conn.cursor("export_skills", row_factory=dict_row) as skills:
+            for cursor in (rows, findings, skills):
+                cursor.itersize = ITERSIZE
+            rows.execute(f"SELECT a.* FROM attempts a {where} {order}", params)
+            findings.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
+                             f"{order}, f.id", params)
+            skills.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
+                           f"ON a.id = s.attempt_id {where} {order}, s.skill", params)
+            found, of_each = _of_each(findings), _of_each(skills)
+            for r in rows:
+                own_findings, own_skills = found(r["id"]), of_each(r["id"])
+                for a in readable([r], own_findings, own_skills, hidden, left_out, names):
+                    if a.trainee_id in kept and (a.mode is Mode.EXAM or a.trainee_id in seen):
+                        yield Line(trainees[a.trainee_id], a)
+                    elif a.trainee_id not in trainees or a.trainee_id in kept:
+                        left_out.append(f"attempt {a.uid[:64]}: sent while the class was read, by a "
+                                        "trainee the export had not checked; export again to write it")
+
+
+def _of_each(cursor) -> Callable[[int], list[dict]]:
+    """The rows of `cursor` of each attempt asked for: the rows come in their attempts' order,
+    which is the order the attempts are asked for in (their own cursor's)."""
+    rows = iter(cursor)
+    ahead: list[dict] = []
+
+    def of(attempt_id: int) -> list[dict]:
+        mine: list[dict] = []
+        while True:
+            if not ahead:
+                nxt = next(rows, None)
+                if nxt is None:
+                    return mine
+                ahead.append(nxt)
+            if ahead[0]["attempt_id"] != attempt_id:
+                return mine
+            mine.append(ahead.pop())
+    return of
 
 
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                refused_names: set[str] | None = None) -> list[Line]:
-    """`server_lines` of the class at `address`; a server that cannot be reached or refuses
-    gives ClassServerError with one line saying why."""
+                refused_names: set[str] | None = None, practising: list[Trainee] | None = None
+                ) -> Iterator[Line]:
+    """`streamed` from the class at `address`, through a connection of its own kept while the
+    lines are read; what stops it before the first attempt is raised here (no such trainee, a
+    server that cannot be reached or refuses), and a server that cannot be reached or refuses
+    gives ClassServerError with one line saying why, then or while the lines are read."""
+    lines = _class_lines(address, trainee, left_out, accounts, refused_names, practising)
+    next(lines)  # to the first attempt: what is refused before it is raised now
+    return cast(Iterator[Line], lines)
+
+
+def _class_lines(address: ClassAddress, trainee: str | None, left_out: list[str] | None,
+                 accounts: dict[str, str] | None, refused_names: set[str] | None,
+                 practising: list[Trainee] | None) -> Iterator[Line | None]:
     try:
         with connect(address) as conn:
-            return server_lines(conn, trainee, left_out=left_out, accounts=accounts,
-                                refused_names=refused_names)
+            lines = streamed(conn, trainee, left_out=left_out, accounts=accounts,
+                             refused_names=refused_names, practising=practising)
+            yield None
+            yield from lines
     except psycopg.errors.InsufficientPrivilege:
         raise ClassServerError(f"the class at {address.shown}: the login {address.user} may not read "
                                "the class (a workstation's or a trainee's): give the instructor's or "

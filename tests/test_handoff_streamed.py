@@ -1,0 +1,100 @@
+"""The class's export is read and written as the server sends it: `export-results --class` held
+the whole class in memory (the fourth cold review: 544 MB of logs took 1.19 GB), since every
+attempt, its log parsed, was read before the first was written. Now the attempts come through
+server-side cursors a few at a time (trainer.classes.workstation.results.streamed) and each is
+written as it comes (trainer.progress.handoff), and what is written is what the export held
+whole wrote. The memory measured on a large class: tests/benchmarks/export_memory.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import tracemalloc
+
+from tests.support.class_server import T0, attempt, push_all
+from tests.support.command import run_here
+from trainer.classes.server.retractions import retract
+from trainer.classes.workstation import results
+from trainer.classes.workstation.results import class_lines, server_lines
+from trainer.progress.handoff import Certified, statements, write
+from trainer.progress.store import Store
+
+
+def a_class(tmp_path, klass, counts: dict[str, int], **more) -> None:
+    """These trainees' attempts (attempt n of each started at T0 + 60 n s) pushed to the class."""
+    path = tmp_path / "ws.db"
+    with Store.open(path) as store:
+        for name, count in counts.items():
+            tid = store.add_trainee(name)
+            for n in range(count):
+                store.record_attempt(attempt(tid, n, **more))
+    assert push_all(path, klass) == sum(counts.values())
+
+
+def certificate(trainee: str, minute: float, total: int) -> Certified:
+    return Certified(trainee=trainee, result=f"result-{trainee}-{minute}", form="Floor exam",
+                     form_uid="floor-1", certified=T0 + 86400,
+                     status="passed" if total >= 80 else "failed", passed=total >= 80, total=total,
+                     signer="Ivy Park", fingerprint="ab12", code="ABCD-EFGH", sat=T0 + 60 * minute)
+
+
+def test_the_streamed_export_is_what_the_export_held_whole_wrote(tmp_path, klass, monkeypatch):
+    """A small class read two rows at a time, so that an attempt's findings and skills are met
+    across the cursors' fetches; one attempt retracted; certificates sat between attempts, at
+    the same minute as one, and after all of them; statements replacing those of another base."""
+    monkeypatch.setattr(results, "ITERSIZE", 2, raising=False)  # none before the stream
+    a_class(tmp_path, klass, {"Ana": 7, "Bo": 5})
+    with klass.connect("instructor") as conn:
+        whole = server_lines(conn)
+        retract(conn, whole[3].attempt.uid, "played by her brother")
+        left_whole: list[str] = []
+        accounts_whole: dict[str, str] = {}
+        whole = server_lines(conn, left_out=left_whole, accounts=accounts_whole)
+    certs = [certificate("Bo", 2.5, 91), certificate("Ana", 3, 60), certificate("Ana", 99, 85)]
+    base, before = "https://lms.example.com/dt/", ("https://old.example.com/", "https://old.example.com/dt/")
+    expected = json.dumps(statements(whole, certified=certs, activity_base=base, replaces=before,
+                                     accounts=accounts_whole), ensure_ascii=False, indent=1) + "\n"
+    left: list[str] = []
+    accounts: dict[str, str] = {}
+    out = io.StringIO()
+    n = write(class_lines(klass.address("instructor"), left_out=left, accounts=accounts), out, "xapi",
+              certified=certs, activity_base=base, replaces=before, accounts=accounts)
+    assert out.getvalue() == expected and n == len(json.loads(expected)) == 11 + 3 + 14
+    assert left == left_whole and len(left) == 1 and "played by her brother" in left[0]
+
+    out = io.StringIO(newline="")
+    write(class_lines(klass.address("instructor")), out, "csv", certified=certs)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    # oldest first: each attempt by its start, each certificate by when it was sat, an attempt
+    # before a certificate sat in the same second
+    when = sorted([(line.attempt.started, 0, i, line.attempt.uid) for i, line in enumerate(whole)]
+                  + [(c.sat_at, 1, i, c.result) for i, c in enumerate(certs)])
+    assert [r["Attempt id"] for r in rows] == [uid for *_, uid in when]
+    assert [r["Trainee"] for r in rows if r["Mode"] == "Certified exam"] == ["Bo", "Ana", "Ana"]
+
+
+def test_the_export_holds_a_few_attempts_not_the_class(tmp_path, klass, monkeypatch):
+    """40 attempts of 2,000 actions each (the most the class keeps): the export, run in this
+    process, holds the attempts of a fetch or two of five, not the forty."""
+    monkeypatch.setattr(results, "ITERSIZE", 5, raising=False)  # none before the stream
+    log = tuple({"do": "pay", "round": 1 + i // 20, "at": 2.5 + i, "amount": 500 + i} for i in range(2000))
+    a_class(tmp_path, klass, {"Ana": 20, "Bo": 20}, log=log)
+    with klass.connect("instructor") as conn:
+        whole = peak(lambda: server_lines(conn))  # the class held whole, as the export did
+    done = []
+    exported = peak(lambda: done.append(run_here("export-results", "--class", klass.address("instructor").url,
+                                                 "--format", "csv", "--out", str(tmp_path / "class.csv"))))
+    assert done[0].returncode == 0 and "40 attempts" in done[0].stdout, done[0].stderr
+    assert exported < whole / 3, f"the export took {exported:,} bytes at most; the class held whole {whole:,}"
+
+
+def peak(call) -> int:
+    """The most memory Python held while `call` ran, above what it held before."""
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        call()
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
