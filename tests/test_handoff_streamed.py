@@ -11,13 +11,14 @@ import csv
 import io
 import json
 import tracemalloc
+from dataclasses import replace
 
 from tests.support.class_server import T0, attempt, push_all
 from tests.support.command import run_here
 from trainer.classes.server.retractions import retract
 from trainer.classes.workstation import results
 from trainer.classes.workstation.results import class_lines, server_lines
-from trainer.progress.handoff import Certified, statements, write
+from trainer.progress.handoff import Certified, Line, file_lines, one_person_each, statements, write
 from trainer.progress.store import Store
 
 
@@ -98,3 +99,55 @@ def peak(call) -> int:
         return tracemalloc.get_traced_memory()[1] - base
     finally:
         tracemalloc.stop()
+
+
+# --------------------------------------------------------------------------- one person each, streamed
+def test_the_two_name_check_reads_the_trainees_not_the_lines(tmp_path):
+    """handoff.one_person_each refuses an account that carries two names (Bo Chen's practice sent
+    under the trainee id "Madonna1", and a certificate of one Madonna1) from the trainees whose
+    practice is written, before a line is read: merged with the streamed export, it held every
+    line in memory to find them (issue 22). The lines it gives are those of the others, read
+    only as they are written."""
+    path = tmp_path / "ws.db"
+    with Store.open(path) as store:
+        for name, count in {"Bo Chen": 1, "Di": 2}.items():
+            tid = store.add_trainee(name)
+            for n in range(count):
+                store.record_attempt(attempt(tid, n))
+        lines = [Line(replace(t, uid="Madonna1") if t.name == "Bo Chen" else t, a)
+                 for t, a in file_lines(store)]
+    read: list[Line] = []
+
+    def reading():
+        for line in lines:
+            read.append(line)
+            yield line
+
+    trainees = list({line.trainee.uid: line.trainee for line in lines}.values())
+    certs = [certificate("Madonna1", 5, 90), certificate("Di", 6, 85)]
+    kept, certified, said = one_person_each(reading(), certs, trainees)
+    assert read == []
+    assert said == ["trainee id Madonna1 carries two names (Bo Chen, Madonna1): its attempts and "
+                    "certificates left out, so that no actor is two people"]
+    assert [c.trainee for c in certified] == ["Di"]
+    assert [line.trainee.name for line in kept] == ["Di", "Di"] and len(read) == 3
+    kept, certified, said = one_person_each(iter(lines), certs[1:], trainees)  # nobody's two
+    assert said == [] and certified == certs[1:] and len(list(kept)) == 3
+
+
+def test_an_attempt_sent_by_a_trainee_not_yet_checked_is_named_not_written(tmp_path, klass):
+    """The trainees are read, and checked, before the attempts' snapshot is taken: Eve's first
+    attempt, sent in between, is of a trainee the export never checked. It is left out and named
+    (the export of the class held whole took it in the same read; streamed, it raised KeyError)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a_class(tmp_path / "a", klass, {"Ana": 2})
+    left: list[str] = []
+    practising: list = []
+    with klass.connect("instructor") as conn:
+        lines = results.streamed(conn, left_out=left, practising=practising)
+        assert [t.name for t in practising] == ["Ana"]
+        a_class(tmp_path / "b", klass, {"Eve": 1})
+        assert [line.trainee.name for line in lines] == ["Ana", "Ana"]
+    assert len(left) == 1 and left[0].endswith(": sent while the class was read, by a trainee the export "
+                                               "had not checked; export again to write it"), left
