@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 
 from tests.support.class_server import progress_file, push_all
 from tests.support.command import run_command
-from tests.support.exams import code_of, form, issuer, sit
+from tests.support.exams import code_of, form, issuer, sent, sit
 from tests.test_class_server_quota import forged, quota_of
 from trainer.classes.server import ledger as server_ledger
 from trainer.classes.server.logins import enrol_workstation
@@ -25,6 +25,8 @@ from trainer.exams.certify import issue_sitting
 from trainer.exams.keys import InstructorKey
 from trainer.exams.proof import link, proof_key
 from trainer.exams.submission import certify_class
+from trainer.grading import grade
+from trainer.procedure import build
 from trainer.progress import Store
 
 PASSWORD = "table-1-password"
@@ -114,10 +116,12 @@ def test_a_sitting_whose_answer_was_refused_is_held_and_named_not_certified(tmp_
     assert not c["passed"] and c["recorded"]["held"].startswith("the class server refused 1 answer of item 2")
 
 
-def test_an_oversized_answer_holds_its_sitting_named_with_its_size(tmp_path, klass, joined, ivy):
+def test_an_oversized_answer_is_graded_not_answered_and_never_held(tmp_path, klass, joined, ivy):
     """A hostile client with the sitting's proof key pushes a log of 300,000 bytes as item 2. The
-    server refused it and kept nothing, so `certify --class` certified "item 2 not answered" with
-    no word of why; now the refusal is kept (its size, never its text) and the sitting is held."""
+    server keeps the refusal (its size, never its text, s034). The app never sends such an
+    answer (trainer.practice ends a round first), so it is the trainee's own doing: certified,
+    item 2 not answered and named with its size, and no void offered (the fifth cold review,
+    #105)."""
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Tom Reyes", classroom=joined("instructor"))
@@ -135,11 +139,42 @@ def test_an_oversized_answer_holds_its_sitting_named_with_its_size(tmp_path, kla
         assert server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), ending="finished") == "recorded"
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         summary = certify_class(ledger, ivy, joined("instructor"))
-    assert summary.certificates == []
-    [held] = summary.refused
-    assert held.startswith(f"sitting {nonce} (Tom Reyes): held, not certified: the class server refused "
-                           "1 answer of item 2, which it holds no answer of (step 3: an answer's log is "
-                           "300000 bytes, more than the 262,144 an item's log may hold)")
+    assert summary.refused == []
+    [c] = summary.certificates
+    assert c["sitting"] == nonce and not c["passed"] and "held" not in c["recorded"]
+    assert c["unusable"]["items"] == [{"position": 1,
+                                       "why": "an answer larger than the app sends (300000 bytes)"}]
+
+
+def test_a_sure_fail_is_not_made_voidable_by_oversized_answers(tmp_path, klass, joined, ivy):
+    """The review's attack (#105): Tom answers items 1 and 2 of a three-item sitting wrong (a
+    critical error each) through the app, then his own program sends a 300 KB answer to item 3
+    and the end. `certify --class` held the sitting and offered to void it (the attempt given
+    back, the fail never certified); now it certifies the fail, item 3 not answered."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, exam, "Tom Reyes", classroom=joined("instructor"))
+    key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
+    with Store.open(tmp_path / "tom.sqlite") as store:
+        tom = store.add_trainee("Tom Reyes")
+        session = sit(store, installation_key(tmp_path / "k"), tom, exam, sitting=token,
+                      classroom=joined("workstation"), stop_after=1, critical_at=0)
+        s = session.scenario(1)  # item 2 handed in with nothing done
+        session.record(1, grade(build(s), [], automation=s.automation, game=s.game,
+                                target_seconds=s.target_seconds), [])
+        sent(store, joined("workstation"))
+    big = '"' + "x" * 300_000 + '"'
+    with psycopg.connect(joined("workstation").address.url, autocommit=True) as conn:
+        said = server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), position=2, log=big)
+        assert said.startswith("refused: an answer's log is 300002 bytes")
+        assert server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), ending="finished") == "recorded"
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        summary = certify_class(ledger, ivy, joined("instructor"))
+    assert not any("void-sitting" in line for line in summary.refused), summary.refused
+    [c] = summary.certificates
+    assert c["sitting"] == nonce and c["trainee"] == "Tom Reyes" and not c["passed"]
+    assert c["unusable"]["items"] == [{"position": 2,
+                                       "why": "an answer larger than the app sends (300002 bytes)"}]
 
 
 def test_a_refused_answer_to_an_item_answered_first_holds_nothing(tmp_path, klass, joined, ivy):
@@ -216,3 +251,18 @@ def test_the_instructor_resets_a_workstations_quota(tmp_path, klass):
     with klass.connect("instructor") as instructor:
         kept = instructor.execute("SELECT login, rows, reason FROM login_quota_resets ORDER BY id").fetchall()
     assert kept == [(table, 50_000, "Tom filled it on purpose"), ("workstation", 0, "a new term")]
+
+
+def test_an_answer_of_too_many_actions_is_named_with_the_servers_reason():
+    """Refused for its 2,001 actions (under 262,144 bytes), an answer is named with its size and
+    the server's words; an item answered after such a refusal keeps its answer (first kept wins)."""
+    from trainer.exams.classledger import kept_answers, refused_unanswered
+
+    why = "an answer's log is 2001 actions, more than the 2,000 an item's log may hold"
+    kept = {"answers": {0: "[]"}, "refused_answers": [
+        {"step": 3, "position": 1, "why": why, "bytes": 40_000},
+        {"step": 2, "position": 0, "why": why, "bytes": 40_000}]}
+    _, unusable = kept_answers(kept)
+    said = f"an answer larger than the app sends (40000 bytes: {why})"
+    assert unusable["items"] == [{"position": 1, "why": said}]
+    assert refused_unanswered(kept, "n") is None

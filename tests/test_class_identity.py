@@ -271,8 +271,9 @@ def test_the_export_gives_bo_s_pass_to_no_actor_of_ana_s_id(tmp_path, klass, sta
     assert {r["Trainee"] for r in rows} == {"Di"} and len(rows) == 2
     assert hers not in {r["Trainee id"] for r in rows}
     assert f"trainee id {hers} carries two names" in done.stderr
-    with klass.connect("instructor") as instructor:  # the class view still shows whose row it is
-        assert "Bo Chen" in [t.name for t in server_class_overview(instructor).trainees]
+    with klass.connect("instructor") as instructor:  # the class view shows whose row it is, disputed
+        assert f"Bo Chen ⚑ disputed: Ana Ruiz's login claims trainee id {hers[:8]}…" in [
+            t.name for t in server_class_overview(instructor).trainees]
 
 
 def test_a_certificate_s_name_is_never_the_actor_of_another_trainee_s_id(tmp_path, klass, stage, ivy):

@@ -25,7 +25,12 @@ def ivy():
 
 
 def test_the_exam_waits_for_the_class_server_before_the_next_part_and_the_result(qtbot, tmp_path, klass,
-                                                                                joined, ivy):
+                                                                                joined, ivy, monkeypatch):
+    from ui.qt import QMessageBox
+
+    # a wait that fails mid-sitting ends in w.close(), which asks "Leave the exam?": answered,
+    # so that the failure is reported rather than the run held by a box no one sees
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))

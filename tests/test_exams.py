@@ -205,9 +205,15 @@ def test_a_form_file_that_is_not_json_is_named(tmp_path):
         read_form(tmp_path / "missing.json")
 
 
+def dealer_forms() -> list:
+    """The example dealers' forms: the bundled ones but the floor supervisor's."""
+    return [f for f in bundled_forms() if not f.supervised]
+
+
 def test_the_example_forms_one_per_game_build_and_can_be_passed(store):
-    forms = bundled_forms()
-    assert len(forms) == 4
+    forms = dealer_forms()
+    assert len(forms) == 4 and len(bundled_forms()) == 5
+    assert [f.uid for f in bundled_forms() if f.supervised] == [f"example-supervisor-{EDITION}"]
     assert {f.uid for f in forms} == {f"example-{g}-{EDITION}" for g in GAMES}
     for f in forms:
         game = f.uid.removeprefix("example-").removesuffix(f"-{EDITION}")
@@ -220,7 +226,9 @@ def test_the_example_forms_one_per_game_build_and_can_be_passed(store):
                            target_seconds=s.target_seconds)
             assert result.score.passed and result.score.total == 100, s.id
     assert any(g == "high-roll-dice-6" for f in forms for g in f.games)
-    assert add_bundled_forms(store) == 4 and add_bundled_forms(store) == 0
+    assert add_bundled_forms(store) == 5 and add_bundled_forms(store) == 0  # the supervisor's too
+    # offered after the dealers' forms, though its file's name comes first
+    assert [f.uid for f in list_forms(store)][-1] == f"example-supervisor-{EDITION}"
 
 
 def test_the_example_files_are_what_their_generator_writes():
@@ -228,7 +236,7 @@ def test_the_example_files_are_what_their_generator_writes():
     EDITION: a form never changes, so new content takes a new uid)."""
     made = example_forms()
     assert set(made) == set(EXAMPLES)
-    for f in bundled_forms():
+    for f in dealer_forms():
         game = f.uid.removeprefix("example-").removesuffix(f"-{EDITION}")
         assert f.digest == made[game].digest, game
 
@@ -364,7 +372,7 @@ def test_a_crash_mid_exam_leaves_an_abandoned_attempt_with_its_answer_kept(tmp_p
     db, secret = tmp_path / "p.db", tmp_path / "secret.key"
     with Store.open(db) as store:
         store.add_trainee("Ana")
-        form = bundled_forms()[0]
+        form = dealer_forms()[0]
         add_form(store, form)
     code = CRASH.format(root=str(ROOT), db=str(db), secret=str(secret), form_uid=form.uid)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -493,7 +501,7 @@ def test_an_earlier_example_form_the_engine_now_refuses_is_archived_not_a_crash(
     assert list_forms(store) == []
     add_bundled_forms(store)
     assert unusable_forms(store) == []  # edition 1 archived, edition 2 offered
-    assert {f.uid for f in list_forms(store)} == {f"example-{g}-{EDITION}" for g in GAMES}
+    assert {f.uid for f in list_forms(store)} == {f"example-{g}-{EDITION}" for g in (*GAMES, "supervisor")}
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -514,7 +522,7 @@ def test_a_form_file_too_deep_or_too_long_is_named(tmp_path, text, says):
     ("attempts_allowed", 10**30, "attempts_allowed: must be a whole number from 1 to 100"),
 ])
 def test_a_form_with_absurd_numbers_is_named_not_crashed_on(tmp_path, field, value, says):
-    doc = bundled_forms()[0].to_json()
+    doc = dealer_forms()[0].to_json()
     doc[field] = value
     path = tmp_path / "form.json"
     path.write_text(json.dumps(doc))

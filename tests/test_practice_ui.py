@@ -705,3 +705,22 @@ def test_props_and_hops_actions_with_undo_fit_two_rows_in_a_1024_window(qtbot):
     app.setStyleSheet(before[0])
     app.setPalette(before[1])
     app.setProperty("theme", before[2])
+
+
+def test_a_round_whose_log_is_full_ends_and_says_so(qtbot, screen, monkeypatch):
+    """A trainee who keeps acting sees the round end before its log outgrows what the class
+    server keeps of an answer (trainer.practice.LOG_ACTIONS, made small here: 40 less its room)."""
+    from ui.qt import Qt
+
+    monkeypatch.setattr("trainer.practice.LOG_ACTIONS", 40)
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    screen.start(LIBRARY.by_id("ph-first-shake"), automation=Automation.WHOLE_ROUND)
+    for _ in range(100):
+        if results:
+            break
+        click_wager(qtbot, screen, 2, "double-3-3")
+        qtbot.mouseClick(screen.actions.buttons[Do.COLLECT], Qt.MouseButton.LeftButton)
+    assert len(results) == 1 and screen.round.log_full and len(screen.round.log) == 30
+    assert "This round ended after 30 actions, the most one round's record holds" in \
+        screen.feedback.toPlainText()

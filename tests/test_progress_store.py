@@ -39,6 +39,9 @@ from trainer.progress import (
 )
 from trainer.progress.rows import ATTEMPT_COLUMNS
 
+#: each new file runs every migration, as the app's does (tests/support/progress_file.py)
+MIGRATED_FROM_NOTHING = True
+
 ROOT = Path(__file__).resolve().parents[1]
 
 EXPECTED_COLUMNS = {
@@ -109,6 +112,8 @@ EXPECTED_COLUMNS = {
     "supervised_faults": [("round_id", "INTEGER", 1, 1), ("n", "INTEGER", 1, 2), ("kind", "TEXT", 1, 0),
                           ("fault_class", "TEXT", 1, 0), ("caught", "INTEGER", 1, 0),
                           ("seconds", "REAL", 0, 0)],
+    "class_supervised": [("class_uid", "TEXT", 1, 1), ("round_id", "INTEGER", 1, 2), ("at", "REAL", 1, 0),
+                         ("reason", "TEXT", 0, 0)],
 }
 
 
@@ -132,7 +137,8 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m008_result_sittings", "m009_instructor_keys", "m010_form_pools",
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
                                   "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams",
-                                  "m016_class_refused", "m019_form_order", "m021_supervised_rounds"]
+                                  "m016_class_refused", "m019_form_order", "m021_supervised_rounds",
+                                  "m023_class_supervised"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000

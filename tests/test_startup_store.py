@@ -7,6 +7,9 @@ import pytest
 
 from tests.support.screens import answer_with
 
+#: each new file runs every migration, as the app's does (tests/support/progress_file.py)
+MIGRATED_FROM_NOTHING = True
+
 DAMAGED = [b"\x00not a database at all" * 40, b"SQLite format 3\x00" + b"\xff" * 4000]
 
 

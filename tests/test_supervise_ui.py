@@ -11,6 +11,7 @@ from statistics import NormalDist
 
 import pytest
 
+from tests.support.screens import choose, press
 from trainer import GAME_IDS, playback, readable
 from trainer.policy import Severity
 from ui.qt import QApplication, QSettings, Qt
@@ -47,20 +48,6 @@ def deal_from_the_bar(qtbot, page: SupervisePage, game: str, seed: int) -> None:
     page.pace.setCurrentIndex(0)  # step by step
     page.seed = seed - 1  # the Deal button deals the next seed
     qtbot.mouseClick(page.deal_button, Qt.MouseButton.LeftButton)
-
-
-def press(qtbot, widget, key, times: int = 1) -> None:
-    for _ in range(times):
-        qtbot.keyClick(widget, key)
-
-
-def choose(qtbot, lst, wanted: str) -> None:
-    """Move a list's current row with ↓ (from the top) to the item whose data is `wanted`."""
-    rows = [lst.item(r).data(Qt.ItemDataRole.UserRole) for r in range(lst.count())]
-    assert wanted in rows, (wanted, rows)
-    press(qtbot, lst, Qt.Key.Key_Home)
-    press(qtbot, lst, Qt.Key.Key_Down, rows.index(wanted))
-    assert lst.currentItem().data(Qt.ItemDataRole.UserRole) == wanted
 
 
 def click_wager(qtbot, view, target: str) -> None:
@@ -332,6 +319,19 @@ def test_the_deal_bar_reads_whole(qtbot, width, large):
                     shown = box.width() - 28  # less the drop-down arrow
                     assert shown >= box.fontMetrics().horizontalAdvance(box.currentText()), \
                         f"{box.currentText()!r} does not read whole in a box {box.width()} wide"
+        if width >= 1366:  # the flag's words beside the table read whole too
+            from ui.qt import QLabel
+            from ui.supervise.screen import SuperviseScreen
+
+            qtbot.mouseClick(page.deal_button, Qt.MouseButton.LeftButton)
+            screen = page.findChild(SuperviseScreen)
+            qtbot.keyClick(screen, Qt.Key.Key_F)
+            qtbot.waitUntil(lambda: screen.flagging.isVisible())
+            for label in screen.flagging.findChildren(QLabel):
+                needed = label.fontMetrics().horizontalAdvance(label.text())
+                assert label.wordWrap() or label.width() >= needed, \
+                    f"{label.text()!r} is cut in a label {label.width()} wide"
+            screen.stop()
     finally:
         window.close()
         app.setStyleSheet("")

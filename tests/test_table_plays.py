@@ -82,6 +82,7 @@ def play_through(view, scenario, *, paint_each: bool) -> int:
 def views():
     """One view per game (and options), reused across the module's plays; never shown, so no
     window outlives a test (grab() paints it all the same)."""
+    from tests.support.qt import KEPT
     from ui.table import table_view
 
     made = {}
@@ -91,6 +92,7 @@ def views():
         if key not in made:
             view = table_view(scenario.game, scenario.options)
             view.resize(1280, 800)
+            view.setProperty(KEPT, True)  # made in the module's first play of the game, kept for the rest
             made[key] = view
         return made[key]
 
@@ -98,6 +100,7 @@ def views():
     for view in made.values():
         GRABBED.discard(id(view))
         view.close()
+        view.deleteLater()
         view.deleteLater()
 
 

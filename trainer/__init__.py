@@ -43,7 +43,8 @@ FACE: dict[str, tuple[str, str | None]] = {
     # supervising: a round with faults put in, played back (its frames, what may be pointed at
     # and said), and the supervisor's flags scored
     "playback": ("trainer.supervise.playback", None),
-    **names_from("trainer.supervise.scoring", "Flag", "Score", "WEIGHTS", "WINDOW"),
+    **names_from("trainer.supervise.scoring", "Flag", "FlagsError", "Score", "WEIGHTS", "WINDOW",
+                 "flags_from_json"),
     "score_flags": ("trainer.supervise.scoring", "score"),
     **names_from("trainer.supervise.catalogue", "FaultClass"),
     # the machine-wide configuration a school's IT person sets once

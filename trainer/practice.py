@@ -9,6 +9,7 @@ missing at the end).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,15 @@ from trainer.settlement import Wager
 from trainer.table_state import COCKED, Mark, TableState
 from trainer.vocabulary import TOLD_UP_TO, UNDO_TOLD
 
+#: the most one round's log may hold, as the class server bounds an item's answer and a practice
+#: attempt's log (s023, s034: it refuses more than 262,144 bytes, as the app writes the log's JSON,
+#: or 2,000 actions). A round ends itself before its log reaches either (`PracticeRound.log_full`),
+#: so that the app never sends a log the server refuses: one that it refuses was not the app's
+LOG_BYTES = 262_144
+LOG_ACTIONS = 2_000
+#: the room a round keeps under LOG_BYTES and LOG_ACTIONS: more than the largest action and the
+#: trainer's steps that may follow the last one before the round ends
+LOG_ROOM_BYTES, LOG_ROOM_ACTIONS = 8_192, 10
 #: actions after which a round's table shows its new state (lammers, markers, dice in the box)
 STATE_CHANGES = (Do.MOVE_LAMMER, Do.MOVE_MARKERS, Do.MOVE_DICE, Do.EXTRA_ROLL)
 #: throws whose dice no call reads (a no roll, a lost die): the table draws the game's dice as
@@ -79,6 +89,8 @@ class PracticeRound:
         self.started = clock()
         self.ended: float | None = None
         self.log: list[Performed] = []
+        self.log_bytes = 0  # the log's size as the app writes it (json.dumps, ", " between actions)
+        self.log_full = False  # the log reached LOG_BYTES or LOG_ACTIONS less their room: it ended
         self.mine = TRAINEE_DOES[self.automation]
         self.full = list(self.procedure.actions())  # (stage, Expected)
         self.done: set[int] = set()  # indexes into self.full that are closed
@@ -255,7 +267,7 @@ class PracticeRound:
             raise RuntimeError("the round is over")
         due = self.next_expected()
         action = Performed(do, max(self.throw, 0), seat, bet, amount, value, self.elapsed)
-        self.log.append(action)
+        self._log(action)
         self._result = self._grade()
         new = tuple(f for f in self._result.findings if f.actual is action)
         self._sync_done()
@@ -272,7 +284,9 @@ class PracticeRound:
 
     def skip_throw(self) -> None:
         """Leave the rest of this throw undone (it is missing at the end) and go on."""
-        self.log.append(Performed(Do.SKIP_THROW, max(self.throw, 0), at=self.elapsed))
+        if self.finished:
+            return
+        self._log(Performed(Do.SKIP_THROW, max(self.throw, 0), at=self.elapsed))
         for k, _, e in self._throw_actions(self.throw):
             if k not in self.done and e.do in self.mine:
                 self.skipped.add(k)
@@ -306,8 +320,7 @@ class PracticeRound:
         last = self.undoable()
         if isinstance(last, str):
             return last
-        self.log.append(Performed(Do.UNDO, last.throw, value=UNDO_TOLD if told else None,
-                                  at=self.elapsed))
+        self._log(Performed(Do.UNDO, last.throw, value=UNDO_TOLD if told else None, at=self.elapsed))
         self._result = self._grade()
         remaining = {id(e) for e in self._result.remaining}
         self.done = {k for k in self.done if self.full[k][1].do not in self.mine or k in self.skipped}
@@ -327,6 +340,16 @@ class PracticeRound:
 
     # --- inside --------------------------------------------------------------------------------
 
+    def _log(self, action: Performed) -> None:
+        """Log an action; the round ends once its log is full (LOG_BYTES or LOG_ACTIONS less
+        their room), what is left undone missing, so that its answer is one the class keeps."""
+        self.log.append(action)
+        self.log_bytes += len(json.dumps(action.to_json(), ensure_ascii=False).encode()) + 2
+        if (len(self.log) >= LOG_ACTIONS - LOG_ROOM_ACTIONS
+                or self.log_bytes >= LOG_BYTES - LOG_ROOM_BYTES) and self.ended is None:
+            self.ended = self.clock()
+            self.log_full = True
+
     def _grade(self) -> Result:
         return self._live.grade(self.log, skipped={id(self.full[k][1]) for k in self.skipped})
 
@@ -342,7 +365,7 @@ class PracticeRound:
     def advance(self) -> None:
         """Do the trainer's steps that are due (every stage before them done), up to the
         trainee's next one; note the current throw."""
-        while True:
+        while self.ended is None:
             open_ = {s for k, (s, _) in enumerate(self.full) if k not in self.done}
             if not open_:
                 if self.ended is None:
@@ -351,9 +374,9 @@ class PracticeRound:
             due = {s for s in open_ if not self.procedure.ancestors(s) & open_}
             did = False
             for k, (s, e) in enumerate(self.full):
-                if s in due and k not in self.done and e.do not in self.mine:
-                    self.log.append(Performed(e.do, e.throw, e.seat, e.bet, e.amount, e.value,
-                                              self.elapsed, by_trainer=True))
+                if s in due and k not in self.done and e.do not in self.mine and self.ended is None:
+                    self._log(Performed(e.do, e.throw, e.seat, e.bet, e.amount, e.value,
+                                        self.elapsed, by_trainer=True))
                     self.done.add(k)
                     did = True
             first = min(open_)

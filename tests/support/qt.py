@@ -24,27 +24,64 @@ def _own_settings(request, tmp_path_factory):
     yield
 
 
-@pytest.fixture(autouse=True)
-def _no_qt_leftovers(request):
-    """Fail any Qt test that leaves windows open or timers running (napari's rule)."""
-    yield
-    if "qtbot" not in request.fixturenames:
-        return
+#: a widget's dynamic property that keeps it past the test that made it: a wider fixture's widget,
+#: made on first use inside a test (tests/test_table_plays.py's views)
+KEPT = "kept by a fixture"
+
+
+def _address(widget) -> int:
+    """The widget's C++ address: the same widget whichever Python wrapper names it."""
+    from shiboken6 import getCppPointer
+
+    return getCppPointer(widget)[0]
+
+
+def windows() -> set[int]:
+    """The windows (top-level widgets) that exist now, shown or hidden, by address."""
+    from ui.qt import QApplication
+
+    app = QApplication.instance()
+    return set() if app is None else {_address(w) for w in app.topLevelWidgets()}
+
+
+def tidy(from_before: set[int]) -> tuple[list, set]:
+    """After a test: close the windows it left open and delete every window it made, shown or
+    hidden (those of `from_before` and those marked KEPT stay); (the windows left open, the
+    timers left running).
+
+    A window closed but not deleted stays in the process (the app's own window, whose signals
+    hold it, closes without being deleted), and every later theme or palette change restyles it:
+    a worker of a full run gathered thousands of widgets. The windows the test made go now, with
+    the widgets it closed and deleted later (qtbot's among them), as they would when the app's
+    event loop came round."""
     from ui.qt import QApplication, QEvent, QTimer
 
     app = QApplication.instance()
     if app is None:
-        return
+        return [], set()
     app.processEvents()
     left = [w for w in app.topLevelWidgets() if w.isVisible()]
     # every widget is a top-level one or inside one, and findChildren looks all the way down
     timers = {t for w in app.topLevelWidgets() for t in w.findChildren(QTimer) if t.isActive()}
     for w in left:
         w.close()
-    # the widgets the test closed and deleted later (qtbot's among them) go now, as they would
-    # when the app's event loop came round: no test pays for another's windows (a theme
-    # restyles every widget that still exists)
+    for w in app.topLevelWidgets():
+        if _address(w) not in from_before and not w.property(KEPT):
+            w.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return left, timers
+
+
+@pytest.fixture(autouse=True)
+def _no_qt_leftovers(request):
+    """Fail any Qt test that leaves windows open or timers running (napari's rule); delete every
+    window it made (`tidy`), so that no test pays for another's widgets."""
+    qt = "qtbot" in request.fixturenames
+    from_before = windows() if qt else set()
+    yield
+    if not qt:
+        return
+    left, timers = tidy(from_before)
     assert not left, f"windows left open: {left}"
     assert not timers, "timers left running: " + ", ".join(
         f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)

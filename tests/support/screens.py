@@ -118,3 +118,20 @@ def answer_with(button_text: str):
 
     QTimer.singleShot(20, click)
     return seen
+
+
+def press(qtbot, widget, key, times: int = 1) -> None:
+    """Press `key` on `widget`, `times` times, as a trainee does."""
+    for _ in range(times):
+        qtbot.keyClick(widget, key)
+
+
+def choose(qtbot, lst, wanted: str) -> None:
+    """Move a list's current row with ↓ (from the top) to the item whose data is `wanted`."""
+    from ui.qt import Qt
+
+    rows = [lst.item(r).data(Qt.ItemDataRole.UserRole) for r in range(lst.count())]
+    assert wanted in rows, (wanted, rows)
+    press(qtbot, lst, Qt.Key.Key_Home)
+    press(qtbot, lst, Qt.Key.Key_Down, rows.index(wanted))
+    assert lst.currentItem().data(Qt.ItemDataRole.UserRole) == wanted

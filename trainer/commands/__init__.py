@@ -22,7 +22,7 @@ from types import ModuleType
 #: the commands' modules, in the order `dealer-trainer --help` lists them
 MODULES = ("settle", "check", "key", "grade", "odds", "instructor_key", "sitting", "certify",
            "verify_results", "class_server", "class_setup", "class_login", "class_workstation",
-           "give_form", "export_results", "retract", "merge_trainees", "abandon_sitting",
+           "give_form", "export_results", "retract", "merge_trainees", "settle_claim", "abandon_sitting",
            "void_sitting", "give_back_attempt", "supervise")
 
 ALL: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{m}") for m in MODULES)

@@ -77,6 +77,8 @@ def run(args) -> int:
     accounts: dict[str, str] = {}  # the class's names and their people's uids
     refused_names: set[str] = set()  # names sent under a trainee id that carries two names
     practising: list = []  # the trainees whose practice attempts are written, known before they are
+    formerly = handoff.Formerly()  # the actors of before a claim was settled the claimant's
+    rounds: list = []  # the supervised rounds, practice (trainer.progress.handoff_supervised)
     if (args.file is None) == (args.class_address is None):
         print(f"{WHERE}: give a progress FILE or --class URL (one of them)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -85,11 +87,12 @@ def run(args) -> int:
         if not Path(args.file).is_file():
             print(f"{WHERE}: {args.file}: no such progress file", file=sys.stderr)
             return EXIT_BAD_INPUT
-        lines, kept = _from_file(args.file, args.trainee)
+        lines, kept = _from_file(args.file, args.trainee, rounds)
         practising.extend(line.trainee for line in handoff.practice_only(lines))  # a file's: a list
     else:
         lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out,
-                                  accounts=accounts, refused_names=refused_names, practising=practising)
+                                  accounts=accounts, refused_names=refused_names, practising=practising,
+                                  formerly=formerly, rounds=rounds)
     refused: list[str] = []  # certificates and accounts refused before anything is written, and why
     certified: list = []
     if keys:
@@ -129,7 +132,7 @@ def run(args) -> int:
     def written(out) -> int:
         return handoff.write(count(lines), out, args.format, certified=certified, home_page=home_page,
                              activity_base=base, bom=args.out is not None, replaces=replaces,
-                             accounts=accounts)
+                             accounts=accounts, formerly=formerly, supervised=rounds)
 
     if args.out is not None:
         try:
@@ -142,6 +145,7 @@ def run(args) -> int:
         text = io.StringIO()  # standard output is written whole, or not at all
         written(text)
     notes = [why for why in left_out if why.startswith("trainee id ")]  # whole people
+    notes.extend(formerly.settled)  # the claims the instructor settled, each named
     attempts_left = [why for why in left_out if not why.startswith("trainee id ")]
     if attempts_left:
         notes.append(f"{len(attempts_left)} attempt{'s' if len(attempts_left) != 1 else ''} of the class "
@@ -154,9 +158,13 @@ def run(args) -> int:
         notes.append(handoff.PLACEHOLDER_NOTE)
     if args.out is not None:
         attempts = counted["attempts"]
-        voided = n - attempts - len(certified)
+        made = (sum(max(1, len(r.by_class())) for r in rounds) if args.format == "xapi"
+                else len(rounds))  # the rounds' statements, or rows
+        voided = n - attempts - len(certified) - made
         print(f"{args.out}: {attempts} attempt{'s' if attempts != 1 else ''}"
               + (f" and {len(certified)} certificate{'s' if len(certified) != 1 else ''}" if keys else "")
+              + (f", {len(rounds)} supervised round{'s' if len(rounds) != 1 else ''} (practice)"
+                 if rounds else "")
               + f" as {'xAPI statements' if args.format == 'xapi' else 'a CSV transcript'}"
               + (f", after {voided} voiding the statement{'s' if voided != 1 else ''} they replace"
                  if voided else ""))
@@ -167,18 +175,21 @@ def run(args) -> int:
     return 0
 
 
-def _from_file(path: str, trainee: str | None) -> tuple[Iterable, list]:
+def _from_file(path: str, trainee: str | None, rounds: list) -> tuple[Iterable, list]:
     """The file's attempts (one trainee's, or everyone's) and the certificates it keeps (an
-    instructor's file keeps those it signed, of trainees it may hold no attempt of)."""
+    instructor's file keeps those it signed, of trainees it may hold no attempt of); its
+    supervised rounds put in `rounds`."""
     from trainer.exams.certify import certificates
     from trainer.progress import handoff
     from trainer.progress.errors import UnknownTraineeError
+    from trainer.progress.handoff_supervised import file_rounds
     from trainer.progress.store import Store
 
     with Store.open(path, allow_unavailable=True) as store:
         kept = certificates(store)
         try:
             lines = handoff.file_lines(store, trainee)
+            rounds.extend(file_rounds(store, store.find_trainee(trainee) if trainee is not None else None))
         except UnknownTraineeError:
             if not _certified_as(kept, trainee or ""):
                 raise
@@ -189,13 +200,15 @@ def _from_file(path: str, trainee: str | None) -> tuple[Iterable, list]:
 
 
 def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str],
-                accounts: dict[str, str], refused_names: set[str], practising: list) -> tuple[Iterable, list]:
+                accounts: dict[str, str], refused_names: set[str], practising: list, formerly,
+                rounds: list) -> tuple[Iterable, list]:
     """The class's attempts (read as they are written) and the certificates it keeps (an
     instructor's or supervisor's login reads them; a trainee's reads none, which stops the export
     only when they were asked for);
     the attempts left out (retracted, or unreadable) named in `left_out`; each name's person's
     uid in `accounts`, the names sent under a trainee id that carries two names in
-    `refused_names`, and the trainees whose practice attempts are read in `practising`
+    `refused_names`, the trainees whose practice attempts are read in `practising`, the actors
+    of before a claim was settled in `formerly` and the supervised rounds in `rounds`
     (trainer.classes.workstation.results.server_lines)."""
     from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
@@ -205,7 +218,8 @@ def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str
     lines: Iterable | None
     try:
         lines = class_lines(address, trainee, left_out=left_out, accounts=accounts,
-                            refused_names=refused_names, practising=practising)
+                            refused_names=refused_names, practising=practising, formerly=formerly,
+                            rounds=rounds)
     except UnknownTraineeError as e:
         if not str(e).startswith("the class has no trainee named"):
             raise  # two people of one name: ambiguous

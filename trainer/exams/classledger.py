@@ -153,6 +153,7 @@ from trainer.classes.errors import ClassServerError, ClassUnreachableError, Logi
 from trainer.errors import RequestError
 from trainer.exams.errors import ClassLedgerError, ExamOfflineError, NoAttemptsLeftError, TraineeLoginNeeded
 from trainer.exams.forms import ExamForm
+from trainer.practice import LOG_BYTES
 from trainer.progress.records import clean_name
 from trainer.regrade import read_log
 from trainer.supervise.scoring import FlagsError, flags_from_json
@@ -414,9 +415,11 @@ def kept_answers(kept: dict, supervised: frozenset[int] = frozenset()) -> tuple[
     reader refuses (too deep, too long a number, a lone surrogate...) or that is no log of
     actions is graded as wrong, as not answered, so that the sitting is certified all the same
     (see "An answer that cannot be re-graded"). At the positions `supervised` (the form's
-    supervise items) an answer is a supervisor's flags instead of a log of actions."""
+    supervise items) an answer is a supervisor's flags instead of a log of actions. An item the
+    server holds no answer of, having refused one over an item's bounds (`oversized`), is named
+    there too: the app never sends such an answer, so it is graded as not answered, never held."""
     late = kept.get("late") or {}
-    answers, unusable = [], {}
+    answers, unusable = [], dict(oversized(kept))
     for p, t in sorted(kept["answers"].items()):
         if p in late:
             continue
@@ -432,9 +435,26 @@ def kept_answers(kept: dict, supervised: frozenset[int] = frozenset()) -> tuple[
     said = "; ".join(f"item {p + 1}: {unusable[p]}" for p in items)
     return answers, {
         "items": [{"position": p, "why": unusable[p]} for p in items],
-        "why": (f"the class server holds answers that cannot be re-graded ({said}): each is graded "
-                "as wrong, as not answered, since an item passes only when its round is shown "
-                "worked without a critical or major finding (the pass rule)")}
+        "why": (f"the class server holds answers that cannot be re-graded, or refused answers no "
+                f"copy of the app sends ({said}): each is graded as wrong, as not answered, since "
+                "an item passes only when its round is shown worked without a critical or major "
+                "finding (the pass rule)")}
+
+
+def oversized(kept: dict) -> dict[int, str]:
+    """The items the class server's record of a sitting holds no answer of, having refused one
+    over an item's bounds (s034: more than 262,144 bytes or 2,000 actions), each with why it is
+    not answered. The app never sends such an answer (trainer.practice ends a round before its
+    log reaches them), so one proves a client changed by its user: its item is graded as not
+    answered and never holds the sitting (see `refused_unanswered`)."""
+    answered = set(kept["answers"])
+    found: dict[int, str] = {}
+    for r in kept.get("refused_answers") or []:
+        size, p = r.get("bytes"), r.get("position")
+        if isinstance(size, int) and isinstance(p, int) and p not in answered and p not in found:
+            over = "" if size > LOG_BYTES else f": {' '.join(str(r.get('why')).split())[:200]}"
+            found[p] = f"an answer larger than the app sends ({size} bytes{over})"
+    return found
 
 
 def refused_unanswered(kept: dict, nonce: str) -> str | None:
@@ -443,8 +463,9 @@ def refused_unanswered(kept: dict, nonce: str) -> str | None:
     not), named with the server's reasons; None when every refused answer's item was answered
     first (first wins: the refusal changes nothing). The instructor voids the sitting
     (dealer-trainer void-sitting: the attempt is given back) or certifies it as recorded
-    (certify --class --certify-held)."""
-    answered = set(kept["answers"])
+    (certify --class --certify-held). An item refused an answer over its bounds holds nothing
+    (`oversized`: the app never sends one, so it is the trainee's own doing)."""
+    answered = set(kept["answers"]) | set(oversized(kept))
     refused = [r for r in kept.get("refused_answers") or [] if r["position"] not in answered]
     if not refused:
         return None

@@ -6,10 +6,9 @@ Roll Dice's includes one of the 6-dice variation, § 675a.6), allows two attempt
 and gives twice the items' target times, in whole minutes: time to work each round with care,
 not to look anything up.
 
-Beside them, in resources/exams/supervise/, an example floor supervisor's form (`SUPERVISOR`):
-one supervise item of each game's exam items, the dealer's faults dealt from a fixed seed, and
-twice the time the dealers take, in whole minutes. The app does not list it among the example
-forms until the Exam screen shows a supervise item.
+Beside them, an example floor supervisor's form (`SUPERVISOR`): one supervise item of each
+game's exam items, the dealer's faults dealt from a fixed seed, and twice the time the dealers
+take, in whole minutes.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ EXAMPLES = {
 SUPERVISOR = ("Floor supervisor: catch the dealer (example)",
               (("exam-ph-03", 2), ("exam-tdf-03", 2), ("exam-hrd-03", 2), ("exam-pgd-03", 1)))
 SUPERVISOR_SEED = "example"
-SUPERVISOR_FILE = "supervise/floor-supervisor.json"
+SUPERVISOR_FILE = "floor-supervisor.json"
 
 
 def exam_items(folder: Path | None = None) -> dict[str, Scenario]:
@@ -86,7 +85,6 @@ def write_examples(folder: Path | None = None) -> list[Path]:
     for game, form in example_forms().items():
         write_form(form, folder / f"{game}.json")
         written.append(folder / f"{game}.json")
-    (folder / SUPERVISOR_FILE).parent.mkdir(exist_ok=True)
     write_form(supervisor_form(), folder / SUPERVISOR_FILE)
     written.append(folder / SUPERVISOR_FILE)
     return written

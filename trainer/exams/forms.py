@@ -459,6 +459,7 @@ def bundled_form_files(root: Path | None = None) -> list[Path]:
 
 
 def bundled_forms(root: Path | None = None) -> list[ExamForm]:
-    """The example forms shipped in resources/exams/, one per game, in file-name order. A broken
-    one raises FormFileError naming it: they are ours, and a test reads every one."""
+    """The example forms shipped in resources/exams/ (one per game, and the floor supervisor's), in
+    file-name order. A broken one raises FormFileError naming it: they are ours, and a test reads
+    every one."""
     return [read_form(p) for p in bundled_form_files(root)]

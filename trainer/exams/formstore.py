@@ -169,14 +169,15 @@ def import_form(store: Store, path: str | os.PathLike) -> tuple[ExamForm, bool]:
 
 
 def add_bundled_forms(store: Store) -> int:
-    """Store the example forms (one per game); how many were new. An earlier edition of an
-    example form (uid "example-<game>-<n>") is archived: its results stay, it is not offered."""
+    """Store the example forms (one per game, then the floor supervisor's: a form with supervise
+    items goes after the dealers'); how many were new. An earlier edition of an example form
+    (uid "example-<game>-<n>") is archived: its results stay, it is not offered."""
     stored = {r["uid"]: r["digest"] for r in store.query("SELECT uid, digest FROM exam_forms")}
     current, added = set(), 0
-    for path in bundled_form_files():
+    files = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in bundled_form_files()]
+    for path, doc in sorted(files, key=lambda f: any("supervise" in it for it in f[1]["items"])):
         # a form already stored as it is in the file is not read and checked again at every
         # start (building its scenarios is most of the exam setup's time)
-        doc = json.loads(path.read_text(encoding="utf-8"))
         uid = doc.get("uid")
         content = {k: doc[k] for k in CONTENT_FIELDS if k in doc and (k != "draw" or doc[k])}
         if stored.get(uid) != content_digest(content):

@@ -13,7 +13,11 @@ workstation (its active trainees with attempts)::
                    "started": ..., "ended": ..., "duration": ..., "target": ..., "procedure": ...,
                    "payouts": ..., "speed": ..., "total": ..., "passed": ..., "critical": ...,
                    "abandoned": ..., "skills": [...], "findings": [Finding.to_json()...],
-                   "log": [Performed.to_json()...], "source": ...}]}
+                   "log": [Performed.to_json()...], "source": ...}],
+     "supervised": [...]}
+
+`supervised`, the rounds the trainees supervised, is trainer.progress.supervised_file's (dealt
+again and scored again on import, as the attempts are re-graded).
 
 Import checks the whole file first (a problem raises `ResultsFileError` naming the file, the
 field and the problem, and nothing is written), then adds everything in one transaction. A
@@ -47,6 +51,7 @@ from typing import IO, Any
 from trainer import files
 from trainer.errors import one_line, shown
 from trainer.paths import atomic_text
+from trainer.progress import supervised_file
 from trainer.progress.errors import ResultsFileError, StoreError
 from trainer.progress.records import AttemptRecord, clean_name, long_name, moment, workstation
 from trainer.progress.rows import attempts_from_rows, insert_attempt
@@ -89,14 +94,13 @@ def export_csv(store: Store, dest: str | os.PathLike | IO[str], *, trainee_id: i
 
 def export_results(store: Store, dest: str | os.PathLike | IO[str], *, trainee_id: int | None = None) -> int:
     """Write a results file for one trainee (archived or not) or the whole workstation (its
-    active trainees that have attempts); the number of attempts written. An attempt that cannot
-    be read (damaged) is left out and named (Store.note_unreadable)."""
+    active trainees that have attempts or supervised rounds); the number of attempts written. An
+    attempt that cannot be read (damaged) is left out and named (Store.note_unreadable)."""
     if trainee_id is not None:
         trainees = [store.trainee(trainee_id)]
     else:
         active = {r["trainee_id"] for r in store.query(
-            "SELECT DISTINCT trainee_id FROM attempts WHERE trainee_id IN "
-            "(SELECT id FROM trainees WHERE archived = 0)")}
+            "SELECT trainee_id FROM attempts UNION SELECT trainee_id FROM supervised_rounds")}
         trainees = [t for t in store.trainees() if t.id in active]
     keys = {t.id: n for n, t in enumerate(trainees, 1)}
     attempts = []
@@ -117,7 +121,7 @@ def export_results(store: Store, dest: str | os.PathLike | IO[str], *, trainee_i
     doc = {"format": FORMAT, "version": VERSION, "exported": time.time(), "source": workstation(),
            "trainees": [{"key": keys[t.id], "uid": t.uid, "name": t.name, "created": t.created}
                         for t in trainees],
-           "attempts": attempts}
+           "attempts": attempts, "supervised": supervised_file.exported(store, keys)}
     with _open_text(dest) as out:
         json.dump(doc, out, ensure_ascii=False, indent=1)
     return len(attempts)
@@ -130,6 +134,7 @@ class ImportSummary:
     trainees_created: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)  # attempts not re-gradable here, and why
     rescored: int = 0  # attempts whose scores in the file were not what this machine's engine gives
+    supervised: int = 0  # supervised rounds added
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,7 @@ class ReadResults:
     records: list[tuple[int, AttemptRecord]]  # (trainee key, the attempt as graded here)
     left_out: list[str]
     rescored: int
+    supervised: list = field(default_factory=list)  # (entry, round, score): supervised_file.regraded
 
 
 class ImportStopped(StoreError):
@@ -163,6 +169,10 @@ def read_results(src: str | os.PathLike | IO[str], progress=None) -> ReadResults
 
     name, doc = _read(src)
     trainees, records = _parse(name, doc)
+    try:
+        entries = supervised_file.parse(doc, trainees)  # a dict: _parse checked it
+    except ValueError as e:
+        raise ResultsFileError(f"{name}: {e}", path=name) from None
     graded, left_out, rescored = [], [], 0
     rounds: Rounds = {}  # each round dealt once for the whole file
     for i, (key, record) in enumerate(records):
@@ -179,7 +189,8 @@ def read_results(src: str | os.PathLike | IO[str], progress=None) -> ReadResults
         progress(len(records), len(records))
     named = doc.get("source") if isinstance(doc, dict) else None  # a dict: _parse checked it
     source = clean_name(str(named or ""))[:60] or "another workstation"
-    return ReadResults(name, source, trainees, graded, left_out, rescored)
+    supervised, rounds_left_out = supervised_file.regraded(entries)
+    return ReadResults(name, source, trainees, graded, left_out + rounds_left_out, rescored, supervised)
 
 
 #: how often read_results reports its progress, in attempts
@@ -212,7 +223,8 @@ def add_results(store: Store, read: ReadResults) -> ImportSummary:
             before = db.conn.total_changes
             insert_attempt(db, record, ids[key])
             added += db.conn.total_changes > before
-    return ImportSummary(added, len(read.records) - added, created, read.left_out, read.rescored)
+        rounds = supervised_file.add(db, read.supervised, ids)
+    return ImportSummary(added, len(read.records) - added, created, read.left_out, read.rescored, rounds)
 
 
 def _free_name(db, name: str, source: str) -> str:

@@ -51,6 +51,7 @@ import re
 import tempfile
 import uuid
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from typing import IO, NamedTuple
@@ -302,51 +303,94 @@ def with_id(uid: str, body: dict) -> dict:
     return {"id": str(uuid.uuid5(NAMESPACE, f"{uid}\n{hashlib.sha256(said.encode()).hexdigest()}")), **body}
 
 
-def voiding(old: str, home_page: str) -> dict:
+def voiding(old: dict, home_page: str) -> dict:
     """The statement that voids the statement `old` (xAPI 1.0.3 part two, 2.3.2), as the trainer
-    says it: its id made from the id voided, so that exporting again sends the same one."""
-    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old)),
+    says it: its id made from the id voided, so that exporting again sends the same one, and its
+    timestamp the voided one's (without one, an LRS stamps its own time, and the same voiding
+    sent again is another statement of a known id: 409 Conflict, as Ralph answers)."""
+    return {"id": str(uuid.uuid5(NAMESPACE, "voided\n" + old["id"])),
             "actor": actor("Dealer Trainer", "dealer-trainer", home_page),
             "verb": {"id": ADL_VERBS + "voided", "display": {LANGUAGE: "voided"}},
-            "object": {"objectType": "StatementRef", "id": old}}
+            "object": {"objectType": "StatementRef", "id": old["id"]},
+            "timestamp": old["timestamp"]}
+
+
+@dataclass
+class Formerly:
+    """The actors an export gave before a class's instructor settled a claimed trainee id the
+    claimant's (trainer.classes.server.people "Claims settled"): `actors`, the person a trainee
+    row's attempts were given then, by the row's id (an attempt's `trainee_id`), for the rows
+    whose actor changed; `accounts`, the names' accounts as they were then (clean name to uid);
+    `settled`, a line naming each claim settled, as the export says it. Filled by the class's
+    reader from its trainees and the claims, before any attempt is read: the attempts' actors of
+    before are known as they go by, and never held."""
+
+    actors: dict[int, Trainee] = field(default_factory=dict)
+    accounts: dict[str, str] = field(default_factory=dict)
+    settled: list[str] = field(default_factory=list)
 
 
 def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), home_page: str = HOME_PAGE,
                activity_base: str = IRI, replaces: tuple[str, str] | None = None,
-               accounts: dict[str, str] | None = None) -> list[dict]:
+               accounts: dict[str, str] | None = None, formerly: Formerly | None = None,
+               supervised: Iterable = ()) -> list[dict]:
     """The practice attempts' and the certificates' statements, oldest first (an exam attempt
     is left out: see `practice`). `replaces`: the (home page, activity base) of an export sent
     before: the statements it sent that these replace are voided first. `accounts`: more names'
-    accounts (clean name to uid), for the certificates (a class's names merged into a person's)."""
+    accounts (clean name to uid), for the certificates (a class's names merged into a person's).
+    `formerly`: the actors a claim's settling changed; the statements that gave those attempts
+    and certificates their actors of before (under this export's base and home page, and the
+    replaced one's) put one person's results on another's actor, and are voided first too.
+    `supervised`: the supervised rounds' lines, practice (trainer.progress.handoff_supervised)."""
     kept, _ = practice(lines)
     certified = list(certified)
+    supervised = list(supervised)
     titles: dict = {}
     accounts = {**(accounts or {}), **{clean_name(t.name): t.uid for t, _ in kept if t.uid}}
 
     def made(home: str, base: str) -> list[dict]:
         return ([statement(line, home_page=home, titles=titles, activity_base=base) for line in kept]
                 + [certified_statement(c, accounts=accounts, home_page=home, activity_base=base)
-                   for c in certified])
+                   for c in certified]
+                + [s for r in supervised
+                   for s in supervised_statements(r, home_page=home, activity_base=base)])
+
+    def made_then(home: str, base: str) -> list[dict]:
+        if formerly is None:
+            return []
+        then = {**accounts, **formerly.accounts}
+        return ([statement(Line(formerly.actors[a.trainee_id], a), home_page=home, titles=titles,
+                           activity_base=base) for _, a in kept if a.trainee_id in formerly.actors]
+                + [certified_statement(c, accounts=then, home_page=home, activity_base=base)
+                   for c in certified if clean_name(c.trainee) in formerly.accounts])
 
     found = sorted(made(home_page, activity_base), key=lambda s: s["timestamp"])
-    if replaces is None:
-        return found
     now = {s["id"] for s in found}
-    before = sorted(made(*replaces), key=lambda s: s["timestamp"])
-    return [voiding(s["id"], home_page) for s in before if s["id"] not in now] + found
+    sent = [(home_page, activity_base)] + ([replaces] if replaces is not None else [])
+    before = sorted([s for home, base in sent for s in made_then(home, base)]
+                    + (made(*replaces) if replaces is not None else []), key=lambda s: s["timestamp"])
+    void = {s["id"]: s for s in before if s["id"] not in now}
+    return [voiding(old, home_page) for old in void.values()] + found
 
 
 def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable[Certified] = (),
                      home_page: str = HOME_PAGE, activity_base: str = IRI,
-                     replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None) -> int:
+                     replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None,
+                     formerly: Formerly | None = None, supervised: Iterable = ()) -> int:
     """Write `statements` as one JSON list (those voided first); how many. The lines are read one
     at a time and each statement is set aside in a temporary file as it is made, then written
-    in its place: what is held is a few numbers a statement, never the class's attempts."""
+    in its place: what is held is a few numbers a statement, never the class's attempts. What
+    `formerly` voids is known from each line's trainee row as it goes by (`Formerly.actors`),
+    and from the certificates' names; `supervised`, the rounds, are made after the lines."""
     certified = list(certified)
     titles: dict = {}
     accounts = dict(accounts or {})
     now: list[tuple[str, int, int, int, str]] = []  # each statement's timestamp, place, bytes in `spool`, id
-    before: list[tuple[str, int, str]] = []  # each replaced statement's timestamp, place and id
+    # each statement sent before that these replace: its timestamp, what made it (as `statements`
+    # orders them: the actors of before under each base sent, then the replaced base's), place, id
+    before: list[tuple[str, int, int, str]] = []
+    sent = [(home_page, activity_base)] + ([replaces] if replaces is not None else [])
+    then = formerly if formerly is not None else Formerly()
     with tempfile.TemporaryFile() as spool:
 
         def set_aside(found: dict) -> None:
@@ -354,25 +398,43 @@ def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable
             now.append((found["timestamp"], len(now), spool.tell(), len(said), found["id"]))
             spool.write(said)
 
-        def replaced(old: dict) -> None:
-            before.append((old["timestamp"], len(before), old["id"]))
+        def replaced(old: dict, made_by: int) -> None:
+            before.append((old["timestamp"], made_by, len(before), old["id"]))
 
         for line in practice_only(lines):
             if line.trainee.uid:
                 accounts[clean_name(line.trainee.name)] = line.trainee.uid
             set_aside(statement(line, home_page=home_page, titles=titles, activity_base=activity_base))
+            was = then.actors.get(line.attempt.trainee_id)
+            for made_by, (home, base) in enumerate(sent if was is not None else ()):
+                replaced(statement(Line(was, line.attempt), home_page=home, titles=titles,
+                                   activity_base=base), made_by)
             if replaces is not None:
-                replaced(statement(line, home_page=replaces[0], titles=titles, activity_base=replaces[1]))
+                replaced(statement(line, home_page=replaces[0], titles=titles, activity_base=replaces[1]), 2)
+        accounts_then = {**accounts, **then.accounts}
         for c in certified:  # with every name's account, as the attempts gave them
             set_aside(certified_statement(c, accounts=accounts, home_page=home_page,
                                           activity_base=activity_base))
+            for made_by, (home, base) in enumerate(sent if clean_name(c.trainee) in then.accounts else ()):
+                replaced(certified_statement(c, accounts=accounts_then, home_page=home, activity_base=base),
+                         made_by)
             if replaces is not None:
                 replaced(certified_statement(c, accounts=accounts, home_page=replaces[0],
-                                             activity_base=replaces[1]))
+                                             activity_base=replaces[1]), 2)
+        for r in supervised:
+            for found in supervised_statements(r, home_page=home_page, activity_base=activity_base):
+                set_aside(found)
+            if replaces is not None:
+                for old in supervised_statements(r, home_page=replaces[0], activity_base=replaces[1]):
+                    replaced(old, 2)
         now.sort()
         kept = {found[4] for found in now}
-        voided = [voiding(old, home_page) for _, _, old in sorted(before) if old not in kept]
-        items = [json.dumps(v, ensure_ascii=False, indent=1).encode() for v in voided]
+        void: dict[str, str] = {}  # each statement voided, once, and its timestamp
+        for when, _, _, old in sorted(before):
+            if old not in kept:
+                void.setdefault(old, when)
+        items = [json.dumps(voiding({"id": old, "timestamp": when}, home_page), ensure_ascii=False,
+                            indent=1).encode() for old, when in void.items()]
         if not items and not now:
             out.write("[]\n")
             return 0
@@ -449,43 +511,48 @@ def local_time(t: float) -> tuple[str, str]:
     return when.strftime("%Y-%m-%d %H:%M:%S"), f"UTC{offset[:3]}:{offset[3:]}"
 
 
-def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = ()) -> Iterator[list[str]]:
-    """The header, then a row per practice attempt or certificate, oldest first: the lines are
-    taken oldest first (by when they started), one at a time, and the certificates put among
-    them by when they were sat (after the attempts that started then)."""
+def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = (),
+                    supervised: Iterable = ()) -> Iterator[list[str]]:
+    """The header, then a row per practice attempt, certificate or supervised round (practice:
+    trainer.progress.handoff_supervised), oldest first: the lines are taken oldest first (by when
+    they started), one at a time, and the certificates (by when they were sat) and the rounds (by
+    when they were finished) put among them, after the attempts that started then, a round after
+    a certificate of the same time."""
     from trainer.games import GAME_NAMES
 
     titles: dict[tuple[str, str], str] = {}
-    waiting = sorted(certified, key=lambda c: c.sat_at)
+    waiting = sorted([(c.sat_at, 0, n, _signed(c)) for n, c in enumerate(certified)]
+                     + [(r.finished, 1, n, supervised_row(r)) for n, r in enumerate(supervised)],
+                     key=lambda w: w[:3])
     waiting.reverse()  # the next one last
-
-    def signed(c: Certified) -> list[str]:
-        return [cell(v) for v in (c.trainee, "", *local_time(c.sat_at), "", c.form, CERTIFIED_MODE,
-                                  CERTIFICATION["certified-exam"], c.total, c.outcome, "", "", "", "",
-                                  c.result, f"{c.signer} (key {c.fingerprint})", c.code)]
-
     yield list(TRANSCRIPT_COLUMNS)
     for trainee, a in practice_only(lines):
-        while waiting and waiting[-1].sat_at < a.started:
-            yield signed(waiting.pop())
+        while waiting and waiting[-1][0] < a.started:
+            yield [cell(v) for v in waiting.pop()[3]]
         yield [cell(v) for v in (trainee.name, trainee.uid, *local_time(a.started),
                                  GAME_NAMES.get(a.game, a.game), title(a, titles),
                                  MODE_NAMES.get(a.mode.value, a.mode.value), CERTIFICATION["practice"],
                                  "" if a.abandoned else a.total, outcome(a), f"{a.duration:.2f}",
                                  len(a.findings), "; ".join(sections(a)), a.source, a.uid, "", "")]
     while waiting:
-        yield signed(waiting.pop())
+        yield [cell(v) for v in waiting.pop()[3]]
+
+
+def _signed(c: Certified) -> tuple[object, ...]:
+    """A certificate's transcript row, before its cells are made safe."""
+    return (c.trainee, "", *local_time(c.sat_at), "", c.form, CERTIFIED_MODE, CERTIFICATION["certified-exam"],
+            c.total, c.outcome, "", "", "", "", c.result, f"{c.signer} (key {c.fingerprint})", c.code)
 
 
 def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = (), *,
-                     bom: bool = False) -> int:
+                     bom: bool = False, supervised: Iterable = ()) -> int:
     """Write the transcript as CSV (every cell quoted, CRLF line ends as RFC 4180 has them);
     how many rows under the header. `bom`: begin with the byte order mark, by which a
     spreadsheet on Windows knows the file is UTF-8 (without it "§" reads "Â§")."""
     if bom:
         out.write("\ufeff")
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
-    rows = transcript_rows(lines, certified)
+    rows = transcript_rows(lines, certified, supervised)
     writer.writerow(next(rows))  # the header
     n = 0
     for row in rows:
@@ -496,13 +563,29 @@ def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Ce
 
 def write(lines: Iterable[Line], out: IO[str], fmt: str, *, certified: Iterable[Certified] = (),
           home_page: str = HOME_PAGE, activity_base: str = IRI, bom: bool = False,
-          replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None) -> int:
-    """Write the practice attempts and the certified exams in a format of FORMATS; how many
-    items were written. `bom`: a transcript begins with the byte order mark (a file, not a pipe);
-    `accounts`: as `statements` takes them."""
+          replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None,
+          formerly: Formerly | None = None, supervised: Iterable = ()) -> int:
+    """Write the practice attempts, the certified exams and the supervised rounds (practice) in
+    a format of FORMATS; how many items were written. `bom`: a transcript begins with the byte
+    order mark (a file, not a pipe); `accounts`, `formerly`: as `statements` takes them."""
     if fmt == "xapi":
         return write_statements(lines, out, certified=certified, home_page=home_page,
-                                activity_base=activity_base, replaces=replaces, accounts=accounts)
+                                activity_base=activity_base, replaces=replaces, accounts=accounts,
+                                formerly=formerly, supervised=supervised)
     if fmt == "csv":
-        return write_transcript(lines, out, certified, bom=bom)
+        return write_transcript(lines, out, certified, bom=bom, supervised=supervised)
     raise ValueError(f"no format {fmt!r}; the formats are {', '.join(FORMATS)}")
+
+
+def supervised_statements(line, *, home_page: str, activity_base: str) -> list[dict]:
+    """A supervised round's statements (trainer.progress.handoff_supervised)."""
+    from trainer.progress.handoff_supervised import statements as made  # it imports this module
+
+    return made(line, home_page=home_page, activity_base=activity_base)
+
+
+def supervised_row(line) -> tuple[object, ...]:
+    """A supervised round's transcript row (trainer.progress.handoff_supervised)."""
+    from trainer.progress.handoff_supervised import transcript_row  # it imports this module
+
+    return transcript_row(line)

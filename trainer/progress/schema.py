@@ -550,3 +550,20 @@ BEGIN SELECT RAISE(ABORT, 'a supervised fault is recorded once and never changed
 CREATE TRIGGER supervised_faults_no_delete BEFORE DELETE ON supervised_faults
 BEGIN SELECT RAISE(ABORT, 'supervised faults are append-only'); END
 """)
+
+
+@migration
+def m023_class_supervised(db: Database) -> None:
+    """A supervised round sent to a class, or set aside by it (trainer.classes.workstation.
+    supervised): `class_supervised`, one row per round and class, written once the server has
+    committed the round (`reason` NULL) or refused it (`reason` the server's words). A round with
+    no row for a class waits for it, as an attempt with no `class_sent` row does."""
+    _script(db, """
+CREATE TABLE class_supervised (
+    class_uid TEXT NOT NULL REFERENCES classes (uid),
+    round_id INTEGER NOT NULL REFERENCES supervised_rounds (id),
+    at REAL NOT NULL,
+    reason TEXT,
+    PRIMARY KEY (class_uid, round_id)
+) WITHOUT ROWID
+""")

@@ -4,6 +4,7 @@ fault class and per game, with the weakest class to drill."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -19,27 +20,40 @@ from trainer.supervise.scoring import Score
 SEEN_ENOUGH = 3
 
 
+def round_uid(trainee_uid: str, deal: str, finished: float) -> str:
+    """A supervised round's uid in a class and in the exports: sha256 of its trainee's uid, its
+    deal's id and the time it was finished (as the file holds it, exactly): the same on every
+    machine and in every results file."""
+    return hashlib.sha256(f"{trainee_uid}\n{deal}\n{finished!r}".encode()).hexdigest()
+
+
 def record_supervised(store: Store, trainee_id: int, rnd: SupervisedRound, score: Score,
                       difficulty: int, finished: float | None = None) -> int:
     """Append a supervised round and its faults, in one transaction; the round's row id."""
+    with store.write() as db:
+        return insert_supervised(db, trainee_id, rnd, score, difficulty, finished)
+
+
+def insert_supervised(db, trainee_id: int, rnd: SupervisedRound, score: Score, difficulty: int,
+                      finished: float | None = None) -> int:
+    """The round and its faults written in the transaction `db` is in; the round's row id."""
     caught = {id(c.fault): c for c in score.caught}
     flags = sorted((*(c.flag for c in score.caught), *score.false_alarms), key=lambda f: f.at)
     raised = [{"at": f.at, "target": f.target, "kind": f.kind} for f in flags]
-    with store.write() as db:
-        cur = db.execute(
-            "INSERT INTO supervised_rounds (trainee_id, round_uid, game, difficulty, finished, pace,"
-            " score, d_prime, false_alarms, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (trainee_id, rnd.id, rnd.scenario.game, difficulty,
-             time.time() if finished is None else finished, rnd.pace, str(score.score), score.d_prime,
-             len(score.false_alarms), json.dumps(raised)))
-        row = cur.lastrowid
-        assert row is not None  # an INSERT's row
-        for n, fault in enumerate(rnd.faults):
-            c = caught.get(id(fault))
-            db.execute("INSERT INTO supervised_faults (round_id, n, kind, fault_class, caught, seconds)"
-                       " VALUES (?, ?, ?, ?, ?, ?)",
-                       (row, n, fault.type.id, fault.type.fault_class.value, int(c is not None),
-                        None if c is None else c.seconds))
+    cur = db.execute(
+        "INSERT INTO supervised_rounds (trainee_id, round_uid, game, difficulty, finished, pace,"
+        " score, d_prime, false_alarms, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (trainee_id, rnd.id, rnd.scenario.game, difficulty,
+         time.time() if finished is None else finished, rnd.pace, str(score.score), score.d_prime,
+         len(score.false_alarms), json.dumps(raised)))
+    row = cur.lastrowid
+    assert row is not None  # an INSERT's row
+    for n, fault in enumerate(rnd.faults):
+        c = caught.get(id(fault))
+        db.execute("INSERT INTO supervised_faults (round_id, n, kind, fault_class, caught, seconds)"
+                   " VALUES (?, ?, ?, ?, ?, ?)",
+                   (row, n, fault.type.id, fault.type.fault_class.value, int(c is not None),
+                    None if c is None else c.seconds))
     return row
 
 

@@ -140,9 +140,10 @@ def dealt(game: str, difficulty: int, seed: int | str, count: int | None = None,
     return supervise(random_round(game, difficulty, seed), count, seed, pace)
 
 
-def again(rid: str, find=None) -> SupervisedRound:
+def again(rid: str, find=None, pace: float = PACE) -> SupervisedRound:
     """The round an id names, dealt again: "supervise-v1:<scenario or dealt round id>:<faults>:
-    <seed>". `find` turns a scenario's id into the scenario (the bundled library by default)."""
+    <seed>", its dealer at `pace`. `find` turns a scenario's id into the scenario (the bundled
+    library by default)."""
     prefix, _, rest = rid.partition(":")
     scenario_id, _, rest = rest.partition(":")
     count, _, seed = rest.partition(":")
@@ -161,7 +162,7 @@ def again(rid: str, find=None) -> SupervisedRound:
         scenario = find(scenario_id)
         if scenario is None:
             raise SuperviseError(f"{rid}: no bundled scenario has the id {scenario_id!r}")
-    return supervise(scenario, int(count), seed)
+    return supervise(scenario, int(count), seed, pace)
 
 
 def scripted(rnd: Round) -> list[tuple[FaultType, Site]]:

@@ -292,6 +292,7 @@ class LiveClass(QObject):
         unended_part = unended_html(unended, voidable=self.view.void is not None)
         self.view.show_overview(reading.overview, before=refused_html(refused) + unended_part
                                 + working_html(reading.activity, time.time()), changed=reading.changed)
+        self.view.catching.show_rates(reading.catching)
         self.refreshes += 1
         self._line()
         self.refreshed.emit()

@@ -24,6 +24,7 @@ import html
 import time
 
 from trainer import policy
+from ui.classroom.catching import CatchView
 from ui.classroom.findings import findings_html
 from ui.classroom.grid import KeyView, SkillsModel, opens_row
 from ui.qt import (
@@ -49,6 +50,7 @@ from ui.qt import (
     Qt,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -194,7 +196,13 @@ class ClassView(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.setAccessibleName("Skills by trainee")
         self.table.opened.connect(self.open_trainee)
-        column.addWidget(self.table, 1)
+        # the skills grid, and beside it the catch rates of the supervised rounds (ui.classroom.catching)
+        self.views = QTabWidget()
+        self.views.addTab(self.table, "&Skills")
+        self.catching = CatchView()
+        self.catching.table.opened.connect(self._open_catching)
+        self.views.addTab(self.catching, "S&upervising")
+        column.addWidget(self.views, 1)
         row = QHBoxLayout()
         self.hint = QLabel("Double-click a trainee, or select one and press Enter, to see their "
                            "attempts and replay a round.")
@@ -236,6 +244,11 @@ class ClassView(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         layout.addWidget(splitter)
+
+    def _open_catching(self, row: int) -> None:
+        """A trainee's row of the Supervising view opens her attempts, as her row of the grid does."""
+        shown = self.catching.model.rows[row].trainee_id
+        self.open_trainee(next((n for n, t in enumerate(self.trainees) if t.id == shown), -1))
 
     def ask_void(self, link: str) -> None:
         """Void… of a sitting listed in the side panel (`VOID` and its nonce): its reason asked

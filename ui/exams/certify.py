@@ -270,6 +270,18 @@ def sat_on(cert: dict) -> float | None:
     return float(sat)
 
 
+def supervised_faults(answer: dict) -> dict:
+    """A certified supervise item's faults, each caught or missed (report_html's item "faults");
+    nothing for a dealer's item, or for a part the certificate does not hold as it should."""
+    said = answer.get("supervise")
+    faults = said.get("faults") if isinstance(said, dict) else None
+    if not isinstance(faults, list):
+        return {}
+    return {"faults": [{"words": str(f.get("words", "")), "section": str(f.get("section", "")),
+                        "severity": str(f.get("severity", "")), "caught": f.get("caught_at") is not None}
+                       for f in faults if isinstance(f, dict)]}
+
+
 def certificate_data(cert: dict, verified: bool) -> dict:
     """What the printed report shows of a certificate (ui.exams.report.report_html's fields)."""
     from trainer import part_title
@@ -277,7 +289,8 @@ def certificate_data(cert: dict, verified: bool) -> dict:
 
     items = [{"title": part_title(str(a.get("title", f"Part {a.get('position', 0) + 1}")), a.get("game")),
               "total": a.get("total", 0),
-              "findings": a.get("findings", []), "passed": bool(a.get("passed"))}
+              "findings": a.get("findings", []), "passed": bool(a.get("passed")),
+              **supervised_faults(a)}
              for a in cert.get("answers", [])]
     answered = {a.get("position") for a in cert.get("answers", [])}
     items += [{"title": f"Part {p + 1} (not answered)", "total": 0, "findings": [], "passed": False}

@@ -41,10 +41,24 @@ def heading(r: dict) -> str:
     return "Result"
 
 
+def faults_html(faults: list[dict] | None) -> str:
+    """A supervise item's faults, each caught or missed, with its section (nothing for a
+    dealer's item)."""
+    if faults is None:
+        return ""
+    lines = "".join(
+        f"<li><b>{'Caught' if f['caught'] else 'Missed'}</b>: {html.escape(readable(f['words']))} "
+        f"({html.escape(f['severity'])}) — <i>{html.escape(readable(f['section']))}</i></li>"
+        for f in faults) or "<li>The dealer made no mistake in this round.</li>"
+    caught = sum(bool(f["caught"]) for f in faults)
+    return f"<p>The dealer's faults: {caught} of {len(faults)} caught.</p><ul>{lines}</ul>"
+
+
 def report_html(r: dict) -> str:
     """The report as HTML. `r` holds: trainee, form, started, ended, duration, status, passed,
     total, procedure, payouts, speed, pass_mark, items [{title, total, findings [{kind,
-    severity, message, cite}]}], result_id, and either certificate {signer, attempt, fingerprint,
+    severity, message, cite}], and for a supervise item faults [{words, section, severity,
+    caught}]}], result_id, and either certificate {signer, attempt, fingerprint,
     certified, sat, code, verified} or certification (what is said of an uncertified result)."""
     verdict = ("<span class='pass'>PASSED</span>" if r["passed"] else
                f"<span class='fail'>NOT PASSED</span> ({html.escape(r['status'])})")
@@ -77,7 +91,7 @@ def report_html(r: dict) -> str:
             for f in item["findings"]) or "<li>No findings.</li>"
         passed = "" if "passed" not in item else (", passed" if item["passed"] else ", not passed")
         items.append(f"<h3>{n}. {html.escape(item['title'])} — {item['total']}{passed}</h3>"
-                     f"<ul>{findings}</ul>")
+                     f"<ul>{findings}</ul>{faults_html(item.get('faults'))}")
     sign = ("Not certified. Only a certificate (the result re-graded and signed with an "
             "instructor's key on the instructor's machine) is evidence of this result.")
     if cert:

@@ -24,16 +24,33 @@ def certification_text(result, certificate: dict | None, signer) -> str:
     return "practice exam — not certifiable (sat without a sitting)"
 
 
-def report_data(result, certification: str) -> dict:
+def watched(rnd, flags: list) -> list[dict]:
+    """A supervise item's faults, each caught or missed by the flags (Flag.to_json() dicts), with
+    its words, section and severity (ui.exams.report.report_html's item "faults")."""
+    from trainer import FlagsError, flags_from_json, score_flags
+
+    try:
+        read = flags_from_json(flags)
+    except FlagsError:
+        return []
+    caught = {id(c.fault) for c in score_flags(rnd, read).caught}
+    return [{"words": f.type.words, "section": f.type.section, "severity": f.type.severity.value,
+             "caught": id(f) in caught} for f in rnd.faults]
+
+
+def report_data(result, certification: str, form=None) -> dict:
     """What the printed report and the result view show, from an ExamResult that has no
-    certificate here (a certified one shows its certificate, ui.exams.certify.certificate_data)."""
+    certificate here (a certified one shows its certificate, ui.exams.certify.certificate_data);
+    with its `form`, each supervise item's faults caught and missed."""
     items = []
     answered = {a.position: a for a in result.answers}
     for p in range(result.item_count):
         a = answered.get(p)
+        rnd = form.round(p) if form is not None and p < len(form.items) else None
         items.append({"title": part_title(a.title, a.game) if a else f"Part {p + 1} (not answered)",
                       "total": a.total if a else 0, "findings": list(a.findings) if a else [],
-                      "passed": bool(a and a.passed)})
+                      "passed": bool(a and a.passed),
+                      **({"faults": watched(rnd, list(a.log) if a else [])} if rnd is not None else {})})
     return {"trainee": result.trainee_name, "form": result.form_name, "started": result.started,
             "ended": result.ended, "duration": (result.ended or time.time()) - result.started,
             "status": result.status.value, "passed": result.passed, "total": result.total or 0,
@@ -68,7 +85,18 @@ class ResultsShown:
             return certificate_data(cert, text.startswith("✓"))
         # sat in a class, what the class server holds is what is certified: shown, not the engine's
         held, note = as_the_class_holds(self.store, result)
-        return report_data(held, text if note is None else f"{text}. {note}")
+        return report_data(held, text if note is None else f"{text}. {note}", self.form_of(result))
+
+    def form_of(self, result):
+        """The form the result was sat on, as this file keeps it (None: not kept, or another)."""
+        from trainer.exams import ExamError, get_form
+        from trainer.progress import StoreError
+
+        try:
+            form = get_form(self.store, result.form_uid)
+        except (ExamError, StoreError, LookupError):
+            return None
+        return form if form.digest == result.form_digest else None
 
     def show_result(self, result) -> None:
         from ui.exams.report import report_html

@@ -1,8 +1,9 @@
 """Taking an exam: the form's scenarios one after another in the practice screen's exam mode
-(no feedback, no hints), under one visible countdown: the session's own clock
-(trainer.exams.session.exam_clock), read through `remaining`, so that what the trainee sees and
-what the record says cannot drift apart. Time running out ends the exam; so does leaving it. The
-page that owns the runner records each part as soon as it is done.
+(no feedback, no hints), and its supervise items on the supervise screen, sealed (the dealer at
+the item's pace, the flags handed in with no score and no debrief), under one visible countdown:
+the session's own clock (trainer.exams.session.exam_clock), read through `remaining`, so that
+what the trainee sees and what the record says cannot drift apart. Time running out ends the
+exam; so does leaving it. The page that owns the runner records each part as soon as it is done.
 
 An exam sat online in a class (trainer.exams.session, `ExamSession.send`) is `hold`-en after an
 answer the class server has not acknowledged: the runner tries again, after pauses that double
@@ -41,13 +42,16 @@ SHOW_HELD_MS = 1000
 
 class ExamRunner(QWidget):
     item_finished = Signal(int, object, object)  # index, Result, PracticeRound
+    flags_given = Signal(int, object)  # a supervise item's index, the supervisor's flags
     over = Signal(object)  # how it ended: an Ending
     delivered = Signal(object)  # a try at the class server ended (on its thread): what it said
 
     def __init__(self, title: str, scenarios: list, remaining: Callable[[], float],
-                 sitting: bool = False, parent=None):
+                 sitting: bool = False, rounds: list | None = None, parent=None):
+        """`rounds`: each item's supervised round to watch (None: a dealer's item, worked)."""
         super().__init__(parent)
         self.scenarios = scenarios
+        self.rounds = rounds or [None] * len(scenarios)
         self.sitting = sitting  # sat under a sitting an instructor issued: good for one attempt
         self._remaining = remaining  # seconds left, by the exam session's clock
         self.index = -1
@@ -99,9 +103,28 @@ class ExamRunner(QWidget):
         self.screen = PracticeScreen()
         self.screen.finished.connect(self._item_done)
         layout.addWidget(self.screen, 1)
+        self.layout_ = layout
+        self._watch = None  # the supervise screen, built with the first supervise item
         self.timer = QTimer(self)
         self.timer.setInterval(250)
         self.timer.timeout.connect(self.tick)
+
+    @property
+    def watch(self):
+        """The supervise screen, sealed, on which a supervise item is watched."""
+        if self._watch is None:
+            from ui.supervise.screen import SuperviseScreen
+
+            self._watch = SuperviseScreen()
+            self._watch.handed_in.connect(self._flags_done)
+            self._watch.hide()
+            self.layout_.addWidget(self._watch, 1)
+        return self._watch
+
+    def current(self) -> QWidget:
+        """The screen the item in hand is on: the supervise screen's, or the practice screen."""
+        supervised = 0 <= self.index < len(self.rounds) and self.rounds[self.index] is not None
+        return self.watch if supervised else self.screen
 
     @property
     def remaining(self) -> float:
@@ -138,7 +161,7 @@ class ExamRunner(QWidget):
     def _show_held(self) -> None:
         if self._send is None or self.held.isVisible():
             return
-        self.screen.hide()
+        self.current().hide()
         self.held.show()
         self._say()
 
@@ -187,7 +210,7 @@ class ExamRunner(QWidget):
             then()  # the exam has ended: the page shows its result
             return False
         self.held.hide()
-        self.screen.show()
+        self.current().show()
         if self._due:
             self._next()
         return False
@@ -226,7 +249,18 @@ class ExamRunner(QWidget):
             self.end(Ending.FINISHED)
             return
         self.part.setText(f"Part {self.index + 1} of {len(self.scenarios)}")
-        self.screen.start(self.scenarios[self.index], mode=Mode.EXAM)
+        rnd = self.rounds[self.index]
+        if rnd is not None:  # watched at the item's own pace, sealed
+            self.screen.stop()
+            self.screen.hide()
+            self.watch.show()
+            self.watch.start(rnd, paced=True, sealed=True)
+        else:
+            if self._watch is not None:
+                self._watch.stop()
+                self._watch.hide()
+            self.screen.show()
+            self.screen.start(self.scenarios[self.index], mode=Mode.EXAM)
         self.tick()
 
     def _item_done(self, result, round_) -> None:
@@ -234,6 +268,12 @@ class ExamRunner(QWidget):
             return
         self.item_finished.emit(self.index, result, round_)
         QTimer.singleShot(600, self._advance)  # a moment to see that the part is done
+
+    def _flags_done(self, flags) -> None:
+        if self.ended is not None:
+            return
+        self.flags_given.emit(self.index, flags)
+        QTimer.singleShot(600, self._advance)
 
     def ask_leave(self) -> bool:
         """Ask before ending the attempt as left (Leave exam, closing the window); True when it
@@ -258,4 +298,6 @@ class ExamRunner(QWidget):
         self.show_held.stop()
         self._send = None
         self.screen.stop()
+        if self._watch is not None:
+            self._watch.stop()
         self.over.emit(how)

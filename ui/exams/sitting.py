@@ -14,11 +14,6 @@ CANCELLED = ("The exam did not start: it was cancelled while the class server wa
              "the start. A call already made cannot be stopped: this line says what the server did "
              "once it answers.")
 
-#: why an exam with supervise items does not start here: the Exam screen works dealers' rounds only
-SUPERVISED = ("This exam has supervise items (watching a dealer and flagging the dealer's faults), "
-              "which the Exam screen cannot show yet: nothing was started, and no attempt was "
-              "counted.")
-
 
 class ExamSitting:
     """The sitting half of ExamPage (a mixin: it uses the page's store, services and stack)."""
@@ -48,9 +43,6 @@ class ExamSitting:
                 start = ExamStart.checked(self.store, form, self.trainee.id, self.services.key,
                                           sitting=sitting, classroom=classroom, password=password,
                                           start_code=start_code, seen=self.services.seen)
-                if start.ahead.supervised:  # checked only: nothing written or counted yet
-                    QMessageBox.warning(self, "Exam", SUPERVISED)
-                    return False
                 session = start.opened(self.counted(start))
             except TraineeLoginNeeded as e:  # asked again until given, refused or cancelled
                 password = self.class_password(e)
@@ -67,9 +59,11 @@ class ExamSitting:
         session.delivers = False  # the runner sends to the class server, off the GUI thread (hold)
         form = session.form
         scenarios = [self.session.scenario(p) for p in range(len(form.items))]
+        rounds = [form.round(p) if session.supervises(p) else None for p in range(len(form.items))]
         self.runner = ExamRunner(form.name, scenarios, self.session.remaining,
-                                 sitting=sitting is not None)
+                                 sitting=sitting is not None, rounds=rounds)
         self.runner.item_finished.connect(self._answer)
+        self.runner.flags_given.connect(self._flags)
         self.runner.over.connect(self._over)
         self.stack.addWidget(self.runner)
         self.stack.setCurrentWidget(self.runner)
@@ -126,12 +120,20 @@ class ExamSitting:
         return typed or None
 
     def _answer(self, position: int, result, round_) -> None:
+        """A dealer's item worked: its graded answer recorded."""
+        self._recorded(lambda: self.session.record(position, result, round_.log))
+
+    def _flags(self, position: int, flags) -> None:
+        """A supervise item watched: the supervisor's flags recorded, as a dealer's answer is."""
+        self._recorded(lambda: self.session.record_flags(position, flags))
+
+    def _recorded(self, record) -> None:
         from trainer.exams import AwaitingClassError, ExamError
         from trainer.progress import StoreError
 
         session = self.session
         try:
-            session.record(position, result, round_.log)
+            record()
         except AwaitingClassError:  # the answer before this one is not on the class server yet
             self._hold(session)
             return

@@ -28,6 +28,22 @@ WELCOME = ("<h2>Ready when you are</h2><p>Choose a game, a drill and a difficult
 KINDS = (("Procedure drill", Mode.PRACTICE), ("Payout drill", Mode.PAYOUT_DRILL))
 
 
+def game_box() -> QComboBox:
+    """A choice of every game, by its name, with its id as the data (the deal bars' first box)."""
+    box = QComboBox()
+    for g in GAME_IDS:
+        box.addItem(GAME_NAMES[g], g)
+    return box
+
+
+def difficulty_box(tip: str) -> QSpinBox:
+    """The difficulty, 1 to 5, at 2 to begin with; `tip` says what each level asks."""
+    box = QSpinBox()
+    box.setRange(1, 5)
+    box.setValue(2)
+    box.setToolTip(tip)
+    return box
+
 class PracticePage(QWidget):
     """The deal bar, and the practice screen under it (built with the first round, so the app
     opens fast)."""
@@ -40,16 +56,12 @@ class PracticePage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
         bar.setContentsMargins(12, 8, 12, 0)
-        self.game = QComboBox()
-        for g in GAME_IDS:
-            self.game.addItem(GAME_NAMES[g], g)
+        self.game = game_box()
         self.kind = QComboBox()
         for text, mode in KINDS:
             self.kind.addItem(text, mode)
-        self.difficulty = QSpinBox()
-        self.difficulty.setRange(1, 5)
-        self.difficulty.setValue(2)
-        self.difficulty.setToolTip("1: you pay; 2: you settle; 3: you call the dice; 4–5: the whole round")
+        self.difficulty = difficulty_box("1: you pay; 2: you settle; 3: you call the dice; "
+                                         "4–5: the whole round")
         self.deal_button = QPushButton("Deal (Ctrl+N)")
         self.deal_button.setObjectName("primary")
         self.deal_button.clicked.connect(lambda: self.deal())

@@ -626,6 +626,9 @@ class PracticeScreen(QWidget):
             self.note("This part of the exam is done.")
         else:
             self.feedback.summary(result, r)
+        if r.log_full:  # the most one round's answer holds (trainer.practice.LOG_ACTIONS)
+            self.note(f"This round ended after {len(r.log):,} actions, the most one round's "
+                      "record holds; what was left undone counts as missing.")
         self.actions.setEnabled(False)  # the round is over: nothing is left for them to do
         for b in (self.undo_button, self.skip, self.end):
             b.setEnabled(False)

@@ -36,6 +36,7 @@ def fill(t: QTableWidget, rows: list[tuple], keys: list) -> None:
     for r, (cells, key) in enumerate(zip(rows, keys, strict=True)):
         for c, text in enumerate(cells):
             item = QTableWidgetItem(str(text))
+            item.setToolTip(str(text))  # whole, where the column cuts it short
             item.setData(Qt.ItemDataRole.UserRole, key)
             t.setItem(r, c, item)
     if rows:

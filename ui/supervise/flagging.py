@@ -40,7 +40,9 @@ class FlagPanel(QWidget):
         self.choices.setAccessibleName("What is wrong")
         self.choices.setWordWrap(True)
         layout.addWidget(self.targets, 2)
-        layout.addWidget(QLabel("What is wrong, in the regulation's words:"))
+        asked = QLabel("What is wrong, in the regulation's words:")
+        asked.setWordWrap(True)  # large print on a laptop: read whole, never cut
+        layout.addWidget(asked)
         layout.addWidget(self.choices, 3)
         row = QHBoxLayout()
         self.flag_button = QPushButton("Flag it (Enter)")

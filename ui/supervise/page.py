@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import random
 
-from trainer import GAME_IDS, GAME_NAMES, playback
-from ui.qt import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, Qt, QVBoxLayout, QWidget, Signal
+from trainer import GAME_IDS, playback
+from ui.practice.page import difficulty_box, game_box
+from ui.qt import QComboBox, QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget, Signal
 
 WELCOME = ("<h2>Catch the dealer</h2><p>The trainer deals a round and works it as the dealer, "
            "with mistakes put in: a short pay, a winner collected, a wrong call, a marker on the "
@@ -33,17 +34,12 @@ class SupervisePage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
         bar.setContentsMargins(12, 8, 12, 0)
-        self.game = QComboBox()
-        for g in GAME_IDS:
-            self.game.addItem(GAME_NAMES[g], g)
+        self.game = game_box()
         self.which = QComboBox()
         self.which.setAccessibleName("Round")
-        self.difficulty = QSpinBox()
-        self.difficulty.setRange(1, 5)
-        self.difficulty.setValue(2)
-        self.difficulty.setToolTip(f"1–{playback.STEPPED_UP_TO}: step by step if you like, fewer "
-                                   "mistakes; from 3 the dealer keeps the pace, and a round may "
-                                   "have no mistake at all")
+        self.difficulty = difficulty_box(f"1–{playback.STEPPED_UP_TO}: step by step if you like, "
+                                         "fewer mistakes; from 3 the dealer keeps the pace, and a "
+                                         "round may have no mistake at all")
         self.pace = QComboBox()
         self.pace.setAccessibleName("The dealer's pace")
         self.pace.setToolTip("The time the dealer takes over each action; step by step, Next (N) "

@@ -5,6 +5,9 @@ Space, or the Flag button, or a click on a wager), and at the end sees the score
 Paced, the dealer acts every `pace` seconds and a flag pauses the dealer; stepped (at the lower
 difficulties), the dealer acts when the supervisor presses Next (N or →). A flag's time is the
 action's time and how long it has been shown (trainer.playback.flag_time), from `clock`.
+
+Sealed (a supervise item of an exam, ui.exams.runner), Finish hands the flags in (`handed_in`)
+with no score and no debrief: what the dealer did wrong is shown only once the exam has ended.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class SuperviseScreen(QWidget):
     """Watch a round and flag the dealer's mistakes."""
 
     finished = Signal(object, object)  # the SupervisedRound, its Score
+    handed_in = Signal(object)  # sealed: the supervisor's flags (a list of Flag), unscored
 
     def __init__(self, parent=None, clock=time.monotonic):
         super().__init__(parent)
@@ -46,6 +50,8 @@ class SuperviseScreen(QWidget):
         self.pos = 0
         self.flags: list[Flag] = []
         self.paced = True
+        self.sealed = False  # an exam's item: no score, no debrief (`handed_in`)
+        self.handed = False  # sealed, and the flags handed in
         self.paused = False  # paced, stopped with P (a flag stops the dealer only while it is made)
         self.shown_at = 0.0  # when the action shown was shown (`clock`)
         self._paused_at = 0.0  # when the flag stopped the dealer
@@ -115,7 +121,6 @@ class SuperviseScreen(QWidget):
         self.flag_button.setToolTip("Stop the dealer and flag what is wrong — F or Space")
         self.flag_button.clicked.connect(self.begin_flag)
         self.end_button = QPushButton("Finish (Ctrl+Enter)")
-        self.end_button.setToolTip("End the round and see the debrief; what is not flagged is missed")
         self.end_button.clicked.connect(self.finish)
         self.buttons = (self.play_button, self.next_button, self.flag_button, self.end_button)
         for b in self.buttons:
@@ -153,10 +158,12 @@ class SuperviseScreen(QWidget):
 
     # --- the round ---------------------------------------------------------------------------
 
-    def start(self, rnd, paced: bool = True) -> None:
-        """Watch `rnd` (a SupervisedRound): at its pace, or stepped with Next."""
+    def start(self, rnd, paced: bool = True, sealed: bool = False) -> None:
+        """Watch `rnd` (a SupervisedRound): at its pace, or stepped with Next; `sealed`, as an
+        exam's item."""
         self.stop()
         self.round, self.paced, self.flags, self.score = rnd, paced, [], None
+        self.sealed, self.handed = sealed, False
         self.paused = False
         self.frames = playback.frames(rnd)
         s = rnd.scenario
@@ -172,6 +179,9 @@ class SuperviseScreen(QWidget):
         self.play_button.setEnabled(paced)
         self.flag_button.setEnabled(True)
         self.end_button.setEnabled(True)
+        self.end_button.setToolTip("End this part and hand in your flags; what is not flagged is "
+                                   "missed" if sealed else
+                                   "End the round and see the debrief; what is not flagged is missed")
         self.after.setText("")
         self.show_frame(0, record=True)
         if paced:
@@ -202,7 +212,7 @@ class SuperviseScreen(QWidget):
             self.view.stop_animations()
 
     def in_progress(self) -> bool:
-        return self.round is not None and self.score is None
+        return self.round is not None and self.score is None and not self.handed
 
     @property
     def frame(self):
@@ -310,6 +320,14 @@ class SuperviseScreen(QWidget):
         if not self.in_progress():
             return
         self.timer.stop()
+        if self.sealed:  # an exam's item: the flags handed in, nothing said of them
+            self.handed = True
+            for b in self.buttons:
+                b.setEnabled(False)
+            self.says.setText("<span style='font-size:15pt; font-weight:600'>Part done: your "
+                              "flags are handed in.</span>")
+            self.handed_in.emit(list(self.flags))
+            return
         self.score = score_flags(self.round, self.flags)
         self.debrief.show_score(self.round, self.score, self.frame_at)
         self.side.setCurrentIndex(DEBRIEF)

@@ -226,7 +226,9 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     (issued without a verifier, or not here). `opened`: the server's nonce of its start (None:
     not started), `result`: the result it was started for, `answers`: {position: its log, as
     JSON text}, `ending`: how it ended (None: no end received yet), `refused`: what it refused,
-    one line each, and `refused_answers` the answers among them (`step`, `position`, `why`);
+    one line each, and `refused_answers` the answers among them (`step`, `position`, `why`, and
+    `bytes`: the answer's size when it was refused for being over an item's bounds, s034, else
+    None);
     `late`: {position: seconds after the time limit} of the answers that reached the server
     after it and its allowance (s014), `ended_late` the same of the end (None: on
     time, or not received), `time_limit` the limit the server keeps (None: registered before
@@ -261,11 +263,11 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
                 record["delivered_late"][position] = received - limit
         else:
             record.update(ending=ending, ended_late=late)
-    refusals = conn.execute("SELECT step, kind, position, reason FROM exam_sitting_refusals "
+    refusals = conn.execute("SELECT step, kind, position, reason, answer_bytes FROM exam_sitting_refusals "
                             "WHERE nonce = %s ORDER BY id", (nonce,)).fetchall()
-    record["refused"] = [f"step {step}: {reason}" for step, _, _, reason in refusals]
-    record["refused_answers"] = [{"step": step, "position": position, "why": reason}
-                                 for step, kind, position, reason in refusals if kind == "answer"]
+    record["refused"] = [f"step {step}: {reason}" for step, _, _, reason, _ in refusals]
+    record["refused_answers"] = [{"step": step, "position": position, "why": reason, "bytes": size}
+                                 for step, kind, position, reason, size in refusals if kind == "answer"]
     record["abandoned"] = abandonment(conn, nonce)
     return record
 

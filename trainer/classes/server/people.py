@@ -11,7 +11,16 @@ a trainee uses, so Ana Ruiz at two workstations is two trainees on the server. T
 
 `disputed(conn)` gives each trainee id a trainee's own login claimed while the class held it under
 another name (s032, trainer.classes.server.logins "Whose rows"): an id that carries two names,
-which the class's exports refuse by name rather than give one actor two people.
+which the class's exports refuse by name rather than give one actor two people, until the
+instructor settles it.
+
+**Claims settled** (s036): `settle(conn, uid, login, reason)`, an instructor's login's call,
+settles every open claim of a trainee id: the id is the claimant `login`'s, or (`login` None) the
+row's, every other claim rejected; insert-only, the claim kept beside its settling. A settled id is
+no longer disputed. One settled the claimant's is her login's person's (`people` joins it to the
+rows of her name, and `claimed_names` gives the name it is shown under); one settled the row's is
+the row's, as before the claim. `settled_claims` lists each claim with how it was settled,
+`claims` every claim, open or settled.
 
 `people(conn)` gives each trainee row the connection reads its person: the lowest server id of
 the rows that are one person, whose name and uid the class shows (the xAPI actor's account, the
@@ -105,21 +114,26 @@ def merged_now(conn: psycopg.Connection) -> list[Merged]:
             for m in pairs if m.uid in names and m.other_uid in names]
 
 
-def people(conn: psycopg.Connection) -> dict[int, int]:
+def people(conn: psycopg.Connection, *, claims_settled: bool = True) -> dict[int, int]:
     """{server id of each trainee the connection reads: the server id of its person}, the person's
     the lowest of the ids that are one person (see the module). A class the server has not
-    brought up to date has no merges (nor, before s008, logins): each row is its own person."""
-    rows = conn.execute("SELECT id, uid, name FROM trainees ORDER BY id").fetchall()
+    brought up to date has no merges (nor, before s008, logins): each row is its own person.
+    `claims_settled` False: the people as they were before any claim was settled."""
+    rows: list[tuple[int, str, str]] = conn.execute(
+        "SELECT id, uid, name FROM trainees ORDER BY id").fetchall()
     with_login: set[str] = set()
     if value(conn.execute("SELECT to_regclass('trainee_logins') IS NOT NULL")):  # s008 on
         with_login = {n for (n,) in conn.execute("SELECT name FROM trainee_logins")}
-    return grouped(rows, with_login, [(m.uid, m.other_uid) for m in in_force(merges(conn))])
+    named = claimed_names(conn) if claims_settled else {}
+    return grouped([(tid, uid, named.get(uid, name)) for tid, uid, name in rows], with_login,
+                   [(m.uid, m.other_uid) for m in in_force(merges(conn))])
 
 
 def grouped(rows: list[tuple[int, str, str]], with_login: set[str],
             merged: list[tuple[str, str]]) -> dict[int, int]:
     """The people of trainee rows (id, uid, name): rows of a name in `with_login` are one, and so
-    are the two of each merged pair of uids; each row's person is the lowest id of its own."""
+    are the two of each merged pair of uids; each row's person is the lowest id of its own. A row
+    whose claim was settled the claimant's comes named by her login's name (`claimed_names`)."""
     parent = {tid: tid for tid, _, _ in rows}
 
     def root(tid: int) -> int:
@@ -149,14 +163,98 @@ def disputed(conn: psycopg.Connection) -> dict[str, list[str]]:
     trainee's own login claimed as hers while the class held it under another name (s032's
     `trainee_claims`). Empty on a class before s032, and for a login that may not read the
     claims (a trainee's, a workstation's)."""
-    if not value(conn.execute("SELECT to_regclass('trainee_claims') IS NOT NULL "
-                              "AND has_table_privilege('trainee_claims', 'SELECT')")):
+    if not _readable(conn, "trainee_claims"):
         return {}
+    open_only = ("WHERE NOT EXISTS (SELECT 1 FROM trainee_claim_settlements s WHERE s.claim_id = c.id) "
+                 if _readable(conn, "trainee_claim_settlements") else "")
     found: dict[str, list[str]] = {}
     for uid, held, claimant in conn.execute(
             "SELECT c.trainee_uid, t.name, c.name FROM trainee_claims c "
-            "JOIN trainees t ON t.uid = c.trainee_uid ORDER BY c.id"):
+            f"JOIN trainees t ON t.uid = c.trainee_uid {open_only}ORDER BY c.id"):
         names = found.setdefault(uid, [held])
         if claimant not in names:
             names.append(claimant)
     return found
+
+
+def _readable(conn: psycopg.Connection, table: str) -> bool:
+    """Whether the class keeps `table` (its migration ran) and the connection may read it."""
+    return bool(value(conn.execute("SELECT to_regclass(%s) IS NOT NULL AND has_table_privilege(%s, 'SELECT')",
+                                   (table, table))))
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """One claim and how the instructor settled it: the trainee id, the row's name, the claimant
+    login and its name, 'claimant' (the id is hers) or 'row' (the claim rejected), the reason,
+    by which login and when (the server's clock)."""
+
+    uid: str
+    row_name: str
+    login: str
+    name: str
+    outcome: str
+    reason: str
+    by: str
+    at: float
+
+
+def settle(instructor: psycopg.Connection, uid: str, login: str | None, reason: str) -> int:
+    """Settle every open claim of the trainee id `uid`: it is the claimant `login`'s, or with
+    `login` None the row's (s036). How many claims were settled. ClassServerError (one line) when
+    the class refuses: not an instructor's login, no such claim, settled already, no reason."""
+    if not value(instructor.execute(
+            "SELECT to_regprocedure('public.settle_trainee_claim(text, text, text)') IS NOT NULL")):
+        raise ClassServerError("this class server settles no claims yet: start it with this version "
+                               "(dealer-trainer class-server) to bring it up to date")
+    try:
+        with instructor.transaction():
+            return int(value(instructor.execute("SELECT settle_trainee_claim(%s, %s, %s)",
+                                                (uid, login, reason))))
+    except psycopg.errors.InsufficientPrivilege:
+        raise ClassServerError("only an instructor's login settles whose a claimed trainee id is") from None
+    except (psycopg.errors.NoDataFound, psycopg.errors.UniqueViolation,
+            psycopg.errors.InvalidParameterValue) as e:
+        raise ClassServerError(str(e).strip().splitlines()[0]) from None
+
+
+def settled_claims(conn: psycopg.Connection) -> list[Settled]:
+    """Every claim settled that the connection may read, in the order settled (empty before s036
+    and for a login that reads no claims)."""
+    if not _readable(conn, "trainee_claim_settlements"):
+        return []
+    return [Settled(*r) for r in conn.execute(
+        "SELECT c.trainee_uid, t.name, c.login, c.name, s.outcome, s.reason, s.done_by, s.at "
+        "FROM trainee_claim_settlements s JOIN trainee_claims c ON c.id = s.claim_id "
+        "JOIN trainees t ON t.uid = c.trainee_uid ORDER BY s.id")]
+
+
+def claimed_names(conn: psycopg.Connection) -> dict[str, str]:
+    """{trainee id: the name of the login it was settled to} for each id the instructor settled
+    the claimant's: the class shows it under her name, as one person with her login's rows."""
+    return {s.uid: s.name for s in settled_claims(conn) if s.outcome == "claimant"}
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One login's claim of a trainee id (s032): the id, the name the class holds it under, the
+    claimant login and its name, when (the server's clock), and how it was settled (None while
+    open: the exports refuse the id)."""
+
+    uid: str
+    row_name: str
+    login: str
+    name: str
+    at: float
+    settled: Settled | None
+
+
+def claims(conn: psycopg.Connection) -> list[Claim]:
+    """Every claim the connection may read, oldest first (empty before s032, and for a login
+    that reads no claims)."""
+    if not _readable(conn, "trainee_claims"):
+        return []
+    settled = {(s.uid, s.login): s for s in settled_claims(conn)}
+    return [Claim(uid, row, login, name, at, settled.get((uid, login))) for uid, row, login, name, at in
+            conn.execute("SELECT c.trainee_uid, t.name, c.login, c.name, c.at FROM trainee_claims c "
+                         "JOIN trainees t ON t.uid = c.trainee_uid ORDER BY c.id")]

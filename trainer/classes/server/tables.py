@@ -922,3 +922,31 @@ def s034_oversized_answer_kept(conn: psycopg.Connection) -> None:
     then held at `certify --class` as for any refused answer to an item the server holds none of
     (trainer.exams.classledger `refused_unanswered`), named with the reason."""
     _run(conn, frozen_sql("s034_oversized_answer_kept"))
+
+
+@migration
+def s036_claims_settled(conn: psycopg.Connection) -> None:
+    """The instructor settles a login's claim of a trainee id (s032), which the exports refused
+    until then (trainer.classes.server.people "Claims settled"):
+
+    - `settle_trainee_claim(uid, login, reason)`, an instructor's login's call: the id is that
+      claimant login's (`login`; her login's person's from then on) or, with `login` NULL, the
+      row's (every open claim rejected), the reason kept;
+    - `trainee_claim_settlements`: one row per claim settled (outcome, reason, by whom, when),
+      insert-only, read by the staff; the claim stays as it was;
+    - `push_attempts` refuses a workstation's login an id only while a claim of it stands (open,
+      or settled the claimant's): one whose claims were all rejected is the row's again."""
+    _run(conn, frozen_sql("s036_claims_settled"))
+
+
+@migration
+def s037_supervised_rounds(conn: psycopg.Connection) -> None:
+    """The rounds a trainee supervised reach the class with her attempts (trainer.progress.supervised,
+    trainer.classes.workstation.supervised): `supervised_rounds`, one row per round by its uid (its
+    game, difficulty, pace, score, d′, false alarms and flags, bounded), and `supervised_faults`, each
+    fault with its class and whether it was caught; both append-only, read by the staff and by a
+    trainee of her own. `push_supervised(batch)` checks each round and who sends it as
+    push_attempts does (a trainee's own login, only hers; a workstation's, only the trainees it
+    serves), keeps a round sent again once, refuses a different round under a held uid, and
+    charges the caller's login's quota (s028)."""
+    _run(conn, frozen_sql("s037_supervised_rounds"))

@@ -41,10 +41,11 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
 
-from trainer.classes.server.people import people
+from trainer.classes.server.people import claimed_names, disputed, people
 from trainer.classes.server.retractions import retracted
 from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
+from trainer.classes.workstation.catching import ClassCatchRates, class_catch_rates
 from trainer.classes.workstation.push import BACKOFF, CONNECT, connect, pauses
 from trainer.classes.workstation.results import readable
 from trainer.procedure.model import Skill
@@ -83,9 +84,11 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
     the connection reads. The instructor's own rows are no trainee's, and a person whose every row
     is archived is not in the class. Two people of one name are each shown `told_apart`."""
     person = people(conn)
+    claimed = claimed_names(conn)  # an id settled a claimant's is shown under her name
     rows = [_trainee(r) for r in conn.execute(
         "SELECT id, name, created, archived, archived_at, instructor, uid FROM trainees t "
         "WHERE t.instructor = 0 ORDER BY id")]
+    rows = [replace(t, name=claimed[t.uid]) if t.uid in claimed else t for t in rows]
     members: dict[int, list[int]] = {}
     for t in rows:
         members.setdefault(person.get(t.id, t.id), []).append(t.id)
@@ -95,7 +98,22 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
                       key=lambda t: (t.name.lower(), t.id))
     named = Counter(t.name for t in trainees)
     trainees = [t if named[t.name] == 1 else replace(t, name=told_apart(t.name, t.uid)) for t in trainees]
+    claims = disputed(conn)
+    if claims:
+        uids = {t.id: t.uid for t in rows}
+        trainees = [replace(t, name=in_dispute(t.name, [(uids[m], claims[uids[m]][1:]) for m in active[
+            person.get(t.id, t.id)] if uids[m] in claims])) for t in trainees]
     return trainees, {t.id: active[person.get(t.id, t.id)] for t in trainees}, frozenset(person)
+
+
+def in_dispute(name: str, claimed: list[tuple[str, list[str]]]) -> str:
+    """A trainee's name as the Class tab shows it while a trainee's own login claims one of their
+    trainee ids (`claimed`: each id and its claimants' names; trainer.classes.server.people
+    `disputed`): marked, with the claim's words, until the instructor settles it (settle-claim)."""
+    if not claimed:
+        return name
+    return name + "".join(f" ⚑ disputed: {', '.join(claimants)}'s login claims trainee id {uid[:8]}…"
+                          for uid, claimants in claimed)
 
 
 def told_apart(name: str, uid: str) -> str:
@@ -326,6 +344,8 @@ class ClassReading:
     latest: dict[int, Working] = field(default_factory=dict)
     tables: frozenset[str] = frozenset()  # the tables of _STAMPED the class has
     stamp: tuple = ()  # _stamp's, when the reading in full began
+    #: the catch rates of the supervised rounds (trainer.classes.workstation.catching)
+    catching: ClassCatchRates = field(default_factory=lambda: ClassCatchRates([], {}, None))
 
 
 def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
@@ -333,7 +353,8 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
     """The class for the live view: in full (the overview and the activity, as
     `server_class_overview` and `class_activity` give them), or, given the reading `before` and
     the server ids of the attempts announced since (`follow`), only what those attempts changed:
-    the rows of their people and their items, read again; the rest is `before`'s. A reading
+    the rows of their people and their items, read again; the rest is `before`'s. A supervised
+    round announced (its id negated: s037) has the catch rates read again, whole. A reading
     since other trainees, logins, merges or retractions (`_stamp`, one query), or of an attempt
     the reading cannot place, is made in full. What slides out of the last days meanwhile is
     dropped at the next full reading."""
@@ -347,6 +368,9 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
         return _read_in_full(conn, trainees, members, rows, hidden, now, since, tables, stamp)
     # nobody new, no merge nor retraction since the reading before (its stamp): its people hold
     trainees, members, rows = before.overview.trainees, before.members, before.rows
+    catching = (class_catch_rates(conn, trainees, members) if any(n < 0 for n in arrived)
+                else before.catching)
+    arrived = [n for n in arrived if n >= 0]
     hidden = list(before.hidden)
     person = {m: pid for pid, ms in members.items() for m in ms}
     changed: set[int] = set()
@@ -373,7 +397,7 @@ def read_class(conn: psycopg.Connection, before: ClassReading | None = None,
     overview = _overview(trainees, cells, recent, item_rows, answer)
     return ClassReading(overview, _activity(latest, _stations(conn), now, RECENT), frozenset(changed),
                         now, False, members, rows, tuple(hidden), recent, item_rows, latest,
-                        before.tables, before.stamp)
+                        before.tables, before.stamp, catching)
 
 
 def _read_in_full(conn: psycopg.Connection, trainees: list[Trainee], members: dict[int, list[int]],
@@ -385,7 +409,8 @@ def _read_in_full(conn: psycopg.Connection, trainees: list[Trainee], members: di
     overview = _overview(trainees, cells, recent, item_rows, _answers(conn, members, ANSWER_ATTEMPTS, hidden))
     latest = _latest(conn, trainees, members, hidden)
     return ClassReading(overview, _activity(latest, _stations(conn), now, RECENT), None, now, True,
-                        members, rows, tuple(hidden), recent, item_rows, latest, tables, stamp)
+                        members, rows, tuple(hidden), recent, item_rows, latest, tables, stamp,
+                        class_catch_rates(conn, trainees, members))
 
 
 def _overview(trainees: list[Trainee], cells: dict, recent: dict, item_rows: dict[str, ItemRow],

@@ -277,6 +277,15 @@ class ClassLedger:
         """The class's record of merges and partings, oldest first (people.merges)."""
         return self._ledger(people.merges)
 
+    def settle_claim(self, uid: str, login: str | None, reason: str) -> int:
+        """Settle every open claim of a trainee id: the claimant `login`'s, or (None) the row's
+        (people.settle: an instructor's login); how many claims were settled."""
+        return self._ledger(people.settle, uid, login, reason)
+
+    def claims(self) -> list[people.Claim]:
+        """Every claim of a trainee id the class keeps, open or settled (people.claims)."""
+        return self._ledger(people.claims)
+
     def _ledger(self, call, *args):
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError

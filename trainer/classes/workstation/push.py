@@ -345,7 +345,15 @@ def send_waiting(conn: psycopg.Connection, queue: Queue, class_id: str, size: in
     sent = push_exam_steps(conn, queue, class_id, size)
     while sum(n := push_batch(conn, queue, class_id, size)):
         sent += n[0]
+    while sum(n := _supervised().push_rounds(conn, queue, class_id, size)):
+        sent += n[0]
     return sent
+
+
+def _supervised():
+    """trainer.classes.workstation.supervised, which sends its rounds with this module's helpers."""
+    from trainer.classes.workstation import supervised  # here: it imports this module
+    return supervised
 
 
 def push_trainees(conn: psycopg.Connection, queue: Queue) -> None:
@@ -531,7 +539,8 @@ class Pusher:
             self._count()
 
     def _count(self) -> None:
-        self._waiting = self.queue.waiting(self.class_uid) + self.queue.steps_waiting(self.class_uid)
+        self._waiting = (self.queue.waiting(self.class_uid) + self.queue.steps_waiting(self.class_uid)
+                         + _supervised().waiting(self.queue, self.class_uid))
         self._refused = self.queue.refused(self.class_uid) if self.class_uid is not None else []
 
     @property
@@ -606,6 +615,9 @@ class Pusher:
         while not self._stop.is_set():
             sent = push_exam_steps(self._conn, self.queue, self.class_uid, self.batch)
             attempts, refused = push_batch(self._conn, self.queue, self.class_uid, self.batch)
+            if not attempts + refused:  # the attempts first; the supervised rounds once none waits
+                attempts, refused = _supervised().push_rounds(self._conn, self.queue, self.class_uid,
+                                                              self.batch)
             sent += attempts
             self.sent += sent
             self.set_aside += refused

@@ -128,12 +128,15 @@ class Queue:
                                       (class_uid or "",)).fetchone()[0]
 
     def anything_waiting(self, class_uid: str) -> bool:
-        """An attempt or an exam's step waits for the class (the pusher's look, every poll, before
-        it connects: what its batch reads, the first row only)."""
+        """An attempt, an exam's step or a supervised round waits for the class (the pusher's
+        look, every poll, before it connects: what its batch reads, the first row only)."""
         with self._lock:
             return (self._conn.execute(f"SELECT 1 FROM attempts a WHERE {_WAITING} LIMIT 1",
                                        (class_uid,)).fetchone() is not None
                     or self._conn.execute("SELECT 1 FROM exam_stream WHERE sent IS NULL AND class_uid = ? "
+                                          "LIMIT 1", (class_uid,)).fetchone() is not None
+                    or self._conn.execute("SELECT 1 FROM supervised_rounds r WHERE NOT EXISTS (SELECT 1 FROM "
+                                          "class_supervised c WHERE c.class_uid = ?1 AND c.round_id = r.id) "
                                           "LIMIT 1", (class_uid,)).fetchone() is not None)
 
     def batch(self, class_uid: str, size: int) -> tuple[list[int], dict]:
@@ -231,6 +234,16 @@ class Queue:
                 "WHERE r.class_uid = ?1 AND NOT EXISTS (SELECT 1 FROM class_sent s "
                 "  WHERE s.class_uid = ?1 AND s.attempt_id = r.attempt_id) "
                 "ORDER BY r.refused DESC, r.attempt_id DESC", (class_uid or "",))]
+
+    def read(self, statement: str, params: tuple | list = ()) -> list[sqlite3.Row]:
+        """The rows of a query of the file, on the queue's connection (trainer.classes.workstation.
+        supervised reads its rounds so)."""
+        with self._lock:
+            return self._conn.execute(statement, params).fetchall()
+
+    def write(self, statement: str, rows: list[tuple]) -> None:
+        """`statement` for each of `rows` in one transaction, under the file's check's rules."""
+        self._write(statement, rows)
 
     def _write(self, statement: str, rows: list[tuple]) -> None:
         with self._lock:

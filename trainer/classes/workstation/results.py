@@ -23,13 +23,14 @@ import psycopg
 from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
-from trainer.classes.server.people import disputed, people
+from trainer.classes.server.people import claimed_names, disputed, people, settled_claims
 from trainer.classes.server.retractions import retracted
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
 from trainer.progress.errors import UnknownTraineeError
-from trainer.progress.handoff import Line
+from trainer.progress.handoff import Formerly, Line
+from trainer.progress.handoff_supervised import SupervisedLine, lines_of
 from trainer.progress.records import Attempt, Mode, Trainee, clean_name
 from trainer.progress.rows import attempt_from_row, finding_from_row
 
@@ -74,7 +75,8 @@ ITERSIZE = 50
 
 def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                 refused_names: set[str] | None = None, practising: list[Trainee] | None = None
+                 refused_names: set[str] | None = None, practising: list[Trainee] | None = None,
+                 formerly: Formerly | None = None, rounds: list[SupervisedLine] | None = None
                  ) -> list[Line]:
     """The class's attempts, oldest first: one trainee's (the active person of this name) or
     everyone's, as a list (`streamed` reads them one by one). Each attempt is its person's
@@ -88,32 +90,36 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
     is left out whole, named in `left_out`, and given no account; the names their rows were
     sent under go into `refused_names` (as the app cleans them), whose certificates the caller
     leaves out too. `practising` is given the trainees whose practice attempts the lines carry
-    (trainer.progress.handoff.one_person_each checks them before anything is written)."""
+    (trainer.progress.handoff.one_person_each checks them before anything is written). A
+    trainee id the instructor settled a claimant's is hers (trainer.classes.server.people "Claims
+    settled"): `formerly` is given the actor its rows' attempts had before, and the accounts of
+    before, so that the statements that put her results on the row's actor are voided
+    (trainer.progress.handoff.statements). The supervised rounds of the same people go into
+    `rounds` (trainer.progress.handoff_supervised.SupervisedLine), practice."""
     return list(streamed(conn, trainee, left_out=left_out, accounts=accounts, refused_names=refused_names,
-                         practising=practising))
+                         practising=practising, formerly=formerly, rounds=rounds))
 
 
 def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
              left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-             refused_names: set[str] | None = None, practising: list[Trainee] | None = None
+             refused_names: set[str] | None = None, practising: list[Trainee] | None = None,
+             formerly: Formerly | None = None, rounds: list[SupervisedLine] | None = None
              ) -> Iterator[Line]:
     """`server_lines` one at a time, as the server sends them: a class's logs (hundreds of MB)
-    are never held at once. The trainees, the people, the disputed ids, the retractions and a
-    first pass over the ids of the trainees with practice attempts (`practising`, never the
-    attempts' rows) are read when it is called (UnknownTraineeError at once); the attempts,
+    are never held at once. The trainees, the people, the disputed and settled ids (`formerly`:
+    by trainee row, never by attempt), the supervised rounds (`rounds`: no log), the retractions
+    and a first pass over the ids of the trainees with practice attempts (`practising`, never
+    the attempts' rows) are read when it is called (UnknownTraineeError at once); the attempts,
     their findings and their skills through three server-side cursors in one read-only snapshot,
     ITERSIZE rows at a time, in the same order, so that each attempt meets its own. An attempt
     sent between the two reads by a trainee the first pass did not see is left out, named. The
     connection is the caller's, in no transaction."""
     with conn.cursor(row_factory=dict_row) as cur:
-        rows_of = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
+        sent_as = {r["id"]: _trainee(r) for r in cur.execute(f"SELECT {_TRAINEE} FROM trainees")}
+    claimed = claimed_names(conn)
+    rows_of = {tid: replace(t, name=claimed[t.uid]) if t.uid in claimed else t for tid, t in sent_as.items()}
     person = people(conn)
-    members: dict[int, list[int]] = {}
-    for tid in rows_of:
-        members.setdefault(person.get(tid, tid), []).append(tid)
-    # a person is shown as their row of the lowest id, active while any of their rows is
-    trainees = {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
-                for ms in members.values() for tid in ms}
+    trainees = _shown(rows_of, person)
     two_names = disputed(conn)
     refused = {person.get(tid, tid) for tid, row in rows_of.items() if row.uid in two_names}
     for uid, called in two_names.items():
@@ -126,12 +132,10 @@ def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
         refused_names.update(clean_name(row.name) for tid, row in rows_of.items()
                              if person.get(tid, tid) in refused)
     if accounts is not None:
-        owners: dict[str, set[str]] = {}
-        for tid, row in rows_of.items():
-            owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
-        no_account = {trainees[tid].uid for tid in rows_of if person.get(tid, tid) in refused}
-        accounts.update({name: uid for name, (uid, *more) in owners.items()
-                         if not more and uid not in no_account})
+        accounts.update(_accounts(rows_of, trainees, {trainees[tid].uid for tid in rows_of
+                                                      if person.get(tid, tid) in refused}))
+    if formerly is not None:
+        _settled(conn, formerly, sent_as, claimed)
     where, params = "", cast(tuple, ())
     if trainee is not None:
         named = {t.id: t for t in trainees.values()
@@ -141,12 +145,47 @@ def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
             raise UnknownTraineeError(f"the class has {found} named {trainee!r}")
         where, params = "WHERE a.trainee_id = ANY(%s)", ([t for t in trainees if trainees[t].id in named],)
     kept = {tid for tid in trainees if person.get(tid, tid) not in refused}
+    if rounds is not None:
+        rounds.extend(_rounds(conn, where.replace("a.", "r."), params,
+                              {tid: t for tid, t in trainees.items() if tid in kept}))
     seen = _practising(conn, where, params) & kept
     if practising is not None:
         practising.extend({trainees[tid].uid: trainees[tid] for tid in sorted(seen)}.values())
     names = {tid: t.name for tid, t in trainees.items()}
     return _attempt_lines(conn, where, params, trainees, names, [] if left_out is None else left_out,
                           kept, seen)
+
+
+def _settled(conn: psycopg.Connection, formerly: Formerly, sent_as: dict[int, Trainee],
+             claimed: dict[str, str]) -> None:
+    """Each claim the instructor settled, named in `formerly.settled`; for each id settled the
+    claimant's, the person its row was before (`formerly.actors`, by row) and the accounts of
+    before: from the trainees and the claims, never an attempt."""
+    formerly.settled.extend(
+        f"trainee id {c.uid}, claimed by the login of {shown(c.name)} while the class held it under "
+        f"{shown(c.row_name)}, settled by {c.by} "
+        + ("the claimant's: its results are written as hers" if c.outcome == "claimant" else
+           f"the row's (the claim rejected): written under {shown(c.row_name)} as before")
+        + f"; reason: {' '.join(c.reason.split())}" for c in settled_claims(conn))
+    if claimed:
+        before = _shown(sent_as, people(conn, claims_settled=False))
+        formerly.actors.update({tid: before[tid] for tid, t in sent_as.items() if t.uid in claimed})
+        formerly.accounts.update(_accounts(sent_as, before, set()))
+
+
+def _rounds(conn: psycopg.Connection, where: str, params: tuple, held: dict[int, Trainee]
+            ) -> list[SupervisedLine]:
+    """The supervised rounds of the trainee rows `held` (a class from before s037 keeps none):
+    their scores and faults, a few numbers and words each, never a log or a flag."""
+    if (conn.execute("SELECT to_regclass('supervised_rounds')").fetchone() or (None,))[0] is None:
+        return []
+    with conn.cursor(row_factory=dict_row) as cur:
+        kept = cur.execute("SELECT r.id, r.uid, r.trainee_id, r.round_uid, r.game, r.difficulty, "
+                           f"r.finished, r.score FROM supervised_rounds r {where}", params).fetchall()
+        faults = cur.execute("SELECT f.round_id, f.kind, f.fault_class, f.caught FROM supervised_faults f "
+                             f"JOIN supervised_rounds r ON r.id = f.round_id {where} "
+                             "ORDER BY f.round_id, f.n", params).fetchall()
+    return lines_of(held, kept, faults)
 
 
 def _practising(conn: psycopg.Connection, where: str, params: tuple) -> set[int]:
@@ -208,26 +247,50 @@ def _of_each(cursor) -> Callable[[int], list[dict]]:
     return of
 
 
+def _shown(rows_of: dict[int, Trainee], person: dict[int, int]) -> dict[int, Trainee]:
+    """{row id: its person as the class shows them}: their row of the lowest id, active while
+    any of their rows is."""
+    members: dict[int, list[int]] = {}
+    for tid in rows_of:
+        members.setdefault(person.get(tid, tid), []).append(tid)
+    return {tid: replace(rows_of[min(ms)], archived=all(rows_of[m].archived for m in ms))
+            for ms in members.values() for tid in ms}
+
+
+def _accounts(rows_of: dict[int, Trainee], trainees: dict[int, Trainee], none: set[str]) -> dict[str, str]:
+    """{clean name: its person's uid} of each name the rows were sent under that is one person's
+    only, less the persons' uids in `none`."""
+    owners: dict[str, set[str]] = {}
+    for tid, row in rows_of.items():
+        owners.setdefault(clean_name(row.name), set()).add(trainees[tid].uid)
+    return {name: uid for name, (uid, *more) in owners.items() if not more and uid not in none}
+
+
 def class_lines(address: ClassAddress, trainee: str | None = None, *,
                 left_out: list[str] | None = None, accounts: dict[str, str] | None = None,
-                refused_names: set[str] | None = None, practising: list[Trainee] | None = None
+                refused_names: set[str] | None = None, practising: list[Trainee] | None = None,
+                formerly: Formerly | None = None, rounds: list[SupervisedLine] | None = None
                 ) -> Iterator[Line]:
     """`streamed` from the class at `address`, through a connection of its own kept while the
     lines are read; what stops it before the first attempt is raised here (no such trainee, a
     server that cannot be reached or refuses), and a server that cannot be reached or refuses
-    gives ClassServerError with one line saying why, then or while the lines are read."""
-    lines = _class_lines(address, trainee, left_out, accounts, refused_names, practising)
+    gives ClassServerError with one line saying why, then or while the lines are read. What
+    `streamed` fills before the first attempt (`accounts`, `practising`, `formerly`, `rounds` ...)
+    is filled when this returns."""
+    lines = _class_lines(address, trainee, left_out=left_out, accounts=accounts, refused_names=refused_names,
+                         practising=practising, formerly=formerly, rounds=rounds)
     next(lines)  # to the first attempt: what is refused before it is raised now
     return cast(Iterator[Line], lines)
 
 
-def _class_lines(address: ClassAddress, trainee: str | None, left_out: list[str] | None,
+def _class_lines(address: ClassAddress, trainee: str | None, *, left_out: list[str] | None,
                  accounts: dict[str, str] | None, refused_names: set[str] | None,
-                 practising: list[Trainee] | None) -> Iterator[Line | None]:
+                 practising: list[Trainee] | None, formerly: Formerly | None,
+                 rounds: list[SupervisedLine] | None) -> Iterator[Line | None]:
     try:
         with connect(address) as conn:
-            lines = streamed(conn, trainee, left_out=left_out, accounts=accounts,
-                             refused_names=refused_names, practising=practising)
+            lines = streamed(conn, trainee, left_out=left_out, accounts=accounts, refused_names=refused_names,
+                             practising=practising, formerly=formerly, rounds=rounds)
             yield None
             yield from lines
     except psycopg.errors.InsufficientPrivilege:

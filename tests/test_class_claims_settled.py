@@ -1,0 +1,272 @@
+"""The instructor settles a claimed trainee id, on a real PostgreSQL (migration s036_claims_settled).
+
+The stage is the fourth cold review's #95 (tests/test_class_identity.py): Table 4's login sent a
+round of "Bo Chen", who has no login, under Ana Ruiz's trainee id, and Ana's own login claimed the
+id. Until the instructor settles it, the exports leave the id out. `dealer-trainer settle-claim`
+gives the id to the claimant (its results are hers from then on) or to the row (the claim
+rejected), with a reason; the claim and its settling are both kept, nobody changes either, and only
+an instructor's login settles. An export of the class sent to an LRS before the claim put that
+round on the row's actor: the export after a settling the claimant's voids that statement."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import psycopg
+import pytest
+
+from tests.support.class_server import progress_file, push_all
+from tests.support.command import run_here
+from tests.test_class_identity import an_attempt, squat, uid_of
+from trainer.classes.server.logins import class_login, enrol_workstation
+from trainer.classes.workstation.classview import server_class_overview
+from trainer.classes.workstation.connection import ClassLedger
+from trainer.progress import Store
+
+REASON = "Ana trained at Table 4 on 3 March; the sign-in sheet has her, not Bo"
+
+
+@pytest.fixture
+def claimed(tmp_path, klass):
+    """Table 4 sent a round of Bo Chen's under Ana's trainee id ("b" * 32, the round's uid), Di
+    sent two rounds of her own, and Ana's login claimed the id: {"uid": the id, the logins, ...}."""
+    with klass.connect("instructor") as instructor:
+        ana = class_login(instructor, "Ana Ruiz", "ana-password")
+        table_4 = enrol_workstation(instructor, "Table 4", "table-4-password")
+    table_1 = progress_file(tmp_path / "table-1.db", {"Ana Ruiz": 1})
+    bo_file = progress_file(tmp_path / "table-4.db", {"Bo Chen": 2})
+    hers = uid_of(table_1, "Ana Ruiz")
+    table_4_address = klass.address(table_4, "table-4-password")
+    assert squat(table_4_address, "Bo Chen", hers,
+                 (an_attempt(bo_file, "Bo Chen", "b" * 32) | {"trainee_uid": hers},)) == "pushed"
+    assert push_all(progress_file(tmp_path / "table-9.db", {"Di": 2}, start=5), klass) == 2
+    with Store.open(table_1) as store:
+        made = store.find_trainee("Ana Ruiz").created
+    return {"uid": hers, "ana": ana, "table 4": table_4, "table 4 address": table_4_address,
+            "bo file": bo_file, "made": made, "table 1": table_1}
+
+
+def claim(klass, stage) -> None:
+    ledger = ClassLedger(stage["table 4 address"])
+    assert ledger.claim_profile("Ana Ruiz", stage["uid"], stage["made"], "ana-password") == "held"
+
+
+def export(klass, fmt: str, *more: str):
+    done = run_here("export-results", "--class", klass.address("instructor").url, "--format", fmt, *more)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def settle(url: str, *args: str):
+    return run_here("settle-claim", *args, "--class", url)
+
+
+def test_a_claim_settled_hers_makes_the_id_hers_in_the_exports_and_the_class_view(klass, claimed):
+    hers = claimed["uid"]
+    claim(klass, claimed)
+    url = klass.address("instructor").url
+    listed = settle(url, "--list")
+    assert listed.returncode == 0, listed.stderr
+    assert f"{hers}\tBo Chen\tclaimed by Ana Ruiz (login {claimed['ana']})\topen" in listed.stdout
+    done = settle(url, hers, "--to", "claimant", "--reason", REASON)
+    assert done.returncode == 0, done.stderr
+    assert f"Trainee id {hers} settled the claimant's (login {claimed['ana']})" in done.stdout
+    # the transcript: the round under her name and id, Di's as before, the settling named
+    done = export(klass, "csv")
+    rows = list(csv.DictReader(io.StringIO(done.stdout.lstrip("\ufeff"))))
+    assert sorted((r["Trainee"], r["Trainee id"]) for r in rows
+                  if r["Trainee"] != "Di") == [("Ana Ruiz", hers)]
+    assert len(rows) == 3
+    assert "carries two names" not in done.stderr
+    assert (f"note: trainee id {hers}, claimed by the login of 'Ana Ruiz' while the class held it under "
+            f"'Bo Chen', settled by instructor the claimant's: its results are written as hers; "
+            f"reason: {REASON}") in done.stderr
+    # the statements: one actor, Ana's, for the round; nothing on the row's name
+    said = json.loads(export(klass, "xapi").stdout)
+    assert {(s["actor"]["name"], s["actor"]["account"]["name"]) for s in said
+            if s["actor"]["name"] != "Di" and not voiding(s)} == {("Ana Ruiz", hers)}
+    with klass.connect("instructor") as instructor:
+        names = [t.name for t in server_class_overview(instructor).trainees]
+    assert "Ana Ruiz" in names and "Bo Chen" not in names
+    # the id is hers: still nothing more from a workstation's login under it
+    said = squat(claimed["table 4 address"], "Bo Chen", hers,
+                 (an_attempt(claimed["bo file"], "Bo Chen", "c" * 32) | {"trainee_uid": hers},))
+    assert said.startswith(f"refused: refused trainee {hers}: a trainee's own login claims this trainee id")
+
+
+def test_a_claim_settled_the_rows_writes_the_id_as_before_and_the_workstation_sends_again(klass, claimed):
+    hers = claimed["uid"]
+    claim(klass, claimed)
+    url = klass.address("instructor").url
+    done = settle(url, hers, "--to", "row", "--reason", "Bo's profile came first; Ana mistyped")
+    assert done.returncode == 0, done.stderr
+    assert "settled the row's" in done.stdout and "1 claim rejected" in done.stdout
+    done = export(klass, "csv")
+    rows = list(csv.DictReader(io.StringIO(done.stdout.lstrip("\ufeff"))))
+    assert sorted((r["Trainee"], r["Trainee id"]) for r in rows
+                  if r["Trainee"] != "Di") == [("Bo Chen", hers)]
+    assert "carries two names" not in done.stderr
+    assert ("settled by instructor the row's (the claim rejected): written under 'Bo Chen' as before"
+            in done.stderr)
+    assert squat(claimed["table 4 address"], "Bo Chen", hers,
+                 (an_attempt(claimed["bo file"], "Bo Chen", "c" * 32) | {"trainee_uid": hers},)) == "pushed"
+
+
+def test_only_an_instructor_settles_once_and_both_rows_are_kept(klass, claimed):
+    hers = claimed["uid"]
+    claim(klass, claimed)
+    # the attack: the workstation's login and the claimant's own login settle it their way
+    for login, password, *to in ((claimed["table 4"], "table-4-password", "row"),
+                                 (claimed["ana"], "ana-password", "claimant", "--login", claimed["ana"])):
+        done = settle(klass.address(login, password).url, hers, "--to", *to, "--reason", "mine")
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines() == [
+            "dealer-trainer settle-claim: only an instructor's login settles whose a claimed trainee id is"]
+        with klass.connect(login, password) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT settle_trainee_claim(%s, %s, 'mine')", (hers, claimed["ana"]))
+    url = klass.address("instructor").url
+    for args, said in (((hers, "--to", "row", "--reason", "  "), "give the trainee id, --to claimant"),
+                       ((hers, "--to", "row", "--reason", "x" * 501), "with a reason (1 to 500 characters)"),
+                       (("f" * 32, "--to", "row", "--reason", "r"), f"no login claims trainee id {'f' * 32}"),
+                       ((hers, "--to", "claimant", "--login", "tom", "--reason", "r"),
+                        f"the login tom has no open claim of trainee id {hers}"),
+                       ((hers, "--to", "row", "--login", claimed["ana"], "--reason", "r"),
+                        "not with --to row")):
+        done = settle(url, *args)
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+        assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert settle(url, hers, "--to", "claimant", "--reason", REASON).returncode == 0
+    again = settle(url, hers, "--to", "row", "--reason", "second thoughts")
+    assert again.returncode == 2 and f"the claims of trainee id {hers} are settled already" in again.stderr
+    with klass.connect("instructor") as instructor:
+        assert instructor.execute("SELECT trainee_uid, login FROM trainee_claims").fetchall() == [
+            (hers, claimed["ana"])]
+        settled = instructor.execute("SELECT outcome, reason, done_by FROM trainee_claim_settlements")
+        assert settled.fetchall() == [("claimant", REASON, "instructor")]
+    with klass.connect(claimed["table 4"], "table-4-password") as conn, \
+            pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("SELECT * FROM trainee_claim_settlements")
+    with klass.admin() as admin:
+        for statement in ("UPDATE trainee_claim_settlements SET outcome = 'row'",
+                          "DELETE FROM trainee_claim_settlements", "TRUNCATE trainee_claim_settlements",
+                          "DELETE FROM trainee_claims", "TRUNCATE trainee_claims"):
+            with pytest.raises(psycopg.Error, match="append-only"):
+                admin.execute(statement)
+
+
+def test_the_export_after_a_settling_voids_the_statement_that_gave_her_round_to_the_row_in_ralph(
+        tmp_path, klass, claimed):
+    """Sent to the school's LRS before the claim: Bo Chen's actor under the id with the round.
+    The id settled Ana's, the export voids that statement first (xAPI's `voided`) and states the
+    round as hers; Ralph takes both, and the statement on the row's actor is no longer among the
+    statements it gives. The same export again adds nothing; one under another activity base
+    (--replaces-base) voids the earlier base's statements, the row's actor's among them."""
+    from tests.support.ralph_lrs import ralph_lrs
+
+    hers = claimed["uid"]
+    url = klass.address("instructor").url
+
+    def exported(name: str, *more: str) -> list[dict]:
+        out = tmp_path / name
+        export(klass, "xapi", "--out", str(out), *more)
+        return json.loads(out.read_text(encoding="utf-8"))
+
+    def actors(statements: list[dict]) -> set[tuple[str, str]]:
+        return {(s["actor"]["name"], s["actor"]["account"]["name"]) for s in statements
+                if s["actor"]["name"] != "Di" and s["verb"]["id"].rsplit("/", 1)[1] != "voided"}
+
+    before = exported("before.json")
+    on_the_row = [s for s in before if s["actor"]["account"]["name"] == hers]
+    assert actors(on_the_row) == {("Bo Chen", hers)} and len(on_the_row) == 1
+    claim(klass, claimed)
+    assert settle(url, hers, "--to", "claimant", "--reason", REASON).returncode == 0
+    after = exported("after.json")
+    voided = [s["object"]["id"] for s in after if s["verb"]["id"].endswith("/voided")]
+    assert voided == [on_the_row[0]["id"]]
+    assert actors(after) == {("Ana Ruiz", hers)}
+    assert exported("again.json") == after
+    other_base = exported("other-base.json", "--activity-base", "https://casino.example/training/",
+                          "--replaces-base", "https://dealer-trainer.invalid/xapi/")
+    voided_again = {s["object"]["id"] for s in other_base if s["verb"]["id"].endswith("/voided")}
+    assert on_the_row[0]["id"] in voided_again
+    assert {s["id"] for s in after if not s["verb"]["id"].endswith("/voided")} <= voided_again
+    with ralph_lrs(tmp_path / "lrs") as lrs:
+        assert lrs.post(before) == (200, [s["id"] for s in before])
+        assert lrs.post(after)[0] == 200
+        # Ralph lists a voided statement still (its GET does not leave them out, as xAPI asks):
+        # what stands is what no voiding statement it keeps names
+        assert live(lrs.stored()) == {s["id"] for s in after if not voiding(s)}
+        assert actors([s for s in lrs.stored() if s["id"] in live(lrs.stored())]) == {("Ana Ruiz", hers)}
+        assert lrs.post(after) == (204, None)
+        assert lrs.post(other_base)[0] == 200
+        assert live(lrs.stored()) == {s["id"] for s in other_base if not voiding(s)}
+
+
+def voiding(statement: dict) -> bool:
+    return statement["verb"]["id"] == "http://adlnet.gov/expapi/verbs/voided"
+
+
+def live(kept: list[dict]) -> set[str]:
+    """The ids of the statements an LRS keeps that no voiding statement it keeps voids."""
+    voided = {s["object"]["id"] for s in kept if voiding(s)}
+    return {s["id"] for s in kept if not voiding(s) and s["id"] not in voided}
+
+
+def test_the_class_tab_marks_a_disputed_id_with_the_claims_words_until_it_is_settled(
+        qtbot, tmp_path, klass, claimed):
+    """The instructor sees the claim without running an export: the Class tab's row of the id
+    carries the mark and the claim's words (the claimant's name, the id's start), and loses them
+    once the claim is settled."""
+    from ui.classroom.view import ClassView
+    from ui.qt import Qt
+
+    hers = claimed["uid"]
+    claim(klass, claimed)
+
+    def rows() -> list[str]:
+        with klass.connect("instructor") as instructor:
+            overview = server_class_overview(instructor)
+        view = ClassView()
+        qtbot.addWidget(view)
+        view.show_overview(overview)
+        view.resize(1366, 600)
+        view.show()
+        qtbot.waitExposed(view)
+        view.grab().save(str(tmp_path / f"class-tab-{len(list(tmp_path.glob('class-tab-*')))}.png"))
+        return [view.model.headerData(r, Qt.Orientation.Vertical) for r in range(view.model.rowCount())]
+
+    assert sorted(rows()) == [f"Bo Chen ⚑ disputed: Ana Ruiz's login claims trainee id {hers[:8]}…", "Di"]
+    assert settle(klass.address("instructor").url, hers, "--to", "row", "--reason", "Bo's").returncode == 0
+    assert sorted(rows()) == ["Bo Chen", "Di"]
+
+
+def test_bo_s_certificate_under_the_id_settled_hers_leaves_her_actor_and_its_old_statement_is_voided(
+        tmp_path, klass, claimed):
+    """Bo passed an exam, certified in the class: the export before the claim stated his pass
+    under the account of the id he was sent under (Ana's, as it turned out). Settled hers, the id
+    is no account of Bo's any more: his pass is stated under his own name's account, and the
+    statement on her id's account is voided."""
+    from tests.support.exams import issuer
+    from tests.test_class_identity import bo_passed, public_key
+    from trainer.exams.keys import InstructorKey
+
+    ivy = issuer(InstructorKey.generate("Ivy Park"))
+    hers = claimed["uid"]
+    ClassLedger(klass.address("instructor")).add_certificate(bo_passed(tmp_path, ivy))
+    key = str(public_key(tmp_path, ivy))
+
+    def passes(statements: list[dict]) -> list[dict]:
+        return [s for s in statements if "/exams/" in s["object"]["id"]]
+
+    before = passes(json.loads(export(klass, "xapi", "--public-key", key).stdout))
+    assert [(s["actor"]["name"], s["actor"]["account"]["name"]) for s in before] == [("Bo Chen", hers)]
+    claim(klass, claimed)
+    url = klass.address("instructor").url
+    assert settle(url, hers, "--to", "claimant", "--reason", REASON).returncode == 0
+    after = json.loads(export(klass, "xapi", "--public-key", key).stdout)
+    assert [(s["actor"]["name"], s["actor"]["account"]["name"]) for s in passes(after)] == [
+        ("Bo Chen", "Bo Chen")]
+    assert before[0]["id"] in {s["object"]["id"] for s in after if voiding(s)}
