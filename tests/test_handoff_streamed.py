@@ -151,3 +151,4 @@ def test_an_attempt_sent_by_a_trainee_not_yet_checked_is_named_not_written(tmp_p
         assert [line.trainee.name for line in lines] == ["Ana", "Ana"]
     assert len(left) == 1 and left[0].endswith(": sent while the class was read, by a trainee the export "
                                                "had not checked; export again to write it"), left
+
