@@ -152,3 +152,55 @@ def test_an_attempt_sent_by_a_trainee_not_yet_checked_is_named_not_written(tmp_p
     assert len(left) == 1 and left[0].endswith(": sent while the class was read, by a trainee the export "
                                                "had not checked; export again to write it"), left
 
+
+
+def test_a_settled_claims_voiding_and_the_rounds_written_as_the_list_of_statements_says(tmp_path):
+    """What `formerly` voids and the supervised rounds, written as the lines go by, are what the
+    export held whole wrote (handoff.statements, main's): the voiding statements first, once each
+    however many bases made them, oldest first; then every statement by its time. In the
+    transcript each round takes its place by when it was finished, after an attempt started and a
+    certificate sat at that time."""
+    from fractions import Fraction
+
+    from trainer.progress.handoff import Formerly
+    from trainer.progress.handoff_supervised import SupervisedLine
+
+    path = tmp_path / "ws.db"
+    with Store.open(path) as store:
+        for name, count in {"Ana": 4, "Bo": 3}.items():
+            tid = store.add_trainee(name)
+            for n in range(count):
+                store.record_attempt(attempt(tid, n))
+        lines = file_lines(store)
+    ana = next(line.trainee for line in lines if line.trainee.name == "Ana")
+    bo = next(line.trainee for line in lines if line.trainee.name == "Bo")
+    # Ana's row was Bo's actor before the claim was settled; the certificates of "Bo" had his account
+    formerly = Formerly(actors={ana.id: replace(ana, name="Bo", uid=bo.uid)}, accounts={"Bo": "bo-before"})
+    faults = [(1, (("short-pay", "money", True),)), (2.5, ()),
+              (99, (("no-call", "calls", False), ("late", "order", True)))]
+    rounds = [SupervisedLine(bo, f"{n:064x}", f"deal-{n}", "props-and-hops", 2, T0 + 60 * minute,
+                             Fraction(3, 4), caught) for n, (minute, caught) in enumerate(faults)]
+    certs = [certificate("Bo", 2.5, 91), certificate("Ana", 3, 60), certificate("Ana", 99, 85)]
+    base, before = "https://lms.example.com/dt/", ("https://old.example.com/", "https://old.example.com/dt/")
+    for replaces in (None, before):
+        expected = json.dumps(statements(lines, certified=certs, activity_base=base, replaces=replaces,
+                                         formerly=formerly, supervised=rounds), ensure_ascii=False, indent=1)
+        out = io.StringIO()
+        n = write(iter(lines), out, "xapi", certified=certs, activity_base=base, replaces=replaces,
+                  formerly=formerly, supervised=rounds)
+        said = json.loads(out.getvalue())
+        assert out.getvalue() == expected + "\n" and n == len(said)
+        voided = [s["object"]["id"] for s in said if s["verb"]["id"].endswith("/voided")]
+        # Bo's actor on Ana's four attempts and Bo's account on his certificate, under each base
+        # sent; and under the old base, the seven attempts, three certificates and the rounds' four
+        # statements (one for each fault class of a round, one for the round without a fault)
+        assert len(voided) == len(set(voided)) == (5 if replaces is None else 2 * 5 + 7 + 3 + 4)
+
+    out = io.StringIO(newline="")
+    write(iter(lines), out, "csv", certified=certs, supervised=rounds)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    when = sorted([(line.attempt.started, 0, i, line.attempt.uid) for i, line in enumerate(lines)]
+                  + [(c.sat_at, 1, i, c.result) for i, c in enumerate(certs)]
+                  + [(r.finished, 2, i, r.uid) for i, r in enumerate(rounds)])
+    assert [r["Attempt id"] for r in rows] == [uid for *_, uid in when]
+    assert [r["Mode"] for r in rows].count("Supervised round") == 3
