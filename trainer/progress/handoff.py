@@ -406,18 +406,20 @@ def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable
                 accounts[clean_name(line.trainee.name)] = line.trainee.uid
             set_aside(statement(line, home_page=home_page, titles=titles, activity_base=activity_base))
             was = then.actors.get(line.attempt.trainee_id)
-            for made_by, (home, base) in enumerate(sent if was is not None else ()):
-                replaced(statement(Line(was, line.attempt), home_page=home, titles=titles,
-                                   activity_base=base), made_by)
+            if was is not None:  # the statements sent before gave the attempt this actor
+                for made_by, (home, base) in enumerate(sent):
+                    replaced(statement(Line(was, line.attempt), home_page=home, titles=titles,
+                                       activity_base=base), made_by)
             if replaces is not None:
                 replaced(statement(line, home_page=replaces[0], titles=titles, activity_base=replaces[1]), 2)
         accounts_then = {**accounts, **then.accounts}
         for c in certified:  # with every name's account, as the attempts gave them
             set_aside(certified_statement(c, accounts=accounts, home_page=home_page,
                                           activity_base=activity_base))
-            for made_by, (home, base) in enumerate(sent if clean_name(c.trainee) in then.accounts else ()):
-                replaced(certified_statement(c, accounts=accounts_then, home_page=home, activity_base=base),
-                         made_by)
+            if clean_name(c.trainee) in then.accounts:  # and this certificate that account
+                for made_by, (home, base) in enumerate(sent):
+                    replaced(certified_statement(c, accounts=accounts_then, home_page=home,
+                                                 activity_base=base), made_by)
             if replaces is not None:
                 replaced(certified_statement(c, accounts=accounts, home_page=replaces[0],
                                              activity_base=replaces[1]), 2)
@@ -425,16 +427,17 @@ def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable
             for found in supervised_statements(r, home_page=home_page, activity_base=activity_base):
                 set_aside(found)
             if replaces is not None:
-                for old in supervised_statements(r, home_page=replaces[0], activity_base=replaces[1]):
-                    replaced(old, 2)
+                for sent_before in supervised_statements(r, home_page=replaces[0],
+                                                         activity_base=replaces[1]):
+                    replaced(sent_before, 2)
         now.sort()
         kept = {found[4] for found in now}
         void: dict[str, str] = {}  # each statement voided, once, and its timestamp
-        for when, _, _, old in sorted(before):
-            if old not in kept:
-                void.setdefault(old, when)
-        items = [json.dumps(voiding({"id": old, "timestamp": when}, home_page), ensure_ascii=False,
-                            indent=1).encode() for old, when in void.items()]
+        for when, _, _, uid in sorted(before):
+            if uid not in kept:
+                void.setdefault(uid, when)
+        items = [json.dumps(voiding({"id": uid, "timestamp": when}, home_page), ensure_ascii=False,
+                            indent=1).encode() for uid, when in void.items()]
         if not items and not now:
             out.write("[]\n")
             return 0
