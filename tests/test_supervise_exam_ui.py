@@ -117,6 +117,10 @@ def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verifie
         return report_html(certificate_data(cert, True))
 
     text = printed(certificate)
+    assert "<h1>Supervisor Certification Exam — Certified result (not passed)</h1>" in text
+    certificate["roles"] = ["supervisor", "<script>"]  # not a form's roles: read as a dealer's exam
+    assert "<h1>Dealer Certification Exam — " in printed(certificate)
+    certificate["roles"] = ["supervisor"]
     assert text.count("<b>Caught</b>: ") == 1 and text.count("<b>Missed</b>: ") == faults - 1
     for hostile in ([], {"faults": "x"}, {"faults": [1, None, "x"]}, "x", None):
         certificate["answers"][0]["supervise"] = hostile
