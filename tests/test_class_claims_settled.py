@@ -19,6 +19,7 @@ import pytest
 
 from tests.support.class_server import T0, progress_file, push_all
 from tests.support.command import run_here
+from tests.support.live_class import WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from tests.test_class_identity import an_attempt, squat, uid_of
 from tests.test_class_supervised import send, supervise
 from tests.test_handoff_streamed import peak
@@ -354,3 +355,68 @@ def test_a_settled_claim_and_rounds_exported_holding_a_few_attempts(tmp_path, kl
     assert ("Bo Chen", claimed["uid"]) not in stated and ("Ana Ruiz", claimed["uid"]) in stated
     assert sum(s["verb"]["id"].endswith("/scored") for s in said) >= 2
     assert exported < whole / 3, f"the export took {exported:,} bytes at most; the class held whole {whole:,}"
+
+
+@pytest.mark.usefixtures("fast_pushes")
+def test_the_instructor_settles_a_disputed_id_from_the_class_tab(qtbot, tmp_path, klass, claimed):
+    """Settle claim… shows only while a row is disputed. The instructor selects Bo's row, clicks
+    it, finds Bo's claimed id chosen, picks the row's with Alt+R, gives a reason and Settle: the
+    class keeps the settling with her reason and the instructor's login, the status bar says it in
+    settle-claim's words, and the mark and the button go once the class is read again. A second
+    settling of the same id is refused in the dialog, in the class's words."""
+    from ui.qt import Qt
+
+    hers = claimed["uid"]
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: page.live.refreshes >= 1, timeout=WITHIN)
+    assert not view.settle_button.isVisible(), "no claim yet: nothing to settle"
+    claim(klass, claimed)
+    page.live.request(in_full=True)
+    qtbot.waitUntil(lambda: view.settle_button.isVisible(), timeout=WITHIN)
+    bo = next(n for n, t in enumerate(view.trainees) if t.name.startswith("Bo Chen"))
+    view.table.setCurrentIndex(view.model.index(bo, 0))
+    qtbot.mouseClick(view.settle_button, Qt.MouseButton.LeftButton)
+    ask = view.settle_dialog
+    qtbot.waitExposed(ask)
+    ask.activateWindow()
+    qtbot.waitActive(ask)
+    assert ask.claim.count() == 1
+    assert ask.claim.itemText(0) == f"Bo Chen's trainee id {hers[:8]}…, claimed by Ana Ruiz's login"
+    assert ask.claim.itemData(0, Qt.ItemDataRole.ToolTipRole) == (
+        f"Trainee id {hers}, claimed by login {claimed['ana']}")
+    assert ask.claimant.isChecked(), "the claimant's is the first choice"
+    assert not ask.button.isEnabled(), "nothing settled without a reason"
+    qtbot.keyClick(ask.windowHandle(), Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)  # as typed
+    qtbot.waitUntil(ask.row.isChecked, timeout=WITHIN)  # a mnemonic clicks after its animation
+    qtbot.keyClicks(ask.reason, "Bo sat at Table 4; Ana was away that week")
+    ask.grab().save(str(tmp_path / "settle.png"))
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible()
+    assert w.statusBar().currentMessage().startswith(
+        f"Trainee id {hers} settled the row's in {klass.database} (1 claim rejected)")
+    with klass.admin() as admin:
+        assert admin.execute("SELECT outcome, reason, done_by FROM trainee_claim_settlements").fetchall() == [
+            ("row", "Bo sat at Table 4; Ana was away that week", "instructor")]
+    qtbot.waitUntil(lambda: not view.settle_button.isVisible(), timeout=WITHIN)
+    assert not any("disputed" in t.name for t in view.trainees)
+
+    # the dialog, opened while the row was still marked, meets a settled id: refused, in the class's words
+    from ui.classroom.claims import SettleDialog
+    again = SettleDialog([people_claim(hers, claimed["ana"])], page.live.settle, view)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.keyClicks(again.reason, "again")
+    qtbot.mouseClick(again.button, Qt.MouseButton.LeftButton)
+    assert again.isVisible() and again.problem.text().startswith("Not settled: ")
+    assert "settled already" in again.problem.text()
+    again.close()
+    w.close()
+    store.close()
+
+
+def people_claim(uid: str, login: str):
+    """An open claim of `uid` by Ana's `login`, as trainer.classes.server.people lists it."""
+    from trainer.classes.server.people import Claim
+
+    return Claim(uid, "Bo Chen", login, "Ana Ruiz", 0.0, None)
