@@ -17,10 +17,14 @@ import json
 import psycopg
 import pytest
 
-from tests.support.class_server import progress_file, push_all
+from tests.support.class_server import T0, progress_file, push_all
 from tests.support.command import run_here
+from tests.support.live_class import WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from tests.test_class_identity import an_attempt, squat, uid_of
+from tests.test_class_supervised import send, supervise
+from tests.test_handoff_streamed import peak
 from trainer.classes.server.logins import class_login, enrol_workstation
+from trainer.classes.workstation import results
 from trainer.classes.workstation.classview import server_class_overview
 from trainer.classes.workstation.connection import ClassLedger
 from trainer.progress import Store
@@ -270,3 +274,149 @@ def test_bo_s_certificate_under_the_id_settled_hers_leaves_her_actor_and_its_old
     assert [(s["actor"]["name"], s["actor"]["account"]["name"]) for s in passes(after)] == [
         ("Bo Chen", "Bo Chen")]
     assert before[0]["id"] in {s["object"]["id"] for s in after if voiding(s)}
+
+
+# ------------------------------------------------------------------ settled claims and rounds, streamed
+def settled_with_rounds(tmp_path, klass, claimed, attempts: int = 0, log: tuple = ()) -> None:
+    """test_class_claims_settled's stage (Table 4 sent Bo Chen's round under Ana's id, Di two of
+    hers), with `attempts` more of Bo's under the id, each with `log`, sent before Ana's login
+    claimed it; the claim settled hers. Di supervised two rounds, sent from her file."""
+    hers = claimed["uid"]
+    more = tuple(an_attempt(claimed["bo file"], "Bo Chen", f"{n:032x}")
+                 | {"trainee_uid": hers, "started": T0 + 600 + 60 * n, "ended": T0 + 630 + 60 * n,
+                    "log": json.dumps(list(log))} for n in range(attempts))
+    assert squat(claimed["table 4 address"], "Bo Chen", hers, more) == "pushed"
+    claim(klass, claimed)
+    done = settle(klass.address("instructor").url, hers, "--to", "claimant", "--reason", REASON)
+    assert done.returncode == 0, done.stderr
+    for n, (game, seed) in enumerate((("props-and-hops", 1), ("pai-gow-dice", 9))):
+        supervise(tmp_path / "table-9.db", "Di", game, seed, T0 + 90 + 60 * n)
+    assert send(tmp_path / "table-9.db", klass.address()) == 2
+
+
+def test_a_settled_claims_actors_and_the_rounds_are_known_before_a_line_is_read(tmp_path, klass, claimed,
+                                                                                monkeypatch):
+    """Issue 22's second merge: claims-settle kept the actors of before by attempt, from every
+    attempt read, and supervise-class read its rounds with the attempts, flags and all, the class
+    held whole. Streamed, the actors of before are the settled rows' (from the trainees and the
+    claims) and the rounds come from their own table: both are whole when `streamed` returns,
+    before its first line, and no statement but the stream's own reads an attempt's row or log."""
+    from trainer.progress.handoff import Formerly
+
+    settled_with_rounds(tmp_path, klass, claimed)
+    said: list[str] = []
+    for kind in (psycopg.Cursor, psycopg.ServerCursor):
+        def execute(self, query, *args, _run=kind.execute, **kw):
+            said.append(query if isinstance(query, str) else query.as_string(self.connection))
+            return _run(self, query, *args, **kw)
+        monkeypatch.setattr(kind, "execute", execute)
+
+    def logs_read() -> list[str]:  # whole rows of the attempts, or their logs
+        return [q for q in said if "FROM attempts" in q and ("a.*" in q or " log" in q or "log," in q)]
+
+    formerly, rounds, left = Formerly(), [], []
+    with klass.connect("instructor") as conn:
+        lines = results.streamed(conn, formerly=formerly, rounds=rounds, left_out=left)
+        assert logs_read() == []
+        assert [(t.name, t.uid) for t in formerly.actors.values()] == [("Bo Chen", claimed["uid"])]
+        assert len(formerly.settled) == 1 and "settled by instructor the claimant's" in formerly.settled[0]
+        assert formerly.accounts["Bo Chen"] == claimed["uid"]  # the certificates' account of before
+        assert [(r.trainee.name, r.game) for r in rounds] == [("Di", "props-and-hops"),
+                                                              ("Di", "pai-gow-dice")]
+        assert all(r.faults for r in rounds)
+        written = list(lines)
+    assert len(logs_read()) == 1 and logs_read()[0].startswith("SELECT a.* FROM attempts a"), said
+    assert sorted((line.trainee.name, line.trainee.uid == claimed["uid"]) for line in written) == [
+        ("Ana Ruiz", True), ("Di", False), ("Di", False)]
+    assert left == []
+
+
+def test_a_settled_claim_and_rounds_exported_holding_a_few_attempts(tmp_path, klass, claimed, monkeypatch):
+    """The export of a class whose settled id holds 40 of Bo's attempts of 2,000 actions each,
+    with supervised rounds: each attempt's statement on the row's actor is voided, the rounds are
+    stated, and the export, run in this process, holds a fetch or two of five attempts, not the
+    forty. Exported whole (the merge of main as it was), it held them all."""
+    monkeypatch.setattr(results, "ITERSIZE", 5)
+    log = tuple({"do": "pay", "round": 1 + i // 20, "at": 2.5 + i, "amount": 500 + i} for i in range(2000))
+    settled_with_rounds(tmp_path, klass, claimed, attempts=40, log=log)
+    with klass.connect("instructor") as conn:
+        whole = peak(lambda: results.server_lines(conn))  # the class held whole
+    out = tmp_path / "class.json"
+    done = []
+    exported = peak(lambda: done.append(run_here(
+        "export-results", "--class", klass.address("instructor").url, "--format", "xapi", "--out", str(out))))
+    assert done[0].returncode == 0, done[0].stderr
+    assert "43 attempts, 2 supervised rounds (practice)" in done[0].stdout, done[0].stdout
+    assert "after 41 voiding the statements they replace" in done[0].stdout
+    said = json.loads(out.read_text(encoding="utf-8"))
+    voided = [s for s in said if s["verb"]["id"].endswith("/voided")]
+    assert len(voided) == 41 and said[:41] == voided
+    stated = {(s["actor"]["name"], s["actor"]["account"]["name"]) for s in said[41:]}
+    assert ("Bo Chen", claimed["uid"]) not in stated and ("Ana Ruiz", claimed["uid"]) in stated
+    assert sum(s["verb"]["id"].endswith("/scored") for s in said) >= 2
+    assert exported < whole / 3, f"the export took {exported:,} bytes at most; the class held whole {whole:,}"
+
+
+@pytest.mark.usefixtures("fast_pushes")
+def test_the_instructor_settles_a_disputed_id_from_the_class_tab(qtbot, tmp_path, klass, claimed):
+    """Settle claim… shows only while a row is disputed. The instructor selects Bo's row, clicks
+    it, finds Bo's claimed id chosen, picks the row's with Alt+R, gives a reason and Settle: the
+    class keeps the settling with her reason and the instructor's login, the status bar says it in
+    settle-claim's words, and the mark and the button go once the class is read again. A second
+    settling of the same id is refused in the dialog, in the class's words."""
+    from ui.qt import Qt
+
+    hers = claimed["uid"]
+    w, page, store = instructor_window(qtbot, tmp_path, klass)
+    view = page.klass
+    qtbot.waitUntil(lambda: page.live.refreshes >= 1, timeout=WITHIN)
+    assert not view.settle_button.isVisible(), "no claim yet: nothing to settle"
+    claim(klass, claimed)
+    page.live.request(in_full=True)
+    qtbot.waitUntil(lambda: view.settle_button.isVisible(), timeout=WITHIN)
+    bo = next(n for n, t in enumerate(view.trainees) if t.name.startswith("Bo Chen"))
+    view.table.setCurrentIndex(view.model.index(bo, 0))
+    qtbot.mouseClick(view.settle_button, Qt.MouseButton.LeftButton)
+    ask = view.settle_dialog
+    qtbot.waitExposed(ask)
+    ask.activateWindow()
+    qtbot.waitActive(ask)
+    assert ask.claim.count() == 1
+    assert ask.claim.itemText(0) == f"Bo Chen's trainee id {hers[:8]}…, claimed by Ana Ruiz's login"
+    assert ask.claim.itemData(0, Qt.ItemDataRole.ToolTipRole) == (
+        f"Trainee id {hers}, claimed by login {claimed['ana']}")
+    assert ask.claimant.isChecked(), "the claimant's is the first choice"
+    assert not ask.button.isEnabled(), "nothing settled without a reason"
+    qtbot.keyClick(ask.windowHandle(), Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)  # as typed
+    qtbot.waitUntil(ask.row.isChecked, timeout=WITHIN)  # a mnemonic clicks after its animation
+    qtbot.keyClicks(ask.reason, "Bo sat at Table 4; Ana was away that week")
+    ask.grab().save(str(tmp_path / "settle.png"))
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert not ask.isVisible()
+    assert w.statusBar().currentMessage().startswith(
+        f"Trainee id {hers} settled the row's in {klass.database} (1 claim rejected)")
+    with klass.admin() as admin:
+        assert admin.execute("SELECT outcome, reason, done_by FROM trainee_claim_settlements").fetchall() == [
+            ("row", "Bo sat at Table 4; Ana was away that week", "instructor")]
+    qtbot.waitUntil(lambda: not view.settle_button.isVisible(), timeout=WITHIN)
+    assert not any("disputed" in t.name for t in view.trainees)
+
+    # the dialog, opened while the row was still marked, meets a settled id: refused, in the class's words
+    from ui.classroom.claims import SettleDialog
+    again = SettleDialog([people_claim(hers, claimed["ana"])], page.live.settle, view)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.keyClicks(again.reason, "again")
+    qtbot.mouseClick(again.button, Qt.MouseButton.LeftButton)
+    assert again.isVisible() and again.problem.text().startswith("Not settled: ")
+    assert "settled already" in again.problem.text()
+    again.close()
+    w.close()
+    store.close()
+
+
+def people_claim(uid: str, login: str):
+    """An open claim of `uid` by Ana's `login`, as trainer.classes.server.people lists it."""
+    from trainer.classes.server.people import Claim
+
+    return Claim(uid, "Bo Chen", login, "Ana Ruiz", 0.0, None)

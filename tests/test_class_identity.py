@@ -353,3 +353,41 @@ def test_a_profile_made_before_her_login_becomes_her_logins_trainee_in_the_app(q
     ask.reject()
     w.close()
     store.close()
+
+
+def test_the_export_refuses_the_two_name_id_and_still_holds_a_few_attempts(tmp_path, klass, stage, ivy,
+                                                                           monkeypatch):
+    """Issue 22's merge: the refusal of an id that carries two names needs no line in memory.
+    Table 4 registered Bo under "Madonna1", a certificate's own name; Cy and Di sent 40 attempts
+    of 2,000 actions each. The xAPI export, run in this process, refuses "Madonna1" by name and
+    writes the others' attempts, holding a fetch or two of five of them, never the class."""
+    from tests.support.class_server import attempt
+    from tests.test_handoff_streamed import peak
+    from trainer.classes.workstation import results
+
+    monkeypatch.setattr(results, "ITERSIZE", 5)
+    log = tuple({"do": "pay", "round": 1 + i // 20, "at": 2.5 + i, "amount": 500 + i} for i in range(2000))
+    path = tmp_path / "table-9.db"
+    with Store.open(path) as store:
+        for name in ("Cy", "Di"):
+            tid = store.add_trainee(name)
+            for n in range(20):
+                store.record_attempt(attempt(tid, n, log=log))
+    assert push_all(path, klass) == 40
+    bo_file = progress_file(tmp_path / "table-4.db", {"Bo Chen": 1})
+    assert squat(stage["table 4 address"], "Bo Chen", "Madonna1",
+                 (an_attempt(bo_file, "Bo Chen", "b" * 32) | {"trainee_uid": "Madonna1"},)) == "pushed"
+    ClassLedger(klass.address("instructor")).add_certificate(bo_passed(tmp_path, ivy, "Madonna1"))
+    with klass.connect("instructor") as conn:
+        whole = peak(lambda: results.server_lines(conn))  # the class held whole
+    out = tmp_path / "class.json"
+    done = []
+    exported = peak(lambda: done.append(run_here(
+        "export-results", "--class", klass.address("instructor").url, "--format", "xapi", "--out", str(out),
+        "--public-key", str(public_key(tmp_path, ivy)))))
+    assert done[0].returncode == 0, done[0].stderr
+    assert "40 attempts and 0 certificates" in done[0].stdout
+    assert "trainee id Madonna1 carries two names (Bo Chen, Madonna1)" in done[0].stderr
+    actors = {(s["actor"]["account"]["name"], s["actor"]["name"]) for s in json.loads(out.read_text())}
+    assert {name for _, name in actors} == {"Cy", "Di"} and len(actors) == 2
+    assert exported < whole / 3, f"the export took {exported:,} bytes at most; the class held whole {whole:,}"

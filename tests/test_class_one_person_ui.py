@@ -7,13 +7,10 @@ from __future__ import annotations
 import pytest
 
 from tests.support.class_server import progress_file, push_all
-from tests.test_classroom_ui import FAST, WITHIN, instructor_window
+from tests.support.live_class import WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from trainer.classes.server.people import merge
 
-
-@pytest.fixture(autouse=True)
-def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
+pytestmark = pytest.mark.usefixtures("fast_pushes")
 
 
 def test_an_instructor_merges_two_rows_from_the_class_tab(qtbot, tmp_path, klass, monkeypatch):

@@ -7,13 +7,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.support.class_server import progress_file
+from tests.support.live_class import FAST, WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from tests.test_class_supervised import expected_rates, faulty, supervise
-from tests.test_classroom_ui import FAST, WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from trainer.classes import ClassConnection
 from ui.progress.supervising import CLASS_WORDS
 from ui.qt import QApplication, Qt
 from ui.shell import theme
+
+pytestmark = pytest.mark.usefixtures("fast_pushes")
 
 
 def cell(view, name: str, heading: str) -> str:

@@ -14,18 +14,13 @@ import time
 import pytest
 
 from tests.support.class_server import T0, Class, attempt, frozen, progress_file, push_all
+from tests.support.live_class import FAST, WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from tests.support.screens import window_for as progress_window
 from trainer.classes import ClassConnection
 from trainer.procedure.model import Skill
 from trainer.progress import Store
 
-FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
-WITHIN = 60_000  # ms: only a guard against a hang
-
-
-@pytest.fixture(autouse=True)
-def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
+pytestmark = pytest.mark.usefixtures("fast_pushes")
 
 
 def window_for(qtbot, store, trainee):
@@ -136,17 +131,6 @@ def test_the_status_line_says_a_frozen_server_is_not_answering(qtbot, tmp_path, 
     qtbot.waitUntil(lambda: class_line(w) == "Class: connected — all results sent", timeout=WITHIN)
     w.close()
     store.close()
-
-
-def instructor_window(qtbot, tmp_path, klass, login: str = "instructor"):
-    path = progress_file(tmp_path / "teacher.db", {"Ana": 4})
-    store = Store.open(path)
-    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
-    w = window_for(qtbot, store, store.trainee(lee))
-    w.rejoin_class(klass.address(login))
-    page = w.show_screen("progress")
-    page.tabs.setCurrentIndex(1)
-    return w, page, store
 
 
 def working_now(view) -> str:

@@ -391,6 +391,8 @@ def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path
     [line] = unended_lines(instructor)
     assert line == (f"Sam Lee, {exam.uid}, attempt 1 (sitting {token['nonce']}): started "
                     f"{time.strftime('%H:%M', time.localtime(started))}, 0 of 3 answers received, not ended")
+    # the class was never given the form: the instructor's own forms name it (certify --class)
+    assert unended_lines(instructor, names={exam.uid: exam.name}) == [line.replace(exam.uid, exam.name, 1)]
     with pytest.raises(CertifyError, match=r"has not ended on the class server yet.*abandon-sitting"):
         certified(tmp_path, ivy, joined, record, token)
     url = klass.address("instructor").url

@@ -147,6 +147,28 @@ def test_a_form_with_supervise_items_is_sat_sealed_certified_and_verified(tmp_pa
         assert done.returncode == 1 and SIGNATURE_FAILS in done.stdout, done.stdout
 
 
+def test_flags_raised_more_often_than_the_dealer_acts_are_certified_as_a_fail(tmp_path, ivy, items):
+    """The sixth cold review's #120: an item flagged more times than the dealer made other
+    actions could not be re-graded (d′ raised), so `certify` refused the sitting on every run and
+    the fail never reached a certificate. It is certified now, failed, the flood counted whole."""
+    exam = mixed(items)
+    rnd = exam.round(1)
+    others = len(rnd.log) - sum(len(f.done) for f in rnd.faults)
+    flood = [Flag(0.5 + n / 100, "seat 6 field", "ph-short-pay") for n in range(others + 5)]
+
+    def flags_of(p):
+        return [*caught(exam.round(p)), *(flood if p == 1 else [])]
+
+    token, record, result = sit_sealed(tmp_path, ivy, exam, flags_of)
+    assert result.passed is False and result.answers[1].total == 0
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        certificate = certify(ledger, ivy, record, token)
+    assert certificate["passed"] is False and certificate["answers"][1]["total"] == 0
+    assert len(certificate["answers"][1]["supervise"]["false_alarms"]) == others + 5
+    done = verified(tmp_path, ivy, [certificate])
+    assert done.returncode == 0 and "0 passed, 1 did not pass" in done.stdout, done.stdout + done.stderr
+
+
 def test_a_flag_list_changed_in_the_submission_is_refused_at_certification(tmp_path, ivy, items):
     """The workstation's copy changed after the sitting ended (a missed fault's flag added, the
     answers of two supervise items swapped): the result no longer proves its start code."""

@@ -117,6 +117,10 @@ def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verifie
         return report_html(certificate_data(cert, True))
 
     text = printed(certificate)
+    assert "<h1>Supervisor Certification Exam — Certified result (not passed)</h1>" in text
+    certificate["roles"] = ["supervisor", "<script>"]  # not a form's roles: read as a dealer's exam
+    assert "<h1>Dealer Certification Exam — " in printed(certificate)
+    certificate["roles"] = ["supervisor"]
     assert text.count("<b>Caught</b>: ") == 1 and text.count("<b>Missed</b>: ") == faults - 1
     for hostile in ([], {"faults": "x"}, {"faults": [1, None, "x"]}, "x", None):
         certificate["answers"][0]["supervise"] = hostile
@@ -129,7 +133,7 @@ def test_the_exam_list_reads_each_exams_name_whole_in_large_print_on_a_laptop(qt
     from tests.support.screens import window as main_window
     from trainer.exams import add_bundled_forms, installation_key
     from trainer.progress import Store
-    from ui.qt import QApplication
+    from ui.qt import QApplication, QFont, QFontMetrics
     from ui.shell import theme
 
     app = QApplication.instance()
@@ -150,6 +154,14 @@ def test_the_exam_list_reads_each_exams_name_whole_in_large_print_on_a_laptop(qt
         assert not listed.horizontalScrollBar().isVisible()
         games = [listed.item(r, 1) for r in range(listed.rowCount())]
         assert all(g.toolTip() == g.text() for g in games)
+        # a window narrower than the list: it scrolls sideways, and the Games heading stays whole
+        # (the sixth cold review saw it cut to "ım" in a 1024-pixel window, in normal print)
+        theme.apply(app, "light", large=False)
+        window.resize(1024, 700)
+        qtbot.waitUntil(lambda: listed.horizontalScrollBar().isVisible())
+        bold = QFont(listed.horizontalHeader().font())
+        bold.setBold(True)
+        assert listed.columnWidth(1) > QFontMetrics(bold).horizontalAdvance("Games")
     finally:
         window.close()
         store.close()

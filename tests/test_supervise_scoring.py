@@ -113,3 +113,20 @@ def test_a_dealt_round_flagged_at_every_fault_scores_whole_and_unflagged_loses_i
     assert silent.score == 0 and len(silent.missed) == 4
     assert silent.missed_cents == sum(f.cents for f in rnd.faults)
     assert silent.noise == len(rnd.log) - sum(len(f.done) for f in rnd.faults)
+
+
+def test_more_false_alarms_than_other_actions_count_every_one_flagged_and_score_nothing():
+    """The sixth cold review's #120: 25 presses of Flag on a round of 11 actions (one a fault)
+    made F = 25.5 / 11 > 1 and d′ raise, so a failed exam item could not be certified. Each
+    other action is flagged at most once: F = (10 + 0.5) / (10 + 1), d′ finite; every false alarm
+    still costs its point."""
+    rnd = a_round(11, fault(CALL, "call", 5.0))
+    flood = [Flag(float(t) / 2, "pointer", "ph-pointer-wrong") for t in range(25)]
+    s = score(rnd, flood)
+    assert (s.hits, len(s.false_alarms), s.noise) == (0, 25, 10)
+    assert s.false_alarm_rate == 1
+    # H = 0.5 / 2 = 0.25, F = 10.5 / 11 = 0.954545: z(0.25) = -0.6745, z(0.954545) = 1.6906
+    assert s.corrected == (Fraction(1, 4), Fraction(21, 22))
+    assert s.d_prime == pytest.approx(-0.6745 - 1.6906, abs=1e-3)
+    assert s.earned == -25 and s.score == 0
+    assert s.to_json()["false_alarms"] == 25  # what was done is kept whole

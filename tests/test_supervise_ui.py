@@ -338,3 +338,32 @@ def test_the_deal_bar_reads_whole(qtbot, width, large):
         app.setPalette(app.style().standardPalette())
         app.setProperty("theme", None)
         app.setProperty("large_print", None)
+
+
+def test_flag_pressed_more_often_than_the_dealer_acts_still_finishes_with_a_debrief(qtbot):
+    """The sixth cold review's #123: Flag pressed more times than the dealer made other actions
+    made Finish do nothing (a traceback on stderr, the round lost). Now the round finishes: every
+    false alarm counted and charged, the score 0, d′ finite."""
+    game = GAME_IDS[0]
+    seed, rnd = a_round_with_two_faults(game)
+    others = len(rnd.log) - sum(len(f.done) for f in rnd.faults)
+    page = page_for(qtbot)
+    deal_from_the_bar(qtbot, page, game, seed)
+    screen = page.screen
+    faulty = {f.target for f in rnd.faults}
+    innocent = next(t for t, _ in playback.targets(rnd, playback.frames(rnd)[0]) if t not in faulty)
+    panel = screen.flagging
+    for _ in range(others + 3):
+        press(qtbot, screen, Qt.Key.Key_F)
+        choose(qtbot, panel.targets, innocent)
+        press(qtbot, panel.targets, Qt.Key.Key_Return)
+        press(qtbot, panel.choices, Qt.Key.Key_Return)
+    assert screen.flag_list.count() == others + 3
+    qtbot.keyClick(screen, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert screen.debrief.isVisible()
+    s = screen.score
+    assert len(s.false_alarms) == others + 3 and s.false_alarm_rate == 1 and s.score == 0
+    h, f = Fraction(1, 2) / (len(rnd.faults) + 1), Fraction(others * 2 + 1, 2) / (others + 1)
+    assert s.d_prime == pytest.approx(NormalDist().inv_cdf(float(h)) - NormalDist().inv_cdf(float(f)))
+    page.stop()
+    page.close()

@@ -40,6 +40,8 @@ SLOW = {
     "test_classroom_ui.py::test_the_status_line_counts_what_waits_while_the_server_is_gone",
     "test_classroom_ui.py::test_the_status_line_says_a_frozen_server_is_not_answering",
     "test_handoff_lrs.py::test_a_class_exported_twice_is_accepted_and_kept_once_by_ralph",
+    "test_handoff_streamed.py::test_the_export_holds_a_few_attempts_not_the_class",
+    "test_class_claims_settled.py::test_a_settled_claim_and_rounds_exported_holding_a_few_attempts",
     "test_damaged_files.py::test_120_bit_flips_each_refused_untouched_or_opened_with_every_reader_running",
     "test_screen_sizes.py::test_on_a_laptop_and_a_projector",
     "test_damaged_files.py::test_a_kill_during_the_first_start_leaves_no_file_or_a_whole_one",

@@ -64,7 +64,10 @@ FACE = {
     **names_from("trainer.classes.workstation.push", "refused_line",  # "1 result refused by ...: why"
                  "pauses"),  # the pauses before each try again: doubling, capped, jittered
     # "Ana (trainee id 1a2b3c4d…)": one of two trainees of a name, as the Class tab shows her
-    **names_from("trainer.classes.workstation.classview", "told_apart"),
+    **names_from("trainer.classes.workstation.classview", "told_apart",
+                 "DISPUTED"),  # the mark after a name while a login claims one of its ids
+    # "Trainee id … settled the claimant's …": what settling a claimed id did (settle-claim's line)
+    **names_from("trainer.classes.server.people", "settled_line"),
     **names_from("trainer.classes.server.logins", "new_password",  # a trainee's class password
                  "CLOSE_SHARED_SAYS", "OPEN_SHARED_SAYS"),  # what closing the shared login does
 }

@@ -34,6 +34,7 @@ def run(args) -> int:
     from trainer.errors import RequestError
     from trainer.exams.certify import CERTIFY_WITHIN
     from trainer.exams.classledger import unended_lines
+    from trainer.exams.formstore import list_forms
     from trainer.exams.keys import read_private_key
     from trainer.exams.submission import CertifySummary, certify_class, certify_submission, write_certificates
     from trainer.progress.store import Store
@@ -50,7 +51,8 @@ def run(args) -> int:
             certify_submission(store, key, args.submission, classroom=classroom, within=grace)
         if classroom is not None:  # in a class the server's record is the result: nothing need be handed in
             certify_class(store, key, classroom, summary=summary, held_too=args.certify_held)
-        unended = [] if classroom is None else unended_lines(classroom)
+        names = {f.uid: f.name for f in list_forms(store, archived=True)}
+        unended = [] if classroom is None else unended_lines(classroom, names=names)
     write_certificates(args.out, summary.certificates)
     for c in summary.certificates:
         verdict = "passed" if c["passed"] else "did not pass"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 
 from trainer.commands._shared import EXIT_BAD_INPUT, class_option
 
@@ -70,10 +71,12 @@ def run(args) -> int:
 
     from trainer.paths import atomic_text
     from trainer.progress import handoff
+    from trainer.progress.records import Mode, clean_name
 
     left_out: list[str] = []  # the class's attempts not written (retracted, or unreadable), and why
     accounts: dict[str, str] = {}  # the class's names and their people's uids
     refused_names: set[str] = set()  # names sent under a trainee id that carries two names
+    practising: list = []  # the trainees whose practice attempts are written, known before they are
     formerly = handoff.Formerly()  # the actors of before a claim was settled the claimant's
     rounds: list = []  # the supervised rounds, practice (trainer.progress.handoff_supervised)
     if (args.file is None) == (args.class_address is None):
@@ -85,39 +88,32 @@ def run(args) -> int:
             print(f"{WHERE}: {args.file}: no such progress file", file=sys.stderr)
             return EXIT_BAD_INPUT
         lines, kept = _from_file(args.file, args.trainee, rounds)
+        practising.extend(line.trainee for line in handoff.practice_only(lines))  # a file's: a list
     else:
         lines, kept = _from_class(args.class_address, args.trainee, asked=bool(keys), left_out=left_out,
-                                  accounts=accounts, refused_names=refused_names, formerly=formerly,
-                                  rounds=rounds)
-    notes: list[str] = [why for why in left_out if why.startswith("trainee id ")]  # whole people
-    notes.extend(formerly.settled)  # the claims the instructor settled, each named
-    left_out = [why for why in left_out if not why.startswith("trainee id ")]
-    if left_out:
-        notes.append(f"{len(left_out)} attempt{'s' if len(left_out) != 1 else ''} of the class left out: "
-                     + "; ".join(left_out))
+                                  accounts=accounts, refused_names=refused_names, practising=practising,
+                                  formerly=formerly, rounds=rounds)
+    refused: list[str] = []  # certificates and accounts refused before anything is written, and why
     certified: list = []
     if keys:
         from trainer.exams.employer import certified as check
 
         certified, bad = check(kept, keys, args.trainee)
-        notes.extend(bad)  # after the class's attempts left out: every row not written is named
-        from trainer.progress.records import clean_name
-
         disputed = [c for c in certified if clean_name(c.trainee) in refused_names]
         if disputed:
             certified = [c for c in certified if c not in disputed]
-            notes.append(f"{len(disputed)} certificate{'s' if len(disputed) != 1 else ''} left out, "
-                         "sent under a trainee id that carries two names: "
-                         + "; ".join(f"{c.trainee}, {c.form} ({c.result})" for c in disputed))
+            refused.append(f"{len(disputed)} certificate{'s' if len(disputed) != 1 else ''} left out, "
+                           "sent under a trainee id that carries two names: "
+                           + "; ".join(f"{c.trainee}, {c.form} ({c.result})" for c in disputed))
     elif kept:
         many = len(kept) != 1
-        notes.append(f"{len(kept)} exam certificate{'s' if many else ''} not written: give the "
-                     f"instructor's --public-key KEY to check and export {'them' if many else 'it'}")
-    lines, certified, shared = handoff.one_person_each(lines, certified, accounts)
-    notes.extend(shared)  # an account that would carry two names: refused, named
-    _, exams = handoff.practice(lines)
-    if exams:
-        notes.append(handoff.EXAMS_NOTE.format(n=exams, s="s" if exams != 1 else ""))
+        bad = [f"{len(kept)} exam certificate{'s' if many else ''} not written: give the "
+               f"instructor's --public-key KEY to check and export {'them' if many else 'it'}"]
+    else:
+        bad = []
+    # checked from the trainees alone, before the first line is read: the lines stay streamed
+    lines, certified, shared = handoff.one_person_each(lines, certified, practising, accounts)
+    refused.extend(shared)  # an account that would carry two names: refused, named
     home_page, base = args.home_page or handoff.HOME_PAGE, args.activity_base or handoff.IRI
     replaces = None
     if args.replaces_base is not None or args.replaces_home_page is not None:
@@ -126,20 +122,42 @@ def run(args) -> int:
                   "--format xapi", file=sys.stderr)
             return EXIT_BAD_INPUT
         replaces = (args.replaces_home_page or home_page, args.replaces_base or base)
-    text = io.StringIO()
-    n = handoff.write(lines, text, args.format, certified=certified, home_page=home_page,
-                      activity_base=base, bom=args.out is not None, replaces=replaces, accounts=accounts,
-                      formerly=formerly, supervised=rounds)
-    if args.format == "xapi" and args.activity_base is None:  # said once, when written
-        notes.append(handoff.PLACEHOLDER_NOTE)
+    counted = {"attempts": 0, "exams": 0}  # as the lines go by: the class's are never held at once
+
+    def count(lines):
+        for line in lines:
+            counted["exams" if line.attempt.mode is Mode.EXAM else "attempts"] += 1
+            yield line
+
+    def written(out) -> int:
+        return handoff.write(count(lines), out, args.format, certified=certified, home_page=home_page,
+                             activity_base=base, bom=args.out is not None, replaces=replaces,
+                             accounts=accounts, formerly=formerly, supervised=rounds)
+
     if args.out is not None:
         try:
             with atomic_text(args.out, private=True) as out:  # trainees' results: the owner's only
-                out.write(text.getvalue())
+                n = written(out)
         except OSError as e:
             print(f"{WHERE}: {args.out}: cannot be written ({e.strerror or e})", file=sys.stderr)
             return EXIT_BAD_INPUT
-        attempts = len(handoff.practice(lines)[0])
+    else:
+        text = io.StringIO()  # standard output is written whole, or not at all
+        written(text)
+    notes = [why for why in left_out if why.startswith("trainee id ")]  # whole people
+    notes.extend(formerly.settled)  # the claims the instructor settled, each named
+    attempts_left = [why for why in left_out if not why.startswith("trainee id ")]
+    if attempts_left:
+        notes.append(f"{len(attempts_left)} attempt{'s' if len(attempts_left) != 1 else ''} of the class "
+                     "left out: " + "; ".join(attempts_left))
+    notes.extend(bad)  # after the class's attempts left out: every row not written is named
+    notes.extend(refused)
+    if counted["exams"]:
+        notes.append(handoff.EXAMS_NOTE.format(n=counted["exams"], s="s" if counted["exams"] != 1 else ""))
+    if args.format == "xapi" and args.activity_base is None:  # said once, when written
+        notes.append(handoff.PLACEHOLDER_NOTE)
+    if args.out is not None:
+        attempts = counted["attempts"]
         made = (sum(max(1, len(r.by_class())) for r in rounds) if args.format == "xapi"
                 else len(rounds))  # the rounds' statements, or rows
         voided = n - attempts - len(certified) - made
@@ -157,7 +175,7 @@ def run(args) -> int:
     return 0
 
 
-def _from_file(path: str, trainee: str | None, rounds: list) -> tuple[list, list]:
+def _from_file(path: str, trainee: str | None, rounds: list) -> tuple[Iterable, list]:
     """The file's attempts (one trainee's, or everyone's) and the certificates it keeps (an
     instructor's file keeps those it signed, of trainees it may hold no attempt of); its
     supervised rounds put in `rounds`."""
@@ -182,22 +200,25 @@ def _from_file(path: str, trainee: str | None, rounds: list) -> tuple[list, list
 
 
 def _from_class(address, trainee: str | None, *, asked: bool, left_out: list[str],
-                accounts: dict[str, str], refused_names: set[str], formerly,
-                rounds: list) -> tuple[list, list]:
-    """The class's attempts and the certificates it keeps (an instructor's or supervisor's login
-    reads them; a trainee's reads none, which stops the export only when they were asked for);
+                accounts: dict[str, str], refused_names: set[str], practising: list, formerly,
+                rounds: list) -> tuple[Iterable, list]:
+    """The class's attempts (read as they are written) and the certificates it keeps (an
+    instructor's or supervisor's login reads them; a trainee's reads none, which stops the export
+    only when they were asked for);
     the attempts left out (retracted, or unreadable) named in `left_out`; each name's person's
-    uid in `accounts`, and the names sent under a trainee id that carries two names in
-    `refused_names`, and the actors of before a claim was settled in `formerly`
+    uid in `accounts`, the names sent under a trainee id that carries two names in
+    `refused_names`, the trainees whose practice attempts are read in `practising`, the actors
+    of before a claim was settled in `formerly` and the supervised rounds in `rounds`
     (trainer.classes.workstation.results.server_lines)."""
     from trainer.classes.errors import ClassServerError
     from trainer.classes.workstation.connection import ClassLedger
     from trainer.classes.workstation.results import class_lines
     from trainer.progress.errors import UnknownTraineeError
 
+    lines: Iterable | None
     try:
         lines = class_lines(address, trainee, left_out=left_out, accounts=accounts,
-                            refused_names=refused_names, formerly=formerly,
+                            refused_names=refused_names, practising=practising, formerly=formerly,
                             rounds=rounds)
     except UnknownTraineeError as e:
         if not str(e).startswith("the class has no trainee named"):

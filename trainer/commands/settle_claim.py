@@ -33,6 +33,7 @@ def run(args) -> int:
     """Exit 0 with the claims settled (or listed), 2 when the arguments are short or the class
     refuses (in one line, why)."""
     from trainer.classes.errors import ClassServerError
+    from trainer.classes.server.people import settled_line
     from trainer.classes.workstation.connection import ClassLedger
 
     ledger = ClassLedger(args.class_address)
@@ -65,12 +66,5 @@ def run(args) -> int:
     except ClassServerError as e:
         print(f"{WHERE}: {e}", file=sys.stderr)
         return 2
-    claims = f"{n} claim{'s' if n != 1 else ''}"
-    if args.to == "claimant":
-        print(f"Trainee id {args.trainee} settled the claimant's (login {login}) in "
-              f"{ledger.address.database} ({claims}): its results are her login's from now on, "
-              "in the class view and the exports.")
-    else:
-        print(f"Trainee id {args.trainee} settled the row's in {ledger.address.database} ({claims} "
-              "rejected): the exports write it as before the claim.")
+    print(settled_line(args.trainee, login if args.to == "claimant" else None, ledger.address.database, n))
     return 0

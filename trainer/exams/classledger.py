@@ -338,15 +338,20 @@ def not_as_recorded(kept: dict, record: dict, nonce: str, ending) -> str | None:
     return None
 
 
-def unended_lines(classroom, now: float | None = None) -> list[str]:
+def unended_lines(classroom, now: float | None = None, names: dict[str, str] | None = None) -> list[str]:
     """One line for each sitting started on the class server and not ended there (see "A
     sitting that never ends"), as the instructor sees it in `certify --class` and on the Class
     tab: "Sam Lee, Form, attempt 1 (sitting N): started 14:05, 1 of 3 answers received, not
-    ended" and, once recorded, how it was recorded abandoned. ExamOfflineError or
-    ClassLedgerError when the server cannot be read."""
+    ended" and, once recorded, how it was recorded abandoned. A form the class was never given
+    is named from `names` (form uid -> name: the instructor's own forms), else by its uid.
+    ExamOfflineError or ClassLedgerError when the server cannot be read."""
     with Server(f"The class server cannot be reached now ({classroom.address.shown}): the sittings "
                 "not ended are not known"):
         rows = classroom.unended_sittings()
+    named = names or {}
+    for r in rows:
+        if r["form"] == r["form_uid"]:  # the class has no name for it
+            r["form"] = named.get(r["form_uid"], r["form"])
     return [unended_line(r, now) for r in rows]
 
 

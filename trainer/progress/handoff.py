@@ -45,8 +45,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import json
 import re
+import tempfile
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -131,6 +133,11 @@ class Certified(NamedTuple):
     @property
     def outcome(self) -> str:
         return "passed" if self.passed else self.status if self.status != "passed" else "failed"
+
+
+def practice_only(lines: Iterable[Line]) -> Iterator[Line]:
+    """The attempts the employer gets, one at a time, as `practice` keeps them."""
+    return (line for line in lines if line.attempt.mode is not Mode.EXAM)
 
 
 def practice(lines: Iterable[Line]) -> tuple[list[Line], int]:
@@ -311,12 +318,14 @@ def voiding(old: dict, home_page: str) -> dict:
 @dataclass
 class Formerly:
     """The actors an export gave before a class's instructor settled a claimed trainee id the
-    claimant's (trainer.classes.server.people "Claims settled"): `actors`, each attempt's trainee
-    as it was then (by attempt uid), for the attempts whose actor changed; `accounts`, the names'
-    accounts as they were then (clean name to uid); `settled`, a line naming each claim settled,
-    as the export says it. Filled by the class's reader."""
+    claimant's (trainer.classes.server.people "Claims settled"): `actors`, the person a trainee
+    row's attempts were given then, by the row's id (an attempt's `trainee_id`), for the rows
+    whose actor changed; `accounts`, the names' accounts as they were then (clean name to uid);
+    `settled`, a line naming each claim settled, as the export says it. Filled by the class's
+    reader from its trainees and the claims, before any attempt is read: the attempts' actors of
+    before are known as they go by, and never held."""
 
-    actors: dict[str, Trainee] = field(default_factory=dict)
+    actors: dict[int, Trainee] = field(default_factory=dict)
     accounts: dict[str, str] = field(default_factory=dict)
     settled: list[str] = field(default_factory=list)
 
@@ -350,8 +359,8 @@ def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), ho
         if formerly is None:
             return []
         then = {**accounts, **formerly.accounts}
-        return ([statement(Line(formerly.actors[a.uid], a), home_page=home, titles=titles, activity_base=base)
-                 for _, a in kept if a.uid in formerly.actors]
+        return ([statement(Line(formerly.actors[a.trainee_id], a), home_page=home, titles=titles,
+                           activity_base=base) for _, a in kept if a.trainee_id in formerly.actors]
                 + [certified_statement(c, accounts=then, home_page=home, activity_base=base)
                    for c in certified if clean_name(c.trainee) in formerly.accounts])
 
@@ -368,26 +377,98 @@ def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable
                      home_page: str = HOME_PAGE, activity_base: str = IRI,
                      replaces: tuple[str, str] | None = None, accounts: dict[str, str] | None = None,
                      formerly: Formerly | None = None, supervised: Iterable = ()) -> int:
-    """Write the statements as one JSON list (those voided first); how many."""
-    found = statements(lines, certified=certified, home_page=home_page, activity_base=activity_base,
-                       replaces=replaces, accounts=accounts, formerly=formerly, supervised=supervised)
-    json.dump(found, out, ensure_ascii=False, indent=1)
-    out.write("\n")
-    return len(found)
+    """Write `statements` as one JSON list (those voided first); how many. The lines are read one
+    at a time and each statement is set aside in a temporary file as it is made, then written
+    in its place: what is held is a few numbers a statement, never the class's attempts. What
+    `formerly` voids is known from each line's trainee row as it goes by (`Formerly.actors`),
+    and from the certificates' names; `supervised`, the rounds, are made after the lines."""
+    certified = list(certified)
+    titles: dict = {}
+    accounts = dict(accounts or {})
+    now: list[tuple[str, int, int, int, str]] = []  # each statement's timestamp, place, bytes in `spool`, id
+    # each statement sent before that these replace: its timestamp, what made it (as `statements`
+    # orders them: the actors of before under each base sent, then the replaced base's), place, id
+    before: list[tuple[str, int, int, str]] = []
+    sent = [(home_page, activity_base)] + ([replaces] if replaces is not None else [])
+    then = formerly if formerly is not None else Formerly()
+    with tempfile.TemporaryFile() as spool:
+
+        def set_aside(found: dict) -> None:
+            said = json.dumps(found, ensure_ascii=False, indent=1).encode()
+            now.append((found["timestamp"], len(now), spool.tell(), len(said), found["id"]))
+            spool.write(said)
+
+        def replaced(old: dict, made_by: int) -> None:
+            before.append((old["timestamp"], made_by, len(before), old["id"]))
+
+        for line in practice_only(lines):
+            if line.trainee.uid:
+                accounts[clean_name(line.trainee.name)] = line.trainee.uid
+            set_aside(statement(line, home_page=home_page, titles=titles, activity_base=activity_base))
+            was = then.actors.get(line.attempt.trainee_id)
+            if was is not None:  # the statements sent before gave the attempt this actor
+                for made_by, (home, base) in enumerate(sent):
+                    replaced(statement(Line(was, line.attempt), home_page=home, titles=titles,
+                                       activity_base=base), made_by)
+            if replaces is not None:
+                replaced(statement(line, home_page=replaces[0], titles=titles, activity_base=replaces[1]), 2)
+        accounts_then = {**accounts, **then.accounts}
+        for c in certified:  # with every name's account, as the attempts gave them
+            set_aside(certified_statement(c, accounts=accounts, home_page=home_page,
+                                          activity_base=activity_base))
+            if clean_name(c.trainee) in then.accounts:  # and this certificate that account
+                for made_by, (home, base) in enumerate(sent):
+                    replaced(certified_statement(c, accounts=accounts_then, home_page=home,
+                                                 activity_base=base), made_by)
+            if replaces is not None:
+                replaced(certified_statement(c, accounts=accounts, home_page=replaces[0],
+                                             activity_base=replaces[1]), 2)
+        for r in supervised:
+            for found in supervised_statements(r, home_page=home_page, activity_base=activity_base):
+                set_aside(found)
+            if replaces is not None:
+                for sent_before in supervised_statements(r, home_page=replaces[0],
+                                                         activity_base=replaces[1]):
+                    replaced(sent_before, 2)
+        now.sort()
+        kept = {found[4] for found in now}
+        void: dict[str, str] = {}  # each statement voided, once, and its timestamp
+        for when, _, _, uid in sorted(before):
+            if uid not in kept:
+                void.setdefault(uid, when)
+        items = [json.dumps(voiding({"id": uid, "timestamp": when}, home_page), ensure_ascii=False,
+                            indent=1).encode() for uid, when in void.items()]
+        if not items and not now:
+            out.write("[]\n")
+            return 0
+        first = True  # as json.dump writes a list with indent=1: each item one more space in
+        for said in itertools.chain(items, _spooled(spool, now)):
+            out.write(("[\n " if first else ",\n ") + said.decode().replace("\n", "\n "))
+            first = False
+        out.write("\n]\n")
+    return len(items) + len(now)
+
+
+def _spooled(spool: IO[bytes], where: list[tuple[str, int, int, int, str]]) -> Iterator[bytes]:
+    for _, _, at, size, _ in where:
+        spool.seek(at)
+        yield spool.read(size)
 
 
 # --------------------------------------------------------------------------- one actor, one person
-def shared_accounts(lines: Iterable[Line], certified: Iterable[Certified] = (),
+def shared_accounts(trainees: Iterable[Trainee], certified: Iterable[Certified] = (),
                     accounts: dict[str, str] | None = None) -> dict[str, list[str]]:
     """{account: its names} of each account (a trainee id, as the statements' actors and the
     transcript's "Trainee id" name them) that would carry two names not known as one person: a
     certificate's name with no row of its own is its own account, which a trainee id may spell
-    too. Names are one person when `accounts` (and the attempts' own trainees) give each of them
-    that account: a class's merged rows, a login's name."""
-    kept, _ = practice(lines)
-    known = {**(accounts or {}), **{clean_name(t.name): t.uid for t, _ in kept if t.uid}}
+    too. `trainees` are those whose practice attempts are written (the lines' own, or from a
+    first pass over the attempts' trainees: never the attempts themselves, so that a class is
+    checked before it is streamed). Names are one person when `accounts` (and those trainees)
+    give each of them that account: a class's merged rows, a login's name."""
+    trainees = list(trainees)
+    known = {**(accounts or {}), **{clean_name(t.name): t.uid for t in trainees if t.uid}}
     names: dict[str, dict[str, str]] = {}
-    for t, _ in kept:
+    for t in trainees:
         names.setdefault(t.uid, {}).setdefault(clean_name(t.name), t.name)
     for c in certified:
         name = clean_name(c.trainee)
@@ -396,20 +477,23 @@ def shared_accounts(lines: Iterable[Line], certified: Iterable[Certified] = (),
             if len(found) > 1 and any(known.get(n) != account for n in found)}
 
 
-def one_person_each(lines: list[Line], certified: list[Certified], accounts: dict[str, str] | None = None
-                    ) -> tuple[list[Line], list[Certified], list[str]]:
-    """The attempts and certificates less those on an account that carries two names
-    (`shared_accounts`), and a line naming each such account: the export refuses the account
-    rather than give one actor two people."""
-    shared = shared_accounts(lines, certified, accounts)
+def one_person_each(lines: Iterable[Line], certified: list[Certified], trainees: Iterable[Trainee],
+                    accounts: dict[str, str] | None = None
+                    ) -> tuple[Iterable[Line], list[Certified], list[str]]:
+    """The attempts (as they come: `lines` is not read here) and the certificates less those on
+    an account that carries two names (`shared_accounts` of `trainees`, those whose practice
+    attempts `lines` carry), and a line naming each such account: the export refuses the
+    account rather than give one actor two people."""
+    trainees = list(trainees)
+    shared = shared_accounts(trainees, certified, accounts)
     if not shared:
         return lines, certified, []
-    known = {**(accounts or {}), **{clean_name(t.name): t.uid for t, _ in practice(lines)[0] if t.uid}}
-    lines = [line for line in lines if line.trainee.uid not in shared]
+    known = {**(accounts or {}), **{clean_name(t.name): t.uid for t in trainees if t.uid}}
+    kept = (line for line in lines if line.trainee.uid not in shared)
     certified = [c for c in certified if known.get(clean_name(c.trainee), c.trainee) not in shared]
-    return lines, certified, [f"trainee id {account} carries two names ({', '.join(names)}): its attempts "
-                              "and certificates left out, so that no actor is two people"
-                              for account, names in shared.items()]
+    return kept, certified, [f"trainee id {account} carries two names ({', '.join(names)}): its attempts "
+                             "and certificates left out, so that no actor is two people"
+                             for account, names in shared.items()]
 
 
 # --------------------------------------------------------------------------- the transcript
@@ -433,26 +517,34 @@ def local_time(t: float) -> tuple[str, str]:
 def transcript_rows(lines: Iterable[Line], certified: Iterable[Certified] = (),
                     supervised: Iterable = ()) -> Iterator[list[str]]:
     """The header, then a row per practice attempt, certificate or supervised round (practice:
-    trainer.progress.handoff_supervised), oldest first."""
+    trainer.progress.handoff_supervised), oldest first: the lines are taken oldest first (by when
+    they started), one at a time, and the certificates (by when they were sat) and the rounds (by
+    when they were finished) put among them, after the attempts that started then, a round after
+    a certificate of the same time."""
     from trainer.games import GAME_NAMES
 
-    kept, _ = practice(lines)
     titles: dict[tuple[str, str], str] = {}
-    rows: list[tuple[float, tuple[object, ...]]]
-    rows = [(a.started, (trainee.name, trainee.uid, *local_time(a.started), GAME_NAMES.get(a.game, a.game),
-                         title(a, titles), MODE_NAMES.get(a.mode.value, a.mode.value),
-                         CERTIFICATION["practice"], "" if a.abandoned else a.total, outcome(a),
-                         f"{a.duration:.2f}", len(a.findings), "; ".join(sections(a)), a.source, a.uid,
-                         "", ""))
-            for trainee, a in kept]
-    rows += [(c.sat_at, (c.trainee, "", *local_time(c.sat_at), "", c.form, CERTIFIED_MODE,
-                         CERTIFICATION["certified-exam"], c.total, c.outcome, "", "", "", "", c.result,
-                         f"{c.signer} (key {c.fingerprint})", c.code))
-             for c in certified]
-    rows += [(r.finished, supervised_row(r)) for r in supervised]
+    waiting = sorted([(c.sat_at, 0, n, _signed(c)) for n, c in enumerate(certified)]
+                     + [(r.finished, 1, n, supervised_row(r)) for n, r in enumerate(supervised)],
+                     key=lambda w: w[:3])
+    waiting.reverse()  # the next one last
     yield list(TRANSCRIPT_COLUMNS)
-    for _, row in sorted(rows, key=lambda r: r[0]):
-        yield [cell(v) for v in row]
+    for trainee, a in practice_only(lines):
+        while waiting and waiting[-1][0] < a.started:
+            yield [cell(v) for v in waiting.pop()[3]]
+        yield [cell(v) for v in (trainee.name, trainee.uid, *local_time(a.started),
+                                 GAME_NAMES.get(a.game, a.game), title(a, titles),
+                                 MODE_NAMES.get(a.mode.value, a.mode.value), CERTIFICATION["practice"],
+                                 "" if a.abandoned else a.total, outcome(a), f"{a.duration:.2f}",
+                                 len(a.findings), "; ".join(sections(a)), a.source, a.uid, "", "")]
+    while waiting:
+        yield [cell(v) for v in waiting.pop()[3]]
+
+
+def _signed(c: Certified) -> tuple[object, ...]:
+    """A certificate's transcript row, before its cells are made safe."""
+    return (c.trainee, "", *local_time(c.sat_at), "", c.form, CERTIFIED_MODE, CERTIFICATION["certified-exam"],
+            c.total, c.outcome, "", "", "", "", c.result, f"{c.signer} (key {c.fingerprint})", c.code)
 
 
 def write_transcript(lines: Iterable[Line], out: IO[str], certified: Iterable[Certified] = (), *,

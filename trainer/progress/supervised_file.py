@@ -103,14 +103,26 @@ def _flag(where: str, f: Any) -> tuple[float, str, str]:
 
 def regraded(entries: list[Entry]) -> tuple[list[tuple[Entry, Any, Any]], list[str]]:
     """Each round dealt again here and its flags scored again: [(entry, round, score)], and the
-    rounds left out, each named with why."""
+    rounds left out, each named with why. The bundled library is read once for the file, and a
+    round named twice is dealt once."""
     from trainer.supervise.rounds import SuperviseError, again
     from trainer.supervise.scoring import Flag, score
 
+    library: list = []  # the bundled scenarios, read at the first round that names one
+
+    def find(scenario_id: str):
+        if not library:
+            from trainer.library import load_library
+
+            library.append(load_library())
+        return library[0].by_id(scenario_id)
+
+    dealt: dict[tuple[str, float], Any] = {}
     kept, left_out = [], []
     for i, e in enumerate(entries):
         try:
-            rnd = again(e.round, pace=e.pace)
+            rnd = dealt.get((e.round, e.pace)) or again(e.round, find, pace=e.pace)
+            dealt[e.round, e.pace] = rnd
         except (SuperviseError, ValueError) as why:
             left_out.append(one_line(f"supervised[{i}] ({e.round[:80]}): {why}"))
             continue

@@ -6,7 +6,9 @@ it points at the fault's target no earlier than the fault showed and at most WIN
 after; among several, the fault it names comes first, then the earliest. A fault no flag matches
 is a miss; a flag that matches no fault is a false alarm.
 
-- Hit rate H = hits / faults, false-alarm rate F = false alarms / the dealer's other actions.
+- Hit rate H = hits / faults, false-alarm rate F = false alarms / the dealer's other actions (a
+  flag is not tied to one action: false alarms beyond the other actions count as all of them
+  flagged, so F is at most 1; each still costs its FALSE_ALARM in the score).
 - d′ = z(H) − z(F), z the inverse of the standard normal distribution, with the log-linear
   correction of Hautus (1995), "Corrections for extreme proportions and their biasing effects on
   estimated values of d′", Behavior Research Methods, Instruments, & Computers 27(1), 46–52:
@@ -102,14 +104,21 @@ class Score:
         return Fraction(self.hits, self.signals) if self.signals else Fraction(0)
 
     @property
+    def noise_flagged(self) -> int:
+        """The other actions counted flagged: one per false alarm, at most every one of them (a
+        flag is not tied to one action, so a supervisor may raise more false alarms than the
+        dealer made other actions; a rate is at most 1 all the same)."""
+        return min(len(self.false_alarms), self.noise)
+
+    @property
     def false_alarm_rate(self) -> Fraction:
-        return Fraction(len(self.false_alarms), self.noise) if self.noise else Fraction(0)
+        return Fraction(self.noise_flagged, self.noise) if self.noise else Fraction(0)
 
     @property
     def corrected(self) -> tuple[Fraction, Fraction]:
-        """H and F with the log-linear correction."""
+        """H and F with the log-linear correction: each strictly between 0 and 1."""
         return ((self.hits + CORRECTION) / (self.signals + 2 * CORRECTION),
-                (len(self.false_alarms) + CORRECTION) / (self.noise + 2 * CORRECTION))
+                (self.noise_flagged + CORRECTION) / (self.noise + 2 * CORRECTION))
 
     @property
     def d_prime(self) -> float:

@@ -38,7 +38,9 @@ new attempts as the server announces them. Nothing waits for the network on the 
 - the view's **Give back…** (`give_back`, `starts_spent`) lists the attempts at an exam started
   with no sitting and gives one back with a reason (a classmate at the shared login spent it:
   trainer.exams.classledger, "An attempt given back"), in the words of
-  `dealer-trainer give-back-attempt`.
+  `dealer-trainer give-back-attempt`;
+- its **Settle claim…** (`settle`, `claims`), shown while a row is marked disputed, settles whose
+  a claimed trainee id is, with a reason, in the words of `dealer-trainer settle-claim`.
 
 `stop()` ends the threads (joined) and the timers; the view shows the local file again.
 """
@@ -233,6 +235,22 @@ class LiveClass(QObject):
 
         return give_back(self.connection, result_uid, reason)
 
+    def settle(self, uid: str, login: str | None, reason: str) -> str:
+        """Settle a claimed trainee id the claimant `login`'s, or (None) the row's, with the reason
+        (a short call on the GUI thread); the line `dealer-trainer settle-claim` prints. The class
+        is read again, refused too. ClassServerError says why not."""
+        from trainer.classes import settled_line
+
+        try:
+            n = self.connection.settle_claim(uid, login, reason)
+        finally:
+            self.request(in_full=True)
+        return settled_line(uid, login, self.connection.address.database, n)
+
+    def claims(self) -> list:
+        """Every claim of a trainee id the class keeps, open or settled (a short call on the GUI thread)."""
+        return self.connection.claims()
+
     def starts_spent(self) -> list[dict]:
         """The attempts started with no sitting and not given back (a short call on the GUI thread)."""
         from trainer.exams import starts_spent
@@ -252,6 +270,7 @@ class LiveClass(QObject):
         self.view.void = None
         self.view.give_back = self.view.starts_spent = None
         self.view.merge = self.view.part = self.view.merged_now = None
+        self.view.settle = self.view.claims = None
         self.view.hint.setText(self.local_hint)
         self.view.set_live_line(None)
 
@@ -287,6 +306,9 @@ class LiveClass(QObject):
         self.view.merge = self.merge if merges else None
         self.view.part = self.part if merges else None
         self.view.merged_now = self.merged_now if merges else None
+        settles = hasattr(self.connection, "settle_claim")
+        self.view.settle = self.settle if settles else None
+        self.view.claims = self.claims if settles else None
         self.view.hint.setText(LIVE_HINT)
         refused = self.connection.refused_attempts() if hasattr(self.connection, "refused_attempts") else []
         unended_part = unended_html(unended, voidable=self.view.void is not None)

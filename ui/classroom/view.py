@@ -12,7 +12,8 @@ transcript, one xAPI actor from then on; undone only by another record (its **Pa
 `dealer-trainer merge-trainees --part`). With **Give back…** an instructor gives back an attempt at
 an exam started with no sitting that a classmate spent (`ClassView.give_back`, `GiveBackDialog`;
 trainer.exams.classledger, "An attempt given back"), in the words of `dealer-trainer
-give-back-attempt`.
+give-back-attempt`. While a row is marked "⚑ disputed", **Settle claim…** settles whose the claimed
+trainee id is (`ClassView.settle`, ui.classroom.claims), in the words of `dealer-trainer settle-claim`.
 
 The trainees' names are the table's row header, so they stay in place while the skills scroll
 sideways; every column is as wide as its heading (the skill's title on short lines, in full in
@@ -169,6 +170,10 @@ class ClassView(QWidget):
         # while live: give_back(result_uid, reason) gives back an attempt started with no sitting
         # (its line said), starts_spent() lists those not given back (GiveBackDialog)
         self.give_back = self.starts_spent = None
+        # while live with an instructor's login: settle(uid, login, reason) settles a claimed
+        # trainee id the claimant's (login) or the row's (None), claims() lists the claims
+        self.settle = self.claims = None
+        self.settle_dialog = None
         self.merge_dialog = None
         self.void_dialog = None
         self.give_back_dialog = None
@@ -229,6 +234,12 @@ class ClassView(QWidget):
         self.give_back_button.clicked.connect(self.ask_give_back)
         self.give_back_button.hide()  # shown while live (show_overview)
         row.addWidget(self.give_back_button)
+        self.settle_button = QPushButton("Settle &claim…")
+        self.settle_button.setToolTip("Whose a trainee id is that a trainee's own login claims while "
+                                      "the class holds it under another name (⚑ disputed)")
+        self.settle_button.clicked.connect(self.ask_settle)
+        self.settle_button.hide()  # shown while live, while a row is disputed (show_overview)
+        row.addWidget(self.settle_button)
         self.open_button = QPushButton("&Open trainee…")
         self.open_button.setToolTip("The selected trainee's attempts, findings and round replays")
         self.open_button.clicked.connect(lambda: self.open_trainee(self.table.currentRow()))
@@ -308,6 +319,29 @@ class ClassView(QWidget):
             self.give_back_dialog.say(problem)
         self.give_back_dialog.open()
 
+    def ask_settle(self) -> None:
+        """Settle claim…: the claims read from the class, in a dialog of their own (the selected
+        trainee's first chosen), one settled with a reason, while live (ui.classroom.claims)."""
+        if self.settle is None or self.claims is None:
+            return
+        from trainer.classes import ClassServerError
+        from ui.classroom.claims import SettleDialog
+        from ui.shell.server_call import server_call, status_bar_of
+
+        if self.settle_dialog is not None:
+            self.settle_dialog.close()
+        try:
+            with server_call(status_bar_of(self), "Reading the claims of trainee ids"):
+                claims, problem = self.claims(), None
+        except ClassServerError as e:
+            claims, problem = [], f"The claims could not be read: {e}"
+        row = self.table.currentRow()
+        chosen = self.trainees[row].name if 0 <= row < len(self.trainees) else None
+        self.settle_dialog = SettleDialog(claims, self.settle, self, chosen=chosen)
+        if problem:
+            self.settle_dialog.say(problem)
+        self.settle_dialog.open()
+
     def set_live_line(self, text: str | None) -> None:
         """The live class's line above the table; None hides it (the local file's view)."""
         self.live.setText(text or "")
@@ -330,6 +364,10 @@ class ClassView(QWidget):
         self.merge_button.setVisible(self.merge is not None)
         self.merge_button.setEnabled(bool(self.trainees))
         self.give_back_button.setVisible(self.give_back is not None)
+        from trainer.classes import DISPUTED
+
+        disputed = any(DISPUTED in t.name for t in self.trainees)
+        self.settle_button.setVisible(self.settle is not None and disputed)
         if not self.trainees:
             where = ("their workstations have sent their results to the class" if not self.live.isHidden()
                      else "they have a profile in this progress file (File → Switch trainee…)")

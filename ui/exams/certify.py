@@ -299,6 +299,7 @@ def certificate_data(cert: dict, verified: bool) -> dict:
             "duration": 0, "status": cert["status"], "passed": cert["passed"], "total": cert["total"],
             "procedure": cert["procedure"], "payouts": cert["payouts"], "speed": cert["speed"],
             "pass_mark": cert["form"]["pass_mark"], "items": items, "result_id": cert["result"],
+            "roles": cert.get("roles"),
             # a certificate signed before rules were stated was graded under rule 1
             "rule": cert["rule"].get("number") if isinstance(cert.get("rule"), dict) else cert.get("rule"),
             "certificate": {"signer": cert["signer"]["name"], "attempt": cert["attempt"],

@@ -41,6 +41,20 @@ def heading(r: dict) -> str:
     return "Result"
 
 
+#: the exam's name on the paper, by the roles its form certifies (trainer.exams' Form.roles)
+EXAM_TITLES = {("dealer",): "Dealer Certification Exam",
+               ("supervisor",): "Supervisor Certification Exam",
+               ("dealer", "supervisor"): "Dealer and Supervisor Certification Exam"}
+
+
+def exam_title(r: dict) -> str:
+    """What exam the paper reports: by its form's roles; a dealer's exam when they are not
+    known (a certificate signed before supervise items, or a form this file does not keep)."""
+    roles = r.get("roles")
+    return EXAM_TITLES.get(tuple(roles) if isinstance(roles, list) else ("dealer",),
+                           EXAM_TITLES[("dealer",)])
+
+
 def faults_html(faults: list[dict] | None) -> str:
     """A supervise item's faults, each caught or missed, with its section (nothing for a
     dealer's item)."""
@@ -105,7 +119,7 @@ def report_html(r: dict) -> str:
         trust = ("This report is printed from the workstation's own record, which is not signed: "
                  "it proves nothing outside the trainer.")
     return f"""<html><head><style>{CSS}</style></head><body>
-<h1>Dealer Certification Exam — {html.escape(heading(r))}</h1>
+<h1>{html.escape(exam_title(r))} — {html.escape(heading(r))}</h1>
 <p class='sub'>Pennsylvania dice table games · 58 Pa. Code · Dealer Trainer {__version__}</p>
 <table class='facts'>{rows}</table>
 <p>{verdict}</p>

@@ -57,6 +57,7 @@ def report_data(result, certification: str, form=None) -> dict:
             "procedure": result.procedure or 0, "payouts": result.payouts or 0,
             "speed": result.speed or 0, "pass_mark": result.pass_mark, "items": items,
             "result_id": result.id, "certification": certification,
+            "roles": form.roles if form is not None else None,
             "rule": result.rule if result.over else policy.RULE}
 
 

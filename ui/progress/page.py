@@ -97,7 +97,7 @@ class ProgressPage(QWidget):
 
         self.supervising = SupervisingTab()
         self.supervise_drill = self.supervising.drill  # (fault class, game): Drill this
-        self.tabs.addTab(self.supervising, "Supervising")
+        self.tabs.addTab(self.supervising, "My supervising")
         self.live = None  # ui.classroom.live.LiveClass while the app is in a class
         self.logins_dialog = None  # Trainee logins… (ui.classroom.logins), once opened
         self.workstations_dialog = None  # Workstations… (ui.classroom.workstations), once opened

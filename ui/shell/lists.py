@@ -8,9 +8,12 @@ from collections.abc import Callable, Iterable
 
 from ui.qt import (
     QAbstractItemView,
+    QFont,
+    QFontMetrics,
     QHBoxLayout,
     QHeaderView,
     QPushButton,
+    QStyle,
     Qt,
     QTableWidget,
     QTableWidgetItem,
@@ -28,7 +31,19 @@ def table(headers: list[str], stretch: int = 0) -> QTableWidget:
     for column in range(len(headers)):  # every heading readable; the one column takes the rest
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    # the column that takes the rest keeps its heading whole when the window is narrow: the list
+    # scrolls sideways rather than cut it (the others are as wide as their contents)
+    header.setMinimumSectionSize(max(header.minimumSectionSize(), heading_width(header, headers[stretch])))
     return t
+
+
+def heading_width(header: QHeaderView, text: str) -> int:
+    """The width a heading's text takes, in the header's font made bold (as the themes draw
+    it), with room for the section's padding and sort marker."""
+    font = QFont(header.font())
+    font.setBold(True)
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin)
+    return QFontMetrics(font).horizontalAdvance(f" {text} ") + 4 * margin
 
 
 def fill(t: QTableWidget, rows: list[tuple], keys: list) -> None:

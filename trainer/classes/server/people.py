@@ -258,3 +258,14 @@ def claims(conn: psycopg.Connection) -> list[Claim]:
     return [Claim(uid, row, login, name, at, settled.get((uid, login))) for uid, row, login, name, at in
             conn.execute("SELECT c.trainee_uid, t.name, c.login, c.name, c.at FROM trainee_claims c "
                          "JOIN trainees t ON t.uid = c.trainee_uid ORDER BY c.id")]
+
+
+def settled_line(uid: str, login: str | None, database: str, n: int) -> str:
+    """What settling the claims of `uid` did, in one line (`settle`'s `login`; `n` claims settled):
+    what `dealer-trainer settle-claim` prints and the app's status bar says."""
+    claims = f"{n} claim{'s' if n != 1 else ''}"
+    if login is not None:
+        return (f"Trainee id {uid} settled the claimant's (login {login}) in {database} ({claims}): "
+                "its results are her login's from now on, in the class view and the exports.")
+    return (f"Trainee id {uid} settled the row's in {database} ({claims} rejected): the exports "
+            "write it as before the claim.")

@@ -106,13 +106,16 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
     return trainees, {t.id: active[person.get(t.id, t.id)] for t in trainees}, frozenset(person)
 
 
+DISPUTED = " ⚑ disputed: "  # the mark after a trainee's name while one of their ids is claimed
+
+
 def in_dispute(name: str, claimed: list[tuple[str, list[str]]]) -> str:
     """A trainee's name as the Class tab shows it while a trainee's own login claims one of their
     trainee ids (`claimed`: each id and its claimants' names; trainer.classes.server.people
     `disputed`): marked, with the claim's words, until the instructor settles it (settle-claim)."""
     if not claimed:
         return name
-    return name + "".join(f" ⚑ disputed: {', '.join(claimants)}'s login claims trainee id {uid[:8]}…"
+    return name + "".join(f"{DISPUTED}{', '.join(claimants)}'s login claims trainee id {uid[:8]}…"
                           for uid, claimants in claimed)
 
 

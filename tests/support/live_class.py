@@ -1,0 +1,32 @@
+"""The instructor's window live in a class on a real PostgreSQL, for the Class tab's tests: the
+workstations' pushes made fast (`fast_pushes`, a fixture to take), and `instructor_window`."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.class_server import progress_file
+from tests.support.screens import window_for
+from trainer.progress import Store
+
+FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
+WITHIN = 60_000  # ms: only a guard against a hang
+
+
+@pytest.fixture
+def fast_pushes(monkeypatch):
+    """Pushes polled and retried within a fraction of a second (ui.classroom.membership)."""
+    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
+
+
+def instructor_window(qtbot, tmp_path, klass, login: str = "instructor"):
+    """(window, Progress page, store): Instructor Lee's window joined to `klass` with `login`,
+    on the Class tab; the file holds a trainee "Ana" with 4 attempts, sent to the class."""
+    path = progress_file(tmp_path / "teacher.db", {"Ana": 4})
+    store = Store.open(path)
+    lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
+    w = window_for(qtbot, store, store.trainee(lee))[0]
+    w.rejoin_class(klass.address(login))
+    page = w.show_screen("progress")
+    page.tabs.setCurrentIndex(1)
+    return w, page, store
