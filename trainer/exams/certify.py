@@ -63,12 +63,14 @@ from trainer.exams.errors import (
 )
 from trainer.exams.forms import FORMAT as FORM_FORMAT
 from trainer.exams.forms import VERSION as FORM_VERSION
-from trainer.exams.forms import ExamForm, FormItem, form_from_json
+from trainer.exams.forms import ExamForm, FormItem, dealt_digest, form_from_json
 from trainer.exams.formstore import add_form, get_form
 from trainer.exams.keys import InstructorKey, PublicKey
 from trainer.exams.proof import (
+    DEAL_PER_SITTING,
     class_share,
     code_check,
+    deals_per_sitting,
     drawn_digest,
     link,
     names_form,
@@ -236,7 +238,9 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
         body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
                 "form": named, "attempt": numbered + 1, "issued": now, "expires": now + valid_for,
                 "signer": _signer(key.public), **in_class,
-                **({"proof": 1, "code_check": code_check(code, nonce)} if code is not None else {})}
+                **({"proof": 1, "code_check": code_check(code, nonce)} if code is not None else {}),
+                # its supervise items' faults dealt for this sitting, from what its code gives
+                **({"deal": DEAL_PER_SITTING} if code is not None and form.supervised else {})}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
                    "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -288,6 +292,19 @@ def sitting_form(store: Store, form: ExamForm, token: dict) -> ExamForm:
         raise CertifyError(f"the ledger's record of this sitting's draw is damaged ({e})") from None
     except FormError as e:
         raise CertifyError(f"the sitting's draw does not fit the form: {e}") from None
+
+
+def dealt_form(form: ExamForm, token: dict, key: InstructorKey) -> ExamForm:
+    """The form as the sitting `token` showed it: its supervise items' faults dealt for the
+    sitting from the proof key its start code gives (trainer.exams.proof `deal_seed`), which the
+    instructor's `key` derives again; a sitting issued before that is the form itself."""
+    if not deals_per_sitting(token):
+        return form
+    nonce = str(token["nonce"])
+    try:
+        return form.dealt_for(proof_key(start_code(key, nonce), nonce))
+    except FormError as e:
+        raise CertifyError(f"sitting {nonce}: {e}") from None
 
 
 def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
@@ -352,6 +369,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     if code is not None and not proof_holds(proof_key(code, sitting.nonce), record, record.get("proof")):
         raise CertifyError("proof: this result does not prove its sitting was opened with the "
                            "start code (written without it, or changed after the attempt ended)")
+    form = dealt_form(form, token, key)
     status = record.get("status")
     ending = next((e for s, e in ENDINGS.items() if s == status), None)  # a list is no key
     given = record.get("answers")
@@ -473,6 +491,7 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
     form = sitting_form(store, get_form(store, ledger["form_uid"]), token)
     if form.digest != ledger["form_digest"]:
         raise CertifyError("this machine's copy of the form is not the one the sitting names")
+    form = dealt_form(form, token, key)
     late, delivered = counted_late(kept), delivered_late(kept)
     if gone:
         ending = Ending.LEFT
@@ -606,7 +625,7 @@ def regrade_answers(form: ExamForm, raw: object) -> list[dict]:
                 raise CertifyError(f"{where}.{e.field}: {e.message}") from None
             result = regrade(scenario, log)
         s = result.score
-        out.append({"position": position, "item_id": form.items[position].key, "title": scenario.title,
+        out.append({"position": position, "item_id": form.key(position), "title": scenario.title,
                     "game": scenario.game, "procedure": s.procedure, "payouts": s.payouts,
                     "speed": s.speed, "total": s.total, "passed": s.passed, "critical": s.critical,
                     "findings": [f.to_json() for f in result.findings], **more})
@@ -619,7 +638,8 @@ def supervise_result(item: FormItem, rnd: SupervisedRound, flags: list[Flag], sc
     missed with its section and severity, and the signal-detection figures."""
     caught = {id(c.fault): c for c in scored.caught}
     assert item.supervise is not None
-    return {"round": rnd.id, "dealt": item.supervise.dealt, "pace": item.supervise.pace,
+    # "dealt": the digest of the faults as sat (the form's own for a sitting on the form's seed)
+    return {"round": rnd.id, "dealt": dealt_digest(rnd), "pace": item.supervise.pace,
             "flags": [f.to_json() for f in flags],
             "faults": [{"kind": f.type.id, "words": f.type.words, "section": f.type.section,
                         "severity": f.type.severity.value, "target": f.target, "at": f.at,

@@ -34,6 +34,7 @@ The example forms, one per game, are such files in resources/exams/ (`bundled_fo
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -248,6 +249,27 @@ class ExamForm:
         for grading and the debrief, never for the trainee's screen while the exam runs."""
         return self._rounds[position]
 
+    def key(self, position: int) -> str:
+        """The id of the item at `position` on a result: a dealer's item's scenario, a supervise
+        item's round as this form deals it (its own seed's, or a sitting's: `dealt_for`)."""
+        rnd = self._rounds[position]
+        return rnd.id if rnd is not None else self.items[position].key
+
+    def dealt_for(self, key: bytes) -> ExamForm:
+        """The form as one sitting deals it: each supervise item's faults dealt again from a seed
+        the sitting's `key` gives (trainer.exams.proof `deal_seed`: its proof key, which only the
+        start code gives), so that nobody knows them before the sitting starts and the instructor
+        deals the same at certification. Its items, content and digest are the form's: the form
+        commits to each item's scenario, fault count and pace, the sitting to its faults."""
+        if not self.supervised:
+            return self
+        rounds = tuple(None if it.supervise is None else
+                       _dealt_for(p, self._scenarios[p], it.supervise, key)
+                       for p, it in enumerate(self.items))
+        sat = copy.copy(self)
+        object.__setattr__(sat, "_rounds", rounds)
+        return sat
+
     @property
     def supervised(self) -> frozenset[int]:
         """The positions of the supervise items."""
@@ -336,6 +358,26 @@ def _dealt(i: int, scenario: Scenario, spec: Supervised | None) -> SupervisedRou
                         "\"dealt\" does not match): made by another version of Dealer Trainer, or "
                         "changed")
     return rnd
+
+
+#: how many seeds a sitting's key gives one supervise item before its deal is given up: the
+#: faults are chosen one after another, so a seed may leave no room for the last of them
+SITTING_SEEDS = 8
+
+
+def _dealt_for(i: int, scenario: Scenario, spec: Supervised, key: bytes) -> SupervisedRound:
+    """A supervise item's round as a sitting deals it: the first of its seeds from `key`
+    (`deal_seed`, tried in turn) that deals the item's faults; FormError when none does."""
+    from trainer.exams.proof import deal_seed
+    from trainer.supervise.rounds import SuperviseError, supervise
+
+    for tried in range(SITTING_SEEDS):
+        try:
+            return supervise(scenario, spec.faults, deal_seed(key, i, tried), float(spec.pace))
+        except SuperviseError:
+            continue
+    raise FormError(f"items[{i}] ({scenario.id}): no room for {spec.faults} faults as this sitting "
+                    "deals them")
 
 
 def _whole(name: str, v, low: int, high: int | None) -> None:

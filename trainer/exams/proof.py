@@ -33,6 +33,13 @@ code is) that the instructor records on the class server when issuing it, and th
 releases only with its record of the sitting's start (trainer.exams.submission, "Sealed"). So the
 server's clock, which times the sitting, starts before anyone has seen its items.
 
+A supervise item's faults (trainer.exams.forms, "supervise items") are dealt for each sitting
+whose token says so (`"deal": "sitting"`, `deals_per_sitting`), from a seed the proof key gives
+(`deal_seed`): nobody knows them before the proctor types the code, two sittings of one form get
+other faults, and the instructor, who derives the code, deals the same again at certification.
+The form's own seed deals only a sitting issued before (whose token does not say so) and a form
+sat with no sitting, which nothing certifies.
+
 The code carries 80 bits: a proof cannot be guessed, nor the code found from a proof offline.
 """
 
@@ -51,6 +58,9 @@ _KEY = b"dealer-trainer sitting proof\0"
 _LINKS = b"dealer-trainer class server links\0"
 _SALT = b"dealer-trainer draw salt\0"
 _SHARE = b"dealer-trainer class share\0"
+_DEAL = b"dealer-trainer supervise deal\0"
+#: what a sitting token says when its supervise items are dealt for the sitting (`deal_seed`)
+DEAL_PER_SITTING = "sitting"
 
 
 def start_code(key, nonce: str) -> str:
@@ -129,6 +139,20 @@ def names_form(token: dict, digest: str, code: str | None) -> bool:
         return named == digest
     return bool(code) and isinstance(named, str) and hmac.compare_digest(
         drawn_digest(code, str(token.get("nonce")), digest), named)
+
+
+def deals_per_sitting(token: object) -> bool:
+    """Whether a sitting token's supervise items are dealt for the sitting, from its proof key
+    (`deal_seed`): a token issued with a start code since sittings were dealt so; one issued
+    before is sat and certified on its form's own seeds, as it always was."""
+    return isinstance(token, dict) and bool(token.get("proof")) and token.get("deal") == DEAL_PER_SITTING
+
+
+def deal_seed(key: bytes, position: int, tried: int = 0) -> str:
+    """The seed a sitting's proof key gives the supervise item at `position` of the form it
+    shows (`tried`: the next seed, when one leaves no room for the item's faults): 64 bits, as
+    16 hex digits, which a supervised round's id carries."""
+    return hmac.new(key, _DEAL + f"{position}:{tried}".encode("ascii"), hashlib.sha256).hexdigest()[:16]
 
 
 def proven(record: dict) -> dict:

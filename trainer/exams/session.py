@@ -56,7 +56,7 @@ from trainer.exams.errors import (
 )
 from trainer.exams.forms import ExamForm
 from trainer.exams.formstore import add_form, get_form
-from trainer.exams.proof import code_is_right, link, names_form, proof_key, prove
+from trainer.exams.proof import code_is_right, deals_per_sitting, link, names_form, proof_key, prove
 from trainer.exams.records import Answer, ExamResult, Status, answer_from_row, get_result, portable
 from trainer.exams.scoring import Ending, exam_score, verdict
 from trainer.exams.seen import SatBeforeError, SittingsSeen
@@ -247,6 +247,9 @@ class ExamStart:
         opened with the share in it): its session."""
         if self.sealed is not None:
             self.form = self.sealed.form(None if counted is None else counted.share)
+        if self.sitting_key is not None and deals_per_sitting(self.sitting) and self.form is not None:
+            # its supervise items' faults, dealt for this sitting now that its code is known
+            self.form = self.form.dealt_for(self.sitting_key)
         opened = None if counted is None else counted.opened
         store, form, sitting = self.store, self.form, self.sitting
         assert form is not None
@@ -482,7 +485,7 @@ class ExamSession:
                 "INSERT INTO exam_answers (result_id, position, item_id, title, game, answered, procedure, "
                 "payouts, speed, total, passed, critical, findings, log) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.result_id, position, self.form.items[position].key, s.title, s.game, answered,
+                (self.result_id, position, self.form.key(position), s.title, s.game, answered,
                  score.procedure,
                  score.payouts, score.speed, score.total, int(score.passed), int(score.critical), findings,
                  actions))

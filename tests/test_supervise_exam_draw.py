@@ -1,0 +1,137 @@
+"""A supervise item's faults are dealt for each sitting, from what its start code gives
+(trainer.exams.proof `deal_seed`): the answer key anyone prints of a form's item (`dealer-trainer
+supervise SCENARIO --faults N --seed SEED`, the form's own seed) does not answer a sitting, two
+sittings of one form get other faults, and the instructor deals the same again at certification.
+A sitting issued before (its token does not say "deal") is sat and certified on the form's seed,
+as it always was."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.support.command import run_here
+from tests.support.exams import issuer
+from trainer.exams import installation_key, start_exam
+from trainer.exams.certify import certify, issue_sitting, sign_form, sitting_form
+from trainer.exams.examples import SUPERVISOR, SUPERVISOR_SEED, exam_items, supervisor_form
+from trainer.exams.keys import InstructorKey
+from trainer.exams.records import portable_record
+from trainer.exams.submission import open_sitting_file, write_sitting_file
+from trainer.progress import Store
+from trainer.supervise.scoring import Flag
+
+
+@pytest.fixture(scope="module")
+def ivy():
+    return issuer(InstructorKey.generate("Ivy Park"))
+
+
+@pytest.fixture(scope="module")
+def form():
+    return supervisor_form()  # the bundled floor supervisor's form: its seed is "example"
+
+
+def printed_key(scenario_id: str, faults: int, seed: str) -> list[dict]:
+    """The faults anyone prints of an exam item with `dealer-trainer supervise`, as the review's
+    trainee did (each one's time, target and kind)."""
+    done = run_here("supervise", str(exam_items()[scenario_id].path), "--faults", str(faults), "--seed", seed, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["faults"]
+
+
+def from_key(faults: list[dict]) -> list[Flag]:
+    """A flag on every fault of a printed key, naming it, half a second after it shows."""
+    return [Flag(f["at"] + 0.5, f["target"], f["kind"]) for f in faults]
+
+
+def sit(tmp_path, ivy, form, name: str, answer, *, token: dict | None = None):
+    """`name` sits a sealed sitting of `form` (issued now, or `token`), the proctor typing its
+    start code, and answers each supervise item with `answer(position, session)`. (the token,
+    the session, the portable record)."""
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = token or issue_sitting(ledger, ivy, form, name)
+        signed = sign_form(sitting_form(ledger, form, token), ivy)
+    path = tmp_path / f"{name}.sitting"
+    code = write_sitting_file(path, token, signed, key=ivy)
+    _, opened_token, opened = open_sitting_file(path, code)
+    with Store.open(tmp_path / f"{name}.sqlite") as store:
+        who = store.add_trainee(name)
+        session = start_exam(store, opened, who, installation_key(tmp_path / "installation.key"),
+                             sitting=opened_token, start_code=code)
+        for p in range(len(form.items)):
+            session.record_flags(p, answer(p, session))
+        assert session.result is not None
+        return token, session, portable_record(store, session.result.id)
+
+
+def faults_of(rnd) -> list[tuple[str, str, float]]:
+    return [(f.type.id, f.target, f.at) for f in rnd.faults]
+
+
+def test_the_printed_answer_key_of_the_bundled_form_answers_no_sitting(tmp_path, ivy, form):
+    """The review's attack: Tom prints every fault of the bundled floor supervisor's form with
+    `dealer-trainer supervise … --seed example` before his sitting and flags each one. The
+    sitting's faults are not those, and the certificate is not a pass."""
+    _, picked = SUPERVISOR
+    keys = [printed_key(scenario, faults, SUPERVISOR_SEED) for scenario, faults in picked]
+    token, session, record = sit(tmp_path, ivy, form, "Tom Reyes", lambda p, _s: from_key(keys[p]))
+    for p, key in enumerate(keys):
+        sat = session.form.round(p)
+        assert len(sat.faults) == len(key)  # the form's fault count, its scenario and pace
+        assert sat.scenario.id == picked[p][0] and sat.pace == form.items[p].supervise.pace
+        assert faults_of(sat) != [(f["kind"], f["target"], f["at"]) for f in key]
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        certificate = certify(ledger, ivy, record, token)
+    assert certificate["passed"] is False and certificate["status"] == "failed"
+    assert certificate["total"] < 80
+    for answer in certificate["answers"]:
+        assert not answer["item_id"].endswith(f":{SUPERVISOR_SEED}")
+
+
+def test_two_sittings_deal_other_faults_and_certify_deals_the_same_again(tmp_path, ivy, form):
+    """A trainee who catches every fault of the sitting as it was dealt passes; the certificate
+    names the faults the sitting showed (dealt again by the instructor from the start code)."""
+    def caught(p, session):
+        return [Flag(f.at + 0.5, f.target, f.type.id) for f in session.form.round(p).faults]
+
+    token, ana, record = sit(tmp_path, ivy, form, "Ana Ruiz", caught)
+    _, bo, _ = sit(tmp_path, ivy, form, "Bo Chen", caught)
+    dealt = [faults_of(ana.form.round(p)) for p in range(len(form.items))]
+    assert dealt != [faults_of(bo.form.round(p)) for p in range(len(form.items))]
+    assert dealt != [faults_of(form.round(p)) for p in range(len(form.items))]
+    assert ana.form.digest == form.digest  # the same form: its items, fault counts and pace
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        certificate = certify(ledger, ivy, record, token)
+    assert certificate["passed"] is True and certificate["total"] == 100
+    for p, answer in enumerate(certificate["answers"]):
+        said = answer["supervise"]
+        assert [(f["kind"], f["target"], f["at"]) for f in said["faults"]] == dealt[p]
+        assert all(f["caught_at"] is not None for f in said["faults"])
+        assert said["round"] == answer["item_id"] == ana.form.round(p).id
+        assert said["dealt"] != form.items[p].supervise.dealt  # not the form's own deal
+    assert [a["item_id"] for a in record["answers"]] == [a["item_id"] for a in certificate["answers"]]
+
+
+def test_a_sitting_issued_before_is_sat_and_certified_on_the_forms_seed(tmp_path, ivy, form):
+    """A token signed before sittings were dealt their own faults (no "deal") still deals the
+    form's: its trainee, who watched those faults, is certified on them."""
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        token = issue_sitting(ledger, ivy, form, "Di Park")
+        assert token["deal"] == "sitting"
+        body = {k: v for k, v in token.items() if k not in ("deal", "signature")}
+        old = {**body, "signature": ivy.sign(body)}  # as the key signed it before: one nonce, one sitting
+
+    def caught(p, session):
+        return [Flag(f.at + 0.5, f.target, f.type.id) for f in session.form.round(p).faults]
+
+    _, session, record = sit(tmp_path, ivy, form, "Di Park", caught, token=old)
+    assert [faults_of(session.form.round(p)) for p in range(len(form.items))] == \
+        [faults_of(form.round(p)) for p in range(len(form.items))]
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        certificate = certify(ledger, ivy, record, old)
+    assert certificate["passed"] is True
+    assert [a["item_id"] for a in certificate["answers"]] == [it.key for it in form.items]
+    assert [a["supervise"]["dealt"] for a in certificate["answers"]] == \
+        [it.supervise.dealt for it in form.items]
