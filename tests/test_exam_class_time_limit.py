@@ -24,7 +24,7 @@ import time
 import psycopg
 import pytest
 
-from tests.support.class_server import server_rows
+from tests.support.class_server import server_clock_moves_on, server_rows
 from tests.support.exams import code_of, form, issuer, sent
 from trainer.exams import AwaitingClassError, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, issue_sitting
@@ -94,16 +94,6 @@ def cable_out(session):
         yield
     finally:
         del classroom.send_steps  # the class connection's own again
-
-
-def server_clock_moves_on(klass, nonce: str, seconds: float) -> None:
-    """For the sitting `nonce`, the class server's clock reads `seconds` later: its record of the
-    start is moved back as much (the superuser, the append-only triggers off for this statement)."""
-    with klass.admin() as admin:
-        admin.execute("SET session_replication_role = replica")
-        moved = admin.execute("UPDATE exam_sitting_steps SET received = received - %s "
-                              "WHERE nonce = %s AND step = 1", (seconds, nonce)).rowcount
-    assert moved == 1
 
 
 def steps(klass) -> list[tuple]:

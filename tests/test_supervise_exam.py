@@ -16,7 +16,7 @@ from trainer.exams import installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, issue_sitting, sign_form, sitting_form
 from trainer.exams.errors import ExamError, FormError, FormFileError
 from trainer.exams.examples import SUPERVISOR_FILE, exam_items, supervisor_form
-from trainer.exams.forms import FormItem, new_form, read_form
+from trainer.exams.forms import FormItem, dealt_digest, new_form, read_form
 from trainer.exams.keys import InstructorKey, write_public_key
 from trainer.exams.records import portable_record
 from trainer.exams.submission import export_submission, open_sitting_file, write_sitting_file
@@ -52,10 +52,11 @@ def caught(rnd, *, late: float = 1.5) -> list[Flag]:
     return [Flag(f.at + late, f.target, f.type.id) for f in rnd.faults]
 
 
-def sit_sealed(tmp_path, ivy, exam, flags_of) -> tuple[dict, dict, object]:
+def sit_sealed(tmp_path, ivy, exam, flags_of) -> tuple[dict, dict, object, object]:
     """The instructor issues a sealed sitting of `exam`; Sam opens it with the start code, works
-    the dealer's items correctly and answers each supervise item with `flags_of(position)`.
-    (the token, the portable record, the ended result)."""
+    the dealer's items correctly and answers each supervise item with `flags_of(position,
+    round)`, the round as the sitting dealt it. (the token, the portable record, the ended
+    result, the form as the sitting dealt it)"""
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Sam Lee")
         signed = sign_form(sitting_form(ledger, exam, token), ivy)
@@ -72,8 +73,8 @@ def sit_sealed(tmp_path, ivy, exam, flags_of) -> tuple[dict, dict, object]:
         for p in range(len(exam.items)):
             if session.supervises(p):
                 # the trainee watches the dealer's steps, faults among them, none named
-                assert session.dealer(p) == tuple(exam.round(p).log)
-                session.record_flags(p, flags_of(p))
+                assert session.dealer(p) == tuple(session.form.round(p).log)
+                session.record_flags(p, flags_of(p, session.form.round(p)))
                 assert session.result is None or p == len(exam.items) - 1  # no verdict before the end
             else:
                 s = session.scenario(p)
@@ -84,7 +85,7 @@ def sit_sealed(tmp_path, ivy, exam, flags_of) -> tuple[dict, dict, object]:
         result = session.result
         assert result is not None
         export_submission(store, tmp_path / "submission.json")
-        return token, portable_record(store, result.id), result
+        return token, portable_record(store, result.id), result, session.form
 
 
 def verified(tmp_path, ivy, certificates: list[dict]):
@@ -102,15 +103,17 @@ def test_a_form_with_supervise_items_is_sat_sealed_certified_and_verified(tmp_pa
     assert [f.type.severity for f in ph.faults] == [Severity.CRITICAL, Severity.CRITICAL]
     alarm = Flag(0.5, "seat 6 field", "ph-short-pay")  # before any fault shows: a false alarm
 
-    def flags_of(p):
-        return [*caught(exam.round(p)), *([alarm] if p == 1 else [])]
+    def flags_of(p, rnd):
+        return [*caught(rnd), *([alarm] if p == 1 else [])]
 
-    token, record, result = sit_sealed(tmp_path, ivy, exam, flags_of)
+    token, record, result, sat = sit_sealed(tmp_path, ivy, exam, flags_of)
     assert result.passed and [a.passed for a in result.answers] == [True] * 5
-    # every fault caught: 8 of 8 on the Props & Hops round, less 1 for the false alarm
-    assert [a.total for a in result.answers] == [100, 87, 100, 100, 100]
+    # every fault caught: all of the Props & Hops round's weight, less 1 for the false alarm
+    weight = sum(WEIGHTS[f.type.severity] for f in sat.round(1).faults)
+    assert [a.total for a in result.answers] == [100, 100 * (weight - 1) // weight, 100, 100, 100]
     assert [a.supervised for a in result.answers] == [False, True, True, True, True]
-    assert result.answers[1].item_id == "supervise-v1:exam-ph-03:2:example"
+    assert result.answers[1].item_id == sat.round(1).id  # the round as the sitting dealt it
+    assert result.answers[1].item_id.startswith("supervise-v1:exam-ph-03:2:")
     assert result.answers[1].findings == ()  # nothing let through: no finding
 
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -119,15 +122,15 @@ def test_a_form_with_supervise_items_is_sat_sealed_certified_and_verified(tmp_pa
     dealer, *watched = certificate["answers"]
     assert "supervise" not in dealer and dealer["item_id"] == "exam-ph-01"
     for p, answer in enumerate(watched, start=1):
-        said, rnd = answer["supervise"], exam.round(p)
+        said, rnd = answer["supervise"], sat.round(p)
         assert said["round"] == rnd.id == answer["item_id"]
-        assert said["dealt"] == exam.items[p].supervise.dealt
-        assert said["flags"] == [f.to_json() for f in flags_of(p)]
+        assert said["dealt"] == dealt_digest(rnd)
+        assert said["flags"] == [f.to_json() for f in flags_of(p, rnd)]
         assert [(f["kind"], f["target"], f["caught_at"], f["named"]) for f in said["faults"]] == [
             (f.type.id, f.target, f.at + 1.5, True) for f in rnd.faults]
         assert all(f["section"].startswith("58 Pa. Code § ") for f in said["faults"])
     assert watched[0]["supervise"]["false_alarms"] == [alarm.to_json()]
-    assert watched[0]["total"] == 87
+    assert watched[0]["total"] == 100 * (weight - 1) // weight
 
     done = verified(tmp_path, ivy, [certificate])
     assert done.returncode == 0 and "1 certificate verified" in done.stdout, done.stdout + done.stderr
@@ -173,11 +176,11 @@ def test_a_flag_list_changed_in_the_submission_is_refused_at_certification(tmp_p
     """The workstation's copy changed after the sitting ended (a missed fault's flag added, the
     answers of two supervise items swapped): the result no longer proves its start code."""
     exam = mixed(items)
-    token, record, result = sit_sealed(tmp_path, ivy, exam,
-                                       lambda p: caught(exam.round(p))[:-1 if p == 4 else None])
+    token, record, result, sat = sit_sealed(tmp_path, ivy, exam,
+                                            lambda p, rnd: caught(rnd)[:-1 if p == 4 else None])
     assert not result.passed  # the Pai Gow round's one fault (major) was let through
     added = copy.deepcopy(record)
-    added["answers"][4]["log"] = [f.to_json() for f in caught(exam.round(4))]
+    added["answers"][4]["log"] = [f.to_json() for f in caught(sat.round(4))]
     swapped = copy.deepcopy(record)
     a, b = swapped["answers"][2], swapped["answers"][3]
     a["log"], b["log"] = b["log"], a["log"]

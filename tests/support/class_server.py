@@ -227,6 +227,16 @@ def rewritten(path, uid: str, column: str, value) -> None:
         conn.commit()
 
 
+def server_clock_moves_on(klass, nonce: str, seconds: float) -> None:
+    """For the sitting `nonce`, the class server's clock reads `seconds` later: its record of the
+    start is moved back as much (the superuser, the append-only triggers off for this statement)."""
+    with klass.admin() as admin:
+        admin.execute("SET session_replication_role = replica")
+        moved = admin.execute("UPDATE exam_sitting_steps SET received = received - %s "
+                              "WHERE nonce = %s AND step = 1", (seconds, nonce)).rowcount
+    assert moved == 1
+
+
 def until(condition, *, within: float = 60.0, what: str = "the condition") -> None:
     """Wait for `condition()` to hold (a generous limit only guards against a hang: no test
     depends on how fast anything is)."""

@@ -65,6 +65,8 @@ def run(args) -> int:
             print(f"  delivered after the time limit: {c['delivered_late']['why']}")
         if c.get("unusable"):
             print(f"  graded as wrong: {c['unusable']['why']}")
+        if c.get("too_soon"):
+            print(f"  not watched: {c['too_soon']['why']}")
         if (c.get("recorded") or {}).get("held"):
             print(f"  certified as recorded: {c['recorded']['held']}")
     for line in summary.refused:

@@ -52,6 +52,7 @@ from trainer.exams.classledger import (
     not_certifiable,
     refused_unanswered,
     unended_line,
+    watched_too_soon,
 )
 from trainer.exams.errors import (
     ClassLedgerError,
@@ -376,6 +377,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     late = None  # what reached the class server after the time limit (s014)
     delivered = None  # what reached it after the limit, within the allowance for delivery
     unusable = None  # what the class server holds that cannot be re-graded
+    soon = None  # supervise answers that reached it sooner than their rounds could be watched
     if classroom is not None:  # the server's record of the sitting, before anything is signed
         with Server(f"Certificates are checked on the class server, which cannot be reached now "
                     f"({classroom.address.shown}): nothing was certified", CertifyError):
@@ -394,6 +396,7 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
             # an answer that came after the time limit is not answered, one that cannot be
             # re-graded is graded as wrong
             given, unusable = kept_answers(kept, form.supervised)
+            given, soon = watched_too_soon(kept, given, form.supervised)
             late, delivered = counted_late(kept), delivered_late(kept)
             if late is not None and not late["ended"]:
                 ending = Ending.TIME_UP  # never ended on the server: its time ran out there
@@ -404,7 +407,8 @@ def certify(store: Store, key: InstructorKey, record: object, token: object, *,
     sat = date_sat(record.get("started"), ledger["issued"], ledger["expires"])
     return _sign(store, key, ledger, form, uid, trainee, given, ending, sat, late, classroom=classroom,
                  now=now, within=within, **({"unusable": unusable} if unusable else {}),
-                 **({"delivered_late": delivered} if delivered else {}))
+                 **({"delivered_late": delivered} if delivered else {}),
+                 **({"too_soon": soon} if soon else {}))
 
 
 def _sign(store: Store, key: InstructorKey, ledger: dict, form: ExamForm, uid: str, trainee: str,
@@ -512,12 +516,14 @@ def certify_recorded(store: Store, key: InstructorKey, token: dict, *, classroom
     # started the sitting only before it expired, so no grace is asked after it
     # an answer that cannot be re-graded is graded as wrong
     given, unusable = kept_answers(kept, form.supervised)
+    given, soon = watched_too_soon(kept, given, form.supervised)
     return _sign(store, key, ledger, form, str(use["used"]), ledger["trainee_name"], given,
                  ending, float(sat), late, classroom=classroom, now=now, within=math.inf,
                  recorded={"by": "class server", **({"abandoned": gone} if gone else {}),
                            **({"held": held.removeprefix("held, not certified: ")} if held else {})},
                  **({"unusable": unusable} if unusable else {}),
-                 **({"delivered_late": delivered} if delivered else {}))
+                 **({"delivered_late": delivered} if delivered else {}),
+                 **({"too_soon": soon} if soon else {}))
 
 
 def restore_sitting(store: Store, key: InstructorKey, row: dict) -> dict:

@@ -136,6 +136,17 @@ without a critical or major finding, and an answer no one can read shows nothing
 ends a failing sitting with such an answer is certified a fail, and one who hides a good answer in
 one gains nothing; the sitting is never held up.
 
+**Watched too soon.** A supervise item's round plays at the dealer's pace, and a flag's time
+is seconds into it, so a round watched up to its last flag takes at least that long, and the
+items open one after another only after the server has recorded the start. An answer to a
+supervise item that reached the server sooner after its start than the flags given up to it add
+up to (less `WATCH_EARLY` and `WATCH_SLACK`) was not watched: a client that holds the round's
+faults in memory and sends its flags at once. `certify --class` counts it as not answered and
+names it (`watched_too_soon`; the certificate's `too_soon`). The server needs no form for it:
+its record of each answer's arrival, by its own clock, is enough. A client that waits out the
+round's time is not caught by this: the faults are in the workstation's memory once the items
+open, as every item's answer is (README, "What the design does not promise").
+
 **A sitting voided** (s019). A genuine outage must not spend an attempt: the instructor voids the
 sitting, with a reason the class keeps (`void`; `dealer-trainer void-sitting`, or the Class tab's
 list of sittings), insert-only. The class no longer counts it (`exam_attempts_of` answers the
@@ -444,6 +455,40 @@ def kept_answers(kept: dict, supervised: frozenset[int] = frozenset()) -> tuple[
                 f"copy of the app sends ({said}): each is graded as wrong, as not answered, since "
                 "an item passes only when its round is shown worked without a critical or major "
                 "finding (the pass rule)")}
+
+
+#: what a supervise item's round may have run ahead of the class server's clock: Qt's timers,
+#: which pace the dealer, may fire up to 5 % early, and a second more for the rest
+WATCH_EARLY = 0.05
+WATCH_SLACK = 1.0
+
+
+def watched_too_soon(kept: dict, answers: list[dict], supervised: frozenset[int]) -> tuple[list[dict], dict | None]:
+    """The answers (`kept_answers`' first part) less those to a supervise item that reached the
+    class server sooner after its record of the start than the rounds could have been watched
+    (see "Watched too soon"), with what a certificate names of them (None when there is none).
+    A round plays at its pace from when its item opens, and the items open one after another
+    after the server's start: so the flags given up to an answer, each round's latest flag's
+    time into it, add up to the least time since the start that answer can reach the server."""
+    received = kept.get("received") or {}
+    flags = {a["position"]: a["log"] for a in answers if a["position"] in supervised}
+    watched, soon = 0.0, {}
+    for p in sorted(received, key=lambda q: (received[q], q)):
+        if p not in flags:
+            continue
+        watched += max((f["at"] for f in flags[p] if isinstance(f, dict)), default=0.0)
+        if received[p] < watched * (1 - WATCH_EARLY) - WATCH_SLACK:
+            soon[p] = (received[p], watched)
+    if not soon:
+        return answers, None
+    items = sorted(soon)
+    return [a for a in answers if a["position"] not in soon], {
+        "items": [{"position": p, "after_start": int(soon[p][0]), "watched": int(soon[p][1])}
+                  for p in items],
+        "why": (f"item{'s' if len(items) != 1 else ''} {', '.join(str(p + 1) for p in items)} reached "
+                f"the class server {_span(min(soon[p][0] for p in items))} after its record of the "
+                "start, sooner than the rounds could be watched up to the flags given (at the "
+                "dealer's pace, by the server's clock): not answered")}
 
 
 def oversized(kept: dict) -> dict[int, str]:

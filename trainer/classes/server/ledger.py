@@ -237,7 +237,8 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     allowance (counted, and named on the certificate), and `over`: the seconds
     since the time limit and the allowance ran out by the server's clock, now (None: not yet, or
     no limit kept): whatever reaches the server from then on is late. `started`: when its start
-    reached the server, by the server's clock (None: not started)."""
+    reached the server, by the server's clock (None: not started); `received`: {position: the
+    seconds from it to the answer's arrival, by the same clock}."""
     found = conn.execute(
         "SELECT l.time_limit, exam_queue_allowance(), extract(epoch FROM clock_timestamp()) "
         "- (s.received + l.time_limit + exam_queue_allowance()), s.received FROM exam_sitting_links l "
@@ -248,7 +249,7 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "refused": [],
                     "late": {}, "ended_late": None, "time_limit": found[0], "allowance": found[1],
                     "over": found[2] if found[2] is not None and found[2] > 0 else None,
-                    "started": found[3], "delivered_late": {}}
+                    "started": found[3], "delivered_late": {}, "received": {}}
     limit = None if found[0] is None or found[3] is None else found[3] + found[0]
     for kind, opened, result, position, answer, ending, late, received in conn.execute(
             "SELECT kind, opened, result_uid, position, answer, ending, late, received "
@@ -257,6 +258,8 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
             record.update(opened=opened, result=result)
         elif kind == "answer":
             record["answers"][position] = answer
+            if found[3] is not None and received is not None:
+                record["received"][position] = received - found[3]
             if late is not None:
                 record["late"][position] = late
             elif limit is not None and received > limit:  # after the limit, within the allowance
