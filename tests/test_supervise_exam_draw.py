@@ -36,7 +36,8 @@ def form():
 def printed_key(scenario_id: str, faults: int, seed: str) -> list[dict]:
     """The faults anyone prints of an exam item with `dealer-trainer supervise`, as the review's
     trainee did (each one's time, target and kind)."""
-    done = run_here("supervise", str(exam_items()[scenario_id].path), "--faults", str(faults), "--seed", seed, "--json")
+    done = run_here("supervise", str(exam_items()[scenario_id].path), "--faults", str(faults),
+                    "--seed", seed, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)["faults"]
 

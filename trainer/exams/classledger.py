@@ -463,7 +463,8 @@ WATCH_EARLY = 0.05
 WATCH_SLACK = 1.0
 
 
-def watched_too_soon(kept: dict, answers: list[dict], supervised: frozenset[int]) -> tuple[list[dict], dict | None]:
+def watched_too_soon(kept: dict, answers: list[dict],
+                     supervised: frozenset[int]) -> tuple[list[dict], dict | None]:
     """The answers (`kept_answers`' first part) less those to a supervise item that reached the
     class server sooner after its record of the start than the rounds could have been watched
     (see "Watched too soon"), with what a certificate names of them (None when there is none).
