@@ -8,6 +8,7 @@ as it always was."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from tests.support.exams import issuer
 from trainer.exams import installation_key, start_exam
 from trainer.exams.certify import certify, issue_sitting, sign_form, sitting_form
 from trainer.exams.examples import SUPERVISOR, SUPERVISOR_SEED, exam_items, supervisor_form
+from trainer.exams.forms import dealt_digest
 from trainer.exams.keys import InstructorKey
 from trainer.exams.records import portable_record
 from trainer.exams.submission import open_sitting_file, write_sitting_file
@@ -82,11 +84,13 @@ def test_the_printed_answer_key_of_the_bundled_form_answers_no_sitting(tmp_path,
         sat = session.form.round(p)
         assert len(sat.faults) == len(key)  # the form's fault count, its scenario and pace
         assert sat.scenario.id == picked[p][0] and sat.pace == form.items[p].supervise.pace
-        assert faults_of(sat) != [(f["kind"], f["target"], f["at"]) for f in key]
+    # the key is not the sitting's (one round may be dealt as the key by chance: a Pai Gow round
+    # with one fault has a few dozen deals, so one sitting in twenty or so shares that one)
+    assert [faults_of(session.form.round(p)) for p in range(len(keys))] != \
+        [[(f["kind"], f["target"], f["at"]) for f in key] for key in keys]
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         certificate = certify(ledger, ivy, record, token)
     assert certificate["passed"] is False and certificate["status"] == "failed"
-    assert certificate["total"] < 80
     for answer in certificate["answers"]:
         assert not answer["item_id"].endswith(f":{SUPERVISOR_SEED}")
 
@@ -111,7 +115,7 @@ def test_two_sittings_deal_other_faults_and_certify_deals_the_same_again(tmp_pat
         assert [(f["kind"], f["target"], f["at"]) for f in said["faults"]] == dealt[p]
         assert all(f["caught_at"] is not None for f in said["faults"])
         assert said["round"] == answer["item_id"] == ana.form.round(p).id
-        assert said["dealt"] != form.items[p].supervise.dealt  # not the form's own deal
+        assert said["dealt"] == dealt_digest(ana.form.round(p))
     assert [a["item_id"] for a in record["answers"]] == [a["item_id"] for a in certificate["answers"]]
 
 
@@ -136,3 +140,15 @@ def test_a_sitting_issued_before_is_sat_and_certified_on_the_forms_seed(tmp_path
     assert [a["item_id"] for a in certificate["answers"]] == [it.key for it in form.items]
     assert [a["supervise"]["dealt"] for a in certificate["answers"]] == \
         [it.supervise.dealt for it in form.items]
+
+
+def test_a_certificate_signed_before_sittings_dealt_their_own_faults_verifies_as_before():
+    """A certificate the version before signed (tests/data: the bundled floor supervisor's form
+    sat on its seed "example", one fault of the first round missed) verifies with its public key
+    and reads as it was signed."""
+    data = Path(__file__).parent / "data"
+    done = run_here("verify-results", str(data / "supervisor-certificate-before-sitting-deals.json"),
+                    "--public-key", str(data / "supervisor-certificate-before-sitting-deals.pub"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Sam Lee, Floor supervisor: catch the dealer (example): did not pass (87" in done.stdout
+    assert "1 certificate verified: 0 passed, 1 did not pass" in done.stdout

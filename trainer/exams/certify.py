@@ -295,11 +295,11 @@ def sitting_form(store: Store, form: ExamForm, token: dict) -> ExamForm:
         raise CertifyError(f"the sitting's draw does not fit the form: {e}") from None
 
 
-def dealt_form(form: ExamForm, token: dict, key: InstructorKey) -> ExamForm:
+def dealt_form(form: ExamForm, token: object, key: InstructorKey) -> ExamForm:
     """The form as the sitting `token` showed it: its supervise items' faults dealt for the
     sitting from the proof key its start code gives (trainer.exams.proof `deal_seed`), which the
     instructor's `key` derives again; a sitting issued before that is the form itself."""
-    if not deals_per_sitting(token):
+    if not isinstance(token, dict) or not deals_per_sitting(token):
         return form
     nonce = str(token["nonce"])
     try:

@@ -7,8 +7,9 @@ and gives twice the items' target times, in whole minutes: time to work each rou
 not to look anything up.
 
 Beside them, an example floor supervisor's form (`SUPERVISOR`): one supervise item of each
-game's exam items, the dealer's faults dealt from a fixed seed, and twice the time the dealers
-take, in whole minutes.
+game's exam items, the dealer's faults dealt from a fixed seed (anyone prints them: a sitting of
+the form deals its own, trainer.exams.proof `deal_seed`), and twice the time the dealers take,
+in whole minutes.
 """
 
 from __future__ import annotations

@@ -22,7 +22,10 @@ in the form, which the trainee's workstation opens: the seed deals them again, t
 a form whose faults deal otherwise (another version of the engine), and the form's digest, which
 every result and certificate carries, commits to them through "dealt". Its answer is the
 supervisor's flags (trainer.supervise.scoring), not a dealer's log, and its id on a result is the
-supervised round's (`FormItem.key`, "supervise-v1:SCENARIO:FAULTS:SEED").
+supervised round's (`ExamForm.key`, "supervise-v1:SCENARIO:FAULTS:SEED"). The seed in the form is
+anyone's to read, so a sitting deals its own faults (`ExamForm.dealt_for`, from the seed its start
+code gives: trainer.exams.proof `deal_seed`); the form commits to each item's scenario, fault
+count and pace, and its own seed deals a form sat with no sitting and a sitting issued before.
 
 with an optional `"draw": n`: the items are a pool, and each sitting draws n of them (kept in
 the form's order; `ExamForm.drawn`). The instructor makes the draw when issuing the sitting
