@@ -14,7 +14,7 @@ from tests.support.exams import code_of, issuer
 from tests.support.screens import choose, press, window
 from trainer import readable
 from trainer.exams import add_bundled_forms, get_form, installation_key
-from trainer.exams.certify import certify, issue_sitting, sign_form, sitting_form
+from trainer.exams.certify import certify, dealt_form, issue_sitting, sign_form, sitting_form
 from trainer.exams.examples import SUPERVISOR, supervisor_form
 from trainer.exams.keys import InstructorKey, write_public_key
 from trainer.exams.records import portable_record
@@ -32,9 +32,6 @@ def shown_words(widget) -> str:
 def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verified(qtbot, tmp_path):
     name, _ = SUPERVISOR
     exam = supervisor_form()
-    first = exam.round(0)  # the engine's round: what the screen must show the trainee
-    assert len(first.faults) >= 2
-    caught, missed = first.faults[0], first.faults[1:]
     ivy = issuer(InstructorKey.generate("Ivy Park"))
     with Store.open(tmp_path / "school.db") as store:
         rosa = store.add_trainee("Rosa Diaz")
@@ -43,6 +40,12 @@ def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verifie
         with Store.open(tmp_path / "ivy.db") as ledger:
             token = issue_sitting(ledger, ivy, get_form(store, exam.uid), "Rosa Diaz")
             signed = sign_form(sitting_form(ledger, exam, token), ivy)
+        # the rounds as the sitting deals them, which the instructor deals again to certify it:
+        # what the screen must show the trainee
+        sat = dealt_form(exam, token, ivy)
+        first = sat.round(0)
+        assert len(first.faults) >= 2
+        caught, missed = first.faults[0], first.faults[1:]
         path = tmp_path / "rosa.sitting"
         write_sitting_file(path, token, signed, key=ivy)
         w = window(qtbot, store, key, rosa)
@@ -83,7 +86,7 @@ def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verifie
             (0, [caught.at + 0.5])], "the flags are recorded as the item ends"
         for p in range(1, len(exam.items)):  # the other items watched and handed in unflagged
             qtbot.waitUntil(lambda p=p: runner.index == p, timeout=3000)
-            assert watch.round.id == exam.round(p).id and watch.isVisible()
+            assert watch.round.id == sat.round(p).id and watch.isVisible()
             qtbot.keyClick(watch, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         qtbot.waitUntil(lambda: page.runner is None, timeout=3000)
 
@@ -93,9 +96,9 @@ def test_a_supervise_item_is_sat_sealed_on_the_exam_screen_certified_and_verifie
         for f in missed:
             assert f"Missed: {readable(f.type.words)}" in report
         for p in range(len(exam.items)):
-            for f in exam.round(p).faults:
+            for f in sat.round(p).faults:
                 assert readable(f.type.section) in report, f.type.id
-        faults = sum(len(exam.round(p).faults) for p in range(len(exam.items)))
+        faults = sum(len(sat.round(p).faults) for p in range(len(exam.items)))
         assert report.count("Caught: ") == 1 and report.count("Missed: ") == faults - 1
         assert "The dealer's faults: 1 of" in report
 

@@ -258,6 +258,24 @@ class ExamForm:
         rnd = self._rounds[position]
         return rnd.id if rnd is not None else self.items[position].key
 
+    def round_named(self, position: int, item_id: object) -> SupervisedRound | None:
+        """The supervise item's round as a result's answer names it (`item_id`, `key` as it was
+        sat: the form's own deal, or a sitting's, whose seed the id carries), for the result's
+        debrief; None for a dealer's item, or an id that is not a deal of this item."""
+        rnd, spec = self._rounds[position], self.items[position].supervise
+        if rnd is None or spec is None or item_id == rnd.id:
+            return rnd
+        from trainer.supervise.rounds import SuperviseError, round_id, supervise
+
+        prefix = round_id(self.items[position].scenario_id, spec.faults, "")
+        seed = item_id[len(prefix):] if isinstance(item_id, str) and item_id.startswith(prefix) else ""
+        if not seed or len(seed) > MAX_SEED:
+            return None
+        try:
+            return supervise(self._scenarios[position], spec.faults, seed, float(spec.pace))
+        except SuperviseError:
+            return None
+
     def dealt_for(self, key: bytes) -> ExamForm:
         """The form as one sitting deals it: each supervise item's faults dealt again from a seed
         the sitting's `key` gives (trainer.exams.proof `deal_seed`: its proof key, which only the

@@ -46,7 +46,9 @@ def report_data(result, certification: str, form=None) -> dict:
     answered = {a.position: a for a in result.answers}
     for p in range(result.item_count):
         a = answered.get(p)
-        rnd = form.round(p) if form is not None and p < len(form.items) else None
+        rnd = None
+        if form is not None and p < len(form.items):  # a sitting's deal, as its answer names it
+            rnd = form.round_named(p, a.item_id) if a else None if result.sitting else form.round(p)
         items.append({"title": part_title(a.title, a.game) if a else f"Part {p + 1} (not answered)",
                       "total": a.total if a else 0, "findings": list(a.findings) if a else [],
                       "passed": bool(a and a.passed),
