@@ -152,3 +152,15 @@ def test_a_certificate_signed_before_sittings_dealt_their_own_faults_verifies_as
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Sam Lee, Floor supervisor: catch the dealer (example): did not pass (87" in done.stdout
     assert "1 certificate verified: 0 passed, 1 did not pass" in done.stdout
+
+
+def test_a_results_answer_names_the_round_it_was_dealt_and_nothing_else(form):
+    """The result view deals a supervise item's round again from its answer's id (the sitting's
+    seed is in it): the item's own round, a sitting's deal of it; never another item's, a seed
+    longer than a form's, or what is not an id."""
+    sat = form.dealt_for(bytes(range(32)))
+    assert faults_of(form.round_named(0, sat.key(0))) == faults_of(sat.round(0)) != faults_of(form.round(0))
+    assert form.round_named(0, form.key(0)) is form.round(0)
+    for wrong in (form.key(1), sat.key(1), "supervise-v1:exam-ph-03:3:abc", "supervise-v1:exam-ph-03:2:",
+                  "supervise-v1:exam-ph-03:2:" + "9" * 65, None, 7, ["x"]):
+        assert form.round_named(0, wrong) is None, wrong
