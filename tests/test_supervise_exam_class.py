@@ -144,11 +144,11 @@ def test_flags_sent_sooner_than_the_rounds_could_be_watched_are_not_answered(tmp
         with Store.open(tmp_path / f"{trainee}.sqlite") as store:
             who = store.add_trainee(trainee)
             session = start_exam(store, exam, who, installation_key(tmp_path / "k"), sitting=token,
-                                 classroom=joined("workstation"), start_code=code_of(token))
+                                 classroom=joined.seat(), start_code=code_of(token))
             sat = session.form
             for p in range(len(exam.items)):
                 session.record_flags(p, caught(sat.round(p)))
-            sent(store, joined("workstation"))
+            sent(store, joined.seat())
             assert session.result is not None and session.result.passed  # the workstation's verdict
         if waits:
             server_clock_moves_on(klass, token["nonce"], watched(sat) * waits)
