@@ -26,7 +26,6 @@ from trainer.progress.supervised import round_uid
 from trainer.supervise.playback import deal
 from trainer.supervise.scoring import Flag, score
 
-
 #: when the rounds were finished (the class keeps times between 2000 and 2100, s041)
 T = 1_780_000_000.0
 
@@ -157,9 +156,9 @@ HOSTILE = {
     "score 3/2": (lambda r: {"score": "3/2"}, "its score is not a fraction from 0 to 1"),
     "score 2/4": (lambda r: {"score": "2/4"}, "its score is not a fraction from 0 to 1"),
     "score huge": (lambda r: {"score": "9999999999999999999"}, "its score is not a fraction from 0 to 1"),
-    "finished 1970": (lambda r: own_uid(r, finished=0.0), "not finished at a time between 2000 and 2100"),
-    "finished 5138": (lambda r: own_uid(r, finished=1e11), "not finished at a time between 2000 and 2100"),
-    "round id RLO ESC CR LF": (lambda r: own_uid(r, round_uid="supervise-v1:\u202egnp.exe\x1b[31m\r\nrow:2:1"),
+    "finished 1970": (lambda r: own_uid(r, finished=0.0), "finished at a time between 2000 and"),
+    "finished 5138": (lambda r: own_uid(r, finished=1e11), "finished at a time between 2000 and"),
+    "round id RLO ESC CR LF": (lambda r: own_uid(r, round_uid="supervise-v1:\u202egnp.exe\x1b[31m\r\nx:2:1"),
                                "its deal's id is not one the app deals"),
     "round id a formula": (lambda r: own_uid(r, round_uid='=HYPERLINK("http://x.example/","Click")'),
                            "its deal's id is not one the app deals"),
@@ -174,16 +173,18 @@ HOSTILE = {
     "101 faults": (lambda r: {"faults": [{**r["faults"][0], "n": n} for n in range(101)]}, "at most 100"),
     "a fault of another game": (other_kind, "not a type of the catalogue of its game"),
     "a fault's class not its kind's": (
-        lambda r: {"faults": [{**r["faults"][0], "fault_class": "order" if r["faults"][0]["fault_class"] != "order"
-                               else "money"}, *r["faults"][1:]]}, "not a type of the catalogue of its game"),
+        lambda r: {"faults": [{**r["faults"][0], "fault_class": next(
+            c for c in ("order", "money") if c != r["faults"][0]["fault_class"])}, *r["faults"][1:]]},
+        "not a type of the catalogue of its game"),
     "a fault's class unknown": (lambda r: {"faults": [{**f, "fault_class": "luck"} for f in r["faults"]]},
                                 "not a type of the catalogue of its game"),
     "faults numbered twice": (lambda r: {"faults": [{**f, "n": 0} for f in r["faults"]]},
                               "not numbered 0, 1, 2"),
     "more faults than dealt": (lambda r: {"faults": [*r["faults"], {**r["faults"][-1], "n": len(r["faults"]),
                                                                    "caught": False, "seconds": None}]},
-                               "other than the faults its deal puts in"),
-    "a catch with no flag": (lambda r: {"faults": [{**f, "caught": True, "seconds": 1.0} for f in r["faults"]]},
+                               "other than the faults its deal"),
+    "a catch with no flag": (lambda r: {"faults": [{**f, "caught": True, "seconds": 1.0}
+                                                   for f in r["faults"]]},
                              "its flags are not its faults caught and its false alarms"),
     "seconds of a fault missed": (lambda r: {"faults": [r["faults"][0], {**r["faults"][1], "seconds": 2.0},
                                                         *r["faults"][2:]]}, "seconds_check"),
