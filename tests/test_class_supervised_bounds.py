@@ -220,3 +220,31 @@ def test_after_a_settling_the_claimants_her_login_sends_the_ids_rounds(klass, cl
     with klass.connect(claimed["table 4"], "table-4-password") as table_4, \
             pytest.raises(psycopg.errors.CheckViolation, match="own login claims this trainee id"):
         table_4.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [later]}),))
+
+
+# --------------------------------------------------------------------------- #131
+def test_a_claim_of_an_id_settled_already_is_answered_as_it_stands(klass, claimed):  # noqa: F811
+    """Ana's login claims the id again after the instructor settled her claim: she is told what
+    is true ("hers", or refused as the row's), not "held"."""
+    from trainer.classes.errors import ClassServerError
+    from trainer.classes.workstation.connection import ClassLedger
+
+    claim(klass, claimed)
+    url = klass.address("instructor").url
+    assert settle(url, claimed["uid"], "--to", "row", "--reason", "Bo's profile came first").returncode == 0
+    ledger = ClassLedger(claimed["table 4 address"])
+    with pytest.raises(ClassServerError, match=r"settled this login's claim of trainee id .* the row's"):
+        ledger.claim_profile("Ana Ruiz", claimed["uid"], claimed["made"], "ana-password")
+    with klass.admin() as admin:  # nothing changed: one claim, one settling
+        assert admin.execute("SELECT count(*) FROM trainee_claims").fetchone() == (1,)
+        assert admin.execute("SELECT count(*) FROM trainee_claim_settlements").fetchone() == (1,)
+
+
+def test_a_claim_settled_hers_is_answered_hers(klass, claimed):  # noqa: F811
+    from trainer.classes.workstation.connection import ClassLedger
+
+    claim(klass, claimed)
+    assert settle(klass.address("instructor").url, claimed["uid"], "--to", "claimant",
+                  "--reason", REASON).returncode == 0
+    ledger = ClassLedger(claimed["table 4 address"])
+    assert ledger.claim_profile("Ana Ruiz", claimed["uid"], claimed["made"], "ana-password") == "hers"

@@ -299,6 +299,17 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
         ELSE 'this login sends no results' END
     FROM (SELECT trainee AS uid) AS asked LEFT JOIN trainees s ON s.uid = asked.uid
 $$;
+-- how the instructor settled the caller's own claim of the trainee id `claimed` (s036):
+-- 'claimant', 'row', or NULL while it is open or the login made none; s032's claim_trainee_uid
+-- answers 'held' for a claim it kept before, settled or not, so a trainee's login asks this
+-- after it, and is told what is true
+CREATE FUNCTION own_claim_settled(claimed text) RETURNS text
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT x.outcome FROM trainee_claims c JOIN trainee_claim_settlements x ON x.claim_id = c.id
+    WHERE c.trainee_uid = claimed AND c.login = session_user
+$$;
+REVOKE ALL ON FUNCTION own_claim_settled(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION own_claim_settled(text) TO class_trainee;
 -- s037's push, each round checked first (supervised_round_problem, supervised_faults_problem) and
 -- its uid its own (supervised_round_uid), so that a round under a classmate's round's uid names
 -- her trainee id and is refused to whoever may not send her rows
