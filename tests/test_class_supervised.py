@@ -26,6 +26,9 @@ from trainer.progress.supervised import round_uid
 from trainer.supervise.playback import deal
 from trainer.supervise.scoring import Flag, score
 
+#: when the rounds were finished (the class keeps times between 2000 and 2100, s041)
+T = 1_780_000_000.0
+
 
 def faulty(game: str, start: int = 1):
     """A round of `game` with two faults or more (the first seed from `start` that deals one)."""
@@ -59,8 +62,8 @@ def one_round(path) -> dict:
 
 def test_rounds_reach_the_class_once_with_their_faults(tmp_path, klass):
     path = progress_file(tmp_path / "p.sqlite", {"Ana": 1})
-    supervise(path, "Ana", "props-and-hops", 1, 1000.0)
-    supervise(path, "Ana", "pai-gow-dice", 9, 1060.0)
+    supervise(path, "Ana", "props-and-hops", 1, T)
+    supervise(path, "Ana", "pai-gow-dice", 9, T + 60)
     assert send(path, klass.address()) == 3  # an attempt and two rounds
     with klass.admin() as admin:
         rounds = admin.execute("SELECT r.game, r.round_uid, r.finished, t.name FROM supervised_rounds r "
@@ -68,8 +71,8 @@ def test_rounds_reach_the_class_once_with_their_faults(tmp_path, klass):
         faults = admin.execute("SELECT r.game, f.n, f.caught FROM supervised_faults f "
                                "JOIN supervised_rounds r ON r.id = f.round_id "
                                "ORDER BY r.finished, f.n").fetchall()
-    assert [(g, t, n) for g, _, t, n in rounds] == [("props-and-hops", 1000.0, "Ana"),
-                                                    ("pai-gow-dice", 1060.0, "Ana")]
+    assert [(g, t, n) for g, _, t, n in rounds] == [("props-and-hops", T, "Ana"),
+                                                    ("pai-gow-dice", T + 60, "Ana")]
     assert rounds[0][1] == faulty("props-and-hops", 1).id
     expected = [(g, n, n == 0) for g, s in (("props-and-hops", 1), ("pai-gow-dice", 9))
                 for n in range(len(faulty(g, s).faults))]
@@ -88,7 +91,7 @@ def test_the_pusher_sends_rounds_as_it_sends_attempts(tmp_path, klass):
     pusher = Pusher(str(path), klass.address(), poll=0.05, idle=0.5)
     pusher.start()
     try:
-        supervise(path, "Ana", "three-dice-football", 1, 1000.0)
+        supervise(path, "Ana", "three-dice-football", 1, T)
         pusher.wake()
         until(lambda: klass.count("supervised_rounds") == 1, what="the round sent")
         until(lambda: pusher.waiting() == 0, what="nothing waiting")
@@ -103,8 +106,8 @@ def test_a_round_the_class_refuses_is_set_aside_and_the_others_go(tmp_path, klas
     send(path, klass.address())
     with klass.connect("instructor") as instructor:
         class_login(instructor, "Ana", "ana-password")
-    supervise(path, "Ana", "props-and-hops", 1, 1000.0)
-    supervise(path, "Bo", "props-and-hops", 5, 1001.0)
+    supervise(path, "Ana", "props-and-hops", 1, T)
+    supervise(path, "Bo", "props-and-hops", 5, T + 1)
     assert send(path, klass.address()) == 1
     with klass.admin() as admin:
         assert admin.execute("SELECT t.name FROM supervised_rounds r JOIN trainees t ON t.id = r.trainee_id"
@@ -122,41 +125,94 @@ def test_a_trainee_login_sends_only_her_own_rounds(tmp_path, klass):
     send(path, klass.address())
     with klass.connect("instructor") as instructor:
         login = class_login(instructor, "Ana", "ana-password")
-    supervise(path, "Bo", "props-and-hops", 1, 1000.0)
+    supervise(path, "Bo", "props-and-hops", 1, T)
     bos = one_round(path)
     with klass.connect(login, "ana-password") as ana, pytest.raises(psycopg.Error, match="only their own"):
         ana.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [bos]}),))
     assert klass.count("supervised_rounds") == 0
 
 
-@pytest.mark.parametrize(("change", "says"), [
-    ({"game": "roulette"}, "supervised_rounds_game_check"),
-    ({"difficulty": 9}, "difficulty_check"),
-    ({"pace": 0}, "pace_check"),
-    ({"score": "1e9"}, "score_check"),
-    ({"flags": "x" * 70_000}, "flags_check"),
-    ({"faults": [{"n": n, "kind": "short-pay", "fault_class": "money", "caught": False, "seconds": None}
-                 for n in range(101)]}, "at most 100"),
-    ({"faults": [{"n": 0, "kind": "short-pay", "fault_class": "luck", "caught": False, "seconds": None}]},
-     "fault_class_check"),
-    ({"faults": [{"n": 0, "kind": "short-pay", "fault_class": "money", "caught": False, "seconds": 2.0}]},
-     "seconds_check"),
-    ({"uid": "not a digest"}, "uid_check"),
-    ({"trainee_uid": "nobody"}, "not in the class"),
-])
-def test_the_server_checks_every_round(tmp_path, klass, change, says):
+def other_kind(rnd: dict) -> dict:
+    """The round with its first fault named as a fault of another game."""
+    return {"faults": [{**rnd["faults"][0], "kind": "pgd-short-pay"}, *rnd["faults"][1:]]}
+
+
+def own_uid(rnd: dict, **change) -> dict:
+    """The change, under the uid the app would give the round changed (so that only the change
+    is refused)."""
+    r = {**rnd, **change}
+    return {**change, "uid": round_uid(r["trainee_uid"], r["round_uid"], r["finished"])}
+
+
+#: each refused by the class (the sixth cold review's #121 and #122 among them), by what it says
+HOSTILE = {
+    "game": (lambda r: {"game": "roulette"}, "its game is not one of the class's games"),
+    "difficulty": (lambda r: {"difficulty": 9}, "its difficulty is not 1 to 5"),
+    "pace 0": (lambda r: {"pace": 0}, "its pace is not"),
+    "pace 3600": (lambda r: {"pace": 3600.0}, "its pace is not"),
+    "score 1e9": (lambda r: {"score": "1e9"}, "its score is not a fraction from 0 to 1"),
+    "score 1/0": (lambda r: {"score": "1/0"}, "its score is not a fraction from 0 to 1"),
+    "score 0/0": (lambda r: {"score": "0/0"}, "its score is not a fraction from 0 to 1"),
+    "score 3/2": (lambda r: {"score": "3/2"}, "its score is not a fraction from 0 to 1"),
+    "score 2/4": (lambda r: {"score": "2/4"}, "its score is not a fraction from 0 to 1"),
+    "score huge": (lambda r: {"score": "9999999999999999999"}, "its score is not a fraction from 0 to 1"),
+    "finished 1970": (lambda r: own_uid(r, finished=0.0), "finished at a time between 2000 and"),
+    "finished 5138": (lambda r: own_uid(r, finished=1e11), "finished at a time between 2000 and"),
+    "round id RLO ESC CR LF": (lambda r: own_uid(r, round_uid="supervise-v1:\u202egnp.exe\x1b[31m\r\nx:2:1"),
+                               "its deal's id is not one the app deals"),
+    "round id a formula": (lambda r: own_uid(r, round_uid='=HYPERLINK("http://x.example/","Click")'),
+                           "its deal's id is not one the app deals"),
+    "round id 99 faults": (lambda r: own_uid(r, round_uid="supervise-v1:ph-first-shake:99:1"),
+                           "its deal's id is not one the app deals"),
+    "flags long": (lambda r: {"flags": "x" * 70_000}, "its flags are not JSON"),
+    "flags not JSON": (lambda r: {"flags": "{{{not json"}, "its flags are not JSON"),
+    "flags 5,000 deep": (lambda r: {"flags": "[" * 5000 + "]" * 5000}, "its flags are not a list of"),
+    "flags a control character": (lambda r: {"flags": '[{"at": 1, "target": "call\\u001b", "kind": "x"}]'},
+                                  "its flags are not a list of"),
+    "more false alarms than flags": (lambda r: {"false_alarms": 5}, "more false alarms than flags"),
+    "101 faults": (lambda r: {"faults": [{**r["faults"][0], "n": n} for n in range(101)]}, "at most 100"),
+    "a fault of another game": (other_kind, "not a type of the catalogue of its game"),
+    "a fault's class not its kind's": (
+        lambda r: {"faults": [{**r["faults"][0], "fault_class": next(
+            c for c in ("order", "money") if c != r["faults"][0]["fault_class"])}, *r["faults"][1:]]},
+        "not a type of the catalogue of its game"),
+    "a fault's class unknown": (lambda r: {"faults": [{**f, "fault_class": "luck"} for f in r["faults"]]},
+                                "not a type of the catalogue of its game"),
+    "faults numbered twice": (lambda r: {"faults": [{**f, "n": 0} for f in r["faults"]]},
+                              "not numbered 0, 1, 2"),
+    "more faults than dealt": (lambda r: {"faults": [*r["faults"], {**r["faults"][-1], "n": len(r["faults"]),
+                                                                   "caught": False, "seconds": None}]},
+                               "other than the faults its deal"),
+    "a catch with no flag": (lambda r: {"faults": [{**f, "caught": True, "seconds": 1.0}
+                                                   for f in r["faults"]]},
+                             "its flags are not its faults caught and its false alarms"),
+    "seconds of a fault missed": (lambda r: {"faults": [r["faults"][0], {**r["faults"][1], "seconds": 2.0},
+                                                        *r["faults"][2:]]}, "seconds_check"),
+    "uid not a digest": (lambda r: {"uid": "not a digest"}, "its id is not a SHA-256 digest"),
+    "uid another round's": (lambda r: {"uid": round_uid(r["trainee_uid"], r["round_uid"], r["finished"] + 1)},
+                            "its id is not its own"),
+    "trainee not in the class": (lambda r: {"trainee_uid": "nobody"}, "not in the class"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_the_server_checks_every_round(tmp_path, klass, case):
+    change, says = HOSTILE[case]
     path = progress_file(tmp_path / "p.sqlite", {"Ana": 1})
     send(path, klass.address())
-    supervise(path, "Ana", "props-and-hops", 1, 1000.0)
-    hostile = {**one_round(path), **change}
+    supervise(path, "Ana", "props-and-hops", 1, T)
+    rnd = one_round(path)
+    hostile = {**rnd, **change(rnd)}
     with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.CheckViolation, match=says):
         conn.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [hostile]}),))
     assert klass.count("supervised_rounds") == 0
+    with klass.connect("workstation") as conn:  # the round as the app wrote it goes
+        assert conn.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [rnd]}),)).fetchone() == (1,)
 
 
 def test_a_different_round_under_a_held_uid_is_refused_and_rows_never_change(tmp_path, klass):
     path = progress_file(tmp_path / "p.sqlite", {"Ana": 1})
-    supervise(path, "Ana", "props-and-hops", 1, 1000.0)
+    supervise(path, "Ana", "props-and-hops", 1, T)
     send(path, klass.address())
     forged = {**one_round(path), "score": "1"}
     with klass.connect("workstation") as conn:
@@ -171,7 +227,7 @@ def test_a_different_round_under_a_held_uid_is_refused_and_rows_never_change(tmp
 def test_rounds_are_charged_to_the_login(tmp_path, klass):
     path = progress_file(tmp_path / "p.sqlite", {"Ana": 0})
     send(path, klass.address())
-    supervise(path, "Ana", "props-and-hops", 1, 1000.0)
+    supervise(path, "Ana", "props-and-hops", 1, T)
     rnd = one_round(path)
     with klass.admin() as admin:
         before = admin.execute("SELECT rows, bytes FROM login_totals WHERE login = 'workstation'").fetchone()
@@ -204,7 +260,7 @@ def test_the_class_view_reads_catch_rates_and_the_weakest_class(tmp_path, klass)
              "Bo": [("three-dice-football", 1)]}
     for name, games in plays.items():
         for n, (game, seed) in enumerate(games):
-            supervise(path, name, game, seed, 1000.0 + n)
+            supervise(path, name, game, seed, T + n)
     send(path, klass.address())
     with klass.connect("instructor") as conn:
         reading = read_class(conn)
@@ -239,7 +295,7 @@ def test_a_round_announced_is_read_into_the_live_reading(tmp_path, klass):
             before = read_class(conn)
             assert before.catching.rows == []
             until(lambda: listening(klass), what="the listener's LISTEN")  # a note before it is not heard
-            supervise(path, "Ana", "props-and-hops", 1, 1000.0)
+            supervise(path, "Ana", "props-and-hops", 1, T)
             send(path, klass.address())
             until(lambda: any(n < 0 for n in heard), what="the round announced")
             after = read_class(conn, before, [n for n in heard if n < 0])

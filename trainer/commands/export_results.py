@@ -146,10 +146,14 @@ def run(args) -> int:
         written(text)
     notes = [why for why in left_out if why.startswith("trainee id ")]  # whole people
     notes.extend(formerly.settled)  # the claims the instructor settled, each named
-    attempts_left = [why for why in left_out if not why.startswith("trainee id ")]
+    attempts_left = [why for why in left_out if not why.startswith(("trainee id ", "supervised round "))]
     if attempts_left:
         notes.append(f"{len(attempts_left)} attempt{'s' if len(attempts_left) != 1 else ''} of the class "
                      "left out: " + "; ".join(attempts_left))
+    rounds_left = [why for why in left_out if why.startswith("supervised round ")]  # retracted, unreadable
+    if rounds_left:
+        notes.append(f"{len(rounds_left)} supervised round{'s' if len(rounds_left) != 1 else ''} of the "
+                     "class left out: " + "; ".join(rounds_left))
     notes.extend(bad)  # after the class's attempts left out: every row not written is named
     notes.extend(refused)
     if counted["exams"]:
@@ -189,7 +193,11 @@ def _from_file(path: str, trainee: str | None, rounds: list) -> tuple[Iterable, 
         kept = certificates(store)
         try:
             lines = handoff.file_lines(store, trainee)
-            rounds.extend(file_rounds(store, store.find_trainee(trainee) if trainee is not None else None))
+            unread: list[str] = []
+            rounds.extend(file_rounds(store, store.find_trainee(trainee) if trainee is not None else None,
+                                      unread))
+            for why in unread:  # a round that cannot be read: named, the rest written
+                print(f"{WHERE}: {why}", file=sys.stderr)
         except UnknownTraineeError:
             if not _certified_as(kept, trainee or ""):
                 raise

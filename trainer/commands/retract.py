@@ -1,15 +1,16 @@
-"""`dealer-trainer retract ATTEMPT_UID --reason TEXT --class URL`: hide an attempt of the class
-from the exports and the class view (an instructor's address), with the reason, which the class
-keeps with it (trainer.classes.server.retractions): nothing is removed, and no retraction is ever
-changed or taken back."""
+"""`dealer-trainer retract ATTEMPT_UID --reason TEXT --class URL`: hide an attempt or a supervised
+round of the class from the exports and the class view (an instructor's address), with the reason,
+which the class keeps with it (trainer.classes.server.retractions): nothing is removed, and no
+retraction is ever changed or taken back."""
 
 from __future__ import annotations
 
 from trainer.commands._shared import instructor_record_arguments
 
 NAME = "retract"
-HELP = ("hide an attempt of the class (its id, as the transcript's \"Attempt id\" shows it) from the "
-        "exports and the class view, with a reason the class keeps (an instructor's --class address)")
+HELP = ("hide an attempt or a supervised round of the class (its id, as the transcript's \"Attempt id\" "
+        "shows it) from the exports and the class view, with a reason the class keeps (an "
+        "instructor's --class address)")
 
 
 def add_arguments(parser) -> None:
@@ -18,11 +19,12 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    """Exit 0 with the attempt retracted, 2 when the class refuses (in one line, why)."""
+    """Exit 0 with the attempt or supervised round retracted, 2 when the class refuses (in one
+    line, why)."""
     from trainer.classes.workstation.connection import ClassLedger
 
     ledger = ClassLedger(args.class_address)
-    ledger.retract(args.attempt, args.reason)
-    print(f"Attempt {args.attempt} retracted in {ledger.address.database}: it is left out of the "
+    what = ledger.retract(args.attempt, args.reason)
+    print(f"{what.capitalize()} {args.attempt} retracted in {ledger.address.database}: it is left out of the "
           "exports and the class view from now on.")
     return 0

@@ -15,10 +15,12 @@ made from it as an attempt's are."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import NamedTuple
 from urllib.parse import quote
 
+from trainer.errors import shown
 from trainer.games import GAME_NAMES
 from trainer.progress.handoff import (
     ADL_VERBS,
@@ -61,29 +63,66 @@ class SupervisedLine(NamedTuple):
         return out
 
 
-def lines_of(trainees: dict[int, Trainee], rounds, faults) -> list[SupervisedLine]:
+def lines_of(trainees: dict[int, Trainee], rounds, faults, left_out: list[str] | None = None,
+             hidden: dict[int, str] | None = None) -> list[SupervisedLine]:
     """The lines of rows read from a progress file or a class server (`trainees`: each row's
     trainee by its trainee_id; rows of a trainee not given are left out), oldest first. A class
-    server's row has its uid; a file's is made from its own trainee's (`round_uid`)."""
+    server's row has its uid; a file's is made from its own trainee's (`round_uid`). A row
+    `hidden` ({id: why}: retracted) and one that cannot be read as a round (a score that is no
+    fraction from 0 to 1, a time no calendar holds) is left out and named in `left_out`
+    ("supervised round <uid> of <trainee>: why"), never raised."""
     found: dict[int, list[tuple[str, str, bool]]] = {}
     for f in faults:
         found.setdefault(f["round_id"], []).append((f["kind"], f["fault_class"], bool(f["caught"])))
-    return [SupervisedLine(t, r.get("uid") or round_uid(t.uid, r["round_uid"], r["finished"]), r["round_uid"],
-                           r["game"], r["difficulty"], r["finished"], Fraction(r["score"]),
-                           tuple(found.get(r["id"], [])))
-            for r in sorted(rounds, key=lambda r: (r["finished"], r["id"]))
-            if (t := trainees.get(r["trainee_id"])) is not None]
+    out = []
+    for r in sorted(rounds, key=lambda r: (_when(r["finished"]), r["id"])):
+        if (t := trainees.get(r["trainee_id"])) is None:
+            continue
+        why = (hidden or {}).get(r["id"])
+        if why is None:
+            try:
+                out.append(_line(t, r, tuple(found.get(r["id"], []))))
+                continue
+            except (ValueError, TypeError, KeyError, ZeroDivisionError, OverflowError, OSError) as e:
+                why = f"not readable as a supervised round ({e})"
+        if left_out is not None:
+            uid = r.get("uid") or "(no id)"
+            left_out.append(f"supervised round {str(uid)[:64]} of {shown(t.name)}: {why}")
+    return out
 
 
-def file_rounds(store: Store, trainee: Trainee | None = None) -> list[SupervisedLine]:
-    """The supervised rounds of a progress file: one trainee's, or everyone's."""
+def _when(finished: object) -> float:
+    """A row's time to sort by: 0 for one that is no finite number (left out later, named)."""
+    return finished if isinstance(finished, int | float) and math.isfinite(finished) else 0.0
+
+
+def _line(t: Trainee, r, faults: tuple[tuple[str, str, bool], ...]) -> SupervisedLine:
+    """One row as a line; ValueError (and the like) when it cannot be one."""
+    score = Fraction(r["score"])
+    if not 0 <= score <= 1:
+        raise ValueError(f"a score of {score}, not from 0 to 1")
+    finished = r["finished"]
+    if isinstance(finished, bool) or not isinstance(finished, int | float) or not math.isfinite(finished):
+        raise ValueError(f"finished at {finished!r}, not a time")
+    iso(finished)  # a time no calendar holds raises here, not in the middle of a transcript
+    local_time(finished)
+    if not all(isinstance(r[k], str) for k in ("round_uid", "game")) or not isinstance(r["difficulty"], int):
+        raise ValueError("its deal, game or difficulty is not what a round holds")
+    return SupervisedLine(t, r.get("uid") or round_uid(t.uid, r["round_uid"], finished), r["round_uid"],
+                          r["game"], r["difficulty"], finished, score, faults)
+
+
+def file_rounds(store: Store, trainee: Trainee | None = None,
+                left_out: list[str] | None = None) -> list[SupervisedLine]:
+    """The supervised rounds of a progress file: one trainee's, or everyone's (those that cannot
+    be read named in `left_out`)."""
     where, params = ("WHERE trainee_id = ?", (trainee.id,)) if trainee is not None else ("", ())
     trainees = ({trainee.id: trainee} if trainee is not None
                 else {t.id: t for t in store.trainees(include_archived=True)})
     rounds = store.query(f"SELECT * FROM supervised_rounds {where}", params)
     faults = store.query(f"SELECT * FROM supervised_faults WHERE round_id IN "
                          f"(SELECT id FROM supervised_rounds {where}) ORDER BY round_id, n", params)
-    return lines_of(trainees, rounds, faults)
+    return lines_of(trainees, rounds, faults, left_out)
 
 
 def statements(s: SupervisedLine, *, home_page: str, activity_base: str) -> list[dict]:

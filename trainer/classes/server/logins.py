@@ -192,15 +192,26 @@ def claim_trainee_uid(conn: psycopg.Connection, uid: str, made: float) -> str | 
     """A trainee's own login claims the trainee id `uid` (her profile's, made at `made`) as hers
     (s032): one of CLAIMED; None on a class server that takes no claims yet (before s032).
     ClassServerError when the class refuses it (another login's, an id it does not take, not a
-    trainee's login)."""
+    trainee's login), or when the instructor settled this login's claim of it the row's; "hers"
+    when the instructor settled it hers (s041: the server answers "held" for a claim it kept
+    before, settled or not)."""
     if not claims_kept(conn):
         return None
     try:
         with conn.transaction():
-            return value(conn.execute("SELECT claim_trainee_uid(%s, %s)", (uid, made)))
+            said = value(conn.execute("SELECT claim_trainee_uid(%s, %s)", (uid, made)))
     except (psycopg.errors.InsufficientPrivilege, psycopg.errors.CheckViolation,
             psycopg.errors.RaiseException) as e:
         raise ClassServerError(str(e).strip().splitlines()[0]) from None
+    if said != "held" or not value(conn.execute(
+            "SELECT to_regprocedure('public.own_claim_settled(text)') IS NOT NULL")):
+        return said
+    # a claim kept before and settled since is answered "held" too (s032): what is true (s041)
+    settled = value(conn.execute("SELECT own_claim_settled(%s)", (uid,)))
+    if settled == "row":
+        raise ClassServerError(f"the instructor settled this login's claim of trainee id {uid[:64]} the "
+                               "row's: the id is not this login's (ask the instructor)")
+    return "hers" if settled == "claimant" else said
 
 
 def own_trainee_uid(conn: psycopg.Connection, new_uid: str, made: float) -> str | None:

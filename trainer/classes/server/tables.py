@@ -964,3 +964,29 @@ def s040_no_exam_on_shared_login(conn: psycopg.Connection) -> None:
     which no login calls itself. An enrolled workstation's login, a trainee's own and the staff's
     are as before; the shared login still sends practice."""
     _run(conn, frozen_sql("s040_no_exam_on_shared_login"))
+
+
+@migration
+def s041_supervised_bounds(conn: psycopg.Connection) -> None:
+    """The supervised rounds the class keeps are checked as its attempts are (s010):
+
+    - `supervised_round_problem(...)`, a CHECK on `supervised_rounds` and push_supervised's first
+      check: each field as the app writes it (a digest for the uid; the deal's id
+      "supervise-v1:SCENARIO:FAULTS:SEED" with no control, format or bidirectional characters;
+      finished between 2000 and 2100; a pace of 0 to 60 s; the score a fraction from 0 to 1 in
+      lowest terms; the flags a JSON list of flags as `flags_from_json` reads them), in words;
+      `supervised_faults_problem(...)`: each fault a type of the catalogue of the round's game
+      with its class (`supervised_fault_kinds`, this version's catalogue), numbered 0 on, as many
+      as the deal puts in, and one flag per fault caught;
+    - a round goes under its own uid only (`supervised_round_uid`: sha256 of its trainee's id, its
+      deal and when it was finished, trainer.progress.supervised `round_uid`), so that a round
+      sent first under a classmate's round's uid names her id, and is refused to whoever may not
+      send her rows;
+    - `retract_supervised_round(uid, reason)`, an instructor's call, and `supervised_retractions`,
+      insert-only, as s010's for attempts; the rows stored before that fail the checks are
+      retracted by the migration, each with its check;
+    - `supervised_sender_problem` reads the settlings of s036 as push_attempts does: a trainee's
+      own login sends the rows of its person and of an id its claim of which was settled the
+      claimant's; a workstation's login sends under a claimed id again once every claim of it was
+      settled the row's."""
+    _run(conn, frozen_sql("s041_supervised_bounds"))

@@ -1,7 +1,8 @@
 """The class's catch rates: each trainee's supervised rounds (migration s037), per fault class
 and per game, and the class's weakest fault class, as the instructor's Class tab shows them beside
 the skills grid (ui.classroom.catching). A trainee is her person (trainer.classes.server.people,
-as classview groups them): the rounds of every trainee id of hers are counted together."""
+as classview groups them): the rounds of every trainee id of hers are counted together, less those
+an instructor retracted (s041)."""
 
 from __future__ import annotations
 
@@ -58,11 +59,16 @@ def class_catch_rates(conn: psycopg.Connection, trainees: list, members: dict[in
     if (conn.execute("SELECT to_regclass('supervised_rounds')").fetchone() or (None,))[0] is None:
         return ClassCatchRates([], {}, None)
     person = {m: pid for pid, ms in members.items() for m in ms}
+    # a round an instructor retracted (s041) is not counted
+    kept = ("WHERE NOT EXISTS (SELECT 1 FROM supervised_retractions x WHERE x.round_id = r.id)"
+            if (conn.execute("SELECT to_regclass('supervised_retractions')").fetchone() or (None,))[0]
+            is not None else "")
     faults = conn.execute(
         "SELECT r.trainee_id, r.game, f.fault_class, count(*) FILTER (WHERE f.caught), count(*) "
-        "FROM supervised_faults f JOIN supervised_rounds r ON r.id = f.round_id "
+        f"FROM supervised_faults f JOIN supervised_rounds r ON r.id = f.round_id {kept} "
         "GROUP BY 1, 2, 3").fetchall()
-    rounds = conn.execute("SELECT trainee_id, count(*) FROM supervised_rounds GROUP BY 1").fetchall()
+    rounds = conn.execute(f"SELECT r.trainee_id, count(*) FROM supervised_rounds r {kept} "
+                          "GROUP BY 1").fetchall()
     by_class: dict[int, dict[str, Pair]] = {}
     by_game: dict[int, dict[str, Pair]] = {}
     whole: dict[str, Pair] = {}

@@ -256,10 +256,10 @@ class ClassLedger:
     def certificates(self) -> list[dict]:
         return self._ledger(ledger.certificates)
 
-    def retract(self, attempt_uid: str, reason: str) -> None:
-        """Hide an attempt of the class from the exports and the view, with the reason
-        (retractions.retract: an instructor's login)."""
-        self._ledger(retractions.retract, attempt_uid, reason)
+    def retract(self, uid: str, reason: str) -> str:
+        """Hide an attempt or a supervised round of the class from the exports and the view, with
+        the reason (retractions.retract: an instructor's login); which it was."""
+        return self._ledger(retractions.retract, uid, reason)
 
     def merge_trainees(self, one: str, other: str) -> None:
         """Record that two trainees (their ids) are one person (people.merge: an instructor's login)."""

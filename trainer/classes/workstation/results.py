@@ -24,7 +24,7 @@ from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server.people import claimed_names, disputed, people, settled_claims
-from trainer.classes.server.retractions import retracted
+from trainer.classes.server.retractions import retracted, retracted_rounds
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.push import connect, reason, said
 from trainer.errors import shown
@@ -147,7 +147,8 @@ def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
     kept = {tid for tid in trainees if person.get(tid, tid) not in refused}
     if rounds is not None:
         rounds.extend(_rounds(conn, where.replace("a.", "r."), params,
-                              {tid: t for tid, t in trainees.items() if tid in kept}))
+                              {tid: t for tid, t in trainees.items() if tid in kept},
+                              [] if left_out is None else left_out))
     seen = _practising(conn, where, params) & kept
     if practising is not None:
         practising.extend({trainees[tid].uid: trainees[tid] for tid in sorted(seen)}.values())
@@ -173,10 +174,11 @@ def _settled(conn: psycopg.Connection, formerly: Formerly, sent_as: dict[int, Tr
         formerly.accounts.update(_accounts(sent_as, before, set()))
 
 
-def _rounds(conn: psycopg.Connection, where: str, params: tuple, held: dict[int, Trainee]
-            ) -> list[SupervisedLine]:
+def _rounds(conn: psycopg.Connection, where: str, params: tuple, held: dict[int, Trainee],
+            left_out: list[str]) -> list[SupervisedLine]:
     """The supervised rounds of the trainee rows `held` (a class from before s037 keeps none):
-    their scores and faults, a few numbers and words each, never a log or a flag."""
+    their scores and faults, a few numbers and words each, never a log or a flag; those retracted
+    (s041) or that cannot be read named in `left_out`."""
     if (conn.execute("SELECT to_regclass('supervised_rounds')").fetchone() or (None,))[0] is None:
         return []
     with conn.cursor(row_factory=dict_row) as cur:
@@ -185,7 +187,7 @@ def _rounds(conn: psycopg.Connection, where: str, params: tuple, held: dict[int,
         faults = cur.execute("SELECT f.round_id, f.kind, f.fault_class, f.caught FROM supervised_faults f "
                              f"JOIN supervised_rounds r ON r.id = f.round_id {where} "
                              "ORDER BY f.round_id, f.n", params).fetchall()
-    return lines_of(held, kept, faults)
+    return lines_of(held, kept, faults, left_out, retracted_rounds(conn))
 
 
 def _practising(conn: psycopg.Connection, where: str, params: tuple) -> set[int]:
