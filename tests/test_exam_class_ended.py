@@ -44,7 +44,7 @@ def ivy():
 def files(tmp_path, ivy):
     """The instructor's key (scrypt at n = 2**14, as the other tests not about scrypt), public key
     and form file, for the commands."""
-    write_private_key(tmp_path / "ivy.key", ivy, PASSPHRASE, n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, PASSPHRASE)
     write_public_key(tmp_path / "ivy.pub", ivy.public)
     write_form(EXAM, tmp_path / "form.json")
     return tmp_path

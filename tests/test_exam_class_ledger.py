@@ -320,7 +320,7 @@ def instructor_files(tmp_path, ivy):
 
     # scrypt at n = 2**14, as in the other tests not about scrypt: each command that opens the key
     # derives it again (tests/test_exams_certify.py holds the real parameters)
-    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern", n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern")
     write_form(form(), tmp_path / "form.json")
     return {"key": str(tmp_path / "ivy.key"), "form": str(tmp_path / "form.json"),
             "env": {"IVY_PASS": "plum kettle orbit 58 lantern"}}

@@ -41,8 +41,6 @@ from trainer.exams.records import portable_record
 from trainer.progress import Store
 from trainer.progress.records import clean_name
 
-FAST = {"n": 2**14}  # scrypt for the tests that are not about scrypt; one test uses the default
-
 
 @pytest.fixture(scope="module")
 def ivy():
@@ -81,9 +79,9 @@ def sat(workstation, exam, token: dict | None = None, **how) -> dict:
 # --- keys ------------------------------------------------------------------------------------
 
 
-def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_path, ivy):
+def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_path, ivy, real_kdf):
     path = tmp_path / "ivy.key"
-    write_private_key(path, ivy, PASS)  # the real parameters: n = 2**17, r = 8
+    write_private_key(path, ivy, PASS)  # the real parameters (real_kdf): n = 2**17, r = 8
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     doc = json.loads(path.read_text())
     assert doc["kdf"]["n"] >= 2**17 and doc["kdf"]["r"] >= 8
@@ -97,7 +95,7 @@ def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_p
 
 def test_a_swapped_public_key_in_the_key_file_is_refused(tmp_path, ivy):
     path = tmp_path / "ivy.key"
-    write_private_key(path, ivy, PASS, **FAST)
+    write_private_key(path, ivy, PASS)
     doc = json.loads(path.read_text())
     doc["public"] = InstructorKey.generate("Mallory").public.raw.hex()
     path.write_text(json.dumps(doc))
@@ -112,7 +110,7 @@ def test_a_swapped_public_key_in_the_key_file_is_refused(tmp_path, ivy):
 def test_a_weak_passphrase_is_refused(tmp_path, ivy, weak):
     assert passphrase_problem(weak, name="Ivy Park")
     with pytest.raises(KeyFileError, match="too weak") as refused:
-        write_private_key(tmp_path / "k", ivy, weak, **FAST)
+        write_private_key(tmp_path / "k", ivy, weak)
     said = str(refused.value)
     assert said.endswith(".") and ".." not in said, said  # one sentence, one full stop
     assert not (tmp_path / "k").exists()
