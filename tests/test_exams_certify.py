@@ -12,7 +12,7 @@ import stat
 
 import pytest
 
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import PASS, code_of, form, issuer, sit
 from trainer import policy
 from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key, start_exam
@@ -352,9 +352,10 @@ def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
 # --- the whole path, through the commands an instructor runs -------------------------------------
 
 
-def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
+def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path, monkeypatch):
     """Instructor: key, sitting file. Workstation: opens it, sits the exam, exports the
-    submission. Instructor: certifies. Auditor: verifies with the public key alone."""
+    submission. Instructor: certifies. Auditor: verifies with the public key alone. Each step is
+    the program (`run_command`); the refusals after them call its entry in this process."""
     from tests.support.exams import sit
     from trainer.exams import start_exam
     from trainer.exams.forms import write_form
@@ -398,28 +399,29 @@ def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
                        "IVY_PASS", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "did not pass" in done.stdout  # abandoned: never passed
+    monkeypatch.setenv("IVY_PASS", PASS)
     for grace in ("nan", "-1", "721"):
-        refused = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key),
-                              "--ledger", str(ledger), "--out", str(tmp_path / "g.json"),
-                              "--passphrase-env", "IVY_PASS", "--grace-hours", grace, env=env)
+        refused = run_here("certify", str(tmp_path / "submission.json"), "--key", str(key),
+                           "--ledger", str(ledger), "--out", str(tmp_path / "g.json"),
+                           "--passphrase-env", "IVY_PASS", "--grace-hours", grace)
         assert refused.returncode == 2 and "--grace-hours" in refused.stderr, refused.stderr
-    again = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key), "--ledger",
-                        str(ledger), "--out", str(tmp_path / "again.json"), "--passphrase-env",
-                        "IVY_PASS", env=env)
+    again = run_here("certify", str(tmp_path / "submission.json"), "--key", str(key), "--ledger",
+                     str(ledger), "--out", str(tmp_path / "again.json"), "--passphrase-env", "IVY_PASS")
     assert again.returncode == 1 and "already used" in again.stdout
     done = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
                        str(tmp_path / "ivy.key.pub"))
     assert done.returncode == 0 and "1 certificate verified" in done.stdout
     # the summary keeps passes and fails apart: a script reading only the exit code can ask
     assert "0 passed, 1 did not pass" in done.stdout and "pass rule 2" in done.stdout
-    strict = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
-                         str(tmp_path / "ivy.key.pub"), "--require-pass")
+    strict = run_here("verify-results", str(tmp_path / "certs.json"), "--public-key",
+                      str(tmp_path / "ivy.key.pub"), "--require-pass")
     assert strict.returncode == 1 and "certificate 1 did not pass" in strict.stderr
     (tmp_path / "none.json").write_text("[]")  # nothing verified is not a success
-    empty = run_command("verify-results", str(tmp_path / "none.json"), "--public-key",
-                        str(tmp_path / "ivy.key.pub"))
+    empty = run_here("verify-results", str(tmp_path / "none.json"), "--public-key",
+                     str(tmp_path / "ivy.key.pub"))
     assert empty.returncode == 1 and "no certificate" in empty.stderr
-    wrong = run_command(*issue, "--out", str(tmp_path / "x"), env={"IVY_PASS": "not the passphrase"})
+    monkeypatch.setenv("IVY_PASS", "not the passphrase")
+    wrong = run_here(*issue, "--out", str(tmp_path / "x"))
     assert wrong.returncode == 2 and "passphrase is not right" in wrong.stderr
 
 
