@@ -237,8 +237,7 @@ def test_a_clean_result_is_certified_and_verifies_with_the_public_key_alone(ledg
     assert "1 certificate verified" in done.stdout and ivy.public.fingerprint in done.stdout
     certificate["trainee"] = "Someone Else"  # a certificate passed on under another name
     (tmp_path / "certs.json").write_text(json.dumps([certificate]))
-    done = run_command("verify-results", str(tmp_path / "certs.json"),
-                       "--public-key", str(tmp_path / "ivy.pub"))
+    done = run_here("verify-results", str(tmp_path / "certs.json"), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 1 and "signature does not verify" in done.stdout
 
 
@@ -552,14 +551,14 @@ def test_verify_results_checks_the_certificates_of_a_progress_file_without_writi
         certify(ledger, ivy, sat(workstation, exam, token), token)
     write_public_key(tmp_path / "ivy.pub", ivy.public)
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
+    done = run_here("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 0 and "1 certificate verified" in done.stdout, done.stdout + done.stderr
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
     db = sqlite3.connect(path)  # a certificate edited in place, to another trainee
     db.executescript("DROP TRIGGER exam_certificates_no_update; UPDATE exam_certificates SET "
                      "certificate = json_set(certificate, '$.trainee', 'Someone Else');")
     db.close()
-    done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
+    done = run_here("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 1 and "signature does not verify" in done.stdout
 
 
