@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.paths import ROOT
 from trainer.procedure import build
 from trainer.scenario import ScenarioError, load
@@ -38,7 +38,7 @@ def test_each_broken_file_is_named_with_its_line(name):
     assert words in caught.value.message
 
 
-def test_the_command_reports_every_file_and_exits_2():
+def test_the_command_reports_every_file_and_exits_2():  # the program; the others in-process
     done = run_command("check", str(BROKEN))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
@@ -50,13 +50,13 @@ def test_the_command_reports_every_file_and_exits_2():
 
 
 def test_a_missing_path_is_reported_not_raised(tmp_path):
-    done = run_command("check", str(tmp_path / "nowhere.toml"))
+    done = run_here("check", str(tmp_path / "nowhere.toml"))
     assert done.returncode == 2 and "no such file" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_good_files_pass(tmp_path):
     good = Path(ROOT / "scenarios" / "props-and-hops" / "01-first-shake.toml")
-    done = run_command("check", str(good))
+    done = run_here("check", str(good))
     assert done.returncode == 0 and "1 of 1 scenario files are good" in done.stdout
 
 
@@ -65,12 +65,12 @@ def test_the_readme_example_scenario_checks(tmp_path):
     start = text.index("```toml\nschema_version") + len("```toml\n")  # the scenario's, not a config's
     example = tmp_path / "example.toml"
     example.write_text(text[start:text.index("```", start)])
-    done = run_command("check", str(example))
+    done = run_here("check", str(example))
     assert done.returncode == 0, done.stderr
 
 
 def test_every_bundled_scenario_passes_the_command():
-    done = run_command("check", str(ROOT / "scenarios"))
+    done = run_here("check", str(ROOT / "scenarios"))
     assert done.returncode == 0, done.stderr
     assert "48 of 48" in done.stdout or " of " in done.stdout
 

@@ -15,7 +15,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.support.class_server import progress_file, push_all
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import code_of, form, issuer, sent, sit
 from tests.test_class_server_quota import forged, quota_of
 from trainer.classes.server import ledger as server_ledger
@@ -231,10 +231,10 @@ def test_the_instructor_resets_a_workstations_quota(tmp_path, klass):
         assert stored(conn) == (50_000, 50_000)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT * FROM reset_login_quota('Table 1', 'mine')")
-    refused = run_command("class-workstation", "reset-quota", "Table 1", "--reason", "  ", "--class", url)
+    refused = run_here("class-workstation", "reset-quota", "Table 1", "--reason", "  ", "--class", url)
     assert refused.returncode == 2 and "resetting a quota needs a reason" in refused.stderr
     assert "Traceback" not in refused.stderr
-    nobody = run_command("class-workstation", "reset-quota", "Table 9", "--reason", "x", "--class", url)
+    nobody = run_here("class-workstation", "reset-quota", "Table 9", "--reason", "x", "--class", url)
     assert nobody.returncode == 2 and "no workstation named Table 9 is enrolled" in nobody.stderr
     done = run_command("class-workstation", "reset-quota", "Table 1", "--reason",
                        "Tom filled it on purpose", "--class", url)
@@ -243,8 +243,8 @@ def test_the_instructor_resets_a_workstations_quota(tmp_path, klass):
     with psycopg.connect(address.url, autocommit=True) as conn:
         assert push(conn, {"trainees": [], "attempts": [forged(101, tom)]}) == 1
         assert stored(conn) == (50_003, 100_000)
-    shared = run_command("class-workstation", "reset-quota", "--shared", "--reason", "a new term",
-                         "--class", url)
+    shared = run_here("class-workstation", "reset-quota", "--shared", "--reason", "a new term",
+                      "--class", url)
     assert shared.returncode == 0, shared.stderr
     assert "The quota of the shared workstation login (workstation) is whole again: 0 rows" in shared.stdout
     with klass.connect("instructor") as instructor:

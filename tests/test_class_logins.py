@@ -21,7 +21,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.support.class_server import PASSWORD, Class, progress_file, push_all, server_rows
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import form
 from trainer.classes import ClassServerError
 from trainer.classes.server.command import prepare
@@ -117,13 +117,13 @@ def test_the_give_form_command(tmp_path, klass):
     done = run_command(*args, klass.address("instructor").url)
     assert done.returncode == 0, done.stderr
     assert f"{exam.name!r}: given to the class, {exam.attempts_allowed} attempts each" in done.stdout
-    again = run_command(*args, klass.address("instructor").url)
+    again = run_here(*args, klass.address("instructor").url)  # the refusals: the entry, in-process
     assert "already given" in again.stdout
-    refused = run_command(*args, klass.address("workstation").url)
+    refused = run_here(*args, klass.address("workstation").url)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert "refuses this login (workstation)" in refused.stderr
-    missing = run_command("give-form", str(tmp_path / "nothing.json"), "--class",
-                          klass.address("instructor").url)
+    missing = run_here("give-form", str(tmp_path / "nothing.json"), "--class",
+                       klass.address("instructor").url)
     assert missing.returncode == 2 and "nothing.json" in missing.stderr and "Traceback" not in missing.stderr
 
 
@@ -201,10 +201,10 @@ def test_the_class_login_command(tmp_path, klass):
     login = lines["Ana Lee"].split("(login ")[1].rstrip(")")
     with klass.connect(login, password) as ana:
         assert ana.execute("SELECT name FROM trainee_logins").fetchall() == [("Ana Lee",)]
-    refused = run_command("class-login", "Cy", "--class", klass.address("workstation").url)
+    refused = run_here("class-login", "Cy", "--class", klass.address("workstation").url)  # in-process
     assert refused.returncode == 2 and "refuses this login" in refused.stderr
     assert "Traceback" not in refused.stderr
-    empty = run_command("class-login", " ", "--class", klass.address("instructor").url)
+    empty = run_here("class-login", " ", "--class", klass.address("instructor").url)
     assert empty.returncode == 2 and "name cannot be empty" in empty.stderr
 
 

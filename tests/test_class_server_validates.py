@@ -36,7 +36,7 @@ from tests.support.class_server import (
     rewritten,
     until,
 )
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server import tables
 from trainer.classes.server.logins import class_login
@@ -406,7 +406,7 @@ def test_rows_stored_before_the_checks_are_left_out_named_and_the_class_exports(
     assert done.stdout.count("\n") == 1 + 5
     assert "forged0" not in done.stdout and "Exam" not in done.stdout
     assert "note: 6 attempts of the class left out: attempt forged" in done.stderr
-    done = run_command("export-results", "--class", older.address("instructor").url, "--format", "xapi")
+    done = run_here("export-results", "--class", older.address("instructor").url, "--format", "xapi")
     assert done.returncode == 0 and len(json.loads(done.stdout)) == 5
 
 
@@ -427,7 +427,7 @@ def test_an_instructor_retracts_an_attempt_with_a_reason_and_nobody_takes_it_bac
         shown: list[str] = []
         assert {a.uid for a in attempts_of(conn, ana.id, left_out=shown)} == set(klass.uids()) - {uid}
         assert shown == [f"attempt {uid}: retracted by instructor: sat at Bo's seat: not hers"]
-    done = run_command("export-results", "--class", instructor, "--format", "csv")
+    done = run_here("export-results", "--class", instructor, "--format", "csv")
     assert done.returncode == 0 and uid not in done.stdout and uid in done.stderr
     assert klass.count() == 4, "the attempt stays on the server"
     for args, says in (((uid, "again"), "was retracted already, by instructor (sat at Bo's seat: not hers)"),
@@ -435,11 +435,11 @@ def test_an_instructor_retracts_an_attempt_with_a_reason_and_nobody_takes_it_bac
                         "no attempt or supervised round no-such-attempt is on the class server"),
                        ((klass.uids()[1], " \u200b "), "a retraction needs a reason"),
                        ((klass.uids()[1], "x" * 501), "the class keeps 500 at most")):
-        done = run_command("retract", args[0], "--reason", args[1], "--class", instructor)
+        done = run_here("retract", args[0], "--reason", args[1], "--class", instructor)
         assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
     for login in ("supervisor", "workstation"):
-        done = run_command("retract", klass.uids()[1], "--reason", "mine", "--class",
-                           klass.address(login).url)
+        done = run_here("retract", klass.uids()[1], "--reason", "mine", "--class",
+                        klass.address(login).url)
         assert done.returncode == 2 and "only an instructor's login retracts" in done.stderr, done.stderr
     with klass.connect("supervisor") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("INSERT INTO retractions (attempt_id, reason) SELECT id, 'x' FROM attempts LIMIT 1")

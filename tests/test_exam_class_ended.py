@@ -19,7 +19,7 @@ import io
 
 import pytest
 
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import form, issuer, sent, sit
 from trainer.exams import installation_key
 from trainer.exams.certify import issue_sitting
@@ -44,7 +44,7 @@ def ivy():
 def files(tmp_path, ivy):
     """The instructor's key (scrypt at n = 2**14, as the other tests not about scrypt), public key
     and form file, for the commands."""
-    write_private_key(tmp_path / "ivy.key", ivy, PASSPHRASE, n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, PASSPHRASE)
     write_public_key(tmp_path / "ivy.pub", ivy.public)
     write_form(EXAM, tmp_path / "form.json")
     return tmp_path
@@ -65,16 +65,18 @@ def sat(tmp_path, exam, token, joined, **more):
                    classroom=joined.seat(), **more)
 
 
-def certify_command(tmp_path, klass, *more: str):
-    return run_command("certify", *more, "--key", str(tmp_path / "ivy.key"), "--ledger",
-                       str(tmp_path / "instructor.sqlite"), "--out", str(tmp_path / "certificates.json"),
-                       "--passphrase-env", "IVY_PASS", "--class", klass.address("instructor").url,
-                       env={"IVY_PASS": PASSPHRASE})
+def certify_command(tmp_path, klass, *more: str, program: bool = False):
+    """`dealer-trainer certify --class`: through its entry in this process, or the `program`."""
+    run = run_command if program else run_here
+    return run("certify", *more, "--key", str(tmp_path / "ivy.key"), "--ledger",
+               str(tmp_path / "instructor.sqlite"), "--out", str(tmp_path / "certificates.json"),
+               "--passphrase-env", "IVY_PASS", "--class", klass.address("instructor").url,
+               env={"IVY_PASS": PASSPHRASE})
 
 
 def exported(klass, tmp_path) -> list[dict]:
-    done = run_command("export-results", "--class", klass.address("instructor").url, "--format", "csv",
-                       "--public-key", str(tmp_path / "ivy.pub"))
+    done = run_here("export-results", "--class", klass.address("instructor").url, "--format", "csv",
+                    "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 0, done.stderr
     return [r for r in csv.DictReader(io.StringIO(done.stdout, newline="")) if r["Mode"] == "Certified exam"]
 
@@ -92,14 +94,14 @@ def test_35_a_fail_handed_in_by_nobody_is_certified_and_reaches_the_employer(tmp
                                                       rf"\(attempt 1, sitting {first['nonce']}\) that "
                                                       "ended on the class server and is not certified"):
         issued(tmp_path, ivy, joined, exam)
-    done = run_command("sitting", "--form", str(files / "form.json"), "--trainee", "Sam Lee", "--key",
-                       str(files / "ivy.key"), "--ledger", str(tmp_path / "instructor.sqlite"), "--out",
-                       str(tmp_path / "next.sitting"), "--passphrase-env", "IVY_PASS", "--class",
-                       klass.address("instructor").url, env={"IVY_PASS": PASSPHRASE})
+    done = run_here("sitting", "--form", str(files / "form.json"), "--trainee", "Sam Lee", "--key",
+                    str(files / "ivy.key"), "--ledger", str(tmp_path / "instructor.sqlite"), "--out",
+                    str(tmp_path / "next.sitting"), "--passphrase-env", "IVY_PASS", "--class",
+                    klass.address("instructor").url, env={"IVY_PASS": PASSPHRASE})
     assert done.returncode != 0 and first["nonce"] in done.stderr and "--after-uncertified" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "next.sitting").exists()
 
-    done = certify_command(tmp_path, klass)  # nothing handed in
+    done = certify_command(tmp_path, klass, program=True)  # nothing handed in
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith(
         "certified: Sam Lee, Floor supervisor exam, attempt 1: did not pass")

@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from tests.support.class_server import free_port, progress_file, push_all, server_rows
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import code_of, form, issuer, sit
 from trainer.classes import ClassServerError
 from trainer.classes.server.logins import trainee_login
@@ -320,7 +320,7 @@ def instructor_files(tmp_path, ivy):
 
     # scrypt at n = 2**14, as in the other tests not about scrypt: each command that opens the key
     # derives it again (tests/test_exams_certify.py holds the real parameters)
-    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern", n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern")
     write_form(form(), tmp_path / "form.json")
     return {"key": str(tmp_path / "ivy.key"), "form": str(tmp_path / "form.json"),
             "env": {"IVY_PASS": "plum kettle orbit 58 lantern"}}
@@ -358,9 +358,8 @@ def test_bad_class_input_to_the_commands_is_one_line_and_exit_2(tmp_path, ivy, i
         (tmp_path / "submission.json").write_text(json.dumps(
             {"format": SUBMISSION, "version": 1, "results": [{"record": record, "sitting": token}]}))
         args = ["certify", str(tmp_path / "submission.json")]
-    done = run_command(*args, "--key", f["key"], "--ledger", str(ledger), "--out", str(out),
-                       "--passphrase-env", "IVY_PASS", "--class", where.format(port=free_port()),
-                       env=f["env"])
+    done = run_here(*args, "--key", f["key"], "--ledger", str(ledger), "--out", str(out),
+                    "--passphrase-env", "IVY_PASS", "--class", where.format(port=free_port()), env=f["env"])
     assert done.returncode == 2, done.stdout + done.stderr
     assert says in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -259,7 +259,7 @@ def test_the_certify_command_says_what_came_too_late(tmp_path, klass, joined, iv
     from trainer.exams.submission import export_submission
 
     # scrypt at n = 2**14, as the other tests not about scrypt
-    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern", n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern")
     exam = form()
     token = issued(tmp_path, ivy, joined, exam)
     with workstation(tmp_path) as store:

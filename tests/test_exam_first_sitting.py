@@ -23,7 +23,7 @@ import psycopg
 import pytest
 
 from tests.support.class_server import free_port, server_rows, until
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import code_of, form, issuer, sent, sit
 from trainer.classes import ClassServerError
 from trainer.classes.server import ledger as server_ledger
@@ -398,10 +398,10 @@ def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path
     url = klass.address("instructor").url
     for args, says in (((token["nonce"], " \u200b "), "needs a reason"),
                        (("0" * 32, "gone"), "was never started on this class server")):
-        done = run_command("abandon-sitting", args[0], "--reason", args[1], "--class", url)
+        done = run_here("abandon-sitting", args[0], "--reason", args[1], "--class", url)
         assert done.returncode == 2 and says in done.stderr, done.stderr
-    done = run_command("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
-                       "--class", klass.address(klass.seat()).url)
+    done = run_here("abandon-sitting", token["nonce"], "--reason", "left with the network cut",
+                    "--class", klass.address(klass.seat()).url)
     assert done.returncode == 2 and "instructor" in done.stderr, done.stderr
     with pytest.raises(ClassLedgerError, match=r"Sam Lee has a sitting of .* started on the class server and "
                                                "not ended .*: no sitting was issued.*abandon-sitting"):
@@ -416,7 +416,7 @@ def test_a_sitting_never_ended_is_seen_and_recorded_abandoned_as_a_fail(tmp_path
     recorded = time.localtime(server_rows(klass, "exam_sitting_abandonments")[0][2])
     assert line.endswith(f"; recorded abandoned by instructor at {time.strftime('%H:%M', recorded)}"
                          " (left with the network cut): a fail")
-    done = run_command("abandon-sitting", token["nonce"], "--reason", "again", "--class", url)
+    done = run_here("abandon-sitting", token["nonce"], "--reason", "again", "--class", url)
     assert done.returncode == 2 and "recorded abandoned already" in done.stderr
     conn.address = reachable  # the network back: what waited goes, and changes nothing
     with Store.open(path) as store:

@@ -17,6 +17,8 @@ words or SQLSTATE 40001), and a connection is killed with pg_terminate_backend m
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from tests.support.class_server import server_rows
@@ -29,16 +31,56 @@ from trainer.exams import DELIVERY_GRACE, installation_key, issue_sitting
 from trainer.exams.keys import InstructorKey
 from trainer.progress import Store
 from ui.classroom.membership import classroom_of
-from ui.exams.runner import RETRY_MS
+from ui.exams import runner as runner_module
 from ui.qt import Qt
 
 #: what the server says when it could not record a step now (s012, s014)
 NOT_RECORDED = "step %s of this sitting could not be recorded: try again"
 
 
+#: the runner's pauses between tries in the window's tests, a tenth of the app's (500 ms doubling
+#: up to 3 s): the tests wait for what the window shows and sends, never for a pause's length
+QUICK_FIRST_RETRY_MS, QUICK_RETRY_MS = 50, 300
+
+
 @pytest.fixture(scope="module")
 def ivy():
     return issuer(InstructorKey.generate("Ivy Park"))
+
+
+@pytest.fixture
+def issued(tmp_path, joined, ivy):
+    """The exam, and a sitting of it for Sam Lee the instructor issued in the class."""
+    exam = form()
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        return exam, issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+
+
+@contextlib.contextmanager
+def sitting_in_the_window(qtbot, tmp_path, klass, issued, monkeypatch):
+    """Sam's workstation joined to the class, the exam begun in the window with the proctor's
+    code, the background pusher stopped (only the window sends: the pusher would take some of the
+    tries); (the window's class connection, the exam's runner). Abandoned and closed after."""
+    monkeypatch.setattr(runner_module, "FIRST_RETRY_MS", QUICK_FIRST_RETRY_MS)
+    monkeypatch.setattr(runner_module, "RETRY_MS", QUICK_RETRY_MS)
+    exam, token = issued
+    store = Store.open(tmp_path / "ws.db")
+    sam = store.add_trainee("Sam Lee")
+    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), sam)
+    page = None
+    try:
+        classroom_of(w).join(klass.address(klass.seat()))
+        page = w.show_screen("exam")
+        assert page.begin(exam, sitting=token, start_code=code_of(token))
+        conn = page.class_connection()
+        conn.stop()
+        yield conn, page.runner, store
+    finally:
+        if page is not None and page.runner is not None:
+            page.abandon()
+            qtbot.waitUntil(lambda: page.runner is None, timeout=3 * QUICK_RETRY_MS)
+        w.close()
+        store.close()
 
 
 def failing_steps(klass, n: int, sqlstate: str = "P0001") -> None:
@@ -71,11 +113,9 @@ def test_the_delivery_grace_is_the_class_servers_allowance(klass):
 
 
 @pytest.mark.parametrize("sqlstate", ["P0001", "40001"])
-def test_a_step_the_server_could_not_record_now_waits_and_goes_through(tmp_path, klass, joined, ivy,
+def test_a_step_the_server_could_not_record_now_waits_and_goes_through(tmp_path, klass, joined, issued,
                                                                       sqlstate):
-    exam = form()
-    with Store.open(tmp_path / "instructor.sqlite") as ledger:
-        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    exam, token = issued
     classroom = joined.seat()
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")
@@ -96,14 +136,12 @@ def test_a_step_the_server_could_not_record_now_waits_and_goes_through(tmp_path,
     assert tries_made(klass) == 2
 
 
-def test_a_refusal_the_server_keeps_is_still_final(tmp_path, klass, joined, ivy):
+def test_a_refusal_the_server_keeps_is_still_final(tmp_path, klass, joined, issued):
     """Only what the server kept nothing of is sent again: a step it refuses for good (here one
     whose link does not prove the start code) is marked with its refusal and not sent again."""
     from trainer.classes.server import ledger as server_ledger
 
-    exam = form()
-    with Store.open(tmp_path / "instructor.sqlite") as ledger:
-        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    exam, token = issued
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")
         sit(store, installation_key(tmp_path / "k"), sam, exam, sitting=token,
@@ -115,25 +153,13 @@ def test_a_refusal_the_server_keeps_is_still_final(tmp_path, klass, joined, ivy)
 
 
 def test_the_window_tries_again_calmly_after_a_killed_connection_and_refusals(qtbot, tmp_path, klass,
-                                                                             joined, ivy):
+                                                                             issued, monkeypatch):
     """Part 1 reaches the class; then the step's connection is killed (pg_terminate_backend) and
     the server refuses the next three tries at part 2, keeping nothing. The window shows a calm
     line, never the call to the proctor, and part 3 opens once the server has part 2."""
-    exam = form()
-    with Store.open(tmp_path / "instructor.sqlite") as ledger:
-        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
-    store = Store.open(tmp_path / "ws.db")
-    sam = store.add_trainee("Sam Lee")
-    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), sam)
-    page = None
-    try:
-        classroom_of(w).join(klass.address(klass.seat()))
-        page = w.show_screen("exam")
-        assert page.begin(exam, sitting=token, start_code=code_of(token))
-        conn, runner = page.class_connection(), page.runner
-        conn.stop()  # only the window sends: the background pusher would take some of the tries
+    with sitting_in_the_window(qtbot, tmp_path, klass, issued, monkeypatch) as (conn, runner, store):
         qtbot.mouseClick(runner.screen.end, Qt.MouseButton.LeftButton)  # part 1
-        qtbot.waitUntil(lambda: runner.index == 1, timeout=3 * RETRY_MS)
+        qtbot.waitUntil(lambda: runner.index == 1, timeout=3000)
         assert conn._steps.held  # the connection the answers go on
         with klass.admin() as admin:
             killed = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
@@ -159,55 +185,29 @@ def test_the_window_tries_again_calmly_after_a_killed_connection_and_refusals(qt
         assert server_rows(klass, "exam_sitting_refusals") == []
         replies = [r["reply"] for r in store.query("SELECT reply FROM exam_stream ORDER BY step")]
         assert replies == ["recorded", "recorded"]
-    finally:
-        if page is not None and page.runner is not None:
-            page.abandon()
-            qtbot.waitUntil(lambda: page.runner is None, timeout=3 * RETRY_MS)
-        w.close()
-        store.close()
 
 
-def test_a_refusal_that_does_not_pass_is_said_at_once(qtbot, tmp_path, klass, joined, ivy):
+def test_a_refusal_that_does_not_pass_is_said_at_once(qtbot, tmp_path, klass, issued, monkeypatch):
     """The workstation's login is refused by the class (its password changed): trying again does
     not help, so the window says at once, not after the grace, that the answer has not reached
     the class."""
     from trainer.classes.workstation.address import class_address
 
-    exam = form()
-    with Store.open(tmp_path / "instructor.sqlite") as ledger:
-        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
-    store = Store.open(tmp_path / "ws.db")
-    sam = store.add_trainee("Sam Lee")
-    w = window(qtbot, store, installation_key(tmp_path / "installation.key"), sam)
-    page = None
-    try:
-        classroom_of(w).join(klass.address(klass.seat()))
-        page = w.show_screen("exam")
-        assert page.begin(exam, sitting=token, start_code=code_of(token))
-        conn, runner = page.class_connection(), page.runner
-        conn.stop()
+    with sitting_in_the_window(qtbot, tmp_path, klass, issued, monkeypatch) as (conn, runner, _):
         reachable = conn.address
         conn.address = class_address(reachable.url.replace(":class-test-password@", ":not-the-password@"))
         qtbot.mouseClick(runner.screen.end, Qt.MouseButton.LeftButton)  # part 1
         qtbot.waitUntil(lambda: runner.held.isVisible(), timeout=5000)
-        qtbot.waitUntil(lambda: "Waiting for the class server" in runner.held.text(), timeout=3 * RETRY_MS)
+        qtbot.waitUntil(lambda: "Waiting for the class server" in runner.held.text(), timeout=3000)
         assert "refuses the password" in runner.held.text() and "Tell the proctor now" in runner.held.text()
         conn.address = reachable
-        qtbot.waitUntil(lambda: runner.index == 1, timeout=3 * RETRY_MS)
-    finally:
-        if page is not None and page.runner is not None:
-            page.abandon()
-            qtbot.waitUntil(lambda: page.runner is None, timeout=3 * RETRY_MS)
-        w.close()
-        store.close()
+        qtbot.waitUntil(lambda: runner.index == 1, timeout=3000)
 
 
-def test_a_pusher_meeting_a_passing_refusal_keeps_the_step_waiting(tmp_path, klass, joined, ivy):
+def test_a_pusher_meeting_a_passing_refusal_keeps_the_step_waiting(tmp_path, klass, joined, issued):
     """What sends in the background (`send_now`, the pusher's own sending) meets the same
     refusal: the step waits, not refused, and goes with the next send."""
-    exam = form()
-    with Store.open(tmp_path / "instructor.sqlite") as ledger:
-        token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
+    exam, token = issued
     classroom = joined.seat()
     with Store.open(tmp_path / "ws.sqlite") as store:
         sam = store.add_trainee("Sam Lee")

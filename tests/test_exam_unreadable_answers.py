@@ -112,7 +112,7 @@ def test_certify_class_writes_the_file_and_names_the_wrong_answer(tmp_path, klas
     kept_from_before_the_door(klass)
     own_sitting_answered(tmp_path, joined, exam, tom, DEEP)
     ana_sits(tmp_path, joined, exam, ana)
-    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern", n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, "plum kettle orbit 58 lantern")
     done = run_command("certify", "--class", klass.address("instructor").url,
                        "--key", str(tmp_path / "ivy.key"), "--ledger", str(tmp_path / "instructor.sqlite"),
                        "--out", str(tmp_path / "certs.json"),
@@ -172,7 +172,7 @@ def test_the_apps_certify_certifies_the_class_and_names_the_wrong_answer(qtbot, 
     own_sitting_answered(tmp_path, joined, exam, tom, DEEP)
     ana_sits(tmp_path, joined, exam, ana)
     passphrase = "plum kettle orbit 58 lantern"
-    write_private_key(tmp_path / "ivy.key", ivy, passphrase, n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, passphrase)
     store = Store.open(tmp_path / "instructor.sqlite")
     lee, _ = new_instructor(store, "Ivy Park", passphrase, tmp_path, key_file=tmp_path / "ivy.key")
     w = window(qtbot, store, installation_key(tmp_path / "k3"), lee)

@@ -12,7 +12,7 @@ import stat
 
 import pytest
 
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import PASS, code_of, form, issuer, sit
 from trainer import policy
 from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key, start_exam
@@ -40,8 +40,6 @@ from trainer.exams.keys import (
 from trainer.exams.records import portable_record
 from trainer.progress import Store
 from trainer.progress.records import clean_name
-
-FAST = {"n": 2**14}  # scrypt for the tests that are not about scrypt; one test uses the default
 
 
 @pytest.fixture(scope="module")
@@ -81,9 +79,9 @@ def sat(workstation, exam, token: dict | None = None, **how) -> dict:
 # --- keys ------------------------------------------------------------------------------------
 
 
-def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_path, ivy):
+def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_path, ivy, real_kdf):
     path = tmp_path / "ivy.key"
-    write_private_key(path, ivy, PASS)  # the real parameters: n = 2**17, r = 8
+    write_private_key(path, ivy, PASS)  # the real parameters (real_kdf): n = 2**17, r = 8
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     doc = json.loads(path.read_text())
     assert doc["kdf"]["n"] >= 2**17 and doc["kdf"]["r"] >= 8
@@ -97,7 +95,7 @@ def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_p
 
 def test_a_swapped_public_key_in_the_key_file_is_refused(tmp_path, ivy):
     path = tmp_path / "ivy.key"
-    write_private_key(path, ivy, PASS, **FAST)
+    write_private_key(path, ivy, PASS)
     doc = json.loads(path.read_text())
     doc["public"] = InstructorKey.generate("Mallory").public.raw.hex()
     path.write_text(json.dumps(doc))
@@ -112,7 +110,7 @@ def test_a_swapped_public_key_in_the_key_file_is_refused(tmp_path, ivy):
 def test_a_weak_passphrase_is_refused(tmp_path, ivy, weak):
     assert passphrase_problem(weak, name="Ivy Park")
     with pytest.raises(KeyFileError, match="too weak") as refused:
-        write_private_key(tmp_path / "k", ivy, weak, **FAST)
+        write_private_key(tmp_path / "k", ivy, weak)
     said = str(refused.value)
     assert said.endswith(".") and ".." not in said, said  # one sentence, one full stop
     assert not (tmp_path / "k").exists()
@@ -239,8 +237,7 @@ def test_a_clean_result_is_certified_and_verifies_with_the_public_key_alone(ledg
     assert "1 certificate verified" in done.stdout and ivy.public.fingerprint in done.stdout
     certificate["trainee"] = "Someone Else"  # a certificate passed on under another name
     (tmp_path / "certs.json").write_text(json.dumps([certificate]))
-    done = run_command("verify-results", str(tmp_path / "certs.json"),
-                       "--public-key", str(tmp_path / "ivy.pub"))
+    done = run_here("verify-results", str(tmp_path / "certs.json"), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 1 and "signature does not verify" in done.stdout
 
 
@@ -354,9 +351,10 @@ def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
 # --- the whole path, through the commands an instructor runs -------------------------------------
 
 
-def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
+def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path, monkeypatch):
     """Instructor: key, sitting file. Workstation: opens it, sits the exam, exports the
-    submission. Instructor: certifies. Auditor: verifies with the public key alone."""
+    submission. Instructor: certifies. Auditor: verifies with the public key alone. Each step is
+    the program (`run_command`); the refusals after them call its entry in this process."""
     from tests.support.exams import sit
     from trainer.exams import start_exam
     from trainer.exams.forms import write_form
@@ -400,28 +398,29 @@ def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path):
                        "IVY_PASS", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "did not pass" in done.stdout  # abandoned: never passed
+    monkeypatch.setenv("IVY_PASS", PASS)
     for grace in ("nan", "-1", "721"):
-        refused = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key),
-                              "--ledger", str(ledger), "--out", str(tmp_path / "g.json"),
-                              "--passphrase-env", "IVY_PASS", "--grace-hours", grace, env=env)
+        refused = run_here("certify", str(tmp_path / "submission.json"), "--key", str(key),
+                           "--ledger", str(ledger), "--out", str(tmp_path / "g.json"),
+                           "--passphrase-env", "IVY_PASS", "--grace-hours", grace)
         assert refused.returncode == 2 and "--grace-hours" in refused.stderr, refused.stderr
-    again = run_command("certify", str(tmp_path / "submission.json"), "--key", str(key), "--ledger",
-                        str(ledger), "--out", str(tmp_path / "again.json"), "--passphrase-env",
-                        "IVY_PASS", env=env)
+    again = run_here("certify", str(tmp_path / "submission.json"), "--key", str(key), "--ledger",
+                     str(ledger), "--out", str(tmp_path / "again.json"), "--passphrase-env", "IVY_PASS")
     assert again.returncode == 1 and "already used" in again.stdout
     done = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
                        str(tmp_path / "ivy.key.pub"))
     assert done.returncode == 0 and "1 certificate verified" in done.stdout
     # the summary keeps passes and fails apart: a script reading only the exit code can ask
     assert "0 passed, 1 did not pass" in done.stdout and "pass rule 2" in done.stdout
-    strict = run_command("verify-results", str(tmp_path / "certs.json"), "--public-key",
-                         str(tmp_path / "ivy.key.pub"), "--require-pass")
+    strict = run_here("verify-results", str(tmp_path / "certs.json"), "--public-key",
+                      str(tmp_path / "ivy.key.pub"), "--require-pass")
     assert strict.returncode == 1 and "certificate 1 did not pass" in strict.stderr
     (tmp_path / "none.json").write_text("[]")  # nothing verified is not a success
-    empty = run_command("verify-results", str(tmp_path / "none.json"), "--public-key",
-                        str(tmp_path / "ivy.key.pub"))
+    empty = run_here("verify-results", str(tmp_path / "none.json"), "--public-key",
+                     str(tmp_path / "ivy.key.pub"))
     assert empty.returncode == 1 and "no certificate" in empty.stderr
-    wrong = run_command(*issue, "--out", str(tmp_path / "x"), env={"IVY_PASS": "not the passphrase"})
+    monkeypatch.setenv("IVY_PASS", "not the passphrase")
+    wrong = run_here(*issue, "--out", str(tmp_path / "x"))
     assert wrong.returncode == 2 and "passphrase is not right" in wrong.stderr
 
 
@@ -552,14 +551,14 @@ def test_verify_results_checks_the_certificates_of_a_progress_file_without_writi
         certify(ledger, ivy, sat(workstation, exam, token), token)
     write_public_key(tmp_path / "ivy.pub", ivy.public)
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
+    done = run_here("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 0 and "1 certificate verified" in done.stdout, done.stdout + done.stderr
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
     db = sqlite3.connect(path)  # a certificate edited in place, to another trainee
     db.executescript("DROP TRIGGER exam_certificates_no_update; UPDATE exam_certificates SET "
                      "certificate = json_set(certificate, '$.trainee', 'Someone Else');")
     db.close()
-    done = run_command("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
+    done = run_here("verify-results", str(path), "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 1 and "signature does not verify" in done.stdout
 
 

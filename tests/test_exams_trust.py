@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import PASS, form, sit
 from trainer.exams import (
     KeyFileError,
@@ -193,8 +193,8 @@ def test_verify_results_bad_paths_exit_2_in_one_line(classroom, tmp_path):
     not_a_db = tmp_path / "notes.db"
     not_a_db.write_text("hello", encoding="utf-8")
     cases[("--db", str(not_a_db), "--secret", secret)] = "is damaged"
-    for args, message in cases.items():
-        done = verify_command(*args)
+    for args, message in cases.items():  # the program's entry in this process (run_here)
+        done = run_here("verify-results", *args)
         assert done.returncode == 2, (args, done.stderr)
         assert len(done.stderr.splitlines()) == 1 and message in done.stderr, (args, done.stderr)
         assert done.stdout == ""
@@ -205,7 +205,7 @@ def test_verify_results_bad_paths_exit_2_in_one_line(classroom, tmp_path):
 def test_verify_results_with_another_secret_says_so(classroom, tmp_path):
     other = tmp_path / "other.key"
     installation_key(other)
-    done = verify_command("--db", str(classroom["db"]), "--secret", str(other))
+    done = run_here("verify-results", "--db", str(classroom["db"]), "--secret", str(other))
     assert done.returncode == 1 and len(done.stdout.splitlines()) == 3
     assert "is the installation secret this progress file was written with?" not in done.stdout
     assert "installation secret this progress" in done.stderr

@@ -188,9 +188,9 @@ def test_a_re_export_under_another_base_voids_what_it_replaces(progress, tmp_pat
     """xAPI 1.0.3 (part two, 2.3.2): a statement is never changed; one sent with the placeholder
     base is voided, and its replacement sent with an id of its own."""
     old, new = tmp_path / "old.json", tmp_path / "new.json"
-    assert run_command("export-results", str(progress), "--format", "xapi", "--out", str(old)).returncode == 0
-    done = run_command("export-results", str(progress), "--format", "xapi", "--out", str(new),
-                       "--activity-base", BASE, "--replaces-base", IRI)
+    assert run_here("export-results", str(progress), "--format", "xapi", "--out", str(old)).returncode == 0
+    done = run_here("export-results", str(progress), "--format", "xapi", "--out", str(new),
+                    "--activity-base", BASE, "--replaces-base", IRI)
     assert done.returncode == 0, done.stderr
     assert "5 attempts as xAPI statements, after 5 voiding the statements they replace" in done.stdout
     sent, found = json.loads(old.read_text(encoding="utf-8")), json.loads(new.read_text(encoding="utf-8"))
@@ -200,14 +200,14 @@ def test_a_re_export_under_another_base_voids_what_it_replaces(progress, tmp_pat
     assert [v["object"] for v in voids] == [{"objectType": "StatementRef", "id": s["id"]} for s in sent]
     assert [s["object"]["id"] for s in replacements] == [s["object"]["id"].replace(IRI, BASE) for s in sent]
     assert not {s["id"] for s in replacements} & {s["id"] for s in sent}
-    again = run_command("export-results", str(progress), "--format", "xapi", "--activity-base", BASE,
-                        "--replaces-base", IRI)
+    again = run_here("export-results", str(progress), "--format", "xapi", "--activity-base", BASE,
+                     "--replaces-base", IRI)
     assert json.loads(again.stdout) == found, "the same export again: the same statements, voids too"
-    same = run_command("export-results", str(progress), "--format", "xapi", "--activity-base", BASE,
-                       "--replaces-base", BASE)
+    same = run_here("export-results", str(progress), "--format", "xapi", "--activity-base", BASE,
+                    "--replaces-base", BASE)
     verbs = [s["verb"]["id"] for s in json.loads(same.stdout)]
     assert "http://adlnet.gov/expapi/verbs/voided" not in verbs, "nothing replaced: nothing voided"
-    csv_too = run_command("export-results", str(progress), "--format", "csv", "--replaces-base", IRI)
+    csv_too = run_here("export-results", str(progress), "--format", "csv", "--replaces-base", IRI)
     assert csv_too.returncode == 2 and "--format xapi" in csv_too.stderr and csv_too.stdout == ""
 
 
@@ -370,7 +370,7 @@ def test_export_results_writes_xapi_and_csv(progress, tmp_path):
     assert len(found) == 5 and all(problems(s) == [] for s in found)
     assert found == statements(lines_of(progress), home_page="https://school.example/", activity_base=BASE)
     assert not list(tmp_path.glob("*.part"))
-    done = run_command("export-results", str(progress), "--format", "csv", "--trainee", "Ana")
+    done = run_here("export-results", str(progress), "--format", "csv", "--trainee", "Ana")
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", "a transcript names no activities; Ana sat no exam"
     rows = read_csv(done.stdout)

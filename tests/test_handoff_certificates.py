@@ -1,7 +1,10 @@
 """Exam results reach the employer only as certificates, and every certificate reaches it: the
 export leaves out every attempt of exam mode (any workstation can write one) and writes each
 certificate the instructor signed, checked with the instructor's public key at export, in the
-CSV transcript and as xAPI statements; one that does not verify is named and left out."""
+CSV transcript and as xAPI statements; one that does not verify is named and left out.
+
+The program itself (`run_command`) exports once from a file, once to a file (`--out`), once from a
+class and once in another time zone; the other cases call its entry in this process (`run_here`)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.support.class_server import T0, attempt
-from tests.support.command import run_command
+from tests.support.command import run_command, run_here
 from tests.support.exams import form, issuer, sit
 from tests.support.xapi import problems
 from trainer.classes.workstation.connection import ClassLedger
@@ -79,7 +82,7 @@ def test_a_forged_exam_row_never_reaches_the_employer(tmp_path):
     rows = read_csv(done.stdout)
     assert [r["Mode"] for r in rows] == ["Scenario"]
     assert "1 exam attempt left out: an exam reaches the employer only as its certificate" in done.stderr
-    done = run_command("export-results", str(path), "--format", "xapi")
+    done = run_here("export-results", str(path), "--format", "xapi")
     found = json.loads(done.stdout)
     assert len(found) == 1 and found[0]["object"]["definition"]["type"] != ASSESSMENT
     assert found[0]["context"]["contextActivities"]["category"][0]["id"].endswith("/categories/practice")
@@ -90,7 +93,7 @@ def test_each_certificate_reaches_the_employer_checked_with_the_public_key(tmp_p
     passed = certified_exam(tmp_path, ivy, ledger, "Sam Lee")
     failed = certified_exam(tmp_path, ivy, ledger, "Ana Ruiz", critical_at=1)
     assert passed["passed"] and not failed["passed"]
-    done = run_command("export-results", str(ledger), "--format", "csv", "--public-key", str(ivy_pub))
+    done = run_here("export-results", str(ledger), "--format", "csv", "--public-key", str(ivy_pub))
     assert done.returncode == 0, done.stderr
     rows = {r["Trainee"]: r for r in read_csv(done.stdout)}
     assert set(rows) == {"Sam Lee", "Ana Ruiz"}
@@ -119,7 +122,7 @@ def test_each_certificate_reaches_the_employer_checked_with_the_public_key(tmp_p
     extensions = by["Sam Lee"]["context"]["extensions"]
     assert extensions[EXTENSIONS["verification-code"]] == verification_code(passed)
     # one trainee's
-    done = run_command("export-results", str(ledger), "--format", "csv", "--public-key", str(ivy_pub),
+    done = run_here("export-results", str(ledger), "--format", "csv", "--public-key", str(ivy_pub),
                        "--trainee", "Sam Lee")
     assert done.returncode == 0, done.stderr
     assert [r["Trainee"] for r in read_csv(done.stdout)] == ["Sam Lee"]
@@ -128,7 +131,7 @@ def test_each_certificate_reaches_the_employer_checked_with_the_public_key(tmp_p
 def test_without_the_public_key_no_certificate_is_written_and_that_is_said(tmp_path, ivy):
     ledger = tmp_path / "instructor.sqlite"
     certified_exam(tmp_path, ivy, ledger, "Sam Lee")
-    done = run_command("export-results", str(ledger), "--format", "csv")
+    done = run_here("export-results", str(ledger), "--format", "csv")
     assert done.returncode == 0, done.stderr
     assert read_csv(done.stdout) == []
     assert "1 exam certificate not written: give the instructor's --public-key KEY to check and " \
@@ -177,7 +180,7 @@ def test_a_certificate_signed_by_a_mallory_key_given_by_the_trainee_is_not_an_in
         assert len(certificates(store)) == 2
     pub = tmp_path / "ivy.pub"
     write_public_key(pub, ivy.public)
-    done = run_command("export-results", str(ledger), "--format", "csv", "--public-key", str(pub))
+    done = run_here("export-results", str(ledger), "--format", "csv", "--public-key", str(pub))
     assert done.returncode == 0, done.stderr
     assert [(r["Trainee"], r["Result"]) for r in read_csv(done.stdout)] == [("Sam Lee", "failed")]
     assert "the certificate of Sam Lee (mallory-1): the certificate is not signed by an instructor key " \
@@ -189,7 +192,7 @@ def test_a_public_key_that_cannot_be_read_stops_the_export_in_one_line(tmp_path,
     certified_exam(tmp_path, ivy, ledger, "Sam Lee")
     (tmp_path / "bad.pub").write_text("{")
     out = tmp_path / "t.csv"
-    done = run_command("export-results", str(ledger), "--format", "csv", "--public-key",
+    done = run_here("export-results", str(ledger), "--format", "csv", "--public-key",
                        str(tmp_path / "bad.pub"), "--out", str(out))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "bad.pub" in done.stderr
@@ -207,7 +210,7 @@ def test_the_class_exports_the_certificates_it_keeps(tmp_path, klass, ivy, ivy_p
     assert done.returncode == 0, done.stderr
     [row] = read_csv(done.stdout)
     assert (row["Trainee"], row["Mode"], row["Result"]) == ("Sam Lee", "Certified exam", "passed")
-    done = run_command("export-results", "--class", url, "--format", "csv")
+    done = run_here("export-results", "--class", url, "--format", "csv")
     assert done.returncode == 0 and read_csv(done.stdout) == []
     assert "1 exam certificate not written" in done.stderr
 
@@ -221,7 +224,7 @@ def test_with_the_public_key_every_attempt_left_out_of_the_class_is_named(tmp_pa
     uid = klass.uids()[0]
     ClassLedger(klass.address("instructor")).retract(uid, "sat at Bo's seat")
     url = klass.address("instructor").url
-    done = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub))
+    done = run_here("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub))
     assert done.returncode == 0, done.stderr
     assert uid not in done.stdout
     assert f"attempt {uid} of 'Ana': retracted by instructor: sat at Bo's seat" in done.stderr
@@ -271,12 +274,12 @@ def test_one_trainees_export_of_the_class_writes_her_certificates_with_no_practi
     cert = certified_exam(tmp_path, ivy, tmp_path / "instructor.sqlite", "Ana Ruiz")
     ClassLedger(klass.address("instructor")).add_certificate(cert)
     url = klass.address("instructor").url
-    done = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
+    done = run_here("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
                        "--trainee", "Ana Ruiz")
     assert done.returncode == 0, done.stderr
     [row] = read_csv(done.stdout)
     assert (row["Trainee"], row["Mode"], row["Attempt id"]) == ("Ana Ruiz", "Certified exam", cert["result"])
-    nobody = run_command("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
+    nobody = run_here("export-results", "--class", url, "--format", "csv", "--public-key", str(ivy_pub),
                          "--trainee", "Bo Chen")
     assert nobody.returncode == 2 and nobody.stdout == ""
     assert "the class has no trainee named 'Bo Chen', and keeps no certificate of that name" in nobody.stderr

@@ -93,7 +93,7 @@ def test_certify_refuses_a_named_pipe_without_waiting_on_it(tmp_path, signed):
     from trainer.exams.keys import write_private_key
 
     _, _, ivy = signed
-    write_private_key(tmp_path / "ivy.key", ivy, PASS, n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, PASS)
     fifo = tmp_path / "submission.json"
     os.mkfifo(fifo)
     rc, out, err = bounded("certify", str(fifo), "--key", str(tmp_path / "ivy.key"), "--ledger",

@@ -229,7 +229,7 @@ def test_the_apps_certify_refuses_a_submission_naming_a_key_twice_or_a_pipe(qtbo
 
     store, key, lee = desk
     doc, ivy, _, _, _ = submission(tmp_path)
-    write_private_key(tmp_path / "ivy.key", ivy, PASS, n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, PASS)
     twice = tmp_path / "twice.json"
     twice.write_text(json.dumps(doc).replace("{", '{"results": [], ', 1), encoding="utf-8")
     fifo = tmp_path / "pipe.json"

@@ -68,14 +68,14 @@ def test_opening_an_instructor_profile_needs_the_keys_passphrase(dialog):
 
 def test_a_profile_made_from_an_existing_key_opens_only_with_that_key(dialog, tmp_path):
     ivy = InstructorKey.generate("Ivy Park")
-    write_private_key(tmp_path / "ivy.key", ivy, PASS, n=2**14)
+    write_private_key(tmp_path / "ivy.key", ivy, PASS)
     ivy_id = dialog.add_instructor(name="Ivy Park", key_file=str(tmp_path / "ivy.key"),
                                    passphrase=PASS)
     assert dialog.store.trainee(ivy_id).public_key == ivy.public.raw.hex()
     # the key moved, and someone offers another key with the same passphrase
     (tmp_path / "ivy.key").rename(tmp_path / "moved.key")
     mallory = InstructorKey.generate("Ivy Park")
-    write_private_key(tmp_path / "mallory.key", mallory, PASS, n=2**14)
+    write_private_key(tmp_path / "mallory.key", mallory, PASS)
     ivy_profile = dialog.store.trainee(ivy_id)
     seen: list = []
     answer({"button": "OK"}, seen=seen)  # the key file as the file picker would give it

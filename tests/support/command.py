@@ -22,12 +22,22 @@ def run_command(*args: str, stdin: str = "", env: dict | None = None) -> subproc
                           text=True, cwd=ROOT, env={**os.environ, **(env or {})}, timeout=120)
 
 
-def run_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+def run_here(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
     """`dealer-trainer ARGS` for an engine command, through its entry in this process
-    (trainer.cli.main, which the program calls): exit status, stdout and stderr as run_command's."""
+    (trainer.cli.main, which the program calls): exit status, stdout and stderr as run_command's;
+    `env` is set for the call (a passphrase the command reads with --passphrase-env)."""
     from tests.support.fuzz import run_cli
 
-    rc, out, err = run_cli(list(args), stdin.encode())
+    before = {name: os.environ.get(name) for name in env or {}}
+    os.environ.update(env or {})
+    try:
+        rc, out, err = run_cli(list(args), stdin.encode())
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     return subprocess.CompletedProcess(list(args), rc, out, err)
 
 

@@ -39,6 +39,8 @@ PRIVATE_FORMAT = "dealer-trainer-instructor-key"
 PUBLIC_FORMAT = "dealer-trainer-public-key"
 VERSION = 1
 #: scrypt for the private key file: about 128 MiB and half a second per guess on this hardware
+#: (read when a key is written: the tests lower n where the cost is not what they test,
+#: tests/support/kdf.py)
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**17, 8, 1
 #: the most a key file may ask for, so that a crafted file cannot take minutes or gigabytes
 MAX_N, MAX_R, MAX_P = 2**20, 16, 4
@@ -126,9 +128,11 @@ class InstructorKey:
 
 
 def write_private_key(path: str | os.PathLike, key: InstructorKey, passphrase: str, *,
-                      n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> None:
-    """Write the key encrypted under the passphrase, readable by its owner only; never over an
-    existing file. KeyFileError for a weak passphrase or a file that cannot be written."""
+                      n: int | None = None, r: int = SCRYPT_R, p: int = SCRYPT_P) -> None:
+    """Write the key encrypted under the passphrase (scrypt's `n`: SCRYPT_N unless given),
+    readable by its owner only; never over an existing file. KeyFileError for a weak passphrase
+    or a file that cannot be written."""
+    n = SCRYPT_N if n is None else n
     if problem := passphrase_problem(passphrase, name=key.name):
         raise KeyFileError(f"That passphrase is too weak: {problem.rstrip('.')}.")
     salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)

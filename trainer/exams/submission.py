@@ -276,6 +276,8 @@ def _text(value: object) -> str:
 
 # --- sealing -------------------------------------------------------------------------------------
 
+#: scrypt for a sealed sitting; n is read when a sitting is sealed (the tests lower it where the
+#: cost is not what they test, tests/support/kdf.py) and stored with it
 SEAL_N, SEAL_R, SEAL_P = 2**14, 8, 1
 
 
@@ -284,7 +286,7 @@ def new_start_code() -> str:
     return "-".join(code[i:i + 4] for i in range(0, CODE_LENGTH, 4))
 
 
-def _code_key(code: str, salt: bytes, n: int = SEAL_N) -> bytes:
+def _code_key(code: str, salt: bytes, n: int) -> bytes:
     plain = plain_code(code)
     return hashlib.scrypt(plain.encode("ascii"), salt=salt, n=n, r=SEAL_R, p=SEAL_P, dklen=32,
                           maxmem=256 * n * SEAL_R + 2**20)

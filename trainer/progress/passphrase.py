@@ -11,11 +11,15 @@ import hmac
 import secrets
 import unicodedata
 
+#: n is read when a passphrase is hashed: the tests lower it where the cost is not what they test
+#: (tests/support/kdf.py)
 SCRYPT_N, SCRYPT_R, SCRYPT_P, SALT_BYTES, KEY_BYTES = 2**14, 8, 1, 16, 32
 
 
-def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int = SCRYPT_N, r: int = SCRYPT_R,
+def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int | None = None, r: int = SCRYPT_R,
                     p: int = SCRYPT_P) -> str:
+    """"scrypt$n$r$p$salt$hash" of the passphrase (n: SCRYPT_N unless given)."""
+    n = SCRYPT_N if n is None else n
     salt = secrets.token_bytes(SALT_BYTES) if salt is None else salt
     key = _scrypt(passphrase, salt, n, r, p)
     return f"scrypt${n}${r}${p}${salt.hex()}${key.hex()}"
