@@ -63,6 +63,8 @@ def sitting_in_the_window(qtbot, tmp_path, klass, issued, monkeypatch):
     tries); (the window's class connection, the exam's runner). Abandoned and closed after."""
     monkeypatch.setattr(runner_module, "FIRST_RETRY_MS", QUICK_FIRST_RETRY_MS)
     monkeypatch.setattr(runner_module, "RETRY_MS", QUICK_RETRY_MS)
+    # quick tries are done within the second an answer may take before the held line shows
+    monkeypatch.setattr(runner_module, "SHOW_HELD_MS", QUICK_FIRST_RETRY_MS // 2)
     exam, token = issued
     store = Store.open(tmp_path / "ws.db")
     sam = store.add_trainee("Sam Lee")
