@@ -950,3 +950,14 @@ def s037_supervised_rounds(conn: psycopg.Connection) -> None:
     serves), keeps a round sent again once, refuses a different round under a held uid, and
     charges the caller's login's quota (s028)."""
     _run(conn, frozen_sql("s037_supervised_rounds"))
+
+
+@migration
+def s038_replayed_refusals(conn: psycopg.Connection) -> None:
+    """A refusal of a sitting's step is kept (`exam_sitting_refusals`, s012, s034) only when it can
+    be the sitting's own: its step was not taken yet (a link sent again, read from the traffic,
+    adds nothing), it comes from the login that started the sitting, and the same refusal is not
+    kept already. A trigger (`refusal_kept`) leaves any other out; the step is refused as
+    before."""
+    _run(conn, frozen_sql("s038_replayed_refusals"))
+
