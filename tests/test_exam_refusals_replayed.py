@@ -14,7 +14,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from tests.support.exams import code_of, form, issuer, sit
+from tests.support.exams import code_of, form, issuer, sent, sit
 from trainer.classes.server import ledger as server_ledger
 from trainer.classes.server.logins import class_login
 from trainer.exams import installation_key
@@ -43,8 +43,6 @@ def ana_answers_item_1(tmp_path, joined, ivy) -> tuple[dict, object, Store]:
     ana = store.add_trainee("Ana Ruiz")
     session = sit(store, installation_key(tmp_path / "k"), ana, exam, sitting=token,
                   classroom=joined("workstation"), stop_after=1)
-    from tests.support.exams import sent
-
     sent(store, joined("workstation"))
     return token, session, store
 
@@ -88,8 +86,6 @@ def test_a_replayed_step_link_keeps_nothing_and_holds_no_classmates_sitting(tmp_
     assert refusals(klass, nonce) == []
     # Ana leaves with items 2 and 3 unanswered: certified as what she did, not held
     session.abandon()
-    from tests.support.exams import sent
-
     sent(store, joined("workstation"))
     store.close()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -103,7 +99,7 @@ def test_a_refusal_of_a_step_not_taken_is_kept_once_and_only_from_the_sittings_l
                                                                                    joined, ivy):
     """The sitting's own refusal (a step whose link is not spent: an answer after its end) is kept,
     once however often it is sent; the same link from another login keeps nothing."""
-    token, session, store = ana_answers_item_1(tmp_path, joined, ivy)
+    token, _, store = ana_answers_item_1(tmp_path, joined, ivy)
     store.close()
     nonce = token["nonce"]
     key = proof_key(code_of(token), nonce)
