@@ -961,3 +961,19 @@ def s038_replayed_refusals(conn: psycopg.Connection) -> None:
     before."""
     _run(conn, frozen_sql("s038_replayed_refusals"))
 
+
+@migration
+def s039_claims_proven(conn: psycopg.Connection) -> None:
+    """A trainee's login registers a trainee id the class does not hold only when it proves it made
+    it (trainer.classes.server.logins "Whose rows"; the fifth cold review, #104):
+
+    - `claim_trainee_uid(uid, made, salt)`: 'registered' when `uid` is the login's commitment with
+      `salt` (`trainee_commitment`: the class's id, the login, the salt; logins.committed_uid)
+      or an id the instructor settled the login's claim of hers; any other id the class does not
+      hold is 'kept': a claim (`trainee_claims.held` false, its foreign key to `trainees`
+      dropped) for the instructor to settle, which blocks no workstation's push of the id.
+      s032's two-argument claim is this one with no salt;
+    - `push_attempts` refuses a workstation's login an id claimed while held (as s036), and a
+      trainee row under an id the class holds under another name with a login, without naming
+      it. A trainee's own login's push still registers a new id under her name (first wins)."""
+    _run(conn, frozen_sql("s039_claims_proven"))

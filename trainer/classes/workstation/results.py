@@ -114,7 +114,8 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
             f"{shown(c.row_name)}, settled by {c.by} "
             + ("the claimant's: its results are written as hers" if c.outcome == "claimant" else
                f"the row's (the claim rejected): written under {shown(c.row_name)} as before")
-            + f"; reason: {' '.join(c.reason.split())}" for c in settled_claims(conn))
+            + f"; reason: {' '.join(c.reason.split())}" for c in settled_claims(conn)
+            if c.row_name is not None)
     if formerly is not None and claimed:
         before = _shown(sent_as, people(conn, claims_settled=False))
         then = {tid: before[tid] for tid, t in sent_as.items() if t.uid in claimed}
