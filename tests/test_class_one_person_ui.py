@@ -132,8 +132,8 @@ def test_a_trainee_sends_her_results_set_aside_with_her_own_login(qtbot, tmp_pat
     assert ask.password.text() == "" and klass.count() == 1
     qtbot.keyClicks(ask.password, "ana-password")
     qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
-    # her profile here is made her login's trainee first (the class held no row of her)
-    assert ask.status.text() == (f"{CLAIMED_SAYS['registered']} "
+    # her results sent with her login register her profile's id as hers (the class held no row of her)
+    assert ask.status.text() == (f"{CLAIMED_SAYS['hers']} "
                                  "2 results sent to the class with the login of Ana Ruiz.")
     ask.grab().save(str(tmp_path / "send-own.png"))
     assert klass.count() == 3 and not ask.password.isEnabled()

@@ -22,7 +22,7 @@ def results(n: int) -> str:
 #: what the status line says of her profile, by what the class answered its claim (logins.CLAIMED)
 CLAIMED_SAYS = {
     "registered": "This profile is now the trainee of your class login: the class shows one person for you.",
-    "hers": "This profile is the trainee of your class login already.",
+    "hers": "This profile is the trainee of your class login: the class shows one person for you.",
     "held": ("The class holds this profile's trainee id under another trainee's name: your claim is "
              "recorded, and the instructor settles whose it is. Nothing else is sent under it from a "
              "workstation meanwhile."),
