@@ -74,6 +74,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import psycopg
 from psycopg import sql
@@ -214,7 +215,16 @@ def claim_trainee_uid(conn: psycopg.Connection, uid: str, made: float, salt: str
         raise ClassServerError(str(e).strip().splitlines()[0]) from None
 
 
-def own_trainee_uid(conn: psycopg.Connection, made: float) -> str | None:
+class Identity(NamedTuple):
+    """The trainee id a trainee's own login is known by in the class, and the salt her login made
+    it with (committed_uid; None for an id the class held already), which her profile keeps
+    (m024) so that her login's push of it proves it (s043)."""
+
+    uid: str
+    salt: str | None = None
+
+
+def own_trainee_uid(conn: psycopg.Connection, made: float) -> Identity | None:
     """The trainee id a trainee's own login is known by in the class (login_trainee_uid); while
     the class holds no row of her, a new one her login makes (committed_uid, with a new salt),
     sent now with her login (claim_trainee_uid) for a new profile made at `made`, so that the id
@@ -222,16 +232,16 @@ def own_trainee_uid(conn: psycopg.Connection, made: float) -> str | None:
     row of her."""
     uid = login_trainee_uid(conn)
     if uid is not None or not claims_kept(conn):
-        return uid
+        return None if uid is None else Identity(uid)
     salt = secrets.token_hex(16)
     if claims_proven(conn):
         class_id = value(conn.execute("SELECT uid FROM class_info"))
         new_uid = committed_uid(class_id, value(conn.execute("SELECT session_user")), salt)
     else:
-        new_uid = secrets.token_hex(16)
+        new_uid, salt = secrets.token_hex(16), None
     if (said := claim_trainee_uid(conn, new_uid, made, salt)) != "registered":
         raise ClassServerError(f"the class did not take the new trainee id as hers ({said}): try again")
-    return new_uid
+    return Identity(new_uid, salt)
 
 
 def look_alike(conn: psycopg.Connection, name: str) -> str | None:
