@@ -1,5 +1,6 @@
-"""A new trainee id is registered only by the login that made it, on a real PostgreSQL (migration
-s039_claims_proven): the fifth cold review's #104 kept as tests.
+"""A new trainee id is registered only by the login that made it, on a real PostgreSQL (migrations
+s039_claims_proven, by a claim; s043_pushes_proven, by a push): the fifth cold review's #104 kept
+as tests.
 
 The attack: Tom Reyes's own login claimed the id of a classmate's profile the class did not hold
 yet, read from a shared progress file (Bo Chen's new profile at Table 2, not pushed yet; or Ana
@@ -8,7 +9,10 @@ then refused "Tom Reyes has a login of their own" (the attacker named as the own
 claim was refused for good. Now a trainee's login registers a new id only when it is its own
 commitment (the class, the login and a salt the claim reveals: logins.committed_uid), or when the
 instructor settled its claim hers; any other claim of an id the class does not hold is kept for the
-instructor and blocks nobody."""
+instructor and blocks nobody. And Tom's login pushing one row of his own name under Bo's unsent id
+registered it as Tom's just the same (first wins): now a trainee's login's push registers a new id
+only with the salt that proves the login made it (the profile keeps it, m024), or once the
+instructor settled the login's claim of it hers; any other is refused by its id."""
 
 from __future__ import annotations
 
@@ -123,8 +127,10 @@ def test_a_new_id_registers_only_for_the_login_that_made_it(klass, stage, joined
     """New trainee… with her password (ClassLedger.class_identity) makes an id her login registers
     at once. An id one login made with its salt registers for that login only: Ana's login
     revealing Tom's salt gets it kept, Tom's gets it registered."""
-    hers = joined("workstation").class_identity("Ana Ruiz", "ana-password")
-    assert hers is not None and names_of(klass, hers) == ["Ana Ruiz"]
+    made = joined("workstation").class_identity("Ana Ruiz", "ana-password")
+    assert made is not None and made.salt is not None
+    hers = made.uid
+    assert names_of(klass, hers) == ["Ana Ruiz"]
     assert claim(stage["tom address"], hers, time.time()).endswith("who has a login of their own")
     with klass.admin() as admin:
         class_id = admin.execute("SELECT uid FROM class_info").fetchone()[0]
@@ -159,3 +165,53 @@ def test_a_refusal_never_names_another_login_as_the_owner_of_a_row_s_id(tmp_path
     finally:
         station.close()
     assert "another trainee, who has a login of their own" in why and "Tom" not in why, why
+
+
+def own_push(address, name: str, uid: str, salt: str | None = None) -> str:
+    """The review's attack, by a push: the trainee login of `address` sends one row of its own
+    name, `name`, under the trainee id `uid` (a classmate's, read from a shared progress file),
+    with `salt` if given. "pushed" or the server's refusal."""
+    row = dict(name=name, created=time.time() - 60, archived=0, archived_at=None, instructor=0, uid=uid)
+    try:
+        with psycopg.connect(address.url, autocommit=True) as conn, conn.transaction():
+            conn.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [
+                {**row, **({"salt": salt} if salt else {})}], "attempts": []}),))
+        return "pushed"
+    except psycopg.Error as e:
+        return "refused: " + str(e).splitlines()[0]
+
+
+def test_tom_pushing_his_own_name_under_bos_unsent_id_takes_nothing(tmp_path, klass, stage):
+    """The review's #104 by a push: Tom's own login sends {Tom Reyes, Bo's id} (Bo's new profile at
+    Table 2, read from a shared progress file, not pushed yet), with no salt or a made-up one. It
+    is refused by the id, and nothing is registered; Table 2's push of Bo then goes in under his
+    name, and his workstation is never told Tom's name. (Before s043 Tom's push was taken, and
+    Table 2's was refused "Tom Reyes has a login of their own".)"""
+    table_2 = progress_file(tmp_path / "table-2.db", {"Bo Chen": 2})
+    bo = uid_of(table_2, "Bo Chen")
+    for salt in (None, secrets.token_hex(16)):
+        said = own_push(stage["tom address"], "Tom Reyes", bo, salt)
+        assert said.startswith(f"refused: refused trainee {bo}: the class does not hold this trainee id "
+                               "yet, and this login did not make it"), said
+    assert names_of(klass, bo) == []
+    assert push_all(table_2, klass, address=stage["table 2 address"]) == 2
+    assert names_of(klass, bo) == ["Bo Chen"]
+    own_push(stage["tom address"], "Tom Reyes", bo)  # held now: the class's row stays Bo's
+    assert names_of(klass, bo) == ["Bo Chen"]
+
+
+def test_her_logins_push_registers_an_id_it_made_with_the_salt_her_profile_keeps(tmp_path, klass, stage):
+    """A profile made under Ana's login keeps the salt of its id (m024), and her login's push
+    carries it (the queue's `salt`): the class registers the id as hers at that push. The same id
+    in a file that lost its salt, or with Tom's login and her salt, is refused."""
+    with klass.admin() as admin:
+        class_id = admin.execute("SELECT uid FROM class_info").fetchone()[0]
+    salt = secrets.token_hex(16)
+    hers = committed_uid(class_id, stage["ana"], salt)
+    assert own_push(stage["ana address"], "Ana Ruiz", hers).startswith("refused: ")  # no salt
+    assert own_push(stage["tom address"], "Tom Reyes", hers, salt).startswith("refused: ")
+    with Store.open(tmp_path / "own.db") as store:
+        ana = store.add_trainee("Ana Ruiz", uid=hers, uid_salt=salt)
+        store.record_attempt(attempt(ana, 1))
+    assert push_all(tmp_path / "own.db", klass, address=stage["ana address"]) == 1
+    assert names_of(klass, hers) == ["Ana Ruiz"]

@@ -977,3 +977,14 @@ def s039_claims_proven(conn: psycopg.Connection) -> None:
       trainee row under an id the class holds under another name with a login, without naming
       it. A trainee's own login's push still registers a new id under her name (first wins)."""
     _run(conn, frozen_sql("s039_claims_proven"))
+
+
+@migration
+def s043_pushes_proven(conn: psycopg.Connection) -> None:
+    """A trainee's own login's push registers a trainee id the class does not hold only when it
+    proves it made it (the fifth cold review, #104: a classmate's unsent id, read from a shared
+    progress file, was taken by pushing one row of one's own name under it): `push_attempts`
+    refuses such a trainee row, by its id, unless it carries the `salt` her login made the id
+    with (s039's `login_made_uid`; the progress file keeps it, m024) or the instructor settled
+    her claim of it hers. A workstation's login is checked as in s039."""
+    _run(conn, frozen_sql("s043_pushes_proven"))

@@ -197,7 +197,7 @@ class Queue:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM trainees ORDER BY id").fetchall()
         # a name stored before names were cleaned goes as the class counts names (clean_name)
-        return [{c: clean_name(t[c]) if c == "name" else t[c] for c in _TRAINEE} for t in rows]
+        return [{**_trainee(t), "name": clean_name(t["name"])} for t in rows]
 
     # --------------------------------------------------------------- an exam's steps
     def steps_waiting(self, class_uid: str | None) -> int:
