@@ -26,7 +26,7 @@ from psycopg.types.json import Jsonb
 from tests.support.class_server import progress_file, push_all
 from tests.support.command import run_here
 from trainer.classes import ClassServerError, LoginRefusedError
-from trainer.classes.server.logins import class_login, enrol_workstation
+from trainer.classes.server.logins import class_login, committed_uid, enrol_workstation
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.classview import server_class_overview
 from trainer.classes.workstation.connection import ClassConnection, ClassLedger
@@ -111,6 +111,10 @@ def test_her_new_profiles_id_is_hers_in_the_class_before_any_workstation_can_tak
     with klass.admin() as admin:
         assert admin.execute("SELECT login, how FROM trainee_workstations WHERE trainee_uid = %s",
                              (hers,)).fetchall() == [(stage["ana"], "registered")]
+        class_id = admin.execute("SELECT uid FROM class_info").fetchone()[0]
+    # the profile keeps the salt her login made its id with (m024), which her push carries (s043)
+    [(salt,)] = store.db.execute("SELECT uid_salt FROM trainees WHERE uid = ?", (hers,)).fetchall()
+    assert committed_uid(class_id, stage["ana"], salt) == hers
     # the attack, as the review ran it, with her id read from Table 1's file
     said = squat(stage["table 4 address"], "Bo Chen", uid_of(table_1, "Ana Ruiz"))
     assert said.startswith("refused: refused trainee "), said
@@ -134,14 +138,15 @@ def test_her_new_profiles_id_is_hers_in_the_class_before_any_workstation_can_tak
 
 def test_her_id_is_asked_of_the_class_and_made_only_with_her_password(klass, stage, joined):
     """class_identity with a wrong password makes nothing; with hers, on a class with no row of
-    her, the id it answers is hers in the class at once, and asked again it is the same one."""
+    her, the id it answers (with the salt her login made it with, which her profile keeps) is
+    hers in the class at once, and asked again it is the same one."""
     table = joined("workstation")
     with pytest.raises(LoginRefusedError):
         table.class_identity("Ana Ruiz", "tom-password")
     assert klass.count("trainees") == 0
-    hers = table.class_identity("Ana Ruiz", "ana-password")
-    assert hers is not None and names_of(klass, hers) == ["Ana Ruiz"]
-    assert table.class_identity("Ana Ruiz", "ana-password") == hers
+    made = table.class_identity("Ana Ruiz", "ana-password")
+    assert made is not None and made.salt is not None and names_of(klass, made.uid) == ["Ana Ruiz"]
+    assert table.class_identity("Ana Ruiz", "ana-password") == (made.uid, None)  # held now: no salt
     assert table.class_identity("Bo Chen", "any password") is None  # no login: the workstation's own
     assert klass.count("trainees") == 1
 

@@ -12,6 +12,7 @@ CREATE OR REPLACE FUNCTION push_attempts(batch jsonb) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     refused text;
+    added integer;
 BEGIN
     IF workstation_caller() THEN
         SELECT format('%s %s: %s', r.kind, left(r.uid, 64), CASE
@@ -38,9 +39,14 @@ BEGIN
                        SELECT 1 FROM trainees t JOIN trainee_logins l ON l.name = t.name
                        WHERE t.uid = r.trainee_uid AND t.name IS DISTINCT FROM r.name))
             LIMIT 1;
+        IF refused IS NOT NULL THEN
+            RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
+        END IF;
     ELSIF pg_has_role(session_user, 'class_trainee', 'MEMBER')
             AND NOT pg_has_role(session_user, 'class_instructor', 'MEMBER') THEN
-        -- a trainee's own login registers a new id only with the proof that it made it
+        -- a trainee's own login registers a new id only with the proof that it made it; found
+        -- before the push, refused after it, so that a row the push refuses anyway (another's
+        -- name, an exam's attempt) is refused for that
         SELECT format('trainee %s: the class does not hold this trainee id yet, and this login did not '
                       'make it (a profile made before the login, or another''s): nothing is sent under '
                       'it until the instructor settles this login''s claim of it hers (dealer-trainer '
@@ -52,8 +58,9 @@ BEGIN
               AND NOT login_made_uid(t.uid, t.salt)
             LIMIT 1;
     END IF;
+    added := push_attempts_charged(batch);
     IF refused IS NOT NULL THEN
         RAISE EXCEPTION 'refused %', refused USING ERRCODE = 'check_violation';
     END IF;
-    RETURN push_attempts_charged(batch);
+    RETURN added;
 END $$
