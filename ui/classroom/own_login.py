@@ -2,10 +2,12 @@
 (trainer.classes.server.logins) practised at a shared or enrolled workstation, whose login may not
 send her results: the class refused them, and the workstation set them aside (trainer.classes.
 workstation.queue). Here she types her class password: exactly those results are sent with her
-login (ClassConnection.send_set_aside), then her login claims her profile's trainee id
-(ClassConnection.claim_profile: the profile keeps its id; hers once the class holds it under her
-name; kept for the instructor when the class does not hold it and her login did not make it, s039,
-or holds it under another name); the status line says what the class did. The password is used
+login (ClassConnection.send_set_aside: her login's push registers her profile's id only when her
+login made it, or the instructor settled it hers, s043), then her login claims her profile's
+trainee id (ClassConnection.claim_profile: the profile keeps its id; hers once the class holds it
+under her name; kept for the instructor when the class does not hold it and her login did not make
+it, s039, or holds it under another name); the status line says what the class did, and a claim
+kept says in one line that her results wait for the instructor. The password is used
 for this send only, and never kept. The calls are short, on the GUI thread (ui.shell.server_call)."""
 
 from __future__ import annotations
@@ -131,8 +133,10 @@ class SendOwnDialog(QDialog):
         self.count = refused
         self.password.setEnabled(False)
         said = [CLAIMED_SAYS[claimed]] if claimed in CLAIMED_SAYS else []
-        if sent or refused or not said:
+        # a claim kept for the instructor says in its one line that her results wait (s043: her
+        # login's push of an id it did not make is refused until the instructor settles it)
+        if sent or (refused and claimed != "kept") or not said:
             said.append(f"{results(sent)} sent to the class with the login of {self.name}.")
-        if refused:
+        if refused and claimed != "kept":
             said.append(f"{results(refused)} refused by the class again, kept on this workstation with why.")
         self.say(" ".join(said), wrong=bool(refused) or claimed in ("held", "kept"))
