@@ -233,15 +233,15 @@ def own_trainee_uid(conn: psycopg.Connection, made: float) -> Identity | None:
     uid = login_trainee_uid(conn)
     if uid is not None or not claims_kept(conn):
         return None if uid is None else Identity(uid)
-    salt = secrets.token_hex(16)
     if claims_proven(conn):
+        salt = secrets.token_hex(16)
         class_id = value(conn.execute("SELECT uid FROM class_info"))
-        new_uid = committed_uid(class_id, value(conn.execute("SELECT session_user")), salt)
+        made_here = Identity(committed_uid(class_id, value(conn.execute("SELECT session_user")), salt), salt)
     else:
-        new_uid, salt = secrets.token_hex(16), None
-    if (said := claim_trainee_uid(conn, new_uid, made, salt)) != "registered":
+        made_here = Identity(secrets.token_hex(16))
+    if (said := claim_trainee_uid(conn, made_here.uid, made, made_here.salt)) != "registered":
         raise ClassServerError(f"the class did not take the new trainee id as hers ({said}): try again")
-    return Identity(new_uid, salt)
+    return made_here
 
 
 def look_alike(conn: psycopg.Connection, name: str) -> str | None:
