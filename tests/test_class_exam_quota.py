@@ -80,8 +80,10 @@ def test_a_spent_quota_refuses_no_classmates_exam_answer(tmp_path, klass, joined
 
 
 def tom_sitting_with_a_refused_answer(tmp_path, joined, ivy) -> tuple[dict, object]:
-    """Tom's sitting of three items: item 1 answered, then step 3 taken by item 3, then his answer
-    to item 2 sent as step 3 (refused: step 3 was taken first), then the end."""
+    """Tom's sitting of three items: item 1 answered, then step 3 taken by item 3, the end as step
+    4, then his answer to item 2 sent as step 5, a link not spent yet (refused: the sitting had
+    ended). An answer to item 2 sent again as step 3 (its link spent: what the traffic carried)
+    is refused and kept nothing (s038)."""
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Tom Reyes", classroom=joined("instructor"))
@@ -96,6 +98,8 @@ def tom_sitting_with_a_refused_answer(tmp_path, joined, ivy) -> tuple[dict, obje
         said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=1, log="[]")
         assert said.startswith("refused: step 3 was taken first (item 3)")
         assert server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), ending="finished") == "recorded"
+        said = server_ledger.sitting_step(conn, nonce, 5, link(key, 3, 5), position=1, log="[]")
+        assert said == "refused: the sitting had ended (first wins)"
     return token, exam
 
 
@@ -107,7 +111,7 @@ def test_a_sitting_whose_answer_was_refused_is_held_and_named_not_certified(tmp_
         [held] = summary.refused
         assert held.startswith(f"sitting {token['nonce']} (Tom Reyes): held, "
                                "not certified: the class server refused 1 answer of item 2, which it "
-                               "holds no answer of (step 3: step 3 was taken first (item 3))")
+                               "holds no answer of (step 5: the sitting had ended)")
         assert f"dealer-trainer void-sitting {token['nonce']}" in held
         # held, not spent: asked again, it is held again; certified as recorded when the instructor says
         assert len(certify_class(ledger, ivy, joined("instructor")).refused) == 1

@@ -26,7 +26,7 @@ from psycopg.types.json import Jsonb
 from tests.support.class_server import progress_file, push_all
 from tests.support.command import run_here
 from trainer.classes import ClassServerError, LoginRefusedError
-from trainer.classes.server.logins import class_login, enrol_workstation
+from trainer.classes.server.logins import class_login, committed_uid, enrol_workstation
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.classview import server_class_overview
 from trainer.classes.workstation.connection import ClassConnection, ClassLedger
@@ -111,6 +111,10 @@ def test_her_new_profiles_id_is_hers_in_the_class_before_any_workstation_can_tak
     with klass.admin() as admin:
         assert admin.execute("SELECT login, how FROM trainee_workstations WHERE trainee_uid = %s",
                              (hers,)).fetchall() == [(stage["ana"], "registered")]
+        class_id = admin.execute("SELECT uid FROM class_info").fetchone()[0]
+    # the profile keeps the salt her login made its id with (m024), which her push carries (s043)
+    [(salt,)] = store.db.execute("SELECT uid_salt FROM trainees WHERE uid = ?", (hers,)).fetchall()
+    assert committed_uid(class_id, stage["ana"], salt) == hers
     # the attack, as the review ran it, with her id read from Table 1's file
     said = squat(stage["table 4 address"], "Bo Chen", uid_of(table_1, "Ana Ruiz"))
     assert said.startswith("refused: refused trainee "), said
@@ -134,14 +138,15 @@ def test_her_new_profiles_id_is_hers_in_the_class_before_any_workstation_can_tak
 
 def test_her_id_is_asked_of_the_class_and_made_only_with_her_password(klass, stage, joined):
     """class_identity with a wrong password makes nothing; with hers, on a class with no row of
-    her, the id it answers is hers in the class at once, and asked again it is the same one."""
+    her, the id it answers (with the salt her login made it with, which her profile keeps) is
+    hers in the class at once, and asked again it is the same one."""
     table = joined("workstation")
     with pytest.raises(LoginRefusedError):
         table.class_identity("Ana Ruiz", "tom-password")
     assert klass.count("trainees") == 0
-    hers = table.class_identity("Ana Ruiz", "ana-password")
-    assert hers is not None and names_of(klass, hers) == ["Ana Ruiz"]
-    assert table.class_identity("Ana Ruiz", "ana-password") == hers
+    made = table.class_identity("Ana Ruiz", "ana-password")
+    assert made is not None and made.salt is not None and names_of(klass, made.uid) == ["Ana Ruiz"]
+    assert table.class_identity("Ana Ruiz", "ana-password") == (made.uid, None)  # held now: no salt
     assert table.class_identity("Bo Chen", "any password") is None  # no login: the workstation's own
     assert klass.count("trainees") == 1
 
@@ -150,9 +155,11 @@ def test_her_id_is_asked_of_the_class_and_made_only_with_her_password(klass, sta
 def test_a_profile_made_before_her_login_is_claimed_by_it_and_no_workstation_takes_it(tmp_path, klass,
                                                                                     stage):
     """Cy Park's profile at Table 1 was made before she had a login, and nothing of hers reached
-    the class. Her login claims it (File › Send my results with my class login…): the class
-    holds it as hers from then on, and Table 4 cannot register Bo under it; a second claim says
-    it is hers already; another trainee's login cannot claim it; no other login calls the claim."""
+    the class. Her login claims it (File › Send my results with my class login…): her login did
+    not make the id, so the claim is kept for the instructor (s039: any login could have read the
+    id from the file); settled hers, her claim registers it, the class holds it as hers from then
+    on, and Table 4 cannot register Bo under it; a second claim says it is hers already; another
+    trainee's login cannot claim it; no other login calls the claim."""
     table_1 = progress_file(tmp_path / "table-1.db", {"Cy Park": 1})
     with klass.connect("instructor") as instructor:
         cy = class_login(instructor, "Cy Park", "cy-password")
@@ -164,6 +171,11 @@ def test_a_profile_made_before_her_login_is_claimed_by_it_and_no_workstation_tak
     with pytest.raises(ClassServerError, match="no login of their own"):
         ledger.claim_profile("Bo Chen", profile.uid, profile.created, "ana-password")
     assert klass.count("trainees") == 0
+    assert ledger.claim_profile("Cy Park", profile.uid, profile.created, "cy-password") == "kept"
+    assert klass.count("trainees") == 0
+    done = run_here("settle-claim", profile.uid, "--to", "claimant", "--reason", "Cy's own profile",
+                    "--class", klass.address("instructor").url)
+    assert done.returncode == 0, done.stderr
     assert ledger.claim_profile("Cy Park", profile.uid, profile.created, "cy-password") == "registered"
     assert ledger.claim_profile("Cy Park", profile.uid, profile.created, "cy-password") == "hers"
     assert names_of(klass, profile.uid) == ["Cy Park"]
@@ -178,7 +190,8 @@ def test_a_profile_made_before_her_login_is_claimed_by_it_and_no_workstation_tak
     with klass.admin() as admin:
         assert admin.execute("SELECT login FROM trainee_workstations WHERE trainee_uid = %s",
                              (profile.uid,)).fetchall() == [(cy,)]
-        assert admin.execute("SELECT count(*) FROM trainee_claims").fetchone()[0] == 0
+        assert admin.execute("SELECT trainee_uid, login, held FROM trainee_claims").fetchall() == [
+            (profile.uid, cy, False)]
 
 
 def test_an_id_taken_before_her_claim_is_kept_as_her_claim_and_no_workstation_sends_under_it(
@@ -308,9 +321,11 @@ def test_a_profile_made_before_her_login_becomes_her_logins_trainee_in_the_app(q
     """Ana practised at Table 1 before she had a login (the class holds that row under her name),
     and made a profile at Table 2 too, with nothing sent from it. Once she has a login, File ›
     Send my results with my class login… at Table 2 takes her password with nothing to send:
-    a wrong one is refused and claims nothing; hers makes the profile her login's trainee, so
-    the class shows one person for her, and no workstation can then register Bo under its id.
-    Before, the dialog had nothing to do, and the profile's id stayed Table 2's own."""
+    a wrong one is refused and claims nothing; hers claims the profile, kept for the instructor
+    (her login did not make its id, s039); settled hers, the same dialog makes the profile her
+    login's trainee, so the class shows one person for her, and no workstation can then register
+    Bo under its id. Before, the dialog had nothing to do, and the profile's id stayed Table 2's
+    own."""
     from tests.support.screens import window_for
     from ui.classroom.own_login import CLAIMED_SAYS
     from ui.qt import Qt
@@ -339,6 +354,19 @@ def test_a_profile_made_before_her_login_becomes_her_logins_trainee_in_the_app(q
     qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
     assert ask.status.text().startswith("Not sent: the class refuses this password")
     assert names_of(klass, profile.uid) == []
+    qtbot.keyClicks(ask.password, "ana-password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    assert ask.status.text() == CLAIMED_SAYS["kept"]
+    assert ask.status.objectName() == "wrong"
+    ask.grab().save(str(tmp_path / "kept.png"))
+    assert names_of(klass, profile.uid) == []
+    ask.reject()
+    done = run_here("settle-claim", profile.uid, "--to", "claimant", "--reason", "Ana's Table 2 profile",
+                    "--class", klass.address("instructor").url)
+    assert done.returncode == 0, done.stderr
+    w.send_own_action.trigger()
+    ask = w.send_own_dialog
+    qtbot.waitExposed(ask)
     qtbot.keyClicks(ask.password, "ana-password")
     qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
     assert ask.status.text() == CLAIMED_SAYS["registered"]

@@ -20,7 +20,15 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.support.class_server import PASSWORD, Class, progress_file, push_all, server_rows
+from tests.support.class_server import (
+    PASSWORD,
+    Class,
+    made_under_login,
+    progress_file,
+    push_all,
+    server_rows,
+    settled_hers,
+)
 from tests.support.command import run_command, run_here
 from tests.support.exams import form
 from trainer.classes import ClassServerError
@@ -139,8 +147,12 @@ def test_a_login_is_the_names_from_every_workstation_and_before_any_result(tmp_p
     with contextlib.closing(Queue(tmp_path / "b.sqlite")) as queue:
         refused = queue.refused(server_rows(klass, "class_info")[0][0])
     assert len(refused) == 1 and "Ana has a login of their own" in refused[0][1]
-    for name in ("a.sqlite", "b.sqlite"):  # from her own login, each workstation's file
-        push_all(progress_file(tmp_path / f"own-{name}", {"Ana": 1}), klass, address=mine)
+    # from her own login: a profile made under it, and one made before it, settled hers
+    push_all(made_under_login(tmp_path / "own-a.sqlite", klass, "Ana", login, "ana-password", 1), klass,
+             address=mine)
+    before_her_login = progress_file(tmp_path / "own-b.sqlite", {"Ana": 1})
+    settled_hers(klass, before_her_login, "Ana", login, "ana-password")
+    push_all(before_her_login, klass, address=mine)
     with klass.connect(login, "ana-password") as ana:
         assert [r[0] for r in ana.execute("SELECT name FROM trainees")] == ["Ana", "Ana"]
         assert ana.execute("SELECT count(*) FROM attempts").fetchone()[0] == 2
@@ -179,7 +191,7 @@ def test_a_trainee_pushes_no_attempt_under_anothers_id(tmp_path, klass):
         bo = store.find_trainee("Bo").uid
     with klass.connect("instructor") as instructor:
         login = class_login(instructor, "Ana", "ana-password")
-    more = progress_file(tmp_path / "more.sqlite", {"Ana": 2})
+    more = made_under_login(tmp_path / "more.sqlite", klass, "Ana", login, "ana-password", 2)
     queue = Queue(more)
     _, batch = queue.batch("x", 10)
     queue.close()

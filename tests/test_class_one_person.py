@@ -18,7 +18,14 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.support.class_server import PASSWORD, attempt, progress_file, push_all
+from tests.support.class_server import (
+    PASSWORD,
+    attempt,
+    made_under_login,
+    progress_file,
+    push_all,
+    settled_hers,
+)
 from tests.support.command import run_command, run_here
 from trainer.classes import ClassServerError
 from trainer.classes.server.logins import class_login, enrol_workstation
@@ -39,7 +46,8 @@ def uid_of(path, name: str) -> str:
 @pytest.fixture
 def two_workstations(tmp_path, klass):
     """Ana Ruiz (3 attempts) and Bo (1) at Table 1, enrolled; then Ana was given a login of her
-    own, and practised at Table 2 (2 attempts), sent with her login. Her two trainee ids."""
+    own, and practised at Table 2 (2 attempts) on a profile made before it, which the instructor
+    settled hers (settled_hers), sent with her login. Her two trainee ids."""
     with klass.connect("instructor") as instructor:
         table_1 = enrol_workstation(instructor, "Table 1", "table-1-password")
         table_2 = enrol_workstation(instructor, "Table 2", "table-2-password")
@@ -48,6 +56,7 @@ def two_workstations(tmp_path, klass):
     with klass.connect("instructor") as instructor:
         ana = class_login(instructor, "Ana Ruiz", "ana-password")
     second = progress_file(tmp_path / "table-2.sqlite", {"Ana Ruiz": 2}, start=3)
+    settled_hers(klass, second, "Ana Ruiz", ana, "ana-password")
     assert push_all(second, klass, address=klass.address(ana, "ana-password")) == 2
     ids = (uid_of(first, "Ana Ruiz"), uid_of(second, "Ana Ruiz"))
     assert ids[0] != ids[1]
@@ -177,12 +186,14 @@ def test_no_login_claims_a_trainee_s_identity(tmp_path, klass, two_workstations)
 
 def test_her_practice_set_aside_at_a_shared_workstation_is_sent_with_her_own_login(tmp_path, klass,
                                                                                    two_workstations):
-    """Ana practised at the shared workstation after she had a login: the workstation's login may
-    not send it, so it was set aside. She sends those rows with her own login; the one the class
-    refuses for what it holds (too long a log) stays set aside, with why."""
+    """Ana practised at the shared workstation after she had a login, on a profile made under it
+    (made_under_login: New trainee… with her password): the workstation's login may not send
+    it, so it was set aside. She sends those rows with her own login; the one the class refuses
+    for what it holds (too long a log) stays set aside, with why."""
     from trainer.classes import ClassServerError, LoginRefusedError
 
-    shared = progress_file(tmp_path / "shared.sqlite", {"Ana Ruiz": 2}, start=40)
+    shared = made_under_login(tmp_path / "shared.sqlite", klass, "Ana Ruiz", two_workstations["ana"],
+                              "ana-password", 2, start=40)
     with Store.open(shared) as store:  # her third: a log longer than the class keeps
         store.record_attempt(attempt(store.find_trainee("Ana Ruiz").id, 42,
                                      log=({"do": "pay", "round": 1, "at": 1.0},) * 2001))
@@ -241,7 +252,7 @@ def test_a_second_workstation_makes_her_profile_under_her_class_id(tmp_path, kla
     with pytest.raises(LoginRefusedError):
         table_2.class_identity("Ana Ruiz", "not-her-password")
     assert table_2.class_identity("Bo Chen", "any-password") is None  # no login: a profile of its own
-    assert table_2.class_identity("Ana Ruiz", "ana-password") == hers
+    assert table_2.class_identity("Ana Ruiz", "ana-password") == (hers, None)  # held: no salt
 
     second = tmp_path / "table-2.sqlite"
     with Store.open(second) as store:
@@ -313,4 +324,4 @@ def test_her_class_id_is_her_persons_first_row_after_a_merge(tmp_path, klass, jo
         rows = dict(instructor.execute("SELECT id, uid FROM trainees").fetchall())
     first = {rows[p] for p in grouped.values() if rows[p] in ids.values()}
     assert first == {ids["Ana R."]}
-    assert joined("workstation").class_identity("Ana Ruiz", "ana-password") == ids["Ana R."]
+    assert joined("workstation").class_identity("Ana Ruiz", "ana-password").uid == ids["Ana R."]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.class_server import progress_file, push_all
+from tests.support.command import run_here
 from tests.support.live_class import WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from trainer.classes.server.people import merge
 
@@ -98,7 +99,9 @@ def test_no_merge_out_of_a_live_class(qtbot, tmp_path):
 def test_a_trainee_sends_her_results_set_aside_with_her_own_login(qtbot, tmp_path, klass):
     """Ana has a class login; she practised at the shared workstation, whose login may not send
     her results: they were set aside. File › Send my results with my class login… asks her
-    password: a wrong one is refused in words and sends nothing; hers sends exactly those."""
+    password: a wrong one is refused in words and sends nothing; hers, on a profile made before
+    her login, keeps her claim for the instructor and says so in one line; settled hers, it sends
+    exactly those."""
     from tests.support.screens import window_for
     from trainer.classes.server.logins import class_login
     from trainer.progress import Store
@@ -129,8 +132,22 @@ def test_a_trainee_sends_her_results_set_aside_with_her_own_login(qtbot, tmp_pat
     assert ask.password.text() == "" and klass.count() == 1
     qtbot.keyClicks(ask.password, "ana-password")
     qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
-    # her profile here is made her login's trainee first (the class held no row of her)
-    assert ask.status.text() == (f"{CLAIMED_SAYS['registered']} "
+    # the profile was made before her login: her push of its id is no proof it is hers (s043), so
+    # the class keeps her claim for the instructor, and one line says her results wait
+    assert ask.status.text() == CLAIMED_SAYS["kept"] and ask.status.objectName() == "wrong"
+    ask.grab().save(str(tmp_path / "send-own-kept.png"))
+    assert klass.count() == 1 and len(classroom.connection.refused_attempts()) == 2
+    ask.reject()
+    done = run_here("settle-claim", store.find_trainee("Ana Ruiz").uid, "--to", "claimant", "--reason",
+                    "Ana's profile at the shared workstation", "--class", klass.address("instructor").url)
+    assert done.returncode == 0, done.stderr
+    w.send_own_action.trigger()
+    ask = w.send_own_dialog
+    qtbot.waitExposed(ask)
+    qtbot.keyClicks(ask.password, "ana-password")
+    qtbot.mouseClick(ask.send_button, Qt.MouseButton.LeftButton)
+    # settled hers: her results sent with her login register her profile's id as hers
+    assert ask.status.text() == (f"{CLAIMED_SAYS['hers']} "
                                  "2 results sent to the class with the login of Ana Ruiz.")
     ask.grab().save(str(tmp_path / "send-own.png"))
     assert klass.count() == 3 and not ask.password.isEnabled()

@@ -49,7 +49,8 @@ EXPECTED_COLUMNS = {
     "trainees": [("id", "INTEGER", 0, 1), ("name", "TEXT", 1, 0), ("created", "REAL", 1, 0),
                  ("archived", "INTEGER", 1, 0), ("archived_at", "REAL", 0, 0),
                  ("instructor", "INTEGER", 1, 0), ("passphrase", "TEXT", 0, 0),
-                 ("public_key", "TEXT", 0, 0), ("key_path", "TEXT", 0, 0), ("uid", "TEXT", 0, 0)],
+                 ("public_key", "TEXT", 0, 0), ("key_path", "TEXT", 0, 0), ("uid", "TEXT", 0, 0),
+                 ("uid_salt", "TEXT", 0, 0)],
     "attempts": [("id", "INTEGER", 0, 1), ("uid", "TEXT", 1, 0), ("trainee_id", "INTEGER", 1, 0),
                  ("item_id", "TEXT", 1, 0), ("game", "TEXT", 1, 0), ("mode", "TEXT", 1, 0),
                  ("seed", "TEXT", 0, 0), ("started", "REAL", 1, 0), ("ended", "REAL", 1, 0),
@@ -138,7 +139,7 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
                                   "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams",
                                   "m016_class_refused", "m019_form_order", "m021_supervised_rounds",
-                                  "m023_class_supervised"]
+                                  "m023_class_supervised", "m024_trainee_uid_salts"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
@@ -147,6 +148,27 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
         assert indexes == {"trainees_active_name", "trainees_uid", "attempts_trainee", "attempts_item",
                            "findings_attempt", "attempt_skills_recent", "exam_results_trainee",
                            "exam_chain_result", "exam_stream_waiting", "supervised_rounds_trainee"}
+
+
+def test_a_trainee_ids_salt_is_kept_checked_and_never_changed(tmp_path):
+    """m024: the salt a trainee's class login made her profile's id with (s043 checks it at her
+    login's push) is 32 hex digits, given with its id, and never changed once kept; a profile of
+    the workstation's own has none."""
+    salt = "0123456789abcdef" * 2
+    with Store.open(tmp_path / "p.db") as store:
+        ana = store.add_trainee("Ana", uid="a" * 32, uid_salt=salt)
+        bo = store.add_trainee("Bo")
+        for bad, uid in ((salt.upper(), "b" * 32), (salt[:31], "b" * 32), (salt + "0", "b" * 32),
+                         (salt, None)):
+            with pytest.raises(ValueError, match="salt is 32 hex digits"):
+                store.add_trainee("Cy", uid=uid, uid_salt=bad)
+        db = store.db
+        assert db.execute("SELECT uid_salt FROM trainees WHERE id = ?", (ana,)).fetchone()[0] == salt
+        assert db.execute("SELECT uid_salt FROM trainees WHERE id = ?", (bo,)).fetchone()[0] is None
+        with pytest.raises(sqlite3.IntegrityError, match="never changes"):
+            db.execute("UPDATE trainees SET uid_salt = ? WHERE id = ?", ("f" * 32, ana))
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            db.execute("UPDATE trainees SET uid_salt = 'not hex' WHERE id = ?", (bo,))
 
 
 def test_opening_again_applies_nothing_and_keeps_the_data(tmp_path):

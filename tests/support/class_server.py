@@ -196,6 +196,38 @@ def progress_file(path: Path, attempts: dict[str, int], *, start: int = 0) -> Pa
     return path
 
 
+def made_under_login(path: Path, klass: Class, name: str, login: str, password: str, attempts: int, *,
+                     start: int = 0) -> Path:
+    """A progress file whose profile `name` was made under her own class login, as New trainee…
+    makes it with her password (logins.own_trainee_uid: the class's id of her, or a new one her
+    login made, its salt kept in the profile, m024), with `attempts` attempts from `start`."""
+    from trainer.classes.server.logins import own_trainee_uid
+
+    with klass.connect(login, password) as conn:
+        identity = own_trainee_uid(conn, time.time())
+    assert identity is not None
+    with Store.open(path) as store:
+        store.add_trainee(name, uid=identity.uid, uid_salt=identity.salt)
+    return progress_file(path, {name: attempts}, start=start)
+
+
+def settled_hers(klass: Class, path: Path, name: str, login: str, password: str) -> str:
+    """The profile `name` of the file `path`, made before she had a login: her login claims its
+    id (File › Send my results with my class login…), which the class keeps for the instructor
+    (s039: her login did not make it), and the instructor settles it hers once (settle-claim --to
+    claimant), so that her login's push registers it (s043). Its id."""
+    from trainer.classes.server.logins import claim_trainee_uid
+    from trainer.classes.server.people import settle
+
+    with Store.open(path) as store:
+        profile = store.find_trainee(name)
+    with klass.connect(login, password) as conn:
+        assert claim_trainee_uid(conn, profile.uid, profile.created) == "kept"
+    with klass.connect("instructor") as instructor:
+        assert settle(instructor, profile.uid, login, f"{name}'s own profile, made before her login") == 1
+    return profile.uid
+
+
 def flipped(text: str, at: int) -> str:
     """The text with the lowest bit of one character flipped (at 0, a log's "[" becomes "Z")."""
     return text[:at] + chr(ord(text[at]) ^ 1) + text[at + 1:]

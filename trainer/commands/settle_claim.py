@@ -4,7 +4,9 @@ it under another name (the exports leave such an id out until then). `--to claim
 the claimant's, and its results are her login's person's from then on (`--login` names her login
 when more than one claims it); `--to row`: the claim is rejected, the id is the row's as before.
 Both the claim and its settling are kept, with the reason; nothing recorded is changed or removed
-(trainer.classes.server.people, "Claims settled"). `--list` lists the claims and how each stands."""
+(trainer.classes.server.people, "Claims settled"). A claim of an id the class does not hold,
+which her login did not make (s039), is settled the same way: `--to claimant` lets her login send
+under it. `--list` lists the claims and how each stands."""
 
 from __future__ import annotations
 
@@ -39,10 +41,12 @@ def run(args) -> int:
     ledger = ClassLedger(args.class_address)
     if args.list:
         for c in ledger.claims():
-            how = ("open: the exports leave it out" if c.settled is None else
+            how = ("open: the exports leave it out" if c.settled is None and c.row_name is not None else
+                   "open: no login registers it until it is settled" if c.settled is None else
                    f"settled {'hers' if c.settled.outcome == 'claimant' else 'the row’s'} by "
                    f"{c.settled.by}: {c.settled.reason}")
-            print(f"{c.uid}\t{c.row_name}\tclaimed by {c.name} (login {c.login})\t{how}")
+            row = c.row_name if c.row_name is not None else "(no row in the class yet)"
+            print(f"{c.uid}\t{row}\tclaimed by {c.name} (login {c.login})\t{how}")
         return 0
     if args.trainee is None or args.to is None or not (args.reason or "").strip():
         print(f"{WHERE}: give the trainee id, --to claimant or --to row, and --reason (or --list)",

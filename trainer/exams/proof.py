@@ -21,7 +21,9 @@ times to the seed, and the server keeps `link(0)`). Each call the workstation ma
 sitting reveals the next link: the start `link(1)`, each answer in turn, the end last; the server
 checks that the SHA-256 of what it is given is the link it holds, and keeps it. A link that was
 revealed is spent, and the next cannot be made from it, so neither a token read from a sitting
-file, nor a look at the server's tables or at the traffic, lets anyone act for the sitting.
+file, nor a look at the server's tables or at the traffic, lets anyone act for the sitting. A
+spent link sent again is refused and leaves nothing behind: the server keeps a refusal only for a
+step not taken yet, from the login that started the sitting, and once (migration s038).
 
 A pool's draw (trainer.exams.forms) is named in the token by a salted digest (`drawn_digest`):
 the digest of the drawn form under a salt derived from the proof key, so the token read before

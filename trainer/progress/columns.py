@@ -14,7 +14,8 @@ A column's `kind` says what it holds, and so its type and check in either databa
 - `score`: a whole number from 0 to 100; `flag`: 0 or 1; `json`: JSON text;
 - `choice`: one of `choices`.
 `local` columns are the file's only (passphrases, key files; a sitting's use, which the server
-keeps as rows of its own): the server's table has no such column.
+keeps as rows of its own; a trainee id's salt, which a trainee's login's push carries and the
+server checks, s043): the server's table has no such column.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ TRAINEES = Table("trainees", (
     _c("id", "key"), _c("name", "text"), _c("created", "real"), _c("archived", "flag"),
     _c("archived_at", "real", null=True), _c("instructor", "flag"),
     _c("passphrase", "text", null=True, local=True), _c("public_key", "text", null=True, local=True),
-    _c("key_path", "text", null=True, local=True), _c("uid", "text")), unique=("uid",))
+    _c("key_path", "text", null=True, local=True), _c("uid", "text"),
+    _c("uid_salt", "text", null=True, local=True)), unique=("uid",))
 
 ATTEMPTS = Table("attempts", (
     _c("id", "key"), _c("uid", "text"), _c("trainee_id", "ref", ref="trainees"), _c("item_id", "text"),

@@ -567,3 +567,18 @@ CREATE TABLE class_supervised (
     PRIMARY KEY (class_uid, round_id)
 ) WITHOUT ROWID
 """)
+
+
+@migration
+def m024_trainee_uid_salts(db: Database) -> None:
+    """The salt of a trainee id made under a trainee's own class login (trainer.classes.server.
+    logins `committed_uid`: the id is a digest of the class, the login and this salt), kept with
+    the profile, so that her login's push of the id proves the login made it (class server
+    migration s043; the fifth cold review, #104). NULL for an id made here, or one the class
+    held already. 32 hex digits; once set, never changed."""
+    _script(db, """
+ALTER TABLE trainees ADD COLUMN uid_salt TEXT
+    CHECK (uid_salt IS NULL OR (length(uid_salt) = 32 AND uid_salt NOT GLOB '*[^0-9a-f]*'));
+CREATE TRIGGER trainees_uid_salt_fixed BEFORE UPDATE OF uid_salt ON trainees WHEN OLD.uid_salt IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'a trainee id''s salt never changes'); END
+""")

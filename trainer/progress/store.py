@@ -400,11 +400,14 @@ class Store:
     # ---------------------------------------------------------------- trainees
     def add_trainee(self, name: str, *, instructor: bool = False, passphrase: str | None = None,
                     public_key: str | None = None, key_path: str | None = None,
-                    passphrase_hash: str | None = None, uid: str | None = None) -> int:
+                    passphrase_hash: str | None = None, uid: str | None = None,
+                    uid_salt: str | None = None) -> int:
         """A new profile; `passphrase_hash`: the passphrase hashed already (hash_passphrase, the
         slow part, which a window does on a thread of its own); `uid`: the trainee id the class
         knows this trainee by (trainer.classes ClassLedger.class_identity, given only for a login
-        proven with its password), else one is made here. An id never changes once made."""
+        proven with its password), else one is made here; `uid_salt`: the salt her login made
+        that id with (logins.committed_uid), kept so that her login's push proves it (s043). An
+        id and its salt never change once made."""
         name = clean_name(name)
         if not name:
             raise ValueError("a trainee needs a name")
@@ -415,6 +418,9 @@ class Store:
         if uid is not None and not (isinstance(uid, str) and 8 <= len(uid) <= 64 and uid.isascii()
                                     and uid.isalnum()):
             raise ValueError("a trainee id is 8 to 64 letters and digits")
+        if uid_salt is not None and (uid is None or not isinstance(uid_salt, str) or len(uid_salt) != 32
+                                     or uid_salt.strip("0123456789abcdef")):
+            raise ValueError("a trainee id's salt is 32 hex digits, given with its id")
         self._refuse_look_alike(name)
         if uid is not None and (held := self.query("SELECT name FROM trainees WHERE uid = ?", (uid,))):
             raise NameTakenError(f"The profile {held[0]['name']} has this trainee id already "
@@ -423,8 +429,9 @@ class Store:
         try:
             with self.write(now=True) as db:  # made in the profile dialog, which waits for it
                 cur = db.execute("INSERT INTO trainees (name, created, instructor, passphrase, "
-                                 "public_key, key_path, uid) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                 (name, time.time(), int(instructor), hashed, public_key, key_path, uid))
+                                 "public_key, key_path, uid, uid_salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                 (name, time.time(), int(instructor), hashed, public_key, key_path, uid,
+                                  uid_salt))
                 return cur.lastrowid
         except sqlite3.IntegrityError:
             taken = self.find_trainee(name)

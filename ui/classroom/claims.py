@@ -19,7 +19,9 @@ WHAT = ("A trainee's own login claims a trainee id that the class holds under an
 def claim_choice(claim) -> str:
     """An open claim as the dialog lists it: the row, enough of the id to tell two apart, and who
     claims it (the whole id and the login in its tooltip, `claim_tip`)."""
-    return f"{claim.row_name}'s trainee id {claim.uid[:8]}…, claimed by {claim.name}'s login"
+    whose = (f"{claim.row_name}'s trainee id" if claim.row_name is not None else
+             "A trainee id the class holds no row of yet,")
+    return f"{whose} {claim.uid[:8]}…, claimed by {claim.name}'s login"
 
 
 def claim_tip(claim) -> str:
@@ -50,7 +52,8 @@ class SettleDialog(ReasonDialog):
             widget.setEnabled(bool(self.claims))
         self.reason.setEnabled(bool(self.claims))
         self.claim.currentIndexChanged.connect(self._name_choices)
-        mine = [k for k, c in enumerate(self.claims) if chosen is not None and chosen.startswith(c.row_name)]
+        mine = [k for k, c in enumerate(self.claims)
+                if chosen is not None and c.row_name is not None and chosen.startswith(c.row_name)]
         self.claim.setCurrentIndex(mine[0] if mine else 0)
         self._name_choices()
         self.setMinimumWidth(640)
@@ -66,7 +69,7 @@ class SettleDialog(ReasonDialog):
             return
         c = self.claims[self.claim.currentIndex()]
         self.claimant.setText(f"&{c.name}'s: the claimant's login (its results are hers from now on)")
-        self.row.setText(f"{c.row_name}'s: the &row's, as before (the claim rejected)")
+        self.row.setText(f"{c.row_name or 'Nobody'}'s: the &row's, as before (the claim rejected)")
 
     def _settle(self, reason: str) -> None:
         c = self.claims[self.claim.currentIndex()]

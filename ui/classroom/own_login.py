@@ -1,11 +1,13 @@
 """File › Send my results with my class login…: a trainee with a login of her own in the class
 (trainer.classes.server.logins) practised at a shared or enrolled workstation, whose login may not
 send her results: the class refused them, and the workstation set them aside (trainer.classes.
-workstation.queue). Here she types her class password: first her profile here becomes her login's
-trainee (ClassConnection.claim_profile: a profile made before she had a login keeps its id, which
-her login now owns, so no workstation's login can register a classmate under it, and the class
-shows one person for her), then exactly those results are sent with her login
-(ClassConnection.send_set_aside); the status line says what the class did. The password is used
+workstation.queue). Here she types her class password: exactly those results are sent with her
+login (ClassConnection.send_set_aside: her login's push registers her profile's id only when her
+login made it, or the instructor settled it hers, s043), then her login claims her profile's
+trainee id (ClassConnection.claim_profile: the profile keeps its id; hers once the class holds it
+under her name; kept for the instructor when the class does not hold it and her login did not make
+it, s039, or holds it under another name); the status line says what the class did, and a claim
+kept says in one line that her results wait for the instructor. The password is used
 for this send only, and never kept. The calls are short, on the GUI thread (ui.shell.server_call)."""
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ def results(n: int) -> str:
 #: what the status line says of her profile, by what the class answered its claim (logins.CLAIMED)
 CLAIMED_SAYS = {
     "registered": "This profile is now the trainee of your class login: the class shows one person for you.",
-    "hers": "This profile is the trainee of your class login already.",
+    "hers": "This profile is the trainee of your class login: the class shows one person for you.",
     "held": ("The class holds this profile's trainee id under another trainee's name: your claim is "
              "recorded, and the instructor settles whose it is. Nothing else is sent under it from a "
              "workstation meanwhile."),
+    "kept": ("The class does not hold this profile's trainee id yet, and it was made before your class "
+             "login: your claim is recorded, and the instructor settles whose it is. Your results from "
+             "this profile wait on this workstation until then."),
 }
 
 
@@ -110,11 +115,13 @@ class SendOwnDialog(QDialog):
         claimed = None
         try:
             with server_call(self.say, "Sending with your class login"):
+                # her results first: her login's push registers her profile's id as hers when
+                # the class does not hold it; then the claim says what the class holds it as
+                sent, refused = self.connection.send_set_aside(self.name, self.password.text())
                 if self.claims:
                     claimed = self.connection.claim_profile(self.name, self.uid, self.made,
                                                             self.password.text())
                     self.claims = False
-                sent, refused = self.connection.send_set_aside(self.name, self.password.text())
         except LoginRefusedError:
             self.password.selectAll()
             return self.say("Not sent: the class refuses this password. Type it again, or ask the "
@@ -126,8 +133,10 @@ class SendOwnDialog(QDialog):
         self.count = refused
         self.password.setEnabled(False)
         said = [CLAIMED_SAYS[claimed]] if claimed in CLAIMED_SAYS else []
-        if sent or refused or not said:
+        # a claim kept for the instructor says in its one line that her results wait (s043: her
+        # login's push of an id it did not make is refused until the instructor settles it)
+        if sent or (refused and claimed != "kept") or not said:
             said.append(f"{results(sent)} sent to the class with the login of {self.name}.")
-        if refused:
+        if refused and claimed != "kept":
             said.append(f"{results(refused)} refused by the class again, kept on this workstation with why.")
-        self.say(" ".join(said), wrong=bool(refused) or claimed == "held")
+        self.say(" ".join(said), wrong=bool(refused) or claimed in ("held", "kept"))

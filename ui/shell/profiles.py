@@ -130,11 +130,12 @@ class ProfileDialog(QDialog):
         from trainer.progress import StoreError
 
         if (name := self._name("New trainee")) is not None:
-            go_on, uid = self._class_identity(name)
+            go_on, identity = self._class_identity(name)
             if not go_on:
                 return
+            uid, salt = identity if identity is not None else (None, None)
             try:
-                self.fill(self.store.add_trainee(name, uid=uid))
+                self.fill(self.store.add_trainee(name, uid=uid, uid_salt=salt))
             except (StoreError, ValueError) as e:
                 self.say(f"Not added: {e}.")
                 return
@@ -142,10 +143,11 @@ class ProfileDialog(QDialog):
             self.say(CLASS_IDENTITY_TAKEN.format(name=name) if uid else "", wrong=False)
             self.list.setFocus()  # the new trainee, chosen: Enter starts
 
-    def _class_identity(self, name: str) -> tuple[bool, str | None]:
+    def _class_identity(self, name: str) -> tuple[bool, tuple[str, str | None] | None]:
         """For a name with a login of its own in the class joined: her class password, asked, and
-        the trainee id the class knows her by (ClassLedger.class_identity), which her profile here
-        is made under, so that the class has one trainee for her on every workstation. (True,
+        the trainee id the class knows her by, with its salt when her login made it now
+        (ClassLedger.class_identity), which her profile here is made under and keeps, so that
+        the class has one trainee for her on every workstation. (True,
         None) for a profile of this workstation's own (no class, no login, no row of hers in the
         class yet, or Cancel); (False, None) when the class refused: said, nothing made."""
         from trainer.classes import ClassServerError, LoginRefusedError

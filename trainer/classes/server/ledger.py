@@ -142,7 +142,8 @@ def sitting_step(conn: psycopg.Connection, nonce: str, step: int, proof: bytes, 
                  position: int | None = None, log: str | None = None, ending: str | None = None) -> str:
     """Send one step of a started sitting (s012): an answer (`position`, its `log` as JSON text)
     or its end (`ending`), with the step's link. What the server says: "recorded" (now, or it
-    was already, the same), or "refused: why" (first wins: the server keeps the refusal).
+    was already, the same), or "refused: why" (first wins: the server keeps the refusal when it
+    can be the sitting's own, s038: a step not taken yet, from the login that started it, once).
     ClassServerError when the server refuses the step itself (its link does not verify, a step
     before it is missing, it is malformed): nothing is written then. A refusal for a passing
     reason (failures.passing: the server could not record it now, and kept nothing) is the

@@ -11,9 +11,10 @@
   ask: a workstation asks for the trainee's password when there is one);
 - `login_trainee_uid(conn)`: the trainee id the class knows a trainee's own login by (s029),
   which a workstation gives her profile once she proved that login with her password;
-- `claim_trainee_uid(conn, uid, made)`: a trainee's own login claims her profile's trainee id
-  (s032): sent at once when the class does not hold it, so that no workstation's login takes
-  it first; kept as a claim when the class holds it under another name (below, "Whose rows");
+- `claim_trainee_uid(conn, uid, made, salt)`: a trainee's own login claims her profile's trainee
+  id (s032): sent at once when the class does not hold it and her login made it (s039), so that
+  no workstation's login takes it first; kept as a claim when the class holds it under another
+  name, or does not hold it and her login did not make it (below, "Whose rows");
 - `look_alike(conn, name)`: the class's name that `name` reads as, if another (s017; any login
   may ask: a workstation asks before it makes a trainee's profile), and only if the login may be
   told that name (s023: the staff, any; a trainee's login, its own; a workstation's login, the
@@ -54,11 +55,14 @@ each sends for every trainee any of them registered. A name is its registering l
 a workstation's login registers no new trainee id under a name the class holds unless it serves
 one of that name's ids, so a trainee cannot make rows under the name of a classmate another
 workstation registered; the instructor attaches the classmate's id (`attach_trainee`) first.
-A trainee id is her login's once her login sent or claimed it (s032): when she proves her login
-at a workstation (a new profile, or File › Send my results with my class login… on one made
-before), her profile's id is sent with her login at once, so that no workstation's login can
-register a classmate under it; an id the class already holds under another name is kept as her
-claim, no workstation's login sends under it any more, and the exports refuse it by name
+A trainee id is her login's once her login registered it (s032): when she proves her login at a
+workstation for a new profile, its id is one her login made (`committed_uid`, s039) and is sent
+with her login at once, so that no workstation's login can register a classmate under it; no
+login registers an id the class does not hold that it did not make (an id read from a progress
+file), by claim or push: such a claim (File › Send my results with my class login… on a profile
+made before her login, or a classmate's id) is kept for the instructor and blocks no push. An id
+the class already holds under another name is kept as her claim, no workstation's login sends
+under it any more; a claimed id the class holds is refused by name by the exports
 (trainer.classes.server.people.disputed) until the instructor settles whose it is.
 
 **The shared login and exams** (s040). Every session of the shared workstation login may cancel
@@ -76,11 +80,13 @@ until the class keeps it, once, and no time limit runs on it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import psycopg
 from psycopg import sql
@@ -178,8 +184,9 @@ def login_trainee_uid(conn: psycopg.Connection) -> str | None:
     return value(conn.execute("SELECT login_trainee_uid()"))
 
 
-#: what claim_trainee_uid answers: the id sent now under her name, hers already, or another's
-CLAIMED = ("registered", "hers", "held")
+#: what claim_trainee_uid answers: the id sent now under her name, hers already, another's, or
+#: one the class does not hold that her login did not make, kept for the instructor to settle
+CLAIMED = ("registered", "hers", "held", "kept")
 
 
 def claims_kept(conn: psycopg.Connection) -> bool:
@@ -188,18 +195,36 @@ def claims_kept(conn: psycopg.Connection) -> bool:
         "SELECT to_regprocedure('public.claim_trainee_uid(text, double precision)') IS NOT NULL")))
 
 
-def claim_trainee_uid(conn: psycopg.Connection, uid: str, made: float) -> str | None:
+def claims_proven(conn: psycopg.Connection) -> bool:
+    """Whether the class registers a new trainee id only for the login that made it (s039)."""
+    return bool(value(conn.execute(
+        "SELECT to_regprocedure('public.claim_trainee_uid(text, double precision, text)') IS NOT NULL")))
+
+
+def committed_uid(class_id: str, login: str, salt: str) -> str:
+    """The trainee id a trainee's login makes with `salt` (32 hex digits) in the class `class_id`
+    (s039's `trainee_commitment`): only that login, revealing the salt, registers it, so an id
+    read from a progress file is no use to another login's claim."""
+    said = "\n".join(("dealer-trainer trainee id", class_id, login, salt)).encode("utf-8")
+    return hashlib.sha256(said).hexdigest()[:32]
+
+
+def claim_trainee_uid(conn: psycopg.Connection, uid: str, made: float, salt: str | None = None) -> str | None:
     """A trainee's own login claims the trainee id `uid` (her profile's, made at `made`) as hers
-    (s032): one of CLAIMED; None on a class server that takes no claims yet (before s032).
-    ClassServerError when the class refuses it (another login's, an id it does not take, not a
-    trainee's login), or when the instructor settled this login's claim of it the row's; "hers"
-    when the instructor settled it hers (s041: the server answers "held" for a claim it kept
-    before, settled or not)."""
+    (s032): one of CLAIMED; None on a class server that takes no claims yet (before s032). An id
+    the class does not hold is registered only with the `salt` her login made it with
+    (committed_uid, s039), else kept as her claim for the instructor. ClassServerError when the
+    class refuses it (another login's, an id it does not take, not a trainee's login), or when the
+    instructor settled this login's claim of it the row's; "hers" when the instructor settled it
+    hers (s041: the server answers "held" for a claim it kept before, settled or not)."""
     if not claims_kept(conn):
         return None
     try:
         with conn.transaction():
-            said = value(conn.execute("SELECT claim_trainee_uid(%s, %s)", (uid, made)))
+            if salt is not None and claims_proven(conn):
+                said = value(conn.execute("SELECT claim_trainee_uid(%s, %s, %s)", (uid, made, salt)))
+            else:
+                said = value(conn.execute("SELECT claim_trainee_uid(%s, %s)", (uid, made)))
     except (psycopg.errors.InsufficientPrivilege, psycopg.errors.CheckViolation,
             psycopg.errors.RaiseException) as e:
         raise ClassServerError(str(e).strip().splitlines()[0]) from None
@@ -214,17 +239,33 @@ def claim_trainee_uid(conn: psycopg.Connection, uid: str, made: float) -> str | 
     return "hers" if settled == "claimant" else said
 
 
-def own_trainee_uid(conn: psycopg.Connection, new_uid: str, made: float) -> str | None:
+class Identity(NamedTuple):
+    """The trainee id a trainee's own login is known by in the class, and the salt her login made
+    it with (committed_uid; None for an id the class held already), which her profile keeps
+    (m024) so that her login's push of it proves it (s043)."""
+
+    uid: str
+    salt: str | None = None
+
+
+def own_trainee_uid(conn: psycopg.Connection, made: float) -> Identity | None:
     """The trainee id a trainee's own login is known by in the class (login_trainee_uid); while
-    the class holds no row of her, `new_uid` (a new profile's, made at `made`), sent now with her
-    login (claim_trainee_uid), so that the id is hers before any profile holds it. None on a
-    class that takes no claims yet and holds no row of her."""
+    the class holds no row of her, a new one her login makes (committed_uid, with a new salt),
+    sent now with her login (claim_trainee_uid) for a new profile made at `made`, so that the id
+    is hers before any profile holds it. None on a class that takes no claims yet and holds no
+    row of her."""
     uid = login_trainee_uid(conn)
     if uid is not None or not claims_kept(conn):
-        return uid
-    if (said := claim_trainee_uid(conn, new_uid, made)) != "registered":
+        return None if uid is None else Identity(uid)
+    if claims_proven(conn):
+        salt = secrets.token_hex(16)
+        class_id = value(conn.execute("SELECT uid FROM class_info"))
+        made_here = Identity(committed_uid(class_id, value(conn.execute("SELECT session_user")), salt), salt)
+    else:
+        made_here = Identity(secrets.token_hex(16))
+    if (said := claim_trainee_uid(conn, made_here.uid, made, made_here.salt)) != "registered":
         raise ClassServerError(f"the class did not take the new trainee id as hers ({said}): try again")
-    return new_uid
+    return made_here
 
 
 def look_alike(conn: psycopg.Connection, name: str) -> str | None:

@@ -165,12 +165,14 @@ def disputed(conn: psycopg.Connection) -> dict[str, list[str]]:
     claims (a trainee's, a workstation's)."""
     if not _readable(conn, "trainee_claims"):
         return {}
-    open_only = ("WHERE NOT EXISTS (SELECT 1 FROM trainee_claim_settlements s WHERE s.claim_id = c.id) "
+    open_only = ("AND NOT EXISTS (SELECT 1 FROM trainee_claim_settlements s WHERE s.claim_id = c.id) "
                  if _readable(conn, "trainee_claim_settlements") else "")
     found: dict[str, list[str]] = {}
+    # a claim kept before the class held the id (s039) disputes it only once it is held under
+    # another name: her own push may register it under hers
     for uid, held, claimant in conn.execute(
             "SELECT c.trainee_uid, t.name, c.name FROM trainee_claims c "
-            f"JOIN trainees t ON t.uid = c.trainee_uid {open_only}ORDER BY c.id"):
+            f"JOIN trainees t ON t.uid = c.trainee_uid WHERE c.name <> t.name {open_only}ORDER BY c.id"):
         names = found.setdefault(uid, [held])
         if claimant not in names:
             names.append(claimant)
@@ -185,12 +187,12 @@ def _readable(conn: psycopg.Connection, table: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Settled:
-    """One claim and how the instructor settled it: the trainee id, the row's name, the claimant
-    login and its name, 'claimant' (the id is hers) or 'row' (the claim rejected), the reason,
-    by which login and when (the server's clock)."""
+    """One claim and how the instructor settled it: the trainee id, the row's name (None: the
+    class holds no row of it, s039), the claimant login and its name, 'claimant' (the id is hers)
+    or 'row' (the claim rejected), the reason, by which login and when (the server's clock)."""
 
     uid: str
-    row_name: str
+    row_name: str | None
     login: str
     name: str
     outcome: str
@@ -226,7 +228,7 @@ def settled_claims(conn: psycopg.Connection) -> list[Settled]:
     return [Settled(*r) for r in conn.execute(
         "SELECT c.trainee_uid, t.name, c.login, c.name, s.outcome, s.reason, s.done_by, s.at "
         "FROM trainee_claim_settlements s JOIN trainee_claims c ON c.id = s.claim_id "
-        "JOIN trainees t ON t.uid = c.trainee_uid ORDER BY s.id")]
+        "LEFT JOIN trainees t ON t.uid = c.trainee_uid ORDER BY s.id")]
 
 
 def claimed_names(conn: psycopg.Connection) -> dict[str, str]:
@@ -237,12 +239,13 @@ def claimed_names(conn: psycopg.Connection) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """One login's claim of a trainee id (s032): the id, the name the class holds it under, the
-    claimant login and its name, when (the server's clock), and how it was settled (None while
-    open: the exports refuse the id)."""
+    """One login's claim of a trainee id (s032): the id, the name the class holds it under (None:
+    no row of it yet, a claim kept for the instructor, s039), the claimant login and its name,
+    when (the server's clock), and how it was settled (None while open: the exports refuse the
+    id)."""
 
     uid: str
-    row_name: str
+    row_name: str | None
     login: str
     name: str
     at: float
@@ -257,7 +260,7 @@ def claims(conn: psycopg.Connection) -> list[Claim]:
     settled = {(s.uid, s.login): s for s in settled_claims(conn)}
     return [Claim(uid, row, login, name, at, settled.get((uid, login))) for uid, row, login, name, at in
             conn.execute("SELECT c.trainee_uid, t.name, c.login, c.name, c.at FROM trainee_claims c "
-                         "JOIN trainees t ON t.uid = c.trainee_uid ORDER BY c.id")]
+                         "LEFT JOIN trainees t ON t.uid = c.trainee_uid ORDER BY c.id")]
 
 
 def settled_line(uid: str, login: str | None, database: str, n: int) -> str:

@@ -953,6 +953,33 @@ def s037_supervised_rounds(conn: psycopg.Connection) -> None:
 
 
 @migration
+def s038_replayed_refusals(conn: psycopg.Connection) -> None:
+    """A refusal of a sitting's step is kept (`exam_sitting_refusals`, s012, s034) only when it can
+    be the sitting's own: its step was not taken yet (a link sent again, read from the traffic,
+    adds nothing), it comes from the login that started the sitting, and the same refusal is not
+    kept already. A trigger (`refusal_kept`) leaves any other out; the step is refused as
+    before."""
+    _run(conn, frozen_sql("s038_replayed_refusals"))
+
+
+@migration
+def s039_claims_proven(conn: psycopg.Connection) -> None:
+    """A trainee's login registers a trainee id the class does not hold only when it proves it made
+    it (trainer.classes.server.logins "Whose rows"; the fifth cold review, #104):
+
+    - `claim_trainee_uid(uid, made, salt)`: 'registered' when `uid` is the login's commitment with
+      `salt` (`trainee_commitment`: the class's id, the login, the salt; logins.committed_uid)
+      or an id the instructor settled the login's claim of hers; any other id the class does not
+      hold is 'kept': a claim (`trainee_claims.held` false, its foreign key to `trainees`
+      dropped) for the instructor to settle, which blocks no workstation's push of the id.
+      s032's two-argument claim is this one with no salt;
+    - `push_attempts` refuses a workstation's login an id claimed while held (as s036), and a
+      trainee row under an id the class holds under another name with a login, without naming
+      it. A trainee's own login's push still registers a new id under her name (first wins)."""
+    _run(conn, frozen_sql("s039_claims_proven"))
+
+
+@migration
 def s040_no_exam_on_shared_login(conn: psycopg.Connection) -> None:
     """No exam starts or steps with the shared workstation login (trainer.classes.server.logins,
     "The shared login and exams"): every session of it may cancel or end every other
@@ -990,3 +1017,22 @@ def s041_supervised_bounds(conn: psycopg.Connection) -> None:
       claimant's; a workstation's login sends under a claimed id again once every claim of it was
       settled the row's."""
     _run(conn, frozen_sql("s041_supervised_bounds"))
+
+
+@migration
+def s043_pushes_proven(conn: psycopg.Connection) -> None:
+    """A trainee's own login's push registers a trainee id the class does not hold only when it
+    proves it made it (the fifth cold review, #104: a classmate's unsent id, read from a shared
+    progress file, was taken by pushing one row of one's own name under it): `push_attempts`
+    refuses such a trainee row, by its id, unless it carries the `salt` her login made the id
+    with (s039's `login_made_uid`; the progress file keeps it, m024) or the instructor settled
+    her claim of it hers. A workstation's login is checked as in s039."""
+    _run(conn, frozen_sql("s043_pushes_proven"))
+
+
+@migration
+def s044_supervised_claims_held(conn: psycopg.Connection) -> None:
+    """s041's `supervised_sender_problem` reads s039's `held` as `push_attempts` does: a claim made
+    while the class did not hold the id (kept for the instructor) blocks no workstation's
+    supervised rounds, as it blocks none of its attempts."""
+    _run(conn, frozen_sql("s044_supervised_claims_held"))

@@ -132,23 +132,23 @@ class ClassLedger:
         """The class's name that `trainee_name` reads as, if another (logins.look_alike)."""
         return self._ledger(logins.look_alike, trainee_name)
 
-    def class_identity(self, trainee_name: str, password: str) -> str | None:
+    def class_identity(self, trainee_name: str, password: str) -> logins.Identity | None:
         """The trainee id the class knows `trainee_name` by, proven with her own login's
         `password` (logins.own_trainee_uid): a profile made under it here is the one trainee
         she is in the class. While the class holds no row of her, a new id, sent at once with
-        her login (s032), so that no workstation's login can register a classmate under it
-        before her results reach the class. None when the name has no login of its own (or, on
+        her login (s032): one her login made (s039), which no other login can register, so that
+        no workstation's login can register a classmate under it before her results reach the
+        class; with its salt, which the profile keeps (m024) and her login's push carries (s043).
+        None when the name has no login of its own (or, on
         a class server that takes no claims yet, holds no row of her: a profile of this
         workstation's own is then hers). LoginRefusedError when the class refuses the password:
         a trainee gets no classmate's id without theirs."""
-        import secrets
         import time
 
         login = self.login_of(trainee_name)
         if login is None:
             return None
-        return self.signed_in(login, password)._ledger(logins.own_trainee_uid, secrets.token_hex(16),
-                                                       time.time())
+        return self.signed_in(login, password)._ledger(logins.own_trainee_uid, time.time())
 
     def claim_profile(self, trainee_name: str, uid: str, made: float, password: str) -> str | None:
         """Her own login (`password` proves it) claims the trainee id `uid` of her profile here,

@@ -50,6 +50,17 @@ _FINDING = [c for c in FINDINGS.names() if c != "attempt_id"]
 _WAITING = ("a.mode <> 'exam' "
             "AND NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ?1 AND s.attempt_id = a.id) "
             "AND NOT EXISTS (SELECT 1 FROM class_refused r WHERE r.class_uid = ?1 AND r.attempt_id = a.id)")
+
+
+def _trainee(t: sqlite3.Row) -> dict:
+    """A trainee row as push_attempts takes it: its shared columns, and the salt her login made
+    its id with when it has one (`salt`, m024), which proves her login's push of it (s043)."""
+    row = {c: t[c] for c in _TRAINEE}
+    if t["uid_salt"] is not None:
+        row["salt"] = t["uid_salt"]
+    return row
+
+
 #: an attempt the class (its uid the first parameter) refused, not sent since, of the trainees
 #: whose ids are the parameters from the third on
 _SET_ASIDE = ("a.mode <> 'exam' AND a.trainee_id IN ({}) "
@@ -173,7 +184,7 @@ class Queue:
                                     f"({marks}) ORDER BY attempt_id, skill", ids):
             skills.setdefault(s["attempt_id"], []).append(s["skill"])
         trainee_ids = sorted({r["trainee_id"] for r in rows})
-        trainees = [{c: t[c] for c in _TRAINEE} for t in self._conn.execute(
+        trainees = [_trainee(t) for t in self._conn.execute(
             f"SELECT * FROM trainees WHERE id IN ({', '.join('?' * len(trainee_ids))})", trainee_ids)]
         attempts = [{**{c: r[c] for c in _ATTEMPT}, "trainee_uid": r["trainee_uid"],
                      "skills": skills.get(r["id"], []), "findings": findings.get(r["id"], [])}
@@ -186,7 +197,7 @@ class Queue:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM trainees ORDER BY id").fetchall()
         # a name stored before names were cleaned goes as the class counts names (clean_name)
-        return [{c: clean_name(t[c]) if c == "name" else t[c] for c in _TRAINEE} for t in rows]
+        return [{**_trainee(t), "name": clean_name(t["name"])} for t in rows]
 
     # --------------------------------------------------------------- an exam's steps
     def steps_waiting(self, class_uid: str | None) -> int:

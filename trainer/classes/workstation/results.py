@@ -167,7 +167,8 @@ def _settled(conn: psycopg.Connection, formerly: Formerly, sent_as: dict[int, Tr
         f"{shown(c.row_name)}, settled by {c.by} "
         + ("the claimant's: its results are written as hers" if c.outcome == "claimant" else
            f"the row's (the claim rejected): written under {shown(c.row_name)} as before")
-        + f"; reason: {' '.join(c.reason.split())}" for c in settled_claims(conn))
+        + f"; reason: {' '.join(c.reason.split())}" for c in settled_claims(conn)
+        if c.row_name is not None)  # a claim of an id the class never held names no row (s039)
     if claimed:
         before = _shown(sent_as, people(conn, claims_settled=False))
         formerly.actors.update({tid: before[tid] for tid, t in sent_as.items() if t.uid in claimed})
