@@ -296,8 +296,8 @@ def settled_with_rounds(tmp_path, klass, claimed, attempts: int = 0, log: tuple 
 
 def test_a_settled_claims_actors_and_the_rounds_are_known_before_a_line_is_read(tmp_path, klass, claimed,
                                                                                 monkeypatch):
-    """Issue 22's second merge: claims-settle kept the actors of before by attempt, from every
-    attempt read, and supervise-class read its rounds with the attempts, flags and all, the class
+    """Before the export was streamed, a settled claim's actors of before were kept by attempt,
+    from every attempt read, and the rounds were read with the attempts, flags and all, the class
     held whole. Streamed, the actors of before are the settled rows' (from the trainees and the
     claims) and the rounds come from their own table: both are whole when `streamed` returns,
     before its first line, and no statement but the stream's own reads an attempt's row or log."""

@@ -385,7 +385,7 @@ def test_a_profile_made_before_her_login_becomes_her_logins_trainee_in_the_app(q
 
 def test_the_export_refuses_the_two_name_id_and_still_holds_a_few_attempts(tmp_path, klass, stage, ivy,
                                                                            monkeypatch):
-    """Issue 22's merge: the refusal of an id that carries two names needs no line in memory.
+    """The refusal of an id that carries two names needs no line of the export in memory.
     Table 4 registered Bo under "Madonna1", a certificate's own name; Cy and Di sent 40 attempts
     of 2,000 actions each. The xAPI export, run in this process, refuses "Madonna1" by name and
     writes the others' attempts, holding a fetch or two of five of them, never the class."""

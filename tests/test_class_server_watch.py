@@ -57,15 +57,26 @@ def test_a_trainees_sort_that_spills_past_the_limit_is_refused_by_name(klass):
                 conn.execute(raise_it)
 
 
-def pushed(conn: psycopg.Connection, name: str, trainee_uid: str, log: list) -> int:
-    """disk_push.py: one practice attempt with this log, pushed as the app's session pushes."""
+def her_id(klass, login: str) -> tuple[str, str | None]:
+    """The trainee id her login makes (New trainee… with her login), and its salt (s039, s043)."""
+    from trainer.classes.server.logins import own_trainee_uid
+
+    with klass.connect(login, "ana-password") as conn:
+        identity = own_trainee_uid(conn, time.time())
+    assert identity is not None
+    return identity.uid, identity.salt
+
+
+def pushed(conn: psycopg.Connection, name: str, trainee_uid: str, log: list, salt: str | None = None) -> int:
+    """disk_push.py: one practice attempt with this log, pushed as the app's session pushes (the
+    trainee's row with the `salt` her login made her id with)."""
     now = time.time()
     attempt = dict(uid=uuid.uuid4().hex, item_id="ph-seven-out", game="props-and-hops", mode="scenario",
                    seed=None, started=now - 60, ended=now, duration=60, target=45, procedure=90, payouts=90,
                    speed=90, total=90, passed=1, critical=0, abandoned=0, log=json.dumps(log),
                    source="Table 1", rule=2, trainee_uid=trainee_uid, skills=["payouts"], findings=[])
     batch = {"trainees": [dict(name=name, created=now - 86400, archived=0, archived_at=None, instructor=0,
-                               uid=trainee_uid)], "attempts": [attempt]}
+                               uid=trainee_uid, **({"salt": salt} if salt else {}))], "attempts": [attempt]}
     return conn.execute("SELECT push_attempts(%s::jsonb)", (json.dumps(batch),)).fetchone()[0]
 
 
@@ -73,7 +84,8 @@ def test_a_log_larger_than_any_the_app_writes_is_refused_by_name(klass):
     """disk_push.py: 2,000,000 characters of random text in objects the server took as actions;
     and, under the byte bound, more actions than any round has. A log the app writes (the
     largest: a whole round of the longest drill, about 11,000 bytes and 92 actions) is kept."""
-    login, uid = ana(klass), uuid.uuid4().hex
+    login = ana(klass)
+    uid, salt = her_id(klass, login)
     big = []
     while len(json.dumps(big)) < 1_999_000:
         big.append({"do": "pay", "round": 1, "at": 1.0, "x": os.urandom(600).hex()})
@@ -83,11 +95,11 @@ def test_a_log_larger_than_any_the_app_writes_is_refused_by_name(klass):
     with psycopg.connect(url, autocommit=True, options=session_options()) as conn:
         with pytest.raises(psycopg.errors.CheckViolation, match=r"refused attempt \w+: its log is \d+ bytes, "
                            r"more than the 262,144"):
-            pushed(conn, "Ana Ruiz", uid, big)
+            pushed(conn, "Ana Ruiz", uid, big, salt)
         with pytest.raises(psycopg.errors.CheckViolation,
                            match="its log is 2001 actions, more than the 2,000"):
-            pushed(conn, "Ana Ruiz", uid, many)
-        assert pushed(conn, "Ana Ruiz", uid, longest) == 1
+            pushed(conn, "Ana Ruiz", uid, many, salt)
+        assert pushed(conn, "Ana Ruiz", uid, longest, salt) == 1
     assert klass.count() == 1
 
 
@@ -107,12 +119,13 @@ def test_the_overview_reads_no_log_and_its_answer_times_are_the_logs(klass):
         for log in logs:
             kept = admin.execute("SELECT log_answer_gaps(%s)", (json.dumps(log),)).fetchone()[0]
             assert kept == answer_gaps(log), log
-    login, uid = ana(klass), uuid.uuid4().hex
+    login = ana(klass)
+    uid, salt = her_id(klass, login)
     long_log = [{"do": "pay", "round": 1, "at": 2.0 + n, "x": os.urandom(100).hex()} for n in range(600)]
     with psycopg.connect(klass.address(login, "ana-password").url, autocommit=True,
                          options=session_options()) as conn:
         for _ in range(3):
-            pushed(conn, "Ana Ruiz", uid, long_log)
+            pushed(conn, "Ana Ruiz", uid, long_log, salt)
     with klass.connect("instructor") as conn, conn.transaction():
         overview = server_class_overview(conn)
         assert list(overview.answer_seconds.values()) == [1.0]

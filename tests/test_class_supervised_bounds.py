@@ -26,7 +26,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from tests.support.class_server import Class, progress_file
+from tests.support.class_server import Class, made_under_login, progress_file
 from tests.support.command import run_here
 from tests.test_class_claims_settled import REASON, claim, claimed, settle  # noqa: F401 (a fixture)
 from tests.test_class_supervised import T, one_round, send, supervise
@@ -61,7 +61,7 @@ def tom(tmp_path, klass):
     {"login", "conn" (his login's), "round" (a round of his as his app sends it)}."""
     with klass.connect("instructor") as instructor:
         login = class_login(instructor, "Tom Reyes", "tom-password")
-    path = progress_file(tmp_path / "tom.db", {"Tom Reyes": 1})
+    path = made_under_login(tmp_path / "tom.db", klass, "Tom Reyes", login, "tom-password", 1)
     supervise(path, "Tom Reyes", "props-and-hops", 1, T)
     address = klass.address(login, "tom-password")
     assert send(path, address) == 2

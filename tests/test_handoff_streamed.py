@@ -106,7 +106,7 @@ def test_the_two_name_check_reads_the_trainees_not_the_lines(tmp_path):
     """handoff.one_person_each refuses an account that carries two names (Bo Chen's practice sent
     under the trainee id "Madonna1", and a certificate of one Madonna1) from the trainees whose
     practice is written, before a line is read: merged with the streamed export, it held every
-    line in memory to find them (issue 22). The lines it gives are those of the others, read
+    line in memory to find them. The lines it gives are those of the others, read
     only as they are written."""
     path = tmp_path / "ws.db"
     with Store.open(path) as store:

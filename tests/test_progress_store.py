@@ -276,7 +276,7 @@ def test_a_bad_record_fails_loudly():
 
 
 # ------------------------------------------------------------ trainees and passphrases
-def test_trainees_names_archive_and_passphrases(tmp_path):
+def test_trainees_names_archive_and_passphrases(tmp_path, real_kdf):  # the real hash cost checked
     with Store.open(tmp_path / "p.db") as store:
         ana = store.add_trainee("Ana")
         boss = store.add_trainee("Ms Boss", instructor=True, passphrase="correct horse")

@@ -56,7 +56,7 @@ def sit(store, key, trainee_id, exam, *, critical_at: int | None = None, stop_af
         if stop_after is not None and p == stop_after:
             return session
         if session.supervises(p):
-            faults = exam.round(p).faults[1 if p == critical_at else 0:]
+            faults = session.form.round(p).faults[1 if p == critical_at else 0:]  # as this sitting dealt it
             session.record_flags(p, [Flag(f.at + 1, f.target, f.type.id) for f in faults])
             continue
         s = session.scenario(p)
