@@ -740,3 +740,19 @@ def test_a_certificate_signs_the_date_sat_and_a_made_up_one_is_refused(ledger, w
     forged = dict(signed, sat=1_790_000_100.0)  # the date changed on the signed file
     with pytest.raises(CertifyError, match="signature does not verify"):
         verify_certificate(forged, [ivy.public])
+
+
+def test_a_certificates_notes_are_named_as_the_instructor_reads_them():
+    """`certify` and the app's Certify say the same of how a certificate's answers were taken:
+    late, delivered late, graded as wrong, not watched (a supervise answer sooner than its rounds
+    could be watched), certified as recorded; nothing for a certificate with none."""
+    from trainer.exams import certificate_notes
+
+    c = {"late": {"why": "item 2 after the limit"}, "delivered_late": {"why": "item 3, 22 s on"},
+         "unusable": {"why": "item 1 cannot be re-graded"}, "too_soon": {"why": "items 1-4, 0.4 s in"},
+         "recorded": {"held": "refused 1 answer of item 2"}}
+    assert certificate_notes(c) == [
+        "not in time: item 2 after the limit", "delivered after the time limit: item 3, 22 s on",
+        "graded as wrong: item 1 cannot be re-graded", "not watched: items 1-4, 0.4 s in",
+        "certified as recorded: refused 1 answer of item 2"]
+    assert certificate_notes({"recorded": {}}) == [] and certificate_notes({}) == []

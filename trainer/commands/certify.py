@@ -36,7 +36,13 @@ def run(args) -> int:
     from trainer.exams.classledger import unended_lines
     from trainer.exams.formstore import list_forms
     from trainer.exams.keys import read_private_key
-    from trainer.exams.submission import CertifySummary, certify_class, certify_submission, write_certificates
+    from trainer.exams.submission import (
+        CertifySummary,
+        certificate_notes,
+        certify_class,
+        certify_submission,
+        write_certificates,
+    )
     from trainer.progress.store import Store
 
     grace = CERTIFY_WITHIN if args.grace_hours is None else args.grace_hours * 3600
@@ -59,16 +65,8 @@ def run(args) -> int:
         print(f"certified: {c['trainee']}, {c['form']['name']}, attempt {c['attempt']}: {verdict} "
               f"({c['total']})" + (", abandoned" if c["status"] == "abandoned" else "")
               + (", from the class server's record" if c.get("recorded") else ""))
-        if c.get("late"):
-            print(f"  not in time: {c['late']['why']}")
-        if c.get("delivered_late"):
-            print(f"  delivered after the time limit: {c['delivered_late']['why']}")
-        if c.get("unusable"):
-            print(f"  graded as wrong: {c['unusable']['why']}")
-        if c.get("too_soon"):
-            print(f"  not watched: {c['too_soon']['why']}")
-        if (c.get("recorded") or {}).get("held"):
-            print(f"  certified as recorded: {c['recorded']['held']}")
+        for note in certificate_notes(c):
+            print(f"  {note}")
     for line in summary.refused:
         print(f"refused: {line}")
     for line in unended:  # a withheld fail is not invisible: the instructor decides about it

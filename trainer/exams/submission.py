@@ -371,6 +371,19 @@ class CertifySummary:
     refused: list[str] = field(default_factory=list)  # "results[2] (Sam Lee): why"
 
 
+#: what a certificate says of how its answers were taken, each named as the instructor reads it
+NOTES = (("late", "not in time"), ("delivered_late", "delivered after the time limit"),
+         ("unusable", "graded as wrong"), ("too_soon", "not watched"))
+
+
+def certificate_notes(c: dict) -> list[str]:
+    """What the instructor is told of a certificate beside its verdict, one line each ("graded as
+    wrong: why"): by `certify` and by the app's Certify alike."""
+    said = [f"{words}: {c[key]['why']}" for key, words in NOTES if c.get(key)]
+    held = (c.get("recorded") or {}).get("held")
+    return said + ([f"certified as recorded: {held}"] if held else [])
+
+
 def certify_submission(store: Store, key: InstructorKey, path: str | os.PathLike, *,
                        now: float | None = None, classroom=None,
                        within: float = CERTIFY_WITHIN) -> CertifySummary:

@@ -195,6 +195,7 @@ class Certification:
         from trainer.exams import (
             CertifySummary,
             ExamError,
+            certificate_notes,
             certify_class,
             certify_submission,
             write_certificates,
@@ -241,8 +242,7 @@ class Certification:
                  f"{'passed' if c['passed'] else 'did not pass'} ({c['total']})"
                  + (", abandoned" if c["status"] == "abandoned" else "")
                  + (", from the class server's record" if c.get("recorded") else "")
-                 + (f" — not in time: {c['late']['why']}" if c.get("late") else "")
-                 + (f" — graded as wrong: {c['unusable']['why']}" if c.get("unusable") else "")
+                 + "".join(f" — {note}" for note in certificate_notes(c))
                  for c in summary.certificates]
         lines += [f"Refused — {r}" for r in summary.refused]
         QMessageBox.information(page, "Certify", f"{len(summary.certificates)} certified, "
