@@ -56,11 +56,7 @@ class SettleDialog(ReasonDialog):
                 if chosen is not None and c.row_name is not None and chosen.startswith(c.row_name)]
         self.claim.setCurrentIndex(mine[0] if mine else 0)
         self._name_choices()
-        self.setMinimumWidth(640)
-        words = self.layout().itemAt(0).widget()  # the words above, wrapped at this width, whole
-        margins = self.layout().contentsMargins()
-        words.setMinimumHeight(words.heightForWidth(640 - margins.left() - margins.right()))
-        self.adjustSize()
+        self.widen(640)
 
     def _name_choices(self) -> None:
         if not self.claims:

@@ -620,6 +620,14 @@ class ReasonDialog(QDialog):
         self.problem.setText(text)
         self.problem.show()
 
+    def widen(self, width: int) -> None:
+        """At least `width` wide, its words above wrapped at that width and shown whole."""
+        self.setMinimumWidth(width)
+        words = self.layout().itemAt(0).widget()
+        margins = self.layout().contentsMargins()
+        words.setMinimumHeight(words.heightForWidth(width - margins.left() - margins.right()))
+        self.adjustSize()
+
     def accept(self) -> None:
         from trainer.classes import ClassServerError
         from trainer.exams import ExamError
@@ -789,11 +797,7 @@ class GiveBackDialog(ReasonDialog):
             self.attempt.setCurrentIndex(mine[0])
         self.layout().insertWidget(1, self.attempt)
         self.reason.setEnabled(bool(self.starts))
-        self.setMinimumWidth(640)
-        words = self.layout().itemAt(0).widget()  # the words above, wrapped at this width, whole
-        margins = self.layout().contentsMargins()
-        words.setMinimumHeight(words.heightForWidth(640 - margins.left() - margins.right()))
-        self.adjustSize()
+        self.widen(640)
 
     def _give_back(self, reason: str) -> None:
         start = self.starts[self.attempt.currentIndex()]
