@@ -79,11 +79,13 @@ def test_a_spent_quota_refuses_no_classmates_exam_answer(tmp_path, klass, joined
     assert certificate["status"] == "passed"
 
 
-def tom_sitting_with_a_refused_answer(tmp_path, joined, ivy) -> tuple[dict, object]:
-    """Tom's sitting of three items: item 1 answered, then step 3 taken by item 3, the end as step
-    4, then his answer to item 2 sent as step 5, a link not spent yet (refused: the sitting had
-    ended). An answer to item 2 sent again as step 3 (its link spent: what the traffic carried)
-    is refused and kept nothing (s038)."""
+def tom_sitting_with_a_refused_answer(tmp_path, klass, joined, ivy) -> tuple[dict, object]:
+    """Tom's sitting of three items: item 1 answered at step 2; his answer to item 2 refused at
+    step 3 and kept (put in as the server's owner: today's server refuses nothing there that it
+    keeps, but a server before s038 kept any refused step, and what it kept stays), then the end
+    taken as step 3. An answer to item 2 sent again as step 2 (its link spent: what the traffic
+    carried) is refused and keeps nothing (s038). An answer sent after the end's own step holds
+    nothing (the seventh cold review, #140: test_exam_refusals_replayed)."""
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Tom Reyes", classroom=joined("instructor"))
@@ -94,24 +96,25 @@ def tom_sitting_with_a_refused_answer(tmp_path, joined, ivy) -> tuple[dict, obje
     key, nonce = proof_key(code_of(token), token["nonce"]), token["nonce"]
     with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
         assert server_ledger.sitting_step(conn, nonce, 2, link(key, 3, 2), position=0, log="[]") == "recorded"
-        assert server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=2, log="[]") == "recorded"
-        said = server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), position=1, log="[]")
-        assert said.startswith("refused: step 3 was taken first (item 3)")
-        assert server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), ending="finished") == "recorded"
-        said = server_ledger.sitting_step(conn, nonce, 5, link(key, 3, 5), position=1, log="[]")
-        assert said == "refused: the sitting had ended (first wins)"
+        said = server_ledger.sitting_step(conn, nonce, 2, link(key, 3, 2), position=1, log="[]")
+        assert said.startswith("refused: step 2 was taken first (item 1)")
+    with klass.admin() as admin:
+        admin.execute("INSERT INTO exam_sitting_refusals (nonce, step, kind, position, reason, login) "
+                      "VALUES (%s, 3, 'answer', 1, 'kept by an older server', %s)", (nonce, klass.seat()))
+    with psycopg.connect(joined.seat().address.url, autocommit=True) as conn:
+        assert server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), ending="finished") == "recorded"
     return token, exam
 
 
 def test_a_sitting_whose_answer_was_refused_is_held_and_named_not_certified(tmp_path, klass, joined, ivy):
-    token, _ = tom_sitting_with_a_refused_answer(tmp_path, joined, ivy)
+    token, _ = tom_sitting_with_a_refused_answer(tmp_path, klass, joined, ivy)
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         summary = certify_class(ledger, ivy, joined("instructor"))
         assert summary.certificates == []
         [held] = summary.refused
         assert held.startswith(f"sitting {token['nonce']} (Tom Reyes): held, "
                                "not certified: the class server refused 1 answer of item 2, which it "
-                               "holds no answer of (step 5: the sitting had ended)")
+                               "holds no answer of (step 3: kept by an older server)")
         assert f"dealer-trainer void-sitting {token['nonce']}" in held
         # held, not spent: asked again, it is held again; certified as recorded when the instructor says
         assert len(certify_class(ledger, ivy, joined("instructor")).refused) == 1

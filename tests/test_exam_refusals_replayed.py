@@ -116,3 +116,26 @@ def test_a_refusal_of_a_step_not_taken_is_kept_once_and_only_from_the_sittings_l
         tom = klass.address(class_login(instructor, "Tom Reyes", "tom-password"), "tom-password").url
     assert replay(tom, nonce, 4, link(key, 3, 4), 4)[0].startswith("refused: ")
     assert refusals(klass, nonce) == [(4, 1, klass.seat())]
+
+
+def test_an_answer_sent_after_ones_own_end_holds_nothing_and_the_fail_is_certified(tmp_path, klass,
+                                                                                   joined, ivy):
+    """The seventh cold review's #140: her own program (the proof key her start code gives) ends
+    the sitting after item 1 and then answers item 2. The server refuses that answer and keeps the
+    refusal (its step was not taken, from the sitting's login), but the app sends nothing after its
+    end, so it holds nothing: `certify --class` certifies what she did (items 2 and 3 not
+    answered), never "held" with a void offered that would give the attempt back."""
+    token, _, store = ana_answers_item_1(tmp_path, joined, ivy)
+    store.close()
+    nonce = token["nonce"]
+    key = proof_key(code_of(token), nonce)
+    with psycopg.connect(klass.address(klass.seat()).url, autocommit=True) as conn:
+        assert server_ledger.sitting_step(conn, nonce, 3, link(key, 3, 3), ending="finished") == "recorded"
+        said = server_ledger.sitting_step(conn, nonce, 4, link(key, 3, 4), position=1, log="[]")
+    assert said == "refused: the sitting had ended (first wins)"
+    assert refusals(klass, nonce) == [(4, 1, klass.seat())]  # kept, as the record of what came
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        summary = certify_class(ledger, ivy, joined("instructor"))
+    assert summary.refused == []
+    [c] = summary.certificates
+    assert c["trainee"] == "Ana Ruiz" and not c["passed"] and "held" not in c["recorded"]

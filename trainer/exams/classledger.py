@@ -515,9 +515,13 @@ def refused_unanswered(kept: dict, nonce: str) -> str | None:
     first (first wins: the refusal changes nothing). The instructor voids the sitting
     (dealer-trainer void-sitting: the attempt is given back) or certifies it as recorded
     (certify --class --certify-held). An item refused an answer over its bounds holds nothing
-    (`oversized`: the app never sends one, so it is the trainee's own doing)."""
+    (`oversized`: the app never sends one, so it is the trainee's own doing), and neither does an
+    answer sent after the step that ended the sitting: the app sends nothing after its end, so
+    that item was left unanswered by the trainee's own end (the seventh cold review, #140)."""
     answered = set(kept["answers"]) | set(oversized(kept))
-    refused = [r for r in kept.get("refused_answers") or [] if r["position"] not in answered]
+    end = kept.get("ended_step")
+    refused = [r for r in kept.get("refused_answers") or []
+               if r["position"] not in answered and (end is None or r["step"] <= end)]
     if not refused:
         return None
     items = sorted({r["position"] for r in refused if isinstance(r["position"], int)})

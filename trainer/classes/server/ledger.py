@@ -226,7 +226,8 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
     received (an instructor's or supervisor's read); None for a sitting it keeps no record of
     (issued without a verifier, or not here). `opened`: the server's nonce of its start (None:
     not started), `result`: the result it was started for, `answers`: {position: its log, as
-    JSON text}, `ending`: how it ended (None: no end received yet), `refused`: what it refused,
+    JSON text}, `ending`: how it ended (None: no end received yet), `ended_step`: the step that
+    ended it (None: not ended), `refused`: what it refused,
     one line each, and `refused_answers` the answers among them (`step`, `position`, `why`, and
     `bytes`: the answer's size when it was refused for being over an item's bounds, s034, else
     None);
@@ -247,13 +248,14 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
         (nonce,)).fetchone()
     if found is None:
         return None
-    record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "refused": [],
+    record: dict = {"opened": None, "result": None, "answers": {}, "ending": None, "ended_step": None,
+                    "refused": [],
                     "late": {}, "ended_late": None, "time_limit": found[0], "allowance": found[1],
                     "over": found[2] if found[2] is not None and found[2] > 0 else None,
                     "started": found[3], "delivered_late": {}, "received": {}}
     limit = None if found[0] is None or found[3] is None else found[3] + found[0]
-    for kind, opened, result, position, answer, ending, late, received in conn.execute(
-            "SELECT kind, opened, result_uid, position, answer, ending, late, received "
+    for step, kind, opened, result, position, answer, ending, late, received in conn.execute(
+            "SELECT step, kind, opened, result_uid, position, answer, ending, late, received "
             "FROM exam_sitting_steps WHERE nonce = %s ORDER BY step", (nonce,)):
         if kind == "start":
             record.update(opened=opened, result=result)
@@ -266,7 +268,7 @@ def sitting_record(conn: psycopg.Connection, nonce: str) -> dict | None:
             elif limit is not None and received > limit:  # after the limit, within the allowance
                 record["delivered_late"][position] = received - limit
         else:
-            record.update(ending=ending, ended_late=late)
+            record.update(ending=ending, ended_late=late, ended_step=step)
     refusals = conn.execute("SELECT step, kind, position, reason, answer_bytes FROM exam_sitting_refusals "
                             "WHERE nonce = %s ORDER BY id", (nonce,)).fetchall()
     record["refused"] = [f"step {step}: {reason}" for step, _, _, reason, _ in refusals]
