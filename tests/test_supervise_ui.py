@@ -14,6 +14,7 @@ import pytest
 from tests.support.screens import choose, press
 from trainer import GAME_IDS, playback, readable
 from trainer.policy import Severity
+from trainer.supervise.scoring import WINDOW
 from ui.qt import QApplication, QSettings, Qt
 from ui.supervise.page import PACE_KEY, SupervisePage
 
@@ -365,5 +366,49 @@ def test_flag_pressed_more_often_than_the_dealer_acts_still_finishes_with_a_debr
     assert len(s.false_alarms) == others + 3 and s.false_alarm_rate == 1 and s.score == 0
     h, f = Fraction(1, 2) / (len(rnd.faults) + 1), Fraction(others * 2 + 1, 2) / (others + 1)
     assert s.d_prime == pytest.approx(NormalDist().inv_cdf(float(h)) - NormalDist().inv_cdf(float(f)))
+    page.stop()
+    page.close()
+
+
+def a_fault_whose_wager_is_taken_down(game: str) -> tuple[int, object, object, int]:
+    """The first seed at DIFFICULTY whose round has a fault on a wager that is off the table at a
+    later frame still within the flag window: the seed, the round, the fault and that frame."""
+    for seed in range(1, 200):
+        rnd = playback.deal(game, DIFFICULTY, seed)
+        shown = playback.frames(rnd)
+        for fault in rnd.faults:
+            for frame in shown[fault.index + 1:]:
+                if frame.at - fault.at > WINDOW:
+                    break
+                if playback.kind_of(fault.target) == playback.WAGER and fault.target not in [
+                        f"seat {s} {b}" for s, b in {(w.seat, w.bet) for w in frame.table.wagers}
+                        | set(frame.table.marks)]:
+                    return seed, rnd, fault, frame.index
+    raise AssertionError(f"no {game} round with a wager taken down after its fault")
+
+
+def test_a_wager_taken_down_after_its_fault_is_still_flagged_within_the_window(qtbot):
+    """The seventh cold review's #141: the dealer collects a winner (or pays one and takes it
+    down); at the next throw the wager left the Flag list, so a supervisor who reacted within the
+    15 s the scoring gives could not point at it. Stepped on to a frame where the wager is off
+    the table, F still lists it and the flag catches the fault."""
+    game = "three-dice-football"
+    seed, rnd, fault, index = a_fault_whose_wager_is_taken_down(game)
+    page = page_for(qtbot)
+    deal_from_the_bar(qtbot, page, game, seed)
+    screen = page.screen
+    press(qtbot, screen, Qt.Key.Key_N, index)
+    assert screen.pos == index
+    seat, _, bet = fault.target.removeprefix("seat ").partition(" ")
+    assert (int(seat), bet) not in {(w.seat, w.bet) for w in screen.frames[index].table.wagers}
+    press(qtbot, screen, Qt.Key.Key_F)
+    panel = screen.flagging
+    choose(qtbot, panel.targets, fault.target)
+    press(qtbot, panel.targets, Qt.Key.Key_Right)
+    choose(qtbot, panel.choices, fault.type.id)
+    qtbot.mouseClick(panel.flag_button, Qt.MouseButton.LeftButton)
+    press(qtbot, screen, Qt.Key.Key_N, len(rnd.log) + 2)
+    qtbot.keyClick(screen, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert fault.step in {c.fault.step for c in screen.score.caught}
     page.stop()
     page.close()

@@ -11,7 +11,9 @@ end is seen there.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from trainer.practice import PracticeRound
 from trainer.procedure.model import Performed, describe
@@ -24,6 +26,7 @@ from trainer.supervise.rounds import (
     dealt,
     supervise,
 )
+from trainer.supervise.scoring import WINDOW
 from trainer.table_state import TableState
 
 #: the faults a round is dealt with, at each difficulty: (fewest, most), chosen by the seed; from
@@ -129,12 +132,18 @@ def kind_of(target: str) -> str:
     return WAGER if target.startswith("seat ") else target
 
 
-def targets(rnd: SupervisedRound, frame: Frame) -> list[tuple[str, str]]:
+def targets(rnd: SupervisedRound, frame: Frame, shown: Sequence[Frame] = ()) -> list[tuple[str, str]]:
     """What the supervisor may point at in this frame, each with its words: the wagers on the
-    table (or dealt with this throw), then the calls and records of the game."""
-    table = frame.table
-    keys = sorted({(w.seat, w.bet) for w in table.wagers} | set(table.marks))
-    wagers = [f"seat {s} {b}" for s, b in keys]
+    table (or dealt with this throw) and those the frames `shown` before it (in order, ending
+    with it) had up to WINDOW seconds ago, then the calls and records of the game. A wager paid
+    or collected and taken down stays listed while a flag on it can still catch a fault (the
+    scoring gives WINDOW seconds; the seventh cold review, #141: it left the list at the next
+    throw)."""
+    keys = {(w.seat, w.bet) for w in frame.table.wagers} | set(frame.table.marks)
+    for before, after in pairwise(shown):
+        if frame.at - after.at <= WINDOW:  # `before` was on the screen until `after` came
+            keys |= {(w.seat, w.bet) for w in before.table.wagers} | set(before.table.marks)
+    wagers = [f"seat {s} {b}" for s, b in sorted(keys)]
     kinds = set().union(*(kinds_of(t) for t in of_game(rnd.scenario.game)))
     return [(t, words_of(t)) for t in (*wagers, *(k for k in RECORDS if k in kinds))]
 

@@ -59,11 +59,12 @@ class FlagPanel(QWidget):
         for lst in (self.targets, self.choices):
             lst.installEventFilter(self)
 
-    def open_at(self, rnd, frame) -> None:
-        """Ready to flag at `frame` of the round: its targets listed, the first chosen."""
+    def open_at(self, rnd, frame, shown=()) -> None:
+        """Ready to flag at `frame` of the round (`shown`: the frames shown up to it): its
+        targets listed, the first chosen."""
         self.round = rnd
         self.targets.clear()
-        for target, words in playback.targets(rnd, frame):
+        for target, words in playback.targets(rnd, frame, shown):
             item = QListWidgetItem(words)
             item.setData(DATA, target)
             self.targets.addItem(item)

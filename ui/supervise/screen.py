@@ -281,7 +281,7 @@ class SuperviseScreen(QWidget):
             return
         self._paused_at = self.clock()
         self.timer.stop()
-        self.flagging.open_at(self.round, self.frame)
+        self.flagging.open_at(self.round, self.frame, self.frames[:self.pos + 1])
         self.side.setCurrentIndex(FLAG)
         self.flagging.targets.setFocus()
         self._draw()
