@@ -385,11 +385,14 @@ def test_the_instructor_settles_a_disputed_id_from_the_class_tab(qtbot, tmp_path
     assert ask.claim.itemText(0) == f"Bo Chen's trainee id {hers[:8]}…, claimed by Ana Ruiz's login"
     assert ask.claim.itemData(0, Qt.ItemDataRole.ToolTipRole) == (
         f"Trainee id {hers}, claimed by login {claimed['ana']}")
-    assert ask.claimant.isChecked(), "the claimant's is the first choice"
+    # neither ticked: the claimant is the party nothing checks (the seventh cold review, #139)
+    assert not ask.claimant.isChecked() and not ask.row.isChecked()
     assert not ask.button.isEnabled(), "nothing settled without a reason"
+    qtbot.keyClicks(ask.reason, "Bo sat at Table 4; Ana was away that week")
+    assert not ask.button.isEnabled(), "nothing settled without a choice"
     qtbot.keyClick(ask.windowHandle(), Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)  # as typed
     qtbot.waitUntil(ask.row.isChecked, timeout=WITHIN)  # a mnemonic clicks after its animation
-    qtbot.keyClicks(ask.reason, "Bo sat at Table 4; Ana was away that week")
+    assert ask.button.isEnabled()
     ask.grab().save(str(tmp_path / "settle.png"))
     qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
     assert not ask.isVisible()
@@ -407,6 +410,7 @@ def test_the_instructor_settles_a_disputed_id_from_the_class_tab(qtbot, tmp_path
     qtbot.addWidget(again)
     again.show()
     qtbot.keyClicks(again.reason, "again")
+    qtbot.mouseClick(again.row, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(again.button, Qt.MouseButton.LeftButton)
     assert again.isVisible() and again.problem.text().startswith("Not settled: ")
     assert "settled already" in again.problem.text()
@@ -420,3 +424,24 @@ def people_claim(uid: str, login: str):
     from trainer.classes.server.people import Claim
 
     return Claim(uid, "Bo Chen", login, "Ana Ruiz", 0.0, None)
+
+
+def test_a_flood_of_claims_of_unheld_ids_does_not_bury_a_disputed_row(qtbot):
+    """The seventh cold review's #142: one trainee login kept 1,000 claims of random ids the class
+    holds no row of, and Settle claim… listed them first, one chosen. The disputes of a row come
+    first, and nothing is ticked."""
+    from tests.support.screens import press
+    from trainer.classes.server.people import Claim
+    from ui.classroom.claims import SettleDialog
+    from ui.qt import Qt
+
+    junk = [Claim(f"{n:032x}", None, "tom", "Tom Reyes", float(n), None) for n in range(50)]
+    real = people_claim("b0" * 16, "ana")
+    ask = SettleDialog([*junk, real], lambda *_: "settled", None)
+    qtbot.addWidget(ask)
+    ask.show()
+    assert ask.claim.count() == 51
+    assert ask.claim.currentText() == f"Bo Chen's trainee id {'b0' * 4}…, claimed by Ana Ruiz's login"
+    assert not ask.claimant.isChecked() and not ask.row.isChecked()
+    press(qtbot, ask.claim, Qt.Key.Key_Down)
+    assert ask.claim.currentText().startswith("A trainee id the class holds no row of yet, 00000000")

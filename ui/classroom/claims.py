@@ -37,7 +37,10 @@ class SettleDialog(ReasonDialog):
     def __init__(self, claims: list, settle, parent=None, *, chosen: str | None = None):
         super().__init__("Settle a claimed trainee id", WHAT, "Why (kept with the settling)", "&Settle",
                          "Settling in the class", "settled", self._settle, parent)
-        self.claims = [c for c in claims if c.settled is None]
+        # the disputes of a row first: a claim of an id the class holds no row of costs any login
+        # nothing to make, so a flood of them must not bury a real one (the seventh cold review,
+        # #142)
+        self.claims = sorted((c for c in claims if c.settled is None), key=lambda c: c.row_name is None)
         self.call_server, self.said = settle, None
         self.claim = QComboBox()
         self.claim.setAccessibleName("The claim")
@@ -46,7 +49,10 @@ class SettleDialog(ReasonDialog):
             self.claim.setItemData(k, claim_tip(c), Qt.ItemDataRole.ToolTipRole)
         self.claimant = QRadioButton()
         self.row = QRadioButton()
-        self.claimant.setChecked(True)
+        # neither ticked: the claimant is the party nothing checks, so the instructor chooses
+        # (the command has no default either; the seventh cold review, #139)
+        for choice in (self.claimant, self.row):
+            choice.toggled.connect(self.refresh)
         for n, widget in enumerate((self.claim, self.claimant, self.row), start=1):
             self.layout().insertWidget(n, widget)
             widget.setEnabled(bool(self.claims))
@@ -57,6 +63,9 @@ class SettleDialog(ReasonDialog):
         self.claim.setCurrentIndex(mine[0] if mine else 0)
         self._name_choices()
         self.widen(640)
+
+    def ready(self) -> bool:
+        return super().ready() and (self.claimant.isChecked() or self.row.isChecked())
 
     def _name_choices(self) -> None:
         if not self.claims:

@@ -613,8 +613,15 @@ class ReasonDialog(QDialog):
         layout.addWidget(self.reason)
         self.problem, self.status, self.button = answer_rows(self, layout, verb)
         self.button.setEnabled(False)
-        self.reason.textChanged.connect(lambda text: self.button.setEnabled(bool(text.strip())))
+        self.reason.textChanged.connect(self.refresh)
         self.resize(560, self.sizeHint().height())
+
+    def ready(self) -> bool:
+        """Whether the button may be pressed: a reason is typed."""
+        return bool(self.reason.text().strip())
+
+    def refresh(self) -> None:
+        self.button.setEnabled(self.ready())
 
     def say(self, text: str) -> None:
         self.problem.setText(text)
