@@ -252,3 +252,61 @@ def test_a_version_1_token_dealt_per_sitting_is_still_sat_and_certified_on_its_o
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         certificate = certify(ledger, ivy, record, before)
     assert certificate["passed"] is True and certificate["total"] == 100
+
+
+def pai_gow(form) -> int:
+    return next(p for p, it in enumerate(form.items) if it.scenario_id == "exam-pgd-03")
+
+
+def test_the_bundled_forms_pai_gow_item_is_dealt_many_ways_each_fault_from_chapter_645c(form):
+    """Edition 2 of the floor supervisor's form dealt its Pai Gow item one fault: 26 deals over
+    300 sittings, the commonest about one sitting in nine, so a trainee who learnt the few
+    commonest would often be sat one of them. Edition 3 deals it three: over 150 sittings (their
+    proof keys made up, as the code gives them) it comes out more than 100 ways and none more than
+    five times, and every fault dealt breaks a section of 58 Pa. Code § 645c.2."""
+    import collections
+    import hashlib
+
+    from trainer.exams.forms import _dealt_for  # a sitting's deal of one item (ExamForm.dealt_for)
+
+    p = pai_gow(form)
+    item = form.items[p]
+    assert item.supervise is not None and item.supervise.faults == 3
+    scenario = exam_items()["exam-pgd-03"]
+    assert scenario.text == item.text
+    deals: collections.Counter = collections.Counter()
+    for k in range(150):
+        rnd = _dealt_for(p, scenario, item.supervise, hashlib.sha256(f"sitting {k}".encode()).digest())
+        deals[tuple((f.type.id, f.step) for f in rnd.faults)] += 1
+        assert len(rnd.faults) == 3
+        assert all(s.startswith("58 Pa. Code § 645c.2") for f in rnd.faults for s in f.type.sections)
+    assert len(deals) > 100, len(deals)
+    assert deals.most_common(1)[0][1] <= 5, deals.most_common(3)
+
+
+def test_a_sitting_issued_on_the_earlier_edition_is_sat_and_certified_on_it(tmp_path, ivy, form):
+    """A sitting of edition 2 issued before the app was updated: the app's start-up stores
+    edition 3 and archives 2, and the sitting is still sat and certified on edition 2 (its Pai
+    Gow item's one fault, dealt for the sitting)."""
+    from trainer.exams import add_bundled_forms, add_form, list_forms, read_form
+
+    earlier = read_form(Path(__file__).parent / "data" / "floor-supervisor-edition-2.json")
+    assert earlier.uid == "example-supervisor-2" and earlier.uid != form.uid
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        add_form(ledger, earlier)
+        token = issue_sitting(ledger, ivy, earlier, "Ana Ruiz")
+        add_bundled_forms(ledger)
+        assert form.uid in {f.uid for f in list_forms(ledger)}
+        assert earlier.uid not in {f.uid for f in list_forms(ledger)}  # archived, not offered
+
+    def caught(p, session):
+        return [Flag(f.at + 0.5, f.target, f.type.id) for f in session.form.round(p).faults]
+
+    _, session, record = sit(tmp_path, ivy, earlier, "Ana Ruiz", caught, token=token)
+    assert session.form.uid == earlier.uid
+    assert len(session.form.round(pai_gow(earlier)).faults) == 1
+    with Store.open(tmp_path / "instructor.sqlite") as ledger:
+        certificate = certify(ledger, ivy, record, token)
+    assert certificate["passed"] is True and certificate["total"] == 100
+    assert certificate["form"]["uid"] == earlier.uid
+    assert certificate["form"]["digest"] == earlier.digest
