@@ -198,9 +198,11 @@ def test_a_flag_list_changed_in_the_submission_is_refused_at_certification(tmp_p
     (missed,) = [f for f in certificate["answers"][4]["supervise"]["faults"] if f["caught_at"] is None]
     assert missed["caught_at"] is None and missed["severity"] == let.type.severity.value
     assert missed["kind"] == let.type.id and let.type.severity in (Severity.MAJOR, Severity.CRITICAL)
-    (finding,) = certificate["answers"][4]["findings"]  # the grader's own finding of the fault
-    assert finding["severity"] == let.type.severity.value
-    assert finding["cite"].startswith("58 Pa. Code § 645c.")  # Pai Gow dice wagers
+    # the grader's own findings of the fault missed (one fault may be found twice: a winner
+    # collected is a collect too many and a pay missing)
+    findings = certificate["answers"][4]["findings"]
+    assert let.type.severity.value in {f["severity"] for f in findings}
+    assert all(f["cite"].startswith("58 Pa. Code § 645c.") for f in findings)  # Pai Gow dice wagers
 
 
 # ------------------------------------------------------------------------ the pass rule's reading
