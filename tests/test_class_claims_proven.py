@@ -16,6 +16,8 @@ instructor settled the login's claim of it hers; any other is refused by its id.
 
 from __future__ import annotations
 
+import csv
+import io
 import secrets
 import time
 
@@ -219,3 +221,42 @@ def test_her_logins_push_registers_an_id_it_made_with_the_salt_her_profile_keeps
         store.record_attempt(attempt(ana, 1))
     assert push_all(tmp_path / "own.db", klass, address=stage["ana address"]) == 1
     assert names_of(klass, hers) == ["Ana Ruiz"]
+
+
+def test_the_list_says_what_the_server_knows_of_a_kept_claim_her_push_registered(tmp_path, klass, stage):
+    """Ana's login claimed her new id without its salt (kept, the class not holding it), then her
+    login's push, with the salt her profile keeps, registered it under her name. Her claim is
+    still open, but nothing is in dispute: the list said "open: the exports leave it out" while
+    the export wrote her attempt. Now it says what the server knows: her own login registered it
+    and the exports write it as hers; and the export does. Tom's kept claim of Bo's new id, read
+    off a shared file before Table 2 sent Bo, does dispute Bo's (the class holds it under another
+    name than his): that line still says the exports leave it out, and the export does."""
+    with klass.admin() as admin:
+        class_id = admin.execute("SELECT uid FROM class_info").fetchone()[0]
+    salt = secrets.token_hex(16)
+    hers = committed_uid(class_id, stage["ana"], salt)
+    assert claim(stage["ana address"], hers, time.time()) == "kept"
+    with Store.open(tmp_path / "own.db") as store:
+        ana = store.add_trainee("Ana Ruiz", uid=hers, uid_salt=salt)
+        store.record_attempt(attempt(ana, 1))
+    assert push_all(tmp_path / "own.db", klass, address=stage["ana address"]) == 1
+    assert names_of(klass, hers) == ["Ana Ruiz"]
+
+    def exported() -> list[str]:
+        done = run_here("export-results", "--class", klass.address("instructor").url, "--format", "csv")
+        assert done.returncode == 0, done.stderr
+        return [r["Trainee id"] for r in csv.DictReader(io.StringIO(done.stdout.lstrip("\ufeff")))]
+
+    lines = [line for line in listed(klass).splitlines() if line.startswith(hers)]
+    assert lines == [f"{hers}\tAna Ruiz\tclaimed by Ana Ruiz (login {stage['ana']})\topen, in no dispute: "
+                     f"her own login ({stage['ana']}) registered the id since; the exports write it as hers"]
+    assert exported() == [hers]
+    # Tom's claim of Bo's unsent id, kept, disputes it once Table 2 sends Bo: the exports leave it out
+    table_2 = progress_file(tmp_path / "table-2.db", {"Bo Chen": 1})
+    bo = uid_of(table_2, "Bo Chen")
+    assert claim(stage["tom address"], bo, made_of(table_2, "Bo Chen")) == "kept"
+    assert push_all(table_2, klass, address=stage["table 2 address"]) == 1
+    toms = [line for line in listed(klass).splitlines() if line.startswith(bo)]
+    assert toms == [f"{bo}\tBo Chen\tclaimed by Tom Reyes (login {stage['tom']})\topen: the exports "
+                    "leave it out"]
+    assert bo not in exported() and hers in exported()

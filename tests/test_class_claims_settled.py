@@ -10,12 +10,14 @@ round on the row's actor: the export after a settling the claimant's voids that 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
 from tests.support.class_server import T0, progress_file, push_all
 from tests.support.command import run_here
@@ -27,7 +29,11 @@ from trainer.classes.server.logins import class_login, enrol_workstation
 from trainer.classes.workstation import results
 from trainer.classes.workstation.classview import server_class_overview
 from trainer.classes.workstation.connection import ClassLedger
+from trainer.classes.workstation.push import connect
+from trainer.classes.workstation.queue import Queue
+from trainer.classes.workstation.supervised import batch
 from trainer.progress import Store
+from trainer.progress.supervised import round_uid
 
 REASON = "Ana trained at Table 4 on 3 March; the sign-in sheet has her, not Bo"
 
@@ -445,3 +451,38 @@ def test_a_flood_of_claims_of_unheld_ids_does_not_bury_a_disputed_row(qtbot):
     assert not ask.claimant.isChecked() and not ask.row.isChecked()
     press(qtbot, ask.claim, Qt.Key.Key_Down)
     assert ask.claim.currentText().startswith("A trainee id the class holds no row of yet, 00000000")
+
+
+def test_bo_s_supervised_round_under_the_id_settled_hers_has_its_old_statements_voided(tmp_path, klass,
+                                                                                        claimed):
+    """The attack: Table 4 sent a supervised round of Bo Chen's under Ana's trainee id, as it sent
+    his attempt. The export before the claim stated the round (one statement a fault class) on
+    the row's actor, Bo Chen under her id. Settled hers, the round is written as hers, and each
+    statement of it on Bo's actor is voided, as the attempt's is: otherwise the LRS keeps Bo's
+    catches on her account beside her own."""
+    hers = claimed["uid"]
+    supervise(claimed["bo file"], "Bo Chen", "props-and-hops", 1, T0 + 300)
+    with contextlib.closing(Queue(claimed["bo file"])) as queue:
+        (one,) = batch(queue, "any class", 5)[1]
+    squatted = {**one, "trainee_uid": hers, "uid": round_uid(hers, one["round_uid"], one["finished"])}
+    with connect(claimed["table 4 address"]) as conn, conn.transaction():
+        conn.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [squatted]}),))
+
+    def rounds(statements: list[dict]) -> list[dict]:
+        return [s for s in statements if "/supervise/" in s["object"]["id"] and not voiding(s)]
+
+    before = rounds(json.loads(export(klass, "xapi").stdout))
+    assert before and {(s["actor"]["name"], s["actor"]["account"]["name"]) for s in before} == {
+        ("Bo Chen", hers)}
+    claim(klass, claimed)
+    url = klass.address("instructor").url
+    assert settle(url, hers, "--to", "claimant", "--reason", REASON).returncode == 0
+    after = json.loads(export(klass, "xapi").stdout)
+    assert {(s["actor"]["name"], s["actor"]["account"]["name"]) for s in rounds(after)} == {
+        ("Ana Ruiz", hers)}
+    voided = {s["object"]["id"] for s in after if voiding(s)}
+    assert {s["id"] for s in before} <= voided
+    assert len(voided) == 1 + len(before)  # the attempt's statement and the round's
+    # the voiding statements come first, each once, and the same export again is the same
+    assert all(voiding(s) for s in after[:len(voided)])
+    assert json.loads(export(klass, "xapi").stdout) == after

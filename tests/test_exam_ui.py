@@ -375,6 +375,81 @@ def test_an_instructor_builds_a_pool_and_a_draw_too_big_is_named(qtbot, school):
     teacher.close()
 
 
+def test_an_instructor_adds_supervise_items_to_a_form_in_the_builder(qtbot, school, tmp_path):
+    """The Forms editor offered dealers' items only: a floor supervisor's form could be had only
+    from the bundled file. Now the instructor chooses an exam item, the faults the dealer makes,
+    and Add as a supervise item: the form saved holds it as a supervise item (its faults dealt
+    from a seed of its own), beside a dealer's item. Asked for more faults than the round has
+    room for, or with a supervise item chosen, the builder says so in one line and adds nothing.
+    Duplicating a form keeps its supervise items supervise items."""
+    from trainer.exams import list_forms
+    from ui.exams.forms import FormBuilder
+    from ui.qt import Qt, QTimer
+
+    store, key, lee, _ = school
+    teacher = window(qtbot, store, key, lee)
+    page = teacher.show_screen("exam")
+    said: dict = {}
+
+    def row_of(builder, words: str) -> int:
+        return next(r for r in range(builder.list.count()) if words in builder.list.item(r).text())
+
+    def fill():
+        builder = next(w for w in page.findChildren(FormBuilder) if w.isVisible())
+        try:
+            build(builder)
+        finally:  # a failure here closes the dialog, so that the test fails rather than waits
+            if builder.isVisible():
+                builder.reject()
+
+    def build(builder):
+        qtbot.keyClicks(builder.name, "Floor check ride")
+        pai_gow = row_of(builder, "Pai Gow Poker dice wagers — Exam: calling the dice")
+        builder.list.setCurrentRow(pai_gow)
+        builder.faults.setValue(10)  # the attack: more than the round has room for
+        qtbot.mouseClick(builder.add_supervise, Qt.MouseButton.LeftButton)
+        said["too many"] = builder.message.text()
+        count = builder.list.count()
+        builder.faults.setValue(3)
+        qtbot.mouseClick(builder.add_supervise, Qt.MouseButton.LeftButton)
+        said["added"] = builder.list.count() - count
+        said["entry"] = builder.list.currentItem().text()
+        qtbot.mouseClick(builder.add_supervise, Qt.MouseButton.LeftButton)  # a supervise item chosen
+        said["of a supervise item"] = builder.message.text()
+        builder.list.setCurrentRow(row_of(builder, "Props & Hops — Exam: calling the dice"))
+        qtbot.keyClick(builder.list, Qt.Key.Key_Space)  # and a dealer's item
+        builder.resize(900, 640)
+        builder.grab().save(str(tmp_path / "form-builder.png"))
+        qtbot.mouseClick(builder.save_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(50, fill)
+    page.new_form()
+    assert said["too many"].startswith("Not added as a supervise item: scenario exam-pgd-03: ")
+    assert "room for only" in said["too many"] and "\n" not in said["too many"]
+    assert said["added"] == 1
+    assert said["entry"] == ("Supervise: Pai Gow Poker dice wagers — Exam: calling the dice (the dealer "
+                             "makes 3 faults, an action every 2 s)")
+    assert said["of a supervise item"].startswith("Choose an exam item in the list first")
+    form = next(f for f in list_forms(store) if f.name == "Floor check ride")
+    (at,) = form.supervised
+    item = form.items[at]
+    assert (item.scenario_id, item.supervise.faults) == ("exam-pgd-03", 3)
+    assert item.supervise.seed != "example" and len(form.round(at).faults) == 3
+    assert [it.scenario_id for it in form.items if it.supervise is None] == ["exam-ph-02"]
+
+    def keep():
+        next(w for w in page.findChildren(FormBuilder) if w.isVisible()).accept()
+
+    rows = [page.forms.item(r, 0).text() for r in range(page.forms.rowCount())]
+    page.forms.selectRow(rows.index("Floor check ride"))
+    QTimer.singleShot(50, keep)
+    assert page.duplicate_form()
+    copy = next(f for f in list_forms(store) if f.name == "Floor check ride (new)")
+    assert [(it.scenario_id, it.supervise) for it in copy.items] == \
+        [(it.scenario_id, it.supervise) for it in form.items]
+    teacher.close()
+
+
 def test_the_certificates_tab_reads_the_class_certificates_beside_the_files(qtbot, school, monkeypatch):
     """An instructor joined to a class reads the certificates the class server keeps: each is
     listed beside this file's, marked as kept by the class, verified or not by this file's

@@ -45,7 +45,7 @@ from trainer.exams import (
     start_exam,
     verify_results,
 )
-from trainer.exams.examples import EDITION, EXAMPLES, example_forms
+from trainer.exams.examples import EDITION, EXAMPLES, SUPERVISOR_EDITION, example_forms
 from trainer.grading import correct_log, grade
 from trainer.library import load_library
 from trainer.procedure import Do, build
@@ -213,7 +213,7 @@ def dealer_forms() -> list:
 def test_the_example_forms_one_per_game_build_and_can_be_passed(store):
     forms = dealer_forms()
     assert len(forms) == 4 and len(bundled_forms()) == 5
-    assert [f.uid for f in bundled_forms() if f.supervised] == [f"example-supervisor-{EDITION}"]
+    assert [f.uid for f in bundled_forms() if f.supervised] == [f"example-supervisor-{SUPERVISOR_EDITION}"]
     assert {f.uid for f in forms} == {f"example-{g}-{EDITION}" for g in GAMES}
     for f in forms:
         game = f.uid.removeprefix("example-").removesuffix(f"-{EDITION}")
@@ -228,7 +228,7 @@ def test_the_example_forms_one_per_game_build_and_can_be_passed(store):
     assert any(g == "high-roll-dice-6" for f in forms for g in f.games)
     assert add_bundled_forms(store) == 5 and add_bundled_forms(store) == 0  # the supervisor's too
     # offered after the dealers' forms, though its file's name comes first
-    assert [f.uid for f in list_forms(store)][-1] == f"example-supervisor-{EDITION}"
+    assert [f.uid for f in list_forms(store)][-1] == f"example-supervisor-{SUPERVISOR_EDITION}"
 
 
 def test_the_example_files_are_what_their_generator_writes():
@@ -501,7 +501,8 @@ def test_an_earlier_example_form_the_engine_now_refuses_is_archived_not_a_crash(
     assert list_forms(store) == []
     add_bundled_forms(store)
     assert unusable_forms(store) == []  # edition 1 archived, edition 2 offered
-    assert {f.uid for f in list_forms(store)} == {f"example-{g}-{EDITION}" for g in (*GAMES, "supervisor")}
+    assert {f.uid for f in list_forms(store)} == {*(f"example-{g}-{EDITION}" for g in GAMES),
+                                                  f"example-supervisor-{SUPERVISOR_EDITION}"}
 
 
 @pytest.mark.parametrize(("text", "says"), [

@@ -182,8 +182,8 @@ def test_a_flag_list_changed_in_the_submission_is_refused_at_certification(tmp_p
     exam = mixed(items)
     token, record, result, sat = sit_sealed(tmp_path, ivy, exam,
                                             lambda p, rnd: caught(rnd)[:-1 if p == 4 else None])
-    assert not result.passed  # the Pai Gow round's one fault (major or critical) was let through
-    let = sat.round(4).faults[0]  # as the sitting dealt it
+    assert not result.passed  # the Pai Gow round's last fault (major or critical) was let through
+    let = sat.round(4).faults[-1]  # as the sitting dealt it
     added = copy.deepcopy(record)
     added["answers"][4]["log"] = [f.to_json() for f in caught(sat.round(4))]
     swapped = copy.deepcopy(record)
@@ -195,12 +195,14 @@ def test_a_flag_list_changed_in_the_submission_is_refused_at_certification(tmp_p
                 certify(ledger, ivy, changed, token)
         certificate = certify(ledger, ivy, record, token)
     assert certificate["passed"] is False and certificate["answers"][4]["passed"] is False
-    (missed,) = certificate["answers"][4]["supervise"]["faults"]
+    (missed,) = [f for f in certificate["answers"][4]["supervise"]["faults"] if f["caught_at"] is None]
     assert missed["caught_at"] is None and missed["severity"] == let.type.severity.value
     assert missed["kind"] == let.type.id and let.type.severity in (Severity.MAJOR, Severity.CRITICAL)
-    (finding,) = certificate["answers"][4]["findings"]  # the grader's own finding of the fault
-    assert finding["severity"] == let.type.severity.value
-    assert finding["cite"].startswith("58 Pa. Code § 645c.")  # Pai Gow dice wagers
+    # the grader's own findings of the fault missed (one fault may be found twice: a winner
+    # collected is a collect too many and a pay missing)
+    findings = certificate["answers"][4]["findings"]
+    assert let.type.severity.value in {f["severity"] for f in findings}
+    assert all(f["cite"].startswith("58 Pa. Code § 645c.") for f in findings)  # Pai Gow dice wagers
 
 
 # ------------------------------------------------------------------------ the pass rule's reading

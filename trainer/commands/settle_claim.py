@@ -41,12 +41,8 @@ def run(args) -> int:
     ledger = ClassLedger(args.class_address)
     if args.list:
         for c in ledger.claims():
-            how = ("open: the exports leave it out" if c.settled is None and c.row_name is not None else
-                   "open: no login registers it until it is settled" if c.settled is None else
-                   f"settled {'hers' if c.settled.outcome == 'claimant' else 'the row’s'} by "
-                   f"{c.settled.by}: {c.settled.reason}")
             row = c.row_name if c.row_name is not None else "(no row in the class yet)"
-            print(f"{c.uid}\t{row}\tclaimed by {c.name} (login {c.login})\t{how}")
+            print(f"{c.uid}\t{row}\tclaimed by {c.name} (login {c.login})\t{c.standing()}")
         return 0
     if args.trainee is None or args.to is None or not (args.reason or "").strip():
         print(f"{WHERE}: give the trainee id, --to claimant or --to row, and --reason (or --list)",

@@ -93,6 +93,15 @@ SIGNED_FORM = "dealer-trainer-signed-form"
 SITTING = "dealer-trainer-sitting"
 CERTIFICATE = "dealer-trainer-certificate"
 VERSION = 1
+#: a sitting token whose supervise items are dealt for the sitting ("deal": "sitting") is of this
+#: version: an app from before (which reads 1 only) refuses it, where it would have sat it on the
+#: form's seeds and been certified on the sitting's (a false fail); any other token is of VERSION,
+#: which that app sits as before. A token of version 1 with "deal" (issued before the version was
+#: raised) is dealt for its sitting still.
+DEALT_VERSION = 2
+SITTING_VERSIONS = (VERSION, DEALT_VERSION)
+#: what a sitting token of a version this app does not read says, before the version
+NEWER_SITTING = "this sitting needs a newer Dealer Trainer"
 #: how long a sitting token may be used to start the exam, by default
 VALID_FOR = 4 * 3600
 #: how long after a sitting's expiry its result may still be certified, by default: the
@@ -114,12 +123,19 @@ def _signer(key: PublicKey) -> dict:
     return {"name": key.name, "public": key.raw.hex(), "fingerprint": key.fingerprint}
 
 
-def _signed(doc: object, fmt: str, trusted: Sequence[PublicKey], what: str) -> dict:
-    """The body of a signed document whose signature checks with one of the trusted keys."""
+def _signed(doc: object, fmt: str, trusted: Sequence[PublicKey], what: str,
+            versions: tuple[int, ...] = (VERSION,)) -> dict:
+    """The body of a signed document whose signature checks with one of the trusted keys, of one
+    of `versions`."""
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise CertifyError(f"not a Dealer Trainer {what}")
-    if doc.get("version") != VERSION:
-        raise CertifyError(f"{what} version {doc.get('version')!r}; this app reads {VERSION}")
+    version = doc.get("version")
+    if type(version) is not int or version not in versions:
+        if fmt == SITTING and type(version) is int and version > max(versions):
+            raise CertifyError(f"{NEWER_SITTING} (its token is version {version}; this one reads "
+                               f"versions {' and '.join(map(str, versions))})")
+        raise CertifyError(f"{what} version {version!r}; this app reads "
+                           f"{' and '.join(map(str, versions))}")
     signer = doc.get("signer")
     public = signer.get("public") if isinstance(signer, dict) else None
     key = next((k for k in trusted if k.raw.hex() == public), None)
@@ -236,12 +252,14 @@ def issue_sitting(store: Store, key: InstructorKey, form: ExamForm, trainee: str
                  **({"supervise_items": len(form.supervised)} if form.supervised else {})}
         if code is not None and form.draw:  # a pool's draw, named so that only the code tells it
             named.update(digest=drawn_digest(code, nonce, sat.digest), salted=1)
-        body = {"format": SITTING, "version": VERSION, "nonce": nonce, "trainee": name,
+        dealt = code is not None and bool(form.supervised)
+        body = {"format": SITTING, "version": DEALT_VERSION if dealt else VERSION, "nonce": nonce,
+                "trainee": name,
                 "form": named, "attempt": numbered + 1, "issued": now, "expires": now + valid_for,
                 "signer": _signer(key.public), **in_class,
                 **({"proof": 1, "code_check": code_check(code, nonce)} if code is not None else {}),
                 # its supervise items' faults dealt for this sitting, from what its code gives
-                **({"deal": DEAL_PER_SITTING} if code is not None and form.supervised else {})}
+                **({"deal": DEAL_PER_SITTING} if dealt else {})}
         token = {**body, "signature": key.sign(body)}
         db.execute("INSERT INTO exam_sittings (nonce, trainee_name, form_uid, form_digest, attempt, "
                    "issued, expires, signer, token, draw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -311,7 +329,7 @@ def dealt_form(form: ExamForm, token: object, key: InstructorKey) -> ExamForm:
 def read_sitting(token: object, trusted: Sequence[PublicKey]) -> Sitting:
     """The sitting a token grants, if its signature checks (a workstation checks this before an
     exam starts; the instructor checks it again, with the ledger, on import)."""
-    body = _signed(token, SITTING, trusted, "sitting token")
+    body = _signed(token, SITTING, trusted, "sitting token", SITTING_VERSIONS)
     try:
         form = body["form"]
         if not isinstance(body["nonce"], str) or len(body["nonce"]) != 32 or \

@@ -319,9 +319,10 @@ def voiding(old: dict, home_page: str) -> dict:
 class Formerly:
     """The actors an export gave before a class's instructor settled a claimed trainee id the
     claimant's (trainer.classes.server.people "Claims settled"): `actors`, the person a trainee
-    row's attempts were given then, by the row's id (an attempt's `trainee_id`), for the rows
-    whose actor changed; `accounts`, the names' accounts as they were then (clean name to uid);
-    `settled`, a line naming each claim settled, as the export says it. Filled by the class's
+    row's attempts and supervised rounds were given then, by the row's id (an attempt's
+    `trainee_id`, a round's `row`), for the rows whose actor changed; `accounts`, the names'
+    accounts as they were then (clean name to uid); `settled`, a line naming each claim settled,
+    as the export says it. Filled by the class's
     reader from its trainees and the claims, before any attempt is read: the attempts' actors of
     before are known as they go by, and never held."""
 
@@ -339,8 +340,9 @@ def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), ho
     before: the statements it sent that these replace are voided first. `accounts`: more names'
     accounts (clean name to uid), for the certificates (a class's names merged into a person's).
     `formerly`: the actors a claim's settling changed; the statements that gave those attempts
-    and certificates their actors of before (under this export's base and home page, and the
-    replaced one's) put one person's results on another's actor, and are voided first too.
+    and certificates (and supervised rounds, by the row they were sent under) their actors of
+    before (under this export's base and home page, and the replaced one's) put one person's
+    results on another's actor, and are voided first too.
     `supervised`: the supervised rounds' lines, practice (trainer.progress.handoff_supervised)."""
     kept, _ = practice(lines)
     certified = list(certified)
@@ -362,7 +364,10 @@ def statements(lines: Iterable[Line], *, certified: Iterable[Certified] = (), ho
         return ([statement(Line(formerly.actors[a.trainee_id], a), home_page=home, titles=titles,
                            activity_base=base) for _, a in kept if a.trainee_id in formerly.actors]
                 + [certified_statement(c, accounts=then, home_page=home, activity_base=base)
-                   for c in certified if clean_name(c.trainee) in formerly.accounts])
+                   for c in certified if clean_name(c.trainee) in formerly.accounts]
+                + [s for r in supervised if r.row in formerly.actors
+                   for s in supervised_statements(r._replace(trainee=formerly.actors[r.row]),
+                                                  home_page=home, activity_base=base)])
 
     found = sorted(made(home_page, activity_base), key=lambda s: s["timestamp"])
     now = {s["id"] for s in found}
@@ -381,7 +386,8 @@ def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable
     at a time and each statement is set aside in a temporary file as it is made, then written
     in its place: what is held is a few numbers a statement, never the class's attempts. What
     `formerly` voids is known from each line's trainee row as it goes by (`Formerly.actors`),
-    and from the certificates' names; `supervised`, the rounds, are made after the lines."""
+    and from the certificates' names; `supervised`, the rounds, are made after the lines (a
+    round's actor of before known by its row as an attempt's)."""
     certified = list(certified)
     titles: dict = {}
     accounts = dict(accounts or {})
@@ -426,6 +432,12 @@ def write_statements(lines: Iterable[Line], out: IO[str], *, certified: Iterable
         for r in supervised:
             for found in supervised_statements(r, home_page=home_page, activity_base=activity_base):
                 set_aside(found)
+            was = then.actors.get(r.row) if r.row is not None else None
+            if was is not None:  # as an attempt's: the statements sent before gave the round this actor
+                for made_by, (home, base) in enumerate(sent):
+                    for sent_before in supervised_statements(r._replace(trainee=was), home_page=home,
+                                                             activity_base=base):
+                        replaced(sent_before, made_by)
             if replaces is not None:
                 for sent_before in supervised_statements(r, home_page=replaces[0],
                                                          activity_base=replaces[1]):

@@ -53,6 +53,7 @@ class SupervisedLine(NamedTuple):
     finished: float
     score: Fraction
     faults: tuple[tuple[str, str, bool], ...]  # (kind, fault class, caught), in the round's order
+    row: int | None = None  # the trainee row it was sent under (an attempt's `trainee_id`)
 
     def by_class(self) -> dict[str, tuple[int, int]]:
         """(caught, shown) per fault class, in the order the classes first show."""
@@ -109,7 +110,7 @@ def _line(t: Trainee, r, faults: tuple[tuple[str, str, bool], ...]) -> Supervise
     if not all(isinstance(r[k], str) for k in ("round_uid", "game")) or not isinstance(r["difficulty"], int):
         raise ValueError("its deal, game or difficulty is not what a round holds")
     return SupervisedLine(t, r.get("uid") or round_uid(t.uid, r["round_uid"], finished), r["round_uid"],
-                          r["game"], r["difficulty"], finished, score, faults)
+                          r["game"], r["difficulty"], finished, score, faults, r["trainee_id"])
 
 
 def file_rounds(store: Store, trainee: Trainee | None = None,

@@ -1,10 +1,12 @@
 """The instructor's exam forms: the builder (exam items, bundled or from files, never practice
-scenarios; a time limit, a pass mark, the attempts allowed, and for a pool how many items each
-sitting draws), and the Forms tab of the Exam screen (the list; new, import, export)."""
+scenarios, each asked of a dealer or, for a floor supervisor, watched as a supervise item with
+faults dealt into it; a time limit, a pass mark, the attempts allowed, and for a pool how many
+items each sitting draws), and the Forms tab of the Exam screen (the list; new, import, export)."""
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 
 from trainer import GAME_NAMES
@@ -14,6 +16,7 @@ from ui.qt import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QHBoxLayout,
     QKeySequence,
     QLabel,
     QLineEdit,
@@ -74,16 +77,35 @@ class FormBuilder(QDialog):
         hint.setWordWrap(True)
         layout.addWidget(hint)
         self.list = QListWidget()
-        ticked = list(source.scenarios) if source is not None else []
-        for s in ticked:
-            self._add_item(s, checked=True)
+        ticked = list(zip(source.items, source.scenarios, strict=True)) if source is not None else []
+        for it, s in ticked:  # a supervise item stays one, with its faults, seed and pace
+            if it.supervise is not None:
+                self._add_supervised(it, s, checked=True)
+            else:
+                self._add_item(s, checked=True)
         for s in items:
-            if all(s.id != t.id for t in ticked):
+            if all(s.id != t.id or it.supervise is not None for it, t in ticked):
                 self._add_item(s, checked=False)
         layout.addWidget(self.list, 1)
+        row = QHBoxLayout()
         from_file = QPushButton("Add exam items from files…")
         from_file.clicked.connect(self.add_from_file)
-        layout.addWidget(from_file)
+        row.addWidget(from_file)
+        row.addStretch(1)
+        self.faults = QSpinBox()
+        self.faults.setRange(1, 10)
+        self.faults.setValue(2)
+        self.faults.setSuffix(" faults")
+        self.faults.setToolTip("How many faults the dealer makes in the round, beside any its "
+                               "scenario scripts; each sitting deals its own")
+        self.add_supervise = QPushButton("Add as a supervise item")
+        self.add_supervise.setToolTip("The chosen exam item, watched by a floor supervisor: a dealer "
+                                      "works it making this many faults, which the supervisor flags")
+        self.add_supervise.clicked.connect(lambda: self.add_supervised())
+        row.addWidget(QLabel("Supervise the chosen item with"))
+        row.addWidget(self.faults)
+        row.addWidget(self.add_supervise)
+        layout.addLayout(row)
         self.message = QLabel("")
         self.message.setObjectName("wrong")
         self.message.setWordWrap(True)
@@ -114,6 +136,38 @@ class FormBuilder(QDialog):
         item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
         item.setData(Qt.ItemDataRole.UserRole, scenario)
         self.list.addItem(item)
+
+    def _add_supervised(self, item, scenario, *, checked: bool) -> None:
+        """A supervise item (a trainer.exams FormItem with its `supervise`) in the list."""
+        n = item.supervise.faults
+        entry = QListWidgetItem(f"Supervise: {GAME_NAMES[scenario.game]} — {scenario.title} (the dealer "
+                                f"makes {n} fault{'s' if n != 1 else ''}, an action every "
+                                f"{item.supervise.pace:g} s)")
+        entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        entry.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        entry.setData(Qt.ItemDataRole.UserRole, item)
+        self.list.addItem(entry)
+
+    def add_supervised(self) -> bool:
+        """The chosen exam item, added ticked as a supervise item with the faults asked (dealt
+        from a seed of its own: a sitting deals its own faults anyway); its problem in one line
+        when the round has no room for them."""
+        from trainer.exams import FormError, FormItem
+
+        chosen = self.list.currentItem()
+        scenario = chosen.data(Qt.ItemDataRole.UserRole) if chosen is not None else None
+        if scenario is None or isinstance(scenario, FormItem):
+            self.message.setText("Choose an exam item in the list first (a dealer's, not a supervise item).")
+            return False
+        try:
+            item = FormItem.supervised(scenario, self.faults.value(), secrets.token_hex(8))
+        except FormError as e:
+            self.message.setText(f"Not added as a supervise item: {e}")
+            return False
+        self._add_supervised(item, scenario, checked=True)
+        self.list.setCurrentRow(self.list.count() - 1)
+        self.message.setText("")
+        return True
 
     def add_from_file(self, path: str | None = None) -> None:
         from trainer import ScenarioError, build

@@ -250,15 +250,38 @@ class Claim:
     name: str
     at: float
     settled: Settled | None
+    disputed: bool = False  # the exports leave the id out until it is settled (`disputed`)
+    registered_by: str | None = None  # the login the class registered the id for (s018), if read
+
+    def standing(self) -> str:
+        """How the claim stands, from what the server knows, in words (`settle-claim --list`)."""
+        if self.settled is not None:
+            return (f"settled {'hers' if self.settled.outcome == 'claimant' else 'the row’s'} by "
+                    f"{self.settled.by}: {self.settled.reason}")
+        if self.row_name is None:
+            return "open: no login registers it until it is settled"
+        if self.disputed:
+            return "open: the exports leave it out"
+        if self.registered_by == self.login:  # a kept claim (s039) her own push registered (s043)
+            return (f"open, in no dispute: her own login ({self.login}) registered the id since; "
+                    "the exports write it as hers")
+        return f"open, in no dispute: the class holds it under {self.row_name}, the claimant's name"
 
 
 def claims(conn: psycopg.Connection) -> list[Claim]:
     """Every claim the connection may read, oldest first (empty before s032, and for a login
-    that reads no claims)."""
+    that reads no claims), each with whether the exports leave its id out and the login its id
+    was registered for (the server's trainee_workstations)."""
     if not _readable(conn, "trainee_claims"):
         return []
     settled = {(s.uid, s.login): s for s in settled_claims(conn)}
-    return [Claim(uid, row, login, name, at, settled.get((uid, login))) for uid, row, login, name, at in
+    left_out = disputed(conn)
+    registered: dict[str, str] = {}
+    if _readable(conn, "trainee_workstations"):
+        registered = dict(conn.execute("SELECT trainee_uid, login FROM trainee_workstations "
+                                       "WHERE how = 'registered'").fetchall())
+    return [Claim(uid, row, login, name, at, settled.get((uid, login)), uid in left_out, registered.get(uid))
+            for uid, row, login, name, at in
             conn.execute("SELECT c.trainee_uid, t.name, c.login, c.name, c.at FROM trainee_claims c "
                          "LEFT JOIN trainees t ON t.uid = c.trainee_uid ORDER BY c.id")]
 
