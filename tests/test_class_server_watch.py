@@ -20,6 +20,7 @@ PostgreSQL.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import socket
@@ -223,16 +224,22 @@ def test_a_listener_that_never_reads_is_ended_and_the_notify_queue_drains(tmp_pa
         sock = socket.socket(fileno=holder.pgconn.socket)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.detach()  # from here nothing reads the holder's socket
-        payload = "x" * 7900
-        for n in range(2000):
-            spam.execute(f"NOTIFY anything, '{payload}{n}'")
-            if n % 100 == 0:
-                list(staff.notifies(timeout=0))
-        list(staff.notifies(timeout=0))
+        payload, sent = "x" * 7900, itertools.count()
+
+        def filled() -> bool:
+            """100 more notifications (the staff reading them); whether the server is blocked
+            writing to the holder and the queue holds more than the look allows (2,000 were sent
+            before the look, whatever it took: a few hundred do)."""
+            for n in itertools.islice(sent, 100):
+                spam.execute(f"NOTIFY anything, '{payload}{n}'")
+            list(staff.notifies(timeout=0))
+            return (spam.execute("SELECT pg_notification_queue_usage()").fetchone()[0] > QUEUE_USED
+                    and admin.execute("SELECT wait_event FROM pg_stat_activity WHERE usename = %s",
+                                      (login,)).fetchall() == [("ClientWrite",)])
+
+        with klass.admin() as admin:
+            until(filled, what="the holder blocked and the queue filled")
         assert spam.execute("SELECT pg_notification_queue_usage()").fetchone()[0] > QUEUE_USED
-        with klass.admin() as admin:  # the server is blocked writing to it
-            until(lambda: admin.execute("SELECT wait_event FROM pg_stat_activity WHERE usename = %s",
-                                        (login,)).fetchall() == [("ClientWrite",)], what="the holder blocked")
         # one look ends it (its transaction, reading the queue, is seconds old, not LONGEST)
         assert [why for ended, why in sessions_ended(klass.server) if ended.login == login] == [
             "it read no notification while the NOTIFY queue filled"]
