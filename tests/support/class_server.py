@@ -85,8 +85,14 @@ def cluster(folder: Path) -> None:
     if _cluster is None:
         made = Path(tempfile.mkdtemp(prefix="dealer-trainer-cluster-"))
         made.chmod(0o711)
-        server = Postgres(made / "class", port=free_port())
-        server.start()  # initdb, then a start and a clean stop: a cluster as a first start leaves it
+        for attempt in range(3):  # a port found free may be taken first (as in start_server)
+            server = Postgres(made / "class", port=free_port())
+            try:
+                server.start()  # initdb, a start and a clean stop: a cluster as a first start leaves it
+                break
+            except ClassServerError:
+                if attempt == 2:
+                    raise
         server.stop()
         _cluster = server.pgdata
         atexit.register(shutil.rmtree, made, ignore_errors=True)
