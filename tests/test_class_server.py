@@ -15,6 +15,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from tests.support import class_server
 from tests.support.class_server import PASSWORD, T0, Class, attempt, free_port, progress_file, push_all, until
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, LoginRefusedError
 from trainer.classes.server.ledger import attempts_used, record_sitting, use_sitting
@@ -96,7 +97,9 @@ def test_killing_the_server_mid_push_loses_nothing_and_doubles_nothing(tmp_path,
         until(lambda: pusher.problem is not None, what="the pusher noticing the server is gone")
         assert pusher.status.startswith("450 results waiting to be sent")
         assert klass.server.running is False
+        assert not class_server.alive(klass.server)  # what the klass fixture asks before a test
         klass.server.start()
+        assert class_server.alive(klass.server)
         until(lambda: pusher.waiting() == 0, what="the pusher sending everything after the restart")
     finally:
         go_on.set()

@@ -18,7 +18,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.support.class_server import free_port
+from tests.support.class_server import cluster, free_port
 from tests.support.paths import ROOT
 from trainer.classes.errors import ClassServerError
 from trainer.classes.server import postgres
@@ -60,6 +60,7 @@ def test_a_command_killed_outright_is_taken_over_at_the_next_start_and_stop_work
     """The attack: the wrapper killed by SIGKILL left PostgreSQL running, and every later start
     said "already running" until someone ran pg_ctl as the server's own user."""
     folder, port = open_folder / "class", str(free_port())
+    cluster(folder)  # what initdb makes: the first start from nothing is the command's own test's
     first = command("--data", str(folder), "--port", port)
     until_running(first)
     first.kill()
@@ -93,6 +94,7 @@ def test_a_command_killed_outright_is_taken_over_at_the_next_start_and_stop_work
 
 def test_stop_stops_a_server_whose_command_is_gone(open_folder):
     folder, port = open_folder / "class", str(free_port())
+    cluster(folder)  # what initdb makes: the first start from nothing is the command's own test's
     first = command("--data", str(folder), "--port", port)
     until_running(first)
     first.kill()
@@ -111,6 +113,7 @@ def test_stop_names_a_folder_without_a_class(open_folder):
 def test_sighup_stops_it_cleanly(open_folder):
     """A terminal window closed under the command (SIGHUP) stops PostgreSQL with it."""
     folder = open_folder / "class"
+    cluster(folder)
     proc = command("--data", str(folder), "--port", str(free_port()))
     until_running(proc)
     proc.send_signal(signal.SIGHUP)
@@ -154,6 +157,7 @@ def test_a_socket_folder_someone_else_made_is_refused(open_folder, tmp_path):
     theirs.mkdir()
     planted = socket_folder(folder, 5440)
     planted.symlink_to(theirs)
+    cluster(folder)  # refused after a first start's initdb, which is not what is tried here
     try:
         with pytest.raises(ClassServerError, match="belongs to someone else"):
             Postgres(folder, port=5440).start()

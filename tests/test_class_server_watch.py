@@ -20,6 +20,7 @@ PostgreSQL.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import socket
@@ -86,9 +87,11 @@ def test_a_log_larger_than_any_the_app_writes_is_refused_by_name(klass):
     largest: a whole round of the longest drill, about 11,000 bytes and 92 actions) is kept."""
     login = ana(klass)
     uid, salt = her_id(klass, login)
-    big = []
-    while len(json.dumps(big)) < 1_999_000:
+    big, size = [], len("[]")
+    while size < 1_999_000:  # the list's JSON, counted as it grows (not written out each time)
         big.append({"do": "pay", "round": 1, "at": 1.0, "x": os.urandom(600).hex()})
+        size += len(json.dumps(big[-1])) + (len(", ") if len(big) > 1 else 0)
+    assert len(json.dumps(big)) == size >= 1_999_000
     many = [{"do": "pay", "round": 1, "at": 1.0}] * 2001
     longest = [{"do": "pay", "round": 12, "at": 1234.567, "seat": 7, "bet": "x" * 24, "amount": 123456}] * 100
     url = klass.address(login, "ana-password").url
@@ -221,16 +224,22 @@ def test_a_listener_that_never_reads_is_ended_and_the_notify_queue_drains(tmp_pa
         sock = socket.socket(fileno=holder.pgconn.socket)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.detach()  # from here nothing reads the holder's socket
-        payload = "x" * 7900
-        for n in range(2000):
-            spam.execute(f"NOTIFY anything, '{payload}{n}'")
-            if n % 100 == 0:
-                list(staff.notifies(timeout=0))
-        list(staff.notifies(timeout=0))
+        payload, sent = "x" * 7900, itertools.count()
+
+        def filled() -> bool:
+            """100 more notifications (the staff reading them); whether the server is blocked
+            writing to the holder and the queue holds more than the look allows (2,000 were sent
+            before the look, whatever it took: a few hundred do)."""
+            for n in itertools.islice(sent, 100):
+                spam.execute(f"NOTIFY anything, '{payload}{n}'")
+            list(staff.notifies(timeout=0))
+            return (spam.execute("SELECT pg_notification_queue_usage()").fetchone()[0] > QUEUE_USED
+                    and admin.execute("SELECT wait_event FROM pg_stat_activity WHERE usename = %s",
+                                      (login,)).fetchall() == [("ClientWrite",)])
+
+        with klass.admin() as admin:
+            until(filled, what="the holder blocked and the queue filled")
         assert spam.execute("SELECT pg_notification_queue_usage()").fetchone()[0] > QUEUE_USED
-        with klass.admin() as admin:  # the server is blocked writing to it
-            until(lambda: admin.execute("SELECT wait_event FROM pg_stat_activity WHERE usename = %s",
-                                        (login,)).fetchall() == [("ClientWrite",)], what="the holder blocked")
         # one look ends it (its transaction, reading the queue, is seconds old, not LONGEST)
         assert [why for ended, why in sessions_ended(klass.server) if ended.login == login] == [
             "it read no notification while the NOTIFY queue filled"]

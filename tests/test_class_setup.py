@@ -20,7 +20,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from tests.support.class_server import free_port, progress_file
+from tests.support.class_server import cluster, free_port, progress_file
 from trainer.classes.errors import ClassServerError, LoginRefusedError
 from trainer.classes.server.failures import said
 from trainer.classes.server.postgres import Postgres
@@ -39,6 +39,7 @@ def school():
     no superuser (CREATEROLE CREATEDB, what a managed service gives)."""
     folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-school-"))
     folder.chmod(0o755)
+    cluster(folder / "pg")
     server = Postgres(folder / "pg", port=free_port())
     server.start()
     try:

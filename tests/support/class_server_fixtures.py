@@ -20,7 +20,7 @@ import psycopg
 import pytest
 
 from tests.support import class_server
-from tests.support.class_server import Class, start_server
+from tests.support.class_server import Class, alive, start_server
 from trainer.classes.workstation.connection import ClassConnection
 from trainer.progress import Store
 
@@ -48,7 +48,7 @@ def own_server(open_folder):
 
 @pytest.fixture
 def klass(server):
-    if not server.running:  # a test that crashed it and failed before starting it again
+    if not alive(server):  # a test that crashed it and failed before starting it again
         server.start()
     return Class(server)
 
