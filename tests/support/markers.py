@@ -54,7 +54,6 @@ SLOW = {
     "test_class_server_validates.py::test_a_refusal_names_the_row_and_why",
     "test_class_server_validates.py::test_an_instructor_retracts_an_attempt_with_a_reason_and_nobody_takes_it_back",
     "test_class_server_watch.py::test_a_listener_that_never_reads_is_ended_and_the_notify_queue_drains",
-    "test_class_server_watch.py::test_a_log_larger_than_any_the_app_writes_is_refused_by_name",
     "test_class_supervised.py::test_the_server_checks_every_round",
     "test_class_supervised_ui.py::test_the_class_tab_shows_catch_rates_live_and_the_weakest_class",
     "test_handoff_streamed.py::test_the_export_holds_a_few_attempts_not_the_class",
