@@ -486,3 +486,47 @@ def test_bo_s_supervised_round_under_the_id_settled_hers_has_its_old_statements_
     # the voiding statements come first, each once, and the same export again is the same
     assert all(voiding(s) for s in after[:len(voided)])
     assert json.loads(export(klass, "xapi").stdout) == after
+
+
+def test_a_choice_made_for_one_claim_does_not_settle_another(qtbot):
+    """The seventh review's re-check, #147: an outcome ticked and a reason typed for Cy's claim
+    stayed when the instructor moved to Di's, and Enter settled Di's with them. Now changing the
+    claim clears both, and Enter settles nothing."""
+    from trainer.classes.server.people import Claim
+    from ui.classroom.claims import SettleDialog
+    from ui.qt import Qt
+
+    settled = []
+    claims = [Claim("c1" * 16, "Cy Lam", "ana", "Ana Ruiz", 0.0, None),
+              Claim("d1" * 16, "Di Park", "tom", "Tom Reyes", 1.0, None)]
+    ask = SettleDialog(claims, lambda *a: settled.append(a) or "settled", None)
+    qtbot.addWidget(ask)
+    ask.show()
+    qtbot.keyClicks(ask.reason, "Cy's claim: Ana's word, checked")
+    qtbot.mouseClick(ask.claimant, Qt.MouseButton.LeftButton)
+    assert ask.button.isEnabled()
+    ask.claim.setFocus()
+    qtbot.keyClick(ask.claim, Qt.Key.Key_Down)
+    assert ask.claim.currentText().startswith("Di Park's")
+    assert not ask.claimant.isChecked() and not ask.row.isChecked() and ask.reason.text() == ""
+    qtbot.keyClick(ask.claim, Qt.Key.Key_Return)
+    assert settled == [] and ask.isVisible()
+    # chosen again for Di's claim, it is Di's that is settled
+    qtbot.keyClicks(ask.reason, "Di's profile")
+    qtbot.mouseClick(ask.row, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert settled == [("d1" * 16, None, "Di's profile")]
+
+
+def test_the_selected_rows_own_claim_is_chosen_not_one_whose_name_begins_it(qtbot):
+    """The re-check's #148: with the row "Gus Ortiz" selected, the dialog chose the claim of a row
+    named "Gus" (matched by the start of the name). It matches the row's trainee id."""
+    from trainer.classes.server.people import Claim
+    from ui.classroom.claims import SettleDialog
+
+    claims = [Claim("e3" * 16, "Gus", "tom", "Tom Reyes", 0.0, None),
+              Claim("c9" * 16, "Gus Ortiz", "ana", "Ana Ruiz", 1.0, None)]
+    ask = SettleDialog(claims, lambda *a: "settled", None, chosen="c9" * 16)
+    qtbot.addWidget(ask)
+    ask.show()
+    assert ask.claim.currentText().startswith("Gus Ortiz's"), ask.claim.currentText()

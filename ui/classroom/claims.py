@@ -30,8 +30,9 @@ def claim_tip(claim) -> str:
 
 class SettleDialog(ReasonDialog):
     """Settle one claimed trainee id: the open claims (`claims`, trainer.classes' Claim rows with
-    no settling), the first of the row `chosen` selected; the claimant's or the row's; a reason;
-    then Settle, which calls `settle(uid, login or None, reason)` and keeps the line it answers
+    no settling), the claim of the trainee id `chosen` (the Class tab's selected row's) selected;
+    the claimant's or the row's (neither ticked, and cleared when another claim is chosen); a
+    reason; then Settle, which calls `settle(uid, login or None, reason)` and keeps the line it answers
     (`said`) for the window's status bar."""
 
     def __init__(self, claims: list, settle, parent=None, *, chosen: str | None = None):
@@ -57,9 +58,8 @@ class SettleDialog(ReasonDialog):
             self.layout().insertWidget(n, widget)
             widget.setEnabled(bool(self.claims))
         self.reason.setEnabled(bool(self.claims))
-        self.claim.currentIndexChanged.connect(self._name_choices)
-        mine = [k for k, c in enumerate(self.claims)
-                if chosen is not None and c.row_name is not None and chosen.startswith(c.row_name)]
+        self.claim.currentIndexChanged.connect(self._claim_changed)
+        mine = [k for k, c in enumerate(self.claims) if chosen is not None and c.uid == chosen]
         self.claim.setCurrentIndex(mine[0] if mine else 0)
         self._name_choices()
         self.widen(640)
@@ -67,13 +67,23 @@ class SettleDialog(ReasonDialog):
     def ready(self) -> bool:
         return super().ready() and (self.claimant.isChecked() or self.row.isChecked())
 
+    def _claim_changed(self) -> None:
+        """Another claim chosen: the outcome and the reason given for the one before are cleared
+        (they were for it; the seventh cold review's re-check, #147)."""
+        for choice in (self.claimant, self.row):
+            choice.setAutoExclusive(False)  # an exclusive radio button cannot be unticked
+            choice.setChecked(False)
+            choice.setAutoExclusive(True)
+        self.reason.clear()
+        self._name_choices()
+
     def _name_choices(self) -> None:
         if not self.claims:
             self.claimant.setText("The claimant's")
             self.row.setText("The row's")
             return
         c = self.claims[self.claim.currentIndex()]
-        self.claimant.setText(f"&{c.name}'s: the claimant's login (its results are hers from now on)")
+        self.claimant.setText(f"{c.name}'s: the &claimant's login (its results are hers from now on)")
         self.row.setText(f"{c.row_name or 'Nobody'}'s: the &row's, as before (the claim rejected)")
 
     def _settle(self, reason: str) -> None:

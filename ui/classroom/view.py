@@ -313,7 +313,7 @@ class ClassView(QWidget):
         else:
             problem = None
         row = self.table.currentRow()
-        chosen = self.trainees[row].name if 0 <= row < len(self.trainees) else None
+        chosen = self.trainees[row].uid if 0 <= row < len(self.trainees) else None
         self.give_back_dialog = GiveBackDialog(starts, self.give_back, self, chosen=chosen)
         if problem:
             self.give_back_dialog.say(problem)
@@ -336,7 +336,7 @@ class ClassView(QWidget):
         except ClassServerError as e:
             claims, problem = [], f"The claims could not be read: {e}"
         row = self.table.currentRow()
-        chosen = self.trainees[row].name if 0 <= row < len(self.trainees) else None
+        chosen = self.trainees[row].uid if 0 <= row < len(self.trainees) else None
         self.settle_dialog = SettleDialog(claims, self.settle, self, chosen=chosen)
         if problem:
             self.settle_dialog.say(problem)
