@@ -918,9 +918,10 @@ def s034_oversized_answer_kept(conn: psycopg.Connection) -> None:
     """An answer over an item's bounds (262,144 bytes, 2,000 actions: s023) is refused as before,
     and its refusal is kept now: `exam_sitting_step` writes it to `exam_sitting_refusals` (its
     reason, and the answer's size in the new `answer_bytes`, never its text) when the step proves
-    the sitting's start code and names an item of it, and answers "refused: why". The sitting is
-    then held at `certify --class` as for any refused answer to an item the server holds none of
-    (trainer.exams.classledger `refused_unanswered`), named with the reason."""
+    the sitting's start code and names an item of it, and answers "refused: why". It was then
+    held at `certify --class` as any refused answer to an item the server holds none of; since
+    the fifth cold review (#105) the item is certified as not answered instead, named with its
+    size (trainer.exams.classledger `oversized`, `refused_unanswered`)."""
     _run(conn, frozen_sql("s034_oversized_answer_kept"))
 
 
