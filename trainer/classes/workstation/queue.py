@@ -69,9 +69,10 @@ _SET_ASIDE = ("a.mode <> 'exam' AND a.trainee_id IN ({}) "
 
 #: an attempt the class (its uid the first parameter) refused for a reason holding the third
 #: parameter's words, not sent since, of the trainees whose ids (uids) are the parameters from the
-#: fourth on; driven from the refusals, which are few, not from the trainees' attempts
+#: fourth on; driven from the refusals, which are few, not from the trainees' attempts (the `+`
+#: keeps SQLite from starting at the trainees' uids, then reading every attempt of theirs)
 _SET_ASIDE_FOR = ("a.id IN (SELECT r.attempt_id FROM class_refused r WHERE r.class_uid = ?1 "
-                  "AND instr(r.reason, ?3) > 0) AND a.mode <> 'exam' AND t.uid IN ({}) "
+                  "AND instr(r.reason, ?3) > 0) AND a.mode <> 'exam' AND +t.uid IN ({}) "
                   "AND NOT EXISTS (SELECT 1 FROM class_sent s "
                   "WHERE s.class_uid = ?1 AND s.attempt_id = a.id)")
 
