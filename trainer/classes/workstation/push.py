@@ -45,6 +45,10 @@ is in: the batch is halved, and each half sent again, until every refused attemp
 is set aside in the file with the server's reason (Queue.set_aside) and the others are sent: one
 refused attempt never stops the queue, and `status` says which was refused and why, apart from
 "cannot be reached".
+
+What the server refused because a trainee's own login claimed the id (CLAIMED) is sent again by
+itself once a push of that id is taken (the instructor settled the claim the row's): the attempts
+and supervised rounds of the id set aside for the claim go in the same pass (resend_claimed).
 """
 
 from __future__ import annotations
@@ -284,15 +288,52 @@ def _sender(conn: psycopg.Connection, queue: Queue, class_id: str, batch: dict
 def push_batch(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> tuple[int, int]:
     """Send the oldest `size` waiting attempts in one transaction: (sent, refused); (0, 0) when
     none waits. Each is marked sent only once the server has committed it; an attempt the server
-    refuses is found (each_refused) and set aside with the server's reason, the others sent."""
+    refuses is found (each_refused) and set aside with the server's reason, the others sent; the
+    rows of their trainee ids set aside for a claim are sent with them (resend_claimed) and
+    counted sent."""
     ids, batch = queue.batch(class_id, size)
     if not ids:
         return 0, 0
-    send = _sender(conn, queue, class_id, batch)
-    refused = each_refused(send, list(zip(ids, batch["attempts"], strict=True)))
+    items = list(zip(ids, batch["attempts"], strict=True))
+    refused = each_refused(_sender(conn, queue, class_id, batch), items)
     if refused:
         queue.set_aside(class_id, {i: refusal(a, why) for (i, a), why in refused})
-    return len(ids) - len(refused), len(refused)
+    again = resend_claimed(conn, queue, class_id, items, refused)
+    return len(ids) - len(refused) + again, len(refused)
+
+
+#: the class server's words when it refuses a workstation's push of a trainee id that a trainee's
+#: own login claims while the class holds it (s032, s036, s037, s039, s041, s043, s044): nothing is
+#: sent under the id from a workstation's login until the instructor settles the claim the row's
+CLAIMED = "a trainee's own login claims this trainee id as hers"
+
+
+def resend_claimed(conn: psycopg.Connection, queue: Queue, class_id: str, pushed: list[tuple[int, dict]],
+                   refused: list[tuple[tuple[int, dict], str]]) -> int:
+    """Once the class takes a push of a trainee id again (`pushed`, less the `refused` of it:
+    each_refused's), the rows of that id it set aside while a claim stood (their reason CLAIMED)
+    are sent too, in the same pass: its attempts, then its supervised rounds; how many were sent.
+    One refused again stays set aside with its first reason. Only a push of the id that the
+    class takes sends them, so nothing is sent again while the claim stands; rows set aside for
+    any other reason are left as they are."""
+    out = {i for (i, _), _ in refused}
+    uids = sorted({item["trainee_uid"] for i, item in pushed if i not in out})
+    if not uids:
+        return 0
+    sent = 0
+    ids, batch = queue.set_aside_for(class_id, CLAIMED, uids)
+    if ids:
+        sent += _sent(_sender(conn, queue, class_id, batch), ids, batch["attempts"])
+    ids, rounds = _supervised().set_aside_for(queue, class_id, CLAIMED, uids)
+    if ids:
+        sent += _sent(_supervised().sender(conn, queue, class_id), ids, rounds)
+    return sent
+
+
+def _sent(send: Callable[[list], None], ids: list[int], items: list[dict]) -> int:
+    """`ids`' `items` sent (each_refused): how many the server took; those it refused stay as
+    they were in the file."""
+    return len(ids) - len(each_refused(send, list(zip(ids, items, strict=True))))
 
 
 def send_set_aside(conn: psycopg.Connection, queue: Queue, trainee_name: str) -> tuple[int, int]:
@@ -305,9 +346,8 @@ def send_set_aside(conn: psycopg.Connection, queue: Queue, trainee_name: str) ->
     ids, batch = queue.set_aside_of(class_id, trainee_name)
     if not ids:
         return 0, 0
-    send = _sender(conn, queue, class_id, batch)
-    refused = each_refused(send, list(zip(ids, batch["attempts"], strict=True)))
-    return len(ids) - len(refused), len(refused)
+    sent = _sent(_sender(conn, queue, class_id, batch), ids, batch["attempts"])
+    return sent, len(ids) - sent
 
 
 def refusal(attempt: dict, why: str) -> str:

@@ -67,6 +67,15 @@ _SET_ASIDE = ("a.mode <> 'exam' AND a.trainee_id IN ({}) "
               "AND EXISTS (SELECT 1 FROM class_refused r WHERE r.class_uid = ?1 AND r.attempt_id = a.id) "
               "AND NOT EXISTS (SELECT 1 FROM class_sent s WHERE s.class_uid = ?1 AND s.attempt_id = a.id)")
 
+#: an attempt the class (its uid the first parameter) refused for a reason holding the third
+#: parameter's words, not sent since, of the trainees whose ids (uids) are the parameters from the
+#: fourth on; driven from the refusals, which are few, not from the trainees' attempts (the `+`
+#: keeps SQLite from starting at the trainees' uids, then reading every attempt of theirs)
+_SET_ASIDE_FOR = ("a.id IN (SELECT r.attempt_id FROM class_refused r WHERE r.class_uid = ?1 "
+                  "AND instr(r.reason, ?3) > 0) AND a.mode <> 'exam' AND +t.uid IN ({}) "
+                  "AND NOT EXISTS (SELECT 1 FROM class_sent s "
+                  "WHERE s.class_uid = ?1 AND s.attempt_id = a.id)")
+
 
 class Queue:
     def __init__(self, path: str | os.PathLike, *, busy_timeout: float = BUSY_TIMEOUT,
@@ -166,6 +175,14 @@ class Queue:
                    if clean_name(t["name"]) == trainee_name]
             marks = ", ".join(f"?{n}" for n in range(3, 3 + len(ids)))
             return self._batch(class_uid, -1, _SET_ASIDE.format(marks), ids)
+
+    def set_aside_for(self, class_uid: str, why: str, trainee_uids: list[str]) -> tuple[list[int], dict]:
+        """The attempts of these trainee ids that the class refused for a reason holding `why`
+        and that were never sent since: their ids here, and the batch push_attempts takes (as
+        `batch`). What the pusher sends again once the reason is gone (push.resend_claimed)."""
+        marks = ", ".join(f"?{n}" for n in range(4, 4 + len(trainee_uids)))
+        with self._lock:
+            return self._batch(class_uid, -1, _SET_ASIDE_FOR.format(marks), [why, *trainee_uids])
 
     def _batch(self, class_uid: str, size: int, where: str = _WAITING, more: tuple | list = ()
                ) -> tuple[list[int], dict]:

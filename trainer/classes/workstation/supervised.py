@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 
 import psycopg
 
-from trainer.classes.workstation.push import BATCH, UnsendableError, each_refused
+from trainer.classes.workstation.push import BATCH, UnsendableError, each_refused, resend_claimed
 from trainer.classes.workstation.queue import Queue
 from trainer.progress.supervised import round_uid
 
 #: a supervised round waiting for the class (its uid the first parameter)
 _WAITING = ("NOT EXISTS (SELECT 1 FROM class_supervised c WHERE c.class_uid = ?1 AND c.round_id = r.id)")
+#: a supervised round the class refused (set aside) for a reason holding the third parameter's
+#: words, of the trainees whose ids are the parameters from the fourth on
+_SET_ASIDE_FOR = ("EXISTS (SELECT 1 FROM class_supervised c WHERE c.class_uid = ?1 AND c.round_id = r.id "
+                  "AND instr(c.reason, ?3) > 0) AND t.uid IN ({})")
 _ROUND = ("round_uid", "game", "difficulty", "finished", "pace", "score", "d_prime", "false_alarms", "flags")
 
 
@@ -29,10 +34,13 @@ def waiting(queue: Queue, class_uid: str | None) -> int:
     return queue.read(f"SELECT count(*) FROM supervised_rounds r WHERE {_WAITING}", (class_uid or "",))[0][0]
 
 
-def batch(queue: Queue, class_uid: str, size: int) -> tuple[list[int], list[dict]]:
-    """The oldest `size` waiting rounds: their ids here, and each as push_supervised takes it."""
+def batch(queue: Queue, class_uid: str, size: int, where: str = _WAITING, more: tuple | list = ()
+          ) -> tuple[list[int], list[dict]]:
+    """The oldest `size` waiting rounds (or those `where` names, its parameters from the third
+    on `more`): their ids here, and each as push_supervised takes it."""
     rows = queue.read(f"SELECT r.*, t.uid AS trainee_uid FROM supervised_rounds r JOIN trainees t "
-                      f"ON t.id = r.trainee_id WHERE {_WAITING} ORDER BY r.id LIMIT ?2", (class_uid, size))
+                      f"ON t.id = r.trainee_id WHERE {where} ORDER BY r.id LIMIT ?2",
+                      (class_uid, size, *more))
     if not rows:
         return [], []
     ids = [r["id"] for r in rows]
@@ -47,13 +55,18 @@ def batch(queue: Queue, class_uid: str, size: int) -> tuple[list[int], list[dict
                   "faults": faults.get(r["id"], [])} for r in rows]
 
 
-def push_rounds(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> tuple[int, int]:
-    """Send the oldest `size` waiting rounds in one transaction, with their trainees: (sent,
-    refused); (0, 0) when none waits. A round the server refuses is found (each_refused) and set
-    aside with its reason, the others sent."""
-    ids, rounds = batch(queue, class_id, size)
-    if not ids:
-        return 0, 0
+def set_aside_for(queue: Queue, class_uid: str, why: str, trainee_uids: list[str]
+                  ) -> tuple[list[int], list[dict]]:
+    """The rounds of these trainee ids that the class refused for a reason holding `why` (set
+    aside: their `class_supervised` row holds it), as `batch` gives them. What the pusher sends
+    again once the reason is gone (push.resend_claimed)."""
+    marks = ", ".join(f"?{n}" for n in range(4, 4 + len(trainee_uids)))
+    return batch(queue, class_uid, -1, _SET_ASIDE_FOR.format(marks), [why, *trainee_uids])
+
+
+def sender(conn: psycopg.Connection, queue: Queue, class_id: str) -> Callable[[list[tuple[int, dict]]], None]:
+    """send(part): part's rounds ((id here, round)) pushed with their trainees in one transaction,
+    then marked sent in the file (a round set aside before is sent now: its reason goes)."""
     trainees = {t["uid"]: t for t in queue.trainees()}
 
     def send(part: list[tuple[int, dict]]) -> None:
@@ -67,11 +80,25 @@ def push_rounds(conn: psycopg.Connection, queue: Queue, class_id: str, size: int
             conn.execute("SELECT push_attempts(%s::jsonb)", (people,))
             conn.execute("SELECT push_supervised(%s::jsonb)", (text,))
         queue.write("INSERT INTO class_supervised (class_uid, round_id, at) VALUES (?, ?, ?) "
-                    "ON CONFLICT DO NOTHING", [(class_id, i, time.time()) for i, _ in part])
+                    "ON CONFLICT DO UPDATE SET at = excluded.at, reason = NULL",
+                    [(class_id, i, time.time()) for i, _ in part])
 
-    refused = each_refused(send, list(zip(ids, rounds, strict=True)))
+    return send
+
+
+def push_rounds(conn: psycopg.Connection, queue: Queue, class_id: str, size: int = BATCH) -> tuple[int, int]:
+    """Send the oldest `size` waiting rounds in one transaction, with their trainees: (sent,
+    refused); (0, 0) when none waits. A round the server refuses is found (each_refused) and set
+    aside with its reason, the others sent; the rows of their trainee ids set aside for a claim
+    are sent with them (push.resend_claimed) and counted sent."""
+    ids, rounds = batch(queue, class_id, size)
+    if not ids:
+        return 0, 0
+    items = list(zip(ids, rounds, strict=True))
+    refused = each_refused(sender(conn, queue, class_id), items)
     if refused:
         queue.write("INSERT INTO class_supervised (class_uid, round_id, at, reason) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT DO NOTHING",
                     [(class_id, i, time.time(), why.removeprefix("refused ")) for (i, _), why in refused])
-    return len(ids) - len(refused), len(refused)
+    again = resend_claimed(conn, queue, class_id, items, refused)
+    return len(ids) - len(refused) + again, len(refused)
