@@ -126,22 +126,21 @@ def test_screenshot_problems_are_one_clear_line(qtbot, tmp_path):
 
 def test_a_screenshot_in_the_dark_theme_is_dark_and_a_theme_alone_is_refused(qtbot, tmp_path):
     """`make screenshots` draws every screen in both themes; --theme is only for a screenshot."""
-    from ui.qt import QImage
+    from ui.qt import QApplication, QImage
+    from ui.shell import theme as themes
 
     grounds = {}
-    for theme in ("light", "dark"):  # the dark one by the program: this process stays light
-        out = tmp_path / f"rules-{theme}.png"
-        if theme == "dark":
-            done = run_command("--screenshot", str(out), "--screen", "rules", "--theme", theme,
-                               env={"QT_QPA_PLATFORM": "offscreen"})
-            assert done.returncode == 0, done.stderr
-        else:
+    try:
+        for theme in ("light", "dark"):
+            out = tmp_path / f"rules-{theme}.png"
             code, err = shot_here("--screenshot", str(out), "--screen", "rules", "--theme", theme)
             assert code == 0, err
-        grounds[theme] = QImage(str(out)).pixelColor(1400, 880).lightness()  # the window's ground
+            grounds[theme] = QImage(str(out)).pixelColor(1400, 880).lightness()  # the window's ground
+    finally:  # the picture's theme is the process's: put back the light one a light picture leaves
+        themes.apply(QApplication.instance(), "light")
     assert grounds["dark"] < 60 < 200 < grounds["light"], grounds
-    done = run_command("--theme", "dark", env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2 and "--theme goes with --screenshot" in done.stderr
+    code, err = refused_here("--theme", "dark")
+    assert code == 2 and "--theme goes with --screenshot" in err
     code, err = refused_here("--screenshot", str(tmp_path / "x.png"), "--theme", "purple")
     assert code == 2 and "invalid choice" in err and "Traceback" not in err
 
@@ -157,8 +156,8 @@ def test_a_reproducible_screenshot_is_the_same_bytes_twice(tmp_path):
         assert done.returncode == 0, done.stderr
         shots.append(out.read_bytes())
     assert shots[0] == shots[1]
-    done = run_command("--reproducible", env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2 and "--reproducible goes with --screenshot" in done.stderr
+    code, err = refused_here("--reproducible")
+    assert code == 2 and "--reproducible goes with --screenshot" in err
 
 
 def test_a_reproducible_picture_stops_every_clock_and_seeds_the_demonstration():
@@ -209,9 +208,8 @@ def test_screenshot_with_db_renders_that_file_by_the_real_start_path(qtbot, tmp_
     assert "Ivy Teach" not in window.windowTitle(), "an instructor profile needs its passphrase"
     window.close()
     out = tmp_path / "exam.png"
-    done = run_command("--screenshot", str(out), "--screen", "exam", "--db", str(db),
-                       env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", done.stderr
+    code, err = shot_here("--screenshot", str(out), "--screen", "exam", "--db", str(db))
+    assert code == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", err
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"not a database" * 10)
     code, err = shot_here("--screenshot", str(tmp_path / "bad.png"), "--screen", "exam", "--db", str(bad))
@@ -320,17 +318,16 @@ def test_a_screenshot_at_a_laptops_size_and_a_bad_size_in_one_line(qtbot, tmp_pa
     from ui.qt import QImage
 
     out = tmp_path / "practice.png"
-    done = run_command("--screenshot", str(out), "--screen", "practice", "--size", "1366x768",
-                       env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 0, done.stderr
+    code, err = shot_here("--screenshot", str(out), "--screen", "practice", "--size", "1366x768")
+    assert code == 0, err
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1366, 768)
     for bad in ("1366", "1366x", "x768", "-5x768", "1366x768x2", "99999x768", "0x0", "١٣٦٦x768"):
         code, err = refused_here("--screenshot", str(tmp_path / "x.png"), f"--size={bad}")
         assert code == 2 and "is not a size such as 1366x768" in err, bad
         assert "Traceback" not in err and not (tmp_path / "x.png").exists(), bad
-    done = run_command("--size", "1366x768", env={"QT_QPA_PLATFORM": "offscreen"})
-    assert done.returncode == 2 and "--size goes with --screenshot" in done.stderr
+    code, err = refused_here("--size", "1366x768")
+    assert code == 2 and "--size goes with --screenshot" in err
 
 
 def refused_here(*args: str) -> tuple[int, str]:

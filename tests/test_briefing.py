@@ -47,6 +47,37 @@ def leaks(text: str, scenario) -> list[str]:
                   if re.search(re.escape(a.lower()) + r"(?![\d,])", text.lower()))
 
 
+@pytest.fixture(scope="module")
+def one_screen():
+    """One practice screen for the module's rounds, as the app deals every round on one: made in
+    the module's first test that asks for it (in that test's own settings) and kept for the rest
+    (KEPT); never shown, since what the trainee is told is the text of its labels."""
+    from tests.support.qt import KEPT
+
+    made = []
+
+    def screen():
+        if not made:
+            from ui.practice.screen import PracticeScreen
+
+            made.append(PracticeScreen())
+            made[0].setProperty(KEPT, True)
+        return made[0]
+
+    yield screen
+    for screen in made:
+        screen.stop()
+        screen.deleteLater()
+
+
+@pytest.fixture
+def practice_screen(qtbot, one_screen):
+    """The module's practice screen, its round stopped after each test (no clock left running)."""
+    screen = one_screen()
+    yield screen
+    screen.stop()
+
+
 def shown(qtbot, screen, scenario) -> str:
     """All the screen says before the round: its heading, the throw count, the briefing."""
     screen.start(scenario)

@@ -74,8 +74,8 @@ def main() -> None:
         first = reach(game, args.rounds)
         last = max(first.values())
         print(f"{game}: {len(first)} steps of ui/ in {args.rounds} rounds, the last new one in round "
-              f"{last + 1}; the test plays {ROUNDS_PER_GAME}"
-              + ("" if last < ROUNDS_PER_GAME else ": TOO FEW"), flush=True)
+              f"{last + 1}; the test plays {ROUNDS_PER_GAME[game]}"
+              + ("" if last < ROUNDS_PER_GAME[game] else ": TOO FEW"), flush=True)
 
 
 if __name__ == "__main__":
