@@ -69,14 +69,20 @@ def _parsed(parser, argv: list[str], capsys) -> tuple[object, str, str]:
     return got, out, err
 
 
+@pytest.fixture(scope="module")
+def every_command():
+    """The parser of every command, built once: parsing changes nothing of a parser."""
+    return cli.build_parser()
+
+
 @pytest.mark.parametrize("command", commands.ALL, ids=lambda c: c.NAME)
-def test_a_command_parsed_alone_reads_as_it_does_among_all(command, capsys):
+def test_a_command_parsed_alone_reads_as_it_does_among_all(command, capsys, every_command):
     """A command's run builds its own parser only (trainer.cli.build_parser(argv)): its help, a
     usage error and a good line read exactly as with every command's parser built."""
     alone = cli.build_parser([command.NAME])
     [choices] = [a.choices for a in alone._actions if a.dest == "command"]
     assert list(choices) == [command.NAME]
     for argv in ([command.NAME, "--help"], [command.NAME, "--no-such-option"], [command.NAME]):
-        assert _parsed(alone, argv, capsys) == _parsed(cli.build_parser(), argv, capsys)
+        assert _parsed(alone, argv, capsys) == _parsed(every_command, argv, capsys)
     assert _parsed(cli.build_parser(["nonsense"]), ["nonsense"], capsys) == _parsed(
-        cli.build_parser(), ["nonsense"], capsys)
+        every_command, ["nonsense"], capsys)
