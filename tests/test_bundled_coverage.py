@@ -9,12 +9,12 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from tests.support.library import bundled
 from trainer.exams import bundled_forms
-from trainer.library import load_library
 from trainer.paths import resources_dir, scenarios_dir
 from trainer.procedure import Do, build
 
-LIBRARY = load_library()
+LIBRARY = bundled()
 PLAYED = {s.id: (s, build(s)) for s in LIBRARY.scenarios}
 RANK = (1, 6, 5, 4, 3, 2)  # § 675a.2(d): ace, 6, 5, 4, 3, 2
 FACE_KEY = {1: "ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}

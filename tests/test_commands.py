@@ -57,3 +57,32 @@ def test_loading_the_commands_loads_nothing_they_run():
                          cwd=ROOT)
     assert out.stdout.strip() == str(sorted(["trainer", "trainer.cli", "trainer.errors", "trainer.faces",
                                              "trainer.vocabulary"]))
+
+
+def _parsed(parser, argv: list[str], capsys) -> tuple[object, str, str]:
+    """What the parser makes of argv: its namespace or exit status, then stdout and stderr."""
+    try:
+        got = vars(parser.parse_args(argv))
+    except SystemExit as e:
+        got = e.code
+    out, err = capsys.readouterr()
+    return got, out, err
+
+
+@pytest.fixture(scope="module")
+def every_command():
+    """The parser of every command, built once: parsing changes nothing of a parser."""
+    return cli.build_parser()
+
+
+@pytest.mark.parametrize("command", commands.ALL, ids=lambda c: c.NAME)
+def test_a_command_parsed_alone_reads_as_it_does_among_all(command, capsys, every_command):
+    """A command's run builds its own parser only (trainer.cli.build_parser(argv)): its help, a
+    usage error and a good line read exactly as with every command's parser built."""
+    alone = cli.build_parser([command.NAME])
+    [choices] = [a.choices for a in alone._actions if a.dest == "command"]
+    assert list(choices) == [command.NAME]
+    for argv in ([command.NAME, "--help"], [command.NAME, "--no-such-option"], [command.NAME]):
+        assert _parsed(alone, argv, capsys) == _parsed(every_command, argv, capsys)
+    assert _parsed(cli.build_parser(["nonsense"]), ["nonsense"], capsys) == _parsed(
+        every_command, ["nonsense"], capsys)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import killed
 from tests.support.damage import (
     T0,
     beside,
@@ -362,9 +363,7 @@ CHILD = textwrap.dedent("""
 
 
 def first_start(path: Path, kill_at: int) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", CHILD, str(path), str(kill_at)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return killed.run(CHILD, str(path), str(kill_at))
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -428,9 +427,7 @@ LEFTOVER_CHILD = textwrap.dedent("""
 
 
 def started(path: Path, kill_at: int) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", LEFTOVER_CHILD, str(path), str(kill_at)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return killed.run(LEFTOVER_CHILD, str(path), str(kill_at))
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")

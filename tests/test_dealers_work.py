@@ -4,10 +4,10 @@ shooter's badge moves when the shaker is passed, not when the 7 shows."""
 
 from __future__ import annotations
 
-from tests.support.paths import ROOT
-from trainer import Automation, Do, Mark, PracticeRound, load_library
+from tests.support.library import bundled
+from trainer import Automation, Do, Mark, PracticeRound
 
-LIBRARY = load_library(ROOT / "scenarios")
+LIBRARY = bundled()
 
 
 def steps(scenario_id: str):

@@ -129,6 +129,23 @@ def test_a_form_round_trips_through_the_database_and_a_file(store, tmp_path):
     assert [s.item_count for s in form_summaries(store)] == [4]
 
 
+def test_a_stored_form_is_read_once_and_read_again_when_its_row_changes(store, tmp_path):
+    """Certifying many sittings of one form reads it each time (its items played again): the
+    same stored row gives the same form, read once; an archived form is read as archived."""
+    form = small_form()
+    add_form(store, form)
+    first = get_form(store, form.uid)
+    assert get_form(store, form.uid) is first
+    with Store.open(tmp_path / "other.db") as other:
+        add_form(other, form)
+        assert get_form(other, form.uid) is first  # the same row in another file: the same form
+    archive_form(store, form.uid)
+    archived = get_form(store, form.uid)
+    assert archived.archived and not first.archived and archived.digest == first.digest
+    restore_form(store, form.uid)
+    assert not get_form(store, form.uid).archived
+
+
 def test_a_different_form_under_a_taken_uid_is_refused(store):
     add_form(store, small_form(uid="f1"))
     with pytest.raises(FormError, match="another form with the id f1"):

@@ -13,9 +13,9 @@ import pytest
 
 from tests.support.fuzz import TARGETS, fuzz, run_cli
 from tests.support.hostile_seeds import correct, form_file, results_file
+from tests.support.library import bundled
 from trainer.exams import ExamError, import_form
 from trainer.exams.forms import read_form
-from trainer.library import load_library
 from trainer.progress import ResultsFileError, Store, import_results
 
 #: hostile inputs each target gets in the default run (tests/benchmarks/fuzz_hostile.py: 5,000)
@@ -23,7 +23,7 @@ CASES = 200
 
 
 def scenario_text(scenario_id: str = "ph-first-shake") -> str:
-    return load_library().by_id(scenario_id).text
+    return bundled().by_id(scenario_id).text
 
 
 def huge_negative(tmp_path):

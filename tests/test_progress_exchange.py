@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import json
 
@@ -28,11 +27,10 @@ T0 = 1_700_000_000.123456
 SCENARIOS = ("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive")
 
 
-@functools.cache
 def bundled(scenario_id: str):
-    from trainer.library import load_library
+    from tests.support import library
 
-    return load_library().by_id(scenario_id)
+    return library.bundled().by_id(scenario_id)
 
 
 def record(trainee: int, n: int, **more) -> AttemptRecord:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 
-from tests.support.paths import ROOT
-from trainer import Automation, Do, PracticeRound, load_library
+from tests.support.library import bundled
+from trainer import Automation, Do, PracticeRound
 
-LIBRARY = load_library(ROOT / "scenarios")
+LIBRARY = bundled()
 #: the class server's bounds on an item's answer (s023, s034), read from its migration's words
 SERVER_BYTES, SERVER_ACTIONS = 262_144, 2_000
 

@@ -35,13 +35,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; or, when `argv` starts with a command's name, of that command
+    alone, which parses `argv` as the whole one does (a command's words, usage, help and errors
+    are its own) without building the others' (most of a command's start: 45 ms of 22 parsers)."""
     p = _Parser(prog="dealer-trainer", description="Dealer Trainer's engine commands.",
                 epilog="Run dealer-trainer with no command to open the app.")
     p.add_argument("--version", action="version", version=f"dealer-trainer {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, required=True)
+    named = argv[0] if argv and argv[0] in _RUN else None
     for command in commands.ALL:
-        command.add_arguments(sub.add_parser(command.NAME, help=command.HELP))
+        if named in (None, command.NAME):
+            command.add_arguments(sub.add_parser(command.NAME, help=command.HELP))
     return p
 
 
@@ -55,7 +60,8 @@ def utf8_output() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     utf8_output()
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     if hasattr(sys.stdin, "reconfigure"):  # JSON is UTF-8 whatever the locale; a byte that is not
         sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")  # is refused by loads()
     from trainer.exams.errors import ExamError

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from tests.support.library import bundled
 from trainer.exams import FormItem, new_form, start_exam
 from trainer.grading import correct_log, grade
-from trainer.library import load_library
 from trainer.procedure import Do, build
 from trainer.supervise.scoring import Flag
 
@@ -15,7 +15,7 @@ PASS = "correct horse battery"
 
 def form(ids=("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive"), *, supervised=(), **more):
     """`supervised`: (scenario id, faults, seed) of supervise items after the dealer's items."""
-    lib = load_library()
+    lib = bundled()
     items = [*(lib.by_id(i) for i in ids),
              *(FormItem.supervised(lib.by_id(i), faults, seed) for i, faults, seed in supervised)]
     return new_form("Floor supervisor exam", items, time_limit_seconds=900,

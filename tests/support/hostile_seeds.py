@@ -38,11 +38,11 @@ def settle_requests() -> list[dict]:
 
 def correct(scenario_id: str, automation=None, seconds_each: float = 2.5):
     """(the scenario, its log done right at `automation`, or its own, and the grade)."""
+    from tests.support.library import bundled
     from trainer.grading import correct_log, grade
-    from trainer.library import load_library
     from trainer.procedure import build
 
-    s = load_library().by_id(scenario_id)
+    s = bundled().by_id(scenario_id)
     automation = automation or s.automation
     proc = build(s)
     log = correct_log(proc, automation, seconds_each=seconds_each)
@@ -84,9 +84,9 @@ def results_file(path: Path) -> dict:
 
     with Store.open(path) as store:
         ana = store.add_trainee("Ana Ruiz")
-        from trainer.library import load_library
+        from tests.support.library import bundled
 
-        rounds = [load_library().by_id(sid) for sid in SCENARIOS] + dealt_rounds()
+        rounds = [bundled().by_id(sid) for sid in SCENARIOS] + dealt_rounds()
         for n, scenario in enumerate(rounds):
             clock = iter(float(k) for k in range(10_000))
             worked = PracticeRound(scenario, clock=lambda clock=clock: next(clock))
@@ -106,10 +106,10 @@ def results_file(path: Path) -> dict:
 def form_file(*, supervise: bool = False) -> dict:
     """An exam form file of two items; with `supervise`, a third: a supervise item (its faults
     dealt from a seed, trainer.exams.forms)."""
+    from tests.support.library import bundled
     from trainer.exams import FormItem, new_form
-    from trainer.library import load_library
 
-    lib = load_library()
+    lib = bundled()
     items = [lib.by_id("ph-first-shake"), lib.by_id("tdf-goal-line-stand")]
     if supervise:
         items.append(FormItem.supervised(lib.by_id("pgd-sum-a-sixteen"), 1, "hostile"))

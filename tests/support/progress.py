@@ -11,13 +11,13 @@ T0 = 1_700_000_000.0
 def played_round(store, trainee: int, scenario_id: str = "ph-first-shake"):
     """A round worked through the engine as the practice screen works it: every step due, with the
     first payout $1.00 short; recorded as the app records it. (the round, its attempt id)."""
-    from trainer.library import load_library
+    from tests.support.library import bundled
     from trainer.practice import PracticeRound
     from trainer.procedure import Do
     from trainer.progress import attempt_of
 
     clock = iter(float(k) for k in range(1000))
-    r = PracticeRound(load_library().by_id(scenario_id), clock=lambda: next(clock))
+    r = PracticeRound(bundled().by_id(scenario_id), clock=lambda: next(clock))
     short = True
     states = []
     while (e := r.next_expected()) is not None:

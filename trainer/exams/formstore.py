@@ -12,6 +12,7 @@ import json
 import os
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 from trainer.exams.canonical import digest as content_digest
 from trainer.exams.errors import FormError, FormFileError
@@ -61,6 +62,16 @@ def add_form(store: Store, form: ExamForm) -> bool:
 
 
 def _form(row: dict) -> ExamForm:
+    """The form a stored row holds, read and checked whole (every item's scenario played)."""
+    return _form_of(tuple(row.items()))
+
+
+@lru_cache(maxsize=16)
+def _form_of(fields: tuple) -> ExamForm:
+    """The same row read once per process: a form never changes once stored, and the result is
+    immutable, so certifying N sittings of one form, or listing the forms again, reads it once
+    (a form's read plays its items: tens of milliseconds). An error is raised each time."""
+    row = dict(fields)
     try:
         items = tuple(item_from_json(it, f"items[{i}]")
                       for i, it in enumerate(stored_json(row["items"], "items", list)))
