@@ -8,14 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from tests.support.paths import ROOT
+from tests.support.library import bundled
 from trainer import games
 from trainer.drills import random_round
-from trainer.library import load_library
 from trainer.money import fmt_dollars
 from trainer.procedure import Do, build
 
-LIBRARY = load_library(ROOT / "scenarios")
+LIBRARY = bundled()
 QUIET = [s.id for s in LIBRARY.scenarios if s.difficulty >= 3]
 DEALT = [(game, difficulty) for game in games.GAME_IDS for difficulty in (3, 4, 5)]
 

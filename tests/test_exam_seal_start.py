@@ -243,10 +243,10 @@ def test_a_home_sitting_is_sealed_under_its_code_alone_as_before(tmp_path, ivy):
 
 
 def pool():
+    from tests.support.library import bundled
     from trainer.exams import new_form
-    from trainer.library import load_library
 
-    lib = load_library()
+    lib = bundled()
     ids = ("ph-first-shake", "pgd-sum-a-sixteen", "tdf-opening-drive", "hrd-four-fives")
     return new_form("Pooled exam", [lib.by_id(i) for i in ids], time_limit_seconds=900, created_by="Ivy",
                     attempts_allowed=3, uid="pool-1", draw=2)

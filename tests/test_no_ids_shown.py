@@ -8,15 +8,14 @@ from dataclasses import replace
 
 import pytest
 
-from tests.support.paths import ROOT
+from tests.support.library import bundled
 from tests.support.practice_screen import answer, do_next
 from trainer import games, paytable
-from trainer.library import load_library
 from trainer.procedure import Automation, Do
 from trainer.readings import BY_ID
 from trainer.vocabulary import Automation as Automations
 
-LIBRARY = load_library(ROOT / "scenarios")
+LIBRARY = bundled()
 
 
 def ids() -> set[str]:

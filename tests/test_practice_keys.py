@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.paths import ROOT
+from tests.support.library import bundled
 from tests.support.practice_screen import answer, click_wager, do_next
 from trainer.grading import grade
-from trainer.library import load_library
 from trainer.procedure import Automation, Do
 from trainer.progress import Mode
 
-LIBRARY = load_library(ROOT / "scenarios")
+LIBRARY = bundled()
 
 
 class Trainee:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.paths import ROOT
+from tests.support.library import bundled
 from tests.support.practice_screen import answer, click_place, click_wager, do_next, work
-from trainer.library import load_library
 from trainer.procedure import Automation, Do
 from trainer.progress import Mode
 
-LIBRARY = load_library(ROOT / "scenarios")
+LIBRARY = bundled()
 #: one bundled scenario per game, worked to the end through the screen
 PLAYED = ["ph-six-eight-shake-pays", "tdf-opening-drive", "hrd-extra-roll-partial", "hrd6-three-pairs",
           "pgd-beat-it-by-four",
@@ -673,7 +672,6 @@ def test_after_the_round_the_action_buttons_are_off_until_the_next(qtbot, screen
 def test_props_and_hops_actions_with_undo_fit_two_rows_in_a_1024_window(qtbot):
     """The Undo button made Props & Hops' action bar three rows in a window 1024 px wide: its
     seventeen actions and the round's three buttons fit in two, each showing its words."""
-    from trainer import load_library
     from ui.practice.actions import words
     from ui.qt import QApplication, QPalette
     from ui.shell import theme
@@ -692,7 +690,7 @@ def test_props_and_hops_actions_with_undo_fit_two_rows_in_a_1024_window(qtbot):
     window.show()
     qtbot.waitExposed(window)
     screen = window.show_screen("practice").screen
-    screen.start(load_library().by_id("ph-no-roll-calls"))
+    screen.start(LIBRARY.by_id("ph-no-roll-calls"))
     qtbot.waitUntil(lambda: screen.actions.isVisible())
     bar = screen.actions
     assert screen.undo_button in bar.after and len(bar.buttons) == 17
