@@ -304,7 +304,8 @@ class FormsTab:
     def _forms_tab(self) -> QWidget:
         w = QWidget()
         v = QVBoxLayout(w)
-        self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts", "In the class"])
+        self.forms = table(["Form", "Games", "Parts", "Time", "Pass mark", "Attempts", "In the class"],
+                            stretch=1)  # the form's name read whole, as the Exam list's
         self.forms.horizontalHeaderItem(IN_CLASS).setToolTip(
             "Given to the class: trainees start it on the class's workstations with no sitting, "
             "as many times as the class allows (read from the class server)")
