@@ -42,7 +42,7 @@ class SettleDialog(ReasonDialog):
         # nothing to make, so a flood of them must not bury a real one (the seventh cold review,
         # #142)
         self.claims = sorted((c for c in claims if c.settled is None), key=lambda c: c.row_name is None)
-        self.call_server, self.said = settle, None
+        self.call_server = settle
         self.claim = QComboBox()
         self.claim.setAccessibleName("The claim")
         self.claim.addItems([claim_choice(c) for c in self.claims] or ["no claim waits to be settled"])
@@ -91,10 +91,5 @@ class SettleDialog(ReasonDialog):
         self.said = self.call_server(c.uid, c.login if self.claimant.isChecked() else None, reason)
 
     def accept(self) -> None:
-        if not self.claims:
-            return
-        super().accept()
-        if self.said is not None:
-            from ui.shell.server_call import status_bar_of
-
-            status_bar_of(self.parentWidget() or self)(self.said)
+        if self.claims:
+            super().accept()

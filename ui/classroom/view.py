@@ -595,12 +595,14 @@ class ReasonDialog(QDialog):
     """One thing done in the class for good, with a reason: what it is (`what`, rich text), a
     reason (kept with it, 500 characters at most), then the button (`verb`), which calls `call`
     with the reason. The call is short, on the GUI thread (ui.shell.server_call); a refusal is one
-    line here, "Not <done>: why"."""
+    line here, "Not <done>: why". A line the call leaves in `said` is shown in the window's status
+    bar once done."""
 
     def __init__(self, title: str, what: str, placeholder: str, verb: str, doing: str, done: str,
                  call, parent=None):
         super().__init__(parent)
         self.call, self.doing, self.not_done = call, doing, f"Not {done}"  # (QDialog has a done())
+        self.said: str | None = None
         self.setWindowTitle(title)
         layout = QVBoxLayout(self)
         label = QLabel(what)
@@ -646,6 +648,10 @@ class ReasonDialog(QDialog):
         except (ClassServerError, ExamError) as e:  # the class's refusal, or the exam ledger's words
             return self.say(f"{self.not_done}: {e}")
         super().accept()
+        if self.said is not None:
+            from ui.shell.server_call import status_bar_of
+
+            status_bar_of(self.parentWidget() or self)(self.said)
 
 
 class RetractDialog(ReasonDialog):
@@ -778,7 +784,7 @@ class GiveBackDialog(ReasonDialog):
     line `dealer-trainer give-back-attempt` lists), the first of the trainee `chosen` selected;
     a reason; then Give back, which calls `give_back(result_uid, reason)` (ReasonDialog). The
     line it answers, that the attempt was given back, is shown in the window's status bar
-    (`given`), as the command prints it."""
+    (`said`), as the command prints it."""
 
     def __init__(self, starts: list[dict], give_back, parent=None, *, chosen: str | None = None):
         from trainer.exams import start_line
@@ -791,7 +797,7 @@ class GiveBackDialog(ReasonDialog):
             "back is never taken back.",
             "Why it is given back (kept with it)", "&Give back", "Giving back in the class",
             "given back", self._give_back, parent)
-        self.starts, self.call_server, self.given = list(starts), give_back, None
+        self.starts, self.call_server = list(starts), give_back
         self.attempt = QComboBox()
         self.attempt.setAccessibleName("The attempt")
         self.attempt.addItems([start_choice(s) for s in self.starts]
@@ -808,16 +814,11 @@ class GiveBackDialog(ReasonDialog):
 
     def _give_back(self, reason: str) -> None:
         start = self.starts[self.attempt.currentIndex()]
-        self.given = self.call_server(start["result"], reason)
+        self.said = self.call_server(start["result"], reason)
 
     def accept(self) -> None:
-        if not self.starts:
-            return
-        super().accept()
-        if self.given is not None:
-            from ui.shell.server_call import status_bar_of
-
-            status_bar_of(self.parentWidget() or self)(self.given)
+        if self.starts:
+            super().accept()
 
 
 LEFT_OUT_SHOWN = 3  # attempts not listed that the trainee's window names (its tooltip names all)
