@@ -93,6 +93,23 @@ def test_the_private_key_is_sealed_under_the_passphrase_with_strong_scrypt(tmp_p
         write_private_key(path, ivy, PASS)
 
 
+def test_a_key_file_that_exists_is_refused_before_the_passphrase_is_derived(tmp_path, ivy,
+                                                                            monkeypatch):
+    """Its name taken: the refusal comes before scrypt's half second and 128 MiB (the function)
+    and before the passphrase is asked (the command, which has no terminal to ask it on here)."""
+    import trainer.exams.keys as keys
+
+    path = tmp_path / "ivy.key"
+    path.write_text("someone's key")
+    monkeypatch.setattr(keys, "_derive", lambda *_: pytest.fail("the passphrase was derived"))
+    with pytest.raises(KeyFileError, match="never overwritten"):
+        write_private_key(path, ivy, PASS)
+    done = run_here("instructor-key", "Ivy Park", "--out", str(path))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"{path}: already exists; a key file is never overwritten")
+    assert path.read_text() == "someone's key" and not (tmp_path / "ivy.key.pub").exists()
+
+
 def test_a_swapped_public_key_in_the_key_file_is_refused(tmp_path, ivy):
     path = tmp_path / "ivy.key"
     write_private_key(path, ivy, PASS)
@@ -231,8 +248,9 @@ def test_a_clean_result_is_certified_and_verifies_with_the_public_key_alone(ledg
     # an auditor's machine: only the public key file
     write_public_key(tmp_path / "ivy.pub", ivy.public)
     (tmp_path / "certs.json").write_text(json.dumps([certificate]))
-    done = run_command("verify-results", str(tmp_path / "certs.json"),
-                       "--public-key", str(tmp_path / "ivy.pub"))
+    # the program itself verifies in test_issue_sit_submit_certify_verify_through_the_commands
+    done = run_here("verify-results", str(tmp_path / "certs.json"),
+                    "--public-key", str(tmp_path / "ivy.pub"))
     assert done.returncode == 0, done.stderr
     assert "1 certificate verified" in done.stdout and ivy.public.fingerprint in done.stdout
     certificate["trainee"] = "Someone Else"  # a certificate passed on under another name

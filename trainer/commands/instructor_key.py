@@ -30,8 +30,9 @@ def run(args) -> int:
     key = InstructorKey.generate(name)
     out = Path(args.out)
     public = out.with_name(out.name + ".pub")
-    if public.exists():
-        raise RequestError(str(public), "already exists; a key file is never overwritten")
+    for existing in (out, public):  # refused before the passphrase is asked
+        if existing.exists():
+            raise RequestError(str(existing), "already exists; a key file is never overwritten")
     write_private_key(out, key, passphrase(args, new=True))
     write_public_key(public, key.public)
     print(f"{out}: the private key of {name}, sealed under the passphrase: keep it on your machine")

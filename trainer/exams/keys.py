@@ -135,6 +135,8 @@ def write_private_key(path: str | os.PathLike, key: InstructorKey, passphrase: s
     n = SCRYPT_N if n is None else n
     if problem := passphrase_problem(passphrase, name=key.name):
         raise KeyFileError(f"That passphrase is too weak: {problem.rstrip('.')}.")
+    if Path(path).exists():  # refused before scrypt's time and memory (_write_new still decides)
+        raise _never_overwritten(Path(path))
     salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
     header = {"format": PRIVATE_FORMAT, "version": VERSION, "name": key.name,
               "public": key.public.raw.hex(),
@@ -219,14 +221,17 @@ def _read(path: str | os.PathLike, fmt: str, kind: str) -> dict:
     return doc
 
 
+def _never_overwritten(target: Path) -> KeyFileError:
+    return KeyFileError(f"{target} already exists; a key file is never overwritten", path=str(target))
+
+
 def _write_new(path: str | os.PathLike, doc: dict, mode: int = 0o600) -> None:
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(target, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), mode)
     except FileExistsError:
-        raise KeyFileError(f"{target} already exists; a key file is never overwritten",
-                           path=str(target)) from None
+        raise _never_overwritten(target) from None
     except OSError as e:
         raise KeyFileError(f"cannot write {target} ({e.strerror or e})", path=str(target)) from None
     with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
