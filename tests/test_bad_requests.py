@@ -299,7 +299,7 @@ def test_command_rejects_empty_stdin():
 def test_jsonl_answers_every_line(bad, field):
     first, last = PH, with_(TDF, throws=[{"green": [2, 2], "red": 2}])
     stdin = "\n".join([json.dumps(first), bad, json.dumps(last)]) + "\n"
-    p = run_settle(stdin, "--jsonl")
+    p = settle_here(stdin, "--jsonl")
     assert "Traceback" not in p.stderr, p.stderr
     out = p.stdout.splitlines()
     assert len(out) == 3, p.stdout
@@ -327,8 +327,7 @@ def test_jsonl_empty_stdin():
     {"game": "pai-gow-dice", "options": {"sum_paytable": ["A"]}},
 ])
 def test_values_of_the_wrong_type_are_named_not_crashed_on(request_):
-    done = subprocess.run([sys.executable, "-m", "trainer", "settle"], input=json.dumps(request_),
-                          capture_output=True, text=True)
+    done = settle_here(json.dumps(request_))
     assert done.returncode == 2, done.stderr
     assert "internal error" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
@@ -348,8 +347,7 @@ WAGER = '{"game": "props-and-hops", "wagers": [{"seat": 1, "bet": "field", "amou
     ('"\\ud800"', "wagers[0].amount", "is not a number of dollars"),
 ])
 def test_extreme_numbers_and_lone_surrogates_are_named_with_exit_2(amount, field, says):
-    done = subprocess.run([sys.executable, "-m", "trainer", "settle"], input=WAGER % amount,
-                          capture_output=True, text=True)
+    done = settle_here(WAGER % amount)
     assert done.returncode == 2 and done.stdout == "", done.stderr
     assert done.stderr.startswith(f"{field}: ") and says in done.stderr, done.stderr
 
@@ -397,6 +395,5 @@ def test_a_key_that_is_no_name_is_still_named(key, field):
 
 
 def test_a_request_larger_than_the_cap_is_refused_by_name():
-    done = subprocess.run([sys.executable, "-m", "trainer", "settle"],
-                          input=WAGER % ('"5"' + " " * 1_000_000), capture_output=True, text=True)
+    done = settle_here(WAGER % ('"5"' + " " * 1_000_000))
     assert done.returncode == 2 and "larger than 1,000,000 characters" in done.stderr

@@ -299,9 +299,8 @@ def test_the_transcript_reads_in_a_spreadsheet_as_dates_ids_and_certification(pr
     """For Excel on a school's PC: a byte order mark (else "§" reads "Â§"), the local date and time
     a spreadsheet takes for a date, the offset apart, the trainee's id, the workstation, and
     whether a row is certified."""
-    out = tmp_path / "transcript.csv"
-    done = run_command("export-results", str(progress), "--format", "csv", "--out", str(out),
-                       env={"TZ": "America/New_York"})
+    out = tmp_path / "transcript.csv"  # the command's entry here, in New York (new_york)
+    done = run_here("export-results", str(progress), "--format", "csv", "--out", str(out))
     assert done.returncode == 0, done.stderr
     raw = out.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf\"Trainee\",") and raw.count(b"\xef\xbb\xbf") == 1
@@ -321,7 +320,7 @@ def test_the_transcript_reads_in_a_spreadsheet_as_dates_ids_and_certification(pr
     assert {r["Certification"] for r in by} == {"Practice, not certified"}
     assert "§ 577.6" in raw.decode("utf-8-sig")
     assert out.stat().st_mode & 0o777 == 0o600, "trainees' results are the owner's to read"
-    piped = run_command("export-results", str(progress), "--format", "csv")
+    piped = run_command("export-results", str(progress), "--format", "csv")  # the program: a pipe
     assert not piped.stdout.startswith("\ufeff"), "a pipe to a script gets no byte order mark"
 
 
@@ -380,8 +379,8 @@ def test_export_results_writes_xapi_and_csv(progress, tmp_path):
 @pytest.mark.parametrize("out", [False, True])
 def test_without_an_activity_base_the_placeholders_are_said_once(progress, tmp_path, out):
     path = tmp_path / "statements.json"
-    done = run_command("export-results", str(progress), "--format", "xapi",
-                       *(["--out", str(path)] if out else []))
+    done = run_here("export-results", str(progress), "--format", "xapi",
+                    *(["--out", str(path)] if out else []))
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [f"note: {EXAMS_NOTE.format(n=1, s='')}", PLACEHOLDER_NOTE]
     assert "--activity-base IRI" in PLACEHOLDER_NOTE and IRI in PLACEHOLDER_NOTE
