@@ -329,7 +329,7 @@ def test_on_windows_class_server_stop_asks_the_command_without_a_signal(monkeypa
     monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"os.kill{a} on Windows ends the process"))
     monkeypatch.setattr(command, "Postgres", served)
     said = []
-    assert command.stop_server(str(served.folder), say=said.append, wait=0.5) == 0
+    assert command.stop_server(str(served.folder), say=said.append, wait=0.2) == 0  # two looks
     assert said == [f"Class server in {served.folder} stopped."]
     assert served.stopped == 1 and (4242 in running) is not reads_the_request
     assert (served.folder / command.STOP_FILE).exists(), "the request stays for the command's next look"
