@@ -14,6 +14,7 @@ import pytest
 
 from tests.support.command import run_command, run_here
 from tests.support.exams import PASS, code_of, form, issuer, sit
+from tests.support.kdf import FAST_N
 from trainer import policy
 from trainer.exams import KeyFileError, NoAttemptsLeftError, installation_key, start_exam
 from trainer.exams.certify import (
@@ -371,8 +372,11 @@ def test_a_second_copy_of_the_app_never_closes_a_running_exam(tmp_path):
 
 def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path, monkeypatch):
     """Instructor: key, sitting file. Workstation: opens it, sits the exam, exports the
-    submission. Instructor: certifies. Auditor: verifies with the public key alone. Each step is
-    the program (`run_command`); the refusals after them call its entry in this process."""
+    submission. Instructor: certifies. Auditor: verifies with the public key alone. The sitting,
+    the certifying and the verifying are the program (`run_command`); the key is made through the
+    command's entry in this process, at the tests' lowered scrypt cost (tests/support/kdf.py),
+    which the programs read from the key file (the real cost is the strong-scrypt test's), and
+    the refusals after them call the entry too."""
     from tests.support.exams import sit
     from trainer.exams import start_exam
     from trainer.exams.forms import write_form
@@ -380,9 +384,10 @@ def test_issue_sit_submit_certify_verify_through_the_commands(tmp_path, monkeypa
 
     env = {"IVY_PASS": PASS}
     key, ledger = tmp_path / "ivy.key", tmp_path / "instructor.sqlite"
-    done = run_command("instructor-key", "Ivy Park", "--out", str(key), "--passphrase-env", "IVY_PASS",
-                       env=env)
+    done = run_here("instructor-key", "Ivy Park", "--out", str(key), "--passphrase-env", "IVY_PASS",
+                    env=env)
     assert done.returncode == 0, done.stderr
+    assert json.loads(key.read_text())["kdf"]["n"] == FAST_N  # what the programs below derive
     public = read_public_key(tmp_path / "ivy.key.pub")
     assert public.fingerprint in done.stdout
     exam = form(pass_mark=80)
