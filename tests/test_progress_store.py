@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -500,6 +499,8 @@ WRITER = textwrap.dedent("""
     from pathlib import Path
     from trainer.progress import AttemptRecord, Store
     path, name, count, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    if go != "-":
+        print("ready", flush=True)
     while go != "-" and not Path(go).exists():
         time.sleep(0.001)
     store = Store.open(path)
@@ -522,6 +523,15 @@ WRITER = textwrap.dedent("""
 def _writer(path, name, count, go="-"):
     return subprocess.Popen([sys.executable, "-c", WRITER, str(path), name, str(count), str(go)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _together(path, names, count, go: Path) -> list[subprocess.Popen]:
+    """Writers that start writing at one moment: each has said it is ready, then `go` is made."""
+    procs = [_writer(path, name, count, go) for name in names]
+    for p in procs:
+        assert p.stdout.readline() == "ready\n", p.stderr.read()
+    go.touch()
+    return procs
 
 
 def test_sigkill_while_writing_loses_no_committed_attempt(tmp_path):
@@ -549,9 +559,7 @@ def test_sigkill_while_writing_loses_no_committed_attempt(tmp_path):
 
 def test_two_processes_write_one_file_at_once(tmp_path):
     path, go = tmp_path / "p.db", tmp_path / "go"
-    procs = [_writer(path, f"p{k}", 150, go) for k in range(2)]
-    time.sleep(0.5)
-    go.touch()
+    procs = _together(path, ["p0", "p1"], 150, go)
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
@@ -618,9 +626,7 @@ def test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it(tmp_
     """An empty file another copy is making at that moment is not a foreign empty file."""
     for round_ in range(3):
         path, go = tmp_path / f"new{round_}.db", tmp_path / f"go{round_}"
-        procs = [_writer(path, f"w{k}", 3, go) for k in range(4)]
-        time.sleep(0.5)
-        go.touch()
+        procs = _together(path, [f"w{k}" for k in range(4)], 3, go)
         for p in procs:
             _, err = p.communicate(timeout=120)
             assert p.returncode == 0, err
