@@ -495,14 +495,12 @@ def test_a_full_disk_keeps_the_attempt_until_there_is_room(tiny_disk):
 
 # ------------------------------------------------------------- real processes
 WRITER = textwrap.dedent("""
-    import sys, time
-    from pathlib import Path
+    import sys
     from trainer.progress import AttemptRecord, Store
-    path, name, count, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-    if go != "-":
+    path, name, count, together = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "together"
+    if together:  # said, then the go waited for: a line on stdin
         print("ready", flush=True)
-    while go != "-" and not Path(go).exists():
-        time.sleep(0.001)
+        sys.stdin.readline()
     store = Store.open(path)
     me = store.add_trainee(name)
     log = tuple({"do": "pay", "round": 1, "at": float(k), "amount": 500} for k in range(30))
@@ -520,17 +518,22 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def _writer(path, name, count, go="-"):
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(path), name, str(count), str(go)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _writer(path, name, count, together=False):
+    return subprocess.Popen([sys.executable, "-c", WRITER, str(path), name, str(count),
+                             "together" if together else "-"], cwd=ROOT,
+                            stdin=subprocess.PIPE if together else None, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
 
 
-def _together(path, names, count, go: Path) -> list[subprocess.Popen]:
-    """Writers that start writing at one moment: each has said it is ready, then `go` is made."""
-    procs = [_writer(path, name, count, go) for name in names]
+def _together(path, names, count) -> list[subprocess.Popen]:
+    """Writers that start writing at one moment: each has said it is ready, then all are told to
+    go (a line each on stdin, which they wait for without a look at the clock)."""
+    procs = [_writer(path, name, count, together=True) for name in names]
     for p in procs:
         assert p.stdout.readline() == "ready\n", p.stderr.read()
-    go.touch()
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
     return procs
 
 
@@ -558,8 +561,8 @@ def test_sigkill_while_writing_loses_no_committed_attempt(tmp_path):
 
 
 def test_two_processes_write_one_file_at_once(tmp_path):
-    path, go = tmp_path / "p.db", tmp_path / "go"
-    procs = _together(path, ["p0", "p1"], 150, go)
+    path = tmp_path / "p.db"
+    procs = _together(path, ["p0", "p1"], 150)
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
@@ -625,8 +628,8 @@ def test_a_progress_file_carries_the_application_id(tmp_path):
 def test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it(tmp_path):
     """An empty file another copy is making at that moment is not a foreign empty file."""
     for round_ in range(3):
-        path, go = tmp_path / f"new{round_}.db", tmp_path / f"go{round_}"
-        procs = _together(path, [f"w{k}" for k in range(4)], 3, go)
+        path = tmp_path / f"new{round_}.db"
+        procs = _together(path, [f"w{k}" for k in range(4)], 3)
         for p in procs:
             _, err = p.communicate(timeout=120)
             assert p.returncode == 0, err
