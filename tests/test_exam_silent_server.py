@@ -3,8 +3,8 @@ second cold review's attack #40: `attacks/proxy.py` in "hole" mode). Before, the
 the answer (the send ran on the GUI thread, its wait for the server unbounded) and the countdown
 moved in jumps between tries; the engine's answer call waited a minute.
 
-Now every call the exam makes to the class server is bounded (push.CONNECT's connect_timeout and
-keepalives, and a Watch on every wait for an answer), and the window's tries run on a thread of
+Now every call the exam makes to the class server is bounded (a Watch on connecting and on every
+wait for an answer, and push.CONNECT's keepalives), and the window's tries run on a thread of
 their own: while the proxy holds the answer, unanswered, the window says "Waiting for the class
 server" and its countdown moves. The proxy is released by the test (SilentProxy.answer), never
 by time; a watchdog releases it after WATCHDOG seconds only so that a window that waits on the
@@ -104,13 +104,15 @@ def test_the_window_answers_while_the_class_server_holds_an_answer(qtbot, tmp_pa
 def test_an_answer_sent_to_a_silent_server_gives_up_with_one_line(tmp_path, klass, joined, proxy, watchdog):
     """The engine's own sending (ClassConnection.send_steps, on the connection kept between
     answers) ends with "does not answer" after the class connection's bound, the proxy still
-    silent. Before, it waited until the proxy let go."""
+    silent; a call on a connection of its own gives up connecting after its bound. Before, it
+    waited until the proxy let go. (The bounds shortened: 1 s for an answer, 2 s, libpq's least,
+    for connecting; the app's are 15 s and 5 s.)"""
     from trainer.classes.workstation.connection import ClassConnection
 
     fired, timer = watchdog
     queue = tmp_path / "queue.sqlite"
     Store.open(queue).close()
-    conn = ClassConnection(str(queue), through(proxy, klass), give_up=1.0)
+    conn = ClassConnection(str(queue), through(proxy, klass), give_up=1.0, connect_within=2)
     try:
         assert conn.class_uid()  # a call through the proxy goes through while it passes
         conn.send_steps(str(queue))  # nothing waits: the kept connection is made
