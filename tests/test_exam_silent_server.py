@@ -19,7 +19,7 @@ import pytest
 from tests.support.class_server import server_rows
 from tests.support.exams import code_of, form, issuer
 from tests.support.proxy import SilentProxy
-from tests.support.screens import window
+from tests.support.screens import quicken_runner, window
 from trainer.classes import ClassServerError
 from trainer.classes.workstation.address import class_address
 from trainer.exams import installation_key, issue_sitting
@@ -60,7 +60,8 @@ def watchdog(proxy):
 
 
 def test_the_window_answers_while_the_class_server_holds_an_answer(qtbot, tmp_path, klass, joined, ivy,
-                                                                   proxy, watchdog):
+                                                                   proxy, watchdog, monkeypatch):
+    quicken_runner(monkeypatch)  # the held line shown, and the next part opened, without the app's pauses
     fired, timer = watchdog
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -172,9 +173,11 @@ def warnings_said(monkeypatch) -> list[str]:
     return said
 
 
-def sam_at_the_exam_window(qtbot, tmp_path, ivy, joined):
+def sam_at_the_exam_window(qtbot, tmp_path, ivy, joined, monkeypatch):
     """A sitting issued to Sam Lee in the class, and a workstation's window with Sam in its file:
-    (the form, the sitting's token, the workstation's Store, the window)."""
+    (the form, the sitting's token, the workstation's Store, the window). The window's exam
+    runner goes without the app's pauses (quicken_runner)."""
+    quicken_runner(monkeypatch)
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
@@ -194,7 +197,7 @@ def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_pat
 
     warned = warnings_said(monkeypatch)
     fired, timer = watchdog
-    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined)
+    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined, monkeypatch)
     seen: dict = {}
 
     def then(watch: Watching) -> None:
@@ -240,7 +243,7 @@ def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, j
 
     warned = warnings_said(monkeypatch)
     fired, timer = watchdog
-    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined)
+    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined, monkeypatch)
     clicked: list[bool] = []
 
     def then(watch: Watching) -> None:
