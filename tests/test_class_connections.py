@@ -21,8 +21,9 @@ from trainer.classes.workstation.address import class_address
 from trainer.classes.workstation.connection import ClassConnection
 from trainer.progress.store import Store
 
-#: short intervals: the file looked at every 0.05 s, the connection let go after 0.2 s idle
-QUICK = {"poll": 0.05, "backoff": (0.05, 0.3), "idle": 0.2}
+#: short intervals: the file looked at every 0.05 s, the connection let go after 0.2 s idle,
+#: connecting given up after 2 s (libpq's least; the app's is 5)
+QUICK = {"poll": 0.05, "backoff": (0.05, 0.3), "idle": 0.2, "connect_within": 2}
 
 
 def sessions(klass: Class, login: str = "workstation") -> int:
@@ -132,7 +133,7 @@ def test_a_paused_server_is_said_when_a_resting_pusher_sends_and_nothing_is_lost
         with frozen(own_server), Store.open(path) as store:
             store.record_attempt(attempt(store.find_trainee("Ana").id, 2))
             connection.wake()
-            # connecting to a paused server times out (push.CONNECT's connect_timeout)
+            # connecting to a paused server times out (connect_within)
             until(lambda: not connection.answering, what="the pusher finding the server silent")
             line = status_line(connection.waiting(), connection.connected, connection.problem,
                                unreachable=connection.unreachable, answering=connection.answering)

@@ -13,16 +13,12 @@ import pytest
 
 from tests.support.class_server import free_port
 from tests.support.exams import form
+from tests.support.live_class import WITHIN, fast_pushes  # noqa: F401 (a fixture)
 from tests.support.screens import PASSPHRASE, answer, build_form, window
 from trainer.exams import add_bundled_forms, add_form, installation_key
 from trainer.progress import Store
 
-WITHIN = 60_000  # ms: only a guard against a hang
-
-
-@pytest.fixture(autouse=True)
-def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.membership.OPTIONS", {"poll": 0.05, "backoff": (0.05, 0.5)})
+pytestmark = pytest.mark.usefixtures("fast_pushes")
 
 
 @pytest.fixture

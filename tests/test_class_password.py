@@ -14,6 +14,7 @@ import psycopg
 import pytest
 
 from tests.support.class_server import PASSWORD, Class, attempt, progress_file, until
+from tests.support.live_class import FAST, WITHIN, fast_pushes  # noqa: F401 (a fixture)
 from tests.support.screens import window_for as progress_window
 from trainer.classes import ClassConnection, ClassServerError, class_address
 from trainer.classes.server.logins import add_login
@@ -22,16 +23,11 @@ from trainer.classes.workstation.address import masked, split_password, with_pas
 from trainer.classes.workstation.push import connect
 from trainer.progress import Store
 
-FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
-WITHIN = 60_000  # ms: only a guard against a hang
+pytestmark = pytest.mark.usefixtures("fast_pushes")
+
 CONNECTED = "Class: connected — all results sent"
 ODD = "pa:ss\\wo:rd\\"  # what libpq's password file must escape: a colon and a backslash
 _logins = itertools.count(1)
-
-
-@pytest.fixture(autouse=True)
-def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
 
 
 def odd_login(klass: Class, password: str = ODD):

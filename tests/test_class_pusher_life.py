@@ -20,10 +20,10 @@ from trainer.progress.store import Store
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the server's processes "
                                                                          "in /proc")
 #: the liveness check, short: asked every 0.1 s when idle, not answering after 0.5 s of waiting,
-#: the connection cut after 1.5 s; the connection held while idle (a resting pusher holds none:
-#: tests/test_class_connections.py)
+#: the connection cut after 1.5 s, connecting given up after 2 s (libpq's least; the app's is 5);
+#: the connection held while idle (a resting pusher holds none: tests/test_class_connections.py)
 QUICK = {"poll": 0.05, "backoff": (0.05, 0.2), "heartbeat": 0.1, "answer_within": 0.5, "give_up": 1.5,
-         "idle": 600.0}
+         "connect_within": 2, "idle": 600.0}
 
 
 def test_the_longest_a_frozen_server_shows_connected_is_15_seconds():

@@ -424,10 +424,10 @@ def test_the_status_line_names_a_refused_result_and_the_others_are_sent(qtbot, t
     qtbot.waitUntil(lambda: class_line(w) == want, timeout=WITHIN)
     assert klass.count() == 4 and uid not in klass.uids()
     assert "1 result refused by the class server" in w.services.classroom.label.toolTip()
-    qtbot.wait(200)  # the status bar laid out again for the longer line
-    w.statusBar().grab().save(str(tmp_path / "status.png"))
     label = w.services.classroom.label
-    assert label.width() >= label.sizeHint().width(), "the line is shown whole"
+    # the status bar laid out again for the longer line: the line is shown whole
+    qtbot.waitUntil(lambda: label.width() >= label.sizeHint().width(), timeout=5000)
+    w.statusBar().grab().save(str(tmp_path / "status.png"))
     w.close()
     store.close()
 

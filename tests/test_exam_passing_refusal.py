@@ -23,7 +23,7 @@ import pytest
 
 from tests.support.class_server import server_rows
 from tests.support.exams import code_of, form, issuer, sit
-from tests.support.screens import window
+from tests.support.screens import QUICK_RUNNER_MS, quicken_runner, window
 from trainer.classes import ClassServerError
 from trainer.classes.errors import PassingRefusalError
 from trainer.classes.workstation.connection import ClassConnection
@@ -31,16 +31,14 @@ from trainer.exams import DELIVERY_GRACE, installation_key, issue_sitting
 from trainer.exams.keys import InstructorKey
 from trainer.progress import Store
 from ui.classroom.membership import classroom_of
-from ui.exams import runner as runner_module
 from ui.qt import Qt
 
 #: what the server says when it could not record a step now (s012, s014)
 NOT_RECORDED = "step %s of this sitting could not be recorded: try again"
 
 
-#: the runner's pauses between tries in the window's tests, a tenth of the app's (500 ms doubling
-#: up to 3 s): the tests wait for what the window shows and sends, never for a pause's length
-QUICK_FIRST_RETRY_MS, QUICK_RETRY_MS = 50, 300
+#: the runner's longest pause between tries in the window's tests (quicken_runner)
+QUICK_RETRY_MS = QUICK_RUNNER_MS["RETRY_MS"]
 
 
 @pytest.fixture(scope="module")
@@ -61,10 +59,7 @@ def sitting_in_the_window(qtbot, tmp_path, klass, issued, monkeypatch):
     """Sam's workstation joined to the class, the exam begun in the window with the proctor's
     code, the background pusher stopped (only the window sends: the pusher would take some of the
     tries); (the window's class connection, the exam's runner). Abandoned and closed after."""
-    monkeypatch.setattr(runner_module, "FIRST_RETRY_MS", QUICK_FIRST_RETRY_MS)
-    monkeypatch.setattr(runner_module, "RETRY_MS", QUICK_RETRY_MS)
-    # quick tries are done within the second an answer may take before the held line shows
-    monkeypatch.setattr(runner_module, "SHOW_HELD_MS", QUICK_FIRST_RETRY_MS // 2)
+    quicken_runner(monkeypatch)  # the held line shown sooner too, as quick tries are done within it
     exam, token = issued
     store = Store.open(tmp_path / "ws.db")
     sam = store.add_trainee("Sam Lee")

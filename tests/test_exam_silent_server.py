@@ -3,8 +3,8 @@ second cold review's attack #40: `attacks/proxy.py` in "hole" mode). Before, the
 the answer (the send ran on the GUI thread, its wait for the server unbounded) and the countdown
 moved in jumps between tries; the engine's answer call waited a minute.
 
-Now every call the exam makes to the class server is bounded (push.CONNECT's connect_timeout and
-keepalives, and a Watch on every wait for an answer), and the window's tries run on a thread of
+Now every call the exam makes to the class server is bounded (a Watch on connecting and on every
+wait for an answer, and push.CONNECT's keepalives), and the window's tries run on a thread of
 their own: while the proxy holds the answer, unanswered, the window says "Waiting for the class
 server" and its countdown moves. The proxy is released by the test (SilentProxy.answer), never
 by time; a watchdog releases it after WATCHDOG seconds only so that a window that waits on the
@@ -19,7 +19,7 @@ import pytest
 from tests.support.class_server import server_rows
 from tests.support.exams import code_of, form, issuer
 from tests.support.proxy import SilentProxy
-from tests.support.screens import window
+from tests.support.screens import quicken_runner, window
 from trainer.classes import ClassServerError
 from trainer.classes.workstation.address import class_address
 from trainer.exams import installation_key, issue_sitting
@@ -60,7 +60,8 @@ def watchdog(proxy):
 
 
 def test_the_window_answers_while_the_class_server_holds_an_answer(qtbot, tmp_path, klass, joined, ivy,
-                                                                   proxy, watchdog):
+                                                                   proxy, watchdog, monkeypatch):
+    quicken_runner(monkeypatch)  # the held line shown, and the next part opened, without the app's pauses
     fired, timer = watchdog
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
@@ -104,13 +105,15 @@ def test_the_window_answers_while_the_class_server_holds_an_answer(qtbot, tmp_pa
 def test_an_answer_sent_to_a_silent_server_gives_up_with_one_line(tmp_path, klass, joined, proxy, watchdog):
     """The engine's own sending (ClassConnection.send_steps, on the connection kept between
     answers) ends with "does not answer" after the class connection's bound, the proxy still
-    silent. Before, it waited until the proxy let go."""
+    silent; a call on a connection of its own gives up connecting after its bound. Before, it
+    waited until the proxy let go. (The bounds shortened: 1 s for an answer, 2 s, libpq's least,
+    for connecting; the app's are 15 s and 5 s.)"""
     from trainer.classes.workstation.connection import ClassConnection
 
     fired, timer = watchdog
     queue = tmp_path / "queue.sqlite"
     Store.open(queue).close()
-    conn = ClassConnection(str(queue), through(proxy, klass), give_up=1.0)
+    conn = ClassConnection(str(queue), through(proxy, klass), give_up=1.0, connect_within=2)
     try:
         assert conn.class_uid()  # a call through the proxy goes through while it passes
         conn.send_steps(str(queue))  # nothing waits: the kept connection is made
@@ -170,9 +173,11 @@ def warnings_said(monkeypatch) -> list[str]:
     return said
 
 
-def sam_at_the_exam_window(qtbot, tmp_path, ivy, joined):
+def sam_at_the_exam_window(qtbot, tmp_path, ivy, joined, monkeypatch):
     """A sitting issued to Sam Lee in the class, and a workstation's window with Sam in its file:
-    (the form, the sitting's token, the workstation's Store, the window)."""
+    (the form, the sitting's token, the workstation's Store, the window). The window's exam
+    runner goes without the app's pauses (quicken_runner)."""
+    quicken_runner(monkeypatch)
     exam = form()
     with Store.open(tmp_path / "instructor.sqlite") as ledger:
         token = issue_sitting(ledger, ivy, exam, "Sam Lee", classroom=joined("instructor"))
@@ -192,7 +197,7 @@ def test_the_window_paints_while_the_class_server_holds_the_start(qtbot, tmp_pat
 
     warned = warnings_said(monkeypatch)
     fired, timer = watchdog
-    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined)
+    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined, monkeypatch)
     seen: dict = {}
 
     def then(watch: Watching) -> None:
@@ -238,7 +243,7 @@ def test_cancel_while_the_class_server_holds_the_start(qtbot, tmp_path, klass, j
 
     warned = warnings_said(monkeypatch)
     fired, timer = watchdog
-    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined)
+    exam, token, store, w = sam_at_the_exam_window(qtbot, tmp_path, ivy, joined, monkeypatch)
     clicked: list[bool] = []
 
     def then(watch: Watching) -> None:

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from tests.support.practice_screen import work
-from tests.support.screens import PASSPHRASE, answer, build_form, window
+from tests.support.screens import PASSPHRASE, answer, build_form, quicken_runner, window
 from trainer.exams import add_bundled_forms, get_result, installation_key, results
 from trainer.progress import Store
 
@@ -24,7 +24,10 @@ def click_later(label: str, *, text: str | None = None, item: str | None = None)
 
 
 @pytest.fixture
-def school(tmp_path):
+def school(tmp_path, monkeypatch):
+    """(store, installation key, the instructor's id, the trainee's id); the exams sat in its
+    windows go from a part done to the next without the app's pause (quicken_runner)."""
+    quicken_runner(monkeypatch)
     store = Store.open(tmp_path / "school.db")
     lee = store.add_trainee("Lee Park", instructor=True, passphrase=PASSPHRASE)
     rosa = store.add_trainee("Rosa Diaz")

@@ -7,14 +7,12 @@ from __future__ import annotations
 import pytest
 
 from tests.support.class_server import PASSWORD, attempt, progress_file
-from tests.test_class_password import CONNECTED, WITHIN, class_line, settings_on_disk, window_for
+from tests.support.live_class import WITHIN, fast_pushes  # noqa: F401 (a fixture)
+from tests.test_class_password import CONNECTED, class_line, settings_on_disk, window_for
 from trainer.config import ENV
 from trainer.progress import Store
 
-
-@pytest.fixture(autouse=True)
-def fast_pushes(monkeypatch):
-    monkeypatch.setattr("ui.classroom.membership.OPTIONS", {"poll": 0.05, "backoff": (0.05, 0.5)})
+pytestmark = pytest.mark.usefixtures("fast_pushes")
 
 
 @pytest.fixture

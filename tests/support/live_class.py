@@ -1,5 +1,6 @@
-"""The instructor's window live in a class on a real PostgreSQL, for the Class tab's tests: the
-workstations' pushes made fast (`fast_pushes`, a fixture to take), and `instructor_window`."""
+"""The app in a class on a real PostgreSQL, for the tests of its windows: the workstations' pushes
+and the status bar's class line made fast (`fast_pushes`, a fixture to take), and the instructor's
+window live on the Class tab (`instructor_window`)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,18 @@ from tests.support.screens import window_for
 from trainer.progress import Store
 
 FAST = {"poll": 0.05, "backoff": (0.05, 0.5)}
+#: ms between the status bar's reads of the class connection (the app's: a second, STATUS_MS)
+STATUS_MS = 50
 WITHIN = 60_000  # ms: only a guard against a hang
 
 
 @pytest.fixture
 def fast_pushes(monkeypatch):
-    """Pushes polled and retried within a fraction of a second (ui.classroom.membership)."""
+    """Pushes polled and retried within a fraction of a second, and the status bar's class line
+    read every STATUS_MS (ui.classroom.membership): a test waits for the line it expects, never
+    for the app's second between reads, and what each line says is the same at either pace."""
     monkeypatch.setattr("ui.classroom.membership.OPTIONS", FAST)
+    monkeypatch.setattr("ui.classroom.membership.STATUS_MS", STATUS_MS)
 
 
 def instructor_window(qtbot, tmp_path, klass, login: str = "instructor"):

@@ -38,6 +38,8 @@ RETRY_MS = 3000  # the longest pause before a held exam asks the class server ag
 FIRST_RETRY_MS = 500
 #: how long after an answer the class server has to acknowledge it before the runner says it waits
 SHOW_HELD_MS = 1000
+#: how long a part just done stays on screen before the next opens: a moment to see it is done
+PART_DONE_MS = 600
 
 
 class ExamRunner(QWidget):
@@ -267,13 +269,13 @@ class ExamRunner(QWidget):
         if self.ended is not None:
             return
         self.item_finished.emit(self.index, result, round_)
-        QTimer.singleShot(600, self._advance)  # a moment to see that the part is done
+        QTimer.singleShot(PART_DONE_MS, self._advance)
 
     def _flags_done(self, flags) -> None:
         if self.ended is not None:
             return
         self.flags_given.emit(self.index, flags)
-        QTimer.singleShot(600, self._advance)
+        QTimer.singleShot(PART_DONE_MS, self._advance)
 
     def ask_leave(self) -> bool:
         """Ask before ending the attempt as left (Leave exam, closing the window); True when it

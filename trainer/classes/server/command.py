@@ -19,10 +19,10 @@ command keeps its process id in DIR/class-server.pid while it runs, and the next
 finding PostgreSQL running and that process gone, stops it and starts again.
 `dealer-trainer class-server --stop DIR` (`stop_server`) stops the class server in DIR from
 anywhere, on every OS alike: it leaves a request in DIR (STOP_FILE), which the running command
-reads at its next look (every CHECK_EVERY seconds) and stops the server as Ctrl+C would; when
-that command is gone, or does not stop in time, PostgreSQL is stopped here. No signal is sent:
-Windows has none a console program can catch from another window (os.kill there ends the
-process outright, leaving PostgreSQL running).
+looks for every STOP_LOOK seconds (a file's presence, asked of the OS) and stops the server as
+Ctrl+C would; when that command is gone, or does not stop in time, PostgreSQL is stopped here.
+No signal is sent: Windows has none a console program can catch from another window (os.kill
+there ends the process outright, leaving PostgreSQL running).
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ STOP_FILE = "class-server.stop"  # --stop's request to the running command
 STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the server
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
+#: seconds between looks for --stop's request (STOP_FILE): --stop returns within about that long
+STOP_LOOK = 0.1
 SHARED = "workstation"  # the login every workstation not enrolled shares
 PROCESS_QUERY_LIMITED_INFORMATION, STILL_ACTIVE = 0x1000, 259  # Windows: asking whether a process runs
 
@@ -125,9 +127,13 @@ def serve(folder: str, host: str, port: int, *, say: Callable[[str], None] = pri
         say(f"The supervisor's address: {addresses['supervisor']}")
         say("Stop the server with Ctrl+C (or: dealer-trainer class-server --stop "
             f"{_shown(server.folder)}).")
-        while not stop.wait(CHECK_EVERY):
+        checked = time.monotonic()
+        while not stop.wait(STOP_LOOK):
             if asked.exists():  # class-server --stop, from another window
                 break
+            if time.monotonic() - checked < CHECK_EVERY:
+                continue
+            checked = time.monotonic()
             if not server.running:
                 raise ClassServerError(f"PostgreSQL stopped: {server.last_log_line()}")
             server.keep_log()

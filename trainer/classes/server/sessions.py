@@ -146,11 +146,12 @@ def _ended(admin: psycopg.Connection, rows: list[tuple]) -> list[Ended]:
     return ended
 
 
-def ended_now(admin: psycopg.Connection) -> list[tuple[Ended, str]]:
-    """One look of the watch at the sessions: each ended, with why. A part the connection may
-    not do (an administrator that is not a superuser, before the server's administrator gave it
-    what `missing_rights` names) ends nothing."""
-    parts = ((end_holders, f"it held up another for more than {HELD:.0f} s"),
+def ended_now(admin: psycopg.Connection, held: float = HELD) -> list[tuple[Ended, str]]:
+    """One look of the watch at the sessions: each ended, with why (a holder once another waited
+    `held` seconds: end_holders). A part the connection may not do (an administrator that is not
+    a superuser, before the server's administrator gave it what `missing_rights` names) ends
+    nothing."""
+    parts = ((lambda admin: end_holders(admin, held), f"it held up another for more than {held:g} s"),
              (end_long_transactions, f"its transaction was open for more than {LONGEST:.0f} s"),
              (end_revoked, "its login was revoked"),
              (end_queue_holders, "it read no notification while the NOTIFY queue filled"))
@@ -163,14 +164,14 @@ def ended_now(admin: psycopg.Connection) -> list[tuple[Ended, str]]:
     return ended
 
 
-def look(connect: Callable[[], psycopg.Connection]) -> list[str]:
+def look(connect: Callable[[], psycopg.Connection], held: float = HELD) -> list[str]:
     """One look of the class's watch, which class-server and `class-setup --watch` make every few
     seconds through `connect` (a superuser's autocommit connection, or a class administrator's):
-    the sessions ended and the defaults reset, each in a line to say; none when the server cannot
-    be asked just now (the next look asks again)."""
+    the sessions ended (a holder once another waited `held` seconds) and the defaults reset, each
+    in a line to say; none when the server cannot be asked just now (the next look asks again)."""
     try:
         with connect() as admin:
-            ended = ended_now(admin)
+            ended = ended_now(admin, held)
             try:
                 reset = reset_role_defaults(admin)
             except psycopg.errors.InsufficientPrivilege:

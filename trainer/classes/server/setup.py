@@ -53,7 +53,7 @@ from trainer.classes.errors import ClassServerError
 from trainer.classes.server.failures import ServerTooOldError, check_version, said
 from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, kept_passwords, verifier
-from trainer.classes.server.sessions import look, missing_rights
+from trainer.classes.server.sessions import HELD, look, missing_rights
 from trainer.classes.server.sql import value
 from trainer.classes.server.tables import OWNER, cluster_part, install, make_roles
 
@@ -134,15 +134,15 @@ def setup_class(admin_url: str, name: str = DEFAULT_CLASS, logins_file: Path | N
 
 
 def watch_class(admin_url: str, stop: threading.Event, say: Callable[[str], None] = print,
-                every: float = CHECK_EVERY) -> None:
+                every: float = CHECK_EVERY, held: float = HELD) -> None:
     """The class-server's watch (trainer.classes.server.sessions `look`) on a school's PostgreSQL,
     every `every` seconds with the administrator's address, until `stop` is set: a session of a
-    workstation's or trainee's login that holds up another, keeps a transaction open or whose
-    login was revoked is ended, and the defaults such a login gave itself are reset, each said in
-    a line. Without a superuser's rights it does what the administrator may, and `Setup.for_the_dba`
-    names the rest."""
+    workstation's or trainee's login that holds up another (for `held` seconds), keeps a
+    transaction open or whose login was revoked is ended, and the defaults such a login gave
+    itself are reset, each said in a line. Without a superuser's rights it does what the
+    administrator may, and `Setup.for_the_dba` names the rest."""
     while not stop.wait(every):
-        for line in look(lambda: psycopg.connect(admin_url, autocommit=True, connect_timeout=10)):
+        for line in look(lambda: psycopg.connect(admin_url, autocommit=True, connect_timeout=10), held):
             say(line)
 
 

@@ -308,7 +308,12 @@ def attempts_channel(conn: psycopg.Connection) -> str:
     return value(conn.execute("SELECT channel FROM class_info"))
 
 
-def follow(address: ClassAddress, stop: threading.Event, *, wait: float = 1.0,
+#: seconds between the follower's looks at whether it is to stop: what a live Class tab that is
+#: stopped (its window closed, the class left) waits for its follower at most
+STOP_LOOK = 0.1
+
+
+def follow(address: ClassAddress, stop: threading.Event, *, wait: float = STOP_LOOK,
            backoff: tuple[float, float] = BACKOFF) -> Iterator[int | None]:
     """The server id of each attempt added to the class, as the server announces it, until
     `stop` is set (looked at every `wait` seconds); None after a lost connection was made again."""

@@ -69,6 +69,7 @@ from trainer.classes.workstation.classview import (
 from trainer.classes.workstation.push import (
     BACKOFF,
     BATCH,
+    CONNECT_WITHIN,
     GIVE_UP,
     IDLE,
     LOCK_WAIT,
@@ -97,8 +98,11 @@ class ClassLedger:
     no_room: str | None = None
     #: seconds any one wait for the server's answer may last before its connection is cut and
     #: the call fails "not answering" (Watch): a server that accepts and never answers holds no
-    #: call longer (connect_timeout bounds the connecting, push.CONNECT)
+    #: call longer
     give_up: float = GIVE_UP
+    #: seconds connecting may take (Watch): a server that accepts and never answers holds no
+    #: connect longer
+    connect_within: float = CONNECT_WITHIN
 
     def __init__(self, address: str | ClassAddress):
         self.address = class_address(address) if isinstance(address, str) else address
@@ -290,7 +294,7 @@ class ClassLedger:
         """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
         (one line) for any other refusal: never a driver error."""
-        watch = Watch(self.give_up)
+        watch = Watch(self.give_up, self.connect_within)
         with self._errors(watch), connect(self.address, watch) as conn:
             self.no_room = None
             return call(conn, *args)
@@ -343,12 +347,12 @@ class Kept:
     answers, the live Class tab's reads): made at the first call, and again after the class's
     address changed or a call failed on it; let go after `idle` seconds without a call, so that
     it holds none of the server's connections between them. Every wait for the server on it is
-    bounded (`give_up`, Watch), so that a call may run on a thread of its own and always ends;
-    calls on it take turns."""
+    bounded (`give_up`, and connecting by `connect_within`: Watch), so that a call may run on a
+    thread of its own and always ends; calls on it take turns."""
 
-    def __init__(self, give_up: float, idle: float):
+    def __init__(self, give_up: float, idle: float, connect_within: float = CONNECT_WITHIN):
         self.idle = idle
-        self.watch = Watch(give_up)
+        self.watch = Watch(give_up, connect_within)
         self._lock = threading.Lock()
         self._kept: tuple | None = None  # (address, connection)
         self._letting_go: threading.Timer | None = None
@@ -416,16 +420,19 @@ class ClassConnection(ClassLedger):
                  poll: float = POLL, backoff: tuple[float, float] = BACKOFF, store=None, **timing: float):
         """`store`: the app's Store of the file, whose full check decides whether the pusher may
         write it (Pusher); `timing`: the pusher's liveness check (heartbeat, answer_within,
-        give_up, idle: Pusher); an exam's steps let their connection go after `idle` seconds
-        without a step too."""
+        give_up, idle, connect_within: Pusher); an exam's steps let their connection go after
+        `idle` seconds without a step too, and every call bounds its waits by `give_up` and
+        `connect_within` as the pusher does."""
         self.address = class_address(address) if isinstance(address, str) else address
         self.backoff = backoff
         self.pusher = Pusher(progress_path, self.address, batch=batch, poll=poll, backoff=backoff,
                              store=store, **timing)
         self.give_up = timing.get("give_up", GIVE_UP)
         self.idle = timing.get("idle", IDLE)
-        self._steps = Kept(self.give_up, self.idle)  # the connection an exam's steps go on
-        self._reads = Kept(self.give_up, self.idle)  # the one the instructor's reads go on
+        self.connect_within = timing.get("connect_within", CONNECT_WITHIN)
+        # the connection an exam's steps go on, and the one the instructor's reads go on
+        self._steps = Kept(self.give_up, self.idle, self.connect_within)
+        self._reads = Kept(self.give_up, self.idle, self.connect_within)
 
     # ------------------------------------------------------------------ every workstation
     def start(self) -> None:

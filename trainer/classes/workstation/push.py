@@ -31,7 +31,7 @@ pusher's connection therefore bounds every wait for an answer itself (`Watch`): 
 the server for a word every `heartbeat` seconds (SELECT 1); a wait that lasts `answer_within`
 seconds makes `answering` False (the status says the server is not answering, and it is not
 "connected"); one that lasts `give_up` seconds cuts the connection, and the pusher connects again
-as after any loss (`connect_timeout` bounds that too). The first answer makes it "connected" again.
+as after any loss (`connect_within` bounds that too). The first answer makes it "connected" again.
 From the server's last answer to the status saying so takes at most POLL + HEARTBEAT +
 ANSWER_WITHIN seconds, and the status bar reads it every second (ui.classroom.membership).
 
@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import random
 import socket
 import sqlite3
@@ -86,8 +87,11 @@ POLL = 2.0  # seconds between looks at the file when nothing was recorded meanwh
 BACKOFF = (0.5, 4.0)  # seconds before the first retry, and the longest pause (before jitter)
 #: seconds without anything to send before the pusher lets its connection go
 IDLE = 5.0
+#: seconds connecting may take before it fails as "no answer in time" (libpq's connect_timeout,
+#: whole seconds, 2 at least): a server that accepts and never answers holds a connect no longer
+CONNECT_WITHIN = 5
 #: connection settings: fail fast on a server or a cable that is gone
-CONNECT = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+CONNECT = {"connect_timeout": CONNECT_WITHIN, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
            "keepalives_count": 3, "tcp_user_timeout": 10_000, "application_name": "dealer-trainer"}
 #: seconds a statement waits for a lock before it gives up and says so (nothing a login can
 #: hold makes the app's statements wait; this bounds what another start of the same exam can)
@@ -145,7 +149,8 @@ def connect(address: ClassAddress, watch: Watch | None = None) -> psycopg.Connec
     proven by SCRAM only, never sent as such: a server (or whatever answers at its address)
     asking for it in clear or as MD5 is refused before anything is sent. An address may name
     another method itself (`?require_auth=md5`, for a casino's server set up so). With `watch`,
-    every wait for the server's answer on it is bounded (Watch)."""
+    every wait for the server's answer on it is bounded (Watch), and connecting by the watch's
+    `connect_within`."""
     query = parse_qs(urlsplit(address.url).query)
     more = {"passfile": address.passfile} if address.passfile is not None else {}
     if "require_auth" not in query:
@@ -153,7 +158,8 @@ def connect(address: ClassAddress, watch: Watch | None = None) -> psycopg.Connec
     given = query.get("options")
     options = session_options(given[-1] if given else None)
     kind = psycopg.Connection if watch is None else WatchedConnection
-    conn = kind.connect(address.url, autocommit=True, options=options, **CONNECT, **more)
+    settings = CONNECT if watch is None else {**CONNECT, "connect_timeout": math.ceil(watch.connect_within)}
+    conn = kind.connect(address.url, autocommit=True, options=options, **settings, **more)
     try:
         check_version(conn)
     except ServerTooOldError:
@@ -169,10 +175,12 @@ class Watch:
     to it: a wait that lasts `give_up` seconds has its connection's socket shut down, so that the
     wait ends with an error (`cut`) and the connection is made again. Nothing else ends a wait
     for a server that is there and silent: libpq waits on the socket for as long as it stays
-    open, and a cancel request needs the server to answer too."""
+    open, and a cancel request needs the server to answer too. Connecting is bounded apart, by
+    `connect_within` seconds (libpq's connect_timeout: whole seconds, 2 at least)."""
 
-    def __init__(self, give_up: float):
+    def __init__(self, give_up: float, connect_within: float = CONNECT_WITHIN):
         self.give_up = give_up
+        self.connect_within = connect_within
         self.cut = False  # the last wait lasted give_up seconds: its connection was cut
         self._lock = threading.Lock()
         self._since: float | None = None  # when the wait under way began
@@ -465,17 +473,18 @@ class Pusher:
     def __init__(self, path: str, address: ClassAddress, *, batch: int = BATCH, poll: float = POLL,
                  backoff: tuple[float, float] = BACKOFF, heartbeat: float = HEARTBEAT,
                  answer_within: float = ANSWER_WITHIN, give_up: float = GIVE_UP, idle: float = IDLE,
-                 store=None):
+                 connect_within: float = CONNECT_WITHIN, store=None):
         """`store`: the app's Store of the file, whose full check decides whether the file may be
         written (Queue): nothing is sent while it runs, nor ever once it found the file damaged.
-        `idle`: seconds with nothing to send before the connection is let go."""
+        `idle`: seconds with nothing to send before the connection is let go; `connect_within`:
+        seconds a connect may take (Watch)."""
         self.address, self.batch, self.poll, self.backoff = address, batch, poll, backoff
         self.idle = idle
         self.resting = False  # everything was sent, and the connection let go until more waits
         self.connects = 0  # connections made (each a login on the server)
         self._trainees_sent = False  # the file's trainees sent on this pusher's first connection
         self.heartbeat, self.answer_within = heartbeat, answer_within
-        self._watch = Watch(give_up)
+        self._watch = Watch(give_up, connect_within)
         self._answered = 0.0  # when the server last answered (time.monotonic())
         self._used = 0.0  # when the connection was made or last sent something
         self.silent = False  # the last try ended for want of an answer (cut, or connecting timed out)
