@@ -20,12 +20,11 @@ from trainer.progress import Mode
 GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dice"]
 
 
-#: the rerun in parts, which a parallel run hands to different workers: each screen's payout
-#: keypads, and each screen's other tests; each part's least number of cases (in both prints)
-PARTS = {f"{screen}-{part}": (f"{screen} and {'' if keypad else 'not '}payout_keypad", cases)
-         for screen in ("laptop", "projector")
-         for part, keypad, cases in (("keypad", True, 2 * 2 * len(GAMES)),
-                                     ("others", False, 2 * (len(GAMES) + 2)))}
+#: the rerun in parts, one per screen, which a parallel run hands to different workers; each part's
+#: least number of cases, in both prints: the payout keypads (a drill and an exam per game), large
+#: print per game, a choice and the Class tab. Each part is a program of its own, whose start (some
+#: 1 s of processor) is paid once per screen
+PARTS = {screen: (screen, 2 * (2 * len(GAMES) + len(GAMES) + 2)) for screen in ("laptop", "projector")}
 
 
 @pytest.mark.qt  # the app's widgets, in a pytest of its own
