@@ -23,6 +23,8 @@ from psycopg.types.json import Jsonb
 from tests.support.class_server import (
     PASSWORD,
     Class,
+    cluster,
+    free_port,
     made_under_login,
     progress_file,
     push_all,
@@ -34,6 +36,7 @@ from tests.support.exams import form
 from trainer.classes import ClassServerError
 from trainer.classes.server.command import prepare
 from trainer.classes.server.logins import CLASS_LOGINS, class_login
+from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.tables import DATABASE
 from trainer.classes.workstation.address import class_address
 from trainer.classes.workstation.connection import ClassLedger
@@ -288,6 +291,29 @@ def test_the_password_reaches_the_server_as_its_verifier_only(klass):
     with klass.connect(role, "Secret-Pass-1234") as ana:
         assert ana.execute("SELECT current_user").fetchone()[0] == role
     assert "Secret-Pass-1234" not in klass.server.log.read_text(errors="replace")
+
+
+def test_a_class_server_started_as_the_app_starts_it_keeps_postgresqls_scram_cost(open_folder):
+    """The test servers derive their logins' passwords with fewer SCRAM iterations
+    (class_server.quick_logins); a class server started as the app starts it (its own cluster,
+    Postgres.start, prepare) keeps PostgreSQL's 4096, for the class's logins and for a trainee's
+    login the instructor makes (its verifier derived by the driver, as the server reports)."""
+    cluster(open_folder / "class")
+    server = Postgres(open_folder / "class", port=free_port())
+    server.start()
+    try:
+        (server.folder / "logins.json").write_text(json.dumps({n: PASSWORD for n in CLASS_LOGINS}))
+        addresses = prepare(server, [], lambda line: None)
+        with psycopg.connect(addresses["instructor"]) as instructor:
+            assert instructor.pgconn.parameter_status(b"scram_iterations") == b"4096"
+            ana = class_login(instructor, "Ana", "ana-password")
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            stored = dict(admin.execute("SELECT rolname, rolpassword FROM pg_authid WHERE rolname = ANY(%s)",
+                                        ([*CLASS_LOGINS, ana],)).fetchall())
+        assert sorted(stored) == sorted([*CLASS_LOGINS, ana])
+        assert all(v.startswith("SCRAM-SHA-256$4096:") for v in stored.values()), stored
+    finally:
+        server.crash()  # nothing of it is kept
 
 
 def test_s008_on_a_class_with_two_s003_logins_of_one_name(tmp_path, server):

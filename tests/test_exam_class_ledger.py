@@ -14,12 +14,13 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.support.class_server import free_port, progress_file, push_all, server_rows
+from tests.support.class_server import free_port, progress_file, push_all, server_rows, until
 from tests.support.command import run_command, run_here
 from tests.support.exams import code_of, form, issuer, sit
 from trainer.classes import ClassServerError
 from trainer.classes.server.logins import trainee_login
 from trainer.classes.workstation.address import class_address
+from trainer.classes.workstation.connection import ClassLedger
 from trainer.exams import ExamAccess, NoAttemptsLeftError, add_form, installation_key, start_exam
 from trainer.exams.certify import CertifyError, certify, class_certificates, issue_sitting
 from trainer.exams.classledger import give_to_class
@@ -106,6 +107,36 @@ def test_a_counted_exam_does_not_start_while_the_class_server_cannot_be_reached(
             start_exam(store, exam, sam, key, classroom=offline)  # no sitting: counted all the same
     assert local_results(path) == 0
     assert server_rows(klass, "exam_sitting_uses") == [] and server_rows(klass, "exam_starts") == []
+
+
+def ledger_sessions(klass) -> list[int]:
+    """The backends of the class's database logged in as the instructor, as the server lists them."""
+    with klass.admin() as admin:
+        return [pid for (pid,) in admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND usename = 'instructor' ORDER BY pid")]
+
+
+def test_the_ledgers_calls_share_one_login_and_one_the_server_ended_is_made_again(klass, monkeypatch):
+    monkeypatch.setattr(ClassLedger, "idle", 3600.0)  # nothing here is let go for want of calls
+    ledger = ClassLedger(klass.address("instructor"))
+    exam = form()
+    assert give_to_class(ledger, exam) is True
+    for _ in range(5):
+        assert ledger.attempts_used("Sam Lee", exam.uid) == 0
+        assert ledger.login_of("Sam Lee") is None
+    (kept,) = ledger_sessions(klass)  # eleven calls, one login
+    with klass.admin() as admin:  # the server ends the session while it rests (a restart does)
+        assert admin.execute("SELECT pg_terminate_backend(%s, 5000)", (kept,)).fetchone() == (True,)
+    assert ledger.attempts_allowed(exam.uid) == exam.attempts_allowed  # no call fails for it
+    (again,) = ledger_sessions(klass)
+    assert again != kept
+    ledger.close()  # let go at once (its backend ends once it reads the close)
+    until(lambda: ledger_sessions(klass) == [], what="the closed connection's end")
+    assert ledger.login_of("Sam Lee") is None  # and made again at the next call
+    assert len(ledger_sessions(klass)) == 1
+    del ledger  # a ledger dropped lets its connection go
+    until(lambda: ledger_sessions(klass) == [], what="the dropped ledger's connection's end")
 
 
 def test_the_server_refuses_a_sitting_it_did_not_issue_or_one_expired_by_its_clock(tmp_path, joined, ivy):

@@ -48,8 +48,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(folder: Path, tries: int = 3) -> Postgres:
-    """A class server in `folder` on a free port, with the class logins, its cluster a copy of
+def start_server(folder: Path, tries: int = 3, *, quick: bool = False) -> Postgres:
+    """A class server in `folder` on a free port, with the class logins (`quick`: their passwords,
+    and those of every login made later, derived as `quick_logins` says), its cluster a copy of
     the one initdb made for this process (`cluster`). `folder` is under a
     folder of the test's own (made by mkdtemp, its owner's only), which is opened for passing
     through: as root the server runs as its own user, who must reach `folder`, and the server
@@ -68,6 +69,8 @@ def start_server(folder: Path, tries: int = 3) -> Postgres:
                 raise
     with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
         unsynced(admin)
+        if quick:
+            quick_logins(admin)
         install(admin)
         for name, group in CLASS_LOGINS.items():
             add_login(admin, name, group, PASSWORD)
@@ -129,6 +132,26 @@ def unsynced(admin: psycopg.Connection) -> None:
     for setting in ("fsync", "full_page_writes"):
         admin.execute(f"ALTER SYSTEM SET {setting} = off")
     admin.execute("SELECT pg_reload_conf()")
+
+
+#: SCRAM's iterations for the passwords of a test server's logins, where PostgreSQL's default is
+#: 4096 (what a class server started by the app keeps: test_class_logins proves it). The test
+#: fixtures' servers only (`start_server(quick=True)`): a benchmark's logins cost what a class's do
+SCRAM_ITERATIONS = 16
+
+
+def quick_logins(admin: psycopg.Connection) -> None:
+    """A test server's logins' passwords derived with SCRAM_ITERATIONS iterations: each login over
+    TCP derives its proof from the password with as many, in the test's own process (2.2 ms of
+    its CPU at 4096, 0.1 ms at 16), and each verifier the driver makes for a login the class
+    makes too (logins.verifier, which takes the count the server reports). What a test proves of
+    a login holds as before: the verifier is SCRAM-SHA-256 as the server checks it, the password
+    is proven by SCRAM and never sent, a wrong one is refused; only the cost of guessing one from
+    a stolen verifier is lower, which no test measures. Set for the cluster (the sessions to
+    come) and for this session (the class logins it makes now)."""
+    admin.execute(f"ALTER SYSTEM SET scram_iterations = {SCRAM_ITERATIONS}")
+    admin.execute("SELECT pg_reload_conf()")
+    admin.execute(f"SET scram_iterations = {SCRAM_ITERATIONS}")
 
 
 def template(server: Postgres) -> str:

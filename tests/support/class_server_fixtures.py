@@ -31,7 +31,7 @@ def server():
     # reach its files, and any other pytest run of the same user (a second checkout's, say) takes
     # that permission off pytest's folders when it starts, so the server stops with a PANIC
     folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-class-"))
-    server = start_server(folder / "class")
+    server = start_server(folder / "class", quick=True)
     yield server
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)
@@ -41,7 +41,7 @@ def server():
 def own_server(open_folder):
     """A class server of the test's own, for a test that freezes or crashes it: the run's other
     tests never meet it."""
-    server = start_server(open_folder / "class")
+    server = start_server(open_folder / "class", quick=True)
     yield server
     server.crash()  # nothing of it is kept
 

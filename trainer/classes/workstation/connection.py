@@ -21,7 +21,8 @@ go after `idle` seconds without one: `Kept`), and
 `follow(stop)` yields each new attempt's server id as it arrives (None after a lost connection
 came back: read the overview again); run it on a thread of its own, and set `stop` to end it.
 
-The exam ledger (trainer.classes.server.ledger), each call its own connection: `attempts_used`,
+The exam ledger (trainer.classes.server.ledger), its calls on one connection kept between them
+(`Kept`; a ClassConnection's is the one an exam's steps go on): `attempts_used`,
 `start_sitting`, `start_attempt` (any login), `record_sitting`, `sitting_use`, `sitting_record`,
 `add_certificate`, `certificates`, `void_sitting`, `voided_sittings` and `attempts_issued` (an
 instructor's); and the class's logins
@@ -41,6 +42,7 @@ gives ClassServerError with one line saying why.
 from __future__ import annotations
 
 import contextlib
+import select
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
@@ -90,8 +92,11 @@ from trainer.progress.classroom import ClassOverview
 
 
 class ClassLedger:
-    """The exam ledger's calls (trainer.classes.server.ledger) on the class at `address`, each
-    on a connection of its own: what any login may ask, then the instructor's."""
+    """The exam ledger's calls (trainer.classes.server.ledger) on the class at `address`: what
+    any login may ask, then the instructor's. They go on one connection kept between calls that
+    come one after another (`Kept`): made at the first call, made again after a call failed on it
+    or the server ended it, let go after `idle` seconds without a call, and closed with `close()`
+    (or `with ClassLedger(...) as ledger`, or once the ledger is dropped). Calls take turns on it."""
 
     #: the last call found no connection free for the login on the server: its words (None once a
     #: call went through)
@@ -103,9 +108,27 @@ class ClassLedger:
     #: seconds connecting may take (Watch): a server that accepts and never answers holds no
     #: connect longer
     connect_within: float = CONNECT_WITHIN
+    #: seconds without a call after which the kept connection is let go (push.IDLE)
+    idle: float = IDLE
 
     def __init__(self, address: str | ClassAddress):
         self.address = class_address(address) if isinstance(address, str) else address
+        self._calls = Kept(self.give_up, self.idle, self.connect_within)
+
+    def close(self) -> None:
+        """Let the kept connection go now (the next call makes another)."""
+        self._calls.drop()
+
+    def __enter__(self) -> ClassLedger:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # a ledger made for a call or two holds none of the server's connections
+        calls = getattr(self, "_calls", None)
+        if calls is not None:
+            calls.drop()
 
     def class_uid(self) -> str:
         """The class's own id (a sitting issued in this class names it)."""
@@ -152,7 +175,8 @@ class ClassLedger:
         login = self.login_of(trainee_name)
         if login is None:
             return None
-        return self.signed_in(login, password)._ledger(logins.own_trainee_uid, time.time())
+        with self.signed_in(login, password) as hers:
+            return hers._ledger(logins.own_trainee_uid, time.time())
 
     def claim_profile(self, trainee_name: str, uid: str, made: float, password: str) -> str | None:
         """Her own login (`password` proves it) claims the trainee id `uid` of her profile here,
@@ -291,11 +315,10 @@ class ClassLedger:
         return self._ledger(people.claims)
 
     def _ledger(self, call, *args):
-        """`call(connection, *args)` on a connection of its own. ClassUnreachableError when the
+        """`call(connection, *args)` on the ledger's kept connection. ClassUnreachableError when the
         server cannot be reached, LoginRefusedError when it refuses the password, ClassServerError
         (one line) for any other refusal: never a driver error."""
-        watch = Watch(self.give_up, self.connect_within)
-        with self._errors(watch), connect(self.address, watch) as conn:
+        with self._calls.using(self.address, self._errors) as conn:
             self.no_room = None
             return call(conn, *args)
 
@@ -344,11 +367,12 @@ class ClassLedger:
 
 class Kept:
     """One connection to the class kept between calls that come one after another (an exam's
-    answers, the live Class tab's reads): made at the first call, and again after the class's
-    address changed or a call failed on it; let go after `idle` seconds without a call, so that
-    it holds none of the server's connections between them. Every wait for the server on it is
-    bounded (`give_up`, and connecting by `connect_within`: Watch), so that a call may run on a
-    thread of its own and always ends; calls on it take turns."""
+    answers, the live Class tab's reads, the ledger's calls): made at the first call, and again
+    after the class's address changed, a call failed on it or the server ended it while it rested
+    (`usable`); let go after `idle` seconds without a call, so that it holds none of the server's
+    connections between them. Every wait for the server on it is bounded (`give_up`, and connecting by
+    `connect_within`: Watch), so
+    that a call may run on a thread of its own and always ends; calls on it take turns."""
 
     def __init__(self, give_up: float, idle: float, connect_within: float = CONNECT_WITHIN):
         self.idle = idle
@@ -363,7 +387,7 @@ class Kept:
         with self._lock, errors(self.watch):
             self.watch.cut = False
             try:
-                if self._kept is None or self._kept[0] is not address or self._kept[1].closed:
+                if self._kept is None or self._kept[0] is not address or not usable(self._kept[1]):
                     self._close()
                     self._kept = (address, connect(address, self.watch))
                 yield self._kept[1]
@@ -403,6 +427,21 @@ class Kept:
                 conn.close()
 
 
+def usable(conn: psycopg.Connection) -> bool:
+    """Whether a kept connection, resting between calls, may take the next: open, and nothing
+    come from the server since the last call. A server that ended the session while it rested (a
+    restart, a terminated backend, a crash) has sent its last words or closed its end, which a
+    look at the socket sees without waiting; a call on it would fail where a new connection
+    goes through. A cable cut while it rested is seen by the call, as on a new connection."""
+    if conn.closed:
+        return False
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return False
+    return not readable
+
+
 def with_login(address: ClassAddress, login: str, password: str) -> ClassAddress:
     """The same class (server, database, options) with another login and its password. A login
     the class makes (a trainee's, an enrolled workstation's) has a SCRAM verifier, which the
@@ -430,8 +469,10 @@ class ClassConnection(ClassLedger):
         self.give_up = timing.get("give_up", GIVE_UP)
         self.idle = timing.get("idle", IDLE)
         self.connect_within = timing.get("connect_within", CONNECT_WITHIN)
-        # the connection an exam's steps go on, and the one the instructor's reads go on
-        self._steps = Kept(self.give_up, self.idle, self.connect_within)
+        # the connection an exam's steps go on, and the ledger's calls, which take turns with them:
+        # a workstation's own login holds 4 connections at most (s016), the pusher's among them
+        self._steps = self._calls = Kept(self.give_up, self.idle, self.connect_within)
+        # the one the instructor's reads go on
         self._reads = Kept(self.give_up, self.idle, self.connect_within)
 
     # ------------------------------------------------------------------ every workstation
@@ -487,8 +528,8 @@ class ClassConnection(ClassLedger):
         if login is None:
             raise ClassServerError(f"{trainee_name} has no login of their own in this class: "
                                    "the workstation sends their results")
-        signed_in = ClassLedger(with_login(self.address, login, password))
-        sent = signed_in._ledger(lambda conn: send_set_aside(conn, self.pusher.queue, trainee_name))
+        with ClassLedger(with_login(self.address, login, password)) as hers:
+            sent = hers._ledger(lambda conn: send_set_aside(conn, self.pusher.queue, trainee_name))
         self.pusher.recount()
         return sent
 
