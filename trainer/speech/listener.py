@@ -72,6 +72,7 @@ class Listener:
         self._start: float | None = None
         self._verdict: Verdict | None = None
         self._level = 0.0
+        self.heard: Heard | None = None  # what the recogniser made of the speech, once decoded
 
     @property
     def level(self) -> float:
@@ -122,12 +123,12 @@ class Listener:
 
     def _decide(self, start: float | None, end: float | None) -> Verdict:
         began = time.perf_counter()
-        heard = self._recogniser.decode(self._grammar, b"".join(self._speech))
+        heard = self.heard = self._recogniser.decode(self._grammar, b"".join(self._speech))
         return self._set(self._judge(heard, start, end, time.perf_counter() - began))
 
     def _judge(self, heard: Heard, start: float | None, end: float | None,
                decided: float) -> Verdict:
-        if not heard.clear or heard.call is None:
+        if heard.call is None:
             return Verdict("unclear", self.expected, None, start, end, decided, heard.words)
         if heard.call is self._call:
             return Verdict("right", self.expected, self.expected, start, end, decided, heard.words)

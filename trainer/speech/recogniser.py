@@ -1,12 +1,7 @@
 """pocketsphinx and its English model, decoding one utterance at a time against a game's grammar.
 
-The grammar (trainer.speech.grammar) holds the game's calls only. Its garbage branch is the
-acoustic model's own best sound at every moment: pocketsphinx scores every frame against the
-best-scoring state of the whole model, so the mean score per frame of the best call's path is how
-far below free speech the call fits (0 when nothing fits better). A call that fits too far below
-is not what was said: "unclear". (A loop of the model's phones inside the grammar does the same in
-principle, but decoding it cost 0.3 to 0.7 of real time where the calls alone cost 0.01, and a
-verdict is due within 300 ms of the end of speech.)
+The grammar (trainer.speech.grammar) holds the game's calls and a garbage branch: the best path
+is a call (right or wrong), or no call (unclear).
 
 Nothing carries from one utterance to the next: each is decoded whole (`full_utt`), from the
 model's initial cepstral mean and with the noise estimate reset (pocketsphinx keeps both from the
@@ -17,19 +12,16 @@ score).
 
 from __future__ import annotations
 
-import math
 import threading
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from trainer.speech.audio import SAMPLE_RATE
 from trainer.speech.calls import SpokenCall
 from trainer.speech.grammar import Grammar
 
-SAMPLE_RATE = 16_000
-#: the lowest mean log score per frame, below the model's best, of a call taken as said; found on
-#: flite voices held apart from those of the accuracy benchmark's score (its docstring says which)
-MIN_FIT = -2.3
 #: the words of the grammar that are not the calls' own (silence and noise the decoder inserts)
 _FILLERS = frozenset({"<s>", "</s>", "<sil>", "[NOISE]", "[SPEECH]", "(NULL)"})
 #: decoder settings: the model's, the utterance decoded whole with no state kept between
@@ -41,14 +33,9 @@ _CONFIG = {"lm": None, "loglevel": "FATAL", "samprate": SAMPLE_RATE, "cmn": "bat
 class Heard:
     """What the recogniser made of one utterance."""
 
-    call: SpokenCall | None  # the call the best path says, None when it says no whole call
+    call: SpokenCall | None  # the call the best path says; None: no call (the garbage branch)
     words: str  # the best path's words, fillers left out
-    fit: float  # the path's mean log score per frame below the model's best (0 at best)
-    frames: int
-
-    @property
-    def clear(self) -> bool:
-        return self.call is not None and self.fit >= MIN_FIT
+    score: float  # the best path's score, as pocketsphinx gives it (the same audio, the same score)
 
 
 class Recogniser:
@@ -79,19 +66,18 @@ class Recogniser:
         d = self._decoder
         with self._lock:
             d.activate_search(grammar.name)
-            d.start_stream()  # no noise estimate kept from the last utterance
+            with warnings.catch_warnings():  # "deprecated and unnecessary", says pocketsphinx 5;
+                warnings.simplefilter("ignore", DeprecationWarning)  # without it, the noise
+                d.start_stream()  # estimate of the last utterance is kept (module docstring)
             d.set_cmn(self._cmn)  # nor its cepstral mean
             d.start_utt()
             d.process_raw(pcm, full_utt=True)
             d.end_utt()
-            frames = d.n_frames()
             hyp = d.hyp()
             segments = list(d.seg()) if hyp is not None else []
-        words = " ".join(s.word for s in segments if s.word not in _FILLERS)
-        if hyp is None or not frames:
-            return Heard(None, words, -math.inf, frames)
-        score = sum(math.log(s.ascore) if s.ascore > 0 else -math.inf for s in segments)
-        return Heard(grammar.calls.get(words), words, score / frames, frames)
+        said = [s for s in segments if s.word not in _FILLERS]
+        words = " ".join(s.word.split("(")[0] for s in said)  # "on(2)": a second pronunciation
+        return Heard(grammar.calls.get(words), words, hyp.score if hyp is not None else 0.0)
 
 
 @cache
