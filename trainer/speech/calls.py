@@ -140,20 +140,20 @@ def _extra_roll_calls() -> list[str]:
 def _downs() -> list[str]:
     """Every down and distance a Three Dice Football drive reaches, as the engine words the
     announcement after a play (trainer/procedure/three_dice_football.py): the engine's own table
-    driven through every throw from every position it reaches."""
+    driven, from every position it reaches, through a throw of each play the dice can make (the
+    play, not its dice, moves the markers)."""
     from trainer.games.base import Throw
-    from trainer.games.three_dice_football import Table
+    from trainer.games.three_dice_football import Table, read_play
 
+    plays = {read_play((g1, g2), red): (g1, g2, red) for g1, g2, red in product(range(1, 7), repeat=3)}
     seen: set[tuple] = set()
     out: dict[str, None] = {}
     todo = [Table()]
     while todo:
         table = todo.pop()
-        for d in product(range(1, 7), repeat=3):
-            if d[0] > d[1]:
-                continue  # the green dice's order changes no play
-            after = copy.deepcopy(table)
-            result = after.throw(Throw(dice=d)).result
+        for dice in plays.values():
+            after = copy.copy(table)  # no wagers: its books stay empty, shared
+            result = after.throw(Throw(dice=dice)).result
             if after.over or not result.get("next_down"):
                 continue
             out[f"{result['next_down']} on the {result['yard_line']}"] = None
