@@ -14,8 +14,9 @@ import pytest
 
 from tests.support.flite import needs_flite, say
 from trainer import games, speech
-from trainer.drills import DEALER, _random_round
+from trainer.drills import random_round
 from trainer.errors import RequestError
+from trainer.procedure import build
 from trainer.speech import words
 from trainer.speech.calls import find, spoken_calls
 from trainer.vocabulary import Do
@@ -27,7 +28,7 @@ def dealt_calls(game: str, rounds: int = 12) -> set[tuple[Do, str | None]]:
     """The calls the engine's procedures expect in rounds its dealer deals (every difficulty)."""
     found = set()
     for difficulty, seed in product(range(1, 6), range(rounds // 5 + 1)):
-        _, proc = _random_round(game, difficulty, f"speech-{seed}", None, DEALER)
+        proc = build(random_round(game, difficulty, f"speech-{seed}"))
         found |= {(a.do, a.value) for _, a in proc.actions() if a.do in CALLS}
     return found
 

@@ -48,3 +48,19 @@ def test_a_phrase_that_is_no_call_is_unclear_never_a_call(folder, phrase):
     verdict = hear(say(phrase, VOICE, folder), GAME, "Seven, three-four")
     assert verdict.kind == "unclear", verdict
     assert verdict.heard is None
+
+
+def test_a_listener_for_some_calls_only_hears_those(folder):
+    from trainer.speech import Listener
+    from trainer.speech.audio import read_wav
+
+    def verdict(said: str, expected: str, allowed: list[str]):
+        listener = Listener(GAME, expected, allowed=allowed)
+        listener.feed(read_wav(say(said, VOICE, folder)))
+        return listener.finish()
+
+    allowed = ["Seven, three-four", "Seven, two-five", "No more bets"]
+    assert verdict("seven three four", "Seven, three-four", allowed).kind == "right"
+    assert verdict("seven two five", "Seven, three-four", allowed).heard == "Seven, two-five"
+    outside = verdict("eleven five six", "Seven, three-four", allowed)  # a call not allowed
+    assert outside.kind == "unclear" and outside.heard is None
