@@ -22,29 +22,13 @@ from pathlib import Path
 from trainer.speech.audio import SAMPLE_RATE
 from trainer.speech.calls import SpokenCall, find, spoken_calls
 from trainer.speech.listener import Listener, Verdict
+from trainer.speech.recogniser import unavailable
 
 __all__ = ["SAMPLE_RATE", "Listener", "SpokenCall", "Verdict", "find", "hear", "spoken_calls",
            "unavailable"]
 
 #: a block of a WAV file fed at a time by hear(), as a microphone would give it (seconds)
 BLOCK = 0.1
-
-
-def unavailable() -> str | None:
-    """Why spoken calls cannot be heard on this machine, as one sentence for the user (the
-    recogniser or its English model is missing), or None when they can."""
-    try:
-        import pocketsphinx
-    except ImportError:
-        return ("Spoken calls need the speech recogniser pocketsphinx, which is not installed "
-                "(pip install pocketsphinx).")
-    except Exception as e:  # a broken install: its own library fails to load
-        return f"The speech recogniser pocketsphinx cannot be loaded ({type(e).__name__}: {e})."
-    model = Path(pocketsphinx.get_model_path()) / "en-us"
-    needed = (model / "en-us" / "mdef", model / "cmudict-en-us.dict")
-    if not all(p.is_file() for p in needed):
-        return f"The speech recogniser's English model is missing (looked in {model})."
-    return None
 
 
 def hear(path: Path, game: str, expected: str) -> Verdict:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from trainer import games
 from trainer.errors import RequestError
 from trainer.speech.audio import SAMPLE_RATE
-from trainer.speech.calls import SpokenCall, find
+from trainer.speech.calls import SpokenCall, find, spoken_calls
 from trainer.speech.recogniser import Heard, recogniser
+from trainer.vocabulary import Do
 
 #: the longest speech decoded (seconds): a call takes two or three; longer is not a call
 MAX_SPEECH = 8.0
@@ -43,14 +44,14 @@ def call_of(game: str, text: str, where: str) -> SpokenCall:
 
 
 def _example(game: str) -> str:
-    from trainer.speech.calls import spoken_calls
-
-    announced = [c for c in spoken_calls(game) if c.do == "announce"]
+    announced = [c for c in spoken_calls(game) if c.do is Do.ANNOUNCE]
     return announced[len(announced) // 2].text
 
 
 class Listener:
-    """One call: made when the trainee has to call (the dice at rest), fed audio as it comes."""
+    """One call: made when the trainee has to call (the dice at rest), fed audio as it comes.
+    A RequestError names a game or call that is not one; a RuntimeError says why calls cannot be
+    heard here (trainer.speech.unavailable())."""
 
     def __init__(self, game: str, expected: str, *, allowed: Sequence[str] | None = None):
         games.get(game, "game")

@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from trainer.speech.audio import SAMPLE_RATE
 from trainer.speech.calls import SpokenCall
@@ -82,5 +83,24 @@ class Recogniser:
 
 @cache
 def recogniser() -> Recogniser:
-    """The process's recogniser."""
+    """The process's recogniser; a RuntimeError saying why where it cannot be had."""
+    if (why := unavailable()) is not None:
+        raise RuntimeError(why)
     return Recogniser()
+
+
+def unavailable() -> str | None:
+    """Why spoken calls cannot be heard on this machine, as one sentence for the user (the
+    recogniser or its English model is missing), or None when they can."""
+    try:
+        import pocketsphinx
+    except ImportError:
+        return ("Spoken calls need the speech recogniser pocketsphinx, which is not installed "
+                "(pip install pocketsphinx).")
+    except Exception as e:  # a broken install: its own library fails to load
+        return f"The speech recogniser pocketsphinx cannot be loaded ({type(e).__name__}: {e})."
+    model = Path(pocketsphinx.get_model_path()) / "en-us"
+    needed = (model / "en-us" / "mdef", model / "cmudict-en-us.dict")
+    if not all(p.is_file() for p in needed):
+        return f"The speech recogniser's English model is missing (looked in {model})."
+    return None
