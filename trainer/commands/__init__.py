@@ -23,6 +23,6 @@ from types import ModuleType
 MODULES = ("settle", "check", "key", "grade", "odds", "instructor_key", "sitting", "certify",
            "verify_results", "class_server", "class_setup", "class_login", "class_workstation",
            "give_form", "export_results", "retract", "merge_trainees", "settle_claim", "abandon_sitting",
-           "void_sitting", "give_back_attempt", "supervise")
+           "void_sitting", "give_back_attempt", "supervise", "hear")
 
 ALL: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{m}") for m in MODULES)

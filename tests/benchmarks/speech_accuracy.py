@@ -1,0 +1,231 @@
+"""Benchmark of spoken calls in noise (trainer.speech): flite's voices say every call of every game,
+with a room's noise at about 10 dB SNR, heard through the app's path (a Listener fed 0.1 s blocks,
+the endpointer, the recogniser, the verdict).
+
+Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
+[--games ...] [--every N] [--quiet] [--garbage P] [--json FILE]`. It needs `flite` (apt-get install flite).
+
+- **Voices**: flite's five that say any text. The cost of the grammar's garbage branch (GARBAGE
+  in trainer/speech/grammar.py) was chosen on awb and rms only; slt, kal16 and kal are held out,
+  and the counts are printed for each voice and for the held-out ones together.
+- **Noise**: a room: four of flite's voices at once saying sentences that are no call (crowd
+  talk, each talker at its own loudness and start), plus pink noise 10 dB under that talk. The
+  noise runs 0.6 s before the call and 0.6 s after it, as a microphone hears it.
+- **SNR**: the call's power over its active part (its 20 ms frames within 30 dB of its loudest)
+  against the noise's power over the whole of it; the noise is scaled to the SNR asked.
+- **Counts**: each call is heard with that call due: right, wrong, no call, unclear. A call heard
+  as another call is what would grade a wrong call right (the trainee says X while Y is due and
+  X is heard as Y), so "wrong" counts the wrong calls graded right as well. Phrases that are no
+  call of the game (greetings, other games' calls, numbers that are not calls): unclear out of N,
+  and how many were heard as a call.
+- **Timings**: the verdict's time after the end of speech (wall and this thread's CPU: median,
+  95th percentile, worst), the grammar's load for each game (CPU), and the recogniser's peak
+  memory (maximum resident set of a process that loads it, every game's grammar, and decodes).
+
+Audio is cached under /tmp/dealer-trainer-speech-bench (never in the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.support.flite import VOICES, missing, say
+from trainer import games
+from trainer.speech import SAMPLE_RATE, Listener, spoken_calls
+from trainer.speech.audio import read_wav
+
+CACHE = Path("/tmp/dealer-trainer-speech-bench")
+CALIBRATION = ("awb", "rms")
+CROWD = ("The weather has been lovely this week, we went down to the shore on Sunday.",
+         "Did you see the game last night? I could not believe the last quarter.",
+         "I will have another coffee, and could you bring the menu back please.",
+         "My sister is moving to Pittsburgh in the spring, she found a new job there.",
+         "We should leave before the traffic gets bad on the turnpike tonight.",
+         "That restaurant by the river has the best crab cakes in the whole city.")
+#: phrases that are no call: greetings, other games' calls, numbers that are not calls
+NOT_CALLS = ("good evening everyone", "hello there", "how are you doing tonight",
+             "place your bets please", "thank you very much", "seven three five", "nine four six",
+             "twelve", "fourteen", "red four blue two and six", "green two three red four gain of one",
+             "three sixes", "first down on the fifteen", "no more", "one more ace",
+             "extra point", "seven out", "yo eleven")
+
+
+def pcm_of(path: Path) -> np.ndarray:
+    return np.frombuffer(read_wav(path), dtype="<i2").astype(np.float64) / 32768
+
+
+def active_power(x: np.ndarray) -> float:
+    frame = SAMPLE_RATE // 50
+    frames = x[: len(x) // frame * frame].reshape(-1, frame)
+    power = (frames ** 2).mean(axis=1)
+    return float(power[power >= power.max() / 1000].mean())
+
+
+def pink(n: int, rng: np.random.Generator) -> np.ndarray:
+    spectrum = np.fft.rfft(rng.standard_normal(n))
+    spectrum /= np.sqrt(np.maximum(np.arange(len(spectrum)), 1))
+    return np.fft.irfft(spectrum, n)
+
+
+def room(n: int, rng: np.random.Generator, crowd: list[np.ndarray]) -> np.ndarray:
+    """n samples of a room: four talkers at once, and pink noise 10 dB under them."""
+    out = np.zeros(n)
+    for talker in rng.choice(len(crowd), 4, replace=False):
+        voice = np.tile(crowd[talker], n // len(crowd[talker]) + 2)
+        start = int(rng.integers(0, len(crowd[talker])))
+        out += voice[start:start + n] * rng.uniform(0.5, 1.0)
+    background = pink(n, rng)
+    background *= np.sqrt(np.mean(out ** 2) / np.mean(background ** 2) / 10)
+    return out + background
+
+
+def noisy(speech: np.ndarray, snr: float | None, rng: np.random.Generator,
+          crowd: list[np.ndarray]) -> bytes:
+    pad = int(0.6 * SAMPLE_RATE)
+    x = np.concatenate([np.zeros(pad), speech, np.zeros(pad)])
+    if snr is not None:
+        noise = room(len(x), rng, crowd)
+        noise *= np.sqrt(active_power(speech) / np.mean(noise ** 2) / 10 ** (snr / 10))
+        x = x + noise
+    peak = np.abs(x).max()
+    if peak > 0.99:
+        x *= 0.99 / peak
+    return (x * 32767).round().astype("<i2").tobytes()
+
+
+def heard(pcm: bytes, game: str, expected: str):
+    listener = Listener(game, expected)
+    step = SAMPLE_RATE // 10 * 2
+    cpu = time.thread_time()
+    for at in range(0, len(pcm), step):
+        if (verdict := listener.feed(pcm[at:at + step])) is not None:
+            break
+    else:
+        verdict = listener.finish()
+    return verdict, time.thread_time() - cpu
+
+
+def peak_memory() -> float:
+    """MiB: the peak resident set (VmHWM) of a process that loads the recogniser and every grammar
+    and decodes a second of audio with each. (Not getrusage's ru_maxrss, which Linux carries over
+    an exec from the forked copy of this big process.)"""
+    code = ("import sys; sys.path.insert(0, '.');"
+            "from trainer.speech.recogniser import recogniser; from trainer import games;"
+            "r = recogniser();"
+            "[r.decode(r.grammar(g), bytes(32000)) for g in games.GAME_IDS];"
+            "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0];"
+            "print(int(hwm.split()[1]) / 1024)")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=root)
+    return float(out.stdout.strip())
+
+
+def grammar_loads() -> dict[str, float]:
+    from trainer.speech.calls import _calls
+    from trainer.speech.recogniser import Recogniser
+
+    start = time.process_time()
+    r = Recogniser()
+    out = {"model": time.process_time() - start}
+    for game in games.GAME_IDS:
+        _calls.cache_clear()
+        start = time.process_time()
+        r.grammar(game)
+        out[game] = time.process_time() - start
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--snr", type=float, default=10.0)
+    p.add_argument("--quiet", action="store_true", help="no noise")
+    p.add_argument("--voices", default=",".join(VOICES))
+    p.add_argument("--games", default=",".join(games.GAME_IDS))
+    p.add_argument("--every", type=int, default=1, help="every Nth call of each game only")
+    p.add_argument("--garbage", type=float, help="the garbage branch's cost, for calibration")
+    p.add_argument("--json", type=Path, help="write every case here")
+    args = p.parse_args()
+    if (why := missing()) is not None:
+        print(f"speech_accuracy: {why}", file=sys.stderr)
+        return 2
+    if args.garbage is not None:
+        from trainer.speech import grammar
+
+        grammar.GARBAGE = args.garbage
+    snr = None if args.quiet else args.snr
+    voices = args.voices.split(",")
+    CACHE.mkdir(exist_ok=True)
+    crowd = [pcm_of(say(t, v, CACHE)) for t in CROWD for v in ("slt", "awb", "rms", "kal16")]
+    loads = grammar_loads()
+    rng = np.random.default_rng(1)
+    cases = []
+    for game in args.games.split(","):
+        calls = spoken_calls(game)[:: args.every]
+        for voice in voices:
+            for call in calls:
+                speech = pcm_of(say(random.Random(call.text).choice(call.said), voice, CACHE))
+                v, cpu = heard(noisy(speech, snr, rng, crowd), game, call.text)
+                cases.append({"game": game, "voice": voice, "said": call.text, "in": True,
+                              "kind": v.kind, "heard": v.heard, "words": v.said,
+                              "decided": v.decided, "cpu": cpu})
+            for phrase in NOT_CALLS:
+                v, cpu = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng, crowd), game,
+                               calls[0].text)
+                cases.append({"game": game, "voice": voice, "said": phrase, "in": False,
+                              "kind": v.kind, "heard": v.heard, "words": v.said,
+                              "decided": v.decided, "cpu": cpu})
+    if args.json:
+        args.json.write_text(json.dumps(cases, indent=0))
+    report(cases, voices, snr, loads, peak_memory())
+    return 0
+
+
+def counts(cases: list[dict]) -> str:
+    calls = [c for c in cases if c["in"]]
+    phrases = [c for c in cases if not c["in"]]
+    k = {kind: sum(c["kind"] == kind for c in calls) for kind in ("right", "wrong", "none", "unclear")}
+    right = 100 * k["right"] / len(calls) if calls else 0
+    unclear = sum(c["kind"] == "unclear" for c in phrases)
+    as_call = sum(c["heard"] is not None for c in phrases)
+    return (f"{k['right']}/{len(calls)} right ({right:.1f}%), {k['wrong']} wrong, "
+            f"{k['none']} no call, {k['unclear']} unclear; no-call phrases unclear "
+            f"{unclear}/{len(phrases)}, heard as a call {as_call}")
+
+
+def report(cases: list[dict], voices: list[str], snr: float | None, loads: dict[str, float],
+           memory: float) -> None:
+    print(f"noise: {'none' if snr is None else f'a room at {snr:g} dB SNR'}")
+    for voice in voices:
+        held = "calibration" if voice in CALIBRATION else "held out"
+        print(f"  {voice:6s} ({held}): {counts([c for c in cases if c['voice'] == voice])}")
+    held_out = [c for c in cases if c["voice"] not in CALIBRATION]
+    print(f"held-out voices: {counts(held_out)}")
+    print(f"every voice:     {counts(cases)}")
+    for game in dict.fromkeys(c["game"] for c in cases):
+        print(f"  {game}: {counts([c for c in cases if c['game'] == game])}")
+    decided = sorted(c["decided"] for c in cases if c["kind"] != "none")
+    cpu = sorted(c["cpu"] for c in cases)
+    if decided:
+        q = statistics.quantiles(decided, n=20)
+        print(f"verdict after the end of speech (wall): median {1000 * statistics.median(decided):.0f} ms, "
+              f"95th percentile {1000 * q[-1]:.0f} ms, worst {1000 * decided[-1]:.0f} ms")
+        print(f"CPU per call (the whole listening, this thread): median "
+              f"{1000 * statistics.median(cpu):.0f} ms, worst {1000 * cpu[-1]:.0f} ms")
+    print("grammar load (CPU): " + ", ".join(f"{k} {1000 * v:.0f} ms" for k, v in loads.items()))
+    print(f"recogniser's peak memory: {memory:.0f} MiB")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

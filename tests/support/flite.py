@@ -1,0 +1,41 @@
+"""Spoken calls made at test time with Debian's `flite` (a speech synthesiser with a few voices),
+for the speech tests and the accuracy benchmark. Where flite or the recogniser is missing, a test
+is skipped saying why (`needs_flite`), never passed."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+#: flite's voices that say any text (its "awb_time" says only the time of day); kal is 8 kHz
+VOICES = ("slt", "kal16", "awb", "rms", "kal")
+
+
+def missing() -> str | None:
+    """Why calls cannot be synthesised and heard here, or None."""
+    from trainer.speech import unavailable
+
+    if shutil.which("flite") is None:
+        return "flite is not installed (apt-get install flite): no voice to make the calls with"
+    return unavailable()
+
+
+def needs_flite() -> None:
+    if (why := missing()) is not None:
+        pytest.skip(why)
+
+
+def say(text: str, voice: str, folder: Path) -> Path:
+    """A WAV file of flite's `voice` saying `text`, made once in `folder` (named by both)."""
+    name = hashlib.sha256(f"{voice}\0{text}".encode()).hexdigest()[:20]
+    path = folder / f"{voice}-{name}.wav"
+    if not path.exists():
+        part = path.with_suffix(".part.wav")
+        subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(part)], check=True,
+                       capture_output=True, timeout=60)
+        part.replace(path)
+    return path

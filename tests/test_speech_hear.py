@@ -1,0 +1,108 @@
+"""`dealer-trainer hear FILE.wav --game G --expect "CALL"`: the verdict and its timings, exit 0 when
+the call is heard right and 1 when not; bad input (a file that is no WAV, a rate out of reach, an
+unknown game, a call the game does not have) is one line naming the problem and exit 2, never a
+traceback; where the recogniser is missing, one line saying so."""
+
+from __future__ import annotations
+
+import struct
+import sys
+import wave
+
+import pytest
+
+from tests.support.command import run_command, run_here
+from tests.support.flite import needs_flite, say
+
+PH = ("--game", "props-and-hops")
+
+
+def wav(path, frames: bytes, rate: int = 16000, channels: int = 1, width: int = 2):
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(width)
+        w.setframerate(rate)
+        w.writeframes(frames)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def call(tmp_path_factory):
+    needs_flite()
+    return say("seven three four", "rms", tmp_path_factory.mktemp("hear"))
+
+
+def test_a_call_heard_right_prints_the_verdict_and_its_timings(call):
+    out = run_command("hear", str(call), *PH, "--expect", "Seven, three-four")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == 'right: "Seven, three-four"'
+    assert lines[1] == "words: seven three four"
+    assert lines[2].startswith("speech: from ") and lines[3].endswith(" ms after the end of speech")
+    assert out.stderr == ""
+
+
+def test_a_wrong_call_says_what_was_heard_and_exits_1(call):
+    out = run_here("hear", str(call), *PH, "--expect", "Seven, two-five")
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[0] == 'wrong: heard "Seven, three-four", expected "Seven, two-five"'
+
+
+def test_a_call_at_another_rate_width_and_channels_is_converted_and_heard(call, tmp_path):
+    with wave.open(str(call)) as w:
+        mono = w.readframes(w.getnframes())
+    samples = struct.unpack(f"<{len(mono) // 2}h", mono)
+    # 44.1 kHz stereo, each sample repeated (a crude upsampling that keeps the words)
+    up = [s for s in samples for _ in range(3)][: int(len(samples) * 44100 / 16000)]
+    stereo = struct.pack(f"<{2 * len(up)}h", *(v for s in up for v in (s, s)))
+    path = wav(tmp_path / "stereo.wav", stereo, rate=44100, channels=2)
+    out = run_here("hear", path, *PH, "--expect", "Seven, three-four")
+    assert (out.returncode, out.stdout.splitlines()[0]) == (0, 'right: "Seven, three-four"')
+
+
+def test_silence_is_no_call(tmp_path):
+    needs_flite()
+    out = run_here("hear", wav(tmp_path / "quiet.wav", bytes(32000)), *PH, "--expect", "No more bets")
+    assert (out.returncode, out.stdout) == (1, "no call: no speech was heard\n")
+
+
+@pytest.mark.parametrize(("make", "args", "message"), [
+    (lambda p: p.write_bytes(b"ID3\x03 an mp3, not a wav"), (*PH, "--expect", "No more bets"),
+     "not a WAV file (file does not start with RIFF id)"),
+    (lambda p: p.write_bytes(b"RIFF\x10\x00\x00\x00WAVEfmt "), (*PH, "--expect", "No more bets"),
+     "call.wav: not a WAV file (fmt chunk and/or data chunk missing)"),
+    (lambda p: wav(p, bytes(8000), rate=4000), (*PH, "--expect", "No more bets"),
+     "sampled at 4000 Hz; a WAV file from 8000 to 192000 Hz is read (16000 Hz best)"),
+    (lambda p: wav(p, bytes(3200)), ("--game", "craps", "--expect", "No more bets"),
+     "--game: unknown game 'craps'"),
+    (lambda p: wav(p, bytes(3200)), (*PH, "--expect", "Red one, blue one and one"),
+     "--expect: 'Red one, blue one and one' is not a call of Props & Hops"),
+    (lambda p: wav(p, bytes(3200)), ("--game", "three-dice-football", "--expect", "No more bets"),
+     "--expect: 'No more bets' is not a call of Three Dice Football"),
+])
+def test_bad_input_is_one_line_naming_the_problem_and_exit_2(tmp_path, make, args, message):
+    needs_flite()
+    path = tmp_path / "call.wav"
+    make(path)
+    out = run_here("hear", str(path), *args)
+    assert out.returncode == 2, out
+    assert message in out.stderr and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert out.stdout == ""
+
+
+def test_no_file_and_a_folder_are_named(tmp_path):
+    needs_flite()
+    for path, problem in ((tmp_path / "none.wav", "no such file"), (tmp_path, "a folder, not a WAV file")):
+        out = run_here("hear", str(path), *PH, "--expect", "No more bets")
+        assert out.returncode == 2 and out.stderr.strip().endswith(f"{path}: {problem}")
+
+
+def test_without_the_recogniser_it_says_so_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pocketsphinx", None)  # an import of it fails, as uninstalled
+    from trainer.speech import unavailable
+
+    assert unavailable() == ("Spoken calls need the speech recogniser pocketsphinx, which is not "
+                             "installed (pip install pocketsphinx).")
+    out = run_here("hear", wav(tmp_path / "call.wav", bytes(3200)), *PH, "--expect", "No more bets")
+    assert out.returncode == 2
+    assert out.stderr == f"{unavailable()}\n"

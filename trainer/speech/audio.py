@@ -1,0 +1,90 @@
+"""Audio as the recogniser takes it: 16 kHz mono signed 16-bit little-endian PCM. A WAV file of
+PCM at another rate, width or number of channels is converted; anything else is refused by name.
+"""
+
+from __future__ import annotations
+
+import wave
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from trainer.errors import RequestError
+
+SAMPLE_RATE = 16_000
+#: the rates a WAV file may have: from the telephone's to a studio's
+RATES = (8_000, 192_000)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def read_wav(path: Path) -> bytes:
+    """A WAV file's audio as 16 kHz mono 16-bit PCM; a RequestError naming what is wrong with it."""
+    name = str(path)
+    try:
+        with wave.open(str(path), "rb") as w:
+            channels, width, rate, count = (w.getnchannels(), w.getsampwidth(), w.getframerate(),
+                                            w.getnframes())
+            data = w.readframes(count)
+    except FileNotFoundError:
+        raise RequestError(name, "no such file") from None
+    except IsADirectoryError:
+        raise RequestError(name, "a folder, not a WAV file") from None
+    except OSError as e:
+        raise RequestError(name, f"cannot be read ({e.strerror or e})") from None
+    except wave.Error as e:
+        reason = str(e)
+        if "unknown format" in reason:
+            raise RequestError(name, "a WAV file, but not of PCM samples (" + reason + "); "
+                                     "save it as 16-bit PCM") from None
+        raise RequestError(name, f"not a WAV file ({reason})") from None
+    except EOFError:
+        raise RequestError(name, "not a WAV file (it ends before its header does)") from None
+    if not RATES[0] <= rate <= RATES[1]:
+        raise RequestError(name, f"sampled at {rate} Hz; a WAV file from {RATES[0]} to "
+                                 f"{RATES[1]} Hz is read (16000 Hz best)")
+    if width not in (1, 2, 3, 4) or channels < 1:
+        raise RequestError(name, f"{width * 8}-bit samples in {channels} channels cannot be read")
+    usable = len(data) - len(data) % (width * channels)
+    return to_pcm(samples(data[:usable], width, channels), rate)
+
+
+def samples(data: bytes, width: int, channels: int) -> np.ndarray:
+    """PCM bytes as floats from -1 to 1, the channels mixed to one."""
+    import numpy as np
+
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if width == 1:  # 8-bit WAV is unsigned
+        x = (raw.astype(np.float64) - 128) / 128
+    elif width == 3:
+        b = raw.reshape(-1, 3).astype(np.int32)
+        v = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)
+        x = np.where(v >= 1 << 23, v - (1 << 24), v) / float(1 << 23)
+    else:
+        dtype = "<i2" if width == 2 else "<i4"
+        x = np.frombuffer(data, dtype=dtype).astype(np.float64) / float(1 << (8 * width - 1))
+    return x.reshape(-1, channels).mean(axis=1) if channels > 1 else x
+
+
+def to_pcm(x: np.ndarray, rate: int) -> bytes:
+    """Floats from -1 to 1 at `rate` as the recogniser's PCM (resampled to 16 kHz)."""
+    import numpy as np
+
+    x = resample(x, rate)
+    return (np.clip(x, -1, 1) * 32767).round().astype("<i2").tobytes()
+
+
+def resample(x: np.ndarray, rate: int) -> np.ndarray:
+    """x at 16 kHz: low-passed below the new Nyquist frequency first when the rate is higher (a
+    windowed sinc of 63 taps), then interpolated."""
+    import numpy as np
+
+    if rate == SAMPLE_RATE or not len(x):
+        return x
+    if rate > SAMPLE_RATE:
+        cutoff = 0.45 * SAMPLE_RATE / rate  # cycles per input sample, a little below Nyquist
+        taps = np.arange(63) - 31
+        h = 2 * cutoff * np.sinc(2 * cutoff * taps) * np.hamming(63)
+        x = np.convolve(x, h / h.sum(), mode="same")
+    t = np.arange(int(len(x) * SAMPLE_RATE / rate)) * (rate / SAMPLE_RATE)
+    return np.interp(t, np.arange(len(x)), x)

@@ -1,0 +1,106 @@
+"""pocketsphinx and its English model, decoding one utterance at a time against a game's grammar.
+
+The grammar (trainer.speech.grammar) holds the game's calls and a garbage branch: the best path
+is a call (right or wrong), or no call (unclear).
+
+Nothing carries from one utterance to the next: each is decoded whole (`full_utt`), from the
+model's initial cepstral mean and with the noise estimate reset (pocketsphinx keeps both from the
+last utterance otherwise: the same audio then scored differently after another call;
+tests/test_speech.py decodes the same audio after different calls and gets the same words and
+score).
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from trainer.speech.audio import SAMPLE_RATE
+from trainer.speech.calls import SpokenCall
+from trainer.speech.grammar import Grammar
+
+#: the words of the grammar that are not the calls' own (silence and noise the decoder inserts)
+_FILLERS = frozenset({"<s>", "</s>", "<sil>", "[NOISE]", "[SPEECH]", "(NULL)"})
+#: decoder settings: the model's, the utterance decoded whole with no state kept between
+_CONFIG = {"lm": None, "loglevel": "FATAL", "samprate": SAMPLE_RATE, "cmn": "batch",
+           "remove_noise": False, "bestpath": True}
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """What the recogniser made of one utterance."""
+
+    call: SpokenCall | None  # the call the best path says; None: no call (the garbage branch)
+    words: str  # the best path's words, fillers left out
+    score: float  # the best path's score, as pocketsphinx gives it (the same audio, the same score)
+
+
+class Recogniser:
+    """One decoder (the acoustic model is loaded once per process) with a search per grammar; one
+    utterance is decoded at a time (a lock), from the start each time."""
+
+    def __init__(self) -> None:
+        from pocketsphinx import Decoder
+
+        self._decoder = Decoder(**_CONFIG)
+        self._cmn = self._decoder.get_cmn(False)  # the model's initial cepstral mean
+        self._grammars: dict[tuple[str, tuple[str, ...] | None], Grammar] = {}
+        self._lock = threading.Lock()
+
+    def grammar(self, game: str, allowed: Sequence[SpokenCall] | None = None) -> Grammar:
+        """The game's grammar (of `allowed` calls only, where given), built once."""
+        key = (game, None if allowed is None else tuple(sorted(c.text for c in allowed)))
+        with self._lock:
+            if key not in self._grammars:
+                name = f"g{len(self._grammars)}"
+                grammar = Grammar.build(name, game, allowed)
+                grammar.load(self._decoder)
+                self._grammars[key] = grammar
+            return self._grammars[key]
+
+    def decode(self, grammar: Grammar, pcm: bytes) -> Heard:
+        """The best call of the grammar for this utterance (16 kHz mono 16-bit PCM)."""
+        d = self._decoder
+        with self._lock:
+            d.activate_search(grammar.name)
+            with warnings.catch_warnings():  # "deprecated and unnecessary", says pocketsphinx 5;
+                warnings.simplefilter("ignore", DeprecationWarning)  # without it, the noise
+                d.start_stream()  # estimate of the last utterance is kept (module docstring)
+            d.set_cmn(self._cmn)  # nor its cepstral mean
+            d.start_utt()
+            d.process_raw(pcm, full_utt=True)
+            d.end_utt()
+            hyp = d.hyp()
+            segments = list(d.seg()) if hyp is not None else []
+        said = [s for s in segments if s.word not in _FILLERS]
+        words = " ".join(s.word.split("(")[0] for s in said)  # "on(2)": a second pronunciation
+        return Heard(grammar.calls.get(words), words, hyp.score if hyp is not None else 0.0)
+
+
+@cache
+def recogniser() -> Recogniser:
+    """The process's recogniser; a RuntimeError saying why where it cannot be had."""
+    if (why := unavailable()) is not None:
+        raise RuntimeError(why)
+    return Recogniser()
+
+
+def unavailable() -> str | None:
+    """Why spoken calls cannot be heard on this machine, as one sentence for the user (the
+    recogniser or its English model is missing), or None when they can."""
+    try:
+        import pocketsphinx
+    except ImportError:
+        return ("Spoken calls need the speech recogniser pocketsphinx, which is not installed "
+                "(pip install pocketsphinx).")
+    except Exception as e:  # a broken install: its own library fails to load
+        return f"The speech recogniser pocketsphinx cannot be loaded ({type(e).__name__}: {e})."
+    model = Path(pocketsphinx.get_model_path()) / "en-us"
+    needed = (model / "en-us" / "mdef", model / "cmudict-en-us.dict")
+    if not all(p.is_file() for p in needed):
+        return f"The speech recogniser's English model is missing (looked in {model})."
+    return None
