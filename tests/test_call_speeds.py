@@ -35,7 +35,7 @@ def test_the_speeds_are_kept_and_read_per_game(store):
 @pytest.mark.parametrize("bad", [-0.1, math.nan, math.inf, 3600.5, True, "1.0", None])
 def test_a_speed_that_is_no_number_of_seconds_is_refused_whole(store, bad):
     ana = store.add_trainee("Ana")
-    with pytest.raises(ValueError, match="call speed 1: .* is not a number of seconds from 0 to 3600"):
+    with pytest.raises(ValueError, match=r"call speed 1: .* is not a number of seconds from 0 to 3600"):
         record_call_speeds(store, ana, "a" * 32, "props-and-hops", [(1, 1.0), (2, bad)])
     assert call_speeds(store, ana) == []  # the good one before it is not kept alone
 

@@ -1,0 +1,163 @@
+"""View › Speak my calls and View › The stickman's voice in the real window: off by default,
+remembered, and off with the reason (in the item's tooltip and the status line) where this
+computer cannot do it: no recogniser, no Qt Multimedia, no microphone, no speech engine. The
+recogniser is the stand-in of tests/support/speech_fake.py, which says why it is unavailable as
+the test asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.speech_fake import Plan, install
+
+
+class Trainee:
+    id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
+
+
+def make_window(qtbot):
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    w = MainWindow(Services(None, Trainee()))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def microphone(monkeypatch):
+    """One microphone on this computer, whatever it has."""
+    import ui.speech.audio
+
+    monkeypatch.setattr(ui.speech.audio, "multimedia", lambda: object())
+    monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [("mic-1", "Desk microphone")])
+
+
+def reason_shown(window) -> str:
+    window.speech.check()  # as the View menu does when it opens
+    action = window.speech.calls
+    assert not action.isEnabled() and not action.isChecked()
+    assert action.toolTip() == action.statusTip()
+    assert action.toolTip() in window.statusBar().currentMessage()
+    return action.toolTip()
+
+
+def test_no_recogniser_turns_the_option_off_saying_why(qtbot, monkeypatch, microphone):
+    install(monkeypatch, Plan(), why="The recogniser's English model is missing.")
+    window = make_window(qtbot)
+    assert reason_shown(window) == "The recogniser's English model is missing."
+    window.close()
+
+
+def test_a_recogniser_that_cannot_be_imported_is_said(qtbot, monkeypatch, microphone):
+    import trainer.spoken
+
+    def missing():
+        raise ImportError("No module named 'pocketsphinx'")
+
+    monkeypatch.setattr(trainer.spoken, "engine", missing)
+    window = make_window(qtbot)
+    assert reason_shown(window) == ("The speech recogniser cannot be loaded (No module named "
+                                    "'pocketsphinx').")
+    window.close()
+
+
+def test_no_microphone_and_no_qt_multimedia_are_said(qtbot, monkeypatch):
+    import ui.speech.audio
+
+    install(monkeypatch, Plan())
+    monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [])
+    monkeypatch.setattr(ui.speech.audio, "multimedia", lambda: object())
+    window = make_window(qtbot)
+    assert reason_shown(window) == "No microphone is connected to this computer."
+    window.close()
+
+    def no_sound():
+        raise ImportError("libpulse.so.0: cannot open shared object file")
+
+    monkeypatch.setattr(ui.speech.audio, "multimedia", no_sound)
+    window = make_window(qtbot)
+    assert reason_shown(window) == ("The microphone cannot be used: Qt Multimedia cannot be loaded "
+                                    "(libpulse.so.0: cannot open shared object file).")
+    window.close()
+
+
+def test_on_is_remembered_and_reaches_the_practice_screen(qtbot, monkeypatch, microphone):
+    from ui.practice.screen import PracticeScreen
+
+    install(monkeypatch, Plan())
+    window = make_window(qtbot)
+    window.speech.check()
+    assert window.speech.calls.isEnabled() and not window.speech.calls.isChecked()  # off by default
+    screen = window.show_screen("practice").screen  # built when first used
+    assert isinstance(screen, PracticeScreen) and not screen.spoken.enabled
+    window.speech.calls.trigger()
+    assert screen.spoken.enabled
+    window.close()
+    again = make_window(qtbot)  # the next start: on, before the menu is ever opened
+    assert again.speech.calls.isChecked()
+    screen = again.show_screen("practice").screen
+    assert screen.spoken.enabled
+    again.speech.calls.trigger()
+    assert not screen.spoken.enabled
+    again.close()
+
+
+def test_the_stickmans_voice_is_off_saying_why_without_a_speech_engine(qtbot, monkeypatch,
+                                                                       microphone):
+    import ui.speech.voice
+
+    def no_addon():
+        raise ImportError("No module named 'PySide6.QtTextToSpeech'")
+
+    monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
+    install(monkeypatch, Plan())
+    window = make_window(qtbot)
+    window.speech.check()
+    voice = window.speech.voice
+    assert not voice.isEnabled()
+    assert voice.toolTip() == ("Qt TextToSpeech cannot be loaded (No module named "
+                               "'PySide6.QtTextToSpeech').")
+    assert window.speech.calls.isEnabled()  # the one says nothing of the other
+    window.close()
+
+
+class Speaker:
+    """A speech engine that keeps what it is asked to say."""
+
+    def __init__(self):
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+
+def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_screen(qtbot,
+                                                                                    monkeypatch):
+    import ui.speech.voice
+    from trainer import Do, playback
+    from ui.qt import QApplication
+    from ui.speech.voice import SPEAKS
+    from ui.supervise.screen import SuperviseScreen
+
+    speaker = Speaker()
+    monkeypatch.setattr(ui.speech.voice, "_speaker", speaker)
+    QApplication.instance().setProperty(SPEAKS, True)
+    try:
+        screen = SuperviseScreen()
+        qtbot.addWidget(screen)
+    finally:
+        QApplication.instance().setProperty(SPEAKS, False)
+    rnd = playback.deal("props-and-hops", 2, "voice")
+    screen.start(rnd, paced=False)
+    for _ in range(len(screen.frames)):
+        screen.step()
+    actions = [f.action for f in screen.frames if f.action is not None]
+    calls = [a.value for a in actions if a.do is Do.ANNOUNCE]
+    assert calls and [s for s in speaker.said if s in calls] == calls
+    assert "No more bets" in speaker.said
+    shooters = [a for a in actions if a.do in (Do.OFFER_SHAKER, Do.PASS_SHAKER)]
+    assert speaker.said.count("Coming out") == len(shooters) > 0
+    screen.stop()
