@@ -161,3 +161,39 @@ def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_scr
     shooters = [a for a in actions if a.do in (Do.OFFER_SHAKER, Do.PASS_SHAKER)]
     assert speaker.said.count("Coming out") == len(shooters) > 0
     screen.stop()
+
+
+def test_the_microphone_is_chosen_in_the_settings_and_remembered(qtbot, monkeypatch, microphone):
+    from ui.shell.settings import SettingsDialog
+
+    install(monkeypatch, Plan())
+    window = make_window(qtbot)
+    dialog = SettingsDialog(window)
+    qtbot.addWidget(dialog)
+    box = dialog.microphone
+    assert box.isEnabled()
+    assert [box.itemText(i) for i in range(box.count())] == ["The computer's default",
+                                                              "Desk microphone"]
+    box.setCurrentIndex(1)
+    box.activated.emit(1)
+    screen = window.show_screen("practice").screen
+    assert screen.spoken.microphone == "mic-1"
+    window.close()
+    again = make_window(qtbot)
+    assert again.speech.microphone == "mic-1"
+    assert again.show_screen("practice").screen.spoken.microphone == "mic-1"
+    again.close()
+
+
+def test_no_microphone_is_said_in_the_settings(qtbot, monkeypatch):
+    import ui.speech.audio
+    from ui.shell.settings import SettingsDialog
+
+    monkeypatch.setattr(ui.speech.audio, "multimedia", lambda: object())
+    monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [])
+    window = make_window(qtbot)
+    dialog = SettingsDialog(window)
+    qtbot.addWidget(dialog)
+    assert not dialog.microphone.isEnabled()
+    assert dialog.microphone_note.text() == "No microphone is connected to this computer."
+    window.close()

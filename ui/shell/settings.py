@@ -93,6 +93,7 @@ class SettingsDialog(QDialog):
             self.origins[key] = said
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
+        layout.addLayout(self._microphone_row())
         self.problem = QLabel()
         self.problem.setObjectName("wrong")
         self.problem.setWordWrap(True)
@@ -103,6 +104,33 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.refresh()
+
+    def _microphone_row(self) -> QHBoxLayout:
+        """The microphone spoken calls are heard from (View › Speak my calls), or why none can be."""
+        from ui.speech.audio import microphone_problem, microphones
+
+        row = QHBoxLayout()
+        label = QLabel("&Microphone:")
+        self.microphone = QComboBox()
+        self.microphone.setAccessibleName("Microphone")
+        label.setBuddy(self.microphone)
+        self.microphone.addItem("The computer's default", "")
+        for device, name in microphones():
+            self.microphone.addItem(name, device)
+        speech = getattr(self.window, "speech", None)
+        chosen = speech.microphone if speech is not None else None
+        self.microphone.setCurrentIndex(max(0, self.microphone.findData(chosen or "")))
+        problem = microphone_problem()
+        self.microphone.setEnabled(problem is None and speech is not None)
+        self.microphone.setToolTip(problem or "The microphone the app listens to for your calls")
+        self.microphone.activated.connect(
+            lambda _: speech.set_microphone(self.microphone.currentData() or None))
+        row.addWidget(label)
+        row.addWidget(self.microphone, 1)
+        self.microphone_note = QLabel(problem or "")
+        self.microphone_note.setWordWrap(True)
+        row.addWidget(self.microphone_note, 2)
+        return row
 
     def refresh(self) -> None:
         """Every row again, from the settings as they now are."""
