@@ -197,3 +197,40 @@ def test_no_microphone_is_said_in_the_settings(qtbot, monkeypatch):
     assert not dialog.microphone.isEnabled()
     assert dialog.microphone_note.text() == "No microphone is connected to this computer."
     window.close()
+
+
+def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, monkeypatch,
+                                                                      tmp_path):
+    import ui.speech.voice
+    from tests.support.library import bundled
+    from trainer import Automation, Do, PracticeRound
+    from trainer.progress import Store, replay
+    from ui.classroom.replay import ReplayDialog
+    from ui.qt import QApplication
+    from ui.shell.services import Services
+    from ui.speech.voice import SPEAKS
+
+    round_ = PracticeRound(bundled().by_id("ph-no-roll-calls"), Automation.PAYOUTS)
+    with Store.open(tmp_path / "p.db") as store:
+        store.add_trainee("Ana")
+        attempt = Services(store, store.find_trainee("Ana")).record(round_.finish(), round_)
+        data = replay(store, attempt)
+    speaker = Speaker()
+    monkeypatch.setattr(ui.speech.voice, "_speaker", speaker)
+    QApplication.instance().setProperty(SPEAKS, True)
+    try:
+        dialog = ReplayDialog(data)
+        qtbot.addWidget(dialog)
+    finally:
+        QApplication.instance().setProperty(SPEAKS, False)
+    log = round_.log
+    for row in range(1, len(log) + 1):
+        dialog.steps.setCurrentRow(row)
+    # the trainer worked the whole round: each call it made, in order, and "no more bets"
+    calls = [p.value for p in log if p.do is Do.ANNOUNCE]
+    assert calls and [s for s in speaker.said if s in calls] == calls
+    no_rolls = [p for p in log if p.do is Do.NO_ROLL]
+    assert len([s for s in speaker.said if s.startswith("No roll: ")]) == len(no_rolls) > 0
+    assert speaker.said.count("Coming out") == len([p for p in log if p.do is Do.OFFER_SHAKER
+                                                    or p.do is Do.PASS_SHAKER])
+    dialog.close()

@@ -202,3 +202,19 @@ def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
     said = screen.feedback.toPlainText()
     assert "stereo.wav: 2 channel(s), 16-bit, 44100 Hz" in said and "16000 Hz" in said
+
+
+def test_an_exam_is_sat_with_the_keys_alone(qtbot, practice_screen, monkeypatch, tone):
+    from trainer.progress import Mode
+
+    screen = practice_screen
+    plan = Plan("right")
+    install(monkeypatch, plan)
+    listen(screen, [tone])
+    screen.start(LIBRARY.by_id(CALLED), mode=Mode.EXAM, automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.round.next_expected().do in SPOKEN:
+            break
+        do_next(qtbot, screen)
+    assert screen.spoken.hearing is None and plan.made == []
+    assert not screen.spoken.meter.isVisible()

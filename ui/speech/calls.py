@@ -88,14 +88,15 @@ class SpokenCalls(QObject):
         if r is not self._round:  # a new round: nothing of the last carries
             self._stop()
             self._round, self._rest, self._closed = r, {}, set()
-        owed = (spoken.due(r) if self.enabled and r is not None and self.screen.mode is not Mode.EXAM
-                else None)
+        # an exam is sat with the keys alone
+        active = self.enabled and r is not None and self.screen.mode is not Mode.EXAM
+        owed = spoken.due(r) if active else None
         if owed is not None and self._key(owed) in self._closed:
             owed = None
         if owed is None:
             self._stop()
-            self.meter.setVisible(self.enabled and r is not None and not r.finished)
-            if self.enabled and self.hearing is None and not self.meter.line.text():
+            self.meter.setVisible(active and not r.finished)
+            if active and not self.meter.line.text():
                 self.meter.say("Speak my calls: on", False)
             return
         if self.owed is not None and self._key(self.owed) == self._key(owed) and self.hearing:
