@@ -196,6 +196,7 @@ def test_no_microphone_is_said_in_the_settings(qtbot, monkeypatch):
     qtbot.addWidget(dialog)
     assert not dialog.microphone.isEnabled()
     assert dialog.microphone_note.text() == "No microphone is connected to this computer."
+    assert dialog.microphone.toolTip() == dialog.microphone_note.text()
     window.close()
 
 

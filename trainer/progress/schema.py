@@ -586,7 +586,7 @@ BEGIN SELECT RAISE(ABORT, 'a trainee id''s salt never changes'); END
 
 @migration
 def m026_call_speeds(db: Database) -> None:
-    """Call speed (trainer.progress.call_speeds): `call_speeds`, one row per call the trainee
+    """Call speed (trainer.progress.spoken_calls): `call_speeds`, one row per call the trainee
     made aloud in a round, the seconds from the dice at rest to the end of the call, kept with
     the attempt by its uid (`attempts.uid`: the attempt may still wait in memory or the journal
     when its calls are written), its trainee, game and throw, and when it was recorded.

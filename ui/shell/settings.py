@@ -91,9 +91,9 @@ class SettingsDialog(QDialog):
             said.setAccessibleName(f"{key} source")
             grid.addWidget(said, n * 2 + 1, 1, 1, 2)
             self.origins[key] = said
+        self._microphone_row(grid, len(KEYS) * 2)
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
-        layout.addLayout(self._microphone_row())
         self.problem = QLabel()
         self.problem.setObjectName("wrong")
         self.problem.setWordWrap(True)
@@ -105,11 +105,11 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
         self.refresh()
 
-    def _microphone_row(self) -> QHBoxLayout:
-        """The microphone spoken calls are heard from (View › Speak my calls), or why none can be."""
+    def _microphone_row(self, grid: QGridLayout, row: int) -> None:
+        """The microphone spoken calls are heard from (View › Speak my calls), or why none can be:
+        a row of the grid, and its note under it."""
         from ui.speech.audio import microphone_problem, microphones
 
-        row = QHBoxLayout()
         label = QLabel("&Microphone:")
         self.microphone = QComboBox()
         self.microphone.setAccessibleName("Microphone")
@@ -125,12 +125,11 @@ class SettingsDialog(QDialog):
         self.microphone.setToolTip(problem or "The microphone the app listens to for your calls")
         self.microphone.activated.connect(
             lambda _: speech.set_microphone(self.microphone.currentData() or None))
-        row.addWidget(label)
-        row.addWidget(self.microphone, 1)
-        self.microphone_note = QLabel(problem or "")
+        grid.addWidget(label, row, 0)
+        grid.addWidget(self.microphone, row, 1)
+        self.microphone_note = QLabel(problem or "For View › Speak my calls")
         self.microphone_note.setWordWrap(True)
-        row.addWidget(self.microphone_note, 2)
-        return row
+        grid.addWidget(self.microphone_note, row + 1, 1, 1, 2)
 
     def refresh(self) -> None:
         """Every row again, from the settings as they now are."""

@@ -28,7 +28,7 @@ class CallMeter(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        row.setContentsMargins(0, 0, 16, 0)  # apart from the throw's number beside it
         self.line = QLabel("")
         self.line.setObjectName("callHeard")
         self.bar = QProgressBar()

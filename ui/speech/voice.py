@@ -33,7 +33,8 @@ def _working():
         if speaker.state() != tts.State.Error:
             _speaker = speaker
             return speaker, None
-        why = f"The speech engine {name} does not start here ({speaker.errorString()})."
+        why = (f"No speech engine works on this computer: {name} does not start "
+               f"({speaker.errorString()}); on Linux it needs speech-dispatcher.")
         speaker.deleteLater()
     return None, why
 
