@@ -139,7 +139,7 @@ def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_scr
     import ui.speech.voice
     from trainer import Do, playback
     from ui.qt import QApplication
-    from ui.speech.voice import SPEAKS
+    from ui.speech.options import SPEAKS
     from ui.supervise.screen import SuperviseScreen
 
     speaker = Speaker()
@@ -209,7 +209,7 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
     from ui.classroom.replay import ReplayDialog
     from ui.qt import QApplication
     from ui.shell.services import Services
-    from ui.speech.voice import SPEAKS
+    from ui.speech.options import SPEAKS
 
     round_ = PracticeRound(bundled().by_id("ph-no-roll-calls"), Automation.PAYOUTS)
     with Store.open(tmp_path / "p.db") as store:

@@ -14,12 +14,11 @@ from trainer.progress import Mode
 from ui.qt import QApplication, QHBoxLayout, QLabel, QObject, QProgressBar, QWidget
 from ui.speech.audio import AudioInput, MicrophoneInput
 from ui.speech.hearing import Hearing
+from ui.speech.options import LISTENS, MICROPHONE, NAME
 
 if TYPE_CHECKING:
     from ui.practice.screen import PracticeScreen
 
-#: the application's properties View › Speak my calls and the microphone chosen set
-LISTENS, MICROPHONE = "speak_calls", "microphone"
 
 
 class CallMeter(QWidget):
@@ -56,6 +55,7 @@ class SpokenCalls(QObject):
 
     def __init__(self, screen: PracticeScreen):
         super().__init__(screen)
+        self.setObjectName(NAME)
         self.screen = screen
         self.meter = CallMeter()
         app = QApplication.instance()  # as View › Speak my calls left them (ui.speech.options)

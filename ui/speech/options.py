@@ -6,17 +6,25 @@ is kept here too."""
 
 from __future__ import annotations
 
-from trainer import spoken
-from ui.qt import QAction, QApplication, QSettings
+from ui.qt import QAction, QApplication, QObject, QSettings
 from ui.speech.audio import microphone_problem
 
+#: the application's properties the items set, which a screen built later starts with: Speak my
+#: calls, the microphone chosen, The stickman's voice
+LISTENS, MICROPHONE, SPEAKS = "speak_calls", "microphone", "stickman_voice"
+#: the object names of a practice screen's ear (ui.speech.calls) and a screen's voice
+#: (ui.speech.voice), by which the items find them: their modules load with the screens
+NAME, SPEAKER = "spokenCalls", "stickman"
 CALLS_KEY = "speech/calls"
 VOICE_KEY = "speech/voice"
 MICROPHONE_KEY = "speech/microphone"
 
 
 def calls_problem() -> str | None:
-    """Why spoken calls cannot be heard here (one sentence), or None."""
+    """Why spoken calls cannot be heard here (one sentence), or None. (The engine's half loads
+    here, not with the window: the window opens as fast as before.)"""
+    from trainer import spoken
+
     return spoken.unavailable() or microphone_problem()
 
 
@@ -93,18 +101,14 @@ class SpeechOptions:
     def apply(self) -> None:
         """Every practice screen listens, and every replay and Supervise screen speaks, as the
         items say; a screen built later starts so."""
-        from ui.practice.screen import PracticeScreen
-        from ui.speech.calls import LISTENS, MICROPHONE
-        from ui.speech.voice import SPEAKS, Stickman
-
         listen = self.checked and self.calls.isEnabled() and self.calls.isChecked()
         speak = self.checked and self.voice.isEnabled() and self.voice.isChecked()
         app = QApplication.instance()  # what a screen built later starts with
         app.setProperty(LISTENS, listen)
         app.setProperty(SPEAKS, speak)
         app.setProperty(MICROPHONE, self.microphone or "")
-        for screen in self.window.findChildren(PracticeScreen):
-            screen.spoken.microphone = self.microphone
-            screen.spoken.set_enabled(listen)
-        for stickman in self.window.findChildren(Stickman):
+        for ears in self.window.findChildren(QObject, NAME):
+            ears.microphone = self.microphone
+            ears.set_enabled(listen)
+        for stickman in self.window.findChildren(QObject, SPEAKER):
             stickman.set_enabled(speak)

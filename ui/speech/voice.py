@@ -5,11 +5,8 @@ Qt's "mock" engine, which says nothing, is no engine."""
 
 from __future__ import annotations
 
-from trainer import spoken
 from ui.qt import QApplication, QObject, texttospeech
-
-#: the application's property that View › The stickman's voice sets (ui.speech.options)
-SPEAKS = "stickman_voice"
+from ui.speech.options import SPEAKER, SPEAKS
 
 #: Qt's engines that say nothing aloud
 SILENT = ("mock",)
@@ -49,6 +46,7 @@ class Stickman(QObject):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self.setObjectName(SPEAKER)
         self.enabled = bool(QApplication.instance().property(SPEAKS))
         self.said: list[str] = []  # what it said, in order (what the tests read)
 
@@ -57,6 +55,8 @@ class Stickman(QObject):
 
     def action(self, do, value, game: str) -> None:
         """Say what the dealer says with this action, if anything."""
+        from trainer import spoken
+
         text = spoken.stickman_says(do, value, game)
         if text:
             self.say(text)
