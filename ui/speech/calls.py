@@ -131,8 +131,7 @@ class SpokenCalls(QObject):
 
     def _stop(self) -> None:
         if self.hearing is not None:
-            self.hearing.stop()
-            self.hearing.deleteLater()
+            self.hearing.stop()  # deleted once its thread has ended (Hearing._ended)
         self.hearing, self.owed = None, None
 
     def _failed(self, text: str) -> None:

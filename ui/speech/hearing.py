@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from contextlib import suppress
 
 from ui.qt import QObject, QTimer, Signal
 
@@ -22,6 +23,7 @@ class Hearing(QObject):
     level = Signal(float)  # the last block's loudness, 0..1
     verdict = Signal(object)  # trainer.speech.Verdict
     failed = Signal(str)
+    _ended = Signal()  # the thread is done: the object may go (it is deleted then, not before)
 
     def __init__(self, listener, source, seconds: float = LISTEN_SECONDS, parent=None):
         super().__init__(parent)
@@ -37,6 +39,7 @@ class Hearing(QObject):
         self._limit.setInterval(round(seconds * 1000))
         self._limit.timeout.connect(self.end)
         self.done = False
+        self._ended.connect(self.deleteLater)
 
     def start(self) -> None:
         self._thread.start()
@@ -76,13 +79,19 @@ class Hearing(QObject):
                     self._give(self.listener.finish())
                     return
                 found = self.listener.feed(block)
-                self.level.emit(float(self.listener.level))
+                if not self.done:
+                    self.level.emit(float(self.listener.level))
                 if found is not None:
                     self._give(found)
                     return
         except Exception as e:  # the recogniser's failure is said, never a traceback
-            self.failed.emit(f"The speech recogniser stopped: {e}")
+            if not self.done:
+                self.failed.emit(f"The speech recogniser stopped: {e}")
+        finally:
+            with suppress(RuntimeError):  # the screen, and this object with it, already gone
+                self._ended.emit()
 
     def _give(self, verdict) -> None:
         if not self.done:
-            self.verdict.emit(verdict)
+            with suppress(RuntimeError):  # the screen already gone
+                self.verdict.emit(verdict)
