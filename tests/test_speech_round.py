@@ -20,8 +20,6 @@ from trainer import spoken
 from trainer.procedure import Automation, Do
 from trainer.spoken import SPOKEN, TIMED
 
-pytestmark = pytest.mark.slow
-
 VOICE = "slt"  # one of flite's 16 kHz voices
 #: a Props & Hops round whose calls are the dice and a no roll (the shaker re-covered after the
 #: lid is removed, then a die on die)

@@ -128,9 +128,11 @@ def outcome(verdict, owed: Due, asked_again: int, game: str) -> Outcome:
     heard = verdict.heard or (verdict.expected if verdict.kind == "right" else None)
     if verdict.kind in ("right", "wrong") and heard:
         return Outcome(action_of(heard, owed, game), False, f"Heard: “{heard}”")
+    words_heard = getattr(verdict, "said", "")  # the recogniser's best words, where it gives them
+    unclear = f"not clear (heard “{words_heard}”)" if words_heard else "not clear"
     if verdict.kind == "unclear" and asked_again < SAY_AGAIN:
-        return Outcome(None, True, "Say again: the call was not clear.")
-    what = "not clear" if verdict.kind == "unclear" else "not heard"
+        return Outcome(None, True, f"Say again: the call was {unclear}.")
+    what = unclear if verdict.kind == "unclear" else "not heard"
     return Outcome(None, False, f"No call: the call was {what}. Make it from the action bar, or "
                                 "go on (a call left unmade is missing).")
 
