@@ -235,3 +235,54 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
     assert speaker.said.count("Coming out") == len([p for p in log if p.do is Do.OFFER_SHAKER
                                                     or p.do is Do.PASS_SHAKER])
     dialog.close()
+
+
+def test_hear_from_refuses_a_file_the_recogniser_cannot_take_in_one_line(tmp_path):
+    import wave
+
+    from tests.test_app import refused_here
+
+    loud = tmp_path / "loud.wav"
+    with wave.open(str(loud), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(44100)
+        w.writeframes(b"\0\0" * 441)
+    code, err = refused_here("--hear-from", str(loud))
+    assert code == 2 and (f"{loud}: 1 channel(s), 16-bit, 44100 Hz; calls are heard from mono "
+                          "16-bit sound at 16000 Hz") in err
+    code, err = refused_here("--hear-from", str(tmp_path / "gone.wav"))
+    assert code == 2 and f"{tmp_path / 'gone.wav'}: no such file" in err
+    ok = tmp_path / "ok.wav"
+    with wave.open(str(ok), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+    code, err = refused_here("--hear-from", str(ok), "--screenshot", str(tmp_path / "x.png"))
+    assert code == 2 and "--hear-from goes with the app" in err
+
+
+def test_hear_from_feeds_every_practice_screen_from_the_files_no_microphone_needed(
+        qtbot, monkeypatch, tmp_path):
+    import ui.speech.audio
+    from ui.practice.screen import PracticeScreen
+    from ui.qt import QApplication
+    from ui.speech.audio import Silence, WavInput
+    from ui.speech.options import HEAR_FROM
+
+    install(monkeypatch, Plan())
+    monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [])
+    files = [str(tmp_path / "one.wav"), str(tmp_path / "two.wav")]
+    QApplication.instance().setProperty(HEAR_FROM, files)
+    try:
+        window = make_window(qtbot)
+        window.speech.check()
+        assert window.speech.calls.isEnabled()  # no microphone: the files are heard
+        screen = PracticeScreen()
+        qtbot.addWidget(screen)
+    finally:
+        QApplication.instance().setProperty(HEAR_FROM, None)
+    made = [screen.spoken.inputs() for _ in range(3)]
+    assert [str(i.path) for i in made[:2]] == files and all(isinstance(i, WavInput) for i in made[:2])
+    assert isinstance(made[2], Silence)
+    window.close()

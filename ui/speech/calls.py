@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from trainer import spoken
 from trainer.progress import Mode
 from ui.qt import QApplication, QHBoxLayout, QLabel, QObject, QProgressBar, QWidget
-from ui.speech.audio import AudioInput, MicrophoneInput
+from ui.speech.audio import AudioInput, MicrophoneInput, wav_inputs
 from ui.speech.hearing import Hearing
-from ui.speech.options import LISTENS, MICROPHONE, NAME
+from ui.speech.options import HEAR_FROM, LISTENS, MICROPHONE, NAME
 
 if TYPE_CHECKING:
     from ui.practice.screen import PracticeScreen
@@ -61,8 +61,11 @@ class SpokenCalls(QObject):
         app = QApplication.instance()  # as View › Speak my calls left them (ui.speech.options)
         self.enabled = bool(app.property(LISTENS))
         self.microphone: str | None = app.property(MICROPHONE) or None  # None: the system's default
-        #: where each call's sound comes from: the microphone, or the seam's WAV files
-        self.inputs: Callable[[], AudioInput] = lambda: MicrophoneInput(self.microphone)
+        #: where each call's sound comes from: the microphone, or the seam's WAV files (the
+        #: tests', and --hear-from's: the whole app's, one call after another, at their pace)
+        files = app.property(HEAR_FROM)
+        self.inputs: Callable[[], AudioInput] = (
+            wav_inputs(files, paced=True) if files else lambda: MicrophoneInput(self.microphone))
         self.hearing: Hearing | None = None
         self.owed: spoken.Due | None = None
         self._rest: dict[tuple[int, int], float] = {}  # a call's key: the round's time at rest

@@ -15,17 +15,21 @@ LISTENS, MICROPHONE, SPEAKS = "speak_calls", "microphone", "stickman_voice"
 #: the object names of a practice screen's ear (ui.speech.calls) and a screen's voice
 #: (ui.speech.voice), by which the items find them: their modules load with the screens
 NAME, SPEAKER = "spokenCalls", "stickman"
+#: the application's property that lists the WAV files calls are heard from (--hear-from)
+HEAR_FROM = "hear_from"
 CALLS_KEY = "speech/calls"
 VOICE_KEY = "speech/voice"
 MICROPHONE_KEY = "speech/microphone"
 
 
 def calls_problem() -> str | None:
-    """Why spoken calls cannot be heard here (one sentence), or None. (The engine's half loads
-    here, not with the window: the window opens as fast as before.)"""
+    """Why spoken calls cannot be heard here (one sentence), or None; the microphone is not
+    needed where the calls come from files (--hear-from). (The engine's half loads here, not
+    with the window: the window opens as fast as before.)"""
     from trainer import spoken
 
-    return spoken.unavailable() or microphone_problem()
+    files = QApplication.instance().property(HEAR_FROM)
+    return spoken.unavailable() or (None if files else microphone_problem())
 
 
 def on(settings: QSettings, key: str) -> bool:
