@@ -218,3 +218,21 @@ def test_an_exam_is_sat_with_the_keys_alone(qtbot, practice_screen, monkeypatch,
         do_next(qtbot, screen)
     assert screen.spoken.hearing is None and plan.made == []
     assert not screen.spoken.meter.isVisible()
+
+
+def test_a_listener_that_cannot_start_is_said_and_the_keys_go_on(qtbot, practice_screen,
+                                                                 monkeypatch, tone):
+    screen = practice_screen
+    install(monkeypatch, Plan("refuse"))
+    listen(screen, [tone])
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
+    said = screen.feedback.toPlainText()
+    assert "Cannot listen: expected:" in said and "is not a call of this game" in said
+    assert "Make the call from the action bar" in said
+    do_next(qtbot, screen)  # the call, made from the action bar
+    assert [p.do for p in screen.round.log if not p.by_trainer][-1] in SPOKEN

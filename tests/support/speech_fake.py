@@ -27,8 +27,9 @@ class Verdict:
 
 
 class Plan:
-    """What each listener made hears, in turn: "right", "unclear", "none", or any other text,
-    heard as a wrong call. `made` keeps each listener's (game, expected)."""
+    """What each listener made hears, in turn: "right", "unclear", "none", "refuse" (the
+    listener is not made), or any other text, heard as a wrong call. `made` keeps each
+    listener's (game, expected)."""
 
     def __init__(self, *heard: str):
         self.heard = list(heard)
@@ -42,6 +43,8 @@ class Listener:
         self.game, self.expected = game, expected
         self.plan.made.append((game, expected))
         self.heard = self.plan.heard.pop(0) if self.plan.heard else "none"
+        if self.heard == "refuse":  # as the recogniser refuses a call it does not know
+            raise ValueError(f"expected: {expected!r} is not a call of this game")
         self.level = 0.0
         self.samples = 0
         self.start: float | None = None

@@ -116,15 +116,11 @@ class SpokenCalls(QObject):
 
     def _listen(self, owed: spoken.Due) -> None:
         r = self.screen.round
-        try:
-            listener = spoken.engine().Listener(r.scenario.game, owed.expected)
-        except Exception as e:  # a recogniser that cannot start: said, and the keys go on
-            self._closed.add(self._key(owed))
-            self.meter.say(f"Cannot listen: {e}", False)
-            return
+        game = r.scenario.game
         self.owed = owed
         self._started = r.elapsed
-        self.hearing = Hearing(listener, self.inputs(), parent=self)
+        self.hearing = Hearing(lambda: spoken.engine().Listener(game, owed.expected), self.inputs(),
+                               parent=self)
         self.hearing.level.connect(self.meter.show_level)
         self.hearing.verdict.connect(self._heard)
         self.hearing.failed.connect(self._failed)
@@ -138,6 +134,8 @@ class SpokenCalls(QObject):
         self.hearing, self.owed = None, None
 
     def _failed(self, text: str) -> None:
+        if self.sender() is not self.hearing:
+            return  # a hearing stopped since: the call was made by hand
         if self.owed is not None:
             self._closed.add(self._key(self.owed))
         self._stop()
@@ -146,7 +144,8 @@ class SpokenCalls(QObject):
 
     def _heard(self, verdict) -> None:
         owed, r = self.owed, self.screen.round
-        if owed is None or r is None or self.hearing is None or self.hearing.done:
+        if (owed is None or r is None or self.hearing is None or self.hearing.done
+                or self.sender() is not self.hearing):
             return  # stopped meanwhile: the call was made by hand
         self._stop()
         out = spoken.outcome(verdict, owed, self._asked, r.scenario.game)

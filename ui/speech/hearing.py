@@ -1,5 +1,7 @@
-"""One call heard: a `trainer.speech.Listener` fed from an input (ui.speech.audio) on a thread of
-its own, never the window's; its level and its verdict come back to the window as signals."""
+"""One call heard: a `trainer.speech.Listener` made and fed from an input (ui.speech.audio) on a
+thread of its own, never the window's; its level and its verdict come back to the window as
+signals. The input starts at once: what is said while the listener loads its grammar waits for
+it, so that the times it gives count from the start of listening."""
 
 from __future__ import annotations
 
@@ -18,16 +20,18 @@ _STOP = object()  # stopped: no verdict wanted
 
 
 class Hearing(QObject):
-    """Feed `listener` from `source` off the GUI thread until it gives its verdict."""
+    """Make a listener (`listen()`) and feed it from `source` off the GUI thread until it gives
+    its verdict."""
 
     level = Signal(float)  # the last block's loudness, 0..1
     verdict = Signal(object)  # trainer.speech.Verdict
     failed = Signal(str)
     _ended = Signal()  # the thread is done: the object may go (it is deleted then, not before)
 
-    def __init__(self, listener, source, seconds: float = LISTEN_SECONDS, parent=None):
+    def __init__(self, listen, source, seconds: float = LISTEN_SECONDS, parent=None):
         super().__init__(parent)
-        self.listener, self.source = listener, source
+        self.listen, self.source = listen, source
+        self.listener = None
         source.setParent(self)
         self._blocks: queue.SimpleQueue = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="spoken-call", daemon=True)
@@ -71,6 +75,12 @@ class Hearing(QObject):
 
     def _run(self) -> None:
         try:
+            try:
+                self.listener = self.listen()
+            except Exception as e:  # a recogniser that cannot start: said, and the keys go on
+                if not self.done:
+                    self.failed.emit(f"Cannot listen: {e}")
+                return
             while True:
                 block = self._blocks.get()
                 if block is _STOP:
