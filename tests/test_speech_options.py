@@ -286,3 +286,22 @@ def test_hear_from_feeds_every_practice_screen_from_the_files_no_microphone_need
     assert [str(i.path) for i in made[:2]] == files and all(isinstance(i, WavInput) for i in made[:2])
     assert isinstance(made[2], Silence)
     window.close()
+
+
+def test_the_microphone_input_says_why_it_cannot_start_where_there_is_none(qtbot):
+    """Qt Multimedia itself, asked for the default microphone on a computer with none (or without
+    the sound library Qt Multimedia needs): the input fails with one line, and gives no sound."""
+    from ui.speech.audio import MicrophoneInput, microphones
+
+    if microphones():
+        pytest.skip("this computer has a microphone: the input would listen to it")
+    mic = MicrophoneInput("no-such-device")
+    said, heard = [], []
+    mic.failed.connect(said.append)
+    mic.blocks.connect(heard.append)
+    mic.start()
+    qtbot.waitUntil(lambda: bool(said), timeout=5000)
+    assert said[0] in ("No microphone is connected.",) or said[0].startswith(
+        "Qt Multimedia cannot be loaded (")
+    assert heard == []
+    mic.stop()
