@@ -114,6 +114,9 @@ EXPECTED_COLUMNS = {
                           ("seconds", "REAL", 0, 0)],
     "class_supervised": [("class_uid", "TEXT", 1, 1), ("round_id", "INTEGER", 1, 2), ("at", "REAL", 1, 0),
                          ("reason", "TEXT", 0, 0)],
+    "call_speeds": [("attempt_uid", "TEXT", 1, 1), ("n", "INTEGER", 1, 2), ("trainee_id", "INTEGER", 1, 0),
+                    ("game", "TEXT", 1, 0), ("throw", "INTEGER", 1, 0), ("seconds", "REAL", 1, 0),
+                    ("at", "REAL", 1, 0)],
 }
 
 
@@ -138,7 +141,8 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                   "m011_trainee_uids", "m012_sitting_draws", "m013_class_queue",
                                   "m014_pass_rule", "m015_sitting_proofs", "m017_exam_streams",
                                   "m016_class_refused", "m019_form_order", "m021_supervised_rounds",
-                                  "m023_class_supervised", "m024_trainee_uid_salts"]
+                                  "m023_class_supervised", "m024_trainee_uid_salts",
+                                  "m026_call_speeds"]
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
@@ -146,7 +150,8 @@ def test_schema_from_nothing_has_exactly_these_columns(tmp_path):
                                             "AND name NOT LIKE 'sqlite_%'")}
         assert indexes == {"trainees_active_name", "trainees_uid", "attempts_trainee", "attempts_item",
                            "findings_attempt", "attempt_skills_recent", "exam_results_trainee",
-                           "exam_chain_result", "exam_stream_waiting", "supervised_rounds_trainee"}
+                           "exam_chain_result", "exam_stream_waiting", "supervised_rounds_trainee",
+                           "call_speeds_trainee"}
 
 
 def test_a_trainee_ids_salt_is_kept_checked_and_never_changed(tmp_path):

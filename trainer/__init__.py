@@ -28,6 +28,8 @@ FACE: dict[str, tuple[str, str | None]] = {
     **names_from("trainer.procedure.model", "LABELS", "Amount", "Choice", "Number", "Place"),
     **names_from("trainer.procedure", "build"),
     **names_from("trainer.grading", "Result"),
+    # spoken calls: the call owed, and the action a verdict of the recogniser makes
+    "spoken": ("trainer.spoken", None),
     # scenarios and rounds dealt
     **names_from("trainer.scenario", "Scenario", "ScenarioError"),
     "load_scenario": ("trainer.scenario", "load"),

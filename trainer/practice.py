@@ -98,6 +98,9 @@ class PracticeRound:
         self.throw = 0
         self._snapshot: TableState | None = None
         self._listeners: list[Callable[[PracticeRound], None]] = []
+        #: the calls made aloud: (throw, seconds from the dice at rest to the end of the call),
+        #: kept with the attempt (trainer.progress.spoken_calls)
+        self.call_speeds: list[tuple[int, float]] = []
         self.steps = game_steps(scenario.game)
         self._live = LiveGrade(self.procedure, automation=self.automation, game=scenario.game,
                                target_seconds=scenario.target_seconds)

@@ -4,6 +4,7 @@
     dealer-trainer --screenshot F.png       render the main window to a PNG and exit
                    [--reproducible]         at a fixed time, the demonstration seeded: the same bytes
     dealer-trainer --class postgresql://…   open the app in a class (its results pushed to the server)
+    dealer-trainer --hear-from A.wav B.wav  spoken calls heard from these files in turn, not the microphone
     dealer-trainer config --show            each setting, where it came from, whether it is locked
     dealer-trainer settle|odds ...          the engine's commands (trainer.cli), with no Qt loaded
 """
@@ -36,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --screenshot: the picture taken at a fixed time, its demonstration's keys "
                         "and codes from a fixed seed, so that every run gives the same bytes")
     p.add_argument("--db", metavar="FILE", help="the progress database (default: your data folder)")
+    p.add_argument("--hear-from", metavar="WAV", nargs="+", type=call_file,
+                   help="View › Speak my calls hears each call from these WAV files in turn (16 kHz "
+                        "mono 16-bit), through the microphone's path: to check the recogniser and "
+                        "the grading with calls recorded beforehand")
     cli.class_option(p)
     return p
 
@@ -48,6 +53,20 @@ def window_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1366x768 "
                                          "(each side 320 to 7680 pixels)")
     return int(width), int(height)
+
+
+def call_file(text: str) -> str:
+    """A WAV file a call is heard from (--hear-from): one the recogniser takes, or a line saying
+    what it is not."""
+    from pathlib import Path
+
+    from ui.speech.audio import read_wav
+
+    try:
+        read_wav(Path(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,9 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         build_parser().error("--size goes with --screenshot (the app's window is yours to size)")
     if args.reproducible and not args.screenshot:
         build_parser().error("--reproducible goes with --screenshot (the app itself keeps the real time)")
+    if args.hear_from and args.screenshot:
+        build_parser().error("--hear-from goes with the app, not with --screenshot")
     return run(screenshot=args.screenshot, screen=args.screen, db=args.db, theme=args.theme,
                size=args.size or SHOT_SIZE, class_address=args.class_address,
-               reproducible=args.reproducible)
+               reproducible=args.reproducible, hear_from=args.hear_from)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,23 @@ def pyqtgraph():
     return pg
 
 
+def multimedia():
+    """Qt Multimedia (the microphone: QMediaDevices, QAudioSource, QAudioFormat), imported when
+    spoken calls are first looked at; ImportError where the add-on or the system's sound library
+    it needs is missing."""
+    from PySide6 import QtMultimedia
+
+    return QtMultimedia
+
+
+def texttospeech():
+    """Qt TextToSpeech (the stickman's voice), imported when first asked for; ImportError where
+    the add-on is missing."""
+    from PySide6 import QtTextToSpeech
+
+    return QtTextToSpeech
+
+
 def __getattr__(name: str):
     for module in _MODULES:
         value = getattr(module, name, None)

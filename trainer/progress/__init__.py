@@ -34,6 +34,8 @@ every statistic computed from that log.
   (`NetworkShareError`): SQLite's write-ahead log needs a local disk;
 - `supervised`: the rounds a trainee supervised and each fault caught or missed
   (`record_supervised`), and the catch rate per fault class and per game (`catch_rates`);
+- `spoken_calls`: the seconds from the dice at rest to the end of each call made aloud, kept with
+  the attempt (`record_call_speeds`), and a trainee's call speed per game (`call_speeds`);
 - the class server, to which the file is a workstation's queue, is trainer.classes's.
 
 Typical use::
@@ -51,6 +53,7 @@ from trainer.faces import lazy_face, names_from
 # each public name and its module, loaded when first used: opening the file at start-up does not
 # import the statistics, the class view and the grading engine behind them
 FACE = {
+    **names_from("trainer.progress.spoken_calls", "CallSpeed", "call_speeds", "record_call_speeds"),
     **names_from("trainer.progress.classroom", "AttemptLine", "ClassOverview", "Replay", "ReplayStep",
                  "TRAINEE_ATTEMPTS", "attempt_line", "class_overview", "item_title", "replay", "replay_of",
                  "trainee_attempts"),

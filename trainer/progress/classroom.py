@@ -209,6 +209,7 @@ class ReplayStep:
     throw: int  # the throw it belongs to (0: before the first)
     findings: tuple[dict, ...]  # the recorded findings on this action
     table: Any = None  # the table after it (a TableState), None where it cannot be shown
+    said: str | None = None  # what the dealer says aloud with it (trainer.spoken.stickman_says)
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,7 @@ def replay_of(a: Attempt) -> Replay:
     from trainer.procedure.model import describe
     from trainer.progress.records import Mode
     from trainer.progress.regrade import scenario_of
+    from trainer.spoken import stickman_says
     from trainer.vocabulary import UNDO_TOLD
 
     title = item_title(a.item_id, a.mode.value)
@@ -275,7 +277,7 @@ def replay_of(a: Attempt) -> Replay:
                      "the trainee's recorded steps and findings are shown, but not the table or the "
                      "answer key.")
         steps = [ReplayStep(n, describe(p.do, p.seat, p.bet, p.amount, p.value), p.at, p.by_trainer,
-                            p.throw, findings_on(raw))
+                            p.throw, findings_on(raw), said=stickman_says(p.do, p.value, a.game))
                  for n, (p, raw) in enumerate(zip(log, a.log, strict=True), start=1)]
         return Replay(a.id, title, a.game, {}, None, steps, unplaced, [], False, notes)
 
@@ -316,7 +318,7 @@ def replay_of(a: Attempt) -> Replay:
         elif following:
             table = dealt
         steps.append(ReplayStep(n, describe(p.do, p.seat, p.bet, p.amount, p.value), p.at, p.by_trainer,
-                                p.throw, findings_on(raw), table))
+                                p.throw, findings_on(raw), table, stickman_says(p.do, p.value, a.game)))
     if following:
         again = {(f.message, f.cite) for f in round_.finish().findings}
         if again != {(f["message"], f["cite"]) for f in a.findings}:

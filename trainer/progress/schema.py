@@ -582,3 +582,29 @@ ALTER TABLE trainees ADD COLUMN uid_salt TEXT
 CREATE TRIGGER trainees_uid_salt_fixed BEFORE UPDATE OF uid_salt ON trainees WHEN OLD.uid_salt IS NOT NULL
 BEGIN SELECT RAISE(ABORT, 'a trainee id''s salt never changes'); END
 """)
+
+
+@migration
+def m026_call_speeds(db: Database) -> None:
+    """Call speed (trainer.progress.spoken_calls): `call_speeds`, one row per call the trainee
+    made aloud in a round, the seconds from the dice at rest to the end of the call, kept with
+    the attempt by its uid (`attempts.uid`: the attempt may still wait in memory or the journal
+    when its calls are written), its trainee, game and throw, and when it was recorded.
+    Append-only."""
+    _script(db, """
+CREATE TABLE call_speeds (
+    attempt_uid TEXT NOT NULL CHECK (length(attempt_uid) BETWEEN 1 AND 64),
+    n INTEGER NOT NULL CHECK (n >= 0),
+    trainee_id INTEGER NOT NULL REFERENCES trainees (id),
+    game TEXT NOT NULL CHECK (length(game) BETWEEN 1 AND 40),
+    throw INTEGER NOT NULL CHECK (throw >= 0),
+    seconds REAL NOT NULL CHECK (seconds >= 0 AND seconds <= 3600),
+    at REAL NOT NULL,
+    PRIMARY KEY (attempt_uid, n)
+) WITHOUT ROWID;
+CREATE INDEX call_speeds_trainee ON call_speeds (trainee_id, at);
+CREATE TRIGGER call_speeds_kept BEFORE UPDATE ON call_speeds
+BEGIN SELECT RAISE(ABORT, 'a call speed is recorded once and never changed'); END;
+CREATE TRIGGER call_speeds_no_delete BEFORE DELETE ON call_speeds
+BEGIN SELECT RAISE(ABORT, 'call speeds are append-only'); END
+""")

@@ -45,6 +45,9 @@ class ReplayDialog(QDialog):
         splitter = QSplitter()
         layout.addWidget(splitter, 1)
         self.view = None
+        from ui.speech.voice import Stickman
+
+        self.stickman = Stickman(self)  # View › The stickman's voice: the calls of the step shown
         if data.dealt is not None:
             from ui.table import table_view
 
@@ -130,6 +133,8 @@ class ReplayDialog(QDialog):
 
     def show_step(self, row: int) -> None:
         """The table after the step in `row` (0: as dealt)."""
+        if 0 < row <= len(self.data.steps):
+            self.stickman.say(self.data.steps[row - 1].said)
         if self.view is None or row < 0:
             return
         table = self.data.dealt if row == 0 else self.data.steps[row - 1].table

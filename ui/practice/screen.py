@@ -144,6 +144,10 @@ class PracticeScreen(QWidget):
         top.addSpacing(16)
         top.addWidget(self.timer_label)
         layout.addLayout(top)
+        from ui.speech.calls import SpokenCalls
+
+        self.spoken = SpokenCalls(self)  # View › Speak my calls: off until the window turns it on
+        top.insertWidget(1, self.spoken.meter)
         self.briefing = QLabel("")
         self.briefing.setWordWrap(True)
         self.briefing.setObjectName("subtitle")
@@ -302,6 +306,7 @@ class PracticeScreen(QWidget):
     def stop(self) -> None:
         """Stop the clock and animations (leaving the screen, closing the app)."""
         self.clock.stop()
+        self.spoken.stop()  # a hearing under way stops with the round
         if self.view is not None:
             self.view.stop_animations()
         if self.dialog is not None:
@@ -327,6 +332,7 @@ class PracticeScreen(QWidget):
                               if r.throws else "")
         self.hint.setText("")
         self._tick()
+        self.spoken.check()  # a call owed now is listened for
 
     def _tick(self) -> None:
         r = self.round
@@ -467,6 +473,19 @@ class PracticeScreen(QWidget):
                       "Enter. (Esc to stop)")
         else:
             self._do(do, seat=seat, bet=bet)
+
+    def call(self, do: Do, value: str | None) -> None:
+        """A call made aloud (ui.speech.calls): the call action with its choice made, on the one
+        path the action bar's takes, so it is graded the same. "No roll" asks its reason as the
+        action does; an action that is the trainer's at this level is refused as the action is."""
+        r = self.round
+        if r is None or r.finished or self.dialog is not None:
+            return
+        if do not in r.mine or value is None:
+            self.act(do)
+            return
+        self._end_placing()
+        self._do(do, value=value)
 
     def _ask(self, dialog, then) -> None:
         self.dialog = dialog

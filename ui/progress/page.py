@@ -83,6 +83,11 @@ class ProgressPage(QWidget):
         self.skills.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.skills.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         side_layout.addWidget(self.skills, 1)
+        # the calls made aloud (View › Speak my calls): from the dice at rest to the end of the call
+        self.call_speed = QLabel("")
+        self.call_speed.setObjectName("callSpeed")
+        self.call_speed.setWordWrap(True)
+        side_layout.addWidget(self.call_speed)
         grid.addWidget(side, 1, 1)
         self.tabs.addTab(mine, "My progress")
         self.klass = None
@@ -130,8 +135,9 @@ class ProgressPage(QWidget):
         self._speed(report)
         self._days(report)
         self._skills(report)
-        from trainer.progress import catch_rates
+        from trainer.progress import call_speeds, catch_rates
 
+        self.call_speed.setText(call_speed_text(call_speeds(store, trainee.id)))
         self.supervising.show_rates(catch_rates(store, trainee.id))
         if self.klass is not None and self.live is None:
             from trainer.progress import class_overview
@@ -191,6 +197,7 @@ class ProgressPage(QWidget):
 
     def _empty(self, text: str) -> None:
         self.supervising.show_rates(None)
+        self.call_speed.setText("")
         for chart in (self.accuracy, self.speed, self.days):
             chart.plot.clear()
             chart.empty.setText(text)
@@ -250,4 +257,16 @@ class ProgressPage(QWidget):
                 self.skills.setItem(r, c, QTableWidgetItem(text))
 
 
-__all__ = ["ClassView", "ProgressPage", "item_name"]
+def call_speed_text(speeds) -> str:
+    """The trainee's call speed per game (trainer.progress.CallSpeed), in one paragraph."""
+    from trainer import GAME_NAMES
+
+    if not speeds:
+        return ("<b>Call speed</b> — no calls made aloud yet (View › Speak my calls): the time "
+                "from the dice at rest to the end of your call.")
+    games = "; ".join(f"{GAME_NAMES.get(s.game, s.game)}: {s.median:.1f} s median of {s.calls} "
+                      f"call{'s' if s.calls != 1 else ''}, the last {s.last:.1f} s" for s in speeds)
+    return f"<b>Call speed</b> (dice at rest to the end of the call) — {games}"
+
+
+__all__ = ["ClassView", "ProgressPage", "call_speed_text", "item_name"]

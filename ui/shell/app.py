@@ -52,8 +52,9 @@ def application(config=None):
 
 def run(*, screenshot: str | None = None, screen: str | None = None, db: str | None = None,
         theme: str | None = None, size: tuple[int, int] = SHOT_SIZE, class_address=None,
-        reproducible: bool = False) -> int:
+        reproducible: bool = False, hear_from: list[str] | None = None) -> int:
     """`class_address`: the class given with --class (a ClassAddress), joined for this run;
+    `hear_from`: WAV files spoken calls are heard from, in turn, instead of the microphone;
     `reproducible`, with `screenshot`: the picture taken at a stopped clock, its demonstration
     seeded (ui.shell.reproducible), the same bytes at every run."""
     if screenshot:
@@ -76,6 +77,10 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     if class_address is not None and config.locked("class_address"):
         class_address = None  # the machine's class, which rejoin_class joins (said in the notes)
     app = application(config)
+    if hear_from:
+        from ui.speech.options import HEAR_FROM
+
+        app.setProperty(HEAR_FROM, list(hear_from))
     db = str(config.progress_file(db))
     store = open_store(db)
     if store is False:

@@ -73,8 +73,21 @@ class Services(QObject):
             self.status.emit(f"{e} Your result is kept and will be saved when the disk is writable.")
             self.recorded.emit(None)
             return None
+        self._record_call_speeds(record, round_)
         self.recorded.emit(attempt)
         return attempt
+
+    def _record_call_speeds(self, record, round_) -> None:
+        """The round's calls made aloud, kept with its attempt (by its uid)."""
+        speeds = getattr(round_, "call_speeds", None)
+        if not speeds:
+            return
+        from trainer.progress import StoreError, record_call_speeds
+
+        try:
+            record_call_speeds(self.store, self.trainee.id, record.uid, record.game, speeds)
+        except StoreError as e:
+            self.status.emit(f"{e} This round's call speeds could not be kept.")
 
     def record_supervised(self, rnd, score, difficulty: int) -> int | None:
         """Keep a supervised round, its faults caught and missed, in the progress store."""

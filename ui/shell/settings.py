@@ -91,6 +91,7 @@ class SettingsDialog(QDialog):
             said.setAccessibleName(f"{key} source")
             grid.addWidget(said, n * 2 + 1, 1, 1, 2)
             self.origins[key] = said
+        self._microphone_row(grid, len(KEYS) * 2)
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
         self.problem = QLabel()
@@ -103,6 +104,32 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.refresh()
+
+    def _microphone_row(self, grid: QGridLayout, row: int) -> None:
+        """The microphone spoken calls are heard from (View › Speak my calls), or why none can be:
+        a row of the grid, and its note under it."""
+        from ui.speech.audio import microphone_problem, microphones
+
+        label = QLabel("&Microphone:")
+        self.microphone = QComboBox()
+        self.microphone.setAccessibleName("Microphone")
+        label.setBuddy(self.microphone)
+        self.microphone.addItem("The computer's default", "")
+        for device, name in microphones():
+            self.microphone.addItem(name, device)
+        speech = getattr(self.window, "speech", None)
+        chosen = speech.microphone if speech is not None else None
+        self.microphone.setCurrentIndex(max(0, self.microphone.findData(chosen or "")))
+        problem = microphone_problem()
+        self.microphone.setEnabled(problem is None and speech is not None)
+        self.microphone.setToolTip(problem or "The microphone the app listens to for your calls")
+        self.microphone.activated.connect(
+            lambda _: speech.set_microphone(self.microphone.currentData() or None))
+        grid.addWidget(label, row, 0)
+        grid.addWidget(self.microphone, row, 1)
+        self.microphone_note = QLabel(problem or "For View › Speak my calls")
+        self.microphone_note.setWordWrap(True)
+        grid.addWidget(self.microphone_note, row + 1, 1, 1, 2)
 
     def refresh(self) -> None:
         """Every row again, from the settings as they now are."""

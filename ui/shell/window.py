@@ -310,6 +310,10 @@ class MainWindow(QMainWindow):
         self.large_print_action = large
         self.lock(large, "large_print")
         view.addSeparator()
+        from ui.speech.options import SpeechOptions
+
+        self.speech = SpeechOptions(self, view)  # Speak my calls, The stickman's voice
+        view.addSeparator()
         from ui.shell.presenting import KEY, Presentation
 
         self.presentation = Presentation(self)

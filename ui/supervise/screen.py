@@ -58,6 +58,9 @@ class SuperviseScreen(QWidget):
         self.score = None
         self.view = None
         self._view_game = ""
+        from ui.speech.voice import Stickman
+
+        self.stickman = Stickman(self)  # View › The stickman's voice: the dealer's calls aloud
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
         top = QHBoxLayout()
@@ -228,6 +231,8 @@ class SuperviseScreen(QWidget):
                 f"{frame.text}. Flag what is still wrong, then Finish (Ctrl+Enter).")
         self.says.setText(f"<span style='font-size:15pt; font-weight:600'>{html.escape(said)}</span>")
         if record:
+            if frame.action is not None:
+                self.stickman.action(frame.action.do, frame.action.value, self.round.scenario.game)
             self.history.addItem(f"{clock(frame.at)}  {frame.text}")
             # once the new line is laid out (wrapped), so that all of it shows
             QTimer.singleShot(0, self.history.scrollToBottom)

@@ -1,0 +1,124 @@
+"""A round played with spoken calls, through the real practice screen and the real recogniser:
+each call the round owes is said by a synthetic voice (Debian's flite, at test time) into a WAV
+file with silence around it, and fed through the microphone's path (ui.speech.audio's seam) to
+the listener on its own thread. Every call is graded right and timed; a wrong call said aloud is
+graded as the Announce action grades it. Skipped, saying why, where flite or the recogniser is
+missing; never passed without them."""
+
+from __future__ import annotations
+
+import array
+import shutil
+import subprocess
+import wave
+
+import pytest
+
+from tests.support.library import bundled
+from tests.support.practice_screen import do_next
+from trainer import spoken
+from trainer.procedure import Automation, Do
+from trainer.spoken import SPOKEN, TIMED
+
+VOICE = "slt"  # one of flite's 16 kHz voices
+#: a Props & Hops round whose calls are the dice and a no roll (the shaker re-covered after the
+#: lid is removed, then a die on die)
+ROUND = "ph-lid-removed"
+SILENCE = 0.4  # seconds of silence before and after each call
+
+
+def _missing() -> str | None:
+    if shutil.which("flite") is None:
+        return "flite is not installed (apt-get install flite): no voice to say the calls"
+    return spoken.unavailable()
+
+
+MISSING = _missing()
+
+
+@pytest.fixture(autouse=True)
+def _needs_a_voice_and_the_recogniser():
+    if MISSING:
+        pytest.skip(f"spoken calls cannot be heard here: {MISSING}")
+
+
+def say(tmp_path, name: str, game: str, call: str):
+    """A WAV file of `call` said by flite, in the words dealers say (the recogniser's list), with
+    SILENCE seconds of silence before and after; and the seconds at which the speech ends, at
+    most (the file less its trailing silence)."""
+    from trainer.speech import find
+
+    words = find(game, call).said[0]
+    raw, out = tmp_path / f"{name}-raw.wav", tmp_path / f"{name}.wav"
+    subprocess.run(["flite", "-voice", VOICE, "-t", words, "-o", str(raw)], check=True)
+    with wave.open(str(raw), "rb") as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
+        speech = w.readframes(w.getnframes())
+    pad = array.array("h", [0] * round(SILENCE * 16000)).tobytes()
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(pad + speech + pad)
+    return out, SILENCE + len(speech) / 2 / 16000
+
+
+def owed(round_) -> list:
+    return [e for _, e in round_.full if e.do in SPOKEN and e.do in round_.mine]
+
+
+def test_a_round_called_aloud_by_a_synthetic_voice_is_graded_right(qtbot, practice_screen,
+                                                                    tmp_path):
+    from ui.speech.audio import WavInput
+
+    screen = practice_screen
+    scenario = bundled().by_id(ROUND)
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    screen.start(scenario, automation=Automation.CALLS)
+    calls = owed(screen.round)
+    files = [say(tmp_path, f"call{n}", scenario.game, spoken.words(e.do, e.value, scenario.game))
+             for n, e in enumerate(calls)]
+    # each call's own file, for the call the screen listens for (said again, the same file)
+    by_call = {e: f for e, (f, _) in zip(calls, files, strict=True)}
+    screen.spoken.inputs = lambda: WavInput(by_call[screen.round.full[screen.spoken.owed.index][1]],
+                                            paced=False)
+    screen.spoken.set_enabled(True)
+    for _ in range(400):
+        if screen.round.finished:
+            break
+        if screen.spoken.hearing is not None:
+            qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
+            continue
+        do_next(qtbot, screen)
+    [result] = results
+    assert result.findings == [], [f.message for f in result.findings]
+    made = [(p.do, p.value) for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
+    assert made == [(e.do, e.value) for e in calls]
+    timed = [(e, end) for e, (_, end) in zip(calls, files, strict=True) if e.do in TIMED]
+    speeds = screen.round.call_speeds
+    assert [t for t, _ in speeds] == [e.throw for e, _ in timed]
+    for (_, seconds), (_, end) in zip(speeds, timed, strict=True):
+        # from the dice at rest (the file's start) to the end of speech the endpointer found:
+        # after the speech starts, within the file
+        assert SILENCE < seconds <= end + SILENCE
+
+
+def test_a_wrong_call_said_aloud_is_graded_wrong(qtbot, practice_screen, tmp_path):
+    from ui.speech.audio import wav_inputs
+
+    screen = practice_screen
+    scenario = bundled().by_id(ROUND)
+    screen.start(scenario, automation=Automation.CALLS)
+    for _ in range(40):
+        e = screen.round.next_expected()
+        if e.do is Do.ANNOUNCE:
+            break
+        do_next(qtbot, screen)
+    wrong = next(o for o in screen.round.prompt(Do.ANNOUNCE).options if o != e.value)
+    screen.spoken.inputs = wav_inputs([say(tmp_path, "wrong", scenario.game, wrong)[0]])
+    screen.spoken.set_enabled(True)
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
+    [p] = [p for p in screen.round.log if p.do is Do.ANNOUNCE and not p.by_trainer]
+    assert p.value != e.value
+    assert "Not right" in screen.feedback.toPlainText()

@@ -1,0 +1,238 @@
+"""Speak my calls on the real practice screen: the sound of each call fed from a WAV file made
+here, through the microphone's path (ui.speech.audio's seam) to a listener on its own thread, its
+verdict graded as the call action's. The listener is a stand-in with the recogniser's interface
+(tests/support/speech_fake.py): it hears what the test plans, once the sound has had speech, so
+that these tests hold the screens' own logic; tests/test_speech_round.py plays a round with the
+real recogniser and synthetic voices."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.library import bundled
+from tests.support.practice_screen import do_next
+from tests.support.speech_fake import Plan, install, tone_wav
+from trainer.procedure import Automation, Do
+from trainer.spoken import SPOKEN, TIMED
+
+LIBRARY = bundled()
+#: Props & Hops with no rolls and calls: the trainee calls every throw
+CALLED = "ph-no-roll-calls"
+
+
+@pytest.fixture
+def tone(tmp_path):
+    """A WAV file: 0.3 s of silence, 0.6 s of "speech" (a tone), 0.5 s of silence; the speech
+    ends 0.9 s into it."""
+    path = tmp_path / "call.wav"
+    tone_wav(path, quiet=0.3, loud=0.6, after=0.5)
+    return path
+
+
+def listen(screen, files) -> None:
+    from ui.speech.audio import wav_inputs
+
+    screen.spoken.inputs = wav_inputs(files)
+    screen.spoken.set_enabled(True)
+
+
+def calls_owed(round_) -> list:
+    return [e for _, e in round_.full if e.do in SPOKEN and e.do in round_.mine]
+
+
+def play(qtbot, screen, limit=400) -> None:
+    """Work the round: each call owed is spoken (the screen listens and decides), every other
+    action done as a trainee does it."""
+    for _ in range(limit):
+        if screen.round.finished:
+            return
+        if screen.spoken.hearing is not None:
+            qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
+            continue
+        do_next(qtbot, screen)
+    raise AssertionError("the round did not end")
+
+
+def test_a_round_called_aloud_is_graded_right_and_its_call_speeds_kept(qtbot, practice_screen,
+                                                                       monkeypatch, tone):
+    screen = practice_screen
+    plan = Plan()
+    install(monkeypatch, plan)
+    scenario = LIBRARY.by_id(CALLED)
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    listen(screen, [tone] * 40)
+    plan.heard = ["right"] * 40
+    screen.start(scenario, automation=Automation.CALLS)
+    owed = calls_owed(screen.round)
+    assert {e.do for e in owed} >= {Do.ANNOUNCE, Do.NO_ROLL}
+    play(qtbot, screen)
+    [result] = results
+    assert result.findings == [], [f.message for f in result.findings]
+    # every call was heard, none made from the action bar: a listener for each, told the call
+    assert len(plan.made) == len(owed)
+    calls = [p for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
+    assert [(p.do, p.value) for p in calls] == [(e.do, e.value) for e in owed]
+    # the speech ends 0.9 s into each file, which starts as the dice come to rest
+    timed = [e for e in owed if e.do in TIMED]
+    assert screen.round.call_speeds == [(e.throw, pytest.approx(0.9, abs=0.01)) for e in timed]
+    assert "✔ Right" in screen.feedback.toPlainText()
+
+
+def test_a_wrong_call_heard_gets_the_call_actions_own_findings(qtbot, monkeypatch, tone):
+    """The same wrong call, heard and chosen from the Announce dialog: the same findings, with
+    the same severities and sections."""
+    from tests.support.qt import shown_alone
+    from ui.practice.screen import PracticeScreen
+
+    scenario = LIBRARY.by_id(CALLED)
+    found = []
+    for aloud in (True, False):
+        screen = next(shown_alone(qtbot, PracticeScreen(), 860))
+        plan = Plan()
+        install(monkeypatch, plan)
+        screen.start(scenario, automation=Automation.CALLS)
+        wrong = None
+        for _ in range(40):
+            e = screen.round.next_expected()
+            if e.do is Do.ANNOUNCE:
+                options = screen.round.prompt(Do.ANNOUNCE).options
+                wrong = next(o for o in options if o != e.value)
+                break
+            do_next(qtbot, screen)
+        assert wrong is not None
+        if aloud:
+            plan.heard = [wrong]
+            listen(screen, [tone])
+            qtbot.waitUntil(lambda s=screen, w=wrong: s.spoken.hearing is None
+                            and any(p.value == w for p in s.round.log), timeout=5000)
+        else:
+            screen.act(Do.ANNOUNCE)
+            dialog = screen.dialog
+            dialog._pick(dialog.options.index(wrong))
+        entry = screen.round._result.findings
+        found.append([(f.kind, f.severity, f.cite, f.message) for f in entry])
+        assert "Not right" in screen.feedback.toPlainText()
+        screen.stop()
+        screen.close()
+    assert found[0] == found[1] and found[0]
+
+
+def test_an_unclear_call_is_asked_again_once_then_counts_as_no_call(qtbot, practice_screen,
+                                                                   monkeypatch, tone):
+    screen = practice_screen
+    plan = Plan("unclear", "unclear", "right")
+    install(monkeypatch, plan)
+    listen(screen, [tone] * 3)
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    for _ in range(40):  # to the first call
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    qtbot.waitUntil(lambda: len(plan.made) == 2, timeout=5000)
+    assert "Say again" in screen.feedback.toPlainText()
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
+    assert len(plan.made) == 2  # asked again once, not twice
+    assert "No call" in screen.spoken.meter.line.text()
+    assert not [p for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
+    assert screen.round.call_speeds == []
+    # the keys stay: the call is made from the action bar, graded as ever
+    do_next(qtbot, screen)
+    assert [p.do for p in screen.round.log if not p.by_trainer][-1] in SPOKEN
+
+
+def test_an_unclear_call_said_again_clearly_is_graded(qtbot, practice_screen, monkeypatch, tone):
+    screen = practice_screen
+    plan = Plan("unclear", "right")
+    install(monkeypatch, plan)
+    listen(screen, [tone] * 2)
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    qtbot.waitUntil(lambda: any(p.do in SPOKEN and not p.by_trainer for p in screen.round.log),
+                    timeout=5000)
+    assert plan.made[0] == plan.made[1]  # the same call, asked again
+    assert "✔ Right" in screen.feedback.toPlainText()
+    # from the dice at rest: the first file (1.4 s, at its pace of a block a tick) and 0.9 s of
+    # the second; the first file's time is the round's clock, so only a floor can be said
+    [(_, seconds)] = screen.round.call_speeds
+    assert seconds >= 0.9
+
+
+def test_silence_is_no_call_and_a_call_made_by_hand_stops_the_listening(qtbot, practice_screen,
+                                                                       monkeypatch, tmp_path):
+    from tests.support.speech_fake import tone_wav
+
+    screen = practice_screen
+    quiet = tmp_path / "quiet.wav"
+    tone_wav(quiet, quiet=1.0, loud=0.0, after=0.0)
+    plan = Plan("right", "right")
+    install(monkeypatch, plan)
+    listen(screen, [quiet])
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
+    assert "not heard" in screen.spoken.meter.line.text()
+    assert not [p for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
+
+
+def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen, monkeypatch,
+                                                          tmp_path):
+    import wave
+
+    screen = practice_screen
+    stereo = tmp_path / "stereo.wav"
+    with wave.open(str(stereo), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(44100)
+        w.writeframes(b"\0\0" * 2 * 4410)
+    install(monkeypatch, Plan("right"))
+    listen(screen, [stereo])
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
+    said = screen.feedback.toPlainText()
+    assert "stereo.wav: 2 channel(s), 16-bit, 44100 Hz" in said and "16000 Hz" in said
+
+
+def test_an_exam_is_sat_with_the_keys_alone(qtbot, practice_screen, monkeypatch, tone):
+    from trainer.progress import Mode
+
+    screen = practice_screen
+    plan = Plan("right")
+    install(monkeypatch, plan)
+    listen(screen, [tone])
+    screen.start(LIBRARY.by_id(CALLED), mode=Mode.EXAM, automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.round.next_expected().do in SPOKEN:
+            break
+        do_next(qtbot, screen)
+    assert screen.spoken.hearing is None and plan.made == []
+    assert not screen.spoken.meter.isVisible()
+
+
+def test_a_listener_that_cannot_start_is_said_and_the_keys_go_on(qtbot, practice_screen,
+                                                                 monkeypatch, tone):
+    screen = practice_screen
+    install(monkeypatch, Plan("refuse"))
+    listen(screen, [tone])
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
+    said = screen.feedback.toPlainText()
+    assert "Cannot listen: expected:" in said and "is not a call of this game" in said
+    assert "Make the call from the action bar" in said
+    do_next(qtbot, screen)  # the call, made from the action bar
+    assert [p.do for p in screen.round.log if not p.by_trainer][-1] in SPOKEN

@@ -1,0 +1,178 @@
+"""Where a spoken call's sound comes from: the microphone (Qt Multimedia) or a WAV file, through
+one path. Each input gives blocks of mono, signed 16-bit little-endian PCM at the recogniser's
+rate (`blocks`), then `ended`; or `failed`, with one line naming the problem. A WAV file is the
+seam the tests drive the whole chain through, from the sound to the grade, with no microphone."""
+
+from __future__ import annotations
+
+import wave
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from ui.qt import QObject, QTimer, Signal, multimedia
+
+#: the recogniser's rate (trainer.speech.SAMPLE_RATE): mono, 16-bit, everywhere
+RATE = 16_000
+#: one block: a tenth of a second, as the microphone gives it about
+BLOCK_SECONDS = 0.1
+
+
+class AudioInput(QObject):
+    """A source of sound for one call."""
+
+    blocks = Signal(bytes)
+    ended = Signal()
+    failed = Signal(str)
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def _fail(self, text: str) -> None:
+        """Say the problem once the caller has connected to `failed` (from the event loop)."""
+        QTimer.singleShot(0, self, lambda: self.failed.emit(text))
+
+
+def read_wav(path: Path, rate: int = RATE) -> bytes:
+    """A WAV file's samples, if it is mono, 16-bit, at `rate`; ValueError naming what it is not."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            channels, width, framerate = w.getnchannels(), w.getsampwidth(), w.getframerate()
+            frames = w.readframes(w.getnframes())
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except (wave.Error, EOFError, OSError) as e:
+        raise ValueError(f"{path}: not a WAV file that can be read ({e})") from None
+    if (channels, width, framerate) != (1, 2, rate):
+        raise ValueError(f"{path}: {channels} channel(s), {8 * width}-bit, {framerate} Hz; calls "
+                         f"are heard from mono 16-bit sound at {rate} Hz")
+    return frames
+
+
+class WavInput(AudioInput):
+    """A WAV file fed as the microphone feeds: a block each tenth of a second (`paced`), or as
+    fast as the event loop runs."""
+
+    def __init__(self, path: Path, paced: bool = True, rate: int = RATE, parent=None):
+        super().__init__(parent)
+        self.path = Path(path)
+        self.rate = rate
+        self._data = b""
+        self._at = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(round(BLOCK_SECONDS * 1000) if paced else 0)
+        self._timer.timeout.connect(self._next)
+
+    def start(self) -> None:
+        try:
+            self._data = read_wav(self.path, self.rate)
+        except ValueError as e:
+            self._fail(str(e))
+            return
+        self._at = 0
+        self._timer.start()
+
+    def _next(self) -> None:
+        size = 2 * round(self.rate * BLOCK_SECONDS)
+        block = self._data[self._at:self._at + size]
+        self._at += size
+        if block:
+            self.blocks.emit(block)
+        if self._at >= len(self._data):
+            self._timer.stop()
+            self.ended.emit()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+
+def wav_inputs(paths: Iterable[Path], paced: bool = False) -> Callable[[], AudioInput]:
+    """An input for each call in turn, from these WAV files (the seam's: tests, a school's
+    check); after the last, silence."""
+    queue = [Path(p) for p in paths]
+
+    def next_input() -> AudioInput:
+        return WavInput(queue.pop(0), paced) if queue else Silence()
+
+    return next_input
+
+
+class Silence(AudioInput):
+    """No sound at all: the input ends at once."""
+
+    def start(self) -> None:
+        QTimer.singleShot(0, self, self.ended.emit)
+
+    def stop(self) -> None:
+        pass
+
+
+def microphones() -> list[tuple[str, str]]:
+    """The microphones on this computer: (id, name), the system's default first; none where Qt
+    Multimedia cannot be loaded."""
+    try:
+        devices = multimedia().QMediaDevices
+    except ImportError:
+        return []
+    default = devices.defaultAudioInput()
+    found = [(bytes(d.id().data()).decode(errors="replace"), d.description())
+             for d in devices.audioInputs()]
+    first = bytes(default.id().data()).decode(errors="replace") if not default.isNull() else None
+    return sorted(found, key=lambda m: m[0] != first)
+
+
+def microphone_problem() -> str | None:
+    """Why no microphone can be heard here (one sentence), or None."""
+    try:
+        multimedia()
+    except ImportError as e:
+        return f"The microphone cannot be used: Qt Multimedia cannot be loaded ({e})."
+    if not microphones():
+        return "No microphone is connected to this computer."
+    return None
+
+
+class MicrophoneInput(AudioInput):
+    """The microphone chosen in the settings (`device`: its id; None or one gone: the system's
+    default), at the recogniser's rate, mono, 16-bit."""
+
+    def __init__(self, device: str | None = None, rate: int = RATE, parent=None):
+        super().__init__(parent)
+        self.device, self.rate = device, rate
+        self.source = None
+        self.io = None
+
+    def start(self) -> None:
+        try:
+            mm = multimedia()
+        except ImportError as e:
+            self._fail(f"Qt Multimedia cannot be loaded ({e}).")
+            return
+        chosen = [d for d in mm.QMediaDevices.audioInputs()
+                  if bytes(d.id().data()).decode(errors="replace") == self.device]
+        device = chosen[0] if chosen else mm.QMediaDevices.defaultAudioInput()
+        fmt = mm.QAudioFormat()
+        fmt.setSampleRate(self.rate)
+        fmt.setChannelCount(1)
+        fmt.setSampleFormat(mm.QAudioFormat.SampleFormat.Int16)
+        if device.isNull() or not device.isFormatSupported(fmt):
+            what = "No microphone is connected" if device.isNull() else \
+                f"The microphone {device.description()} cannot record mono 16-bit sound at {self.rate} Hz"
+            self._fail(what + ".")
+            return
+        self.source = mm.QAudioSource(device, fmt, self)
+        self.io = self.source.start()
+        self.io.readyRead.connect(self._read)
+
+    def _read(self) -> None:
+        if self.io is not None:
+            data = bytes(self.io.readAll().data())
+            if data:
+                self.blocks.emit(data)
+
+    def stop(self) -> None:
+        if self.source is not None:
+            self.source.stop()
+        self.source, self.io = None, None

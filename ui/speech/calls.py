@@ -1,0 +1,166 @@
+"""Speak my calls, on the practice screen: when the trainee owes a call (trainer.spoken.due: the
+dice at rest, for the throw's call), the screen listens, shows the level, and hands the verdict
+to the call action's own path (PracticeScreen.call), where it is graded as a call chosen from
+the action bar is. An unclear call is asked again once, then counts as no call. The time from
+the dice at rest to the end of the call is kept with the round (`PracticeRound.call_speeds`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from trainer import spoken
+from trainer.progress import Mode
+from ui.qt import QApplication, QHBoxLayout, QLabel, QObject, QProgressBar, QWidget
+from ui.speech.audio import AudioInput, MicrophoneInput, wav_inputs
+from ui.speech.hearing import Hearing
+from ui.speech.options import HEAR_FROM, LISTENS, MICROPHONE, NAME
+
+if TYPE_CHECKING:
+    from ui.practice.screen import PracticeScreen
+
+
+
+class CallMeter(QWidget):
+    """What the screen hears: a line (listening, heard, say again) and the level of the sound."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 16, 0)  # apart from the throw's number beside it
+        self.line = QLabel("")
+        self.line.setObjectName("callHeard")
+        self.bar = QProgressBar()
+        self.bar.setObjectName("callLevel")
+        self.bar.setRange(0, 100)
+        self.bar.setTextVisible(False)
+        self.bar.setFixedWidth(120)
+        self.bar.setAccessibleName("Loudness of the sound heard")
+        row.addWidget(self.line)
+        row.addWidget(self.bar)
+        self.hide()
+
+    def show_level(self, level: float) -> None:
+        self.bar.setValue(round(100 * min(1.0, max(0.0, level))))
+
+    def say(self, text: str, listening: bool) -> None:
+        self.line.setText(text)
+        self.bar.setVisible(listening)
+        if not listening:
+            self.bar.setValue(0)
+
+
+class SpokenCalls(QObject):
+    """The practice screen's ear. Off until `set_enabled(True)` (View › Speak my calls)."""
+
+    def __init__(self, screen: PracticeScreen):
+        super().__init__(screen)
+        self.setObjectName(NAME)
+        self.screen = screen
+        self.meter = CallMeter()
+        app = QApplication.instance()  # as View › Speak my calls left them (ui.speech.options)
+        self.enabled = bool(app.property(LISTENS))
+        self.microphone: str | None = app.property(MICROPHONE) or None  # None: the system's default
+        #: where each call's sound comes from: the microphone, or the seam's WAV files (the
+        #: tests', and --hear-from's: the whole app's, one call after another, at their pace)
+        files = app.property(HEAR_FROM)
+        self.inputs: Callable[[], AudioInput] = (
+            wav_inputs(files, paced=True) if files else lambda: MicrophoneInput(self.microphone))
+        self.hearing: Hearing | None = None
+        self.owed: spoken.Due | None = None
+        self._rest: dict[tuple[int, int], float] = {}  # a call's key: the round's time at rest
+        self._started = 0.0  # the round's time when this hearing started
+        self._closed: set[tuple[int, int]] = set()  # calls given up on (no call): not heard again
+        self._asked = 0  # times this call was asked again
+        self._round = None
+
+    def set_enabled(self, on: bool) -> None:
+        self.enabled = on
+        if not on:
+            self._stop()
+            self.meter.hide()
+        self.check()
+
+    def stop(self) -> None:
+        """Stop listening (leaving the screen, a new round); the next change listens again."""
+        self._stop()
+
+    def check(self) -> None:
+        """After every change of the round: listen for the call owed, or stop listening."""
+        r = self.screen.round
+        if r is not self._round:  # a new round: nothing of the last carries
+            self._stop()
+            self._round, self._rest, self._closed = r, {}, set()
+        # an exam is sat with the keys alone
+        active = self.enabled and r is not None and self.screen.mode is not Mode.EXAM
+        owed = spoken.due(r) if active else None
+        if owed is not None and self._key(owed) in self._closed:
+            owed = None
+        if owed is None:
+            self._stop()
+            self.meter.setVisible(active and not r.finished)
+            if active and not self.meter.line.text():
+                self.meter.say("Speak my calls: on", False)
+            return
+        if self.owed is not None and self._key(self.owed) == self._key(owed) and self.hearing:
+            return
+        if self.owed is None or self._key(self.owed) != self._key(owed):
+            self._asked = 0
+        self._stop()
+        self._rest.setdefault(self._key(owed), r.elapsed)
+        self._listen(owed)
+
+    @staticmethod
+    def _key(owed: spoken.Due) -> tuple[int, int]:
+        return owed.throw, owed.index
+
+    def _listen(self, owed: spoken.Due) -> None:
+        r = self.screen.round
+        game = r.scenario.game
+        self.owed = owed
+        self._started = r.elapsed
+        self.hearing = Hearing(lambda: spoken.engine().Listener(game, owed.expected), self.inputs(),
+                               parent=self)
+        self.hearing.level.connect(self.meter.show_level)
+        self.hearing.verdict.connect(self._heard)
+        self.hearing.failed.connect(self._failed)
+        self.meter.show()
+        self.meter.say("Listening for your call…" if not self._asked else "Say again…", True)
+        self.hearing.start()
+
+    def _stop(self) -> None:
+        if self.hearing is not None:
+            self.hearing.stop()  # deleted once its thread has ended (Hearing._ended)
+        self.hearing, self.owed = None, None
+
+    def _failed(self, text: str) -> None:
+        if self.sender() is not self.hearing:
+            return  # a hearing stopped since: the call was made by hand
+        if self.owed is not None:
+            self._closed.add(self._key(self.owed))
+        self._stop()
+        self.meter.say(f"Not listening: {text}", False)
+        self.screen.note(f"Spoken calls: {text} Make the call from the action bar.")
+
+    def _heard(self, verdict) -> None:
+        owed, r = self.owed, self.screen.round
+        if (owed is None or r is None or self.hearing is None or self.hearing.done
+                or self.sender() is not self.hearing):
+            return  # stopped meanwhile: the call was made by hand
+        self._stop()
+        out = spoken.outcome(verdict, owed, self._asked, r.scenario.game)
+        self.meter.say(out.said, False)
+        if out.again:
+            self._asked += 1
+            self.screen.note(out.said)
+            self._listen(owed)
+            return
+        if out.action is None:
+            self._closed.add(self._key(owed))
+            self.screen.note(out.said)
+            return
+        if owed.timed and verdict.speech_end is not None:
+            seconds = self._started - self._rest[self._key(owed)] + verdict.speech_end
+            r.call_speeds.append((owed.throw, round(max(0.0, seconds), 3)))
+        self._closed.add(self._key(owed))
+        self.screen.call(*out.action)

@@ -1,0 +1,118 @@
+"""The View menu's speech options: Speak my calls (the practice screens listen for the trainee's
+calls) and The stickman's voice (the replay and the Supervise screen speak the dealer's calls),
+each remembered in the user's settings, off by default, and off with its reason (in its tooltip
+and the status line) where this computer cannot do it. The microphone chosen in File › Settings…
+is kept here too."""
+
+from __future__ import annotations
+
+from ui.qt import QAction, QApplication, QObject, QSettings
+from ui.speech.audio import microphone_problem
+
+#: the application's properties the items set, which a screen built later starts with: Speak my
+#: calls, the microphone chosen, The stickman's voice
+LISTENS, MICROPHONE, SPEAKS = "speak_calls", "microphone", "stickman_voice"
+#: the object names of a practice screen's ear (ui.speech.calls) and a screen's voice
+#: (ui.speech.voice), by which the items find them: their modules load with the screens
+NAME, SPEAKER = "spokenCalls", "stickman"
+#: the application's property that lists the WAV files calls are heard from (--hear-from)
+HEAR_FROM = "hear_from"
+CALLS_KEY = "speech/calls"
+VOICE_KEY = "speech/voice"
+MICROPHONE_KEY = "speech/microphone"
+
+
+def calls_problem() -> str | None:
+    """Why spoken calls cannot be heard here (one sentence), or None; the microphone is not
+    needed where the calls come from files (--hear-from). (The engine's half loads here, not
+    with the window: the window opens as fast as before.)"""
+    from trainer import spoken
+
+    files = QApplication.instance().property(HEAR_FROM)
+    return spoken.unavailable() or (None if files else microphone_problem())
+
+
+def on(settings: QSettings, key: str) -> bool:
+    return str(settings.value(key, "false")).lower() in ("true", "1")
+
+
+class SpeechOptions:
+    """The two View menu items of a window, and what they turn on."""
+
+    def __init__(self, window, menu):
+        self.window, self.settings = window, window.settings
+        self.calls = QAction("Speak my calls", window, checkable=True)
+        self.calls.setStatusTip("Call the dice aloud when you have to call: the app listens and "
+                                "grades the call as the Announce action's; the keys stay")
+        self.voice = QAction("The stickman's voice", window, checkable=True)
+        self.voice.setStatusTip("The dealer's calls spoken aloud in the replay and on the Supervise "
+                                "screen, and the shooter's “coming out”")
+        menu.setToolTipsVisible(True)
+        menu.addAction(self.calls)
+        menu.addAction(self.voice)
+        self.checked = False
+        menu.aboutToShow.connect(self.check)
+        self.calls.toggled.connect(self.set_calls)
+        self.voice.toggled.connect(self.set_voice)
+        if on(self.settings, CALLS_KEY) or on(self.settings, VOICE_KEY):
+            self.check()  # remembered on: find out now whether it can be
+        else:
+            self.apply()  # off, whatever another window of this run left
+
+    @property
+    def microphone(self) -> str | None:
+        chosen = self.settings.value(MICROPHONE_KEY, "")
+        return str(chosen) if chosen else None
+
+    def set_microphone(self, device: str | None) -> None:
+        self.settings.setValue(MICROPHONE_KEY, device or "")
+        self.apply()
+
+    def check(self) -> None:
+        """Find out, once, what this computer can do: each item off with its reason, or on as the
+        settings remember it."""
+        if self.checked:
+            return
+        self.checked = True
+        from ui.speech.voice import voice_problem
+
+        said = []
+        for action, problem, key in ((self.calls, calls_problem(), CALLS_KEY),
+                                     (self.voice, voice_problem(), VOICE_KEY)):
+            action.blockSignals(True)
+            if problem is not None:
+                action.setEnabled(False)
+                action.setChecked(False)
+                action.setToolTip(problem)
+                action.setStatusTip(problem)
+                if on(self.settings, key) or key == CALLS_KEY:
+                    said.append(f"{action.text()} is off: {problem}")
+            else:
+                action.setChecked(on(self.settings, key))
+            action.blockSignals(False)
+        if said:
+            self.window.statusBar().showMessage(" ".join(said), 15000)
+        self.apply()
+
+    def set_calls(self, checked: bool) -> None:
+        self.settings.setValue(CALLS_KEY, checked)
+        self.apply()
+
+    def set_voice(self, checked: bool) -> None:
+        self.settings.setValue(VOICE_KEY, checked)
+        self.apply()
+
+    def apply(self) -> None:
+        """Every practice screen listens, and every replay and Supervise screen speaks, as the
+        items say; a screen built later starts so."""
+        listen = self.checked and self.calls.isEnabled() and self.calls.isChecked()
+        speak = self.checked and self.voice.isEnabled() and self.voice.isChecked()
+        app = QApplication.instance()  # what a screen built later starts with
+        app.setProperty(LISTENS, listen)
+        app.setProperty(SPEAKS, speak)
+        app.setProperty(MICROPHONE, self.microphone or "")
+        for ears in self.window.findChildren(QObject, NAME):
+            ears.microphone = self.microphone
+            ears.set_enabled(listen)
+        for stickman in self.window.findChildren(QObject, SPEAKER):
+            stickman.set_enabled(speak)
