@@ -43,7 +43,8 @@ class SpeechOptions:
         self.window, self.settings = window, window.settings
         self.calls = QAction("Speak my calls", window, checkable=True)
         self.calls.setStatusTip("Call the dice aloud when you have to call: the app listens and "
-                                "grades the call as the Announce action's; the keys stay")
+                                "grades the call as the Announce action's; the keys stay. A trial: "
+                                "use it in a quiet room (in noise many calls come back unclear)")
         self.voice = QAction("The stickman's voice", window, checkable=True)
         self.voice.setStatusTip("The dealer's calls spoken aloud in the replay and on the Supervise "
                                 "screen, and the shooter's “coming out”")
