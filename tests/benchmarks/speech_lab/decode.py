@@ -102,6 +102,8 @@ def decode_one(args: tuple[dict, dict]) -> dict:
     if opts.get("frontend") == "wiener":
         x = wiener(x)
     audio = x.tobytes()
+    if opts.get("fresh_cmn"):  # live CMN otherwise carries over from the utterances before
+        d.reinit_feat()
     t0 = time.process_time()
     run(d, utt["game"], audio)
     hyp = d.hyp()
@@ -143,6 +145,8 @@ def main() -> None:
     ap.add_argument("--only-fold")
     ap.add_argument("--limit", type=int)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--fresh-cmn", action="store_true",
+                    help="start each utterance from the model's CMN (reproducible in any order)")
     ap.add_argument("--ps", default="{}", help="extra decoder settings, JSON")
     a = ap.parse_args()
     utts = json.loads((OUT / "set.json").read_text())["utts"]
@@ -150,7 +154,8 @@ def main() -> None:
         utts = [u for u in utts if u["fold"] == a.only_fold]
     if a.limit:
         utts = utts[:: max(1, len(utts) // a.limit)]
-    opts = {"mllr": a.mllr, "frontend": a.frontend, "ps": json.loads(a.ps)}
+    opts = {"mllr": a.mllr, "frontend": a.frontend, "ps": json.loads(a.ps),
+            "fresh_cmn": a.fresh_cmn}
     (OUT / "runs").mkdir(exist_ok=True)
     with Pool(a.jobs) as pool, open(OUT / "runs" / f"{a.name}.jsonl", "w") as f:
         done = pool.imap(decode_one, [(u, opts) for u in utts], chunksize=4)

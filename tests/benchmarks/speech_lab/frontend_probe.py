@@ -19,6 +19,8 @@ from tests.benchmarks.speech_lab import decode
 
 OPTIONS = {
     "default": ({}, None),
+    "fresh cmn": ({}, "fresh"),
+    "wiener + fresh cmn": ({}, "wiener fresh"),
     "remove_noise": ({"remove_noise": True}, None),
     "cmn batch": ({"cmn": "batch"}, None),
     "remove_noise + cmn batch": ({"remove_noise": True, "cmn": "batch"}, None),
@@ -45,8 +47,10 @@ def main() -> None:
         right, cpu = 0, 0.0
         for u in utts:
             x = decode.read(u["wav"])
-            if front == "wiener":
+            if front and "wiener" in front:
                 x = decode.wiener(x)
+            if front and "fresh" in front:  # each call from the model's CMN, not the last call's
+                d.reinit_feat()
             t = time.process_time()
             decode.run(d, u["game"], x.tobytes())
             cpu += time.process_time() - t
