@@ -32,6 +32,9 @@ BESIDE = {
                            "https://download.qt.io/official_releases/qt/",
                            ("LGPL-3.0.txt", "GPL-3.0.txt")),
     "shiboken6": ("LGPL-3.0-only (the texts are under pyside6-essentials)", ()),
+    "pyside6-addons": ("Qt 6's add-on modules (Qt Multimedia, Qt TextToSpeech and the others, inside "
+                       "the PySide6 Addons wheel): LGPL-3.0-only (the texts are under "
+                       "pyside6-essentials)", ()),
     "pgserver": ("PostgreSQL 16 (its server, libraries and share/ tree, in pgserver/pginstall): "
                  "the PostgreSQL License", ("PostgreSQL.txt",)),
 }
