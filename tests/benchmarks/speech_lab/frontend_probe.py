@@ -15,7 +15,7 @@ import pocketsphinx as ps
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from tests.benchmarks.speech_lab import decode
+import decode  # beside this script: its folder is on the path when it runs
 
 OPTIONS = {
     "default": ({}, None),
