@@ -40,6 +40,15 @@ def calls_owed(round_) -> list:
     return [e for _, e in round_.full if e.do in SPOKEN and e.do in round_.mine]
 
 
+def to_first_call(qtbot, screen, limit=40) -> None:
+    """Work the round as a trainee does until the screen listens for the first call owed."""
+    for _ in range(limit):
+        if screen.spoken.hearing is not None:
+            return
+        do_next(qtbot, screen)
+    raise AssertionError("no call was listened for")
+
+
 def play(qtbot, screen, limit=400) -> None:
     """Work the round: each call owed is spoken (the screen listens and decides), every other
     action done as a trainee does it."""
@@ -125,10 +134,7 @@ def test_an_unclear_call_is_asked_again_once_then_counts_as_no_call(qtbot, pract
     install(monkeypatch, plan)
     listen(screen, [tone] * 3)
     screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
-    for _ in range(40):  # to the first call
-        if screen.spoken.hearing is not None:
-            break
-        do_next(qtbot, screen)
+    to_first_call(qtbot, screen)
     qtbot.waitUntil(lambda: len(plan.made) == 2, timeout=5000)
     assert "Say again" in screen.feedback.toPlainText()
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
@@ -147,10 +153,7 @@ def test_an_unclear_call_said_again_clearly_is_graded(qtbot, practice_screen, mo
     install(monkeypatch, plan)
     listen(screen, [tone] * 2)
     screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
-    for _ in range(40):
-        if screen.spoken.hearing is not None:
-            break
-        do_next(qtbot, screen)
+    to_first_call(qtbot, screen)
     qtbot.waitUntil(lambda: any(p.do in SPOKEN and not p.by_trainer for p in screen.round.log),
                     timeout=5000)
     assert plan.made[0] == plan.made[1]  # the same call, asked again
@@ -172,10 +175,7 @@ def test_silence_is_no_call_and_a_call_made_by_hand_stops_the_listening(qtbot, p
     install(monkeypatch, plan)
     listen(screen, [quiet])
     screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
-    for _ in range(40):
-        if screen.spoken.hearing is not None:
-            break
-        do_next(qtbot, screen)
+    to_first_call(qtbot, screen)
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
     assert "not heard" in screen.spoken.meter.line.text()
     assert not [p for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
@@ -195,10 +195,7 @@ def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen
     install(monkeypatch, Plan("right"))
     listen(screen, [stereo])
     screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
-    for _ in range(40):
-        if screen.spoken.hearing is not None:
-            break
-        do_next(qtbot, screen)
+    to_first_call(qtbot, screen)
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
     said = screen.feedback.toPlainText()
     assert "stereo.wav: 2 channel(s), 16-bit, 44100 Hz" in said and "16000 Hz" in said
@@ -226,10 +223,7 @@ def test_a_listener_that_cannot_start_is_said_and_the_keys_go_on(qtbot, practice
     install(monkeypatch, Plan("refuse"))
     listen(screen, [tone])
     screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
-    for _ in range(40):
-        if screen.spoken.hearing is not None:
-            break
-        do_next(qtbot, screen)
+    to_first_call(qtbot, screen)
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
     said = screen.feedback.toPlainText()
     assert "Cannot listen: expected:" in said and "is not a call of this game" in said
