@@ -21,6 +21,10 @@ Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices 
 - **Timings**: the verdict's time after the end of speech (wall and this thread's CPU: median,
   95th percentile, worst), the grammar's load for each game (CPU), and the recogniser's peak
   memory (maximum resident set of a process that loads it, every game's grammar, and decodes).
+  For each game, the CPU after the end of speech (median and worst) is that of the call that
+  gave the verdict: the block of audio in which the endpointer ended the speech, or finish()
+  when it did not end it before the audio ended; how often the endpointer ended it is counted
+  (in a room's noise it seldom does: the crowd's talk is speech to it).
 
 Audio is cached under /tmp/dealer-trainer-speech-bench (never in the repository).
 """
@@ -105,15 +109,23 @@ def noisy(speech: np.ndarray, snr: float | None, rng: np.random.Generator,
 
 
 def heard(pcm: bytes, game: str, expected: str):
+    """The verdict; the CPU of the whole listening; the CPU after the end of speech (of the call
+    that gave the verdict: the block in which the endpointer ended the speech, else finish() at the
+    end of the audio); and whether the endpointer ended the speech before the audio ended."""
     listener = Listener(game, expected)
     step = SAMPLE_RATE // 10 * 2
     cpu = time.thread_time()
+    ended = True
     for at in range(0, len(pcm), step):
+        block = time.thread_time()
         if (verdict := listener.feed(pcm[at:at + step])) is not None:
             break
     else:
+        block = time.thread_time()
         verdict = listener.finish()
-    return verdict, time.thread_time() - cpu
+        ended = False
+    end = time.thread_time()
+    return verdict, end - cpu, end - block, ended
 
 
 def peak_memory() -> float:
@@ -176,16 +188,18 @@ def main() -> int:
         for voice in voices:
             for call in calls:
                 speech = pcm_of(say(random.Random(call.text).choice(call.said), voice, CACHE))
-                v, cpu = heard(noisy(speech, snr, rng, crowd), game, call.text)
+                v, cpu, last, ended = heard(noisy(speech, snr, rng, crowd), game, call.text)
                 cases.append({"game": game, "voice": voice, "said": call.text, "in": True,
                               "kind": v.kind, "heard": v.heard, "words": v.said,
-                              "decided": v.decided, "cpu": cpu})
+                              "decided": v.decided, "cpu": cpu, "last": last,
+                              "ended": ended})
             for phrase in NOT_CALLS:
-                v, cpu = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng, crowd), game,
-                               calls[0].text)
+                v, cpu, last, ended = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng,
+                                                  crowd), game, calls[0].text)
                 cases.append({"game": game, "voice": voice, "said": phrase, "in": False,
                               "kind": v.kind, "heard": v.heard, "words": v.said,
-                              "decided": v.decided, "cpu": cpu})
+                              "decided": v.decided, "cpu": cpu, "last": last,
+                              "ended": ended})
     if args.json:
         args.json.write_text(json.dumps(cases, indent=0))
     report(cases, voices, snr, loads, peak_memory())
@@ -215,6 +229,13 @@ def report(cases: list[dict], voices: list[str], snr: float | None, loads: dict[
     print(f"every voice:     {counts(cases)}")
     for game in dict.fromkeys(c["game"] for c in cases):
         print(f"  {game}: {counts([c for c in cases if c['game'] == game])}")
+        last = sorted(c["last"] for c in cases if c["game"] == game and c["kind"] != "none")
+        if last:
+            print(f"    verdict's CPU after the end of speech: median "
+                  f"{1000 * statistics.median(last):.0f} ms, worst {1000 * last[-1]:.0f} ms")
+        of_game = [c for c in cases if c["game"] == game]
+        print(f"    speech ended by the endpointer in {sum(c['ended'] for c in of_game)} of "
+              f"{len(of_game)} (else at the end of the audio, by finish())")
     decided = sorted(c["decided"] for c in cases if c["kind"] != "none")
     cpu = sorted(c["cpu"] for c in cases)
     if decided:
