@@ -15,7 +15,7 @@ import wave
 import pytest
 
 from tests.support.library import bundled
-from tests.support.practice_screen import do_next
+from tests.support.practice_screen import calls_owed, do_next, play_aloud
 from trainer import spoken
 from trainer.procedure import Automation, Do
 from trainer.spoken import SPOKEN, TIMED
@@ -63,10 +63,6 @@ def say(tmp_path, name: str, game: str, call: str):
     return out, SILENCE + len(speech) / 2 / 16000
 
 
-def owed(round_) -> list:
-    return [e for _, e in round_.full if e.do in SPOKEN and e.do in round_.mine]
-
-
 def test_a_round_called_aloud_by_a_synthetic_voice_is_graded_right(qtbot, practice_screen,
                                                                     tmp_path):
     from ui.speech.audio import WavInput
@@ -76,7 +72,7 @@ def test_a_round_called_aloud_by_a_synthetic_voice_is_graded_right(qtbot, practi
     results = []
     screen.finished.connect(lambda result, _round: results.append(result))
     screen.start(scenario, automation=Automation.CALLS)
-    calls = owed(screen.round)
+    calls = calls_owed(screen.round)
     files = [say(tmp_path, f"call{n}", scenario.game, spoken.words(e.do, e.value, scenario.game))
              for n, e in enumerate(calls)]
     # each call's own file, for the call the screen listens for (said again, the same file)
@@ -84,13 +80,7 @@ def test_a_round_called_aloud_by_a_synthetic_voice_is_graded_right(qtbot, practi
     screen.spoken.inputs = lambda: WavInput(by_call[screen.round.full[screen.spoken.owed.index][1]],
                                             paced=False)
     screen.spoken.set_enabled(True)
-    for _ in range(400):
-        if screen.round.finished:
-            break
-        if screen.spoken.hearing is not None:
-            qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
-            continue
-        do_next(qtbot, screen)
+    play_aloud(qtbot, screen, timeout=20_000)
     [result] = results
     assert result.findings == [], [f.message for f in result.findings]
     made = [(p.do, p.value) for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.library import bundled
-from tests.support.practice_screen import do_next
+from tests.support.practice_screen import calls_owed, do_next, play_aloud, to_first_call
 from tests.support.speech_fake import Plan, install, tone_wav
 from trainer.procedure import Automation, Do
 from trainer.spoken import SPOKEN, TIMED
@@ -36,32 +36,6 @@ def listen(screen, files) -> None:
     screen.spoken.set_enabled(True)
 
 
-def calls_owed(round_) -> list:
-    return [e for _, e in round_.full if e.do in SPOKEN and e.do in round_.mine]
-
-
-def to_first_call(qtbot, screen, limit=40) -> None:
-    """Work the round as a trainee does until the screen listens for the first call owed."""
-    for _ in range(limit):
-        if screen.spoken.hearing is not None:
-            return
-        do_next(qtbot, screen)
-    raise AssertionError("no call was listened for")
-
-
-def play(qtbot, screen, limit=400) -> None:
-    """Work the round: each call owed is spoken (the screen listens and decides), every other
-    action done as a trainee does it."""
-    for _ in range(limit):
-        if screen.round.finished:
-            return
-        if screen.spoken.hearing is not None:
-            qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
-            continue
-        do_next(qtbot, screen)
-    raise AssertionError("the round did not end")
-
-
 def test_a_round_called_aloud_is_graded_right_and_its_call_speeds_kept(qtbot, practice_screen,
                                                                        monkeypatch, tone):
     screen = practice_screen
@@ -75,7 +49,7 @@ def test_a_round_called_aloud_is_graded_right_and_its_call_speeds_kept(qtbot, pr
     screen.start(scenario, automation=Automation.CALLS)
     owed = calls_owed(screen.round)
     assert {e.do for e in owed} >= {Do.ANNOUNCE, Do.NO_ROLL}
-    play(qtbot, screen)
+    play_aloud(qtbot, screen)
     [result] = results
     assert result.findings == [], [f.message for f in result.findings]
     # every call was heard, none made from the action bar: a listener for each, told the call

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from trainer.money import fmt
 from trainer.practice import NEEDS_WAGER
+from trainer.spoken import SPOKEN
 
 
 def click_place(qtbot, screen, area):
@@ -94,4 +95,32 @@ def work(qtbot, screen, *, keyboard=False, limit=400):
         if screen.round.finished:
             return
         do_next(qtbot, screen, keyboard=keyboard)
+    raise AssertionError("the round did not end")
+
+
+# ---------------------------------------------------------------- spoken calls (View › Speak my calls)
+def calls_owed(round_) -> list:
+    """The calls the trainee owes aloud in this round, in order."""
+    return [e for _, e in round_.full if e.do in SPOKEN and e.do in round_.mine]
+
+
+def to_first_call(qtbot, screen, limit=40) -> None:
+    """Work the round as a trainee does until the screen listens for the first call owed."""
+    for _ in range(limit):
+        if screen.spoken.hearing is not None:
+            return
+        do_next(qtbot, screen)
+    raise AssertionError("no call was listened for")
+
+
+def play_aloud(qtbot, screen, *, limit=400, timeout=5000) -> None:
+    """Work the round: each call owed is spoken (the screen listens and decides within `timeout`
+    ms), every other action done as a trainee does it."""
+    for _ in range(limit):
+        if screen.round.finished:
+            return
+        if screen.spoken.hearing is not None:
+            qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=timeout)
+            continue
+        do_next(qtbot, screen)
     raise AssertionError("the round did not end")
