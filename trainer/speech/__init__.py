@@ -12,7 +12,7 @@ The face the app and the `hear` command use:
 
 The modules behind it: words (the words said for each call), calls (the list), grammar (the
 decoder's grammar), recogniser (pocketsphinx), listener (endpointing and the verdict), audio (WAV
-files and PCM).
+files and PCM), kept (the trainee's calls kept with their consent, and read back).
 """
 
 from __future__ import annotations
