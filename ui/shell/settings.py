@@ -2,7 +2,8 @@
 class), its value, where it comes from, and whether the machine file locks it. A change applies
 at once (the data folder from the next start); a locked setting cannot be changed here or
 anywhere else in the app; "Follow the school" (or "Use the default") drops the user's own
-choice."""
+choice. Below them, spoken calls' own: the microphone, and whether the trainee's calls are kept
+(ui.speech.keeping)."""
 
 from __future__ import annotations
 
@@ -92,6 +93,7 @@ class SettingsDialog(QDialog):
             grid.addWidget(said, n * 2 + 1, 1, 1, 2)
             self.origins[key] = said
         self._microphone_row(grid, len(KEYS) * 2)
+        self._kept_calls_row(grid, len(KEYS) * 2 + 2)
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
         self.problem = QLabel()
@@ -104,6 +106,14 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.refresh()
+
+    def showEvent(self, event) -> None:
+        """Tall enough for every row: a dialog's least height leaves out what its wrapped lines
+        (the intro) take beyond one line, which would squeeze the last rows."""
+        super().showEvent(event)
+        needed = self.layout().heightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     def _microphone_row(self, grid: QGridLayout, row: int) -> None:
         """The microphone spoken calls are heard from (View › Speak my calls), or why none can be:
@@ -130,6 +140,17 @@ class SettingsDialog(QDialog):
         self.microphone_note = QLabel(problem or "For View › Speak my calls")
         self.microphone_note.setWordWrap(True)
         grid.addWidget(self.microphone_note, row + 1, 1, 1, 2)
+
+    def _kept_calls_row(self, grid: QGridLayout, row: int) -> None:
+        """Keep my spoken calls (ui.speech.keeping): asked, off by default."""
+        from ui.qt import Qt
+        from ui.speech.keeping import KeptCalls
+
+        self.kept_calls = KeptCalls(self.window)
+        label = QLabel("Spoken calls:")
+        label.setBuddy(self.kept_calls.keep)
+        grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.kept_calls, row, 1, 1, 2)
 
     def refresh(self) -> None:
         """Every row again, from the settings as they now are."""

@@ -73,6 +73,7 @@ class SpokenCalls(QObject):
         self._closed: set[tuple[int, int]] = set()  # calls given up on (no call): not heard again
         self._asked = 0  # times this call was asked again
         self._round = None
+        self._keep_problem: str | None = None  # why the last call could not be kept, said once
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = on
@@ -147,7 +148,9 @@ class SpokenCalls(QObject):
         if (owed is None or r is None or self.hearing is None or self.hearing.done
                 or self.sender() is not self.hearing):
             return  # stopped meanwhile: the call was made by hand
+        sound = self.hearing.sound
         self._stop()
+        self._keep(owed, verdict, sound)
         out = spoken.outcome(verdict, owed, self._asked, r.scenario.game)
         self.meter.say(out.said, False)
         if out.again:
@@ -164,3 +167,12 @@ class SpokenCalls(QObject):
             r.call_speeds.append((owed.throw, round(max(0.0, seconds), 3)))
         self._closed.add(self._key(owed))
         self.screen.call(*out.action)
+
+    def _keep(self, owed: spoken.Due, verdict, sound: bytes) -> None:
+        """The call kept, where the trainee agreed (ui.speech.keeping); a failure said once."""
+        from ui.speech.keeping import keep_heard
+
+        problem = keep_heard(self.screen, owed, verdict, sound)
+        if problem is not None and problem != self._keep_problem:
+            self._keep_problem = problem
+            self.screen.note(problem)

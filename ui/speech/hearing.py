@@ -43,6 +43,8 @@ class Hearing(QObject):
         self._limit.setInterval(round(seconds * 1000))
         self._limit.timeout.connect(self.end)
         self.done = False
+        #: the sound fed to the listener, once it gave its verdict (what a kept call keeps)
+        self.sound = b""
         self._ended.connect(self.deleteLater)
 
     def start(self) -> None:
@@ -81,17 +83,21 @@ class Hearing(QObject):
                 if not self.done:
                     self.failed.emit(f"Cannot listen: {e}")
                 return
+            fed: list[bytes] = []
             while True:
                 block = self._blocks.get()
                 if block is _STOP:
                     return
                 if block is _END:
+                    self.sound = b"".join(fed)
                     self._give(self.listener.finish())
                     return
+                fed.append(block)
                 found = self.listener.feed(block)
                 if not self.done:
                     self.level.emit(float(self.listener.level))
                 if found is not None:
+                    self.sound = b"".join(fed)
                     self._give(found)
                     return
         except Exception as e:  # the recogniser's failure is said, never a traceback
