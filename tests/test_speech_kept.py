@@ -6,6 +6,7 @@ tests/test_speech_kept_ui.py; `dealer-trainer hear FOLDER` is here."""
 from __future__ import annotations
 
 import json
+import os
 import wave
 
 import pytest
@@ -42,8 +43,6 @@ def test_a_call_is_kept_as_a_wav_file_of_what_was_heard_beside_its_record(tmp_pa
 def test_a_call_cut_short_leaves_no_file_half_written(tmp_path, monkeypatch):
     """The disk fails as the record is written: the WAV file is whole, no record and no
     temporary file are left, and reading the folder says the WAV has no record."""
-    import os
-
     where = kept.folder(tmp_path, 1)
     real = os.replace
 
@@ -95,6 +94,10 @@ def test_each_file_that_is_not_a_call_kept_is_named(tmp_path):
     (where / "e.json").write_text(json.dumps({**record, "verdict": "maybe"}), encoding="utf-8")
     (where / "f.json").write_bytes(b"\xff\xfe\x00")
     (where / "orphan.wav").write_bytes(b"RIFF")
+    fifo = hasattr(os, "mkfifo")  # not on Windows
+    if fifo:
+        os.mkfifo(where / "g.json")  # read, it would wait for a writer forever
+    (where / "h.json").write_text(" " * (kept.RECORD_CAP + 1), encoding="utf-8")
     found = {p.path.name if isinstance(p, kept.Unusable) else p.wav.name: str(p)
              for p in kept.read(tmp_path)}
     assert found.pop(good.name).startswith("Kept(")
@@ -107,7 +110,9 @@ def test_each_file_that_is_not_a_call_kept_is_named(tmp_path):
         "f.json": "cannot be read ('utf-8' codec can't decode byte 0xff in position 0: invalid "
                   "start byte)",
         "orphan.wav": "no record beside it (its .json file), so the call owed is unknown",
-    }
+        "h.json": "not a record of a kept call (larger than 65,536 bytes)",
+    } | ({"g.json": "not a record of a kept call (not a regular file (a named pipe))"}
+         if fifo else {})
 
 
 # ------------------------------------------------------------------------- dealer-trainer hear FOLDER

@@ -39,6 +39,8 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "game": str, "expected": str, "heard": (str, type(None)), "verdict": str, "when": str,
     "trainee": str}
 VERDICTS = ("right", "wrong", "unclear", "none")
+#: the largest record read (a record the app writes takes a few hundred bytes)
+RECORD_CAP = 64 * 1024
 
 
 class Full(Exception):
@@ -145,12 +147,18 @@ def read(where: Path) -> Iterator[Kept | Unusable]:
 
 
 def _record(path: Path) -> Kept | Unusable:
+    from trainer import files
+
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(files.read_capped(path, RECORD_CAP).decode("utf-8"))
+    except files.FileRefused as e:  # a named pipe, a device, a file far larger than a record
+        return Unusable(path, f"not a record of a kept call ({e})")
     except (OSError, UnicodeDecodeError) as e:
         return Unusable(path, f"cannot be read ({getattr(e, 'strerror', None) or e})")
     except json.JSONDecodeError as e:
         return Unusable(path, f"not JSON ({e.msg} at line {e.lineno})")
+    except RecursionError:
+        return Unusable(path, "not JSON that can be read (nested too deeply)")
     if not isinstance(doc, dict):
         return Unusable(path, "not a record of a kept call (not a JSON object)")
     for key, kind in FIELDS.items():
