@@ -219,9 +219,21 @@ def markers(item: pytest.Function) -> set[str]:
     return out
 
 
+def _inputs(item: pytest.Function) -> tuple:
+    """All that `markers` reads of a test: the cases of one parametrized test share it, and are
+    marked once for all."""
+    used = tuple(n for m in item.iter_markers("usefixtures") for n in m.args)
+    return (_function(item.obj), id(item._fixtureinfo), tuple(item.fixturenames), used, item.path,
+            item.originalname)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m chooses by them
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    known: dict[tuple, list[str]] = {}
     for item in items:
         if isinstance(item, pytest.Function):
-            for name in sorted(markers(item)):
+            key = _inputs(item)
+            if key not in known:
+                known[key] = sorted(markers(item))
+            for name in known[key]:
                 item.add_marker(name)
