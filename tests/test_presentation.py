@@ -3,22 +3,15 @@ the console stays on the laptop; Esc or F5 brings it back; unplugging the projec
 without a crash; with one screen it says so.
 
 The run's own Qt has the offscreen platform's one screen: the one-screen test runs there.
-`test_on_a_laptop_and_a_projector` runs this file again in a Qt whose offscreen platform has a
-laptop and a projector (`QT_QPA_PLATFORM=offscreen:configfile=…`, as tests/test_screen_sizes.py
-does); in any other Qt the two-screen tests skip, saying so."""
+tests/test_two_screens.py runs this file's two-screen tests again in a Qt whose offscreen platform
+has a laptop and a projector (`QT_QPA_PLATFORM=offscreen:configfile=…`, with
+tests/test_screen_sizes.py); in any other Qt they skip, saying so."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.support.two_screens import SCREENS, SKIP, rerun_on_two_screens
-
-
-@pytest.mark.qt  # the app's widgets, in a pytest of its own
-def test_on_a_laptop_and_a_projector(tmp_path):
-    assert rerun_on_two_screens(Path(__file__), tmp_path, "two_screens") >= 4
+from tests.support.two_screens import SCREENS, SKIP
 
 
 class Trainee:

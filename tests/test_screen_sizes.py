@@ -4,36 +4,18 @@ shows what is typed; large print makes the table's words bigger, never the table
 Class tab shows every skill without scrolling sideways.
 
 The run's own Qt has the offscreen platform's one small screen. These tests need the two real
-sizes, so `test_on_a_laptop_and_a_projector` runs this file again in a Qt whose offscreen platform
-has both screens (`QT_QPA_PLATFORM=offscreen:configfile=…`, named "laptop" and "projector"); in
-any other Qt the tests below it skip, saying so."""
+sizes, so tests/test_two_screens.py runs this file again in a Qt whose offscreen platform has both
+screens (`QT_QPA_PLATFORM=offscreen:configfile=…`, named "laptop" and "projector"); in any other
+Qt they skip, saying so."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.support.two_screens import SCREENS, SKIP, rerun_on_two_screens
+from tests.support.two_screens import SCREENS, SKIP
 from trainer.progress import Mode
 
 GAMES = ["props-and-hops", "three-dice-football", "high-roll-dice", "pai-gow-dice"]
-
-
-#: the rerun in parts, one per screen, which a parallel run hands to different workers; each part's
-#: least number of cases, in both prints: the payout keypads (a drill and an exam per game), large
-#: print per game, a choice and the Class tab. Each part is a program of its own, whose start (some
-#: 1 s of processor) is paid once per screen
-PARTS = {screen: (screen, 2 * (2 * len(GAMES) + len(GAMES) + 2)) for screen in ("laptop", "projector")}
-
-
-@pytest.mark.qt  # the app's widgets, in a pytest of its own
-@pytest.mark.parametrize("part", list(PARTS))
-def test_on_a_laptop_and_a_projector(tmp_path, part):
-    selection, cases = PARTS[part]
-    passed = rerun_on_two_screens(Path(__file__), tmp_path,
-                                  f"not test_on_a_laptop_and_a_projector and {selection}")
-    assert passed >= cases
 
 
 class Trainee:

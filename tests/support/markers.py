@@ -86,12 +86,12 @@ SLOW = {
     "test_properties.py::test_high_roll_dice_rounds",
     "test_properties.py::test_props_and_hops_rounds",
     "test_properties.py::test_three_dice_football_games",
-    "test_screen_sizes.py::test_on_a_laptop_and_a_projector",
     "test_supervise_catalogue.py::test_the_grader_reports_exactly_each_fault_the_catalogue_puts_in",
     "test_table_plays.py::test_every_bundled_scenario_plays_through_its_table",
     "test_table_plays.py::test_random_rounds_play_through_their_table",
     "test_themes.py::test_every_colour_of_words_on_every_screen_reads_in_both_themes",
     "test_themes.py::test_the_menu_bar_and_the_progress_screen_read_in_both_themes",
+    "test_two_screens.py::test_on_a_laptop_and_a_projector",
 }
 
 
@@ -219,9 +219,21 @@ def markers(item: pytest.Function) -> set[str]:
     return out
 
 
+def _inputs(item: pytest.Function) -> tuple:
+    """All that `markers` reads of a test: the cases of one parametrized test share it, and are
+    marked once for all."""
+    used = tuple(n for m in item.iter_markers("usefixtures") for n in m.args)
+    return (_function(item.obj), id(item._fixtureinfo), tuple(item.fixturenames), used, item.path,
+            item.originalname)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m chooses by them
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    known: dict[tuple, list[str]] = {}
     for item in items:
         if isinstance(item, pytest.Function):
-            for name in sorted(markers(item)):
+            key = _inputs(item)
+            if key not in known:
+                known[key] = sorted(markers(item))
+            for name in known[key]:
                 item.add_marker(name)

@@ -1,6 +1,8 @@
-"""A test file rerun in a Qt of its own with a laptop's screen and a projector's beside it (the
-offscreen platform's `configfile`), as tests/test_screen_sizes.py and tests/test_presentation.py
-do: their tests that need the two screens skip in the suite's own Qt and run in this one."""
+"""Test files rerun in one Qt of their own with a laptop's screen and a projector's beside it (the
+offscreen platform's `configfile`): tests/test_screen_sizes.py and tests/test_presentation.py. Their
+tests that need the two screens skip in the suite's own Qt, and tests/test_two_screens.py runs them
+all in this one, in one program: each program pays Python's and pytest's start, the collection and
+the app's imports (some 1 s of processor) before its first test."""
 
 from __future__ import annotations
 
@@ -9,16 +11,18 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.support.paths import ROOT
 
 SCREENS = {"laptop": (1366, 768), "projector": (1920, 1080)}
-SKIP = "needs the laptop and projector screens: test_on_a_laptop_and_a_projector runs it"
+SKIP = "needs the laptop and projector screens: tests/test_two_screens.py runs it"
 
 
-def rerun_on_two_screens(test_file, tmp_path, selection: str) -> int:
-    """Run the tests of `test_file` that `selection` (pytest -k) chooses in a Qt with SCREENS side
-    by side; how many passed. An assertion fails when any failed or skipped."""
+def rerun_on_two_screens(chosen: dict[str, str], tmp_path: Path) -> dict[str, int]:
+    """Run, in a Qt with SCREENS side by side, the tests of each file of tests/ in `chosen` that its
+    expression (pytest -k, within that file; "" for all) chooses; how many passed in each file.
+    An assertion fails when any failed or skipped."""
     config = tmp_path / "screens.json"
     x, screens = 0, []
     for name, (width, height) in SCREENS.items():
@@ -27,12 +31,16 @@ def rerun_on_two_screens(test_file, tmp_path, selection: str) -> int:
         x += width
     config.write_text(json.dumps({"screens": screens}))
     env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    files = [f"tests/{name}" for name in chosen]
+    selection = " or ".join(f"({Path(name).stem} and ({expression}))" if expression else Path(name).stem
+                            for name, expression in chosen.items())
     # no test run on two screens uses Hypothesis, whose plugin imports it whole at the end of a run
     # (some 0.8 s of processor per rerun)
-    done = subprocess.run([sys.executable, "-m", "pytest", str(test_file), "-q", "-p", "no:randomly",
+    done = subprocess.run([sys.executable, "-m", "pytest", *files, "-q", "-rp", "-p", "no:randomly",
                            "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-k", selection],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
     assert done.returncode == 0, done.stdout[-6000:]
     assert "skipped" not in summary, summary
-    return int(re.search(r"(\d+) passed", summary).group(1))
+    return {name: len(re.findall(rf"^PASSED tests/{re.escape(name)}::", done.stdout, re.MULTILINE))
+            for name in chosen}

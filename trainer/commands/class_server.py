@@ -29,9 +29,12 @@ def _port(text: str) -> int:
 
 
 def run(args) -> int:
-    from trainer.classes.server.postgres import packaged_server
+    from trainer.classes.server.postgres import Postgres, packaged_server
 
     packaged_server()  # before anything is made in the folder: without it, how to get it
+    if args.data is not None:  # a folder that cannot hold the class is said before the server's
+        # code (psycopg, the class's tables and ledger: some 0.3 s of processor) is loaded
+        Postgres(args.data, host=args.host, port=args.port).check_folder()
     from trainer.classes.server.command import serve, stop_server
 
     if args.stop is not None:

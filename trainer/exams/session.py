@@ -37,12 +37,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from filelock import FileLock, Timeout
 
 from trainer.classes.errors import ClassServerError, ClassUnreachableError, PassingRefusalError
-from trainer.classes.server.ledger import Opened
 from trainer.exams import classledger
 from trainer.exams.certify import CertifyError, read_sitting, signed_by
 from trainer.exams.clock import exam_clock
@@ -69,6 +68,9 @@ from trainer.progress.records import action_json, clean_name, finding_json, work
 from trainer.progress.store import Store
 from trainer.scenario import Scenario
 from trainer.supervise.scoring import Flag, FlagsError, flags_from_json, judged
+
+if TYPE_CHECKING:  # the class server's ledger, and psycopg with it, only where a class is used
+    from trainer.classes.server.ledger import Opened
 
 _LIVE: set[str] = set()  # uids of the attempts being sat in this process
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainer.progress.schema import MODES
-
+#: the modes of an attempt: the progress file's migrations (trainer.progress.schema) and the class
+#: server's take them from here, which loads neither SQLite's nor PostgreSQL's code
+MODES = ("practice", "scenario", "drill", "payout-drill", "exam")
 SEVERITIES = ("critical", "major", "minor")
 
 

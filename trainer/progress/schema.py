@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 
 from trainer.progress._sqlite import Database
+from trainer.progress.columns import MODES
 
-MODES = ("practice", "scenario", "drill", "payout-drill", "exam")
 MIGRATIONS: list[Callable[[Database], None]] = []
 #: SQLite's application id of a progress file ("DTR1"): another program's id means a foreign file
 APPLICATION_ID = 0x44545231
