@@ -30,6 +30,7 @@ FACE: dict[str, tuple[str, str | None]] = {
     **names_from("trainer.grading", "Result"),
     # spoken calls: the call owed, and the action a verdict of the recogniser makes
     "spoken": ("trainer.spoken", None),
+    "kept_calls": ("trainer.speech.kept", None),  # the calls kept with the trainee's consent
     # scenarios and rounds dealt
     **names_from("trainer.scenario", "Scenario", "ScenarioError"),
     "load_scenario": ("trainer.scenario", "load"),

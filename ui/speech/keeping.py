@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from trainer import kept_calls as kept
 from trainer.progress import Mode
-from trainer.speech import kept
 from ui.qt import (
     QCheckBox,
     QDesktopServices,
