@@ -19,4 +19,5 @@ pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain 
 
 pytest_plugins = ["tests.support.home", "tests.support.command", "tests.support.qt",
                   "tests.support.class_server_fixtures", "tests.support.markers", "tests.support.groups",
-                  "tests.support.order", "tests.support.progress_file", "tests.support.kdf"]
+                  "tests.support.order", "tests.support.progress_file", "tests.support.kdf",
+                  "tests.support.imports"]

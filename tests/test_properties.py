@@ -23,10 +23,15 @@ from collections import Counter
 from decimal import Decimal
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trainer.settle import settle
+
+# Hypothesis runs an import statement in every draw: at Python's own speed here, not through
+# the hook PySide6 puts in front of every import (tests/support/imports.py)
+pytestmark = pytest.mark.usefixtures("python_import")
 
 SETTINGS = settings(
     max_examples=200,

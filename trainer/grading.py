@@ -302,17 +302,21 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
     left that was done afterwards; it cites the section that imposes the order."""
     done_at = {k: n for n, k in matched.items()}
     by_stage: dict[int, list[int]] = {}  # stage -> its expected actions (indices, in order)
-    for j, (s, x) in enumerate(expected):
-        if id(x) not in skipped:
-            by_stage.setdefault(s, []).append(j)
     # stage -> the log index by which every action of the stages before it was closed (the
     # log's length while one is open): an action done after it has nothing pending, which is
     # most of a log, so only the others look through the stages before theirs
-    closes = [max((closed_at.get(j, len(log)) for j in by_stage.get(s, ())), default=-1)
-              for s in range(len(procedure.after))]
+    closes = [-1] * len(procedure.after)  # stage -> the log index by which its own were closed
+    open_at = len(log)
+    for j, (s, x) in enumerate(expected):
+        if id(x) not in skipped:
+            by_stage.setdefault(s, []).append(j)
+            if (c := closed_at.get(j, open_at)) > closes[s]:
+                closes[s] = c
     settled: list[int] = []
-    for parents in procedure.after:  # a stage waits only for earlier ones (Procedure.ancestors)
-        settled.append(max((max(settled[p], closes[p]) for p in parents), default=-1))
+    through: list[int] = []  # stage -> by when it and every stage before it were closed
+    for s, parents in enumerate(procedure.after):  # a stage waits only for earlier ones
+        settled.append(max((through[p] for p in parents), default=-1))  # (Procedure.ancestors)
+        through.append(max(settled[s], closes[s]))
     waits: dict[int, list[int]] = {}  # stage -> the expected actions of the stages before it, in order
     out = []
     for n, k in sorted(matched.items()):

@@ -9,7 +9,7 @@ the step before it (the text joins them with "and", with no "first" or "then": r
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypedDict, Unpack
 
 from trainer.money import fmt
@@ -162,4 +162,5 @@ def settle_together(losers: Iterable[Line], winners: Iterable[Line], cite: str,
 def joined(steps: Iterable[Step]) -> list[Step]:
     """The steps, each after the first done in any order with the one before it: one group."""
     out = list(steps)
-    return out[:1] + [replace(s, with_previous=True) for s in out[1:]]
+    # made whole, not by dataclasses.replace, which reads every field's definition each call
+    return out[:1] + [Step(s.action, s.lines, s.cite, s.detail, True) for s in out[1:]]

@@ -181,6 +181,8 @@ def read_dice(raw: object, count: int | None, where: str) -> tuple[int, ...]:
         raise RequestError(where, f"expected a list{many} dice, got {type(raw).__name__}")
     if count is not None and len(raw) != count:
         raise RequestError(where, f"expected {count} dice, got {len(raw)}")
+    if all(type(v) is int and 1 <= v <= 6 for v in raw):  # the common case: no message built
+        return tuple(raw)
     return tuple(read_die(v, f"{where}[{i}]") for i, v in enumerate(raw))
 
 

@@ -55,8 +55,11 @@ PIPS = tuple(f"pip-{FACE_KEY[f]}" for f in (2, 3, 4, 5, 6, 1))  # as laid out: t
 def winning_face(dice: tuple[int, ...]) -> tuple[int, int]:
     """(face, count): the face on the most dice, a tie going to the higher rank (§ 675a.2(d))."""
     counts = Counter(dice)
-    face = max(counts, key=lambda f: (counts[f], -HRD_RANK.index(f)))
+    face = max(counts, key=lambda f: (counts[f], _RANK[f]))
     return face, counts[face]
+
+
+_RANK = {f: -HRD_RANK.index(f) for f in HRD_RANK}  # the higher rank, the greater
 
 
 def like_kind_key(bet: str) -> str:
@@ -148,7 +151,8 @@ def judge(wagers: list[Wager], v: Variant) -> tuple[list[Wager], list[Refusal]]:
     merged: dict[tuple[int, str], Wager] = {}
     for w in wagers:
         key = (w.seat, w.bet)
-        merged[key] = Wager(w.seat, w.bet, w.amount + (merged[key].amount if key in merged else 0))
+        had = merged.get(key)
+        merged[key] = w if had is None else Wager(w.seat, w.bet, had.amount + w.amount)
     accepted: list[Wager] = []
     refused: list[Refusal] = []
     by_seat: dict[int, list[Wager]] = {}
@@ -303,10 +307,13 @@ class Table:
     def _settle_six(self) -> list[Step]:
         losers: list[Line] = []
         winners: list[Line] = []
-        for seat, bet in sorted(self.wagers):
+        entries = paytable(self.v.id)
+        pip_street, like_kind = entries["pip-street"], entries["like-kind"]
+        for (seat, bet), amount in sorted(self.wagers.items()):  # one wager a (seat, bet)
             key = self._first_roll_key(bet)
-            entry = "pip-street" if bet.startswith("pip-") else "like-kind"
-            (winners if key else losers).append(self._line(seat, bet, key, entry))
+            line = pay_or_collect(Wager(seat, bet, amount), key, self.catalogue[bet].cite,
+                                  pip_street if bet.startswith("pip-") else like_kind)
+            (winners if key else losers).append(line)
         return settle_together(losers, winners, cite("675a.6(i)"))
 
     def _extra_roll(self, dice: tuple[int, ...]) -> ThrowReport:
