@@ -12,7 +12,6 @@ import contextlib
 import shutil
 import socket
 import struct
-import tempfile
 import threading
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from tests.support.class_server import cluster, free_port, progress_file
+from tests.support.class_server import cluster, free_port, progress_file, server_folder
 from trainer.classes.errors import ClassServerError, LoginRefusedError
 from trainer.classes.server.failures import said
 from trainer.classes.server.postgres import Postgres
@@ -37,7 +36,7 @@ MD5_HBA = "local all all trust\nhost all all all md5\n"
 def school():
     """A PostgreSQL as a school runs it: md5 in pg_hba.conf, and an administrator role that is
     no superuser (CREATEROLE CREATEDB, what a managed service gives)."""
-    folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-school-"))
+    folder = server_folder("dealer-trainer-school-")
     folder.chmod(0o755)
     cluster(folder / "pg")
     server = Postgres(folder / "pg", port=free_port())

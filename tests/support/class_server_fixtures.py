@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import tempfile
-from pathlib import Path
 
 import psycopg
 import pytest
 
 from tests.support import class_server
-from tests.support.class_server import Class, alive, start_server
+from tests.support.class_server import Class, alive, server_folder, start_server
 from trainer.classes.workstation.connection import ClassConnection
 from trainer.progress import Store
 
@@ -30,7 +28,7 @@ def server():
     # a folder of its own, not under pytest's: as root the server runs as its own user, who must
     # reach its files, and any other pytest run of the same user (a second checkout's, say) takes
     # that permission off pytest's folders when it starts, so the server stops with a PANIC
-    folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-class-"))
+    folder = server_folder("dealer-trainer-class-")
     server = start_server(folder / "class", quick=True)
     yield server
     server.stop()
@@ -90,7 +88,7 @@ def _drop_classes():
 def open_folder():
     """A folder everyone may enter (pytest's own are its owner's only), for a class server the
     test starts itself: as root, PostgreSQL runs as its own user, who must reach it."""
-    folder = Path(tempfile.mkdtemp(prefix="dealer-trainer-"))
+    folder = server_folder("dealer-trainer-")
     folder.chmod(0o755)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
