@@ -34,14 +34,7 @@ lint: $(TEST_STAMP)
 # PYTHONDONTWRITEBYTECODE is set: without them every worker, and every program a test starts,
 # compiles each module it imports again. `$(BIN)/python -m pytest` alone runs the suite in one
 # process, in order: for debugging (docs/ARCHITECTURE.md, Tests).
-# The tests' temporary files (tmp_path, the class servers' clusters, the programs' files) go to
-# memory where the machine has room there (/dev/shm, a tmpfs with 2 GiB free) and TMPDIR is not
-# set: a progress file's fsyncs then wait for no disk. No test can tell whether an fsync reached
-# the disk, so each proves what it did; elsewhere the files stay in TMPDIR or /tmp.
-TEST_TMPDIR = $(if $(TMPDIR),,$(shell d=/dev/shm; [ -d $$d ] && [ -w $$d ] && \
-	[ "$$(df -Pk $$d | awk 'NR == 2 {print $$4}')" -ge 2097152 ] && echo $$d))
-TEST_ENV = QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache \
-	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR))
+TEST_ENV := QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache
 
 test: lint
 	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist loadgroup
