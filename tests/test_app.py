@@ -147,14 +147,19 @@ def test_a_screenshot_in_the_dark_theme_is_dark_and_a_theme_alone_is_refused(qtb
 
 def test_a_reproducible_screenshot_is_the_same_bytes_twice(tmp_path):
     """The live class: its trainees seen "N s ago" from now, its last results dated today; with
-    --reproducible the clock stands still, and two pictures, a few seconds apart, are one."""
+    --reproducible the clock stands still, and two pictures, a few seconds apart, are one. Each
+    program leaves nothing in the temporary folder (its throwaway settings, the demonstration's
+    key)."""
     shots = []
+    scratch = tmp_path / "temporary"
+    scratch.mkdir()
     for n in (1, 2):
         out = tmp_path / f"class-live-{n}.png"
         done = run_command("--screenshot", str(out), "--screen", "class-live", "--size", "1024x680",
-                           "--reproducible", env={"QT_QPA_PLATFORM": "offscreen"})
+                           "--reproducible", env={"QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(scratch)})
         assert done.returncode == 0, done.stderr
         shots.append(out.read_bytes())
+        assert not list(scratch.iterdir())
     assert shots[0] == shots[1]
     code, err = refused_here("--reproducible")
     assert code == 2 and "--reproducible goes with --screenshot" in err

@@ -255,12 +255,26 @@ def with_dialogs(window):
 def throwaway_settings():
     """Settings that start empty and are written nowhere the user keeps: a screenshot shows the
     defaults and leaves the user's remembered size, screen and theme alone."""
-    import tempfile
+    import atexit
 
     from ui.qt import QSettings
 
-    folder = tempfile.mkdtemp(prefix="dealer-trainer-shot-")
-    return QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+    settings = QSettings(str(scratch_folder("dealer-trainer-shot-") / "settings.ini"),
+                         QSettings.Format.IniFormat)
+    atexit.register(settings.sync)  # before the folder goes, or Qt writes it again at its exit
+    return settings
+
+
+def scratch_folder(prefix: str) -> Path:
+    """A new temporary folder (its owner's only) for this process, removed when it exits: a
+    screenshot or a demonstration leaves nothing behind."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
 
 
 def file_services(db: str):
@@ -425,8 +439,6 @@ _DEMO: dict = {}
 def _demo_class(*, session: bool):
     """The demonstration class: its store in memory, the installation key its exams are sealed
     with, its trainees' ids by name and its instructor's id."""
-    import tempfile
-
     from trainer.exams import InstructorKey, add_bundled_forms, installation_key, sit_demo_exams
     from trainer.progress import Store, seed_demo, seed_session
     from ui.shell.reproducible import seed_for
@@ -435,7 +447,7 @@ def _demo_class(*, session: bool):
     ids = seed_demo(store)
     if session:
         seed_session(store, ids)
-    key = installation_key(Path(tempfile.mkdtemp(prefix="dealer-trainer-demo-")) / "installation.key")
+    key = installation_key(scratch_folder("dealer-trainer-demo-") / "installation.key")
     add_bundled_forms(store)
     seed = seed_for("Instructor Lee")  # a reproducible picture's (--reproducible); else random
     lee_key = (InstructorKey.generate("Instructor Lee") if seed is None
