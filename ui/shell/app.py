@@ -415,20 +415,21 @@ def follow_demo_class(page, store) -> None:
 def demo_services(*, instructor: bool = False, session: bool = False):
     """A demonstration class in memory (no file is touched): for screenshots of the progress
     and class screens; `session`: with some trainees at work now (trainer.progress.seed_session).
-    The class without a session is made once a day in a process (seeding it takes a second or
-    two) and each caller is given a copy of its own."""
+    The class is made once a day in a process (seeding it takes a second or two) and each caller
+    is given a copy of its own; a session's rounds are added to the copy, ended minutes before
+    the call."""
     import time
 
+    from trainer.progress import seed_session
     from ui.shell.services import Services
 
+    today = time.strftime("%Y-%m-%d")
+    if _DEMO.get("day") != today:
+        _DEMO.update(day=today, made=_demo_class())
+    template, key, ids, lee = _DEMO["made"]
+    store = template.copy_in_memory()
     if session:
-        store, key, ids, lee = _demo_class(session=True)
-    else:
-        today = time.strftime("%Y-%m-%d")
-        if _DEMO.get("day") != today:
-            _DEMO.update(day=today, made=_demo_class(session=False))
-        template, key, ids, lee = _DEMO["made"]
-        store = template.copy_in_memory()
+        seed_session(store, ids)
     return Services(store, store.trainee(lee if instructor else ids["Dev Patel"]), key=key)
 
 
@@ -436,17 +437,15 @@ def demo_services(*, instructor: bool = False, session: bool = False):
 _DEMO: dict = {}
 
 
-def _demo_class(*, session: bool):
+def _demo_class():
     """The demonstration class: its store in memory, the installation key its exams are sealed
     with, its trainees' ids by name and its instructor's id."""
     from trainer.exams import InstructorKey, add_bundled_forms, installation_key, sit_demo_exams
-    from trainer.progress import Store, seed_demo, seed_session
+    from trainer.progress import Store, seed_demo
     from ui.shell.reproducible import seed_for
 
     store = Store.open(":memory:")
     ids = seed_demo(store)
-    if session:
-        seed_session(store, ids)
     key = installation_key(scratch_folder("dealer-trainer-demo-") / "installation.key")
     add_bundled_forms(store)
     seed = seed_for("Instructor Lee")  # a reproducible picture's (--reproducible); else random
