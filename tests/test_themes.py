@@ -185,12 +185,15 @@ def faint_words(window) -> list[str]:
 
 @pytest.fixture(params=["light", "dark"])
 def themed(request, qtbot):
+    from tests.support.qt import delete_closed, windows
     from ui.qt import QApplication
     from ui.shell import theme
 
     app = QApplication.instance()
+    before = windows()
     theme.apply(app, request.param)
     yield request.param
+    delete_closed(before)  # the test's windows, closed, are not restyled by the reset
     app.setStyleSheet("")
     app.setPalette(app.style().standardPalette())
     app.setProperty("theme", None)

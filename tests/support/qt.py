@@ -72,6 +72,19 @@ def tidy(from_before: set[int]) -> tuple[list, set]:
     return left, timers
 
 
+def delete_closed(from_before: set[int]) -> None:
+    """Delete now the windows made since `from_before` that are closed (not those marked KEPT):
+    before a theme or palette is reset at a test's end, which would restyle every widget of them
+    for nothing. Those left open stay, for `_no_qt_leftovers` to name."""
+    from ui.qt import QApplication, QEvent
+
+    app = QApplication.instance()
+    for w in app.topLevelWidgets():
+        if _address(w) not in from_before and not w.isVisible() and not w.property(KEPT):
+            w.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 @pytest.fixture(autouse=True)
 def _no_qt_leftovers(request):
     """Fail any Qt test that leaves windows open or timers running (napari's rule); delete every
