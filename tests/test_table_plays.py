@@ -31,17 +31,28 @@ ROUNDS = {"props-and-hops": [*FIRST_TEN, 13, 37, 38, 42],
 def labels_clash(view) -> list[str]:
     """Where a stack's label covers another label or the printed words and dice (by more than a
     sliver of anti-aliasing: 20 square units)."""
+    import numpy as np
+
     from ui.table.items import TagItem
 
-    def area(a, b):  # left, top, right, bottom
-        w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
-        return w * h if w > 0 and h > 0 else 0.0
+    def areas(a, b):
+        """What each box of `a` covers of each box of `b` (left, top, right, bottom), as a table:
+        every pair at once, each worked as min(right) - max(left) by min(bottom) - max(top)."""
+        a, b = (np.array(boxes, dtype=float).reshape(-1, 4)[:, None, :] for boxes in (a, b))
+        b = b.transpose(1, 0, 2)
+        w = np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0])
+        h = np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1])
+        return np.where((w > 0) & (h > 0), w * h, 0.0)
 
     labels = [t for t in view.scene().items() if isinstance(t, TagItem) and t.toolTip().startswith("Seat ")]
-    rects = [(t.toolTip(), t.sceneBoundingRect().adjusted(2, 2, -3, -3).getCoords()) for t in labels]
+    names = [t.toolTip() for t in labels]
+    rects = [t.sceneBoundingRect().adjusted(2, 2, -3, -3).getCoords() for t in labels]
     printed = list(view.printed_obstacles().all())
-    out = [f"{a} over {b}" for i, (a, ra) in enumerate(rects) for b, rb in rects[i + 1:] if area(ra, rb) > 20]
-    out += [f"{a} over the printed words at {p}" for a, ra in rects for p in printed if area(ra, p) > 20]
+    # each pair of labels once (the first before the second, in the order they were listed), then
+    # each label against each printed box
+    out = [f"{names[i]} over {names[j]}" for i, j in np.argwhere(np.triu(areas(rects, rects) > 20, 1))]
+    out += [f"{names[i]} over the printed words at {printed[j]}"
+            for i, j in np.argwhere(areas(rects, printed) > 20)]
     return out
 
 
