@@ -10,7 +10,8 @@ Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices 
   and the counts are printed for each voice and for the held-out ones together.
 - **Noise**: a room: four of flite's voices at once saying sentences that are no call (crowd
   talk, each talker at its own loudness and start), plus pink noise 10 dB under that talk. The
-  noise runs 0.6 s before the call and 0.6 s after it, as a microphone hears it.
+  noise runs BEFORE (0.6 s) before the call and AFTER (1.0 s) after it, as a microphone hears it
+  (`--before`, `--after`): the endpointer learns the room's floor from the stretch before.
 - **SNR**: the call's power over its active part (its 20 ms frames within 30 dB of its loudest)
   against the noise's power over the whole of it; the noise is scaled to the SNR asked.
 - **Counts**: each call is heard with that call due: right, wrong, no call, unclear. A call heard
@@ -45,67 +46,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.support.flite import VOICES, missing, say
+from tests.support.room import AFTER, BEFORE, crowd_of, noisy, pcm_of
 from trainer import games
 from trainer.speech import SAMPLE_RATE, Listener, spoken_calls
-from trainer.speech.audio import read_wav
 
 CACHE = Path("/tmp/dealer-trainer-speech-bench")
 CALIBRATION = ("awb", "rms")
-CROWD = ("The weather has been lovely this week, we went down to the shore on Sunday.",
-         "Did you see the game last night? I could not believe the last quarter.",
-         "I will have another coffee, and could you bring the menu back please.",
-         "My sister is moving to Pittsburgh in the spring, she found a new job there.",
-         "We should leave before the traffic gets bad on the turnpike tonight.",
-         "That restaurant by the river has the best crab cakes in the whole city.")
 #: phrases that are no call: greetings, other games' calls, numbers that are not calls
 NOT_CALLS = ("good evening everyone", "hello there", "how are you doing tonight",
              "place your bets please", "thank you very much", "seven three five", "nine four six",
              "twelve", "fourteen", "red four blue two and six", "green two three red four gain of one",
              "three sixes", "first down on the fifteen", "no more", "one more ace",
              "extra point", "seven out", "yo eleven")
-
-
-def pcm_of(path: Path) -> np.ndarray:
-    return np.frombuffer(read_wav(path), dtype="<i2").astype(np.float64) / 32768
-
-
-def active_power(x: np.ndarray) -> float:
-    frame = SAMPLE_RATE // 50
-    frames = x[: len(x) // frame * frame].reshape(-1, frame)
-    power = (frames ** 2).mean(axis=1)
-    return float(power[power >= power.max() / 1000].mean())
-
-
-def pink(n: int, rng: np.random.Generator) -> np.ndarray:
-    spectrum = np.fft.rfft(rng.standard_normal(n))
-    spectrum /= np.sqrt(np.maximum(np.arange(len(spectrum)), 1))
-    return np.fft.irfft(spectrum, n)
-
-
-def room(n: int, rng: np.random.Generator, crowd: list[np.ndarray]) -> np.ndarray:
-    """n samples of a room: four talkers at once, and pink noise 10 dB under them."""
-    out = np.zeros(n)
-    for talker in rng.choice(len(crowd), 4, replace=False):
-        voice = np.tile(crowd[talker], n // len(crowd[talker]) + 2)
-        start = int(rng.integers(0, len(crowd[talker])))
-        out += voice[start:start + n] * rng.uniform(0.5, 1.0)
-    background = pink(n, rng)
-    background *= np.sqrt(np.mean(out ** 2) / np.mean(background ** 2) / 10)
-    return out + background
-
-
-def noisy(speech: np.ndarray, snr: float | None, rng: np.random.Generator,
-          crowd: list[np.ndarray]) -> bytes:
-    pad = int(0.6 * SAMPLE_RATE)
-    x = np.concatenate([np.zeros(pad), speech, np.zeros(pad)])
-    if snr is not None:
-        noise = room(len(x), rng, crowd)
-        noise *= np.sqrt(active_power(speech) / np.mean(noise ** 2) / 10 ** (snr / 10))
-        x = x + noise
-    peak = np.abs(x).max()
-    if peak > 0.99:
-        x *= 0.99 / peak
-    return (x * 32767).round().astype("<i2").tobytes()
 
 
 def heard(pcm: bytes, game: str, expected: str):
@@ -167,6 +119,10 @@ def main() -> int:
     p.add_argument("--games", default=",".join(games.GAME_IDS))
     p.add_argument("--every", type=int, default=1, help="every Nth call of each game only")
     p.add_argument("--garbage", type=float, help="the garbage branch's cost, for calibration")
+    p.add_argument("--bestpath", choices=("on", "off"),
+                   help="the decoder's lattice pass (trainer/speech/recogniser.py's, if not given)")
+    p.add_argument("--before", type=float, default=BEFORE, help="seconds of noise before the call")
+    p.add_argument("--after", type=float, default=AFTER, help="seconds of noise after the call")
     p.add_argument("--json", type=Path, help="write every case here")
     args = p.parse_args()
     if (why := missing()) is not None:
@@ -176,10 +132,14 @@ def main() -> int:
         from trainer.speech import grammar
 
         grammar.GARBAGE = args.garbage
+    if args.bestpath is not None:
+        from trainer.speech import recogniser
+
+        recogniser._CONFIG["bestpath"] = args.bestpath == "on"
     snr = None if args.quiet else args.snr
     voices = args.voices.split(",")
     CACHE.mkdir(exist_ok=True)
-    crowd = [pcm_of(say(t, v, CACHE)) for t in CROWD for v in ("slt", "awb", "rms", "kal16")]
+    crowd = crowd_of(CACHE)
     loads = grammar_loads()
     rng = np.random.default_rng(1)
     cases = []
@@ -188,14 +148,16 @@ def main() -> int:
         for voice in voices:
             for call in calls:
                 speech = pcm_of(say(random.Random(call.text).choice(call.said), voice, CACHE))
-                v, cpu, last, ended = heard(noisy(speech, snr, rng, crowd), game, call.text)
+                v, cpu, last, ended = heard(noisy(speech, snr, rng, crowd, args.before,
+                                                  args.after), game, call.text)
                 cases.append({"game": game, "voice": voice, "said": call.text, "in": True,
                               "kind": v.kind, "heard": v.heard, "words": v.said,
                               "decided": v.decided, "cpu": cpu, "last": last,
                               "ended": ended})
             for phrase in NOT_CALLS:
                 v, cpu, last, ended = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng,
-                                                  crowd), game, calls[0].text)
+                                                  crowd, args.before, args.after), game,
+                                            calls[0].text)
                 cases.append({"game": game, "voice": voice, "said": phrase, "in": False,
                               "kind": v.kind, "heard": v.heard, "words": v.said,
                               "decided": v.decided, "cpu": cpu, "last": last,
