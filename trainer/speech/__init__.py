@@ -11,8 +11,9 @@ The face the app and the `hear` command use:
     spoken_calls(game)          the one list of the calls said aloud (trainer.speech.calls)
 
 The modules behind it: words (the words said for each call), calls (the list), grammar (the
-decoder's grammar), recogniser (pocketsphinx), listener (endpointing and the verdict), audio (WAV
-files and PCM), kept (the trainee's calls kept with their consent, and read back).
+decoder's grammar), recogniser (pocketsphinx), endpoint (where the speech is in a room's noise),
+listener (the verdict), audio (WAV files and PCM), kept (the trainee's calls kept with their
+consent, and read back).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Listening for one call: audio fed as it comes, speech found by pocketsphinx's endpointer, the
-speech decoded once it ends, and the verdict."""
+"""Listening for one call: audio fed as it comes, speech found against the room's noise floor
+(trainer.speech.endpoint), the speech decoded once it ends, and the verdict."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from trainer import games
 from trainer.errors import RequestError
-from trainer.speech.audio import SAMPLE_RATE
 from trainer.speech.calls import SpokenCall, find, spoken_calls
+from trainer.speech.endpoint import FRAME, FRAME_BYTES, Endpointer
 from trainer.speech.recogniser import Heard, recogniser
 from trainer.vocabulary import Do
 
@@ -64,13 +64,9 @@ class Listener:
                 raise RequestError("expected", f"{expected!r} is not among the allowed calls")
         self._recogniser = recogniser()
         self._grammar = self._recogniser.grammar(game, chosen)
-        from pocketsphinx import Endpointer
-
-        self._endpointer = Endpointer(sample_rate=SAMPLE_RATE)
-        self._frame = self._endpointer.frame_bytes
+        self._endpointer = Endpointer()
+        self._frame = FRAME_BYTES
         self._pending = b""
-        self._speech: list[bytes] = []
-        self._start: float | None = None
         self._verdict: Verdict | None = None
         self._level = 0.0
         self.heard: Heard | None = None  # what the recogniser made of the speech, once decoded
@@ -99,33 +95,28 @@ class Listener:
         if self._verdict is not None:
             return self._verdict
         ep = self._endpointer
-        tail = ep.end_stream(self._pending or bytes(2)) if self._pending or ep.in_speech else None
-        self._pending = b""
-        if tail:
-            self._speech.append(bytes(tail))
-        if self._speech:
-            return self._decide(self._start, ep.speech_end)
+        self._pending = b""  # less than a frame
+        ep.end_stream()
+        if ep.speech_end is not None:
+            return self._decide()
         return self._set(Verdict("none", self.expected, None, None, None, 0.0))
 
     def _frame_in(self, frame: bytes) -> Verdict | None:
         ep = self._endpointer
-        was = ep.in_speech
-        speech = ep.process(frame)
-        if speech is not None:
-            if self._start is None:
-                self._start = ep.speech_start
-            self._speech.append(bytes(speech))
-        if was and not ep.in_speech:
-            return self._decide(self._start, ep.speech_end)
-        if sum(map(len, self._speech)) > MAX_SPEECH * SAMPLE_RATE * 2:
-            return self._set(Verdict("unclear", self.expected, None, self._start, None, 0.0,
+        ep.process(frame)
+        if ep.speech_end is not None:
+            return self._decide()
+        if ep.speech_start is not None and ep.frames * FRAME - ep.speech_start > MAX_SPEECH:
+            return self._set(Verdict("unclear", self.expected, None, ep.speech_start, None, 0.0,
                                      f"(more than {MAX_SPEECH:g} seconds of speech)"))
         return None
 
-    def _decide(self, start: float | None, end: float | None) -> Verdict:
+    def _decide(self) -> Verdict:
+        ep = self._endpointer
         began = time.perf_counter()
-        heard = self.heard = self._recogniser.decode(self._grammar, b"".join(self._speech))
-        return self._set(self._judge(heard, start, end, time.perf_counter() - began))
+        heard = self.heard = self._recogniser.decode(self._grammar, ep.speech())
+        return self._set(self._judge(heard, ep.speech_start, ep.speech_end,
+                                     time.perf_counter() - began))
 
     def _judge(self, heard: Heard, start: float | None, end: float | None,
                decided: float) -> Verdict:
@@ -137,7 +128,6 @@ class Listener:
 
     def _set(self, verdict: Verdict) -> Verdict:
         self._verdict = verdict
-        self._speech = []
         return verdict
 
 
