@@ -1,8 +1,9 @@
 """Where the call is in a room's noise (trainer.speech.endpoint), heard through the app's path (a
 Listener fed 0.1 s blocks): the speech ends where the call ends while the room goes on, at any
-loudness of the room; a pause between two words of a call does not cut it in two; a knock
-before the call is not speech. Calls and the crowd are flite's voices, made at test time; the
-room's noise is tests/support/room.py's, as the accuracy benchmark's."""
+loudness of the room; a pause between two words of a call does not cut it in two; a knock before
+the call is not speech; a loud sound that never ends is unclear after MAX_SPEECH. Calls and the
+crowd are flite's voices, made at test time; the room's noise is tests/support/room.py's, as the
+accuracy benchmark's."""
 
 from __future__ import annotations
 
@@ -100,3 +101,15 @@ def test_a_knock_before_the_call_is_not_speech(folder):
     start, _ = bounds(speech, BEFORE + len(knock) / SAMPLE_RATE + 0.8)
     assert (verdict.kind, ended) == ("right", True)
     assert start - OUTSIDE <= verdict.speech_start <= start + INSIDE
+
+
+def test_a_sound_that_never_ends_is_unclear_after_the_longest_speech(folder):
+    from trainer.speech.listener import MAX_SPEECH
+
+    rng = np.random.default_rng(5)
+    hum = rng.uniform(-0.3, 0.3, int((MAX_SPEECH + 2) * SAMPLE_RATE))  # a loud fan switched on
+    pcm = noisy(hum, None, rng, [], BEFORE, 0.0)
+    verdict, ended = listen(pcm, "Seven, three-four")
+    assert (verdict.kind, verdict.heard, ended) == ("unclear", None, True)
+    assert verdict.speech_start == pytest.approx(BEFORE, abs=0.05)
+    assert verdict.said == f"(more than {MAX_SPEECH:g} seconds of speech)"
