@@ -43,13 +43,26 @@ def atomic_text(path: str | os.PathLike, *, private: bool = False) -> Iterator[I
     """A text file written whole or not at all: written to a temporary file beside it, flushed to
     the disk, then renamed over it; an error leaves the old file and no temporary one. `private`:
     readable and writable by its owner only (mode 0600), from its first byte."""
+    with _atomic(path, "w", private) as out:
+        yield out
+
+
+def atomic_bytes(path: str | os.PathLike, data: bytes, *, private: bool = False) -> None:
+    """`data` written to a file whole or not at all, as `atomic_text` writes."""
+    with _atomic(path, "wb", private) as out:
+        out.write(data)
+
+
+@contextmanager
+def _atomic(path: str | os.PathLike, mode: str, private: bool) -> Iterator[IO]:
     path = Path(path)
     tmp = path.with_name(path.name + ".part")
     try:
         if private:
             tmp.unlink(missing_ok=True)
             os.close(os.open(tmp, binary(os.O_WRONLY | os.O_CREAT | os.O_EXCL), 0o600))
-        with open(tmp, "w", encoding="utf-8", newline="") as out:
+        with (open(tmp, mode) if "b" in mode else
+              open(tmp, mode, encoding="utf-8", newline="")) as out:
             yield out
             out.flush()
             os.fsync(out.fileno())

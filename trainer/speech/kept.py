@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainer.paths import binary
+from trainer.paths import atomic_bytes
 
 #: the folder of the data folder the calls are kept in, a folder for each trainee in it
 FOLDER = "spoken calls"
@@ -89,7 +89,7 @@ def consent(where: Path, yes: bool, trainee: str) -> None:
     text = json.dumps({"trainee": trainee, "agreed": _now(),
                        "kept": "each call heard in practice: its sound and the call owed",
                        "sent": "nowhere"}, ensure_ascii=False, indent=1) + "\n"
-    _write(where / CONSENT, text.encode("utf-8"))
+    atomic_bytes(where / CONSENT, text.encode("utf-8"), private=True)
 
 
 def keep(where: Path, pcm: bytes, *, game: str, expected: str, heard: str | None, verdict: str,
@@ -104,11 +104,11 @@ def keep(where: Path, pcm: bytes, *, game: str, expected: str, heard: str | None
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(when))
     name = f"{stamp}-{secrets.token_hex(3)}"
     wav = where / f"{name}.wav"
-    _write(wav, _wav_bytes(pcm))
+    atomic_bytes(wav, _wav_bytes(pcm), private=True)
     record = {"game": game, "expected": expected, "heard": heard, "verdict": verdict,
               "when": _now(when), "trainee": trainee, "words": words, "wav": wav.name}
-    _write(where / f"{name}.json",
-           (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+    atomic_bytes(where / f"{name}.json",
+                 (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), private=True)
     return wav
 
 
@@ -192,21 +192,6 @@ def _wav_bytes(pcm: bytes) -> bytes:
         w.setframerate(RATE)
         w.writeframes(pcm[: len(pcm) // 2 * 2])
     return out.getvalue()
-
-
-def _write(path: Path, data: bytes) -> None:
-    """A file written whole or not at all: a temporary file beside it, flushed, renamed over it."""
-    tmp = path.with_name(path.name + ".part")
-    try:
-        fd = os.open(tmp, binary(os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def _now(when: float | None = None) -> str:
