@@ -15,17 +15,24 @@ import tempfile
 
 import pytest
 
-from tests.support.class_server import in_memory
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# The tests' temporary files (tmp_path, the programs' files and folders) go to memory where the
-# machine has room there (in_memory: /dev/shm, a tmpfs with 2 GiB free) and TMPDIR is not set, in
-# this process and the workers and programs it starts: a progress file's fsyncs then wait for no
-# disk. No test can tell whether an fsync reached the disk, so each proves what it did.
-if "TMPDIR" not in os.environ and (memory := in_memory()):
-    os.environ["TMPDIR"] = memory
-    tempfile.tempdir = None  # read again from TMPDIR
 pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain as a test's do
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def _temporary_files_in_memory() -> None:
+    """The tests' temporary files (tmp_path, the programs' files and folders) go to memory where
+    the machine has room there (in_memory: /dev/shm, a tmpfs with 2 GiB free) and TMPDIR is not
+    set, in this process and the workers and programs it starts: a progress file's fsyncs then
+    wait for no disk. No test can tell whether an fsync reached the disk, so each proves what it
+    did."""
+    from tests.support.class_server import in_memory  # after the rewrite is registered
+
+    if "TMPDIR" not in os.environ and (memory := in_memory()):
+        os.environ["TMPDIR"] = memory
+        tempfile.tempdir = None  # read again from TMPDIR
+
+
+_temporary_files_in_memory()
 
 pytest_plugins = ["tests.support.home", "tests.support.command", "tests.support.qt",
                   "tests.support.class_server_fixtures", "tests.support.markers", "tests.support.groups",
