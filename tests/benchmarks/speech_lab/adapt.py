@@ -1,10 +1,13 @@
 """Speaker adaptation by enrolment: an MLLR transform of the stock model's means, estimated on 20
 calls one voice read in one noise, then the other calls of that voice in that noise decoded with
-it (never the enrolment calls), against the same calls decoded without it.
+it (never the enrolment calls, nor calls of the same words), against the same calls decoded
+without it.
 
-    adapt.py estimate TAG [--kind full|bias] [--passes N] [--frontend none|wiener] [--voices ..]
-    adapt.py decode RUN [--tag TAG] [--frontend ..] [--best-only] [--voices ..] [--every N]
-    adapt.py score RUN [RUN ..]        (best path right / wrong by voice and noise)
+    adapt.py estimate TAG [--kind full|bias] [--passes N] [--frontend none|wiener] [--others]
+    adapt.py decode RUN [--tag TAG] [--frontend ..] [--best-only] [--calls-only] [--every N]
+    adapt.py score RUN [RUN ..]        (best path right of the calls, by voice and noise)
+    (--voices and --noises choose a part of the set; --others enrols on 20 calls of the other
+    speakers in the same noise: the room's transform, not the speaker's)
 
 estimate: per voice and noise, 20 calls drawn with a fixed seed; each is force-aligned by
 pocketsphinx to its words (states, that is senones, per frame), its cepstra logged by the
@@ -13,8 +16,9 @@ the senone's codebook its posterior, and the transform of each stream (13 by 13 
 `full`; a bias alone: `bias`) is solved row by row (diagonal covariances, Leggetter and Woodland).
 With --passes 2 the calls are aligned again with the first transform and it is estimated again.
 Writes /tmp/speech-lab/adapt/TAG/VOICE-NOISE.mllr and TAG/estimate.json (enrolment ids, CPU).
-decode: decode.py's decode of every utterance of those voices but the enrolment calls, each with
-its voice and noise's transform (or none without --tag), into runs/RUN.jsonl for evaluate.py.
+decode: decode.py's decode (--fresh-cmn) of every utterance of those voices but the enrolment's
+calls, each with its voice and noise's transform (or none without --tag), into runs/RUN.jsonl
+for evaluate.py.
 """
 
 from __future__ import annotations
