@@ -33,7 +33,9 @@ _dec: dict = {}
 
 
 def decoder(opts: dict) -> dict:
-    if "d" not in _dec:
+    """One decoder per process, made again when the transform asked for changes."""
+    if "d" not in _dec or _dec.get("mllr") != opts.get("mllr"):
+        _dec["mllr"] = opts.get("mllr")
         kw = {"lm": None, "loglevel": "FATAL", "bestpath": False}
         if opts.get("mllr"):
             kw["mllr"] = opts["mllr"]
@@ -109,7 +111,10 @@ def decode_one(args: tuple[dict, dict]) -> dict:
     hyp = d.hyp()
     t_grammar = time.process_time() - t0
     res = {"hyp": hyp.hypstr if hyp else "", "score": lm.log(hyp.score) if hyp else None,
-           "frames": d.n_frames(), "seg": segs(d)}
+           "frames": d.n_frames(), "seg": segs(d), "t_grammar": t_grammar}
+    keep = ("id", "game", "call", "text", "in_grammar", "voice", "fold", "noise")
+    if opts.get("best_only"):  # the best path alone, no confidence measures
+        return {**{k: utt[k] for k in keep}, **res}
     calls = _grammars()[utt["game"]]
     t2 = time.process_time()
     if res["hyp"] in calls:
@@ -124,11 +129,9 @@ def decode_one(args: tuple[dict, dict]) -> dict:
     ph = d.hyp()
     res["phone_score"] = lm.log(ph.score) if ph else None
     res["phone_seg"] = segs(d)
-    res["t_grammar"] = t_grammar
     res["t_phones"] = time.process_time() - t1
     res["dur"] = len(x) / 16000
-    return {**{k: utt[k] for k in ("id", "game", "call", "text", "in_grammar", "voice", "fold",
-                                   "noise")}, **res}
+    return {**{k: utt[k] for k in keep}, **res}
 
 
 def _grammars() -> dict:
