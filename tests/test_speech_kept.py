@@ -61,9 +61,10 @@ def test_a_call_cut_short_leaves_no_file_half_written(tmp_path, monkeypatch):
 
 
 def test_past_the_cap_no_more_are_kept_and_none_is_deleted(tmp_path, monkeypatch):
+    """The cap counts the record too: a call whose WAV file alone would just fit is not kept."""
     where = kept.folder(tmp_path, 1)
     first = keep(where)
-    monkeypatch.setattr(kept, "CAP", kept.used(where) + 44 + len(PCM) - 1)
+    monkeypatch.setattr(kept, "CAP", kept.used(where) + 44 + len(PCM))
     with pytest.raises(kept.Full, match="have reached 0 MiB: no more are kept"):
         keep(where)
     assert kept.count(where) == 1 and first.is_file()

@@ -170,10 +170,10 @@ def test_nothing_is_kept_in_an_exam(qtbot, monkeypatch, window, tone, tmp_path):
 
     heard = Verdict("right", owed.expected, owed.expected, 0.3, 0.9, 0.0)
     screen.mode = Mode.EXAM
-    assert keep_heard(screen, owed, heard, frames(tone)) is None
+    assert keep_heard(screen, owed, heard, frames(tone), screen.round.scenario.game) is None
     assert sorted(where.iterdir()) == before
     screen.mode = Mode.PRACTICE
-    assert keep_heard(screen, owed, heard, frames(tone)) is None
+    assert keep_heard(screen, owed, heard, frames(tone), screen.round.scenario.game) is None
     assert len(sorted(where.iterdir())) == len(before) + 2  # the same call, out of an exam
 
 
@@ -190,3 +190,28 @@ def test_without_a_progress_file_no_calls_can_be_kept_and_it_says_so(qtbot):
     assert not row.keep.isEnabled() and not row.delete.isEnabled()
     assert row.note.text() == "No progress file is open, so no spoken calls can be kept."
     window.close()
+
+
+def test_a_file_in_memory_has_no_data_folder_and_keeps_no_calls(qtbot):
+    """A progress file in memory (a demonstration's) has no folder beside it: nothing is kept,
+    least of all in the folder the app was started from."""
+    from trainer.progress import Store
+    from ui.shell.services import Services
+    from ui.speech.keeping import kept_folder
+
+    store = Store.open(":memory:")
+    trainee = store.trainee(store.add_trainee("Rosa Diaz"))
+    assert kept_folder(Services(store, trainee)) is None
+    store.close()
+
+
+def test_a_folder_that_cannot_be_read_is_said_in_the_settings(qtbot, monkeypatch, window):
+    """The kept calls' folder cannot be listed (its permissions, a disk gone): the settings say so
+    in a line and offer nothing on it, never a traceback."""
+    def unreadable(where):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(kept, "count", unreadable)
+    row = settings(qtbot, window)
+    assert row.count.text() == "The folder cannot be read (Permission denied)."
+    assert not row.open.isEnabled() and not row.delete.isEnabled()

@@ -1,7 +1,8 @@
 """A trainee's spoken calls kept, with their consent, so that a school can test the recogniser on
 its own voices: each call heard in practice as a WAV file (16 kHz mono 16-bit, the sound the
-recogniser was fed) beside a small JSON record of the same name (the game, the call owed, what was
-heard, the verdict, when, the trainee). They are kept in the data folder, a folder for each
+listener was fed, from the start of listening to the verdict: the room before the call too)
+beside a small JSON record of the same name (the game, the call owed, what was heard, the
+verdict, when, the trainee). They are kept in the data folder, a folder for each
 trainee (`folder`), and never sent anywhere.
 
 Keeping is on for a trainee while their folder holds the consent file (`CONSENT`), written when
@@ -16,6 +17,7 @@ are kept for a trainee: past it, no more are (`Full`), and nothing kept is delet
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -96,25 +98,28 @@ def keep(where: Path, pcm: bytes, *, game: str, expected: str, heard: str | None
          trainee: str, words: str = "", when: float | None = None) -> Path:
     """Keep one call (`pcm`: 16 kHz mono 16-bit): its WAV file, then its record. Full when the
     trainee's calls have reached CAP; OSError when the disk refuses."""
-    size = 44 + len(pcm)
-    if used(where) + size > CAP:
-        raise Full(f"The spoken calls kept for {trainee} have reached {CAP // 2 ** 20} MiB: no "
-                   "more are kept until some are deleted (File › Settings…).")
-    where.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(when))
     name = f"{stamp}-{secrets.token_hex(3)}"
     wav = where / f"{name}.wav"
-    atomic_bytes(wav, _wav_bytes(pcm), private=True)
     record = {"game": game, "expected": expected, "heard": heard, "verdict": verdict,
               "when": _now(when), "trainee": trainee, "words": words, "wav": wav.name}
-    atomic_bytes(where / f"{name}.json",
-                 (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), private=True)
+    text = (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    if used(where) + 44 + len(pcm) + len(text) > CAP:
+        raise Full(f"The spoken calls kept for {trainee} have reached {CAP // 2 ** 20} MiB: no "
+                   "more are kept until some are deleted (File › Settings…).")
+    where.mkdir(parents=True, exist_ok=True)
+    atomic_bytes(wav, _wav_bytes(pcm), private=True)
+    atomic_bytes(where / f"{name}.json", text, private=True)
     return wav
 
 
 def used(where: Path) -> int:
-    """The bytes the calls kept here take."""
-    return sum(p.stat().st_size for p in _files(where))
+    """The bytes the calls kept here take (a file that went meanwhile, none)."""
+    total = 0
+    for p in _files(where):
+        with contextlib.suppress(FileNotFoundError):
+            total += p.stat().st_size
+    return total
 
 
 def count(where: Path) -> int:
@@ -176,6 +181,7 @@ def _record(path: Path) -> Kept | Unusable:
 
 
 def _files(where: Path) -> list[Path]:
+    """The kept calls' files here; OSError when the folder cannot be read."""
     if not where.is_dir():
         return []
     return [p for p in where.iterdir() if p.is_file() and p.name != CONSENT

@@ -150,7 +150,11 @@ class SpokenCalls(QObject):
             return  # stopped meanwhile: the call was made by hand
         sound = self.hearing.sound
         self._stop()
-        self._keep(owed, verdict, sound)
+        self._judge(owed, r, verdict)
+        # kept once the verdict is said and graded: the disk's wait never holds them back
+        self._keep(owed, verdict, sound, r.scenario.game)
+
+    def _judge(self, owed: spoken.Due, r, verdict) -> None:
         out = spoken.outcome(verdict, owed, self._asked, r.scenario.game)
         self.meter.say(out.said, False)
         if out.again:
@@ -168,11 +172,11 @@ class SpokenCalls(QObject):
         self._closed.add(self._key(owed))
         self.screen.call(*out.action)
 
-    def _keep(self, owed: spoken.Due, verdict, sound: bytes) -> None:
+    def _keep(self, owed: spoken.Due, verdict, sound: bytes, game: str) -> None:
         """The call kept, where the trainee agreed (ui.speech.keeping); a failure said once."""
         from ui.speech.keeping import keep_heard
 
-        problem = keep_heard(self.screen, owed, verdict, sound)
+        problem = keep_heard(self.screen, owed, verdict, sound, game)
         if problem is not None and problem != self._keep_problem:
             self._keep_problem = problem
             self.screen.note(problem)

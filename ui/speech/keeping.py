@@ -34,12 +34,13 @@ def kept_folder(services) -> Path | None:
     without a progress file or a trainee."""
     store = getattr(services, "store", None)
     trainee = getattr(services, "trainee", None)
-    if store is None or trainee is None or getattr(store, "path", None) is None:
+    path = getattr(store, "path", None)
+    if trainee is None or path is None or str(path) == ":memory:":  # no file: no data folder
         return None
-    return kept.folder(Path(store.path).resolve().parent, trainee.id)
+    return kept.folder(Path(path).resolve().parent, trainee.id)
 
 
-def keep_heard(screen, owed, verdict, sound: bytes) -> str | None:
+def keep_heard(screen, owed, verdict, sound: bytes, game: str) -> str | None:
     """Keep a call heard on the practice screen where the trainee agreed; never in an exam, nor
     a call with no speech. What went wrong, in a line, or None."""
     if screen.mode is Mode.EXAM or verdict.kind == "none" or not sound:
@@ -49,7 +50,7 @@ def keep_heard(screen, owed, verdict, sound: bytes) -> str | None:
     if where is None or not kept.consented(where):
         return None
     try:
-        kept.keep(where, sound, game=screen.round.scenario.game, expected=owed.expected,
+        kept.keep(where, sound, game=game, expected=owed.expected,
                   heard=verdict.heard, verdict=verdict.kind, trainee=services.trainee.name,
                   words=getattr(verdict, "said", ""))
     except kept.Full as e:
@@ -103,8 +104,14 @@ class KeptCalls(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        n = kept.count(self.where)
-        size = kept.used(self.where) / 2 ** 20
+        try:
+            n = kept.count(self.where)
+            size = kept.used(self.where) / 2 ** 20
+        except OSError as e:  # a folder that cannot be read: said, and nothing offered on it
+            self.count.setText(f"The folder cannot be read ({e.strerror or e}).")
+            self.open.setEnabled(False)
+            self.delete.setEnabled(False)
+            return
         self.count.setText(f"{n} kept ({size:.1f} MiB)" if n else "None kept")
         self.open.setEnabled(self.where.is_dir())
         self.delete.setEnabled(n > 0)
