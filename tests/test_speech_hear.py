@@ -109,3 +109,21 @@ def test_without_the_recogniser_it_says_so_in_one_line(tmp_path, monkeypatch):
     out = run_here("hear", wav(tmp_path / "call.wav", bytes(3200)), *PH, "--expect", "No more bets")
     assert out.returncode == 2
     assert out.stderr == f"{unavailable()}\n"
+
+
+def test_without_the_model_folder_it_says_so_in_one_line(tmp_path, monkeypatch):
+    """A bundle that carries pocketsphinx without its model folder: pocketsphinx's own lookup of
+    the folder fails (as a built bundle's did, with an AttributeError); the missing model is
+    said in one line, not as an internal error."""
+    pocketsphinx = pytest.importorskip("pocketsphinx")
+
+    def no_model_folder():
+        raise AttributeError("'NoneType' object has no attribute 'submodule_search_locations'")
+
+    monkeypatch.setattr(pocketsphinx, "get_model_path", no_model_folder)
+    from trainer.speech import unavailable
+
+    assert unavailable() == ("The speech recogniser's English model is missing (pocketsphinx "
+                             "finds no model folder beside it).")
+    out = run_here("hear", wav(tmp_path / "call.wav", bytes(3200)), *PH, "--expect", "No more bets")
+    assert (out.returncode, out.stderr) == (2, f"{unavailable()}\n")

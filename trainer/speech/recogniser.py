@@ -101,7 +101,11 @@ def unavailable() -> str | None:
                 "(pip install pocketsphinx).")
     except Exception as e:  # a broken install: its own library fails to load
         return f"The speech recogniser pocketsphinx cannot be loaded ({type(e).__name__}: {e})."
-    model = Path(pocketsphinx.get_model_path()) / "en-us"
+    try:
+        model = Path(pocketsphinx.get_model_path()) / "en-us"
+    except Exception:  # no model folder at all: pocketsphinx's own lookup of it fails
+        return ("The speech recogniser's English model is missing (pocketsphinx finds no model "
+                "folder beside it).")
     needed = (model / "en-us" / "mdef", model / "cmudict-en-us.dict")
     if not all(p.is_file() for p in needed):
         return f"The speech recogniser's English model is missing (looked in {model})."
