@@ -305,3 +305,39 @@ def test_the_microphone_input_says_why_it_cannot_start_where_there_is_none(qtbot
         "Qt Multimedia cannot be loaded (")
     assert heard == []
     mic.stop()
+
+
+def test_speech_check_prints_what_the_view_menu_says(qtbot, monkeypatch, capsys):
+    """`dealer-trainer speech-check` (how the bundle's test asks the bundled app): each item's
+    line is the tooltip the View menu gives it on the same computer, and exit 1 when one is off;
+    here no microphone and no Qt TextToSpeech."""
+    import ui.speech.audio
+    import ui.speech.voice
+    from ui.main import main
+
+    def no_addon():
+        raise ImportError("No module named 'PySide6.QtTextToSpeech'")
+
+    monkeypatch.setattr(ui.speech.audio, "multimedia", lambda: object())
+    monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [])
+    monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
+    install(monkeypatch, Plan())
+    assert main(["speech-check"]) == 1
+    window = make_window(qtbot)
+    window.speech.check()
+    assert capsys.readouterr().out.splitlines() == [
+        f"Speak my calls: off: {window.speech.calls.toolTip()}",
+        f"The stickman's voice: off: {window.speech.voice.toolTip()}"]
+    assert window.speech.calls.toolTip() == "No microphone is connected to this computer."
+    window.close()
+
+
+def test_speech_check_says_an_item_can_be_turned_on(qtbot, monkeypatch, microphone, capsys):
+    import ui.speech.voice
+    from ui.main import main
+
+    monkeypatch.setattr(ui.speech.voice, "_speaker", object())  # a speech engine that works
+    install(monkeypatch, Plan())
+    assert main(["speech-check"]) == 0
+    assert capsys.readouterr().out == ("Speak my calls: can be turned on (View menu)\n"
+                                       "The stickman's voice: can be turned on (View menu)\n")

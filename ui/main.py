@@ -6,6 +6,7 @@
     dealer-trainer --class postgresql://…   open the app in a class (its results pushed to the server)
     dealer-trainer --hear-from A.wav B.wav  spoken calls heard from these files in turn, not the microphone
     dealer-trainer config --show            each setting, where it came from, whether it is locked
+    dealer-trainer speech-check             whether View › Speak my calls and The stickman's voice can be on
     dealer-trainer settle|odds ...          the engine's commands (trainer.cli), with no Qt loaded
 """
 
@@ -24,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dealer-trainer",
         description="Dealer Trainer: practice and certification for Pennsylvania's dice table games.",
         epilog=f"Engine commands: {', '.join(cli.COMMANDS)} (dealer-trainer COMMAND --help). "
-               "The app's settings: dealer-trainer config --show.",
+               "The app's settings: dealer-trainer config --show; whether it can hear spoken calls "
+               "here: dealer-trainer speech-check.",
     )
     p.add_argument("--version", action="version", version=f"dealer-trainer {__version__}")
     p.add_argument("--screenshot", metavar="FILE", help="render a screen to a PNG file and exit")
@@ -78,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
         from ui.shell.config import main as config
 
         return config(argv[1:])
+    if argv and argv[0] == "speech-check":  # why the View menu's speech items are off, if they are
+        from ui.speech.check import main as speech_check
+
+        return speech_check(argv[1:])
     if argv and argv[0] in cli.COMMANDS:
         return cli.main(argv)
     args = build_parser().parse_args(argv)
