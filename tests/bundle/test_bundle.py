@@ -16,26 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.bundle.support import APP, CLI, clean_env
 from tests.support.class_server import free_port
 from tests.support.paths import ROOT
 from ui.shell.app import SCREENS
-
-BUNDLE = ROOT / "dist" / "dealer-trainer"
-APP = BUNDLE / "dealer-trainer-app"
-CLI = BUNDLE / "dealer-trainer"
-@pytest.fixture(scope="module")
-def bundle() -> Path:
-    if not APP.exists():
-        pytest.fail(f"no bundle at {BUNDLE}: build it with `make bundle`")
-    return BUNDLE
-
-
-def clean_env(home: Path) -> dict[str, str]:
-    """The environment a user's desktop gives: no PYTHONPATH, a home and data folders of its own."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"),
-               QT_QPA_PLATFORM="offscreen")
-    return env
 
 
 def render(program: list[str], out: Path, screen: str, home: Path, **env: str) -> None:
