@@ -1,7 +1,8 @@
 """Spoken calls in the desktop bundle (dist/dealer-trainer): the bundled recogniser finds its
 English model and hears a call flite says, as the venv hears it; the bundled app loads Qt
 Multimedia and Qt TextToSpeech, and where there is no microphone, View › Speak my calls says
-that, not that the recogniser, its model or a Qt plugin is missing. A bundle built without
+that, not that the recogniser, its model or a Qt plugin is missing; its notices name what
+spoken calls brought. A bundle built without
 pocketsphinx's model (the recipe before it named the model) fails the first: `hear` said an
 internal error. Outside `make test`, like the rest of tests/bundle."""
 
@@ -81,3 +82,11 @@ def test_speak_my_calls_says_why_it_is_off_as_in_the_venv(bundle, tmp_path):
     assert "cannot be loaded" not in said["The stickman's voice"]
     venv = in_the_venv(tmp_path / "home", "speech-check")
     assert answers(venv) == said and built.returncode == venv.returncode
+
+
+def test_the_notices_name_what_spoken_calls_brought(bundle):
+    """pocketsphinx (with its model) and PySide6_Addons (Qt Multimedia, Qt TextToSpeech and the
+    FFmpeg they load), each with its licence, in THIRD-PARTY-NOTICES."""
+    notices = (bundle / "THIRD-PARTY-NOTICES").read_text(encoding="utf-8").splitlines()
+    for package in ("pocketsphinx", "PySide6_Addons"):
+        assert any(line.startswith(f"{package} ") for line in notices), package
