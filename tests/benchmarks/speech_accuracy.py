@@ -53,12 +53,20 @@ from trainer.speech import SAMPLE_RATE, Listener, spoken_calls
 
 CACHE = Path("/tmp/dealer-trainer-speech-bench")
 CALIBRATION = ("awb", "rms")
-#: phrases that are no call: greetings, other games' calls, numbers that are not calls
+#: phrases that are no call of some game: greetings, other games' calls, numbers that are not
+#: calls; each game is given those that are none of its calls (not_calls)
 NOT_CALLS = ("good evening everyone", "hello there", "how are you doing tonight",
              "place your bets please", "thank you very much", "seven three five", "nine four six",
              "twelve", "fourteen", "red four blue two and six", "green two three red four gain of one",
              "three sixes", "first down on the fifteen", "no more", "one more ace",
              "extra point", "seven out", "yo eleven")
+
+
+def not_calls(game: str) -> tuple[str, ...]:
+    """NOT_CALLS less the game's own calls (said as any of their word sequences): another game's
+    call may be one of this game's ("three sixes" in both High Roll Dice games)."""
+    said = {s for call in spoken_calls(game) for s in call.said}
+    return tuple(p for p in NOT_CALLS if p not in said)
 
 
 def heard(pcm: bytes, game: str, expected: str):
@@ -155,7 +163,7 @@ def main() -> int:
                               "kind": v.kind, "heard": v.heard, "words": v.said,
                               "decided": v.decided, "cpu": cpu, "last": last,
                               "ended": ended})
-            for phrase in NOT_CALLS:
+            for phrase in not_calls(game):
                 v, cpu, last, ended = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng,
                                                   crowd, args.before, args.after), game,
                                             calls[0].text)
