@@ -3,7 +3,8 @@ with a room's noise at about 10 dB SNR, heard through the app's path (a Listener
 the endpointer, the recogniser, the verdict).
 
 Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
-[--games ...] [--every N] [--quiet] [--garbage P] [--json FILE]`. It needs `flite` (apt-get install flite).
+[--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--json FILE]`. It needs `flite`
+(apt-get install flite).
 
 - **Voices**: flite's five that say any text. The cost of the grammar's garbage branch (GARBAGE
   in trainer/speech/grammar.py) was chosen on awb and rms only; slt, kal16 and kal are held out,
@@ -128,6 +129,8 @@ def main() -> int:
     p.add_argument("--games", default=",".join(games.GAME_IDS))
     p.add_argument("--every", type=int, default=1, help="every Nth call of each game only")
     p.add_argument("--garbage", type=float, help="the garbage branch's cost, for calibration")
+    p.add_argument("--no-numbers", action="store_true",
+                   help="the garbage branch without the numbers no call has (grammar.NUMBERS)")
     p.add_argument("--bestpath", choices=("on", "off"),
                    help="the decoder's lattice pass (trainer/speech/recogniser.py's, if not given)")
     p.add_argument("--before", type=float, default=BEFORE, help="seconds of noise before the call")
@@ -141,6 +144,10 @@ def main() -> int:
         from trainer.speech import grammar
 
         grammar.GARBAGE = args.garbage
+    if args.no_numbers:
+        from trainer.speech import grammar
+
+        grammar.NUMBERS = ()
     if args.bestpath is not None:
         from trainer.speech import recogniser
 
