@@ -54,6 +54,17 @@ def test_a_phrase_that_is_no_call_is_unclear_never_a_call(folder, phrase, voice)
     assert verdict.heard is None
 
 
+@pytest.mark.parametrize("voice", ("kal16", "kal"))
+def test_a_number_no_call_has_is_unclear_not_the_call_of_its_nearest_words(folder, voice):
+    """"fourteen" is no call of Props & Hops; with only the calls' words in the garbage branch it
+    was heard in these voices as "Four, two-two" (graded right were that call due). Not the
+    voices the garbage cost was chosen on: the numbers in the garbage branch were not chosen by
+    any voice."""
+    verdict = hear(say("fourteen", voice, folder), GAME, "Four, two-two")
+    assert verdict.kind == "unclear", verdict
+    assert verdict.heard is None
+
+
 def test_a_listener_for_some_calls_only_hears_those(folder):
     from trainer.speech import Listener
     from trainer.speech.audio import read_wav

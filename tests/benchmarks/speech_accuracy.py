@@ -3,7 +3,8 @@ with a room's noise at about 10 dB SNR, heard through the app's path (a Listener
 the endpointer, the recogniser, the verdict).
 
 Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
-[--games ...] [--every N] [--quiet] [--garbage P] [--json FILE]`. It needs `flite` (apt-get install flite).
+[--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--json FILE]`. It needs `flite`
+(apt-get install flite).
 
 - **Voices**: flite's five that say any text. The cost of the grammar's garbage branch (GARBAGE
   in trainer/speech/grammar.py) was chosen on awb and rms only; slt, kal16 and kal are held out,
@@ -53,12 +54,20 @@ from trainer.speech import SAMPLE_RATE, Listener, spoken_calls
 
 CACHE = Path("/tmp/dealer-trainer-speech-bench")
 CALIBRATION = ("awb", "rms")
-#: phrases that are no call: greetings, other games' calls, numbers that are not calls
+#: phrases that are no call of some game: greetings, other games' calls, numbers that are not
+#: calls; each game is given those that are none of its calls (not_calls)
 NOT_CALLS = ("good evening everyone", "hello there", "how are you doing tonight",
              "place your bets please", "thank you very much", "seven three five", "nine four six",
              "twelve", "fourteen", "red four blue two and six", "green two three red four gain of one",
              "three sixes", "first down on the fifteen", "no more", "one more ace",
              "extra point", "seven out", "yo eleven")
+
+
+def not_calls(game: str) -> tuple[str, ...]:
+    """NOT_CALLS less the game's own calls (said as any of their word sequences): another game's
+    call may be one of this game's ("three sixes" in both High Roll Dice games)."""
+    said = {s for call in spoken_calls(game) for s in call.said}
+    return tuple(p for p in NOT_CALLS if p not in said)
 
 
 def heard(pcm: bytes, game: str, expected: str):
@@ -120,6 +129,8 @@ def main() -> int:
     p.add_argument("--games", default=",".join(games.GAME_IDS))
     p.add_argument("--every", type=int, default=1, help="every Nth call of each game only")
     p.add_argument("--garbage", type=float, help="the garbage branch's cost, for calibration")
+    p.add_argument("--no-numbers", action="store_true",
+                   help="the garbage branch without the numbers no call has (grammar.NUMBERS)")
     p.add_argument("--bestpath", choices=("on", "off"),
                    help="the decoder's lattice pass (trainer/speech/recogniser.py's, if not given)")
     p.add_argument("--before", type=float, default=BEFORE, help="seconds of noise before the call")
@@ -133,6 +144,10 @@ def main() -> int:
         from trainer.speech import grammar
 
         grammar.GARBAGE = args.garbage
+    if args.no_numbers:
+        from trainer.speech import grammar
+
+        grammar.NUMBERS = ()
     if args.bestpath is not None:
         from trainer.speech import recogniser
 
@@ -155,7 +170,7 @@ def main() -> int:
                               "kind": v.kind, "heard": v.heard, "words": v.said,
                               "decided": v.decided, "cpu": cpu, "last": last,
                               "ended": ended})
-            for phrase in NOT_CALLS:
+            for phrase in not_calls(game):
                 v, cpu, last, ended = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng,
                                                   crowd, args.before, args.after), game,
                                             calls[0].text)

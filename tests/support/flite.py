@@ -5,6 +5,7 @@ is skipped saying why (`needs_flite`), never passed."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,11 +31,12 @@ def needs_flite() -> None:
 
 
 def say(text: str, voice: str, folder: Path) -> Path:
-    """A WAV file of flite's `voice` saying `text`, made once in `folder` (named by both)."""
+    """A WAV file of flite's `voice` saying `text`, made once in `folder` (named by both); two
+    processes making it at once each write their own part (the benchmark's cache is shared)."""
     name = hashlib.sha256(f"{voice}\0{text}".encode()).hexdigest()[:20]
     path = folder / f"{voice}-{name}.wav"
     if not path.exists():
-        part = path.with_suffix(".part.wav")
+        part = path.with_suffix(f".{os.getpid()}.part.wav")
         subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(part)], check=True,
                        capture_output=True, timeout=60)
         part.replace(path)
