@@ -9,16 +9,31 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.class_server import T0, Class, progress_file, push_all
+from tests.support import class_server
+from tests.support.class_server import T0, Class, progress_file, until
 from trainer.classes.server.logins import class_login
 from trainer.classes.server.people import merge
 from trainer.classes.server.retractions import retract
 from trainer.classes.workstation.classview import ClassReading, read_class
+from trainer.classes.workstation.push import CONNECT
 from trainer.procedure.model import Skill
 from trainer.progress.classroom import Cell
 from trainer.progress.store import Store
 
 NOW = T0 + 60 * 50  # attempt n started at T0 + 60 n (tests.support.class_server.attempt)
+
+
+def push_all(path, klass: Class) -> int:
+    """A workstation's push (tests.support.class_server.push_all), once its session has left the
+    server: a read counts the workstations connected, and a session the client closed lingers
+    on the server for a moment, so two reads in a row could count it once and then not."""
+    sent = class_server.push_all(path, klass)
+    with klass.admin() as admin:
+        until(lambda: not admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = %s", (CONNECT["application_name"],)).fetchone()[0],
+            what="the workstation's session ended")
+    return sent
 
 
 class Arrivals:
