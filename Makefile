@@ -29,8 +29,8 @@ lint: $(TEST_STAMP)
 	$(BIN)/python .ci/mypy_baseline.py
 	$(BIN)/python .ci/subjects.py
 
-# Every core runs tests (pytest-xdist: one test at a time to whichever worker is free; a module
-# marked xdist_group stays in one worker). Compiled modules are kept in the venv even where
+# Every core runs tests (pytest-xdist, a worker more than the cores: tests/conftest.py; one test
+# at a time to whichever worker is free; a module marked xdist_group stays in one worker). Compiled modules are kept in the venv even where
 # PYTHONDONTWRITEBYTECODE is set: without them every worker, and every program a test starts,
 # compiles each module it imports again. `$(BIN)/python -m pytest` alone runs the suite in one
 # process, in order: for debugging (docs/ARCHITECTURE.md, Tests).
