@@ -28,6 +28,10 @@ from trainer.classes.server.logins import (
 from trainer.classes.server.postgres import RESERVED
 from trainer.classes.server.sessions import Ended, end_long_transactions, end_revoked
 
+#: the server's client sessions of logins that are not superusers: those that take ordinary slots
+ORDINARY_SESSIONS = ("SELECT count(*) FROM pg_stat_activity a JOIN pg_roles r ON r.oid = a.usesysid "
+                     "WHERE a.backend_type = 'client backend' AND NOT r.rolsuper")
+
 #: what the review found every login may run; each must be refused
 PUBLIC_ABUSE = ["SELECT lo_from_bytea(0, 'x')", "SELECT lo_create(0)", "SELECT lo_import('/etc/hostname')",
                 "SELECT pg_advisory_lock(42)", "SELECT pg_try_advisory_xact_lock(42)",
@@ -79,8 +83,17 @@ def test_with_every_ordinary_slot_taken_by_trainees_and_workstations_the_instruc
     shared workstation login's connections, then trainees' and enrolled workstations' logins
     (each holding as many as it may), take every connection that is not kept back, until
     PostgreSQL refuses the next as reserved; the instructor, and only the instructor, still
-    connects and works."""
+    connects and works. Each login starts once the server has let go of the sessions closed or
+    refused before it (such a session lingers on the server for a moment, holding a slot)."""
     with contextlib.ExitStack() as stack:
+        # a superuser's, watching the sessions: it takes an ordinary slot while one is free, as any
+        watch = stack.enter_context(klass.admin())
+
+        def settled(sessions: int) -> None:
+            until(lambda: watch.execute(ORDINARY_SESSIONS).fetchone()[0] == sessions,
+                  what="the sessions closed or refused ended")
+
+        settled(0)
         held, _ = holding(klass, "workstation", PASSWORD, SHARED_CONNECTIONS)
         for conn in held:
             stack.enter_context(conn)
@@ -92,20 +105,18 @@ def test_with_every_ordinary_slot_taken_by_trainees_and_workstations_the_instruc
                 login, password = ((class_login(instructor, f"Trainee {n}", f"trainee-{n}-password"),
                                     f"trainee-{n}-password") if n % 2 else
                                    (enrol_workstation(instructor, f"Table {n}", p := new_password()), p))
+            settled(len(held))
             more, refusal = holding(klass, login, password, 5)
             for conn in more:
                 stack.enter_context(conn)
             held += more
         assert "remaining connection slots are reserved" in refusal, refusal
-        with klass.admin() as admin:  # the superuser's own slots aside
-            reserved, ordinary = admin.execute(
-                "SELECT current_setting('reserved_connections')::int, "
-                "current_setting('max_connections')::int - current_setting('reserved_connections')::int "
-                "- current_setting('superuser_reserved_connections')::int").fetchone()
-            taken = admin.execute("SELECT count(*) FROM pg_stat_activity a "
-                                  "JOIN pg_roles r ON r.oid = a.usesysid "
-                                  "WHERE a.backend_type = 'client backend' AND NOT r.rolsuper").fetchone()[0]
-        assert reserved == RESERVED and taken == ordinary == len(held), (reserved, taken, ordinary, len(held))
+        settled(len(held))  # the refused one gone, the logins' sessions are those held
+        reserved, ordinary = watch.execute(  # the superusers' own slots aside
+            "SELECT current_setting('reserved_connections')::int, "
+            "current_setting('max_connections')::int - current_setting('reserved_connections')::int "
+            "- current_setting('superuser_reserved_connections')::int").fetchone()
+        assert reserved == RESERVED and ordinary == len(held) + 1, (reserved, ordinary, len(held))
         with pytest.raises(psycopg.OperationalError, match="reserved"):
             klass.connect("supervisor")  # the slots kept back are the instructor's
         with klass.connect("instructor") as instructor:
