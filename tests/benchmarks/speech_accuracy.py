@@ -4,7 +4,11 @@ the endpointer, the recogniser, the verdict).
 
 Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
 [--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--json FILE]`. It needs `flite`
-(apt-get install flite).
+(apt-get install flite). Levers measured beside the product's path, none of them in it (the
+numbers: speech_lab/README.md): `--denoise` (a Wiener filter on the speech found, its noise the
+room before it), `--decoder beam=1e-60,topn=8,...` (pocketsphinx settings), and `--say-again`
+(after an unclear verdict, the same words again in a fresh draw of the room, as the app asks
+once; counted beside the first try).
 
 - **Voices**: flite's five that say any text. The cost of the grammar's garbage branch (GARBAGE
   in trainer/speech/grammar.py) was chosen on awb and rms only; slt, kal16 and kal are held out,
@@ -133,6 +137,15 @@ def main() -> int:
                    help="the garbage branch without the numbers no call has (grammar.NUMBERS)")
     p.add_argument("--bestpath", choices=("on", "off"),
                    help="the decoder's lattice pass (trainer/speech/recogniser.py's, if not given)")
+    p.add_argument("--denoise", action="store_true",
+                   help="a Wiener filter on the speech found, its noise the room before it "
+                        "(speech_lab/denoise.py; not the product's)")
+    p.add_argument("--decoder", default="", metavar="NAME=VALUE,...",
+                   help="pocketsphinx settings over trainer/speech/recogniser.py's, such as "
+                        "beam=1e-60,pbeam=1e-60,wbeam=1e-40,topn=8,fillprob=1e-4")
+    p.add_argument("--say-again", action="store_true",
+                   help="after an unclear verdict, the same words again in a fresh draw of the "
+                        "room (the app's one \"say again\"), counted beside the first try")
     p.add_argument("--before", type=float, default=BEFORE, help="seconds of noise before the call")
     p.add_argument("--after", type=float, default=AFTER, help="seconds of noise after the call")
     p.add_argument("--json", type=Path, help="write every case here")
@@ -152,6 +165,15 @@ def main() -> int:
         from trainer.speech import recogniser
 
         recogniser._CONFIG["bestpath"] = args.bestpath == "on"
+    from trainer.speech import listener, recogniser
+
+    if args.denoise:
+        from tests.benchmarks.speech_lab.denoise import RoomEndpointer
+
+        listener.Endpointer = RoomEndpointer  # type: ignore[misc]
+    for setting in filter(None, args.decoder.split(",")):
+        name, _, value = setting.partition("=")
+        recogniser._CONFIG[name] = int(value) if value.isdigit() else float(value)
     snr = None if args.quiet else args.snr
     voices = args.voices.split(",")
     CACHE.mkdir(exist_ok=True)
@@ -170,6 +192,8 @@ def main() -> int:
                               "kind": v.kind, "heard": v.heard, "words": v.said,
                               "decided": v.decided, "cpu": cpu, "last": last,
                               "ended": ended})
+                if args.say_again:
+                    again(cases, speech, snr, crowd, args, game, call.text)
             for phrase in not_calls(game):
                 v, cpu, last, ended = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng,
                                                   crowd, args.before, args.after), game,
@@ -178,9 +202,14 @@ def main() -> int:
                               "kind": v.kind, "heard": v.heard, "words": v.said,
                               "decided": v.decided, "cpu": cpu, "last": last,
                               "ended": ended})
+                if args.say_again:
+                    again(cases, pcm_of(say(phrase, voice, CACHE)), snr, crowd, args, game,
+                          calls[0].text)
     if args.json:
         args.json.write_text(json.dumps(cases, indent=0))
     report(cases, voices, snr, loads, peak_memory())
+    if args.say_again:
+        report_again(cases, voices)
     return 0
 
 
@@ -194,6 +223,45 @@ def counts(cases: list[dict]) -> str:
     return (f"{k['right']}/{len(calls)} right ({right:.1f}%), {k['wrong']} wrong, "
             f"{k['none']} no call, {k['unclear']} unclear; no-call phrases unclear "
             f"{unclear}/{len(phrases)}, heard as a call {as_call}")
+
+
+def again(cases: list[dict], speech, snr, crowd, args, game: str, expected: str) -> None:
+    """The app's one "say again": after an unclear verdict (the last case), the same audio said
+    again in a fresh draw of the room (seeded by the case, so the same in every run, and apart
+    from the first tries' draws, which stay those of a run without it)."""
+    case = cases[-1]
+    if case["kind"] != "unclear":
+        return
+    rng = np.random.default_rng([2, len(cases)])
+    v, _, last, _ = heard(noisy(speech, snr, rng, crowd, args.before, args.after), game, expected)
+    case.update(kind2=v.kind, heard2=v.heard, last2=last)
+
+
+def again_counts(cases: list[dict]) -> str:
+    """Calls right on the first try, or on the second after an unclear one; wrong on either; and
+    phrases that are no call heard as a call on either try."""
+    calls = [c for c in cases if c["in"]]
+    phrases = [c for c in cases if not c["in"]]
+    final = [c.get("kind2", c["kind"]) for c in calls]
+    first = sum(c["kind"] == "right" for c in calls)
+    right = sum(k == "right" for k in final)
+    wrong = sum(k == "wrong" for k in final)
+    as_call = sum(c["heard"] is not None or c.get("heard2") is not None for c in phrases)
+    unclear = sum(c.get("kind2", c["kind"]) == "unclear" for c in phrases)
+    return (f"{first}/{len(calls)} right first, {right}/{len(calls)} "
+            f"({100 * right / len(calls) if calls else 0:.1f}%) after a say again, {wrong} wrong, "
+            f"{sum(k == 'unclear' for k in final)} unclear twice; phrases unclear twice "
+            f"{unclear}/{len(phrases)}, heard as a call on either try {as_call}")
+
+
+def report_again(cases: list[dict], voices: list[str]) -> None:
+    print("with the one \"say again\" (a second try after an unclear one, a fresh draw of the room):")
+    for voice in voices:
+        print(f"  {voice:6s}: {again_counts([c for c in cases if c['voice'] == voice])}")
+    print(f"held-out voices: {again_counts([c for c in cases if c['voice'] not in CALIBRATION])}")
+    print(f"every voice:     {again_counts(cases)}")
+    for game in dict.fromkeys(c["game"] for c in cases):
+        print(f"  {game}: {again_counts([c for c in cases if c['game'] == game])}")
 
 
 def report(cases: list[dict], voices: list[str], snr: float | None, loads: dict[str, float],
