@@ -5,10 +5,11 @@ the endpointer, the recogniser, the verdict).
 Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
 [--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--json FILE]`. It needs `flite`
 (apt-get install flite). Levers measured beside the product's path, none of them in it (the
-numbers: speech_lab/README.md): `--denoise` (a Wiener filter on the speech found, its noise the
-room before it), `--decoder beam=1e-60,topn=8,...` (pocketsphinx settings), and `--say-again`
-(after an unclear verdict, the same words again in a fresh draw of the room, as the app asks
-once; counted beside the first try).
+numbers: speech_lab/README.md): `--denoise wiener` (a Wiener filter on the speech found, its
+noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1), `--decoder
+beam=1e-60,topn=8,...` (pocketsphinx settings), and `--say-again` (after an unclear verdict, the
+same words again in a fresh draw of the room, as the app asks once; counted beside the first
+try).
 
 - **Voices**: flite's five that say any text. The cost of the grammar's garbage branch (GARBAGE
   in trainer/speech/grammar.py) was chosen on awb and rms only; slt, kal16 and kal are held out,
@@ -137,9 +138,10 @@ def main() -> int:
                    help="the garbage branch without the numbers no call has (grammar.NUMBERS)")
     p.add_argument("--bestpath", choices=("on", "off"),
                    help="the decoder's lattice pass (trainer/speech/recogniser.py's, if not given)")
-    p.add_argument("--denoise", action="store_true",
-                   help="a Wiener filter on the speech found, its noise the room before it "
-                        "(speech_lab/denoise.py; not the product's)")
+    p.add_argument("--denoise", metavar="wiener|webrtcN",
+                   help="a Wiener filter on the speech found, its noise the room before it, or "
+                        "WebRTC's noise suppression at level N (speech_lab/denoise.py; not the "
+                        "product's)")
     p.add_argument("--decoder", default="", metavar="NAME=VALUE,...",
                    help="pocketsphinx settings over trainer/speech/recogniser.py's, such as "
                         "beam=1e-60,pbeam=1e-60,wbeam=1e-40,topn=8,fillprob=1e-4")
@@ -168,9 +170,14 @@ def main() -> int:
     from trainer.speech import listener, recogniser
 
     if args.denoise:
-        from tests.benchmarks.speech_lab.denoise import RoomEndpointer
+        from tests.benchmarks.speech_lab import denoise
 
-        listener.Endpointer = RoomEndpointer  # type: ignore[misc]
+        if args.denoise == "wiener":
+            listener.Endpointer = denoise.RoomEndpointer  # type: ignore[misc]
+        elif args.denoise.startswith("webrtc") and args.denoise[6:].isdigit():
+            listener.Endpointer = denoise.webrtc(int(args.denoise[6:]))  # type: ignore[misc]
+        else:
+            p.error(f"--denoise {args.denoise}: wiener, or webrtc and a level (webrtc1)")
     for setting in filter(None, args.decoder.split(",")):
         name, _, value = setting.partition("=")
         recogniser._CONFIG[name] = int(value) if value.isdigit() else float(value)

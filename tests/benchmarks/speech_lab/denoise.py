@@ -6,6 +6,11 @@ Wiener filter whose noise is the room's as heard before the speech started
 the speech that were not loud (those of the floor's first FLOOR_LEARN seconds within START_DB of
 the floor, then each frame that was not loud), and giving the speech found through the filter.
 
+`webrtc(level)` is another: WebRTC's noise suppression (the `webrtc-noise-gain` package, which has
+no Windows wheel, so it is not the project's: `pip install --target DIR webrtc-noise-gain` and put
+DIR on PYTHONPATH) fed every 10 ms frame as it comes, so that it learns the room before the
+speech; the endpointer hears the room as it is, the decoder the cleaned audio of the same span.
+
 Each 32 ms frame (half overlapping, a Hann window) of the speech is weighed, frequency by
 frequency, by the share of its power that is not the noise's: the a priori signal-to-noise ratio
 is decision-directed (Ephraim and Malah: ALPHA of the last frame's clean estimate, the rest from
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from trainer.speech.endpoint import FRAME, START_DB, Endpointer
+from trainer.speech.endpoint import FRAME, MARGIN, START_DB, Endpointer
 
 #: samples of a frame, and the step between frames (16 kHz)
 N, HOP = 512, 256
@@ -91,3 +96,31 @@ class RoomEndpointer(Endpointer):
         super()._before_speech(loud, level, index)
         if not loud and self.speech_start is None:
             self.room.append(self._frame)
+
+
+def webrtc(level: int) -> type[Endpointer]:
+    """An endpointer class whose speech() is WebRTC's noise suppression at `level` (0 to 4) of
+    the same span; a SystemExit saying so where the package is not installed."""
+    try:
+        from webrtc_noise_gain import AudioProcessor
+    except ImportError:
+        raise SystemExit("--denoise webrtc needs the webrtc-noise-gain package (this module's "
+                         "docstring)") from None
+
+    class WebrtcEndpointer(Endpointer):
+        def __init__(self) -> None:
+            super().__init__()
+            self._suppress = AudioProcessor(0, level)
+            self._clean: list[bytes] = []
+
+        def process(self, frame: bytes) -> None:
+            if self.speech_end is None:
+                self._clean.append(self._suppress.Process10ms(frame).audio)
+            super().process(frame)
+
+        def speech(self) -> bytes:
+            end = (len(self._clean) if self._end_frame is None
+                   else self._end_frame + round(MARGIN / FRAME) + 1)
+            return b"".join(self._clean[self._kept_from:end])
+
+    return WebrtcEndpointer
