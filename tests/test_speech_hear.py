@@ -12,7 +12,7 @@ import wave
 import pytest
 
 from tests.support.command import run_command, run_here
-from tests.support.flite import needs_flite, say
+from tests.support.flite import needs_flite, say, wav_header
 
 PH = ("--game", "props-and-hops")
 
@@ -73,6 +73,11 @@ def test_silence_is_no_call(tmp_path):
      "call.wav: not a WAV file (fmt chunk and/or data chunk missing)"),
     (lambda p: wav(p, bytes(8000), rate=4000), (*PH, "--expect", "No more bets"),
      "sampled at 4000 Hz; a WAV file from 8000 to 192000 Hz is read (16000 Hz best)"),
+    (lambda p: wav_header(p, 2_000_000_000), (*PH, "--expect", "No more bets"),  # it lies
+     "call.wav: its header says 62,500.0 seconds of sound; a call is heard from at most 12 (a call "
+     "is a few seconds)"),
+    (lambda p: wav(p, bytes(2 * 16000 * 13)), (*PH, "--expect", "No more bets"),
+     "call.wav: its header says 13.0 seconds of sound; a call is heard from at most 12"),
     (lambda p: wav(p, bytes(3200)), ("--game", "craps", "--expect", "No more bets"),
      "--game: unknown game 'craps'"),
     (lambda p: wav(p, bytes(3200)), (*PH, "--expect", "Red one, blue one and one"),

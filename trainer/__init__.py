@@ -31,6 +31,7 @@ FACE: dict[str, tuple[str, str | None]] = {
     # spoken calls: the call owed, and the action a verdict of the recogniser makes
     "spoken": ("trainer.spoken", None),
     "kept_calls": ("trainer.speech.kept", None),  # the calls kept with the trainee's consent
+    "call_wav": ("trainer.speech.audio", "opened"),  # a call's WAV file, read only if a call's size
     # scenarios and rounds dealt
     **names_from("trainer.scenario", "Scenario", "ScenarioError"),
     "load_scenario": ("trainer.scenario", "load"),

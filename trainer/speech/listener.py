@@ -10,13 +10,12 @@ from dataclasses import dataclass
 
 from trainer import games
 from trainer.errors import RequestError
+from trainer.speech.audio import MAX_SPEECH
 from trainer.speech.calls import SpokenCall, find, spoken_calls
 from trainer.speech.endpoint import FRAME, FRAME_BYTES, Endpointer
 from trainer.speech.recogniser import Heard, recogniser
 from trainer.vocabulary import Do
 
-#: the longest speech decoded (seconds): a call takes two or three; longer is not a call
-MAX_SPEECH = 8.0
 #: the level meter's floor (dB below full scale), shown as 0
 METER_FLOOR_DB = 60.0
 

@@ -5,7 +5,6 @@ seam the tests drive the whole chain through, from the sound to the grade, with 
 
 from __future__ import annotations
 
-import wave
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -36,15 +35,13 @@ class AudioInput(QObject):
 
 
 def read_wav(path: Path, rate: int = RATE) -> bytes:
-    """A WAV file's samples, if it is mono, 16-bit, at `rate`; ValueError naming what it is not."""
-    try:
-        with wave.open(str(path), "rb") as w:
-            channels, width, framerate = w.getnchannels(), w.getsampwidth(), w.getframerate()
-            frames = w.readframes(w.getnframes())
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except (wave.Error, EOFError, OSError) as e:
-        raise ValueError(f"{path}: not a WAV file that can be read ({e})") from None
+    """A WAV file's samples, if it is mono, 16-bit, at `rate`, and no longer than a call can be
+    (the engine's `call_wav`: its header is read first); ValueError naming what it is not."""
+    from trainer import call_wav
+
+    with call_wav(path) as w:  # a RequestError, a ValueError, names the file and the problem
+        channels, width, framerate = w.getnchannels(), w.getsampwidth(), w.getframerate()
+        frames = w.readframes(w.getnframes())
     if (channels, width, framerate) != (1, 2, rate):
         raise ValueError(f"{path}: {channels} channel(s), {8 * width}-bit, {framerate} Hz; calls "
                          f"are heard from mono 16-bit sound at {rate} Hz")
