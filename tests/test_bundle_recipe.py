@@ -164,6 +164,7 @@ def test_the_sound_and_speech_plugins_are_kept_and_the_silent_engine_left_out(re
 DRAWN = ("practice", "table-pai-gow-dice", "progress", "class", "exam-result", "rules", "supervise")
 
 
+@pytest.mark.qt  # the app, drawn in a program of its own, whose code the markers cannot read
 def test_the_app_reads_no_image_format_but_svg_and_loads_no_virtual_keyboard(tmp_path):
     """What the recipe leaves out, the app never loads: drawn on screens of every kind, with its
     speech modules loaded, it loads of Qt's image formats SVG's alone (its icon; its PNGs are

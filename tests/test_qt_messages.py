@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+#: each runs Qt in a program of its own, whose code the markers cannot read (tests/support/markers.py)
+pytestmark = pytest.mark.qt
 ROOT = Path(__file__).resolve().parents[1]
 #: what Qt Multimedia, FFmpeg and Qt TextToSpeech wrote to speech-check's terminal on the
 #: development machine (no sound device, no speech-dispatcher), each line's start
