@@ -11,9 +11,9 @@ second trainee's id is claimed by another trainee's own login and the instructor
 claimant's, so that the xAPI export voids a statement of each of that id's attempts. It then runs
 `dealer-trainer export-results --class` as a program of its own, once as a CSV transcript and
 once as xAPI statements, and prints for each its peak resident memory (the kernel's count for
-that process, from wait4) and its time. The program runs from this tree, or from each `--tree
-DIR` (other checkouts: their exports measured against the same class). Times are wall-clock on
-a shared machine.
+that process, from wait4), its time and its CPU (user and system, from wait4: on a shared
+machine, the measure to compare). The program runs from this tree, or from each `--tree DIR`
+(other checkouts: their exports measured against the same class). Times are wall-clock.
 """
 
 from __future__ import annotations
@@ -91,8 +91,9 @@ def settled(klass: Class, uid: str) -> None:
         settle(instructor, uid, cy, "the sign-in sheet has Cy at that table")
 
 
-def measured(tree: Path, args: list[str]) -> tuple[float, float]:
-    """The program's peak resident memory (MB) and its time (s), run from `tree`."""
+def measured(tree: Path, args: list[str]) -> tuple[float, float, float]:
+    """The program's peak resident memory (MB), its time (s) and its CPU (s: user and system),
+    run from `tree`."""
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "trainer", *args], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(tree)},
@@ -102,7 +103,7 @@ def measured(tree: Path, args: list[str]) -> tuple[float, float]:
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         raise SystemExit(f"export-results failed ({child.returncode}): {child.stderr.read().decode()}")
-    return usage.ru_maxrss / 1024, took
+    return usage.ru_maxrss / 1024, took, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -141,9 +142,10 @@ def main() -> None:
             print(f"export-results of {tree}")
             for fmt in ("csv", "xapi"):
                 out = folder / f"class.{fmt}"
-                rss, took = measured(tree, ["export-results", "--class", url, "--format", fmt,
-                                            "--out", str(out)])
-                print(f"  {fmt}: peak RSS {rss:,.0f} MB in {took:.1f} s; {out.stat().st_size / 1e6:.1f} MB "
+                rss, took, cpu = measured(tree, ["export-results", "--class", url, "--format", fmt,
+                                                 "--out", str(out)])
+                print(f"  {fmt}: peak RSS {rss:,.0f} MB in {took:.1f} s ({cpu:.1f} s of CPU); "
+                      f"{out.stat().st_size / 1e6:.1f} MB "
                       f"written, {hashlib.sha256(out.read_bytes()).hexdigest()[:12]}")
     except psycopg.Error as e:
         raise SystemExit(f"the class could not be made: {e}") from None
