@@ -300,29 +300,37 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
                  final: bool) -> list[Finding]:
     """A finding for every action done while a stage the regulation puts before it had work
     left that was done afterwards; it cites the section that imposes the order."""
-    done_at = {k: n for n, k in matched.items()}
-    by_stage: dict[int, list[int]] = {}  # stage -> its expected actions (indices, in order)
     # stage -> the log index by which every action of the stages before it was closed (the
     # log's length while one is open): an action done after it has nothing pending, which is
     # most of a log, so only the others look through the stages before theirs
     closes = [-1] * len(procedure.after)  # stage -> the log index by which its own were closed
     open_at = len(log)
+    get = closed_at.get
     for j, (s, x) in enumerate(expected):
-        if id(x) not in skipped:
-            by_stage.setdefault(s, []).append(j)
-            if (c := closed_at.get(j, open_at)) > closes[s]:
-                closes[s] = c
+        if (c := get(j, open_at)) > closes[s] and id(x) not in skipped:
+            closes[s] = c
     settled: list[int] = []
     through: list[int] = []  # stage -> by when it and every stage before it were closed
     for s, parents in enumerate(procedure.after):  # a stage waits only for earlier ones
-        settled.append(max((through[p] for p in parents), default=-1))  # (Procedure.ancestors)
-        through.append(max(settled[s], closes[s]))
+        done = -1  # (Procedure.ancestors)
+        for p in parents:
+            if through[p] > done:
+                done = through[p]
+        settled.append(done)
+        through.append(done if done > closes[s] else closes[s])
+    by_stage: dict[int, list[int]] = {}  # stage -> its expected actions (indices, in order)
     waits: dict[int, list[int]] = {}  # stage -> the expected actions of the stages before it, in order
+    done_at: dict[int, int] = {}
     out = []
     for n, k in sorted(matched.items()):
         stage = expected[k][0]
         if settled[stage] <= n:  # nothing before it was open when it was done
             continue
+        if not done_at:  # the first action done with work before it open: read what it needs
+            done_at = {k: n for n, k in matched.items()}
+            for j, (s, x) in enumerate(expected):
+                if id(x) not in skipped:
+                    by_stage.setdefault(s, []).append(j)
         if (before := waits.get(stage)) is None:
             before = waits[stage] = sorted(j for s in procedure.ancestors(stage)
                                            for j in by_stage.get(s, ()))
