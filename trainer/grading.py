@@ -157,8 +157,7 @@ class Walk:
         self.expected = expected
         self.open_ = [True] * len(expected)
         self.closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
-        self.settles = {a.throw for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
-        self.no_rolls = {a.throw: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
+        self.settles, self.no_rolls = procedure.settled_throws(), procedure.no_rolls()
         self.findings: list[Finding] = []
         self.matched: dict[int, int] = {}
         self.paid_wagers: set[tuple[int | None, str | None]] = set()
