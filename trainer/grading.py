@@ -482,8 +482,14 @@ def cite_for(game: str) -> str:
 def score(expected, open_, findings, extras, target, elapsed) -> Score:
     """Payouts: the share of payments made right, on time and in order. Procedure: the share of
     the other steps done right and in order, less EXTRA_PENALTY per extra action."""
-    pays = [k for k, (_, e) in enumerate(expected) if e.do is Do.PAY]
-    others = [k for k, (_, e) in enumerate(expected) if e.do is not Do.PAY]
+    pays = others = paid = done = 0  # the payments and the other steps, and how many were closed
+    for (_, e), is_open in zip(expected, open_, strict=True):
+        if e.do is Do.PAY:
+            pays += 1
+            paid += not is_open
+        else:
+            others += 1
+            done += not is_open
 
     def count(kinds, *, paying: bool) -> int:
         return sum(1 for f in findings if f.kind in kinds and f.actual is not None
@@ -493,15 +499,14 @@ def score(expected, open_, findings, extras, target, elapsed) -> Score:
     bad_pay = count((Kind.EXTRA,), paying=True)
     late_pay = count((Kind.OUT_OF_ORDER, Kind.LATE), paying=True)
     if pays:
-        right = sum(1 for k in pays if not open_[k]) - wrong_pay - bad_pay - late_pay
-        payouts = max(0, round(100 * right / len(pays)))
+        right = paid - wrong_pay - bad_pay - late_pay
+        payouts = max(0, round(100 * right / pays))
     else:
         payouts = 0 if bad_pay else 100
     out_of_order = count((Kind.OUT_OF_ORDER, Kind.LATE, Kind.WRONG_CALL, Kind.WRONG_RECORD,
                           Kind.ACCEPTED_IMPROPER), paying=False)
     if others:
-        done = sum(1 for k in others if not open_[k]) - out_of_order
-        procedure = max(0, round(100 * done / len(others)) - EXTRA_PENALTY * extras)
+        procedure = max(0, round(100 * (done - out_of_order) / others) - EXTRA_PENALTY * extras)
     else:
         procedure = max(0, 100 - EXTRA_PENALTY * extras)
     speed = 100 if elapsed is None or elapsed <= target else round(100 * target / elapsed)
