@@ -61,15 +61,21 @@ def attempts(count: int, actions: int):
 
 def supervised(count: int, trainees: list[dict]):
     """`count` supervised rounds of the trainees in turn, as a workstation sends them, in batches
-    of at most 1,000 (push_supervised's bound)."""
+    of at most 1,000 (push_supervised's bound): a scripted round with four faults, two caught,
+    and a false alarm (s041's checks: the deal's id, the round's uid, the faults of the
+    catalogue, a flag for each fault caught and each false alarm)."""
+    from trainer.progress.supervised import round_uid
+
     batch: list[dict] = []
     for n in range(count):
-        flags = [{"at": 3.5 + k, "target": "player-1", "type": "short-pay"} for k in range(3)]
-        faults = [{"n": k, "kind": "short-pay", "fault_class": "money", "caught": k < 2,
+        flags = [{"at": 3.5 + k, "target": "player-1", "kind": "ph-loser-paid"} for k in range(3)]
+        faults = [{"n": k, "kind": "ph-loser-paid", "fault_class": "money", "caught": k < 2,
                    "seconds": 1.5 if k < 2 else None} for k in range(4)]
-        batch.append({"uid": uuid.uuid4().hex + uuid.uuid4().hex, "trainee_uid": trainees[n % 2]["uid"],
-                      "round_uid": f"props-and-hops/dealt/{n}", "game": "props-and-hops", "difficulty": 2,
-                      "finished": T0 + 60 * n + 45, "pace": 1.5, "score": "3/4", "d_prime": 1.25,
+        trainee, finished = trainees[n % 2]["uid"], T0 + 60 * n + 45
+        deal = f"supervise-v1:ph-first-shake:4:{n}"
+        batch.append({"uid": round_uid(trainee, deal, finished), "trainee_uid": trainee,
+                      "round_uid": deal, "game": "props-and-hops", "difficulty": 2,
+                      "finished": finished, "pace": 1.5, "score": "3/4", "d_prime": 1.25,
                       "false_alarms": 1, "flags": json.dumps(flags), "faults": faults})
         if len(batch) == 1000 or n == count - 1:
             yield batch
