@@ -35,7 +35,8 @@ def screen(request):
 @pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
 def window(request, qtbot, screen):
     """The main window maximised on the screen, in the print size asked for."""
-    from ui.qt import QApplication
+    from ui.qt import QApplication, QEvent
+    from ui.shell import theme
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
 
@@ -49,9 +50,12 @@ def window(request, qtbot, screen):
     qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
     yield w
     w.close()
-    QApplication.instance().setProperty("table_zoom", None)
-    if request.param:
-        w.set_large_print(False)
+    app = QApplication.instance()
+    app.setProperty("table_zoom", None)
+    if request.param:  # the app back in normal print once the window is gone (qtbot has closed
+        # it and asked for its deletion): a closed window's widgets restyled are work for nothing
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        theme.apply(app, theme.current(), large=False)
 
 
 def area(window):
