@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.qt import delete_closed, windows
 from tests.support.two_screens import SCREENS, SKIP
 from trainer.progress import Mode
 
@@ -35,11 +36,11 @@ def screen(request):
 @pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
 def window(request, qtbot, screen):
     """The main window maximised on the screen, in the print size asked for."""
-    from ui.qt import QApplication, QEvent
-    from ui.shell import theme
+    from ui.qt import QApplication
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
 
+    before = windows()
     w = MainWindow(Services(None, Trainee()))
     qtbot.addWidget(w)
     w.setScreen(screen)
@@ -50,12 +51,19 @@ def window(request, qtbot, screen):
     qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
     yield w
     w.close()
-    app = QApplication.instance()
-    app.setProperty("table_zoom", None)
-    if request.param:  # the app back in normal print once the window is gone (qtbot has closed
-        # it and asked for its deletion): a closed window's widgets restyled are work for nothing
-        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        theme.apply(app, theme.current(), large=False)
+    QApplication.instance().setProperty("table_zoom", None)
+    if request.param:
+        normal_print_again(before)
+
+
+def normal_print_again(before: set[int]) -> None:
+    """The app back in normal print after a test's window in large print, once the windows the
+    test made since `before` and closed are gone: restyling their widgets is work for nothing."""
+    from ui.qt import QApplication
+    from ui.shell import theme
+
+    delete_closed(before)
+    theme.apply(QApplication.instance(), theme.current(), large=False)
 
 
 def area(window):
@@ -223,6 +231,7 @@ def class_tab(request, qtbot, screen, demo_class, tmp_path):
     shutil.copy(demo_class, tmp_path / "progress.db")
     store = Store.open(tmp_path / "progress.db")
     lee = next(t for t in store.trainees() if t.name == "Lee")
+    before = windows()
     w = MainWindow(Services(store, lee))
     qtbot.addWidget(w)
     w.setScreen(screen)
@@ -237,7 +246,7 @@ def class_tab(request, qtbot, screen, demo_class, tmp_path):
     yield page.klass
     w.close()
     if request.param:
-        w.set_large_print(False)
+        normal_print_again(before)
     store.close()
 
 
