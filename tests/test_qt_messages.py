@@ -1,5 +1,5 @@
 """Qt's messages (ui.shell.messages): the sound libraries' lines about what this computer lacks go
-to the app's log, not the terminal, where the app says it in its own line; every other message of
+to Python's logging, not the terminal, where the app says it in its own line; every other message of
 Qt's reaches the terminal as before."""
 
 from __future__ import annotations
@@ -81,3 +81,32 @@ def test_qt_logging_rules_leave_every_line_to_qt(tmp_path):
     assert done.stdout == ""
     assert "PulseAudioService: pa_context_connect() failed" in done.stderr.splitlines()
     assert "qt.multimedia.symbolsresolver: Couldn't load pipewire-0.3 library" in done.stderr.splitlines()
+
+
+#: a program with no terminal (as the Windows app started without a console: sys.stderr None),
+#: in which a slot makes Qt warn and then goes on; its last line, written past Python's streams,
+#: says whether the slot ran to its end
+NO_TERMINAL = """
+import os, sys
+from ui.shell.messages import route_library_messages
+route_library_messages()
+from PySide6.QtCore import QCoreApplication, QFile, QIODevice, QTimer, qWarning
+app = QCoreApplication([])
+sys.stderr = None
+def slot():
+    qWarning("a warning of another part of Qt")
+    QFile("/nonexistent/x").open(QIODevice.OpenModeFlag.NotOpen)  # Qt's own C++ warning
+    os.write(1, b"the slot ran to its end\\n")
+    app.quit()
+QTimer.singleShot(0, slot)
+sys.exit(app.exec())
+"""
+
+
+def test_without_a_terminal_a_warning_of_qt_is_dropped_and_the_app_goes_on(tmp_path):
+    """Where there is no sys.stderr, writing Qt's line there raised inside the handler, the
+    error stopped the slot whose Qt call warned, and the app waited for ever."""
+    done = subprocess.run([sys.executable, "-c", NO_TERMINAL], capture_output=True, text=True,
+                          env=environment(tmp_path), cwd=ROOT, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "the slot ran to its end\n"

@@ -4,11 +4,12 @@ Looking for a microphone and a speech engine, Qt Multimedia, its FFmpeg back end
 TextToSpeech write a dozen lines to the terminal of a computer that has neither (PipeWire and
 VA-API not found, FFmpeg's version, PulseAudio not reached, the speechd plug-in not loaded). The
 app says what matters of it itself, in one line (View › Speak my calls and The stickman's voice,
-and `dealer-trainer speech-check`: `calls_problem`, `voice_problem`), so those lines go to the
-app's log instead: Python's logging, the logger `LOGGER`, at DEBUG (shown nowhere unless logging
-is set up to show it). Every other message of Qt's, a critical one of Qt Multimedia's among them,
-goes where it went before: to the handler that was there (Qt's own, which writes it to the
-terminal as Qt formats it, or a test's).
+and `dealer-trainer speech-check`: `calls_problem`, `voice_problem`), so those lines go to
+Python's logging instead, the logger `LOGGER`, at DEBUG: the app sets up no log, so they are
+dropped unless a developer sets logging up or sets `QT_LOGGING_RULES` (below). Every other
+message of Qt's, a critical one of Qt Multimedia's among them, goes to the handler that was
+there (a test's), else to the terminal as Qt formats it (where there is no terminal, as in an app
+started without a console, it is dropped: `_to_terminal`).
 
 With `QT_LOGGING_RULES` set (a developer choosing Qt's categories), nothing is routed.
 """
@@ -56,8 +57,21 @@ def route_library_messages():
         elif previous is not None:
             previous(kind, context, message)
         else:
-            sys.stderr.write(qFormatLogMessage(kind, context, message) + "\n")
-            sys.stderr.flush()
+            _to_terminal(qFormatLogMessage(kind, context, message))
 
     previous = qInstallMessageHandler(handler)
     return previous
+
+
+def _to_terminal(line: str) -> None:
+    """A line of Qt's on the terminal, where there is one: an app started without a console (the
+    Windows bundle, pythonw) has no sys.stderr, and a handler that raised would stop whatever Qt
+    call made the message, so the line is then dropped."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError):  # a closed or broken stream
+        pass
