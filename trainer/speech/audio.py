@@ -29,9 +29,11 @@ MAX_SPEECH = 8.0
 LEAD_IN = 4.0
 #: the sound a call is heard from, at most (seconds)
 LONGEST = MAX_SPEECH + LEAD_IN
+#: the channels a WAV file may have (a microphone gives one or two; a studio's file a few more)
+CHANNELS = 8
 #: the bytes of samples a call's sound may hold, at most: LONGEST seconds at the highest rate
-#: read, in two channels of 32-bit samples (a call read at 16 kHz mono is 0.5 MB)
-LONGEST_BYTES = int(LONGEST * RATES[1]) * 2 * 4
+#: read, in CHANNELS channels of 32-bit samples (a call read at 16 kHz mono is 0.4 MB)
+LONGEST_BYTES = int(LONGEST * RATES[1]) * CHANNELS * 4
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,26 +41,23 @@ if TYPE_CHECKING:
 
 def read_wav(path: Path) -> bytes:
     """A WAV file's audio as 16 kHz mono 16-bit PCM; a RequestError naming what is wrong with it."""
-    name = str(path)
     with opened(path) as w:
         channels, width, rate = w.getnchannels(), w.getsampwidth(), w.getframerate()
         data = w.readframes(w.getnframes())
-    if not RATES[0] <= rate <= RATES[1]:
-        raise RequestError(name, f"sampled at {rate} Hz; a WAV file from {RATES[0]} to "
-                                 f"{RATES[1]} Hz is read (16000 Hz best)")
-    if width not in (1, 2, 3, 4) or channels < 1:
-        raise RequestError(name, f"{width * 8}-bit samples in {channels} channels cannot be read")
     usable = len(data) - len(data) % (width * channels)
     return to_pcm(samples(data[:usable], width, channels), rate)
 
 
 @contextmanager
 def opened(path: Path) -> Iterator[wave.Wave_read]:
-    """A WAV file open to read its samples, once its header says they are no more than a call's
-    (`too_long`); a RequestError naming the file and what is wrong with it, before they are read."""
+    """A WAV file open to read its samples, once its header says they are of a rate, width and
+    channels read here (`unreadable`) and no more than a call's (`too_long`); a RequestError naming
+    the file and what is wrong with it, before they are read."""
     name = str(path)
     try:
         with files.open_regular(path) as f, wave.open(f, "rb") as w:
+            if (why := unreadable(w.getframerate(), w.getsampwidth(), w.getnchannels())) is not None:
+                raise RequestError(name, why)
             if (why := too_long(w.getnframes(), w.getsampwidth() * w.getnchannels(),
                                 w.getframerate())) is not None:
                 raise RequestError(name, why)
@@ -67,8 +66,6 @@ def opened(path: Path) -> Iterator[wave.Wave_read]:
         raise RequestError(name, f"not a WAV file: {e}") from None
     except FileNotFoundError:
         raise RequestError(name, "no such file") from None
-    except IsADirectoryError:
-        raise RequestError(name, "a folder, not a WAV file") from None
     except OSError as e:
         raise RequestError(name, f"cannot be read ({e.strerror or e})") from None
     except wave.Error as e:
@@ -79,6 +76,17 @@ def opened(path: Path) -> Iterator[wave.Wave_read]:
         raise RequestError(name, f"not a WAV file ({reason})") from None
     except EOFError:
         raise RequestError(name, "not a WAV file (it ends before its header does)") from None
+
+
+def unreadable(rate: int, width: int, channels: int) -> str | None:
+    """Why samples at `rate` Hz of `width` bytes in `channels` channels are not read here, or None."""
+    if not RATES[0] <= rate <= RATES[1]:
+        return (f"sampled at {rate} Hz; a WAV file from {RATES[0]} to {RATES[1]} Hz is read "
+                "(16000 Hz best)")
+    if width not in (1, 2, 3, 4) or not 1 <= channels <= CHANNELS:
+        return (f"{width * 8}-bit samples in {channels} channels cannot be read (8 to 32 bits, "
+                f"1 to {CHANNELS} channels)")
+    return None
 
 
 def too_long(frames: int, frame_bytes: int, rate: int) -> str | None:
