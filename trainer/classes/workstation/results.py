@@ -12,7 +12,12 @@ attempts of a person one of whose trainee ids carries two names (a trainee's own
 it while the class held it under another name: trainer.classes.server.people.disputed), so
 that no actor is given two people; an attempt an instructor retracted
 (trainer.classes.server.retractions; s010 retracted, with the check each fails, the rows stored
-before it checked them), and one this app cannot read as an attempt (`readable`).
+before it checked them), and one this app cannot read as an attempt (`readable`: its columns,
+findings and skills). Its log is not read, so an attempt whose log this app could not read (a key
+twice, an action it does not know) is written from its scores like any other: the hand-off
+writes nothing of a log, the scores are what an export always took from the row, and trust in a
+result is in what is signed (certificates, supervised rounds), never in a log a workstation sent.
+A progress file's export reads its logs, and leaves such an attempt out, named.
 """
 
 from __future__ import annotations
