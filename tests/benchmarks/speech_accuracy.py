@@ -181,13 +181,17 @@ def main() -> int:
         tests = [(random.Random(c.text).choice(c.said), c.text, True) for c in calls]
         tests += [(phrase, calls[0].text, False) for phrase in not_calls(game)]
         for voice in voices:
+            heard_here = []
             for words, expected, in_grammar in tests:
                 pcm = noisy(pcm_of(say(words, voice, CACHE)), snr, rng, crowd, args.before,
                             args.after)  # drawn though left out: the next is in the same noise
                 if words in enrolled:
                     left_out += 1
-                    continue
-                for transform in (None, transforms.get(voice)) if args.enrol else (None,):
+                else:
+                    heard_here.append((words, expected, in_grammar, pcm))
+            # all without the transform, then all with it: the process holds one recogniser
+            for transform in (None, transforms.get(voice)) if args.enrol else (None,):
+                for words, expected, in_grammar, pcm in heard_here:
                     v, cpu, last, ended = heard(pcm, game, expected, transform)
                     cases.append({"game": game, "voice": voice,
                                   "said": expected if in_grammar else words, "in": in_grammar,

@@ -20,7 +20,6 @@ import threading
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -111,28 +110,31 @@ class Recogniser:
 def recogniser(voice: Path | None = None) -> Recogniser:
     """The process's recogniser, or with `voice` (a trainee's transform file) one made with it;
     a RuntimeError saying why where none can be had, a RequestError naming a file that is no
-    transform (trainer.speech.enrolment.Transform.read)."""
+    transform (trainer.speech.enrolment.Transform.read). One is held at a time (each holds the
+    model: two would take twice the memory), made again when another voice is asked for."""
     if (why := unavailable()) is not None:
         raise RuntimeError(why)
-    if voice is None:
-        return _plain()
+    text = None
+    if voice is not None:
+        from trainer.speech.enrolment import Transform
+
+        text = Transform.read(Path(voice)).text()
+    with _holding:
+        if text not in _held:
+            _held.clear()
+            _held[text] = Recogniser(_transform(text))
+        return _held[text]
+
+
+def _transform(text: str | None) -> Transform | None:
     from trainer.speech.enrolment import Transform
 
-    return _adapted(Transform.read(Path(voice)).text())
+    return None if text is None else Transform.parse(text)
 
 
-@cache
-def _plain() -> Recogniser:
-    return Recogniser()
-
-
-@lru_cache(maxsize=1)
-def _adapted(text: str) -> Recogniser:
-    """The last trainee's recogniser (its model takes as much memory as the process's own), made
-    again when their transform changes."""
-    from trainer.speech.enrolment import Transform
-
-    return Recogniser(Transform.parse(text))
+#: the recogniser held, by the text of its transform (None: the model as it is)
+_held: dict[str | None, Recogniser] = {}
+_holding = threading.Lock()
 
 
 def unavailable() -> str | None:
