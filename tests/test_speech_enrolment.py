@@ -38,6 +38,18 @@ def test_a_transform_file_round_trips(tmp_path):
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no part file left
 
 
+def test_a_trainee_s_transform_is_kept_beside_their_calls(tmp_path):
+    from trainer.speech import kept
+
+    where = enrolment.kept_at(tmp_path, 4, "USB Audio: Mic #1")
+    assert where.parent == kept.folder(tmp_path, 4)
+    assert where != enrolment.kept_at(tmp_path, 5, "USB Audio: Mic #1")
+    some_transform().write(where)
+    kept.keep(where.parent, bytes(3200), game=GAME, expected="No more bets", heard=None,
+              verdict="none", trainee="Ann")
+    assert [type(k).__name__ for k in kept.read(tmp_path)] == ["Kept"]  # not a call kept
+
+
 def test_each_microphone_has_a_file_of_its_own(tmp_path):
     names = ["USB Audio: Mic #1", "USB Audio: Mic #2", "USB Audio_ Mic _1", "", "../../etc"]
     paths = [enrolment.path(tmp_path, n) for n in names]

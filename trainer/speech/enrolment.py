@@ -19,12 +19,14 @@ holds: a stream length of 100000 in the header ends the process (it allocates 40
 a NaN is taken as a number. So a file is read here, strictly (`Transform.parse`: the model's
 streams and sizes, finite numbers of a bounded size), and pocketsphinx is only ever given the
 text `Transform.text` writes. Each trainee's transforms are kept in their folder under the data
-folder (trainer.speech.kept.folder), a file per microphone (`path`), written whole or not at all.
+folder (trainer.speech.kept.folder), a file per microphone (`kept_at`), written whole or not at
+all.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import re
 import tempfile
@@ -169,6 +171,14 @@ class Transform:
         """Kept in a file, written whole or not at all."""
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_bytes(path, self.text().encode("ascii"), private=True)
+
+
+def kept_at(data_folder: str | os.PathLike, trainee_id: int, microphone: str) -> Path:
+    """Where a trainee's transform for a microphone is kept: beside their kept calls
+    (trainer.speech.kept.folder), whether or not they keep calls."""
+    from trainer.speech import kept
+
+    return path(kept.folder(data_folder, trainee_id), microphone)
 
 
 def path(trainee_folder: Path, microphone: str) -> Path:
