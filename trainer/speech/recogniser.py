@@ -127,9 +127,11 @@ def recogniser(voice: Path | None = None) -> Recogniser:
 
 
 def _transform(text: str | None) -> Transform | None:
+    if text is None:  # numpy and the enrolment are not loaded for the model as it is
+        return None
     from trainer.speech.enrolment import Transform
 
-    return None if text is None else Transform.parse(text)
+    return Transform.parse(text)
 
 
 #: the recogniser held, by the text of its transform (None: the model as it is)
