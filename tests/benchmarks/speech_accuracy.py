@@ -37,7 +37,8 @@ needs `flite` (apt-get install flite).
   the transform and by one with it (`Listener(voice=...)`). A call or phrase tested whose words
   are those of an enrolment prompt is left out of both (flite says a text the same every time:
   it would be the enrolment's own audio in other noise), and how many is printed. The estimate's
-  CPU is printed for each voice.
+  CPU is printed for each voice. `--enrol-snr` enrols in another room than the one tested
+  (`quiet`, or an SNR).
 
 Audio is cached under /tmp/dealer-trainer-speech-bench (never in the repository).
 """
@@ -148,6 +149,8 @@ def main() -> int:
     p.add_argument("--after", type=float, default=AFTER, help="seconds of noise after the call")
     p.add_argument("--enrol", type=int, default=0, metavar="N",
                    help="each voice enrolled with N calls; every case heard with and without")
+    p.add_argument("--enrol-snr", help="the enrolment's room instead of the run's: an SNR in dB, "
+                   "or 'quiet' (a trainee enrols once, and practises in another room)")
     p.add_argument("--json", type=Path, help="write every case here")
     args = p.parse_args()
     if (why := missing()) is not None:
@@ -171,7 +174,9 @@ def main() -> int:
     crowd = crowd_of(CACHE)
     loads = grammar_loads()
     rng = np.random.default_rng(1)
-    transforms = {v: enrol(v, args.enrol, snr, crowd, args.before, args.after)
+    enrol_snr = snr if args.enrol_snr is None else (
+        None if args.enrol_snr == "quiet" else float(args.enrol_snr))
+    transforms = {v: enrol(v, args.enrol, enrol_snr, crowd, args.before, args.after)
                   for v in voices} if args.enrol else {}
     enrolled = {p.words for p in enrolment.prompts(args.enrol)} if args.enrol else set()
     left_out = 0

@@ -15,7 +15,7 @@ estimates again. A call that does not align to its words (the trainee said somet
 nothing) is left out and counted. It takes about 3 s of CPU for 20 calls: never on the GUI thread.
 
 A transform file is pocketsphinx's `-mllr` text. pocketsphinx reads one without a check that
-holds: a stream length of 100000 in the header ends the process (it allocates 40 GB and aborts),
+holds: a stream length of 100000 in the header ends the process (it asks for 5.6 GB and exits),
 a NaN is taken as a number. So a file is read here, strictly (`Transform.parse`: the model's
 streams and sizes, finite numbers of a bounded size), and pocketsphinx is only ever given the
 text `Transform.text` writes. Each trainee's transforms are kept in their folder under the data
