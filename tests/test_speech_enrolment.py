@@ -13,11 +13,22 @@ import pytest
 from tests.support.flite import needs_flite, say
 from tests.support.room import crowd_of, noisy, pcm_of
 from trainer.errors import RequestError
-from trainer.speech import Listener, enrolment, hear
+from trainer.speech import Listener, enrolment, hear, spoken_calls
 from trainer.speech.audio import SAMPLE_RATE
 from trainer.speech.enrolment import DIM, STREAMS, Transform
 
 GAME = "props-and-hops"
+
+
+def test_the_prompts_are_calls_of_the_games_and_read_every_die_s_word():
+    prompts = enrolment.prompts()
+    assert len(prompts) == enrolment.CALLS == len({p.words for p in prompts})
+    for p in prompts:
+        assert p.words in p.call.said and p.call in spoken_calls(p.game)
+    read = {w for p in prompts for w in p.words.split()}
+    assert {"one", "two", "three", "four", "five", "six", "no", "roll"} <= read
+    assert len({p.game for p in prompts}) >= 4
+    assert enrolment.prompts() == prompts  # the same for every trainee
 
 
 def some_transform(seed: int = 3) -> Transform:
