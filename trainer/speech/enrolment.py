@@ -49,7 +49,7 @@ CALLS = 20
 PASSES = 2
 #: the model's streams and their length (its feat.params: `-svspec 0-12/13-25/26-38`)
 STREAMS, DIM = 3, 13
-#: the largest magnitude of a number in a transform file (an estimate's are under 100)
+#: the largest magnitude of a number in a transform file (the benchmark's voices' are under 5)
 LIMIT = 1e4
 #: the largest transform file read (one written here takes about 6 KB)
 FILE_CAP = 64 * 1024
