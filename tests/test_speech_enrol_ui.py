@@ -123,8 +123,8 @@ def test_a_voice_taught_from_wav_files_is_kept_and_the_settings_say_so(qtbot, wi
     assert not dialog.again.isEnabled() and dialog.busy.isVisible()
     qtbot.waitUntil(lambda: dialog.result is not None and dialog.result != "fitting",
                     timeout=60000)
-    assert dialog.result == "kept", dialog.progress.text()
-    assert dialog.progress.text().startswith("Your voice is kept (")
+    assert dialog.result == "kept", dialog.outcome.text()
+    assert dialog.outcome.text().startswith("Your voice is kept (")
     kept = voice_file(tmp_path)
     assert Transform.read(kept).A.shape == (STREAMS, DIM, DIM)
     qtbot.mouseClick(dialog.cancel, Qt.MouseButton.LeftButton)  # now Close
@@ -218,7 +218,7 @@ def test_readings_that_are_not_the_calls_keep_nothing_and_say_why(qtbot, monkeyp
     dialog = open_enrolment(qtbot, row, tones(tmp_path, 20))
     read_all(qtbot, dialog)
     qtbot.waitUntil(lambda: dialog.result not in (None, "fitting"), timeout=60000)
-    said = dialog.progress.text()
+    said = dialog.outcome.text()
     assert said.startswith("Nothing was kept: 0 of 20 calls were heard as their words"), said
     from ui.qt import Qt
 
@@ -270,7 +270,8 @@ def test_a_damaged_voice_is_said_once_and_the_calls_are_heard_without_it(
     assert kept.name in said
     assert said.count("✔ Right") >= len(owed) and "✘" not in said
     row = settings(qtbot, window)
-    assert row.line.text().startswith("Your voice for this microphone cannot be used")
+    assert row.line.text().startswith("Your voice for The computer's default cannot be used")
+    assert row.line.toolTip().startswith("Your voice for this microphone cannot be used (")
 
 
 def test_without_a_way_to_hear_calls_the_button_is_off_saying_why(qtbot, window):

@@ -52,15 +52,18 @@ class VoiceRow(QWidget):
         self.microphone = microphone
         self.services = getattr(window, "services", None)
         self.dialog: EnrolDialog | None = None
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
         self.line = QLabel()
         self.line.setWordWrap(True)
         self.line.setAccessibleName("Your voice")
         self.teach = QPushButton("&Teach it my voice…")
         self.teach.clicked.connect(self.open_dialog)
-        row.addWidget(self.line, 1)
+        row = QHBoxLayout()
         row.addWidget(self.teach)
+        row.addStretch(1)
+        column.addWidget(self.line)
+        column.addLayout(row)
         self.refresh()
 
     def refresh(self) -> None:
@@ -77,8 +80,10 @@ class VoiceRow(QWidget):
             return
         name = self.microphone()[1]
         usable, why = voice_for(path)
+        self.line.setToolTip(why or "")  # the file and its problem, whole
         if why is not None:
-            self.line.setText(why)
+            self.line.setText(f"Your voice for {name} cannot be used (its file is damaged): your "
+                              "calls are heard with the recogniser's own model. Teach it again.")
         elif usable is None:
             self.line.setText(f"Not taught your voice for {name}: your calls are heard with the "
                               "recogniser's own model.")
@@ -120,17 +125,19 @@ class EnrolDialog(QDialog):
             lambda: MicrophoneInput(microphone))
 
         column = QVBoxLayout(self)
-        intro = QLabel("Read each call aloud as it is written, as you call at the table, where "
-                       "you practise. Your voice is kept on this computer for this microphone, "
-                       "and nothing is sent anywhere.")
+        intro = QLabel("Read each call aloud as you would call it at the table, where you "
+                       "practise. Your voice is kept on this computer, for this microphone only; "
+                       "nothing is sent anywhere.")
         intro.setWordWrap(True)
         self.progress = QLabel()
         self.progress.setAccessibleName("Progress")
         self.words = QLabel()
         self.words.setObjectName("enrolPrompt")
         self.words.setWordWrap(True)
-        self.words.setStyleSheet(f"font-size: {points(24)}; font-weight: 600;")
+        self.words.setStyleSheet(f"font-size: {points(22)}; font-weight: 600;")
         self.words.setAccessibleName("Read aloud")
+        self.words.ensurePolished()  # its style sheet's font, measured: room for two lines
+        self.words.setMinimumHeight(2 * self.words.fontMetrics().lineSpacing() + 8)
         self.call = QLabel()  # the call, as the engine words it, and its game
         self.meter = CallMeter()
         self.meter.show()
@@ -138,6 +145,9 @@ class EnrolDialog(QDialog):
         self.busy.setRange(0, 0)
         self.busy.setTextVisible(False)
         self.busy.hide()
+        self.outcome = QLabel()  # what the fitting came to
+        self.outcome.setWordWrap(True)
+        self.outcome.hide()
         self.again = QPushButton("&Again")
         self.again.setToolTip("Read this call again (Alt+A)")
         self.again.clicked.connect(self.listen)
@@ -154,11 +164,12 @@ class EnrolDialog(QDialog):
             b.setAutoDefault(False)
             buttons.addWidget(b)
         self.next.setDefault(True)
-        for w in (intro, self.progress, self.words, self.call, self.meter, self.busy):
+        for w in (intro, self.progress, self.words, self.call, self.meter, self.busy,
+                  self.outcome):
             column.addWidget(w)
         column.addStretch(1)
         column.addLayout(buttons)
-        self.setMinimumWidth(640)
+        self.setMinimumWidth(720)
         self.show_prompt()
 
     def showEvent(self, event) -> None:
@@ -179,6 +190,13 @@ class EnrolDialog(QDialog):
         self.call.setText(f"{GAME_NAMES[p.game]}: {p.call.text}")
         self.next.setText("&Finish" if self.at == len(self.prompts) - 1 else "&Next")
         self.next.setEnabled(False)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Tall enough for the prompt's wrapped lines (a dialog's least height counts one)."""
+        needed = self.layout().heightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     def listen(self) -> None:
         """Listen for the call shown (again, from the start)."""
@@ -269,8 +287,13 @@ class EnrolDialog(QDialog):
                 self.result = "kept"
         if self.result != "kept":
             self.result = said
-        self.progress.setText(said)
-        self.progress.setWordWrap(True)
+        self.outcome.setObjectName("ok" if self.result == "kept" else "wrong")
+        self.outcome.setText(said)
+        self.outcome.style().polish(self.outcome)  # its colour, by its name
+        self.outcome.show()
+        self._fit_height()
+        for w in (self.progress, self.words, self.call, self.again, self.next):
+            w.hide()
         self.cancel.setText("Close")
         self.cancel.setToolTip("")
         self.cancel.setFocus()
