@@ -70,13 +70,19 @@ def settings(qtbot, window):
     return dialog.voice
 
 
-def open_enrolment(qtbot, row, files):
-    """The Teach it my voice… button clicked, the dialog's readings given `files`."""
+def open_enrolment(qtbot, row, files, keys: bool = False):
+    """The Teach it my voice… button clicked (or reached with the keys: focused, Space), the
+    dialog's readings given `files`."""
     from ui.qt import Qt
     from ui.speech.audio import wav_inputs
 
     assert row.teach.isEnabled(), row.line.text()
-    qtbot.mouseClick(row.teach, Qt.MouseButton.LeftButton)
+    if keys:
+        row.teach.setFocus()
+        qtbot.keyClick(row.teach, Qt.Key.Key_Space)
+    else:
+        qtbot.mouseClick(row.teach, Qt.MouseButton.LeftButton)
+    assert row.dialog is not None
     dialog = row.dialog
     dialog.inputs = wav_inputs(files)  # before the first reading starts (from the event loop)
     qtbot.waitExposed(dialog)
@@ -153,7 +159,7 @@ def test_the_keys_read_again_go_on_and_cancel_keeping_nothing(qtbot, monkeypatch
     plan = Plan(*["right"] * 10)
     install(monkeypatch, plan)
     row = settings(qtbot, window)
-    dialog = open_enrolment(qtbot, row, tones(tmp_path, 10))
+    dialog = open_enrolment(qtbot, row, tones(tmp_path, 10), keys=True)
     read_one(qtbot, dialog)
     qtbot.keyClick(dialog, Qt.Key.Key_Return)  # Next, the default button
     assert dialog.progress.text() == "2 of 20"

@@ -4,7 +4,8 @@ the window repaints under a busy cursor and a line says what is being done.
 
 The caller gets the work's answer, or its exception, on the GUI thread, as if it had called it
 there. Meanwhile no input reaches the window (the work was asked for by a click whose answer is
-awaited), but it paints, and timers run."""
+awaited), but it paints, and timers run. Work the window goes on beside (a trainee's voice
+fitted, ui.speech.enrolling, whose Cancel drops the answer) is `in_background`."""
 
 from __future__ import annotations
 

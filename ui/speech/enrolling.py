@@ -57,7 +57,7 @@ class VoiceRow(QWidget):
         self.line = QLabel()
         self.line.setWordWrap(True)
         self.line.setAccessibleName("Your voice")
-        self.teach = QPushButton("&Teach it my voice…")
+        self.teach = QPushButton("Teach &it my voice…")
         self.teach.clicked.connect(self.open_dialog)
         row = QHBoxLayout()
         row.addWidget(self.teach)
