@@ -29,19 +29,21 @@ class Verdict:
 class Plan:
     """What each listener made hears, in turn: "right", "unclear", "none", "refuse" (the
     listener is not made), or any other text, heard as a wrong call. `made` keeps each
-    listener's (game, expected)."""
+    listener's (game, expected), `voices` the trainee's voice file each was given (or None)."""
 
     def __init__(self, *heard: str):
         self.heard = list(heard)
         self.made: list[tuple[str, str]] = []
+        self.voices: list = []
 
 
 class Listener:
     plan: Plan
 
-    def __init__(self, game: str, expected: str, *, allowed=None):
+    def __init__(self, game: str, expected: str, *, allowed=None, voice=None):
         self.game, self.expected = game, expected
         self.plan.made.append((game, expected))
+        self.plan.voices.append(voice)
         self.heard = self.plan.heard.pop(0) if self.plan.heard else "none"
         if self.heard == "refuse":  # as the recogniser refuses a call it does not know
             raise ValueError(f"expected: {expected!r} is not a call of this game")

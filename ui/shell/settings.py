@@ -2,8 +2,8 @@
 class), its value, where it comes from, and whether the machine file locks it. A change applies
 at once (the data folder from the next start); a locked setting cannot be changed here or
 anywhere else in the app; "Follow the school" (or "Use the default") drops the user's own
-choice. Below them, spoken calls' own: the microphone, and whether the trainee's calls are kept
-(ui.speech.keeping)."""
+choice. Below them, spoken calls' own: the microphone, whether the trainee's calls are kept
+(ui.speech.keeping), and their voice (ui.speech.enrolling)."""
 
 from __future__ import annotations
 
@@ -98,6 +98,7 @@ class SettingsDialog(QDialog):
             self.origins[key] = said
         self._microphone_row(grid, len(KEYS) * 2)
         self._kept_calls_row(grid, len(KEYS) * 2 + 2)
+        self._voice_row(grid, len(KEYS) * 2 + 3)
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
         self.problem = QLabel()
@@ -161,6 +162,16 @@ class SettingsDialog(QDialog):
         # in the fields' column only, its edges theirs (across the column of Follow the school
         # buttons too, it passed their right edge by the grid's spacing)
         grid.addWidget(self.kept_calls, row, 1)
+
+    def _voice_row(self, grid: QGridLayout, row: int) -> None:
+        """Teach it my voice (ui.speech.enrolling), and whether the trainee has a voice for the
+        microphone chosen: under Keep my spoken calls, and again when another is chosen."""
+        from ui.speech.enrolling import VoiceRow
+
+        self.voice = VoiceRow(self.window, lambda: (self.microphone.currentData() or None,
+                                                    self.microphone.currentText()))
+        self.microphone.activated.connect(lambda _: self.voice.refresh())
+        grid.addWidget(self.voice, row, 1)
 
     def refresh(self) -> None:
         """Every row again, from the settings as they now are."""
