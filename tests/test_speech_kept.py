@@ -80,9 +80,16 @@ def test_consent_is_a_file_and_delete_all_keeps_it(tmp_path):
     assert kept.consented(where)
     for _ in range(3):
         keep(where)
+    voice = where / "voice Microphone 1a2b3c4d.mllr"  # a trainee's voice, and its half written
+    voice.write_text("kept")
+    voice.with_name(voice.name + ".part").write_text("being written")
     assert kept.count(where) == 3
     assert kept.delete_all(where) == 3
     assert kept.count(where) == 0 and kept.consented(where)
+    assert sorted(p.name for p in where.iterdir() if p.name != kept.CONSENT) == [
+        voice.name, voice.name + ".part"]
+    voice.unlink()
+    voice.with_name(voice.name + ".part").unlink()
     kept.consent(where, False, "Rosa Diaz")
     assert not kept.consented(where) and list(where.iterdir()) == []
 
