@@ -290,3 +290,23 @@ def test_without_a_way_to_hear_calls_the_button_is_off_saying_why(qtbot, window)
     row = settings(qtbot, window)
     assert not row.teach.isEnabled()
     assert row.line.text() == f"Your voice cannot be taught here: {problem}"
+
+
+def test_forget_my_voice_deletes_it_after_a_question(qtbot, window, tmp_path, hear_from):
+    """The voice is made from the trainee's own: Forget my voice deletes it (No keeps it), and the
+    line and the button say so."""
+    from tests.support.screens import answer_with
+    from ui.qt import Qt
+
+    kept = voice_file(tmp_path)
+    some_transform().write(kept)
+    row = settings(qtbot, window)
+    assert row.forget.isEnabled() and row.line.text().startswith("Taught your voice for")
+    asked = answer_with("&No")
+    qtbot.mouseClick(row.forget, Qt.MouseButton.LeftButton)
+    assert asked and "Delete your voice for The computer's default?" in asked[0]
+    assert kept.exists()
+    answer_with("&Yes")
+    qtbot.mouseClick(row.forget, Qt.MouseButton.LeftButton)
+    assert not kept.exists() and not row.forget.isEnabled()
+    assert row.line.text().startswith("Not taught your voice for The computer's default")

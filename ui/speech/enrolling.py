@@ -17,6 +17,7 @@ from ui.qt import (
     QDialog,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QTimer,
@@ -59,8 +60,13 @@ class VoiceRow(QWidget):
         self.line.setAccessibleName("Your voice")
         self.teach = QPushButton("Teach &it my voice…")
         self.teach.clicked.connect(self.open_dialog)
+        self.forget = QPushButton("Forget m&y voice…")
+        self.forget.setToolTip("Delete the voice taught for this microphone (it is made from your "
+                               "voice and kept only on this computer)")
+        self.forget.clicked.connect(self.forget_voice)
         row = QHBoxLayout()
         row.addWidget(self.teach)
+        row.addWidget(self.forget)
         row.addStretch(1)
         column.addWidget(self.line)
         column.addLayout(row)
@@ -73,6 +79,7 @@ class VoiceRow(QWidget):
         path = None if problem else voice_path(self.services,
                                                    microphone_in_use(self.microphone()[0]))
         self.teach.setEnabled(problem is None)
+        self.forget.setEnabled(path is not None and path.exists())
         self.teach.setToolTip(problem or "Read 20 calls aloud: your calls are then heard with "
                                          "the recogniser fitted to your voice")
         if problem is not None:
@@ -90,6 +97,23 @@ class VoiceRow(QWidget):
         else:
             self.line.setText(f"Taught your voice for {name} on {taught_on(path)}: your calls "
                               "are heard with it.")
+
+    def forget_voice(self) -> None:
+        """Delete the trainee's voice for the microphone chosen, after a question."""
+        path = voice_path(self.services, microphone_in_use(self.microphone()[0]))
+        asked = QMessageBox.question(
+            self, "Forget your voice",
+            f"Delete your voice for {self.microphone()[1]}? Your calls are then heard with the "
+            "recogniser's own model until it is taught again.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        if asked == QMessageBox.StandardButton.Yes:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as e:
+                self.line.setText(f"Your voice was not deleted: {e.strerror or e} ({path}).")
+                return
+        self.refresh()
 
     def open_dialog(self) -> None:
         """The enrolment, over the settings (window-modal); the line again once it closes."""
