@@ -675,6 +675,8 @@ class HitItem(QGraphicsItem):
         self._path = path
         self._bounds = path.boundingRect()  # asked for at every repaint: worked out once
         self.key = (seat, bet)
+        # it paints nothing: a repaint passes it by (a click and a tooltip still find it)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         if tooltip:
             self.setToolTip(tooltip)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
