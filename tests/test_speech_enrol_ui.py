@@ -210,6 +210,7 @@ def test_cancel_while_the_voice_is_fitted_keeps_nothing(qtbot, monkeypatch, wind
     qtbot.waitUntil(lambda: row.dialog is None)
     release.set()
     qtbot.wait(400)  # the estimate's answer, dropped
+    dialog._fitted(slow_estimate([]), None)  # and an answer that reaches the dialog all the same
     assert not voice_file(tmp_path).exists()
     assert row.line.text().startswith("Not taught your voice")
 
@@ -310,3 +311,49 @@ def test_forget_my_voice_deletes_it_after_a_question(qtbot, window, tmp_path, he
     qtbot.mouseClick(row.forget, Qt.MouseButton.LeftButton)
     assert not kept.exists() and not row.forget.isEnabled()
     assert row.line.text().startswith("Not taught your voice for The computer's default")
+
+
+def test_a_voice_gone_between_its_check_and_its_reading_is_said_and_calls_are_heard(
+        qtbot, monkeypatch, window, tmp_path):
+    """Forgotten (or taught again) in the moment between the check of the file and the
+    recogniser's reading of it: the call is heard with the model's own, said once."""
+    import ui.speech.keeping
+
+    kept = voice_file(tmp_path)
+    some_transform().write(kept)
+    checked = ui.speech.keeping.voice_for
+
+    def then_forgotten(path):
+        out = checked(path)
+        kept.unlink(missing_ok=True)
+        return out
+
+    monkeypatch.setattr(ui.speech.keeping, "voice_for", then_forgotten)
+    screen, owed, plan = play(qtbot, monkeypatch, window, tmp_path)
+    assert plan.voices == [None] * len(owed) and owed
+    said = "".join(screen.feedback.entries)
+    assert said.count("Your voice for this microphone cannot be used (") == 1
+    assert said.count("✔ Right") >= len(owed) and "✘" not in said
+
+
+def test_a_trainee_folder_that_cannot_be_read_is_said_not_a_traceback(qtbot, monkeypatch, window,
+                                                                     tmp_path, hear_from):
+    """Path.exists raises where a folder may not be read (a school's share, another account's
+    folder): the settings open and say so, and the calls are heard with the model's own."""
+    import pathlib
+
+    folder = voice_file(tmp_path).parent
+    exists = pathlib.Path.exists
+
+    def denied(self, *args, **kwargs):
+        if self.parent == folder:
+            raise PermissionError(13, "Permission denied", str(self))
+        return exists(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "exists", denied)
+    row = settings(qtbot, window)
+    assert row.line.text().startswith("Your voice for The computer's default cannot be used")
+    assert "Permission denied" in row.line.toolTip()
+    screen, owed, plan = play(qtbot, monkeypatch, window, tmp_path)
+    assert plan.voices == [None] * len(owed) and owed
+    assert "".join(screen.feedback.entries).count("cannot be read: Permission denied") == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import array
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 
 SAMPLE_RATE = 16_000
@@ -41,6 +42,10 @@ class Listener:
     plan: Plan
 
     def __init__(self, game: str, expected: str, *, allowed=None, voice=None):
+        if voice is not None and not Path(voice).is_file():  # as the recogniser reads it
+            from trainer.errors import RequestError
+
+            raise RequestError(str(voice), "no such file")
         self.game, self.expected = game, expected
         self.plan.made.append((game, expected))
         self.plan.voices.append(voice)

@@ -97,9 +97,9 @@ def _when_done(parent, worker: threading.Thread | None, out: dict,
 
 def in_background(parent, work: Callable[[], T],
                   report: Callable[[object, BaseException | None], None]) -> None:
-    """`work()` on a thread of its own while the window goes on taking input (its own line says
-    the work is under way, and a Cancel there drops the answer); `report(value, error)` on the
-    GUI thread once it has ended, as `Cancelled.when_done` reports."""
+    """`work()` on a thread of its own while the window goes on taking input; `report(value,
+    error)` on the GUI thread once it has ended, as `Cancelled.when_done` reports, while `parent`
+    lives (the caller says the work is under way, and drops an answer it no longer wants)."""
     out: dict = {}
     worker = _worker(work, out)
     worker.start()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from trainer import spoken
+from trainer import RequestError, spoken
 from trainer.progress import Mode
 from ui.qt import QApplication, QHBoxLayout, QLabel, QObject, QProgressBar, QWidget, Signal
 from ui.speech.audio import AudioInput, MicrophoneInput, wav_inputs
@@ -146,9 +146,15 @@ class SpokenCalls(QObject):
 
         def listen():
             voice, why = voice_for(voice_path(services, microphone))
+            if why is None and voice is not None:
+                try:
+                    return spoken.engine().Listener(game, expected, voice=voice)
+                except RequestError as e:  # changed since it was read: taught again, forgotten
+                    why = (f"Your voice for this microphone cannot be used ({e}); your calls "
+                           "are heard with the recogniser's own model.")
             if why is not None:
                 self._voice_refused.emit(why)
-            return spoken.engine().Listener(game, expected, voice=voice)
+            return spoken.engine().Listener(game, expected)
 
         return listen
 

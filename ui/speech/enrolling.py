@@ -39,8 +39,20 @@ FITTING = "Fitting the recogniser to your voice (a few seconds)…"
 
 
 def taught_on(path: Path) -> str:
-    made = datetime.fromtimestamp(path.stat().st_mtime)
+    try:
+        made = datetime.fromtimestamp(path.stat().st_mtime)
+    except OSError:  # gone or unreadable since it was read
+        return "a day it no longer says"
     return f"{made:%d %b %Y} at {made:%H:%M}"
+
+
+def _exists(path: Path) -> bool:
+    """Whether there is a file at `path`; True where its folder cannot be read (there may be,
+    and Forget my voice then says why it cannot delete it)."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
 
 
 class VoiceRow(QWidget):
@@ -79,7 +91,7 @@ class VoiceRow(QWidget):
         path = None if problem else voice_path(self.services,
                                                    microphone_in_use(self.microphone()[0]))
         self.teach.setEnabled(problem is None)
-        self.forget.setEnabled(path is not None and path.exists())
+        self.forget.setEnabled(path is not None and _exists(path))
         self.teach.setToolTip(problem or "Read 20 calls aloud: your calls are then heard with "
                                          "the recogniser fitted to your voice")
         if problem is not None:
@@ -89,8 +101,9 @@ class VoiceRow(QWidget):
         usable, why = voice_for(path)
         self.line.setToolTip(why or "")  # the file and its problem, whole
         if why is not None:
-            self.line.setText(f"Your voice for {name} cannot be used (its file is damaged): your "
-                              "calls are heard with the recogniser's own model. Teach it again.")
+            self.line.setText(f"Your voice for {name} cannot be used (its file is damaged or "
+                              "cannot be read): your calls are heard with the recogniser's own "
+                              "model. Teach it again.")
         elif usable is None:
             self.line.setText(f"Not taught your voice for {name}: your calls are heard with the "
                               "recogniser's own model.")
@@ -110,6 +123,7 @@ class VoiceRow(QWidget):
         if asked == QMessageBox.StandardButton.Yes:
             try:
                 path.unlink(missing_ok=True)
+                path.with_name(path.name + ".part").unlink(missing_ok=True)  # a write cut short
             except OSError as e:
                 self.line.setText(f"Your voice was not deleted: {e.strerror or e} ({path}).")
                 return

@@ -65,8 +65,12 @@ def voice_for(path: Path | None) -> tuple[Path | None, str | None]:
     call is heard with the model's own; (None, None) where there is none."""
     from trainer import RequestError, voice_enrolment
 
-    if path is None or not path.exists():
-        return None, None
+    try:
+        if path is None or not path.exists():
+            return None, None
+    except OSError as e:  # a folder this account may not read (Path.exists raises then)
+        return None, (f"Your voice for this microphone cannot be used ({path}: cannot be read: "
+                      f"{e.strerror or e}); your calls are heard with the recogniser's own model.")
     try:
         voice_enrolment.Transform.read(path)
     except RequestError as e:

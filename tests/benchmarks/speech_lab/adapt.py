@@ -35,8 +35,10 @@ import decode  # beside this script: its folder is on the path when it runs
 import numpy as np
 import pocketsphinx as ps
 
+# the product's statistics and solve; the alignment below is the study's own (its decoder
+# settings and --frontend wiener), as it ran
 from trainer.speech import acoustic
-from trainer.speech import enrolment as product  # the estimate, as the product makes it
+from trainer.speech import enrolment as product
 
 OUT = Path("/tmp/speech-lab")
 ENROL = 20
