@@ -8,6 +8,13 @@ bundle`), and for each distribution writes its name, version, licence and home, 
 files its wheel carries, and the compiled libraries it carries beside its modules. What no
 metadata says is in packaging/licences/ and named in BESIDE: Qt inside PySide6-Essentials (its
 wheel carries no licence text), the PostgreSQL pgserver carries, Python itself, and the fonts.
+
+Two things a wheel carries have a licence of their own that its metadata does not name, and each
+is written from the installed files: FFmpeg's libraries, which PySide6's Qt Multimedia carries as
+its back end (`ffmpeg`: each library states its licence and its build's configuration in itself,
+read from its bytes; the text of that licence is in packaging/licences/, chosen by what the
+libraries state: FFMPEG_TEXTS), and pocketsphinx's English model (`CARRIED`: the licence in its
+folder, read from the wheel).
 """
 
 from __future__ import annotations
@@ -38,6 +45,23 @@ BESIDE = {
     "pgserver": ("PostgreSQL 16 (its server, libraries and share/ tree, in pgserver/pginstall): "
                  "the PostgreSQL License", ("PostgreSQL.txt",)),
 }
+#: files a distribution carries whose licence is not its own, found by their path in the wheel:
+#: what they are, and the files that hold their licence
+CARRIED = {
+    "pocketsphinx": ("pocketsphinx's US English model (acoustic model, dictionary and language "
+                     "model, in pocketsphinx/model/en-us), under its own licence",
+                     re.compile(r"pocketsphinx/model/en-us/en-us/README")),
+}
+#: FFmpeg's libraries, as PySide6 names them on each OS (libavcodec.so.61, avcodec-61.dll,
+#: libavcodec.61.dylib)
+FFMPEG_LIBRARY = re.compile(r"^(?:lib)?(avcodec|avformat|avutil|swresample|swscale|avfilter|avdevice|"
+                            r"postproc)[-.]")
+#: what each FFmpeg library says of itself (its `*_license()` and `av_version_info()`)
+FFMPEG_STATES = re.compile(rb"\0(lib\w+) license: ([ -~]+)\0")
+FFMPEG_VERSION = re.compile(rb"\0FFmpeg version ([ -~]+)\0")
+FFMPEG_CONFIGURATION = re.compile(rb"\0(--[ -~]*--prefix[ -~]*)\0")
+#: the licence an FFmpeg library states, and the file of its text in packaging/licences/
+FFMPEG_TEXTS = {"LGPL version 2.1 or later": "LGPL-2.1.txt"}
 SEPARATOR = "=" * 78
 
 
@@ -113,6 +137,63 @@ def libraries(dist: metadata.Distribution) -> list[str]:
                    and not f.parts[-1].endswith(".py")})
 
 
+def carried(dist: metadata.Distribution) -> tuple[str, list[tuple[str, str]]]:
+    """What `dist` carries under a licence of its own (CARRIED), and the texts of that licence
+    as its wheel has them; SystemExit when they are not where CARRIED says."""
+    said, where = CARRIED.get(key(dist.metadata["Name"]), ("", None))
+    if where is None:
+        return "", []
+    texts = [(str(f), Path(str(dist.locate_file(f))).read_text(encoding="utf-8", errors="replace"))
+             for f in dist.files or () if where.fullmatch(str(f))]
+    if not texts:
+        raise SystemExit(f"{dist.metadata['Name']} {dist.version} carries no file {where.pattern}: "
+                         "the licence of what it carries must be found again (packaging/notices.py, CARRIED)")
+    return said, texts
+
+
+def ffmpeg(dists: list[metadata.Distribution]) -> str | None:
+    """The notice of FFmpeg's libraries where a distribution carries them, written from what
+    each library states of itself; SystemExit when one states a licence FFMPEG_TEXTS has no text
+    for (a build with --enable-gpl, say)."""
+    found: dict[str, tuple[str, str]] = {}  # library: its licence, and where it is
+    version = configuration = ""
+    carriers = set()
+    for dist in dists:
+        for f in dist.files or ():
+            match = FFMPEG_LIBRARY.match(f.parts[-1])
+            if match is None or f"lib{match.group(1)}" in found or f.parts[-1].endswith(".py"):
+                continue
+            path = Path(str(dist.locate_file(f)))
+            if not path.is_file() or path.is_symlink():
+                continue
+            data = path.read_bytes()
+            for name, licence in FFMPEG_STATES.findall(data):
+                found.setdefault(name.decode(), (licence.decode(), str(f.parent)))
+            if (v := FFMPEG_VERSION.search(data)) is not None:
+                version = v.group(1).decode()
+            if (c := FFMPEG_CONFIGURATION.search(data)) is not None:
+                configuration = c.group(1).decode()
+            carriers.add(f"{dist.metadata['Name']} {dist.version}")
+    if not found:
+        return None
+    unknown = sorted({licence for licence, _ in found.values()} - set(FFMPEG_TEXTS))
+    if unknown:
+        raise SystemExit(f"FFmpeg's libraries state {', '.join(unknown)}, for which packaging/licences "
+                         "has no text (packaging/notices.py, FFMPEG_TEXTS)")
+    lines = [f"Licence: {name}: {licence} (as the library states it)" for name, (licence, _) in
+             sorted(found.items())]
+    folders = sorted({where for _, where in found.values()})
+    lines += [f"Carried by: {', '.join(sorted(carriers))}, in {', '.join(folders)} "
+              "(Qt Multimedia's back end)",
+              "Home: https://ffmpeg.org (its source: https://ffmpeg.org/download.html)"]
+    if configuration:
+        lines.append(f"Built with: {configuration}")
+    texts = [(FFMPEG_TEXTS[licence], (LICENCES / FFMPEG_TEXTS[licence]).read_text(encoding="utf-8"))
+             for licence in sorted({licence for licence, _ in found.values()})]
+    return section(f"FFmpeg {version or '(its version not stated)'} ({', '.join(sorted(found))})",
+                   lines, texts)
+
+
 def python_licence() -> str:
     for folder in (Path(sysconfig.get_paths()["stdlib"]), Path(sys.base_prefix)):
         if (folder / "LICENSE.txt").is_file():
@@ -156,7 +237,13 @@ def notices() -> str:
         if said:
             lines.append(f"Also: {said}")
         texts += [(f, (LICENCES / f).read_text(encoding="utf-8")) for f in files]
+        what, theirs = carried(dist)
+        if what:
+            lines.append(f"Also: {what}")
+            texts += theirs
         parts.append(section(f"{name} {dist.version}", lines, texts))
+    if (notice := ffmpeg(dists)) is not None:
+        parts.append(notice)
     fonts = ROOT / "resources" / "fonts" / "LICENSE"
     parts.append(section("DejaVu fonts 2.37 (resources/fonts)",
                          ["Licence: the Bitstream Vera and Arev fonts licences"],

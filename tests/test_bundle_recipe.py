@@ -52,12 +52,30 @@ def fake_pyinstaller(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "PyInstaller.depend.bindepend", bindepend)
 
 
+#: plugin folders PyInstaller's hook for QtGui brings whole, into PySide6/Qt/plugins/ (Linux)
+HOOKED_PLUGINS = ("imageformats", "platforminputcontexts")
+
+
+def hooked_plugins() -> list[tuple[str, str]]:
+    """As PyInstaller's hook for QtGui: every plugin of HOOKED_PLUGINS installed, with its folder
+    in the bundle."""
+    import PySide6
+    from PySide6.QtCore import QLibraryInfo
+
+    root = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+    site = Path(PySide6.__file__).resolve().parent.parent
+    return [(str(f), f.parent.resolve().relative_to(site).as_posix())
+            for kind in HOOKED_PLUGINS if (root / kind).is_dir()
+            for f in sorted((root / kind).iterdir()) if f.is_file()]
+
+
 class Analysis:
     """PyInstaller's Analysis as far as the spec uses it: its tables of (name in the bundle, file,
-    kind), from what it is given."""
+    kind), from what it is given and what PyInstaller's hooks add (`hooked_plugins`)."""
 
     def __init__(self, scripts, *, hiddenimports, datas, excludes, binaries=(), **_):
         self.hiddenimports, self.excludes = list(hiddenimports), list(excludes)
+        binaries = [*binaries, *hooked_plugins()]
         self.binaries = [(f"{d}/{Path(s).name}", s, "BINARY") for s, d in binaries]
         self.datas = [(f"{d}/{Path(s).name}", s, "DATA") for s, d in datas]
         self.pure, self.scripts = [], []
@@ -139,3 +157,46 @@ def test_the_sound_and_speech_plugins_are_kept_and_the_silent_engine_left_out(re
         assert found, kind
         assert {n for n in found if "mock" not in n} <= kept, kind
     assert not [n for n in kept if "texttospeech_mock" in n]
+
+
+#: the screens the app is drawn on to see what it loads (every kind: tables, charts, the class,
+#: an exam's result, the supervise screen)
+DRAWN = ("practice", "table-pai-gow-dice", "progress", "class", "exam-result", "rules", "supervise")
+
+
+@pytest.mark.qt  # the app, drawn in a program of its own, whose code the markers cannot read
+def test_the_app_reads_no_image_format_but_svg_and_loads_no_virtual_keyboard(tmp_path):
+    """What the recipe leaves out, the app never loads: drawn on screens of every kind, with its
+    speech modules loaded, it loads of Qt's image formats SVG's alone (its icon; its PNGs are
+    Qt's own), not Qt Pdf, nor the virtual keyboard (Linux: the process's mapped files)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the libraries a process loaded are read from /proc/self/maps (Linux)")
+    code = ("import sys; from ui.shell.app import run; import ui.qt as q\n"
+            "for s in sys.argv[2:]: run(screenshot=f'{sys.argv[1]}/{s}.png', screen=s)\n"
+            "q.multimedia().QMediaDevices.audioInputs(); q.texttospeech()\n"
+            "print(*sorted({l.split()[-1] for l in open('/proc/self/maps') if 'PySide6' in l}))")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path), *DRAWN], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
+                               "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    loaded = [Path(f) for f in done.stdout.split()]
+    assert len(list(tmp_path.glob("*.png"))) == len(DRAWN)
+    formats = {f.name for f in loaded if f.parent.name == "imageformats"}
+    assert formats == {"libqsvg.so"}
+    assert not [f.name for f in loaded if "Pdf" in f.name or "VirtualKeyboard" in f.name]
+    assert not [f.name for f in loaded if f.parent.name == "platforminputcontexts" and "virtual" in f.name]
+
+
+def test_what_the_app_never_loads_is_left_out_and_what_it_may_load_kept(recipe):
+    """PDF's image format (which brings Qt Pdf) and the virtual keyboard's input context (which
+    brings Qt Virtual Keyboard) are left out; SVG's format and a PC keyboard's input contexts
+    (compose, IBus), which the app loads, are kept (the names the spec leaves out are Linux's)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the spec names the plugins it leaves out as Linux names them")
+    kept = {Path(name).name for name, _src, _kind in recipe.binaries}
+    installed = {Path(src).name for src, _folder in hooked_plugins()}
+    assert {"libqpdf.so", "libqtvirtualkeyboardplugin.so"} <= installed
+    assert "libqpdf.so" not in kept and "libqtvirtualkeyboardplugin.so" not in kept
+    assert {"libqsvg.so", "libcomposeplatforminputcontextplugin.so",
+            "libibusplatforminputcontextplugin.so"} <= kept

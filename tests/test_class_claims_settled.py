@@ -21,10 +21,10 @@ from psycopg.types.json import Jsonb
 
 from tests.support.class_server import T0, progress_file, push_all
 from tests.support.command import run_here
+from tests.support.export_memory import exported, peak, pushed_findings
 from tests.support.live_class import WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
 from tests.test_class_identity import an_attempt, squat, uid_of
 from tests.test_class_supervised import send, supervise
-from tests.test_handoff_streamed import peak
 from trainer.classes.server.logins import class_login, enrol_workstation
 from trainer.classes.workstation import results
 from trainer.classes.workstation.classview import server_class_overview
@@ -283,14 +283,15 @@ def test_bo_s_certificate_under_the_id_settled_hers_leaves_her_actor_and_its_old
 
 
 # ------------------------------------------------------------------ settled claims and rounds, streamed
-def settled_with_rounds(tmp_path, klass, claimed, attempts: int = 0, log: tuple = ()) -> None:
+def settled_with_rounds(tmp_path, klass, claimed, attempts: int = 0, findings: list | None = None) -> None:
     """test_class_claims_settled's stage (Table 4 sent Bo Chen's round under Ana's id, Di two of
-    hers), with `attempts` more of Bo's under the id, each with `log`, sent before Ana's login
-    claimed it; the claim settled hers. Di supervised two rounds, sent from her file."""
+    hers), with `attempts` more of Bo's under the id (with these `findings`, as pushed, if given),
+    sent before Ana's login claimed it; the claim settled hers. Di supervised two rounds, sent
+    from her file."""
     hers = claimed["uid"]
     more = tuple(an_attempt(claimed["bo file"], "Bo Chen", f"{n:032x}")
-                 | {"trainee_uid": hers, "started": T0 + 600 + 60 * n, "ended": T0 + 630 + 60 * n,
-                    "log": json.dumps(list(log))} for n in range(attempts))
+                 | {"trainee_uid": hers, "started": T0 + 600 + 60 * n, "ended": T0 + 630 + 60 * n}
+                 | ({} if findings is None else {"findings": findings}) for n in range(attempts))
     assert squat(claimed["table 4 address"], "Bo Chen", hers, more) == "pushed"
     claim(klass, claimed)
     done = settle(klass.address("instructor").url, hers, "--to", "claimant", "--reason", REASON)
@@ -306,7 +307,8 @@ def test_a_settled_claims_actors_and_the_rounds_are_known_before_a_line_is_read(
     from every attempt read, and the rounds were read with the attempts, flags and all, the class
     held whole. Streamed, the actors of before are the settled rows' (from the trainees and the
     claims) and the rounds come from their own table: both are whole when `streamed` returns,
-    before its first line, and no statement but the stream's own reads an attempt's row or log."""
+    before its first line, and no statement but the stream's own reads an attempt's row, and none
+    reads its log (the export writes none)."""
     from trainer.progress.handoff import Formerly
 
     settled_with_rounds(tmp_path, klass, claimed)
@@ -317,8 +319,9 @@ def test_a_settled_claims_actors_and_the_rounds_are_known_before_a_line_is_read(
             return _run(self, query, *args, **kw)
         monkeypatch.setattr(kind, "execute", execute)
 
-    def logs_read() -> list[str]:  # whole rows of the attempts, or their logs
-        return [q for q in said if "FROM attempts" in q and ("a.*" in q or " log" in q or "log," in q)]
+    def logs_read() -> list[str]:  # whole rows of the attempts, their columns, or their logs
+        return [q for q in said if "FROM attempts" in q
+                and ("a.*" in q or '"a"."uid"' in q or " log" in q or "log," in q)]
 
     formerly, rounds, left = Formerly(), [], []
     with klass.connect("instructor") as conn:
@@ -331,36 +334,36 @@ def test_a_settled_claims_actors_and_the_rounds_are_known_before_a_line_is_read(
                                                               ("Di", "pai-gow-dice")]
         assert all(r.faults for r in rounds)
         written = list(lines)
-    assert len(logs_read()) == 1 and logs_read()[0].startswith("SELECT a.* FROM attempts a"), said
+    # the stream's own read of the rows, which reads no log (the export writes none)
+    assert len(logs_read()) == 1 and logs_read()[0].startswith('SELECT "a"."id", '), said
+    assert '"a"."log"' not in logs_read()[0] and "'[]' AS log FROM attempts a" in logs_read()[0]
     assert sorted((line.trainee.name, line.trainee.uid == claimed["uid"]) for line in written) == [
         ("Ana Ruiz", True), ("Di", False), ("Di", False)]
     assert left == []
 
 
 def test_a_settled_claim_and_rounds_exported_holding_a_few_attempts(tmp_path, klass, claimed, monkeypatch):
-    """The export of a class whose settled id holds 40 of Bo's attempts of 2,000 actions each,
-    with supervised rounds: each attempt's statement on the row's actor is voided, the rounds are
-    stated, and the export, run in this process, holds a fetch or two of five attempts, not the
-    forty. Exported whole (the merge of main as it was), it held them all."""
+    """The export of a class whose settled id holds 40 of Bo's attempts of 20 findings of 4,000
+    characters each (the export reads no log), with supervised rounds: each attempt's statement
+    on the row's actor is voided, the rounds are stated, and the export, run in this process,
+    holds a fetch or two of five attempts, not the forty. Exported whole (the merge of main as it
+    was), it held them all."""
     monkeypatch.setattr(results, "ITERSIZE", 5)
-    log = tuple({"do": "pay", "round": 1 + i // 20, "at": 2.5 + i, "amount": 500 + i} for i in range(2000))
-    settled_with_rounds(tmp_path, klass, claimed, attempts=40, log=log)
+    settled_with_rounds(tmp_path, klass, claimed, attempts=40, findings=pushed_findings())
     with klass.connect("instructor") as conn:
         whole = peak(lambda: results.server_lines(conn))  # the class held whole
     out = tmp_path / "class.json"
-    done = []
-    exported = peak(lambda: done.append(run_here(
-        "export-results", "--class", klass.address("instructor").url, "--format", "xapi", "--out", str(out))))
-    assert done[0].returncode == 0, done[0].stderr
-    assert "43 attempts, 2 supervised rounds (practice)" in done[0].stdout, done[0].stdout
-    assert "after 41 voiding the statements they replace" in done[0].stdout
+    done, held = exported("--class", klass.address("instructor").url, "--format", "xapi", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "43 attempts, 2 supervised rounds (practice)" in done.stdout, done.stdout
+    assert "after 41 voiding the statements they replace" in done.stdout
     said = json.loads(out.read_text(encoding="utf-8"))
     voided = [s for s in said if s["verb"]["id"].endswith("/voided")]
     assert len(voided) == 41 and said[:41] == voided
     stated = {(s["actor"]["name"], s["actor"]["account"]["name"]) for s in said[41:]}
     assert ("Bo Chen", claimed["uid"]) not in stated and ("Ana Ruiz", claimed["uid"]) in stated
     assert sum(s["verb"]["id"].endswith("/scored") for s in said) >= 2
-    assert exported < whole / 3, f"the export took {exported:,} bytes at most; the class held whole {whole:,}"
+    assert held < whole / 3, f"the export took {held:,} bytes at most; the class held whole {whole:,}"
 
 
 @pytest.mark.usefixtures("fast_pushes")

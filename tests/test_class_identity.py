@@ -387,20 +387,20 @@ def test_the_export_refuses_the_two_name_id_and_still_holds_a_few_attempts(tmp_p
                                                                            monkeypatch):
     """The refusal of an id that carries two names needs no line of the export in memory.
     Table 4 registered Bo under "Madonna1", a certificate's own name; Cy and Di sent 40 attempts
-    of 2,000 actions each. The xAPI export, run in this process, refuses "Madonna1" by name and
-    writes the others' attempts, holding a fetch or two of five of them, never the class."""
+    of 20 findings of 4,000 characters each (the export reads no log). The xAPI export, run in
+    this process, refuses "Madonna1" by name and writes the others' attempts, holding a fetch or
+    two of five of them, never the class."""
     from tests.support.class_server import attempt
-    from tests.test_handoff_streamed import peak
+    from tests.support.export_memory import exported, findings, peak
     from trainer.classes.workstation import results
 
     monkeypatch.setattr(results, "ITERSIZE", 5)
-    log = tuple({"do": "pay", "round": 1 + i // 20, "at": 2.5 + i, "amount": 500 + i} for i in range(2000))
     path = tmp_path / "table-9.db"
     with Store.open(path) as store:
         for name in ("Cy", "Di"):
             tid = store.add_trainee(name)
             for n in range(20):
-                store.record_attempt(attempt(tid, n, log=log))
+                store.record_attempt(attempt(tid, n, findings=findings()))
     assert push_all(path, klass) == 40
     bo_file = progress_file(tmp_path / "table-4.db", {"Bo Chen": 1})
     assert squat(stage["table 4 address"], "Bo Chen", "Madonna1",
@@ -409,13 +409,11 @@ def test_the_export_refuses_the_two_name_id_and_still_holds_a_few_attempts(tmp_p
     with klass.connect("instructor") as conn:
         whole = peak(lambda: results.server_lines(conn))  # the class held whole
     out = tmp_path / "class.json"
-    done = []
-    exported = peak(lambda: done.append(run_here(
-        "export-results", "--class", klass.address("instructor").url, "--format", "xapi", "--out", str(out),
-        "--public-key", str(public_key(tmp_path, ivy)))))
-    assert done[0].returncode == 0, done[0].stderr
-    assert "40 attempts and 0 certificates" in done[0].stdout
-    assert "trainee id Madonna1 carries two names (Bo Chen, Madonna1)" in done[0].stderr
+    done, held = exported("--class", klass.address("instructor").url, "--format", "xapi", "--out", str(out),
+                          "--public-key", str(public_key(tmp_path, ivy)))
+    assert done.returncode == 0, done.stderr
+    assert "40 attempts and 0 certificates" in done.stdout
+    assert "trainee id Madonna1 carries two names (Bo Chen, Madonna1)" in done.stderr
     actors = {(s["actor"]["account"]["name"], s["actor"]["name"]) for s in json.loads(out.read_text())}
     assert {name for _, name in actors} == {"Cy", "Di"} and len(actors) == 2
-    assert exported < whole / 3, f"the export took {exported:,} bytes at most; the class held whole {whole:,}"
+    assert held < whole / 3, f"the export took {held:,} bytes at most; the class held whole {whole:,}"

@@ -1,8 +1,9 @@
 """The class server's life outside the happy path: a command killed outright leaves PostgreSQL
 running, and the next start takes it over; `class-server --stop DIR` stops it from anywhere;
-SIGHUP (the window closed) stops it cleanly; any data folder works (spaces, a path longer than a
-socket's address), for root and for a normal user; as root, a folder the server's user cannot
-reach is named and never opened, and programs it cannot reach are copied where it can."""
+SIGHUP (the window closed) and SIGTERM (a logout) stop it cleanly, none of its processes left;
+any data folder works (spaces, a path longer than a socket's address), for root and for a normal
+user; as root, a folder the server's user cannot reach is named and never opened, and programs it
+cannot reach are copied where it can."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psycopg
@@ -261,3 +263,42 @@ def test_a_normal_user_runs_the_class_server(open_folder):
     os.waitpid(child, 0)
     assert problem == b"", problem.decode()
 
+
+
+def postmasters(folder: Path) -> list[str]:
+    """The command lines of PostgreSQL's processes whose data is in `folder` (Linux: /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # not a process, or one that ended
+            continue
+        if entry.name.isdigit() and "postgres" in line and str(folder / "pgdata") in line:
+            found.append(line)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="processes are listed from /proc")
+def test_sigterm_while_the_class_is_made_stops_postgresql_and_leaves_no_process(open_folder):
+    """SIGTERM (a logout, `systemctl stop`) that comes once PostgreSQL runs but before the class
+    is ready (its process id is written then, before the class's database is made) lets the
+    start finish and then stops PostgreSQL as Ctrl+C does: none of its processes is left."""
+    folder = open_folder / "class"
+    cluster(folder)
+    proc = command("--data", str(folder), "--port", str(free_port()))
+    try:
+        pid_file = folder / "class-server.pid"
+        for _ in range(1200):
+            if pid_file.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert pid_file.exists(), proc.stderr.read()
+        assert postmasters(folder), "PostgreSQL runs once the command's process id is written"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(120) == 0, proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.stdout.read().strip().endswith("Class server stopped.")
+    assert postmasters(folder) == []
+    assert not postgres_running(folder)

@@ -528,3 +528,26 @@ def test_the_class_takes_every_game_and_mode_the_app_records(tmp_path, klass):
             one = copy.deepcopy(batch)
             one["attempts"][0].update(uid=f"g{n}", game=game, mode=mode)
             assert push(conn, one) == 1, (game, mode)
+
+
+def test_an_attempt_whose_log_the_app_cannot_read_is_exported_from_its_scores(tmp_path, klass):
+    """The class's export reads no log (trainer.classes.workstation.results): attempts whose logs
+    pass the server's check but not this app's (a key twice; an action it does not know, in a
+    round of one and a half) are written from their scores beside the others, none left out."""
+    _, batch = real_batch(tmp_path, {"Ana": 2})
+    odd = copy.deepcopy(batch)
+    odd["attempts"] = odd["attempts"][:2]
+    odd["attempts"][0].update(uid="f" * 32, log='[{"do": "pay", "round": 1, "do": "collect"}]')
+    odd["attempts"][1].update(uid="e" * 32, log='[{"do": "teleport", "round": 1.5, "seat": "x"}]')
+    with klass.connect("workstation") as conn:
+        push(conn, batch)
+        push(conn, odd)
+    with klass.connect("instructor") as conn:
+        left: list[str] = []
+        lines = server_lines(conn, left_out=left)
+    assert left == []
+    by_uid = {line.attempt.uid: line.attempt for line in lines}
+    assert {"f" * 32, "e" * 32} <= set(by_uid) and len(by_uid) == len(batch["attempts"]) + 2
+    for sent in odd["attempts"]:
+        got = by_uid[sent["uid"]]
+        assert (got.total, got.passed, got.log) == (sent["total"], sent["passed"], ())

@@ -10,11 +10,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import tracemalloc
 from dataclasses import replace
 
 from tests.support.class_server import T0, attempt, push_all
-from tests.support.command import run_here
+from tests.support.export_memory import exported, findings, peak
 from trainer.classes.server.retractions import retract
 from trainer.classes.workstation import results
 from trainer.classes.workstation.results import class_lines, server_lines
@@ -76,29 +75,17 @@ def test_the_streamed_export_is_what_the_export_held_whole_wrote(tmp_path, klass
 
 
 def test_the_export_holds_a_few_attempts_not_the_class(tmp_path, klass, monkeypatch):
-    """40 attempts of 2,000 actions each (the most the class keeps): the export, run in this
-    process, holds the attempts of a fetch or two of five, not the forty."""
+    """40 attempts of 20 findings of 4,000 characters each (the longest the class keeps; the
+    export reads no log): the export, run in this process, holds the attempts of a fetch or two
+    of five, not the forty."""
     monkeypatch.setattr(results, "ITERSIZE", 5, raising=False)  # none before the stream
-    log = tuple({"do": "pay", "round": 1 + i // 20, "at": 2.5 + i, "amount": 500 + i} for i in range(2000))
-    a_class(tmp_path, klass, {"Ana": 20, "Bo": 20}, log=log)
+    a_class(tmp_path, klass, {"Ana": 20, "Bo": 20}, findings=findings())
     with klass.connect("instructor") as conn:
         whole = peak(lambda: server_lines(conn))  # the class held whole, as the export did
-    done = []
-    exported = peak(lambda: done.append(run_here("export-results", "--class", klass.address("instructor").url,
-                                                 "--format", "csv", "--out", str(tmp_path / "class.csv"))))
-    assert done[0].returncode == 0 and "40 attempts" in done[0].stdout, done[0].stderr
-    assert exported < whole / 3, f"the export took {exported:,} bytes at most; the class held whole {whole:,}"
-
-
-def peak(call) -> int:
-    """The most memory Python held while `call` ran, above what it held before."""
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        call()
-        return tracemalloc.get_traced_memory()[1] - base
-    finally:
-        tracemalloc.stop()
+    done, held = exported("--class", klass.address("instructor").url, "--format", "csv",
+                          "--out", str(tmp_path / "class.csv"))
+    assert done.returncode == 0 and "40 attempts" in done.stdout, done.stderr
+    assert held < whole / 3, f"the export took {held:,} bytes at most; the class held whole {whole:,}"
 
 
 # --------------------------------------------------------------------------- one person each, streamed

@@ -1,6 +1,7 @@
 """THIRD-PARTY-NOTICES (packaging/notices.py): every distribution the app requires is named with
-its licence's text, Qt's and PostgreSQL's included, which no wheel's metadata carries; and the
-copy kept in the repository names the same distributions as the notices written now."""
+its licence's text, Qt's and PostgreSQL's included, which no wheel's metadata carries, and FFmpeg's
+and pocketsphinx's model's, which the wheels carry beside their code; and the copy kept in the
+repository names the same distributions as the notices written now."""
 
 from __future__ import annotations
 
@@ -39,6 +40,39 @@ def test_every_requirement_is_named_with_its_licence():
     assert "PostgreSQL Database Management System" in found["pgserver"]
     assert "Bitstream Vera Fonts Copyright" in found["dejavu"]
     assert "PYTHON SOFTWARE FOUNDATION LICENSE" in found["python"]
+
+
+#: FFmpeg's libraries Qt Multimedia loads, each stating "LGPL version 2.1 or later" in itself
+#: (`strings libavcodec.so.61` in PySide6-Addons 6.11.3 on Linux says "libavcodec license: LGPL
+#: version 2.1 or later")
+FFMPEG = ("libavcodec", "libavformat", "libavutil", "libswresample", "libswscale")
+
+
+def test_ffmpeg_and_the_speech_model_are_named_with_their_licences():
+    """What PySide6-Addons and pocketsphinx carry under licences of their own: FFmpeg, Qt
+    Multimedia's back end, under the LGPL 2.1 with its text, and the recogniser's English model,
+    under Alpha Cephei's licence, as its folder in the wheel has it."""
+    found = sections(written())
+    assert "ffmpeg" in found, "FFmpeg has no notice"
+    for library in FFMPEG:
+        assert f"Licence: {library}: LGPL version 2.1 or later (as the library states it)" in found["ffmpeg"]
+    assert "GNU LESSER GENERAL PUBLIC LICENSE\n                       Version 2.1, February 1999" \
+        in found["ffmpeg"]
+    assert "--enable-gpl" not in found["ffmpeg"] and "--enable-nonfree" not in found["ffmpeg"]
+    assert "--- pocketsphinx/model/en-us/en-us/README ---" in found["pocketsphinx"]
+    assert "Copyright (c) 2015 Alpha Cephei Inc." in found["pocketsphinx"]
+
+
+def test_a_licence_ffmpeg_states_that_has_no_text_stops_the_notices():
+    """A PySide6 whose FFmpeg states a licence packaging/licences has no text for (here: none is
+    known) stops the writing, naming it, rather than writing notices without it."""
+    code = ("import runpy, sys; ns = runpy.run_path(sys.argv[1]); ns['FFMPEG_TEXTS'].clear(); "
+            "ns['ffmpeg'](ns['closure']())")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "packaging" / "notices.py")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == ("FFmpeg's libraries state LGPL version 2.1 or later, for which packaging/"
+                           "licences has no text (packaging/notices.py, FFMPEG_TEXTS)\n")
 
 
 def test_the_kept_notices_name_what_the_app_requires_now():

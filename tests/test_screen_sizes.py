@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.qt import delete_closed, windows
 from tests.support.two_screens import SCREENS, SKIP
 from trainer.progress import Mode
 
@@ -39,6 +40,7 @@ def window(request, qtbot, screen):
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
 
+    before = windows()
     w = MainWindow(Services(None, Trainee()))
     qtbot.addWidget(w)
     w.setScreen(screen)
@@ -51,7 +53,17 @@ def window(request, qtbot, screen):
     w.close()
     QApplication.instance().setProperty("table_zoom", None)
     if request.param:
-        w.set_large_print(False)
+        normal_print_again(before)
+
+
+def normal_print_again(before: set[int]) -> None:
+    """The app back in normal print after a test's window in large print, once the windows the
+    test made since `before` and closed are gone: restyling their widgets is work for nothing."""
+    from ui.qt import QApplication
+    from ui.shell import theme
+
+    delete_closed(before)
+    theme.apply(QApplication.instance(), theme.current(), large=False)
 
 
 def area(window):
@@ -219,6 +231,7 @@ def class_tab(request, qtbot, screen, demo_class, tmp_path):
     shutil.copy(demo_class, tmp_path / "progress.db")
     store = Store.open(tmp_path / "progress.db")
     lee = next(t for t in store.trainees() if t.name == "Lee")
+    before = windows()
     w = MainWindow(Services(store, lee))
     qtbot.addWidget(w)
     w.setScreen(screen)
@@ -233,7 +246,7 @@ def class_tab(request, qtbot, screen, demo_class, tmp_path):
     yield page.klass
     w.close()
     if request.param:
-        w.set_large_print(False)
+        normal_print_again(before)
     store.close()
 
 

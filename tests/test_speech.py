@@ -97,11 +97,13 @@ def test_every_word_said_is_in_the_recognisers_dictionary(game):
 
 def test_the_interface_the_app_builds_on():
     assert speech.SAMPLE_RATE == 16_000
-    assert list(inspect.signature(speech.Listener).parameters) == ["game", "expected", "allowed"]
-    assert inspect.signature(speech.Listener).parameters["allowed"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert list(inspect.signature(speech.Listener).parameters) == ["game", "expected", "allowed",
+                                                                   "voice"]
+    for name in ("allowed", "voice"):
+        assert inspect.signature(speech.Listener).parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
     assert [f for f in speech.Verdict.__dataclass_fields__][:6] == [
         "kind", "expected", "heard", "speech_start", "speech_end", "decided"]
-    assert list(inspect.signature(speech.hear).parameters) == ["path", "game", "expected"]
+    assert list(inspect.signature(speech.hear).parameters) == ["path", "game", "expected", "voice"]
     with pytest.raises(RequestError, match="unknown game 'craps'"):
         speech.Listener("craps", "Seven, three-four")
     with pytest.raises(RequestError, match="not a call of Props & Hops"):

@@ -12,7 +12,7 @@ import wave
 import pytest
 
 from tests.support.command import run_command, run_here
-from tests.support.flite import needs_flite, say
+from tests.support.flite import needs_flite, say, wav_header
 
 PH = ("--game", "props-and-hops")
 
@@ -73,6 +73,11 @@ def test_silence_is_no_call(tmp_path):
      "call.wav: not a WAV file (fmt chunk and/or data chunk missing)"),
     (lambda p: wav(p, bytes(8000), rate=4000), (*PH, "--expect", "No more bets"),
      "sampled at 4000 Hz; a WAV file from 8000 to 192000 Hz is read (16000 Hz best)"),
+    (lambda p: wav_header(p, 2_000_000_000), (*PH, "--expect", "No more bets"),  # it lies
+     "call.wav: its header says 62,500.0 seconds of sound; a call is heard from at most 12 (a call "
+     "is a few seconds)"),
+    (lambda p: wav(p, bytes(2 * 16000 * 13)), (*PH, "--expect", "No more bets"),
+     "call.wav: its header says 13.0 seconds of sound; a call is heard from at most 12"),
     (lambda p: wav(p, bytes(3200)), ("--game", "craps", "--expect", "No more bets"),
      "--game: unknown game 'craps'"),
     (lambda p: wav(p, bytes(3200)), (*PH, "--expect", "Red one, blue one and one"),
@@ -127,3 +132,27 @@ def test_without_the_model_folder_it_says_so_in_one_line(tmp_path, monkeypatch):
                              "finds no model folder beside it).")
     out = run_here("hear", wav(tmp_path / "call.wav", bytes(3200)), *PH, "--expect", "No more bets")
     assert (out.returncode, out.stderr) == (2, f"{unavailable()}\n")
+
+
+def test_a_header_is_judged_by_its_rate_and_format_before_its_length(tmp_path):
+    """A file sampled at a rate never read is refused for its rate, however long its header says
+    it is; the longest call at the highest rate read, in four channels of 32-bit samples (a
+    studio's file), is not too long (the cap was once two channels' worth, refusing it)."""
+    from trainer.errors import RequestError
+    from trainer.speech.audio import LONGEST, read_wav, too_long, unreadable
+
+    path = tmp_path / "slow.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(4000)
+        w.writeframes(bytes(8000))
+    raw = bytearray(path.read_bytes())
+    raw[40:44] = struct.pack("<I", 2_000_000_000)  # the data chunk's size: it lies
+    path.write_bytes(bytes(raw))
+    with pytest.raises(RequestError, match="sampled at 4000 Hz"):
+        read_wav(path)
+    frames = 8 * 192_000
+    assert unreadable(192_000, 4, 4) is None and too_long(frames, 4 * 4, 192_000) is None
+    assert too_long(int((LONGEST + 1) * 192_000), 4 * 4, 192_000) is not None
+    assert unreadable(16_000, 2, 9) is not None

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import wave
 
 import pytest
 
 from tests.support.command import run_here
-from tests.support.flite import needs_flite, say
+from tests.support.flite import needs_flite, say, wav_header
+from tests.support.paths import ROOT
 from trainer.speech import kept
 
 PCM = bytes(range(256)) * 25  # 3,200 samples: a fifth of a second
@@ -77,9 +80,16 @@ def test_consent_is_a_file_and_delete_all_keeps_it(tmp_path):
     assert kept.consented(where)
     for _ in range(3):
         keep(where)
+    voice = where / "voice Microphone 1a2b3c4d.mllr"  # a trainee's voice, and its half written
+    voice.write_text("kept")
+    voice.with_name(voice.name + ".part").write_text("being written")
     assert kept.count(where) == 3
     assert kept.delete_all(where) == 3
     assert kept.count(where) == 0 and kept.consented(where)
+    assert sorted(p.name for p in where.iterdir() if p.name != kept.CONSENT) == [
+        voice.name, voice.name + ".part"]
+    voice.unlink()
+    voice.with_name(voice.name + ".part").unlink()
     kept.consent(where, False, "Rosa Diaz")
     assert not kept.consented(where) and list(where.iterdir()) == []
 
@@ -150,6 +160,44 @@ def test_hear_a_folder_hears_each_call_against_the_call_it_was_owed(tmp_path):
     assert one.returncode == 0 and one.stdout.splitlines()[-2:] == [
         f"not used: {rosa / 'stray.wav'}: no record beside it (its .json file), so the call owed "
         "is unknown", "1 call heard: 1 right, 0 wrong, 0 no call, 0 unclear; 1 file not used"]
+
+
+#: the memory `hear` runs in below (bytes of data, RLIMIT_DATA): the recogniser and its model
+#: take some 100 MB; reading the huge file whole would need its 3 GB
+HEAR_MEMORY = 1 << 30
+
+
+def test_a_huge_or_lying_wav_file_is_refused_by_its_header_before_it_is_read(tmp_path):
+    """A trainee can put any file in the folder: a WAV file whose header says 2 GB (with a tenth
+    of a second in it), and one that is 3 GB (sparse, made here) are each named in a line, by
+    what their header says, and `hear` goes on to the call beside them. It runs in a process
+    whose memory is bounded below the big file's size, so a reading of either whole would end it
+    (MemoryError), not name them."""
+    needs_flite()
+    resource = pytest.importorskip("resource")
+    if not sys.platform.startswith("linux"):
+        pytest.skip("RLIMIT_DATA bounds a process's memory on Linux only")
+    where = kept.folder(tmp_path / "data", 1)
+    right = keep(where, pcm=pcm_of(say("seven three four", "rms", tmp_path)))
+    lying, huge = keep(where), keep(where)
+    wav_header(lying, 2_000_000_000)
+    wav_header(huge, 3_000_000_000 - 44, size=3_000_000_000)
+    assert huge.stat().st_size == 3_000_000_000
+
+    def bounded():
+        resource.setrlimit(resource.RLIMIT_DATA, (HEAR_MEMORY, HEAR_MEMORY))
+
+    out = subprocess.run([sys.executable, "-m", "ui.main", "hear", str(where)], capture_output=True,
+                         text=True, cwd=ROOT, preexec_fn=bounded, timeout=120)
+    assert out.returncode == 0, out.stderr  # every call heard was heard right
+    lines = out.stdout.splitlines()
+    assert (f"not used: {lying}: its header says 62,500.0 seconds of sound; a call is heard from at "
+            "most 12 (a call is a few seconds)") in lines
+    assert (f"not used: {huge}: its header says 93,750.0 seconds of sound; a call is heard from at "
+            "most 12 (a call is a few seconds)") in lines
+    assert f'{right.name}: right: "Seven, three-four"' in lines
+    assert lines[-1] == "1 call heard: 1 right, 0 wrong, 0 no call, 0 unclear; 2 files not used"
+    assert out.stderr == ""
 
 
 def test_hear_an_empty_folder_or_a_folder_with_expect_is_one_line(tmp_path):

@@ -215,3 +215,39 @@ def test_a_folder_that_cannot_be_read_is_said_in_the_settings(qtbot, monkeypatch
     row = settings(qtbot, window)
     assert row.count.text() == "The folder cannot be read (Permission denied)."
     assert not row.open.isEnabled() and not row.delete.isEnabled()
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["print", "large-print"])
+def test_the_spoken_calls_row_lines_up_with_the_other_fields_and_is_whole(qtbot, window, large):
+    """File › Settings…'s Spoken calls row starts and ends where the fields above it do (it ended
+    6 px past them, across the column of Follow the school buttons), and in large print the
+    dialog is as wide as its rows ask (it stayed 720 px wide, cutting the row's buttons and its
+    note: 910 px asked)."""
+    from ui.qt import QApplication, QPoint
+    from ui.shell import theme
+    from ui.shell.settings import SettingsDialog
+
+    app = QApplication.instance()
+    theme.apply(app, "light", large=large)
+    try:
+        dialog = SettingsDialog(window)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+
+        def edges(widget):
+            left = widget.mapTo(dialog, QPoint(0, 0)).x()
+            return left, left + widget.width()
+
+        fields = {edges(w) for w in (dialog.klass, dialog.theme, dialog.microphone)}
+        assert len(fields) == 1
+        row = dialog.kept_calls
+        assert edges(row) in fields and edges(row.folder) in fields
+        assert edges(row.delete)[1] == edges(row)[1]
+        assert dialog.width() >= dialog.layout().minimumSize().width()
+        for button in (row.keep, row.open, row.delete):  # each whole, not cut to fit
+            assert button.width() >= button.sizeHint().width(), button.text()
+        dialog.close()
+    finally:
+        theme.apply(app, "light")
+        app.setStyleSheet("")

@@ -240,6 +240,7 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
 def test_hear_from_refuses_a_file_the_recogniser_cannot_take_in_one_line(tmp_path):
     import wave
 
+    from tests.support.flite import wav_header
     from tests.test_app import refused_here
 
     loud = tmp_path / "loud.wav"
@@ -253,6 +254,9 @@ def test_hear_from_refuses_a_file_the_recogniser_cannot_take_in_one_line(tmp_pat
                           "16-bit sound at 16000 Hz") in err
     code, err = refused_here("--hear-from", str(tmp_path / "gone.wav"))
     assert code == 2 and f"{tmp_path / 'gone.wav'}: no such file" in err
+    lying = wav_header(tmp_path / "lying.wav", 2_000_000_000)  # refused by its header, not read
+    code, err = refused_here("--hear-from", str(lying))
+    assert code == 2 and f"{lying}: its header says 62,500.0 seconds of sound" in err
     ok = tmp_path / "ok.wav"
     with wave.open(str(ok), "wb") as w:
         w.setnchannels(1)

@@ -506,3 +506,57 @@ def test_no_chips_or_label_on_the_printed_odds(make_view, game, large):
             assert not covered, f"labels on the printed odds: {covered[:4]}"
     finally:
         app.setProperty("large_print", None)
+
+
+def grab_of(make_view, game: str):
+    """A new view of `game`, at the busy state, as the screen shows it."""
+    view = make_view(game)
+    view.set_state(busy(game))
+    return view.grab().toImage()
+
+
+@pytest.mark.parametrize("game", ["props-and-hops", "three-dice-football"])
+def test_a_view_built_again_paints_the_printed_layout_as_a_new_one_would(make_view, game):
+    """Views of the table at one size: the first paints its printed layout itself, the second
+    into a painting kept (ui.table.backdrop), the third copies that; each paints what the first
+    painted, and so does one painted with nothing kept or asked for."""
+    from ui.table import backdrop
+
+    backdrop._painted.clear()
+    backdrop._asked.clear()
+    first = grab_of(make_view, game)
+    assert not backdrop._painted, "a painting asked for once is not kept"
+    second = grab_of(make_view, game)
+    kept = dict(backdrop._painted)
+    assert len(kept) == 1, "a painting asked for again is kept"
+    third = grab_of(make_view, game)
+    assert dict(backdrop._painted).keys() == kept.keys(), "the third view painted nothing new"
+    assert second == first
+    assert third == first
+    backdrop._painted.clear()
+    backdrop._asked.clear()
+    assert grab_of(make_view, game) == first
+
+
+def test_a_view_in_large_print_is_never_painted_from_one_in_normal_print(make_view):
+    """The printed layout in large print is another painting: a view in large print built after
+    one in normal print paints its own, the same as one with nothing kept."""
+    from ui.qt import QApplication
+    from ui.table import backdrop
+
+    game = "high-roll-dice"
+    backdrop._painted.clear()
+    backdrop._asked.clear()
+    normal = grab_of(make_view, game)
+    assert grab_of(make_view, game) == normal  # and now kept
+    app = QApplication.instance()
+    app.setProperty("large_print", True)
+    try:
+        large = grab_of(make_view, game)
+        backdrop._painted.clear()
+        backdrop._asked.clear()
+        large_alone = grab_of(make_view, game)
+    finally:
+        app.setProperty("large_print", None)
+    assert large != normal
+    assert large == large_alone

@@ -28,9 +28,14 @@ FACE: dict[str, tuple[str, str | None]] = {
     **names_from("trainer.procedure.model", "LABELS", "Amount", "Choice", "Number", "Place"),
     **names_from("trainer.procedure", "build"),
     **names_from("trainer.grading", "Result"),
+    # a trainee's own voice: the calls read, the transform estimated and kept (numpy's, loaded
+    # only when a voice is taught or a call heard with one)
+    "voice_enrolment": ("trainer.speech.enrolment", None),
+    **names_from("trainer.errors", "RequestError"),
     # spoken calls: the call owed, and the action a verdict of the recogniser makes
     "spoken": ("trainer.spoken", None),
     "kept_calls": ("trainer.speech.kept", None),  # the calls kept with the trainee's consent
+    "call_wav": ("trainer.speech.audio", "opened"),  # a call's WAV file, read only if a call's size
     # scenarios and rounds dealt
     **names_from("trainer.scenario", "Scenario", "ScenarioError"),
     "load_scenario": ("trainer.scenario", "load"),

@@ -157,8 +157,7 @@ class Walk:
         self.expected = expected
         self.open_ = [True] * len(expected)
         self.closed_at: dict[int, int] = {}  # expected index -> the log index that closed it
-        self.settles = {a.throw for _, a in procedure.actions() if a.do in (Do.PAY, Do.COLLECT)}
-        self.no_rolls = {a.throw: a for _, a in procedure.actions() if a.do is Do.NO_ROLL}
+        self.settles, self.no_rolls = procedure.settled_throws(), procedure.no_rolls()
         self.findings: list[Finding] = []
         self.matched: dict[int, int] = {}
         self.paid_wagers: set[tuple[int | None, str | None]] = set()
@@ -300,29 +299,37 @@ def out_of_order(procedure: Procedure, expected, log, matched, closed_at, skippe
                  final: bool) -> list[Finding]:
     """A finding for every action done while a stage the regulation puts before it had work
     left that was done afterwards; it cites the section that imposes the order."""
-    done_at = {k: n for n, k in matched.items()}
-    by_stage: dict[int, list[int]] = {}  # stage -> its expected actions (indices, in order)
     # stage -> the log index by which every action of the stages before it was closed (the
     # log's length while one is open): an action done after it has nothing pending, which is
     # most of a log, so only the others look through the stages before theirs
     closes = [-1] * len(procedure.after)  # stage -> the log index by which its own were closed
     open_at = len(log)
+    get = closed_at.get
     for j, (s, x) in enumerate(expected):
-        if id(x) not in skipped:
-            by_stage.setdefault(s, []).append(j)
-            if (c := closed_at.get(j, open_at)) > closes[s]:
-                closes[s] = c
+        if (c := get(j, open_at)) > closes[s] and id(x) not in skipped:
+            closes[s] = c
     settled: list[int] = []
     through: list[int] = []  # stage -> by when it and every stage before it were closed
     for s, parents in enumerate(procedure.after):  # a stage waits only for earlier ones
-        settled.append(max((through[p] for p in parents), default=-1))  # (Procedure.ancestors)
-        through.append(max(settled[s], closes[s]))
+        done = -1  # (Procedure.ancestors)
+        for p in parents:
+            if through[p] > done:
+                done = through[p]
+        settled.append(done)
+        through.append(done if done > closes[s] else closes[s])
+    by_stage: dict[int, list[int]] = {}  # stage -> its expected actions (indices, in order)
     waits: dict[int, list[int]] = {}  # stage -> the expected actions of the stages before it, in order
+    done_at: dict[int, int] = {}
     out = []
     for n, k in sorted(matched.items()):
         stage = expected[k][0]
         if settled[stage] <= n:  # nothing before it was open when it was done
             continue
+        if not done_at:  # the first action done with work before it open: read what it needs
+            done_at = {k: n for n, k in matched.items()}
+            for j, (s, x) in enumerate(expected):
+                if id(x) not in skipped:
+                    by_stage.setdefault(s, []).append(j)
         if (before := waits.get(stage)) is None:
             before = waits[stage] = sorted(j for s in procedure.ancestors(stage)
                                            for j in by_stage.get(s, ()))
@@ -475,8 +482,14 @@ def cite_for(game: str) -> str:
 def score(expected, open_, findings, extras, target, elapsed) -> Score:
     """Payouts: the share of payments made right, on time and in order. Procedure: the share of
     the other steps done right and in order, less EXTRA_PENALTY per extra action."""
-    pays = [k for k, (_, e) in enumerate(expected) if e.do is Do.PAY]
-    others = [k for k, (_, e) in enumerate(expected) if e.do is not Do.PAY]
+    pays = others = paid = done = 0  # the payments and the other steps, and how many were closed
+    for (_, e), is_open in zip(expected, open_, strict=True):
+        if e.do is Do.PAY:
+            pays += 1
+            paid += not is_open
+        else:
+            others += 1
+            done += not is_open
 
     def count(kinds, *, paying: bool) -> int:
         return sum(1 for f in findings if f.kind in kinds and f.actual is not None
@@ -486,15 +499,14 @@ def score(expected, open_, findings, extras, target, elapsed) -> Score:
     bad_pay = count((Kind.EXTRA,), paying=True)
     late_pay = count((Kind.OUT_OF_ORDER, Kind.LATE), paying=True)
     if pays:
-        right = sum(1 for k in pays if not open_[k]) - wrong_pay - bad_pay - late_pay
-        payouts = max(0, round(100 * right / len(pays)))
+        right = paid - wrong_pay - bad_pay - late_pay
+        payouts = max(0, round(100 * right / pays))
     else:
         payouts = 0 if bad_pay else 100
     out_of_order = count((Kind.OUT_OF_ORDER, Kind.LATE, Kind.WRONG_CALL, Kind.WRONG_RECORD,
                           Kind.ACCEPTED_IMPROPER), paying=False)
     if others:
-        done = sum(1 for k in others if not open_[k]) - out_of_order
-        procedure = max(0, round(100 * done / len(others)) - EXTRA_PENALTY * extras)
+        procedure = max(0, round(100 * (done - out_of_order) / others) - EXTRA_PENALTY * extras)
     else:
         procedure = max(0, 100 - EXTRA_PENALTY * extras)
     speed = 100 if elapsed is None or elapsed <= target else round(100 * target / elapsed)

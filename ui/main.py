@@ -81,13 +81,19 @@ def main(argv: list[str] | None = None) -> int:
 
         return config(argv[1:])
     if argv and argv[0] == "speech-check":  # why the View menu's speech items are off, if they are
+        from ui.shell.messages import route_library_messages
         from ui.speech.check import main as speech_check
+
+        route_library_messages()  # the sound libraries' lines: said in the app's own words
 
         return speech_check(argv[1:])
     if argv and argv[0] in cli.COMMANDS:
         return cli.main(argv)
     args = build_parser().parse_args(argv)
     from ui.shell.app import SHOT_SIZE, run
+    from ui.shell.messages import route_library_messages
+
+    route_library_messages()
 
     if args.theme and not args.screenshot:
         build_parser().error("--theme goes with --screenshot (the app itself has View › Dark theme)")

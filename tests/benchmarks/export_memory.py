@@ -11,9 +11,9 @@ second trainee's id is claimed by another trainee's own login and the instructor
 claimant's, so that the xAPI export voids a statement of each of that id's attempts. It then runs
 `dealer-trainer export-results --class` as a program of its own, once as a CSV transcript and
 once as xAPI statements, and prints for each its peak resident memory (the kernel's count for
-that process, from wait4) and its time. The program runs from this tree, or from each `--tree
-DIR` (other checkouts: their exports measured against the same class). Times are wall-clock on
-a shared machine.
+that process, from wait4), its time and its CPU (user and system, from wait4: on a shared
+machine, the measure to compare). The program runs from this tree, or from each `--tree DIR`
+(other checkouts: their exports measured against the same class). Times are wall-clock.
 """
 
 from __future__ import annotations
@@ -61,15 +61,21 @@ def attempts(count: int, actions: int):
 
 def supervised(count: int, trainees: list[dict]):
     """`count` supervised rounds of the trainees in turn, as a workstation sends them, in batches
-    of at most 1,000 (push_supervised's bound)."""
+    of at most 1,000 (push_supervised's bound): a scripted round with four faults, two caught,
+    and a false alarm (s041's checks: the deal's id, the round's uid, the faults of the
+    catalogue, a flag for each fault caught and each false alarm)."""
+    from trainer.progress.supervised import round_uid
+
     batch: list[dict] = []
     for n in range(count):
-        flags = [{"at": 3.5 + k, "target": "player-1", "type": "short-pay"} for k in range(3)]
-        faults = [{"n": k, "kind": "short-pay", "fault_class": "money", "caught": k < 2,
+        flags = [{"at": 3.5 + k, "target": "player-1", "kind": "ph-loser-paid"} for k in range(3)]
+        faults = [{"n": k, "kind": "ph-loser-paid", "fault_class": "money", "caught": k < 2,
                    "seconds": 1.5 if k < 2 else None} for k in range(4)]
-        batch.append({"uid": uuid.uuid4().hex + uuid.uuid4().hex, "trainee_uid": trainees[n % 2]["uid"],
-                      "round_uid": f"props-and-hops/dealt/{n}", "game": "props-and-hops", "difficulty": 2,
-                      "finished": T0 + 60 * n + 45, "pace": 1.5, "score": "3/4", "d_prime": 1.25,
+        trainee, finished = trainees[n % 2]["uid"], T0 + 60 * n + 45
+        deal = f"supervise-v1:ph-first-shake:4:{n}"
+        batch.append({"uid": round_uid(trainee, deal, finished), "trainee_uid": trainee,
+                      "round_uid": deal, "game": "props-and-hops", "difficulty": 2,
+                      "finished": finished, "pace": 1.5, "score": "3/4", "d_prime": 1.25,
                       "false_alarms": 1, "flags": json.dumps(flags), "faults": faults})
         if len(batch) == 1000 or n == count - 1:
             yield batch
@@ -91,8 +97,9 @@ def settled(klass: Class, uid: str) -> None:
         settle(instructor, uid, cy, "the sign-in sheet has Cy at that table")
 
 
-def measured(tree: Path, args: list[str]) -> tuple[float, float]:
-    """The program's peak resident memory (MB) and its time (s), run from `tree`."""
+def measured(tree: Path, args: list[str]) -> tuple[float, float, float]:
+    """The program's peak resident memory (MB), its time (s) and its CPU (s: user and system),
+    run from `tree`."""
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "trainer", *args], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(tree)},
@@ -102,7 +109,7 @@ def measured(tree: Path, args: list[str]) -> tuple[float, float]:
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         raise SystemExit(f"export-results failed ({child.returncode}): {child.stderr.read().decode()}")
-    return usage.ru_maxrss / 1024, took
+    return usage.ru_maxrss / 1024, took, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -141,9 +148,10 @@ def main() -> None:
             print(f"export-results of {tree}")
             for fmt in ("csv", "xapi"):
                 out = folder / f"class.{fmt}"
-                rss, took = measured(tree, ["export-results", "--class", url, "--format", fmt,
-                                            "--out", str(out)])
-                print(f"  {fmt}: peak RSS {rss:,.0f} MB in {took:.1f} s; {out.stat().st_size / 1e6:.1f} MB "
+                rss, took, cpu = measured(tree, ["export-results", "--class", url, "--format", fmt,
+                                                 "--out", str(out)])
+                print(f"  {fmt}: peak RSS {rss:,.0f} MB in {took:.1f} s ({cpu:.1f} s of CPU); "
+                      f"{out.stat().st_size / 1e6:.1f} MB "
                       f"written, {hashlib.sha256(out.read_bytes()).hexdigest()[:12]}")
     except psycopg.Error as e:
         raise SystemExit(f"the class could not be made: {e}") from None

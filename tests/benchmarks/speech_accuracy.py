@@ -3,10 +3,10 @@ with a room's noise at about 10 dB SNR, heard through the app's path (a Listener
 the endpointer, the recogniser, the verdict).
 
 Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
-[--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--json FILE]`. It needs `flite`
-(apt-get install flite). Levers measured beside the product's path, none of them in it (the
-numbers: speech_lab/README.md): `--denoise wiener` (a Wiener filter on the speech found, its
-noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1), `--decoder
+[--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--enrol N] [--json FILE]`. It
+needs `flite` (apt-get install flite). Levers measured beside the product's path, none of them in
+it (the numbers: speech_lab/README.md): `--denoise wiener` (a Wiener filter on the speech found,
+its noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1), `--decoder
 beam=1e-60,topn=8,...` (pocketsphinx settings), and `--say-again` (after an unclear verdict, the
 same words again in a fresh draw of the room, as the app asks once; counted beside the first
 try).
@@ -34,6 +34,17 @@ try).
   (pocketsphinx's, which took the crowd's talk for speech, ended 1 of 75 noisy calls;
   trainer/speech/endpoint.py's, over the room's floor, ends nearly all).
 
+- **Enrolment** (`--enrol N`): each voice reads the first N of the enrolment's prompts
+  (trainer.speech.enrolment.prompts: calls across the games) in the run's noise, each in a draw
+  of the room of its own (a generator of its own, so the calls tested are in the same noise as
+  without `--enrol`); the speech found in each (`speech_of`) gives that voice's transform, and
+  every call and phrase of the voice is heard twice, on the same audio: by a listener without
+  the transform and by one with it (`Listener(voice=...)`). A call or phrase tested whose words
+  are those of an enrolment prompt is left out of both (flite says a text the same every time:
+  it would be the enrolment's own audio in other noise), and how many is printed. The estimate's
+  CPU is printed for each voice. `--enrol-snr` enrols in another room than the one tested
+  (`quiet`, or an SNR).
+
 Audio is cached under /tmp/dealer-trainer-speech-bench (never in the repository).
 """
 
@@ -55,7 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.support.flite import VOICES, missing, say
 from tests.support.room import AFTER, BEFORE, crowd_of, noisy, pcm_of
 from trainer import games
-from trainer.speech import SAMPLE_RATE, Listener, spoken_calls
+from trainer.speech import SAMPLE_RATE, Listener, enrolment, spoken_calls
 
 CACHE = Path("/tmp/dealer-trainer-speech-bench")
 CALIBRATION = ("awb", "rms")
@@ -75,11 +86,12 @@ def not_calls(game: str) -> tuple[str, ...]:
     return tuple(p for p in NOT_CALLS if p not in said)
 
 
-def heard(pcm: bytes, game: str, expected: str):
-    """The verdict; the CPU of the whole listening; the CPU after the end of speech (of the call
-    that gave the verdict: the block in which the endpointer ended the speech, else finish() at the
-    end of the audio); and whether the endpointer ended the speech before the audio ended."""
-    listener = Listener(game, expected)
+def heard(pcm: bytes, game: str, expected: str, voice: Path | None = None):
+    """The verdict (with `voice`, a transform file, heard with it); the CPU of the whole
+    listening; the CPU after the end of speech (of the call that gave the verdict: the block in
+    which the endpointer ended the speech, else finish() at the end of the audio); and
+    whether the endpointer ended the speech before the audio ended."""
+    listener = Listener(game, expected, voice=voice)
     step = SAMPLE_RATE // 10 * 2
     cpu = time.thread_time()
     ended = True
@@ -150,6 +162,10 @@ def main() -> int:
                         "room (the app's one \"say again\"), counted beside the first try")
     p.add_argument("--before", type=float, default=BEFORE, help="seconds of noise before the call")
     p.add_argument("--after", type=float, default=AFTER, help="seconds of noise after the call")
+    p.add_argument("--enrol", type=int, default=0, metavar="N",
+                   help="each voice enrolled with N calls; every case heard with and without")
+    p.add_argument("--enrol-snr", help="the enrolment's room instead of the run's: an SNR in dB, "
+                   "or 'quiet' (a trainee enrols once, and practises in another room)")
     p.add_argument("--json", type=Path, help="write every case here")
     args = p.parse_args()
     if (why := missing()) is not None:
@@ -187,37 +203,73 @@ def main() -> int:
     crowd = crowd_of(CACHE)
     loads = grammar_loads()
     rng = np.random.default_rng(1)
+    enrol_snr = snr if args.enrol_snr is None else (
+        None if args.enrol_snr == "quiet" else float(args.enrol_snr))
+    transforms = {v: enrol(v, args.enrol, enrol_snr, crowd, args.before, args.after)
+                  for v in voices} if args.enrol else {}
+    enrolled = {p.words for p in enrolment.prompts(args.enrol)} if args.enrol else set()
+    left_out = 0
     cases = []
     for game in args.games.split(","):
         calls = spoken_calls(game)[:: args.every]
+        tests = [(random.Random(c.text).choice(c.said), c.text, True) for c in calls]
+        tests += [(phrase, calls[0].text, False) for phrase in not_calls(game)]
         for voice in voices:
-            for call in calls:
-                speech = pcm_of(say(random.Random(call.text).choice(call.said), voice, CACHE))
-                v, cpu, last, ended = heard(noisy(speech, snr, rng, crowd, args.before,
-                                                  args.after), game, call.text)
-                cases.append({"game": game, "voice": voice, "said": call.text, "in": True,
-                              "kind": v.kind, "heard": v.heard, "words": v.said,
-                              "decided": v.decided, "cpu": cpu, "last": last,
-                              "ended": ended})
-                if args.say_again:
-                    again(cases, speech, snr, crowd, args, game, call.text)
-            for phrase in not_calls(game):
-                v, cpu, last, ended = heard(noisy(pcm_of(say(phrase, voice, CACHE)), snr, rng,
-                                                  crowd, args.before, args.after), game,
-                                            calls[0].text)
-                cases.append({"game": game, "voice": voice, "said": phrase, "in": False,
-                              "kind": v.kind, "heard": v.heard, "words": v.said,
-                              "decided": v.decided, "cpu": cpu, "last": last,
-                              "ended": ended})
-                if args.say_again:
-                    again(cases, pcm_of(say(phrase, voice, CACHE)), snr, crowd, args, game,
-                          calls[0].text)
+            heard_here = []
+            for words, expected, in_grammar in tests:
+                pcm = noisy(pcm_of(say(words, voice, CACHE)), snr, rng, crowd, args.before,
+                            args.after)  # drawn though left out: the next is in the same noise
+                if words in enrolled:
+                    left_out += 1
+                else:
+                    heard_here.append((words, expected, in_grammar, pcm))
+            # all without the transform, then all with it: the process holds one recogniser
+            for transform in (None, transforms.get(voice)) if args.enrol else (None,):
+                for words, expected, in_grammar, pcm in heard_here:
+                    v, cpu, last, ended = heard(pcm, game, expected, transform)
+                    cases.append({"game": game, "voice": voice,
+                                  "said": expected if in_grammar else words, "in": in_grammar,
+                                  "kind": v.kind, "heard": v.heard, "words": v.said,
+                                  "decided": v.decided, "cpu": cpu, "last": last,
+                                  "ended": ended, "enrolled": transform is not None})
+                    if args.say_again:
+                        again(cases, pcm_of(say(words, voice, CACHE)), snr, crowd, args, game,
+                              expected, transform)
     if args.json:
         args.json.write_text(json.dumps(cases, indent=0))
-    report(cases, voices, snr, loads, peak_memory())
-    if args.say_again:
-        report_again(cases, voices)
+    memory = peak_memory()
+    if args.enrol:
+        print(f"enrolment: {args.enrol} calls a voice; {left_out} cases left out (the words of "
+              f"an enrolment call), {len(cases) // 2} heard with and without")
+        for label, enrolled_ in (("WITHOUT enrolment", False), ("WITH enrolment", True)):
+            print(f"--- {label}")
+            report([c for c in cases if c["enrolled"] is enrolled_], voices, snr, loads, memory)
+            if args.say_again:
+                report_again([c for c in cases if c["enrolled"] is enrolled_], voices)
+    else:
+        report(cases, voices, snr, loads, memory)
+        if args.say_again:
+            report_again(cases, voices)
     return 0
+
+
+def enrol(voice: str, n: int, snr: float | None, crowd: list[np.ndarray], before: float,
+          after: float) -> Path:
+    """The voice's transform from the first n prompts, said in the run's noise (a draw of the
+    room for each, from a generator of the voice's own), written under CACHE."""
+    rng = np.random.default_rng([2, VOICES.index(voice)])
+    pairs = [(enrolment.speech_of(noisy(pcm_of(say(p.words, voice, CACHE)), snr, rng, crowd,
+                                        before, after)), p.words)
+             for p in enrolment.prompts(n)]
+    cpu = time.process_time()
+    found = enrolment.estimate(pairs)
+    cpu = time.process_time() - cpu
+    path = CACHE / "voices" / f"{voice}-{n}-{'quiet' if snr is None else f'{snr:g}dB'}.mllr"
+    found.transform.write(path)
+    print(f"enrolment of {voice}: {len(pairs) - len(found.left_out)} of {len(pairs)} calls "
+          f"aligned, {found.frames} frames; estimate CPU {found.cpu:.2f} s (thread), "
+          f"{cpu:.2f} s (process)", flush=True)
+    return path
 
 
 def counts(cases: list[dict]) -> str:
@@ -232,7 +284,8 @@ def counts(cases: list[dict]) -> str:
             f"{unclear}/{len(phrases)}, heard as a call {as_call}")
 
 
-def again(cases: list[dict], speech, snr, crowd, args, game: str, expected: str) -> None:
+def again(cases: list[dict], speech, snr, crowd, args, game: str, expected: str,
+          transform: Path | None = None) -> None:
     """The app's one "say again": after an unclear verdict (the last case), the same audio said
     again in a fresh draw of the room (seeded by the case, so the same in every run, and apart
     from the first tries' draws, which stay those of a run without it)."""
@@ -240,7 +293,8 @@ def again(cases: list[dict], speech, snr, crowd, args, game: str, expected: str)
     if case["kind"] != "unclear":
         return
     rng = np.random.default_rng([2, len(cases)])
-    v, _, last, _ = heard(noisy(speech, snr, rng, crowd, args.before, args.after), game, expected)
+    v, _, last, _ = heard(noisy(speech, snr, rng, crowd, args.before, args.after), game, expected,
+                          transform)
     case.update(kind2=v.kind, heard2=v.heard, last2=last)
 
 

@@ -90,3 +90,5 @@ def test_the_notices_name_what_spoken_calls_brought(bundle):
     notices = (bundle / "THIRD-PARTY-NOTICES").read_text(encoding="utf-8").splitlines()
     for package in ("pocketsphinx", "PySide6_Addons"):
         assert any(line.startswith(f"{package} ") for line in notices), package
+    assert any(line.startswith("FFmpeg ") for line in notices), "FFmpeg"
+    assert "--- pocketsphinx/model/en-us/en-us/README ---" in notices

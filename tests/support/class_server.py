@@ -11,6 +11,7 @@ import shutil
 import socket
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -36,10 +37,14 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 #: the classes made by the test that runs: dropped after it (tests/support/class_server_fixtures.py)
 made: list[Class] = []
 #: for each server and list of migrations, a class database with all of them applied, which each
-#: class copies (CREATE DATABASE ... TEMPLATE) instead of applying every migration again
-_templates: dict[tuple, str] = {}
+#: class copies (CREATE DATABASE ... TEMPLATE) instead of applying every migration again, and the
+#: rights on it that install gave (`rights`), which each copy is given (`Class._copy`)
+_templates: dict[tuple, tuple[str, list[tuple[str, str, bool]]]] = {}
 #: the database cluster initdb made for this process, stopped cleanly, which `cluster` copies
 _cluster: Path | None = None
+#: for each server that keeps its connections (`keep_admin`: the run's), its superuser's
+#: connection to its `postgres` database (`administering`)
+_kept: dict[Path, Held] = {}
 
 
 #: a file system in memory (tmpfs) that a test's class servers keep their files in, where the
@@ -153,6 +158,70 @@ def alive(server: Postgres) -> bool:
     return True
 
 
+def postmaster(server: Postgres) -> int | None:
+    """The pid its pid file names, or None where the server is stopped."""
+    try:
+        return int((server.pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Held:
+    """A superuser's autocommit connection to one database of a server, kept between uses
+    (`__call__`): made again when the server has started again since (its postmaster's pid is
+    another) or the connection was lost. Each connection is a server process started, logged in
+    and given its caches: 1.3-2.0 ms of the server's CPU and 0.3-0.7 ms of the test's on the quiet
+    2-core machine (more under load), where a class made and dropped opened five."""
+
+    def __init__(self, server: Postgres, database: str = "postgres"):
+        self.server, self.database = server, database
+        self.conn: psycopg.Connection | None = None
+        self.pid: int | None = None
+
+    def __call__(self) -> psycopg.Connection:
+        pid = postmaster(self.server)
+        if self.conn is None or self.conn.closed or self.conn.broken or pid is None or pid != self.pid:
+            self.close()
+            self.conn, self.pid = psycopg.connect(self.server.admin_dsn(self.database), autocommit=True), pid
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def keep_admin(server: Postgres) -> None:
+    """The server keeps superusers' connections (`Held`) from now on, until `let_go`: one for
+    making, migrating and dropping classes (`administering`) and one to each class's database for
+    its reads (`Class.read`). For the run's shared server, which makes and drops a class for each
+    of hundreds of tests; a test's own server, which it may stop, freeze, crash or fill to its
+    last connection, is given a connection for each use, closed after it."""
+    _kept.setdefault(server.folder, Held(server))
+
+
+def let_go(server: Postgres) -> None:
+    """The connection the server kept (`keep_admin`) closed, and none kept from now on."""
+    if held := _kept.pop(server.folder, None):
+        held.close()
+
+
+def keeps(server: Postgres) -> bool:
+    return server.folder in _kept
+
+
+@contextlib.contextmanager
+def administering(server: Postgres) -> Iterator[psycopg.Connection]:
+    """A superuser's autocommit connection to the server's `postgres` database, where classes are
+    made and dropped (CREATE DATABASE, DROP DATABASE) and the class's roles are checked (install):
+    the one the server keeps (`keep_admin`), else a new one, closed after the block."""
+    if keeps(server):
+        yield _kept[server.folder]()
+        return
+    with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+        yield admin
+
+
 def unsynced(admin: psycopg.Connection) -> None:
     """A test server writes as a class's does but never waits for the disk (fsync off; and no
     whole page written after each checkpoint, which guards only against a torn write): a class
@@ -187,13 +256,38 @@ def quick_logins(admin: psycopg.Connection) -> None:
     admin.execute(f"SET scram_iterations = {SCRAM_ITERATIONS}")
 
 
-def template(server: Postgres) -> str:
+def rights(admin: psycopg.Connection, database: str) -> list[tuple[str, str, bool]]:
+    """Who may do what on the database `database`, as its ACL says: for each right of each role
+    (or of PUBLIC), the privilege, the role and whether it may grant it."""
+    acl = admin.execute(
+        "SELECT a.privilege_type, CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END, "
+        "a.is_grantable FROM pg_database d, aclexplode(d.datacl) a WHERE d.datname = %s "
+        "ORDER BY 2, 1", (database,)).fetchall()
+    if not acl:  # PostgreSQL's default rights, which install never leaves
+        raise AssertionError(f"{database} has the default rights: install gives a class its own")
+    return acl
+
+
+def given(database: str, acl: list[tuple[str, str, bool]]) -> sql.Composed:
+    """The statements (one round trip) that leave the database `database` with the rights `acl`
+    (`rights`) and no others, its owner's included."""
+    name = sql.Identifier(database)
+    role = {grantee: sql.SQL("PUBLIC") if grantee == "PUBLIC" else sql.Identifier(grantee)
+            for _, grantee, _ in acl}
+    return sql.SQL("; ").join([
+        sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC, {}").format(name, sql.Identifier(OWNER)),
+        *(sql.SQL("GRANT {} ON DATABASE {} TO {}" + (" WITH GRANT OPTION" if grantable else "")).format(
+            sql.SQL(privilege), name, role[grantee]) for privilege, grantee, grantable in acl)])
+
+
+def template(server: Postgres) -> tuple[str, list[tuple[str, str, bool]]]:
     """The server's class database with every migration applied, and no rows but the list of
-    migrations: what a class's install makes, less the class's id (each copy makes its own)."""
+    migrations: what a class's install makes, less the class's id (each copy makes its own); and
+    the rights on it install gave (`rights`)."""
     key = (server.folder, tuple(tables.MIGRATIONS))
     if key not in _templates:
         name = f"class_template_{len(_templates) + 1}"
-        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+        with administering(server) as admin:
             install(admin, name)
         with psycopg.connect(server.admin_dsn(name), autocommit=True) as conn:
             conn.execute("DELETE FROM class_info")
@@ -203,7 +297,8 @@ def template(server: Postgres) -> str:
                 sql.SQL("SELECT EXISTS (SELECT FROM {})").format(sql.Identifier(t))).fetchone()[0]]
         if filled:  # every class would get the same rows: make them per class in Class._copy
             raise AssertionError(f"the migrations write rows in {filled}: each class needs its own")
-        _templates[key] = name
+        with administering(server) as admin:
+            _templates[key] = name, rights(admin, name)
     return _templates[key]
 
 
@@ -214,10 +309,12 @@ class Class:
         self.server = server
         self.database = f"class_{WORKER}_{next(_classes)}"
         self.seats: dict[str, str] = {}
+        self._held = Held(server, self.database)
         made.append(self)
         if upto is None:
-            self._copy(template(server))
-        self.install(upto)
+            self._copy(*template(server))
+        else:
+            self.install(upto)
 
     def install(self, upto: str | None = None) -> list[str]:
         """Bring the class's database up to date (with `upto`, only as far as that migration:
@@ -226,27 +323,35 @@ class Class:
         if upto is not None:
             tables.MIGRATIONS[:] = saved[:[m.__name__ for m in saved].index(upto) + 1]
         try:
-            with psycopg.connect(self.server.admin_dsn(), autocommit=True) as admin:
+            with administering(self.server) as admin:
                 return install(admin, self.database)
         finally:
             tables.MIGRATIONS[:] = saved
 
-    def _copy(self, template: str) -> None:
+    def _copy(self, template: str, acl: list[tuple[str, str, bool]]) -> None:
         """The class's database as a copy of `template`, with a class id of its own (s001 gives
-        each class one when it makes the table). Copied as files (FILE_COPY), not page by page
+        each class one when it makes the table) and the rights `acl` on it, the template's: a copy
+        has PostgreSQL's default rights (CREATE DATABASE copies no database's), and they are all
+        that install would still change in it, since the copy has every migration applied and
+        the server has the class's roles. So install is not run again on each copy (its 26
+        statements and a connection of its own: 6 ms of the server's CPU and 3 ms of the test's
+        per class on the quiet 2-core machine, where `given` takes one statement);
+        test_class_server_migrations proves that a copy is the class install makes, its rights
+        included. Copied as files (FILE_COPY), not page by page
         through the write-ahead log (WAL_LOG, PostgreSQL's default): the same database, made in a
         quarter of the time and a third of the server's CPU (0.24 s and 0.06 s against 0.94 s and
         0.18 s, on the 2-core machine under load). FILE_COPY's checkpoints cost little on a test
         server, which never waits for the disk (`unsynced`)."""
-        with psycopg.connect(self.server.admin_dsn(), autocommit=True) as admin:
+        with administering(self.server) as admin:
             admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} OWNER {} STRATEGY FILE_COPY").format(
                 sql.Identifier(self.database), sql.Identifier(template), sql.Identifier(OWNER)))
-        with self.admin() as conn:
-            conn.execute("INSERT INTO class_info DEFAULT VALUES")
+            admin.execute(given(self.database, acl))
+        self.read("INSERT INTO class_info DEFAULT VALUES")
 
     def drop(self) -> None:
         """Remove the class's database, ending any connection to it first."""
-        with psycopg.connect(self.server.admin_dsn(), autocommit=True) as admin:
+        self._held.close()
+        with administering(self.server) as admin:
             admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
                 sql.Identifier(self.database)))
 
@@ -268,13 +373,28 @@ class Class:
     def admin(self) -> psycopg.Connection:
         return psycopg.connect(self.server.admin_dsn(self.database), autocommit=True)
 
+    def read(self, statement: str, params: tuple = ()) -> list[tuple]:
+        """The rows of a superuser's statement on the class's database (a read, or the class's
+        own row), which leaves nothing of the session behind: on the connection the class keeps
+        (`Held`, closed when it is dropped) where its server keeps its connections
+        (`keep_admin`), else on one of its own. A kept connection a test ended is made again."""
+        if not keeps(self.server):
+            with self.admin() as conn:
+                cursor = conn.execute(statement, params)
+                return cursor.fetchall() if cursor.description else []
+        try:
+            cursor = self._held().execute(statement, params)
+        except psycopg.OperationalError:
+            if not (self._held.conn and self._held.conn.broken):
+                raise
+            cursor = self._held().execute(statement, params)
+        return cursor.fetchall() if cursor.description else []
+
     def count(self, table: str = "attempts") -> int:
-        with self.admin() as conn:
-            return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        return self.read(f"SELECT count(*) FROM {table}")[0][0]
 
     def uids(self) -> list[str]:
-        with self.admin() as conn:
-            return [r[0] for r in conn.execute("SELECT uid FROM attempts ORDER BY uid")]
+        return [r[0] for r in self.read("SELECT uid FROM attempts ORDER BY uid")]
 
 
 def attempt(trainee_id: int, n: int, **more) -> AttemptRecord:
@@ -498,8 +618,7 @@ def push_all(path, klass: Class, size: int = 50, *, address: ClassAddress | None
 
 
 def server_rows(klass: Class, table: str) -> list[tuple]:
-    with klass.admin() as conn:
-        return conn.execute(f"SELECT * FROM {table}").fetchall()
+    return klass.read(f"SELECT * FROM {table}")
 
 
 def server_processes(server: Postgres) -> list[int]:

@@ -30,7 +30,9 @@ def server():
     # that permission off pytest's folders when it starts, so the server stops with a PANIC
     folder = server_folder("dealer-trainer-class-")
     server = start_server(folder / "class", quick=True)
+    class_server.keep_admin(server)
     yield server
+    class_server.let_go(server)
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import array
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 
 SAMPLE_RATE = 16_000
@@ -29,19 +30,25 @@ class Verdict:
 class Plan:
     """What each listener made hears, in turn: "right", "unclear", "none", "refuse" (the
     listener is not made), or any other text, heard as a wrong call. `made` keeps each
-    listener's (game, expected)."""
+    listener's (game, expected), `voices` the trainee's voice file each was given (or None)."""
 
     def __init__(self, *heard: str):
         self.heard = list(heard)
         self.made: list[tuple[str, str]] = []
+        self.voices: list = []
 
 
 class Listener:
     plan: Plan
 
-    def __init__(self, game: str, expected: str, *, allowed=None):
+    def __init__(self, game: str, expected: str, *, allowed=None, voice=None):
+        if voice is not None and not Path(voice).is_file():  # as the recogniser reads it
+            from trainer.errors import RequestError
+
+            raise RequestError(str(voice), "no such file")
         self.game, self.expected = game, expected
         self.plan.made.append((game, expected))
+        self.plan.voices.append(voice)
         self.heard = self.plan.heard.pop(0) if self.plan.heard else "none"
         if self.heard == "refuse":  # as the recogniser refuses a call it does not know
             raise ValueError(f"expected: {expected!r} is not a call of this game")

@@ -34,14 +34,22 @@ def _ticks(pid: int, *, children: bool) -> float:
 
 
 def _tree(pid: int) -> float:
-    """The CPU of a postmaster, of its live processes and of those that ended."""
-    total = _ticks(pid, children=True)
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                stat = (entry / "stat").read_text().rpartition(")")[2].split()
-                if int(stat[1]) == pid:
-                    total += (int(stat[11]) + int(stat[12])) / TICK
+    """The CPU of a postmaster, of its live processes and of those that ended. A process that
+    ends while the others are read is counted in neither place (the postmaster, read first, had
+    not yet reaped it; /proc, read after, no longer lists it): a connection kept for the whole
+    run loses all it used when it closes. So the postmaster is read again after the others, and
+    the whole read again while its count of the ended ones moved."""
+    for _ in range(10):
+        ended = _ticks(pid, children=True)
+        total = ended
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    stat = (entry / "stat").read_text().rpartition(")")[2].split()
+                    if int(stat[1]) == pid:
+                        total += (int(stat[11]) + int(stat[12])) / TICK
+        if _ticks(pid, children=True) == ended:
+            break
     return total
 
 

@@ -272,6 +272,23 @@ class Procedure:
             known.append(self.after[i].union(*(known[j] for j in self.after[i])))
         return known[stage]
 
+    def settled_throws(self) -> frozenset[int]:
+        """The throws a collection or a payment settles (kept while no stage is added: grading
+        asks at every action)."""
+        kept = self.__dict__.setdefault("_settled_throws", {})
+        if (throws := kept.get(len(self.stages))) is None:
+            throws = kept[len(self.stages)] = frozenset(
+                a.throw for _, a in self.actions() if a.do is Do.PAY or a.do is Do.COLLECT)
+        return throws
+
+    def no_rolls(self) -> Mapping[int, Expected]:
+        """{throw: its no roll}, to read, not to change (kept while no stage is added, as
+        `settled_throws`)."""
+        kept = self.__dict__.setdefault("_no_rolls", {})
+        if (found := kept.get(len(self.stages))) is None:
+            found = kept[len(self.stages)] = {a.throw: a for _, a in self.actions() if a.do is Do.NO_ROLL}
+        return found
+
     def actions(self):
         for i, stage in enumerate(self.stages):
             for action in stage:

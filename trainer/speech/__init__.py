@@ -7,13 +7,14 @@ The face the app and the `hear` command use:
     unavailable()               why calls cannot be heard here (one sentence), or None
     Listener(game, expected)    one call: feed(pcm) -> Verdict | None, finish() -> Verdict, level
     Verdict                     right, wrong, none (no call) or unclear ("say again")
-    hear(path, game, expected)  a WAV file through the same path
+    hear(path, game, expected)  a WAV file through the same path (voice=: a trainee's transform)
     spoken_calls(game)          the one list of the calls said aloud (trainer.speech.calls)
 
 The modules behind it: words (the words said for each call), calls (the list), grammar (the
 decoder's grammar), recogniser (pocketsphinx), endpoint (where the speech is in a room's noise),
 listener (the verdict), audio (WAV files and PCM), kept (the trainee's calls kept with their
-consent, and read back).
+consent, and read back), enrolment (a trainee's voice: the calls read, the transform estimated
+and kept), acoustic (the model's Gaussians and the decoder's features, in numpy, for the estimate).
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ __all__ = ["SAMPLE_RATE", "Listener", "SpokenCall", "Verdict", "find", "hear", "
 BLOCK = 0.1
 
 
-def hear(path: Path, game: str, expected: str) -> Verdict:
+def hear(path: Path, game: str, expected: str, voice: Path | None = None) -> Verdict:
     """A WAV file through the same path as a microphone: fed in blocks of BLOCK seconds, the
-    verdict as soon as the endpointer ends the speech, else when the file ends."""
+    verdict as soon as the endpointer ends the speech, else when the file ends (with `voice`, a
+    trainee's transform file, heard with it)."""
     from trainer.speech.audio import read_wav
 
-    listener = Listener(game, expected)
+    listener = Listener(game, expected, voice=voice)
     pcm = read_wav(Path(path))
     step = int(BLOCK * SAMPLE_RATE) * 2
     for at in range(0, len(pcm), step):

@@ -1,18 +1,39 @@
 """Audio as the recogniser takes it: 16 kHz mono signed 16-bit little-endian PCM. A WAV file of
 PCM at another rate, width or number of channels is converted; anything else is refused by name.
+
+A WAV file is one a trainee or anyone may have put in a folder of kept calls, so it is opened
+only when it is a regular file (trainer.files) and read only when its header says it holds no
+more than a call can be (`LONGEST` seconds, `LONGEST_BYTES` bytes of samples): a header that
+says 2 GB is refused before a byte of its samples is read.
 """
 
 from __future__ import annotations
 
 import wave
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from trainer import files
 from trainer.errors import RequestError
 
 SAMPLE_RATE = 16_000
 #: the rates a WAV file may have: from the telephone's to a studio's
 RATES = (8_000, 192_000)
+#: the longest speech decoded (seconds; trainer.speech.listener): a call takes two or three;
+#: longer is not a call
+MAX_SPEECH = 8.0
+#: the sound before a call's speech a file may hold (seconds): a recording made by hand starts a
+#: little before its call (the app keeps what it heard in its 8 seconds of listening)
+LEAD_IN = 4.0
+#: the sound a call is heard from, at most (seconds)
+LONGEST = MAX_SPEECH + LEAD_IN
+#: the channels a WAV file may have (a microphone gives one or two; a studio's file a few more)
+CHANNELS = 8
+#: the bytes of samples a call's sound may hold, at most: LONGEST seconds at the highest rate
+#: read, in CHANNELS channels of 32-bit samples (a call read at 16 kHz mono is 0.4 MB)
+LONGEST_BYTES = int(LONGEST * RATES[1]) * CHANNELS * 4
 
 if TYPE_CHECKING:
     import numpy as np
@@ -20,16 +41,31 @@ if TYPE_CHECKING:
 
 def read_wav(path: Path) -> bytes:
     """A WAV file's audio as 16 kHz mono 16-bit PCM; a RequestError naming what is wrong with it."""
+    with opened(path) as w:
+        channels, width, rate = w.getnchannels(), w.getsampwidth(), w.getframerate()
+        data = w.readframes(w.getnframes())
+    usable = len(data) - len(data) % (width * channels)
+    return to_pcm(samples(data[:usable], width, channels), rate)
+
+
+@contextmanager
+def opened(path: Path) -> Iterator[wave.Wave_read]:
+    """A WAV file open to read its samples, once its header says they are of a rate, width and
+    channels read here (`unreadable`) and no more than a call's (`too_long`); a RequestError naming
+    the file and what is wrong with it, before they are read."""
     name = str(path)
     try:
-        with wave.open(str(path), "rb") as w:
-            channels, width, rate, count = (w.getnchannels(), w.getsampwidth(), w.getframerate(),
-                                            w.getnframes())
-            data = w.readframes(count)
+        with files.open_regular(path) as f, wave.open(f, "rb") as w:
+            if (why := unreadable(w.getframerate(), w.getsampwidth(), w.getnchannels())) is not None:
+                raise RequestError(name, why)
+            if (why := too_long(w.getnframes(), w.getsampwidth() * w.getnchannels(),
+                                w.getframerate())) is not None:
+                raise RequestError(name, why)
+            yield w
+    except files.FileRefused as e:  # a folder, a named pipe, a device
+        raise RequestError(name, f"not a WAV file: {e}") from None
     except FileNotFoundError:
         raise RequestError(name, "no such file") from None
-    except IsADirectoryError:
-        raise RequestError(name, "a folder, not a WAV file") from None
     except OSError as e:
         raise RequestError(name, f"cannot be read ({e.strerror or e})") from None
     except wave.Error as e:
@@ -40,13 +76,29 @@ def read_wav(path: Path) -> bytes:
         raise RequestError(name, f"not a WAV file ({reason})") from None
     except EOFError:
         raise RequestError(name, "not a WAV file (it ends before its header does)") from None
+
+
+def unreadable(rate: int, width: int, channels: int) -> str | None:
+    """Why samples at `rate` Hz of `width` bytes in `channels` channels are not read here, or None."""
     if not RATES[0] <= rate <= RATES[1]:
-        raise RequestError(name, f"sampled at {rate} Hz; a WAV file from {RATES[0]} to "
-                                 f"{RATES[1]} Hz is read (16000 Hz best)")
-    if width not in (1, 2, 3, 4) or channels < 1:
-        raise RequestError(name, f"{width * 8}-bit samples in {channels} channels cannot be read")
-    usable = len(data) - len(data) % (width * channels)
-    return to_pcm(samples(data[:usable], width, channels), rate)
+        return (f"sampled at {rate} Hz; a WAV file from {RATES[0]} to {RATES[1]} Hz is read "
+                "(16000 Hz best)")
+    if width not in (1, 2, 3, 4) or not 1 <= channels <= CHANNELS:
+        return (f"{width * 8}-bit samples in {channels} channels cannot be read (8 to 32 bits, "
+                f"1 to {CHANNELS} channels)")
+    return None
+
+
+def too_long(frames: int, frame_bytes: int, rate: int) -> str | None:
+    """Why a WAV file whose header says `frames` frames of `frame_bytes` bytes at `rate` Hz holds
+    more than a call can be, or None."""
+    if rate > 0 and frames / rate > LONGEST:
+        return (f"its header says {frames / rate:,.1f} seconds of sound; a call is heard from at "
+                f"most {LONGEST:g} (a call is a few seconds)")
+    if frames * frame_bytes > LONGEST_BYTES:
+        return (f"its header says {frames * frame_bytes:,} bytes of sound; a call is heard from at "
+                f"most {LONGEST_BYTES:,} (a call is a few seconds)")
+    return None
 
 
 def samples(data: bytes, width: int, channels: int) -> np.ndarray:

@@ -181,11 +181,13 @@ def _record(path: Path) -> Kept | Unusable:
 
 
 def _files(where: Path) -> list[Path]:
-    """The kept calls' files here; OSError when the folder cannot be read."""
+    """The kept calls' files here (and their halves left by a write cut short); OSError when the
+    folder cannot be read. A trainee's voice (trainer.speech.enrolment), kept in the same folder,
+    is none of them, nor is its half being written."""
     if not where.is_dir():
         return []
     return [p for p in where.iterdir() if p.is_file() and p.name != CONSENT
-            and (p.suffix in (".wav", ".json") or p.name.endswith(".part"))]
+            and (p.suffix in (".wav", ".json") or p.name.endswith((".wav.part", ".json.part")))]
 
 
 def _wav_bytes(pcm: bytes) -> bytes:

@@ -7,16 +7,16 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from trainer import games
 from trainer.errors import RequestError
+from trainer.speech.audio import MAX_SPEECH
 from trainer.speech.calls import SpokenCall, find, spoken_calls
 from trainer.speech.endpoint import FRAME, FRAME_BYTES, Endpointer
 from trainer.speech.recogniser import Heard, recogniser
 from trainer.vocabulary import Do
 
-#: the longest speech decoded (seconds): a call takes two or three; longer is not a call
-MAX_SPEECH = 8.0
 #: the level meter's floor (dB below full scale), shown as 0
 METER_FLOOR_DB = 60.0
 
@@ -49,11 +49,14 @@ def _example(game: str) -> str:
 
 
 class Listener:
-    """One call: made when the trainee has to call (the dice at rest), fed audio as it comes.
-    A RequestError names a game or call that is not one; a RuntimeError says why calls cannot be
-    heard here (trainer.speech.unavailable())."""
+    """One call: made when the trainee has to call (the dice at rest), fed audio as it comes;
+    `voice`, the trainee's transform for this microphone (trainer.speech.enrolment.path), heard
+    with the model fitted to their voice. A RequestError names a game or call that is not one, or
+    a voice file that is no transform; a RuntimeError says why calls cannot be heard here
+    (trainer.speech.unavailable())."""
 
-    def __init__(self, game: str, expected: str, *, allowed: Sequence[str] | None = None):
+    def __init__(self, game: str, expected: str, *, allowed: Sequence[str] | None = None,
+                 voice: Path | None = None):
         games.get(game, "game")
         self.expected = expected
         self._call = call_of(game, expected, "expected")
@@ -62,7 +65,7 @@ class Listener:
             chosen = list(dict.fromkeys(call_of(game, t, "allowed") for t in allowed))
             if self._call not in chosen:
                 raise RequestError("expected", f"{expected!r} is not among the allowed calls")
-        self._recogniser = recogniser()
+        self._recogniser = recogniser(voice)
         self._grammar = self._recogniser.grammar(game, chosen)
         self._endpointer = Endpointer()
         self._frame = FRAME_BYTES

@@ -3,6 +3,9 @@
 The grammar (trainer.speech.grammar) holds the game's calls and a garbage branch: the best path
 is a call (right or wrong), or no call (unclear).
 
+A recogniser may be made with a trainee's voice transform (trainer.speech.enrolment): the decoder
+moves the model's means once, when it is made, and decodes as fast as without.
+
 Nothing carries from one utterance to the next: each is decoded whole (`full_utt`), from the
 model's initial cepstral mean and with the noise estimate reset (pocketsphinx keeps both from the
 last utterance otherwise: the same audio then scored differently after another call;
@@ -12,16 +15,20 @@ score).
 
 from __future__ import annotations
 
+import tempfile
 import threading
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainer.speech.audio import SAMPLE_RATE
 from trainer.speech.calls import SpokenCall
 from trainer.speech.grammar import Grammar
+
+if TYPE_CHECKING:  # numpy's, loaded only for a trainee's voice
+    from trainer.speech.enrolment import Transform
 
 #: the words of the grammar that are not the calls' own (silence and noise the decoder inserts)
 _FILLERS = frozenset({"<s>", "</s>", "<sil>", "[NOISE]", "[SPEECH]", "(NULL)"})
@@ -41,14 +48,33 @@ class Heard:
     score: float  # the best path's score, as pocketsphinx gives it (the same audio, the same score)
 
 
-class Recogniser:
-    """One decoder (the acoustic model is loaded once per process) with a search per grammar; one
-    utterance is decoded at a time (a lock), from the start each time."""
+def settings() -> dict:
+    """The decoder's settings (a copy): what the enrolment's alignment must see as well."""
+    return dict(_CONFIG)
 
-    def __init__(self) -> None:
+
+def fresh_stream(decoder) -> None:
+    """Before an utterance: the noise estimate of the last one forgotten (module docstring)."""
+    with warnings.catch_warnings():  # "deprecated and unnecessary", says pocketsphinx 5; without
+        warnings.simplefilter("ignore", DeprecationWarning)  # it, the last estimate is kept
+        decoder.start_stream()
+
+
+class Recogniser:
+    """One decoder (the acoustic model is loaded once per recogniser) with a search per grammar;
+    one utterance is decoded at a time (a lock), from the start each time. With `voice`, the
+    model's means moved by that trainee's transform."""
+
+    def __init__(self, voice: Transform | None = None) -> None:
         from pocketsphinx import Decoder
 
-        self._decoder = Decoder(**_CONFIG)
+        if voice is None:
+            self._decoder = Decoder(**_CONFIG)
+        else:  # pocketsphinx reads a transform from a file only: its own text, never the user's
+            with tempfile.TemporaryDirectory(prefix="dealer-trainer-voice-") as folder:
+                path = Path(folder) / "voice.mllr"
+                path.write_text(voice.text(), encoding="ascii")
+                self._decoder = Decoder(**_CONFIG, mllr=str(path))
         self._cmn = self._decoder.get_cmn(False)  # the model's initial cepstral mean
         self._grammars: dict[tuple[str, tuple[str, ...] | None], Grammar] = {}
         self._lock = threading.Lock()
@@ -69,9 +95,7 @@ class Recogniser:
         d = self._decoder
         with self._lock:
             d.activate_search(grammar.name)
-            with warnings.catch_warnings():  # "deprecated and unnecessary", says pocketsphinx 5;
-                warnings.simplefilter("ignore", DeprecationWarning)  # without it, the noise
-                d.start_stream()  # estimate of the last utterance is kept (module docstring)
+            fresh_stream(d)
             d.set_cmn(self._cmn)  # nor its cepstral mean
             d.start_utt()
             d.process_raw(pcm, full_utt=True)
@@ -83,12 +107,36 @@ class Recogniser:
         return Heard(grammar.calls.get(words), words, hyp.score if hyp is not None else 0.0)
 
 
-@cache
-def recogniser() -> Recogniser:
-    """The process's recogniser; a RuntimeError saying why where it cannot be had."""
+def recogniser(voice: Path | None = None) -> Recogniser:
+    """The process's recogniser, or with `voice` (a trainee's transform file) one made with it;
+    a RuntimeError saying why where none can be had, a RequestError naming a file that is no
+    transform (trainer.speech.enrolment.Transform.read). One is held at a time (each holds the
+    model: two would take twice the memory), made again when another voice is asked for."""
     if (why := unavailable()) is not None:
         raise RuntimeError(why)
-    return Recogniser()
+    text = None
+    if voice is not None:
+        from trainer.speech.enrolment import Transform
+
+        text = Transform.read(Path(voice)).text()
+    with _holding:
+        if text not in _held:
+            _held.clear()
+            _held[text] = Recogniser(_transform(text))
+        return _held[text]
+
+
+def _transform(text: str | None) -> Transform | None:
+    if text is None:  # numpy and the enrolment are not loaded for the model as it is
+        return None
+    from trainer.speech.enrolment import Transform
+
+    return Transform.parse(text)
+
+
+#: the recogniser held, by the text of its transform (None: the model as it is)
+_held: dict[str | None, Recogniser] = {}
+_holding = threading.Lock()
 
 
 def unavailable() -> str | None:

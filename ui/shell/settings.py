@@ -2,8 +2,8 @@
 class), its value, where it comes from, and whether the machine file locks it. A change applies
 at once (the data folder from the next start); a locked setting cannot be changed here or
 anywhere else in the app; "Follow the school" (or "Use the default") drops the user's own
-choice. Below them, spoken calls' own: the microphone, and whether the trainee's calls are kept
-(ui.speech.keeping)."""
+choice. Below them, spoken calls' own: the microphone, whether the trainee's calls are kept
+(ui.speech.keeping), and their voice (ui.speech.enrolling)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ TITLES = {"theme": "&Theme:", "large_print": "&Large print:", "data_folder": "&D
           "class_address": "Class:"}
 
 
+#: the dialog's least width, or its layout's where that is wider (large print)
+WIDTH = 720
+
+
 def origin(config, key: str) -> str:
     """Where a setting's value comes from, in the words the dialog shows."""
     source = config.source(key)
@@ -49,7 +53,7 @@ class SettingsDialog(QDialog):
         self.window = window
         self.config = window.config
         self.setWindowTitle("Settings")
-        self.setMinimumWidth(720)
+        self.setMinimumWidth(WIDTH)
         layout = QVBoxLayout(self)
         intro = QLabel("Your choices are kept for you. A setting your school's IT set for this "
                        "computer applies until you choose otherwise; a locked one stays as they set it.")
@@ -94,6 +98,7 @@ class SettingsDialog(QDialog):
             self.origins[key] = said
         self._microphone_row(grid, len(KEYS) * 2)
         self._kept_calls_row(grid, len(KEYS) * 2 + 2)
+        self._voice_row(grid, len(KEYS) * 2 + 3)
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
         self.problem = QLabel()
@@ -108,12 +113,16 @@ class SettingsDialog(QDialog):
         self.refresh()
 
     def showEvent(self, event) -> None:
-        """Tall enough for every row: a dialog's least height leaves out what its wrapped lines
-        (the intro) take beyond one line, which would squeeze the last rows."""
+        """Wide enough for every row, and tall enough: a least width set by hand (WIDTH) takes
+        the place of the one its layout asks, which large print makes wider (the spoken calls'
+        row was cut off, 910 px wanted in 720); and a dialog's least height leaves out what its
+        wrapped lines (the intro) take beyond one line, which would squeeze the last rows."""
         super().showEvent(event)
-        needed = self.layout().heightForWidth(self.width())
-        if needed > self.height():
-            self.resize(self.width(), needed)
+        self.setMinimumWidth(max(WIDTH, self.layout().minimumSize().width()))
+        width = max(self.width(), self.minimumWidth())
+        needed = self.layout().heightForWidth(width)
+        if needed > self.height() or width > self.width():
+            self.resize(width, max(needed, self.height()))
 
     def _microphone_row(self, grid: QGridLayout, row: int) -> None:
         """The microphone spoken calls are heard from (View › Speak my calls), or why none can be:
@@ -150,7 +159,19 @@ class SettingsDialog(QDialog):
         label = QLabel("Spoken calls:")
         label.setBuddy(self.kept_calls.keep)
         grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.kept_calls, row, 1, 1, 2)
+        # in the fields' column only, its edges theirs (across the column of Follow the school
+        # buttons too, it passed their right edge by the grid's spacing)
+        grid.addWidget(self.kept_calls, row, 1)
+
+    def _voice_row(self, grid: QGridLayout, row: int) -> None:
+        """Teach it my voice (ui.speech.enrolling), and whether the trainee has a voice for the
+        microphone chosen: under Keep my spoken calls, and again when another is chosen."""
+        from ui.speech.enrolling import VoiceRow
+
+        self.voice = VoiceRow(self.window, lambda: (self.microphone.currentData() or None,
+                                                    self.microphone.currentText()))
+        self.microphone.activated.connect(lambda _: self.voice.refresh())
+        grid.addWidget(self.voice, row, 1)
 
     def refresh(self) -> None:
         """Every row again, from the settings as they now are."""

@@ -497,6 +497,8 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if not self.config.choose("large_print", on):
             return
+        if app.property("large_print") is on:  # the print it is in: restyling every widget changes nothing
+            return
         app.setProperty("large_print", on)
         theme.apply(app, str(app.property("theme") or "light"), large=on)
         for view in self.findChildren(TableView):

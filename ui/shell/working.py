@@ -4,7 +4,8 @@ the window repaints under a busy cursor and a line says what is being done.
 
 The caller gets the work's answer, or its exception, on the GUI thread, as if it had called it
 there. Meanwhile no input reaches the window (the work was asked for by a click whose answer is
-awaited), but it paints, and timers run."""
+awaited), but it paints, and timers run. Work the window goes on beside (a trainee's voice
+fitted, ui.speech.enrolling, whose Cancel drops the answer) is `in_background`."""
 
 from __future__ import annotations
 
@@ -72,19 +73,37 @@ class Cancelled(Exception):
         """Call `report(value, error)` on the GUI thread once the work cancelled has ended (at
         once when it has): its value (None when it raised) and its exception (None when it
         did not). Watched by a timer of `parent`'s, so it ends with `parent`."""
-        from ui.qt import QTimer
+        _when_done(parent, self.worker, self.out, report)
 
-        def look() -> None:
-            if self.worker is not None and self.worker.is_alive():
-                return
-            poll.stop()
-            poll.deleteLater()
-            report(self.out.get("value"), self.out.get("error"))
 
-        poll = QTimer(parent)
-        poll.setInterval(POLL_MS * 10)
-        poll.timeout.connect(look)
-        poll.start()
+def _when_done(parent, worker: threading.Thread | None, out: dict,
+               report: Callable[[object, BaseException | None], None]) -> None:
+    """`report(out's value, out's error)` on the GUI thread once `worker` has ended, watched by a
+    timer of `parent`'s (nothing is reported once `parent` is gone)."""
+    from ui.qt import QTimer
+
+    def look() -> None:
+        if worker is not None and worker.is_alive():
+            return
+        poll.stop()
+        poll.deleteLater()
+        report(out.get("value"), out.get("error"))
+
+    poll = QTimer(parent)
+    poll.setInterval(POLL_MS * 10)
+    poll.timeout.connect(look)
+    poll.start()
+
+
+def in_background(parent, work: Callable[[], T],
+                  report: Callable[[object, BaseException | None], None]) -> None:
+    """`work()` on a thread of its own while the window goes on taking input; `report(value,
+    error)` on the GUI thread once it has ended, as `Cancelled.when_done` reports, while `parent`
+    lives (the caller says the work is under way, and drops an answer it no longer wants)."""
+    out: dict = {}
+    worker = _worker(work, out)
+    worker.start()
+    _when_done(parent, worker, out, report)
 
 
 def cancellable(parent, title: str, text: str, work: Callable[[], T]) -> T:

@@ -5,7 +5,6 @@ seam the tests drive the whole chain through, from the sound to the grade, with 
 
 from __future__ import annotations
 
-import wave
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -36,15 +35,13 @@ class AudioInput(QObject):
 
 
 def read_wav(path: Path, rate: int = RATE) -> bytes:
-    """A WAV file's samples, if it is mono, 16-bit, at `rate`; ValueError naming what it is not."""
-    try:
-        with wave.open(str(path), "rb") as w:
-            channels, width, framerate = w.getnchannels(), w.getsampwidth(), w.getframerate()
-            frames = w.readframes(w.getnframes())
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except (wave.Error, EOFError, OSError) as e:
-        raise ValueError(f"{path}: not a WAV file that can be read ({e})") from None
+    """A WAV file's samples, if it is mono, 16-bit, at `rate`, and no longer than a call can be
+    (the engine's `call_wav`: its header is read first); ValueError naming what it is not."""
+    from trainer import call_wav
+
+    with call_wav(path) as w:  # a RequestError, a ValueError, names the file and the problem
+        channels, width, framerate = w.getnchannels(), w.getsampwidth(), w.getframerate()
+        frames = w.readframes(w.getnframes())
     if (channels, width, framerate) != (1, 2, rate):
         raise ValueError(f"{path}: {channels} channel(s), {8 * width}-bit, {framerate} Hz; calls "
                          f"are heard from mono 16-bit sound at {rate} Hz")
@@ -117,9 +114,8 @@ def microphones() -> list[tuple[str, str]]:
     except ImportError:
         return []
     default = devices.defaultAudioInput()
-    found = [(bytes(d.id().data()).decode(errors="replace"), d.description())
-             for d in devices.audioInputs()]
-    first = bytes(default.id().data()).decode(errors="replace") if not default.isNull() else None
+    found = [(_id(d), d.description()) for d in devices.audioInputs()]
+    first = _id(default) if not default.isNull() else None
     return sorted(found, key=lambda m: m[0] != first)
 
 
@@ -132,6 +128,27 @@ def microphone_problem() -> str | None:
     if not microphones():
         return "No microphone is connected to this computer."
     return None
+
+
+def _id(device) -> str:
+    return bytes(device.id().data()).decode(errors="replace")
+
+
+def _device(mm, chosen: str | None):
+    """The microphone recorded from: the one chosen (by id) where it is connected, else the
+    system's default (a null device where there is none)."""
+    found = [d for d in mm.QMediaDevices.audioInputs() if _id(d) == chosen]
+    return found[0] if found else mm.QMediaDevices.defaultAudioInput()
+
+
+def microphone_in_use(chosen: str | None) -> str:
+    """The id of the microphone a MicrophoneInput of `chosen` records from (a trainee's voice is
+    taught for each microphone: trainer.speech.enrolment.kept_at); "" where there is none."""
+    try:
+        device = _device(multimedia(), chosen)
+    except ImportError:
+        return ""
+    return "" if device.isNull() else _id(device)
 
 
 class MicrophoneInput(AudioInput):
@@ -150,9 +167,7 @@ class MicrophoneInput(AudioInput):
         except ImportError as e:
             self._fail(f"Qt Multimedia cannot be loaded ({e}).")
             return
-        chosen = [d for d in mm.QMediaDevices.audioInputs()
-                  if bytes(d.id().data()).decode(errors="replace") == self.device]
-        device = chosen[0] if chosen else mm.QMediaDevices.defaultAudioInput()
+        device = _device(mm, self.device)
         fmt = mm.QAudioFormat()
         fmt.setSampleRate(self.rate)
         fmt.setChannelCount(1)

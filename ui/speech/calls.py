@@ -2,16 +2,17 @@
 dice at rest, for the throw's call), the screen listens, shows the level, and hands the verdict
 to the call action's own path (PracticeScreen.call), where it is graded as a call chosen from
 the action bar is. An unclear call is asked again once, then counts as no call. The time from
-the dice at rest to the end of the call is kept with the round (`PracticeRound.call_speeds`)."""
+the dice at rest to the end of the call is kept with the round (`PracticeRound.call_speeds`).
+A trainee who taught it their voice (ui.speech.enrolling) is heard with it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from trainer import spoken
+from trainer import RequestError, spoken
 from trainer.progress import Mode
-from ui.qt import QApplication, QHBoxLayout, QLabel, QObject, QProgressBar, QWidget
+from ui.qt import QApplication, QHBoxLayout, QLabel, QObject, QProgressBar, QWidget, Signal
 from ui.speech.audio import AudioInput, MicrophoneInput, wav_inputs
 from ui.speech.hearing import Hearing
 from ui.speech.options import HEAR_FROM, LISTENS, MICROPHONE, NAME
@@ -53,6 +54,8 @@ class CallMeter(QWidget):
 class SpokenCalls(QObject):
     """The practice screen's ear. Off until `set_enabled(True)` (View › Speak my calls)."""
 
+    _voice_refused = Signal(str)  # from the hearing's thread: the trainee's voice file refused
+
     def __init__(self, screen: PracticeScreen):
         super().__init__(screen)
         self.setObjectName(NAME)
@@ -74,6 +77,8 @@ class SpokenCalls(QObject):
         self._asked = 0  # times this call was asked again
         self._round = None
         self._keep_problem: str | None = None  # why the last call could not be kept, said once
+        self._voice_problem: str | None = None  # why the trainee's voice was not used, said once
+        self._voice_refused.connect(self._refused)
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = on
@@ -120,14 +125,43 @@ class SpokenCalls(QObject):
         game = r.scenario.game
         self.owed = owed
         self._started = r.elapsed
-        self.hearing = Hearing(lambda: spoken.engine().Listener(game, owed.expected), self.inputs(),
-                               parent=self)
+        self.hearing = Hearing(self._listener(game, owed.expected), self.inputs(), parent=self)
         self.hearing.level.connect(self.meter.show_level)
         self.hearing.verdict.connect(self._heard)
         self.hearing.failed.connect(self._failed)
         self.meter.show()
         self.meter.say("Listening for your call…" if not self._asked else "Say again…", True)
         self.hearing.start()
+
+    def _listener(self, game: str, expected: str) -> Callable[[], object]:
+        """What makes the call's listener, on the hearing's thread: with the trainee's voice for
+        the microphone in use where there is one (ui.speech.enrolling), with the model's own
+        where its file cannot be used (said once, on the window's thread: `_voice_refused`)."""
+        from ui.speech.audio import microphone_in_use
+        from ui.speech.keeping import data_folder, voice_for, voice_path
+
+        services = getattr(self.screen.window(), "services", None)
+        # Qt's to find, on this thread; none where no voice can be kept
+        microphone = microphone_in_use(self.microphone) if data_folder(services) else ""
+
+        def listen():
+            voice, why = voice_for(voice_path(services, microphone))
+            if why is None and voice is not None:
+                try:
+                    return spoken.engine().Listener(game, expected, voice=voice)
+                except RequestError as e:  # changed since it was read: taught again, forgotten
+                    why = (f"Your voice for this microphone cannot be used ({e}); your calls "
+                           "are heard with the recogniser's own model.")
+            if why is not None:
+                self._voice_refused.emit(why)
+            return spoken.engine().Listener(game, expected)
+
+        return listen
+
+    def _refused(self, why: str) -> None:
+        if why != self._voice_problem:
+            self._voice_problem = why
+            self.screen.note(why)
 
     def _stop(self) -> None:
         if self.hearing is not None:

@@ -1,7 +1,9 @@
 """Keeping the trainee's spoken calls, with their consent (trainer.speech.kept): the row of File ›
 Settings… that asks (off by default), says what is kept, where, and that nothing is sent, opens
 the folder and deletes them all; and the practice screen's keeping of each call heard, never in
-an exam."""
+an exam. The file of the trainee's voice (ui.speech.enrolling teaches it) is kept in the same
+folder, a file for each microphone (`voice_path`), and read before a call is heard with it
+(`voice_for`)."""
 
 from __future__ import annotations
 
@@ -29,15 +31,53 @@ EXPLAINED = ("Each call you say aloud in practice (never in an exam) is kept as 
              "recogniser on real voices. Nothing is sent anywhere. At most {cap} MiB are kept.")
 
 
-def kept_folder(services) -> Path | None:
-    """The folder of the trainee's kept calls: in the data folder, the progress file's; None
-    without a progress file or a trainee."""
+def data_folder(services) -> Path | None:
+    """The data folder of the trainee's own files (kept calls, their voice): the progress
+    file's; None without a progress file or a trainee."""
     store = getattr(services, "store", None)
     trainee = getattr(services, "trainee", None)
     path = getattr(store, "path", None)
     if trainee is None or path is None or str(path) == ":memory:":  # no file: no data folder
         return None
-    return kept.folder(Path(path).resolve().parent, trainee.id)
+    return Path(path).resolve().parent
+
+
+def kept_folder(services) -> Path | None:
+    """The folder of the trainee's kept calls, in the data folder; None without one."""
+    folder = data_folder(services)
+    return None if folder is None else kept.folder(folder, services.trainee.id)
+
+
+def voice_path(services, microphone: str) -> Path | None:
+    """The file of the trainee's voice for a microphone (its id, as
+    ui.speech.audio.microphone_in_use gives it); None without a progress file."""
+    from trainer import voice_enrolment
+
+    folder = data_folder(services)
+    if folder is None:
+        return None
+    return voice_enrolment.kept_at(folder, services.trainee.id, microphone)
+
+
+def voice_for(path: Path | None) -> tuple[Path | None, str | None]:
+    """The voice a call is heard with: (`path`, None) where it is a transform this model takes;
+    (None, why) where the file cannot be used (damaged, not a transform, unreadable), so that the
+    call is heard with the model's own; (None, None) where there is none."""
+    from trainer import RequestError, voice_enrolment
+
+    try:
+        if path is None or not path.exists():
+            return None, None
+    except OSError as e:  # a folder this account may not read (Path.exists raises then)
+        return None, (f"Your voice for this microphone cannot be used ({path}: cannot be read: "
+                      f"{e.strerror or e}); your calls are heard with the recogniser's own model.")
+    try:
+        voice_enrolment.Transform.read(path)
+    except RequestError as e:
+        return None, (f"Your voice for this microphone cannot be used ({e}); your calls are "
+                      "heard with the recogniser's own model. Teach it your voice again "
+                      "(File › Settings…).")
+    return path, None
 
 
 def keep_heard(screen, owed, verdict, sound: bytes, game: str) -> str | None:

@@ -37,6 +37,7 @@ from ui.qt import (
     Signal,
 )
 from ui.shell.theme import LARGE_PRINT, ZOOM_STEP, clamp_zoom
+from ui.table import backdrop
 from ui.table.dice import CAPTIONS, HIDDEN_FACE, SEEN, DiceDrawn, caption
 from ui.table.items import (
     HitItem,
@@ -140,6 +141,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._label_items: dict = {}  # each stack's label as drawn: (its look, its items), kept
         self._label_wants: dict = {}  # what each stack's label asks for, by what it shows (and its type)
         self._obstacles = None  # the printed words and dice that labels keep clear of
+        self._printed_as: tuple | None = None  # what the printed layout is made from (printed_as)
         self._words: list | None = None  # the printed words that stacks stand under
         self._rooms: dict = {}  # the room under them above each place a stack stands (ui.table.wagers)
         self.state = TableState(players={})
@@ -232,6 +234,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         self._groups.clear()
         self._stacks.clear()
         self._label_at, self._label_items, self._label_wants, self._obstacles = {}, {}, {}, None
+        self._printed_as = None
         self._words, self._rooms = None, {}
         self.spots, self.places, self.seat_plates = {}, {}, {}
         self._scene.clear()
@@ -269,9 +272,21 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
 
     def drawBackground(self, painter, exposed) -> None:
         """The backdrop, then the printed layout. The view caches this (CacheBackground), so a
-        redraw after an action repaints the chips and dice only."""
+        redraw after an action repaints the chips and dice only; and views of one table at one
+        size share it (ui.table.backdrop), so a view built again paints it as a copy."""
+        backdrop.paint(self, painter, exposed, self._paint_printed)
+
+    def _paint_printed(self, painter, exposed) -> None:
         super().drawBackground(painter, exposed)
         self._print.render(painter, exposed, exposed)
+
+    def printed_as(self) -> tuple:
+        """All that the printed layout is made from: two views that give the same print the same
+        (ui.table.backdrop)."""
+        if self._printed_as is None:
+            self._printed_as = (type(self).__qualname__, self.game_id, repr(self.options), repr(self.data),
+                                repr(self.pays), self.text_scale)
+        return (*self._printed_as, len(self._print.items()))
 
     def layout_items(self) -> list:
         """Every item of the printed layout (it is drawn as the view's background)."""

@@ -31,10 +31,14 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-import acoustic  # beside this script: its folder is on the path when it runs
-import decode
+import decode  # beside this script: its folder is on the path when it runs
 import numpy as np
 import pocketsphinx as ps
+
+# the product's statistics and solve; the alignment below is the study's own (its decoder
+# settings and --frontend wiener), as it ran
+from trainer.speech import acoustic
+from trainer.speech import enrolment as product
 
 OUT = Path("/tmp/speech-lab")
 ENROL = 20
@@ -57,44 +61,20 @@ def others(utts: list[dict], voice: str, noise: str) -> list[dict]:
     return random.Random(f"others:{voice}:{noise}").sample(pool, ENROL)
 
 
-class Stats:
-    """Per codebook Gaussian: its occupancy and the sum of the frames it was given."""
-
-    def __init__(self, model: acoustic.Model) -> None:
-        n_cb = model.means.shape[0]
-        self.occ = np.zeros((n_cb, model.n_feat, model.n_den))
-        self.sum = np.zeros(model.means.shape)
-        self.frames = 0
-
-    def add(self, model: acoustic.Model, cb: int, sen: np.ndarray, feat: np.ndarray) -> None:
-        lg = model.log_gauss(cb, feat) + model.logw[sen]  # [frame, stream, density]
-        post = np.exp(lg - lg.max(axis=-1, keepdims=True))
-        post /= post.sum(axis=-1, keepdims=True)
-        o = feat.reshape(len(feat), model.n_feat, model.dim)
-        self.occ[cb] += post.sum(axis=0)
-        self.sum[cb] += np.einsum("tfm,tfd->fmd", post, o)
-        self.frames += len(feat)
-
-
-def solve(model: acoustic.Model, st: Stats, kind: str) -> tuple[np.ndarray, np.ndarray]:
-    """A and b of each stream maximising the enrolment's likelihood (means only)."""
-    n_feat, dim = model.n_feat, model.dim
-    A = np.tile(np.eye(dim), (n_feat, 1, 1))
-    b = np.zeros((n_feat, dim))
-    for f in range(n_feat):
-        mu = model.means[:, f].reshape(-1, dim)
+def solve(model: acoustic.Model, st: product.Stats, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """A and b of each stream maximising the enrolment's likelihood (means only): the product's
+    full transform, or a bias alone."""
+    if kind != "bias":
+        t = product.solve(model, st)
+        return t.A, t.b
+    A = np.tile(np.eye(model.dim), (model.n_feat, 1, 1))
+    b = np.zeros((model.n_feat, model.dim))
+    for f in range(model.n_feat):
+        mu = model.means[:, f].reshape(-1, model.dim)
         occ = st.occ[:, f].reshape(-1)
-        s = st.sum[:, f].reshape(-1, dim)
-        iv = 1 / model.var[:, f].reshape(-1, dim)
-        if kind == "bias":
-            b[f] = ((s - occ[:, None] * mu) * iv).sum(0) / (occ[:, None] * iv).sum(0)
-            continue
-        xi = np.concatenate([mu, np.ones((len(mu), 1))], axis=1)  # the extended mean
-        G = np.einsum("ni,nj,nk->ijk", occ[:, None] * iv, xi, xi)
-        k = np.einsum("ni,nj->ij", s * iv, xi)
-        for i in range(dim):
-            w = np.linalg.solve(G[i], k[i])
-            A[f, i], b[f, i] = w[:dim], w[dim]
+        s = st.sum[:, f].reshape(-1, model.dim)
+        iv = 1 / model.var[:, f].reshape(-1, model.dim)
+        b[f] = ((s - occ[:, None] * mu) * iv).sum(0) / (occ[:, None] * iv).sum(0)
     return A, b
 
 
@@ -126,7 +106,7 @@ def align(d: ps.Decoder, logdir: str, text: str, audio: bytes) -> tuple[list, np
 def estimate_one(job: tuple) -> dict:
     tag, voice, noise, enrol, kind, passes, frontend = job
     t0 = time.process_time()
-    base = acoustic.Model()
+    base = acoustic.model()
     model, A, b, mllr = base, None, None, None
     out = OUT / "adapt" / tag / f"{voice}-{noise}.mllr"
     audio = {}
@@ -143,7 +123,7 @@ def estimate_one(job: tuple) -> dict:
             if mllr:
                 kw["mllr"] = str(mllr)
             d = ps.Decoder(**kw)
-            st = Stats(base)
+            st = product.Stats(base)
             failed = 0
             for u in enrol:
                 try:
@@ -151,16 +131,10 @@ def estimate_one(job: tuple) -> dict:
                 except RuntimeError:  # no alignment reached the end: the call is left out
                     failed += 1
                     continue
-                feat = acoustic.features(cep)
-                by_cb: dict[int, list] = {}
-                for t, cb, sen in frames:
-                    by_cb.setdefault(cb, []).append((t, sen))
-                for cb, ts in by_cb.items():
-                    idx = np.array([t for t, _ in ts])
-                    st.add(model, cb, np.array([s for _, s in ts]), feat[idx])
+                st.add_call(model, frames, acoustic.features(cep))
         A, b = solve(base, st, kind)
         model = base.adapted(A, b)
-        acoustic.write_mllr(out, A, b)
+        product.Transform(A, b).write(out)
         mllr = out
     return {"voice": voice, "noise": noise, "cpu": time.process_time() - t0,
             "frames": st.frames, "failed": failed, "enrol": [u["id"] for u in enrol],

@@ -1,6 +1,8 @@
 """The class's attempts read back from the server, as the hand-off to the employer takes them
 (trainer.progress.handoff.Line): the same records a progress file gives, from the same columns
-(trainer.progress.columns), turned into records by the same code (trainer.progress.rows).
+(trainer.progress.columns), turned into records by the same code (trainer.progress.rows), less
+each attempt's log, which the hand-off never writes (read, a class's logs were nine tenths of an
+export's CPU: tests/benchmarks/export_memory.py).
 
 What a connection reads is what its role may: the class for an instructor or supervisor, their
 own attempts for a trainee (row-level security, trainer.classes.server.tables).
@@ -10,7 +12,12 @@ attempts of a person one of whose trainee ids carries two names (a trainee's own
 it while the class held it under another name: trainer.classes.server.people.disputed), so
 that no actor is given two people; an attempt an instructor retracted
 (trainer.classes.server.retractions; s010 retracted, with the check each fails, the rows stored
-before it checked them), and one this app cannot read as an attempt (`readable`).
+before it checked them), and one this app cannot read as an attempt (`readable`: its columns,
+findings and skills). Its log is not read, so an attempt whose log this app could not read (a key
+twice, an action it does not know) is written from its scores like any other: the hand-off
+writes nothing of a log, the scores are what an export always took from the row, and trust in a
+result is in what is signed (certificates, supervised rounds), never in a log a workstation sent.
+A progress file's export reads its logs, and leaves such an attempt out, named.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from dataclasses import replace
 from typing import cast
 
 import psycopg
+from psycopg import sql
 from psycopg.rows import dict_row
 
 from trainer.classes.errors import ClassServerError
@@ -78,10 +86,11 @@ def server_lines(conn: psycopg.Connection, trainee: str | None = None, *,
                  refused_names: set[str] | None = None, practising: list[Trainee] | None = None,
                  formerly: Formerly | None = None, rounds: list[SupervisedLine] | None = None
                  ) -> list[Line]:
-    """The class's attempts, oldest first: one trainee's (the active person of this name) or
-    everyone's, as a list (`streamed` reads them one by one). Each attempt is its person's
-    (trainer.classes.server.people: the rows of one login's name, or merged by an instructor,
-    are one trainee, shown as the row of the lowest id), so one person is one trainee in the
+    """The class's attempts (without their logs: `streamed`), oldest first: one trainee's (the
+    active person of this name) or everyone's, as a list (`streamed` reads them one by one).
+    Each attempt is its person's (trainer.classes.server.people: the rows of one login's name,
+    or merged by an instructor, are one trainee, shown as the row of the lowest id), so one
+    person is one trainee in the
     transcript and one actor in the statements; two people of one name are refused as
     ambiguous. The attempts retracted, and those that cannot be read, are left out: named, with
     why, in `left_out`. `accounts` is given each name a row of the class was sent under and its
@@ -109,8 +118,9 @@ def streamed(conn: psycopg.Connection, trainee: str | None = None, *,
     are never held at once. The trainees, the people, the disputed and settled ids (`formerly`:
     by trainee row, never by attempt), the supervised rounds (`rounds`: no log), the retractions
     and a first pass over the ids of the trainees with practice attempts (`practising`, never
-    the attempts' rows) are read when it is called (UnknownTraineeError at once); the attempts,
-    their findings and their skills through three server-side cursors in one read-only snapshot,
+    the attempts' rows) are read when it is called (UnknownTraineeError at once); the attempts
+    (without their logs, which the hand-off never writes: `_columns_but_the_log`), their
+    findings and their skills through three server-side cursors in one read-only snapshot,
     ITERSIZE rows at a time, in the same order, so that each attempt meets its own. An attempt
     sent between the two reads by a trainee the first pass did not see is left out, named. The
     connection is the caller's, in no transaction."""
@@ -214,7 +224,9 @@ def _attempt_lines(conn: psycopg.Connection, where: str, params: tuple, trainees
                 conn.cursor("export_skills", row_factory=dict_row) as skills:
             for cursor in (rows, findings, skills):
                 cursor.itersize = ITERSIZE
-            rows.execute(f"SELECT a.* FROM attempts a {where} {order}", params)
+            rows.execute(sql.SQL("SELECT {}, '[]' AS log FROM attempts a {} {}").format(
+                sql.SQL(", ").join(sql.Identifier("a", c) for c in _columns_but_the_log(conn)),
+                sql.SQL(where), sql.SQL(order)), params)
             findings.execute(f"SELECT f.* FROM findings f JOIN attempts a ON a.id = f.attempt_id {where} "
                              f"{order}, f.id", params)
             skills.execute(f"SELECT s.attempt_id, s.skill FROM attempt_skills s JOIN attempts a "
@@ -228,6 +240,15 @@ def _attempt_lines(conn: psycopg.Connection, where: str, params: tuple, trainees
                     elif a.trainee_id not in trainees or a.trainee_id in kept:
                         left_out.append(f"attempt {a.uid[:64]}: sent while the class was read, by a "
                                         "trainee the export had not checked; export again to write it")
+
+
+def _columns_but_the_log(conn: psycopg.Connection) -> list[str]:
+    """The attempts' columns of this class, less the log: the hand-off writes no action of a log
+    (trainer.progress.handoff), so the lines' attempts are read without theirs (their log empty),
+    and a class's logs (up to 2,000 actions, about 110 KB, each) are neither sent nor parsed."""
+    return [name for (name,) in conn.execute(
+        "SELECT attname FROM pg_attribute WHERE attrelid = 'attempts'::regclass AND attnum > 0 "
+        "AND NOT attisdropped AND attname <> 'log' ORDER BY attnum")]
 
 
 def _of_each(cursor) -> Callable[[int], list[dict]]:

@@ -1,5 +1,5 @@
 """The stock en-us model's Gaussians and the features its decoder sees, read in numpy, for
-estimating an MLLR transform of the means (adapt.py).
+estimating an MLLR transform of the means (trainer.speech.enrolment).
 
 The model is pocketsphinx's phonetically tied mixture model: 42 codebooks (one per base phone,
 in the model definition's order), 3 streams of 13 (cepstra, deltas, double deltas: the
@@ -8,18 +8,19 @@ of the 5126 senones weights its phone's codebook (`sendump`, 8-bit -log weights)
 the 13 cepstra pocketsphinx itself computed (`mfclogdir`), the cepstral mean taken off as the
 decoder does it for a whole utterance from a fresh front end (batch CMN over the frames whose
 c0 is not negative), the deltas of its `1s_c_d_dd` with the first and last frame repeated.
+That is the recogniser's front end (trainer.speech.recogniser: `cmn batch`, each utterance decoded
+whole from a fresh stream): the mean the decoder reports after an utterance is this one.
 """
 
 from __future__ import annotations
 
 import os
 import struct
+from functools import cache
 from pathlib import Path
 
 import numpy as np
-import pocketsphinx as ps
 
-MODEL = Path(ps.get_model_path()) / "en-us" / "en-us"
 #: the base phones in the model definition's order: a senone's codebook is its phone's index
 PHONES = ("+NSN+", "+SPN+", "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER",
           "EY", "F", "G", "HH", "IH", "IY", "JH", "K", "L", "M", "N", "NG", "OW", "OY", "P", "R",
@@ -71,11 +72,11 @@ def read_sendump(path: Path, n_feat: int, n_den: int) -> np.ndarray:
 class Model:
     """Means, variances (floored as the decoder floors them) and mixture weights."""
 
-    def __init__(self, means: np.ndarray | None = None) -> None:
-        self.means = read_gauden(MODEL / "means") if means is None else means
-        self.var = np.maximum(read_gauden(MODEL / "variances"), VARFLOOR)
+    def __init__(self, folder: Path) -> None:
+        self.means = read_gauden(folder / "means")
+        self.var = np.maximum(read_gauden(folder / "variances"), VARFLOOR)
         self.n_feat, self.n_den, self.dim = self.means.shape[1:]
-        self.logw = read_sendump(MODEL / "sendump", self.n_feat, self.n_den)
+        self.logw = read_sendump(folder / "sendump", self.n_feat, self.n_den)
         self._logdet = -0.5 * np.log(2 * np.pi * self.var).sum(axis=-1)
 
     def adapted(self, A: np.ndarray, b: np.ndarray) -> Model:
@@ -91,6 +92,14 @@ class Model:
         mu, var = self.means[cb], self.var[cb]  # [stream, density, dim]
         o = feat.reshape(len(feat), self.n_feat, 1, self.dim)
         return self._logdet[cb][None] - 0.5 * (((o - mu[None]) ** 2) / var[None]).sum(axis=-1)
+
+
+@cache
+def model() -> Model:
+    """The recogniser's model (pocketsphinx's en-us), read once per process."""
+    import pocketsphinx
+
+    return Model(Path(pocketsphinx.get_model_path()) / "en-us" / "en-us")
 
 
 def features(cep: np.ndarray) -> np.ndarray:
@@ -112,15 +121,3 @@ def read_mfc(path: str | os.PathLike) -> np.ndarray:
     data = Path(path).read_bytes()
     n, = struct.unpack_from(">i", data, 0)
     return np.frombuffer(data, ">f4", n, 4).reshape(-1, 13).astype(np.float64)
-
-
-def write_mllr(path: Path, A: np.ndarray, b: np.ndarray) -> None:
-    """pocketsphinx's `-mllr` file: classes, streams, then per stream its length, A, b and the
-    variance scales (1: means only)."""
-    lines = ["1", str(len(A))]
-    for f in range(len(A)):
-        lines.append(str(A.shape[1]))
-        lines += [" ".join(f"{v:.7g}" for v in row) for row in A[f]]
-        lines.append(" ".join(f"{v:.7g}" for v in b[f]))
-        lines.append(" ".join("1" for _ in b[f]))
-    path.write_text("\n".join(lines) + "\n")
