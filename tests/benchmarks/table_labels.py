@@ -110,19 +110,23 @@ def tree_of(rev: str, into: Path) -> Path:
     return into
 
 
-def measure(where: Path, game: str, rounds: int) -> dict:
+def measure(where: Path, game: str, rounds: int, script: str = __file__) -> dict:
+    """`script --child GAME` run with `where`'s ui/ first on the path: its last line, as JSON."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)]),
            "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, __file__, "--child", game, "--rounds", str(rounds)],
+    done = subprocess.run([sys.executable, script, "--child", game, "--rounds", str(rounds)],
                           env=env, check=True, capture_output=True, text=True, cwd=str(where))
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def main() -> None:
+def against(script: str, child, rounds: int, line) -> None:
+    """The command line of a benchmark that measures this tree against another by turns
+    (`script`: its file; `child(game, rounds)`: its measure, in a process of its own; `line(game,
+    against, old, new)`: its line for a game, from the least CPU of each tree)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("games", nargs="*")
     ap.add_argument("--against", default="HEAD")
-    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--rounds", type=int, default=rounds)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--child")
     args = ap.parse_args()
@@ -140,18 +144,25 @@ def main() -> None:
             best: dict[str, dict] = {}
             for _ in range(args.repeat):  # in turn, the least of each: the machine's noise left out
                 for name, where in trees.items():
-                    got = measure(where, game, args.rounds)
+                    got = measure(where, game, args.rounds, script)
                     if name not in best or got["cpu"] < best[name]["cpu"]:
                         best[name] = got
-            old, new = best["old"], best["new"]
-            same = "same labels" if old["digest"] == new["digest"] else "LABELS DIFFER"
-            same += ", same items" if old["scene"] == new["scene"] else ", ITEMS DIFFER"
-            print(f"{game:20} {new['states']:5} states: {args.against} {old['cpu']:.2f} s, "
-                  f"this tree {new['cpu']:.2f} s CPU = {old['cpu'] / new['cpu']:.2f}x; {same}", flush=True)
-            total["old"] += old["cpu"]
-            total["new"] += new["cpu"]
+            print(line(game, args.against, best["old"], best["new"]), flush=True)
+            total["old"] += best["old"]["cpu"]
+            total["new"] += best["new"]["cpu"]
     print(f"{'all':20}        {args.against} {total['old']:.2f} s, this tree {total['new']:.2f} s CPU "
           f"= {total['old'] / total['new']:.2f}x")
+
+
+def _line(game: str, rev: str, old: dict, new: dict) -> str:
+    same = "same labels" if old["digest"] == new["digest"] else "LABELS DIFFER"
+    same += ", same items" if old["scene"] == new["scene"] else ", ITEMS DIFFER"
+    return (f"{game:20} {new['states']:5} states: {rev} {old['cpu']:.2f} s, "
+            f"this tree {new['cpu']:.2f} s CPU = {old['cpu'] / new['cpu']:.2f}x; {same}")
+
+
+def main() -> None:
+    against(__file__, child, 40, _line)
 
 
 if __name__ == "__main__":

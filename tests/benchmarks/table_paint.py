@@ -14,18 +14,13 @@ REV (default HEAD) is any commit; its ui/ is taken with `git archive`, the engin
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_labels import ROOT, states, tree_of  # the rounds and trees of that benchmark
+from table_labels import against, states  # the rounds, trees and turns of that benchmark
 
 #: each state painted this many times: a table repaints the same items again and again (a pulse's
 #: frames, the pointer moving over it, a dialog closed over it)
@@ -66,49 +61,15 @@ def child(game: str, rounds: int) -> dict:
     return {"cpu": cpu, "paints": painted, "digest": digest.hexdigest()}
 
 
-def measure(where: Path, game: str, rounds: int) -> dict:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)]),
-           "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, __file__, "--child", game, "--rounds", str(rounds)],
-                          env=env, check=True, capture_output=True, text=True, cwd=str(where))
-    return json.loads(done.stdout.splitlines()[-1])
+def _line(game: str, rev: str, old: dict, new: dict) -> str:
+    same = "same pixels" if old["digest"] == new["digest"] else "PIXELS DIFFER"
+    each = {name: got["cpu"] / got["paints"] * 1000 for name, got in (("old", old), ("new", new))}
+    return (f"{game:20} {new['paints']:5} paints: {rev} {each['old']:.2f} ms, "
+            f"this tree {each['new']:.2f} ms CPU a paint = {old['cpu'] / new['cpu']:.2f}x; {same}")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("games", nargs="*")
-    ap.add_argument("--against", default="HEAD")
-    ap.add_argument("--rounds", type=int, default=20)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--child")
-    args = ap.parse_args()
-    if args.child:
-        sys.path.insert(0, os.getcwd())
-        print(json.dumps(child(args.child, args.rounds)))
-        return
-    sys.path.insert(0, str(ROOT))
-    from trainer import games
-
-    total = {"old": 0.0, "new": 0.0}
-    with tempfile.TemporaryDirectory() as tmp:
-        trees = {"old": tree_of(args.against, Path(tmp)), "new": ROOT}
-        for game in args.games or games.GAME_IDS:
-            best: dict[str, dict] = {}
-            for _ in range(args.repeat):  # in turn, the least of each: the machine's noise left out
-                for name, where in trees.items():
-                    got = measure(where, game, args.rounds)
-                    if name not in best or got["cpu"] < best[name]["cpu"]:
-                        best[name] = got
-            old, new = best["old"], best["new"]
-            same = "same pixels" if old["digest"] == new["digest"] else "PIXELS DIFFER"
-            each = {name: got["cpu"] / got["paints"] * 1000 for name, got in best.items()}
-            print(f"{game:20} {new['paints']:5} paints: {args.against} {each['old']:.2f} ms, "
-                  f"this tree {each['new']:.2f} ms CPU a paint = "
-                  f"{old['cpu'] / new['cpu']:.2f}x; {same}", flush=True)
-            total["old"] += old["cpu"]
-            total["new"] += new["cpu"]
-    print(f"{'all':20}        {args.against} {total['old']:.2f} s, this tree {total['new']:.2f} s CPU "
-          f"= {total['old'] / total['new']:.2f}x")
+    against(__file__, child, 20, _line)
 
 
 if __name__ == "__main__":
