@@ -10,16 +10,13 @@ own logic with the stand-in listener of tests/support/speech_fake.py, which hear
 
 from __future__ import annotations
 
-import array
-import wave
-
 import numpy as np
 import pytest
 
-from tests.support.flite import needs_flite, say
+from tests.support.flite import needs_flite, padded, say
 from tests.support.library import bundled
 from tests.support.practice_screen import calls_owed, play_aloud
-from tests.support.screens import window_for
+from tests.support.screens import rosa_window
 from tests.support.speech_fake import Plan, install, tone_wav
 from trainer.procedure import Automation
 from trainer.speech import enrolment
@@ -31,14 +28,8 @@ SILENCE = 0.4  # seconds of silence around each call read
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from trainer.progress import Store
-
-    store = Store.open(tmp_path / "data" / "progress.db", full_check=False)
-    trainee = store.trainee(store.add_trainee("Rosa Diaz"))
-    w, _services = window_for(qtbot, store, trainee)
-    yield w
-    w.close()
-    store.close()
+    with rosa_window(qtbot, tmp_path) as w:
+        yield w
 
 
 @pytest.fixture
@@ -93,18 +84,6 @@ def read_one(qtbot, dialog) -> None:
     qtbot.waitUntil(lambda: dialog.next.isEnabled(), timeout=15000)
 
 
-def padded(raw, out) -> None:
-    with wave.open(str(raw), "rb") as w:
-        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
-        speech = w.readframes(w.getnframes())
-    pad = array.array("h", [0] * round(SILENCE * 16000)).tobytes()
-    with wave.open(str(out), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(pad + speech + pad)
-
-
 def test_a_voice_taught_from_wav_files_is_kept_and_the_settings_say_so(qtbot, window, tmp_path,
                                                                        hear_from):
     """flite's slt reads the 20 prompts; each reading is heard through the dialog, the estimate
@@ -116,7 +95,7 @@ def test_a_voice_taught_from_wav_files_is_kept_and_the_settings_say_so(qtbot, wi
     files = []
     for n, p in enumerate(enrolment.prompts()):
         files.append(tmp_path / f"prompt{n}.wav")
-        padded(say(p.words, "slt", tmp_path), files[-1])
+        padded(say(p.words, "slt", tmp_path), files[-1], SILENCE)
     row = settings(qtbot, window)
     assert row.line.text().startswith("Not taught your voice for The computer's default")
     dialog = open_enrolment(qtbot, row, files)
@@ -142,7 +121,7 @@ def test_a_voice_taught_from_wav_files_is_kept_and_the_settings_say_so(qtbot, wi
     from trainer.speech import hear
 
     call = tmp_path / "call.wav"
-    padded(say("seven one six", "slt", tmp_path), call)
+    padded(say("seven one six", "slt", tmp_path), call, SILENCE)
     assert hear(call, "props-and-hops", "Seven, one-six", voice=kept).kind == "right"
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from tests.support.library import bundled
 from tests.support.practice_screen import calls_owed, play_aloud
-from tests.support.screens import answer_with, window_for
+from tests.support.screens import answer_with, rosa_window
 from tests.support.speech_fake import Plan, install, tone_wav
 from trainer.procedure import Automation
 from trainer.speech import kept
@@ -25,14 +25,8 @@ CALLED = "ph-no-roll-calls"  # Props & Hops with no rolls and calls: the trainee
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from trainer.progress import Store
-
-    store = Store.open(tmp_path / "data" / "progress.db", full_check=False)
-    trainee = store.trainee(store.add_trainee("Rosa Diaz"))
-    w, _services = window_for(qtbot, store, trainee)
-    yield w
-    w.close()
-    store.close()
+    with rosa_window(qtbot, tmp_path) as w:
+        yield w
 
 
 @pytest.fixture

@@ -7,13 +7,12 @@ missing; never passed without them."""
 
 from __future__ import annotations
 
-import array
 import shutil
 import subprocess
-import wave
 
 import pytest
 
+from tests.support.flite import padded
 from tests.support.library import bundled
 from tests.support.practice_screen import calls_owed, do_next, play_aloud
 from trainer import spoken
@@ -51,16 +50,7 @@ def say(tmp_path, name: str, game: str, call: str):
     words = find(game, call).said[0]
     raw, out = tmp_path / f"{name}-raw.wav", tmp_path / f"{name}.wav"
     subprocess.run(["flite", "-voice", VOICE, "-t", words, "-o", str(raw)], check=True)
-    with wave.open(str(raw), "rb") as w:
-        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
-        speech = w.readframes(w.getnframes())
-    pad = array.array("h", [0] * round(SILENCE * 16000)).tobytes()
-    with wave.open(str(out), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(pad + speech + pad)
-    return out, SILENCE + len(speech) / 2 / 16000
+    return out, padded(raw, out, SILENCE)
 
 
 def test_a_round_called_aloud_by_a_synthetic_voice_is_graded_right(qtbot, practice_screen,

@@ -55,3 +55,21 @@ def wav_header(path: Path, data_bytes: int, size: int | None = None) -> Path:
         f.write(header)
         f.truncate(size if size is not None else len(header) + 3200)
     return path
+
+
+def padded(raw: Path, out: Path, silence: float) -> float:
+    """flite's 16 kHz mono reading `raw` written to `out` with `silence` seconds of silence before
+    and after it; the seconds from the start of `out` to the end of the speech."""
+    import array
+    import wave
+
+    with wave.open(str(raw), "rb") as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
+        speech = w.readframes(w.getnframes())
+    pad = array.array("h", [0] * round(silence * 16000)).tobytes()
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(pad + speech + pad)
+    return silence + len(speech) / 2 / 16000

@@ -3,6 +3,8 @@ exam's runner with its pauses shortened (`quicken_runner`)."""
 
 from __future__ import annotations
 
+import contextlib
+
 PASSPHRASE = "correct horse battery"
 #: the exam runner's pauses in the window's tests (ui.exams.runner), a tenth of the app's or less:
 #: the first try again after an answer the class server has not acknowledged (the app's 500 ms,
@@ -100,6 +102,22 @@ def build_form(qtbot, page):
     QTimer.singleShot(50, fill)
     page.new_form()
     return made
+
+
+@contextlib.contextmanager
+def rosa_window(qtbot, tmp_path):
+    """Rosa Diaz's window over a progress file in `tmp_path/data` (the data folder her spoken
+    calls and voice are kept under), closed after."""
+    from trainer.progress import Store
+
+    store = Store.open(tmp_path / "data" / "progress.db", full_check=False)
+    trainee = store.trainee(store.add_trainee("Rosa Diaz"))
+    w, _services = window_for(qtbot, store, trainee)
+    try:
+        yield w
+    finally:
+        w.close()
+        store.close()
 
 
 def window_for(qtbot, store, trainee):
