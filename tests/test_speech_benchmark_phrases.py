@@ -45,3 +45,24 @@ def test_say_again_counts_the_second_try_only_after_an_unclear_first():
     assert again_counts(cases) == (
         "1/6 right first, 2/6 (33.3%) after a say again, 2 wrong, 1 unclear twice; "
         "phrases unclear twice 1/3, heard as a call on either try 2")
+
+
+@pytest.mark.parametrize("game", ["props-and-hops", "pai-gow-dice"])
+def test_the_cut_short_lever_ends_every_proper_beginning_that_is_no_call(game):
+    """The benchmark's `--prefix` (speech_lab/prefix.py): a way out to the end from each state of
+    the calls' tree whose words are a proper beginning of a call and no call ("no more" of "no
+    more bets"), and from none other (no whole call, no state of the garbage branch)."""
+    from tests.benchmarks.speech_lab.prefix import ways_out
+    from trainer.speech.grammar import FINAL, MARK, START, Grammar
+
+    made = Grammar.build("g", game)
+    words_to = {START: ()}  # each state of the calls' tree, by the words that lead to it
+    for t in made.transitions:  # a tree's edges come after the edge into their state
+        if len(t) == 4 and not t[3].startswith(MARK):
+            words_to[t[1]] = (*words_to[t[0]], t[3])
+    said = {s for call in spoken_calls(game) for s in call.said}
+    beginnings = {" ".join(s.split()[:n]) for s in said for n in range(1, len(s.split()))}
+    out = ways_out(made, 1e-4)
+    assert {(" ".join(words_to[s]), to, p) for s, to, p in out} == {
+        (b, FINAL, 1e-4) for b in beginnings - said}
+    assert "no more" in {" ".join(words_to[s]) for s, _, _ in out}

@@ -7,7 +7,8 @@ Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices 
 needs `flite` (apt-get install flite). Levers measured beside the product's path, none of them in
 it (the numbers: speech_lab/README.md): `--denoise wiener` (a Wiener filter on the speech found,
 its noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1), `--decoder
-beam=1e-60,topn=8,...` (pocketsphinx settings), and `--say-again` (after an unclear verdict, the
+beam=1e-60,topn=8,...` (pocketsphinx settings), `--prefix P` (a way out of each call's proper
+beginnings to the end, heard as no call), and `--say-again` (after an unclear verdict, the
 same words again in a fresh draw of the room, as the app asks once; counted beside the first
 try).
 
@@ -146,6 +147,9 @@ def main() -> int:
     p.add_argument("--games", default=",".join(games.GAME_IDS))
     p.add_argument("--every", type=int, default=1, help="every Nth call of each game only")
     p.add_argument("--garbage", type=float, help="the garbage branch's cost, for calibration")
+    p.add_argument("--prefix", type=float, metavar="P",
+                   help="a call cut short heard as no call, its way out at probability P "
+                        "(speech_lab/prefix.py; not the product's)")
     p.add_argument("--no-numbers", action="store_true",
                    help="the garbage branch without the numbers no call has (grammar.NUMBERS)")
     p.add_argument("--bestpath", choices=("on", "off"),
@@ -175,6 +179,10 @@ def main() -> int:
         from trainer.speech import grammar
 
         grammar.GARBAGE = args.garbage
+    if args.prefix is not None:
+        from tests.benchmarks.speech_lab import prefix
+
+        prefix.cut_short(args.prefix)
     if args.no_numbers:
         from trainer.speech import grammar
 
