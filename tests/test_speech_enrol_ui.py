@@ -16,7 +16,7 @@ import pytest
 from tests.support.flite import needs_flite, padded, say
 from tests.support.library import bundled
 from tests.support.practice_screen import calls_owed, play_aloud
-from tests.support.screens import rosa_window
+from tests.support.screens import rosa_window, settings_shown
 from tests.support.speech_fake import Plan, install, tone_wav
 from trainer.procedure import Automation
 from trainer.speech import enrolment
@@ -52,13 +52,7 @@ def voice_file(tmp_path):
 
 
 def settings(qtbot, window):
-    from ui.shell.settings import SettingsDialog
-
-    dialog = SettingsDialog(window)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    return dialog.voice
+    return settings_shown(qtbot, window).voice
 
 
 def open_enrolment(qtbot, row, files, keys: bool = False):

@@ -15,7 +15,7 @@ import pytest
 
 from tests.support.library import bundled
 from tests.support.practice_screen import calls_owed, play_aloud
-from tests.support.screens import answer_with, rosa_window
+from tests.support.screens import answer_with, rosa_window, settings_shown
 from tests.support.speech_fake import Plan, install, tone_wav
 from trainer.procedure import Automation
 from trainer.speech import kept
@@ -43,13 +43,7 @@ def frames(path) -> bytes:
 
 
 def settings(qtbot, window):
-    from ui.shell.settings import SettingsDialog
-
-    dialog = SettingsDialog(window)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    return dialog.kept_calls
+    return settings_shown(qtbot, window).kept_calls
 
 
 def play(qtbot, monkeypatch, window, tone, heard="right"):

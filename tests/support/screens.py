@@ -120,6 +120,17 @@ def rosa_window(qtbot, tmp_path):
         store.close()
 
 
+def settings_shown(qtbot, window):
+    """File › Settings… over `window`, shown."""
+    from ui.shell.settings import SettingsDialog
+
+    dialog = SettingsDialog(window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
 def window_for(qtbot, store, trainee):
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
