@@ -1,10 +1,12 @@
 """Teach it my voice: the trainee reads the enrolment's calls (trainer.speech.enrolment), one at a
 time, each heard through the same path as a call (ui.speech.audio's input, ui.speech.hearing's
-listener on its own thread, ui.speech.calls's level meter); from them the recogniser is fitted to
-their voice off the GUI thread, and the transform kept in their folder for the microphone in use,
-written whole or not at all. File › Settings…'s line says whether the trainee has a voice for
-the chosen microphone, and when it was taught; the practice screen hears their calls with it
-(`voice_for`), and with the model's own where the file cannot be used, said in a line."""
+listener on its own thread, ui.speech.calls's level meter) and checked there (a reading that
+cannot be its call's words is said and asked for again, never fitted: trainer.speech.readings);
+from the readings kept the recogniser is fitted to their voice off the GUI thread, and the
+transform kept in their folder for the microphone in use, written whole or not at all. File ›
+Settings…'s line says whether the trainee has a voice for the chosen microphone, and when it was
+taught; the practice screen hears their calls with it (`voice_for`), and with the model's own
+where the file cannot be used, said in a line."""
 
 from __future__ import annotations
 
@@ -178,6 +180,7 @@ class EnrolDialog(QDialog):
         self.words.setMinimumHeight(2 * self.words.fontMetrics().lineSpacing() + 8)
         self.call = QLabel()  # the call, as the engine words it, and its game
         self.meter = CallMeter()
+        self.meter.line.setWordWrap(True)  # why a reading was not kept takes two lines
         self.meter.show()
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
@@ -242,8 +245,8 @@ class EnrolDialog(QDialog):
         p = self.prompts[self.at]
         self.takes[self.at] = None
         self.next.setEnabled(False)
-        self.hearing = Hearing(lambda: spoken.engine().Listener(p.game, p.call.text),
-                               self.inputs(), seconds=TAKE_SECONDS, parent=self)
+        self.hearing = Hearing(lambda: spoken.engine().Reading(p), self.inputs(),
+                               seconds=TAKE_SECONDS, parent=self)
         self.hearing.level.connect(self.meter.show_level)
         self.hearing.verdict.connect(self._heard)
         self.hearing.failed.connect(self._failed)
@@ -260,9 +263,10 @@ class EnrolDialog(QDialog):
             return  # a reading stopped since (Again, Cancel)
         sound = self.hearing.sound
         self.hearing = None
-        if verdict.speech_end is None:
-            self.meter.say("Nothing heard that could be used: press Again and read the call "
-                           "aloud.", False)
+        if verdict.check.refused is not None:  # asked for again: nothing of it is kept
+            self.meter.say(f"{verdict.check.refused} Press Again to read it again.", False)
+            self._fit_height()
+            self.again.setFocus()
             return
         self.takes[self.at] = sound
         seconds = verdict.speech_end - (verdict.speech_start or 0.0)
