@@ -1,11 +1,13 @@
 """The enrolment's loose ends (trainer.speech.enrolment, trainer.speech.readings,
-ui.speech.enrolling):
+trainer.speech.voices, ui.speech.enrolling):
 
 - the prompts read include "No more bets" and a no roll, each prompt saying why it is there, and
   every game has its prompts;
 - a reading that cannot be its prompt's words (no speech, a cough, another prompt's words) is
   refused by the check, and the dialog says so and asks for that prompt again before Next;
   nothing of a refused reading reaches the fit; a good reading is kept;
+- every voice the trainee keeps is listed in File › Settings… with its microphone and date, and
+  Forget my voice… deletes the one selected, that of a microphone no longer plugged in too;
 - two runs of the accuracy benchmark at once write their voices in folders of their own.
 
 The check's tests hear flite's voice with the real recogniser (skipped, saying why, where either
@@ -21,10 +23,10 @@ import pytest
 
 from tests.support.flite import needs_flite, padded, say
 from tests.support.reading_fake import readings
-from tests.support.screens import rosa_window, settings_shown
+from tests.support.screens import answer_with, rosa_window, settings_shown
 from tests.support.speech_fake import Plan, install, tone_wav
 from trainer import games
-from trainer.speech import SAMPLE_RATE, enrolment
+from trainer.speech import SAMPLE_RATE, enrolment, voices
 from trainer.speech.enrolment import DIM, STREAMS, Transform
 from trainer.vocabulary import Do
 
@@ -163,7 +165,7 @@ def test_a_refused_reading_is_said_and_asked_for_again_and_never_fitted(
         qtbot, monkeypatch, window, tmp_path, hear_from):
     """The first reading refused (by plan): the line says why and asks for it again; Next stays
     off and Enter does nothing; Again reads it again, and once kept Next goes on. The fit gets the
-    reading kept, never the refused one, and the voice is kept."""
+    reading kept, never the refused one, and the voice is kept with its microphone's name."""
     from ui.qt import Qt
 
     why = "Not kept: 0.3 s of sound is too short for these words. Read the whole call."
@@ -196,6 +198,8 @@ def test_a_refused_reading_is_said_and_asked_for_again_and_never_fitted(
     assert len(fitted) == 20
     assert all(len(pcm) / 2 / SAMPLE_RATE > 0.9 for pcm, _ in fitted), [
         len(pcm) / 2 / SAMPLE_RATE for pcm, _ in fitted]
+    kept = voices.kept_voices(enrolment.kept_at(tmp_path / "data", 1, "").parent)
+    assert [v.microphone for v in kept] == ["The computer's default"]
     qtbot.mouseClick(dialog.cancel, Qt.MouseButton.LeftButton)  # Close
     qtbot.waitUntil(lambda: row.dialog is None)
 
@@ -232,13 +236,81 @@ def test_the_dialog_refuses_a_cough_and_keeps_the_call_read_again(qtbot, window,
     assert not (tmp_path / "data" / "spoken calls").exists()
 
 
-# -- the benchmark's runs at once ----------------------------------------------------------------
+# -- every voice kept, listed and forgotten ------------------------------------------------------
 
 def some_transform() -> Transform:
     rng = np.random.default_rng(3)
     A = np.eye(DIM)[None].repeat(STREAMS, 0) + rng.normal(0, 0.01, (STREAMS, DIM, DIM))
     return Transform(A, rng.normal(0, 0.1, (STREAMS, DIM)))
 
+
+def test_each_voice_kept_is_listed_with_its_microphone_and_forgotten_alone(tmp_path):
+    import os
+
+    folder = tmp_path / "trainee 1"
+    yeti = enrolment.path(folder, "alsa_input.usb-Yeti-00.analog-stereo")
+    old = enrolment.path(folder, "{0.0.1.00000000}.{4f2c}")
+    voices.keep(some_transform(), yeti, "Yeti Stereo Microphone")
+    voices.keep(some_transform(), old, "Old USB Mic")
+    os.utime(old, (1_700_000_000, 1_700_000_000))
+    bare = enrolment.path(folder, "hw:1,0")  # kept before names were: the file's name
+    some_transform().write(bare)
+    os.utime(bare, (1_600_000_000, 1_600_000_000))
+    kept = voices.kept_voices(folder)
+    assert [(v.path, v.microphone) for v in kept] == [
+        (yeti, "Yeti Stereo Microphone"), (old, "Old USB Mic"), (bare, "hw_1_0")]
+    voices.forget(old)
+    assert [v.path for v in voices.kept_voices(folder)] == [yeti, bare]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [yeti.name, yeti.with_suffix(".microphone").name, bare.name])
+    assert voices.kept_voices(tmp_path / "nobody") == []
+
+
+def test_a_microphone_s_name_that_is_not_one_is_never_shown_as_it_is(tmp_path):
+    """The name beside a voice is the trainee's own file: a first line only, printable, capped;
+    past the cap (or not a file), the voice is named by its file."""
+    folder = tmp_path / "trainee 1"
+    a = enrolment.path(folder, "a")
+    voices.keep(some_transform(), a, "Desk mic\x1b[31m\nrm -rf /")
+    assert voices.named(a) == "Desk mic[31m"
+    a.with_suffix(".microphone").write_bytes(b"x" * (voices.NAME_CAP + 1))
+    assert voices.named(a) == "a"
+    a.with_suffix(".microphone").unlink()
+    a.with_suffix(".microphone").mkdir()
+    assert voices.named(a) == "a"
+
+
+def test_settings_list_every_voice_and_forget_one_of_a_microphone_not_plugged_in(
+        qtbot, window, tmp_path, hear_from):
+    from ui.qt import Qt
+
+    chosen = enrolment.kept_at(tmp_path / "data", 1, "")  # the test machine's: no microphone
+    gone = enrolment.kept_at(tmp_path / "data", 1, "usb-old-mic")
+    voices.keep(some_transform(), chosen, "The computer's default")
+    voices.keep(some_transform(), gone, "Old USB Mic")
+    row = settings_shown(qtbot, window).voice
+    lines = [row.voices.itemText(n) for n in range(row.voices.count())]
+    assert len(lines) == 2 and row.voices.isVisible()
+    assert any(t.startswith("The computer's default, taught on ") and
+               t.endswith(" (the microphone chosen)") for t in lines), lines
+    assert any(t.startswith("Old USB Mic, taught on ") for t in lines), lines
+    assert row.voices.currentText().endswith("(the microphone chosen)")
+    old = next(n for n, t in enumerate(lines) if t.startswith("Old USB Mic"))
+    row.voices.setCurrentIndex(old)
+    asked = answer_with("&Yes")
+    qtbot.mouseClick(row.forget, Qt.MouseButton.LeftButton)
+    assert asked and "Delete your voice for Old USB Mic?" in asked[0]
+    assert not gone.exists() and not gone.with_suffix(".microphone").exists()
+    assert chosen.exists()
+    assert row.voices.count() == 1 and row.line.text().startswith("Taught your voice for")
+    # the chosen one, shown again, forgotten too: the list goes, and Forget is off
+    answer_with("&Yes")
+    qtbot.mouseClick(row.forget, Qt.MouseButton.LeftButton)
+    assert not chosen.exists() and row.voices.count() == 0
+    assert not row.voices.isVisible() and not row.forget.isEnabled()
+
+
+# -- the benchmark's runs at once ----------------------------------------------------------------
 
 def test_two_benchmark_runs_at_once_write_their_voices_apart(tmp_path, monkeypatch):
     """Each run of speech_accuracy.py --enrol writes its voices' transforms in a folder of its

@@ -16,8 +16,9 @@ The modules behind it: words (the words said for each call), calls (the list), g
 decoder's grammar), recogniser (pocketsphinx), endpoint (where the speech is in a room's noise),
 listener (the verdict), audio (WAV files and PCM), kept (the trainee's calls kept with their
 consent, and read back), enrolment (a trainee's voice: the calls read, the transform estimated
-and kept), readings (a reading of the enrolment checked before it is kept), acoustic (the
-model's Gaussians and the decoder's features, in numpy, for the estimate).
+and kept), readings (a reading of the enrolment checked before it is kept), voices (the voices
+kept: listed, named and forgotten), acoustic (the model's Gaussians and the decoder's features,
+in numpy, for the estimate).
 """
 
 from __future__ import annotations
