@@ -16,6 +16,7 @@ import pytest
 from tests.support.flite import needs_flite, padded, say
 from tests.support.library import bundled
 from tests.support.practice_screen import calls_owed, play_aloud
+from tests.support.reading_fake import readings
 from tests.support.screens import rosa_window, settings_shown
 from tests.support.speech_fake import Plan, install, tone_wav
 from trainer.procedure import Automation
@@ -130,7 +131,7 @@ def test_the_keys_read_again_go_on_and_cancel_keeping_nothing(qtbot, monkeypatch
     from ui.qt import Qt
 
     plan = Plan(*["right"] * 10)
-    install(monkeypatch, plan)
+    readings(install(monkeypatch, plan))
     row = settings(qtbot, window)
     dialog = open_enrolment(qtbot, row, tones(tmp_path, 10), keys=True)
     read_one(qtbot, dialog)
@@ -164,7 +165,7 @@ def test_cancel_while_the_voice_is_fitted_keeps_nothing(qtbot, monkeypatch, wind
 
     from ui.qt import Qt
 
-    install(monkeypatch, Plan(*["right"] * 20))
+    readings(install(monkeypatch, Plan(*["right"] * 20)))
     release, started = threading.Event(), threading.Event()
 
     def slow_estimate(pairs, **_):
@@ -193,7 +194,7 @@ def test_readings_that_are_not_the_calls_keep_nothing_and_say_why(qtbot, monkeyp
     """A tone for each call: heard as speech, but none aligns to its words in the real estimate
     (TooLittle): one line, and nothing kept."""
     needs_flite()
-    install(monkeypatch, Plan(*["right"] * 20))
+    readings(install(monkeypatch, Plan(*["right"] * 20)))  # each tone kept as a reading
     row = settings(qtbot, window)
     dialog = open_enrolment(qtbot, row, tones(tmp_path, 20))
     read_all(qtbot, dialog)

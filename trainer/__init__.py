@@ -31,6 +31,7 @@ FACE: dict[str, tuple[str, str | None]] = {
     # a trainee's own voice: the calls read, the transform estimated and kept (numpy's, loaded
     # only when a voice is taught or a call heard with one)
     "voice_enrolment": ("trainer.speech.enrolment", None),
+    "kept_voices": ("trainer.speech.voices", None),  # each voice kept, listed and forgotten
     **names_from("trainer.errors", "RequestError"),
     # spoken calls: the call owed, and the action a verdict of the recogniser makes
     "spoken": ("trainer.spoken", None),

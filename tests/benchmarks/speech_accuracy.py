@@ -46,18 +46,25 @@ try).
   CPU is printed for each voice. `--enrol-snr` enrols in another room than the one tested
   (`quiet`, or an SNR).
 
-Audio is cached under /tmp/dealer-trainer-speech-bench (never in the repository).
+Audio is cached under /tmp/dealer-trainer-speech-bench (never in the repository); what a run
+writes (the voices' transforms) is in a folder of its own there, removed when it ends, so that
+runs at once do not meet.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -213,7 +220,12 @@ def main() -> int:
     rng = np.random.default_rng(1)
     enrol_snr = snr if args.enrol_snr is None else (
         None if args.enrol_snr == "quiet" else float(args.enrol_snr))
-    transforms = {v: enrol(v, args.enrol, enrol_snr, crowd, args.before, args.after)
+    with run_folder() as mine:
+        return run(args, snr, voices, crowd, loads, rng, enrol_snr, mine)
+
+
+def run(args, snr, voices, crowd, loads, rng, enrol_snr, mine: Path) -> int:
+    transforms = {v: enrol(v, args.enrol, enrol_snr, crowd, args.before, args.after, mine)
                   for v in voices} if args.enrol else {}
     enrolled = {p.words for p in enrolment.prompts(args.enrol)} if args.enrol else set()
     left_out = 0
@@ -261,10 +273,23 @@ def main() -> int:
     return 0
 
 
+@contextmanager
+def run_folder() -> Iterator[Path]:
+    """A folder of this run's own under CACHE, for what it writes (the voices' transforms: two
+    runs at once wrote one voice's through the same temporary name, and one crashed); removed
+    when the run ends."""
+    CACHE.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=CACHE))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def enrol(voice: str, n: int, snr: float | None, crowd: list[np.ndarray], before: float,
-          after: float) -> Path:
+          after: float, folder: Path) -> Path:
     """The voice's transform from the first n prompts, said in the run's noise (a draw of the
-    room for each, from a generator of the voice's own), written under CACHE."""
+    room for each, from a generator of the voice's own), written in the run's own `folder`."""
     rng = np.random.default_rng([2, VOICES.index(voice)])
     pairs = [(enrolment.speech_of(noisy(pcm_of(say(p.words, voice, CACHE)), snr, rng, crowd,
                                         before, after)), p.words)
@@ -272,7 +297,7 @@ def enrol(voice: str, n: int, snr: float | None, crowd: list[np.ndarray], before
     cpu = time.process_time()
     found = enrolment.estimate(pairs)
     cpu = time.process_time() - cpu
-    path = CACHE / "voices" / f"{voice}-{n}-{'quiet' if snr is None else f'{snr:g}dB'}.mllr"
+    path = folder / f"{voice}-{n}-{'quiet' if snr is None else f'{snr:g}dB'}.mllr"
     found.transform.write(path)
     print(f"enrolment of {voice}: {len(pairs) - len(found.left_out)} of {len(pairs)} calls "
           f"aligned, {found.frames} frames; estimate CPU {found.cpu:.2f} s (thread), "

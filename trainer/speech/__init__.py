@@ -7,6 +7,8 @@ The face the app and the `hear` command use:
     unavailable()               why calls cannot be heard here (one sentence), or None
     Listener(game, expected)    one call: feed(pcm) -> Verdict | None, finish() -> Verdict, level
     Verdict                     right, wrong, none (no call) or unclear ("say again")
+    Reading(prompt)             an enrolment's reading: heard as a Listener, its Read verdict
+                                checked (`check`: why it is refused, or kept; readings)
     hear(path, game, expected)  a WAV file through the same path (voice=: a trainee's transform)
     spoken_calls(game)          the one list of the calls said aloud (trainer.speech.calls)
 
@@ -14,7 +16,9 @@ The modules behind it: words (the words said for each call), calls (the list), g
 decoder's grammar), recogniser (pocketsphinx), endpoint (where the speech is in a room's noise),
 listener (the verdict), audio (WAV files and PCM), kept (the trainee's calls kept with their
 consent, and read back), enrolment (a trainee's voice: the calls read, the transform estimated
-and kept), acoustic (the model's Gaussians and the decoder's features, in numpy, for the estimate).
+and kept), readings (a reading of the enrolment checked before it is kept), voices (the voices
+kept: listed, named and forgotten), acoustic (the model's Gaussians and the decoder's features,
+in numpy, for the estimate).
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ from pathlib import Path
 from trainer.speech.audio import SAMPLE_RATE
 from trainer.speech.calls import SpokenCall, find, spoken_calls
 from trainer.speech.listener import Listener, Verdict
+from trainer.speech.readings import Read, Reading
 from trainer.speech.recogniser import unavailable
 
-__all__ = ["SAMPLE_RATE", "Listener", "SpokenCall", "Verdict", "find", "hear", "spoken_calls",
-           "unavailable"]
+__all__ = ["SAMPLE_RATE", "Listener", "Read", "Reading", "SpokenCall", "Verdict", "find", "hear",
+           "spoken_calls", "unavailable"]
 
 #: a block of a WAV file fed at a time by hear(), as a microphone would give it (seconds)
 BLOCK = 0.1

@@ -32,8 +32,9 @@ import random
 import re
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,7 @@ from trainer.paths import atomic_bytes
 from trainer.speech import acoustic
 from trainer.speech.calls import SpokenCall, spoken_calls
 from trainer.speech.endpoint import FRAME_BYTES, Endpointer
+from trainer.vocabulary import Do
 
 #: the calls a trainee reads, and the passes of the estimate
 CALLS = 20
@@ -60,29 +62,46 @@ _SKIP = {"SIL", "+NSN+", "+SPN+"}
 
 @dataclass(frozen=True)
 class Prompt:
-    """A call the trainee reads: the game's call, and the words to say (shown to the trainee)."""
+    """A call the trainee reads: the game's call, the words to say (shown to the trainee), and why
+    it is among the prompts (`prompts`)."""
 
     game: str
     call: SpokenCall
     words: str
+    why: str = ""
+
+
+#: the calls read first, whatever words the others bring, and why: the calls a dealer says most
+FIRST = ((Do.NO_MORE_BETS, "the call of every round in four of the five games"),
+         (Do.NO_ROLL, "the start of every no roll, in every game"))
 
 
 def prompts(count: int = CALLS, seed: str = "enrol") -> list[Prompt]:
-    """`count` calls across the games: each next call the one with the most words not yet in the
-    prompts (the digits, colours, counts and the football words), ties in a seeded order."""
+    """`count` calls across the games. FIRST: "No more bets", then a no roll (the one of the most
+    words). Then each next call is the one with the most words not yet in the prompts (the
+    digits, colours, counts and the football words: a word never read is a word the fit cannot
+    move the model for), among those the one of the game with the fewest prompts so far (so
+    that each game's calls are heard as its grammar holds them), ties in a seeded order."""
     pool = [Prompt(g, c, c.said[0]) for g in games.GAME_IDS for c in spoken_calls(g)]
     random.Random(seed).shuffle(pool)
     chosen: list[Prompt] = []
-    seen: set[str] = set()
-    said: set[str] = set()
+    for do, why in FIRST:
+        first = max((p for p in pool if p.call.do is do and p.words not in
+                     {c.words for c in chosen}), key=lambda p: len(p.words.split()))
+        chosen.append(replace(first, why=why))
+    seen = {w for p in chosen for w in p.words.split()}
+    said = {p.words for p in chosen}
+    pool = [p for p in pool if p.words not in said]
     while len(chosen) < count and pool:
-        best = max(pool, key=lambda p: len(set(p.words.split()) - seen))
+        by_game = Counter(p.game for p in chosen)
+        best = max(pool, key=lambda p: (len(set(p.words.split()) - seen), -by_game[p.game]))
         pool = [p for p in pool if p.words != best.words]
-        if best.words not in said:
-            chosen.append(best)
-            said.add(best.words)
-            seen |= set(best.words.split())
-    return chosen
+        new = sorted(set(best.words.split()) - seen, key=best.words.split().index)
+        chosen.append(replace(best, why="new words: " + ", ".join(new) if new else
+                              "no new words left: a call of the game with the fewest prompts"))
+        said.add(best.words)
+        seen |= set(best.words.split())
+    return chosen[:count]
 
 
 def speech_of(pcm: bytes) -> bytes:

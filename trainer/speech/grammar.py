@@ -68,6 +68,16 @@ class Grammar:
         transitions.append((GARBAGE_STATE, FINAL, 1.0))
         return cls(name, game, said, tuple(transitions))
 
+    @classmethod
+    def alone(cls, name: str, said: str) -> Grammar:
+        """The words `said` and nothing else, no garbage branch: the best the speech scores as
+        those words, forced (trainer.speech.readings judges an enrolment's reading by it)."""
+        words = said.split()
+        transitions: list[tuple] = [(START, 3, 1.0, words[0])]
+        transitions += [(2 + i, 3 + i, 1.0, w) for i, w in enumerate(words[1:], start=1)]
+        transitions.append((2 + len(words), FINAL, 1.0))
+        return cls(name, "", {}, tuple(transitions))
+
     @property
     def words(self) -> frozenset[str]:
         """The calls' words."""

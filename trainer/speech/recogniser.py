@@ -39,6 +39,11 @@ _CONFIG = {"lm": None, "loglevel": "FATAL", "samprate": SAMPLE_RATE, "cmn": "bat
            "remove_noise": False, "bestpath": False}
 
 
+#: the vowels of the model's phones: a syllable each
+_VOWELS = frozenset({"AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY",
+                     "UH", "UW"})
+
+
 @dataclass(frozen=True, slots=True)
 class Heard:
     """What the recogniser made of one utterance."""
@@ -89,6 +94,22 @@ class Recogniser:
                 grammar.load(self._decoder)
                 self._grammars[key] = grammar
             return self._grammars[key]
+
+    def alone(self, said: str) -> Grammar:
+        """The grammar of the words `said` alone (Grammar.alone), built once."""
+        key = (said, ("",))
+        with self._lock:
+            if key not in self._grammars:
+                grammar = Grammar.alone(f"g{len(self._grammars)}", said)
+                grammar.load(self._decoder)
+                self._grammars[key] = grammar
+            return self._grammars[key]
+
+    def syllables(self, said: str) -> int:
+        """The syllables of the words (their vowels, in the model's pronouncing dictionary)."""
+        with self._lock:
+            phones = " ".join(self._decoder.lookup_word(w) or "" for w in said.split()).split()
+        return sum(p in _VOWELS for p in phones)
 
     def decode(self, grammar: Grammar, pcm: bytes) -> Heard:
         """The best call of the grammar for this utterance (16 kHz mono 16-bit PCM)."""

@@ -1,19 +1,22 @@
 """Teach it my voice: the trainee reads the enrolment's calls (trainer.speech.enrolment), one at a
 time, each heard through the same path as a call (ui.speech.audio's input, ui.speech.hearing's
-listener on its own thread, ui.speech.calls's level meter); from them the recogniser is fitted to
-their voice off the GUI thread, and the transform kept in their folder for the microphone in use,
-written whole or not at all. File › Settings…'s line says whether the trainee has a voice for
-the chosen microphone, and when it was taught; the practice screen hears their calls with it
-(`voice_for`), and with the model's own where the file cannot be used, said in a line."""
+listener on its own thread, ui.speech.calls's level meter) and checked there (a reading that
+cannot be its call's words is said and asked for again, never fitted: trainer.speech.readings);
+from the readings kept the recogniser is fitted to their voice off the GUI thread, and the
+transform kept in their folder for the microphone in use, written whole or not at all. File ›
+Settings…'s line says whether the trainee has a voice for the chosen microphone, and when it was
+taught; the practice screen hears their calls with it (`voice_for`), and with the model's own
+where the file cannot be used, said in a line."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
 
-from trainer import GAME_NAMES, spoken, voice_enrolment
+from trainer import GAME_NAMES, kept_voices, spoken, voice_enrolment
 from ui.qt import (
     QApplication,
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -26,10 +29,10 @@ from ui.qt import (
 )
 from ui.shell.theme import points
 from ui.shell.working import in_background
-from ui.speech.audio import MicrophoneInput, microphone_in_use, wav_inputs
+from ui.speech.audio import MicrophoneInput, microphone_in_use, microphones, wav_inputs
 from ui.speech.calls import CallMeter
 from ui.speech.hearing import Hearing
-from ui.speech.keeping import data_folder, voice_for, voice_path
+from ui.speech.keeping import data_folder, kept_folder, voice_for, voice_path
 from ui.speech.options import HEAR_FROM, calls_problem
 
 #: the longest one reading is listened for (seconds)
@@ -58,7 +61,11 @@ def _exists(path: Path) -> bool:
 class VoiceRow(QWidget):
     """File › Settings…'s line of the trainee's voice: whether there is one for the microphone
     chosen (`microphone()`: its id or None, and its name), when it was taught, and the button
-    that teaches it; off, saying why, where calls cannot be heard or kept."""
+    that teaches it; off, saying why, where calls cannot be heard or kept. Beside the buttons,
+    every voice the trainee has kept, for any microphone, plugged in now or not (its name and
+    when it was taught: a list that takes no line of its own, the dialog being as tall as a
+    screen of 768 in large print), and Forget my voice… deletes the one chosen there (the
+    chosen microphone's, at first)."""
 
     def __init__(self, window, microphone, parent=None):
         super().__init__(parent)
@@ -70,16 +77,21 @@ class VoiceRow(QWidget):
         self.line = QLabel()
         self.line.setWordWrap(True)
         self.line.setAccessibleName("Your voice")
+        self.voices = QComboBox()
+        self.voices.setAccessibleName("Your voices kept")
+        self.voices.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.voices.setMinimumContentsLength(16)  # a long name is cut here, whole in its list
+        self.voices.currentIndexChanged.connect(lambda *_: self._choosable())
         self.teach = QPushButton("Teach &it my voice…")
         self.teach.clicked.connect(self.open_dialog)
         self.forget = QPushButton("Forget m&y voice…")
-        self.forget.setToolTip("Delete the voice taught for this microphone (it is made from your "
-                               "voice and kept only on this computer)")
+        self.forget.setToolTip("Delete the voice shown beside it (it is made from your voice and "
+                               "kept only on this computer)")
         self.forget.clicked.connect(self.forget_voice)
         row = QHBoxLayout()
         row.addWidget(self.teach)
+        row.addWidget(self.voices, 1)
         row.addWidget(self.forget)
-        row.addStretch(1)
         column.addWidget(self.line)
         column.addLayout(row)
         self.refresh()
@@ -90,8 +102,8 @@ class VoiceRow(QWidget):
             problem = "No progress file is open, so no voice can be kept."
         path = None if problem else voice_path(self.services,
                                                    microphone_in_use(self.microphone()[0]))
+        self._list(path)
         self.teach.setEnabled(problem is None)
-        self.forget.setEnabled(path is not None and _exists(path))
         self.teach.setToolTip(problem or "Read 20 calls aloud: your calls are then heard with "
                                          "the recogniser fitted to your voice")
         if problem is not None:
@@ -111,29 +123,63 @@ class VoiceRow(QWidget):
             self.line.setText(f"Taught your voice for {name} on {taught_on(path)}: your calls "
                               "are heard with it.")
 
+    def _list(self, chosen: Path | None) -> None:
+        """Every voice kept for the trainee, the chosen microphone's (`chosen`) shown."""
+        self.voices.clear()
+        self.voices.setToolTip("Each voice kept for you on this computer, by microphone: Forget "
+                               "my voice… deletes the one shown")
+        folder = kept_folder(self.services)
+        try:
+            kept = kept_voices.kept_voices(folder) if folder is not None else []
+        except OSError as e:  # the folder cannot be read: the line above says so for the chosen
+            kept = []
+            self.voices.setToolTip(f"Your voices cannot be listed ({e.strerror or e}).")
+        if chosen is not None and not any(v.path == chosen for v in kept) and _exists(chosen):
+            kept.insert(0, kept_voices.KeptVoice(chosen, "", 0.0))  # there, though unreadable
+        for voice in kept:
+            this = voice.path == chosen
+            name = self.microphone()[1] if this or not voice.microphone else voice.microphone
+            when = taught_on(voice.path)
+            self.voices.addItem(f"{name}, taught on {when}" + (" (the microphone chosen)"
+                                                               if this else ""),
+                                (voice.path, name))
+            if this:
+                self.voices.setCurrentIndex(self.voices.count() - 1)
+        self.voices.setVisible(self.voices.count() > 0)
+        self._choosable()
+
+    def _choosable(self) -> None:
+        self.forget.setEnabled(self.voices.currentIndex() >= 0)
+
     def forget_voice(self) -> None:
-        """Delete the trainee's voice for the microphone chosen, after a question."""
-        path = voice_path(self.services, microphone_in_use(self.microphone()[0]))
+        """Delete the voice selected (the chosen microphone's, or any other kept), after a
+        question."""
+        if self.voices.currentIndex() < 0:
+            return
+        path, name = self.voices.currentData()
         asked = QMessageBox.question(
             self, "Forget your voice",
-            f"Delete your voice for {self.microphone()[1]}? Your calls are then heard with the "
-            "recogniser's own model until it is taught again.",
+            f"Delete your voice for {name}? Your calls at that microphone are then heard with "
+            "the recogniser's own model until it is taught again.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No)
         if asked == QMessageBox.StandardButton.Yes:
             try:
-                path.unlink(missing_ok=True)
-                path.with_name(path.name + ".part").unlink(missing_ok=True)  # a write cut short
+                kept_voices.forget(path)
             except OSError as e:
+                self.refresh()
                 self.line.setText(f"Your voice was not deleted: {e.strerror or e} ({path}).")
                 return
         self.refresh()
 
     def open_dialog(self) -> None:
         """The enrolment, over the settings (window-modal); the line again once it closes."""
-        path = voice_path(self.services, microphone_in_use(self.microphone()[0]))
+        used = microphone_in_use(self.microphone()[0])
+        path = voice_path(self.services, used)
+        # the microphone recorded from by name (the default's own, where the default is chosen)
+        name = dict(microphones()).get(used) or self.microphone()[1]
         self.dialog = EnrolDialog(self.window(), path, self.microphone()[0],
-                                  self.services.trainee.name)
+                                  self.services.trainee.name, microphone_name=name)
         self.dialog.finished.connect(self._closed)
         self.dialog.open()
 
@@ -148,9 +194,11 @@ class EnrolDialog(QDialog):
     is kept. Each reading comes from `inputs()` (the microphone chosen, or --hear-from's files);
     Cancel, at any point, keeps nothing."""
 
-    def __init__(self, parent, path: Path, microphone: str | None, trainee: str):
+    def __init__(self, parent, path: Path, microphone: str | None, trainee: str,
+                 microphone_name: str = ""):
         super().__init__(parent)
         self.path = path
+        self.microphone_name = microphone_name
         self.setWindowTitle(f"Teach it my voice: {trainee}")
         self.prompts = voice_enrolment.prompts()
         self.takes: list[bytes | None] = [None] * len(self.prompts)
@@ -178,6 +226,7 @@ class EnrolDialog(QDialog):
         self.words.setMinimumHeight(2 * self.words.fontMetrics().lineSpacing() + 8)
         self.call = QLabel()  # the call, as the engine words it, and its game
         self.meter = CallMeter()
+        self.meter.line.setWordWrap(True)  # why a reading was not kept takes two lines
         self.meter.show()
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
@@ -242,8 +291,8 @@ class EnrolDialog(QDialog):
         p = self.prompts[self.at]
         self.takes[self.at] = None
         self.next.setEnabled(False)
-        self.hearing = Hearing(lambda: spoken.engine().Listener(p.game, p.call.text),
-                               self.inputs(), seconds=TAKE_SECONDS, parent=self)
+        self.hearing = Hearing(lambda: spoken.engine().Reading(p), self.inputs(),
+                               seconds=TAKE_SECONDS, parent=self)
         self.hearing.level.connect(self.meter.show_level)
         self.hearing.verdict.connect(self._heard)
         self.hearing.failed.connect(self._failed)
@@ -260,9 +309,10 @@ class EnrolDialog(QDialog):
             return  # a reading stopped since (Again, Cancel)
         sound = self.hearing.sound
         self.hearing = None
-        if verdict.speech_end is None:
-            self.meter.say("Nothing heard that could be used: press Again and read the call "
-                           "aloud.", False)
+        if verdict.check.refused is not None:  # asked for again: nothing of it is kept
+            self.meter.say(f"{verdict.check.refused} Press Again to read it again.", False)
+            self._fit_height()
+            self.again.setFocus()
             return
         self.takes[self.at] = sound
         seconds = verdict.speech_end - (verdict.speech_start or 0.0)
@@ -315,7 +365,7 @@ class EnrolDialog(QDialog):
                     f"({type(error).__name__}: {error}).")
         else:
             try:
-                found.transform.write(self.path)
+                kept_voices.keep(found.transform, self.path, self.microphone_name)
             except OSError as e:
                 said = f"Nothing was kept: {self.path} cannot be written ({e.strerror or e})."
             else:
