@@ -8,7 +8,9 @@
 None of these files is ever written to, nor gets a -shm beside it. A new file is made whole
 (under another name, then linked into place), so a kill never leaves an empty one; what a kill
 leaves beside the file (that name, a folder a file was checked in) the next open removes
-(trainer.progress.leftovers). Then it
+(trainer.progress.leftovers). The file this very open made is not read back by the full check
+(it holds no row, and only its own migrations wrote its schema): the cheap checks alone, on the
+connection that writes, stand between its making and the first write. Then it
 turns on WAL (readers never wait for the writer),
 `synchronous=FULL` (a committed attempt survives a crash of the program or of the machine),
 foreign keys, a busy timeout (two app processes share one file and wait for each other instead of
@@ -153,8 +155,9 @@ class Store:
                 except StoreUnavailableError as e:  # say how many results wait in memory
                     raise self._unavailable(e.reason) from None
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                create_whole(self.path, lambda made: self._migrate(made, memory=False))
-                if check_read_only(self.path, self.busy_timeout, full_check=full_check):
+                if create_whole(self.path, lambda made: self._migrate(made, memory=False)):
+                    full_check = False  # made whole by this call, with no rows: the cheap checks below
+                elif check_read_only(self.path, self.busy_timeout, full_check=full_check):
                     full_check = False  # done, on a connection that cannot write
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
