@@ -81,21 +81,27 @@ def test_quick_check_misses_this_damage_and_the_full_open_refuses_it(progress_fi
     assert digest(path) == before
 
 
-def test_a_file_this_open_made_is_not_read_back_by_the_full_check_and_any_other_is(
+def test_a_file_this_open_made_is_not_read_back_and_any_other_is_checked_once(
         tmp_path, monkeypatch):
     """The full check reads every row: a file the open itself has just made whole has none, and
     only its own migrations wrote its schema. A file that was there, even one a moment old, is
-    read whole."""
+    read whole, and its tables and indexes held against the migrations' once (on the connection
+    that cannot write), not again on the one that writes."""
     from trainer.progress import integrity
 
-    checked: list = []
-    full_check = integrity.full_check
-    monkeypatch.setattr(integrity, "full_check", lambda conn, *a: checked.append(1) or full_check(conn, *a))
+    calls: list = []
+    for name in ("full_check", "schema_problems"):
+        real = getattr(integrity, name)
+        monkeypatch.setattr(integrity, name, lambda *a, _real=real, _name=name: (
+            calls.append(_name), _real(*a))[1])
     path = tmp_path / "progress.db"
     Store.open(path).close()
-    assert checked == [], "the file just made was read back"
+    assert calls == [], "the file just made was read back"
     Store.open(path).close()
-    assert checked == [1], "a file that was there was not checked"
+    assert calls == ["full_check", "schema_problems"]
+    calls.clear()
+    Store.open(path, full_check=False).close()  # the app's open: the cheap checks only
+    assert calls == ["schema_problems"]
 
 
 @pytest.mark.parametrize(("offset", "bit", "says"), [

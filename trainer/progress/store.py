@@ -148,6 +148,7 @@ class Store:
     def _connect(self, *, full_check: bool = True) -> None:
         self.problem = None
         memory = self.path == ":memory:"
+        shape = True  # the tables and indexes still to be held against the migrations'
         try:
             if not memory:
                 try:
@@ -156,16 +157,20 @@ class Store:
                     raise self._unavailable(e.reason) from None
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 if create_whole(self.path, lambda made: self._migrate(made, memory=False)):
-                    full_check = False  # made whole by this call, with no rows: the cheap checks below
+                    # made whole by this call, by the migrations alone, with no rows: the rest
+                    # of the cheap checks below
+                    full_check = shape = False
                 elif check_read_only(self.path, self.busy_timeout, full_check=full_check):
-                    full_check = False  # done, on a connection that cannot write
+                    full_check = shape = False  # done, on a connection that cannot write
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             self.problem = StoreUnavailableError(self.path, unavailable_reason(e) or str(e))
             return
         db = Database(conn, execute_plugins=False)
         try:
-            check_database(db, self.path, full_check=full_check)
+            # again where it can write: only there does SQLite read the CHECK constraints of the
+            # schema (a flipped bit there is damage), and a newer app may have opened it meanwhile
+            check_database(db, self.path, full_check=full_check, shape=shape)
             self._migrate(db, memory)
         except (DamagedDatabaseError, NewerDatabaseError, ForeignDatabaseError):
             if memory:
