@@ -217,12 +217,22 @@ class Store:
 
     def copy_in_memory(self) -> Store:
         """A store in memory that holds what this one holds, and is written apart from it (a
-        demonstration class made once and shown many times)."""
+        demonstration class made once and shown many times). Its connection is prepared as
+        `open` prepares one in memory, on the pages copied: the migrations, this store's, are
+        not run again only to be copied over."""
         if self._db is None:
             raise ValueError(f"{self.path} is not open")
-        copy = Store.open(":memory:")
-        assert copy._db is not None
-        self._db.conn.backup(copy._db.conn)
+        copy = Store(":memory:", self.busy_timeout)
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        self._db.conn.backup(conn)
+        db = Database(conn, execute_plugins=False)
+        try:
+            check_database(db, copy.path, full_check=False, shape=False)
+            copy._migrate(db, memory=True)
+        except BaseException:
+            conn.close()
+            raise
+        copy._db = db
         return copy
 
     # ----------------------------------------------------------------- the full check
