@@ -8,9 +8,12 @@
 None of these files is ever written to, nor gets a -shm beside it. A new file is made whole
 (under another name, then linked into place), so a kill never leaves an empty one; what a kill
 leaves beside the file (that name, a folder a file was checked in) the next open removes
-(trainer.progress.leftovers). The file this very open made is not read back by the full check
-(it holds no row, and only its own migrations wrote its schema): the cheap checks alone, on the
-connection that writes, stand between its making and the first write. Then it
+(trainer.progress.leftovers). The file this very open made is neither read back by the full
+check nor its tables held against the migrations' (it holds no row, and its migrations alone wrote
+its schema). Any other file is checked on a connection that cannot write, and its tables held
+against the migrations' there only; the other cheap checks run again on the connection that
+writes, before its first write (a newer app may have migrated it meanwhile, and only there does
+SQLite read the schema's CHECK constraints). Then it
 turns on WAL (readers never wait for the writer),
 `synchronous=FULL` (a committed attempt survives a crash of the program or of the machine),
 foreign keys, a busy timeout (two app processes share one file and wait for each other instead of
