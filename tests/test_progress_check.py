@@ -7,6 +7,7 @@ in an index page leaves, which `quick_check` passes (and the cheap checks: the s
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -78,6 +79,49 @@ def test_quick_check_misses_this_damage_and_the_full_open_refuses_it(progress_fi
     with pytest.raises(DamagedDatabaseError, match="missing from index"):
         Store.open(path)
     assert digest(path) == before
+
+
+def test_a_file_this_open_made_is_not_read_back_and_any_other_is_checked_once(
+        tmp_path, monkeypatch):
+    """The full check reads every row: a file the open itself has just made whole has none, and
+    only its own migrations wrote its schema. A file that was there, even one a moment old, is
+    read whole, and its tables and indexes held against the migrations' once (on the connection
+    that cannot write), not again on the one that writes."""
+    from trainer.progress import integrity
+
+    calls: list = []
+    for name in ("full_check", "schema_problems"):
+        real = getattr(integrity, name)
+        monkeypatch.setattr(integrity, name, lambda *a, _real=real, _name=name: (
+            calls.append(_name), _real(*a))[1])
+    path = tmp_path / "progress.db"
+    Store.open(path).close()
+    assert calls == [], "the file just made was read back"
+    Store.open(path).close()
+    assert calls == ["full_check", "schema_problems"]
+    calls.clear()
+    Store.open(path, full_check=False).close()  # the app's open: the cheap checks only
+    assert calls == ["schema_problems"]
+
+
+@pytest.mark.parametrize(("offset", "bit", "says"), [
+    (14, 2, "malformed database schema \\(exam_forms\\) - .*bindings.*"),  # "draw >=$0": a parameter
+    (7, 0, "malformed database schema \\(exam_forms\\) - no such column: eraw"),  # draw -> eraw
+])
+def test_the_full_check_reads_the_constraints_of_a_table_with_no_row(progress_file, offset, bit, says):
+    """A table with no row is not read for its rows' texts, but a CHECK constraint SQLite cannot
+    read is found there as in a table with rows (here the empty exam forms')."""
+    from tests.support.damage import flip_at
+    from trainer.progress.integrity import full_check
+
+    path, _ = progress_file
+    flip_at(path, b"CHECK (draw >= 0)", offset, bit)
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)  # as the background check reads
+    assert db.execute("SELECT count(*) FROM exam_forms").fetchone() == (0,)
+    assert db.execute("SELECT count(*) FROM attempts").fetchone() == (20,)
+    problems = full_check(db)
+    db.close()
+    assert len(problems) == 1 and re.fullmatch(says, problems[0]), problems
 
 
 def test_attempts_wait_in_memory_while_the_check_runs_and_are_saved_when_it_passes(progress_file, held):

@@ -701,11 +701,18 @@ def test_a_file_that_cannot_even_be_looked_at_says_how_many_results_wait(tmp_pat
     assert raised.value.pending == 2
 
 
-def test_a_copy_in_memory_holds_what_the_store_holds_and_is_written_apart(tmp_path):
+def test_a_copy_in_memory_holds_what_the_store_holds_and_is_written_apart(tmp_path, monkeypatch):
     with Store.open(tmp_path / "progress.db") as store:
         store.add_trainee("Ana Ruiz")
+        migrated: list = []
+        monkeypatch.setattr(schema, "migrate", lambda db: migrated.append(db))
         copy = store.copy_in_memory()
+        assert migrated == [], "the copy was migrated, then copied over"
         assert copy.path == ":memory:"
+        assert copy.db.execute("PRAGMA foreign_keys").fetchone() == (1,)
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            copy.db.execute("INSERT INTO findings (attempt_id, kind, skill, citation, severity, message) "
+                            "VALUES (999, 'k', 's', 'c', 'minor', 'm')")
         assert [t.name for t in copy.trainees()] == ["Ana Ruiz"]
         copy.add_trainee("Ben Cole")
         store.add_trainee("Cara Diaz")

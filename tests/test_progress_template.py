@@ -46,3 +46,27 @@ def test_a_new_file_in_a_test_is_the_file_the_app_makes_copied_from_the_template
     assert applied_at(tmp_path / "copied.db") == applied_at(template(tmp_path_factory)), "copied"
     assert applied_at(tmp_path / "made.db") != applied_at(template(tmp_path_factory)), "made anew"
     assert (tmp_path / "copied.db").stat().st_mode & 0o777 == 0o600, "the owner's only, as made"
+
+
+def test_a_migration_added_after_the_template_was_made_is_in_the_copy_too(
+        tmp_path, tmp_path_factory, monkeypatch):
+    """The template is made once per process, and a copy is prepared by the app's own code, which
+    applies what the template lacks: a migration the template never ran (here one added after it
+    was made) is in the copy as in a file made anew, never a stale file."""
+    from trainer.progress import schema
+
+    template(tmp_path_factory)  # made before the migration is added
+
+    def m999_later(db) -> None:
+        db.execute("CREATE TABLE later (id INTEGER PRIMARY KEY, said TEXT NOT NULL)")
+
+    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, m999_later])
+    Store.open(tmp_path / "copied.db").close()
+    monkeypatch.setattr(store, "create_whole", create_whole)
+    Store.open(tmp_path / "made.db").close()
+
+    copied = described(tmp_path / "copied.db")
+    assert copied == described(tmp_path / "made.db")
+    assert copied["migrations"][-1] == ("m999_later",)
+    assert "later" in [row[1] for row in copied["schema"]]
+    assert "later" not in [row[1] for row in described(template(tmp_path_factory))["schema"]]

@@ -8,7 +8,12 @@
 None of these files is ever written to, nor gets a -shm beside it. A new file is made whole
 (under another name, then linked into place), so a kill never leaves an empty one; what a kill
 leaves beside the file (that name, a folder a file was checked in) the next open removes
-(trainer.progress.leftovers). Then it
+(trainer.progress.leftovers). The file this very open made is neither read back by the full
+check nor its tables held against the migrations' (it holds no row, and its migrations alone wrote
+its schema). Any other file is checked on a connection that cannot write, and its tables held
+against the migrations' there only; the other cheap checks run again on the connection that
+writes, before its first write (a newer app may have migrated it meanwhile, and only there does
+SQLite read the schema's CHECK constraints). Then it
 turns on WAL (readers never wait for the writer),
 `synchronous=FULL` (a committed attempt survives a crash of the program or of the machine),
 foreign keys, a busy timeout (two app processes share one file and wait for each other instead of
@@ -146,6 +151,7 @@ class Store:
     def _connect(self, *, full_check: bool = True) -> None:
         self.problem = None
         memory = self.path == ":memory:"
+        shape = True  # the tables and indexes still to be held against the migrations'
         try:
             if not memory:
                 try:
@@ -153,16 +159,21 @@ class Store:
                 except StoreUnavailableError as e:  # say how many results wait in memory
                     raise self._unavailable(e.reason) from None
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                create_whole(self.path, lambda made: self._migrate(made, memory=False))
-                if check_read_only(self.path, self.busy_timeout, full_check=full_check):
-                    full_check = False  # done, on a connection that cannot write
+                if create_whole(self.path, lambda made: self._migrate(made, memory=False)):
+                    # made whole by this call, by the migrations alone, with no rows: the rest
+                    # of the cheap checks below
+                    full_check = shape = False
+                elif check_read_only(self.path, self.busy_timeout, full_check=full_check):
+                    full_check = shape = False  # done, on a connection that cannot write
             conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             self.problem = StoreUnavailableError(self.path, unavailable_reason(e) or str(e))
             return
         db = Database(conn, execute_plugins=False)
         try:
-            check_database(db, self.path, full_check=full_check)
+            # again where it can write: only there does SQLite read the CHECK constraints of the
+            # schema (a flipped bit there is damage), and a newer app may have opened it meanwhile
+            check_database(db, self.path, full_check=full_check, shape=shape)
             self._migrate(db, memory)
         except (DamagedDatabaseError, NewerDatabaseError, ForeignDatabaseError):
             if memory:
@@ -209,12 +220,22 @@ class Store:
 
     def copy_in_memory(self) -> Store:
         """A store in memory that holds what this one holds, and is written apart from it (a
-        demonstration class made once and shown many times)."""
+        demonstration class made once and shown many times). Its connection is prepared as
+        `open` prepares one in memory, on the pages copied: the migrations, this store's, are
+        not run again only to be copied over."""
         if self._db is None:
             raise ValueError(f"{self.path} is not open")
-        copy = Store.open(":memory:")
-        assert copy._db is not None
-        self._db.conn.backup(copy._db.conn)
+        copy = Store(":memory:", self.busy_timeout)
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        self._db.conn.backup(conn)
+        db = Database(conn, execute_plugins=False)
+        try:
+            check_database(db, copy.path, full_check=False, shape=False)
+            copy._migrate(db, memory=True)
+        except BaseException:
+            conn.close()
+            raise
+        copy._db = db
         return copy
 
     # ----------------------------------------------------------------- the full check
