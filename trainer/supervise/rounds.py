@@ -118,9 +118,10 @@ def supervise(scenario: Scenario, count: int | None = None, seed: int | str = 0,
     for _, site in chosen:
         used.take(site)
     rng = random.Random(f"{ID_PREFIX}:{scenario.id}:{count}:{seed}")
-    types = of_game(scenario.game)
+    # where each type can go in this round, found once: only what the chosen faults take changes
+    places = [(t, t.sites(rnd)) for t in of_game(scenario.game)] if count else []
     for n in range(count):
-        open_ = [(t, [s for s in t.sites(rnd) if used.free(s)]) for t in types]
+        open_ = [(t, [s for s in sites if used.free(s)]) for t, sites in places]
         open_ = [(t, sites) for t, sites in open_ if sites]
         if not open_:
             beside = " beside its scripted ones" if scenario.faults else ""
