@@ -188,13 +188,14 @@ def scripted(rnd: Round) -> list[tuple[FaultType, Site]]:
                     f"; {s.game} has {', '.join(mine[:4])} …"))
         if kind.game != s.game:
             fail(f"{f.where}.kind", f"\"{f.kind}\" is a fault of {kind.game}, not of {s.game}")
+        sites = kind.sites(rnd)
         if not any(e.id == f.step for e in rnd.steps) and not any(
-                site.id(rnd) == f.step for site in kind.sites(rnd)):
+                site.id(rnd) == f.step for site in sites):
             fail(f"{f.where}.step", f"no step \"{f.step}\" in this round (the step ids are the "
                                     "answer key's: dealer-trainer key SCENARIO --json)")
-        site = next((x for x in kind.sites(rnd) if x.id(rnd) == f.step), None)
+        site = next((x for x in sites if x.id(rnd) == f.step), None)
         if site is None:
-            places = [x.id(rnd) for x in kind.sites(rnd)]
+            places = [x.id(rnd) for x in sites]
             fail(f"{f.where}.step", f"\"{f.kind}\" cannot go in step \"{f.step}\"; "
                  + (f"in this round it goes in {', '.join(places[:3])}{' …' if len(places) > 3 else ''}"
                     if places else "this round has no step it can go in"))
