@@ -3,11 +3,13 @@ copies, and a file added, edited or removed is read at the next call."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 import pytest
 
 import trainer.library
+from tests.support.library import bundled
 from tests.support.paths import ROOT
 from trainer.library import load_library
 from trainer.scenario import Offer
@@ -52,6 +54,39 @@ def test_a_scenario_changed_by_one_caller_is_not_changed_for_the_next(folder):
     assert other is not scenario
     assert (other.title, other.wagers, other.events[0].throw) == (title, wagers, throw)
     assert 9 not in other.players and theirs.problems == []
+
+
+def mutable_parts(value, found: dict[int, object]) -> dict[int, object]:
+    """Every list, dict and set reachable from `value` (through lists, tuples, dicts and the
+    fields of dataclasses), by identity."""
+    if isinstance(value, list | dict | set):
+        if id(value) in found:
+            return found
+        found[id(value)] = value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            mutable_parts(k, found)
+            mutable_parts(v, found)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for v in value:
+            mutable_parts(v, found)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            mutable_parts(getattr(value, f.name), found)
+    return found
+
+
+def test_two_copies_of_the_whole_library_are_equal_and_share_nothing_that_can_change():
+    """Each game's bundled scenarios, handed out twice: equal in every field, and no list, dict
+    or set of one (a throw's dice, the options, the players, the wagers) is one of the other, at
+    any depth: what the frozen wagers, events and faults share is what cannot change."""
+    first, second = load_library(), load_library()
+    assert {s.game for s in first.scenarios} == {"props-and-hops", "three-dice-football",
+                                                 "high-roll-dice", "high-roll-dice-6", "pai-gow-dice"}
+    assert first.scenarios == second.scenarios == bundled().scenarios
+    mine, theirs = mutable_parts(first.scenarios, {}), mutable_parts(second.scenarios, {})
+    assert len(mine) > 3 * len(first.scenarios)  # the walk reached into the events' throws
+    assert mine.keys().isdisjoint(theirs.keys())
 
 
 def test_a_file_edited_added_or_removed_is_read_at_the_next_call(folder, reads):

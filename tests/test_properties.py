@@ -41,7 +41,7 @@ SETTINGS = settings(
 CITE_PREFIX = "58 Pa. Code §"
 SES = "six-eight-shake"
 
-PH_BETS = (
+PH_BETS = tuple(
     [f"double-{n}-{n}" for n in range(1, 7)]
     + [f"any-{a}-{b}" for a in range(1, 7) for b in range(a + 1, 7)]
     + ["field", "hop-top", "hop-left", "hop-right", "hop-center", "one-six-and-under",
@@ -63,7 +63,7 @@ HRD_NO_ROLLS = ["die-off-table", "die-on-die", "cocked-multiple-sides"]
 PIPS = ["pip-ace", *(f"pip-{n}" for n in range(2, 7))]
 RANK = (1, 6, 5, 4, 3, 2)
 
-PGD_BETS = ["sum", *(f"match-{n}" for n in range(1, 7)), "beat-it"]
+PGD_BETS = ("sum", *(f"match-{n}" for n in range(1, 7)), "beat-it")
 
 dice = st.integers(1, 6)
 
@@ -74,11 +74,14 @@ def cents(text: str) -> int:
     return int(value)
 
 
-@cache  # a strategy made once: Hypothesis checks each one it is given anew, at every draw
+# Each strategy is made once (`cache`, so the wagers' bets are tuples): Hypothesis checks a
+# strategy object it has not been given before, at every draw. The same strategy, drawn the same.
+@cache
 def cents_between(low: int, high: int) -> st.SearchStrategy[int]:
     return st.one_of(st.sampled_from((100, 500, 1000, 2500)), st.integers(low, high))
 
 
+@cache
 @st.composite
 def amounts(draw, low: int = 1, high: int = 100_000) -> tuple[str, int]:
     """An amount in cents, written as the contract's decimal string ("5", "5.00" or "0.25")."""
@@ -93,12 +96,13 @@ def wager(seat: int, bet: str, amount: str) -> dict:
     return {"seat": seat, "bet": bet, "amount": amount}
 
 
+@cache
 @st.composite
-def wagers(draw, seats: int, bets: list[str], max_size: int) -> list[dict]:
+def wagers(draw, seats: int, bets: tuple[str, ...], max_size: int) -> list[dict]:
     """Random wagers; a repeated (seat, bet) is likely, to exercise the merge rule."""
     seat = st.integers(1, seats) if draw(st.booleans()) else st.integers(1, min(seats, 3))
     out = []
-    bet = st.sampled_from(tuple(bets))  # a tuple, which Hypothesis keeps: a list it checks again
+    bet = st.sampled_from(bets)
     for _ in range(draw(st.integers(0, max_size))):
         text, _ = draw(amounts())
         out.append(wager(draw(seat), draw(bet), text))
@@ -206,6 +210,7 @@ class ShakeCycle:
             self.shake, self.moved = {}, set()
 
 
+@cache
 @st.composite
 def hop_regions(draw) -> dict:
     regions = {}
@@ -222,6 +227,7 @@ PH_DICE = st.one_of(
 )
 
 
+@cache
 @st.composite
 def ph_plan(draw) -> list[tuple[int, int]]:
     """The dice of the valid throws, now and then with all six lammer combinations in a row."""
@@ -234,7 +240,9 @@ def ph_plan(draw) -> list[tuple[int, int]]:
 
 
 # Six Eight Shake is drawn more often than the one-roll bets, so cycles and refusals come up.
-PH_WAGER_BETS = PH_BETS + [SES] * 6
+PH_WAGER_BETS = PH_BETS + (SES,) * 6
+#: what a throw that takes a Six Eight Shake wager down carries
+PH_ONE_ROLL_BETS = tuple(b for b in PH_BETS if b != SES)
 
 
 @SETTINGS
@@ -261,7 +269,7 @@ def test_props_and_hops_rounds(data):
                     taken[(s, SES)] += cycle.take_down(s)
             # A throw that takes down a Six Eight Shake wager carries no new one, so the order of
             # the two within the throw cannot matter.
-            bets = PH_WAGER_BETS if "take_down" not in throw else [b for b in PH_BETS if b != SES]
+            bets = PH_WAGER_BETS if "take_down" not in throw else PH_ONE_ROLL_BETS
             placed = draw(wagers(6, bets, 3))
             for w in placed:
                 cycle.offer(w)
@@ -343,7 +351,7 @@ TDF_THROW = st.one_of(
 def test_three_dice_football_games(data):
     draw = data.draw
     game = Football()
-    bets = TDF_FULL_GAME + TDF_SINGLE_PLAY
+    bets = (*TDF_FULL_GAME, *TDF_SINGLE_PLAY)
     request = {"game": "three-dice-football", "options": {}, "wagers": draw(wagers(16, bets, 10)),
                "throws": []}
     for w in request["wagers"]:
@@ -380,6 +388,7 @@ def winning_face(roll: list[int]) -> tuple[int, int]:
     return next(f for f in RANK if c[f] == top), top
 
 
+@cache
 @st.composite
 def hrd_seat(draw, seat: int, ten: bool) -> tuple[list[dict], bool]:
     """One player's wagers, in the order pip, like kind, extra roll, millionaire; mostly valid.
@@ -427,6 +436,7 @@ def hrd_seat(draw, seat: int, ten: bool) -> tuple[list[dict], bool]:
     return out, extra
 
 
+@cache
 @st.composite
 def hrd_roll(draw, n: int) -> list[int]:
     return draw(st.one_of(

@@ -5,8 +5,9 @@ The folder is read, checked and played once for as long as its files stay as the
 looks at the files' names, sizes and times of change, reads them all again when any of these
 differs (a file added, removed or edited while the app runs), and otherwise hands out copies of
 what it read. Supervise's every deal, Practice's next scenario and the Scenarios screen take the
-library; a copy costs a fifth of a reading, and no caller's change to a scenario reaches
-another's."""
+library; a copy (3.7 ms of CPU for the bundled 62, a reading 65 ms) shares only what cannot
+change (the frozen wagers and faults; each event is copied with its own throw: trainer.scenario),
+so no caller's change to a scenario reaches another's."""
 
 from __future__ import annotations
 

@@ -17,10 +17,11 @@ rules engine (trainer.procedure.builder), which refuses events that cannot happe
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -68,6 +69,11 @@ class Offer:
     late: bool = False
     where: str = ""  # its field in the file, such as "events[3]"
 
+    def __deepcopy__(self, memo: dict) -> Offer:
+        """Itself: nothing in it can change (frozen, of numbers, text and truth values), so a
+        copy of a scenario shares it, as it shares a string (trainer.library hands out copies)."""
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -79,6 +85,11 @@ class Event:
     bet: str | None = None
     offer: Offer | None = None
 
+    def __deepcopy__(self, memo: dict) -> Event:
+        """A copy whose throw is its own: the throw (a dict, as read from the file) is the one
+        part of a frozen event that can change; the rest is shared, as `Offer`'s copy is."""
+        return replace(self, throw=copy.deepcopy(self.throw, memo))
+
 
 @dataclass(frozen=True, slots=True)
 class ScriptedFault:
@@ -88,6 +99,10 @@ class ScriptedFault:
     step: str
     kind: str
     where: str  # its field in the file, such as "fault[0]"
+
+    def __deepcopy__(self, memo: dict) -> ScriptedFault:
+        """Itself, as `Offer`'s: frozen, and of text only."""
+        return self
 
 
 @dataclass

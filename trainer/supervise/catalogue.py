@@ -306,15 +306,14 @@ class SettleLate(Op):
 
     def sites(self, rnd):
         out = []
+        held = {s.throw for s in rnd.steps if s.do in (Do.EXTRA_POINT_ROLL, Do.EXTRA_ROLL)}
         for i in range(len(rnd.steps)):
             e = rnd.steps[i]
-            held = any(s.throw == e.throw and s.do in (Do.EXTRA_POINT_ROLL, Do.EXTRA_ROLL)
-                       for s in rnd.steps)
-            if not self.fits(rnd, i) or held:
+            if not self.fits(rnd, i) or e.throw in held:
                 continue
-            later = [j for j in range(i + 1, len(rnd.steps)) if rnd.steps[j].throw > e.throw]
-            if later:
-                out.append(Site(i, other=later[0]))
+            later = next((j for j in range(i + 1, len(rnd.steps)) if rnd.steps[j].throw > e.throw), None)
+            if later is not None:
+                out.append(Site(i, other=later))
         return out
 
     def apply(self, rnd, log, site):

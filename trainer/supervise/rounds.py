@@ -118,9 +118,10 @@ def supervise(scenario: Scenario, count: int | None = None, seed: int | str = 0,
     for _, site in chosen:
         used.take(site)
     rng = random.Random(f"{ID_PREFIX}:{scenario.id}:{count}:{seed}")
-    types = of_game(scenario.game)
+    # where each type can go in this round, found once: only what the chosen faults take changes
+    places = [(t, t.sites(rnd)) for t in of_game(scenario.game)] if count else []
     for n in range(count):
-        open_ = [(t, [s for s in t.sites(rnd) if used.free(s)]) for t in types]
+        open_ = [(t, [s for s in sites if used.free(s)]) for t, sites in places]
         open_ = [(t, sites) for t, sites in open_ if sites]
         if not open_:
             beside = " beside its scripted ones" if scenario.faults else ""
@@ -187,13 +188,14 @@ def scripted(rnd: Round) -> list[tuple[FaultType, Site]]:
                     f"; {s.game} has {', '.join(mine[:4])} …"))
         if kind.game != s.game:
             fail(f"{f.where}.kind", f"\"{f.kind}\" is a fault of {kind.game}, not of {s.game}")
+        sites = kind.sites(rnd)
         if not any(e.id == f.step for e in rnd.steps) and not any(
-                site.id(rnd) == f.step for site in kind.sites(rnd)):
+                site.id(rnd) == f.step for site in sites):
             fail(f"{f.where}.step", f"no step \"{f.step}\" in this round (the step ids are the "
                                     "answer key's: dealer-trainer key SCENARIO --json)")
-        site = next((x for x in kind.sites(rnd) if x.id(rnd) == f.step), None)
+        site = next((x for x in sites if x.id(rnd) == f.step), None)
         if site is None:
-            places = [x.id(rnd) for x in kind.sites(rnd)]
+            places = [x.id(rnd) for x in sites]
             fail(f"{f.where}.step", f"\"{f.kind}\" cannot go in step \"{f.step}\"; "
                  + (f"in this round it goes in {', '.join(places[:3])}{' …' if len(places) > 3 else ''}"
                     if places else "this round has no step it can go in"))
