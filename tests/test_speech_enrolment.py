@@ -169,6 +169,26 @@ def test_a_reading_with_no_sound_is_left_out_and_counted_not_the_whole_fit(tmp_p
     assert found.left_out == (2,) and found.frames > 200
 
 
+def test_a_codebook_s_log_densities_are_its_gaussians_written_out():
+    """Model.log_gauss (what the estimate's posteriors come from) against the log of a diagonal
+    Gaussian's density, summed term by term here, for frames far from the means and near them."""
+    from trainer.speech import acoustic, unavailable
+
+    if (why := unavailable()) is not None:
+        pytest.skip(why)
+    model = acoustic.model()
+    rng = np.random.default_rng(5)
+    cb = acoustic.PHONES.index("EY")
+    feat = np.concatenate([rng.normal(0, 10, (2, 39)), model.means[cb, :, 3].reshape(1, 39)])
+    got = model.log_gauss(cb, feat)
+    assert got.shape == (3, STREAMS, model.n_den)
+    for t, f, k in [(0, 0, 0), (1, 2, 127), (2, 1, 3), (2, 0, 64)]:
+        o, mu, var = feat[t, DIM * f: DIM * (f + 1)], model.means[cb, f, k], model.var[cb, f, k]
+        want = sum(-0.5 * np.log(2 * np.pi * v) - (x - m) ** 2 / (2 * v)
+                   for x, m, v in zip(o, mu, var, strict=True))
+        assert got[t, f, k] == pytest.approx(want, rel=1e-9, abs=1e-9), (t, f, k)
+
+
 #: calls of slt's that the room at 10 dB makes unclear without the transform at these seeds (of
 #: seeds 0 to 7 tried, those where both calls were unclear without it)
 CALLS = (("Seven, one-six", "seven one six"), ("Nine, four-five", "nine four five"))
