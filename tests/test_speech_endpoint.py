@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.support.flite import needs_flite, say
+from tests.support.flite import say, voices
 from tests.support.room import noisy, pcm_of
 from trainer.speech import SAMPLE_RATE, Listener
 
@@ -25,8 +25,7 @@ OUTSIDE, INSIDE = 0.5, 0.2
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    needs_flite()
-    return tmp_path_factory.mktemp("endpoint")
+    return voices(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import wave
 import pytest
 
 from tests.support.command import run_command, run_here
-from tests.support.flite import needs_flite, say, wav_header
+from tests.support.flite import needs_flite, say, voices, wav_header
 
 PH = ("--game", "props-and-hops")
 
@@ -28,8 +28,7 @@ def wav(path, frames: bytes, rate: int = 16000, channels: int = 1, width: int = 
 
 @pytest.fixture(scope="module")
 def call(tmp_path_factory):
-    needs_flite()
-    return say("seven three four", "rms", tmp_path_factory.mktemp("hear"))
+    return say("seven three four", "rms", voices(tmp_path_factory))
 
 
 def test_a_call_heard_right_prints_the_verdict_and_its_timings(call):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.flite import needs_flite, say
+from tests.support.flite import say, voices
 from trainer.speech import hear, spoken_calls
 
 GAME = "props-and-hops"
@@ -25,8 +25,7 @@ NOT_CALLS = ("good evening everyone", "hello there", "red four blue two and six"
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    needs_flite()
-    return tmp_path_factory.mktemp("calls")
+    return voices(tmp_path_factory)
 
 
 def test_every_call_of_a_game_said_is_heard_right_and_never_right_as_another(folder):

@@ -1,6 +1,8 @@
 """Spoken calls made at test time with Debian's `flite` (a speech synthesiser with a few voices),
 for the speech tests and the accuracy benchmark. Where flite or the recogniser is missing, a test
-is skipped saying why (`needs_flite`), never passed."""
+is skipped saying why (`needs_flite`), never passed. The tests' readings are made once per run,
+in a folder every worker of the run shares (`voices`): a sentence of the room's crowd, or a
+call, said by one voice is the same file for every test that asks for it."""
 
 from __future__ import annotations
 
@@ -28,6 +30,23 @@ def missing() -> str | None:
 def needs_flite() -> None:
     if (why := missing()) is not None:
         pytest.skip(why)
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's folder that every worker shares (pytest's base folder's parent in a parallel
+    run, the base folder itself in one process): what is made there is made once per run, and
+    goes with the run's temporary files, never into the repository."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if "PYTEST_XDIST_WORKER" in os.environ else base
+
+
+def voices(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's folder of flite's readings (`say` into it): skipped, saying why, where calls
+    cannot be synthesised and heard here."""
+    needs_flite()
+    folder = run_folder(tmp_path_factory) / "flite"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 def say(text: str, voice: str, folder: Path) -> Path:

@@ -88,10 +88,14 @@ class Model:
         return m
 
     def log_gauss(self, cb: int, feat: np.ndarray) -> np.ndarray:
-        """log N(o_t; mu, var) of every density of one codebook: [frame, stream, density]."""
-        mu, var = self.means[cb], self.var[cb]  # [stream, density, dim]
-        o = feat.reshape(len(feat), self.n_feat, 1, self.dim)
-        return self._logdet[cb][None] - 0.5 * (((o - mu[None]) ** 2) / var[None]).sum(axis=-1)
+        """log N(o_t; mu, var) of every density of one codebook: [frame, stream, density]. The
+        square (o - mu)^2 / var is summed as o^2 / var - 2 o mu / var + mu^2 / var, in matrix
+        products: no array of every frame, density and dimension is made."""
+        mu, iv = self.means[cb], 1 / self.var[cb]  # [stream, density, dim]
+        o = feat.reshape(len(feat), self.n_feat, self.dim).transpose(1, 0, 2)  # [stream, frame, dim]
+        square = ((o * o) @ iv.transpose(0, 2, 1) - 2 * (o @ (mu * iv).transpose(0, 2, 1))
+                  + (mu * mu * iv).sum(axis=-1)[:, None, :])  # [stream, frame, density]
+        return (self._logdet[cb][:, None, :] - 0.5 * square).transpose(1, 0, 2)
 
 
 @cache

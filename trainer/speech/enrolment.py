@@ -287,7 +287,7 @@ class Stats:
         post /= post.sum(axis=-1, keepdims=True)
         o = feat.reshape(len(feat), model.n_feat, model.dim)
         self.occ[cb] += post.sum(axis=0)
-        self.sum[cb] += np.einsum("tfm,tfd->fmd", post, o)
+        self.sum[cb] += post.transpose(1, 2, 0) @ o.transpose(1, 0, 2)  # [stream, density, dim]
         self.frames += len(feat)
 
 
@@ -302,8 +302,9 @@ def solve(model: acoustic.Model, st: Stats) -> Transform:
         s = st.sum[:, f].reshape(-1, dim)
         iv = 1 / model.var[:, f].reshape(-1, dim)
         xi = np.concatenate([mu, np.ones((len(mu), 1))], axis=1)  # the extended mean
-        G = np.einsum("ni,nj,nk->ijk", occ[:, None] * iv, xi, xi)
-        k = np.einsum("ni,nj->ij", s * iv, xi)
+        # G[i] = sum over the Gaussians of occ iv_i xi xi^T; k[i] = sum of s_i iv_i xi
+        G = (xi.T[None] * (occ[:, None] * iv).T[:, None, :]) @ xi  # [dim, dim + 1, dim + 1]
+        k = (s * iv).T @ xi
         for i in range(dim):
             w = np.linalg.solve(G[i], k[i])
             A[f, i], b[f, i] = w[:dim], w[dim]
