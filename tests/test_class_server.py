@@ -203,7 +203,8 @@ def test_no_role_can_change_or_remove_an_attempt(tmp_path, klass, change):
     assert server_attempts(klass) == before
 
 
-def test_a_trainee_login_needs_a_trainee_of_the_class(klass):
+def test_a_trainee_login_needs_a_trainee_of_the_class(unchanged_class):
+    klass = unchanged_class
     with klass.connect("instructor") as instructor, pytest.raises(ClassServerError, match="no trainee"):
         trainee_login(instructor, "0" * 32, "long-enough")
     with klass.connect("supervisor") as supervisor, pytest.raises(psycopg.errors.InsufficientPrivilege):
@@ -466,8 +467,8 @@ def test_the_exam_ledger_counts_every_sitting_issued_and_uses_each_once(klass):
         assert conn.execute("SELECT count(*) FROM exam_sitting_uses").fetchone()[0] == 1
 
 
-def test_the_servers_tables_have_the_described_columns(klass):
-    with klass.admin() as conn:
+def test_the_servers_tables_have_the_described_columns(unchanged_class):
+    with unchanged_class.admin() as conn:
         for table in (TRAINEES, ATTEMPTS, FINDINGS, ATTEMPT_SKILLS, EXAM_SITTINGS):
             columns = [r[0] for r in conn.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = %s "

@@ -358,8 +358,8 @@ def test_a_lock_held_too_long_is_said_in_one_line(klass, joined, monkeypatch):
     assert server_rows(klass, "exam_starts") == []
 
 
-def test_no_function_of_the_class_takes_an_advisory_lock(klass):
-    with klass.admin() as admin:
+def test_no_function_of_the_class_takes_an_advisory_lock(unchanged_class):
+    with unchanged_class.admin() as admin:
         found = admin.execute("SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace "
                               "AND prosrc ~* 'pg_(try_)?advisory'").fetchall()
     assert found == []

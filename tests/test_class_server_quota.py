@@ -203,12 +203,12 @@ def test_the_apps_pusher_keeps_what_the_quota_refused_waiting(tmp_path, klass):
     assert klass.count() == 1
 
 
-def test_the_quota_is_the_readmes(klass):
-    with klass.admin() as admin:
+def test_the_quota_is_the_readmes(unchanged_class):
+    with unchanged_class.admin() as admin:
         assert admin.execute("SELECT * FROM login_quota('table_1')").fetchone() == (QUOTA_ROWS, QUOTA_BYTES)
         assert admin.execute("SELECT * FROM login_quota('workstation')").fetchone() == (
             10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
-    with klass.connect("workstation") as conn:
+    with unchanged_class.connect("workstation") as conn:
         assert conn.execute("SELECT * FROM login_stored()").fetchone() == (
             0, 0, 10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
