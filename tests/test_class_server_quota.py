@@ -276,9 +276,8 @@ def test_each_logins_total_is_the_sum_of_what_it_had_kept(tmp_path, klass, joine
 
 
 def waiting_on_a_lock(klass, pid: int) -> bool:
-    with klass.admin() as admin:
-        return admin.execute("SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s",
-                             (pid,)).fetchone()[0] is True
+    return klass.read("SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s",
+                      (pid,))[0][0] is True
 
 
 def test_two_pushes_of_one_login_at_once_never_both_pass_the_quota(klass):
