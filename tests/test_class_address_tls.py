@@ -26,8 +26,8 @@ def test_the_tls_options_are_kept_with_the_address_and_its_password_is_not():
     assert password == "s3cret" and typed.endswith(f"?{TLS}")
 
 
-def test_an_address_requiring_tls_is_refused_by_a_server_without_it_in_one_line(klass):
-    plain = klass.address("workstation").url
+def test_an_address_requiring_tls_is_refused_by_a_server_without_it_in_one_line(unchanged_class):
+    plain = unchanged_class.address("workstation").url
     with pytest.raises(ClassServerError) as refused:
         ClassLedger(class_address(plain + "?sslmode=require")).class_uid()
     assert "does not support SSL" in str(refused.value) and "\n" not in str(refused.value)

@@ -358,8 +358,8 @@ def test_a_lock_held_too_long_is_said_in_one_line(klass, joined, monkeypatch):
     assert server_rows(klass, "exam_starts") == []
 
 
-def test_no_function_of_the_class_takes_an_advisory_lock(klass):
-    with klass.admin() as admin:
+def test_no_function_of_the_class_takes_an_advisory_lock(unchanged_class):
+    with unchanged_class.admin() as admin:
         found = admin.execute("SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace "
                               "AND prosrc ~* 'pg_(try_)?advisory'").fetchall()
     assert found == []
@@ -408,8 +408,7 @@ def test_a_row_a_login_keeps_uncommitted_holds_up_a_classmate_only_until_the_ser
 
 
 def waiting(klass) -> bool:
-    with klass.admin() as admin:
-        return admin.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0] > 0
+    return klass.read("SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0] > 0
 
 
 # --------------------------------------------------------------------------- announcements
@@ -453,9 +452,8 @@ def test_new_attempts_are_announced_to_the_staff_only(tmp_path, klass):
 
 
 def _listening(klass) -> bool:
-    with klass.admin() as admin:
-        return admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                             "AND usename = 'supervisor' AND query LIKE 'LISTEN%%'").fetchone()[0] > 0
+    return klass.read("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                      "AND usename = 'supervisor' AND query LIKE 'LISTEN%%'")[0][0] > 0
 
 
 def test_the_shared_login_still_joins_a_class_that_enrols_no_workstation(tmp_path, klass):

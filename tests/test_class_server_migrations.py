@@ -237,7 +237,7 @@ def test_a_class_migrated_step_by_step_is_the_class_made_today(server):
         f"again ({REGENERATE}), and the difference is reviewed")
 
 
-def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, klass):
+def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, unchanged_class):
     """The shared columns (trainer.progress.columns) are what a workstation pushes: each is a
     column of the server's table, read from the batch and written by push_attempts. A shared
     column added with no migration giving it to the server fails here. Since s018 the rows are
@@ -250,7 +250,7 @@ def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, k
     attempt = batch["attempts"][0]
     pushed = {"batch->'trainees'": set(batch["trainees"][0]), "batch->'attempts'": set(attempt),
               "a.findings": set(attempt["findings"][0])}
-    with klass.admin() as conn:
+    with unchanged_class.admin() as conn:
         body = conn.execute("SELECT pg_get_functiondef('push_attempts_checked'::regproc)").fetchone()[0]
         for table in (*ATTEMPT_TABLES, EXAM_SITTINGS):
             columns = [r[0] for r in conn.execute(

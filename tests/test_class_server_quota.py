@@ -203,12 +203,12 @@ def test_the_apps_pusher_keeps_what_the_quota_refused_waiting(tmp_path, klass):
     assert klass.count() == 1
 
 
-def test_the_quota_is_the_readmes(klass):
-    with klass.admin() as admin:
+def test_the_quota_is_the_readmes(unchanged_class):
+    with unchanged_class.admin() as admin:
         assert admin.execute("SELECT * FROM login_quota('table_1')").fetchone() == (QUOTA_ROWS, QUOTA_BYTES)
         assert admin.execute("SELECT * FROM login_quota('workstation')").fetchone() == (
             10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
-    with klass.connect("workstation") as conn:
+    with unchanged_class.connect("workstation") as conn:
         assert conn.execute("SELECT * FROM login_stored()").fetchone() == (
             0, 0, 10 * QUOTA_ROWS, 10 * QUOTA_BYTES)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
@@ -276,9 +276,8 @@ def test_each_logins_total_is_the_sum_of_what_it_had_kept(tmp_path, klass, joine
 
 
 def waiting_on_a_lock(klass, pid: int) -> bool:
-    with klass.admin() as admin:
-        return admin.execute("SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s",
-                             (pid,)).fetchone()[0] is True
+    return klass.read("SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s",
+                      (pid,))[0][0] is True
 
 
 def test_two_pushes_of_one_login_at_once_never_both_pass_the_quota(klass):

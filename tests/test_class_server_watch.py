@@ -193,17 +193,17 @@ def closed(s: socket.socket) -> bool:
         return True
 
 
-def test_connections_that_never_log_in_are_dropped_within_seconds(klass):
+def test_connections_that_never_log_in_are_dropped_within_seconds(unchanged_class):
     """preauth_fill.py: connections that send a startup packet and never answer the password's
     challenge are each counted before their login is known; the server drops them after
     AUTHENTICATION_TIMEOUT seconds (a guard of 30 s here; PostgreSQL's default is 60)."""
-    with klass.admin() as admin:
+    with unchanged_class.admin() as admin:
         assert admin.execute("SHOW authentication_timeout").fetchone()[0] == f"{AUTHENTICATION_TIMEOUT}s"
     with contextlib.ExitStack() as stack:
         held = []
         for _ in range(20):
-            s = stack.enter_context(socket.create_connection(("127.0.0.1", klass.server.port)))
-            s.sendall(startup("workstation", klass.database))
+            s = stack.enter_context(socket.create_connection(("127.0.0.1", unchanged_class.server.port)))
+            s.sendall(startup("workstation", unchanged_class.database))
             s.setblocking(False)
             held.append(s)
         until(lambda: all(closed(s) for s in held), within=30.0, what="the connections dropped")

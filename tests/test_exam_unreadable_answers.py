@@ -199,9 +199,9 @@ def test_the_apps_certify_certifies_the_class_and_names_the_wrong_answer(qtbot, 
     ('[{"a": [{"b": [{"c": [{"d": []}]}]}]}]', "nested more"),
     ("[" + "9" * 40 + "]", None), ("[" + "9" * 41 + "]", "more than 40 digits"),
     ('["\\ud800"]', "not JSON the class reads"), ('[{"do": "pay", "bet": "field", "at": 1.5}]', None)])
-def test_the_doors_bounds_are_the_readers(klass, text, refused):
+def test_the_doors_bounds_are_the_readers(unchanged_class, text, refused):
     """The class server's door and certification's reader draw the line at one depth (8)."""
-    with klass.admin() as c:
+    with unchanged_class.admin() as c:
         said = c.execute("SELECT exam_answer_refused(%s)", (text,)).fetchone()[0]
     assert (said is None) == (refused is None) and (refused is None or refused in said), said
     if refused is None:

@@ -57,3 +57,25 @@ def test_a_grouped_test_carries_its_group_to_xdists_scheduler(request):
     if not getattr(request.config.option, "loadgroup", False):
         pytest.skip("not a parallel run with --dist loadgroup (make test is one)")
     assert request.node.nodeid.endswith("@suite-isolation"), request.node.nodeid
+
+
+def test_a_test_that_writes_to_the_unchanged_class_is_caught(klass):
+    """`unchanged_class` is one class for the run's tests that only read one, checked after each
+    (class_server_fixtures.as_made): a row written, a function replaced, a right given on the
+    database and a setting planted for a login there each show."""
+    from tests.support.class_server_fixtures import as_made
+
+    seen = [as_made(klass)]
+    with klass.admin() as admin:
+        admin.execute("INSERT INTO trainees (name, created, archived, instructor, uid) "
+                      "VALUES ('Ana', 1.7e9, 0, 0, md5('Ana'))")
+        seen.append(as_made(klass))
+        admin.execute("CREATE OR REPLACE FUNCTION exam_queue_allowance() RETURNS integer "
+                      "LANGUAGE sql AS 'SELECT 31'")
+        seen.append(as_made(klass))
+        admin.execute(f"GRANT CREATE ON DATABASE {klass.database} TO class_instructor")
+        seen.append(as_made(klass))
+        admin.execute(f"ALTER ROLE workstation IN DATABASE {klass.database} SET work_mem = '1MB'")
+        seen.append(as_made(klass))
+    assert len(set(seen)) == len(seen), "each change shows"
+    assert as_made(klass) == seen[-1], "reading changes nothing"

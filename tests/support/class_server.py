@@ -42,6 +42,12 @@ made: list[Class] = []
 _templates: dict[tuple, tuple[str, list[tuple[str, str, bool]]]] = {}
 #: the database cluster initdb made for this process, stopped cleanly, which `cluster` copies
 _cluster: Path | None = None
+#: a copy of it with the class's roles and a template made (`class_cluster`), which `start_server`
+#: copies; the migrations its template has, and the template's name and rights
+_class_cluster: Path | None = None
+_class_cluster_key: tuple = ()
+_class_template: tuple[str, list[tuple[str, str, bool]]] | None = None
+CLUSTER_TEMPLATE = "class_template_0"
 #: for each server that keeps its connections (`keep_admin`: the run's), its superuser's
 #: connection to its `postgres` database (`administering`)
 _kept: dict[Path, Held] = {}
@@ -89,30 +95,49 @@ def free_port() -> int:
 def start_server(folder: Path, tries: int = 3, *, quick: bool = False) -> Postgres:
     """A class server in `folder` on a free port, with the class logins (`quick`: their passwords,
     and those of every login made later, derived as `quick_logins` says), its cluster a copy of
-    the one initdb made for this process (`cluster`). `folder` is under a
-    folder of the test's own (made by mkdtemp, its owner's only), which is opened for passing
-    through: as root the server runs as its own user, who must reach `folder`, and the server
-    never opens a folder it was not named. A port found free can be taken before the server binds
-    it (another process's free_port, in a parallel run): then the server starts on another."""
+    the one made for this process with the class's roles and template in it (`class_cluster`).
+    `folder` is under a folder of the test's own (made by mkdtemp, its owner's only), which is
+    opened for passing through: as root the server runs as its own user, who must reach `folder`,
+    and the server never opens a folder it was not named. A port found free can be taken before
+    the server binds it (another process's free_port, in a parallel run): then the server starts
+    on another.
+
+    Its class database (tables.DATABASE, what `install` makes when it names none) is a copy of the
+    template, as each Class is (`Class._copy`, which test_class_server_migrations proves is the
+    class install makes), and install then finds every migration applied. Install's migrations ran
+    twice for each server before, once for that database and once for the template: 0.3 s of the
+    server's CPU and as much of the wall for each of a run's dozen servers."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     folder.parent.chmod(folder.parent.stat().st_mode | 0o011)
-    cluster(folder)
-    for attempt in range(tries):
-        server = Postgres(folder, port=free_port())
-        try:
-            server.start()
-            break
-        except ClassServerError:
-            if attempt == tries - 1:
-                raise
+    template_name, acl = class_cluster(folder)
+    server = started(folder, tries)
     with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
         unsynced(admin)
         if quick:
             quick_logins(admin)
+        _templates[(server.folder, _class_cluster_key)] = template_name, acl
+        if _class_cluster_key == tuple(tables.MIGRATIONS):
+            copied(admin, tables.DATABASE, template_name, acl)
+            with psycopg.connect(server.admin_dsn(tables.DATABASE), autocommit=True) as conn:
+                conn.execute("INSERT INTO class_info DEFAULT VALUES")
         install(admin)
         for name, group in CLASS_LOGINS.items():
             add_login(admin, name, group, PASSWORD)
     return server
+
+
+def started(folder: Path, tries: int = 3) -> Postgres:
+    """The server of the cluster in `folder`, started on a free port (another if the one found
+    free was taken first, up to `tries` times)."""
+    for attempt in range(tries):
+        server = Postgres(folder, port=free_port())
+        try:
+            server.start()
+            return server
+        except ClassServerError:
+            if attempt == tries - 1:
+                raise
+    raise AssertionError("no tries")
 
 
 def cluster(folder: Path) -> None:
@@ -126,24 +151,47 @@ def cluster(folder: Path) -> None:
     if _cluster is None:
         made = server_folder("dealer-trainer-cluster-")
         made.chmod(0o711)
-        for attempt in range(3):  # a port found free may be taken first (as in start_server)
-            server = Postgres(made / "class", port=free_port())
-            try:
-                server.start()  # initdb, a start and a clean stop: a cluster as a first start leaves it
-                break
-            except ClassServerError:
-                if attempt == 2:
-                    raise
+        server = started(made / "class")  # initdb, a start and a clean stop: as a first start leaves it
         server.stop()
         _cluster = server.pgdata
         atexit.register(shutil.rmtree, made, ignore_errors=True)
-    pgdata = folder / _cluster.name
+    _copied(_cluster, folder)
+
+
+def class_cluster(folder: Path) -> tuple[str, list[tuple[str, str, bool]]]:
+    """`folder` (a class server's data folder, new) given a copy of a cluster made once for this
+    process from `cluster`'s, in which `install` made the class's roles and a class template
+    (`template`: every migration applied, no rows); the template's name and rights. Each server
+    `start_server` starts has them from its first start, as if its own install had made them."""
+    global _class_cluster, _class_cluster_key, _class_template
+    if _class_cluster is None:
+        made = server_folder("dealer-trainer-class-cluster-")
+        made.chmod(0o711)
+        cluster(made / "class")
+        server = started(made / "class")
+        try:
+            with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+                unsynced(admin)  # as every server start_server starts is
+            key = tuple(tables.MIGRATIONS)
+            _class_template = CLUSTER_TEMPLATE, made_template(server, CLUSTER_TEMPLATE)
+        finally:
+            server.stop()
+        _class_cluster, _class_cluster_key = server.pgdata, key
+        atexit.register(shutil.rmtree, made, ignore_errors=True)
+    _copied(_class_cluster, folder)
+    assert _class_template is not None
+    return _class_template
+
+
+def _copied(source: Path, folder: Path) -> None:
+    """`folder` given a copy of the stopped cluster `source`, owned as it is."""
+    pgdata = folder / source.name
     if pgdata.exists():
         raise AssertionError(f"{folder} holds a cluster already: the copy is for a new one")
     folder.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(_cluster, pgdata, symlinks=True)
+    shutil.copytree(source, pgdata, symlinks=True)
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # as root, the server's own user's, as made
-        owner = _cluster.stat()
+        owner = source.stat()
         for path in [pgdata, *pgdata.rglob("*")]:
             os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
 
@@ -283,23 +331,37 @@ def given(database: str, acl: list[tuple[str, str, bool]]) -> sql.Composed:
 def template(server: Postgres) -> tuple[str, list[tuple[str, str, bool]]]:
     """The server's class database with every migration applied, and no rows but the list of
     migrations: what a class's install makes, less the class's id (each copy makes its own); and
-    the rights on it install gave (`rights`)."""
+    the rights on it install gave (`rights`). A server `start_server` started has one from its
+    cluster (`class_cluster`)."""
     key = (server.folder, tuple(tables.MIGRATIONS))
     if key not in _templates:
         name = f"class_template_{len(_templates) + 1}"
-        with administering(server) as admin:
-            install(admin, name)
-        with psycopg.connect(server.admin_dsn(name), autocommit=True) as conn:
-            conn.execute("DELETE FROM class_info")
-            names = conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
-                                 "AND tablename <> '_migrations' ORDER BY tablename").fetchall()
-            filled = [t for (t,) in names if conn.execute(
-                sql.SQL("SELECT EXISTS (SELECT FROM {})").format(sql.Identifier(t))).fetchone()[0]]
-        if filled:  # every class would get the same rows: make them per class in Class._copy
-            raise AssertionError(f"the migrations write rows in {filled}: each class needs its own")
-        with administering(server) as admin:
-            _templates[key] = name, rights(admin, name)
+        _templates[key] = name, made_template(server, name)
     return _templates[key]
+
+
+def made_template(server: Postgres, name: str) -> list[tuple[str, str, bool]]:
+    """`name` made on the server as `template` says; the rights on it."""
+    with administering(server) as admin:
+        install(admin, name)
+    with psycopg.connect(server.admin_dsn(name), autocommit=True) as conn:
+        conn.execute("DELETE FROM class_info")
+        names = conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                             "AND tablename <> '_migrations' ORDER BY tablename").fetchall()
+        filled = [t for (t,) in names if conn.execute(
+            sql.SQL("SELECT EXISTS (SELECT FROM {})").format(sql.Identifier(t))).fetchone()[0]]
+    if filled:  # every class would get the same rows: make them per class in Class._copy
+        raise AssertionError(f"the migrations write rows in {filled}: each class needs its own")
+    with administering(server) as admin:
+        return rights(admin, name)
+
+
+def copied(admin: psycopg.Connection, database: str, template: str, acl: list[tuple[str, str, bool]]) -> None:
+    """The database `database` made as a copy of the class template `template`, with its rights
+    `acl` (`template`): all of a class but its id (`Class._copy`)."""
+    admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} OWNER {} STRATEGY FILE_COPY").format(
+        sql.Identifier(database), sql.Identifier(template), sql.Identifier(OWNER)))
+    admin.execute(given(database, acl))
 
 
 class Class:
@@ -343,9 +405,7 @@ class Class:
         0.18 s, on the 2-core machine under load). FILE_COPY's checkpoints cost little on a test
         server, which never waits for the disk (`unsynced`)."""
         with administering(self.server) as admin:
-            admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} OWNER {} STRATEGY FILE_COPY").format(
-                sql.Identifier(self.database), sql.Identifier(template), sql.Identifier(OWNER)))
-            admin.execute(given(self.database, acl))
+            copied(admin, self.database, template, acl)
         self.read("INSERT INTO class_info DEFAULT VALUES")
 
     def drop(self) -> None:

@@ -5,8 +5,8 @@ uses is read from its code: the test function, the fixtures it takes that are de
 
 - `qt`: it takes qtbot (itself or through a fixture), its module imports ui, its code imports
   or patches something of ui, or it renders the app's window in a subprocess (`--screenshot`);
-- `postgres`: it takes the class server's fixtures (server, own_server, klass, joined) or connects to a
-  PostgreSQL itself (psycopg);
+- `postgres`: it takes the class server's fixtures (server, own_server, klass, unchanged_class,
+  joined) or connects to a PostgreSQL itself (psycopg);
 - `cli`: it runs the program in a subprocess: run_command, the installed `dealer-trainer`, or
   `python -m ui.main` / `python -m trainer`;
 - `slow`: one of the slowest tests of a full run: SLOW below, the test functions that took 3 s or
@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
-SERVER_FIXTURES = {"server", "own_server", "klass", "joined"}
+SERVER_FIXTURES = {"server", "own_server", "klass", "unchanged_class", "joined"}
 # what monkeypatch.setattr("ui.classroom.membership.OPTIONS", ...) patches
 UI_ATTRIBUTE = re.compile(r"ui(\.\w+)+\.\w+")
 SLOW = {
