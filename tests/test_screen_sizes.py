@@ -23,19 +23,44 @@ class Trainee:
     id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
 
 
+def two_screens() -> bool:
+    """Whether this Qt has the laptop's screen and the projector's, at their sizes."""
+    from ui.qt import QApplication
+
+    sizes = {s.name(): (s.size().width(), s.size().height()) for s in QApplication.instance().screens()}
+    return all(sizes.get(name) == size for name, size in SCREENS.items())
+
+
 @pytest.fixture(params=list(SCREENS))
 def screen(request):
     from ui.qt import QApplication
 
-    found = [s for s in QApplication.instance().screens() if s.name() == request.param]
-    if not found or (found[0].size().width(), found[0].size().height()) != SCREENS[request.param]:
+    if not two_screens():
         pytest.skip(SKIP)
-    return found[0]
+    return next(s for s in QApplication.instance().screens() if s.name() == request.param)
 
 
-@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
-def window(request, qtbot, screen):
-    """The main window maximised on the screen, in the print size asked for."""
+@pytest.fixture(scope="module", params=[False, True], ids=["normal-print", "large-print"])
+def print_size(request, qapp):
+    """The app's print for the windows of this module's tests (True: large print), set once for
+    them all: pytest runs every test in normal print, then every test in large print, and the app
+    restyles every widget once between them, not once per test. A window is made in the print the
+    app is in, as the app starts in the print a user chose (ui.shell.app); switching the print of
+    a window on screen is test_large_print_makes_the_printed_words_larger_and_never_the_table_smaller's
+    part."""
+    from ui.shell import theme
+
+    if not two_screens():
+        pytest.skip(SKIP)
+    theme.apply(qapp, theme.current(), large=request.param)
+    yield request.param
+    if request.param:
+        theme.apply(qapp, theme.current(), large=False)
+
+
+@pytest.fixture
+def window(qtbot, screen, print_size):
+    """The main window maximised on the screen, in the print size of `print_size`."""
     from ui.qt import QApplication
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
@@ -47,23 +72,24 @@ def window(request, qtbot, screen):
     w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))
     w.showMaximized()
     qtbot.waitExposed(w)
-    w.set_large_print(request.param)
+    w.set_large_print(print_size)  # the window's choice: the app is in that print already
+    assert bool(QApplication.instance().property("large_print")) is print_size
     qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
     yield w
     w.close()
     QApplication.instance().setProperty("table_zoom", None)
-    if QApplication.instance().property("large_print"):  # the print it was set or switched to
-        normal_print_again(before)
+    print_again(before, print_size)
 
 
-def normal_print_again(before: set[int]) -> None:
-    """The app back in normal print after a test's window in large print, once the windows the
-    test made since `before` and closed are gone: restyling their widgets is work for nothing."""
+def print_again(before: set[int], large: bool) -> None:
+    """The app back in `large` print after a test that switched it, once the windows the test made
+    since `before` and closed are gone: restyling their widgets is work for nothing."""
     from ui.qt import QApplication
     from ui.shell import theme
 
-    delete_closed(before)
-    theme.apply(QApplication.instance(), theme.current(), large=False)
+    if bool(QApplication.instance().property("large_print")) is not large:
+        delete_closed(before)
+        theme.apply(QApplication.instance(), theme.current(), large=large)
 
 
 def area(window):
@@ -226,8 +252,8 @@ def demo_class(tmp_path_factory):
     return path
 
 
-@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
-def class_tab(request, qtbot, screen, demo_class, tmp_path):
+@pytest.fixture
+def class_tab(qtbot, screen, print_size, demo_class, tmp_path):
     """An instructor's Class tab, the window maximised on the screen, a class of three."""
     import shutil
 
@@ -238,22 +264,19 @@ def class_tab(request, qtbot, screen, demo_class, tmp_path):
     shutil.copy(demo_class, tmp_path / "progress.db")
     store = Store.open(tmp_path / "progress.db")
     lee = next(t for t in store.trainees() if t.name == "Lee")
-    before = windows()
     w = MainWindow(Services(store, lee))
     qtbot.addWidget(w)
     w.setScreen(screen)
     w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))
     w.showMaximized()
     qtbot.waitExposed(w)
-    w.set_large_print(request.param)
+    w.set_large_print(print_size)  # the window's choice: the app is in that print already
     qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
     page = w.show_screen("progress")
     page.tabs.setCurrentIndex(1)
     qtbot.wait(50)
     yield page.klass
     w.close()
-    if request.param:
-        normal_print_again(before)
     store.close()
 
 
