@@ -9,6 +9,9 @@ import re
 import subprocess
 import sys
 import tomllib
+from functools import cache
+
+import pytest
 
 from tests.support.paths import ROOT
 
@@ -20,13 +23,21 @@ def sections(text: str) -> dict[str, str]:
                                                                                   strict=True)}
 
 
+@cache
 def written() -> str:
+    """The notices packaging/notices.py writes now: one program's output, read by each test that
+    needs it (the program reads the installed distributions, which no test changes)."""
     done = subprocess.run([sys.executable, str(ROOT / "packaging" / "notices.py")], capture_output=True,
                           text=True, encoding="utf-8", timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
+#: the tests that read the notices written now, in one worker of a parallel run: one program for all
+READS_WRITTEN = pytest.mark.xdist_group("notices-written")
+
+
+@READS_WRITTEN
 def test_every_requirement_is_named_with_its_licence():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     wanted = [*project["dependencies"], *project["optional-dependencies"]["class-server"]]
@@ -48,6 +59,7 @@ def test_every_requirement_is_named_with_its_licence():
 FFMPEG = ("libavcodec", "libavformat", "libavutil", "libswresample", "libswscale")
 
 
+@READS_WRITTEN
 def test_ffmpeg_and_the_speech_model_are_named_with_their_licences():
     """What PySide6-Addons and pocketsphinx carry under licences of their own: FFmpeg, Qt
     Multimedia's back end, under the LGPL 2.1 with its text, and the recogniser's English model,
@@ -75,6 +87,7 @@ def test_a_licence_ffmpeg_states_that_has_no_text_stops_the_notices():
                            "licences has no text (packaging/notices.py, FFMPEG_TEXTS)\n")
 
 
+@READS_WRITTEN
 def test_the_kept_notices_name_what_the_app_requires_now():
     kept = sections((ROOT / "THIRD-PARTY-NOTICES").read_text(encoding="utf-8"))
     assert sorted(kept) == sorted(sections(written())), (

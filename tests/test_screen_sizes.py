@@ -23,19 +23,44 @@ class Trainee:
     id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
 
 
+def two_screens() -> bool:
+    """Whether this Qt has the laptop's screen and the projector's, at their sizes."""
+    from ui.qt import QApplication
+
+    sizes = {s.name(): (s.size().width(), s.size().height()) for s in QApplication.instance().screens()}
+    return all(sizes.get(name) == size for name, size in SCREENS.items())
+
+
 @pytest.fixture(params=list(SCREENS))
 def screen(request):
     from ui.qt import QApplication
 
-    found = [s for s in QApplication.instance().screens() if s.name() == request.param]
-    if not found or (found[0].size().width(), found[0].size().height()) != SCREENS[request.param]:
+    if not two_screens():
         pytest.skip(SKIP)
-    return found[0]
+    return next(s for s in QApplication.instance().screens() if s.name() == request.param)
 
 
-@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
-def window(request, qtbot, screen):
-    """The main window maximised on the screen, in the print size asked for."""
+@pytest.fixture(scope="module", params=[False, True], ids=["normal-print", "large-print"])
+def print_size(request, qapp):
+    """The app's print for the windows of this module's tests (True: large print), set once for
+    them all: pytest runs every test in normal print, then every test in large print, and the app
+    restyles every widget once between them, not once per test. A window is made in the print the
+    app is in, as the app starts in the print a user chose (ui.shell.app); switching the print of
+    a window on screen is test_large_print_makes_the_printed_words_larger_and_never_the_table_smaller's
+    part."""
+    from ui.shell import theme
+
+    if not two_screens():
+        pytest.skip(SKIP)
+    theme.apply(qapp, theme.current(), large=request.param)
+    yield request.param
+    if request.param:
+        theme.apply(qapp, theme.current(), large=False)
+
+
+@pytest.fixture
+def window(qtbot, screen, print_size):
+    """The main window maximised on the screen, in the print size of `print_size`."""
     from ui.qt import QApplication
     from ui.shell.services import Services
     from ui.shell.window import MainWindow
@@ -47,23 +72,24 @@ def window(request, qtbot, screen):
     w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))
     w.showMaximized()
     qtbot.waitExposed(w)
-    w.set_large_print(request.param)
+    w.set_large_print(print_size)  # the window's choice: the app is in that print already
+    assert bool(QApplication.instance().property("large_print")) is print_size
     qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
     yield w
     w.close()
     QApplication.instance().setProperty("table_zoom", None)
-    if request.param:
-        normal_print_again(before)
+    print_again(before, print_size)
 
 
-def normal_print_again(before: set[int]) -> None:
-    """The app back in normal print after a test's window in large print, once the windows the
-    test made since `before` and closed are gone: restyling their widgets is work for nothing."""
+def print_again(before: set[int], large: bool) -> None:
+    """The app back in `large` print after a test that switched it, once the windows the test made
+    since `before` and closed are gone: restyling their widgets is work for nothing."""
     from ui.qt import QApplication
     from ui.shell import theme
 
-    delete_closed(before)
-    theme.apply(QApplication.instance(), theme.current(), large=False)
+    if bool(QApplication.instance().property("large_print")) is not large:
+        delete_closed(before)
+        theme.apply(QApplication.instance(), theme.current(), large=large)
 
 
 def area(window):
@@ -174,15 +200,31 @@ def printed_words_px(view) -> float:
                              if isinstance(t, TextItem))
 
 
+def lies_whole(window, screen) -> None:
+    """The practice screen in the print it is in: the title reads whole and clear of the throw,
+    every action's button shows its words, the table and the actions lie on the screen."""
+    title = screen.title
+    assert title.height() >= title.heightForWidth(title.width()) > 0 or (
+        title.fontMetrics().horizontalAdvance(title.text()) <= title.width()), "the title is cut"
+    assert not title.geometry().intersects(screen.progress.geometry()), "the title runs under the throw"
+    for b in [*screen.actions.buttons.values(), screen.skip, screen.end]:
+        drawn = max(map(b.fontMetrics().horizontalAdvance, b.text().replace("&&", "&").split("\n")))
+        assert drawn <= b.width(), f"{b.text()!r} is cut: {drawn} px of words in {b.width()}"
+    assert area(window).contains(on_screen(screen.view)) and area(window).contains(on_screen(screen.actions))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_large_print_makes_the_printed_words_larger_and_never_the_table_smaller(qtbot, window, game):
     """Large print makes the words bigger: on the laptop and on the projector alike, the words
     printed on the layout (the odds, the boxes' names, the paytables) grow by at least a fifth,
     not only the app's; the table keeps its size, the title reads whole and every action's button
-    shows its words. One print switched to the other and back on one dealt round."""
+    shows its words, in both prints. A round dealt in one print, switched to the other: each case
+    lays the screen out in the print it was dealt in and in the one it was switched to, so the two
+    cases see each print both dealt and switched to."""
     from ui.qt import QApplication
 
     screen = deal(qtbot, window, game)
+    lies_whole(window, screen)
     large = bool(QApplication.instance().property("large_print"))
     scale, words = shown_scale(screen.view), printed_words_px(screen.view)
     window.set_large_print(not large)
@@ -192,16 +234,7 @@ def test_large_print_makes_the_printed_words_larger_and_never_the_table_smaller(
     assert big >= normal * 0.99, f"large print shrinks the table from {normal:.3f} to {big:.3f}"
     normal, big = (other_words, words) if large else (words, other_words)
     assert big >= normal * 1.2, f"large print: the printed words {normal:.1f} px -> {big:.1f} px"
-    window.set_large_print(large)
-    qtbot.wait(50)
-    title = screen.title
-    assert title.height() >= title.heightForWidth(title.width()) > 0 or (
-        title.fontMetrics().horizontalAdvance(title.text()) <= title.width()), "the title is cut"
-    assert not title.geometry().intersects(screen.progress.geometry()), "the title runs under the throw"
-    for b in [*screen.actions.buttons.values(), screen.skip, screen.end]:
-        drawn = max(map(b.fontMetrics().horizontalAdvance, b.text().replace("&&", "&").split("\n")))
-        assert drawn <= b.width(), f"{b.text()!r} is cut: {drawn} px of words in {b.width()}"
-    assert area(window).contains(on_screen(screen.view)) and area(window).contains(on_screen(screen.actions))
+    lies_whole(window, screen)
 
 
 @pytest.fixture(scope="module")
@@ -219,8 +252,8 @@ def demo_class(tmp_path_factory):
     return path
 
 
-@pytest.fixture(params=[False, True], ids=["normal-print", "large-print"])
-def class_tab(request, qtbot, screen, demo_class, tmp_path):
+@pytest.fixture
+def class_tab(qtbot, screen, print_size, demo_class, tmp_path):
     """An instructor's Class tab, the window maximised on the screen, a class of three."""
     import shutil
 
@@ -231,22 +264,19 @@ def class_tab(request, qtbot, screen, demo_class, tmp_path):
     shutil.copy(demo_class, tmp_path / "progress.db")
     store = Store.open(tmp_path / "progress.db")
     lee = next(t for t in store.trainees() if t.name == "Lee")
-    before = windows()
     w = MainWindow(Services(store, lee))
     qtbot.addWidget(w)
     w.setScreen(screen)
     w.setGeometry(screen.availableGeometry().adjusted(40, 40, -40, -40))
     w.showMaximized()
     qtbot.waitExposed(w)
-    w.set_large_print(request.param)
+    w.set_large_print(print_size)  # the window's choice: the app is in that print already
     qtbot.waitUntil(lambda: w.frameGeometry() == screen.availableGeometry())
     page = w.show_screen("progress")
     page.tabs.setCurrentIndex(1)
     qtbot.wait(50)
     yield page.klass
     w.close()
-    if request.param:
-        normal_print_again(before)
     store.close()
 
 

@@ -75,6 +75,12 @@ def random_round(game_id: str, difficulty: int, seed: int | str,
     return _random_round(game_id, difficulty, seed, skill, dealer)[0]
 
 
+def random_round_built(game_id: str, difficulty: int, seed: int | str, skill: Skill | None = None,
+                       dealer: int = DEALER) -> tuple[Scenario, Procedure]:
+    """`random_round` and its procedure, built once: for a caller that would build it again."""
+    return _random_round(game_id, difficulty, seed, skill, dealer)
+
+
 def _random_round(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
                   dealer: int) -> tuple[Scenario, Procedure]:
     """`random_round`, with the round's procedure (built once per deal)."""

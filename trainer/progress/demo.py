@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from trainer import games
-from trainer.drills import payout_drill, random_round
+from trainer.drills import payout_drill, random_round_built
 from trainer.games import GAME_IDS
 from trainer.grading import Result, correct_log, grade
 from trainer.procedure import Do, Performed, Procedure, build
@@ -69,8 +69,7 @@ def _practice(rng: random.Random, key: str, slip: float) -> tuple[int, Worked]:
     the round worked with slips)."""
     game = rng.choice(GAME_IDS)
     difficulty = rng.randint(1, 4)
-    s = random_round(game, difficulty, key)
-    proc = build(s)
+    s, proc = random_round_built(game, difficulty, key)
     log = flawed(correct_log(proc, s.automation, seconds_each=rng.uniform(2.0, 6.0)), rng, slip)
     return difficulty, _grade(s, log, (log[-1].at if log else 10.0) + rng.uniform(3, 12), proc)
 
