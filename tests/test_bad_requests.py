@@ -312,6 +312,23 @@ def test_jsonl_answers_every_line(bad, field):
     assert "\n" not in answers[1]["error"]
 
 
+def test_jsonl_run_in_a_process_that_goes_on_leaves_collection_as_it_was(monkeypatch):
+    """--jsonl turns the collection of cycles off and freezes what the imports made while it
+    answers (trainer/commands/settle.py); run in a process that goes on (a test worker, the fuzz
+    targets), collection is back on and nothing left frozen after it, also when a line stops it."""
+    import gc
+
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    p = settle_here(json.dumps(PH) + "\n", "--jsonl")
+    assert p.returncode == 0, p.stderr
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    monkeypatch.setenv("DEALER_TRAINER_DEBUG", "1")  # an internal error raised, not answered
+    monkeypatch.setattr("trainer.settle.settle", lambda request: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        settle_here(json.dumps(PH) + "\n", "--jsonl")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_jsonl_empty_stdin():
     p = run_settle("", "--jsonl")
     assert "Traceback" not in p.stderr, p.stderr
