@@ -255,6 +255,29 @@ def test_the_date_axis_reads_in_days_on_every_chart(qtbot, demo):
         assert len(strings) >= 2 and all(A_DATE.match(s) for s in strings), strings
 
 
+def test_a_right_click_on_a_chart_opens_its_menu_made_when_first_asked_for(qtbot):
+    """pyqtgraph's menu (View All, the axes, Mouse Mode, Plot Options, Export...) opens on a
+    chart's right-click, as it did when every chart made it at once; a chart no one right-clicks
+    makes none (ui.progress.charts.MenuOnAsk)."""
+    from ui.progress.charts import Chart
+    from ui.qt import QApplication, QMenu, Qt
+
+    chart = Chart("Accuracy over time", "right (%)")
+    qtbot.addWidget(chart)
+    chart.resize(600, 400)
+    chart.show()
+    qtbot.waitExposed(chart)
+    box = chart.plot.getViewBox()
+    assert box.menu is None, "made before anyone asked for it"
+    qtbot.mouseClick(chart.plot.viewport(), Qt.MouseButton.RightButton,
+                     pos=chart.plot.mapFromScene(box.sceneBoundingRect().center()))
+    [menu] = [m for m in QApplication.topLevelWidgets() if isinstance(m, QMenu) and m.isVisible()]
+    words = [a.text() for a in menu.actions() if a.text()]
+    assert words == ["View All", "X axis", "Y axis", "Mouse Mode", "Plot Options", "Export..."]
+    menu.close()
+    chart.close()
+
+
 def test_one_day_of_attempts_stands_in_the_middle_of_the_axis_with_a_note(qtbot, tmp_path):
     """The axis spans the data: one day is not a dot at the right edge of two empty weeks."""
     import time

@@ -16,17 +16,27 @@ from trainer.table_state import TableState
 
 @pytest.fixture
 def make_view(qtbot):
-    """A table view, shown at 1600 x 900, closed after the test."""
+    """A table view at 1600 x 900, closed after the test; `shown`: on the screen, painted.
+
+    What a view draws (its areas, chips, labels, dice, captions, in scene units) is on its scene
+    whether it is shown or not (only an irregular throw's pulse waits for the screen): a test of
+    what is drawn where reads the scene, and a view not shown is never painted, which such a
+    test would not look at.
+    Shown are the views whose test needs the screen: a click at a point of the shown table, an
+    irregular throw's pulse (it runs only while the view is shown, ui.table.dice), a sealed
+    exam's view that must not pulse, and each picture of the view (`grab_of`). How a table looks
+    is tests/test_golden.py's."""
     from ui.table import table_view
 
     views = []
 
-    def make(game: str, options: dict | None = None):
+    def make(game: str, options: dict | None = None, *, shown: bool = False):
         view = table_view(game, options)
         qtbot.addWidget(view)
         view.resize(1600, 900)
-        view.show()
-        qtbot.waitExposed(view)
+        if shown:
+            view.show()
+            qtbot.waitExposed(view)
         views.append(view)
         return view
 
@@ -113,13 +123,13 @@ def click(qtbot, view, seat: int, bet: str) -> list:
 
 @pytest.mark.parametrize(("game", "seat", "bet"), CLICKS)
 def test_clicking_an_empty_area_names_its_seat_and_bet(qtbot, make_view, game, seat, bet):
-    view = make_view(game)
+    view = make_view(game, shown=True)
     assert click(qtbot, view, seat, bet) == [seat, bet]
 
 
 @pytest.mark.parametrize(("game", "seat", "bet"), CLICKS)
 def test_clicking_the_chips_names_their_wager(qtbot, make_view, game, seat, bet):
-    view = make_view(game)
+    view = make_view(game, shown=True)
     view.set_state(TableState(players={seat: "Ana"}, wagers=[W(seat, bet, 2500)]))
     assert click(qtbot, view, seat, bet) == [seat, bet]
 
@@ -269,7 +279,7 @@ def test_every_irregular_throw_is_drawn_with_its_caption(make_view, game, kind):
     from ui.table.base import caption
     from ui.table.items import CaptionItem
 
-    view = make_view(game)
+    view = make_view(game, shown=True)
     view.set_state(busy(game, irregular=kind, cocked_die=1 if kind == "cocked" else None, named=True))
     captions = [c.text for c in items_of(view, CaptionItem)]
     if kind == "cocked":  # the second die, by its colour where the game's dice have colours
@@ -285,7 +295,7 @@ def test_every_irregular_throw_is_drawn_with_its_caption(make_view, game, kind):
 def test_closing_a_view_leaves_no_timer_or_animation(make_view):
     from ui.qt import QTimer
 
-    view = make_view("props-and-hops")
+    view = make_view("props-and-hops", shown=True)
     view.set_state(busy("props-and-hops", irregular="die-on-die", named=True))
     assert view.animations_running()
     view.close()
@@ -316,7 +326,7 @@ def test_a_sealed_exam_draws_the_irregular_throw_but_never_names_it(make_view, g
     from ui.table.items import CaptionItem, PulseItem
 
     kind = irregular_kinds(game)[0]
-    view = make_view(game)
+    view = make_view(game, shown=True)
     view.name_irregularities = False  # what the practice screen sets in exam mode
     view.set_state(busy(game, irregular=kind, named=True))
     assert items_of(view, CaptionItem) == [] and items_of(view, PulseItem) == []
@@ -510,7 +520,7 @@ def test_no_chips_or_label_on_the_printed_odds(make_view, game, large):
 
 def grab_of(make_view, game: str):
     """A new view of `game`, at the busy state, as the screen shows it."""
-    view = make_view(game)
+    view = make_view(game, shown=True)
     view.set_state(busy(game))
     return view.grab().toImage()
 

@@ -151,6 +151,17 @@ def stack_height(cents: int, radius: float) -> float:
     return radius * 0.27 * len(chips_drawn(chip_breakdown(cents))) + radius * 0.52
 
 
+@functools.lru_cache(maxsize=8192)
+def _words_box(text: str, width: float, height: float, flags: int, px: int, bold: bool, condensed: bool,
+               serif: bool, italic: bool) -> tuple[float, float, float, float]:
+    """Where `text` stands in a rectangle of `width` by `height` at its top left, in its type at
+    `px` pixels (left, top, width, height): measured once for each words, rectangle and type. A
+    table's printed words are the same each time its view is built (another game, large print,
+    an exam part, a replay): a view built again measures none of them."""
+    return QFontMetricsF(font(px, bold=bold, condensed=condensed, serif=serif, italic=italic)).boundingRect(
+        QRectF(0, 0, width, height), flags, text).getRect()
+
+
 class TextItem(QGraphicsItem):
     """Text centred (or aligned) in a rectangle, shrunk to fit it; optionally with a soft shadow."""
 
@@ -164,6 +175,7 @@ class TextItem(QGraphicsItem):
         self._colour = QColor(colour)
         self._align = align
         self._shadow = shadow
+        self._look = (bold, condensed, serif, italic)
         self._font = font(px, bold=bold, condensed=condensed, serif=serif, italic=italic)
         self._flags = align.value | Qt.TextFlag.TextWordWrap.value
         self._px = px
@@ -175,14 +187,18 @@ class TextItem(QGraphicsItem):
     def _fit(self) -> None:
         """The words at their size, or smaller until they fit the rectangle."""
         px = self._px
-        self._font.setPixelSize(max(1, round(px)))
         while px > 6:
-            need = QFontMetricsF(self._font).boundingRect(self._rect, self._flags, self.text)
-            if need.width() <= self._rect.width() + 0.5 and need.height() <= self._rect.height() + 0.5:
+            _, _, w, h = self._need(px)
+            if w <= self._rect.width() + 0.5 and h <= self._rect.height() + 0.5:
                 break
             px *= 0.93
-            self._font.setPixelSize(max(1, round(px)))
+        self._font.setPixelSize(max(1, round(px)))
         self._px = px
+
+    def _need(self, px: float) -> tuple[float, float, float, float]:
+        """Where the words stand in the rectangle at `px` (left, top, width, height)."""
+        return _words_box(self.text, self._rect.width(), self._rect.height(), self._flags,
+                          max(1, round(px)), *self._look)
 
     def shrink(self, factor: float = 0.93) -> None:
         """Smaller words, in the same rectangle (to keep clear of words beside them)."""
@@ -196,8 +212,7 @@ class TextItem(QGraphicsItem):
     def ink_rect(self) -> QRectF:
         """Where the words themselves are drawn, in scene coordinates (the rectangle they are
         fitted into is often much wider)."""
-        need = QFontMetricsF(self._font).boundingRect(self._rect, self._flags, self.text)
-        return self.mapRectToScene(need)
+        return self.mapRectToScene(QRectF(*self._need(self._px)))
 
     def paint(self, p: QPainter, option, widget=None) -> None:
         p.setFont(self._font)
