@@ -348,3 +348,77 @@ def test_two_benchmark_runs_at_once_write_their_voices_apart(tmp_path, monkeypat
     (a, path_a, _), (b, path_b, _) = written
     assert a != b and path_a.parent == a and path_b.parent == b
     assert not a.exists() and not b.exists()
+
+
+# -- kept voices: what a reviewer found -----------------------------------------------------------
+
+def test_a_folder_that_cannot_be_listed_is_said_not_taken_for_one_without_voices(tmp_path,
+                                                                                  monkeypatch):
+    """kept_voices raises where the folder cannot be listed (the settings say the voices cannot be
+    listed), where a glob said nothing and the list was merely empty."""
+    import os
+
+    folder = tmp_path / "trainee 1"
+    voices.keep(some_transform(), enrolment.path(folder, "a"), "Desk mic")
+    listing = os.scandir
+
+    def refused(path="."):
+        if os.fspath(path) == os.fspath(folder):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", refused)
+    with pytest.raises(PermissionError):
+        voices.kept_voices(folder)
+
+
+def test_a_voice_that_cannot_be_written_leaves_no_name_behind(tmp_path, monkeypatch):
+    """The microphone's name is written first: a transform whose writing fails takes it away
+    (never listed, it could never be forgotten), but not a name kept from before."""
+    folder = tmp_path / "trainee 1"
+    a = enrolment.path(folder, "a")
+
+    def full(self, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Transform, "write", full)
+    with pytest.raises(OSError):
+        voices.keep(some_transform(), a, "Desk mic")
+    assert not folder.exists() or list(folder.iterdir()) == []
+    monkeypatch.undo()
+    voices.keep(some_transform(), a, "Desk mic")
+    monkeypatch.setattr(Transform, "write", full)
+    with pytest.raises(OSError):
+        voices.keep(some_transform(), a, "Desk mic, renamed")
+    assert a.with_suffix(".microphone").exists()
+
+
+def test_forget_starts_on_no_voice_when_the_chosen_microphone_has_none_and_names_it_plainly(
+        qtbot, window, tmp_path, hear_from):
+    """Only another microphone's voice kept: the list shows it, but Forget waits until the
+    trainee picks it; its question shows the microphone's name as the text it is, never as
+    markup (the name is the trainee's own file)."""
+    from ui.qt import QApplication, QMessageBox, Qt, QTimer
+
+    gone = enrolment.kept_at(tmp_path / "data", 1, "usb-old-mic")
+    voices.keep(some_transform(), gone, "<b>Old</b> USB Mic")
+    row = settings_shown(qtbot, window).voice
+    assert row.voices.isVisible() and row.voices.count() == 1
+    assert row.voices.currentIndex() == -1 and not row.forget.isEnabled()
+    row.voices.setCurrentIndex(0)
+    assert row.forget.isEnabled()
+    seen = []
+
+    def click():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, click)
+            return
+        seen.append((box.text(), box.textFormat()))
+        next(b for b in box.buttons() if b.text() == "&No").click()
+
+    QTimer.singleShot(20, click)
+    qtbot.mouseClick(row.forget, Qt.MouseButton.LeftButton)
+    assert seen and seen[0][0].startswith("Delete your voice for <b>Old</b> USB Mic?")
+    assert seen[0][1] == Qt.TextFormat.PlainText
+    assert gone.exists()

@@ -5,6 +5,8 @@ plugged in now or not) and any one forgotten (`forget`)."""
 
 from __future__ import annotations
 
+import fnmatch
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,11 +24,19 @@ NAME_CAP = 1024
 
 def keep(transform: Transform, path: Path, microphone: str) -> None:
     """A trainee's transform kept at `path` (`enrolment.kept_at`), its microphone's name beside it: the
-    name first, so that a voice listed has its name unless its writing was cut short between."""
+    name first, so that a voice listed has its name unless its writing was cut short between;
+    a transform that cannot be written takes a name this call wrote with it (never listed, it
+    could never be forgotten)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_bytes(path.with_suffix(NAME_SUFFIX), microphone.encode("utf-8", "replace"),
-                 private=True)
-    transform.write(path)
+    name = path.with_suffix(NAME_SUFFIX)
+    had_name = name.exists()
+    atomic_bytes(name, microphone.encode("utf-8", "replace"), private=True)
+    try:
+        transform.write(path)
+    except BaseException:
+        if not had_name:
+            name.unlink(missing_ok=True)
+        raise
 
 
 @dataclass(frozen=True)
@@ -45,7 +55,10 @@ def kept_voices(trainee_folder: Path) -> list[KeptVoice]:
     if not trainee_folder.is_dir():
         return []
     found = []
-    for file in trainee_folder.glob("voice *.mllr"):
+    with os.scandir(trainee_folder) as entries:  # an unreadable folder raises (glob says nothing)
+        files = [trainee_folder / e.name for e in entries
+                 if fnmatch.fnmatchcase(e.name, "voice *.mllr")]
+    for file in files:
         try:
             when = file.stat().st_mtime
         except FileNotFoundError:  # forgotten meanwhile

@@ -23,6 +23,7 @@ from ui.qt import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    Qt,
     QTimer,
     QVBoxLayout,
     QWidget,
@@ -145,6 +146,8 @@ class VoiceRow(QWidget):
                                 (voice.path, name))
             if this:
                 self.voices.setCurrentIndex(self.voices.count() - 1)
+        if chosen is None or not any(v.path == chosen for v in kept):
+            self.voices.setCurrentIndex(-1)  # none for this microphone: another is chosen by hand
         self.voices.setVisible(self.voices.count() > 0)
         self._choosable()
 
@@ -157,13 +160,14 @@ class VoiceRow(QWidget):
         if self.voices.currentIndex() < 0:
             return
         path, name = self.voices.currentData()
-        asked = QMessageBox.question(
-            self, "Forget your voice",
-            f"Delete your voice for {name}? Your calls at that microphone are then heard with "
-            "the recogniser's own model until it is taught again.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No)
-        if asked == QMessageBox.StandardButton.Yes:
+        no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
+        box = QMessageBox(QMessageBox.Icon.Question, "Forget your voice",
+                          f"Delete your voice for {name}? Your calls at that microphone are then "
+                          "heard with the recogniser's own model until it is taught again.",
+                          yes | no, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a microphone's name is never markup
+        box.setDefaultButton(no)
+        if box.exec() == yes:
             try:
                 kept_voices.forget(path)
             except OSError as e:
