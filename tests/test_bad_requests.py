@@ -327,6 +327,18 @@ def test_jsonl_run_in_a_process_that_goes_on_leaves_collection_as_it_was(monkeyp
     with pytest.raises(ZeroDivisionError):
         settle_here(json.dumps(PH) + "\n", "--jsonl")
     assert gc.isenabled() and gc.get_freeze_count() == 0
+    monkeypatch.undo()
+    kept = [object()]  # a caller's own: collection off, some objects frozen
+    gc.disable()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        settle_here(json.dumps(PH) + "\n", "--jsonl")
+        assert not gc.isenabled() and gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert kept
 
 
 def test_jsonl_empty_stdin():

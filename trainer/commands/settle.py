@@ -38,8 +38,10 @@ def run(args) -> int:
     # 700 allocations (the default) costs a fifth of the run. Collect every 1,000 lines instead,
     # and leave what the imports made out of those collections (gc.freeze).
     # Run in a process that goes on (a test), collection is as it was after, whatever happens.
+    enabled, frozen = gc.isenabled(), gc.get_freeze_count() > 0
     gc.disable()
-    gc.freeze()
+    if not frozen:
+        gc.freeze()
     try:
         for n, line in enumerate(_lines(sys.stdin, MAX_REQUEST_CHARS), start=1):
             if n % 1000 == 0:
@@ -62,8 +64,10 @@ def run(args) -> int:
             out.write(answer + "\n")
         out.flush()
     finally:
-        gc.unfreeze()
-        gc.enable()
+        if not frozen:
+            gc.unfreeze()
+        if enabled:
+            gc.enable()
     return EXIT_BAD_INPUT if bad else 0
 
 
