@@ -219,8 +219,8 @@ def test_large_print_makes_the_printed_words_larger_and_never_the_table_smaller(
     printed on the layout (the odds, the boxes' names, the paytables) grow by at least a fifth,
     not only the app's; the table keeps its size, the title reads whole and every action's button
     shows its words, in both prints. A round dealt in one print, switched to the other: each case
-    lays the screen out in the print it was dealt in and in the one it was switched to, so the two
-    cases see each print both dealt and switched to."""
+    lays the screen out in the print it was dealt in, in the one it was switched to and in the
+    first again once switched back, so the two cases see each print both dealt and switched to."""
     from ui.qt import QApplication
 
     screen = deal(qtbot, window, game)
@@ -234,6 +234,11 @@ def test_large_print_makes_the_printed_words_larger_and_never_the_table_smaller(
     assert big >= normal * 0.99, f"large print shrinks the table from {normal:.3f} to {big:.3f}"
     normal, big = (other_words, words) if large else (words, other_words)
     assert big >= normal * 1.2, f"large print: the printed words {normal:.1f} px -> {big:.1f} px"
+    lies_whole(window, screen)
+    window.set_large_print(large)  # and back: the print it was dealt in, as it was
+    qtbot.wait(50)
+    assert printed_words_px(screen.view) == pytest.approx(words)
+    assert shown_scale(screen.view) == pytest.approx(scale)
     lies_whole(window, screen)
 
 
