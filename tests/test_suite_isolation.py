@@ -62,7 +62,9 @@ def test_a_grouped_test_carries_its_group_to_xdists_scheduler(request):
 def test_a_test_that_writes_to_the_unchanged_class_is_caught(klass):
     """`unchanged_class` is one class for the run's tests that only read one, checked after each
     (class_server_fixtures.as_made): a row written, a function replaced, a right given on the
-    database and a setting planted for a login there each show."""
+    database, a setting planted for a login there and its value changed, a sequence moved by an
+    insert rolled back, a schema and a table outside the class's own schema, a setting for a
+    login in every database and a role made on the server each show."""
     from tests.support.class_server_fixtures import as_made
 
     seen = [as_made(klass)]
@@ -77,5 +79,24 @@ def test_a_test_that_writes_to_the_unchanged_class_is_caught(klass):
         seen.append(as_made(klass))
         admin.execute(f"ALTER ROLE workstation IN DATABASE {klass.database} SET work_mem = '1MB'")
         seen.append(as_made(klass))
+        admin.execute(f"ALTER ROLE workstation IN DATABASE {klass.database} SET work_mem = '2MB'")
+        seen.append(as_made(klass))
+        admin.execute("BEGIN")  # an insert rolled back still moves its sequence
+        admin.execute("INSERT INTO trainees (name, created, archived, instructor, uid) "
+                      "VALUES ('Bo', 1.7e9, 0, 0, md5('Bo'))")
+        admin.execute("ROLLBACK")
+        seen.append(as_made(klass))
+        admin.execute("CREATE SCHEMA elsewhere")
+        seen.append(as_made(klass))
+        admin.execute("CREATE TABLE elsewhere.t (n integer)")
+        seen.append(as_made(klass))
+        try:  # the server's own, seen from every class: put back after
+            admin.execute("ALTER ROLE workstation SET statement_timeout = '1h'")
+            seen.append(as_made(klass))
+            admin.execute("CREATE ROLE suite_isolation_probe")
+            seen.append(as_made(klass))
+            assert as_made(klass) == seen[-1], "reading changes nothing"
+        finally:
+            admin.execute("ALTER ROLE workstation RESET statement_timeout")
+            admin.execute("DROP ROLE IF EXISTS suite_isolation_probe")
     assert len(set(seen)) == len(seen), "each change shows"
-    assert as_made(klass) == seen[-1], "reading changes nothing"
