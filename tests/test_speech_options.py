@@ -113,6 +113,7 @@ def test_the_stickmans_voice_is_off_saying_why_without_a_speech_engine(qtbot, mo
         raise ImportError("No module named 'PySide6.QtTextToSpeech'")
 
     monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
+    monkeypatch.setattr(ui.speech.voice, "_speaker", None)  # forget the engine an earlier test found
     install(monkeypatch, Plan())
     window = make_window(qtbot)
     window.speech.check()
@@ -325,6 +326,7 @@ def test_speech_check_prints_what_the_view_menu_says(qtbot, monkeypatch, capsys)
     monkeypatch.setattr(ui.speech.audio, "multimedia", lambda: object())
     monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [])
     monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
+    monkeypatch.setattr(ui.speech.voice, "_speaker", None)  # forget the engine an earlier test found
     install(monkeypatch, Plan())
     assert main(["speech-check"]) == 1
     window = make_window(qtbot)
