@@ -139,6 +139,7 @@ def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_scr
                                                                                     monkeypatch):
     import ui.speech.voice
     from trainer import Do, playback
+    from trainer.speech.words import spoken
     from ui.qt import QApplication
     from ui.speech.options import SPEAKS
     from ui.supervise.screen import SuperviseScreen
@@ -156,11 +157,11 @@ def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_scr
     for _ in range(len(screen.frames)):
         screen.step()
     actions = [f.action for f in screen.frames if f.action is not None]
-    calls = [a.value for a in actions if a.do is Do.ANNOUNCE]
+    calls = [spoken(a.value) for a in actions if a.do is Do.ANNOUNCE]  # in the words said
     assert calls and [s for s in speaker.said if s in calls] == calls
-    assert "No more bets" in speaker.said
+    assert "no more bets" in speaker.said
     shooters = [a for a in actions if a.do in (Do.OFFER_SHAKER, Do.PASS_SHAKER)]
-    assert speaker.said.count("Coming out") == len(shooters) > 0
+    assert speaker.said.count("coming out") == len(shooters) > 0
     screen.stop()
 
 
@@ -207,6 +208,7 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
     from tests.support.library import bundled
     from trainer import Automation, Do, PracticeRound
     from trainer.progress import Store, replay
+    from trainer.speech.words import spoken
     from ui.classroom.replay import ReplayDialog
     from ui.qt import QApplication
     from ui.shell.services import Services
@@ -229,11 +231,11 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
     for row in range(1, len(log) + 1):
         dialog.steps.setCurrentRow(row)
     # the trainer worked the whole round: each call it made, in order, and "no more bets"
-    calls = [p.value for p in log if p.do is Do.ANNOUNCE]
+    calls = [spoken(p.value) for p in log if p.do is Do.ANNOUNCE]  # in the words said
     assert calls and [s for s in speaker.said if s in calls] == calls
     no_rolls = [p for p in log if p.do is Do.NO_ROLL]
-    assert len([s for s in speaker.said if s.startswith("No roll: ")]) == len(no_rolls) > 0
-    assert speaker.said.count("Coming out") == len([p for p in log if p.do is Do.OFFER_SHAKER
+    assert len([s for s in speaker.said if s.startswith("no roll ")]) == len(no_rolls) > 0
+    assert speaker.said.count("coming out") == len([p for p in log if p.do is Do.OFFER_SHAKER
                                                     or p.do is Do.PASS_SHAKER])
     dialog.close()
 
