@@ -36,6 +36,7 @@ def _working():
         if speaker.state() != tts.State.Error:
             _speaker = speaker
             _in_english(speaker)
+            import trainer.speech.words  # noqa: F401 (loaded now, not in the window's first call)
             speaker.errorOccurred.connect(lambda _reason, message, e=name: _stopped(e, message))
             return speaker, None
         why = (f"No speech engine works on this computer: {name} does not start "
@@ -63,7 +64,7 @@ def _stopped(engine: str, message: str) -> None:
     if _lost is not None:
         return
     _lost = (f"The stickman's voice is off: the speech engine ({engine}) stopped working "
-             f"({message or 'no reason given'}). Restart the app to hear it again.")
+             f"({message.rstrip('.') or 'no reason given'}). Restart the app to hear it again.")
     _speaker = None
     for window in QApplication.topLevelWidgets():
         if window.isVisible() and hasattr(window, "statusBar"):
