@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -85,7 +86,7 @@ def speechd(tmp_path, monkeypatch):
         for _ in range(100):
             if sock.exists() or proc.poll() is not None:
                 break
-            subprocess.run(["sleep", "0.05"])
+            time.sleep(0.05)
         if not sock.exists():
             pytest.skip(f"speech-dispatcher did not start (exit {proc.poll()})")
         monkeypatch.setenv("SPEECHD_ADDRESS", f"unix_socket:{sock}")
