@@ -113,6 +113,7 @@ def test_the_stickmans_voice_is_off_saying_why_without_a_speech_engine(qtbot, mo
         raise ImportError("No module named 'PySide6.QtTextToSpeech'")
 
     monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
+    monkeypatch.setattr(ui.speech.voice, "_speaker", None)  # forget the engine an earlier test found
     install(monkeypatch, Plan())
     window = make_window(qtbot)
     window.speech.check()
@@ -138,6 +139,7 @@ def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_scr
                                                                                     monkeypatch):
     import ui.speech.voice
     from trainer import Do, playback
+    from trainer.speech.words import spoken
     from ui.qt import QApplication
     from ui.speech.options import SPEAKS
     from ui.supervise.screen import SuperviseScreen
@@ -155,11 +157,11 @@ def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_scr
     for _ in range(len(screen.frames)):
         screen.step()
     actions = [f.action for f in screen.frames if f.action is not None]
-    calls = [a.value for a in actions if a.do is Do.ANNOUNCE]
+    calls = [spoken(a.value) for a in actions if a.do is Do.ANNOUNCE]  # in the words said
     assert calls and [s for s in speaker.said if s in calls] == calls
-    assert "No more bets" in speaker.said
+    assert "no more bets" in speaker.said
     shooters = [a for a in actions if a.do in (Do.OFFER_SHAKER, Do.PASS_SHAKER)]
-    assert speaker.said.count("Coming out") == len(shooters) > 0
+    assert speaker.said.count("coming out") == len(shooters) > 0
     screen.stop()
 
 
@@ -206,6 +208,7 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
     from tests.support.library import bundled
     from trainer import Automation, Do, PracticeRound
     from trainer.progress import Store, replay
+    from trainer.speech.words import spoken
     from ui.classroom.replay import ReplayDialog
     from ui.qt import QApplication
     from ui.shell.services import Services
@@ -228,11 +231,11 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
     for row in range(1, len(log) + 1):
         dialog.steps.setCurrentRow(row)
     # the trainer worked the whole round: each call it made, in order, and "no more bets"
-    calls = [p.value for p in log if p.do is Do.ANNOUNCE]
+    calls = [spoken(p.value) for p in log if p.do is Do.ANNOUNCE]  # in the words said
     assert calls and [s for s in speaker.said if s in calls] == calls
     no_rolls = [p for p in log if p.do is Do.NO_ROLL]
-    assert len([s for s in speaker.said if s.startswith("No roll: ")]) == len(no_rolls) > 0
-    assert speaker.said.count("Coming out") == len([p for p in log if p.do is Do.OFFER_SHAKER
+    assert len([s for s in speaker.said if s.startswith("no roll ")]) == len(no_rolls) > 0
+    assert speaker.said.count("coming out") == len([p for p in log if p.do is Do.OFFER_SHAKER
                                                     or p.do is Do.PASS_SHAKER])
     dialog.close()
 
@@ -325,6 +328,7 @@ def test_speech_check_prints_what_the_view_menu_says(qtbot, monkeypatch, capsys)
     monkeypatch.setattr(ui.speech.audio, "multimedia", lambda: object())
     monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [])
     monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
+    monkeypatch.setattr(ui.speech.voice, "_speaker", None)  # forget the engine an earlier test found
     install(monkeypatch, Plan())
     assert main(["speech-check"]) == 1
     window = make_window(qtbot)
