@@ -32,6 +32,7 @@ FACE: dict[str, tuple[str, str | None]] = {
     # only when a voice is taught or a call heard with one)
     "voice_enrolment": ("trainer.speech.enrolment", None),
     "kept_voices": ("trainer.speech.voices", None),  # each voice kept, listed and forgotten
+    "call_words": ("trainer.speech.words", None),  # a call in the words a dealer says it
     **names_from("trainer.errors", "RequestError"),
     # spoken calls: the call owed, and the action a verdict of the recogniser makes
     "spoken": ("trainer.spoken", None),

@@ -36,7 +36,7 @@ def _working():
         if speaker.state() != tts.State.Error:
             _speaker = speaker
             _in_english(speaker)
-            import trainer.speech.words  # noqa: F401 (loaded now, not in the window's first call)
+            from trainer import call_words  # noqa: F401 (loaded now, not in the window's first call)
             speaker.errorOccurred.connect(lambda _reason, message, e=name: _stopped(e, message))
             return speaker, None
         why = (f"No speech engine works on this computer: {name} does not start "
@@ -102,8 +102,8 @@ class Stickman(QObject):
             return
         speaker, _ = _working()
         if speaker is not None:
-            from trainer.speech.words import spoken
+            from trainer import call_words
 
-            words = spoken(text)
+            words = call_words.spoken(text)
             speaker.say(words)
             self.said.append(words)
