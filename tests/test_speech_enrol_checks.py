@@ -129,23 +129,11 @@ def test_a_grammar_of_a_prompt_s_words_alone_hears_those_words_only(tmp_path):
 
 # -- the dialog, asking for a refused reading again ----------------------------------------------
 
+
 @pytest.fixture
 def window(qtbot, tmp_path):
     with rosa_window(qtbot, tmp_path) as w:
         yield w
-
-
-@pytest.fixture
-def hear_from():
-    """Readings heard from WAV files (the app's --hear-from), not a microphone; each dialog's
-    files given to its seam by the test."""
-    from ui.qt import QApplication
-    from ui.speech.options import HEAR_FROM
-
-    app = QApplication.instance()
-    app.setProperty(HEAR_FROM, ["unused.wav"])
-    yield
-    app.setProperty(HEAR_FROM, None)
 
 
 def open_enrolment(qtbot, window, files):
@@ -398,7 +386,7 @@ def test_forget_starts_on_no_voice_when_the_chosen_microphone_has_none_and_names
     """Only another microphone's voice kept: the list shows it, but Forget waits until the
     trainee picks it; its question shows the microphone's name as the text it is, never as
     markup (the name is the trainee's own file)."""
-    from ui.qt import QApplication, QMessageBox, Qt, QTimer
+    from ui.qt import Qt
 
     gone = enrolment.kept_at(tmp_path / "data", 1, "usb-old-mic")
     voices.keep(some_transform(), gone, "<b>Old</b> USB Mic")
@@ -407,17 +395,7 @@ def test_forget_starts_on_no_voice_when_the_chosen_microphone_has_none_and_names
     assert row.voices.currentIndex() == -1 and not row.forget.isEnabled()
     row.voices.setCurrentIndex(0)
     assert row.forget.isEnabled()
-    seen = []
-
-    def click():
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, click)
-            return
-        seen.append((box.text(), box.textFormat()))
-        next(b for b in box.buttons() if b.text() == "&No").click()
-
-    QTimer.singleShot(20, click)
+    seen = answer_with("&No", lambda box: (box.text(), box.textFormat()))
     qtbot.mouseClick(row.forget, Qt.MouseButton.LeftButton)
     assert seen and seen[0][0].startswith("Delete your voice for <b>Old</b> USB Mic?")
     assert seen[0][1] == Qt.TextFormat.PlainText

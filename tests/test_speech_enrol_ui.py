@@ -36,20 +36,6 @@ def window(qtbot, tmp_path):
         yield w
 
 
-@pytest.fixture
-def hear_from():
-    """Calls heard from WAV files, not a microphone (the app's --hear-from): what makes spoken
-    calls, and the enrolment, available on a machine with no microphone. The files themselves
-    are given to each dialog's or screen's seam by the test."""
-    from ui.qt import QApplication
-    from ui.speech.options import HEAR_FROM
-
-    app = QApplication.instance()
-    app.setProperty(HEAR_FROM, ["unused.wav"])
-    yield
-    app.setProperty(HEAR_FROM, None)
-
-
 def voice_file(tmp_path):
     """Where Rosa's voice is kept for the microphone in use (none on a test machine: "")."""
     return enrolment.kept_at(tmp_path / "data", 1, "")

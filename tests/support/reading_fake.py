@@ -8,17 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from tests.support.speech_fake import Verdict
 from trainer.speech.readings import Check
 
 
 @dataclass(frozen=True)
-class Read:
-    kind: str
-    expected: str
-    heard: str | None
-    speech_start: float | None
-    speech_end: float | None
-    decided: float
+class Read(Verdict):
     check: Check
 
 

@@ -144,8 +144,9 @@ def window_for(qtbot, store, trainee):
     return w, services
 
 
-def answer_with(button_text: str):
-    """Click a button of the message box that will be open in a moment."""
+def answer_with(button_text: str, seen_as=lambda box: box.text()):
+    """Click a button of the message box that will be open in a moment; what it showed (its text,
+    or what `seen_as` reads of it) is in the list returned."""
     from ui.qt import QApplication, QMessageBox, QTimer
 
     seen = []
@@ -155,7 +156,7 @@ def answer_with(button_text: str):
         if not isinstance(box, QMessageBox):
             QTimer.singleShot(20, click)
             return
-        seen.append(box.text())
+        seen.append(seen_as(box))
         next(b for b in box.buttons() if b.text() == button_text).click()
 
     QTimer.singleShot(20, click)
