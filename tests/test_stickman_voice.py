@@ -49,6 +49,11 @@ def test_an_engine_that_stops_is_said_once_and_the_screen_goes_on(qtbot, monkeyp
     window = make_window(qtbot)
     shown: list[str] = []
     monkeypatch.setattr(window.statusBar(), "showMessage", lambda text, *_: shown.append(text))
+    from ui.speech.options import VOICE_KEY, on
+
+    item = window.speech.voice
+    item.setChecked(True)  # View › The stickman's voice, on
+    assert item.isEnabled() and on(window.settings, VOICE_KEY)
     stickman = Stickman(window)
     stickman.enabled = True
     ui.speech.voice._stopped("speechd", "Text synthesizing failure.")
@@ -56,6 +61,9 @@ def test_an_engine_that_stops_is_said_once_and_the_screen_goes_on(qtbot, monkeyp
     stickman.say("Six, two-four")  # no engine now: nothing said, nothing raised
     assert stickman.said == []
     assert shown == [voice_problem()] and "speechd" in shown[0] and "stopped" in shown[0]
+    # the item says so too: off, unticked, why in its tip; the choice kept for the next start
+    assert not item.isEnabled() and not item.isChecked() and item.toolTip() == voice_problem()
+    assert on(window.settings, VOICE_KEY)
     window.close()
 
 

@@ -95,6 +95,17 @@ class SpeechOptions:
             self.window.statusBar().showMessage(" ".join(said), 15000)
         self.apply()
 
+    def voice_lost(self, why: str) -> None:
+        """The speech engine stopped in the middle of the session (ui.speech.voice): the item off
+        and unticked, saying why; the setting stays as the trainee chose it, for the next start."""
+        self.voice.blockSignals(True)
+        self.voice.setEnabled(False)
+        self.voice.setChecked(False)
+        self.voice.setToolTip(why)
+        self.voice.setStatusTip(why)
+        self.voice.blockSignals(False)
+        self.apply()
+
     def set_calls(self, checked: bool) -> None:
         self.settings.setValue(CALLS_KEY, checked)
         self.apply()

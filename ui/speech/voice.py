@@ -59,7 +59,7 @@ def _in_english(speaker) -> None:
 
 def _stopped(engine: str, message: str) -> None:
     """The engine failed in the middle of the session (speech-dispatcher ended): the voice is off
-    from now on, and the open windows say so once."""
+    from now on, the open windows say so once, and their View item is off and unticked."""
     global _speaker, _lost
     if _lost is not None:
         return
@@ -67,6 +67,8 @@ def _stopped(engine: str, message: str) -> None:
              f"({message.rstrip('.') or 'no reason given'}). Restart the app to hear it again.")
     _speaker = None
     for window in QApplication.topLevelWidgets():
+        if hasattr(window, "speech") and hasattr(window.speech, "voice_lost"):
+            window.speech.voice_lost(_lost)  # View › The stickman's voice: off, saying why
         if window.isVisible() and hasattr(window, "statusBar"):
             window.statusBar().showMessage(_lost, 15000)
 
