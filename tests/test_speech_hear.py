@@ -59,6 +59,25 @@ def test_a_call_at_another_rate_width_and_channels_is_converted_and_heard(call, 
     assert (out.returncode, out.stdout.splitlines()[0]) == (0, 'right: "Seven, three-four"')
 
 
+def test_a_16_bit_file_at_16_khz_is_heard_sample_for_sample(tmp_path):
+    """`hear FILE` gives the recogniser a 16-bit, 16 kHz mono file's samples as they are, as the
+    microphone's path does (ui.speech.audio.read_wav): it scaled them by 32767/32768 before, one
+    step off for every sample louder than half the range."""
+    import array
+    import wave
+
+    from trainer.speech.audio import read_wav
+
+    pcm = array.array("h", [-32768, -32767, -16385, -1, 0, 1, 16385, 20000, 32767] * 100).tobytes()
+    path = tmp_path / "exact.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(pcm)
+    assert read_wav(path) == pcm
+
+
 def test_silence_is_no_call(tmp_path):
     needs_flite()
     out = run_here("hear", wav(tmp_path / "quiet.wav", bytes(32000)), *PH, "--expect", "No more bets")

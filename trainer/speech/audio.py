@@ -123,7 +123,9 @@ def to_pcm(x: np.ndarray, rate: int) -> bytes:
     import numpy as np
 
     x = resample(x, rate)
-    return (np.clip(x, -1, 1) * 32767).round().astype("<i2").tobytes()
+    # the scale `samples` read by: a 16-bit file at 16 kHz comes back as it is, sample for sample,
+    # as the microphone's path gives the same sound (ui.speech.audio)
+    return np.clip((x * 32768).round(), -32768, 32767).astype("<i2").tobytes()
 
 
 def resample(x: np.ndarray, rate: int) -> np.ndarray:
