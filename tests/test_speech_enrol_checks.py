@@ -393,6 +393,7 @@ def test_forget_starts_on_no_voice_when_the_chosen_microphone_has_none_and_names
     row = settings_shown(qtbot, window).voice
     assert row.voices.isVisible() and row.voices.count() == 1
     assert row.voices.currentIndex() == -1 and not row.forget.isEnabled()
+    assert row.voices.placeholderText() == "One kept for another microphone: choose it"
     row.voices.setCurrentIndex(0)
     assert row.forget.isEnabled()
     seen = answer_with("&No", lambda box: (box.text(), box.textFormat()))

@@ -148,6 +148,9 @@ class VoiceRow(QWidget):
                 self.voices.setCurrentIndex(self.voices.count() - 1)
         if chosen is None or not any(v.path == chosen for v in kept):
             self.voices.setCurrentIndex(-1)  # none for this microphone: another is chosen by hand
+            self.voices.setPlaceholderText(
+                f"{len(kept)} kept for another microphone: choose one" if len(kept) != 1 else
+                "One kept for another microphone: choose it")
         self.voices.setVisible(self.voices.count() > 0)
         self._choosable()
 
