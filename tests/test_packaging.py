@@ -3,7 +3,6 @@ the trainer package, and the engine finds them there."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -12,7 +11,7 @@ import zipfile
 import pytest
 from filelock import FileLock
 
-from tests.support.paths import ROOT
+from tests.support.paths import ROOT, run_folder
 
 
 @pytest.fixture(scope="session")
@@ -20,9 +19,7 @@ def wheel(tmp_path_factory):
     """The project's wheel, built once per run: in a parallel run, by the first worker to ask,
     in the folder all workers share (pytest's base folder's parent), under a lock."""
     pytest.importorskip("hatchling")
-    shared = tmp_path_factory.getbasetemp()
-    if "PYTEST_XDIST_WORKER" in os.environ:
-        shared = shared.parent
+    shared = run_folder(tmp_path_factory)
     out = shared / "wheel"
     with FileLock(shared / "wheel.lock"):
         if not out.is_dir():

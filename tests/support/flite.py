@@ -10,9 +10,12 @@ import hashlib
 import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
+
+from tests.support.paths import run_folder
 
 #: flite's voices that say any text (its "awb_time" says only the time of day); kal is 8 kHz
 VOICES = ("slt", "kal16", "awb", "rms", "kal")
@@ -32,14 +35,6 @@ def needs_flite() -> None:
         pytest.skip(why)
 
 
-def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The run's folder that every worker shares (pytest's base folder's parent in a parallel
-    run, the base folder itself in one process): what is made there is made once per run, and
-    goes with the run's temporary files, never into the repository."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if "PYTEST_XDIST_WORKER" in os.environ else base
-
-
 def voices(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The run's folder of flite's readings (`say` into it): skipped, saying why, where calls
     cannot be synthesised and heard here."""
@@ -51,11 +46,12 @@ def voices(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def say(text: str, voice: str, folder: Path) -> Path:
     """A WAV file of flite's `voice` saying `text`, made once in `folder` (named by both); two
-    processes making it at once each write their own part (the benchmark's cache is shared)."""
+    processes or threads making it at once each write their own part (the benchmark's cache is
+    shared; a test's threads may ask for one reading together)."""
     name = hashlib.sha256(f"{voice}\0{text}".encode()).hexdigest()[:20]
     path = folder / f"{voice}-{name}.wav"
     if not path.exists():
-        part = path.with_suffix(f".{os.getpid()}.part.wav")
+        part = path.with_suffix(f".{os.getpid()}-{threading.get_ident()}.part.wav")
         subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(part)], check=True,
                        capture_output=True, timeout=60)
         part.replace(path)

@@ -1,5 +1,5 @@
 """A trainee's voice for the speech tests, made once per run in the folder every worker shares
-(tests/support/flite.py's `run_folder`): flite's slt reading the enrolment's 20 prompts in
+(tests/support/paths.py's `run_folder`): flite's slt reading the enrolment's 20 prompts in
 tests/support/room.py's room at 10 dB (`readings`, WAV files), and the product's own estimate of
 a transform from the speech of those readings (`fitted`: trainer.speech.enrolment.estimate
 itself, run once per run for the same readings and settings, its answer kept beside them).
@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 from filelock import FileLock
 
-from tests.support.flite import run_folder, say, voices
+from tests.support.flite import say, voices
+from tests.support.paths import run_folder
 from tests.support.room import crowd_of, noisy, pcm_of
 from trainer.speech import SAMPLE_RATE, enrolment
 from trainer.speech.enrolment import Estimate, Transform
