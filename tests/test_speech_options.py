@@ -107,13 +107,13 @@ def test_on_is_remembered_and_reaches_the_practice_screen(qtbot, monkeypatch, mi
 
 def test_the_stickmans_voice_is_off_saying_why_without_a_speech_engine(qtbot, monkeypatch,
                                                                        microphone):
-    import ui.speech.voice
+    import ui.speech.engine
 
     def no_addon():
         raise ImportError("No module named 'PySide6.QtTextToSpeech'")
 
-    monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
-    monkeypatch.setattr(ui.speech.voice, "_speaker", None)  # forget the engine an earlier test found
+    monkeypatch.setattr(ui.speech.engine, "texttospeech", no_addon)
+    monkeypatch.setattr(ui.speech.engine, "_found", ui.speech.engine.Found())  # forget an earlier look
     install(monkeypatch, Plan())
     window = make_window(qtbot)
     window.speech.check()
@@ -137,7 +137,7 @@ class Speaker:
 
 def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_screen(qtbot,
                                                                                     monkeypatch):
-    import ui.speech.voice
+    import ui.speech.engine
     from trainer import Do, playback
     from trainer.speech.words import spoken
     from ui.qt import QApplication
@@ -145,7 +145,7 @@ def test_the_stickman_says_the_dealers_calls_and_coming_out_on_the_supervise_scr
     from ui.supervise.screen import SuperviseScreen
 
     speaker = Speaker()
-    monkeypatch.setattr(ui.speech.voice, "_speaker", speaker)
+    monkeypatch.setattr(ui.speech.engine, "_found", ui.speech.engine.Found(speaker=speaker))
     QApplication.instance().setProperty(SPEAKS, True)
     try:
         screen = SuperviseScreen()
@@ -204,7 +204,7 @@ def test_no_microphone_is_said_in_the_settings(qtbot, monkeypatch):
 
 def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, monkeypatch,
                                                                       tmp_path):
-    import ui.speech.voice
+    import ui.speech.engine
     from tests.support.library import bundled
     from trainer import Automation, Do, PracticeRound
     from trainer.progress import Store, replay
@@ -220,7 +220,7 @@ def test_the_stickman_says_the_calls_of_a_replay_as_each_step_is_shown(qtbot, mo
         attempt = Services(store, store.find_trainee("Ana")).record(round_.finish(), round_)
         data = replay(store, attempt)
     speaker = Speaker()
-    monkeypatch.setattr(ui.speech.voice, "_speaker", speaker)
+    monkeypatch.setattr(ui.speech.engine, "_found", ui.speech.engine.Found(speaker=speaker))
     QApplication.instance().setProperty(SPEAKS, True)
     try:
         dialog = ReplayDialog(data)
@@ -319,7 +319,7 @@ def test_speech_check_prints_what_the_view_menu_says(qtbot, monkeypatch, capsys)
     line is the tooltip the View menu gives it on the same computer, and exit 1 when one is off;
     here no microphone and no Qt TextToSpeech."""
     import ui.speech.audio
-    import ui.speech.voice
+    import ui.speech.engine
     from ui.main import main
 
     def no_addon():
@@ -327,8 +327,8 @@ def test_speech_check_prints_what_the_view_menu_says(qtbot, monkeypatch, capsys)
 
     monkeypatch.setattr(ui.speech.audio, "multimedia", lambda: object())
     monkeypatch.setattr(ui.speech.audio, "microphones", lambda: [])
-    monkeypatch.setattr(ui.speech.voice, "texttospeech", no_addon)
-    monkeypatch.setattr(ui.speech.voice, "_speaker", None)  # forget the engine an earlier test found
+    monkeypatch.setattr(ui.speech.engine, "texttospeech", no_addon)
+    monkeypatch.setattr(ui.speech.engine, "_found", ui.speech.engine.Found())  # forget an earlier look
     install(monkeypatch, Plan())
     assert main(["speech-check"]) == 1
     window = make_window(qtbot)
@@ -341,10 +341,11 @@ def test_speech_check_prints_what_the_view_menu_says(qtbot, monkeypatch, capsys)
 
 
 def test_speech_check_says_an_item_can_be_turned_on(qtbot, monkeypatch, microphone, capsys):
-    import ui.speech.voice
+    import ui.speech.engine
     from ui.main import main
 
-    monkeypatch.setattr(ui.speech.voice, "_speaker", object())  # a speech engine that works
+    works = ui.speech.engine.Found(speaker=object())  # a speech engine that works
+    monkeypatch.setattr(ui.speech.engine, "_found", works)
     install(monkeypatch, Plan())
     assert main(["speech-check"]) == 0
     assert capsys.readouterr().out == ("Speak my calls: can be turned on (View menu)\n"

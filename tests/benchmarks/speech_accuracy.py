@@ -3,7 +3,8 @@ with a room's noise at about 10 dB SNR, heard through the app's path (a Listener
 the endpointer, the recogniser, the verdict).
 
 Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
-[--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--enrol N] [--json FILE]`. It
+[--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--enrol N [--read-again N]]
+[--json FILE]`. It
 needs `flite` (apt-get install flite). Levers measured beside the product's path, none of them in
 it (the numbers: speech_lab/README.md): `--denoise wiener` (a Wiener filter on the speech found,
 its noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1), `--decoder
@@ -44,7 +45,13 @@ try).
   are those of an enrolment prompt is left out of both (flite says a text the same every time:
   it would be the enrolment's own audio in other noise), and how many is printed. The estimate's
   CPU is printed for each voice. `--enrol-snr` enrols in another room than the one tested
-  (`quiet`, or an SNR).
+  (`quiet`, or an SNR). Each reading is checked as the app checks it before keeping it
+  (trainer.speech.readings.Reading, fed in 0.1 s blocks as the microphone gives them): one the
+  app would refuse is read again, in a fresh draw of the room, up to `--read-again` times (a
+  trainee presses Again), and a prompt still refused then is left out of the fit; the refusals
+  are counted for each voice, by reason, with the prompts given up. (The draws after a refusal
+  are extra draws of the enrolment's generator: the readings after it are in other noise than
+  before the check, the calls tested are not.)
 
 Audio is cached under /tmp/dealer-trainer-speech-bench (never in the repository); what a run
 writes (the voices' transforms) is in a folder of its own there, removed when it ends, so that
@@ -63,6 +70,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -71,13 +79,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.benchmarks.speech_readings import REASONS, judged
 from tests.support.flite import VOICES, missing, say
 from tests.support.room import AFTER, BEFORE, crowd_of, noisy, pcm_of
 from trainer import games
 from trainer.speech import SAMPLE_RATE, Listener, enrolment, spoken_calls
+from trainer.speech.readings import Reading
 
 CACHE = Path("/tmp/dealer-trainer-speech-bench")
 CALIBRATION = ("awb", "rms")
+#: how many times a reading the app refuses is read again, by default (--read-again)
+READ_AGAIN = 5
 #: phrases that are no call of some game: greetings, other games' calls, numbers that are not
 #: calls; each game is given those that are none of its calls (not_calls)
 NOT_CALLS = ("good evening everyone", "hello there", "how are you doing tonight",
@@ -175,6 +187,9 @@ def main() -> int:
     p.add_argument("--after", type=float, default=AFTER, help="seconds of noise after the call")
     p.add_argument("--enrol", type=int, default=0, metavar="N",
                    help="each voice enrolled with N calls; every case heard with and without")
+    p.add_argument("--read-again", type=int, default=READ_AGAIN, metavar="N",
+                   help="an enrolment reading the app's check refuses is read again (a fresh "
+                        f"draw of the room) up to N times (default {READ_AGAIN})")
     p.add_argument("--enrol-snr", help="the enrolment's room instead of the run's: an SNR in dB, "
                    "or 'quiet' (a trainee enrols once, and practises in another room)")
     p.add_argument("--json", type=Path, help="write every case here")
@@ -225,8 +240,8 @@ def main() -> int:
 
 
 def run(args, snr, voices, crowd, loads, rng, enrol_snr, mine: Path) -> int:
-    transforms = {v: enrol(v, args.enrol, enrol_snr, crowd, args.before, args.after, mine)
-                  for v in voices} if args.enrol else {}
+    transforms = {v: enrol(v, args.enrol, enrol_snr, crowd, args.before, args.after, mine,
+                           args.read_again) for v in voices} if args.enrol else {}
     enrolled = {p.words for p in enrolment.prompts(args.enrol)} if args.enrol else set()
     left_out = 0
     cases = []
@@ -287,19 +302,36 @@ def run_folder() -> Iterator[Path]:
 
 
 def enrol(voice: str, n: int, snr: float | None, crowd: list[np.ndarray], before: float,
-          after: float, folder: Path) -> Path:
+          after: float, folder: Path, read_again: int = READ_AGAIN) -> Path:
     """The voice's transform from the first n prompts, said in the run's noise (a draw of the
-    room for each, from a generator of the voice's own), written in the run's own `folder`."""
+    room for each, from a generator of the voice's own), written in the run's own `folder`; each
+    reading kept only where the app's check keeps it (read again, in a fresh draw, up to
+    `read_again` times)."""
     rng = np.random.default_rng([2, VOICES.index(voice)])
-    pairs = [(enrolment.speech_of(noisy(pcm_of(say(p.words, voice, CACHE)), snr, rng, crowd,
-                                        before, after)), p.words)
-             for p in enrolment.prompts(n)]
+    pairs, refused, given_up = [], Counter(), []
+    for prompt in enrolment.prompts(n):
+        speech = pcm_of(say(prompt.words, voice, CACHE))
+        for _ in range(1 + read_again):
+            pcm = noisy(speech, snr, rng, crowd, before, after)
+            verdict, _ = judged(Reading(prompt), pcm)
+            why = verdict.check.refused
+            if why is None:
+                pairs.append((enrolment.speech_of(pcm), prompt.words))
+                break
+            refused[next((w for w in REASONS if w in why), why)] += 1
+        else:
+            given_up.append(prompt.words)
+    print(f"enrolment of {voice}: {len(pairs)} of {n} prompts kept by the app's check, "
+          f"{sum(refused.values())} readings refused and read again"
+          + "".join(f"; {k} {reason}" for reason, k in refused.most_common())
+          + (f"; given up after {1 + read_again} readings: " + ", ".join(map(repr, given_up))
+             if given_up else ""), flush=True)
     cpu = time.process_time()
     found = enrolment.estimate(pairs)
     cpu = time.process_time() - cpu
     path = folder / f"{voice}-{n}-{'quiet' if snr is None else f'{snr:g}dB'}.mllr"
     found.transform.write(path)
-    print(f"enrolment of {voice}: {len(pairs) - len(found.left_out)} of {len(pairs)} calls "
+    print(f"enrolment of {voice}: {len(pairs) - len(found.left_out)} of {len(pairs)} readings "
           f"aligned, {found.frames} frames; estimate CPU {found.cpu:.2f} s (thread), "
           f"{cpu:.2f} s (process)", flush=True)
     return path

@@ -18,6 +18,8 @@ NAME, SPEAKER = "spokenCalls", "stickman"
 #: the application's property that lists the WAV files calls are heard from (--hear-from)
 HEAR_FROM = "hear_from"
 CALLS_KEY = "speech/calls"
+#: the View menu's item for the stickman's voice, as it reads once the engine is known
+VOICE = "The stickman's voice"
 VOICE_KEY = "speech/voice"
 MICROPHONE_KEY = "speech/microphone"
 
@@ -45,7 +47,7 @@ class SpeechOptions:
         self.calls.setStatusTip("Call the dice aloud when you have to call: the app listens and "
                                 "grades the call as the Announce action's; the keys stay. A trial: "
                                 "use it in a quiet room (in noise many calls come back unclear)")
-        self.voice = QAction("The stickman's voice", window, checkable=True)
+        self.voice = QAction(VOICE, window, checkable=True)
         self.voice.setStatusTip("The dealer's calls spoken aloud in the replay and on the Supervise "
                                 "screen, and the shooter's “coming out”")
         menu.setToolTipsVisible(True)
@@ -71,29 +73,53 @@ class SpeechOptions:
 
     def check(self) -> None:
         """Find out, once, what this computer can do: each item off with its reason, or on as the
-        settings remember it."""
+        settings remember it. The speech engine is looked for off the window's thread
+        (ui.speech.engine): until it answers, The stickman's voice says it is looking
+        (`voice_answered` then makes it what it is)."""
         if self.checked:
             return
         self.checked = True
-        from ui.speech.voice import voice_problem
+        from ui.speech import engine
 
-        said = []
-        for action, problem, key in ((self.calls, calls_problem(), CALLS_KEY),
-                                     (self.voice, voice_problem(), VOICE_KEY)):
-            action.blockSignals(True)
-            if problem is not None:
-                action.setEnabled(False)
-                action.setChecked(False)
-                action.setToolTip(problem)
-                action.setStatusTip(problem)
-                if on(self.settings, key) or key == CALLS_KEY:
-                    said.append(f"{action.text()} is off: {problem}")
-            else:
-                action.setChecked(on(self.settings, key))
-            action.blockSignals(False)
-        if said:
-            self.window.statusBar().showMessage(" ".join(said), 15000)
+        engine.look()
+        self._set(self.calls, calls_problem(), CALLS_KEY)
+        if engine.looking():
+            self.voice.blockSignals(True)
+            self.voice.setText(f"{VOICE} ({engine.LOOKING})")
+            self.voice.setEnabled(False)  # nothing to choose until the answer comes
+            self.voice.setChecked(on(self.settings, VOICE_KEY))
+            self.voice.blockSignals(False)
+        else:
+            self._set(self.voice, engine.problem(), VOICE_KEY)
         self.apply()
+
+    def voice_answered(self) -> None:
+        """The speech engine's answer came (ui.speech.engine): the item is what it is."""
+        if not self.checked:
+            return
+        from ui.speech import engine
+
+        self.voice.setText(VOICE)
+        self.voice.setEnabled(True)
+        self._set(self.voice, engine.problem(), VOICE_KEY)
+        self.apply()
+
+    def _set(self, action, problem: str | None, key: str) -> None:
+        """The item off with its reason (said in the status line where it was remembered on, and
+        always for Speak my calls), or ticked as remembered."""
+        action.blockSignals(True)
+        if problem is not None:
+            action.setEnabled(False)
+            action.setChecked(False)
+            action.setToolTip(problem)
+            action.setStatusTip(problem)
+            if on(self.settings, key) or key == CALLS_KEY:
+                said = f"{action.text()} is off: {problem}"
+                shown = self.window.statusBar().currentMessage()
+                self.window.statusBar().showMessage(f"{shown} {said}" if shown else said, 15000)
+        else:
+            action.setChecked(on(self.settings, key))
+        action.blockSignals(False)
 
     def voice_lost(self, why: str) -> None:
         """The speech engine stopped in the middle of the session (ui.speech.voice): the item off
@@ -117,8 +143,12 @@ class SpeechOptions:
     def apply(self) -> None:
         """Every practice screen listens, and every replay and Supervise screen speaks, as the
         items say; a screen built later starts so."""
+        from ui.speech import engine
+
         listen = self.checked and self.calls.isEnabled() and self.calls.isChecked()
-        speak = self.checked and self.voice.isEnabled() and self.voice.isChecked()
+        # while the engine is looked for, the voice is on as remembered: a call waits for it
+        speak = self.checked and self.voice.isChecked() and (self.voice.isEnabled()
+                                                              or engine.looking())
         app = QApplication.instance()  # what a screen built later starts with
         app.setProperty(LISTENS, listen)
         app.setProperty(SPEAKS, speak)
