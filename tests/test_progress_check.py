@@ -104,6 +104,34 @@ def test_a_file_this_open_made_is_not_read_back_and_any_other_is_checked_once(
     assert calls == ["schema_problems"]
 
 
+def test_the_schema_is_held_column_by_column_only_where_its_text_is_not_the_migrations(
+        tmp_path, monkeypatch):
+    """SQLite makes a table's and an index's columns from its CREATE text alone: a file whose every
+    text is the migrations' own has their shape, and no table is asked for its columns. A text
+    written otherwise (here an index written without a space, as another SQLite may) is held
+    column by column, and the file, whose shape is the migrations', opens."""
+    from trainer.progress import integrity
+
+    path = tmp_path / "progress.db"
+    Store.open(path).close()
+    Store.open(path).close()  # the migrations' shape made in memory, once for the process
+    asked: list[int] = []
+    real = integrity.shape
+    monkeypatch.setattr(integrity, "shape", lambda conn: (asked.append(1), real(conn))[1])
+    Store.open(path, full_check=False).close()
+    assert asked == [], "an intact file's tables were asked for their columns"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = replace(sql, 'ON attempts (', 'ON attempts(') "
+               "WHERE name = 'attempts_item'")
+    db.commit()
+    db.close()
+    with Store.open(path, full_check=False) as store:
+        assert store.query("SELECT sql FROM sqlite_master WHERE name = 'attempts_item'")[0]["sql"] \
+            .startswith("CREATE INDEX attempts_item ON attempts(item_id")
+    assert asked == [1]
+
+
 @pytest.mark.parametrize(("offset", "bit", "says"), [
     (14, 2, "malformed database schema \\(exam_forms\\) - .*bindings.*"),  # "draw >=$0": a parameter
     (7, 0, "malformed database schema \\(exam_forms\\) - no such column: eraw"),  # draw -> eraw

@@ -77,9 +77,8 @@ def check_database(db: Database, path: str, *, full_check: bool, shape: bool = T
         problems = integrity.full_check(db.conn) if full_check else ["ok"]
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         # the schema's text read whole: a flipped high bit in it is a text Python cannot read
-        objects = [r[0] for r in db.execute("SELECT name, sql FROM sqlite_master "
-                                            "WHERE name NOT LIKE 'sqlite_%'")]
-        tables = schema.user_tables(db)
+        objects = db.execute("SELECT type, name, sql FROM sqlite_master "
+                             "WHERE name NOT LIKE 'sqlite_%'").fetchall()
     except READ_FAILURES as e:
         if is_damage(e):
             raise damage(path, e) from None
@@ -89,7 +88,7 @@ def check_database(db: Database, path: str, *, full_check: bool, shape: bool = T
     if app_id not in (0, schema.APPLICATION_ID):
         raise ForeignDatabaseError(path, f"a database of another program (application id "
                                          f"{app_id:#x})")
-    if objects and "_migrations" not in tables:
+    if objects and ("table", "_migrations") not in {(kind, name) for kind, name, _ in objects}:
         raise ForeignDatabaseError(path)
     if not objects and path != ":memory:":
         raise ForeignDatabaseError(path, "an empty file")
@@ -103,7 +102,8 @@ def check_database(db: Database, path: str, *, full_check: bool, shape: bool = T
     if not shape:
         return
     try:
-        problems = integrity.schema_problems(db.conn, tuple(names))
+        texts = {f"{kind} {name}": sql for kind, name, sql in objects if kind in ("table", "index")}
+        problems = integrity.schema_problems(db.conn, tuple(names), texts)
     except READ_FAILURES as e:
         if is_damage(e):
             raise damage(path, e) from None

@@ -42,10 +42,6 @@ def applied(db: Database) -> list[str]:
     return [r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY rowid")]
 
 
-def user_tables(db: Database) -> list[str]:
-    return [t for t in db.table_names() if not t.startswith("sqlite_")]
-
-
 def migrate(db: Database) -> list[str]:
     """Apply the migrations not yet applied, in order; the caller holds the write transaction."""
     if not db["_migrations"].exists():
