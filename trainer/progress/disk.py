@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path, PureWindowsPath
 
 MOUNTINFO = "/proc/self/mountinfo"
@@ -44,6 +45,7 @@ def network_share(path: str | os.PathLike, *, platform: str = sys.platform,
     return None
 
 
+@lru_cache(maxsize=8)  # every open asks again, of the same table (read anew each time)
 def mount_type(folder: str, mountinfo: str) -> str | None:
     """The file system type of the mount `folder` (a whole path) is on: the deepest mount point
     above it, the last mounted where several share one."""

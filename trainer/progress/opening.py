@@ -96,7 +96,7 @@ def check_database(db: Database, path: str, *, full_check: bool, shape: bool = T
         names = schema.applied(db)
     except sqlite3.OperationalError:  # a `_migrations` table that is not ours
         raise ForeignDatabaseError(path) from None
-    unknown = [n for n in names if n not in schema.known()]
+    unknown = schema.unknown(names)
     if unknown:
         raise NewerDatabaseError(path, unknown)
     if not shape:

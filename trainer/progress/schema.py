@@ -36,6 +36,12 @@ def known() -> list[str]:
     return [fn.__name__ for fn in MIGRATIONS]
 
 
+def unknown(names: list[str]) -> list[str]:
+    """The migrations among `names` that this version does not know: a newer app's."""
+    ours = {fn.__name__ for fn in MIGRATIONS}
+    return [n for n in names if n not in ours]
+
+
 def applied(db: Database) -> list[str]:
     if not db["_migrations"].exists():
         return []

@@ -207,7 +207,7 @@ class Store:
         db.execute("PRAGMA synchronous = FULL")
         with transaction(db):
             names = schema.applied(db)  # again, under the write lock: another process may have migrated
-            unknown = [n for n in names if n not in schema.known()]
+            unknown = schema.unknown(names)
             if unknown:
                 raise NewerDatabaseError(self.path, unknown)
             if names == schema.known():
