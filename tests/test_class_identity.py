@@ -25,6 +25,7 @@ from psycopg.types.json import Jsonb
 
 from tests.support.class_server import progress_file, push_all
 from tests.support.command import run_here
+from tests.support.progress import trainee_uid
 from trainer.classes import ClassServerError, LoginRefusedError
 from trainer.classes.server.logins import class_login, committed_uid, enrol_workstation
 from trainer.classes.workstation.address import ClassAddress
@@ -57,14 +58,9 @@ def an_attempt(path, name: str, uid: str) -> dict:
 
     with contextlib.closing(Queue(path)) as queue:
         _, batch = queue.batch("any class", 500)
-    trainee = uid_of(path, name)
+    trainee = trainee_uid(path, name)
     mine = next(a for a in batch["attempts"] if a["trainee_uid"] == trainee)
     return {**mine, "uid": uid}
-
-
-def uid_of(path, name: str) -> str:
-    with Store.open(path) as store:
-        return store.find_trainee(name).uid
 
 
 def names_of(klass, uid: str) -> list[str]:
@@ -116,7 +112,7 @@ def test_her_new_profiles_id_is_hers_in_the_class_before_any_workstation_can_tak
     [(salt,)] = store.db.execute("SELECT uid_salt FROM trainees WHERE uid = ?", (hers,)).fetchall()
     assert committed_uid(class_id, stage["ana"], salt) == hers
     # the attack, as the review ran it, with her id read from Table 1's file
-    said = squat(stage["table 4 address"], "Bo Chen", uid_of(table_1, "Ana Ruiz"))
+    said = squat(stage["table 4 address"], "Bo Chen", trainee_uid(table_1, "Ana Ruiz"))
     assert said.startswith("refused: refused trainee "), said
     assert names_of(klass, hers) == ["Ana Ruiz"] and klass.count("trainees") == 1
     # her own practice at Table 1 reaches the class under her id, with her login
@@ -202,7 +198,7 @@ def test_an_id_taken_before_her_claim_is_kept_as_her_claim_and_no_workstation_se
     the staff read the claim, the workstations do not, and nobody changes it."""
     table_1 = progress_file(tmp_path / "table-1.db", {"Ana Ruiz": 1})
     bo_file = progress_file(tmp_path / "table-4.db", {"Bo Chen": 2})
-    hers = uid_of(table_1, "Ana Ruiz")
+    hers = trainee_uid(table_1, "Ana Ruiz")
     assert squat(stage["table 4 address"], "Bo Chen", hers,
                  (an_attempt(bo_file, "Bo Chen", "b" * 32) | {"trainee_uid": hers},)) == "pushed"
     with Store.open(table_1) as store:
@@ -257,7 +253,7 @@ def test_the_export_gives_bo_s_pass_to_no_actor_of_ana_s_id(tmp_path, klass, sta
     certificate is not written under it, and what else the class holds is written."""
     table_1 = progress_file(tmp_path / "table-1.db", {"Ana Ruiz": 1})
     bo_file = progress_file(tmp_path / "table-4.db", {"Bo Chen": 1})
-    hers = uid_of(table_1, "Ana Ruiz")
+    hers = trainee_uid(table_1, "Ana Ruiz")
     assert squat(stage["table 4 address"], "Bo Chen", hers,
                  (an_attempt(bo_file, "Bo Chen", "b" * 32) | {"trainee_uid": hers},)) == "pushed"
     assert push_all(progress_file(tmp_path / "table-9.db", {"Di": 2}, start=5), klass) == 2

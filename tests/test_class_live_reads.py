@@ -11,6 +11,7 @@ import pytest
 
 from tests.support import class_server
 from tests.support.class_server import T0, Class, progress_file, until
+from tests.support.progress import trainee_uid
 from trainer.classes.server.logins import class_login
 from trainer.classes.server.people import merge
 from trainer.classes.server.retractions import retract
@@ -66,11 +67,6 @@ def window(ns: list[int]) -> Cell:
     (tests.support.class_server.attempt misses a payout then)."""
     last = sorted(ns)[-20:]
     return Cell(len(last), sum(1 for n in last if n % 3))
-
-
-def uid_of(path, name: str) -> str:
-    with Store.open(path) as store:
-        return store.find_trainee(name).uid
 
 
 def row(reading: ClassReading, name: str) -> int:
@@ -184,7 +180,7 @@ def test_a_login_given_since_makes_one_person_and_reads_the_whole_class(tmp_path
     arrivals.new()
     with klass.connect("instructor") as conn:
         reading = read_class(conn, now=NOW)
-        uids = sorted(uid_of(path, "Ana") for path in (one, two))
+        uids = sorted(trainee_uid(path, "Ana") for path in (one, two))
         assert sorted(t.name for t in reading.overview.trainees) == [
             *(f"Ana (trainee id {uid[:8]}…)" for uid in uids), "Bo"]  # told apart while two
         class_login(conn, "Ana", "ana-password")

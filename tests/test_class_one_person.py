@@ -27,6 +27,7 @@ from tests.support.class_server import (
     settled_hers,
 )
 from tests.support.command import run_command, run_here
+from tests.support.progress import trainee_uid
 from trainer.classes import ClassServerError
 from trainer.classes.server.logins import class_login, enrol_workstation
 from trainer.classes.server.people import merge, merges, part
@@ -36,11 +37,6 @@ from trainer.classes.workstation.queue import Queue
 from trainer.classes.workstation.results import server_lines
 from trainer.progress import Store
 from trainer.progress.handoff import Certified, statements
-
-
-def uid_of(path, name: str) -> str:
-    with Store.open(path) as store:
-        return store.find_trainee(name).uid
 
 
 @pytest.fixture
@@ -58,10 +54,10 @@ def two_workstations(tmp_path, klass):
     second = progress_file(tmp_path / "table-2.sqlite", {"Ana Ruiz": 2}, start=3)
     settled_hers(klass, second, "Ana Ruiz", ana, "ana-password")
     assert push_all(second, klass, address=klass.address(ana, "ana-password")) == 2
-    ids = (uid_of(first, "Ana Ruiz"), uid_of(second, "Ana Ruiz"))
+    ids = (trainee_uid(first, "Ana Ruiz"), trainee_uid(second, "Ana Ruiz"))
     assert ids[0] != ids[1]
     return {"ana": ana, "table 1": table_1, "table 2": table_2, "ana ids": ids,
-            "bo": uid_of(first, "Bo"), "files": (first, second)}
+            "bo": trainee_uid(first, "Bo"), "files": (first, second)}
 
 
 def names_in_view(conn) -> list[str]:
@@ -106,7 +102,7 @@ def test_an_instructor_merges_two_rows_and_parts_them_again(tmp_path, klass):
     second = progress_file(tmp_path / "b.sqlite", {"Dee Park": 1})
     push_all(first, klass)
     push_all(second, klass)
-    dee, park = uid_of(first, "Dee"), uid_of(second, "Dee Park")
+    dee, park = trainee_uid(first, "Dee"), trainee_uid(second, "Dee Park")
     url = klass.address("instructor").url
     with klass.connect("instructor") as instructor:
         assert names_in_view(instructor) == ["Dee", "Dee Park"]
@@ -231,7 +227,7 @@ def test_a_class_before_s022_reads_as_before_and_says_it_keeps_no_merges(tmp_pat
         assert names_in_view(instructor) == ["Dee", "Dee Park"]
         assert len(server_lines(instructor)) == 2 and merges(instructor) == []
         with pytest.raises(ClassServerError, match="keeps no merges yet"):
-            merge(instructor, uid_of(first, "Dee"), uid_of(second, "Dee Park"))
+            merge(instructor, trainee_uid(first, "Dee"), trainee_uid(second, "Dee Park"))
 
 
 # --------------------------------------------------------------------------- her class id (s029)
@@ -247,7 +243,7 @@ def test_a_second_workstation_makes_her_profile_under_her_class_id(tmp_path, kla
     assert push_all(first, klass) == 4
     with klass.connect("instructor") as instructor:
         class_login(instructor, "Ana Ruiz", "ana-password")
-    hers = uid_of(first, "Ana Ruiz")
+    hers = trainee_uid(first, "Ana Ruiz")
     table_2 = joined("workstation")
     with pytest.raises(LoginRefusedError):
         table_2.class_identity("Ana Ruiz", "not-her-password")

@@ -18,17 +18,12 @@ from psycopg.types.json import Jsonb
 from tests.support.class_server import PASSWORD, progress_file, push_all
 from tests.support.command import run_command
 from tests.support.exams import form
+from tests.support.progress import trainee_uid
 from trainer.classes import ClassServerError
 from trainer.classes.server import ledger
 from trainer.classes.server.logins import attach_trainee, class_login, enrol_workstation
 from trainer.classes.workstation.connection import ClassLedger
 from trainer.classes.workstation.queue import Queue
-from trainer.progress import Store
-
-
-def uid_of(path, name: str) -> str:
-    with Store.open(path) as store:
-        return store.find_trainee(name).uid
 
 
 def forged(tmp_path, trainee_uid: str, tag: str) -> dict:
@@ -64,8 +59,8 @@ def classroom(tmp_path, klass):
                   "table 1": (table_1, "table-1-password"), "table 2": (table_2, "table-2-password"),
                   "instructor": ("instructor", PASSWORD)}
         conns = {k: stack.enter_context(klass.connect(*v)) for k, v in logins.items()}
-        yield conns, {"Ana": uid_of(shared_file, "Ana"), "Bo": uid_of(shared_file, "Bo"),
-                      "Cy": uid_of(table_file, "Cy")}, logins
+        yield conns, {"Ana": trainee_uid(shared_file, "Ana"), "Bo": trainee_uid(shared_file, "Bo"),
+                      "Cy": trainee_uid(table_file, "Cy")}, logins
 
 
 def test_no_workstation_login_sends_a_row_for_a_trainee_with_a_login_of_their_own(tmp_path, klass, classroom):

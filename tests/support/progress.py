@@ -36,3 +36,12 @@ def rec(trainee_id: int, n: int = 0, **more) -> AttemptRecord:
                   payouts=90, speed=100, total=96, passed=True, critical=False, target=45.0,
                   skills=("payouts", "calls"), log=({"do": "pay", "round": 1, "at": 2.5, "amount": 500},))
     return AttemptRecord(**{**fields, **more})
+
+
+def trainee_uid(path, name: str) -> str:
+    """The trainee id of the file's trainee `name`. Read as the app opens a file (the full check,
+    which reads every row and is the progress file's tests' to prove, left aside)."""
+    from trainer.progress import Store
+
+    with Store.open(path, full_check=False) as store:
+        return store.find_trainee(name).uid
