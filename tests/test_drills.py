@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.drills import random_round
+from trainer.drills import DEALERS, random_round, random_round_built
 from trainer.games import GAME_IDS
 from trainer.grading import correct_log, grade
 from trainer.procedure import Do, Skill, build
@@ -22,9 +22,10 @@ def test_the_same_seed_deals_the_same_round():
 @pytest.mark.parametrize("difficulty", [1, 2, 3, 4, 5])
 def test_every_game_and_difficulty_deals_playable_rounds(game, difficulty):
     for seed in range(25):
-        s = random_round(game, difficulty, seed)
+        # the rules engine accepts every event: the deal builds the round's procedure (the one
+        # its scenario builds: test_a_deal_hands_on_the_procedure_its_round_builds)
+        s, proc = random_round_built(game, difficulty, seed)
         assert s.automation is BY_DIFFICULTY[difficulty]
-        proc = build(s)  # the rules engine accepts every event
         result = grade(proc, correct_log(proc, s.automation), automation=s.automation, game=game,
                        target_seconds=s.target_seconds, elapsed=s.target_seconds)
         assert result.findings == [] and result.score.total == 100, (seed, result.findings[:3])
@@ -33,9 +34,9 @@ def test_every_game_and_difficulty_deals_playable_rounds(game, difficulty):
 def test_higher_difficulty_brings_odd_amounts_and_refusals():
     amounts, refusals = set(), 0
     for seed in range(40):
-        s = random_round("pai-gow-dice", 5, seed)
+        s, proc = random_round_built("pai-gow-dice", 5, seed)
         amounts |= {w.amount for w in s.wagers}
-        refusals += sum(1 for _, a in build(s).actions() if a.do is Do.REFUSE)
+        refusals += sum(1 for _, a in proc.actions() if a.do is Do.REFUSE)
     assert any(a % 100 for a in amounts), "difficulty 5 should use amounts where breakage matters"
     assert refusals > 0
     easy = {w.amount % 100 for seed in range(40) for w in random_round("pai-gow-dice", 1, seed).wagers}
@@ -48,9 +49,31 @@ def test_higher_difficulty_brings_odd_amounts_and_refusals():
     (Skill.EXTRA_ROLL, "high-roll-dice", Do.EXTRA_ROLL),
 ])
 def test_a_drill_aimed_at_a_skill_brings_it_up(skill, game, do):
-    rounds = [random_round(game, 3, seed, skill) for seed in range(20)]
-    hits = sum(any(a.do is do for _, a in build(s).actions()) for s in rounds)
+    built = [random_round_built(game, 3, seed, skill)[1] for seed in range(20)]
+    hits = sum(any(a.do is do for _, a in proc.actions()) for proc in built)
     assert hits >= 10, f"{skill} came up in only {hits} of 20 drills"
+
+
+SKILLS = list(Skill)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_deal_hands_on_the_procedure_its_round_builds(game):
+    """What `random_round_built` hands on (the practice screen's Deal, supervised rounds, the
+    demonstration class) is the round `random_round` deals and the procedure `build`
+    makes of that round alone, stage for stage and throw for throw: every difficulty, a drilled
+    skill and both dealers, including the re-deals of a round with nothing for the trainee."""
+    for dealer in DEALERS:
+        for difficulty in range(1, 6):
+            for seed in range(3):
+                skill = SKILLS[difficulty % len(SKILLS)] if seed == 0 else None
+                s, proc = random_round_built(game, difficulty, seed, skill, dealer)
+                again = random_round(game, difficulty, seed, skill, dealer)
+                assert (s.id, s.wagers, s.events, s.target_seconds) == (
+                    again.id, again.wagers, again.events, again.target_seconds)
+                built = build(again)
+                assert (proc.stages, proc.after, proc.tail, proc.throws) == (
+                    built.stages, built.after, built.tail, built.throws), s.id
 
 
 def test_a_difficulty_out_of_range_is_refused():
