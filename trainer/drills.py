@@ -85,10 +85,9 @@ def _random_round(game_id: str, difficulty: int, seed: int | str, skill: Skill |
                   dealer: int) -> tuple[Scenario, Procedure]:
     """`random_round`, with the round's procedure (built once per deal)."""
     for attempt in range(50):
-        s, proc = _dealt(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}", skill,
-                         dealer)
-        mine = TRAINEE_DOES[s.automation]
-        if any(a.do in mine for _, a in proc.actions()):
+        s, proc, theirs = _dealt(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}",
+                                 skill, dealer)
+        if theirs:
             return s, proc
     return s, proc
 
@@ -99,9 +98,9 @@ def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
 
 
 def _dealt(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
-           dealer: int) -> tuple[Scenario, Procedure]:
-    """A dealt round and its procedure: the procedure is built once, to count the trainee's
-    actions, and handed on (building is most of a deal's work)."""
+           dealer: int) -> tuple[Scenario, Procedure, int]:
+    """A dealt round, its procedure and how many of its actions are the trainee's: the
+    procedure is built once, to count them, and handed on (building is most of a deal's work)."""
     version = _versioned(dealer)
     if not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty {difficulty} is not 1 to 5")
@@ -122,9 +121,9 @@ def _dealt(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
         players=players, shooter=None, wagers=wagers, events=events)
     mine = TRAINEE_DOES[scenario.automation]
     proc = build(scenario)
-    actions = sum(1 for _, a in proc.actions() if a.do in mine)
+    actions = sum(a.do in mine for stage in proc.stages for a in stage)
     scenario.target_seconds = max(20, SECONDS_PER_ACTION * actions)
-    return scenario, proc
+    return scenario, proc, actions
 
 
 def _automation(difficulty: int, skill: Skill | None):
