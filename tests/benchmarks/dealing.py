@@ -1,12 +1,14 @@
 """How long a trainee's Deal takes in the engine, per game and difficulty, and proof that a change
 to dealing or building deals and builds exactly what it did.
 
-    .venv/bin/python tests/benchmarks/dealing.py [--repeat 5] [--deals 200] [--against DIR]
+    .venv/bin/python tests/benchmarks/dealing.py [--repeat 5] [--deals 200] [--page] [--against DIR]
     .venv/bin/python tests/benchmarks/dealing.py --digest [--against DIR]
 
 The first measures `random_round_built` (what the practice screen's Deal calls: the round and
 its procedure, built once) in milliseconds of CPU per deal, best of `--repeat`, for every game
-at every difficulty. `--digest` prints one digest per game of many seeded rounds (every
+at every difficulty; with `--page`, the Practice page's Deal itself (offscreen Qt: the deal,
+the practice round started and the screen drawn; each game's table view made before timing).
+`--digest` prints one digest per game of many seeded rounds (every
 difficulty, every drilled skill, payout drills, by both dealers) and of the procedure of each:
 every stage with every field of every expected action, what each stage waits for, and each
 throw's view (offers, layout, result, the table before and after). With `--against DIR` (a
@@ -41,6 +43,37 @@ for game in sorted(games.GAME_IDS):
         for seed in range(n):
             random_round_built(game, difficulty, f"bench-{seed}")
         out[f"{game} {difficulty}"] = (time.process_time() - t0) / n * 1000
+print(json.dumps(out))
+"""
+
+PAGE = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from ui.qt import QApplication
+from trainer import games
+from ui.practice.page import PracticePage
+
+app = QApplication.instance() or QApplication([])
+page = PracticePage()
+page.resize(1400, 900)
+page.show()
+n = int(sys.argv[2])
+for game in sorted(games.GAME_IDS):  # each game's table view is made by its first deal
+    page.game.setCurrentIndex(page.game.findData(game))
+    page.deal(seed=0, confirm=False)
+    app.processEvents()
+out = {}
+for game in sorted(games.GAME_IDS):
+    for difficulty in range(1, 6):
+        page.game.setCurrentIndex(page.game.findData(game))
+        page.difficulty.setValue(difficulty)
+        t0 = time.process_time()
+        for seed in range(n):
+            page.deal(seed=seed + 1, confirm=False)
+            app.processEvents()
+        out[f"{game} {difficulty}"] = (time.process_time() - t0) / n * 1000
+page.screen.stop()
 print(json.dumps(out))
 """
 
@@ -94,6 +127,8 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=200, help="deals per game and difficulty")
     ap.add_argument("--against", type=Path, help="another checkout to compare with")
     ap.add_argument("--digest", action="store_true", help="digests of rounds and procedures")
+    ap.add_argument("--page", action="store_true",
+                    help="the Practice page's Deal, screen and all (Qt, offscreen)")
     args = ap.parse_args()
     roots = [HERE] + ([args.against.resolve()] if args.against else [])
     if args.digest:
@@ -110,9 +145,10 @@ def main() -> int:
     runs: dict[Path, list[dict]] = {root: [] for root in roots}
     for _ in range(args.repeat):
         for root in roots:
-            runs[root].append(measured(TIME, root, str(args.deals)))
+            runs[root].append(measured(PAGE if args.page else TIME, root, str(args.deals)))
     best = {root: {k: min(r[k] for r in got) for k in got[0]} for root, got in runs.items()}
-    print(f"ms of CPU per deal (round and procedure), best of {args.repeat}, {args.deals} deals each")
+    what = "the Practice page's Deal" if args.page else "round and procedure"
+    print(f"ms of CPU per deal ({what}), best of {args.repeat}, {args.deals} deals each")
     print(f"{'game':22} {'difficulty':>10} " + " ".join(f"{'root ' + str(i):>9}" for i in range(len(roots)))
           + ("  this/other" if args.against else ""))
     for i, root in enumerate(roots):
