@@ -144,13 +144,21 @@ def _briefing(name: str, difficulty: int, skill: Skill | None) -> str:
 
 def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
                  difficulty: int | None = None) -> Scenario:
+    """A settled throw on a busy layout (`payout_drill_built`, without its procedure)."""
+    return payout_drill_built(game_id, seed, dealer, difficulty=difficulty)[0]
+
+
+def payout_drill_built(game_id: str, seed: int | str, dealer: int = DEALER, *,
+                       difficulty: int | None = None) -> tuple[Scenario, Procedure]:
     """A settled throw on a busy layout: every seat full, odd amounts, several winners to pay.
 
     A game whose wagers stand past a throw (Three Dice Football's full game wagers) has no
     one-throw round, so its drill is a whole round (a drive, with single play wagers before every
     down). The deal is the seed's alone; `difficulty` is the one the trainee chose, which the
     drill is shown and recorded at (from 3 the trainee finds the winners too); without one, the
-    drill keeps the difficulty it was dealt at, as ids dealt again always have."""
+    drill keeps the difficulty it was dealt at, as ids dealt again always have. With the drill,
+    the procedure its deal built (what is set after the build, its id, words, automation,
+    difficulty and target, is nothing a procedure is built from)."""
     if difficulty is not None and not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty {difficulty} is not 1 to 5")
     game = games.get(game_id)
@@ -184,7 +192,7 @@ def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
                   "throw, to the cent and against the clock.")
     pays = sum(1 for _, a in proc.actions() if a.do is Do.PAY)  # what follows changes no wager
     s.target_seconds = max(15, 6 * pays)
-    return s
+    return s, proc
 
 
 def rebuild(round_id: str) -> Scenario | None:

@@ -128,7 +128,7 @@ class PracticePage(QWidget):
 
     def deal(self, seed: int | None = None, skill=None, game: str | None = None,
              confirm: bool = True) -> None:
-        from trainer import payout_drill, random_round_built
+        from trainer import payout_drill_built, random_round_built
 
         if confirm and not self.confirm_replace():
             return
@@ -140,10 +140,11 @@ class PracticePage(QWidget):
             seed = self.seed
         if mode is Mode.PAYOUT_DRILL and skill is None:  # a skill is drilled in a procedure round
             # from difficulty 3 the trainee finds the winners too; below, each is brought to the keypad
-            self._start(("deal", game, seed, skill), payout_drill(game, seed, difficulty=difficulty),
-                        mode, guided=difficulty <= 2)
+            # (each deal builds the round's procedure: the screen takes it, not building it again)
+            scenario, procedure = payout_drill_built(game, seed, difficulty=difficulty)
+            self._start(("deal", game, seed, skill), scenario, mode, guided=difficulty <= 2,
+                        procedure=procedure)
         else:
-            # the deal builds the round's procedure: the screen takes it, not building it again
             scenario, procedure = random_round_built(game, difficulty, seed, skill)
             self._start(("deal", game, seed, skill), scenario, Mode.PRACTICE, procedure=procedure)
 
