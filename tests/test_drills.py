@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.drills import DEALERS, payout_drill, payout_drill_built, random_round, random_round_built
+from trainer.drills import (
+    DEALERS,
+    deal_again_built,
+    payout_drill,
+    payout_drill_built,
+    random_round,
+    random_round_built,
+)
 from trainer.games import GAME_IDS
 from trainer.grading import correct_log, grade
 from trainer.procedure import Do, Skill, build
@@ -59,11 +66,11 @@ SKILLS = list(Skill)
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_a_deal_hands_on_the_procedure_its_round_builds(game):
-    """What `random_round_built` and `payout_drill_built` hand on (the practice screen's Deal,
-    supervised rounds, the demonstration class) is the round `random_round` or `payout_drill`
-    deals and the procedure `build` makes of that round alone, stage for stage and throw for
-    throw: every difficulty, a drilled skill and both dealers, including the re-deals of a round
-    with nothing for the trainee."""
+    """What `random_round_built`, `payout_drill_built` and `deal_again_built` hand on (the
+    practice screen's Deal, supervised rounds, the demonstration class, a re-grade) is the round
+    `random_round` or `payout_drill` deals and the procedure `build` makes of that round alone,
+    stage for stage and throw for throw: every difficulty, a drilled skill and both dealers,
+    including the re-deals of a round with nothing for the trainee."""
     for dealer in DEALERS:
         for difficulty in range(1, 6):
             for seed in range(3):
@@ -73,12 +80,17 @@ def test_a_deal_hands_on_the_procedure_its_round_builds(game):
                 assert (s.id, s.wagers, s.events, s.target_seconds) == (
                     again.id, again.wagers, again.events, again.target_seconds)
                 assert same_procedure(proc, build(again)), s.id
+                if seed == 0:  # and dealt again by its id (a re-grade), the same
+                    by_id, its = deal_again_built(s.id)
+                    assert (by_id.id, by_id.wagers, by_id.events) == (s.id, s.wagers, s.events)
+                    assert same_procedure(its, proc), s.id
         for seed in range(3):  # and a payout drill's, shown at difficulty 1, 3 and 5
             s, proc = payout_drill_built(game, seed, dealer, difficulty=1 + seed * 2)
             again = payout_drill(game, seed, dealer, difficulty=1 + seed * 2)
             assert (s.id, s.wagers, s.events, s.target_seconds, s.difficulty) == (
                 again.id, again.wagers, again.events, again.target_seconds, again.difficulty)
             assert same_procedure(proc, build(again)), s.id
+            assert same_procedure(deal_again_built(s.id)[1], proc), s.id
 
 
 def same_procedure(a, b) -> bool:

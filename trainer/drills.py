@@ -92,11 +92,6 @@ def _random_round(game_id: str, difficulty: int, seed: int | str, skill: Skill |
     return s, proc
 
 
-def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
-          dealer: int) -> Scenario:
-    return _dealt(game_id, difficulty, seed, skill, dealer)[0]
-
-
 def _dealt(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
            dealer: int) -> tuple[Scenario, Procedure, int]:
     """A dealt round, its procedure and how many of its actions are the trainee's: the
@@ -213,6 +208,12 @@ def deal_again(round_id: str) -> Scenario:
     """The round an id names ("[payout-]drill-[v<dealer>-]<game>-..."), dealt again exactly by
     the dealer it names; UnknownRound says why when this trainer cannot (an unknown dealer
     version, game, difficulty or skill)."""
+    return deal_again_built(round_id)[0]
+
+
+def deal_again_built(round_id: str) -> tuple[Scenario, Procedure]:
+    """`deal_again`, with the procedure the deal built (for a re-grade, which would build it
+    again)."""
     prefix = next((p for p in ("payout-drill-", "drill-") if round_id.startswith(p)), None)
     if prefix is None:
         raise UnknownRound(f"{round_id}: not the id of a practice round or payout drill")
@@ -227,18 +228,19 @@ def deal_again(round_id: str) -> Scenario:
     rest = rest[len(game_id) + 1:]
     try:
         if prefix == "payout-drill-":
-            scenario = payout_drill(game_id, rest, dealer)
+            scenario, proc = payout_drill_built(game_id, rest, dealer)
         else:
             difficulty, _, seed = rest.partition("-")
             seed, _, skill = seed.partition("~")
             if not difficulty.isdigit():
                 raise ValueError(f"{difficulty!r} is not a difficulty")
-            scenario = _deal(game_id, int(difficulty), seed, Skill(skill) if skill else None, dealer)
+            scenario, proc, _ = _dealt(game_id, int(difficulty), seed,
+                                       Skill(skill) if skill else None, dealer)
     except ValueError as e:  # not a dealer version, a difficulty or a skill
         raise UnknownRound(f"{round_id}: {e}") from e
     if scenario.id != round_id:
         raise UnknownRound(f"{round_id}: not as this trainer writes it ({scenario.id})")
-    return scenario
+    return scenario, proc
 
 
 def _busy_wagers(rng: random.Random, game_id: str, seats: list[int], bets: list[str]) -> list[Offer]:
