@@ -42,7 +42,8 @@ FACE: dict[str, tuple[str, str | None]] = {
     **names_from("trainer.scenario", "Scenario", "ScenarioError"),
     "load_scenario": ("trainer.scenario", "load"),
     **names_from("trainer.library", "Library", "load_library"),
-    **names_from("trainer.drills", "SKILL_GAMES", "payout_drill", "random_round"),
+    **names_from("trainer.drills", "SKILL_GAMES", "payout_drill", "payout_drill_built",
+                 "random_round", "random_round_built"),
     # the games' registry, money, layouts and files
     **names_from("trainer.games", "GAME_IDS", "GAME_NAMES"),
     "get_game": ("trainer.games", "get"),

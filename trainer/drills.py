@@ -85,23 +85,17 @@ def _random_round(game_id: str, difficulty: int, seed: int | str, skill: Skill |
                   dealer: int) -> tuple[Scenario, Procedure]:
     """`random_round`, with the round's procedure (built once per deal)."""
     for attempt in range(50):
-        s, proc = _dealt(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}", skill,
-                         dealer)
-        mine = TRAINEE_DOES[s.automation]
-        if any(a.do in mine for _, a in proc.actions()):
+        s, proc, theirs = _dealt(game_id, difficulty, seed if attempt == 0 else f"{seed}+{attempt}",
+                                 skill, dealer)
+        if theirs:
             return s, proc
     return s, proc
 
 
-def _deal(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
-          dealer: int) -> Scenario:
-    return _dealt(game_id, difficulty, seed, skill, dealer)[0]
-
-
 def _dealt(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
-           dealer: int) -> tuple[Scenario, Procedure]:
-    """A dealt round and its procedure: the procedure is built once, to count the trainee's
-    actions, and handed on (building is most of a deal's work)."""
+           dealer: int) -> tuple[Scenario, Procedure, int]:
+    """A dealt round, its procedure and how many of its actions are the trainee's: the
+    procedure is built once, to count them, and handed on (building is most of a deal's work)."""
     version = _versioned(dealer)
     if not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty {difficulty} is not 1 to 5")
@@ -122,9 +116,9 @@ def _dealt(game_id: str, difficulty: int, seed: int | str, skill: Skill | None,
         players=players, shooter=None, wagers=wagers, events=events)
     mine = TRAINEE_DOES[scenario.automation]
     proc = build(scenario)
-    actions = sum(1 for _, a in proc.actions() if a.do in mine)
+    actions = sum(a.do in mine for stage in proc.stages for a in stage)
     scenario.target_seconds = max(20, SECONDS_PER_ACTION * actions)
-    return scenario, proc
+    return scenario, proc, actions
 
 
 def _automation(difficulty: int, skill: Skill | None):
@@ -145,13 +139,21 @@ def _briefing(name: str, difficulty: int, skill: Skill | None) -> str:
 
 def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
                  difficulty: int | None = None) -> Scenario:
+    """A settled throw on a busy layout (`payout_drill_built`, without its procedure)."""
+    return payout_drill_built(game_id, seed, dealer, difficulty=difficulty)[0]
+
+
+def payout_drill_built(game_id: str, seed: int | str, dealer: int = DEALER, *,
+                       difficulty: int | None = None) -> tuple[Scenario, Procedure]:
     """A settled throw on a busy layout: every seat full, odd amounts, several winners to pay.
 
     A game whose wagers stand past a throw (Three Dice Football's full game wagers) has no
     one-throw round, so its drill is a whole round (a drive, with single play wagers before every
     down). The deal is the seed's alone; `difficulty` is the one the trainee chose, which the
     drill is shown and recorded at (from 3 the trainee finds the winners too); without one, the
-    drill keeps the difficulty it was dealt at, as ids dealt again always have."""
+    drill keeps the difficulty it was dealt at, as ids dealt again always have. With the drill,
+    the procedure its deal built (what is set after the build, its id, words, automation,
+    difficulty and target, is nothing a procedure is built from)."""
     if difficulty is not None and not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty {difficulty} is not 1 to 5")
     game = games.get(game_id)
@@ -185,7 +187,7 @@ def payout_drill(game_id: str, seed: int | str, dealer: int = DEALER, *,
                   "throw, to the cent and against the clock.")
     pays = sum(1 for _, a in proc.actions() if a.do is Do.PAY)  # what follows changes no wager
     s.target_seconds = max(15, 6 * pays)
-    return s
+    return s, proc
 
 
 def rebuild(round_id: str) -> Scenario | None:
@@ -206,6 +208,12 @@ def deal_again(round_id: str) -> Scenario:
     """The round an id names ("[payout-]drill-[v<dealer>-]<game>-..."), dealt again exactly by
     the dealer it names; UnknownRound says why when this trainer cannot (an unknown dealer
     version, game, difficulty or skill)."""
+    return deal_again_built(round_id)[0]
+
+
+def deal_again_built(round_id: str) -> tuple[Scenario, Procedure]:
+    """`deal_again`, with the procedure the deal built (for a re-grade, which would build it
+    again)."""
     prefix = next((p for p in ("payout-drill-", "drill-") if round_id.startswith(p)), None)
     if prefix is None:
         raise UnknownRound(f"{round_id}: not the id of a practice round or payout drill")
@@ -220,18 +228,19 @@ def deal_again(round_id: str) -> Scenario:
     rest = rest[len(game_id) + 1:]
     try:
         if prefix == "payout-drill-":
-            scenario = payout_drill(game_id, rest, dealer)
+            scenario, proc = payout_drill_built(game_id, rest, dealer)
         else:
             difficulty, _, seed = rest.partition("-")
             seed, _, skill = seed.partition("~")
             if not difficulty.isdigit():
                 raise ValueError(f"{difficulty!r} is not a difficulty")
-            scenario = _deal(game_id, int(difficulty), seed, Skill(skill) if skill else None, dealer)
+            scenario, proc, _ = _dealt(game_id, int(difficulty), seed,
+                                       Skill(skill) if skill else None, dealer)
     except ValueError as e:  # not a dealer version, a difficulty or a skill
         raise UnknownRound(f"{round_id}: {e}") from e
     if scenario.id != round_id:
         raise UnknownRound(f"{round_id}: not as this trainer writes it ({scenario.id})")
-    return scenario
+    return scenario, proc
 
 
 def _busy_wagers(rng: random.Random, game_id: str, seats: list[int], bets: list[str]) -> list[Offer]:

@@ -19,7 +19,7 @@ from trainer.calls import choices, dice_of
 from trainer.grading import Finding, LiveGrade, Result, grade, taken_back
 from trainer.money import fmt_dollars
 from trainer.procedure import Automation, Do, Expected, Performed, build, game_steps
-from trainer.procedure.model import LABELS, TRAINEE_DOES, Amount, Choice, Prompt, ThrowView
+from trainer.procedure.model import LABELS, TRAINEE_DOES, Amount, Choice, Procedure, Prompt, ThrowView
 from trainer.regulations import quote
 from trainer.scenario import Scenario
 from trainer.settlement import Wager
@@ -81,9 +81,11 @@ class Marks:
 
 class PracticeRound:
     def __init__(self, scenario: Scenario, automation: Automation | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, *, procedure: Procedure | None = None):
+        """`procedure`: the scenario's own, when the caller has it already (`random_round_built`
+        builds it with the deal): it is not built again."""
         self.scenario = scenario
-        self.procedure = build(scenario)
+        self.procedure = procedure if procedure is not None else build(scenario)
         self.automation = automation or scenario.automation
         self.clock = clock
         self.started = clock()

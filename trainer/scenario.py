@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from trainer import games
 from trainer.errors import OneLine, RequestError
+from trainer.frozen import quick_init
 from trainer.money import parse_amount
 from trainer.vocabulary import BY_DIFFICULTY, TOLD_UP_TO, Automation, Skill
 
@@ -57,6 +58,7 @@ class ScenarioError(OneLine, ValueError):
         self.path, self.line, self.message = path, line, message
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Offer:
     """A wager offered at the table; `cash`, `seated` and `late` mark improper ones."""
@@ -75,6 +77,7 @@ class Offer:
         return self
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     type: str

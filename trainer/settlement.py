@@ -12,10 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict, Unpack
 
+from trainer.frozen import quick_init
 from trainer.money import fmt
 from trainer.vocabulary import Do
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Wager:
     seat: int
@@ -26,6 +28,7 @@ class Wager:
         return {"seat": self.seat, "bet": self.bet, "amount": fmt(self.amount)}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Line:
     """One wager settled: collected (payout None) or paid (payout = winnings, wager kept)."""
@@ -98,6 +101,7 @@ class ThrowResult(TypedDict, total=False):
     matched: int  # ... how many of the extra roll's dice match
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Step:
     action: Do
@@ -127,6 +131,7 @@ class Refusal:
         return {**self.wager.to_json(), "reason": self.reason, "cite": self.cite}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ThrowReport:
     """The dealer's reading of one throw and the work that follows it."""

@@ -15,6 +15,7 @@ from typing import Protocol, TypedDict
 
 from trainer.cite import cite
 from trainer.errors import RequestError, key_name
+from trainer.frozen import quick_init
 from trainer.money import winnings
 from trainer.paytables import PayEntry
 from trainer.settlement import Line, Refusal, ThrowReport, ThrowResult, Wager
@@ -47,6 +48,7 @@ class Bet:
     reconstructed: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Throw:
     """A throw as the dealer reads it: the dice, or the reason it is no roll."""

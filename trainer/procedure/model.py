@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from trainer.frozen import quick_init
 from trainer.games import bet_name
 from trainer.games.high_roll_dice import FACE_VALUE, FACE_WORDS
 from trainer.games.three_dice_football import read_markers
@@ -51,6 +52,7 @@ TRAINEE_DOES[Automation.SETTLEMENT] = _SETTLE
 TRAINEE_DOES[Automation.CALLS] = _SETTLE | {Do.NO_ROLL, Do.ANNOUNCE, Do.PLACE_POINTER, Do.ANNOUNCE_DOWN,
                                             Do.NEW_DICE}
 TRAINEE_DOES[Automation.WHOLE_ROUND] = frozenset(Do)
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Expected:
     """One action the procedure requires."""
@@ -137,6 +139,7 @@ def describe(do: Do, seat: int | None, bet: str | None, amount: int | None, valu
     return LABELS[do]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Performed:
     """One action the trainee did (or the trainer did for them), as logged."""
@@ -170,6 +173,7 @@ class Performed:
                    bool(data.get("by_trainer", False)))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ThrowView:
     """What the table shows in one round (throw attempt), for drawing it."""

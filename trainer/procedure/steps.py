@@ -31,16 +31,20 @@ class Context(Generic[TableT]):
     new_round: bool = True  # the next throw starts a new round (not a retry after a no roll)
     last_event: Event | None = None
 
-    def add(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> None:
-        self.proc.add(self.expect(do, section, skill, note, **fields))
+    def add(self, do: Do, section: str, skill: Skill, note: str = "", *, seat: int | None = None,
+            bet: str | None = None, amount: int | None = None, value: str | None = None) -> None:
+        self.proc.add(self.expect(do, section, skill, note, seat=seat, bet=bet, amount=amount,
+                                  value=value))
 
     def cite(self, section: str) -> str:
         """A section such as "668a.3(e)" cited in full; a full citation or a reading as it is."""
         return section if " " in section else cite(section)
 
-    def expect(self, do: Do, section: str, skill: Skill, note: str = "", **fields) -> Expected:
+    def expect(self, do: Do, section: str, skill: Skill, note: str = "", *, seat: int | None = None,
+               bet: str | None = None, amount: int | None = None,
+               value: str | None = None) -> Expected:
         where = self.cite(section)
-        return Expected(do, where, skill, self.throw, note=note, order_cite=where, **fields)
+        return Expected(do, where, skill, self.throw, seat, bet, amount, value, note, where)
 
     def fail(self, event: Event | None, message: str, field_: str | None = None) -> NoReturn:
         """A ScenarioError at the event's line (the events' when there is none)."""

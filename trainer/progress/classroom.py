@@ -252,7 +252,7 @@ def replay_of(a: Attempt) -> Replay:
     from trainer.procedure import Automation, Do
     from trainer.procedure.model import describe
     from trainer.progress.records import Mode
-    from trainer.progress.regrade import scenario_of
+    from trainer.progress.regrade import round_of
     from trainer.spoken import stickman_says
     from trainer.vocabulary import UNDO_TOLD
 
@@ -268,9 +268,9 @@ def replay_of(a: Attempt) -> Replay:
 
     notes: list[str] = []
     try:
-        scenario = scenario_of(a)
+        scenario, procedure = round_of(a)
     except (KeyError, ValueError):
-        scenario = None
+        scenario = procedure = None
     if scenario is None or scenario.game != a.game:
         what = f"the round {a.seed}" if a.seed else f"the scenario “{a.item_id}”"
         notes.append(f"This machine cannot deal {what} again (it is not in this trainer's library): "
@@ -283,7 +283,7 @@ def replay_of(a: Attempt) -> Replay:
 
     automation = Automation.PAYOUTS if a.mode is Mode.PAYOUT_DRILL else scenario.automation
     clock = [0.0]
-    round_ = PracticeRound(scenario, automation, clock=lambda: clock[0])
+    round_ = PracticeRound(scenario, automation, clock=lambda: clock[0], procedure=procedure)
     dealt = round_.table_state()
     expected = [(e.throw, e.label, e.cite) for _, e in round_.procedure.for_trainee(automation).actions()]
     exact, following = True, True

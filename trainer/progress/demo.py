@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass
 
 from trainer import games
-from trainer.drills import payout_drill, random_round_built
+from trainer.drills import payout_drill_built, random_round_built
 from trainer.games import GAME_IDS
 from trainer.grading import Result, correct_log, grade
-from trainer.procedure import Do, Performed, Procedure, build
+from trainer.procedure import Do, Performed, Procedure
 from trainer.progress.records import AttemptRecord, Mode, drill_item_id, skills_of
 from trainer.progress.store import Store
 from trainer.scenario import Scenario
@@ -99,8 +99,7 @@ def seed_demo(store: Store, *, trainees: tuple[str, ...] = NAMES, days: int = 30
                 _record(store, tid, w, mode=Mode.PRACTICE, difficulty=difficulty, started=started)
             if day % 2 == 0:  # a payout drill every other day, getting quicker
                 game = rng.choice(ONE_THROW_GAMES)
-                s = payout_drill(game, f"{seed}:{name}:{day}")
-                proc = build(s)
+                s, proc = payout_drill_built(game, f"{seed}:{name}:{day}")
                 pace = (1.6 - day / days) * (1 + n * 0.08)
                 log = flawed(correct_log(proc, s.automation, seconds_each=6 * pace), rng, slip)
                 w = _grade(s, log, s.target_seconds * pace * rng.uniform(0.85, 1.15), proc)

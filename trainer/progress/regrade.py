@@ -2,17 +2,18 @@
 does): the file's scores, findings and skills are never taken as they are.
 
 The round is dealt again from what the attempt names: a bundled scenario by its id, or a dealt
-practice round or payout drill by its seed (trainer.drills.rebuild). The log is read as any log
-from outside is (trainer.regrade.read_log), skipped throws included, and graded by this
-machine's engine with the attempt's own duration. An attempt whose round this machine cannot
-deal again (a scenario file it does not have) cannot be re-graded: `regrade_attempt` says why.
+practice round or payout drill by its seed (trainer.drills.deal_again_built, with the procedure
+its deal built). The log is read as any log from outside is (trainer.regrade.read_log), skipped
+throws included, and graded by this machine's engine with the attempt's own duration. An
+attempt whose round this machine cannot deal again (a scenario file it does not have) cannot be
+re-graded: `regrade_attempt` says why.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from trainer.drills import rebuild
+from trainer.drills import UnknownRound, deal_again_built, rebuild
 from trainer.errors import RequestError
 from trainer.grading import grade
 from trainer.library import Library, load_library
@@ -36,6 +37,18 @@ def scenario_of(record: AttemptRecord) -> Scenario | None:
     return None
 
 
+def round_of(record: AttemptRecord) -> tuple[Scenario | None, Procedure | None]:
+    """`scenario_of`, with its procedure: a dealt round's is the one its deal built, not built
+    again; (None, None) if this machine cannot deal the round."""
+    if record.seed is not None:
+        try:
+            return deal_again_built(str(record.seed))
+        except UnknownRound:
+            return None, None
+    scenario = scenario_of(record)
+    return scenario, None if scenario is None else build(scenario)
+
+
 Rounds = dict[tuple, tuple[Scenario | None, Procedure | None]]
 
 
@@ -47,8 +60,7 @@ def regrade_attempt(record: AttemptRecord, rounds: Rounds | None = None) -> tupl
     key = (record.seed, record.mode, record.item_id)
     found = None if rounds is None else rounds.get(key)
     if found is None:
-        scenario = scenario_of(record)
-        found = (scenario, None if scenario is None else build(scenario))
+        found = round_of(record)
         if rounds is not None:
             rounds[key] = found
     scenario, procedure = found

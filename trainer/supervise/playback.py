@@ -102,7 +102,7 @@ def frames(rnd: SupervisedRound) -> list[Frame]:
     """The round as it is watched: one frame after each of the dealer's actions, and the last
     with the round over."""
     clock = [0.0]
-    practice = PracticeRound(rnd.scenario, WHOLE, clock=lambda: clock[0])
+    practice = PracticeRound(rnd.scenario, WHOLE, clock=lambda: clock[0], procedure=rnd.procedure)
     table = practice.table_state()
     out: list[Frame] = []
     for n, p in enumerate(rnd.log):

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
-from trainer.drills import UnknownRound, deal_again, random_round
+from trainer.drills import UnknownRound, deal_again, random_round_built
 from trainer.grading import Finding, Result, correct_log, grade
 from trainer.procedure import build
 from trainer.procedure.model import Automation, Do, Expected, Performed, Procedure
@@ -94,25 +94,27 @@ def round_id(scenario_id: str, count: int, seed: int | str) -> str:
     return f"{ID_PREFIX}:{scenario_id}:{count}:{seed}"
 
 
-def setting(scenario: Scenario) -> Round:
-    """What the ops look at: the scenario, its procedure and its correct dealer."""
-    proc = build(scenario)
+def setting(scenario: Scenario, procedure: Procedure | None = None) -> Round:
+    """What the ops look at: the scenario, its procedure (built here unless the caller has it)
+    and its correct dealer."""
+    proc = procedure if procedure is not None else build(scenario)
     steps = [e for _, e in proc.for_trainee(WHOLE).actions()]
     return Round(scenario, proc, steps, correct_log(proc, WHOLE, 0.0))
 
 
 def supervise(scenario: Scenario, count: int | None = None, seed: int | str = 0,
-              pace: float = PACE) -> SupervisedRound:
+              pace: float = PACE, *, procedure: Procedure | None = None) -> SupervisedRound:
     """The round with its scripted faults and `count` more from the seed (by default none when
     the scenario scripts some, DEFAULT_FAULTS when it does not). ScenarioError for a [[fault]]
-    that cannot be; SuperviseError when the round has no room for the faults asked."""
+    that cannot be; SuperviseError when the round has no room for the faults asked.
+    `procedure`: the scenario's own, when the caller has it (it is not built again)."""
     if count is None:
         count = 0 if scenario.faults else DEFAULT_FAULTS
     if not 0 <= count <= MOST_FAULTS:
         raise SuperviseError(f"--faults {count}: a round takes 0 to {MOST_FAULTS} faults")
     if not (pace > 0 and math.isfinite(pace)):
         raise SuperviseError(f"a pace of {pace} seconds: the dealer needs a positive pace")
-    rnd = setting(scenario)
+    rnd = setting(scenario, procedure)
     chosen = scripted(rnd)
     used = _Used(rnd)
     for _, site in chosen:
@@ -138,7 +140,8 @@ def supervise(scenario: Scenario, count: int | None = None, seed: int | str = 0,
 def dealt(game: str, difficulty: int, seed: int | str, count: int | None = None,
           pace: float = PACE) -> SupervisedRound:
     """A dealt round (trainer.drills) with `count` faults; the same seed, the same round."""
-    return supervise(random_round(game, difficulty, seed), count, seed, pace)
+    scenario, procedure = random_round_built(game, difficulty, seed)
+    return supervise(scenario, count, seed, pace, procedure=procedure)
 
 
 def again(rid: str, find=None, pace: float = PACE) -> SupervisedRound:

@@ -128,7 +128,7 @@ class PracticePage(QWidget):
 
     def deal(self, seed: int | None = None, skill=None, game: str | None = None,
              confirm: bool = True) -> None:
-        from trainer import payout_drill, random_round
+        from trainer import payout_drill_built, random_round_built
 
         if confirm and not self.confirm_replace():
             return
@@ -140,26 +140,29 @@ class PracticePage(QWidget):
             seed = self.seed
         if mode is Mode.PAYOUT_DRILL and skill is None:  # a skill is drilled in a procedure round
             # from difficulty 3 the trainee finds the winners too; below, each is brought to the keypad
-            self._start(("deal", game, seed, skill), payout_drill(game, seed, difficulty=difficulty),
-                        mode, guided=difficulty <= 2)
+            # (each deal builds the round's procedure: the screen takes it, not building it again)
+            scenario, procedure = payout_drill_built(game, seed, difficulty=difficulty)
+            self._start(("deal", game, seed, skill), scenario, mode, guided=difficulty <= 2,
+                        procedure=procedure)
         else:
-            self._start(("deal", game, seed, skill), random_round(game, difficulty, seed, skill),
-                        Mode.PRACTICE)
+            scenario, procedure = random_round_built(game, difficulty, seed, skill)
+            self._start(("deal", game, seed, skill), scenario, Mode.PRACTICE, procedure=procedure)
 
     def start_scenario(self, scenario) -> None:
         if not self.confirm_replace():
             return
         self._start(("scenario", scenario), scenario, Mode.PRACTICE)
 
-    def _start(self, how: tuple, scenario, mode: Mode, *, guided: bool = True) -> None:
-        self.current = (how, scenario, mode, guided)
+    def _start(self, how: tuple, scenario, mode: Mode, *, guided: bool = True,
+               procedure=None) -> None:
+        self.current = (how, scenario, mode, guided, procedure)
         # the deal bar shows the round on the screen: one difficulty, wherever it is read
         self.game.setCurrentIndex(GAME_IDS.index(scenario.game))
         self.kind.setCurrentIndex([m for _, m in KINDS].index(
             Mode.PAYOUT_DRILL if mode is Mode.PAYOUT_DRILL else Mode.PRACTICE))
         self.difficulty.setValue(scenario.difficulty)
         self._round_over(False)
-        self.screen.start(scenario, mode, guided=guided)
+        self.screen.start(scenario, mode, guided=guided, procedure=procedure)
 
     def _round_over(self, over: bool) -> None:
         self.retry_button.setEnabled(over)
@@ -168,15 +171,15 @@ class PracticePage(QWidget):
     def retry(self) -> None:
         """The same round again: the same scenario, or the same deal (its seed)."""
         if self.current is not None and self.confirm_replace():
-            how, scenario, mode, guided = self.current
-            self._start(how, scenario, mode, guided=guided)
+            how, scenario, mode, guided, procedure = self.current
+            self._start(how, scenario, mode, guided=guided, procedure=procedure)
 
     def next_round(self) -> None:
         """After a scenario, the next scenario of its game (in the library's order, round to the
         first); after a dealt round, a new one."""
         if self.current is None or not self.confirm_replace():
             return
-        how, scenario, _, _ = self.current
+        how, scenario, *_ = self.current
         if how[0] != "scenario":
             self.deal(confirm=False)
             return

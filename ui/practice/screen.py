@@ -220,9 +220,11 @@ class PracticeScreen(QWidget):
     # --- starting ------------------------------------------------------------------------------
 
     def start(self, scenario: Scenario, mode: Mode = Mode.PRACTICE,
-              automation: Automation | None = None, guided: bool = True) -> None:
+              automation: Automation | None = None, guided: bool = True,
+              procedure=None) -> None:
         """Deal the round. In a payout drill `guided` brings each winner to the keypad in turn;
-        unguided (from difficulty 3), finding the winners is the trainee's work too."""
+        unguided (from difficulty 3), finding the winners is the trainee's work too.
+        `procedure`: the scenario's own, when the deal built it (it is not built again)."""
         from trainer import PracticeRound
         from trainer import get_game as get
 
@@ -231,7 +233,7 @@ class PracticeScreen(QWidget):
         self.guided = guided
         if mode is Mode.PAYOUT_DRILL:
             automation = Automation.PAYOUTS
-        self.round = PracticeRound(scenario, automation)
+        self.round = PracticeRound(scenario, automation, procedure=procedure)
         self.round.subscribe(self._round_changed)
         self.selected = None
         self.feedback.entries.clear()
