@@ -425,3 +425,31 @@ def test_a_key_that_is_no_name_is_still_named(key, field):
 def test_a_request_larger_than_the_cap_is_refused_by_name():
     done = settle_here(WAGER % ('"5"' + " " * 1_000_000))
     assert done.returncode == 2 and "larger than 1,000,000 characters" in done.stderr
+
+
+def test_an_amount_read_again_answers_as_it_did_the_first_time():
+    """`settle` keeps the cents of each amount text and the text of each number of cents it has
+    written (trainer.money `plain_amount`, `fmt`): each text, good or bad, read again after
+    the others, in another order, answers as it did the first time, and a float equal to a kept
+    number of cents is still refused."""
+    from trainer.money import fmt
+
+    amounts = ["5", "\u0665", "0.001", "5.", "1000000.00", "1000000.01", "2.5", "2.50", " 5",
+               "0", "00.05", "1" * 11, "3.35"]
+
+    def answer(amount: str) -> object:
+        request = copy.deepcopy(PH)
+        request["wagers"][0]["amount"] = amount
+        try:
+            return settle(request)
+        except RequestError as e:
+            return e.field, e.message
+
+    first = {a: answer(a) for a in amounts}
+    assert first["2.5"] == first["2.50"] != first["5"]
+    assert isinstance(first["0.001"], tuple) and isinstance(first["1000000.01"], tuple)
+    for a in reversed(amounts):
+        assert answer(a) == first[a], a
+    assert fmt(500) == "5.00" and fmt(-1) == "-0.01"
+    with pytest.raises(ValueError):
+        fmt(500.0)

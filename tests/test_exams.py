@@ -183,6 +183,39 @@ def test_a_form_is_checked_when_built_and_a_problem_names_the_item():
         new_form("F", [], time_limit_seconds=60, created_by="Ivy")
 
 
+def test_a_form_read_again_is_checked_as_the_first_time_and_shares_nothing():
+    """A form's scenarios, once read and played, are not read and played again for the same text
+    at the same place (trainer.exams.forms `_checked`): the form read again equals the first and
+    its scenarios equal a fresh read of their text; each form has its own, so a change to one
+    reaches no other; a text that fails fails each time, naming its own place, before and after
+    the good text it differs from was read."""
+    from trainer.scenario import parse
+
+    lib = load_library()
+    first = small_form(uid="f1")
+    again = small_form(uid="f1")
+    assert again == first and again.digest == first.digest
+    fresh = tuple(parse(it.text, f"items[{i}] ({it.scenario_id})") for i, it in enumerate(first.items))
+    assert again.scenarios == fresh == first.scenarios
+    assert all(a is not b for a, b in zip(again.scenarios, first.scenarios, strict=True))
+    again.scenarios[0].wagers.clear()
+    again.scenarios[0].title = "changed"
+    assert small_form(uid="f1").scenarios == fresh != again.scenarios
+    text = lib.by_id("pgd-sum-a-sixteen").text
+    broken = FormItem("pgd-sum-a-sixteen", text.replace('game = "pai-gow-dice"', 'game = "pai-gow-dicee"'))
+    for at in (1, 0, 1):  # the good text read at each place in turn, the broken one after it
+        good = [FormItem.of(lib.by_id("ph-first-shake"))] if at else []
+        new_form("F", [*good, FormItem("pgd-sum-a-sixteen", text)], time_limit_seconds=60,
+                 created_by="Ivy")
+        with pytest.raises(FormError, match=rf"^items\[{at}\] \(pgd-sum-a-sixteen\):\d+: .*dicee"):
+            new_form("F", [*good, broken], time_limit_seconds=60, created_by="Ivy")
+        with pytest.raises(FormError, match=rf"items\[{at}\] \(other\): the embedded scenario's id"):
+            new_form("F", [*good, FormItem("other", text)], time_limit_seconds=60, created_by="Ivy")
+    moved = new_form("F", [FormItem("pgd-sum-a-sixteen", text)], time_limit_seconds=60,
+                     created_by="Ivy")
+    assert moved.scenarios[0].path == "items[0] (pgd-sum-a-sixteen)"
+
+
 def test_a_scenario_read_from_a_file_is_embedded(tmp_path):
     text = (ROOT / "scenarios" / "pai-gow-dice" / "02-sum-b-eight.toml").read_text(encoding="utf-8")
     copy = tmp_path / "mine.toml"

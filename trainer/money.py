@@ -7,6 +7,7 @@ rounded down to the cent.
 import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from functools import lru_cache
 
 from trainer.errors import DataError, RequestError
 
@@ -66,9 +67,23 @@ def read_payout(text: str) -> tuple[int | None, str]:
     return int(cents), ""
 
 
+#: the most characters a plain amount has: seven digits, a point and two ("1000000.00")
+_PLAIN_LONGEST = 10
+
+
 def plain_amount(value: object) -> int | None:
     """The cents of a plain, valid amount string such as "5" or "2.50"; None for anything else."""
-    if type(value) is str and (plain := _PLAIN.fullmatch(value)):
+    if type(value) is str and len(value) <= _PLAIN_LONGEST:
+        return _plain_cents(value)
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _plain_cents(text: str) -> int | None:
+    """`plain_amount` of a text short enough to be one, kept: a round names a few amounts many
+    times. Kept by the exact text, and what is kept is a number (or None): nothing a request
+    sends changes what another is told, and no long text is held."""
+    if plain := _PLAIN.fullmatch(text):
         whole, part = plain.groups()
         cents = int(whole) * 100 + (int(part.ljust(2, "0")) if part else 0)
         if 0 < cents <= MAX_WAGER_CENTS:
@@ -76,8 +91,10 @@ def plain_amount(value: object) -> int | None:
     return None
 
 
+@lru_cache(maxsize=4096, typed=True)
 def fmt(cents: int) -> str:
-    """Cents as a dollar string with two decimals: 1500 -> "15.00"."""
+    """Cents as a dollar string with two decimals: 1500 -> "15.00". Kept by the exact number
+    (`typed`: an int, never a float equal to it): an answer writes a few amounts many times."""
     if cents < 0:
         return "-" + fmt(-cents)
     return f"{cents // 100}.{cents % 100:02d}"

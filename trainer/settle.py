@@ -49,17 +49,17 @@ def settle(request: object) -> dict:
             raise RequestError(where, "expected an object such as {\"dice\": [...]} or {\"no_roll\": ...}")
         if table.over:
             raise RequestError(where, "the round is already over; no throw may follow")
-        for j, td in enumerate(_list(raw.get("take_down", []), f"{where}.take_down")):
-            seat, bet = read_take_down(td, f"{where}.take_down[{j}]", game, bets)
-            if not table.take_down(seat, bet):
-                raise RequestError(f"{where}.take_down[{j}]",
-                                   f"no {bet} wager from seat {seat} is on the layout")
-        for wager in read_wagers(raw.get("wagers", []), f"{where}.wagers", game, bets):
-            if (refusal := table.offer(wager)) is not None:
-                refused.append(refusal)
-        refused += table.no_more_bets()
-        if "wagers" in raw or "take_down" in raw:
+        if "take_down" in raw or "wagers" in raw:  # most throws have neither
+            for j, td in enumerate(_list(raw.get("take_down", []), f"{where}.take_down")):
+                seat, bet = read_take_down(td, f"{where}.take_down[{j}]", game, bets)
+                if not table.take_down(seat, bet):
+                    raise RequestError(f"{where}.take_down[{j}]",
+                                       f"no {bet} wager from seat {seat} is on the layout")
+            for wager in read_wagers(raw.get("wagers", []), f"{where}.wagers", game, bets):
+                if (refusal := table.offer(wager)) is not None:
+                    refused.append(refusal)
             raw = {k: v for k, v in raw.items() if k not in THROW_EXTRAS}
+        refused += table.no_more_bets()
         throw = table.parse_throw(raw, where)
         reports.append(table.throw(throw).to_json())
 
@@ -102,11 +102,12 @@ WAGER_KEYS = frozenset(("seat", "bet", "amount"))
 
 def read_wagers(raw: object, where: str, game: Game, bets: Mapping) -> list[Wager]:
     wagers = []
+    seats = game.seats
     for i, item in enumerate(_list(raw, where)):
         # the common, well-formed wager: checked without building any message
         if type(item) is dict and item.keys() == WAGER_KEYS:
             seat, bet = item["seat"], item["bet"]
-            if (type(seat) is int and 1 <= seat <= game.seats and type(bet) is str and bet in bets
+            if (type(seat) is int and 1 <= seat <= seats and type(bet) is str and bet in bets
                     and (cents := plain_amount(item["amount"])) is not None):
                 wagers.append(Wager(seat, bet, cents))
                 continue

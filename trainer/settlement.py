@@ -112,13 +112,17 @@ class Step:
     with_previous: bool = False
 
     def to_json(self) -> dict:
-        out: dict = {"action": self.action.value}
-        if self.action is Do.COLLECT or self.action is Do.PAY:
+        action = self.action
+        out: dict = {"action": action._value_}  # its text, without the enum's `value` property
+        if action is _COLLECT or action is _PAY:
             out["lines"] = [line.to_json() for line in self.lines]
         out.update(self.detail)
         if self.cite:
             out["cite"] = self.cite
         return out
+
+
+_COLLECT, _PAY = Do.COLLECT, Do.PAY
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,11 +40,13 @@ from __future__ import annotations
 import copy
 import json
 import os
+import pickle
 import random
 import time
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -203,12 +205,9 @@ class ExamForm:
                                 f"{'round' if item.supervise else 'scenario'} is already in the form")
             seen.add(item.key)
             try:
-                s = item.scenario(i)
-                build(s)
+                s = _checked_scenario(i, item)
             except ScenarioError as e:
                 raise FormError(str(e)) from None
-            if s.id != item.scenario_id:
-                raise FormError(f"items[{i}] ({item.scenario_id}): the embedded scenario's id is {s.id!r}")
             scenarios.append(s)
             rounds.append(_dealt(i, s, item.supervise))
         put("items", items)
@@ -333,6 +332,37 @@ def _storable(name: str, text: str) -> None:
                         "hold") from None
     if (at := text.find("\x00")) >= 0:
         raise FormError(f"{name}: a NUL character at character {at + 1}, which no text may hold")
+
+
+#: the longest scenario text whose check is kept (`_checked`); a longer one is checked each time
+KEPT_CHARS = 64 * 1024
+
+
+def _checked_scenario(i: int, item: FormItem) -> Scenario:
+    """The scenario of the item at position `i`, read from its text and played through the rules
+    engine (ScenarioError or FormError naming the item when it cannot be). A text checked before
+    at this position is not read and played again (`_checked`)."""
+    if type(item.scenario_id) is str and type(item.text) is str and len(item.text) <= KEPT_CHARS:
+        return pickle.loads(_checked(item.scenario_id, item.text, i))
+    return pickle.loads(_check(item.scenario_id, item.text, i))
+
+
+def _check(scenario_id: str, text: str, i: int) -> bytes:
+    """The scenario of an item's text, checked: read, its id the item's, and played through the
+    rules engine; as pickled bytes, from which each form makes its own scenario."""
+    s = FormItem(scenario_id, text).scenario(i)
+    build(s)
+    if s.id != scenario_id:
+        raise FormError(f"items[{i}] ({scenario_id}): the embedded scenario's id is {s.id!r}")
+    return pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+#: `_check` of an item, kept by its exact id, text and position (plain `str`s, compared whole): a
+#: form is read again and again (listed, opened, its sittings issued and certified) and its text
+#: does not change, while reading and playing its scenarios is most of its check. What is kept is
+#: bytes, which nothing changes, from which each form unpickles its own scenario; a text that
+#: fails is not kept, and is checked again each time.
+_checked = lru_cache(maxsize=128)(_check)
 
 
 def _check_supervised(name: str, spec: Supervised | None) -> None:

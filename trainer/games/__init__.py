@@ -32,6 +32,12 @@ def get(game_id: object, where: str = "game") -> Game:
     """The game with this id, or a RequestError naming the choices."""
     if game_id not in GAME_IDS:
         raise RequestError(where, f"unknown game {game_id!r}; expected one of {', '.join(GAME_IDS)}")
+    return _loaded(game_id)
+
+
+@cache
+def _loaded(game_id: str) -> Game:
+    """A game's descriptor, its module imported the first time (an id of GAME_IDS only)."""
     module, name = MODULES[game_id]
     return getattr(import_module(module), name)
 

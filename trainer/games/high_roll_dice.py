@@ -66,6 +66,15 @@ def like_kind_key(bet: str) -> str:
     return bet.removeprefix("like-kind-")
 
 
+def first_roll_pays(face: int, count: int) -> dict[str, str]:
+    """The bets a first roll of `count` dice showing `face` pays, each with the line of its
+    paytable entry it is paid on: the face's Pip Street, the Like Kind circle of the count
+    ("none": no match) and the Millionaire Row of the count. Every other bet loses."""
+    key, n = FACE_KEY[face], str(count)
+    circle = "none" if count == 1 else n
+    return {f"pip-{key}": key, f"like-kind-{circle}": circle, f"millionaire-{n}": n}
+
+
 def call(face: int, count: int) -> str:
     if count == 1:
         return "No match, ace high"
@@ -195,6 +204,7 @@ class Table:
     judged: bool = False
     face: int = 0
     count: int = 0
+    pays: dict[str, str] = field(default_factory=dict)  # the first roll's winners (first_roll_pays)
     held: dict[tuple[int, str], int] = field(default_factory=dict)  # Like Kind awaiting the extra roll
     extra_roll: bool = False  # the next valid throw is the extra roll
     over: bool = False
@@ -249,6 +259,7 @@ class Table:
         if self.extra_roll:
             return self._extra_roll(throw.dice)
         self.face, self.count = winning_face(throw.dice)
+        self.pays = first_roll_pays(self.face, self.count)
         result: ThrowResult = {"dice": list(throw.dice), "face": FACE_KEY[self.face], "count": self.count}
         steps = self._settle_ten() if self.v.extras else self._settle_six()
         self.wagers.clear()
@@ -260,14 +271,6 @@ class Table:
         return pay_or_collect(Wager(seat, bet, self.wagers[(seat, bet)]), key,
                               self.catalogue[bet].cite, paytable(self.v.id)[entry])
 
-    def _first_roll_key(self, bet: str) -> str | None:
-        if bet.startswith("pip-"):
-            return FACE_KEY[self.face] if bet == f"pip-{FACE_KEY[self.face]}" else None
-        if bet.startswith("millionaire-"):
-            return bet[12:] if bet[12:] == str(self.count) else None
-        k = like_kind_key(bet)
-        return k if k == ("none" if self.count == 1 else str(self.count)) else None
-
     def _settle_group(self, seat: int, prefix: str, entry: str, section: str,
                       buyer: bool = False) -> list[Step]:
         mine = [b for (s, b) in self.wagers if s == seat and b.startswith(prefix)]
@@ -276,7 +279,7 @@ class Table:
         losers: list[Line] = []
         winners: list[Line] = []
         for bet in mine:
-            key = self._first_roll_key(bet)
+            key = self.pays.get(bet)
             if buyer and key is None and int(like_kind_key(bet)) > self.count:
                 self.held[(seat, bet)] = self.wagers[(seat, bet)]
                 continue
@@ -309,9 +312,10 @@ class Table:
         winners: list[Line] = []
         entries = paytable(self.v.id)
         pip_street, like_kind = entries["pip-street"], entries["like-kind"]
+        pays, catalogue = self.pays, self.catalogue
         for (seat, bet), amount in sorted(self.wagers.items()):  # one wager a (seat, bet)
-            key = self._first_roll_key(bet)
-            line = pay_or_collect(Wager(seat, bet, amount), key, self.catalogue[bet].cite,
+            key = pays.get(bet)
+            line = pay_or_collect(Wager(seat, bet, amount), key, catalogue[bet].cite,
                                   pip_street if bet.startswith("pip-") else like_kind)
             (winners if key else losers).append(line)
         return settle_together(losers, winners, cite("675a.6(i)"))
