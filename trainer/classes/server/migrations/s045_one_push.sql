@@ -7,8 +7,11 @@
 -- refusals, messages, locks and rights; push_attempts stays s043's, over it, since s039's
 -- claim_trainee_uid calls push_attempts_charged itself (a claim proves its id with a salt the row
 -- it pushes does not carry). The three inner layers are dropped: nothing else calls them.
+-- Both plan each statement once per connection (plan_cache_mode), not again at each of its first
+-- five pushes: every statement reads the batch, which tells the planner nothing (a jsonb list's
+-- rows are guessed as 100 whatever it holds), so each of those plans was the same plan made again.
 CREATE OR REPLACE FUNCTION push_attempts_charged(batch jsonb) RETURNS integer
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     added integer;
     added_uids text[];
@@ -200,3 +203,4 @@ END $$;
 DROP FUNCTION push_attempts_bounded(jsonb);
 DROP FUNCTION push_attempts_served(jsonb);
 DROP FUNCTION push_attempts_checked(jsonb);
+ALTER FUNCTION push_attempts(jsonb) SET plan_cache_mode = force_generic_plan;
