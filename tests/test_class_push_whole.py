@@ -1,6 +1,7 @@
-"""A workstation's push (push_attempts) as one function (migration s045) does what the chain of
-before it did (s010's push and the layers s018, s021, s023 and s043 wrapped around it), on a real
-PostgreSQL.
+"""A workstation's push (push_attempts) does what the chain of before s045 did (s010's push and
+the layers s018, s021, s023 and s043 wrapped around it, each a function of its own), now that
+s045 made the four inner layers one function, `push_attempts_charged`, under s043's
+push_attempts, and planned each statement once per connection; on a real PostgreSQL.
 
 The same steps run in two classes, one migrated only up to s044 (the chain) and today's: pushes
 by the shared workstation login, two enrolled workstations, a trainee's own login and the
