@@ -1048,7 +1048,9 @@ def s045_one_push(conn: psycopg.Connection) -> None:
     `push_attempts` stays s043's over it, as s039's `claim_trainee_uid` calls
     `push_attempts_charged` itself. Both plan each statement once per connection
     (plan_cache_mode), where each of a connection's first five pushes planned it again, to the
-    same plan. tests/benchmarks/class_push.py measures the server's CPU per push: a new
-    connection's first push (which compiles and plans it all) 4% less, its second 26% less, a
-    later one 41% less (3 attempts a batch)."""
+    same plan; and s018's `workstation_caller`, asked twice a push, is PL/pgSQL, its statement
+    planned once per connection, where as SQL it was planned again at each call.
+    tests/benchmarks/class_push.py measures the server's CPU per push: a new connection's first
+    push (which compiles and plans it all) 5% less, its second 35% less, a later one 43% less
+    (3 attempts a batch)."""
     _run(conn, frozen_sql("s045_one_push"))

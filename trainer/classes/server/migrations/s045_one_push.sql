@@ -204,3 +204,15 @@ DROP FUNCTION push_attempts_bounded(jsonb);
 DROP FUNCTION push_attempts_served(jsonb);
 DROP FUNCTION push_attempts_checked(jsonb);
 ALTER FUNCTION push_attempts(jsonb) SET plan_cache_mode = force_generic_plan;
+-- s018's workstation_caller, which each push asks twice (and each exam call and supervised push
+-- once), in PL/pgSQL: the same answer, its statement planned once per connection, where as SQL
+-- (SECURITY DEFINER, never inlined) it was parsed and planned again at every call
+CREATE OR REPLACE FUNCTION workstation_caller() RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    RETURN pg_has_role(session_user, 'class_workstation', 'MEMBER')
+       AND NOT pg_has_role(session_user, 'class_trainee', 'MEMBER')
+       AND NOT pg_has_role(session_user, 'class_instructor', 'MEMBER')
+       AND NOT pg_has_role(session_user, 'class_supervisor', 'MEMBER')
+       AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = session_user);
+END $$;
