@@ -2,7 +2,7 @@
 before s045 (the chain of s010's push and the four layers wrapped around it since, each its own
 PL/pgSQL function, each statement planned again at each of a connection's first five pushes) and
 in today's (s045: the four inner layers one function, under s043's push_attempts; each statement
-planned once per connection).
+of both, and workstation_caller's, planned once per connection).
 
 Run: `.venv/bin/python tests/benchmarks/class_push.py [--attempts 3] [--rounds 20]`.
 
