@@ -92,6 +92,7 @@ f3f043a5e81faf364f9587380bfa41899336e502d6560ec5756268121fcd0216  s040_no_exam_o
 db062bde79eb445866bc932b36af05450b264814474654f6e0e6673d504b23c6  s041_supervised_bounds
 c3260caf5f830928be8fa29a4061b1981d0162c03a3f9be471ec15d0092ed6e4  s043_pushes_proven
 8479a67cf71fce3cff160b6143237e6728ca9e781ecda8b57d255b19d0e96680  s044_supervised_claims_held
+d30fb2e709a8020334e6ce4bfbf52493ae9ee67bb17a09b21c59fbd50841eca1  s045_one_push
 """.strip().splitlines())
 
 
@@ -241,7 +242,8 @@ def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, u
     """The shared columns (trainer.progress.columns) are what a workstation pushes: each is a
     column of the server's table, read from the batch and written by push_attempts. A shared
     column added with no migration giving it to the server fails here. Since s018 the rows are
-    written by s010's push, `push_attempts_checked`, which push_attempts calls first."""
+    written by s010's push, under push_attempts; since s045 it is part of `push_attempts_charged`,
+    which push_attempts calls."""
     queue = Queue(progress_file(tmp_path / "ws.sqlite", {"Ana": 3}))  # attempt 0 has a finding
     try:
         _, batch = queue.batch("a class", 10)
@@ -251,7 +253,7 @@ def test_every_column_a_workstation_pushes_is_a_column_of_the_server(tmp_path, u
     pushed = {"batch->'trainees'": set(batch["trainees"][0]), "batch->'attempts'": set(attempt),
               "a.findings": set(attempt["findings"][0])}
     with unchanged_class.admin() as conn:
-        body = conn.execute("SELECT pg_get_functiondef('push_attempts_checked'::regproc)").fetchone()[0]
+        body = conn.execute("SELECT pg_get_functiondef('push_attempts_charged'::regproc)").fetchone()[0]
         for table in (*ATTEMPT_TABLES, EXAM_SITTINGS):
             columns = [r[0] for r in conn.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "
