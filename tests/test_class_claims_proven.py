@@ -27,7 +27,8 @@ from psycopg.types.json import Jsonb
 
 from tests.support.class_server import attempt, progress_file, push_all
 from tests.support.command import run_here
-from tests.test_class_identity import names_of, squat, uid_of
+from tests.support.progress import trainee_uid
+from tests.test_class_identity import names_of, squat
 from tests.test_class_supervised import T, send, supervise
 from trainer.classes import ClassServerError
 from trainer.classes.server.logins import class_login, committed_uid, enrol_workstation
@@ -76,7 +77,7 @@ def test_a_classmates_new_id_read_from_a_shared_file_is_no_use_to_tom(tmp_path, 
     instructor, not registered; Table 2's push of Bo then goes in, under his name, and the
     instructor settles Tom's claim rejected."""
     table_2 = progress_file(tmp_path / "table-2.db", {"Bo Chen": 1})
-    bo = uid_of(table_2, "Bo Chen")
+    bo = trainee_uid(table_2, "Bo Chen")
     made = made_of(table_2, "Bo Chen")
     assert claim(stage["tom address"], bo, made) == "kept"
     assert claim(stage["tom address"], bo, made, secrets.token_hex(16)) == "kept"
@@ -102,7 +103,7 @@ def test_her_profile_made_before_her_login_is_no_use_to_tom_and_hers_once_settle
     hers, and then her claim registers it and her login sends her results under it, while Tom's
     login cannot."""
     table_1 = progress_file(tmp_path / "table-1.db", {"Ana Ruiz": 1})
-    hers = uid_of(table_1, "Ana Ruiz")
+    hers = trainee_uid(table_1, "Ana Ruiz")
     made = made_of(table_1, "Ana Ruiz")
     assert claim(stage["tom address"], hers, made) == "kept"
     ledger = ClassLedger(stage["table 1 address"])
@@ -155,7 +156,7 @@ def test_a_refusal_never_names_another_login_as_the_owner_of_a_row_s_id(tmp_path
     superuser stands in for that). Table 2's push of Bo under it is refused without naming Tom;
     a push of Ana's own row from a workstation still says she sends her own."""
     table_2 = progress_file(tmp_path / "table-2.db", {"Bo Chen": 1})
-    bo = uid_of(table_2, "Bo Chen")
+    bo = trainee_uid(table_2, "Bo Chen")
     with klass.admin() as admin:
         admin.execute("SELECT push_attempts(%s)", (Jsonb({"trainees": [dict(
             name="Tom Reyes", created=time.time() - 60, archived=0, archived_at=None, instructor=0,
@@ -194,7 +195,7 @@ def test_tom_pushing_his_own_name_under_bos_unsent_id_takes_nothing(tmp_path, kl
     name, and his workstation is never told Tom's name. (Before s043 Tom's push was taken, and
     Table 2's was refused "Tom Reyes has a login of their own".)"""
     table_2 = progress_file(tmp_path / "table-2.db", {"Bo Chen": 2})
-    bo = uid_of(table_2, "Bo Chen")
+    bo = trainee_uid(table_2, "Bo Chen")
     for salt in (None, secrets.token_hex(16)):
         said = own_push(stage["tom address"], "Tom Reyes", bo, salt)
         assert said.startswith(f"refused: refused trainee {bo}: the class does not hold this trainee id "
@@ -253,7 +254,7 @@ def test_the_list_says_what_the_server_knows_of_a_kept_claim_her_push_registered
     assert exported() == [hers]
     # Tom's claim of Bo's unsent id, kept, disputes it once Table 2 sends Bo: the exports leave it out
     table_2 = progress_file(tmp_path / "table-2.db", {"Bo Chen": 1})
-    bo = uid_of(table_2, "Bo Chen")
+    bo = trainee_uid(table_2, "Bo Chen")
     assert claim(stage["tom address"], bo, made_of(table_2, "Bo Chen")) == "kept"
     assert push_all(table_2, klass, address=stage["table 2 address"]) == 1
     toms = [line for line in listed(klass).splitlines() if line.startswith(bo)]

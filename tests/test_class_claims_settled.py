@@ -23,7 +23,8 @@ from tests.support.class_server import T0, progress_file, push_all
 from tests.support.command import run_here
 from tests.support.export_memory import exported, peak, pushed_findings
 from tests.support.live_class import WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
-from tests.test_class_identity import an_attempt, squat, uid_of
+from tests.support.progress import trainee_uid
+from tests.test_class_identity import an_attempt, squat
 from tests.test_class_supervised import send, supervise
 from trainer.classes.server.logins import class_login, enrol_workstation
 from trainer.classes.workstation import results
@@ -47,7 +48,7 @@ def claimed(tmp_path, klass):
         table_4 = enrol_workstation(instructor, "Table 4", "table-4-password")
     table_1 = progress_file(tmp_path / "table-1.db", {"Ana Ruiz": 1})
     bo_file = progress_file(tmp_path / "table-4.db", {"Bo Chen": 2})
-    hers = uid_of(table_1, "Ana Ruiz")
+    hers = trainee_uid(table_1, "Ana Ruiz")
     table_4_address = klass.address(table_4, "table-4-password")
     assert squat(table_4_address, "Bo Chen", hers,
                  (an_attempt(bo_file, "Bo Chen", "b" * 32) | {"trainee_uid": hers},)) == "pushed"
