@@ -142,6 +142,18 @@ def test_the_engine_is_found_off_the_windows_thread_the_item_saying_it_looks(
     window.close()
 
 
+def test_nothing_is_given_to_the_engine_once_the_app_has_ended_it(qtbot, slow_engine):
+    """At the app's end the engine goes with its thread: a call asked for after that is not
+    said (it raised on the deleted engine), and the reason is the app's end."""
+    import ui.speech.engine as engine
+
+    slow_engine.set()
+    assert engine.wait(20) is None and engine.speak("coming out")
+    engine.end()
+    assert not engine.speak("coming out")
+    assert engine.problem() == engine.ENDED
+
+
 def test_an_engine_that_does_not_start_turns_the_item_off_once_looked_for(qtbot, slow_engine):
     """The menu opened (nothing remembered): the item looks, then is off with the engine's
     reason; a call asked for meanwhile is dropped, not kept for later."""

@@ -21,8 +21,9 @@ same: a 10 ms timer there waited 1.06 s):
 - the words reach the engine as queued calls of its `say` slot, and its `errorOccurred` comes
   back to `_Answers` the same way (the engine stopped in the middle of the session);
 - at the app's end (aboutToQuit, or the interpreter's exit) the thread is asked to end and
-  waited for: while an engine is being set that is the rest of it, never a hang; the engine is
-  deleted on its own thread as it ends.
+  waited for: while an engine is being set that is the rest of it (at most ENDING seconds, then
+  the thread is stopped); the engine is deleted on its own thread as it ends, and nothing is
+  given to it after.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ SILENT = ("mock",)
 LOOKING = "looking for a speech engine…"
 #: the most seconds the app's end waits for an engine being set
 ENDING = 10
+ENDED = "The app is ending: the speech engine is stopped."
 NONE = "No speech engine is installed on this computer (on Linux: speech-dispatcher)."
 
 
@@ -243,7 +245,10 @@ def end() -> None:
     """The engine threads asked to end and waited for (the app's end): the rest of an engine's
     setting where one is under way (a second or two). One that has not ended in ENDING seconds
     (an engine that never answers) is stopped, since Qt aborts the whole app where a thread is
-    still running when the interpreter deletes it."""
+    still running when the interpreter deletes it. The stickman says nothing after: its engine
+    goes with its thread."""
+    if _threads:
+        _found.speaker, _found.looking, _found.why = None, False, ENDED
     while _threads:
         thread, _tts, _settler = _threads.pop()
         thread.quit()

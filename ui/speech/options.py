@@ -122,7 +122,7 @@ class SpeechOptions:
         action.blockSignals(False)
 
     def voice_lost(self, why: str) -> None:
-        """The speech engine stopped in the middle of the session (ui.speech.voice): the item off
+        """The speech engine stopped in the middle of the session (ui.speech.engine): the item off
         and unticked, saying why; the setting stays as the trainee chose it, for the next start."""
         self.voice.blockSignals(True)
         self.voice.setEnabled(False)
