@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.screens import window_for
+from tests.support.screens import on_class_tab, window_for
 from trainer.progress import Store
 from trainer.progress.demo import seed_demo
 
@@ -198,8 +198,7 @@ def test_a_trainee_with_no_attempts_is_not_listed_as_needing_help(qtbot, demo):
     store.add_trainee("Nova Reyes")  # no attempt yet
     tid = store.add_trainee("Lee", instructor=True, passphrase="correct horse")
     w, _ = window_for(qtbot, store, store.trainee(tid))
-    page = w.show_screen("progress")
-    page.tabs.setCurrentIndex(1)
+    page = on_class_tab(w)
     text = page.klass.side.toPlainText()
     help_part = text.split("Hardest items")[0]
     assert "Not started yet: Nova Reyes" in help_part
@@ -380,8 +379,7 @@ def class_view(qtbot, store, size=(1280, 800)):
     tid = lee.id if lee else store.add_trainee("Lee", instructor=True, passphrase="correct horse")
     w, _ = window_for(qtbot, store, store.trainee(tid))
     w.resize(*size)
-    page = w.show_screen("progress")
-    page.tabs.setCurrentIndex(1)
+    page = on_class_tab(w)
     QApplication.processEvents()
     return w, page.klass
 

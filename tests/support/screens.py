@@ -144,6 +144,16 @@ def window_for(qtbot, store, trainee):
     return w, services
 
 
+def on_class_tab(window):
+    """An instructor's Progress screen shown on its Class tab (the page returned). The tab is
+    chosen before the screen shows: the Class tab is the same either way, and My progress's
+    charts, which no Class tab test looks at, are never made (ui.progress.charts.Chart)."""
+    page = window.page("progress")
+    page.tabs.setCurrentIndex(1)
+    window.show_screen("progress")
+    return page
+
+
 def answer_with(button_text: str, seen_as=lambda box: box.text()):
     """Click a button of the message box that will be open in a moment; what it showed (its text,
     or what `seen_as` reads of it) is in the list returned."""

@@ -64,7 +64,7 @@ FACE = {
     **names_from("trainer.classes.workstation.push", "refused_line",  # "1 result refused by ...: why"
                  "pauses"),  # the pauses before each try again: doubling, capped, jittered
     # "Ana (trainee id 1a2b3c4d…)": one of two trainees of a name, as the Class tab shows her
-    **names_from("trainer.classes.workstation.classview", "told_apart",
+    **names_from("trainer.classes.workstation.names", "told_apart",
                  "DISPUTED"),  # the mark after a name while a login claims one of its ids
     # "Trainee id … settled the claimant's …": what settling a claimed id did (settle-claim's line)
     **names_from("trainer.classes.server.people", "settled_line"),

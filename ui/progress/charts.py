@@ -100,21 +100,22 @@ class MenuOnAsk(pg.ViewBox):
 
 class Chart(QWidget):
     """A titled pyqtgraph plot over days, with a line of notes under it (what the marks mean, or
-    why there is nothing to show yet)."""
+    why there is nothing to show yet).
+
+    The plot is made when the chart is first shown, or first read (`plot`, `axis`): a Progress
+    screen made and never shown on its first tab (a picture of the Class tab) makes none (about
+    8 ms of CPU each, and as much to delete). The notes are written at once; what is drawn on
+    the plot before it is made (`on_plot`) waits, in order, and is drawn when it is."""
 
     def __init__(self, title: str, left: str, dark: bool = False):
         super().__init__()
         self.dark = dark
         self.title = title
+        self.left = left
+        self._plot = None
+        self._waiting: list = []  # what was drawn on the plot before it was made, in order
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.axis = DayAxis()
-        self.plot = pg.PlotWidget(axisItems={"bottom": self.axis}, viewBox=MenuOnAsk())
-        self.plot.setTitle(title, size="12pt")
-        self.plot.setLabel("left", left)
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
         # the key to the lines, under the chart: inside it, a legend covered some of them
         self.legend = QLabel("")
         self.legend.setWordWrap(True)
@@ -123,48 +124,103 @@ class Chart(QWidget):
         self.empty = QLabel("")
         self.empty.setObjectName("subtitle")
         self.empty.setWordWrap(True)
-        layout.addWidget(self.plot)
         layout.addWidget(self.legend)
         layout.addWidget(self.empty)
 
+    @property
+    def plot(self):
+        """The pyqtgraph plot, made now if it is not yet, with what was drawn on it before."""
+        if self._plot is None:
+            self._make()
+        return self._plot
+
+    @property
+    def axis(self) -> DayAxis:
+        """The plot's date axis (the plot made now if it is not yet)."""
+        return self.plot.getAxis("bottom")
+
+    def showEvent(self, event) -> None:
+        if self._plot is None:
+            self._make()
+        super().showEvent(event)
+
+    def _make(self) -> None:
+        configure(self.dark)
+        plot = pg.PlotWidget(axisItems={"bottom": DayAxis()}, viewBox=MenuOnAsk())
+        plot.setTitle(self.title, size="12pt")
+        plot.setLabel("left", self.left)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        self._plot = plot
+        self.layout().insertWidget(0, plot)
+        if self.isVisible():  # shown now, and laid out before the first frame is painted
+            plot.show()
+            self.layout().activate()
+        waiting, self._waiting = self._waiting, []
+        for how in waiting:
+            how(plot)
+
+    def on_plot(self, how) -> None:
+        """`how(plot)`: now if the plot is made, else when it is."""
+        if self._plot is None:
+            self._waiting.append(how)
+        else:
+            how(self._plot)
+
     def set_dark(self, dark: bool) -> None:
         """The chart's ground, axes and title in the other theme's colours (its lines are drawn
-        again by whoever draws them)."""
+        again by whoever draws them); a chart not made yet is made in them."""
         self.dark = dark
-        self.plot.setBackground(GROUND[dark])
+        if self._plot is None:
+            return
+        self._plot.setBackground(GROUND[dark])
         for side in ("left", "bottom"):
-            axis = self.plot.getAxis(side)
+            axis = self._plot.getAxis(side)
             axis.setPen(INK[dark])
             axis.setTextPen(INK[dark])
-        self.plot.setTitle(self.title, size="12pt", color=INK[dark])
+        self._plot.setTitle(self.title, size="12pt", color=INK[dark])
+
+    def set_title(self, title: str) -> None:
+        self.title = title
+        ink = INK[self.dark]
+        self.on_plot(lambda plot: plot.setTitle(title, size="12pt", color=ink))
 
     def start(self, report) -> None:
         """Clear the chart and set its days: the report's range and offset, by day or by week."""
-        self.plot.clear()
         self.entries = []
         self.legend.setText("")
         self.legend.setVisible(False)
-        self.axis.offset = report.utc_offset
-        self.plot.setLabel("bottom", "day" if report.bin_days == 1 else "week (Monday to Sunday)")
         lo, hi = report.x_range
-        if hi > lo:
-            self.plot.setXRange(lo, hi, padding=0.02)
+
+        def days(plot) -> None:
+            plot.clear()
+            plot.getAxis("bottom").offset = report.utc_offset
+            plot.setLabel("bottom", "day" if report.bin_days == 1 else "week (Monday to Sunday)")
+            if hi > lo:
+                plot.setXRange(lo, hi, padding=0.02)
+
+        self.on_plot(days)
 
     def colour(self, n: int, key: str | None = None) -> str:
         named = (GAME_COLOURS_DARK if self.dark else GAME_COLOURS).get(key or "")
         return named or (PALETTE_DARK if self.dark else PALETTE)[n % len(PALETTE)]
 
     def raw_and_smooth(self, x: list[float], raw: list[float], smooth: list[float], colour: str,
-                       name: str | None) -> tuple:
-        """Faint raw points and the smoothed line over them: (scatter, line)."""
-        faint = pg.mkColor(colour)
-        faint.setAlpha(RAW_ALPHA)
-        scatter = pg.ScatterPlotItem(x=x, y=raw, size=7, pen=None, brush=faint)
-        scatter.setZValue(0)
-        self.plot.addItem(scatter)
-        line = self.plot.plot(x, smooth, pen=pg.mkPen(colour, width=2.5), name=name,
-                              symbol="o" if len(x) == 1 else None, symbolSize=6, symbolBrush=colour)
-        line.setZValue(1)
+                       name: str | None) -> None:
+        """Faint raw points and the smoothed line over them."""
+
+        def lines(plot) -> None:
+            faint = pg.mkColor(colour)
+            faint.setAlpha(RAW_ALPHA)
+            scatter = pg.ScatterPlotItem(x=x, y=raw, size=7, pen=None, brush=faint)
+            scatter.setZValue(0)
+            plot.addItem(scatter)
+            line = plot.plot(x, smooth, pen=pg.mkPen(colour, width=2.5), name=name,
+                             symbol="o" if len(x) == 1 else None, symbolSize=6, symbolBrush=colour)
+            line.setZValue(1)
+
+        self.on_plot(lines)
         if name:
             self.entries.append((colour, name))
             self.legend.setText(" &nbsp; ".join(
@@ -172,7 +228,12 @@ class Chart(QWidget):
                 f'{html.escape(n).replace(" ", "&nbsp;")}'
                 for c, n in self.entries))
             self.legend.setVisible(True)
-        return scatter, line
+
+
+def draw_nothing(chart: Chart, text: str) -> None:
+    """No lines: the chart cleared, and why there is nothing to show."""
+    chart.on_plot(lambda plot: plot.clear())
+    chart.empty.setText(text)
 
 
 def binning_note(report) -> str:
@@ -198,9 +259,8 @@ def draw_accuracy(chart: Chart, report, by: str, game: str | None = None) -> Non
     if by == "game":
         game = chosen_game(report, game)
         shown = [s for s in series if s.key == game]
-    chart.title = (f"Accuracy over time — {GAME_NAMES.get(game, game)}" if by == "game" and game
-                   else "Accuracy over time")
-    chart.plot.setTitle(chart.title, size="12pt", color=INK[chart.dark])
+    chart.set_title(f"Accuracy over time — {GAME_NAMES.get(game, game)}" if by == "game" and game
+                    else "Accuracy over time")
     if by == "skill" and len(series) > MOST_SKILLS:
         shown = sorted(series, key=lambda s: -sum(s.exercises))[:MOST_SKILLS]
         shown.sort(key=lambda s: s.key)
@@ -208,7 +268,7 @@ def draw_accuracy(chart: Chart, report, by: str, game: str | None = None) -> Non
         name = GAME_NAMES.get(s.key, s.key) if by == "game" else SKILL_TITLES.get(Skill(s.key), s.key)
         chart.raw_and_smooth(s.x, [100 * v for v in s.raw], [100 * v for v in s.smooth],
                              chart.colour(n, s.key if by == "game" else None), name)
-    chart.plot.setYRange(0, 100, padding=0.05)
+    chart.on_plot(lambda plot: plot.setYRange(0, 100, padding=0.05))
     if not series:
         chart.empty.setText("No graded attempts yet.")
         return
@@ -233,9 +293,13 @@ def draw_speed(chart: Chart, report) -> None:
     chart.raw_and_smooth([p.started for p in pts], [p.ratio for p in pts], list(report.payout_smooth),
                          colour, "median of the last 5")
     red = "#ef6b73" if chart.dark else "#b3262e"
-    chart.plot.addLine(y=1.0, pen=pg.mkPen(red, width=2, style=Qt.PenStyle.DashLine))
     lo, hi = report.x_range
-    chart.plot.setXRange(min(lo, pts[0].started), hi, padding=0.02)
+
+    def target(plot) -> None:
+        plot.addLine(y=1.0, pen=pg.mkPen(red, width=2, style=Qt.PenStyle.DashLine))
+        plot.setXRange(min(lo, pts[0].started), hi, padding=0.02)
+
+    chart.on_plot(target)
     chart.empty.setText("Dots: each drill; line: the median of the last 5; dashed: on target."
                         if len(pts) > 1 else "One payout drill so far: the line grows as you drill.")
 
@@ -249,15 +313,17 @@ def draw_attempts(chart: Chart, report) -> None:
     width = report.bin_days * DAY
     green, gold = ("#3ec483", "#e0bc3c") if chart.dark else ("#0b7a4b", "#c9a227")
     xs = [b.x for b in bins]
-    chart.plot.addItem(pg.BarGraphItem(x=xs, height=[b.attempts for b in bins], width=width * 0.7,
-                                       brush=green, pen=None))
-    chart.plot.addItem(pg.BarGraphItem(x=xs, height=[b.passed for b in bins], width=width * 0.35,
-                                       brush=gold, pen=None))
     top = max(b.attempts for b in bins)
     major = max(1, math.ceil(top / 5))
-    chart.plot.getAxis("left").setTickSpacing(major, major)  # whole attempts only
-    chart.plot.setYRange(0, top, padding=0.05)
-    per = "day" if report.bin_days == 1 else "week"
-    chart.title = f"Attempts per {per}"
-    chart.plot.setTitle(chart.title, size="12pt", color=INK[chart.dark])
+
+    def bars(plot) -> None:
+        plot.addItem(pg.BarGraphItem(x=xs, height=[b.attempts for b in bins], width=width * 0.7,
+                                     brush=green, pen=None))
+        plot.addItem(pg.BarGraphItem(x=xs, height=[b.passed for b in bins], width=width * 0.35,
+                                     brush=gold, pen=None))
+        plot.getAxis("left").setTickSpacing(major, major)  # whole attempts only
+        plot.setYRange(0, top, padding=0.05)
+
+    chart.on_plot(bars)
+    chart.set_title(f"Attempts per {'day' if report.bin_days == 1 else 'week'}")
     chart.empty.setText(f"Green: attempts; gold: passed.{binning_note(report)}")

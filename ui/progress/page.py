@@ -17,7 +17,7 @@ from ui.classroom.view import (
     ClassView,
     item_name,
 )
-from ui.progress.charts import Chart, configure, draw_accuracy, draw_attempts, draw_speed
+from ui.progress.charts import Chart, configure, draw_accuracy, draw_attempts, draw_nothing, draw_speed
 from ui.qt import (
     QComboBox,
     QGridLayout,
@@ -199,8 +199,7 @@ class ProgressPage(QWidget):
         self.supervising.show_rates(None)
         self.call_speed.setText("")
         for chart in (self.accuracy, self.speed, self.days):
-            chart.plot.clear()
-            chart.empty.setText(text)
+            draw_nothing(chart, text)
 
     def _accuracy(self, report) -> None:
         from trainer import GAME_IDS, GAME_NAMES

@@ -311,7 +311,13 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
         if screen in ("progress", "class", "class-live", "exam", "exam-result"):
             services = demo_services(instructor=screen in ("class", "class-live", "exam-result"),
                                      session=screen == "class-live")
-    window = MainWindow(services, settings=throwaway_settings())
+    settings = throwaway_settings()
+    # the window opens on the screen of the picture, as it opens on the last screen shown: the
+    # Practice screen is made only for a picture of it
+    settings.setValue("window/screen", first_screen(screen))
+    window = MainWindow(services, settings=settings)
+    if screen in ("class", "class-live"):  # on the Class tab before it shows: My progress's
+        window.pages["progress"].tabs.setCurrentIndex(1)  # charts are never made
     window.resize(*size)
     window.show()  # shown first: a dialog the screen opens stands where it would in use
     from ui.practice.dialogs import SCREEN_AREA
@@ -341,12 +347,8 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
                 work(page.screen, steps)
     elif screen.startswith("supervise"):
         supervise_showcase(window.show_screen("supervise"), screen)
-    elif screen == "class":
-        window.show_screen("progress").tabs.setCurrentIndex(1)
     elif screen == "class-live":
-        page = window.show_screen("progress")
-        page.tabs.setCurrentIndex(1)
-        follow_demo_class(page, services.store)
+        follow_demo_class(window.pages["progress"], services.store)
     elif screen == "exam-result":
         page = window.show_screen("exam")
         from trainer.exams import certificate_for, results
@@ -355,9 +357,16 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
         done.sort(key=lambda r: certificate_for(services.store, r.uid) is None)  # certified first
         if done:
             page.show_result(done[0])
-    else:
-        window.show_screen(screen)
     return window
+
+
+def first_screen(screen: str) -> str:
+    """The window's screen (ui.shell.window.SCREENS) a picture of `screen` is taken on."""
+    if screen.startswith("table-") or screen == "drill":
+        return "practice"
+    if screen.startswith("supervise"):
+        return "supervise"
+    return {"class": "progress", "class-live": "progress", "exam-result": "exam"}.get(screen, screen)
 
 
 def supervise_showcase(page, screen: str) -> None:

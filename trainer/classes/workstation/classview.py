@@ -46,6 +46,7 @@ from trainer.classes.server.retractions import retracted
 from trainer.classes.server.sql import value
 from trainer.classes.workstation.address import ClassAddress
 from trainer.classes.workstation.catching import ClassCatchRates, class_catch_rates
+from trainer.classes.workstation.names import in_dispute, told_apart
 from trainer.classes.workstation.push import BACKOFF, CONNECT, connect, pauses
 from trainer.classes.workstation.results import readable
 from trainer.procedure.model import Skill
@@ -104,27 +105,6 @@ def _people(conn: psycopg.Connection) -> tuple[list[Trainee], dict[int, list[int
         trainees = [replace(t, name=in_dispute(t.name, [(uids[m], claims[uids[m]][1:]) for m in active[
             person.get(t.id, t.id)] if uids[m] in claims])) for t in trainees]
     return trainees, {t.id: active[person.get(t.id, t.id)] for t in trainees}, frozenset(person)
-
-
-DISPUTED = " ⚑ disputed: "  # the mark after a trainee's name while one of their ids is claimed
-
-
-def in_dispute(name: str, claimed: list[tuple[str, list[str]]]) -> str:
-    """A trainee's name as the Class tab shows it while a trainee's own login claims one of their
-    trainee ids (`claimed`: each id and its claimants' names; trainer.classes.server.people
-    `disputed`): marked, with the claim's words, until the instructor settles it (settle-claim)."""
-    if not claimed:
-        return name
-    return name + "".join(f"{DISPUTED}{', '.join(claimants)}'s login claims trainee id {uid[:8]}…"
-                          for uid, claimants in claimed)
-
-
-def told_apart(name: str, uid: str) -> str:
-    """A trainee's name with enough of their id to tell them from another of the same name (two
-    people called Ana, at two workstations, are two trainees of the class until an instructor
-    merges them): the name the Class tab shows for each, as its Merge… lists every trainee."""
-    suffix = f" (trainee id {uid[:8]}…)"
-    return name if name.endswith(suffix) else name + suffix
 
 
 def _mine(members: dict[int, list[int]]) -> dict:
