@@ -47,4 +47,4 @@ def pytest_xdist_auto_num_workers(config) -> int:
 pytest_plugins = ["tests.support.home", "tests.support.command", "tests.support.qt",
                   "tests.support.class_server_fixtures", "tests.support.markers", "tests.support.groups",
                   "tests.support.order", "tests.support.progress_file", "tests.support.kdf",
-                  "tests.support.imports", "tests.support.speech_screens"]
+                  "tests.support.imports", "tests.support.speech_screens", "tests.support.heap"]

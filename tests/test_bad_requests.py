@@ -312,10 +312,11 @@ def test_jsonl_answers_every_line(bad, field):
     assert "\n" not in answers[1]["error"]
 
 
-def test_jsonl_run_in_a_process_that_goes_on_leaves_collection_as_it_was(monkeypatch):
+def test_jsonl_run_in_a_process_that_goes_on_leaves_collection_as_it_was(monkeypatch, unfrozen):
     """--jsonl turns the collection of cycles off and freezes what the imports made while it
     answers (trainer/commands/settle.py); run in a process that goes on (a test worker, the fuzz
-    targets), collection is back on and nothing left frozen after it, also when a line stops it."""
+    targets), collection is back on and nothing left frozen after it, also when a line stops it.
+    The test worker's own frozen heap (tests/support/heap.py) is thawed while this runs."""
     import gc
 
     assert gc.isenabled() and gc.get_freeze_count() == 0

@@ -32,7 +32,7 @@ def console(qtbot, screen):
     qtbot.waitExposed(w)
     page = w.show_screen("practice")
     page.deal(seed=5, game="props-and-hops", confirm=False)
-    qtbot.wait(50)
+    qtbot.waitUntil(page.screen.view.isVisible)  # a widget added to a shown window is shown next
     return w, page.screen
 
 

@@ -101,7 +101,7 @@ def deal(qtbot, window, game, mode=Mode.PRACTICE, difficulty=2):
     page.kind.setCurrentIndex(page.kind.findData(mode.value))
     page.difficulty.setValue(difficulty)
     page.deal(seed=5, game=game, confirm=False)
-    qtbot.wait(50)
+    qtbot.waitUntil(page.screen.view.isVisible)  # a widget added to a shown window is shown next
     return page.screen
 
 
