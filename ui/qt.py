@@ -37,6 +37,13 @@ def texttospeech():
     return QtTextToSpeech
 
 
+def alive(obj) -> bool:
+    """Whether the Qt object behind a Python wrapper still exists (not deleted on its thread)."""
+    from shiboken6 import isValid
+
+    return isValid(obj)
+
+
 def __getattr__(name: str):
     for module in _MODULES:
         value = getattr(module, name, None)

@@ -43,6 +43,7 @@ from ui.qt import (
     QTimer,
     Signal,
     Slot,
+    alive,
     texttospeech,
 )
 
@@ -153,6 +154,8 @@ class _Answers(QObject):
         found.looking = False
         if tts is None:
             found.why = why
+        elif not alive(tts):  # its thread ended meanwhile (the app's end), and the engine with it
+            found.why = ENDED
         else:
             found.speaker = _Speaker(tts, name, found)
             from trainer import call_words  # noqa: F401 (loaded now, not in the stickman's first call)
