@@ -357,7 +357,9 @@ def test_a_trainee_opened_while_the_server_is_gone_is_one_line_not_a_traceback(q
 
     w, page, store = instructor_window(qtbot, tmp_path, klass)
     view = page.klass
-    qtbot.waitUntil(lambda: page.live.refreshes >= 1 and view.remote is not None, timeout=WITHIN)
+    # the class read with Ana's attempts on it (a first read may come before the file's push)
+    qtbot.waitUntil(lambda: page.live.refreshes >= 1 and view.remote is not None
+                    and "Ana" in [t.name for t in view.trainees], timeout=WITHIN)
     klass.server.crash()
     try:
         dialog = open_trainee(qtbot, view, "Ana")
