@@ -156,18 +156,19 @@ def test_not_now_gives_nothing(qtbot, school, klass):
 # --------------------------------------------------------------------------- Trainee logins…
 def class_tab(qtbot, tmp_path, klass, login: str | None = "instructor", address=None):
     """The instructor's Class tab, in the class with `login` (or at `address`; None: in none),
-    Ana's results in the instructor's file."""
+    Ana's results in the instructor's file (sent to `klass` before the tab first reads it)."""
     from tests.support.class_server import progress_file
-    from tests.support.screens import window_for
+    from tests.support.live_class import sent
+    from tests.support.screens import on_class_tab, window_for
 
     store = Store.open(progress_file(tmp_path / "teacher.db", {"Ana Ruiz": 2}))
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
     w = window_for(qtbot, store, store.trainee(lee))[0]
     if address is not None or login is not None:
         w.rejoin_class(address or klass.address(login))
-    page = w.show_screen("progress")
-    page.tabs.setCurrentIndex(1)
-    return w, page, store
+    if address is None and login is not None:
+        sent(w)
+    return w, on_class_tab(w), store
 
 
 def open_logins(qtbot, page):
