@@ -645,3 +645,33 @@ def test_a_month_of_accuracy_reads_one_game_at_a_time_with_a_chooser(qtbot, tmp_
     page.view.setCurrentIndex(page.view.findData("skill"))
     assert not page.game.isVisible(), "by skill, no game to choose"
     store.close()
+
+
+def test_a_chart_redrawn_while_never_shown_keeps_one_drawing_and_shows_the_last(qtbot, tmp_path):
+    """A chart's plot is made when it is first shown; what is drawn before waits. A Progress
+    screen kept behind another (refreshed at every attempt) held every drawing since the start,
+    and drew them all at its first showing: now each drawing drops the one before."""
+    import time
+
+    from ui.progress.charts import draw_attempts
+
+    store = Store.open(tmp_path / "p.db")
+    tid = store.add_trainee("Solo")
+    record(store, tid, time.time() - 60)
+    page = progress_page(qtbot, store, tid)  # drawn once, shown
+    shown = sorted(type(i).__name__ for i in page.days.plot.items())
+    from trainer.progress import progress_report
+    from ui.progress.charts import Chart
+
+    report = progress_report(store, tid)
+    hidden = Chart("Attempts per day", "attempts")
+    qtbot.addWidget(hidden)
+    for _ in range(50):
+        draw_attempts(hidden, report)
+    assert len(hidden._waiting) <= 2  # one drawing (its days, then its bars), not fifty
+    hidden.show()
+    qtbot.waitExposed(hidden)
+    assert sorted(type(i).__name__ for i in hidden.plot.items()) == shown
+    assert hidden.plot.plotItem.titleLabel.text == "Attempts per day"
+    hidden.close()
+    store.close()

@@ -168,6 +168,13 @@ class Chart(QWidget):
         else:
             how(self._plot)
 
+    def cleared(self, how) -> None:
+        """`how(plot)`, which clears the plot first: what waits from before it is dropped, so a
+        chart redrawn again and again while never shown holds one drawing, not all of them."""
+        if self._plot is None:
+            self._waiting.clear()
+        self.on_plot(how)
+
     def set_dark(self, dark: bool) -> None:
         """The chart's ground, axes and title in the other theme's colours (its lines are drawn
         again by whoever draws them); a chart not made yet is made in them."""
@@ -182,9 +189,10 @@ class Chart(QWidget):
         self._plot.setTitle(self.title, size="12pt", color=INK[dark])
 
     def set_title(self, title: str) -> None:
+        """The plot's title (a plot not made yet is made with it, in the theme's ink)."""
         self.title = title
-        ink = INK[self.dark]
-        self.on_plot(lambda plot: plot.setTitle(title, size="12pt", color=ink))
+        if self._plot is not None:
+            self._plot.setTitle(title, size="12pt", color=INK[self.dark])
 
     def start(self, report) -> None:
         """Clear the chart and set its days: the report's range and offset, by day or by week."""
@@ -200,7 +208,7 @@ class Chart(QWidget):
             if hi > lo:
                 plot.setXRange(lo, hi, padding=0.02)
 
-        self.on_plot(days)
+        self.cleared(days)
 
     def colour(self, n: int, key: str | None = None) -> str:
         named = (GAME_COLOURS_DARK if self.dark else GAME_COLOURS).get(key or "")
@@ -232,7 +240,7 @@ class Chart(QWidget):
 
 def draw_nothing(chart: Chart, text: str) -> None:
     """No lines: the chart cleared, and why there is nothing to show."""
-    chart.on_plot(lambda plot: plot.clear())
+    chart.cleared(lambda plot: plot.clear())
     chart.empty.setText(text)
 
 
