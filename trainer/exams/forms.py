@@ -344,25 +344,28 @@ def _checked_scenario(i: int, item: FormItem) -> Scenario:
     at this position is not read and played again (`_checked`)."""
     if type(item.scenario_id) is str and type(item.text) is str and len(item.text) <= KEPT_CHARS:
         return pickle.loads(_checked(item.scenario_id, item.text, i))
-    return pickle.loads(_check(item.scenario_id, item.text, i))
+    return _check(item.scenario_id, item.text, i)
 
 
-def _check(scenario_id: str, text: str, i: int) -> bytes:
+def _check(scenario_id: str, text: str, i: int) -> Scenario:
     """The scenario of an item's text, checked: read, its id the item's, and played through the
-    rules engine; as pickled bytes, from which each form makes its own scenario."""
+    rules engine."""
     s = FormItem(scenario_id, text).scenario(i)
     build(s)
     if s.id != scenario_id:
         raise FormError(f"items[{i}] ({scenario_id}): the embedded scenario's id is {s.id!r}")
-    return pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL)
+    return s
 
 
-#: `_check` of an item, kept by its exact id, text and position (plain `str`s, compared whole): a
-#: form is read again and again (listed, opened, its sittings issued and certified) and its text
-#: does not change, while reading and playing its scenarios is most of its check. What is kept is
-#: bytes, which nothing changes, from which each form unpickles its own scenario; a text that
-#: fails is not kept, and is checked again each time.
-_checked = lru_cache(maxsize=128)(_check)
+@lru_cache(maxsize=128)
+def _checked(scenario_id: str, text: str, i: int) -> bytes:
+    """`_check` of an item, kept by its exact id, text and position (plain `str`s, compared whole):
+    a form is read again and again (listed, opened, its sittings issued and certified) and its
+    text does not change, while reading and playing its scenarios is most of its check. What is
+    kept is pickled bytes, which nothing changes, from which each form unpickles its own
+    scenario; a text that fails is not kept, and is checked again each time."""
+    return pickle.dumps(_check(scenario_id, text, i), protocol=pickle.HIGHEST_PROTOCOL)
+
 
 
 def _check_supervised(name: str, spec: Supervised | None) -> None:
