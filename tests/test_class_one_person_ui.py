@@ -82,14 +82,13 @@ def test_an_instructor_merges_two_rows_from_the_class_tab(qtbot, tmp_path, klass
 
 
 def test_no_merge_out_of_a_live_class(qtbot, tmp_path):
-    from tests.support.screens import window_for
+    from tests.support.screens import on_class_tab, window_for
     from trainer.progress import Store
 
     store = Store.open(progress_file(tmp_path / "teacher.db", {"Ana": 1, "Bo": 1}))
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
     w = window_for(qtbot, store, store.trainee(lee))[0]
-    page = w.show_screen("progress")
-    page.tabs.setCurrentIndex(1)
+    page = on_class_tab(w)
     assert [t.name for t in page.klass.trainees] == ["Ana", "Bo"]
     assert page.klass.merge_button.isHidden(), "a progress file's class view merges nobody"
     w.close()

@@ -15,6 +15,7 @@ import pytest
 
 from tests.support.class_server import T0, Class, attempt, frozen, progress_file, push_all
 from tests.support.live_class import FAST, WITHIN, fast_pushes, instructor_window  # noqa: F401 (a fixture)
+from tests.support.screens import on_class_tab
 from tests.support.screens import window_for as progress_window
 from trainer.classes import ClassConnection
 from trainer.procedure.model import Skill
@@ -496,8 +497,7 @@ def test_the_class_tab_names_this_workstations_refused_result(qtbot, tmp_path, k
     lee = store.add_trainee("Instructor Lee", instructor=True, passphrase="a long class passphrase")
     w = window_for(qtbot, store, store.trainee(lee))
     w.rejoin_class(klass.address("instructor"))
-    page = w.show_screen("progress")
-    page.tabs.setCurrentIndex(1)
+    page = on_class_tab(w)
     note = (f"This workstation: 1 result refused by the class server: attempt {uid}: a text of it "
             "holds a character no class server keeps (a NUL); the others are sent.")
     qtbot.waitUntil(lambda: note in page.klass.side.toPlainText(), timeout=WITHIN)

@@ -229,6 +229,7 @@ def test_every_reader_leaves_a_damaged_row_out_and_names_it(made, tmp_path):
 def test_the_screens_leave_a_damaged_row_out_and_name_it(qtbot, made, tmp_path, monkeypatch):
     """Results export, the exam results list and Open trainee in the class view, on a file with
     damaged rows: what can be read is shown, each damaged row is named, nothing raises."""
+    from tests.support.screens import on_class_tab
     from trainer.exams import installation_key
     from ui.qt import QFileDialog, Qt
     from ui.shell.services import Services
@@ -254,8 +255,7 @@ def test_the_screens_leave_a_damaged_row_out_and_name_it(qtbot, made, tmp_path, 
     exam.refresh()
     listed = [exam.results.item(r, 0).text() for r in range(exam.results.rowCount())]
     assert sorted(listed) == ["Ana Ruiz", "Ben Cole"]
-    page = window.show_screen("progress")
-    page.tabs.setCurrentIndex(1)
+    page = on_class_tab(window)
     klass = page.klass
     names = [klass.model.headerData(r, Qt.Orientation.Vertical) for r in range(klass.model.rowCount())]
     klass.open_trainee(names.index("Ana Ruiz"))

@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.class_server import free_port, server_rows
 from tests.support.exams import code_of, form, issuer
-from tests.support.screens import quicken_runner, window
+from tests.support.screens import on_class_tab, quicken_runner, window
 from trainer.classes.workstation.address import class_address
 from trainer.exams import Ending, installation_key, issue_sitting, start_exam
 from trainer.exams.keys import InstructorKey
@@ -93,8 +93,7 @@ def test_the_class_tab_shows_a_sitting_started_and_never_ended(qtbot, tmp_path, 
     page = None
     try:
         w.rejoin_class(klass.address("instructor"))
-        page = w.show_screen("progress")
-        page.tabs.setCurrentIndex(1)
+        page = on_class_tab(w)
         qtbot.waitUntil(lambda: page.live.refreshes >= 1, timeout=10_000)
         side = page.klass.side.toPlainText()
         assert "Sittings not ended" in side
