@@ -248,13 +248,16 @@ def test_rounds_supervised_show_in_progress_and_drill_the_weakest_class(qtbot, t
             pair[0] += n == 0 and k == 0
             pair[1] += 1
     progress = window.show_screen("progress")
-    tab = progress.supervising
-    progress.tabs.setCurrentWidget(tab)
+    from ui.progress.supervising import CLASS_WORDS, SupervisingTab
+
+    bar = progress.tabs.tabBar()
+    chosen = [bar.tabText(i) for i in range(bar.count())].index("My supervising")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(chosen).center())
+    [tab] = progress.tabs.currentWidget().findChildren(SupervisingTab)  # made as it is chosen
+    assert tab is progress.supervising
     rows = {tab.by_class.item(r, 0).text(): (int(tab.by_class.item(r, 1).text()),
                                              int(tab.by_class.item(r, 2).text()))
             for r in range(tab.by_class.rowCount())}
-    from ui.progress.supervising import CLASS_WORDS
-
     assert {c: rows[CLASS_WORDS[c]] for c in counted} == {c: tuple(v) for c, v in counted.items()}
     games = {tab.by_game.item(r, 0).text(): tab.by_game.item(r, 2).text()
              for r in range(tab.by_game.rowCount())}

@@ -36,6 +36,7 @@ from ui.qt import (
 
 class ProgressPage(QWidget):
     drill = Signal(object)  # Skill
+    supervise_drill = Signal(str, str)  # My supervising's Drill this: (fault class, game)
 
     def __init__(self, services, dark: bool = False, parent=None):
         super().__init__(parent)
@@ -98,16 +99,41 @@ class ProgressPage(QWidget):
             self.klass.workstations_button.clicked.connect(self.class_workstations)
             self.tabs.addTab(self.klass, "Class")
             services.class_changed.connect(self.follow_class)
-        from ui.progress.supervising import SupervisingTab
-
-        self.supervising = SupervisingTab()
-        self.supervise_drill = self.supervising.drill  # (fault class, game): Drill this
-        self.tabs.addTab(self.supervising, "My supervising")
+        # My supervising (ui.progress.supervising) is made, and its rates read, when its tab is
+        # first chosen or read (`supervising`): most visits to Progress never open it
+        self._supervising = None
+        self.supervising_page = QWidget()
+        QVBoxLayout(self.supervising_page).setContentsMargins(0, 0, 0, 0)
+        self.tabs.addTab(self.supervising_page, "My supervising")
+        self.tabs.currentChanged.connect(self._tab_chosen)
         self.live = None  # ui.classroom.live.LiveClass while the app is in a class
         self.logins_dialog = None  # Trainee logins… (ui.classroom.logins), once opened
         self.workstations_dialog = None  # Workstations… (ui.classroom.workstations), once opened
         self.refresh()
         self.follow_class()
+
+    @property
+    def supervising(self):
+        """The My supervising tab (ui.progress.supervising.SupervisingTab), made now if it is
+        not yet, with the trainee's rates."""
+        if self._supervising is None:
+            self._make_supervising()
+        return self._supervising
+
+    def _tab_chosen(self, index: int) -> None:
+        if self._supervising is None and self.tabs.widget(index) is self.supervising_page:
+            self._make_supervising()
+
+    def _make_supervising(self) -> None:
+        from ui.progress.supervising import SupervisingTab
+
+        self._supervising = SupervisingTab()
+        self._supervising.drill.connect(self.supervise_drill)
+        self.supervising_page.layout().addWidget(self._supervising)
+        self._rates()
+        if self.supervising_page.isVisible():  # chosen now: shown and laid out before it paints
+            self._supervising.show()
+            self.supervising_page.layout().activate()
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -135,10 +161,11 @@ class ProgressPage(QWidget):
         self._speed(report)
         self._days(report)
         self._skills(report)
-        from trainer.progress import call_speeds, catch_rates
+        from trainer.progress import call_speeds
 
         self.call_speed.setText(call_speed_text(call_speeds(store, trainee.id)))
-        self.supervising.show_rates(catch_rates(store, trainee.id))
+        if self._supervising is not None:
+            self._rates()
         if self.klass is not None and self.live is None:
             from trainer.progress import class_overview
 
@@ -195,8 +222,20 @@ class ProgressPage(QWidget):
         self.workstations_dialog = WorkstationsDialog(connection, self)
         self.workstations_dialog.open()
 
+    def _rates(self) -> None:
+        """My supervising's catch rates, read again (none where no progress is kept)."""
+        store = self.services.store if self.services is not None else None
+        trainee = self.services.trainee if self.services is not None else None
+        if store is None or trainee is None:
+            self._supervising.show_rates(None)
+            return
+        from trainer.progress import catch_rates
+
+        self._supervising.show_rates(catch_rates(store, trainee.id))
+
     def _empty(self, text: str) -> None:
-        self.supervising.show_rates(None)
+        if self._supervising is not None:
+            self._supervising.show_rates(None)
         self.call_speed.setText("")
         for chart in (self.accuracy, self.speed, self.days):
             draw_nothing(chart, text)
