@@ -54,7 +54,16 @@ class FeedbackPanel(QTextBrowser):
         self._show()
 
     def _show(self) -> None:
+        # the scroll bar held while the text is set again: the text, cleared first, would drop
+        # it and be laid out twice, without it and with it again (half of an action's cost);
+        # let go after, it stays or goes as the new text needs, as it would have
+        bar = Qt.ScrollBarPolicy
+        held = self.verticalScrollBar().isVisible()
+        if held:
+            self.setVerticalScrollBarPolicy(bar.ScrollBarAlwaysOn)
         self.setHtml("<hr>".join(self.entries[:12]))
+        if held:
+            self.setVerticalScrollBarPolicy(bar.ScrollBarAsNeeded)
 
     def add(self, fb: Feedback) -> None:
         mark = ('<span class="ok">✔ Right</span>' if fb.ok else
