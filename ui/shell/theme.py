@@ -105,6 +105,8 @@ def apply(app, name: str, *, large: bool = False) -> str:
     palette = app.style().standardPalette()
     for role, colour in (DARK if name == "dark" else LIGHT).items():
         palette.setColor(role, QColor(colour))
-    app.setPalette(palette)
-    app.setStyleSheet(style_sheet(name, large=large))
+    app.setPalette(palette)  # the same colours again cost Qt about a millisecond
+    sheet = style_sheet(name, large=large)
+    if app.styleSheet() != sheet:  # the same text again would restyle every widget for nothing
+        app.setStyleSheet(sheet)
     return name
