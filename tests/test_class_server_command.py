@@ -16,6 +16,7 @@ import psycopg
 import pytest
 
 from tests.support.class_server import free_port
+from tests.support.command import run_here
 from tests.support.paths import ROOT
 from trainer import cli
 from trainer.classes.errors import ClassServerError
@@ -24,9 +25,20 @@ from trainer.classes.workstation.address import class_address
 from trainer.exams.forms import bundled_forms
 
 
-def class_server(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "trainer", "class-server", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+def class_server(*args: str, program: bool = False) -> subprocess.CompletedProcess:
+    """`dealer-trainer class-server ARGS`: through the entry the program calls, in this process,
+    for a refusal made before the server's code is reached, as the program makes it (the program
+    itself runs in the first test here, and without pgserver in tests/test_portable.py); as the
+    program (`program`) for one made once the server has started to serve, which sets the
+    process's signal handlers."""
+    if program:
+        return subprocess.run([sys.executable, "-m", "trainer", "class-server", *args],
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+    handlers = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)]
+    done = run_here("class-server", *args)
+    assert [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)] == handlers, (
+        "the command reached the server's code in this process: run it as the program")
+    return done
 
 
 def refused(done: subprocess.CompletedProcess, message: str) -> None:
@@ -113,7 +125,7 @@ def test_a_port_in_use_is_refused(open_folder):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        refused(class_server("--data", str(open_folder / "class"), "--port", str(port)),
+        refused(class_server("--data", str(open_folder / "class"), "--port", str(port), program=True),
                 f"port {port} on 127.0.0.1 is in use by another program: choose another with --port")
     assert not (open_folder / "class" / "pgdata" / "PG_VERSION").exists()
 

@@ -49,14 +49,19 @@ def test_a_command_imports_no_other_command(path):
 
 def test_loading_the_commands_loads_nothing_they_run():
     """ui.main asks trainer.cli whether its first argument is a command before it opens the app:
-    that, and building the parser, loads no command's engine."""
+    that, and building the parser, loads no command's engine. A command that reads no scenario
+    (odds) runs without the scenario module, which trainer.cli once loaded for its error alone."""
     code = ("import sys, trainer.cli; trainer.cli.build_parser(); "
             "print(sorted(m for m in sys.modules if m.startswith('trainer') "
-            "and not m.startswith('trainer.commands')))")
+            "and not m.startswith('trainer.commands'))); "
+            "status = trainer.cli.main(['odds', '--game', 'props-and-hops']); "
+            "print(status, 'trainer.scenario' in sys.modules, file=sys.stderr)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT)
-    assert out.stdout.strip() == str(sorted(["trainer", "trainer.cli", "trainer.errors", "trainer.faces",
-                                             "trainer.vocabulary"]))
+    assert out.stdout.splitlines()[0] == str(sorted(["trainer", "trainer.cli", "trainer.errors",
+                                                     "trainer.faces", "trainer.vocabulary"]))
+    assert "House edge" in out.stdout
+    assert out.stderr.strip() == "0 False"
 
 
 def _parsed(parser, argv: list[str], capsys) -> tuple[object, str, str]:

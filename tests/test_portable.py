@@ -295,13 +295,13 @@ def test_on_windows_whether_a_process_runs_is_asked_never_signalled(monkeypatch)
     be killed by the next start's look at it."""
     import ctypes
 
-    from trainer.classes.server import command
+    from trainer.classes.server import stopping
 
     kernel32 = _Kernel32({4242})
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(ctypes, "WinDLL", lambda name, **_: kernel32, raising=False)
     monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"os.kill{a} on Windows ends the process"))
-    assert command.runs(4242) and not command.runs(7) and not command.runs(99)
+    assert stopping.runs(4242) and not stopping.runs(7) and not stopping.runs(99)
     assert kernel32.closed == [5242, 1007]
 
 
@@ -315,7 +315,7 @@ class _Served:
         (self.pgdata / "PG_VERSION").write_text("16\n")
         (folder / "class-server.pid").write_text("4242\n", encoding="ascii")
 
-    def __call__(self, folder, **_):  # as command.Postgres(folder) is made
+    def __call__(self, folder, **_):  # as stopping.Postgres(folder) is made
         return self
 
     def stop(self):
@@ -331,27 +331,27 @@ def test_on_windows_class_server_stop_asks_the_command_without_a_signal(monkeypa
     stopped. A command that does not answer in time: PostgreSQL is stopped all the same."""
     import ctypes
 
-    from trainer.classes.server import command
+    from trainer.classes.server import stopping
 
     served = _Served(tmp_path / "class data")
     running = {4242}
 
     class Kernel32(_Kernel32):
         def GetExitCodeProcess(self, handle, code):  # the command's look at its folder
-            if reads_the_request and (served.folder / command.STOP_FILE).exists():
+            if reads_the_request and (served.folder / stopping.STOP_FILE).exists():
                 running.discard(4242)
-                (served.folder / command.PID_FILE).unlink()
+                (served.folder / stopping.PID_FILE).unlink()
             return super().GetExitCodeProcess(handle, code)
 
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(ctypes, "WinDLL", lambda name, **_: Kernel32(running), raising=False)
     monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"os.kill{a} on Windows ends the process"))
-    monkeypatch.setattr(command, "Postgres", served)
+    monkeypatch.setattr(stopping, "Postgres", served)
     said = []
-    assert command.stop_server(str(served.folder), say=said.append, wait=0.2) == 0  # two looks
+    assert stopping.stop_server(str(served.folder), say=said.append, wait=0.2) == 0  # two looks
     assert said == [f"Class server in {served.folder} stopped."]
     assert served.stopped == 1 and (4242 in running) is not reads_the_request
-    assert (served.folder / command.STOP_FILE).exists(), "the request stays for the command's next look"
+    assert (served.folder / stopping.STOP_FILE).exists(), "the request stays for the command's next look"
 
 
 def test_on_windows_the_stop_command_shown_is_quoted_for_its_command_line(monkeypatch):
@@ -364,7 +364,7 @@ def test_on_windows_the_stop_command_shown_is_quoted_for_its_command_line(monkey
 
 
 def test_on_posix_whether_a_process_runs_is_signal_0():
-    from trainer.classes.server.command import runs
+    from trainer.classes.server.stopping import runs
 
     assert runs(os.getpid())
     assert not runs(2**22 + 12345)  # beyond pid_max

@@ -502,10 +502,7 @@ def test_a_full_disk_keeps_the_attempt_until_there_is_room(tiny_disk):
 WRITER = textwrap.dedent("""
     import sys
     from trainer.progress import AttemptRecord, Store
-    path, name, count, together = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "together"
-    if together:  # said, then the go waited for: a line on stdin
-        print("ready", flush=True)
-        sys.stdin.readline()
+    path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     store = Store.open(path)
     me = store.add_trainee(name)
     log = tuple({"do": "pay", "round": 1, "at": float(k), "amount": 500} for k in range(30))
@@ -523,23 +520,65 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def _writer(path, name, count, together=False):
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(path), name, str(count),
-                             "together" if together else "-"], cwd=ROOT,
-                            stdin=subprocess.PIPE if together else None, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def _writer(path, name, count):
+    return subprocess.Popen([sys.executable, "-c", WRITER, str(path), name, str(count)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _together(path, names, count) -> list[subprocess.Popen]:
-    """Writers that start writing at one moment: each has said it is ready, then all are told to
-    go (a line each on stdin, which they wait for without a look at the clock)."""
-    procs = [_writer(path, name, count, together=True) for name in names]
-    for p in procs:
-        assert p.stdout.readline() == "ready\n", p.stderr.read()
-    for p in procs:
-        p.stdin.write("go\n")
-        p.stdin.flush()
-    return procs
+#: writers, each a process of its own forked from this program once it has imported what a writer
+#: uses (so the interpreter's start and the imports, some 0.3 s of processor, are paid once, not
+#: once a writer; the program opens no store, so each writer opens the file as a program started
+#: afresh does); each says it is ready, and all are told to go at once (a byte each, which
+#: they wait for without a look at the clock). Each writer's stdout and stderr go to files of its
+#: own; the program prints each one's exit status.
+TOGETHER = textwrap.dedent("""
+    import json, os, sys, traceback
+    import filelock, trainer.progress.names, trainer.progress.records, trainer.progress.store
+    writer, folder, path, count, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+    ready_r, ready_w = os.pipe()
+    pids = {}
+    for name in names:
+        go_r, go_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            for fd, part in ((1, "out"), (2, "err")):
+                os.dup2(os.open(os.path.join(folder, f"{name}.{part}"), os.O_WRONLY | os.O_CREAT, 0o600), fd)
+            os.write(ready_w, b"r")
+            os.read(go_r, 1)
+            sys.argv = ["-c", path, name, count]
+            status = 0
+            try:
+                exec(compile(writer, "<string>", "exec"), {"__name__": "__main__"})
+            except SystemExit as stop:
+                status = stop.code if isinstance(stop.code, int) else 1
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        pids[name] = (pid, go_w)
+    os.close(ready_w)  # a writer that ends before it is ready ends the wait, if none is left to say it
+    for _ in names:
+        os.read(ready_r, 1)
+    for _, go_w in pids.values():
+        os.write(go_w, b"g")
+    print(json.dumps({name: os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+                      for name, (pid, _) in pids.items()}))
+""")
+
+
+def _together(path, names, count) -> dict[str, subprocess.CompletedProcess]:
+    """Writers, each a process of its own, that start writing at one moment (TOGETHER): what each
+    printed and its exit status, by name."""
+    folder = Path(path).parent / f"{Path(path).name}-writers"
+    folder.mkdir()
+    done = subprocess.run([sys.executable, "-c", TOGETHER, WRITER, str(folder), str(path), str(count),
+                           *names], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    status = json.loads(done.stdout)
+    return {name: subprocess.CompletedProcess(name, status[name], *(
+        (folder / f"{name}.{part}").read_text() for part in ("out", "err"))) for name in names}
 
 
 def test_sigkill_while_writing_loses_no_committed_attempt(tmp_path):
@@ -567,11 +606,9 @@ def test_sigkill_while_writing_loses_no_committed_attempt(tmp_path):
 
 def test_two_processes_write_one_file_at_once(tmp_path):
     path = tmp_path / "p.db"
-    procs = _together(path, ["p0", "p1"], 150)
-    for p in procs:
-        out, err = p.communicate(timeout=120)
-        assert p.returncode == 0, err
-        assert "locked" not in err and len(out.split()) == 150
+    for p in _together(path, ["p0", "p1"], 150).values():
+        assert p.returncode == 0, p.stderr
+        assert "locked" not in p.stderr and len(p.stdout.split()) == 150
     with Store.open(path) as store:
         counts = {r["name"]: r["n"] for r in store.query(
             "SELECT t.name, count(*) AS n FROM attempts a JOIN trainees t ON t.id = a.trainee_id "
@@ -634,10 +671,8 @@ def test_copies_of_the_app_making_a_new_file_at_the_same_moment_all_open_it(tmp_
     """An empty file another copy is making at that moment is not a foreign empty file."""
     for round_ in range(3):
         path = tmp_path / f"new{round_}.db"
-        procs = _together(path, [f"w{k}" for k in range(4)], 3)
-        for p in procs:
-            _, err = p.communicate(timeout=120)
-            assert p.returncode == 0, err
+        for p in _together(path, [f"w{k}" for k in range(4)], 3).values():
+            assert p.returncode == 0, p.stderr
         with Store.open(path) as store:
             assert len(store.attempts()) == 12
 

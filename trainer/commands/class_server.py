@@ -35,10 +35,11 @@ def run(args) -> int:
     if args.data is not None:  # a folder that cannot hold the class is said before the server's
         # code (psycopg, the class's tables and ledger: some 0.3 s of processor) is loaded
         Postgres(args.data, host=args.host, port=args.port).check_folder()
-    from trainer.classes.server.command import serve, stop_server
+    if args.stop is not None:  # without the server's code: a stop does not use it
+        from trainer.classes.server.stopping import stop_server
 
-    if args.stop is not None:
         return stop_server(args.stop, say=lambda line: print(line, flush=True))
+    from trainer.classes.server.command import serve
     from trainer.exams.forms import bundled_forms
 
     forms = [(f.uid, f.digest, f.name, f.attempts_allowed) for f in bundled_forms()]

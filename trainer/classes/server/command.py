@@ -17,7 +17,8 @@ stopped again if the start went wrong after it was running.
 PostgreSQL runs on its own, so a command killed outright (SIGKILL, a crash) leaves it running: the
 command keeps its process id in DIR/class-server.pid while it runs, and the next start in DIR,
 finding PostgreSQL running and that process gone, stops it and starts again.
-`dealer-trainer class-server --stop DIR` (`stop_server`) stops the class server in DIR from
+`dealer-trainer class-server --stop DIR` (`stop_server`, in trainer.classes.server.stopping,
+which loads none of the server's code) stops the class server in DIR from
 anywhere, on every OS alike: it leaves a request in DIR (STOP_FILE), which the running command
 looks for every STOP_LOOK seconds (a file's presence, asked of the OS) and stops the server as
 Ctrl+C would; when that command is gone, or does not stop in time, PostgreSQL is stopped here.
@@ -43,18 +44,15 @@ from trainer.classes.server.ledger import give_form
 from trainer.classes.server.logins import CLASS_LOGINS, add_login, kept_passwords, reset_defaults
 from trainer.classes.server.postgres import Postgres
 from trainer.classes.server.sessions import HELD, Ended, end_holders, ended_now, look, reset_role_defaults
+from trainer.classes.server.stopping import PID_FILE, STOP_FILE, command_pid
 from trainer.classes.server.tables import DATABASE, install, shared_login_closed
 
 LOGINS_FILE = "logins.json"
-PID_FILE = "class-server.pid"  # the running command's process id
-STOP_FILE = "class-server.stop"  # --stop's request to the running command
-STOP_WAIT = 60.0  # seconds `stop` waits for the running command to stop the server
 GivenForm = tuple[str, str, str, int]  # a form given to the class: uid, digest, name, attempts allowed
 CHECK_EVERY = 2.0  # seconds between looks at whether PostgreSQL still runs
 #: seconds between looks for --stop's request (STOP_FILE): --stop returns within about that long
 STOP_LOOK = 0.1
 SHARED = "workstation"  # the login every workstation not enrolled shares
-PROCESS_QUERY_LIMITED_INFORMATION, STILL_ACTIVE = 0x1000, 259  # Windows: asking whether a process runs
 
 
 def passwords(folder: Path) -> dict[str, str]:
@@ -177,81 +175,18 @@ def holders_ended(server: Postgres, held: float = HELD) -> list[Ended]:
         return []
 
 
-def stop_server(folder: str, *, say: Callable[[str], None] = print, wait: float = STOP_WAIT) -> int:
-    """Stop the class server whose data is in `folder`: ask its command to stop it (STOP_FILE)
-    and wait up to `wait` seconds, or, when that command is gone, stop PostgreSQL here. 0 when
-    stopped or not running."""
-    server = Postgres(folder)
-    if not (server.pgdata / "PG_VERSION").exists():
-        raise ClassServerError(f"{server.folder} holds no class server's data")
-    if not server.running:
-        say(f"No class server is running in {server.folder}.")
-        return 0
-    if _command(server) is not None:
-        try:
-            (server.folder / STOP_FILE).write_text("stop\n", encoding="ascii")
-        except OSError as e:
-            raise ClassServerError(f"cannot ask the class server in {server.folder} to stop "
-                                   f"({e.strerror or e}): stop it with Ctrl+C in its window") from None
-        waited = time.monotonic() + wait
-        while _command(server) is not None and time.monotonic() < waited:
-            time.sleep(0.1)
-    server.stop()  # the command is gone (or did not stop it in time): stop PostgreSQL itself
-    say(f"Class server in {server.folder} stopped.")
-    return 0
-
-
 def _left_running(server: Postgres, say: Callable[[str], None]) -> None:
     """A PostgreSQL left running in the folder by a command that is gone is stopped, so that this
     start goes on; one whose command still runs is refused, saying how to stop it."""
     if not server.running:
         return
-    command = _command(server)
+    command = command_pid(server)
     if command is not None:
         raise ClassServerError(f"a class server is already running in {server.folder} (process {command}): "
                                f"stop it with Ctrl+C there, or: dealer-trainer class-server --stop "
                                f"{_shown(server.folder)}")
     say(f"A class server was left running in {server.folder} after its command ended; stopping it first.")
     server.stop()
-
-
-def _command(server: Postgres) -> int | None:
-    """The process id of the class-server command running in the folder, if it still runs."""
-    try:
-        pid = int((server.folder / PID_FILE).read_text(encoding="ascii").strip())
-    except (OSError, ValueError):
-        return None
-    if not runs(pid):
-        return None
-    try:  # another program given the same id since: not ours
-        if b"class-server" not in Path(f"/proc/{pid}/cmdline").read_bytes():
-            return None
-    except OSError:
-        pass  # no /proc here: the id is believed
-    return pid
-
-
-def runs(pid: int) -> bool:
-    """Whether the process `pid` runs: signal 0 on POSIX; on Windows, where os.kill(pid, 0) would
-    end the process (TerminateProcess), its exit code is asked for instead."""
-    if sys.platform == "win32":
-        import ctypes
-
-        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
-        handle = kernel32.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
-        if not handle:
-            return False
-        try:
-            code = ctypes.c_ulong()
-            asked = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
-            return bool(asked) and code.value == STILL_ACTIVE
-        finally:
-            kernel32.CloseHandle(handle)
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        return False
-    return True
 
 
 def _shown(folder: Path) -> str:
