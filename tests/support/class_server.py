@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import itertools
+import json
 import os
 import shutil
 import socket
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
+from filelock import FileLock
 from psycopg import sql
 
 from trainer.classes.errors import ClassServerError
@@ -48,6 +50,11 @@ _class_cluster: Path | None = None
 _class_cluster_key: tuple = ()
 _class_template: tuple[str, list[tuple[str, str, bool]]] | None = None
 CLUSTER_TEMPLATE = "class_template_0"
+#: the folder every worker of the run shares (tests/support/paths.py `run_folder`), where the
+#: first process to need them makes `cluster`'s and `class_cluster`'s clusters for the whole run
+#: (`from_run`); None outside pytest (a benchmark makes its own)
+run: Path | None = None
+_from_run_tried = False
 #: for each server that keeps its connections (`keep_admin`: the run's), its superuser's
 #: connection to its `postgres` database (`administering`)
 _kept: dict[Path, Held] = {}
@@ -142,45 +149,97 @@ def started(folder: Path, tries: int = 3) -> Postgres:
 
 def cluster(folder: Path) -> None:
     """`folder` (a class server's data folder, new) given a copy of the database cluster initdb
-    made once for this process, so that its server's first start finds one. What initdb makes is
-    the same every time, and it is most of a first start: 1 s of CPU and a sync of 38 MB, seconds
-    on a busy disk. A server of the test's own starts from it; the first start of a class server
-    from nothing is still made in every run (the copy's own, `Postgres.start`), and by the tests
-    of a folder with spaces, a normal user and the command's first start."""
-    global _cluster
+    made once for this run (`from_run`), so that its server's first start finds one. What initdb
+    makes is the same every time, and it is most of a first start: 1 s of CPU and a sync of 38 MB,
+    seconds on a busy disk. A server of the test's own starts from it; the first start of a class
+    server from nothing is still made in every run (the copy's own, `Postgres.start`), and by the
+    tests of a folder with spaces, a normal user and the command's first start."""
+    from_run()
     if _cluster is None:
-        made = server_folder("dealer-trainer-cluster-")
-        made.chmod(0o711)
-        server = started(made / "class")  # initdb, a start and a clean stop: as a first start leaves it
-        server.stop()
-        _cluster = server.pgdata
-        atexit.register(shutil.rmtree, made, ignore_errors=True)
+        _make_cluster()
+    assert _cluster is not None
     _copied(_cluster, folder)
+
+
+def _make_cluster() -> None:
+    """`cluster`'s cluster made in this process: initdb, a start and a clean stop."""
+    global _cluster
+    made = server_folder("dealer-trainer-cluster-")
+    made.chmod(0o711)
+    server = started(made / "class")  # initdb, a start and a clean stop: as a first start leaves it
+    server.stop()
+    _cluster = server.pgdata
+    atexit.register(shutil.rmtree, made, ignore_errors=True)
 
 
 def class_cluster(folder: Path) -> tuple[str, list[tuple[str, str, bool]]]:
     """`folder` (a class server's data folder, new) given a copy of a cluster made once for this
-    process from `cluster`'s, in which `install` made the class's roles and a class template
-    (`template`: every migration applied, no rows); the template's name and rights. Each server
-    `start_server` starts has them from its first start, as if its own install had made them."""
-    global _class_cluster, _class_cluster_key, _class_template
+    run (`from_run`) from `cluster`'s, in which `install` made the class's roles and a class
+    template (`template`: every migration applied, no rows); the template's name and rights. Each
+    server `start_server` starts has them from its first start, as if its own install had made
+    them."""
+    from_run()
     if _class_cluster is None:
-        made = server_folder("dealer-trainer-class-cluster-")
-        made.chmod(0o711)
-        cluster(made / "class")
-        server = started(made / "class")
-        try:
-            with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
-                unsynced(admin)  # as every server start_server starts is
-            key = tuple(tables.MIGRATIONS)
-            _class_template = CLUSTER_TEMPLATE, made_template(server, CLUSTER_TEMPLATE)
-        finally:
-            server.stop()
-        _class_cluster, _class_cluster_key = server.pgdata, key
-        atexit.register(shutil.rmtree, made, ignore_errors=True)
+        _make_class_cluster()
+    assert _class_cluster is not None and _class_template is not None
     _copied(_class_cluster, folder)
-    assert _class_template is not None
     return _class_template
+
+
+def _make_class_cluster() -> None:
+    """`class_cluster`'s cluster made in this process, from a copy of `cluster`'s."""
+    global _class_cluster, _class_cluster_key, _class_template
+    made = server_folder("dealer-trainer-class-cluster-")
+    made.chmod(0o711)
+    cluster(made / "class")
+    server = started(made / "class")
+    try:
+        with psycopg.connect(server.admin_dsn(), autocommit=True) as admin:
+            unsynced(admin)  # as every server start_server starts is
+        key = tuple(tables.MIGRATIONS)
+        _class_template = CLUSTER_TEMPLATE, made_template(server, CLUSTER_TEMPLATE)
+    finally:
+        server.stop()
+    _class_cluster, _class_cluster_key = server.pgdata, key
+    atexit.register(shutil.rmtree, made, ignore_errors=True)
+
+
+def from_run() -> None:
+    """`cluster`'s and `class_cluster`'s clusters taken from the run's folder (`run`), where the
+    first process of the run to need them made them, under a lock, and left a copy of each with
+    the template's name and rights: every worker of a parallel run made both before, each the same
+    (initdb; a start, install's migrations and a stop), 0.9-1.0 s of CPU a worker (its own, its
+    programs' and the servers'), where copying both for the run costs 0.15 s, once. Each server
+    is still a copy of its own, started from it as before. The copies are taken only when they
+    were made from the migrations this process has (by name); else, or outside pytest, this
+    process makes its own. Removed at the run's end (class_server_fixtures)."""
+    global _from_run_tried, _cluster, _class_cluster, _class_cluster_key, _class_template
+    if run is None or _from_run_tried or _class_cluster is not None:
+        return
+    _from_run_tried = True  # once: making them below asks for `cluster` again
+    kept = run / "class-clusters"
+    made = kept / "made.json"
+    names = [m.__name__ for m in tables.MIGRATIONS]
+    with FileLock(str(kept) + ".lock"):
+        if not made.exists():
+            if _cluster is None:
+                _make_cluster()
+            _make_class_cluster()
+            assert _cluster is not None and _class_cluster is not None and _class_template is not None
+            shutil.rmtree(kept, ignore_errors=True)  # what a process killed while copying left
+            _copied(_cluster, kept / "cluster")
+            _copied(_class_cluster, kept / "class")
+            part = made.with_name(made.name + ".part")
+            part.write_text(json.dumps({"migrations": names, "template": _class_template[0],
+                                        "rights": _class_template[1]}))
+            part.replace(made)  # whole, or not there
+            return
+        given = json.loads(made.read_text())
+    if given["migrations"] != names:
+        return
+    _cluster = kept / "cluster" / "pgdata"
+    _class_cluster, _class_cluster_key = kept / "class" / "pgdata", tuple(tables.MIGRATIONS)
+    _class_template = given["template"], [tuple(right) for right in given["rights"]]
 
 
 def _copied(source: Path, folder: Path) -> None:

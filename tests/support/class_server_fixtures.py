@@ -13,6 +13,7 @@ class made since the run began."""
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 
 import psycopg
@@ -20,8 +21,24 @@ import pytest
 
 from tests.support import class_server
 from tests.support.class_server import Class, alive, server_folder, start_server
+from tests.support.paths import run_folder
 from trainer.classes.workstation.connection import ClassConnection
 from trainer.progress import Store
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _clusters_of_the_run(tmp_path_factory):
+    """The database clusters a class server starts from, made once for the run in the folder its
+    workers share (class_server.from_run), not once in each worker."""
+    class_server.run = run_folder(tmp_path_factory)
+
+
+def pytest_sessionfinish(session):
+    """The run's clusters (class_server.from_run, 86 MB in memory) removed once the run is over,
+    by the process that started it, after every worker has ended."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is not None and "PYTEST_XDIST_WORKER" not in os.environ:
+        shutil.rmtree(factory.getbasetemp() / "class-clusters", ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
