@@ -57,17 +57,30 @@ def labels_clash(view) -> list[str]:
     return out
 
 
-def paint_items(view) -> None:
+def paint_items(view, painted: set | None = None) -> set:
     """Every item on the table painted by its own paint(), into an image a quarter of the table's
-    size: what a state changes is its items; the view's own painting (the printed layout behind
-    them, at full size) is tested by the grab at the end of each round."""
+    size; given `painted` (the items of the state before, each painted then), only the items not
+    among them, each with the scene around it: an item a state keeps is the same item, drawn
+    from what it was made with, and was painted in the state that brought it. The items on the
+    table now. The view's own painting (the printed layout behind them, at full size) is tested
+    by the grab at the end of each round."""
     from ui.qt import QImage, QPainter, QRectF
 
     scene = view.scene()
+    items = set(scene.items())
     image = QImage(320, 200, QImage.Format.Format_ARGB32_Premultiplied)
     painter = QPainter(image)
-    scene.render(painter, QRectF(0, 0, 320, 200), scene.sceneRect())
+    if not painted:
+        scene.render(painter, QRectF(0, 0, 320, 200), scene.sceneRect())
+    else:
+        whole = scene.sceneRect()
+        k = min(320 / whole.width(), 200 / whole.height())  # as the whole table is rendered
+        for item in items - painted:
+            around = item.sceneBoundingRect()
+            scene.render(painter, QRectF(around.x() * k, around.y() * k, around.width() * k,
+                                         around.height() * k), around)
     assert painter.end()
+    return items
 
 
 #: the views whose whole painting (the printed layout behind the items, at full size) was seen:
@@ -77,17 +90,19 @@ GRABBED: set[int] = set()
 
 def play_through(view, scenario, *, paint_each: bool) -> int:
     """Deal the scenario, do every step the trainee is due, setting the table's state after each
-    and painting it (after each, its items; at the end, its items, and the whole view the first
-    time a view ends a round); the number of states set. Painting each, no stack's label may cover
-    another or the printed words."""
+    and painting it (after each, the items it brought; at the end, its items, and the whole view
+    the first time a view ends a round); the number of states set. Painting each, no stack's
+    label may cover another or the printed words."""
     round_ = PracticeRound(scenario)
     drawn = 0
+    painted: set = set()  # the items of the state before, each painted (none at the deal)
     while True:
         view.set_state(round_.table_state())
         drawn += 1
-        if paint_each or round_.finished:
-            if paint_each:
-                assert labels_clash(view) == [], f"{scenario.id}, state {drawn}"
+        if paint_each:
+            assert labels_clash(view) == [], f"{scenario.id}, state {drawn}"
+            painted = paint_items(view, painted)
+        elif round_.finished:
             paint_items(view)
         if round_.finished:
             if id(view) not in GRABBED:
