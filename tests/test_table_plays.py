@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.tables import paint_items
 from trainer import games
 from trainer.drills import random_round
 from trainer.paths import scenarios_dir
@@ -55,32 +56,6 @@ def labels_clash(view) -> list[str]:
     out += [f"{names[i]} over the printed words at {printed[j]}"
             for i, j in np.argwhere(areas(rects, printed) > 20)]
     return out
-
-
-def paint_items(view, painted: set | None = None) -> set:
-    """Every item on the table painted by its own paint(), into an image a quarter of the table's
-    size; given `painted` (the items of the state before, each painted then), only the items not
-    among them, each with the scene around it: an item a state keeps is the same item, drawn
-    from what it was made with, and was painted in the state that brought it. The items on the
-    table now. The view's own painting (the printed layout behind them, at full size) is tested
-    by the grab at the end of each round."""
-    from ui.qt import QImage, QPainter, QRectF
-
-    scene = view.scene()
-    items = set(scene.items())
-    image = QImage(320, 200, QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    if not painted:
-        scene.render(painter, QRectF(0, 0, 320, 200), scene.sceneRect())
-    else:
-        whole = scene.sceneRect()
-        k = min(320 / whole.width(), 200 / whole.height())  # as the whole table is rendered
-        for item in items - painted:
-            around = item.sceneBoundingRect()
-            scene.render(painter, QRectF(around.x() * k, around.y() * k, around.width() * k,
-                                         around.height() * k), around)
-    assert painter.end()
-    return items
 
 
 #: the views whose whole painting (the printed layout behind the items, at full size) was seen:

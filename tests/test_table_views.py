@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.tables import GAMES, bets, busy, irregular_kinds
+from tests.support.tables import GAMES, bets, busy, irregular_kinds, paint_items
 from trainer.games import get as get_game
 from trainer.readings import SEATS
 from trainer.settlement import Wager as W
@@ -158,6 +158,7 @@ def test_clicking_an_empty_area_names_its_seat_and_bet(qtbot, make_view, game):
     view = make_view(game, shown=True)
     for seat, bet in clicks_of(game):
         assert click(qtbot, view, seat, bet) == [seat, bet]
+    view.close()  # shown for the clicks, not to be painted after them
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -171,6 +172,7 @@ def test_clicking_the_chips_names_their_wager(qtbot, make_view, game):
         view.set_state(TableState(players={seat: "Ana"}, wagers=[W(seat, bet, 2500)]))
         assert [i.key for i in view.scene().items() if isinstance(i, ChipStackItem)] == [(seat, bet)]
         assert click(qtbot, view, seat, bet) == [seat, bet]
+    view.close()  # shown for the clicks, not to be painted after them
 
 
 def test_six_eight_shake_wagers_fill_the_circles_from_the_dealers_right(make_view):
@@ -334,6 +336,8 @@ def test_every_irregular_throw_is_drawn_with_its_caption(make_view, game, kind):
     assert view.animations_running(), "the irregular throw pulses so that it is noticed"
     view.stop_animations()
     assert not view.animations_running()
+    paint_items(view)  # each item of the throw painted by its own paint()
+    view.close()  # not painted again at full size: the golden images show how a throw looks
 
 
 def test_closing_a_view_leaves_no_timer_or_animation(make_view):
@@ -375,6 +379,7 @@ def test_a_sealed_exam_draws_the_irregular_throw_but_never_names_it(make_view, g
     view.set_state(busy(game, irregular=kind, named=True))
     assert items_of(view, CaptionItem) == [] and items_of(view, PulseItem) == []
     assert not view.animations_running()
+    view.close()  # not painted at full size: its dice are the golden image's (tests/test_golden.py)
 
 
 # --- labels: every stack shows its value, and no label covers another or the printed words ------------
