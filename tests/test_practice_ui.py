@@ -161,6 +161,26 @@ def test_switching_games_leaves_no_table_as_a_window_of_its_own(qtbot, screen):
     assert [w for w in QApplication.topLevelWidgets() if w.isVisible()] == [screen]
 
 
+def test_a_round_on_another_paytable_gets_a_table_that_prints_it(qtbot, screen):
+    """Two Pai Gow rounds, on paytables A and then C (Beat It on B): the second round's table
+    prints C and B, the odds the trainee pays by, not the first round's; a round of the same
+    game on the same paytables keeps the table it has."""
+    from ui.table.items import TextItem
+
+    def printed(view):
+        return {t.text for t in view.layout_items() if isinstance(t, TextItem) and "PAYTABLE" in t.text}
+
+    screen.start(LIBRARY.by_id("pgd-sum-a-sixteen"))
+    first = screen.view
+    assert printed(first) == {"SUM · PAYTABLE A", "BEAT IT · PAYTABLE A"}
+    screen.start(LIBRARY.by_id("pgd-sum-c-pair"))
+    assert screen.view is not first
+    assert printed(screen.view) == {"SUM · PAYTABLE C", "BEAT IT · PAYTABLE B"}
+    kept = screen.view
+    screen.start(LIBRARY.by_id("pgd-sum-c-pair"))
+    assert screen.view is kept
+
+
 def test_the_no_roll_choices_are_read_whole_in_the_regulations_words(qtbot, screen):
     screen.start(LIBRARY.by_id("ph-no-roll-calls"))
     screen.act(Do.NO_ROLL)

@@ -415,3 +415,23 @@ def test_a_wager_taken_down_after_its_fault_is_still_flagged_within_the_window(q
     assert fault.step in {c.fault.step for c in screen.score.caught}
     page.stop()
     page.close()
+
+
+def test_a_round_on_another_paytable_is_watched_on_a_table_that_prints_it(qtbot):
+    """A Pai Gow round on paytable A, then one on C (Beat It on B), on one Supervise screen: the
+    second is watched on a table that prints C and B, the odds its dealer is judged by."""
+    from tests.support.library import bundled
+    from trainer.supervise.rounds import supervise
+    from ui.supervise.screen import SuperviseScreen
+    from ui.table.items import TextItem
+
+    def printed(view):
+        return {t.text for t in view.layout_items() if isinstance(t, TextItem) and "PAYTABLE" in t.text}
+
+    screen = SuperviseScreen()
+    qtbot.addWidget(screen)
+    screen.start(supervise(bundled().by_id("pgd-sum-a-sixteen")), paced=False)
+    assert printed(screen.view) == {"SUM · PAYTABLE A", "BEAT IT · PAYTABLE A"}
+    screen.start(supervise(bundled().by_id("pgd-sum-c-pair")), paced=False)
+    assert printed(screen.view) == {"SUM · PAYTABLE C", "BEAT IT · PAYTABLE B"}
+    screen.stop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.tables import paint_items
 from trainer import games
 from trainer.drills import random_round
 from trainer.paths import scenarios_dir
@@ -57,19 +58,6 @@ def labels_clash(view) -> list[str]:
     return out
 
 
-def paint_items(view) -> None:
-    """Every item on the table painted by its own paint(), into an image a quarter of the table's
-    size: what a state changes is its items; the view's own painting (the printed layout behind
-    them, at full size) is tested by the grab at the end of each round."""
-    from ui.qt import QImage, QPainter, QRectF
-
-    scene = view.scene()
-    image = QImage(320, 200, QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    scene.render(painter, QRectF(0, 0, 320, 200), scene.sceneRect())
-    assert painter.end()
-
-
 #: the views whose whole painting (the printed layout behind the items, at full size) was seen:
 #: it is the same for every round a view draws, so each view is grabbed once
 GRABBED: set[int] = set()
@@ -77,17 +65,19 @@ GRABBED: set[int] = set()
 
 def play_through(view, scenario, *, paint_each: bool) -> int:
     """Deal the scenario, do every step the trainee is due, setting the table's state after each
-    and painting it (after each, its items; at the end, its items, and the whole view the first
-    time a view ends a round); the number of states set. Painting each, no stack's label may cover
-    another or the printed words."""
+    and painting it (after each, the items it brought; at the end, its items, and the whole view
+    the first time a view ends a round); the number of states set. Painting each, no stack's
+    label may cover another or the printed words."""
     round_ = PracticeRound(scenario)
     drawn = 0
+    painted: set = set()  # the items of the state before, each painted (none at the deal)
     while True:
         view.set_state(round_.table_state())
         drawn += 1
-        if paint_each or round_.finished:
-            if paint_each:
-                assert labels_clash(view) == [], f"{scenario.id}, state {drawn}"
+        if paint_each:
+            assert labels_clash(view) == [], f"{scenario.id}, state {drawn}"
+            painted = paint_items(view, painted)
+        elif round_.finished:
             paint_items(view)
         if round_.finished:
             if id(view) not in GRABBED:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.tables import GAMES, bets, busy, irregular_kinds
+from tests.support.tables import GAMES, bets, busy, irregular_kinds, paint_items
 from trainer.games import get as get_game
 from trainer.readings import SEATS
 from trainer.settlement import Wager as W
@@ -45,6 +45,31 @@ def make_view(qtbot):
         view.close()
 
 
+@pytest.fixture(scope="module")
+def busy_view(qapp):
+    """Each game's view at 1600 x 900 with its busy state drawn, made once and shared by the
+    tests that only read it (what is on its scene: areas, dice, labels); never shown. A test
+    that sets a state or shows the view makes its own (`make_view`)."""
+    from tests.support.qt import KEPT
+    from ui.table import table_view
+
+    made = {}
+
+    def view_of(game: str):
+        if game not in made:
+            view = table_view(game)
+            view.resize(1600, 900)
+            view.set_state(busy(game))
+            view.setProperty(KEPT, True)  # made in the module's first test of the game, kept for the rest
+            made[game] = view
+        return made[game]
+
+    yield view_of
+    for view in made.values():
+        view.close()
+        view.deleteLater()
+
+
 def items_of(view, kind):
     """Items of a kind, whether printed (the cached layout) or live on the scene."""
     return [i for i in [*view.scene().items(), *view.layout_items()] if isinstance(i, kind)]
@@ -54,8 +79,8 @@ def items_of(view, kind):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_bet_has_an_area_at_every_seat(make_view, game):
-    view = make_view(game)
+def test_every_bet_has_an_area_at_every_seat(busy_view, game):
+    view = busy_view(game)
     expected = {(s, b) for s in range(1, SEATS[game] + 1) for b in bets(game)}
     assert set(view.spots) == expected
 
@@ -121,17 +146,33 @@ def click(qtbot, view, seat: int, bet: str) -> list:
     return blocker.args
 
 
-@pytest.mark.parametrize(("game", "seat", "bet"), CLICKS)
-def test_clicking_an_empty_area_names_its_seat_and_bet(qtbot, make_view, game, seat, bet):
-    view = make_view(game, shown=True)
-    assert click(qtbot, view, seat, bet) == [seat, bet]
+def clicks_of(game: str) -> list[tuple[int, str]]:
+    """The (seat, bet) areas of CLICKS on one game's table."""
+    return [(seat, bet) for g, seat, bet in CLICKS if g == game]
 
 
-@pytest.mark.parametrize(("game", "seat", "bet"), CLICKS)
-def test_clicking_the_chips_names_their_wager(qtbot, make_view, game, seat, bet):
+@pytest.mark.parametrize("game", GAMES)
+def test_clicking_an_empty_area_names_its_seat_and_bet(qtbot, make_view, game):
+    """Each area of CLICKS on the game's table, clicked in turn on one view (a click changes
+    nothing on it), names its own seat and bet."""
     view = make_view(game, shown=True)
-    view.set_state(TableState(players={seat: "Ana"}, wagers=[W(seat, bet, 2500)]))
-    assert click(qtbot, view, seat, bet) == [seat, bet]
+    for seat, bet in clicks_of(game):
+        assert click(qtbot, view, seat, bet) == [seat, bet]
+    view.close()  # shown for the clicks, not to be painted after them
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clicking_the_chips_names_their_wager(qtbot, make_view, game):
+    """Each wager of CLICKS alone on the table, in turn on one view (the one before it taken
+    off by the state that puts it there), named by a click on its chips."""
+    from ui.table.items import ChipStackItem
+
+    view = make_view(game, shown=True)
+    for seat, bet in clicks_of(game):
+        view.set_state(TableState(players={seat: "Ana"}, wagers=[W(seat, bet, 2500)]))
+        assert [i.key for i in view.scene().items() if isinstance(i, ChipStackItem)] == [(seat, bet)]
+        assert click(qtbot, view, seat, bet) == [seat, bet]
+    view.close()  # shown for the clicks, not to be painted after them
 
 
 def test_six_eight_shake_wagers_fill_the_circles_from_the_dealers_right(make_view):
@@ -245,11 +286,10 @@ def test_football_pucks_and_marker_follow_the_state(make_view):
     assert {"Down Puck: Extra Point", "Game Length Puck: play 2"} <= tips()  # ended on play 2
 
 
-def test_high_roll_moves_the_winning_dice_into_their_box(make_view):
+def test_high_roll_moves_the_winning_dice_into_their_box(busy_view):
     from ui.table.items import DieItem
 
-    view = make_view("high-roll-dice")
-    view.set_state(busy("high-roll-dice"))
+    view = busy_view("high-roll-dice")
     box = view.face_boxes[5]
     moved = [d for d in items_of(view, DieItem) if box.contains(d.pos())]
     assert len(moved) == 4 and all(d.face == 5 for d in moved)
@@ -257,11 +297,10 @@ def test_high_roll_moves_the_winning_dice_into_their_box(make_view):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_dice_show_their_colours(make_view, game):
+def test_the_dice_show_their_colours(busy_view, game):
     from ui.table.items import DieItem
 
-    view = make_view(game)
-    view.set_state(busy(game))
+    view = busy_view(game)
     thrown = [d for d in items_of(view, DieItem) if d.zValue() >= 20]
     colours = sorted(d.colour_name for d in thrown)
     expected = {"three-dice-football": ["green", "green", "red"], "pai-gow-dice": ["blue", "blue", "red"]}
@@ -276,8 +315,10 @@ def test_the_dice_show_their_colours(make_view, game):
 
 @pytest.mark.parametrize(("game", "kind"), [(g, k) for g in GAMES for k in irregular_kinds(g)])
 def test_every_irregular_throw_is_drawn_with_its_caption(make_view, game, kind):
+    """Each irregular throw is named by one caption in the game's words, which pulses; the caption
+    stands beside the dice, not over a die the trainee must read."""
     from ui.table.base import caption
-    from ui.table.items import CaptionItem
+    from ui.table.items import CaptionItem, DieItem
 
     view = make_view(game, shown=True)
     view.set_state(busy(game, irregular=kind, cocked_die=1 if kind == "cocked" else None, named=True))
@@ -287,9 +328,16 @@ def test_every_irregular_throw_is_drawn_with_its_caption(make_view, game, kind):
     else:  # a no roll in the game's own words, or the lost die
         assert captions == [get_game(game).no_roll_names.get(kind) or caption(kind)]
         assert "-" not in captions[0], "an internal id reached the trainee"
+    [shown] = items_of(view, CaptionItem)
+    box = shown.sceneBoundingRect()
+    thrown = [i for i in view.scene().items() if isinstance(i, DieItem)]  # not the printed ones
+    covered = [d for d in thrown if box.intersects(d.sceneBoundingRect())]
+    assert not covered, f"{kind}: the caption covers {len(covered)} dice"
     assert view.animations_running(), "the irregular throw pulses so that it is noticed"
     view.stop_animations()
     assert not view.animations_running()
+    paint_items(view)  # each item of the throw painted by its own paint()
+    view.close()  # not painted again at full size: the golden images show how a throw looks
 
 
 def test_closing_a_view_leaves_no_timer_or_animation(make_view):
@@ -331,21 +379,7 @@ def test_a_sealed_exam_draws_the_irregular_throw_but_never_names_it(make_view, g
     view.set_state(busy(game, irregular=kind, named=True))
     assert items_of(view, CaptionItem) == [] and items_of(view, PulseItem) == []
     assert not view.animations_running()
-
-
-@pytest.mark.parametrize(("game", "kind"), [(g, k) for g in GAMES for k in irregular_kinds(g)])
-def test_a_caption_never_covers_a_die(make_view, game, kind):
-    """The caption names the throw beside the dice, not over a die the trainee
-    must read."""
-    from ui.table.items import CaptionItem, DieItem
-
-    view = make_view(game)
-    view.set_state(busy(game, irregular=kind, cocked_die=1 if kind == "cocked" else None, named=True))
-    [caption] = items_of(view, CaptionItem)
-    box = caption.sceneBoundingRect()
-    thrown = [i for i in view.scene().items() if isinstance(i, DieItem)]  # not the printed ones
-    covered = [d for d in thrown if box.intersects(d.sceneBoundingRect())]
-    assert not covered, f"{kind}: the caption covers {len(covered)} dice"
+    view.close()  # not painted at full size: its dice are the golden image's (tests/test_golden.py)
 
 
 # --- labels: every stack shows its value, and no label covers another or the printed words ------------
@@ -358,12 +392,11 @@ def labels_of(view):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_stack_shows_its_value_in_words(make_view, game):
+def test_every_stack_shows_its_value_in_words(busy_view, game):
     """Chips show their value, not colour alone: each stack's label prints its amount, and in a
     box every seat shares, its seat."""
-    view = make_view(game)
+    view = busy_view(game)
     state = busy(game)
-    view.set_state(state)
     totals: dict = {}
     for w in state.wagers:
         totals[(w.seat, w.bet)] = totals.get((w.seat, w.bet), 0) + w.amount
@@ -377,13 +410,12 @@ def test_every_stack_shows_its_value_in_words(make_view, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_no_label_covers_another_or_the_printed_words(make_view, game):
+def test_no_label_covers_another_or_the_printed_words(busy_view, game):
     """OFFERED/PAID/COLLECTED once covered the odds and each other."""
     from ui.qt import QRectF
 
-    view = make_view(game)
+    view = busy_view(game)
     state = busy(game)
-    view.set_state(state)
     rects = [t.sceneBoundingRect().adjusted(2, 2, -3, -3) for t in labels_of(view)]
     # High Roll marks the held wagers from its round state too: the view's state has every mark
     assert len(rects) == len({(w.seat, w.bet) for w in state.wagers} | set(view.state.marks))

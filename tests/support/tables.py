@@ -1,5 +1,5 @@
 """A busy table state for each game (every seat taken, every kind of mark) and its irregular
-throws, as the table views and the golden images draw them."""
+throws, as the table views and the golden images draw them; and a table's items painted."""
 
 from __future__ import annotations
 
@@ -47,3 +47,29 @@ def busy(game: str, **kw) -> TableState:
 
 def irregular_kinds(game: str) -> list[str]:
     return [*get_game(game).no_rolls, "lost-die", "cocked"]
+
+
+def paint_items(view, painted: set | None = None) -> set:
+    """Every item on the table painted by its own paint(), into an image a quarter of the table's
+    size; given `painted` (the items of the state before, each painted then), only the items not
+    among them, each with the scene around it: an item a state keeps is the same item, drawn
+    from what it was made with, and was painted in the state that brought it. The items on the
+    table now. The view's own painting (the printed layout behind the items, at full size) is
+    another test's: a grab of the view, the golden images (tests/test_golden.py)."""
+    from ui.qt import QImage, QPainter, QRectF
+
+    scene = view.scene()
+    items = set(scene.items())
+    image = QImage(320, 200, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    if not painted:
+        scene.render(painter, QRectF(0, 0, 320, 200), scene.sceneRect())
+    else:
+        whole = scene.sceneRect()
+        k = min(320 / whole.width(), 200 / whole.height())  # as the whole table is rendered
+        for item in items - painted:
+            around = item.sceneBoundingRect()
+            scene.render(painter, QRectF(around.x() * k, around.y() * k, around.width() * k,
+                                         around.height() * k), around)
+    assert painter.end()
+    return items

@@ -137,7 +137,6 @@ class PracticeScreen(QWidget):
         self._stages: list = []
         self._picked: list[str] = []
         self._join = ""
-        self._view_game = ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
         top = QHBoxLayout()
@@ -296,7 +295,7 @@ class PracticeScreen(QWidget):
             self.said.setText(text)
 
     def _ensure_view(self, scenario: Scenario) -> None:
-        if self.view is not None and self._view_game == scenario.game:
+        if self.view is not None and self.view.draws(scenario.game, scenario.options):
             return
         from ui.table import table_view
 
@@ -308,7 +307,6 @@ class PracticeScreen(QWidget):
         self.view = table_view(scenario.game, scenario.options)
         self.view.wager_clicked.connect(self.select)
         self.table_layout.addWidget(self.view)
-        self._view_game = scenario.game
 
     def in_progress(self) -> bool:
         return self.round is not None and not self.round.finished and bool(

@@ -57,7 +57,6 @@ class SuperviseScreen(QWidget):
         self._paused_at = 0.0  # when the flag stopped the dealer
         self.score = None
         self.view = None
-        self._view_game = ""
         from ui.speech.voice import Stickman
 
         self.stickman = Stickman(self)  # View › The stickman's voice: the dealer's calls aloud
@@ -195,7 +194,7 @@ class SuperviseScreen(QWidget):
     def _ensure_view(self, scenario) -> None:
         from ui.table import table_view
 
-        if self.view is not None and self._view_game == scenario.game:
+        if self.view is not None and self.view.draws(scenario.game, scenario.options):
             return
         if self.view is not None:
             self.view.stop_animations()
@@ -203,7 +202,6 @@ class SuperviseScreen(QWidget):
         self.view = table_view(scenario.game, dict(scenario.options))
         self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.view.wager_clicked.connect(self._clicked)
-        self._view_game = scenario.game
         self.table_layout.addWidget(self.view)
 
     def _interval(self) -> int:

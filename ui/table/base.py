@@ -106,7 +106,7 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         super().__init__(parent)
         self.game_id = game_id
         self.game = get_game(game_id)
-        self.options = self.game.parse_options(self.raw_options(dict(options or {})))
+        self.options = self.parsed_options(options)
         self.catalogue = self.game.catalogue(self.options)
         self.pays = paytable(game_id)
         self.data = layout(self.layout_id or game_id)
@@ -154,6 +154,16 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
     def raw_options(self, options: dict) -> dict:
         """The options as the game's parse_options reads them."""
         return options
+
+    def parsed_options(self, options) -> dict:
+        """`options` (as given, or a round's, already parsed) as the game reads them."""
+        return self.game.parse_options(self.raw_options(dict(options or {})))
+
+    def draws(self, game_id: str, options=None) -> bool:
+        """Whether this view draws the table of `game_id` with `options` (a round's): a round of
+        the same game on another paytable or with other hop regions needs a view of its own, whose
+        printed odds and areas are that round's."""
+        return game_id == self.game_id and self.parsed_options(options) == self.options
 
     def build(self) -> None:
         """Draw the static layout and register every (seat, bet) spot."""
