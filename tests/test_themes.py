@@ -365,6 +365,76 @@ def test_the_theme_in_use_chosen_again_restyles_nothing(qtbot):
         app.setProperty("theme", None)
 
 
+def opened_view_menu(qtbot, w):
+    """The window's View menu, open: the menu, its picture's pixels (0xRRGGBB, height x width)
+    and its ground (the commonest colour)."""
+    menu = next(m for m in w.large_print_action.associatedObjects() if m.metaObject().className() == "QMenu")
+    menu.popup(w.mapToGlobal(w.rect().topLeft()))
+    qtbot.waitExposed(menu)
+    grid = grid_of(menu.grab().toImage()) & 0xFFFFFF
+    return menu, grid, Counter(grid.ravel().tolist()).most_common(1)[0][0]
+
+
+def test_the_view_menus_toggles_look_like_toggles_in_both_themes(qtbot, themed):
+    """Large print, unticked, shows an empty box: something is drawn in the strip before its
+    words, where an item that is no toggle (Zoom out) shows only the menu's ground. A styled
+    menu draws a toggle's mark only when it is on, so without the theme's own boxes an unticked
+    toggle reads as a plain command. The theme in use, a choice, is marked there too."""
+    import numpy as np
+
+    from ui.shell.app import throwaway_settings
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    w = MainWindow(Services(None), settings=throwaway_settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    menu, grid, ground = opened_view_menu(qtbot, w)
+    frame = 3  # an item's rect may take in the menu's frame: the strip starts inside it
+
+    def standing_out(action):
+        """The item's pixels from inside the frame on, True where they stand out from the ground."""
+        rect = menu.actionGeometry(action)
+        rows = grid[rect.top():rect.bottom() + 1, rect.left() + frame:rect.right() + 1]
+        return np.vectorize(lambda p: ratio(p, ground) >= 1.5)(rows)
+
+    # the strip before the words: up to where the words of an item that is no toggle start
+    zoom_out = next(a for a in menu.actions() if a.text() == "Zoom out")
+    words = int(np.argmax(standing_out(zoom_out).any(axis=0)))
+    assert words >= 13, f"{themed}: no room for a box before the words ({words} px)"
+
+    def marked(action) -> int:
+        """How many pixels of the strip before the item's words stand out from the ground."""
+        return int(standing_out(action)[:, :words].sum())
+
+    large = w.large_print_action
+    assert large.isEnabled() and not large.isChecked()
+    assert marked(large) >= 20, f"{themed}: an unticked toggle shows no box ({marked(large)} pixels)"
+    chosen = next(a for a in w.theme_actions.values() if a.isChecked())
+    assert marked(chosen) > 0, f"{themed}: the theme in use is not marked"
+
+    def box(pixels):
+        """Large print's strip before its words."""
+        rect = menu.actionGeometry(large)
+        return pixels[rect.top():rect.bottom() + 1, rect.left() + frame:rect.left() + frame + words]
+
+    def boldest(pixels) -> float:
+        return max(ratio(p, ground) for p in set(box(pixels).ravel().tolist()))
+
+    # the same toggle disabled: its box is greyed, as its words are. The light theme's boxes are
+    # the style's, which greys the inside of the box and keeps its edge; the dark theme's, drawn
+    # by its sheet, are drawn fainter.
+    large.setEnabled(False)
+    greyed = grid_of(menu.grab().toImage()) & 0xFFFFFF
+    large.setEnabled(True)
+    assert (box(greyed) != box(grid)).any(), f"{themed}: a disabled toggle's box looks enabled"
+    if themed == "dark":
+        assert boldest(greyed) < boldest(grid) - 1, f"{themed}: a disabled toggle's box is not greyed"
+    menu.hide()
+    w.close()
+
+
 def test_a_locked_setting_looks_locked_in_the_dialog_and_the_menu(qtbot, themed, tmp_path):
     """What the school locks cannot be changed, and looks it: the Settings dialog's theme box and
     large-print box, and the View menu's locked items, drawn in the greyed words of a disabled
@@ -405,11 +475,7 @@ def test_a_locked_setting_looks_locked_in_the_dialog_and_the_menu(qtbot, themed,
     assert ratio(locked_words, locked_ground) < ratio(free_words, free_ground) - 1, \
         "a locked box's words stand out as much as those of one that can be used"
     # the View menu: a locked item's words against an item that can be chosen
-    menu = next(m for m in w.large_print_action.associatedObjects() if m.metaObject().className() == "QMenu")
-    menu.popup(w.mapToGlobal(w.rect().topLeft()))
-    qtbot.waitExposed(menu)
-    grid = grid_of(menu.grab().toImage()) & 0xFFFFFF
-    ground = Counter(grid.ravel().tolist()).most_common(1)[0][0]
+    menu, grid, ground = opened_view_menu(qtbot, w)
 
     def strongest(action) -> float:
         rect = menu.actionGeometry(action)
