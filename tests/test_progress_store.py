@@ -532,7 +532,8 @@ def _writer(path, name, count):
 #: they wait for without a look at the clock). Each writer's stdout and stderr go to files of its
 #: own; the program prints each one's exit status.
 TOGETHER = textwrap.dedent("""
-    import json, os, sys, traceback
+    import json, os, sys
+    from tests.support.forked import run_as_main
     import filelock, trainer.progress.names, trainer.progress.records, trainer.progress.store
     writer, folder, path, count, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
     ready_r, ready_w = os.pipe()
@@ -545,18 +546,7 @@ TOGETHER = textwrap.dedent("""
                 os.dup2(os.open(os.path.join(folder, f"{name}.{part}"), os.O_WRONLY | os.O_CREAT, 0o600), fd)
             os.write(ready_w, b"r")
             os.read(go_r, 1)
-            sys.argv = ["-c", path, name, count]
-            status = 0
-            try:
-                exec(compile(writer, "<string>", "exec"), {"__name__": "__main__"})
-            except SystemExit as stop:
-                status = stop.code if isinstance(stop.code, int) else 1
-            except BaseException:
-                traceback.print_exc()
-                status = 1
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(status)
+            os._exit(run_as_main(writer, [path, name, count]))
         pids[name] = (pid, go_w)
     os.close(ready_w)  # a writer that ends before it is ready ends the wait, if none is left to say it
     for _ in names:

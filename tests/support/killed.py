@@ -28,28 +28,18 @@ PRELOAD = ("trainer.progress", "trainer.progress.integrity", "trainer.progress.l
            "trainer.progress.opening", "trainer.progress.schema", "trainer.progress.store")
 
 SERVER = """
-import json, os, sys, traceback
+import json, os, sys
+from tests.support.forked import run_as_main
 for name in sys.argv[1:]:
     __import__(name)
 for line in sys.stdin:
     run = json.loads(line)
     pid = os.fork()
     if pid == 0:
-        sys.argv = ["-c", *run["argv"]]
         sys.stdin = open(os.devnull)
         sys.stdout = open(run["out"], "w", encoding="utf-8")
         sys.stderr = open(run["err"], "w", encoding="utf-8")
-        status = 0
-        try:
-            exec(compile(run["source"], "<string>", "exec"), {"__name__": "__main__"})
-        except SystemExit as stop:
-            status = stop.code if isinstance(stop.code, int) else 1
-        except BaseException:
-            traceback.print_exc()
-            status = 1
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(status)
+        os._exit(run_as_main(run["source"], run["argv"]))
     _, status = os.waitpid(pid, 0)
     print(-os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status), flush=True)
 """
