@@ -541,14 +541,21 @@ TOGETHER = textwrap.dedent("""
     for name in names:
         go_r, go_w = os.pipe()
         pid = os.fork()
-        if pid == 0:
-            for fd, part in ((1, "out"), (2, "err")):
-                os.dup2(os.open(os.path.join(folder, f"{name}.{part}"), os.O_WRONLY | os.O_CREAT, 0o600), fd)
-            os.write(ready_w, b"r")
+        if pid == 0:  # a writer holds no other end of the pipes: none outlives it waiting on another
+            try:
+                for fd in (ready_r, go_w, *(w for _, w in pids.values())):
+                    os.close(fd)
+                for fd, part in ((1, "out"), (2, "err")):
+                    made = os.open(os.path.join(folder, f"{name}.{part}"), os.O_WRONLY | os.O_CREAT, 0o600)
+                    os.dup2(made, fd)
+                os.write(ready_w, b"r")
+                os.close(ready_w)
+            except BaseException:
+                os._exit(1)
             os.read(go_r, 1)
             os._exit(run_as_main(writer, [path, name, count]))
         pids[name] = (pid, go_w)
-    os.close(ready_w)  # a writer that ends before it is ready ends the wait, if none is left to say it
+    os.close(ready_w)  # the wait ends when each writer has said it is ready or has ended
     for _ in names:
         os.read(ready_r, 1)
     for _, go_w in pids.values():
@@ -569,6 +576,19 @@ def _together(path, names, count) -> dict[str, subprocess.CompletedProcess]:
     status = json.loads(done.stdout)
     return {name: subprocess.CompletedProcess(name, status[name], *(
         (folder / f"{name}.{part}").read_text() for part in ("out", "err"))) for name in names}
+
+
+def test_a_writer_that_fails_before_it_is_ready_holds_up_no_other(tmp_path):
+    """The writers' harness (TOGETHER): a writer that cannot start (its output file cannot be
+    made) ends with status 1 and the others still go and end, instead of every one waiting for
+    the others' pipes until the run's timeout."""
+    folder = tmp_path / "writers"
+    folder.mkdir()
+    done = subprocess.run([sys.executable, "-c", TOGETHER, WRITER, str(folder), str(tmp_path / "p.db"),
+                           "3", "a", "no/such"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"a": 0, "no/such": 1}
+    assert len((folder / "a.out").read_text().split()) == 3
 
 
 def test_sigkill_while_writing_loses_no_committed_attempt(tmp_path):
