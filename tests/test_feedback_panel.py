@@ -21,7 +21,8 @@ def test_feedback_written_action_by_action_reads_as_if_written_at_once(qtbot):
     after each, the panel is drawn pixel for pixel as Qt's own text browser draws the same
     document set in one go, its scroll bar shown exactly when that one's is. The panel holds its
     scroll bar while it writes its text again (half of an action's cost): this proves the bar
-    still comes and goes as the text needs, and nothing else moves."""
+    still comes as the text needs, and goes with it when a new round clears the panel, and
+    nothing else moves."""
     from ui.practice.screen import FeedbackPanel
     from ui.qt import QTextBrowser
 
@@ -33,16 +34,24 @@ def test_feedback_written_action_by_action_reads_as_if_written_at_once(qtbot):
         return widget
 
     panel = shown(FeedbackPanel())
-    scrolled = []
-    for n in range(1, 16):
-        panel.add(_Feedback(n))
+
+    def as_at_once(when: str) -> bool:
         once = QTextBrowser()
         once.setObjectName(panel.objectName())
         once.setHtml(panel.toHtml())
         shown(once)
         bar = panel.verticalScrollBar().isVisible()
-        assert bar == once.verticalScrollBar().isVisible(), f"after {n}: the scroll bar"
-        assert panel.grab().toImage() == once.grab().toImage(), f"after {n} actions"
-        scrolled.append(bar)
+        assert bar == once.verticalScrollBar().isVisible(), f"{when}: the scroll bar"
+        assert panel.grab().toImage() == once.grab().toImage(), when
         once.close()
+        return bar
+
+    scrolled = []
+    for n in range(1, 16):
+        panel.add(_Feedback(n))
+        scrolled.append(as_at_once(f"after {n} actions"))
     assert not scrolled[0] and scrolled[-1], "the panel never came to scroll: nothing was proved"
+    panel.entries.clear()  # a new round, as the practice screen starts one (ui.practice.screen)
+    panel.setHtml("")
+    panel.note("Nothing was placed.")
+    assert not as_at_once("a new round's first note"), "the scroll bar stayed after the text went"
