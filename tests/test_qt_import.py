@@ -57,3 +57,18 @@ def test_a_module_imported_after_qt_is_told_apart_by_its_source(tmp_path, monkey
         for name in ("names_pyside", "names_nothing"):
             sys.modules.pop(name, None)
             feature.pyside_feature_dict.pop(name, None)
+
+
+def test_a_module_without_a_spec_is_read_from_its_file(tmp_path):
+    """A script run as `__main__` has no spec, only its `__file__`: read from there, as
+    `inspect.getsource` reads it."""
+    import types
+
+    import ui.qt
+
+    for text, names in (("# drawn with PySide6\nX = 1\n", True), ("X = 2\n", False)):
+        path = tmp_path / f"script_{names}.py"
+        path.write_text(text)
+        module = types.ModuleType(f"script_{names}")
+        module.__spec__, module.__file__ = None, str(path)
+        assert ui.qt._uses_pyside(module) is names is pyside_rule(module)

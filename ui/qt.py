@@ -17,14 +17,20 @@ _MODULES = (QtCore, QtGui, QtWidgets)
 
 def _uses_pyside(module) -> bool:
     """Whether a module's source names PySide6: PySide's own answer (`_mod_uses_pyside` of its
-    `__feature__` support, which reads the source by `inspect.getsource`), from the file's bytes."""
+    `__feature__` support, which reads the source by `inspect.getsource`), from the file's bytes:
+    its spec's, or, for a module without a spec (a script run as `__main__`), its `__file__`."""
     spec = getattr(module, "__spec__", None)
-    origin = getattr(spec, "origin", None)
-    get_data = getattr(getattr(spec, "loader", None), "get_data", None)
-    if not (isinstance(origin, str) and origin.endswith(".py") and get_data):
+    origin = getattr(spec, "origin", None) if spec is not None else getattr(module, "__file__", None)
+    if not (isinstance(origin, str) and origin.endswith(".py")):
         return False  # built in, compiled, or without a file: PySide's own finds no source either
+    get_data = getattr(getattr(spec, "loader", None), "get_data", None)
     try:
-        return b"PySide6" in get_data(origin)
+        if get_data is not None:
+            return b"PySide6" in get_data(origin)
+        if spec is not None:
+            return False  # a loader that cannot give its source: none to find
+        with open(origin, "rb") as file:
+            return b"PySide6" in file.read()
     except OSError:
         return False
 
