@@ -430,8 +430,12 @@ def test_a_round_on_another_paytable_is_watched_on_a_table_that_prints_it(qtbot)
 
     screen = SuperviseScreen()
     qtbot.addWidget(screen)
+    screen.show()
     screen.start(supervise(bundled().by_id("pgd-sum-a-sixteen")), paced=False)
     assert printed(screen.view) == {"SUM · PAYTABLE A", "BEAT IT · PAYTABLE A"}
+    first = screen.view
     screen.start(supervise(bundled().by_id("pgd-sum-c-pair")), paced=False)
     assert printed(screen.view) == {"SUM · PAYTABLE C", "BEAT IT · PAYTABLE B"}
+    # the first table is gone from the screen at once, not drawn beside the second until deleted
+    assert first.isHidden() and screen.table_layout.indexOf(first) == -1
     screen.stop()

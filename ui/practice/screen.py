@@ -299,11 +299,8 @@ class PracticeScreen(QWidget):
             return
         from ui.table import table_view
 
-        if self.view is not None:  # hidden and deleted as a child: never a window of its own
-            self.view.stop_animations()
-            self.view.hide()
-            self.table_layout.removeWidget(self.view)
-            self.view.deleteLater()
+        if self.view is not None:
+            self.view.retire(self.table_layout)
         self.view = table_view(scenario.game, scenario.options)
         self.view.wager_clicked.connect(self.select)
         self.table_layout.addWidget(self.view)

@@ -197,8 +197,7 @@ class SuperviseScreen(QWidget):
         if self.view is not None and self.view.draws(scenario.game, scenario.options):
             return
         if self.view is not None:
-            self.view.stop_animations()
-            self.view.deleteLater()
+            self.view.retire(self.table_layout)
         self.view = table_view(scenario.game, dict(scenario.options))
         self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.view.wager_clicked.connect(self._clicked)

@@ -165,6 +165,15 @@ class TableView(WagersDrawn, DiceDrawn, QGraphicsView):
         printed odds and areas are that round's."""
         return game_id == self.game_id and self.parsed_options(options) == self.options
 
+    def retire(self, layout) -> None:
+        """Taken off the screen for good, for a view of another table: its animations stopped,
+        hidden and out of `layout` at once (never drawn beside the view that replaces it, never a
+        window of its own), deleted as a child when the event loop comes round."""
+        self.stop_animations()
+        self.hide()
+        layout.removeWidget(self)
+        self.deleteLater()
+
     def build(self) -> None:
         """Draw the static layout and register every (seat, bet) spot."""
         raise NotImplementedError
