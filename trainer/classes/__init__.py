@@ -21,6 +21,8 @@ Two halves, the lower never importing the upper:
   - `people`: one person, one trainee: the trainee ids of a login's name, and those an
     instructor merged (`merge`, `part`, `merges`; `people` groups them for the readers);
   - `command`: `dealer-trainer class-server`;
+  - `stopping`: `dealer-trainer class-server --stop` (`stop_server`), and whether the command
+    still runs in a folder (`command_pid`, `runs`), loading none of the server's code;
   - `setup`: `dealer-trainer class-setup`, a class on a PostgreSQL the school runs, with logins
     of its own (`setup_class`);
   - `failures`: why a connection failed, in words (`said`), and the versions a class runs on

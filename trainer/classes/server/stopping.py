@@ -81,5 +81,3 @@ def runs(pid: int) -> bool:
     except OSError:
         return False
     return True
-
-
