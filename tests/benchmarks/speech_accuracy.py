@@ -4,14 +4,16 @@ the endpointer, the recogniser, the verdict).
 
 Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices slt,kal16,awb,rms,kal]
 [--games ...] [--every N] [--quiet] [--garbage P] [--no-numbers] [--enrol N [--read-again N]]
-[--json FILE]`. It
+[--favour W,...] [--json FILE]`. It
 needs `flite` (apt-get install flite). Levers measured beside the product's path, none of them in
 it (the numbers: speech_lab/README.md): `--denoise wiener` (a Wiener filter on the speech found,
 its noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1), `--decoder
 beam=1e-60,topn=8,...` (pocketsphinx settings), `--prefix P` (a way out of each call's proper
-beginnings to the end, heard as no call), and `--say-again` (after an unclear verdict, the
-same words again in a fresh draw of the room, as the app asks once; counted beside the first
-try).
+beginnings to the end, heard as no call), `--favour W,...` (the call due favoured in the search
+by each weight W: each call heard with itself due and with a neighbour due, each phrase that is no
+call with the game's first call and with its nearest call due; every case heard as it is too,
+on the same audio), and `--say-again` (after an unclear verdict, the same words again in a fresh
+draw of the room, as the app asks once; counted beside the first try).
 
 - **Voices**: flite's five that say any text. The cost of the grammar's garbage branch (GARBAGE
   in trainer/speech/grammar.py) was chosen on awb and rms only; slt, kal16 and kal are held out,
@@ -106,12 +108,19 @@ def not_calls(game: str) -> tuple[str, ...]:
     return tuple(p for p in NOT_CALLS if p not in said)
 
 
-def heard(pcm: bytes, game: str, expected: str, voice: Path | None = None):
-    """The verdict (with `voice`, a transform file, heard with it); the CPU of the whole
+def heard(pcm: bytes, game: str, expected: str, voice: Path | None = None,
+          favour: float | None = None):
+    """The verdict (with `voice`, a transform file, heard with it; with `favour`, the call
+    expected favoured in the search by that weight, speech_lab/favour.py); the CPU of the whole
     listening; the CPU after the end of speech (of the call that gave the verdict: the block in
     which the endpointer ended the speech, else finish() at the end of the audio); and
     whether the endpointer ended the speech before the audio ended."""
     listener = Listener(game, expected, voice=voice)
+    if favour is not None:
+        from tests.benchmarks.speech_lab import favour as favouring
+
+        listener._grammar = favouring.grammar_for(listener._recogniser, game, listener._call,
+                                                  favour)
     step = SAMPLE_RATE // 10 * 2
     cpu = time.thread_time()
     ended = True
@@ -169,6 +178,11 @@ def main() -> int:
     p.add_argument("--prefix", type=float, metavar="P",
                    help="a call cut short heard as no call, its way out at probability P "
                         "(speech_lab/prefix.py; not the product's)")
+    p.add_argument("--favour", metavar="W,...",
+                   help="each case heard again with the call due favoured in the search by each "
+                        "weight W (speech_lab/favour.py; not the product's): each call with itself "
+                        "due and with its neighbour due, each phrase with the game's first call "
+                        "and its nearest call due")
     p.add_argument("--no-numbers", action="store_true",
                    help="the garbage branch without the numbers no call has (grammar.NUMBERS)")
     p.add_argument("--bestpath", choices=("on", "off"),
@@ -194,6 +208,8 @@ def main() -> int:
                    "or 'quiet' (a trainee enrols once, and practises in another room)")
     p.add_argument("--json", type=Path, help="write every case here")
     args = p.parse_args()
+    if args.favour:
+        args.favour = [float(w) for w in args.favour.split(",")]
     if (why := missing()) is not None:
         print(f"speech_accuracy: {why}", file=sys.stderr)
         return 2
@@ -267,12 +283,24 @@ def run(args, snr, voices, crowd, loads, rng, enrol_snr, mine: Path) -> int:
                                   "kind": v.kind, "heard": v.heard, "words": v.said,
                                   "decided": v.decided, "cpu": cpu, "last": last,
                                   "ended": ended, "enrolled": transform is not None})
+                    if args.favour:
+                        favoured(cases[-1], pcm, game, calls, words, expected, in_grammar,
+                                 transform, args.favour)
                     if args.say_again:
                         again(cases, pcm_of(say(words, voice, CACHE)), snr, crowd, args, game,
                               expected, transform)
     if args.json:
         args.json.write_text(json.dumps(cases, indent=0))
     memory = peak_memory()
+    if args.favour:
+        from tests.benchmarks.speech_lab import favour
+
+        for label, enrolled_ in (("WITHOUT enrolment", False), ("WITH enrolment", True)):
+            if any(c["enrolled"] is enrolled_ for c in cases):
+                print(f"=== {label}")
+                report_favour([c for c in cases if c["enrolled"] is enrolled_], voices,
+                              args.favour)
+        print("\n".join(favour.load_report()))
     if args.enrol:
         print(f"enrolment: {args.enrol} calls a voice; {left_out} cases left out (the words of "
               f"an enrolment call), {len(cases) // 2} heard with and without")
@@ -286,6 +314,96 @@ def run(args, snr, voices, crowd, loads, rng, enrol_snr, mine: Path) -> int:
         if args.say_again:
             report_again(cases, voices)
     return 0
+
+
+def favoured(case: dict, pcm: bytes, game: str, calls, words: str, expected: str,
+             in_grammar: bool, transform: Path | None, weights: list[float]) -> None:
+    """The case heard again with the call due favoured by each weight (speech_lab/favour.py):
+    a call with itself due (where it was heard right as it is, favouring it keeps it so: its
+    path's score rises against every other's, at every frame, so the beam keeps what it kept)
+    and with its neighbour due (heard as that neighbour: a wrong call graded right); a phrase that
+    is no call with the game's first call due (as it is heard here) and with its nearest call due
+    (heard as the call due: a phrase graded right)."""
+    from tests.benchmarks.speech_lab import favour
+
+    case["fav"] = {}
+    if in_grammar:
+        near, away = favour.neighbour(words, calls)
+        case.update(near=near.text, away=away)
+        dues = [("self", expected), ("near", near.text)]
+    else:
+        nearest = favour.nearest(words, calls).text
+        case["nearest"] = nearest
+        dues = [("self", expected), ("nearest", nearest)]
+    for w in weights:
+        got = case["fav"][w] = {}
+        for role, due in dues:
+            if role == "nearest" and due == expected:
+                got[role] = got["self"]
+                continue
+            if role == "self" and case["kind"] == "right":
+                got[role] = {"kind": "right", "heard": case["heard"], "last": None}
+                continue
+            v, _, last, _ = heard(pcm, game, due, transform, w)
+            got[role] = {"kind": v.kind, "heard": v.heard, "last": last, "words": v.said}
+
+
+def report_favour(cases: list[dict], voices: list[str], weights: list[float]) -> None:
+    """For each weight: the calls with themselves due (right, wrong, unclear), by voice and held
+    out; with their neighbour due, how many were graded right (must be 0); the phrases heard as a
+    call, and graded right (heard as the call due: must be 0); the verdict's CPU after the end of
+    speech by game. As it is, the grammar is the same whatever call is due: the case's one best
+    path is graded against each call due."""
+    calls = [c for c in cases if c["in"]]
+    phrases = [c for c in cases if not c["in"]]
+    firsts = {c["game"]: spoken_calls(c["game"])[0].text for c in phrases}
+    for w in [None, *weights]:
+        def of(c: dict, role: str, due: str | None, w: float | None = w) -> dict | None:
+            if w is not None:
+                return c["fav"][w].get(role)
+            kind = ("unclear" if c["heard"] is None else "right" if c["heard"] == due else "wrong")
+            return {"kind": kind, "heard": c["heard"], "last": c["last"] if role == "self" else None}
+
+        as_self = [{**c, **of(c, "self", c["said"] if c["in"] else firsts[c["game"]])}
+                   for c in cases]
+        print(f"--- {'as it is' if w is None else f'the call due favoured, W={w:g}'}")
+        for voice in voices:
+            held = "calibration" if voice in CALIBRATION else "held out"
+            print(f"  {voice:6s} ({held}): {counts([c for c in as_self if c['voice'] == voice])}")
+        for name, group in (("held-out voices", [c for c in as_self if c["voice"] not in CALIBRATION]),
+                            ("calibration", [c for c in as_self if c["voice"] in CALIBRATION]),
+                            ("every voice", as_self)):
+            print(f"  {name}: {counts(group)}")
+        for game in dict.fromkeys(c["game"] for c in cases):
+            print(f"  {game}, held out: "
+                  f"{counts([c for c in as_self if c['game'] == game and c['voice'] not in CALIBRATION])}")
+        near = [(c, of(c, "near", c["near"])) for c in calls]
+        graded = [(c, v) for c, v in near if v["kind"] == "right"]
+        print(f"  with a neighbour due ({sum(c['away'] == 1 for c in calls)} one word away, "
+              f"{sum(c['away'] > 1 for c in calls)} more): wrong call graded right {len(graded)} "
+              f"(held out {sum(c['voice'] not in CALIBRATION for c, _ in graded)}); heard as the "
+              f"call said {sum(v['heard'] == c['said'] for c, v in near)}, unclear "
+              f"{sum(v['kind'] == 'unclear' for _, v in near)}"
+              + "".join(f"\n    {c['voice']} {c['game']}: said {c['said']!r}, due {c['near']!r}"
+                        for c, _ in graded))
+        for role, label in (("self", "the game's first call"), ("nearest", "the nearest call")):
+            got = [(c, v) for c in phrases
+                   if (v := of(c, role, firsts[c["game"]] if role == "self" else c["nearest"]))]
+            print(f"  phrases with {label} due ({len(got)}): heard as a call "
+                  f"{sum(v['heard'] is not None for _, v in got)}, graded right "
+                  f"{sum(v['kind'] == 'right' for _, v in got)}"
+                  + "".join(f"\n    {c['voice']} {c['game']}: {c['said']!r} as {v['heard']!r}"
+                            f"{' (due: graded right)' if v['kind'] == 'right' else ''}"
+                            for c, v in got if v["heard"] is not None))
+        for game in dict.fromkeys(c["game"] for c in cases):
+            last = sorted(v["last"] for c in cases if c["game"] == game
+                          for r in ("self", "near", "nearest")
+                          if (v := of(c, r, None)) and v["last"] is not None
+                          and v["kind"] != "none")
+            if last:
+                print(f"  {game}: verdict's CPU after the end of speech, median "
+                      f"{1000 * statistics.median(last):.0f} ms, worst {1000 * last[-1]:.0f} ms "
+                      f"({len(last)} decodes)")
 
 
 @contextmanager
