@@ -67,6 +67,52 @@ def test_a_name_longer_than_a_class_keeps_is_refused_in_one_line(qtbot, tmp_path
     store.close()
 
 
+def _new_trainee_typed(qtbot, dialog, typed: str, key) -> None:
+    """New trainee… clicked on `dialog`; in the real name dialog it opens, `typed` typed and
+    `key` pressed (Enter for OK, Escape for Cancel)."""
+    from ui.qt import QApplication, QInputDialog, QLineEdit, QPushButton, Qt, QTimer
+
+    asked = []
+
+    def type_in():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QInputDialog):
+            QTimer.singleShot(20, type_in)
+            return
+        line = box.findChild(QLineEdit)
+        qtbot.keyClicks(line, typed)
+        asked.append(box.textValue())
+        qtbot.keyClick(line, key)
+
+    [new] = [b for b in dialog.findChildren(QPushButton) if b.text() == "New trainee…"]
+    QTimer.singleShot(20, type_in)
+    qtbot.mouseClick(new, Qt.MouseButton.LeftButton)
+    assert asked == [typed]  # the name dialog was shown, typed in and closed
+
+
+def test_a_blank_name_is_refused_in_the_line_and_cancel_says_nothing(qtbot, tmp_path):
+    """New trainee…, three spaces and OK closed the name dialog and added no one, without a word:
+    the screen's line says why, as it does for every name it refuses. Cancel says nothing."""
+    from trainer.progress import Store
+    from ui.qt import Qt
+    from ui.shell.profiles import ProfileDialog
+
+    with Store.open(tmp_path / "p.db") as store:
+        dialog = ProfileDialog(store)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        _new_trainee_typed(qtbot, dialog, "   ", Qt.Key.Key_Return)
+        assert dialog.message.text() == "Not added: the name was blank; type one."
+        assert dialog.message.objectName() == "wrong"  # in the colour of what went wrong
+        assert store.trainees() == [] and dialog.isVisible()
+        dialog.say("")
+        _new_trainee_typed(qtbot, dialog, "   ", Qt.Key.Key_Escape)
+        assert dialog.message.text() == "" and store.trainees() == []
+        _new_trainee_typed(qtbot, dialog, "  Ana Ruiz ", Qt.Key.Key_Return)
+        assert [t.name for t in store.trainees()] == ["Ana Ruiz"] and dialog.message.text() == ""
+        dialog.close()
+
+
 def test_an_empty_list_asks_for_a_trainee_first(qtbot, tmp_path):
     from trainer.progress import Store
     from ui.shell.profiles import ProfileDialog

@@ -3,6 +3,8 @@ behind; and the practice screen and page on their own, as fixtures."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 
@@ -98,6 +100,22 @@ def _no_qt_leftovers(request):
     assert not left, f"windows left open: {left}"
     assert not timers, "timers left running: " + ", ".join(
         f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item):
+    """The windows a Qt test leaves open quit unasked, as a picture's do (MainWindow.quit_anyway):
+    pytest-qt closes them after the test, where no one answers "Quit?" of a round left under
+    way, and the run would wait for an answer forever. A test that closes its window itself is
+    asked, and answers."""
+    if "qtbot" in getattr(item, "fixturenames", ()) and "ui.shell.window" in sys.modules:
+        from ui.qt import QApplication
+        from ui.shell.window import MainWindow
+
+        for w in QApplication.topLevelWidgets():
+            if isinstance(w, MainWindow):
+                w.asks_before_quit = False
+    return (yield)
 
 
 def shown_alone(qtbot, widget, height: int):

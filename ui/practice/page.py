@@ -113,9 +113,14 @@ class PracticePage(QWidget):
         if self._screen is not None:
             self._screen.stop()
 
+    def under_way(self) -> bool:
+        """A round the trainee has acted in and not finished (a new round records it as it
+        stands; quitting the app leaves it ungraded: ui.shell.window.MainWindow.quit_anyway)."""
+        return self._screen is not None and self._screen.in_progress()
+
     def confirm_replace(self) -> bool:
         """Ask before a new round throws away one the trainee has started."""
-        if self._screen is None or not self._screen.in_progress():
+        if not self.under_way():
             return True
         from ui.qt import QMessageBox
 

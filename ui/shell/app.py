@@ -316,6 +316,7 @@ def showcase(screen: str, services=None, size: tuple[int, int] = SHOT_SIZE):
     # Practice screen is made only for a picture of it
     settings.setValue("window/screen", first_screen(screen))
     window = MainWindow(services, settings=settings)
+    window.asks_before_quit = False  # a picture: a round it shows under way is no one's work
     if screen in ("class", "class-live"):  # on the Class tab before it shows: My progress's
         window.pages["progress"].tabs.setCurrentIndex(1)  # charts are never made
     window.resize(*size)

@@ -93,7 +93,10 @@ class ProfileDialog(QDialog):
     def _name(self, title: str) -> str | None:
         name, ok = QInputDialog.getText(self, title, "Name:")
         name = name.strip()
-        if not ok or not name:
+        if not ok:
+            return None
+        if not name:  # OK pressed on nothing: said, as every other name refused here
+            self.say("Not added: the name was blank; type one.")
             return None
         from trainer.progress import clean_name, long_name, name_problem
 

@@ -3,6 +3,8 @@ trainee's name in the title; size, last screen and theme remembered between runs
 
 from __future__ import annotations
 
+import contextlib
+
 from trainer import __version__
 from ui.qt import (
     QAction,
@@ -21,6 +23,8 @@ from ui.qt import (
 from ui.shell import theme
 
 LOCKED = "(locked by your school)"  # after a menu item whose setting the machine file locks
+#: what a quit would leave ungraded, by screen (MainWindow.quit_anyway)
+UNDER_WAY = (("practice", "a practice round"), ("supervise", "a round you supervise"))
 SCREENS = (("practice", "Practice"), ("scenarios", "Scenarios"), ("progress", "Progress"),
            ("rules", "Rules"), ("exam", "Exam"), ("supervise", "Supervise"))
 KEYS_HELP = """<h3>Keyboard</h3>
@@ -59,6 +63,7 @@ class MainWindow(QMainWindow):
         from ui.shell.checking import DatabaseCheck
 
         self.database_check = DatabaseCheck(self, services)
+        self.asks_before_quit = True  # a picture's window (ui.shell.app.showcase) quits unasked
         self.importing = None  # File › Import results, while it runs (ui.shell.importing)
         self.setMinimumSize(QSize(1024, 680))
         central = QWidget()
@@ -512,9 +517,35 @@ class MainWindow(QMainWindow):
                           "rule is cited to 58 Pa. Code. The Pai Gow dice wagers are reconstructed: "
                           "confirm them against your Rules Submission.</p>")
 
+    def quit_anyway(self) -> bool:
+        """A practice round the trainee has acted in, or a round being supervised, is neither
+        graded nor kept when the app quits, nor offered at the next start: asked first, Cancel
+        the default (Escape too); True to quit."""
+        under_way = [words for name, words in UNDER_WAY
+                     if getattr(self.pages.get(name), "under_way", lambda: False)()]
+        if not under_way or not self.asks_before_quit:
+            return True
+        what = " and ".join(under_way)
+        it, is_ = ("it", "is") if len(under_way) == 1 else ("them", "are")
+        box = QMessageBox(QMessageBox.Icon.Question, "Quit?", f"{what[0].upper()}{what[1:]} {is_} "
+                          f"under way: quit and leave {it} ungraded?", parent=self)
+        box.setInformativeText(f"Nothing of {it} is kept, and the next start does not offer {it} "
+                               "again.")
+        quit_ = box.addButton("Quit", QMessageBox.ButtonRole.DestructiveRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        box.setEscapeButton(cancel)
+        supervise = self.pages.get("supervise")
+        with supervise.held() if supervise is not None else contextlib.nullcontext():
+            box.exec()
+        return box.clickedButton() is quit_
+
     def closeEvent(self, event) -> None:
         leave = getattr(self.pages.get("exam"), "leave", None)  # a placeholder has no exams
         if leave is not None and not leave():  # asked as Leave exam asks; its answers are kept
+            event.ignore()
+            return
+        if not self.quit_anyway():
             event.ignore()
             return
         if self.services is not None and self.services.store is not None:

@@ -4,6 +4,7 @@ is remembered between runs."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from trainer import GAME_IDS, playback
@@ -97,6 +98,28 @@ class SupervisePage(QWidget):
     def stop(self) -> None:
         if self._screen is not None:
             self._screen.stop()
+
+    def under_way(self) -> bool:
+        """A round being watched, past its first action or flagged, and not yet scored: quitting
+        the app leaves it unscored (ui.shell.window.MainWindow.quit_anyway)."""
+        s = self._screen
+        return s is not None and s.in_progress() and (s.pos > 0 or bool(s.flags))
+
+    @contextlib.contextmanager
+    def held(self):
+        """The dealer of a paced round waits while the window asks something (Quit?), and goes
+        on after with the time it had left: no action goes by behind the question."""
+        s = self._screen
+        if s is None or not s.timer.isActive():
+            yield
+            return
+        left, asked = s.timer.remainingTime(), s.clock()
+        s.timer.stop()
+        try:
+            yield
+        finally:
+            s.shown_at += s.clock() - asked  # a flag's time counts the action's showing alone
+            s.timer.start(max(1, left))
 
     def _fill_rounds(self) -> None:
         from trainer import load_library
