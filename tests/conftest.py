@@ -26,9 +26,11 @@ def _temporary_files_in_memory() -> None:
     set, in this process and the workers and programs it starts: a progress file's fsyncs then
     wait for no disk. No test can tell whether an fsync reached the disk, so each proves what it
     did."""
+    if "TMPDIR" in os.environ:  # set by the user, or by the run that started this program
+        return
     from tests.support.class_server import in_memory  # after the rewrite is registered
 
-    if "TMPDIR" not in os.environ and (memory := in_memory()):
+    if memory := in_memory():
         os.environ["TMPDIR"] = memory
         tempfile.tempdir = None  # read again from TMPDIR
 

@@ -35,9 +35,12 @@ def rerun_on_two_screens(chosen: dict[str, str], tmp_path: Path) -> dict[str, in
     selection = " or ".join(f"({Path(name).stem} and ({expression}))" if expression else Path(name).stem
                             for name, expression in chosen.items())
     # no test run on two screens uses Hypothesis, whose plugin imports it whole at the end of a run
-    # (some 0.8 s of processor per rerun)
+    # (some 0.8 s of processor per rerun), anyio, or a class server, whose fixtures import psycopg
+    # and the server's modules (with anyio's plugin, 0.15 s of the program's start; the run's
+    # TMPDIR, which it inherits, spares tests/conftest.py the server's module too)
     done = subprocess.run([sys.executable, "-m", "pytest", *files, "-q", "-rp", "-p", "no:randomly",
-                           "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-k", selection],
+                           "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:anyio",
+                           "-p", "no:tests.support.class_server_fixtures", "-k", selection],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
     assert done.returncode == 0, done.stdout[-6000:]

@@ -184,6 +184,9 @@ class PracticeScreen(QWidget):
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([1000, 360, 0])
+        # never collapsed: an exam gives the hidden panel's width to its dialog's column, and the
+        # next round would show the panel at none
+        self.split.setCollapsible(1, False)
         layout.addWidget(self.split, 1)
         # in an exam, where there is no feedback panel: what the screen says of the trainee's
         # input (select a wager first, nothing was placed), one line under the table
