@@ -129,7 +129,7 @@ def test_the_dealer_waits_while_the_question_is_up(qtbot, store):
     held = []
     ctrl_q(qtbot, w, "Cancel", during=lambda: held.append((screen.timer.isActive(), screen.pos)))
     assert held == [(False, screen.pos)] and w.isVisible()
-    assert screen.timer.isActive() and screen.timer.remainingTime() <= 1500
+    assert screen.timer.isActive() and screen.timer.remainingTime() <= 1500  # what it had left
     at = screen.pos
     qtbot.waitUntil(lambda: screen.pos == at + 1, timeout=5000)  # and the dealer goes on
 

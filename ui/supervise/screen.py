@@ -134,6 +134,9 @@ class SuperviseScreen(QWidget):
         layout.addLayout(bar)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
+        # to the millisecond: a coarse timer may fire 5% late, and a pause (a question asked,
+        # ui.supervise.page.SupervisePage.held) would add its slack again
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self._tick)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
