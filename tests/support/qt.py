@@ -87,16 +87,53 @@ def delete_closed(from_before: set[int]) -> None:
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
+def look() -> tuple | None:
+    """The application's look, which a theme sets (ui.shell.theme.apply): its style sheet,
+    palette, theme and large print; None before there is an application."""
+    from ui.qt import QApplication, QPalette
+
+    app = QApplication.instance()
+    if app is None:
+        return None
+    return (app.styleSheet(), QPalette(app.palette()), app.property("theme"),
+            app.property("large_print"))
+
+
+def restore_look(before: tuple | None) -> None:
+    """The application's look as `look` found it, each part set again only where it changed (a
+    style sheet or palette set restyles every widget there is)."""
+    from ui.qt import QApplication
+
+    app = QApplication.instance()
+    if before is None or app is None:
+        return
+    sheet, palette, theme, large = before
+    if app.styleSheet() != sheet:
+        app.setStyleSheet(sheet)
+    if app.palette() != palette:
+        app.setPalette(palette)
+    app.setProperty("theme", theme)
+    app.setProperty("large_print", large)
+
+
 @pytest.fixture(autouse=True)
 def _no_qt_leftovers(request):
     """Fail any Qt test that leaves windows open or timers running (napari's rule); delete every
-    window it made (`tidy`), so that no test pays for another's widgets."""
+    window it made (`tidy`), so that no test pays for another's widgets; and give the application
+    back its look (`restore_look`): a theme a test chose (View › Dark theme, a start that applies
+    the configured one) would otherwise style every widget of every later test in the process, as
+    it styles none when that test runs alone (building a window under the light theme's style sheet
+    costs about half as much again)."""
     qt = "qtbot" in request.fixturenames
     from_before = windows() if qt else set()
+    if qt:
+        request.getfixturevalue("qapp")  # made now, as qtbot would, so that its look is known
+    before = look() if qt else None
     yield
     if not qt:
         return
     left, timers = tidy(from_before)
+    restore_look(before)  # after the test's windows are gone: none of them is restyled
     assert not left, f"windows left open: {left}"
     assert not timers, "timers left running: " + ", ".join(
         f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)
