@@ -116,14 +116,15 @@ def webrtc(level: int) -> type[Endpointer]:
     return suppressed(make)
 
 
-def rnnoise() -> type[Endpointer]:
-    """An endpointer class whose speech() is RNNoise's suppression of the same span
-    (speech_lab/rnnoise.py); a SystemExit saying so where the package is not installed."""
+def rnnoise(keep: float = 0.0) -> type[Endpointer]:
+    """An endpointer class whose speech() is RNNoise's suppression of the same span, with `keep`
+    of the audio as it came added back (speech_lab/rnnoise.py); a SystemExit saying so where the
+    package is not installed."""
     from tests.benchmarks.speech_lab import rnnoise as rnn
 
     if (why := rnn.missing()) is not None:
         raise SystemExit(f"--denoise rnnoise: {why}")
-    return suppressed(rnn.Suppressor, delay=rnn.DELAY_FRAMES)
+    return suppressed(lambda: rnn.Suppressor(keep), delay=rnn.DELAY_FRAMES)
 
 
 class Tally:

@@ -31,6 +31,8 @@ TAPS, CUTOFF = 121, 7600
 #: the lag of the cleaned audio behind the audio fed, in 10 ms frames: 22.5 ms measured (the
 #: best lag of the cleaned call against the call, quiet and at 10 dB), the filters 2.5 ms of it
 DELAY_FRAMES = 2
+#: the same in samples at 16 kHz: the network's 960 samples at 48 kHz, the filters' 120
+LAG = (960 + TAPS - 1) // UP
 
 _NAMES = {"linux": "librnnoise.so", "win32": "rnnoise.dll", "darwin": "librnnoise.dylib"}
 
@@ -117,10 +119,13 @@ class Resampler:
 
 class Suppressor:
     """One listening's RNNoise: called with a 10 ms frame of 16 kHz 16-bit PCM, gives the cleaned
-    frame (DELAY_FRAMES behind); `probability` is the network's speech probability of the last
-    frame."""
+    frame (DELAY_FRAMES behind), with `keep` of the audio as it came added back (LAG samples
+    later, in step with the cleaned audio: a floor under the network's gains); `probability` is
+    the network's speech probability of the last frame."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: float = 0.0) -> None:
+        self.keep = keep
+        self._dry = np.zeros(LAG)
         self._lib = _library()
         self._state = self._lib.rnnoise_create(None)
         self._resample = Resampler()
@@ -134,7 +139,12 @@ class Suppressor:
             self._state = None
 
     def __call__(self, frame: bytes) -> bytes:
-        self._buf[:] = self._resample.up(np.frombuffer(frame, dtype="<i2").astype(np.float64))
+        x = np.frombuffer(frame, dtype="<i2").astype(np.float64)
+        self._buf[:] = self._resample.up(x)
         self.probability = self._lib.rnnoise_process_frame(self._state, self._ptr, self._ptr)
         y = self._resample.down(self._buf.astype(np.float64))
+        if self.keep:
+            dry = np.concatenate([self._dry, x])
+            self._dry = dry[len(x):]
+            y = (1 - self.keep) * y + self.keep * dry[:len(x)]
         return np.clip(np.round(y), -32768, 32767).astype("<i2").tobytes()
