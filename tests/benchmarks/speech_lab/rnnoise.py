@@ -2,7 +2,7 @@
 app's 16 kHz audio, frame by frame as it comes (`speech_accuracy.py --denoise rnnoise`; measured,
 and left out of the product: this folder's README).
 
-The network is the `pyrnnoise` package's (`pip install .[rnnoise]`, or for the benchmark alone
+The network is the `pyrnnoise` package's (not a dependency of the project: for the benchmark,
 `pip install --no-deps --target DIR pyrnnoise==0.4.5` and DIR on PYTHONPATH): its library
 (`librnnoise.so`, `rnnoise.dll` or `librnnoise.dylib`, the weights built in: nothing is
 downloaded) is loaded here through ctypes from the package's folder, without importing the
@@ -49,7 +49,7 @@ def _library_path() -> Path | None:
 def missing() -> str | None:
     """Why RNNoise cannot run here, or None."""
     if importlib.util.find_spec("pyrnnoise") is None:
-        return ("needs the pyrnnoise package (pip install .[rnnoise]; or pip install --no-deps "
+        return ("needs the pyrnnoise package (pip install --no-deps "
                 "--target DIR pyrnnoise==0.4.5 and DIR on PYTHONPATH)")
     if _library_path() is None:
         return f"the pyrnnoise package has no RNNoise library for {sys.platform}"
