@@ -7,13 +7,14 @@ Run: `.venv/bin/python tests/benchmarks/speech_accuracy.py [--snr 10] [--voices 
 [--favour W,...] [--json FILE]`. It
 needs `flite` (apt-get install flite). Levers measured beside the product's path, none of them in
 it (the numbers: speech_lab/README.md): `--denoise wiener` (a Wiener filter on the speech found,
-its noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1), `--decoder
+its noise the room before it; `webrtc1`, WebRTC's noise suppression at level 1; `rnnoise`,
+RNNoise's network, `rnnoise50` with half the audio as it came added back), `--decoder
 beam=1e-60,topn=8,...` (pocketsphinx settings), `--prefix P` (a way out of each call's proper
-beginnings to the end, heard as no call), `--favour W,...` (the call due favoured in the search
-by each weight W: each call heard with itself due and with a neighbour due, each phrase that is no
-call with the game's first call and with its nearest call due; every case heard as it is too,
-on the same audio), and `--say-again` (after an unclear verdict, the same words again in a fresh
-draw of the room, as the app asks once; counted beside the first try).
+beginnings to the end, heard as no call), `--favour W,...` (the call due favoured in the search by
+each weight W: each call heard with itself due and with a neighbour due, each phrase that is no
+call with the game's first call and with its nearest call due; every case heard as it is too, on
+the same audio), and `--say-again` (after an unclear verdict, the same words again in a fresh draw
+of the room, as the app asks once; counted beside the first try).
 
 - **Voices**: flite's five that say any text. The cost of the grammar's garbage branch (GARBAGE
   in trainer/speech/grammar.py) was chosen on awb and rms only; slt, kal16 and kal are held out,
@@ -187,10 +188,12 @@ def main() -> int:
                    help="the garbage branch without the numbers no call has (grammar.NUMBERS)")
     p.add_argument("--bestpath", choices=("on", "off"),
                    help="the decoder's lattice pass (trainer/speech/recogniser.py's, if not given)")
-    p.add_argument("--denoise", metavar="wiener|webrtcN",
-                   help="a Wiener filter on the speech found, its noise the room before it, or "
-                        "WebRTC's noise suppression at level N (speech_lab/denoise.py; not the "
-                        "product's)")
+    p.add_argument("--denoise", metavar="wiener|webrtcN|rnnoise|rnnoiseK",
+                   help="a Wiener filter on the speech found, its noise the room before it, "
+                        "WebRTC's noise suppression at level N, or RNNoise's network (with K%% "
+                        "of the audio as it came added back), both fed "
+                        "every frame as it comes (speech_lab/denoise.py, speech_lab/rnnoise.py; "
+                        "not the product's), in the listening and the enrolment alike")
     p.add_argument("--decoder", default="", metavar="NAME=VALUE,...",
                    help="pocketsphinx settings over trainer/speech/recogniser.py's, such as "
                         "beam=1e-60,pbeam=1e-60,wbeam=1e-40,topn=8,fillprob=1e-4")
@@ -235,11 +238,17 @@ def main() -> int:
         from tests.benchmarks.speech_lab import denoise
 
         if args.denoise == "wiener":
-            listener.Endpointer = denoise.RoomEndpointer  # type: ignore[misc]
+            cleaned = denoise.RoomEndpointer
         elif args.denoise.startswith("webrtc") and args.denoise[6:].isdigit():
-            listener.Endpointer = denoise.webrtc(int(args.denoise[6:]))  # type: ignore[misc]
+            cleaned = denoise.webrtc(int(args.denoise[6:]))
+        elif args.denoise == "rnnoise" or (args.denoise.startswith("rnnoise")
+                                           and args.denoise[7:].isdigit()):
+            cleaned = denoise.rnnoise(int(args.denoise[7:] or 0) / 100)
         else:
-            p.error(f"--denoise {args.denoise}: wiener, or webrtc and a level (webrtc1)")
+            p.error(f"--denoise {args.denoise}: wiener, rnnoise (rnnoiseK: K% of the audio as it "
+                    "came added back), or webrtc and a level (webrtc1)")
+        # the listening and the enrolment's readings (--enrol) through the same front end
+        listener.Endpointer = enrolment.Endpointer = cleaned  # type: ignore[misc]
     for setting in filter(None, args.decoder.split(",")):
         name, _, value = setting.partition("=")
         recogniser._CONFIG[name] = int(value) if value.isdigit() else float(value)
@@ -313,6 +322,10 @@ def run(args, snr, voices, crowd, loads, rng, enrol_snr, mine: Path) -> int:
         report(cases, voices, snr, loads, memory)
         if args.say_again:
             report_again(cases, voices)
+    if args.denoise and args.denoise != "wiener":
+        from tests.benchmarks.speech_lab.denoise import Tally
+
+        print(Tally.per_second())
     return 0
 
 

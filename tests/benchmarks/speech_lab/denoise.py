@@ -10,6 +10,7 @@ the floor, then each frame that was not loud), and giving the speech found throu
 no Windows wheel, so it is not the project's: `pip install --target DIR webrtc-noise-gain` and put
 DIR on PYTHONPATH) fed every 10 ms frame as it comes, so that it learns the room before the
 speech; the endpointer hears the room as it is, the decoder the cleaned audio of the same span.
+`rnnoise()` is RNNoise's, fed the same way (speech_lab/rnnoise.py).
 
 Each 32 ms frame (half overlapping, a Hann window) of the speech is weighed, frequency by
 frequency, by the share of its power that is not the noise's: the a priori signal-to-noise ratio
@@ -21,6 +22,7 @@ frames of the room before the speech; with less than one frame of it the speech 
 
 from __future__ import annotations
 
+import time
 from collections import deque
 
 from trainer.speech.endpoint import FRAME, MARGIN, START_DB, Endpointer
@@ -107,20 +109,61 @@ def webrtc(level: int) -> type[Endpointer]:
         raise SystemExit("--denoise webrtc needs the webrtc-noise-gain package (this module's "
                          "docstring)") from None
 
-    class WebrtcEndpointer(Endpointer):
+    def make():
+        processor = AudioProcessor(0, level)
+        return lambda frame: processor.Process10ms(frame).audio
+
+    return suppressed(make)
+
+
+def rnnoise(keep: float = 0.0) -> type[Endpointer]:
+    """An endpointer class whose speech() is RNNoise's suppression of the same span, with `keep`
+    of the audio as it came added back (speech_lab/rnnoise.py); a SystemExit saying so where the
+    package is not installed."""
+    from tests.benchmarks.speech_lab import rnnoise as rnn
+
+    if (why := rnn.missing()) is not None:
+        raise SystemExit(f"--denoise rnnoise: {why}")
+    return suppressed(lambda: rnn.Suppressor(keep), delay=rnn.DELAY_FRAMES)
+
+
+class Tally:
+    """The suppressors' CPU (this thread's) and the audio they were fed, over a run."""
+
+    cpu = 0.0
+    frames = 0
+
+    @classmethod
+    def per_second(cls) -> str:
+        seconds = cls.frames * FRAME
+        return (f"suppressor's CPU: {1000 * cls.cpu / seconds:.1f} ms per second of audio "
+                f"({seconds:.0f} s of audio, {cls.cpu:.2f} s CPU)" if seconds else "")
+
+
+def suppressed(make, delay: int = 0) -> type[Endpointer]:
+    """An endpointer class that feeds every 10 ms frame as it comes to a suppressor (`make()`
+    gives a callable from a frame of 16-bit PCM to its cleaned frame, made for each listening),
+    so that it learns the room before the speech; the endpointer hears the room as it is, the
+    decoder the cleaned audio of the same span, `delay` frames later (the suppressor's own
+    delay)."""
+
+    class SuppressedEndpointer(Endpointer):
         def __init__(self) -> None:
             super().__init__()
-            self._suppress = AudioProcessor(0, level)
+            self._suppress = make()
             self._clean: list[bytes] = []
 
         def process(self, frame: bytes) -> None:
             if self.speech_end is None:
-                self._clean.append(self._suppress.Process10ms(frame).audio)
+                cpu = time.thread_time()
+                self._clean.append(self._suppress(frame))
+                Tally.cpu += time.thread_time() - cpu
+                Tally.frames += 1
             super().process(frame)
 
         def speech(self) -> bytes:
             end = (len(self._clean) if self._end_frame is None
                    else self._end_frame + round(MARGIN / FRAME) + 1)
-            return b"".join(self._clean[self._kept_from:end])
+            return b"".join(self._clean[self._kept_from + delay:end + delay])
 
-    return WebrtcEndpointer
+    return SuppressedEndpointer
