@@ -742,31 +742,3 @@ def test_a_round_whose_log_is_full_ends_and_says_so(qtbot, screen, monkeypatch):
     assert len(results) == 1 and screen.round.log_full and len(screen.round.log) == 30
     assert "This round ended after 30 actions, the most one round's record holds" in \
         screen.feedback.toPlainText()
-
-
-def test_a_new_games_action_buttons_are_measured_as_the_theme_draws_them(qtbot):
-    """The action bar chose its rows by the new game's buttons before they were in the bar, so
-    without the theme's bar rules (larger, lighter words, wider padding): after a game change in
-    a window already shown, its buttons took more rows than they needed, the table less room,
-    until the window was resized. The rows chosen are those the drawn buttons need."""
-    from ui.qt import QApplication
-    from ui.shell import theme
-    from ui.shell.services import Services
-    from ui.shell.window import MainWindow
-
-    class Trainee:
-        id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
-
-    theme.apply(QApplication.instance(), "light", large=True)  # given back after the test
-    window = MainWindow(Services(None, Trainee()))
-    qtbot.addWidget(window)
-    window.resize(1366, 740)
-    window.show()
-    qtbot.waitExposed(window)
-    screen = window.show_screen("practice").screen
-    bar = screen.actions
-    for scenario in ("hrd-four-fives", "pgd-sum-a-sixteen"):
-        screen.start(LIBRARY.by_id(scenario))
-        qtbot.waitUntil(lambda: bar.isVisible() and bar.width() > 0)
-        chosen = list(bar._shape)
-        assert chosen == [len(r) for r in bar.rows()], (scenario, chosen)

@@ -25,11 +25,6 @@ SPACING = 4  # between two buttons, and two rows
 MARGIN = 7  # beside a button's words: its padding and border (the style sheet's, 6 px) and a pixel
 
 
-def _words_width(button: QPushButton) -> int:
-    """The width a button's words need whole: the widest line, and a margin."""
-    return max(map(button.fontMetrics().horizontalAdvance, words(button))) + MARGIN
-
-
 def even_rows(widths: list[int], count: int) -> list[list[int]]:
     """`widths` (in order) cut into `count` rows whose widest is as narrow as it can be: the
     indexes in each row. The cuts are tried all (a bar has a score of buttons at most)."""
@@ -92,9 +87,7 @@ class ActionBar(QWidget):
         actions = game_actions(game)
         self.shortcuts_keys = [(do, QKeySequence(key)[0].key()) for do, key in actions]
         for do, key in actions:
-            # in the bar from the start: measured (rows) with the theme's bar rules, not as a
-            # button of its own
-            button = QPushButton(f"{SHORT[do]}\n{key}", self)
+            button = QPushButton(f"{SHORT[do]}\n{key}")
             button.setToolTip(f"{LABELS[do]} — key {key}")
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setAccessibleName(LABELS[do])
@@ -115,7 +108,8 @@ class ActionBar(QWidget):
             return []
         for b in buttons:
             b.ensurePolished()  # the style sheet's font, not the default one
-        need = [max(b.sizeHint().width(), _words_width(b)) + SPACING for b in buttons]
+        need = [max(b.sizeHint().width(), max(map(b.fontMetrics().horizontalAdvance, words(b))) + MARGIN)
+                + SPACING for b in buttons]  # the words, and a margin
         room = self.width() + SPACING if self.isVisible() and self.width() > 0 else None
         count = 1 if len(buttons) <= 11 else 2
         while True:
@@ -139,9 +133,7 @@ class ActionBar(QWidget):
             line = QHBoxLayout()
             line.setSpacing(SPACING)
             for button in row:
-                # the room left shared out evenly, none given less than its words
-                button.setMinimumWidth(_words_width(button))
-                line.addWidget(button, 1)
+                line.addWidget(button, 1)  # the room left shared out evenly
             self.column.addLayout(line)
 
     def resizeEvent(self, event) -> None:
