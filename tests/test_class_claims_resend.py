@@ -90,11 +90,10 @@ def set_aside(path) -> dict[str, dict[str, str]]:
 
 def on_server(klass, uid: str) -> tuple[set[str], int]:
     """The uids of the attempts the class holds of the trainee id, and how many rounds."""
-    with klass.admin() as admin:
-        attempts = {r[0] for r in admin.execute("SELECT a.uid FROM attempts a JOIN trainees t ON "
-                                                "t.id = a.trainee_id WHERE t.uid = %s", (uid,))}
-        rounds = admin.execute("SELECT count(*) FROM supervised_rounds r JOIN trainees t ON "
-                               "t.id = r.trainee_id WHERE t.uid = %s", (uid,)).fetchone()[0]
+    attempts = {r[0] for r in klass.read("SELECT a.uid FROM attempts a JOIN trainees t ON "
+                                         "t.id = a.trainee_id WHERE t.uid = %s", (uid,))}
+    rounds = klass.read("SELECT count(*) FROM supervised_rounds r JOIN trainees t ON "
+                        "t.id = r.trainee_id WHERE t.uid = %s", (uid,))[0][0]
     return attempts, rounds
 
 

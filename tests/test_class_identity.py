@@ -64,8 +64,7 @@ def an_attempt(path, name: str, uid: str) -> dict:
 
 
 def names_of(klass, uid: str) -> list[str]:
-    with klass.admin() as admin:
-        return [n for (n,) in admin.execute("SELECT name FROM trainees WHERE uid = %s", (uid,))]
+    return [n for (n,) in klass.read("SELECT name FROM trainees WHERE uid = %s", (uid,))]
 
 
 @pytest.fixture

@@ -42,8 +42,7 @@ def patched_workstation(path, name: str, attempts: int = 2):
 
 
 def refused(path, klass: Class) -> list[str]:
-    with klass.admin() as conn:
-        uid = conn.execute("SELECT uid FROM class_info").fetchone()[0]
+    uid = klass.read("SELECT uid FROM class_info")[0][0]
     queue = Queue(path)
     try:
         return [why for _, why in queue.refused(uid)]
@@ -52,8 +51,7 @@ def refused(path, klass: Class) -> list[str]:
 
 
 def server_names(klass: Class) -> list[str]:
-    with klass.admin() as conn:
-        return sorted(name for (name,) in conn.execute("SELECT name FROM trainees"))
+    return sorted(name for (name,) in klass.read("SELECT name FROM trainees"))
 
 
 def trainee_row(uid: str, name: str) -> dict:

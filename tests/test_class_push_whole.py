@@ -154,7 +154,9 @@ def answer(stage: Stage, who: str, what: str, batch, conns: dict[str, psycopg.Co
     if what == "total":
         stage.klass.read("UPDATE login_totals SET rows = %s WHERE login = %s", (batch, stage.logins[who]))
         return None
-    conn = conns.setdefault(who, stage.klass.connect(stage.logins[who]))
+    if who not in conns:  # one connection a login, made at its first step, not at every step
+        conns[who] = stage.klass.connect(stage.logins[who])
+    conn = conns[who]
     try:
         with conn.transaction():
             if what == "claim":

@@ -39,11 +39,10 @@ def local_attempts(path) -> dict[str, tuple]:
 
 
 def server_attempts(klass: Class) -> dict[str, tuple]:
-    with klass.admin() as conn:
-        rows = conn.execute(
-            "SELECT a.uid, a.total, (SELECT count(*) FROM findings f WHERE f.attempt_id = a.id), "
-            "(SELECT coalesce(array_agg(skill ORDER BY skill), '{}') FROM attempt_skills s "
-            " WHERE s.attempt_id = a.id) FROM attempts a").fetchall()
+    rows = klass.read(
+        "SELECT a.uid, a.total, (SELECT count(*) FROM findings f WHERE f.attempt_id = a.id), "
+        "(SELECT coalesce(array_agg(skill ORDER BY skill), '{}') FROM attempt_skills s "
+        " WHERE s.attempt_id = a.id) FROM attempts a")
     return {uid: (total, findings, tuple(skills)) for uid, total, findings, skills in rows}
 
 

@@ -220,10 +220,9 @@ def test_the_quota_is_the_readmes(unchanged_class):
 # ---------------------------------------------------------------- the running total (s028)
 def totals(klass) -> tuple[dict, dict]:
     """Each login's running total (s028) and the sum of its rows in login_storage (s023)."""
-    with klass.admin() as admin:
-        kept = {r[0]: (r[1], r[2]) for r in admin.execute("SELECT login, rows, bytes FROM login_totals")}
-        summed = {r[0]: (int(r[1]), int(r[2])) for r in admin.execute(
-            "SELECT login, sum(rows), sum(bytes) FROM login_storage GROUP BY login")}
+    kept = {r[0]: (r[1], r[2]) for r in klass.read("SELECT login, rows, bytes FROM login_totals")}
+    summed = {r[0]: (int(r[1]), int(r[2])) for r in klass.read(
+        "SELECT login, sum(rows), sum(bytes) FROM login_storage GROUP BY login")}
     return kept, summed
 
 

@@ -47,8 +47,10 @@ def supervise(path, name: str, game: str, seed: int, finished: float) -> None:
                           2, finished=finished)
 
 
-def send(path, address) -> int:
-    with contextlib.closing(Queue(path)) as queue, connect(address) as conn:
+def send(path, address, conn=None) -> int:
+    """What a pusher sends of the file, on a connection of its own or on `conn` (kept open)."""
+    with contextlib.closing(Queue(path)) as queue, \
+            (contextlib.nullcontext(conn) if conn is not None else connect(address)) as conn:
         uid = class_uid(conn)
         queue.remember(uid, address.shown)
         push_trainees(conn, queue)
@@ -199,14 +201,18 @@ HOSTILE = {
 def test_the_server_checks_every_round(tmp_path, klass, case):
     change, says = HOSTILE[case]
     path = progress_file(tmp_path / "p.sqlite", {"Ana": 1})
-    send(path, klass.address())
-    supervise(path, "Ana", "props-and-hops", 1, T)
-    rnd = one_round(path)
-    hostile = {**rnd, **change(rnd)}
-    with klass.connect("workstation") as conn, pytest.raises(psycopg.errors.CheckViolation, match=says):
-        conn.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [hostile]}),))
-    assert klass.count("supervised_rounds") == 0
-    with klass.connect("workstation") as conn:  # the round as the app wrote it goes
+    # one connection of the workstation's login, as a pusher holds it, for the trainee's push,
+    # the hostile round and the round as the app wrote it: a connection for each cost the server
+    # a process, a login and the push's functions compiled and planned again, each time
+    with connect(klass.address()) as conn:
+        send(path, klass.address(), conn)
+        supervise(path, "Ana", "props-and-hops", 1, T)
+        rnd = one_round(path)
+        hostile = {**rnd, **change(rnd)}
+        with pytest.raises(psycopg.errors.CheckViolation, match=says):
+            conn.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [hostile]}),))
+        assert klass.count("supervised_rounds") == 0
+        # the round as the app wrote it goes, after the refusal, as a pusher's next batch does
         assert conn.execute("SELECT push_supervised(%s)", (Jsonb({"rounds": [rnd]}),)).fetchone() == (1,)
 
 

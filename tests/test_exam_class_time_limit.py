@@ -98,9 +98,8 @@ def cable_out(session):
 
 def steps(klass) -> list[tuple]:
     """(step, kind, position, late) of every step the server kept, in order."""
-    with klass.admin() as admin:
-        return admin.execute("SELECT step, kind, position, late IS NOT NULL FROM exam_sitting_steps "
-                             "ORDER BY step").fetchall()
+    return klass.read("SELECT step, kind, position, late IS NOT NULL FROM exam_sitting_steps "
+                      "ORDER BY step")
 
 
 def replies(store) -> list[str]:

@@ -100,8 +100,7 @@ def failing_steps(klass, n: int, sqlstate: str = "P0001") -> None:
 
 
 def tries_made(klass) -> int:
-    with klass.admin() as admin:
-        return admin.execute("SELECT last_value FROM failing_tries").fetchone()[0]
+    return klass.read("SELECT last_value FROM failing_tries")[0][0]
 
 
 def test_the_delivery_grace_is_the_class_servers_allowance(klass):

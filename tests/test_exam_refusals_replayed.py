@@ -70,9 +70,8 @@ def replay(url: str, nonce: str, step: int, proof: bytes, times: int) -> list[st
 
 
 def refusals(klass, nonce: str) -> list[tuple]:
-    with klass.admin() as admin:
-        return admin.execute("SELECT step, position, login FROM exam_sitting_refusals WHERE nonce = %s "
-                             "ORDER BY id", (nonce,)).fetchall()
+    return klass.read("SELECT step, position, login FROM exam_sitting_refusals WHERE nonce = %s "
+                      "ORDER BY id", (nonce,))
 
 
 @pytest.mark.parametrize("who", ["Tom's own login", "the shared login"])
