@@ -54,8 +54,25 @@ def presented() -> list:
 
 
 def press(qtbot, widget, key) -> None:
+    """`key` typed in `widget`: its window made the active one first, as a click on it would (a
+    key goes to the active window, and F5 and Esc are that window's shortcuts)."""
+    widget.window().activateWindow()
+    qtbot.waitUntil(widget.isActiveWindow)
     qtbot.keyClick(widget, key)
     qtbot.wait(20)
+
+
+def keypad(qtbot, screen):
+    """The payout keypad open over the round (window-modal, as the Pay action opens it), active."""
+    from trainer import Do
+    from ui.practice.dialogs import PayoutKeypad
+
+    screen.cycle(1)
+    screen.act(Do.PAY)
+    pad = screen.dialog
+    assert isinstance(pad, PayoutKeypad)
+    qtbot.waitActive(pad)
+    return pad
 
 
 def test_two_screens_f5_shows_the_table_on_the_projector_and_esc_brings_it_back(qtbot, two_screens):
@@ -77,6 +94,7 @@ def test_two_screens_f5_shows_the_table_on_the_projector_and_esc_brings_it_back(
     press(qtbot, shown, Qt.Key.Key_Escape)
     assert w.presentation.shown is None and not presented()
     assert view.window() is w and screen.table_layout.indexOf(view) >= 0 and view.isVisible()
+    qtbot.waitUntil(w.isActiveWindow)  # the keys came back with the table
     # and again, ended by F5 from the console this time
     press(qtbot, screen, Qt.Key.Key_F5)
     assert view.window() is w.presentation.shown
@@ -154,6 +172,25 @@ def test_two_screens_a_round_of_another_game_ends_the_presentation(qtbot, two_sc
     w.close()
 
 
+def test_two_screens_f5_in_the_keypad_presents_and_its_esc_stays_the_keypads(qtbot, two_screens):
+    """F5 typed in a window-modal dialog over the window (the keypad) presents the window's table;
+    Esc typed in the keypad closes the keypad, not the presentation; F5 in it ends it."""
+    from ui.qt import Qt
+
+    w, screen = console(qtbot, two_screens["laptop"])
+    pad = keypad(qtbot, screen)
+    press(qtbot, pad.field, Qt.Key.Key_F5)
+    assert screen.view.window() is w.presentation.shown and pad.isVisible()
+    press(qtbot, pad.field, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: screen.dialog is None)  # the keypad closed (and deleted)
+    assert presented() and screen.view.window() is w.presentation.shown
+    pad = keypad(qtbot, screen)  # opened while presenting
+    press(qtbot, pad.field, Qt.Key.Key_F5)
+    assert w.presentation.shown is None and screen.view.window() is w and pad.isVisible()
+    pad.reject()
+    w.close()
+
+
 def test_with_one_screen_f5_says_so(qtbot):
     from tests.support.screens import answer
     from ui.qt import QApplication, Qt
@@ -168,4 +205,23 @@ def test_with_one_screen_f5_says_so(qtbot):
     qtbot.waitUntil(lambda: bool(said), timeout=3000)
     assert "Only one screen" in said[0]
     assert w.presentation.shown is None and view.window() is w
+    w.close()
+
+
+def test_with_one_screen_f5_in_a_dialog_says_so_over_it(qtbot):
+    """F5 typed in a window-modal dialog over the window (the keypad) is read there too."""
+    from tests.support.screens import answer
+    from ui.qt import QApplication, Qt
+
+    if len(QApplication.instance().screens()) != 1:
+        pytest.skip("a Qt with one screen")
+    w, screen = console(qtbot, QApplication.instance().primaryScreen())
+    pad = keypad(qtbot, screen)
+    said: list = []
+    answer({"button": "OK"}, seen=said)
+    press(qtbot, pad.field, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: bool(said), timeout=3000)
+    assert "Only one screen" in said[0]
+    assert pad.isVisible() and screen.dialog is pad
+    pad.reject()
     w.close()

@@ -8,16 +8,25 @@ again, or Esc, puts it back where it was; so does unplugging the projector
 (QGuiApplication.screenRemoved), before Qt moves the full-screen window anywhere. With one screen
 it says so and moves nothing.
 
-F5 and Esc are read by an application event filter rather than a window's shortcut: a replay is
-a window-modal dialog, and the main window's shortcuts do not reach it."""
+F5 and Esc are shortcuts, matched by Qt's shortcut map in C++ when a key is pressed (an application
+event filter would pass every event of the app, paints and timers too, into Python: a sixth of the
+processor of building and showing the screens). A window's shortcut is live only while that window
+is the active one, and a replay or the keypad is a window-modal dialog of its own, which the main
+window's shortcuts do not reach: so the F5 action is added to each window of this main window's (a
+dialog over it, however deep, and the presentation) when it first becomes the focus window
+(QGuiApplication.focusWindowChanged, which fires only when the focus moves to another window). The
+Esc action is added, while presenting only, to the presentation and to the window the table was
+taken from; a dialog over that window, such as the keypad, is another window and keeps its own Esc.
+When the presentation had the keyboard as it ends, the keyboard goes back with the table, to its
+window or the dialog over it."""
 
 from __future__ import annotations
 
 from ui.qt import (
+    QAction,
     QApplication,
-    QEvent,
     QGuiApplication,
-    QKeyEvent,
+    QKeySequence,
     QLabel,
     QMessageBox,
     QObject,
@@ -44,8 +53,12 @@ class Presentation(QObject):
         self.shown: QWidget | None = None  # the full-screen window on the other screen
         self.holder: QLabel | None = None  # in the console, where the table was
         self.screen = None
-        QGuiApplication.instance().screenRemoved.connect(self._screen_removed)
-        QApplication.instance().installEventFilter(self)
+        self.action = _key_action("Present on second screen", KEY, window, self.toggle)
+        window.addAction(self.action)  # F5 in the window (the View menu's item is this action)
+        self.end = _key_action("End the presentation", "Esc", self, self.stop)
+        app = QGuiApplication.instance()
+        app.screenRemoved.connect(self._screen_removed)
+        app.focusWindowChanged.connect(self._focused)
 
     @property
     def on(self) -> bool:
@@ -100,6 +113,8 @@ class Presentation(QObject):
         view.show()
         shown.setScreen(screen)
         shown.setGeometry(screen.geometry())
+        shown.addActions([self.action, self.end])
+        self.holder.window().addAction(self.end)  # the console: the window, or the replay
         shown.showFullScreen()
         self.shown = shown
         view.destroyed.connect(self._view_gone)  # a round of another game replaced it
@@ -112,6 +127,12 @@ class Presentation(QObject):
         self.shown = self.view = self.holder = self.screen = None
         if shown is None:
             return
+        for top in self.end.associatedObjects():  # Esc is the console's own again
+            top.removeAction(self.end)
+        if QApplication.activeWindow() is shown:
+            # the keys go back with the table: to the window it is in again, or a dialog over it
+            console = holder.window() if holder is not None else self.window
+            (QApplication.activeModalWidget() or console).activateWindow()
         if view is not None:
             view.destroyed.disconnect(self._view_gone)
         if holder is not None:
@@ -139,40 +160,31 @@ class Presentation(QObject):
         if self.on and screen is self.screen:
             self.stop()
 
-    def eventFilter(self, watched, event) -> bool:
-        # every event of the app passes here (paints, timers, the pointer's moves): telling a
-        # key's by its class first costs about a third of reading every event's type (0.3
-        # against 0.9 µs an event)
-        if not isinstance(event, QKeyEvent):
-            return False
-        if event.type() == QEvent.Type.KeyPress and not event.isAutoRepeat():
-            key = event.key()
-            if key == Qt.Key.Key_F5 and event.modifiers() == Qt.KeyboardModifier.NoModifier:
-                if self._ours(watched):
-                    self.toggle()
-                    return True
-            elif key == Qt.Key.Key_Escape and self.on and self._console(watched):
-                self.stop()
-                return True
-        return False
+    def _focused(self, focus) -> None:
+        """Another window has the focus: if it is one of this main window's (a dialog over it, a
+        message box, the presentation), F5 is live in it too."""
+        top = QApplication.activeWindow()  # the focus window's widget, set before the signal
+        if focus is None or top is None or top is self.window or self.action in top.actions():
+            return
+        if self._ours(top):
+            top.addAction(self.action)
 
-    def _ours(self, watched) -> bool:
-        """Whether a key pressed in `watched` is for this window: in it, in a dialog over it, or
-        in the presentation."""
-        if not isinstance(watched, QWidget):
-            return False
-        top = watched.window()
+    def _ours(self, top: QWidget) -> bool:
+        """Whether a key pressed in the window `top` is for this window: a dialog over it, or the
+        presentation."""
         while top is not None and top is not self.window and top is not self.shown:
             top = top.parentWidget()  # a dialog's parent is a widget of the window it is over
         return top is not None
 
 
-    def _console(self, watched) -> bool:
-        """Whether Esc pressed in `watched` ends the presentation: in the presentation, or in the
-        window the table was taken from (a dialog over it, such as the keypad, keeps its Esc)."""
-        if not isinstance(watched, QWidget) or self.holder is None:
-            return False
-        return watched.window() in (self.shown, self.holder.window())
+def _key_action(text: str, key: str, parent: QObject, slot) -> QAction:
+    """An action run by `key` in the windows it is added to (Qt.WindowShortcut, the default):
+    once for a key held down, not again for each of its repeats."""
+    action = QAction(text, parent)
+    action.setShortcut(QKeySequence(key))
+    action.setAutoRepeat(False)
+    action.triggered.connect(slot)
+    return action
 
 
 def _swap(old: QWidget, new: QWidget) -> None:

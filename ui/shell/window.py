@@ -319,13 +319,12 @@ class MainWindow(QMainWindow):
 
         self.speech = SpeechOptions(self, view)  # Speak my calls, The stickman's voice
         view.addSeparator()
-        from ui.shell.presenting import KEY, Presentation
+        from ui.shell.presenting import Presentation
 
         self.presentation = Presentation(self)
-        present = QAction(f"Present on second screen\t{KEY}", self)  # F5 is read in every window
+        present = self.presentation.action  # F5, live in the window and every dialog over it
         present.setStatusTip("The table, or the replay, full screen on the projector; the console "
                              "stays here. F5 or Esc ends it")
-        present.triggered.connect(self.presentation.toggle)
         view.addAction(present)
         full = QAction("Full screen", self)
         full.setShortcut(QKeySequence("F11"))
