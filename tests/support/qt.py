@@ -89,29 +89,33 @@ def delete_closed(from_before: set[int]) -> None:
 
 def look() -> tuple | None:
     """The application's look, which a theme sets (ui.shell.theme.apply): its style sheet,
-    palette, theme and large print; None before there is an application."""
-    from ui.qt import QApplication, QPalette
+    palette, font, theme and large print; None before there is an application."""
+    from ui.qt import QApplication, QFont, QPalette
+    from ui.shell.theme import WIDGETS
 
     app = QApplication.instance()
     if app is None:
         return None
-    return (app.styleSheet(), QPalette(app.palette()), app.property("theme"),
+    return (app.styleSheet(), QPalette(app.palette()), QFont(app.font(WIDGETS)), app.property("theme"),
             app.property("large_print"))
 
 
 def restore_look(before: tuple | None) -> None:
     """The application's look as `look` found it, each part set again only where it changed (a
-    style sheet or palette set restyles every widget there is)."""
+    style sheet, palette or font set restyles every widget there is)."""
     from ui.qt import QApplication
+    from ui.shell.theme import WIDGETS
 
     app = QApplication.instance()
     if before is None or app is None:
         return
-    sheet, palette, theme, large = before
+    sheet, palette, font, theme, large = before
     if app.styleSheet() != sheet:
         app.setStyleSheet(sheet)
     if app.palette() != palette:
         app.setPalette(palette)
+    if app.font(WIDGETS) != font:
+        app.setFont(font, WIDGETS)
     app.setProperty("theme", theme)
     app.setProperty("large_print", large)
 

@@ -130,8 +130,8 @@ class WorkstationsDialog(QDialog):
         self.addresses = QPlainTextEdit()
         self.addresses.setReadOnly(True)
         self.addresses.setAccessibleName("New addresses, each with its workstation's password")
-        mono = fonts.mono()
-        mono.setPointSizeF(max(mono.pointSizeF(), self.font().pointSizeF()))
+        mono = fonts.mono()  # as large as the words around it: the theme's (the app's, for a widget)
+        mono.setPointSizeF(max(mono.pointSizeF(), QApplication.font(self.addresses).pointSizeF()))
         self.addresses.setFont(mono)
         lines = self.addresses.fontMetrics().lineSpacing()
         self.addresses.setMinimumHeight(4 * lines + 12)  # two addresses; more scroll

@@ -12,8 +12,9 @@ from ui.qt import QFont, QFontDatabase
 SANS = "DejaVu Sans"
 SERIF = "DejaVu Serif"
 MONO = "DejaVu Sans Mono"
-#: the size of the words the style sheet gives none: Qt's default on Linux, which the
-#: screenshots show (Windows' is 9 points too, macOS's 13)
+#: the app's font's size, in which what no widget writes is drawn (a chart's axes): Qt's default
+#: on Linux, which the screenshots show (Windows' is 9 points too, macOS's 13); a widget's words
+#: are the theme's size (ui.shell.theme.POINTS)
 POINTS = 9
 
 
