@@ -54,8 +54,12 @@ def ctrl_q(qtbot, window, how: str, during=None) -> list[tuple[str, str, str]]:
             next(b for b in box.buttons() if b.text() == how).click()
 
     active(qtbot, window)
-    QTimer.singleShot(50, answer)  # a box is open by then, or none will be
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(answer)
+    timer.start(50)  # a box is open by then, or none will be
     qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    timer.stop()  # none was asked: its answer is not left to answer the next test's question
     return asked
 
 
