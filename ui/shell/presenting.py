@@ -14,7 +14,8 @@ processor of building and showing the screens). A window's shortcut is live only
 is the active one, and a replay or the keypad is a window-modal dialog of its own, which the main
 window's shortcuts do not reach: so the F5 action is added to each window of this main window's (a
 dialog over it, however deep, and the presentation) when it first becomes the focus window
-(QGuiApplication.focusWindowChanged, which fires only when the focus moves to another window). The
+(QGuiApplication.focusWindowChanged, which fires only when the focus moves to another window; a
+menu's popup is not one: in an open menu F5 works only where the menu holds the action, View). The
 Esc action is added, while presenting only, to the presentation and to the window the table was
 taken from; a dialog over that window, such as the keypad, is another window and keeps its own Esc.
 When the presentation had the keyboard as it ends, the keyboard goes back with the table, to its

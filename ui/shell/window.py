@@ -180,8 +180,11 @@ class MainWindow(QMainWindow):
     def set_locked(self, locked: bool) -> None:
         """During an exam the window shows the exam only: no other screen, no rules."""
         self.sidebar.setEnabled(not locked)
+        # an exam's table may still be presented (F5, and Esc to end it)
+        free = (self.presentation.action, self.presentation.end)
         for action in self.findChildren(QAction):
-            if action.shortcut().toString() not in ("", "F11", "Ctrl+Z") and not action.property("locked"):
+            if (action.shortcut().toString() not in ("", "F11", "Ctrl+Z") and not action.property("locked")
+                    and action not in free):
                 action.setEnabled(not locked)  # a setting the machine file locks stays off
         self.menuBar().setEnabled(not locked)
 
@@ -540,11 +543,11 @@ class MainWindow(QMainWindow):
         return box.clickedButton() is quit_
 
     def closeEvent(self, event) -> None:
-        leave = getattr(self.pages.get("exam"), "leave", None)  # a placeholder has no exams
-        if leave is not None and not leave():  # asked as Leave exam asks; its answers are kept
+        if not self.quit_anyway():  # first: it changes nothing, and a Cancel there keeps all
             event.ignore()
             return
-        if not self.quit_anyway():
+        leave = getattr(self.pages.get("exam"), "leave", None)  # a placeholder has no exams
+        if leave is not None and not leave():  # asked as Leave exam asks; its answers are kept
             event.ignore()
             return
         if self.services is not None and self.services.store is not None:
