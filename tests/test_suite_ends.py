@@ -1,0 +1,56 @@
+"""A parallel run (`make test`) ends, failed, when a worker crashes or a test is stuck: it names the
+test, never waits until CI's own time runs out. pytest-xdist 3.8 under --dist loadgroup waits for
+ever after it replaces a crashed worker, so the Makefile replaces none; a stuck test is ended by
+pytest's faulthandler (pyproject.toml), which a parallel run sees as a crash."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tests.support.paths import ROOT
+
+TESTS = textwrap.dedent("""
+    import os, signal, time
+    import pytest
+
+    @pytest.mark.parametrize("i", range(12))
+    def test_before(i):
+        time.sleep(0.02)
+
+    def test_{fault}():
+        {body}
+
+    @pytest.mark.xdist_group("one")
+    @pytest.mark.parametrize("i", range(12))
+    def test_grouped(i):
+        time.sleep(0.02)
+""")
+
+
+def make_test_xdist() -> list[str]:
+    """The pytest-xdist options `make test` runs the suite with."""
+    found = re.search(r"^XDIST := (.*)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
+    assert found, "the Makefile names its pytest-xdist options in XDIST"
+    return found.group(1).split()
+
+
+@pytest.mark.parametrize("fault", ["crash", "stuck"])
+def test_a_crashed_worker_or_a_stuck_test_ends_the_run_and_is_named(tmp_path, fault):
+    body = {"crash": "os.kill(os.getpid(), signal.SIGSEGV)", "stuck": "time.sleep(600)"}[fault]
+    (tmp_path / "test_ends.py").write_text(TESTS.format(fault=fault, body=body))
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
+         "-p", "no:cacheprovider", *make_test_xdist(), "-o", "faulthandler_timeout=3",
+         "test_ends.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=240)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert f"crashed while running 'test_ends.py::test_{fault}'" in out, out
+    assert re.search(r"\b1 failed\b", out), out
+    if fault == "stuck":  # where it was stuck, printed before its worker ended
+        assert "Timeout (0:00:03)!" in out and "in test_stuck" in out, out
