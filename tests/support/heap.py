@@ -42,10 +42,18 @@ def pytest_collection(session: pytest.Session):
 
 @pytest.fixture
 def unfrozen() -> Iterator[None]:
-    """For a test of code that freezes the heap itself: nothing frozen while it runs, and what is
-    left frozen again after it."""
-    frozen = gc.get_freeze_count() > 0
+    """For a test of code that freezes the heap and turns the collection of cycles off itself:
+    nothing frozen while it runs, and what is left frozen again after it; and Python's collection
+    on, as in a process with no Qt application, and off again after where a Qt test had made one
+    (ui.shell.collecting): what is garbage is collected here first, on the application's thread,
+    so that no Qt object is left for another thread's collection."""
+    frozen, enabled = gc.get_freeze_count() > 0, gc.isenabled()
     gc.unfreeze()
+    if not enabled:
+        gc.collect()
+        gc.enable()
     yield
+    if not enabled:
+        gc.disable()
     if frozen:
         freeze()

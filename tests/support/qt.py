@@ -127,20 +127,41 @@ def _no_qt_leftovers(request):
     back its look (`restore_look`): a theme a test chose (View › Dark theme, a start that applies
     the configured one) would otherwise style every widget of every later test in the process, as
     it styles none when that test runs alone (building a window under the light theme's style sheet
-    costs about half as much again)."""
+    costs about half as much again). Once a test has made the application, Python's cycles are
+    collected on its thread only (ui.shell.collecting): after each test, and while Qt waits."""
     qt = "qtbot" in request.fixturenames
     from_before = windows() if qt else set()
     if qt:
-        request.getfixturevalue("qapp")  # made now, as qtbot would, so that its look is known
+        from ui.shell import collecting
+
+        # made now, as qtbot would, so that its look is known
+        collecting.on_this_thread(request.getfixturevalue("qapp"))
     before = look() if qt else None
     yield
-    if not qt:
+    try:
+        if qt:
+            left, timers = tidy(from_before)
+            restore_look(before)  # after the test's windows are gone: none of them is restyled
+            assert not left, f"windows left open: {left}"
+            assert not timers, "timers left running: " + ", ".join(
+                f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)
+    finally:
+        collected_here()
+
+
+def collected_here() -> None:
+    """Once the process has a Qt application (made by qtbot, or by a test itself), Python's cycles
+    are collected on this thread only; and what Python would have collected during the test (its
+    windows' cycles too) is collected now."""
+    if "ui.qt" not in sys.modules:
         return
-    left, timers = tidy(from_before)
-    restore_look(before)  # after the test's windows are gone: none of them is restyled
-    assert not left, f"windows left open: {left}"
-    assert not timers, "timers left running: " + ", ".join(
-        f"{t.objectName() or 'QTimer'} in {type(t.parent()).__name__}" for t in timers)
+    from ui.qt import QCoreApplication
+    from ui.shell import collecting
+
+    app = QCoreApplication.instance()
+    if app is not None:
+        collecting.on_this_thread(app)
+    collecting.due()
 
 
 @pytest.hookimpl(wrapper=True)

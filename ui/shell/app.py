@@ -28,7 +28,7 @@ def application(config=None):
     """The QApplication, in the theme and print `config` gives (ui.shell.config.Config; by
     default the machine file's and the user's settings), with the app's fonts and icon."""
     from ui.qt import QApplication, QGuiApplication, Qt
-    from ui.shell import fonts, theme
+    from ui.shell import collecting, fonts, theme
     from ui.shell.config import load
     from ui.shell.icon import app_icon
 
@@ -37,6 +37,7 @@ def application(config=None):
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
             Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication(sys.argv[:1])
+    collecting.on_this_thread(app)  # Python's cycles collected on this thread only
     # Fusion on every OS: Windows' and macOS's own styles would not look like the screenshots
     app.setStyle(STYLE)
     fonts.load(app)  # DejaVu on every OS, as in the screenshots

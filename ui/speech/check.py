@@ -31,10 +31,12 @@ def main(argv: list[str]) -> int:
                     "on here, and if not, why (as the menu says it).")
     p.parse_args(argv)
     from ui.qt import QCoreApplication
+    from ui.shell import collecting
 
     # no window is needed, nor a display: Qt Multimedia and Qt TextToSpeech answer to a core
     # application
     app = QCoreApplication.instance() or QCoreApplication([sys.argv[0]])
+    collecting.on_this_thread(app)  # the engine's thread runs Python too
     found = lines()
     for item, problem in found:
         said = "can be turned on (View menu)" if problem is None else f"off: {problem}"
