@@ -75,7 +75,10 @@ def test_a_resting_pusher_holds_no_connection_and_connects_for_a_new_attempt(kla
     connection.start()
     try:
         until(lambda: connection.waiting() == 0 and connection.pusher.resting, what="the push, then rest")
-        assert not connection.pusher.holding and sessions(klass) == 0
+        assert not connection.pusher.holding
+        # the server's process of a closed connection ends a moment after it: on a loaded machine
+        # pg_stat_activity still listed it
+        until(lambda: sessions(klass) == 0, what="the connection's session gone from the server")
         made = connection.pusher.connects
         with Store.open(path) as store:
             store.record_attempt(attempt(store.find_trainee("Ana").id, 2))
