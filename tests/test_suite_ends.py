@@ -42,15 +42,15 @@ def make_test_xdist() -> list[str]:
 @pytest.mark.parametrize("fault", ["crash", "stuck"])
 def test_a_crashed_worker_or_a_stuck_test_ends_the_run_and_is_named(tmp_path, fault):
     body = {"crash": "os.kill(os.getpid(), signal.SIGSEGV)", "stuck": "time.sleep(600)"}[fault]
-    (tmp_path / "test_ends.py").write_text(TESTS.format(fault=fault, body=body))
+    (tmp_path / "ends_test.py").write_text(TESTS.format(fault=fault, body=body))
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
          "-p", "no:cacheprovider", *make_test_xdist(), "-o", "faulthandler_timeout=3",
-         "test_ends.py"],
+         "ends_test.py"],
         cwd=tmp_path, capture_output=True, text=True, timeout=240)
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
-    assert f"crashed while running 'test_ends.py::test_{fault}'" in out, out
+    assert f"crashed while running 'ends_test.py::test_{fault}'" in out, out
     assert re.search(r"\b1 failed\b", out), out
     if fault == "stuck":  # where it was stuck, printed before its worker ended
         assert "Timeout (0:00:03)!" in out and "in test_stuck" in out, out
