@@ -63,12 +63,52 @@ def test_due_on_another_thread_collects_nothing(qtbot):
     assert collecting.due() > 0 and freed == [threading.current_thread().name]
 
 
-def test_the_apps_application_collects_on_its_own_thread():
-    """The app (`dealer-trainer`, its pictures) and `dealer-trainer speech-check` make their
-    application this way: Python's own collection is off there, the application's on."""
-    code = ("import gc; from ui.shell.app import application; from ui.shell import collecting; "
-            "was = gc.isenabled(); application(); print(was, gc.isenabled(), collecting.collecting_here())")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["True", "False", "True"]
+#: run in a program of its own: the app's application, Qt timers in reference cycles made on its
+#: thread, and another thread allocating while the application's thread runs Qt's event loop
+TIMERS_IN_CYCLES = """
+import gc, sys, threading, time
+from ui.shell.app import application
+from ui.qt import QEventLoop, QTimer
+
+was = gc.isenabled()
+app = application()
+print(was, gc.isenabled(), flush=True)
+
+class Holder:
+    def __init__(self):
+        self.me = self  # a cycle: only a collection of cycles frees it
+        self.timer = QTimer()
+        self.timer.setInterval(1)
+        self.timer.timeout.connect(lambda: None)
+        self.timer.start()
+
+stop = False
+def allocate():
+    while not stop:
+        junk = [[] for _ in range(2000)]
+
+thread = threading.Thread(target=allocate, daemon=True)
+thread.start()
+end = time.monotonic() + float(sys.argv[1])
+while time.monotonic() < end:
+    for _ in range(50):
+        Holder()
+    loop = QEventLoop()
+    QTimer.singleShot(5, loop.quit)
+    loop.exec()
+stop = True
+thread.join()
+print("survived", flush=True)
+"""
+
+
+def test_qt_timers_in_cycles_are_never_destroyed_on_another_thread():
+    """The app's application (`dealer-trainer`, its pictures; `dealer-trainer speech-check` makes
+    its own the same way): Python's own collection is off. Before, the allocating thread collected
+    the cycles, destroyed their timers there ("QObject::~QObject: Timers cannot be stopped from
+    another thread"), and the program ended in a segmentation fault within a second."""
+    run = subprocess.run([sys.executable, "-c", TIMERS_IN_CYCLES, "1.5"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    assert run.stdout.split() == ["True", "False", "survived"]
+    assert "another thread" not in run.stderr, run.stderr[-2000:]
