@@ -45,8 +45,9 @@ def unfrozen() -> Iterator[None]:
     """For a test of code that freezes the heap and turns the collection of cycles off itself:
     nothing frozen while it runs, and what is left frozen again after it; and Python's collection
     on, as in a process with no Qt application, and off again after where a Qt test had made one
-    (ui.shell.collecting): what is garbage is collected here first, on the application's thread,
-    so that no Qt object is left for another thread's collection."""
+    (ui.shell.collecting): what is garbage as it starts is collected here first, on the
+    application's thread, so that no Qt object left by an earlier test is there for another
+    thread's collection."""
     frozen, enabled = gc.get_freeze_count() > 0, gc.isenabled()
     gc.unfreeze()
     if not enabled:

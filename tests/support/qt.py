@@ -127,11 +127,12 @@ def _no_qt_leftovers(request):
     back its look (`restore_look`): a theme a test chose (View › Dark theme, a start that applies
     the configured one) would otherwise style every widget of every later test in the process, as
     it styles none when that test runs alone (building a window under the light theme's style sheet
-    costs about half as much again). Once a test has made the application, Python's cycles are
-    collected on its thread only (ui.shell.collecting): after each test, and while Qt waits."""
+    costs about half as much again). Once a test has the application (qtbot's or qapp's), Python's
+    cycles are collected on its thread only (ui.shell.collecting), for the rest of the worker:
+    after each test, and while Qt waits."""
     qt = "qtbot" in request.fixturenames
     from_before = windows() if qt else set()
-    if qt:
+    if qt or "qapp" in request.fixturenames:
         from ui.shell import collecting
 
         # made now, as qtbot would, so that its look is known
@@ -151,8 +152,9 @@ def _no_qt_leftovers(request):
 
 def collected_here() -> None:
     """Once the process has a Qt application (made by qtbot, or by a test itself), Python's cycles
-    are collected on this thread only; and what Python would have collected during the test (its
-    windows' cycles too) is collected now."""
+    are collected on this thread only, for the rest of the worker (a test with no Qt too: its
+    cyclic garbage waits for its end); and a generation whose count passed its threshold during
+    the test (its windows' cycles too) is collected now."""
     if "ui.qt" not in sys.modules:
         return
     from ui.qt import QCoreApplication

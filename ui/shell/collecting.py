@@ -5,11 +5,13 @@ spoken call, one reading the class, a test run's own. A cycle that holds a Qt ob
 QSettings, one of the app's QObjects) then has it destroyed on that thread, while the window's
 thread is inside Qt (PySide lets go of Python's lock for a Qt call, a key press, a paint): Qt does
 not allow it, and a test worker ended in a segmentation fault under a key press. So, once there is
-an application, Python's own collection is off, and the application's thread collects instead, as
-Python would have (the oldest generation whose count passed its threshold): every second while
-its event loop runs, and whenever `due()` is called (the tests, after each test). A collection
-made on purpose (`gc.collect()`) still works anywhere. pyqtgraph's GarbageCollector does the same;
-importing pyqtgraph for it would cost a start 0.8 s."""
+an application, Python's own collection is off, and the application's thread collects instead, by
+Python's thresholds (the oldest generation whose count passed its threshold; without Python's rule
+that puts a full collection off until the long-lived objects have grown by a quarter, which Python
+does not expose: a full one after every eleventh of generation 1, 5-7 ms with the main window
+built), every second while its event loop runs and whenever `due()` is called (the tests, after
+each test). A collection made on purpose (`gc.collect()`) still works anywhere. pyqtgraph's
+GarbageCollector does the same; importing pyqtgraph for it would cost a start 0.8 s."""
 
 from __future__ import annotations
 
@@ -24,9 +26,12 @@ _owner: threading.Thread | None = None  # the thread that collects, once there i
 
 def on_this_thread(app) -> None:
     """From now on, cycles are collected on this thread (the one running `app`, a Q*Application),
-    by a timer of `app`'s and by `due()`; Python's automatic collection is off. Once per process."""
+    by a timer of `app`'s and by `due()`; Python's automatic collection is off (again, where
+    something turned it on meanwhile). Made once per process: called again, nothing more."""
     global _owner
     if _owner is not None:
+        if _owner is threading.current_thread():
+            gc.disable()
         return
     from ui.qt import QTimer
 

@@ -54,7 +54,12 @@ class MainWindow(QMainWindow):
         run's settings in layers (ui.shell.config.Config; the app's start passes the command
         line's too; by default the machine file's under `settings`)."""
         super().__init__()
+        from ui.shell import collecting
         from ui.shell.config import load, user_settings
+
+        # its threads (the class's readers, a call heard, the speech engine) never collect Qt's
+        # objects, where its application was made without ui.shell.app.application()
+        collecting.on_this_thread(QApplication.instance())
 
         self.services = services
         self.settings = settings if settings is not None else user_settings()
