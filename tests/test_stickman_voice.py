@@ -201,8 +201,9 @@ sys.exit(app.exec())
 """
 
 
-def test_the_app_closed_while_it_looks_for_the_engine_ends_cleanly(tmp_path, speechd):
-    """The real engine (speech-dispatcher, which takes a second to list its voices), the window
+def test_the_app_closed_while_it_looks_for_the_engine_ends_cleanly(tmp_path, speechd_every_language):
+    """The real engine (speech-dispatcher, which takes a second to list espeak-ng's voices of
+    every language), the window
     closed as soon as it is shown: the app ends, exit 0, no crash and no Qt complaint of a
     thread destroyed while running (the engine's thread is waited for, and ends)."""
     root = Path(__file__).resolve().parents[1]
@@ -215,13 +216,13 @@ def test_the_app_closed_while_it_looks_for_the_engine_ends_cleanly(tmp_path, spe
     assert "QThread" not in done.stderr and "Traceback" not in done.stderr
 
 
-@pytest.fixture
-def speechd(tmp_path, monkeypatch):
-    """A speech-dispatcher of this test's own (its process), which the app's engine is found on."""
+def own_speechd_for(tmp_path: Path, monkeypatch, every_language: bool = False):
+    """A speech-dispatcher of this test's own (its process), which the app's engine is found on,
+    ended after the test; the test skips, saying why, where none can be started."""
     if (why := own_speechd.missing()) is not None:
         pytest.skip(why)
     try:
-        proc, address = own_speechd.start(tmp_path)
+        proc, address = own_speechd.start(tmp_path, every_language=every_language)
     except RuntimeError as e:
         pytest.skip(str(e))
     try:
@@ -232,6 +233,19 @@ def speechd(tmp_path, monkeypatch):
         yield proc
     finally:
         own_speechd.stop(proc)
+
+
+@pytest.fixture
+def speechd(tmp_path, monkeypatch):
+    """A speech-dispatcher of the test's own, with espeak-ng's English voices."""
+    yield from own_speechd_for(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+def speechd_every_language(tmp_path, monkeypatch):
+    """A speech-dispatcher of the test's own, with espeak-ng's voices of every language, as a
+    computer with espeak-ng has them."""
+    yield from own_speechd_for(tmp_path, monkeypatch, every_language=True)
 
 
 def test_speech_dispatcher_is_found_and_says_a_call_without_holding_the_window(qtbot, speechd):

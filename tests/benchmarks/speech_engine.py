@@ -119,7 +119,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="dealer-trainer-speech-engine-") as name:
         folder = Path(name)
         (folder / "speechd").mkdir()
-        proc, address = speechd.start(folder / "speechd")
+        proc, address = speechd.start(folder / "speechd", every_language=True)  # as a user has it
         try:
             env = {**os.environ, "SPEECHD_ADDRESS": address, "PYTHONPATH": str(args.tree.resolve()),
                    "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),

@@ -10,7 +10,9 @@ started) is ended with the run, after the app's engine threads (ui.speech.engine
 starting one still. The machine-wide config file
 (trainer.config) is one of the run's own too, which no test makes unless it means to; a computer
 with its own (/etc/xdg/dealer-trainer/config.toml), which every run reads whatever the
-environment says, runs no tests. Qt's machine-wide settings are the run's own too."""
+environment says, runs no tests. Qt's machine-wide settings are the run's own too. A
+speech-dispatcher started for the run has espeak-ng's English voices only (tests/support/speechd.py
+says why)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests.support import speechd
 
 #: the variables Qt's standard paths read on Linux (ConfigLocation, AppDataLocation and the like;
 #: XDG_CONFIG_DIRS: Qt's machine-wide settings, ui.shell.config.older_settings), and those where
@@ -53,6 +57,9 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[name] = str(folder / name.lower())
     config.stash[_SAVED].append((MACHINE, os.environ.get(MACHINE)))
     os.environ[MACHINE] = str(folder / "machine" / "config.toml")  # none, until a test writes it
+    if (english := speechd.english_only(folder / "espeak")) is not None:
+        config.stash[_SAVED].append((speechd.DATA_PATH, os.environ.get(speechd.DATA_PATH)))
+        os.environ[speechd.DATA_PATH] = str(english)
 
 
 def folder(config: pytest.Config) -> Path:
