@@ -7,9 +7,9 @@ A speech-dispatcher a test starts (here, or by the app's engine in the run: test
 has espeak-ng's English voices only (`english_only`, ESPEAK_DATA_PATH): Qt's plugin lists every
 voice of the engine when it is set, and espeak-ng has 13,362 (its 131 languages, each in its 102
 variants), which cost the test's process 1.05 s of CPU each time (the 43 here: 0.01 s), five to
-eight times a run: the speech tests took 14.4 s of CPU, now 8.5 s. The English voices are the real ones, and what the app does with them is what it does
-on a computer with every language. A test of the slow listing itself starts one with
-`every_language=True`."""
+eight times a run (the four files of speech tests took 14.4 s of CPU, now 8.5 s). The English
+voices are the real ones, and what the app does with them is what it does on a computer with
+every language. A test of the slow listing itself starts one with `every_language=True`."""
 
 from __future__ import annotations
 
