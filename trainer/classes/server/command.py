@@ -201,9 +201,18 @@ def _shown(folder: Path) -> str:
 
 
 def stop_on_signals() -> threading.Event:
+    """An event set by Ctrl+C, SIGTERM, SIGHUP (the terminal it ran in was closed) or SIGBREAK
+    (Ctrl+Break in its Windows console). The handler sets it from a thread of its own: a handler
+    runs on the main thread between two of its steps, and where those were inside the event's own
+    wait (which holds the event's lock as it looks at the flag, before and after each wait of
+    STOP_LOOK seconds), setting it there waited for that lock for ever: the command never stopped,
+    and no later signal but SIGKILL ended it."""
     stop = threading.Event()
-    # SIGHUP: the terminal it ran in was closed; SIGBREAK: Ctrl+Break in its Windows console
+
+    def handler(*_) -> None:
+        threading.Thread(target=stop.set, name="stopping", daemon=True).start()
+
     for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), lambda *_: stop.set())
+            signal.signal(getattr(signal, name), handler)
     return stop
