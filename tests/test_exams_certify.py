@@ -553,13 +553,17 @@ def test_a_pool_sat_without_a_sitting_draws_at_its_start(workstation):
     store, key, trainee = workstation
     exam = pool_form(draw=3)
     seen = set()
-    for _ in range(4):
+    for _ in range(12):  # until two starts drew differently
         session = start_exam(store, exam, trainee, key)
         assert len(session.form.items) == 3
         assert session.abandon().item_count == 3
         assert {it.scenario_id for it in session.form.items} <= set(POOL)
         seen.add(tuple(it.scenario_id for it in session.form.items))
-    assert len(seen) > 1  # four draws of 3 from 5 (10 ways), the same every time: 1 in 1,000
+        if len(seen) > 1:
+            break
+    # twelve draws of 3 from 5 (10 ways), the same every time: 1 in 10^11 (four: 1 in 1,000, and
+    # a run of the suite met it)
+    assert len(seen) > 1
 
 
 def test_verify_results_checks_the_certificates_of_a_progress_file_without_writing_it(
