@@ -6,7 +6,7 @@ reaches it through SPEECHD_ADDRESS, as libspeechd reads it.
 A speech-dispatcher a test starts (here, or by the app's engine in the run: tests/support/home.py)
 has espeak-ng's English voices only (`english_only`, ESPEAK_DATA_PATH): Qt's plugin lists every
 voice of the engine when it is set, and espeak-ng has 13,362 (its 131 languages, each in its 102
-variants), which cost the test's process 1.05 s of CPU each time (the 43 here: 0.01 s), five to
+variants), which cost the test's process 1.05 s of CPU each time (the 20 here: 0.01 s), five to
 eight times a run (the four files of speech tests took 14.4 s of CPU, now 8.5 s). The English
 voices are the real ones, and what the app does with them is what it does on a computer with
 every language. A test of the slow listing itself starts one with `every_language=True`."""
@@ -25,12 +25,15 @@ PLUGIN = "libqtexttospeech_speechd"
 CONF = Path("/etc/speech-dispatcher")
 #: the variable espeak-ng reads for the folder that holds its espeak-ng-data
 DATA_PATH = "ESPEAK_DATA_PATH"
-#: espeak-ng's own data: its phonemes, English dictionary and English voices, one variant, and
+#: espeak-ng's own data: its phonemes, English dictionary and English voices, one variant;
 #: Bishnupriya Manipuri's voice: Qt's plugin starts on the voice of the system's locale, and where
-#: LANG is C (or C.UTF-8, as here) it takes this one, as it does with every language; with English
-#: alone it would fail ("Failed to initialize default locale and voice.")
+#: LANG is C (or C.UTF-8, as here) it takes this one, as it does with every language (with English
+#: alone it would fail: "Failed to initialize default locale and voice."); and Afrikaans, a
+#: language ahead of English, so that the app must choose English among others
 ENGLISH = ("intonations", "phondata", "phondata-manifest", "phonindex", "phontab", "en_dict",
-           "lang/gmw/en*", "voices/!v/m1", "lang/inc/bpy")
+           "lang/gmw/en*", "voices/!v/m1", "lang/inc/bpy", "lang/gmw/af", "af_dict")
+#: what `english_only` must have linked to be of use
+NEEDED = ("lang/gmw/en-US", "lang/inc/bpy")
 
 
 def missing() -> str | None:
@@ -55,9 +58,10 @@ def espeak_data() -> Path | None:
 
 def english_only(folder: Path) -> Path | None:
     """A folder for ESPEAK_DATA_PATH whose espeak-ng-data has the English voices only (links to
-    the computer's own files), or None where espeak-ng's data is not found."""
+    the computer's own files, as ENGLISH says), or None where espeak-ng's data is not found or not
+    laid out as ENGLISH expects (every voice then)."""
     data = espeak_data()
-    if data is None:
+    if data is None or not all((data / needed).is_file() for needed in NEEDED):
         return None
     made = folder / "espeak-ng-data"
     for pattern in ENGLISH:
