@@ -28,6 +28,7 @@ there ends the process outright, leaving PostgreSQL running).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -206,11 +207,13 @@ def stop_on_signals() -> threading.Event:
     runs on the main thread between two of its steps, and where those were inside the event's own
     wait (which holds the event's lock as it looks at the flag, before and after each wait of
     STOP_LOOK seconds), setting it there waited for that lock for ever: the command never stopped,
-    and no later signal but SIGKILL ended it."""
+    and none of the signals it stops on ended it."""
     stop = threading.Event()
 
     def handler(*_) -> None:
-        threading.Thread(target=stop.set, name="stopping", daemon=True).start()
+        with contextlib.suppress(RuntimeError):  # the interpreter is ending (no thread starts
+            # then): nothing waits on the event any more
+            threading.Thread(target=stop.set, name="stopping", daemon=True).start()
 
     for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"):
         if hasattr(signal, name):
