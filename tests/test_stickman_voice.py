@@ -216,13 +216,14 @@ def test_the_app_closed_while_it_looks_for_the_engine_ends_cleanly(tmp_path, spe
     assert "QThread" not in done.stderr and "Traceback" not in done.stderr
 
 
-def own_speechd_for(tmp_path: Path, monkeypatch, every_language: bool = False):
+def own_speechd_for(tmp_path: Path, monkeypatch, every_language: bool = False,
+                    voices: tuple[str, ...] = own_speechd.ENGLISH):
     """A speech-dispatcher of this test's own (its process), which the app's engine is found on,
     ended after the test; the test skips, saying why, where none can be started."""
     if (why := own_speechd.missing()) is not None:
         pytest.skip(why)
     try:
-        proc, address = own_speechd.start(tmp_path, every_language=every_language)
+        proc, address = own_speechd.start(tmp_path, every_language=every_language, voices=voices)
     except RuntimeError as e:
         pytest.skip(str(e))
     try:
@@ -236,9 +237,10 @@ def own_speechd_for(tmp_path: Path, monkeypatch, every_language: bool = False):
 
 
 @pytest.fixture
-def speechd(tmp_path, monkeypatch):
-    """A speech-dispatcher of the test's own, with espeak-ng's English voices."""
-    yield from own_speechd_for(tmp_path, monkeypatch)
+def speechd(request, tmp_path, monkeypatch):
+    """A speech-dispatcher of the test's own, with espeak-ng's English voices (the patterns of
+    tests/support/speechd.py a test gives as its parameter, ENGLISH where it gives none)."""
+    yield from own_speechd_for(tmp_path, monkeypatch, voices=getattr(request, "param", own_speechd.ENGLISH))
 
 
 @pytest.fixture
@@ -248,6 +250,10 @@ def speechd_every_language(tmp_path, monkeypatch):
     yield from own_speechd_for(tmp_path, monkeypatch, every_language=True)
 
 
+#: English among other languages, and English alone: with no voice for the computer's language
+#: where it is C (as here), Qt's plugin fails to start on it, and the app gives it English
+@pytest.mark.parametrize("speechd", [own_speechd.ENGLISH, own_speechd.ENGLISH_ALONE], indirect=True,
+                         ids=["english-among-others", "english-alone"])
 def test_speech_dispatcher_is_found_and_says_a_call_without_holding_the_window(qtbot, speechd):
     import ui.speech.engine
     from ui.qt import QLocale, texttospeech
@@ -296,3 +302,26 @@ def test_speech_dispatcher_stopped_mid_session_is_said_once(qtbot, speechd, monk
     assert shown == [voice_problem()] and "stopped working (" in shown[0] and ".)." not in shown[0]
     assert stickman.said == ["no more bets", "six two four"]  # tried once more, then no more
     window.close()
+
+
+def test_an_engine_without_a_voice_for_the_computers_language_speaks_english(tmp_path):
+    """A speech-dispatcher with English voices alone, on a computer whose language is C: Qt's
+    plugin fails to start on that language ("Failed to initialize default locale and voice."),
+    which the app took for no engine at all; the calls are English, and it has English voices.
+    `dealer-trainer speech-check` says the stickman's voice can be turned on."""
+    if (why := own_speechd.missing()) is not None:
+        pytest.skip(why)
+    try:
+        proc, address = own_speechd.start(tmp_path, voices=own_speechd.ENGLISH_ALONE)
+    except RuntimeError as e:
+        pytest.skip(str(e))
+    try:
+        root = Path(__file__).resolve().parents[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+        env.update(LANG="C.UTF-8", SPEECHD_ADDRESS=address, PYTHONPATH=str(root),
+                   QT_QPA_PLATFORM="offscreen")
+        done = subprocess.run([sys.executable, "-m", "ui", "speech-check"], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        own_speechd.stop(proc)
+    assert "The stickman's voice: can be turned on (View menu)" in done.stdout.splitlines(), done.stdout

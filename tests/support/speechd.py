@@ -32,6 +32,10 @@ DATA_PATH = "ESPEAK_DATA_PATH"
 #: language ahead of English, so that the app must choose English among others
 ENGLISH = ("intonations", "phondata", "phondata-manifest", "phonindex", "phontab", "en_dict",
            "lang/gmw/en*", "voices/!v/m1", "lang/inc/bpy", "lang/gmw/af", "af_dict")
+#: English and nothing else: no voice for a computer whose language is C, where Qt's plugin fails
+#: to start on its language and the app must give it English itself
+ENGLISH_ALONE = tuple(pattern for pattern in ENGLISH
+                      if pattern not in ("lang/inc/bpy", "lang/gmw/af", "af_dict"))
 #: what `english_only` must have linked to be of use
 NEEDED = ("lang/gmw/en-US", "lang/inc/bpy")
 
@@ -56,7 +60,7 @@ def espeak_data() -> Path | None:
     return None
 
 
-def english_only(folder: Path) -> Path | None:
+def english_only(folder: Path, patterns: tuple[str, ...] = ENGLISH) -> Path | None:
     """A folder for ESPEAK_DATA_PATH whose espeak-ng-data has the English voices only (links to
     the computer's own files, as ENGLISH says), or None where espeak-ng's data is not found or not
     laid out as ENGLISH expects (every voice then)."""
@@ -64,7 +68,7 @@ def english_only(folder: Path) -> Path | None:
     if data is None or not all((data / needed).is_file() for needed in NEEDED):
         return None
     made = folder / "espeak-ng-data"
-    for pattern in ENGLISH:
+    for pattern in patterns:
         for source in data.glob(pattern):
             link = made / source.relative_to(data)
             link.parent.mkdir(parents=True, exist_ok=True)
@@ -72,17 +76,18 @@ def english_only(folder: Path) -> Path | None:
     return folder
 
 
-def start(folder: Path, *, every_language: bool = False) -> tuple[subprocess.Popen, str]:
+def start(folder: Path, *, every_language: bool = False,
+          voices: tuple[str, ...] = ENGLISH) -> tuple[subprocess.Popen, str]:
     """A speech-dispatcher with its configuration, socket, pid file and log in `folder`, and the
     SPEECHD_ADDRESS that reaches it; RuntimeError where it does not start. Its espeak-ng has the
-    English voices only, unless `every_language`."""
+    `voices` (ENGLISH's patterns), or every language."""
     conf = folder / "conf"
     shutil.copytree(CONF, conf)
     with open(conf / "speechd.conf", "a") as f:
         f.write('\nAudioOutputMethod "alsa"\nAudioALSADevice "null"\n')
     sock = folder / "speechd.sock"
     env = {k: v for k, v in os.environ.items() if k != DATA_PATH}
-    if not every_language and (english := english_only(folder / "espeak")) is not None:
+    if not every_language and (english := english_only(folder / "espeak", voices)) is not None:
         env[DATA_PATH] = str(english)
     proc = subprocess.Popen([shutil.which("speech-dispatcher") or "speech-dispatcher", "-s",
                              "-t", "0", "-c", "unix_socket", "-S", str(sock),

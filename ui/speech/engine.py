@@ -119,8 +119,11 @@ class _Settler(QObject):
     @Slot()
     def settle(self) -> None:
         tts, name = self.tts, self.names.pop(0)
-        if tts.state() != texttospeech().QTextToSpeech.State.Error:
-            _in_english(tts)
+        started = tts.state() != texttospeech().QTextToSpeech.State.Error
+        # an engine that has no voice for the computer's language fails to start on it (Qt's
+        # speech-dispatcher plugin: "Failed to initialize default locale and voice."), and speaks
+        # once given one of its English voices: the calls are English
+        if _in_english(tts) or started:
             self.answer.emit(self.found, tts, name, "")
             return
         self.why = (f"No speech engine works on this computer: {name} does not start "
@@ -131,16 +134,18 @@ class _Settler(QObject):
             self.answer.emit(self.found, None, "", self.why)
 
 
-def _in_english(speaker) -> None:
+def _in_english(speaker) -> bool:
     """The calls are English: where the computer's language is another (or none, "C"), the engine
     would read them in its first voice, which speech-dispatcher's espeak-ng makes Bishnupriya
-    Manipuri."""
-    if speaker.locale().language() == QLocale.Language.English:
-        return
+    Manipuri. Whether it speaks English now (False: it has no English voice)."""
+    if speaker.locale().language() == QLocale.Language.English and speaker.voice().name():
+        return True
     english = [loc for loc in speaker.availableLocales() if loc.language() == QLocale.Language.English]
-    if english:
-        us = [loc for loc in english if loc.territory() == QLocale.Country.UnitedStates]
-        speaker.setLocale((us or english)[0])
+    if not english:
+        return False
+    us = [loc for loc in english if loc.territory() == QLocale.Country.UnitedStates]
+    speaker.setLocale((us or english)[0])
+    return speaker.locale().language() == QLocale.Language.English and bool(speaker.voice().name())
 
 
 class _Answers(QObject):
