@@ -119,7 +119,7 @@ class _Settler(QObject):
     @Slot()
     def settle(self) -> None:
         tts, name = self.tts, self.names.pop(0)
-        started = tts.state() != texttospeech().QTextToSpeech.State.Error
+        started = tts.state() != tts.State.Error  # the engine's own class: no import on this thread
         # an engine that has no voice for the computer's language fails to start on it (Qt's
         # speech-dispatcher plugin: "Failed to initialize default locale and voice."), and speaks
         # once given one of its English voices: the calls are English
