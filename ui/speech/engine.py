@@ -138,14 +138,17 @@ def _in_english(speaker) -> bool:
     """The calls are English: where the computer's language is another (or none, "C"), the engine
     would read them in its first voice, which speech-dispatcher's espeak-ng makes Bishnupriya
     Manipuri. Whether it speaks English now (False: it has no English voice)."""
-    if speaker.locale().language() == QLocale.Language.English and speaker.voice().name():
+    def english_now() -> bool:
+        return speaker.locale().language() == QLocale.Language.English and bool(speaker.voice().name())
+
+    if english_now():
         return True
     english = [loc for loc in speaker.availableLocales() if loc.language() == QLocale.Language.English]
     if not english:
         return False
     us = [loc for loc in english if loc.territory() == QLocale.Country.UnitedStates]
     speaker.setLocale((us or english)[0])
-    return speaker.locale().language() == QLocale.Language.English and bool(speaker.voice().name())
+    return english_now()
 
 
 class _Answers(QObject):
