@@ -1,0 +1,163 @@
+"""Spoken calls heard from a real microphone, through Qt Multimedia and the computer's sound server:
+the app's own `MicrophoneInput`, nothing of it replaced. The microphones are PulseAudio's, fed by
+the test as a headset feeds a computer (tests/support/pulse.py): silence, then a call said by a
+synthetic voice (Debian's flite) when the screen listens. These tests need the sound server in the
+environment before Qt Multimedia first looks for devices, so they skip in the suite's own program,
+saying so, and tests/test_microphones.py runs them in a program of its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import flite, pulse
+from tests.support.library import bundled
+from tests.support.practice_screen import do_next
+from trainer import spoken
+from trainer.procedure import Automation
+from trainer.spoken import SPOKEN, TIMED
+
+SKIP = "needs a sound server with microphones: tests/test_microphones.py runs it"
+VOICE = "slt"  # one of flite's 16 kHz voices
+#: a Props & Hops round whose calls are the dice and a no roll
+ROUND = "ph-lid-removed"
+
+
+class Trainee:
+    id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
+
+
+@pytest.fixture(scope="module")
+def microphones():
+    found = pulse.microphones()
+    if found is None:
+        pytest.skip(SKIP)
+    yield found
+    for m in found.values():
+        m.switch_off()
+
+
+@pytest.fixture
+def voices(tmp_path_factory):
+    return flite.voices(tmp_path_factory)  # skipped, saying why, without flite or the recogniser
+
+
+@pytest.fixture
+def window(qtbot, microphones):
+    from ui.shell.services import Services
+    from ui.shell.window import MainWindow
+
+    w = MainWindow(Services(None, Trainee()))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def reading(voices, game: str, do, value) -> object:
+    """flite's reading of the call (do, value) of `game`, in the words dealers say."""
+    from trainer.speech import find
+
+    return flite.say(find(game, spoken.words(do, value, game)).said[0], VOICE, voices)
+
+
+def speak_my_calls(window) -> None:
+    window.speech.check()  # as the View menu does when it opens
+    assert window.speech.calls.isEnabled(), window.speech.calls.toolTip()
+    window.speech.calls.trigger()
+    assert window.speech.calls.isChecked()
+
+
+def call_aloud(qtbot, screen, say, limit=400) -> list[float]:
+    """Work the round: each call owed is said by `say(expected entry)` once its screen listens (the
+    dice at rest), every other action done as a trainee does it; the loudest level each hearing's
+    meter showed."""
+    loudest = []
+    for _ in range(limit):
+        if screen.round.finished:
+            return loudest
+        hearing = screen.spoken.hearing
+        if hearing is None:
+            do_next(qtbot, screen)
+            continue
+        levels = []
+        hearing.level.connect(levels.append)
+        say(screen.round.full[screen.spoken.owed.index][1])
+        qtbot.waitUntil(lambda h=hearing: screen.spoken.hearing is not h, timeout=20_000)
+        loudest.append(max(levels, default=0.0))
+    raise AssertionError("the round did not end")
+
+
+def test_the_computers_microphones_are_offered_in_the_settings(qtbot, window, microphones):
+    from ui.shell.settings import SettingsDialog
+
+    speak_my_calls(window)
+    dialog = SettingsDialog(window)
+    qtbot.addWidget(dialog)
+    box = dialog.microphone
+    assert box.isEnabled(), box.toolTip()
+    assert [box.itemText(i) for i in range(box.count())] == (
+        ["The computer's default"] + [m.description for m in microphones.values()])
+
+
+def test_a_round_called_into_the_microphone_is_heard_and_graded_right(qtbot, window, microphones,
+                                                                      voices):
+    screen = window.show_screen("practice").screen
+    speak_my_calls(window)
+    default = next(iter(microphones.values()))
+    scenario = bundled().by_id(ROUND)
+    game = scenario.game
+    results = []
+    screen.finished.connect(lambda result, _round: results.append(result))
+    screen.start(scenario, automation=Automation.CALLS)
+    said = []
+
+    def say(expected):
+        said.append((expected.do, expected.value))
+        default.say(reading(voices, game, expected.do, expected.value))
+
+    loudest = call_aloud(qtbot, screen, say)
+    [result] = results
+    assert result.findings == [], [f.message for f in result.findings]
+    assert said and {do for do, _ in said} <= set(SPOKEN)
+    made = [(p.do, p.value) for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
+    assert made == said  # every call heard from the microphone, none made with the keys
+    assert len(screen.round.call_speeds) == len([do for do, _ in said if do in TIMED]) > 0
+    # the meter moved with the voice: silence shows nothing, a call a good part of the bar
+    assert all(level > 0.1 for level in loudest), loudest
+
+
+def test_the_microphone_chosen_in_the_settings_is_the_one_heard(qtbot, window, microphones, voices):
+    """The default microphone hears the table's wrong call, the one chosen the trainee's right one:
+    graded right only if the chosen one is heard."""
+    from ui.qt import Qt
+    from ui.shell.settings import SettingsDialog
+
+    default, chosen = list(microphones.values())[:2]
+    dialog = SettingsDialog(window)
+    qtbot.addWidget(dialog)
+    box = dialog.microphone
+    box.setFocus()
+    index = box.findText(chosen.description)
+    assert index > 0
+    while box.currentIndex() != index:  # as a trainee picks it with the keys
+        qtbot.keyClick(box, Qt.Key.Key_Down)
+    dialog.accept()
+    screen = window.show_screen("practice").screen
+    speak_my_calls(window)
+    assert screen.spoken.microphone == chosen.name
+    scenario = bundled().by_id(ROUND)
+    screen.start(scenario, automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    expected = screen.round.full[screen.spoken.owed.index][1]
+    wrong = next(o for o in screen.round.prompt(expected.do).options if o != expected.value)
+    default.say(reading(voices, scenario.game, expected.do, wrong))
+    chosen.say(reading(voices, scenario.game, expected.do, expected.value))
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
+    heard = [p for p in screen.round.log if p.do is expected.do and not p.by_trainer]
+    assert len(heard) == 1, screen.spoken.meter.line.text()
+    assert heard[0].value == expected.value
+    assert "✔ Right" in screen.feedback.toPlainText()
