@@ -153,6 +153,18 @@ def test_silence_is_no_call_and_a_call_made_by_hand_stops_the_listening(qtbot, p
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
     assert "not heard" in screen.spoken.meter.line.text()
     assert not [p for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
+    # the advice is the feedback panel's; beside the title the line is cut short, whole in its
+    # tooltip, and the title keeps its one line on a laptop (the window less the sidebar)
+    meter = screen.spoken.meter
+    assert meter.said.startswith("No call: the call was not heard. Make it from the action bar")
+    assert meter.said in screen.feedback.toPlainText()
+    assert meter.line.text().endswith("…") and meter.line.toolTip() == meter.said
+    from ui.qt import QApplication
+    from ui.shell import theme
+
+    theme.apply(QApplication.instance(), "light")  # the title's large print, as the app has it
+    screen.resize(1366 - 190, screen.height())
+    qtbot.waitUntil(lambda: screen.title.height() < 2 * screen.title.fontMetrics().lineSpacing())
 
 
 def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen, monkeypatch,

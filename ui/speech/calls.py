@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from trainer import RequestError, spoken
 from trainer.progress import Mode
-from ui.qt import QApplication, QHBoxLayout, QLabel, QObject, QProgressBar, QWidget, Signal
+from ui.qt import QApplication, QEvent, QHBoxLayout, QLabel, QObject, QProgressBar, Qt, QWidget, Signal
 from ui.speech.audio import AudioInput, MicrophoneInput, wav_inputs
 from ui.speech.hearing import Hearing
 from ui.speech.options import HEAR_FROM, LISTENS, MICROPHONE, NAME
@@ -22,15 +22,26 @@ if TYPE_CHECKING:
 
 
 
-class CallMeter(QWidget):
-    """What the screen hears: a line (listening, heard, say again) and the level of the sound."""
+#: the widest the practice screen's line of what it heard is, in characters
+LINE_CHARS = 40
 
-    def __init__(self, parent=None):
+
+class CallMeter(QWidget):
+    """What the screen hears: a line (listening, heard, say again) and the level of the sound.
+    With `chars`, the line is at most that many of its font's characters wide, cut short with "…"
+    (the whole line in its tooltip): beside the practice screen's title, a long line (a no call's
+    advice, which the feedback panel gives whole) would squeeze the title onto four lines and
+    push the table down."""
+
+    def __init__(self, parent=None, chars: int | None = None):
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 16, 0)  # apart from the throw's number beside it
         self.line = QLabel("")
         self.line.setObjectName("callHeard")
+        self.line.installEventFilter(self)
+        self.chars = chars
+        self.said = ""  # the whole line, however it is shown
         self.bar = QProgressBar()
         self.bar.setObjectName("callLevel")
         self.bar.setRange(0, 100)
@@ -45,10 +56,28 @@ class CallMeter(QWidget):
         self.bar.setValue(round(100 * min(1.0, max(0.0, level))))
 
     def say(self, text: str, listening: bool) -> None:
-        self.line.setText(text)
+        self.said = text
+        self._fit()
         self.bar.setVisible(listening)
         if not listening:
             self.bar.setValue(0)
+
+    def _fit(self) -> None:
+        if self.chars is None:
+            self.line.setText(self.said)
+            return
+        metrics = self.line.fontMetrics()
+        shown = metrics.elidedText(self.said, Qt.TextElideMode.ElideRight,
+                                   self.chars * metrics.averageCharWidth())
+        self.line.setText(shown)
+        self.line.setToolTip(self.said if shown != self.said else "")
+        self.line.setAccessibleName(self.said)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.line and event.type() in (QEvent.Type.FontChange,
+                                                     QEvent.Type.StyleChange):  # large print
+            self._fit()
+        return False
 
 
 class SpokenCalls(QObject):
@@ -60,7 +89,7 @@ class SpokenCalls(QObject):
         super().__init__(screen)
         self.setObjectName(NAME)
         self.screen = screen
-        self.meter = CallMeter()
+        self.meter = CallMeter(chars=LINE_CHARS)
         app = QApplication.instance()  # as View › Speak my calls left them (ui.speech.options)
         self.enabled = bool(app.property(LISTENS))
         self.microphone: str | None = app.property(MICROPHONE) or None  # None: the system's default
