@@ -26,6 +26,29 @@ def test_a_broken_scenario_is_skipped_with_a_visible_warning(qtbot, tmp_path):
     assert page.table.rowCount() == good  # the good ones are all there
 
 
+def test_the_briefing_shown_is_the_scenario_enter_starts_when_the_games_shown_change(qtbot):
+    from tests.support.library import bundled
+    from ui.practice.scenarios import ScenariosPage
+    from ui.qt import Qt
+
+    page = ScenariosPage(bundled())
+    qtbot.addWidget(page)
+    page.show()
+    started = []
+    page.start.connect(started.append)
+    seen = []
+    for _ in range(page.filter.count()):  # every game in turn, chosen with the keys
+        page.filter.setFocus()
+        qtbot.keyClick(page.filter, Qt.Key.Key_Down)
+        shown = page.current()
+        seen.append(shown.game)
+        assert page.briefing.toPlainText().startswith(shown.title)
+        page.table.setFocus()
+        qtbot.keyClick(page.table, Qt.Key.Key_Return)
+        assert started[-1] is shown
+    assert len(set(seen)) == page.filter.count() - 1  # each game, not "All games" again
+
+
 def test_the_trainee_is_picked_at_start(qtbot, tmp_path):
     from trainer.progress import Store
     from ui.qt import Qt

@@ -111,6 +111,10 @@ class ScenariosPage(QWidget):
         self.table.setSortingEnabled(True)
         if shown:
             self.table.selectRow(0)
+        # the first row may have been the chosen one before the games shown changed: its new
+        # scenario is then chosen with no change of selection to say so, and the briefing shown
+        # would be the last one's while Enter starts the new
+        self._show_briefing()
 
     def current(self):
         items = self.table.selectedItems()
