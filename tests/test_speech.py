@@ -14,6 +14,7 @@ import pytest
 
 from tests.support.flite import needs_flite, say, voices
 from trainer import games, speech
+from trainer.cite import cite, is_citation
 from trainer.drills import random_round
 from trainer.errors import RequestError
 from trainer.procedure import build
@@ -59,6 +60,15 @@ def test_every_throw_of_the_dice_and_every_no_roll_has_its_spoken_call(game):
         call = find(game, reason)
         assert call is not None and call.value == reason and call.cite.endswith(g.no_rolls[reason])
     assert (find(game, "No more bets") is None) == (game == "three-dice-football")
+    # "no roll" alone, as the texts have the dealer call it; cited where its reasons are
+    bare = find(game, "No roll")
+    assert bare is not None and bare.do is Do.NO_ROLL and bare.value is None
+    assert bare.said == ("no roll",) and is_citation(bare.cite)
+    cited = bare.cite.split("; ")
+    for reason in reasons:
+        section = g.no_rolls[reason]
+        assert any(cite(section).startswith(c) for c in cited), (section, cited)
+    assert len(cited) == len(set(cited))
 
 
 def test_the_calls_said_as_dealers_say_them():

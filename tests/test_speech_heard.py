@@ -46,6 +46,22 @@ def test_every_call_of_a_game_said_is_heard_right_and_never_right_as_another(fol
 
 
 @pytest.mark.parametrize("voice", CALIBRATION)
+def test_no_roll_as_the_text_words_it_is_right_for_every_no_roll_and_wrong_for_the_dice(folder,
+                                                                                      voice):
+    """"The dealer shall call a 'no roll'" (§ 668a.3(g), (h)): the call, without its reason, is
+    right wherever a no roll is due (its reason is then asked, as the No roll action asks it), and
+    wrong where the dice are to be called."""
+    audio = say("no roll", voice, folder)
+    no_rolls = [c for c in spoken_calls(GAME) if c.do.value == "no-roll" and c.value]
+    assert no_rolls
+    for call in no_rolls:
+        verdict = hear(audio, GAME, call.text)
+        assert (verdict.kind, verdict.heard) == ("right", "No roll"), (call.text, verdict)
+    verdict = hear(audio, GAME, "Seven, three-four")
+    assert (verdict.kind, verdict.heard) == ("wrong", "No roll")
+
+
+@pytest.mark.parametrize("voice", CALIBRATION)
 @pytest.mark.parametrize("phrase", NOT_CALLS)
 def test_a_phrase_that_is_no_call_is_unclear_never_a_call(folder, phrase, voice):
     verdict = hear(say(phrase, voice, folder), GAME, "Seven, three-four")

@@ -102,3 +102,35 @@ def test_a_wrong_call_said_aloud_is_graded_wrong(qtbot, practice_screen, tmp_pat
     [p] = [p for p in screen.round.log if p.do is Do.ANNOUNCE and not p.by_trainer]
     assert p.value != e.value
     assert "Not right" in screen.feedback.toPlainText()
+
+
+def test_no_roll_called_as_the_regulation_words_it_asks_its_reason_as_the_action_does(
+        qtbot, practice_screen, tmp_path):
+    """§ 668a.3(g): "the dealer shall call a 'no roll'". Said so, without its reason, where a die
+    fell out: right, and the reason is asked by the No roll action's own question, picked with its
+    key, and graded as that action grades it."""
+    from ui.practice.dialogs import CHOICE_KEYS, ChoiceDialog
+    from ui.speech.audio import wav_inputs
+
+    screen = practice_screen
+    scenario = bundled().by_id("ph-no-roll-calls")  # its first throw: a die falls out
+    screen.start(scenario, automation=Automation.CALLS)
+    for _ in range(40):
+        e = screen.round.next_expected()
+        if e.do is Do.NO_ROLL:
+            break
+        do_next(qtbot, screen)
+    assert e.do is Do.NO_ROLL and e.value == "die-fell-out"
+    screen.spoken.inputs = wav_inputs([say(tmp_path, "no-roll", scenario.game, "No roll")[0]])
+    screen.spoken.set_enabled(True)
+    qtbot.waitUntil(lambda: isinstance(screen.dialog, ChoiceDialog), timeout=20_000)
+    assert screen.spoken.meter.said == "Heard: “No roll”"
+    prompt = screen.round.prompt(Do.NO_ROLL)
+    dialog = screen.dialog
+    assert dialog.options == list(prompt.options)  # the No roll action's own question
+    qtbot.keyClick(dialog.list, CHOICE_KEYS[prompt.values.index(e.value)])
+    [p] = [p for p in screen.round.log if p.do is Do.NO_ROLL and not p.by_trainer]
+    assert p.value == "die-fell-out"
+    assert "✔ Right" in screen.feedback.toPlainText()
+    [(throw, seconds)] = screen.round.call_speeds  # timed from the dice at rest, as any call
+    assert throw == e.throw and seconds > SILENCE

@@ -6,6 +6,7 @@ table reaches, its no rolls, "no more bets"), with the words said for each (trai
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -71,9 +72,16 @@ def _calls(game: str) -> tuple[SpokenCall, ...]:
         text = LABELS[Do.NO_MORE_BETS]
         found.append(SpokenCall(text, (words.spoken(text),), Do.NO_MORE_BETS, None,
                                 cite(NO_MORE_BETS[game])))
-    for reason, section in g.no_rolls.items():
-        if reason in NOT_CALLED.get(game, ()):
-            continue
+    called = {reason: section for reason, section in g.no_rolls.items()
+              if reason not in NOT_CALLED.get(game, ())}
+    if called:  # the call the text gives the dealer ("the dealer shall call a 'no roll'"): its
+        # reason is then asked as the No roll action asks it (trainer.spoken.action_of); cited to
+        # the subsections of its reasons ("577.5(c)" for the six of 577.5(c)(1)-(6))
+        text = LABELS[Do.NO_ROLL]
+        sections = dict.fromkeys(_subsection(s) for s in called.values())
+        found.append(SpokenCall(text, (words.spoken(text),), Do.NO_ROLL, None,
+                                "; ".join(cite(s) for s in sections)))
+    for reason, section in called.items():
         text = f"{LABELS[Do.NO_ROLL]}: {g.no_roll_names[reason].lower()}"
         found.append(SpokenCall(text, (words.no_roll(reason),), Do.NO_ROLL, reason, cite(section),
                                 also=(reason,)))
@@ -89,6 +97,11 @@ def _calls(game: str) -> tuple[SpokenCall, ...]:
     if game == "high-roll-dice":
         found += _grouped(((t, t) for t in _extra_roll_calls()), Do.ANNOUNCE, cite("675a.4(h)"))
     return tuple(found)
+
+
+def _subsection(section: str) -> str:
+    """"577.5(c)(1)" -> "577.5(c)"; a section with no subsection is itself."""
+    return re.sub(r"(\([^)]*\)).*", r"\1", section)
 
 
 def _pair_first(dice: tuple[int, ...]) -> tuple[int, ...]:

@@ -127,6 +127,10 @@ class Listener:
             return Verdict("unclear", self.expected, None, start, end, decided, heard.words)
         if heard.call is self._call:
             return Verdict("right", self.expected, self.expected, start, end, decided, heard.words)
+        if self._call.do is Do.NO_ROLL and heard.call.do is Do.NO_ROLL and heard.call.value is None:
+            # "no roll", as the text has the dealer call it, where a no roll is due: right, and
+            # its reason is asked as the No roll action asks it (trainer.spoken.action_of)
+            return Verdict("right", self.expected, heard.call.text, start, end, decided, heard.words)
         return Verdict("wrong", self.expected, heard.call.text, start, end, decided, heard.words)
 
     def _set(self, verdict: Verdict) -> Verdict:
