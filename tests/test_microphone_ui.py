@@ -127,6 +127,31 @@ def test_a_round_called_into_the_microphone_is_heard_and_graded_right(qtbot, win
     assert all(level > 0.1 for level in loudest), loudest
 
 
+def test_a_call_said_while_the_window_is_busy_is_heard_whole(qtbot, window, microphones, voices):
+    """The window's thread busy for most of a second while the call is said (a screen drawn
+    again, a slow disk): the microphone is read on a thread of its own, none of the sound is lost,
+    and the call is right. Read on the window's thread, Qt kept a quarter of a second of it."""
+    import time
+
+    screen = window.show_screen("practice").screen
+    speak_my_calls(window)
+    default = next(iter(microphones.values()))
+    scenario = bundled().by_id(ROUND)
+    screen.start(scenario, automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    hearing = screen.spoken.hearing
+    expected = screen.round.full[screen.spoken.owed.index][1]
+    lasts = default.say(reading(voices, scenario.game, expected.do, expected.value))
+    time.sleep(0.8)  # this is the window's thread: nothing of it runs meanwhile
+    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
+    heard = [p for p in screen.round.log if p.do is expected.do and not p.by_trainer]
+    assert [p.value for p in heard] == [expected.value], screen.spoken.meter.said
+    assert len(hearing.sound) >= 2 * 16_000 * lasts  # every block of what was said
+
+
 def test_the_microphone_chosen_in_the_settings_is_the_one_heard(qtbot, window, microphones, voices):
     """The default microphone hears the table's wrong call, the one chosen the trainee's right one:
     graded right only if the chosen one is heard."""
@@ -158,6 +183,24 @@ def test_the_microphone_chosen_in_the_settings_is_the_one_heard(qtbot, window, m
     chosen.say(reading(voices, scenario.game, expected.do, expected.value))
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
     heard = [p for p in screen.round.log if p.do is expected.do and not p.by_trainer]
-    assert len(heard) == 1, screen.spoken.meter.line.text()
+    assert len(heard) == 1, screen.spoken.meter.said
     assert heard[0].value == expected.value
     assert "✔ Right" in screen.feedback.toPlainText()
+
+
+def test_a_microphone_deleted_while_it_records_ends_its_thread(qtbot, microphones):
+    """Its screen closed in the middle of a call: the microphone's input goes unstopped with it,
+    and its recording's thread ends then, not when the app quits (a thread still running then
+    ends the app with an abort)."""
+    from ui.speech.audio import MicrophoneInput
+
+    mic = MicrophoneInput(None)
+    got = []
+    mic.blocks.connect(got.append)
+    mic.start()
+    qtbot.waitUntil(lambda: len(got) > 2, timeout=5000)  # it records: silence, as it comes
+    [(thread, _)] = mic._recording
+    assert thread.isRunning()
+    with qtbot.waitSignal(mic.destroyed, timeout=5000):
+        mic.deleteLater()
+    assert thread.isFinished()

@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ui.qt import QObject, QTimer, Signal, multimedia
+from ui.qt import QObject, QThread, QTimer, Signal, multimedia
 
 #: the recogniser's rate (trainer.speech.SAMPLE_RATE): mono, 16-bit, everywhere
 RATE = 16_000
 #: one block: a tenth of a second, as the microphone gives it about
 BLOCK_SECONDS = 0.1
+#: the longest a microphone's stop waits for its recording's thread to end
+STOP_SECONDS = 5.0
 
 
 class AudioInput(QObject):
@@ -151,15 +153,54 @@ def microphone_in_use(chosen: str | None) -> str:
     return "" if device.isNull() else _id(device)
 
 
+class _Recorder(QObject):
+    """Qt Multimedia's recording from one microphone, on a thread of its own (MicrophoneInput):
+    what it reads goes out as `data`."""
+
+    data = Signal(bytes)
+    failed = Signal(str)
+
+    def __init__(self, mm, device, fmt):
+        super().__init__()
+        self.mm, self.device, self.fmt = mm, device, fmt
+        self.source = None
+        self.io = None
+
+    def start(self) -> None:
+        self.source = self.mm.QAudioSource(self.device, self.fmt, self)
+        self.io = self.source.start()
+        if self.io is None:
+            self.failed.emit(f"The microphone {self.device.description()} cannot be opened.")
+            return
+        self.io.readyRead.connect(self._read)
+
+    def _read(self) -> None:
+        if self.io is not None:
+            data = bytes(self.io.readAll().data())
+            if data:
+                self.data.emit(data)
+
+    def stop(self) -> None:
+        if self.source is not None:
+            self.source.stop()
+        self.source, self.io = None, None
+        self.thread().quit()
+
+
 class MicrophoneInput(AudioInput):
     """The microphone chosen in the settings (`device`: its id; None or one gone: the system's
-    default), at the recogniser's rate, mono, 16-bit."""
+    default), at the recogniser's rate, mono, 16-bit. It is read on a thread of its own: read on
+    the window's, every moment the window was busy past a quarter of a second lost sound (Qt
+    keeps a quarter of a second of it), and a call that lost some was heard wrong or not at all.
+    Its blocks still come on the window's thread, queued, none lost."""
 
     def __init__(self, device: str | None = None, rate: int = RATE, parent=None):
         super().__init__(parent)
         self.device, self.rate = device, rate
-        self.source = None
-        self.io = None
+        #: the recording's thread and recorder while it records: shared with the stop that runs
+        #: when this object is deleted unstopped (with its screen), which holds no `self`
+        self._recording: list[tuple[QThread, _Recorder]] = []
+        self.destroyed.connect(lambda *_, r=self._recording: _stop_recording(r))
 
     def start(self) -> None:
         try:
@@ -177,17 +218,24 @@ class MicrophoneInput(AudioInput):
                 f"The microphone {device.description()} cannot record mono 16-bit sound at {self.rate} Hz"
             self._fail(what + ".")
             return
-        self.source = mm.QAudioSource(device, fmt, self)
-        self.io = self.source.start()
-        self.io.readyRead.connect(self._read)
-
-    def _read(self) -> None:
-        if self.io is not None:
-            data = bytes(self.io.readAll().data())
-            if data:
-                self.blocks.emit(data)
+        thread = QThread()
+        thread.setObjectName("microphone")
+        recorder = _Recorder(mm, device, fmt)
+        recorder.moveToThread(thread)
+        recorder.data.connect(self.blocks)  # queued to this object's thread
+        recorder.failed.connect(self._fail)
+        thread.started.connect(recorder.start)
+        self._recording.append((thread, recorder))
+        thread.start()
 
     def stop(self) -> None:
-        if self.source is not None:
-            self.source.stop()
-        self.source, self.io = None, None
+        _stop_recording(self._recording)
+
+
+def _stop_recording(recording: list) -> None:
+    """Stop a MicrophoneInput's recording, on the recorder's own thread, and wait for that thread
+    to end (then both may go)."""
+    while recording:
+        thread, recorder = recording.pop()
+        QTimer.singleShot(0, recorder, recorder.stop)
+        thread.wait(round(1000 * STOP_SECONDS))
