@@ -1,0 +1,108 @@
+"""Benchmark: how much of a microphone's sound reaches the app while the window's thread is busy.
+
+A PulseAudio of its own with one microphone fed 10 ms every 10 ms (tests/support/pulse.py); the
+window's thread is made busy for S seconds in every second (a screen drawn again, a slow disk),
+for 5 s, and the bytes that arrive are counted against those the microphone gave. Measured for
+the app's input (ui.speech.audio.MicrophoneInput) and, as the baseline in the same run, Qt's
+QAudioSource read on the window's thread (how the app read it before).
+
+    PYTHONPATH=. python tests/benchmarks/microphone_busy.py [--busy 0,0.15,0.4]
+
+Needs Debian's pulseaudio; says so and exits 1 where it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+SECONDS = 5.0
+BYTES_A_SECOND = 2 * 16_000
+
+
+def measure(busy: float, way: str) -> float:
+    """The share of the microphone's sound received in SECONDS, the window busy `busy` s a second."""
+    from ui.qt import QApplication, QTimer, multimedia
+    from ui.speech.audio import MicrophoneInput
+
+    app = QApplication.instance() or QApplication([])
+    got = [0]
+
+    def add(data: bytes) -> None:
+        got[0] += len(data)
+
+    if way == "app":
+        source = MicrophoneInput(None)
+        source.blocks.connect(add)
+        source.start()
+        stop = source.stop
+    else:
+        mm = multimedia()
+        fmt = mm.QAudioFormat()
+        fmt.setSampleRate(16_000)
+        fmt.setChannelCount(1)
+        fmt.setSampleFormat(mm.QAudioFormat.SampleFormat.Int16)
+        qt = mm.QAudioSource(mm.QMediaDevices.defaultAudioInput(), fmt)
+        io = qt.start()
+        io.readyRead.connect(lambda: add(bytes(io.readAll().data())))
+        stop = qt.stop
+    began = time.monotonic()
+    timer = QTimer()
+    timer.timeout.connect(lambda: time.sleep(busy))
+    timer.start(1000)
+    QTimer.singleShot(round(1000 * SECONDS), app.quit)
+    app.exec()
+    timer.stop()
+    app.processEvents()  # what was queued to the window's thread
+    stop()
+    return got[0] / ((time.monotonic() - began) * BYTES_A_SECOND)
+
+
+def child(busy: list[float]) -> None:
+    from tests.support import pulse
+
+    mics = pulse.microphones()
+    assert mics, "no microphone in the environment"
+    time.sleep(0.5)
+    for b in busy:
+        base, app = measure(b, "window"), measure(b, "app")
+        print(f"busy {b:.2f} s a second: received {base:.1%} read on the window's thread (baseline), "
+              f"{app:.1%} by the app's input; ratio {app / base:.2f}", flush=True)
+    for m in mics.values():
+        m.switch_off()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--busy", default="0,0.15,0.4", help="seconds busy in every second")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    busy = [float(b) for b in args.busy.split(",")]
+    if args.child:
+        child(busy)
+        return 0
+    from tests.support import pulse
+
+    if pulse.MISSING:
+        print(pulse.MISSING, file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory() as folder:
+        server = pulse.SoundServer(Path(folder), {"bench_microphone": "Bench microphone"}).start()
+        try:
+            env = {**os.environ, **server.environment(), "QT_QPA_PLATFORM": "offscreen",
+                   "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+            return subprocess.run([sys.executable, __file__, "--child", "--busy", args.busy],
+                                  env=env).returncode
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
