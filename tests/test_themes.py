@@ -512,3 +512,31 @@ def test_a_disabled_primary_button_looks_disabled(qtbot, themed):
     assert primary_off != green, "a disabled primary button keeps the green of one that can be pressed"
     assert primary_off == plain_off, "a disabled primary button differs from any other disabled button"
     assert ratio(words, primary_off) < 4.5, "a disabled primary button's words read as usable"
+
+
+def test_an_open_list_of_choices_shows_each_entry_in_both_themes(qtbot, themed):
+    """The Scenarios screen's games, opened: every entry's words read on its ground, the current
+    one's too (Fusion's list drawn over the box drew the current entry as the styled box itself,
+    its words white on white)."""
+    import numpy as np
+
+    from tests.support.library import bundled
+    from ui.practice.scenarios import ScenariosPage
+
+    page = ScenariosPage(bundled())
+    qtbot.addWidget(page)
+    page.show()
+    qtbot.waitExposed(page)
+    box = page.filter
+    box.setCurrentIndex(2)
+    box.showPopup()
+    view = box.view()
+    qtbot.waitExposed(view.window())
+    grid = grid_of(view.viewport().grab().toImage()) & 0xFFFFFF
+    for row in range(box.count()):
+        rect = view.visualRect(box.model().index(row, 0))
+        cells = grid[rect.top():rect.bottom() + 1, rect.left():rect.right() + 1]
+        ground = Counter(cells.ravel().tolist()).most_common(1)[0][0]
+        best = max(ratio(p, ground) for p in np.unique(cells).tolist())
+        assert best >= MIN_CONTRAST, f"{themed}: {box.itemText(row)!r} at {best:.1f}:1"
+    box.hidePopup()
