@@ -204,3 +204,23 @@ def test_a_microphone_deleted_while_it_records_ends_its_thread(qtbot, microphone
     with qtbot.waitSignal(mic.destroyed, timeout=5000):
         mic.deleteLater()
     assert thread.isFinished()
+
+
+def test_the_voice_line_names_the_microphone_recorded_from(qtbot, tmp_path, microphones):
+    """A voice is taught for the microphone recorded from: with the computer's default chosen,
+    File › Settings… names that microphone, not "The computer's default" (which may be another
+    microphone tomorrow); with another chosen, that one."""
+    from tests.support.screens import rosa_window, settings_shown
+    from ui.qt import Qt
+
+    default, other = list(microphones.values())[:2]
+    with rosa_window(qtbot, tmp_path) as w:
+        dialog = settings_shown(qtbot, w)
+        row = dialog.voice
+        assert row.line.text().startswith(f"Not taught your voice for {default.description}:")
+        box = dialog.microphone
+        box.setFocus()
+        while box.currentText() != other.description:
+            qtbot.keyClick(box, Qt.Key.Key_Down)
+        assert row.line.text().startswith(f"Not taught your voice for {other.description}:")
+        dialog.close()

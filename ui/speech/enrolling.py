@@ -101,16 +101,15 @@ class VoiceRow(QWidget):
         problem = calls_problem()
         if problem is None and data_folder(self.services) is None:
             problem = "No progress file is open, so no voice can be kept."
-        path = None if problem else voice_path(self.services,
-                                                   microphone_in_use(self.microphone()[0]))
-        self._list(path)
+        used, name = self._in_use() if problem is None else ("", self.microphone()[1])
+        path = None if problem else voice_path(self.services, used)
+        self._list(path, name)
         self.teach.setEnabled(problem is None)
         self.teach.setToolTip(problem or "Read 20 calls aloud: your calls are then heard with "
                                          "the recogniser fitted to your voice")
         if problem is not None:
             self.line.setText(f"Your voice cannot be taught here: {problem}")
             return
-        name = self.microphone()[1]
         usable, why = voice_for(path)
         self.line.setToolTip(why or "")  # the file and its problem, whole
         if why is not None:
@@ -124,8 +123,15 @@ class VoiceRow(QWidget):
             self.line.setText(f"Taught your voice for {name} on {taught_on(path)}: your calls "
                               "are heard with it.")
 
-    def _list(self, chosen: Path | None) -> None:
-        """Every voice kept for the trainee, the chosen microphone's (`chosen`) shown."""
+    def _in_use(self) -> tuple[str, str]:
+        """The microphone recorded from: its id, and its name (the default's own, where the
+        computer's default is chosen; the choice's words where none is connected)."""
+        used = microphone_in_use(self.microphone()[0])
+        return used, dict(microphones()).get(used) or self.microphone()[1]
+
+    def _list(self, chosen: Path | None, name: str) -> None:
+        """Every voice kept for the trainee, the chosen microphone's (`chosen`, named `name`)
+        shown."""
         self.voices.clear()
         self.voices.setToolTip("Each voice kept for you on this computer, by microphone: Forget "
                                "my voice… deletes the one shown")
@@ -139,11 +145,11 @@ class VoiceRow(QWidget):
             kept.insert(0, kept_voices.KeptVoice(chosen, "", 0.0))  # there, though unreadable
         for voice in kept:
             this = voice.path == chosen
-            name = self.microphone()[1] if this or not voice.microphone else voice.microphone
+            called = name if this or not voice.microphone else voice.microphone
             when = taught_on(voice.path)
-            self.voices.addItem(f"{name}, taught on {when}" + (" (the microphone chosen)"
-                                                               if this else ""),
-                                (voice.path, name))
+            self.voices.addItem(f"{called}, taught on {when}" + (" (the microphone chosen)"
+                                                                 if this else ""),
+                                (voice.path, called))
             if this:
                 self.voices.setCurrentIndex(self.voices.count() - 1)
         if chosen is None or not any(v.path == chosen for v in kept):
@@ -181,10 +187,8 @@ class VoiceRow(QWidget):
 
     def open_dialog(self) -> None:
         """The enrolment, over the settings (window-modal); the line again once it closes."""
-        used = microphone_in_use(self.microphone()[0])
+        used, name = self._in_use()
         path = voice_path(self.services, used)
-        # the microphone recorded from by name (the default's own, where the default is chosen)
-        name = dict(microphones()).get(used) or self.microphone()[1]
         self.dialog = EnrolDialog(self.window(), path, self.microphone()[0],
                                   self.services.trainee.name, microphone_name=name)
         self.dialog.finished.connect(self._closed)
