@@ -151,7 +151,8 @@ def test_silence_is_no_call_and_a_call_made_by_hand_stops_the_listening(qtbot, p
     screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
     to_first_call(qtbot, screen)
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
-    assert "not heard" in screen.spoken.meter.line.text()
+    assert screen.spoken.meter.line.text().startswith("No call: ")
+    assert "not heard" in screen.spoken.meter.said
     assert not [p for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
     # the advice is the feedback panel's; beside the title the line is cut short, whole in its
     # tooltip, and the title keeps its one line on a laptop (the window less the sidebar)
@@ -165,6 +166,32 @@ def test_silence_is_no_call_and_a_call_made_by_hand_stops_the_listening(qtbot, p
     theme.apply(QApplication.instance(), "light")  # the title's large print, as the app has it
     screen.resize(1366 - 190, screen.height())
     qtbot.waitUntil(lambda: screen.title.height() < 2 * screen.title.fontMetrics().lineSpacing())
+
+
+def test_the_table_keeps_its_size_while_the_screen_listens_in_large_print(qtbot, practice_screen,
+                                                                          monkeypatch):
+    """On a laptop in large print, the title beside the meter keeps its lines, and the table its
+    room, whatever the meter shows: listening (the level shown), a call heard, a no call's
+    advice. They moved with every call."""
+    from ui.qt import QApplication
+    from ui.shell import theme
+
+    theme.apply(QApplication.instance(), "light", large=True)
+    screen = practice_screen
+    screen.resize(1366 - 190, 700)
+    install(monkeypatch, Plan())
+    screen.spoken.set_enabled(True)
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    meter = screen.spoken.meter
+    seen = set()
+    for line, listening in (("Listening for your call…", True), ("Heard: “Ten, five-five”", False),
+                            ("Say again: the call was not clear (heard “~no ~roll”).", True),
+                            ("No call: the call was not heard. Make it from the action bar, or "
+                             "go on (a call left unmade is missing).", False)):
+        meter.say(line, listening)
+        qtbot.wait(20)  # the layout's turn
+        seen.add((screen.title.height(), screen.table_host.geometry().getRect()))
+    assert meter.isVisible() and len(seen) == 1, seen
 
 
 def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen, monkeypatch,

@@ -22,16 +22,18 @@ if TYPE_CHECKING:
 
 
 
-#: the widest the practice screen's line of what it heard is, in characters
-LINE_CHARS = 40
+#: the width of the practice screen's line of what it heard, in characters
+LINE_CHARS = 32
 
 
 class CallMeter(QWidget):
     """What the screen hears: a line (listening, heard, say again) and the level of the sound.
-    With `chars`, the line is at most that many of its font's characters wide, cut short with "…"
-    (the whole line in its tooltip): beside the practice screen's title, a long line (a no call's
-    advice, which the feedback panel gives whole) would squeeze the title onto four lines and
-    push the table down."""
+    With `chars`, the meter keeps one width, the line that many of its font's characters, cut
+    short with "…" (the whole line in its tooltip), and the level's room kept while it is hidden:
+    beside the practice screen's title, a long line (a no call's advice, which the feedback panel
+    gives whole) squeezed the title onto four lines, and in large print the title took a second
+    line each time the screen listened and gave it back after, the table shrinking and growing
+    with every call."""
 
     def __init__(self, parent=None, chars: int | None = None):
         super().__init__(parent)
@@ -48,9 +50,16 @@ class CallMeter(QWidget):
         self.bar.setTextVisible(False)
         self.bar.setFixedWidth(120)
         self.bar.setAccessibleName("Loudness of the sound heard")
+        if chars is not None:
+            self.line.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            kept = self.bar.sizePolicy()
+            kept.setRetainSizeWhenHidden(True)
+            self.bar.setSizePolicy(kept)
+            self.bar.hide()
         row.addWidget(self.line)
         row.addWidget(self.bar)
         self.hide()
+        self._fit()
 
     def show_level(self, level: float) -> None:
         self.bar.setValue(round(100 * min(1.0, max(0.0, level))))
@@ -67,8 +76,9 @@ class CallMeter(QWidget):
             self.line.setText(self.said)
             return
         metrics = self.line.fontMetrics()
-        shown = metrics.elidedText(self.said, Qt.TextElideMode.ElideRight,
-                                   self.chars * metrics.averageCharWidth())
+        width = self.chars * metrics.averageCharWidth()
+        self.line.setFixedWidth(width + 2 * self.line.margin() + 4)
+        shown = metrics.elidedText(self.said, Qt.TextElideMode.ElideRight, width)
         self.line.setText(shown)
         self.line.setToolTip(self.said if shown != self.said else "")
         self.line.setAccessibleName(self.said)
