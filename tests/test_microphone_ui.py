@@ -12,6 +12,7 @@ import pytest
 from tests.support import flite, pulse
 from tests.support.library import bundled
 from tests.support.practice_screen import do_next
+from tests.support.screens import rosa_window, settings_shown
 from trainer import spoken
 from trainer.procedure import Automation
 from trainer.spoken import SPOKEN, TIMED
@@ -20,10 +21,6 @@ SKIP = "needs a sound server with microphones: tests/test_microphones.py runs it
 VOICE = "slt"  # one of flite's 16 kHz voices
 #: a Props & Hops round whose calls are the dice and a no roll
 ROUND = "ph-lid-removed"
-
-
-class Trainee:
-    id, name, instructor, has_passphrase = 1, "Rosa Diaz", False, False
 
 
 @pytest.fixture(scope="module")
@@ -42,16 +39,9 @@ def voices(tmp_path_factory):
 
 
 @pytest.fixture
-def window(qtbot, microphones):
-    from ui.shell.services import Services
-    from ui.shell.window import MainWindow
-
-    w = MainWindow(Services(None, Trainee()))
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.close()
+def window(qtbot, tmp_path, microphones):
+    with rosa_window(qtbot, tmp_path) as w:
+        yield w
 
 
 def reading(voices, game: str, do, value) -> object:
@@ -66,6 +56,20 @@ def speak_my_calls(window) -> None:
     assert window.speech.calls.isEnabled(), window.speech.calls.toolTip()
     window.speech.calls.trigger()
     assert window.speech.calls.isChecked()
+
+
+def first_call(qtbot, window):
+    """A round of ROUND started on the practice screen with Speak my calls on, worked to its
+    first call, the screen listening: the screen and the call's expected entry."""
+    screen = window.show_screen("practice").screen
+    speak_my_calls(window)
+    screen.start(bundled().by_id(ROUND), automation=Automation.CALLS)
+    for _ in range(40):
+        if screen.spoken.hearing is not None:
+            break
+        do_next(qtbot, screen)
+    assert screen.spoken.hearing is not None
+    return screen, screen.round.full[screen.spoken.owed.index][1]
 
 
 def call_aloud(qtbot, screen, say, limit=400) -> list[float]:
@@ -89,12 +93,8 @@ def call_aloud(qtbot, screen, say, limit=400) -> list[float]:
 
 
 def test_the_computers_microphones_are_offered_in_the_settings(qtbot, window, microphones):
-    from ui.shell.settings import SettingsDialog
-
     speak_my_calls(window)
-    dialog = SettingsDialog(window)
-    qtbot.addWidget(dialog)
-    box = dialog.microphone
+    box = settings_shown(qtbot, window).microphone
     assert box.isEnabled(), box.toolTip()
     assert [box.itemText(i) for i in range(box.count())] == (
         ["The computer's default"] + [m.description for m in microphones.values()])
@@ -133,18 +133,10 @@ def test_a_call_said_while_the_window_is_busy_is_heard_whole(qtbot, window, micr
     and the call is right. Read on the window's thread, Qt kept a quarter of a second of it."""
     import time
 
-    screen = window.show_screen("practice").screen
-    speak_my_calls(window)
     default = next(iter(microphones.values()))
-    scenario = bundled().by_id(ROUND)
-    screen.start(scenario, automation=Automation.CALLS)
-    for _ in range(40):
-        if screen.spoken.hearing is not None:
-            break
-        do_next(qtbot, screen)
+    screen, expected = first_call(qtbot, window)
     hearing = screen.spoken.hearing
-    expected = screen.round.full[screen.spoken.owed.index][1]
-    lasts = default.say(reading(voices, scenario.game, expected.do, expected.value))
+    lasts = default.say(reading(voices, screen.round.scenario.game, expected.do, expected.value))
     time.sleep(0.8)  # this is the window's thread: nothing of it runs meanwhile
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
     heard = [p for p in screen.round.log if p.do is expected.do and not p.by_trainer]
@@ -156,11 +148,9 @@ def test_the_microphone_chosen_in_the_settings_is_the_one_heard(qtbot, window, m
     """The default microphone hears the table's wrong call, the one chosen the trainee's right one:
     graded right only if the chosen one is heard."""
     from ui.qt import Qt
-    from ui.shell.settings import SettingsDialog
 
     default, chosen = list(microphones.values())[:2]
-    dialog = SettingsDialog(window)
-    qtbot.addWidget(dialog)
+    dialog = settings_shown(qtbot, window)
     box = dialog.microphone
     box.setFocus()
     index = box.findText(chosen.description)
@@ -168,19 +158,12 @@ def test_the_microphone_chosen_in_the_settings_is_the_one_heard(qtbot, window, m
     while box.currentIndex() != index:  # as a trainee picks it with the keys
         qtbot.keyClick(box, Qt.Key.Key_Down)
     dialog.accept()
-    screen = window.show_screen("practice").screen
-    speak_my_calls(window)
+    screen, expected = first_call(qtbot, window)
     assert screen.spoken.microphone == chosen.name
-    scenario = bundled().by_id(ROUND)
-    screen.start(scenario, automation=Automation.CALLS)
-    for _ in range(40):
-        if screen.spoken.hearing is not None:
-            break
-        do_next(qtbot, screen)
-    expected = screen.round.full[screen.spoken.owed.index][1]
+    game = screen.round.scenario.game
     wrong = next(o for o in screen.round.prompt(expected.do).options if o != expected.value)
-    default.say(reading(voices, scenario.game, expected.do, wrong))
-    chosen.say(reading(voices, scenario.game, expected.do, expected.value))
+    default.say(reading(voices, game, expected.do, wrong))
+    chosen.say(reading(voices, game, expected.do, expected.value))
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=20_000)
     heard = [p for p in screen.round.log if p.do is expected.do and not p.by_trainer]
     assert len(heard) == 1, screen.spoken.meter.said
@@ -206,21 +189,19 @@ def test_a_microphone_deleted_while_it_records_ends_its_thread(qtbot, microphone
     assert thread.isFinished()
 
 
-def test_the_voice_line_names_the_microphone_recorded_from(qtbot, tmp_path, microphones):
+def test_the_voice_line_names_the_microphone_recorded_from(qtbot, window, microphones):
     """A voice is taught for the microphone recorded from: with the computer's default chosen,
     File › Settings… names that microphone, not "The computer's default" (which may be another
     microphone tomorrow); with another chosen, that one."""
-    from tests.support.screens import rosa_window, settings_shown
     from ui.qt import Qt
 
     default, other = list(microphones.values())[:2]
-    with rosa_window(qtbot, tmp_path) as w:
-        dialog = settings_shown(qtbot, w)
-        row = dialog.voice
-        assert row.line.text().startswith(f"Not taught your voice for {default.description}:")
-        box = dialog.microphone
-        box.setFocus()
-        while box.currentText() != other.description:
-            qtbot.keyClick(box, Qt.Key.Key_Down)
-        assert row.line.text().startswith(f"Not taught your voice for {other.description}:")
-        dialog.close()
+    dialog = settings_shown(qtbot, window)
+    row = dialog.voice
+    assert row.line.text().startswith(f"Not taught your voice for {default.description}:")
+    box = dialog.microphone
+    box.setFocus()
+    while box.currentText() != other.description:
+        qtbot.keyClick(box, Qt.Key.Key_Down)
+    assert row.line.text().startswith(f"Not taught your voice for {other.description}:")
+    dialog.close()

@@ -84,17 +84,23 @@ def test_a_round_called_aloud_by_a_synthetic_voice_is_graded_right(qtbot, practi
         assert SILENCE < seconds <= end + SILENCE
 
 
+def worked_to(qtbot, screen, scenario, do: Do):
+    """The round of `scenario` started and worked to its first `do`: that expected entry."""
+    screen.start(scenario, automation=Automation.CALLS)
+    for _ in range(40):
+        e = screen.round.next_expected()
+        if e.do is do:
+            return e
+        do_next(qtbot, screen)
+    raise AssertionError(f"no {do} in the round's first 40 actions")
+
+
 def test_a_wrong_call_said_aloud_is_graded_wrong(qtbot, practice_screen, tmp_path):
     from ui.speech.audio import wav_inputs
 
     screen = practice_screen
     scenario = bundled().by_id(ROUND)
-    screen.start(scenario, automation=Automation.CALLS)
-    for _ in range(40):
-        e = screen.round.next_expected()
-        if e.do is Do.ANNOUNCE:
-            break
-        do_next(qtbot, screen)
+    e = worked_to(qtbot, screen, scenario, Do.ANNOUNCE)
     wrong = next(o for o in screen.round.prompt(Do.ANNOUNCE).options if o != e.value)
     screen.spoken.inputs = wav_inputs([say(tmp_path, "wrong", scenario.game, wrong)[0]])
     screen.spoken.set_enabled(True)
@@ -114,13 +120,8 @@ def test_no_roll_called_as_the_regulation_words_it_asks_its_reason_as_the_action
 
     screen = practice_screen
     scenario = bundled().by_id("ph-no-roll-calls")  # its first throw: a die falls out
-    screen.start(scenario, automation=Automation.CALLS)
-    for _ in range(40):
-        e = screen.round.next_expected()
-        if e.do is Do.NO_ROLL:
-            break
-        do_next(qtbot, screen)
-    assert e.do is Do.NO_ROLL and e.value == "die-fell-out"
+    e = worked_to(qtbot, screen, scenario, Do.NO_ROLL)
+    assert e.value == "die-fell-out"
     screen.spoken.inputs = wav_inputs([say(tmp_path, "no-roll", scenario.game, "No roll")[0]])
     screen.spoken.set_enabled(True)
     qtbot.waitUntil(lambda: isinstance(screen.dialog, ChoiceDialog), timeout=20_000)
