@@ -205,3 +205,65 @@ def test_the_voice_line_names_the_microphone_recorded_from(qtbot, window, microp
         qtbot.keyClick(box, Qt.Key.Key_Down)
     assert row.line.text().startswith(f"Not taught your voice for {other.description}:")
     dialog.close()
+
+
+def test_a_recording_whose_thread_ends_late_or_never_stopped_never_aborts_the_app(qtbot,
+                                                                                  microphones,
+                                                                                  monkeypatch):
+    """A recording's thread that has not ended when its stop stops waiting is kept until it has
+    (Qt aborts the app when a QThread is deleted while its thread runs); and a program that ends
+    with a microphone still recording ends cleanly."""
+    import subprocess
+    import sys
+    import time
+
+    import ui.speech.audio as audio
+    from tests.support.paths import ROOT
+
+    slow = audio._Recorder.stop
+    monkeypatch.setattr(audio._Recorder, "stop", lambda self: (time.sleep(0.5), slow(self)))
+    monkeypatch.setattr(audio, "STOP_SECONDS", 0.05)
+    mic = audio.MicrophoneInput(None)
+    got = []
+    mic.blocks.connect(got.append)
+    mic.start()
+    qtbot.waitUntil(lambda: len(got) > 2, timeout=5000)
+    mic.stop()  # waits 0.05 s of the 0.5 its recorder takes
+    [(thread, _)] = audio._late
+    qtbot.waitUntil(thread.isFinished, timeout=5000)
+    mic.deleteLater()
+    program = ("import time\n"
+               "from ui.qt import QApplication\n"
+               "from ui.speech.audio import MicrophoneInput\n"
+               "app = QApplication([])\n"
+               "mic = MicrophoneInput(None)\n"
+               "got = []\n"
+               "mic.blocks.connect(got.append)\n"
+               "mic.start()\n"
+               "end = time.monotonic() + 5\n"
+               "while len(got) < 3 and time.monotonic() < end:\n"
+               "    app.processEvents()\n"
+               "print('recording' if got else 'silent', flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout) == (0, "recording\n"), done.stderr[-2000:]
+
+
+def test_a_microphone_that_stops_giving_sound_while_listening_is_said_gone(qtbot, window,
+                                                                          microphones):
+    """A headset pulled out while the screen listens: Qt's recording goes on, empty, and says
+    nothing. The screen stops listening within seconds and says so, and the call is left to the
+    action bar, not graded as a call not made aloud."""
+    default = next(iter(microphones.values()))
+    screen, expected = first_call(qtbot, window)
+    default.switch_off()  # no sound from it any more, as from a microphone unplugged
+    try:
+        qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=6000)
+        said = screen.spoken.meter.said
+        assert said == (f"Not listening: The microphone {default.description} gives no sound: "
+                        "was it unplugged?"), said
+        assert "Make the call from the action bar" in screen.feedback.toPlainText()
+        assert not [p for p in screen.round.log if p.do is expected.do]
+        assert screen.spoken.hearing is None
+    finally:
+        default.switch_on()

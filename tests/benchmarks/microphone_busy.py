@@ -73,8 +73,9 @@ def child(busy: list[float]) -> None:
     time.sleep(0.5)
     for b in busy:
         base, app = measure(b, "window"), measure(b, "app")
+        ratio = f"ratio {app / base:.2f}" if base else "no ratio: the baseline received nothing"
         print(f"busy {b:.2f} s a second: received {base:.1%} read on the window's thread (baseline), "
-              f"{app:.1%} by the app's input; ratio {app / base:.2f}", flush=True)
+              f"{app:.1%} by the app's input; {ratio}", flush=True)
     for m in mics.values():
         m.switch_off()
 

@@ -58,7 +58,8 @@ class Microphone:
         return len(data) / (2 * RATE)
 
     def switch_on(self) -> None:
-        """Feed the pipe from now on, silence while nothing is said."""
+        """Feed the pipe from now on, silence while nothing is said (again, after `switch_off`)."""
+        self._stop.clear()
         self._thread = threading.Thread(target=self._feed, name=f"microphone-{self.name}",
                                         daemon=True)
         self._thread.start()

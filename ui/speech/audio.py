@@ -5,6 +5,8 @@ seam the tests drive the whole chain through, from the sound to the grade, with 
 
 from __future__ import annotations
 
+import atexit
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -16,6 +18,8 @@ RATE = 16_000
 BLOCK_SECONDS = 0.1
 #: the longest a microphone's stop waits for its recording's thread to end
 STOP_SECONDS = 5.0
+#: the longest a recording microphone may give no sound before it is said to be gone
+SILENT_SECONDS = 2.0
 
 
 class AudioInput(QObject):
@@ -165,6 +169,8 @@ class _Recorder(QObject):
         self.mm, self.device, self.fmt = mm, device, fmt
         self.source = None
         self.io = None
+        self._watch: QTimer | None = None  # whether it still gives sound, while it records
+        self._heard = 0.0  # when it last gave some
 
     def start(self) -> None:
         self.source = self.mm.QAudioSource(self.device, self.fmt, self)
@@ -173,14 +179,30 @@ class _Recorder(QObject):
             self.failed.emit(f"The microphone {self.device.description()} cannot be opened.")
             return
         self.io.readyRead.connect(self._read)
+        self._heard = time.monotonic()
+        self._watch = QTimer(self)
+        self._watch.setInterval(250)
+        self._watch.timeout.connect(self._still_there)
+        self._watch.start()
 
     def _read(self) -> None:
         if self.io is not None:
             data = bytes(self.io.readAll().data())
             if data:
+                self._heard = time.monotonic()
                 self.data.emit(data)
 
+    def _still_there(self) -> None:
+        """A microphone gives sound all the time, silence too: one that has given none for
+        SILENT_SECONDS was unplugged (Qt says nothing of it: its recording goes on, empty)."""
+        if self.io is not None and time.monotonic() - self._heard > SILENT_SECONDS:
+            self._watch.stop()
+            self.failed.emit(f"The microphone {self.device.description()} gives no sound: was it "
+                             "unplugged?")
+
     def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
         if self.source is not None:
             self.source.stop()
         self.source, self.io = None, None
@@ -203,6 +225,8 @@ class MicrophoneInput(AudioInput):
         self.destroyed.connect(lambda *_, r=self._recording: _stop_recording(r))
 
     def start(self) -> None:
+        if self._recording:  # recording already: a second recorder would interleave its sound
+            return
         try:
             mm = multimedia()
         except ImportError as e:
@@ -226,10 +250,18 @@ class MicrophoneInput(AudioInput):
         recorder.failed.connect(self._fail)
         thread.started.connect(recorder.start)
         self._recording.append((thread, recorder))
+        _recordings.append(self._recording)
         thread.start()
 
     def stop(self) -> None:
         _stop_recording(self._recording)
+
+
+#: every MicrophoneInput's recording (its list, empty once stopped), stopped at the latest when
+#: Python ends; and the recordings whose thread had not ended when its stop stopped waiting, kept
+#: until it has: a QThread deleted while its thread runs ends the whole app (Qt aborts it)
+_recordings: list[list] = []
+_late: list[tuple] = []
 
 
 def _stop_recording(recording: list) -> None:
@@ -238,4 +270,17 @@ def _stop_recording(recording: list) -> None:
     while recording:
         thread, recorder = recording.pop()
         QTimer.singleShot(0, recorder, recorder.stop)
+        if not thread.wait(round(1000 * STOP_SECONDS)):
+            _late.append((thread, recorder))
+    _late[:] = [(t, r) for t, r in _late if not t.isFinished()]
+    if recording in _recordings and not recording:
+        _recordings.remove(recording)
+
+
+@atexit.register
+def _stop_all() -> None:
+    """At Python's end: every recording still on stopped, and every late thread waited for."""
+    for recording in list(_recordings):
+        _stop_recording(recording)
+    for thread, _ in _late:
         thread.wait(round(1000 * STOP_SECONDS))
