@@ -239,11 +239,27 @@ class SpokenCalls(QObject):
             self._closed.add(self._key(owed))
             self.screen.note(out.said)
             return
+        speed = None
         if owed.timed and verdict.speech_end is not None:
             seconds = self._started - self._rest[self._key(owed)] + verdict.speech_end
-            r.call_speeds.append((owed.throw, round(max(0.0, seconds), 3)))
+            speed = (owed.throw, round(max(0.0, seconds), 3))
         self._closed.add(self._key(owed))
+        logged, asked = len(r.log), self.screen.dialog
         self.screen.call(*out.action)
+        if self.screen.dialog is not None and self.screen.dialog is not asked:
+            # its reason asked (a bare "no roll"): the speed is kept once the call is made; if
+            # the question is cancelled, the call is still owed, and listened for again
+            self.screen.dialog.finished.connect(lambda _code: self._answered(owed, r, logged, speed))
+        elif len(r.log) > logged and speed is not None:
+            r.call_speeds.append(speed)
+
+    def _answered(self, owed: spoken.Due, r, logged: int, speed) -> None:
+        if len(r.log) > logged:
+            if speed is not None:
+                r.call_speeds.append(speed)
+            return
+        self._closed.discard(self._key(owed))
+        self.check()
 
     def _keep(self, owed: spoken.Due, verdict, sound: bytes, game: str) -> None:
         """The call kept, where the trainee agreed (ui.speech.keeping); a failure said once."""
