@@ -74,13 +74,11 @@ def _calls(game: str) -> tuple[SpokenCall, ...]:
                                 cite(NO_MORE_BETS[game])))
     called = {reason: section for reason, section in g.no_rolls.items()
               if reason not in NOT_CALLED.get(game, ())}
-    if called:  # the call the text gives the dealer ("the dealer shall call a 'no roll'"): its
-        # reason is then asked as the No roll action asks it (trainer.spoken.action_of); cited to
-        # the subsections of its reasons ("577.5(c)" for the six of 577.5(c)(1)-(6))
+    if called:  # "no roll" alone: its reason is then asked as the No roll action asks it
+        # (trainer.spoken.action_of)
         text = LABELS[Do.NO_ROLL]
-        sections = dict.fromkeys(_subsection(s) for s in called.values())
         found.append(SpokenCall(text, (words.spoken(text),), Do.NO_ROLL, None,
-                                "; ".join(cite(s) for s in sections)))
+                                _no_roll_cite(game, called.values())))
     for reason, section in called.items():
         text = f"{LABELS[Do.NO_ROLL]}: {g.no_roll_names[reason].lower()}"
         found.append(SpokenCall(text, (words.no_roll(reason),), Do.NO_ROLL, reason, cite(section),
@@ -97,6 +95,24 @@ def _calls(game: str) -> tuple[SpokenCall, ...]:
     if game == "high-roll-dice":
         found += _grouped(((t, t) for t in _extra_roll_calls()), Do.ANNOUNCE, cite("675a.4(h)"))
     return tuple(found)
+
+
+def _no_roll_cite(game: str, sections: Iterable[str]) -> str:
+    """The citation of "no roll" said alone: the subsections of its reasons whose text words the
+    call (Props & Hops' § 668a.3(g) and (h): "the dealer shall call a 'no roll'"; Three Dice
+    Football's § 577.5(c), the six reasons of (c)(1)-(6) in one); where the game's text words
+    none, the subsections that make the throw invalid, and the game's own reading of no rolls,
+    where it has one (the Pai Gow dice wagers: our copy of § 645c.2 has no text on them)."""
+    from trainer.cite import reading
+    from trainer.readings import for_game
+    from trainer.regulations import quote
+
+    subsections = list(dict.fromkeys(_subsection(s) for s in sections))
+    worded = [s for s in subsections if "no roll" in (quote(cite(s)) or "").lower()]
+    if worded:
+        return "; ".join(cite(s) for s in worded)
+    own = [reading(r.id) for r in for_game(game) if r.game == game and r.title == "No roll"]
+    return "; ".join([cite(s) for s in subsections] + own)
 
 
 def _subsection(section: str) -> str:

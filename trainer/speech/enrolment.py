@@ -82,7 +82,10 @@ def prompts(count: int = CALLS, seed: str = "enrol") -> list[Prompt]:
     digits, colours, counts and the football words: a word never read is a word the fit cannot
     move the model for), among those the one of the game with the fewest prompts so far (so
     that each game's calls are heard as its grammar holds them), ties in a seeded order."""
-    pool = [Prompt(g, c, c.said[0]) for g in games.GAME_IDS for c in spoken_calls(g)]
+    # "no roll" alone left out: its words are every no roll's, and the prompts stay those the
+    # enrolment was measured with
+    pool = [Prompt(g, c, c.said[0]) for g in games.GAME_IDS for c in spoken_calls(g)
+            if not (c.do is Do.NO_ROLL and c.value is None)]
     random.Random(seed).shuffle(pool)
     chosen: list[Prompt] = []
     for do, why in FIRST:
