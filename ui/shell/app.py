@@ -58,6 +58,11 @@ def run(*, screenshot: str | None = None, screen: str | None = None, db: str | N
     `hear_from`: WAV files spoken calls are heard from, in turn, instead of the microphone;
     `reproducible`, with `screenshot`: the picture taken at a stopped clock, its demonstration
     seeded (ui.shell.reproducible), the same bytes at every run."""
+    from ui.shell.window_system import problem
+
+    if (why := problem()) is not None:  # said here: Qt would abort with a riddle
+        print(why, file=sys.stderr)
+        return 1
     if screenshot:
         if reproducible:
             from ui.shell.reproducible import stop_the_clock
