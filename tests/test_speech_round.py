@@ -162,3 +162,22 @@ def test_no_roll_whose_reason_is_not_given_is_still_owed_and_listened_for_again(
     [p] = [p for p in screen.round.log if p.do is Do.NO_ROLL and not p.by_trainer]
     assert p.value == e.value and screen.dialog is None
     assert [t for t, _ in screen.round.call_speeds] == [e.throw]
+
+
+def test_a_screen_stopped_while_a_no_roll_s_reason_is_asked_listens_no_more(qtbot, practice_screen,
+                                                                           tmp_path):
+    """Leaving the screen (or the app) closes the reason's question: no call is then owed to
+    listen for, and no microphone is opened."""
+    from ui.practice.dialogs import ChoiceDialog
+    from ui.speech.audio import wav_inputs
+
+    screen = practice_screen
+    scenario = bundled().by_id("ph-no-roll-calls")
+    worked_to(qtbot, screen, scenario, Do.NO_ROLL)
+    bare = say(tmp_path, "no-roll", scenario.game, "No roll")[0]
+    screen.spoken.inputs = wav_inputs([bare, bare])
+    screen.spoken.set_enabled(True)
+    qtbot.waitUntil(lambda: isinstance(screen.dialog, ChoiceDialog), timeout=20_000)
+    screen.stop()
+    qtbot.wait(100)
+    assert screen.dialog is None and screen.spoken.hearing is None

@@ -194,6 +194,38 @@ def test_the_table_keeps_its_size_while_the_screen_listens_in_large_print(qtbot,
     assert meter.isVisible() and len(seen) == 1, seen
 
 
+def test_a_call_heard_while_a_question_is_open_is_said_and_listened_for_again(
+        qtbot, practice_screen, monkeypatch, tmp_path):
+    """The trainee opened the Announce question with its key while the screen listened, and the
+    call heard then cannot be made over it: it is said so, not lost, and once the question is
+    cancelled the screen listens for the call again, and hears it."""
+    from tests.support.speech_fake import tone_wav
+    from ui.practice.dialogs import ChoiceDialog
+    from ui.qt import Qt
+    from ui.speech.audio import WavInput
+
+    screen = practice_screen
+    call = tmp_path / "call.wav"
+    tone_wav(call, quiet=0.5, loud=0.4, after=0.3)
+    install(monkeypatch, Plan("right", "right"))
+    screen.spoken.inputs = lambda: WavInput(call, paced=True)
+    screen.spoken.set_enabled(True)
+    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
+    to_first_call(qtbot, screen)
+    owed = screen.round.next_expected()
+    first = screen.spoken.hearing
+    qtbot.keyClick(screen, Qt.Key.Key_D)  # Announce: its question opens over the listening
+    assert isinstance(screen.dialog, ChoiceDialog)
+    qtbot.waitUntil(lambda: screen.spoken.hearing is not first, timeout=5000)
+    assert "while a question was open: answer it, then make the call again." in \
+        screen.feedback.toPlainText()
+    assert not [p for p in screen.round.log if p.do in SPOKEN and not p.by_trainer]
+    qtbot.keyClick(screen.dialog.list, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: any(p.do is owed.do and not p.by_trainer for p in screen.round.log),
+                    timeout=5000)
+    assert "✔ Right" in screen.feedback.toPlainText()
+
+
 def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen, monkeypatch,
                                                           tmp_path):
     import wave

@@ -116,6 +116,7 @@ class SpokenCalls(QObject):
         self._asked = 0  # times this call was asked again
         self._round = None
         self._keep_problem: str | None = None  # why the last call could not be kept, said once
+        self._stops = 0  # times stopped: a question closed by a stop is no call to listen for again
         self._voice_problem: str | None = None  # why the trainee's voice was not used, said once
         self._voice_refused.connect(self._refused)
 
@@ -128,6 +129,7 @@ class SpokenCalls(QObject):
 
     def stop(self) -> None:
         """Stop listening (leaving the screen, a new round); the next change listens again."""
+        self._stops += 1
         self._stop()
 
     def check(self) -> None:
@@ -243,20 +245,29 @@ class SpokenCalls(QObject):
         if owed.timed and verdict.speech_end is not None:
             seconds = self._started - self._rest[self._key(owed)] + verdict.speech_end
             speed = (owed.throw, round(max(0.0, seconds), 3))
+        logged, asked, stops = len(r.log), self.screen.dialog, self._stops
+        if asked is not None:  # a question of the screen's is open: the call cannot be made now
+            self.screen.note(f"{out.said} while a question was open: answer it, then make the "
+                             "call again.")
+            asked.finished.connect(lambda _code: self._answered(owed, r, logged, None, stops))
+            return
         self._closed.add(self._key(owed))
-        logged, asked = len(r.log), self.screen.dialog
         self.screen.call(*out.action)
-        if self.screen.dialog is not None and self.screen.dialog is not asked:
+        if self.screen.dialog is not None:
             # its reason asked (a bare "no roll"): the speed is kept once the call is made; if
             # the question is cancelled, the call is still owed, and listened for again
-            self.screen.dialog.finished.connect(lambda _code: self._answered(owed, r, logged, speed))
+            self.screen.dialog.finished.connect(
+                lambda _code: self._answered(owed, r, logged, speed, stops))
         elif len(r.log) > logged and speed is not None:
             r.call_speeds.append(speed)
 
-    def _answered(self, owed: spoken.Due, r, logged: int, speed) -> None:
-        if len(r.log) > logged:
-            if speed is not None:
-                r.call_speeds.append(speed)
+    def _answered(self, owed: spoken.Due, r, logged: int, speed, stops: int) -> None:
+        """A question open over a call heard was answered or cancelled: a call made is timed; a
+        call not made is owed still, and listened for again, unless the screen stopped
+        listening meanwhile (left, a new round: its questions close then too)."""
+        if len(r.log) > logged and speed is not None:
+            r.call_speeds.append(speed)
+        if len(r.log) > logged or stops != self._stops:
             return
         self._closed.discard(self._key(owed))
         self.check()
