@@ -267,3 +267,30 @@ def test_a_microphone_that_stops_giving_sound_while_listening_is_said_gone(qtbot
         assert screen.spoken.hearing is None
     finally:
         default.switch_on()
+
+
+def test_a_microphone_slow_to_give_its_first_sound_is_waited_for(qtbot, microphones):
+    """A headset may take seconds to switch to its microphone once recording starts: its first
+    sound after 3 s is heard, and nothing is said gone (after the first, 2 s of none is)."""
+    import time
+
+    from ui.speech.audio import MicrophoneInput
+
+    default = next(iter(microphones.values()))
+    default.switch_off()
+    mic = MicrophoneInput(None)
+    got, failed = [], []
+    mic.blocks.connect(got.append)
+    mic.failed.connect(failed.append)
+    try:
+        mic.start()
+        began = time.monotonic()
+        qtbot.wait(3000)
+        assert got == [] and failed == []
+        default.switch_on()
+        qtbot.waitUntil(lambda: len(got) > 2, timeout=5000)
+        assert failed == [], failed
+        assert time.monotonic() - began > 3, time.monotonic() - began
+    finally:
+        default.switch_on()
+        mic.stop()

@@ -65,9 +65,22 @@ class Microphone:
         self._thread.start()
 
     def switch_off(self) -> None:
+        """No sound from it any more, as from a microphone unplugged: what the pipe still holds
+        (while nothing records, PulseAudio reads none of it) is taken out too."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5)
+        try:
+            pipe = os.open(self.pipe, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:  # the server has ended
+            return
+        try:
+            while os.read(pipe, 65536):
+                pass
+        except BlockingIOError:
+            pass
+        finally:
+            os.close(pipe)
 
     def _feed(self) -> None:
         """10 ms every 10 ms. What PulseAudio does not take at once is dropped, as a microphone's

@@ -18,8 +18,10 @@ RATE = 16_000
 BLOCK_SECONDS = 0.1
 #: the longest a microphone's stop waits for its recording's thread to end
 STOP_SECONDS = 5.0
-#: the longest a recording microphone may give no sound before it is said to be gone
+#: the longest a recording microphone may give no sound before it is said to be gone; and
+#: before its first sound (a Bluetooth headset may take seconds to switch to its microphone)
 SILENT_SECONDS = 2.0
+FIRST_SOUND_SECONDS = 5.0
 
 
 class AudioInput(QObject):
@@ -170,7 +172,8 @@ class _Recorder(QObject):
         self.source = None
         self.io = None
         self._watch: QTimer | None = None  # whether it still gives sound, while it records
-        self._heard = 0.0  # when it last gave some
+        self._heard = 0.0  # when it last gave some (or started)
+        self._any = False  # whether it has given any
 
     def start(self) -> None:
         self.source = self.mm.QAudioSource(self.device, self.fmt, self)
@@ -189,13 +192,17 @@ class _Recorder(QObject):
         if self.io is not None:
             data = bytes(self.io.readAll().data())
             if data:
-                self._heard = time.monotonic()
+                self._heard, self._any = time.monotonic(), True
                 self.data.emit(data)
 
     def _still_there(self) -> None:
         """A microphone gives sound all the time, silence too: one that has given none for
-        SILENT_SECONDS was unplugged (Qt says nothing of it: its recording goes on, empty)."""
-        if self.io is not None and time.monotonic() - self._heard > SILENT_SECONDS:
+        SILENT_SECONDS (FIRST_SOUND_SECONDS before its first) was unplugged (Qt says nothing of
+        it: its recording goes on, empty). This runs on the recording's own thread, so a busy
+        window does not hold it back; a thread of Python's holding the interpreter's lock for
+        that long would (the recogniser's longest, a listener made, is about 0.1 s)."""
+        limit = SILENT_SECONDS if self._any else FIRST_SOUND_SECONDS
+        if self.io is not None and time.monotonic() - self._heard > limit:
             self._watch.stop()
             self.failed.emit(f"The microphone {self.device.description()} gives no sound: was it "
                              "unplugged?")
@@ -273,14 +280,19 @@ def _stop_recording(recording: list) -> None:
         if not thread.wait(round(1000 * STOP_SECONDS)):
             _late.append((thread, recorder))
     _late[:] = [(t, r) for t, r in _late if not t.isFinished()]
-    if recording in _recordings and not recording:
-        _recordings.remove(recording)
+    _recordings[:] = [r for r in _recordings if r is not recording]
 
 
 @atexit.register
 def _stop_all() -> None:
-    """At Python's end: every recording still on stopped, and every late thread waited for."""
-    for recording in list(_recordings):
-        _stop_recording(recording)
+    """At Python's end: every recording still on told to stop, and every thread waited for, all
+    within STOP_SECONDS in all."""
+    ends = time.monotonic() + STOP_SECONDS
+    for recording in _recordings:
+        while recording:
+            thread, recorder = recording.pop()
+            QTimer.singleShot(0, recorder, recorder.stop)
+            _late.append((thread, recorder))
+    _recordings.clear()
     for thread, _ in _late:
-        thread.wait(round(1000 * STOP_SECONDS))
+        thread.wait(max(0, round(1000 * (ends - time.monotonic()))))
