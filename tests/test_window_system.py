@@ -58,3 +58,16 @@ def test_the_app_says_it_and_ends_before_qt_would_abort(monkeypatch, capsys):
     assert main(["--screenshot", "x.png"]) == 1
     assert capsys.readouterr().err == "Dealer Trainer cannot open its window: …\n" * 2
     assert made == []
+
+
+def test_a_library_there_but_failing_otherwise_is_qt_s_to_meet():
+    """Only a library that cannot be found stops the start: a plugin that loads with a symbol
+    missing (Qt binds symbols when used), a file Qt may yet read, are left to Qt."""
+    def load(name):
+        if name.endswith("libqxcb.so"):
+            raise OSError(f"{name}: undefined symbol: xcb_something_new")
+        if name == "libxcb-shape.so.0":
+            raise OSError(f"{name}: invalid ELF header")
+        return object()
+
+    assert window_system.problem(X11, load) is None

@@ -2,7 +2,9 @@
 (xcb) needs, named with the packages that have them where one is missing. Qt itself says only
 'Could not load the Qt platform plugin "xcb" … Reinstalling the application may fix this
 problem.' and aborts, which a fresh Debian or Ubuntu desktop without them (seen on Debian 12)
-meets at the first `make run`. The bundle carries its own copies, and this finds them there."""
+meets at the first `make run`. The bundle carries its own copies, which this finds as Qt does
+(its folder comes first on the library path). Only a library that cannot be found stops the
+start: any other failure to load is Qt's to meet, as before."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ import sys
 from pathlib import Path
 
 #: the X11 libraries Qt's xcb plugin loads that a desktop may lack, and their Debian and Ubuntu
-#: packages; the first is opened by Qt only when the plugin starts (since Qt 6.5), so loading the
-#: plugin does not find it missing
+#: packages: each tried by name, so that all of them are said at once (loading the plugin names
+#: only the first it lacks)
 PACKAGES = {"libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
             "libxcb-keysyms.so.1": "libxcb-keysyms1", "libxcb-image.so.0": "libxcb-image0",
             "libxcb-render-util.so.0": "libxcb-render-util0", "libxcb-shape.so.0": "libxcb-shape0",
@@ -27,33 +29,39 @@ def uses_x11(env=os.environ) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     chosen = env.get("QT_QPA_PLATFORM", "")
-    if chosen:
-        return chosen.split(":")[0] == "xcb"
-    return bool(env.get("DISPLAY")) and not env.get("WAYLAND_DISPLAY")
+    if chosen:  # "xcb", "xcb:option=…", or the first of "xcb;wayland"
+        return chosen.split(";")[0].split(":")[0] == "xcb"
+    wayland = env.get("XDG_SESSION_TYPE") == "wayland" or env.get("WAYLAND_DISPLAY")
+    return bool(env.get("DISPLAY")) and not wayland
 
 
-def missing(load=ctypes.CDLL) -> list[str]:
-    """The libraries of PACKAGES that cannot be loaded, each once: each of them tried, and the X11
-    plugin itself, whose failure names what it lacks one library at a time."""
+def _load(name: str) -> None:
+    ctypes.CDLL(name, mode=os.RTLD_LAZY)  # as Qt loads a plugin: a symbol is found when used
+
+
+def missing(load=_load) -> list[str]:
+    """The libraries that cannot be found, each once: those of PACKAGES tried by name, and, where
+    all of them are there, the X11 plugin itself, whose failure names what it lacks."""
     from ui.qt import QLibraryInfo
 
     lacking = []
     for name in PACKAGES:
         try:
             load(name)
-        except OSError:
-            lacking.append(name)
+        except OSError as e:
+            if _MISSING.search(str(e)):
+                lacking.append(name)
     plugin = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath), "platforms", "libqxcb.so")
     if plugin.exists() and not lacking:
         try:
             load(str(plugin))
         except OSError as e:
-            found = _MISSING.search(str(e))
-            lacking.append(found.group(1) if found else str(e))
+            if found := _MISSING.search(str(e)):
+                lacking.append(found.group(1))
     return lacking
 
 
-def problem(env=os.environ, load=ctypes.CDLL) -> str | None:
+def problem(env=os.environ, load=_load) -> str | None:
     """Why Qt cannot open the app's window here (a paragraph), or None."""
     if not uses_x11(env):
         return None
