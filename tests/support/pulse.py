@@ -43,6 +43,9 @@ class Microphone:
     name: str
     description: str
     pipe: Path
+    #: the bytes it gives at a time (10 ms; 100 ms as some sound servers do, which Qt 6.11
+    #: records only a third of)
+    frame: int = FRAME
     _said: queue.SimpleQueue = field(default_factory=queue.SimpleQueue, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -58,7 +61,10 @@ class Microphone:
         return len(data) / (2 * RATE)
 
     def switch_on(self) -> None:
-        """Feed the pipe from now on, silence while nothing is said (again, after `switch_off`)."""
+        """Feed the pipe from now on, silence while nothing is said (again, after `switch_off`;
+        on already, nothing changes)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
         self._stop.clear()
         self._thread = threading.Thread(target=self._feed, name=f"microphone-{self.name}",
                                         daemon=True)
@@ -83,11 +89,11 @@ class Microphone:
             os.close(pipe)
 
     def _feed(self) -> None:
-        """10 ms every 10 ms. What PulseAudio does not take at once is dropped, as a microphone's
+        """10 ms every 10 ms (`frame`). What PulseAudio does not take at once is dropped, as a microphone's
         sound that nobody records is gone: while no program records from it, PulseAudio reads
         nothing, and a pipe that kept it would give stale sound at the next recording's start
         (the pipe keeps at most a page, some 0.13 s, before it is full)."""
-        silence, data = bytes(FRAME), b""
+        data = b""
         try:
             pipe = os.open(self.pipe, os.O_WRONLY | os.O_NONBLOCK)
         except OSError:  # unplugged before it was switched on
@@ -99,10 +105,11 @@ class Microphone:
                 if not data:
                     with contextlib.suppress(queue.Empty):
                         data = self._said.get_nowait()
-                frame, data = (data[:FRAME].ljust(FRAME, b"\0"), data[FRAME:]) if data else (silence, b"")
+                size = self.frame
+                frame, data = data[:size].ljust(size, b"\0"), data[size:]
                 with contextlib.suppress(BlockingIOError):
                     os.write(pipe, frame)
-                due += FRAME / (2 * RATE)
+                due += size / (2 * RATE)
                 time.sleep(max(0.0, due - time.monotonic()))
         except OSError:  # the microphone was unplugged, or the server ended
             pass

@@ -22,6 +22,9 @@ STOP_SECONDS = 5.0
 #: before its first sound (a Bluetooth headset may take seconds to switch to its microphone)
 SILENT_SECONDS = 2.0
 FIRST_SOUND_SECONDS = 5.0
+#: the least share of a microphone's sound that reaches the app, measured from a second after its
+#: first sound on; less, and it is said
+SHARE_LEAST, SHARE_SECONDS = 0.6, 1.0
 
 
 class AudioInput(QObject):
@@ -174,6 +177,9 @@ class _Recorder(QObject):
         self._watch: QTimer | None = None  # whether it still gives sound, while it records
         self._heard = 0.0  # when it last gave some (or started)
         self._any = False  # whether it has given any
+        self._first = 0.0  # when it gave its first
+        self._given = 0  # bytes it has given since
+        self._per_second = fmt.bytesForDuration(1_000_000)
 
     def start(self) -> None:
         self.source = self.mm.QAudioSource(self.device, self.fmt, self)
@@ -192,7 +198,10 @@ class _Recorder(QObject):
         if self.io is not None:
             data = bytes(self.io.readAll().data())
             if data:
-                self._heard, self._any = time.monotonic(), True
+                self._heard = time.monotonic()
+                if not self._any:
+                    self._any, self._first = True, self._heard
+                self._given += len(data)
                 self.data.emit(data)
 
     def _still_there(self) -> None:
@@ -202,10 +211,24 @@ class _Recorder(QObject):
         window does not hold it back; a thread of Python's holding the interpreter's lock for
         that long would (the recogniser's longest, a listener made, is about 0.1 s)."""
         limit = SILENT_SECONDS if self._any else FIRST_SOUND_SECONDS
-        if self.io is not None and time.monotonic() - self._heard > limit:
+        now = time.monotonic()
+        if self.io is None:
+            return
+        if now - self._heard > limit:
             self._watch.stop()
             self.failed.emit(f"The microphone {self.device.description()} gives no sound: was it "
                              "unplugged?")
+            return
+        # Qt 6.11 records a third of the sound a server gives in pieces of 100 ms (PulseAudio's
+        # own recorder gets all of it): a call heard from a third is no call, so it is said.
+        # Only while sound still comes: a microphone that stopped is the silence's to say.
+        given = self._given / ((now - self._first) * self._per_second) if self._any else 1.0
+        coming = now - self._heard < SHARE_SECONDS / 2
+        if coming and now - self._first >= SHARE_SECONDS and given < SHARE_LEAST:
+            self._watch.stop()
+            self.failed.emit(f"The microphone {self.device.description()} gives the app only "
+                             f"{given:.0%} of its sound (Qt Multimedia loses the rest): calls "
+                             "cannot be heard from it.")
 
     def stop(self) -> None:
         if self._watch is not None:
