@@ -294,13 +294,14 @@ _recordings: list[list] = []
 _late: list[tuple] = []
 
 
-def _stop_recording(recording: list) -> None:
-    """Stop a MicrophoneInput's recording, on the recorder's own thread, and wait for that thread
-    to end (then both may go)."""
+def _stop_recording(recording: list, seconds: float | None = None) -> None:
+    """Stop a MicrophoneInput's recording, on the recorder's own thread, and wait up to `seconds`
+    (STOP_SECONDS) for that thread to end (then both may go)."""
+    seconds = STOP_SECONDS if seconds is None else seconds
     while recording:
         thread, recorder = recording.pop()
         QTimer.singleShot(0, recorder, recorder.stop)
-        if not thread.wait(round(1000 * STOP_SECONDS)):
+        if not thread.wait(round(1000 * seconds)):
             _late.append((thread, recorder))
     _late[:] = [(t, r) for t, r in _late if not t.isFinished()]
     _recordings[:] = [r for r in _recordings if r is not recording]
@@ -308,14 +309,10 @@ def _stop_recording(recording: list) -> None:
 
 @atexit.register
 def _stop_all() -> None:
-    """At Python's end: every recording still on told to stop, and every thread waited for, all
+    """At Python's end: every recording still on stopped, and every late thread waited for, all
     within STOP_SECONDS in all."""
     ends = time.monotonic() + STOP_SECONDS
-    for recording in _recordings:
-        while recording:
-            thread, recorder = recording.pop()
-            QTimer.singleShot(0, recorder, recorder.stop)
-            _late.append((thread, recorder))
-    _recordings.clear()
+    for recording in list(_recordings):
+        _stop_recording(recording, max(0.0, ends - time.monotonic()))
     for thread, _ in _late:
-        thread.wait(max(0, round(1000 * (ends - time.monotonic()))))
+        thread.wait(round(1000 * max(0.0, ends - time.monotonic())))
