@@ -6,7 +6,11 @@ for 5 s, and the bytes that arrive are counted against those the microphone gave
 the app's input (ui.speech.audio.MicrophoneInput) and, as the baseline in the same run, Qt's
 QAudioSource read on the window's thread (how the app read it before).
 
-    PYTHONPATH=. python tests/benchmarks/microphone_busy.py [--busy 0,0.15,0.4]
+With `--pieces MS,...`, the window idle, the microphone gives its sound MS ms at a time (some
+servers give 100 ms): the app's input as it is, against the same input without asking the server
+for small pieces (`PULSE_PIECES` None: Qt on its own), in the same run.
+
+    PYTHONPATH=. python tests/benchmarks/microphone_busy.py [--busy 0,0.15,0.4] [--pieces 10,100]
 
 Needs Debian's pulseaudio; says so and exits 1 where it is missing.
 """
@@ -38,7 +42,10 @@ def measure(busy: float, way: str) -> float:
     def add(data: bytes) -> None:
         got[0] += len(data)
 
-    if way == "app":
+    if way in ("app", "app, no small pieces"):
+        from ui.speech import audio
+
+        audio.PULSE_PIECES = None if way == "app, no small pieces" else ("PULSE_LATENCY_MSEC", "20")
         source = MicrophoneInput(None)
         source.blocks.connect(add)
         source.start()
@@ -65,12 +72,24 @@ def measure(busy: float, way: str) -> float:
     return got[0] / ((time.monotonic() - began) * BYTES_A_SECOND)
 
 
-def child(busy: list[float]) -> None:
+def child(busy: list[float], pieces: list[int]) -> None:
     from tests.support import pulse
 
     mics = pulse.microphones()
     assert mics, "no microphone in the environment"
     time.sleep(0.5)
+    microphone = next(iter(mics.values()))
+    for ms in pieces:
+        microphone.switch_off()
+        microphone.frame = ms * BYTES_A_SECOND // 1000
+        microphone.switch_on()
+        base, app = measure(0.0, "app, no small pieces"), measure(0.0, "app")
+        ratio = f"ratio {app / base:.2f}" if base else "no ratio: the baseline received nothing"
+        print(f"pieces of {ms} ms: received {base:.1%} without asking for small pieces (baseline), "
+              f"{app:.1%} by the app's input; {ratio}", flush=True)
+    microphone.switch_off()
+    microphone.frame = pulse.FRAME
+    microphone.switch_on()
     for b in busy:
         base, app = measure(b, "window"), measure(b, "app")
         ratio = f"ratio {app / base:.2f}" if base else "no ratio: the baseline received nothing"
@@ -83,11 +102,13 @@ def child(busy: list[float]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--busy", default="0,0.15,0.4", help="seconds busy in every second")
+    parser.add_argument("--pieces", default="", help="ms the microphone gives at a time, each")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    busy = [float(b) for b in args.busy.split(",")]
+    busy = [float(b) for b in args.busy.split(",") if b]
+    pieces = [int(p) for p in args.pieces.split(",") if p]
     if args.child:
-        child(busy)
+        child(busy, pieces)
         return 0
     from tests.support import pulse
 
@@ -99,8 +120,8 @@ def main() -> int:
         try:
             env = {**os.environ, **server.environment(), "QT_QPA_PLATFORM": "offscreen",
                    "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-            return subprocess.run([sys.executable, __file__, "--child", "--busy", args.busy],
-                                  env=env).returncode
+            return subprocess.run([sys.executable, __file__, "--child", "--busy", args.busy,
+                                   "--pieces", args.pieces], env=env).returncode
         finally:
             server.stop()
 

@@ -4,8 +4,9 @@ pipes (`module-pipe-source`). Each microphone is fed as a real one feeds its com
 sound every 10 ms, silence while nothing is said, the words of a WAV file when a test `say`s them.
 Qt Multimedia, in a program started with `PULSE_SERVER` set to `SoundServer.address`, lists them
 as the computer's microphones and records from them through its own code; nothing of the app's is
-replaced. (Fed 100 ms at a time, Qt 6.11 loses about two thirds of what the pipe gives; PulseAudio's
-own `parec` records every byte of either.)
+replaced. (Fed 100 ms at a time, Qt 6.11 on its own loses about two thirds of what the pipe gives,
+PulseAudio's own `parec` none; the app asks for smaller pieces and loses none: PULSE_PIECES in
+ui/speech/audio.py.)
 
 Qt Multimedia reads `PULSE_SERVER` once, at its first look for devices, so the tests that need
 these microphones run in a program of their own (tests/test_microphones.py), started with the
@@ -43,8 +44,8 @@ class Microphone:
     name: str
     description: str
     pipe: Path
-    #: the bytes it gives at a time (10 ms; 100 ms as some sound servers do, which Qt 6.11
-    #: records only a third of)
+    #: the bytes it gives at a time (10 ms; 100 ms as some sound servers do, of which Qt 6.11
+    #: on its own records a third)
     frame: int = FRAME
     _said: queue.SimpleQueue = field(default_factory=queue.SimpleQueue, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
