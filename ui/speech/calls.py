@@ -44,6 +44,7 @@ class CallMeter(QWidget):
         self.line.installEventFilter(self)
         self.chars = chars
         self.said = ""  # the whole line, however it is shown
+        self.brief = ""  # what is shown where the whole line does not fit, if not it cut short
         self.bar = QProgressBar()
         self.bar.setObjectName("callLevel")
         self.bar.setRange(0, 100)
@@ -64,8 +65,9 @@ class CallMeter(QWidget):
     def show_level(self, level: float) -> None:
         self.bar.setValue(round(100 * min(1.0, max(0.0, level))))
 
-    def say(self, text: str, listening: bool) -> None:
-        self.said = text
+    def say(self, text: str, listening: bool, brief: str = "") -> None:
+        """Show `text`; where it does not fit, `brief` (which should), else the text cut short."""
+        self.said, self.brief = text, brief
         self._fit()
         self.bar.setVisible(listening)
         if not listening:
@@ -79,6 +81,8 @@ class CallMeter(QWidget):
         width = self.chars * metrics.averageCharWidth()
         self.line.setFixedWidth(width + 2 * self.line.margin() + 4)
         shown = metrics.elidedText(self.said, Qt.TextElideMode.ElideRight, width)
+        if shown != self.said and self.brief:
+            shown = metrics.elidedText(self.brief, Qt.TextElideMode.ElideRight, width)
         self.line.setText(shown)
         self.line.setToolTip(self.said if shown != self.said else "")
         self.line.setAccessibleName(self.said)
@@ -215,7 +219,7 @@ class SpokenCalls(QObject):
         if self.owed is not None:
             self._closed.add(self._key(self.owed))
         self._stop()
-        self.meter.say(f"Not listening: {text}", False)
+        self.meter.say(f"Not listening: {text}", False, brief="Not listening: see on the right")
         self.screen.note(f"Spoken calls: {text} Make the call from the action bar.")
 
     def _heard(self, verdict) -> None:
