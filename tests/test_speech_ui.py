@@ -196,6 +196,34 @@ def test_a_sound_that_cannot_be_heard_is_said_whole_in_the_feedback(qtbot, pract
     assert "Make the call from the action bar." in screen.feedback.toPlainText()
 
 
+def test_a_laptops_dealt_round_keeps_its_title_on_one_line_as_calls_are_heard(
+        qtbot, practice_page, monkeypatch):
+    """At 1366 px less the sidebar, a dealt round's title ("Props & Hops: practice round") beside
+    its throw count took two lines once Speak my calls was on: the level's bar beside the meter's
+    line took its room. The bar is under the line now, and the meter still keeps one width."""
+    from ui.qt import QApplication
+    from ui.shell import theme
+
+    theme.apply(QApplication.instance(), "light")
+    page = practice_page
+    page.resize(1366 - 190, 700)
+    install(monkeypatch, Plan())
+    page.screen.spoken.set_enabled(True)
+    page.deal(seed=1, game="props-and-hops", confirm=False)
+    screen, meter = page.screen, page.screen.spoken.meter
+    assert screen.title.text() == "Props & Hops: practice round" and meter.isVisible()
+    line = screen.title.fontMetrics().lineSpacing()
+    widths = set()
+    for said, listening in (("Speak my calls: on", False), ("Listening for your call…", True),
+                            ("Heard: “Ten, five-five”", False)):
+        meter.say(said, listening)
+        qtbot.wait(20)  # the layout's turn
+        assert screen.title.height() < 2 * line, (said, screen.title.height(), line)
+        widths.add(meter.width())
+    assert len(widths) == 1, widths
+    assert meter.bar.geometry().top() >= meter.line.geometry().bottom()  # under the line
+
+
 def test_the_table_keeps_its_size_while_the_screen_listens_in_large_print(qtbot, practice_screen,
                                                                           monkeypatch):
     """On a laptop in large print, the title beside the meter keeps its lines, and the table its

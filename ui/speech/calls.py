@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING
 
 from trainer import RequestError, spoken
 from trainer.progress import Mode
-from ui.qt import QApplication, QEvent, QHBoxLayout, QLabel, QObject, QProgressBar, Qt, QWidget, Signal
+from ui.qt import (
+    QApplication,
+    QEvent,
+    QHBoxLayout,
+    QLabel,
+    QObject,
+    QProgressBar,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
 from ui.speech.audio import AudioInput, MicrophoneInput, wav_inputs
 from ui.speech.hearing import Hearing
 from ui.speech.options import HEAR_FROM, LISTENS, MICROPHONE, NAME
@@ -29,16 +40,18 @@ LINE_CHARS = 32
 class CallMeter(QWidget):
     """What the screen hears: a line (listening, heard, say again) and the level of the sound.
     With `chars`, the meter keeps one width, the line that many of its font's characters, cut
-    short with "…" (the whole line in its tooltip), and the level's room kept while it is hidden:
-    beside the practice screen's title, a long line (a no call's advice, which the feedback panel
-    gives whole) squeezed the title onto four lines, and in large print the title took a second
-    line each time the screen listened and gave it back after, the table shrinking and growing
-    with every call."""
+    short with "…" (the whole line in its tooltip), and the level a thin bar under the line, its
+    room kept while it is hidden: beside the practice screen's title, a long line (a no call's
+    advice, which the feedback panel gives whole) squeezed the title onto four lines, and in
+    large print the title took a second line each time the screen listened and gave it back
+    after, the table shrinking and growing with every call. (The bar beside the line took the
+    room of a title of a line: a laptop's "Props & Hops: practice round" took two.)"""
 
     def __init__(self, parent=None, chars: int | None = None):
         super().__init__(parent)
-        row = QHBoxLayout(self)
+        row = QHBoxLayout(self) if chars is None else QVBoxLayout(self)
         row.setContentsMargins(0, 0, 16, 0)  # apart from the throw's number beside it
+        row.setSpacing(2 if chars is not None else row.spacing())
         self.line = QLabel("")
         self.line.setObjectName("callHeard")
         self.line.installEventFilter(self)
@@ -52,13 +65,18 @@ class CallMeter(QWidget):
         self.bar.setFixedWidth(120)
         self.bar.setAccessibleName("Loudness of the sound heard")
         if chars is not None:
+            self.bar.setFixedHeight(6)
             self.line.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             kept = self.bar.sizePolicy()
             kept.setRetainSizeWhenHidden(True)
             self.bar.setSizePolicy(kept)
             self.bar.hide()
+        if chars is not None:
+            row.addStretch(1)  # the line and its bar together, in the middle of the row
         row.addWidget(self.line)
         row.addWidget(self.bar)
+        if chars is not None:
+            row.addStretch(1)
         self.hide()
         self._fit()
 
@@ -79,7 +97,8 @@ class CallMeter(QWidget):
             return
         metrics = self.line.fontMetrics()
         width = self.chars * metrics.averageCharWidth()
-        self.line.setFixedWidth(width + 2 * self.line.margin() + 4)
+        for part in (self.line, self.bar):
+            part.setFixedWidth(width + 2 * self.line.margin() + 4)
         shown = metrics.elidedText(self.said, Qt.TextElideMode.ElideRight, width)
         if shown != self.said and self.brief:
             shown = metrics.elidedText(self.brief, Qt.TextElideMode.ElideRight, width)
