@@ -212,13 +212,13 @@ def some_transform() -> Transform:
     return Transform(A, rng.normal(0, 0.1, (STREAMS, DIM)))
 
 
-def play(qtbot, monkeypatch, window, tmp_path):
+def play(qtbot, monkeypatch, window, tmp_path, heard="right"):
     from ui.speech.audio import wav_inputs
 
-    plan = Plan(*["right"] * 40)
+    plan = Plan(*[heard] * 80)  # a call not clear is heard twice
     install(monkeypatch, plan)
     screen = window.show_screen("practice").screen
-    screen.spoken.inputs = wav_inputs(tones(tmp_path, 40))
+    screen.spoken.inputs = wav_inputs(tones(tmp_path, 80))
     screen.spoken.set_enabled(True)
     screen.start(bundled().by_id(CALLED), automation=Automation.CALLS)
     owed = calls_owed(screen.round)
@@ -231,6 +231,30 @@ def test_a_call_is_heard_with_the_trainee_s_voice(qtbot, monkeypatch, window, tm
     some_transform().write(kept)
     _screen, owed, plan = play(qtbot, monkeypatch, window, tmp_path)
     assert plan.voices == [kept] * len(owed) and owed
+
+
+@pytest.mark.parametrize("taught", [False, True])
+def test_calls_left_not_clear_suggest_teaching_the_voice_once(qtbot, monkeypatch, window, tmp_path,
+                                                              taught):
+    """In a room's noise most calls are not clear to the recogniser's own model, and a trainee's
+    voice lifts them: after two calls left not clear, the feedback says so once, and how to
+    teach it; not where a voice is taught for the microphone in use."""
+    from ui.speech.calls import TEACH_ME, UNCLEAR_BEFORE_TEACHING
+
+    if taught:
+        some_transform().write(voice_file(tmp_path))
+    screen, owed, plan = play(qtbot, monkeypatch, window, tmp_path, heard="unclear")
+    assert len(owed) > UNCLEAR_BEFORE_TEACHING
+    entries = screen.feedback.entries
+    left = [i for i, e in enumerate(entries) if "No call: the call was not clear" in e]
+    assert len(left) == len(owed)
+    asked = [i for i, e in enumerate(entries) if "Teach it your voice at this microphone" in e]
+    if taught:
+        assert asked == [] and set(plan.voices) == {voice_file(tmp_path)}
+    else:
+        # the feedback's newest entry first: said once, with the second call left not clear
+        assert len(asked) == 1 and left[-2] > asked[0] > left[-3]
+        assert "File › Settings…, Teach it my voice…" in TEACH_ME
 
 
 @pytest.mark.parametrize("damage", ["cut short", "a stream of 100000"])

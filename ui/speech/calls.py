@@ -35,6 +35,15 @@ if TYPE_CHECKING:
 
 #: the width of the practice screen's line of what it heard, in characters
 LINE_CHARS = 32
+#: calls left not clear (asked again, and still not clear) before the screen suggests teaching
+#: it the trainee's voice: once a session, where none is taught for the microphone in use (in a
+#: room's noise most calls are not clear to the recogniser's own model; a trainee's voice lifts
+#: them: tests/benchmarks/speech_lab/README.md, "Enrolment in the app's path")
+UNCLEAR_BEFORE_TEACHING = 2
+#: what it says then
+TEACH_ME = ("Spoken calls: your calls are often not clear to the recogniser here. Teach it your "
+            "voice at this microphone, in the room where you practise: File › Settings…, Teach it "
+            "my voice… (20 calls read aloud); it then hears more of your calls through the noise.")
 
 
 class CallMeter(QWidget):
@@ -141,6 +150,8 @@ class SpokenCalls(QObject):
         self._keep_problem: str | None = None  # why the last call could not be kept, said once
         self._stops = 0  # times stopped: a question closed by a stop is no call to listen for again
         self._voice_problem: str | None = None  # why the trainee's voice was not used, said once
+        self._unclear = 0  # calls left not clear this session
+        self._taught_asked = False  # whether TEACH_ME was said
         self._voice_refused.connect(self._refused)
 
     def set_enabled(self, on: bool) -> None:
@@ -263,6 +274,8 @@ class SpokenCalls(QObject):
         if out.action is None:
             self._closed.add(self._key(owed))
             self.screen.note(out.said)
+            if verdict.kind == "unclear":
+                self._left_unclear()
             return
         speed = None
         if owed.timed and verdict.speech_end is not None:
@@ -283,6 +296,22 @@ class SpokenCalls(QObject):
                 lambda _code: self._answered(owed, r, logged, speed, stops))
         elif len(r.log) > logged and speed is not None:
             r.call_speeds.append(speed)
+
+    def _left_unclear(self) -> None:
+        """A call left not clear: at UNCLEAR_BEFORE_TEACHING, TEACH_ME, once, where a voice can
+        be kept and none is taught for the microphone in use (one that cannot be used is said
+        already, by `_listener`)."""
+        from ui.speech.audio import microphone_in_use
+        from ui.speech.keeping import voice_for, voice_path
+
+        self._unclear += 1
+        if self._unclear < UNCLEAR_BEFORE_TEACHING or self._taught_asked:
+            return
+        path = voice_path(getattr(self.screen.window(), "services", None),
+                          microphone_in_use(self.microphone))
+        if path is not None and voice_for(path) == (None, None):
+            self._taught_asked = True
+            self.screen.note(TEACH_ME)
 
     def _answered(self, owed: spoken.Due, r, logged: int, speed, stops: int) -> None:
         """A question open over a call heard was answered or cancelled: a call made is timed; a
