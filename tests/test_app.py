@@ -359,3 +359,30 @@ def test_each_demonstration_class_is_written_apart_from_the_others(qtbot):
     first.store.add_trainee("Zoe Quist")
     assert "Zoe Quist" not in [t.name for t in second.store.trainees()]
     assert "Zoe Quist" not in [t.name for t in demo_services().store.trainees()]
+
+
+@pytest.mark.parametrize("own", [None, "200"])
+def test_the_app_asks_the_sound_server_for_its_pieces_before_qt_starts(tmp_path, own):
+    """Qt 6.11 lets PulseAudio hold only 64 ms of a microphone's sound for the app, and a server
+    that gave it 100 ms at a time lost two thirds of each call (tests/test_microphone_ui.py): the
+    app asks for pieces of its own size through libpulse's variable, set as its QApplication is
+    made, while the program has one thread. A value the user set is theirs."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.support.paths import ROOT
+    from ui.speech.audio import PULSE_PIECES
+
+    name, value = PULSE_PIECES
+    env = {k: v for k, v in os.environ.items() if k != name}
+    env.update({"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+                "QT_QPA_PLATFORM": "offscreen", **({name: own} if own else {})})
+    code = ("import os\nfrom ui.shell.app import application\n"
+            f"before = os.environ.get({name!r})\napplication()\n"
+            f"print(before, os.environ.get({name!r}))\n")
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=120)
+    assert said.returncode == 0, said.stderr
+    expected = own or (value if sys.platform.startswith("linux") else None)
+    assert said.stdout.split() == [str(own), str(expected)]

@@ -12,7 +12,7 @@ from tests.support.rerun import rerun
 
 #: PulseAudio's name for each microphone, and what the computer calls it; the first the default
 MICROPHONES = {"trainee_headset": "Trainee headset", "desk_microphone": "Desk microphone"}
-CASES = 12  # every test of tests/test_microphone_ui.py
+CASES = 11  # every test of tests/test_microphone_ui.py
 
 
 @pytest.mark.qt  # the app's widgets, in a pytest of its own

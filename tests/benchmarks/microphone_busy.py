@@ -7,8 +7,9 @@ the app's input (ui.speech.audio.MicrophoneInput) and, as the baseline in the sa
 QAudioSource read on the window's thread (how the app read it before).
 
 With `--pieces MS,...`, the window idle, the microphone gives its sound MS ms at a time (some
-servers give 100 ms): the app's input as it is, against the same input without asking the server
-for small pieces (`PULSE_PIECES` None: Qt on its own), in the same run.
+servers give 100 ms): the app's input as the app starts it (`ask_for_pieces`), against the same
+input without asking the server for pieces of its size (the variable of `PULSE_PIECES` unset:
+Qt on its own), in the same run.
 
     PYTHONPATH=. python tests/benchmarks/microphone_busy.py [--busy 0,0.15,0.4] [--pieces 10,100]
 
@@ -34,8 +35,11 @@ BYTES_A_SECOND = 2 * 16_000
 def measure(busy: float, way: str) -> float:
     """The share of the microphone's sound received in SECONDS, the window busy `busy` s a second."""
     from ui.qt import QApplication, QTimer, multimedia
-    from ui.speech.audio import MicrophoneInput
+    from ui.speech.audio import PULSE_PIECES, MicrophoneInput, ask_for_pieces
 
+    os.environ.pop(PULSE_PIECES[0], None)  # libpulse reads it as each recording connects
+    if way != "app, no small pieces":
+        ask_for_pieces()  # as the app does when it starts
     app = QApplication.instance() or QApplication([])
     got = [0]
 
@@ -43,9 +47,6 @@ def measure(busy: float, way: str) -> float:
         got[0] += len(data)
 
     if way in ("app", "app, no small pieces"):
-        from ui.speech import audio
-
-        audio.PULSE_PIECES = None if way == "app, no small pieces" else ("PULSE_LATENCY_MSEC", "20")
         source = MicrophoneInput(None)
         source.blocks.connect(add)
         source.start()

@@ -5,8 +5,8 @@ sound every 10 ms, silence while nothing is said, the words of a WAV file when a
 Qt Multimedia, in a program started with `PULSE_SERVER` set to `SoundServer.address`, lists them
 as the computer's microphones and records from them through its own code; nothing of the app's is
 replaced. (Fed 100 ms at a time, Qt 6.11 on its own loses about two thirds of what the pipe gives,
-PulseAudio's own `parec` none; the app asks for smaller pieces and loses none: PULSE_PIECES in
-ui/speech/audio.py.)
+PulseAudio's own `parec` none; the app asks for pieces of its own size and loses none:
+PULSE_PIECES in ui/speech/audio.py.)
 
 Qt Multimedia reads `PULSE_SERVER` once, at its first look for devices, so the tests that need
 these microphones run in a program of their own (tests/test_microphones.py), started with the

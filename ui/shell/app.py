@@ -34,6 +34,9 @@ def application(config=None):
 
     app = QApplication.instance()
     if app is None:
+        from ui.speech.audio import ask_for_pieces
+
+        ask_for_pieces()  # the environment's, before Qt starts a thread that reads it
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
             Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication(sys.argv[:1])

@@ -6,9 +6,8 @@ seam the tests drive the whole chain through, from the sound to the grade, with 
 from __future__ import annotations
 
 import atexit
-import contextlib
 import os
-import threading
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -28,13 +27,15 @@ FIRST_SOUND_SECONDS = 5.0
 #: the least share of a microphone's sound that reaches the app, measured from a second after its
 #: first sound on; less, and it is said
 SHARE_LEAST, SHARE_SECONDS = 0.6, 1.0
-#: what a recording asks of a PulseAudio server (or PipeWire's, which speaks its language): its
-#: sound in pieces of 20 ms, and no cap on what the server holds for it. Qt 6.11 caps that at
-#: 1,024 frames (64 ms at 16 kHz) and a server that gives the sound 100 ms at a time overflowed
-#: it: two thirds of each piece were lost. Qt has no public call to set it; libpulse reads this
-#: variable each time a stream connects (a value the user set stands).
-PULSE_PIECES: tuple[str, str] | None = ("PULSE_LATENCY_MSEC", "20")
-_environment = threading.Lock()
+#: what every recording asks of a PulseAudio server (and of PipeWire's through pipewire-pulse,
+#: which Qt 6.11 uses there by default): its sound in pieces of 50 ms, and no cap on what the
+#: server holds for it. Qt caps that at 1,024 frames (64 ms at 16 kHz), and a server that gave
+#: the sound 100 ms at a time overflowed it: two thirds of each piece were lost. Qt has no public
+#: call to set it; libpulse reads this variable each time a stream connects. It is set once,
+#: before Qt starts (`ask_for_pieces`): the environment cannot be changed safely while other
+#: threads read it. Programs the app starts inherit it (a speech-dispatcher it starts: its
+#: voice's buffer is then 50 ms). A value the user set stands.
+PULSE_PIECES = ("PULSE_LATENCY_MSEC", "50")
 
 
 class AudioInput(QObject):
@@ -193,8 +194,7 @@ class _Recorder(QObject):
 
     def start(self) -> None:
         self.source = self.mm.QAudioSource(self.device, self.fmt, self)
-        with _pulse_pieces():
-            self.io = self.source.start()
+        self.io = self.source.start()
         if self.io is None:
             self.failed.emit(f"The microphone {self.device.description()} cannot be opened.")
             return
@@ -230,15 +230,16 @@ class _Recorder(QObject):
             self.failed.emit(f"The microphone {self.device.description()} gives no sound: was it "
                              "unplugged?")
             return
-        # Sound lost on its way (Qt 6.11 lost two thirds of a server's 100 ms pieces until the
-        # recording asked for smaller ones: PULSE_PIECES): a call heard from a third is no call,
-        # so it is said. Only while sound still comes: a microphone that stopped is the silence's.
+        # Sound lost on its way (Qt 6.11 lost two thirds of a server's 100 ms pieces before the
+        # app asked for pieces of its own size: PULSE_PIECES): a call heard from a third is no
+        # call, so it is said. Only while sound still comes: a microphone that stopped is the
+        # silence's to say.
         given = self._given / ((now - self._first) * self._per_second) if self._any else 1.0
         coming = now - self._heard < SHARE_SECONDS / 2
         if coming and now - self._first >= SHARE_SECONDS and given < SHARE_LEAST:
             self._watch.stop()
             self.failed.emit(f"The microphone {self.device.description()} gives the app only "
-                             f"{given:.0%} of its sound (Qt Multimedia loses the rest): calls "
+                             f"{given:.0%} of its sound (the rest is lost on its way): calls "
                              "cannot be heard from it.")
 
     def stop(self) -> None:
@@ -250,23 +251,12 @@ class _Recorder(QObject):
         self.thread().quit()
 
 
-@contextlib.contextmanager
-def _pulse_pieces():
-    """PULSE_PIECES in the environment while a recording connects, as it was again after (the
-    app's other sound, its voice, keeps the server's own sizes)."""
-    if PULSE_PIECES is None:
-        yield
-        return
-    name, value = PULSE_PIECES
-    with _environment:
-        mine = name not in os.environ
-        if mine:
-            os.environ[name] = value
-        try:
-            yield
-        finally:
-            if mine:
-                os.environ.pop(name, None)
+def ask_for_pieces() -> None:
+    """PULSE_PIECES in the environment, on Linux, unless the user set it: called before Qt
+    starts (ui.shell.app.application), while the program has one thread."""
+    if sys.platform.startswith("linux"):
+        name, value = PULSE_PIECES
+        os.environ.setdefault(name, value)
 
 
 class MicrophoneInput(AudioInput):
