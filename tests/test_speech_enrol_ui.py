@@ -233,6 +233,11 @@ def test_a_call_is_heard_with_the_trainee_s_voice(qtbot, monkeypatch, window, tm
     assert plan.voices == [kept] * len(owed) and owed
 
 
+def teach_me_said(screen) -> list[int]:
+    return [i for i, e in enumerate(screen.feedback.entries)
+            if "Teach it your voice at this microphone" in e]
+
+
 @pytest.mark.parametrize("taught", [False, True])
 def test_calls_left_not_clear_suggest_teaching_the_voice_once(qtbot, monkeypatch, window, tmp_path,
                                                               taught):
@@ -245,16 +250,26 @@ def test_calls_left_not_clear_suggest_teaching_the_voice_once(qtbot, monkeypatch
         some_transform().write(voice_file(tmp_path))
     screen, owed, plan = play(qtbot, monkeypatch, window, tmp_path, heard="unclear")
     assert len(owed) > UNCLEAR_BEFORE_TEACHING
-    entries = screen.feedback.entries
-    left = [i for i, e in enumerate(entries) if "No call: the call was not clear" in e]
+    left = [i for i, e in enumerate(screen.feedback.entries)
+            if "No call: the call was not clear" in e]
     assert len(left) == len(owed)
-    asked = [i for i, e in enumerate(entries) if "Teach it your voice at this microphone" in e]
+    asked = teach_me_said(screen)
     if taught:
         assert asked == [] and set(plan.voices) == {voice_file(tmp_path)}
     else:
         # the feedback's newest entry first: said once, with the second call left not clear
         assert len(asked) == 1 and left[-2] > asked[0] > left[-3]
         assert "File › Settings…, Teach it my voice…" in TEACH_ME
+
+
+def test_the_next_trainee_at_a_shared_computer_is_told_too(qtbot, monkeypatch, window, tmp_path):
+    """File › Switch trainee keeps the practice screen: each trainee is told once, at their own
+    second call left not clear."""
+    services = window.services
+    play(qtbot, monkeypatch, window, tmp_path, heard="unclear")
+    services.trainee = services.store.trainee(services.store.add_trainee("Sam Lee"))
+    screen, _owed, _plan = play(qtbot, monkeypatch, window, tmp_path, heard="unclear")
+    assert len(teach_me_said(screen)) == 1  # the round's feedback: Sam's
 
 
 @pytest.mark.parametrize("damage", ["cut short", "a stream of 100000"])

@@ -36,9 +36,10 @@ if TYPE_CHECKING:
 #: the width of the practice screen's line of what it heard, in characters
 LINE_CHARS = 32
 #: calls left not clear (asked again, and still not clear) before the screen suggests teaching
-#: it the trainee's voice: once a session, where none is taught for the microphone in use (in a
-#: room's noise most calls are not clear to the recogniser's own model; a trainee's voice lifts
-#: them: tests/benchmarks/speech_lab/README.md, "Enrolment in the app's path")
+#: it the trainee's voice: once for each trainee at each microphone while the window is open,
+#: where none is taught for it (in a room's noise most calls are not clear to the recogniser's
+#: own model; a trainee's voice lifts them: tests/benchmarks/speech_lab/README.md, "Enrolment in
+#: the app's path")
 UNCLEAR_BEFORE_TEACHING = 2
 #: what it says then
 TEACH_ME = ("Spoken calls: your calls are often not clear to the recogniser here. Teach it your "
@@ -60,7 +61,6 @@ class CallMeter(QWidget):
         super().__init__(parent)
         row = QHBoxLayout(self) if chars is None else QVBoxLayout(self)
         row.setContentsMargins(0, 0, 16, 0)  # apart from the throw's number beside it
-        row.setSpacing(2 if chars is not None else row.spacing())
         self.line = QLabel("")
         self.line.setObjectName("callHeard")
         self.line.installEventFilter(self)
@@ -73,18 +73,20 @@ class CallMeter(QWidget):
         self.bar.setTextVisible(False)
         self.bar.setFixedWidth(120)
         self.bar.setAccessibleName("Loudness of the sound heard")
-        if chars is not None:
+        if chars is None:
+            row.addWidget(self.line)
+            row.addWidget(self.bar)
+        else:  # the bar under the line, the two together in the middle of the title's row
+            row.setSpacing(2)
             self.bar.setFixedHeight(6)
             self.line.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             kept = self.bar.sizePolicy()
             kept.setRetainSizeWhenHidden(True)
             self.bar.setSizePolicy(kept)
             self.bar.hide()
-        if chars is not None:
-            row.addStretch(1)  # the line and its bar together, in the middle of the row
-        row.addWidget(self.line)
-        row.addWidget(self.bar)
-        if chars is not None:
+            row.addStretch(1)
+            row.addWidget(self.line)
+            row.addWidget(self.bar)
             row.addStretch(1)
         self.hide()
         self._fit()
@@ -150,8 +152,9 @@ class SpokenCalls(QObject):
         self._keep_problem: str | None = None  # why the last call could not be kept, said once
         self._stops = 0  # times stopped: a question closed by a stop is no call to listen for again
         self._voice_problem: str | None = None  # why the trainee's voice was not used, said once
-        self._unclear = 0  # calls left not clear this session
-        self._taught_asked = False  # whether TEACH_ME was said
+        #: calls left not clear, for each trainee at each microphone (a school's computer is
+        #: shared: File › Switch trainee keeps this screen)
+        self._unclear: dict[tuple[int | None, str], int] = {}
         self._voice_refused.connect(self._refused)
 
     def set_enabled(self, on: bool) -> None:
@@ -298,19 +301,24 @@ class SpokenCalls(QObject):
             r.call_speeds.append(speed)
 
     def _left_unclear(self) -> None:
-        """A call left not clear: at UNCLEAR_BEFORE_TEACHING, TEACH_ME, once, where a voice can
-        be kept and none is taught for the microphone in use (one that cannot be used is said
-        already, by `_listener`)."""
+        """A call left not clear: the UNCLEAR_BEFORE_TEACHING-th of the trainee's at the
+        microphone in use brings TEACH_ME, where a voice can be kept and none is taught for it
+        (whether its file exists, no more: one that cannot be used is said by `_listener`)."""
         from ui.speech.audio import microphone_in_use
-        from ui.speech.keeping import voice_for, voice_path
+        from ui.speech.keeping import voice_path
 
-        self._unclear += 1
-        if self._unclear < UNCLEAR_BEFORE_TEACHING or self._taught_asked:
+        services = getattr(self.screen.window(), "services", None)
+        microphone = microphone_in_use(self.microphone)
+        key = (getattr(getattr(services, "trainee", None), "id", None), microphone)
+        self._unclear[key] = self._unclear.get(key, 0) + 1
+        if self._unclear[key] != UNCLEAR_BEFORE_TEACHING:
             return
-        path = voice_path(getattr(self.screen.window(), "services", None),
-                          microphone_in_use(self.microphone))
-        if path is not None and voice_for(path) == (None, None):
-            self._taught_asked = True
+        path = voice_path(services, microphone)
+        try:
+            untaught = path is not None and not path.exists()
+        except OSError:  # a folder this account may not read: `_listener` says so
+            untaught = False
+        if untaught:
             self.screen.note(TEACH_ME)
 
     def _answered(self, owed: spoken.Due, r, logged: int, speed, stops: int) -> None:
