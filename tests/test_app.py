@@ -365,8 +365,10 @@ def test_each_demonstration_class_is_written_apart_from_the_others(qtbot):
 def test_the_app_asks_the_sound_server_for_its_pieces_before_qt_starts(tmp_path, own):
     """Qt 6.11 lets PulseAudio hold only 64 ms of a microphone's sound for the app, and a server
     that gave it 100 ms at a time lost two thirds of each call (tests/test_microphone_ui.py): the
-    app asks for pieces of its own size through libpulse's variable, set as its QApplication is
-    made, while the program has one thread. A value the user set is theirs."""
+    app asks for pieces of its own size through libpulse's variable, set by the app's own start
+    (here `dealer-trainer --screenshot`) before its QApplication is made, while the program has
+    one thread (the environment is not safe to change while others read it). A value the user
+    set is theirs."""
     import os
     import subprocess
     import sys
@@ -378,11 +380,22 @@ def test_the_app_asks_the_sound_server_for_its_pieces_before_qt_starts(tmp_path,
     env = {k: v for k, v in os.environ.items() if k != name}
     env.update({"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
                 "QT_QPA_PLATFORM": "offscreen", **({name: own} if own else {})})
-    code = ("import os\nfrom ui.shell.app import application\n"
-            f"before = os.environ.get({name!r})\napplication()\n"
-            f"print(before, os.environ.get({name!r}))\n")
+    code = f"""
+import os, sys
+from ui.qt import QApplication
+from ui.speech import audio
+asked = audio.ask_for_pieces
+def ask():
+    threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 1
+    print("asked", QApplication.instance() is None, threads, os.environ.get({name!r}))
+    asked()
+audio.ask_for_pieces = ask
+from ui.main import main
+code = main(["--screenshot", {str(tmp_path / "shot.png")!r}])
+print("after", code, os.environ.get({name!r}))
+"""
     said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env=env, timeout=120)
     assert said.returncode == 0, said.stderr
     expected = own or (value if sys.platform.startswith("linux") else None)
-    assert said.stdout.split() == [str(own), str(expected)]
+    assert said.stdout.split() == ["asked", "True", "1", str(own), "after", "0", str(expected)]

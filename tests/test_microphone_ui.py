@@ -25,12 +25,9 @@ ROUND = "ph-lid-removed"
 
 @pytest.fixture(scope="module")
 def microphones():
-    from ui.speech.audio import ask_for_pieces
-
     found = pulse.microphones()
     if found is None:
         pytest.skip(SKIP)
-    ask_for_pieces()  # as the app does before Qt starts (tests/test_window_system.py)
     yield found
     for m in found.values():
         m.switch_off()

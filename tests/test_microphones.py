@@ -9,6 +9,9 @@ import pytest
 
 from tests.support import flite, pulse
 from tests.support.rerun import rerun
+from ui.speech.audio import PULSE_PIECES
+
+NAME, PIECES = PULSE_PIECES
 
 #: PulseAudio's name for each microphone, and what the computer calls it; the first the default
 MICROPHONES = {"trainee_headset": "Trainee headset", "desk_microphone": "Desk microphone"}
@@ -21,7 +24,8 @@ def test_spoken_calls_heard_from_real_microphones(tmp_path):
         pytest.skip(pulse.MISSING or flite.missing())
     server = pulse.SoundServer(tmp_path / "sound", MICROPHONES).start()
     try:
-        passed = rerun({"test_microphone_ui.py": ""}, server.environment())
+        # the program's environment as the app makes its own before Qt starts (tests/test_app.py)
+        passed = rerun({"test_microphone_ui.py": ""}, {**server.environment(), NAME: PIECES})
     finally:
         server.stop()
     assert passed["test_microphone_ui.py"] == CASES

@@ -38,7 +38,7 @@ def measure(busy: float, way: str) -> float:
     from ui.speech.audio import PULSE_PIECES, MicrophoneInput, ask_for_pieces
 
     os.environ.pop(PULSE_PIECES[0], None)  # libpulse reads it as each recording connects
-    if way != "app, no small pieces":
+    if way == "app":
         ask_for_pieces()  # as the app does when it starts
     app = QApplication.instance() or QApplication([])
     got = [0]
