@@ -95,7 +95,9 @@ class Microphone:
         PulseAudio reads nothing, and a pipe that kept it would give stale sound at the next
         recording's start (the pipe keeps a page, some 0.13 s). What a test says is never
         dropped while the server takes it, late or not (on a machine running the whole suite,
-        PulseAudio reads late at times: dropping then cut words out of the calls)."""
+        PulseAudio reads late at times: dropping then cut words out of the calls); but words the
+        server did not take for two seconds are dropped with the rest of what was said: nothing
+        records then, and a microphone does not keep a call for the next recording to hear."""
         data = b""
         try:
             pipe = os.open(self.pipe, os.O_WRONLY | os.O_NONBLOCK)
@@ -110,9 +112,11 @@ class Microphone:
                         data = self._said.get_nowait()
                 size, speech = self.frame, bool(data)
                 frame, data = data[:size].ljust(size, b"\0"), data[size:]
-                self._write(pipe, frame, patient=speech)
+                if not self._write(pipe, frame, patient=speech):
+                    data = b""
                 # late (the machine busy), it goes on from now rather than catch up: frames
-                # written back to back reach Qt as one large piece, most of which it loses
+                # written back to back reach Qt as one large piece (most of which Qt on its own
+                # loses)
                 due = max(due + size / (2 * RATE), time.monotonic() - size / (2 * RATE))
                 time.sleep(max(0.0, due - time.monotonic()))
         except OSError:  # the microphone was unplugged, or the server ended
@@ -120,17 +124,18 @@ class Microphone:
         finally:
             os.close(pipe)
 
-    def _write(self, pipe: int, frame: bytes, patient: bool) -> None:
+    def _write(self, pipe: int, frame: bytes, patient: bool) -> bool:
         """The frame into the pipe: silence if it fits now; speech as the server takes it, for
-        up to two seconds."""
+        up to two seconds. Whether it went in whole."""
         ends = time.monotonic() + (2.0 if patient else 0.0)
         while frame and not self._stop.is_set():
             try:
                 frame = frame[os.write(pipe, frame):]
             except BlockingIOError:
                 if time.monotonic() >= ends:
-                    return
+                    return False
                 time.sleep(0.002)
+        return not frame
 
 
 class SoundServer:
