@@ -168,34 +168,6 @@ def test_silence_is_no_call_and_a_call_made_by_hand_stops_the_listening(qtbot, p
     qtbot.waitUntil(lambda: screen.title.height() < 2 * screen.title.fontMetrics().lineSpacing())
 
 
-def test_a_sound_that_cannot_be_heard_is_said_whole_in_the_feedback(qtbot, practice_screen,
-                                                                   monkeypatch, tmp_path):
-    """The sound cannot be had (here a WAV file in stereo, as a school's check might feed): the
-    screen stops listening, the feedback says why, whole, and the line beside the title, too
-    short for it, says where to read it (it showed "Not listening: The microphone T…")."""
-    import wave
-
-    stereo = tmp_path / "stereo.wav"
-    with wave.open(str(stereo), "wb") as w:
-        w.setnchannels(2)
-        w.setsampwidth(2)
-        w.setframerate(16_000)
-        w.writeframes(b"\0" * 4 * 16_000)
-    screen = practice_screen
-    install(monkeypatch, Plan("right"))
-    listen(screen, [stereo])
-    screen.start(LIBRARY.by_id(CALLED), automation=Automation.CALLS)
-    to_first_call(qtbot, screen)
-    qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
-    meter = screen.spoken.meter
-    why = f"{stereo}: 2 channel(s), 16-bit, 16000 Hz; calls are heard from mono 16-bit sound"
-    assert meter.said.startswith(f"Not listening: {why}"), meter.said
-    assert meter.line.text() == "Not listening: see on the right"  # the feedback panel
-    assert meter.line.toolTip() == meter.said == meter.line.accessibleName()
-    assert f"Spoken calls: {why}" in screen.feedback.toPlainText()
-    assert "Make the call from the action bar." in screen.feedback.toPlainText()
-
-
 def test_a_laptops_dealt_round_keeps_its_title_on_one_line_as_calls_are_heard(
         qtbot, practice_page, monkeypatch):
     """At 1366 px less the sidebar, a dealt round's title ("Props & Hops: practice round") beside
@@ -284,6 +256,9 @@ def test_a_call_heard_while_a_question_is_open_is_said_and_listened_for_again(
 
 def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen, monkeypatch,
                                                           tmp_path):
+    """The sound cannot be had (a WAV file in stereo, as a school's check might feed): the screen
+    stops listening and the feedback says why, whole; the line beside the title, too short for
+    it, says where to read it (it showed "Not listening: The microphone T…")."""
     import wave
 
     screen = practice_screen
@@ -300,6 +275,11 @@ def test_a_file_that_is_not_the_recognisers_kind_is_named(qtbot, practice_screen
     qtbot.waitUntil(lambda: screen.spoken.hearing is None, timeout=5000)
     said = screen.feedback.toPlainText()
     assert "stereo.wav: 2 channel(s), 16-bit, 44100 Hz" in said and "16000 Hz" in said
+    meter = screen.spoken.meter
+    why = meter.said.removeprefix("Not listening: ")
+    assert "stereo.wav: 2 channel(s)" in why and f"Spoken calls: {why}" in said
+    assert meter.line.text() == "Not listening: see on the right"  # the feedback panel
+    assert meter.line.toolTip() == meter.said == meter.line.accessibleName()
 
 
 def test_an_exam_is_sat_with_the_keys_alone(qtbot, practice_screen, monkeypatch, tone):

@@ -32,10 +32,10 @@ SHARE_LEAST, SHARE_SECONDS = 0.6, 1.0
 #: for it. Qt 6.11 caps that at 1,024 frames (64 ms at 16 kHz), and a server that gave the sound
 #: 100 ms at a time overflowed it: two thirds of each piece were lost. Qt has no public call to
 #: set it; libpulse reads this variable each time a stream connects (where Qt records through
-#: PipeWire's own library instead, it is not read; Qt's source sets no such cap there). It is set once,
-#: before Qt starts (`ask_for_pieces`): the environment cannot be changed safely while other
-#: threads read it. Programs the app starts inherit it (a speech-dispatcher or a file manager it
-#: starts: their sound's buffer is then 50 ms). A value the user set stands.
+#: PipeWire's own library instead, it is not read; Qt's source sets no such cap there). It is set
+#: once, before Qt starts (`ask_for_pieces`): the environment cannot be changed safely while
+#: other threads read it. Programs the app starts inherit it (a speech-dispatcher or a file
+#: manager it starts: their sound's buffer is then 50 ms). A value the user set stands.
 PULSE_PIECES = ("PULSE_LATENCY_MSEC", "50")
 
 
